@@ -1,0 +1,13 @@
+# Shared compile flags for every parley target: warnings and (optionally) sanitizers.
+add_library(parley_flags INTERFACE)
+target_compile_options(parley_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                              -Wno-missing-field-initializers)
+# Boost.Asio's awaitable frames trip this gcc 12 false positive.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(parley_flags INTERFACE -Wno-mismatched-new-delete -Wno-maybe-uninitialized)
+endif()
+if(PARLEY_SANITIZE)
+  target_compile_options(parley_flags INTERFACE -fsanitize=${PARLEY_SANITIZE} -fno-omit-frame-pointer
+                                                -fno-sanitize-recover=undefined)
+  target_link_options(parley_flags INTERFACE -fsanitize=${PARLEY_SANITIZE})
+endif()

@@ -1,0 +1,65 @@
+// Team configuration: providers and members, loaded from Parley's `team.yaml` or from a Dominds
+// workspace (`.minds/team.yaml`, `.minds/llm.yaml`, `.minds/team/<id>/persona.md`).
+// Loading errors name the file, line, column, key and what was expected.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+
+namespace parley::config {
+
+struct provider_config {
+  std::string id;
+  std::string kind;  // "scripted" | "openai" | "anthropic"
+  std::string base_url;
+  std::string api_key_env;
+  std::filesystem::path script;  // scripted: the script file, resolved against the team file's folder
+  std::vector<std::string> models;
+};
+
+struct member_config {
+  std::string id;
+  std::string name;     // display name
+  std::string persona;  // text (inline or read from persona_file)
+  std::string provider;  // id of a provider_config
+  std::string model;
+  boost::json::object model_params;
+  std::vector<std::string> tools;
+  std::vector<std::string> toolsets;
+  std::int64_t max_tool_rounds = 16;
+  std::int64_t max_tellask_depth = 4;
+  bool streaming = true;
+  bool hidden = false;
+};
+
+struct limits_config {
+  std::int64_t max_message_bytes = 64 * 1024;
+};
+
+struct team_config {
+  std::filesystem::path source;    // the file the team was read from
+  std::filesystem::path base_dir;  // relative paths resolve against it
+  std::filesystem::path workspace;  // file tools are confined to it
+  std::string default_member;
+  limits_config limits;
+  std::vector<provider_config> providers;
+  std::vector<member_config> members;
+
+  const member_config* find_member(std::string_view id) const;
+  const provider_config* find_provider(std::string_view id) const;
+  std::vector<std::string> member_ids() const;
+};
+
+// Parley's own format (see docs/team-yaml.md).
+result<team_config> load_team_file(const std::filesystem::path& file);
+// A Dominds workspace folder that contains `.minds/`.
+result<team_config> load_dominds_workspace(const std::filesystem::path& dir);
+
+}  // namespace parley::config

@@ -1,0 +1,62 @@
+#include "parley/core/json.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace parley {
+
+std::string json_string_or(const json::object& obj, std::string_view key, std::string_view fallback) {
+  const auto* found = obj.if_contains(key);
+  if (found == nullptr || !found->is_string()) return std::string(fallback);
+  return std::string(found->get_string());
+}
+
+std::int64_t json_int_or(const json::object& obj, std::string_view key, std::int64_t fallback) {
+  const auto* found = obj.if_contains(key);
+  if (found == nullptr) return fallback;
+  if (found->is_int64()) return found->get_int64();
+  if (found->is_uint64()) return static_cast<std::int64_t>(found->get_uint64());
+  if (found->is_double()) return static_cast<std::int64_t>(found->get_double());
+  return fallback;
+}
+
+bool json_bool_or(const json::object& obj, std::string_view key, bool fallback) {
+  const auto* found = obj.if_contains(key);
+  if (found == nullptr || !found->is_bool()) return fallback;
+  return found->get_bool();
+}
+
+const json::object* json_object_at(const json::object& obj, std::string_view key) {
+  const auto* found = obj.if_contains(key);
+  return found != nullptr ? found->if_object() : nullptr;
+}
+
+const json::array* json_array_at(const json::object& obj, std::string_view key) {
+  const auto* found = obj.if_contains(key);
+  return found != nullptr ? found->if_array() : nullptr;
+}
+
+result<json::value> parse_json(std::string_view text) {
+  boost::system::error_code ec;
+  json::value value = json::parse(text, ec);
+  if (ec) return make_error(errc::invalid_argument, "invalid JSON: " + ec.message());
+  return value;
+}
+
+std::string to_json_text(const json::value& value) { return json::serialize(value); }
+
+const char* json_kind_name(const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::null: return "null";
+    case json::kind::bool_: return "boolean";
+    case json::kind::int64:
+    case json::kind::uint64: return "integer";
+    case json::kind::double_: return "number";
+    case json::kind::string: return "string";
+    case json::kind::array: return "array";
+    case json::kind::object: return "object";
+  }
+  return "unknown";
+}
+
+}  // namespace parley

@@ -1,0 +1,16 @@
+// Small text utilities shared by parsers: edit distance for "did you mean" hints.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parley {
+
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The closest candidate within a small distance, or empty when nothing is close.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+// " (did you mean 'x'?)" or "" — ready to append to an error message.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace parley

@@ -1,0 +1,108 @@
+// The model adapter: provider-neutral messages, tools and streamed deltas. Every provider
+// (scripted, OpenAI-compatible, Anthropic) implements `provider`; the engine only sees this header.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+
+namespace parley::llm {
+
+enum class role { system, user, assistant, tool };
+
+struct tool_call {
+  std::string id;
+  std::string name;
+  std::string arguments;  // JSON text exactly as the model produced it
+};
+
+struct chat_message {
+  llm::role role = llm::role::user;
+  std::string content;   // text (saying for assistant, output for tool)
+  std::string thinking;  // assistant only
+  std::vector<tool_call> tool_calls;  // assistant only
+  std::string tool_call_id;           // tool only
+  std::string name;                   // tool only: the tool's name
+};
+
+struct tool_spec {
+  std::string name;
+  std::string description;
+  boost::json::object parameters;  // JSON Schema of the arguments object
+};
+
+struct model_request {
+  std::string member_id;
+  std::string model;
+  std::string system_prompt;
+  std::vector<chat_message> messages;
+  std::vector<tool_spec> tools;
+  boost::json::object params;  // temperature, max_tokens ... passed through to the provider
+  std::int64_t round = 1;      // 1-based model round within the current drive
+  std::string dialog_id;
+};
+
+struct usage {
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t cached_tokens = 0;
+  std::int64_t reasoning_tokens = 0;
+};
+
+struct model_response {
+  std::string thinking;
+  std::string saying;
+  std::vector<tool_call> tool_calls;
+  std::string finish_reason;  // "stop" | "tool_calls" | "length" | "interrupted" ...
+  llm::usage usage;
+};
+
+// Receives the stream as it happens. Thinking and saying arrive as segments start → chunk* →
+// finish that never overlap (seed 001's streaming order contract).
+class stream_sink {
+ public:
+  virtual ~stream_sink() = default;
+  virtual void on_thinking_start() {}
+  virtual void on_thinking_chunk(std::string_view /*text*/) {}
+  virtual void on_thinking_finish() {}
+  virtual void on_saying_start() {}
+  virtual void on_saying_chunk(std::string_view /*text*/) {}
+  virtual void on_saying_finish() {}
+  virtual void on_tool_call(const tool_call& /*call*/) {}
+};
+
+// Cancellation of one generation: `stop()` makes the provider end its stream at once, keeping
+// what was produced so far (finish_reason "interrupted").
+class generation_control {
+ public:
+  void stop() {
+    stopped_ = true;
+    signal_.emit(boost::asio::cancellation_type::terminal);
+  }
+  bool stopped() const noexcept { return stopped_; }
+  boost::asio::cancellation_slot slot() { return signal_.slot(); }
+
+ private:
+  boost::asio::cancellation_signal signal_;
+  bool stopped_ = false;
+};
+
+class provider {
+ public:
+  virtual ~provider() = default;
+  // Streams one model call into `sink`, returning the assembled response. On stop the partial
+  // response is returned with finish_reason "interrupted".
+  virtual boost::asio::awaitable<result<model_response>> stream(const model_request& request, stream_sink& sink,
+                                                                generation_control& control) = 0;
+  virtual std::string_view kind() const = 0;  // "scripted" | "openai" | "anthropic"
+};
+
+}  // namespace parley::llm

@@ -1,0 +1,115 @@
+#include "parley/model/projection.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "parley/core/json.hpp"
+
+namespace parley {
+namespace {
+
+message_row message_from(const event& ev, const dialog_row& row, std::string role) {
+  message_row msg;
+  msg.dialog_id = ev.dialog_id;
+  msg.seq = ev.seq;
+  msg.course = row.course;
+  msg.genseq = json_int_or(ev.payload, "genseq", 0);
+  msg.role = std::move(role);
+  msg.ts_ms = ev.ts_ms;
+  return msg;
+}
+
+void apply_created(const event& ev, dialog_row& row) {
+  row.id = ev.dialog_id;
+  row.root_id = ev.root_id;
+  row.parent_id = json_string_or(ev.payload, "parentId");
+  row.member_id = json_string_or(ev.payload, "memberId");
+  row.kind = json_string_or(ev.payload, "kind", "root");
+  row.task_doc_path = json_string_or(ev.payload, "taskDocPath");
+  row.title = json_string_or(ev.payload, "title");
+  row.depth = json_int_or(ev.payload, "depth", 0);
+  row.status = "running";
+  row.course = 1;
+  row.created_at_ms = ev.ts_ms;
+}
+
+projection_step apply_generation_finished(const event& ev, dialog_row& row) {
+  projection_step step;
+  message_row msg = message_from(ev, row, "assistant");
+  msg.content = json_string_or(ev.payload, "saying");
+  msg.thinking = json_string_or(ev.payload, "thinking");
+  msg.interrupted = json_bool_or(ev.payload, "interrupted");
+  const auto* calls = json_array_at(ev.payload, "toolCalls");
+  const bool has_calls = calls != nullptr && !calls->empty();
+  if (has_calls) msg.tool_calls_json = boost::json::serialize(*calls);
+  if (const auto* usage = json_object_at(ev.payload, "usage")) {
+    row.input_tokens += json_int_or(*usage, "inputTokens");
+    row.output_tokens += json_int_or(*usage, "outputTokens");
+  }
+  row.generating = false;
+  // A finished generation with tool calls still owes their results; otherwise the drive is done.
+  row.needs_drive = has_calls && !msg.interrupted;
+  row.last_error.clear();
+  ++row.message_count;
+  step.new_message = std::move(msg);
+  return step;
+}
+
+}  // namespace
+
+result<projection_step> apply_event(const event& ev, dialog_row& row) {
+  const bool creating = ev.type == event_type::dialog_created;
+  if (creating && !row.id.empty()) {
+    return make_error(errc::conflict, "dialog " + ev.dialog_id + " is created twice");
+  }
+  if (!creating && row.id.empty()) {
+    return make_error(errc::not_found, "event " + ev.type + " for unknown dialog " + ev.dialog_id);
+  }
+  if (ev.seq != row.last_seq + 1) {
+    return make_error(errc::conflict, "dialog " + ev.dialog_id + ": event seq " + std::to_string(ev.seq) +
+                                          " does not follow " + std::to_string(row.last_seq));
+  }
+
+  projection_step step;
+  if (creating) {
+    apply_created(ev, row);
+  } else if (ev.type == event_type::user_message) {
+    message_row msg = message_from(ev, row, "user");
+    msg.content = json_string_or(ev.payload, "content");
+    msg.origin = json_string_or(ev.payload, "origin", "user");
+    row.needs_drive = true;
+    ++row.message_count;
+    step.new_message = std::move(msg);
+  } else if (ev.type == event_type::generation_started) {
+    row.generating = true;
+    row.last_genseq = json_int_or(ev.payload, "genseq", row.last_genseq + 1);
+  } else if (ev.type == event_type::generation_finished) {
+    step = apply_generation_finished(ev, row);
+  } else if (ev.type == event_type::tool_result) {
+    message_row msg = message_from(ev, row, "tool");
+    msg.content = json_string_or(ev.payload, "content");
+    msg.tool_call_id = json_string_or(ev.payload, "callId");
+    msg.tool_name = json_string_or(ev.payload, "name");
+    msg.ok = json_bool_or(ev.payload, "ok", true);
+    row.needs_drive = true;
+    ++row.message_count;
+    step.new_message = std::move(msg);
+  } else if (ev.type == event_type::drive_failed) {
+    row.generating = false;
+    row.needs_drive = false;
+    row.last_error = json_string_or(ev.payload, "message");
+  } else if (ev.type == event_type::status_changed) {
+    row.status = json_string_or(ev.payload, "status", row.status);
+    if (row.status != "running") row.needs_drive = false;
+  } else if (ev.type == event_type::course_started) {
+    row.course = json_int_or(ev.payload, "course", row.course + 1);
+    row.message_count = 0;
+    row.open_questions = 0;
+    step.course_reset = true;
+  }
+  row.last_seq = ev.seq;
+  row.updated_at_ms = ev.ts_ms;
+  return step;
+}
+
+}  // namespace parley

@@ -1,0 +1,56 @@
+// Projection rows: what the store derives from the log for queries (dialog list, transcripts).
+// Plain data, no I/O. `apply_event` in projection.hpp is the only code that computes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace parley {
+
+struct dialog_row {
+  std::string id;
+  std::string root_id;
+  std::string parent_id;  // empty for a root dialog
+  std::string member_id;
+  std::string kind;       // "root" | "sub"
+  std::string status;     // "running" | "completed" | "archived"
+  std::string task_doc_path;
+  std::string title;
+  std::string last_error;
+  std::int64_t course = 1;
+  std::int64_t depth = 0;
+  std::int64_t last_seq = 0;
+  std::int64_t last_genseq = 0;
+  std::int64_t message_count = 0;  // messages of the current course
+  std::int64_t open_questions = 0;
+  std::int64_t pending_subdialogs = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t created_at_ms = 0;
+  std::int64_t updated_at_ms = 0;
+  bool generating = false;
+  bool needs_drive = false;
+
+  bool operator==(const dialog_row&) const = default;
+};
+
+struct message_row {
+  std::string dialog_id;
+  std::int64_t seq = 0;  // the seq of the event that produced it
+  std::int64_t course = 1;
+  std::int64_t genseq = 0;
+  std::string role;  // "user" | "assistant" | "tool"
+  std::string origin;  // user messages: "user" | "answer" | "system" | "tellask" | "reply"
+  std::string content;  // user text, assistant saying, or tool output
+  std::string thinking;
+  std::string tool_calls_json;  // assistant: JSON array [{id, name, arguments}], "" when none
+  std::string tool_call_id;     // tool
+  std::string tool_name;        // tool
+  bool ok = true;               // tool: false when the tool failed
+  bool interrupted = false;     // assistant: generation stopped before it finished
+  std::int64_t ts_ms = 0;
+
+  bool operator==(const message_row&) const = default;
+};
+
+}  // namespace parley

@@ -1,0 +1,76 @@
+// The Store: the append-only event log plus the projections derived from it in the same
+// transaction. Two implementations share this interface: SQLite (durable, the default) and an
+// in-memory store for tests and benchmarks. Nothing here throws; nothing here depends on Asio.
+//
+// Appends are asynchronous and ordered: batches commit in the order `append` was called, and
+// `on_durable` runs (on the store's writer thread) only after the batch's transaction is durable.
+// A failed batch changes nothing: neither the log nor any projection.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/model/event.hpp"
+#include "parley/model/records.hpp"
+
+namespace parley {
+
+using append_callback = std::function<void(result<void>)>;
+
+struct dialog_filter {
+  std::string status;     // empty = any
+  std::string member_id;  // empty = any
+  std::string root_id;    // empty = any; set to list one hierarchy
+  bool roots_only = false;
+  std::int64_t limit = 0;  // 0 = no limit
+  std::int64_t offset = 0;
+};
+
+struct store_stats {
+  std::int64_t events = 0;
+  std::int64_t transactions = 0;  // commits, so events / transactions is the group-commit factor
+};
+
+class store {
+ public:
+  virtual ~store() = default;
+  store() = default;
+  store(const store&) = delete;
+  store& operator=(const store&) = delete;
+
+  // Queues a batch; every event of it is applied to the projections in the same transaction.
+  virtual void append(std::vector<event> batch, append_callback on_durable) = 0;
+  // Blocks until every batch appended before the call has committed (or failed).
+  virtual void flush() = 0;
+
+  virtual result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq = 0) = 0;
+  // Every event in commit order (the global order of the log).
+  virtual result<std::vector<event>> read_all_events() = 0;
+
+  virtual result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) = 0;
+  virtual result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) = 0;
+  // Messages of one course (course = 0: every course), in seq order.
+  virtual result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) = 0;
+
+  // Drops every projection and recomputes it by replaying the whole log.
+  virtual result<void> rebuild_projections() = 0;
+  virtual store_stats stats() const = 0;
+};
+
+struct sqlite_options {
+  bool durable = true;  // synchronous=FULL; false only for throwaway benchmark runs
+  std::int64_t max_batch_events = 4096;
+};
+
+// Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a
+// database that fails SQLite's integrity check, and never overwrites an existing file it cannot read.
+result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const sqlite_options& options = {});
+std::unique_ptr<store> make_memory_store();
+
+}  // namespace parley

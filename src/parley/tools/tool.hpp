@@ -1,0 +1,53 @@
+// A tool is a name, a description, a JSON schema for its arguments and an async invoke.
+// Arguments are validated against the schema before invoke is called; a failing tool returns
+// ok=false with text that tells the model what went wrong.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parley/llm/provider.hpp"
+
+namespace parley::tools {
+
+struct tool_context {
+  std::string dialog_id;
+  std::string member_id;
+  std::filesystem::path workspace;  // file tools never leave it
+};
+
+struct tool_outcome {
+  bool ok = true;
+  std::string content;
+};
+
+class tool {
+ public:
+  virtual ~tool() = default;
+  virtual const llm::tool_spec& spec() const = 0;
+  virtual boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) = 0;
+};
+
+class tool_registry {
+ public:
+  // Replaces any tool of the same name.
+  void add(std::unique_ptr<tool> t);
+  tool* find(std::string_view name) const;
+  std::vector<std::string> names() const;
+  // Named groups of tools a member can be given at once (Dominds "toolsets").
+  void add_toolset(std::string name, std::vector<std::string> tool_names);
+  const std::vector<std::string>* toolset(std::string_view name) const;
+  std::vector<std::string> toolset_names() const;
+
+ private:
+  std::map<std::string, std::unique_ptr<tool>, std::less<>> tools_;
+  std::map<std::string, std::vector<std::string>, std::less<>> toolsets_;
+};
+
+}  // namespace parley::tools

@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/text.hpp"
+#include "parley/core/time.hpp"
+
+namespace parley {
+namespace {
+
+TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
+  EXPECT_EQ(edit_distance("provider", "provider"), 0U);
+  EXPECT_EQ(edit_distance("providr", "provider"), 1U);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3U);
+  EXPECT_EQ(edit_distance("", "abc"), 3U);
+}
+
+TEST(DidYouMean, SuggestsTheClosestKnownKeyOnly) {
+  const std::vector<std::string> keys{"provider", "persona", "model", "tools"};
+  EXPECT_EQ(did_you_mean("providr", keys), " (did you mean 'provider'?)");
+  EXPECT_EQ(did_you_mean("modle", keys), " (did you mean 'model'?)");
+  EXPECT_EQ(did_you_mean("zzzzzzzz", keys), "");
+}
+
+TEST(Iso8601, FormatsUtcWithMillisecondsAndParsesBack) {
+  EXPECT_EQ(format_iso8601_ms(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(format_iso8601_ms(1700000000123LL),
+            "2023-11-14T22:13:20.123Z");
+  const auto parsed = parse_iso8601_ms("2023-11-14T22:13:20.123Z");
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, 1700000000123LL);
+  EXPECT_FALSE(parse_iso8601_ms("2023-13-14T22:13:20Z").has_value());
+  EXPECT_FALSE(parse_iso8601_ms("yesterday").has_value());
+}
+
+TEST(Ids, UuidsHaveVersionFourShapeAndDiffer) {
+  const std::string a = new_uuid();
+  const std::string b = new_uuid();
+  ASSERT_EQ(a.size(), 36U);
+  EXPECT_EQ(a[14], '4');
+  EXPECT_NE(a, b);
+  EXPECT_EQ(new_short_id().size(), 12U);
+}
+
+}  // namespace
+}  // namespace parley
