@@ -40,7 +40,7 @@ struct member_config {
 };
 
 struct limits_config {
-  std::int64_t max_message_bytes = 64 * 1024;
+  std::int64_t max_message_bytes = std::int64_t{64} * 1024;
 };
 
 struct team_config {

@@ -48,7 +48,8 @@ class [[nodiscard]] result {
     assert(has_value());
     return std::get<0>(state_);
   }
-  T&& value() && {
+  // By value, so `for (auto& x : f().value())` does not dangle.
+  T value() && {
     assert(has_value());
     return std::get<0>(std::move(state_));
   }
@@ -101,4 +102,11 @@ inline result<void> ok() { return {}; }
   do {                                               \
     auto parley_try_result_ = (expr);                \
     if (!parley_try_result_) return std::move(parley_try_result_).err(); \
+  } while (false)
+
+// The same for coroutines.
+#define PARLEY_CO_TRY(expr)                          \
+  do {                                               \
+    auto parley_try_result_ = (expr);                \
+    if (!parley_try_result_) co_return std::move(parley_try_result_).err(); \
   } while (false)

@@ -31,6 +31,7 @@ struct chat_message {
   std::vector<tool_call> tool_calls;  // assistant only
   std::string tool_call_id;           // tool only
   std::string name;                   // tool only: the tool's name
+  std::string thinking_signature;     // assistant only: Anthropic's proof of `thinking`, sent back with it
 };
 
 struct tool_spec {
@@ -63,6 +64,7 @@ struct model_response {
   std::vector<tool_call> tool_calls;
   std::string finish_reason;  // "stop" | "tool_calls" | "length" | "interrupted" ...
   llm::usage usage;
+  std::string thinking_signature;  // Anthropic only: keep it and send it back with `thinking`
 };
 
 // Receives the stream as it happens. Thinking and saying arrive as segments start → chunk* →

@@ -1,0 +1,65 @@
+#include "cli_context.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <system_error>
+
+namespace parley::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kTeamMemoFile = "team-source";
+
+result<config::team_config> load_remembered(const fs::path& data_dir) {
+  std::ifstream in(data_dir / kTeamMemoFile);
+  std::string kind;
+  std::string path;
+  if (!(in >> kind) || !std::getline(in >> std::ws, path)) {
+    return make_error(errc::not_found, "no remembered team");
+  }
+  if (kind == "workspace") return config::load_dominds_workspace(path);
+  return config::load_team_file(path);
+}
+
+}  // namespace
+
+int report(const error& err) {
+  std::fprintf(stderr, "parley: %s\n", err.message.c_str());
+  switch (err.code) {
+    case errc::invalid_argument:
+    case errc::config_error:
+    case errc::not_found:
+    case errc::limit_exceeded: return kExitUsage;
+    default: return kExitRuntime;
+  }
+}
+
+fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_or(".parley"); }
+
+result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir) {
+  return open_sqlite_store(data_dir.string());
+}
+
+result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
+  if (const auto team = args.value("team")) return config::load_team_file(*team);
+  if (const auto workspace = args.value("workspace")) return config::load_dominds_workspace(*workspace);
+  std::error_code ec;
+  if (fs::exists(data_dir / kTeamMemoFile, ec)) return load_remembered(data_dir);
+  if (fs::is_directory(".minds", ec)) return config::load_dominds_workspace(".");
+  if (fs::exists("team.yaml", ec)) return config::load_team_file("team.yaml");
+  return make_error(errc::config_error,
+                    "no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)");
+}
+
+void remember_team(const fs::path& data_dir, const config::team_config& team) {
+  std::error_code ec;
+  const bool is_workspace = team.source.filename() == "team.yaml" && team.source.parent_path().filename() == ".minds";
+  const fs::path where = is_workspace ? fs::absolute(team.source.parent_path().parent_path(), ec)
+                                      : fs::absolute(team.source, ec);
+  std::ofstream out(data_dir / kTeamMemoFile, std::ios::trunc);
+  out << (is_workspace ? "workspace " : "team ") << where.string() << "\n";
+}
+
+}  // namespace parley::cli

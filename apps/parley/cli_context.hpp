@@ -1,0 +1,32 @@
+// What every verb needs: the data directory, the team, the store, and the mapping from errors
+// to exit statuses (0 ok, 2 bad usage or configuration, 1 runtime failure).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "cli_args.hpp"
+#include "parley/config/team.hpp"
+#include "parley/core/result.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRuntime = 1;
+inline constexpr int kExitUsage = 2;
+
+// Prints "parley: <message>" on stderr and returns the exit status the error deserves.
+int report(const error& err);
+
+std::filesystem::path data_dir_of(const parsed_args& args);
+result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir);
+
+// The team named by --team or --workspace; else the one the data directory remembers from an
+// earlier `parley run`; else a Dominds `.minds/` or a `team.yaml` in the current directory.
+result<config::team_config> load_team(const parsed_args& args, const std::filesystem::path& data_dir);
+// Records where the team came from so later verbs (say, serve) find it without flags.
+void remember_team(const std::filesystem::path& data_dir, const config::team_config& team);
+
+}  // namespace parley::cli

@@ -1,0 +1,39 @@
+// parley: the command-line front of the engine. Exit status 0 ok, 2 bad usage or configuration,
+// 1 runtime failure; every error is one line on stderr.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli_context.hpp"
+#include "parley/core/text.hpp"
+#include "verbs.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: parley <verb> [options]\n"
+    "  run (--team FILE | --workspace DIR) [--member ID] [--data DIR] \"message\"\n"
+    "                      start a root dialog and drive it until it is idle\n"
+    "  say DIALOG \"message\"  continue a dialog\n"
+    "  dialogs [--json] [--status S] [--member M]   list dialogs\n"
+    "  show DIALOG [--json] [--all-courses]          print a transcript\n"
+    "common options: --data DIR (default ./.parley)\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
+  }
+  const std::string verb = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (verb == "run") return parley::cli::run_verb_run(args);
+  if (verb == "say") return parley::cli::run_verb_say(args);
+  if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
+  if (verb == "show") return parley::cli::run_verb_show(args);
+  const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show"});
+  std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
+  return parley::cli::kExitUsage;
+}

@@ -1,0 +1,136 @@
+// `parley dialogs` and `parley show`: read-only views of the projections, as text or JSON.
+#include <boost/json/serialize.hpp>
+
+#include <cstdio>
+
+#include "cli_context.hpp"
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+#include "verbs.hpp"
+
+namespace parley::cli {
+namespace {
+
+boost::json::object dialog_json(const dialog_row& row) {
+  return boost::json::object{{"id", row.id},
+                             {"rootId", row.root_id},
+                             {"parentId", row.parent_id},
+                             {"member", row.member_id},
+                             {"status", row.status},
+                             {"course", row.course},
+                             {"openQuestions", row.open_questions},
+                             {"pendingSubdialogs", row.pending_subdialogs},
+                             {"needsDrive", row.needs_drive},
+                             {"generating", row.generating},
+                             {"lastError", row.last_error},
+                             {"inputTokens", row.input_tokens},
+                             {"outputTokens", row.output_tokens},
+                             {"createdAt", format_iso8601_ms(row.created_at_ms)},
+                             {"updatedAt", format_iso8601_ms(row.updated_at_ms)}};
+}
+
+boost::json::object message_json(const message_row& row) {
+  boost::json::object out{{"seq", row.seq}, {"course", row.course}, {"role", row.role}, {"content", row.content},
+                          {"at", format_iso8601_ms(row.ts_ms)}};
+  if (!row.origin.empty()) out["origin"] = row.origin;
+  if (!row.thinking.empty()) out["thinking"] = row.thinking;
+  if (!row.tool_calls_json.empty()) {
+    auto calls = parse_json(row.tool_calls_json);
+    if (calls) out["toolCalls"] = std::move(*calls);
+  }
+  if (row.role == "tool") {
+    out["toolCallId"] = row.tool_call_id;
+    out["name"] = row.tool_name;
+    out["ok"] = row.ok;
+  }
+  if (row.interrupted) out["interrupted"] = true;
+  return out;
+}
+
+std::string state_of(const dialog_row& row) {
+  if (row.status != "running") return row.status;
+  if (!row.last_error.empty()) return "failed";
+  if (row.generating || row.needs_drive) return "pending";
+  return "idle";
+}
+
+void print_transcript_line(const message_row& row) {
+  if (row.role == "user") {
+    std::printf("[%s] %s: %s\n", format_iso8601_ms(row.ts_ms).c_str(), row.origin.c_str(), row.content.c_str());
+  } else if (row.role == "assistant") {
+    if (!row.thinking.empty()) std::printf("  (thinking) %s\n", row.thinking.c_str());
+    if (!row.content.empty()) std::printf("  %s\n", row.content.c_str());
+    if (!row.tool_calls_json.empty()) std::printf("  → %s\n", row.tool_calls_json.c_str());
+    if (row.interrupted) std::printf("  [interrupted]\n");
+  } else {
+    std::printf("  ← %s%s: %s\n", row.ok ? "" : "error from ", row.tool_name.c_str(), row.content.c_str());
+  }
+}
+
+}  // namespace
+
+int run_verb_dialogs(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, {{"data", "status", "member"}, {"json"}});
+  if (!args) return report(args.err());
+  auto log = open_data_store(data_dir_of(*args));
+  if (!log) return report(log.err());
+  dialog_filter filter;
+  filter.status = args->value("status").value_or("");
+  filter.member_id = args->value("member").value_or("");
+  auto rows = (*log)->list_dialogs(filter);
+  if (!rows) return report(rows.err());
+  if (args->has("json")) {
+    boost::json::array out;
+    for (const auto& row : *rows) out.push_back(dialog_json(row));
+    std::printf("%s\n", boost::json::serialize(out).c_str());
+    return kExitOk;
+  }
+  std::printf("%-14s %-12s %-10s %-8s %6s %9s %8s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE", "QUESTIONS",
+              "PENDING");
+  for (const auto& row : *rows) {
+    std::printf("%-14s %-12s %-10s %-8s %6lld %9lld %8lld\n", row.id.c_str(), row.member_id.c_str(),
+                row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
+                static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs));
+  }
+  return kExitOk;
+}
+
+int run_verb_show(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, {{"data"}, {"json", "all-courses"}});
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley show DIALOG [--json] [--all-courses]"));
+  }
+  auto log = open_data_store(data_dir_of(*args));
+  if (!log) return report(log.err());
+  const std::string& id = args->positionals[0];
+  auto row = (*log)->get_dialog(id);
+  if (!row) return report(row.err());
+  if (!*row) return report(make_error(errc::not_found, "no dialog with id '" + id + "'"));
+  auto messages = (*log)->messages(id, args->has("all-courses") ? 0 : (*row)->course);
+  if (!messages) return report(messages.err());
+  if (args->has("json")) {
+    boost::json::object out = dialog_json(**row);
+    boost::json::array list;
+    for (const auto& message : *messages) list.push_back(message_json(message));
+    out["messages"] = std::move(list);
+    std::printf("%s\n", boost::json::serialize(out).c_str());
+    return kExitOk;
+  }
+  const auto& dialog = **row;
+  std::printf("dialog %s · @%s · %s · course %lld · %lld in / %lld out tokens\n", dialog.id.c_str(),
+              dialog.member_id.c_str(), state_of(dialog).c_str(), static_cast<long long>(dialog.course),
+              static_cast<long long>(dialog.input_tokens), static_cast<long long>(dialog.output_tokens));
+  std::int64_t course = 0;
+  for (const auto& message : *messages) {
+    if (message.course != course) {
+      course = message.course;
+      std::printf("— course %lld —\n", static_cast<long long>(course));
+    }
+    print_transcript_line(message);
+  }
+  if (!dialog.last_error.empty()) std::printf("[last drive failed: %s]\n", dialog.last_error.c_str());
+  return kExitOk;
+}
+
+}  // namespace parley::cli

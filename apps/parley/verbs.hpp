@@ -1,0 +1,14 @@
+// The CLI verbs. Each takes the arguments after the verb and returns the exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace parley::cli {
+
+int run_verb_run(const std::vector<std::string>& args);
+int run_verb_say(const std::vector<std::string>& args);
+int run_verb_dialogs(const std::vector<std::string>& args);
+int run_verb_show(const std::vector<std::string>& args);
+
+}  // namespace parley::cli

@@ -1,0 +1,209 @@
+// load_dominds_workspace: a Dominds workspace read as it is — `.minds/team.yaml` (members and
+// member_defaults), `.minds/llm.yaml` (providers) and `.minds/team/<id>/persona*.md`.
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "parley/config/dominds_llm.hpp"
+#include "parley/config/team.hpp"
+#include "parley/config/team_rules.hpp"
+#include "parley/config/yaml_reader.hpp"
+
+namespace parley::config {
+namespace {
+
+using detail::map_reader;
+
+const std::vector<std::string> kTopKeys{"member_defaults", "default_responder", "shell_specialists", "members"};
+// Every member key Dominds accepts (team.ts TEAM_YAML_MEMBER_KEYS). Parley reads the shared ones
+// (see read_shared_member_fields) and ignores the rest: routing cards, FBR, directory ACLs, icons.
+const std::vector<std::string> kMemberKeys{"name",
+                                           "from",
+                                           "use",
+                                           "import",
+                                           "provider",
+                                           "model",
+                                           "gofor",
+                                           "nogo",
+                                           "toolsets",
+                                           "tools",
+                                           "model_params",
+                                           "fbr-effort",
+                                           "fbr_effort",
+                                           "fbr_model_params",
+                                           "diligence-push-max",
+                                           "diligence_push_max",
+                                           "read_dirs",
+                                           "write_dirs",
+                                           "no_read_dirs",
+                                           "no_write_dirs",
+                                           "read_file_ext_names",
+                                           "write_file_ext_names",
+                                           "no_read_file_ext_names",
+                                           "no_write_file_ext_names",
+                                           "icon",
+                                           "streaming",
+                                           "hidden"};
+constexpr std::string_view kPreferredPersonaLanguage = "en";
+
+// Everything member reading needs besides the member itself.
+struct workspace_context {
+  std::filesystem::path team_dir;  // .minds/team
+  const detail::dominds_llm& llm;
+  const map_reader* defaults = nullptr;  // member_defaults, when given
+  member_config base;                    // member_defaults applied to an empty member
+};
+
+// persona.md first; otherwise persona.<lang>.md, English before the rest in name order. A member
+// without any persona file is allowed, as in Dominds.
+result<std::string> read_persona(const std::filesystem::path& member_dir) {
+  std::error_code ec;
+  const std::filesystem::path plain = member_dir / "persona.md";
+  if (std::filesystem::is_regular_file(plain, ec)) return detail::read_text_file(plain);
+  std::vector<std::filesystem::path> variants;
+  for (std::filesystem::directory_iterator it(member_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with("persona.") && name.ends_with(".md") && it->is_regular_file(ec))
+      variants.push_back(it->path());
+  }
+  if (variants.empty()) return std::string{};
+  std::sort(variants.begin(), variants.end());
+  const std::string english = "persona." + std::string(kPreferredPersonaLanguage) + ".md";
+  for (const auto& variant : variants) {
+    if (variant.filename() == english) return detail::read_text_file(variant);
+  }
+  return detail::read_text_file(variants.front());
+}
+
+// Dominds takes a single id or a list; Parley has no shell tools to gate, so only the shape is checked.
+result<void> check_shell_specialists(const map_reader& root) {
+  const map_reader::entry* item = root.find("shell_specialists");
+  if (item == nullptr || item->value.IsScalar()) return ok();
+  std::vector<std::string> ids;
+  if (item->value.IsSequence()) return root.read("shell_specialists", ids);
+  return detail::type_error(root, *item, "a member id or a list of member ids");
+}
+
+result<void> read_defaults(const map_reader& root, std::optional<map_reader>& defaults, member_config& base) {
+  auto map = root.child("member_defaults");
+  if (!map) return std::move(map).err();
+  defaults = std::move(map).value();
+  if (!defaults) return ok();
+  PARLEY_TRY(defaults->check_keys(kMemberKeys));
+  return detail::read_shared_member_fields(*defaults, base);
+}
+
+// The mapping that decided `key` for a member: its own, else member_defaults.
+const map_reader& holder_of(const map_reader& map, const workspace_context& context, std::string_view key) {
+  if (map.has(key) || context.defaults == nullptr || !context.defaults->has(key)) return map;
+  return *context.defaults;
+}
+
+result<void> choose_model(const map_reader& map, const workspace_context& context, member_config& member) {
+  if (!member.model.empty()) return ok();
+  for (const auto& provider : context.llm.providers) {
+    if (provider.id != member.provider || provider.models.empty()) continue;
+    member.model = provider.models.front();
+    return ok();
+  }
+  return map.missing("model", "a model name here or in member_defaults; provider '" + member.provider +
+                                  "' lists no models in .minds/llm.yaml");
+}
+
+result<member_config> read_member(const map_reader& map, const std::string& id, const workspace_context& context) {
+  PARLEY_TRY(map.check_keys(kMemberKeys));
+  member_config member = context.base;
+  member.id = id;
+  // A display name in member_defaults would give every member the same name; the id is better.
+  member.name = id;
+  PARLEY_TRY(detail::read_shared_member_fields(map, member));
+  if (member.provider.empty()) return map.missing("provider", "a provider id here or in member_defaults");
+  const std::string_view note = context.llm.found ? std::string_view{} : " (.minds/llm.yaml not found)";
+  PARLEY_TRY(
+      detail::check_provider_reference(holder_of(map, context, "provider"), member, context.llm.providers, note));
+  PARLEY_TRY(choose_model(map, context, member));
+  auto persona = read_persona(context.team_dir / id);
+  if (!persona) return std::move(persona).err();
+  member.persona = std::move(persona).value();
+  return member;
+}
+
+result<void> read_members(const map_reader& root, const workspace_context& context, team_config& team) {
+  auto members = root.child("members");
+  if (!members) return std::move(members).err();
+  if (!members->has_value()) return root.missing("members", "a mapping of member id to member");
+  const map_reader& table = **members;
+  if (table.entries().empty()) {
+    return root.fail_at_value(*root.find("members"), "no members defined (expected at least one member)");
+  }
+  PARLEY_TRY(table.check_unique("member id"));
+  for (const auto& item : table.entries()) {
+    if (!detail::is_valid_id(item.key))
+      return table.fail_at_key(item, detail::invalid_id_problem("member id", item.key));
+    auto map = table.child_of(item, table.path_of(item.key));
+    if (!map) return std::move(map).err();
+    auto member = read_member(*map, item.key, context);
+    if (!member) return std::move(member).err();
+    team.members.push_back(std::move(member).value());
+  }
+  return ok();
+}
+
+// Dominds' fallback when default_responder is not given: the first member that is not hidden.
+std::string first_visible_member(const team_config& team) {
+  for (const auto& member : team.members) {
+    if (!member.hidden) return member.id;
+  }
+  return team.members.front().id;
+}
+
+result<team_config> load(const std::filesystem::path& dir) {
+  std::error_code ec;
+  team_config team;
+  team.base_dir = std::filesystem::absolute(dir, ec).lexically_normal();
+  if (ec) return make_error(errc::config_error, dir.string() + ": cannot resolve path: " + ec.message());
+  const std::filesystem::path minds = dir / ".minds";
+  const std::filesystem::path team_file = minds / "team.yaml";
+  if (!std::filesystem::is_regular_file(team_file, ec)) {
+    return make_error(errc::config_error,
+                      dir.string() + ": not a Dominds workspace (" + team_file.string() + " not found)");
+  }
+  team.source = team.base_dir / ".minds" / "team.yaml";
+  team.workspace = team.base_dir;
+
+  auto document = detail::load_yaml_file(team_file);
+  if (!document) return std::move(document).err();
+  auto root = map_reader::open(team_file.string(), *document, document->Mark(), {});
+  if (!root) return std::move(root).err();
+  PARLEY_TRY(root->check_keys(kTopKeys));
+  PARLEY_TRY(check_shell_specialists(*root));
+  auto llm = detail::load_dominds_llm(minds / "llm.yaml");
+  if (!llm) return std::move(llm).err();
+
+  std::optional<map_reader> defaults;
+  workspace_context context{minds / "team", *llm};
+  PARLEY_TRY(read_defaults(*root, defaults, context.base));
+  context.defaults = defaults ? &*defaults : nullptr;
+  PARLEY_TRY(read_members(*root, context, team));
+  team.providers = llm->providers;
+  PARLEY_TRY(detail::read_default_member(*root, "default_responder", team));
+  if (team.default_member.empty()) team.default_member = first_visible_member(team);
+  return team;
+}
+
+}  // namespace
+
+result<team_config> load_dominds_workspace(const std::filesystem::path& dir) {
+  // yaml-cpp reports misuse by throwing; a throw that slips past the readers must not leave the module.
+  try {
+    return load(dir);
+  } catch (const YAML::Exception& e) {
+    return detail::yaml_error((dir / ".minds").string(), e.mark, {}, e.msg);
+  } catch (const std::exception& e) {
+    return make_error(errc::internal, dir.string() + ": " + e.what());
+  }
+}
+
+}  // namespace parley::config

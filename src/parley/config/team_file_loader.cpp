@@ -1,0 +1,249 @@
+// load_team_file: Parley's own team.yaml (format in docs/team-yaml.md).
+#include <algorithm>
+#include <exception>
+#include <system_error>
+#include <utility>
+
+#include "parley/config/team.hpp"
+#include "parley/config/team_rules.hpp"
+#include "parley/config/yaml_reader.hpp"
+#include "parley/config/yaml_value.hpp"
+
+namespace parley::config {
+namespace {
+
+using detail::map_reader;
+
+const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "limits", "providers", "members"};
+const std::vector<std::string> kLimitKeys{"max_message_bytes"};
+const std::vector<std::string> kProviderKeys{"kind", "script", "base_url", "api_key_env", "models"};
+const std::vector<std::string> kMemberKeys{
+    "name",  "persona",  "persona_file",    "provider",          "model",     "model_params",
+    "tools", "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden"};
+constexpr std::int64_t kSupportedVersion = 1;
+
+// A member as found in either form of `members`, before its fields are read.
+struct member_source {
+  std::string id;
+  YAML::Mark id_mark;
+  map_reader map;
+};
+
+result<void> read_version(const map_reader& root) {
+  const map_reader::entry* item = root.find("version");
+  if (item == nullptr) return ok();
+  const detail::typed_scalar value = detail::resolve_scalar(item->value);
+  if (value.kind != detail::scalar_kind::integer || value.integer != kSupportedVersion) {
+    return detail::type_error(root, *item, std::to_string(kSupportedVersion));
+  }
+  return ok();
+}
+
+result<void> read_limits(const map_reader& root, limits_config& limits) {
+  auto map = root.child("limits");
+  if (!map) return std::move(map).err();
+  if (!map->has_value()) return ok();
+  PARLEY_TRY((*map)->check_keys(kLimitKeys));
+  return (*map)->read_positive("max_message_bytes", limits.max_message_bytes);
+}
+
+// Keys that only make sense for some kinds are refused for the others rather than ignored.
+result<void> check_kind_keys(const map_reader& map, const provider_config& provider) {
+  const bool scripted = provider.kind == "scripted";
+  for (const auto& item : map.entries()) {
+    const bool http_only = item.key == "base_url" || item.key == "api_key_env";
+    if ((scripted && http_only) || (!scripted && item.key == "script")) {
+      return map.fail_at_key(item, "key '" + item.key + "' does not apply to kind '" + provider.kind + "'");
+    }
+  }
+  return ok();
+}
+
+result<provider_config> read_provider(const map_reader& map, std::string id, const std::filesystem::path& base_dir) {
+  PARLEY_TRY(map.check_keys(kProviderKeys));
+  provider_config provider;
+  provider.id = std::move(id);
+  auto kind = map.require_nonempty("kind", "scripted, openai or anthropic");
+  if (!kind) return std::move(kind).err();
+  provider.kind = std::move(kind).value();
+  const auto& kinds = detail::provider_kinds();
+  if (std::find(kinds.begin(), kinds.end(), provider.kind) == kinds.end()) {
+    return map.fail_at_value(*map.find("kind"), detail::unknown_name_problem("provider kind", provider.kind, kinds));
+  }
+  PARLEY_TRY(check_kind_keys(map, provider));
+  PARLEY_TRY(map.read_nonempty("base_url", provider.base_url));
+  PARLEY_TRY(map.read_nonempty("api_key_env", provider.api_key_env));
+  PARLEY_TRY(map.read("models", provider.models));
+  if (provider.kind == "scripted") {
+    auto script = detail::read_existing_path(map, "script", base_dir);
+    if (!script) return std::move(script).err();
+    provider.script = std::move(script).value();
+  }
+  detail::apply_provider_defaults(provider);
+  return provider;
+}
+
+result<void> read_providers(const map_reader& root, team_config& team) {
+  auto providers = root.child("providers");
+  if (!providers) return std::move(providers).err();
+  if (!providers->has_value()) return root.missing("providers", "a mapping of provider id to provider");
+  const map_reader& map = **providers;
+  PARLEY_TRY(map.check_unique("provider id"));
+  for (const auto& item : map.entries()) {
+    if (!detail::is_valid_id(item.key))
+      return map.fail_at_key(item, detail::invalid_id_problem("provider id", item.key));
+    auto provider_map = map.child_of(item, map.path_of(item.key));
+    if (!provider_map) return std::move(provider_map).err();
+    auto provider = read_provider(*provider_map, item.key, team.base_dir);
+    if (!provider) return std::move(provider).err();
+    team.providers.push_back(std::move(provider).value());
+  }
+  return ok();
+}
+
+result<void> read_persona(const map_reader& map, member_config& member, const std::filesystem::path& base_dir) {
+  const map_reader::entry* file_item = map.find("persona_file");
+  if (map.has("persona") && file_item != nullptr) {
+    return map.fail_at_key(*file_item, "both 'persona' and 'persona_file' are given (expected exactly one)");
+  }
+  if (file_item == nullptr) {
+    if (!map.has("persona")) return map.fail("missing required key 'persona' or 'persona_file' (expected exactly one)");
+    return map.read("persona", member.persona);
+  }
+  auto path = detail::read_existing_path(map, "persona_file", base_dir);
+  if (!path) return std::move(path).err();
+  auto text = detail::read_text_file(*path);
+  if (!text) return map.fail_at_value(*file_item, "cannot read file: " + path->string());
+  member.persona = std::move(text).value();
+  return ok();
+}
+
+result<member_config> read_member(const member_source& source, const team_config& team,
+                                  const std::vector<std::string>& allowed_keys) {
+  const map_reader& map = source.map;
+  PARLEY_TRY(map.check_keys(allowed_keys));
+  member_config member;
+  member.id = source.id;
+  member.name = source.id;
+  PARLEY_TRY(detail::read_shared_member_fields(map, member));
+  if (!map.has("provider")) return map.missing("provider", "the id of a provider");
+  if (!map.has("model")) return map.missing("model", "a model name");
+  PARLEY_TRY(detail::check_provider_reference(map, member, team.providers));
+  PARLEY_TRY(read_persona(map, member, team.base_dir));
+  PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
+  PARLEY_TRY(map.read_positive("max_tellask_depth", member.max_tellask_depth));
+  return member;
+}
+
+// `members` as a mapping of id → member.
+result<std::vector<member_source>> sources_from_map(const map_reader& members) {
+  PARLEY_TRY(members.check_unique("member id"));
+  std::vector<member_source> sources;
+  for (const auto& item : members.entries()) {
+    auto map = members.child_of(item, members.path_of(item.key));
+    if (!map) return std::move(map).err();
+    sources.push_back(member_source{item.key, item.key_node.Mark(), std::move(map).value()});
+  }
+  return sources;
+}
+
+// `members` as a list of mappings, each with an `id`.
+result<std::vector<member_source>> sources_from_list(const std::string& file, const YAML::Node& list) {
+  std::vector<member_source> sources;
+  std::size_t index = 0;
+  for (const auto& element : list) {
+    const std::string path = "members[" + std::to_string(index++) + "]";
+    auto unnamed = map_reader::open(file, element, element.Mark(), path);
+    if (!unnamed) return std::move(unnamed).err();
+    auto id = unnamed->require_nonempty("id", "the member id");
+    if (!id) return std::move(id).err();
+    // Once the id is known, messages name the member rather than its index.
+    auto map = map_reader::open(file, element, element.Mark(), "members." + *id);
+    if (!map) return std::move(map).err();
+    sources.push_back(member_source{*id, unnamed->find("id")->value.Mark(), std::move(map).value()});
+  }
+  return sources;
+}
+
+result<void> check_member_ids(const std::string& file, const std::vector<member_source>& sources) {
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string path = "members." + sources[i].id;
+    if (!detail::is_valid_id(sources[i].id)) {
+      return detail::yaml_error(file, sources[i].id_mark, path, detail::invalid_id_problem("member id", sources[i].id));
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (sources[j].id != sources[i].id) continue;
+      return detail::yaml_error(file, sources[i].id_mark, path,
+                                "duplicate member id '" + sources[i].id + "' (first defined at " +
+                                    detail::format_position(sources[j].id_mark) + ")");
+    }
+  }
+  return ok();
+}
+
+result<void> read_members(const map_reader& root, team_config& team) {
+  const map_reader::entry* item = root.find("members");
+  if (item == nullptr) return root.missing("members", "a mapping of member id to member, or a list of members");
+  const bool is_list = item->value.IsSequence();
+  result<std::vector<member_source>> sources = std::vector<member_source>{};
+  if (is_list) {
+    sources = sources_from_list(root.file(), item->value);
+  } else {
+    auto map = root.child_of(*item, "members");
+    if (!map) return std::move(map).err();
+    sources = sources_from_map(*map);
+  }
+  if (!sources) return std::move(sources).err();
+  if (sources->empty()) return root.fail_at_value(*item, "no members defined (expected at least one member)");
+  PARLEY_TRY(check_member_ids(root.file(), *sources));
+  std::vector<std::string> allowed = kMemberKeys;
+  if (is_list) allowed.push_back("id");
+  for (const auto& source : *sources) {
+    auto member = read_member(source, team, allowed);
+    if (!member) return std::move(member).err();
+    team.members.push_back(std::move(member).value());
+  }
+  return ok();
+}
+
+result<team_config> load(const std::filesystem::path& file) {
+  auto document = detail::load_yaml_file(file);
+  if (!document) return std::move(document).err();
+  auto root = map_reader::open(file.string(), *document, document->Mark(), {});
+  if (!root) return std::move(root).err();
+  PARLEY_TRY(root->check_keys(kTopKeys));
+  PARLEY_TRY(read_version(*root));
+
+  team_config team;
+  std::error_code ec;
+  team.source = std::filesystem::absolute(file, ec).lexically_normal();
+  if (ec) return make_error(errc::config_error, file.string() + ": cannot resolve path: " + ec.message());
+  team.base_dir = team.source.parent_path();
+  team.workspace = team.base_dir;
+  if (root->has("workspace")) {
+    auto workspace = detail::read_existing_path(*root, "workspace", team.base_dir, /*folder=*/true);
+    if (!workspace) return std::move(workspace).err();
+    team.workspace = std::move(workspace).value();
+  }
+  PARLEY_TRY(read_limits(*root, team.limits));
+  PARLEY_TRY(read_providers(*root, team));
+  PARLEY_TRY(read_members(*root, team));
+  PARLEY_TRY(detail::read_default_member(*root, "default_member", team));
+  if (team.default_member.empty()) team.default_member = team.members.front().id;
+  return team;
+}
+
+}  // namespace
+
+result<team_config> load_team_file(const std::filesystem::path& file) {
+  // yaml-cpp reports misuse by throwing; a throw that slips past the readers must not leave the module.
+  try {
+    return load(file);
+  } catch (const YAML::Exception& e) {
+    return detail::yaml_error(file.string(), e.mark, {}, e.msg);
+  } catch (const std::exception& e) {
+    return make_error(errc::internal, file.string() + ": " + e.what());
+  }
+}
+
+}  // namespace parley::config

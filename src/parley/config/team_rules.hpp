@@ -1,0 +1,46 @@
+// Rules shared by both team loaders (Parley's team.yaml and Dominds' .minds/): member id syntax,
+// provider kinds and their defaults, the member fields both formats spell the same way, file
+// references, and the checks that tie members to providers.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/config/yaml_reader.hpp"
+#include "parley/core/result.hpp"
+
+namespace parley::config::detail {
+
+inline constexpr std::string_view kIdPattern = "[a-zA-Z][a-zA-Z0-9_-]*";
+
+// True for ids matching kIdPattern.
+bool is_valid_id(std::string_view id);
+// "invalid member id '9x' (expected a name matching [a-zA-Z][a-zA-Z0-9_-]*)"
+std::string invalid_id_problem(std::string_view what, std::string_view id);
+// "unknown provider 'x' (did you mean 'y'?) (expected one of: a or b)"
+std::string unknown_name_problem(std::string_view what, std::string_view word, const std::vector<std::string>& known);
+
+const std::vector<std::string>& provider_kinds();
+// Fills base_url and api_key_env left empty with the usual values for the provider's kind.
+void apply_provider_defaults(provider_config& provider);
+std::vector<std::string> provider_ids(const std::vector<provider_config>& providers);
+
+// name, provider, model, model_params, tools, toolsets, streaming, hidden.
+result<void> read_shared_member_fields(const map_reader& map, member_config& member);
+// Fails unless member.provider names one of `providers`; `holder` is the mapping that set it.
+result<void> check_provider_reference(const map_reader& holder, const member_config& member,
+                                      const std::vector<provider_config>& providers, std::string_view note = {});
+
+// `key` (a path relative to `base_dir`) must name an existing file, or folder when `folder`.
+result<std::filesystem::path> read_existing_path(const map_reader& map, std::string_view key,
+                                                 const std::filesystem::path& base_dir, bool folder = false);
+// `key` at the top level, if given, must name a member; team.default_member is left empty if not.
+result<void> read_default_member(const map_reader& root, std::string_view key, team_config& team);
+
+// Absolute, normalised form of `path` taken relative to `base_dir`.
+std::filesystem::path resolve_against(const std::filesystem::path& base_dir, const std::filesystem::path& path);
+
+}  // namespace parley::config::detail

@@ -1,0 +1,61 @@
+// The in-memory side of one dialog: its projection row, the messages of its current course, its
+// FIFO drive lock and the events staged for the next append. Always rebuilt from the log with the
+// same reducer the stores use, so memory and disk cannot disagree.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/engine/async_lock.hpp"
+#include "parley/engine/async_signal.hpp"
+#include "parley/llm/provider.hpp"
+#include "parley/model/event.hpp"
+#include "parley/model/records.hpp"
+
+namespace parley::engine {
+
+class dialog_runtime {
+ public:
+  // Replays a dialog's events (in seq order) into a runtime.
+  static result<std::unique_ptr<dialog_runtime>> replay(const std::vector<event>& events);
+  static std::unique_ptr<dialog_runtime> empty() { return std::make_unique<dialog_runtime>(); }
+
+  const dialog_row& row() const noexcept { return row_; }
+  const std::vector<message_row>& messages() const noexcept { return messages_; }
+  const std::string& id() const noexcept { return row_.id; }
+
+  // Builds the next event of this dialog, folds it into row/messages and queues it for the log.
+  // `dialog_id`/`root_id` are only needed for the dialog_created event.
+  result<void> stage(std::string_view type, boost::json::object payload, std::string_view dialog_id = {},
+                     std::string_view root_id = {});
+  std::vector<event> take_staged() { return std::exchange(staged_, {}); }
+
+  // Tool calls of the last assistant message that have no result yet (a crash or a stop between
+  // the generation and its tools leaves these behind).
+  std::vector<llm::tool_call> unanswered_tool_calls() const;
+
+  async_lock& lock() noexcept { return lock_; }
+  llm::generation_control* generation() noexcept { return generation_.get(); }
+  llm::generation_control& begin_generation();
+  void end_generation() { generation_.reset(); }
+
+  bool drive_scheduled = false;  // a drive coroutine is queued or running for this dialog
+  bool poisoned = false;         // a commit failed: memory is ahead of the log, reload before use
+  async_signal became_idle;      // notified when a drive ends and no other is scheduled
+
+ private:
+  result<void> apply(const event& ev);
+
+  dialog_row row_;
+  std::vector<message_row> messages_;
+  std::vector<event> staged_;
+  async_lock lock_;
+  std::unique_ptr<llm::generation_control> generation_;
+};
+
+}  // namespace parley::engine

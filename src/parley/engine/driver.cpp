@@ -1,0 +1,152 @@
+// The drive loop (seed 001, "Backend Coroutine Driving Loop"): under the dialog's lock, answer
+// any tool calls still owed, then call the model while the dialog needs driving. Every model
+// output is durable before its tools run; every exit path leaves the log consistent.
+#include <boost/asio/co_spawn.hpp>
+
+#include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
+#include "parley/engine/context_builder.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/stream_relay.hpp"
+#include "parley/tools/json_schema.hpp"
+
+namespace parley::engine {
+
+namespace asio = boost::asio;
+
+namespace {
+
+boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
+  boost::json::array out;
+  out.reserve(calls.size());
+  for (const auto& call : calls) {
+    out.push_back(boost::json::object{{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
+  }
+  return out;
+}
+
+boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t genseq,
+                                     const llm::model_response& response, bool interrupted) {
+  return boost::json::object{
+      {"course", dialog.row().course},
+      {"genseq", genseq},
+      {"thinking", response.thinking},
+      {"saying", response.saying},
+      {"toolCalls", tool_calls_json(response.tool_calls)},
+      {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
+      {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
+                                    {"outputTokens", response.usage.output_tokens}}},
+      {"interrupted", interrupted}};
+}
+
+}  // namespace
+
+asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
+  {
+    auto guard = co_await dialog.lock().acquire();
+    co_await drive_locked(dialog);
+    dialog.drive_scheduled = false;
+  }
+  dialog.became_idle.notify_all();
+  for (auto* observer : observers_) observer->on_drive_finished(dialog.id());
+}
+
+asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
+  const auto member = members_.find(dialog.row().member_id);
+  if (member == members_.end()) {
+    co_await record_failure(dialog, "member '" + dialog.row().member_id + "' is not in the team");
+    co_return;
+  }
+  std::int64_t round = 0;
+  while (dialog.row().status == "running") {
+    const auto owed = dialog.unanswered_tool_calls();
+    if (!owed.empty()) {
+      co_await run_tools(dialog, member->second, owed);
+      continue;
+    }
+    if (!dialog.row().needs_drive) break;
+    if (++round > member->second.config->max_tool_rounds) {
+      co_await record_failure(dialog, "stopped after " + std::to_string(round - 1) +
+                                          " model rounds without a final answer (max_tool_rounds)");
+      co_return;
+    }
+    auto generated = co_await generate(dialog, member->second, round);
+    if (!generated) {
+      co_await record_failure(dialog, generated.err().message);
+      co_return;
+    }
+  }
+  // Tool results of the last round may still be in flight; make them durable before going idle.
+  if (auto committed = co_await commit(dialog); !committed) {
+    co_await record_failure(dialog, committed.err().message);
+  }
+}
+
+asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member,
+                                               std::int64_t round) {
+  const std::int64_t genseq = dialog.row().last_genseq + 1;
+  PARLEY_CO_TRY(dialog.stage(event_type::generation_started,
+                          boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
+  // Not awaited: nothing outside the process acts on a generation's start, and the durable
+  // commit of its end below covers it.
+  writer_.send(dialog.take_staged());
+
+  const auto request = build_model_request(dialog, *member.config, member.tool_specs, round);
+  auto& control = dialog.begin_generation();
+  stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
+  auto response = co_await member.provider->stream(request, relay, control);
+  const bool interrupted = control.stopped() && relay.violation().empty();
+  dialog.end_generation();
+  if (!relay.violation().empty()) co_return make_error(errc::provider_error, relay.violation());
+  if (!response) co_return std::move(response).err();
+  if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
+
+  PARLEY_CO_TRY(dialog.stage(event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
+  co_return co_await commit(dialog);  // durable before any of its tool calls runs
+}
+
+asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
+                                        const std::vector<llm::tool_call>& calls) {
+  const tools::tool_context context{dialog.id(), member.config->id, team_.workspace};
+  for (const auto& call : calls) {
+    tools::tool_outcome outcome;
+    tools::tool* found = nullptr;
+    for (auto* candidate : member.tools) {
+      if (candidate->spec().name == call.name) found = candidate;
+    }
+    if (found == nullptr) {
+      std::vector<std::string> available;
+      for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);
+      outcome = {false, "unknown tool '" + call.name + "'" + did_you_mean(call.name, available) +
+                            "; call one of the tools you were given"};
+    } else if (auto args = tools::parse_tool_arguments(call.arguments, found->spec().parameters); !args) {
+      outcome = {false, "invalid arguments for tool '" + call.name + "': " + args.err().message +
+                            ". Fix the arguments and call the tool again."};
+    } else {
+      outcome = co_await found->invoke(*args, context);
+    }
+    const auto staged = dialog.stage(event_type::tool_result,
+                                     boost::json::object{{"course", dialog.row().course},
+                                                         {"genseq", dialog.row().last_genseq},
+                                                         {"callId", call.id},
+                                                         {"name", call.name},
+                                                         {"ok", outcome.ok},
+                                                         {"content", std::move(outcome.content)}});
+    if (!staged) {
+      co_await record_failure(dialog, staged.err().message);
+      co_return;
+    }
+  }
+  writer_.send(dialog.take_staged());
+}
+
+asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {
+  if (dialog.poisoned) co_return;  // the log refused an earlier batch; only a reload can help
+  if (!dialog.stage(event_type::drive_failed,
+                    boost::json::object{{"course", dialog.row().course}, {"message", message}})) {
+    co_return;
+  }
+  (void)co_await commit(dialog);
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,191 @@
+#include "parley/engine/engine.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/text.hpp"
+
+namespace parley::engine {
+
+namespace asio = boost::asio;
+
+engine::engine(asio::any_io_executor executor, store& log, config::team_config team, provider_map providers,
+               tools::tool_registry tools)
+    : executor_(std::move(executor)),
+      log_(log),
+      team_(std::move(team)),
+      providers_(std::move(providers)),
+      tools_(std::move(tools)),
+      writer_(log, executor_, observers_) {}
+
+engine::~engine() = default;
+
+result<std::unique_ptr<engine>> engine::create(asio::any_io_executor executor, store& log, config::team_config team,
+                                               provider_map providers, tools::tool_registry tools) {
+  std::unique_ptr<engine> created(
+      new engine(std::move(executor), log, std::move(team), std::move(providers), std::move(tools)));  // NOLINT: private ctor
+  PARLEY_TRY(created->prepare_members());
+  return created;
+}
+
+result<void> engine::prepare_members() {
+  if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
+  for (const auto& member : team_.members) {
+    member_setup setup;
+    setup.config = &member;
+    const auto provider = providers_.find(member.provider);
+    if (provider == providers_.end()) {
+      return make_error(errc::config_error, "member '" + member.id + "' uses provider '" + member.provider +
+                                                "', which is not configured");
+    }
+    setup.provider = provider->second.get();
+    std::vector<std::string> wanted = member.tools;
+    for (const auto& set_name : member.toolsets) {
+      const auto* set = tools_.toolset(set_name);
+      if (set == nullptr) {
+        return make_error(errc::config_error, "member '" + member.id + "': unknown toolset '" + set_name + "'" +
+                                                  did_you_mean(set_name, tools_.toolset_names()));
+      }
+      wanted.insert(wanted.end(), set->begin(), set->end());
+    }
+    for (const auto& name : wanted) {
+      auto* found = tools_.find(name);
+      if (found == nullptr) {
+        return make_error(errc::config_error, "member '" + member.id + "': unknown tool '" + name + "'" +
+                                                  did_you_mean(name, tools_.names()));
+      }
+      if (std::find(setup.tools.begin(), setup.tools.end(), found) != setup.tools.end()) continue;
+      setup.tools.push_back(found);
+      setup.tool_specs.push_back(found->spec());
+    }
+    members_.emplace(member.id, std::move(setup));
+  }
+  return ok();
+}
+
+std::string_view engine::provider_kind_of(std::string_view member_id) const {
+  const auto it = members_.find(member_id);
+  return it == members_.end() ? std::string_view{} : it->second.provider->kind();
+}
+
+const dialog_runtime* engine::find(std::string_view dialog_id) const {
+  const auto it = dialogs_.find(std::string(dialog_id));
+  return it == dialogs_.end() ? nullptr : it->second.get();
+}
+
+result<dialog_runtime*> engine::load(std::string_view dialog_id) {
+  if (const auto it = dialogs_.find(std::string(dialog_id)); it != dialogs_.end()) {
+    if (!it->second->poisoned || it->second->drive_scheduled) return it->second.get();
+    dialogs_.erase(it);
+  }
+  auto events = log_.read_events(dialog_id);
+  if (!events) return std::move(events).err();
+  if (events->empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
+  auto runtime = dialog_runtime::replay(*events);
+  if (!runtime) return std::move(runtime).err();
+  auto* raw = runtime->get();
+  dialogs_.emplace(std::string(dialog_id), std::move(*runtime));
+  return raw;
+}
+
+result<std::size_t> engine::recover_all() {
+  dialog_filter filter;
+  filter.status = "running";
+  auto rows = log_.list_dialogs(filter);
+  if (!rows) return std::move(rows).err();
+  std::size_t scheduled = 0;
+  for (const auto& row : *rows) {
+    auto dialog = load(row.id);
+    if (!dialog) return std::move(dialog).err();
+    auto& runtime = **dialog;
+    if (runtime.row().needs_drive || runtime.row().generating || !runtime.unanswered_tool_calls().empty()) {
+      schedule_drive(runtime);
+      ++scheduled;
+    }
+  }
+  return scheduled;
+}
+
+asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec) {
+  if (spec.member_id.empty()) spec.member_id = team_.default_member;
+  if (members_.find(spec.member_id) == members_.end()) {
+    co_return make_error(errc::not_found,
+                         "unknown member '" + spec.member_id + "'" + did_you_mean(spec.member_id, team_.member_ids()));
+  }
+  const std::string id = new_short_id();
+  auto runtime = dialog_runtime::empty();
+  boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
+  if (!spec.title.empty()) payload["title"] = spec.title;
+  if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
+  if (auto staged = runtime->stage(event_type::dialog_created, std::move(payload), id, id); !staged) {
+    co_return std::move(staged).err();
+  }
+  auto& ref = *runtime;
+  dialogs_.emplace(id, std::move(runtime));
+  if (auto committed = co_await commit(ref); !committed) {
+    dialogs_.erase(id);
+    co_return std::move(committed).err();
+  }
+  co_return id;
+}
+
+asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content,
+                                                         std::string msg_id) {
+  const auto limit = team_.limits.max_message_bytes;
+  if (static_cast<std::int64_t>(content.size()) > limit) {
+    co_return make_error(errc::limit_exceeded, "message is " + std::to_string(content.size()) +
+                                                   " bytes; the limit is " + std::to_string(limit) +
+                                                   " (limits.max_message_bytes)");
+  }
+  if (content.empty()) co_return make_error(errc::invalid_argument, "message content is empty");
+  auto loaded = load(dialog_id);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& dialog = **loaded;
+  {
+    auto guard = co_await dialog.lock().acquire();
+    if (dialog.row().status != "running") {
+      co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
+    }
+    if (msg_id.empty()) msg_id = new_uuid();
+    boost::json::object payload{{"course", dialog.row().course}, {"content", content}, {"msgId", msg_id},
+                                {"origin", "user"}};
+    if (auto staged = dialog.stage(event_type::user_message, std::move(payload)); !staged) {
+      co_return std::move(staged).err();
+    }
+    if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
+  }
+  schedule_drive(dialog);
+  co_return ok();
+}
+
+asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
+  auto* dialog = dialogs_.count(dialog_id) != 0 ? dialogs_.at(dialog_id).get() : nullptr;
+  while (dialog != nullptr && dialog->drive_scheduled) co_await dialog->became_idle.wait();
+}
+
+result<void> engine::stop(std::string_view dialog_id) {
+  auto loaded = load(dialog_id);
+  if (!loaded) return std::move(loaded).err();
+  auto* generation = (*loaded)->generation();
+  if (generation == nullptr) {
+    return make_error(errc::conflict, "dialog " + std::string(dialog_id) + " is not generating");
+  }
+  generation->stop();
+  return ok();
+}
+
+void engine::schedule_drive(dialog_runtime& dialog) {
+  if (dialog.drive_scheduled) return;
+  dialog.drive_scheduled = true;
+  asio::co_spawn(executor_, drive(dialog), asio::detached);
+}
+
+asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
+  auto committed = co_await writer_.commit(dialog.take_staged());
+  // Memory ran ahead of a log that refused the batch: the runtime must be rebuilt from the log.
+  if (!committed) dialog.poisoned = true;
+  co_return committed;
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,34 @@
+// What the engine tells the outside world (the CLI's terminal, the server's PubChan): streamed
+// text as it arrives, and log events once they are durable. Called on the engine's executor;
+// an observer must not block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "parley/model/event.hpp"
+
+namespace parley::engine {
+
+enum class stream_kind { thinking_start, thinking_chunk, thinking_finish, saying_start, saying_chunk, saying_finish };
+
+struct stream_event {
+  std::string_view dialog_id;
+  std::string_view root_id;
+  std::int64_t course = 0;
+  std::int64_t genseq = 0;
+  stream_kind kind = stream_kind::saying_chunk;
+  std::string_view text;  // chunks only
+};
+
+class engine_observer {
+ public:
+  virtual ~engine_observer() = default;
+  virtual void on_stream(const stream_event& /*ev*/) {}
+  virtual void on_durable(const event& /*ev*/) {}
+  // A dialog stopped being driven (idle, suspended, failed or completed).
+  virtual void on_drive_finished(std::string_view /*dialog_id*/) {}
+};
+
+}  // namespace parley::engine

@@ -1,0 +1,51 @@
+#include "parley/engine/stream_relay.hpp"
+
+namespace parley::engine {
+namespace {
+
+const char* segment_name(bool thinking) { return thinking ? "thinking" : "saying"; }
+
+}  // namespace
+
+void stream_relay::publish(stream_kind kind, std::string_view text) const {
+  if (!violation_.empty()) return;
+  const stream_event ev{dialog_id_, root_id_, course_, genseq_, kind, text};
+  for (auto* observer : observers_) observer->on_stream(ev);
+}
+
+void stream_relay::fail(std::string message) {
+  if (!violation_.empty()) return;
+  violation_ = std::move(message);
+  control_.stop();
+}
+
+void stream_relay::open(segment which, stream_kind kind) {
+  if (active_ != segment::none) {
+    fail(std::string("stream order violation: ") + segment_name(which == segment::thinking) + " started while " +
+         segment_name(active_ == segment::thinking) + " was still open");
+    return;
+  }
+  active_ = which;
+  publish(kind, {});
+}
+
+void stream_relay::chunk(segment which, stream_kind kind, std::string_view text) {
+  if (active_ != which) {
+    fail(std::string("stream order violation: ") + segment_name(which == segment::thinking) +
+         " chunk outside an open " + segment_name(which == segment::thinking) + " segment");
+    return;
+  }
+  publish(kind, text);
+}
+
+void stream_relay::close(segment which, stream_kind kind) {
+  if (active_ != which) {
+    fail(std::string("stream order violation: ") + segment_name(which == segment::thinking) +
+         " finished but was not open");
+    return;
+  }
+  active_ = segment::none;
+  publish(kind, {});
+}
+
+}  // namespace parley::engine

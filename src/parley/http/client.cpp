@@ -1,0 +1,152 @@
+#include "parley/http/client.hpp"
+
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+#include "parley/http/detail/cancel_guard.hpp"
+#include "parley/http/detail/connection_pool.hpp"
+#include "parley/http/detail/connector.hpp"
+#include "parley/http/detail/exchange.hpp"
+
+namespace parley::http {
+
+namespace asio = boost::asio;
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string pool_key(const url_parts& target, const std::optional<proxy_endpoint>& proxy) {
+  std::string key = (target.tls ? "https://" : "http://") + target.authority;
+  if (proxy) key += " via " + proxy->host + ":" + std::to_string(proxy->port) + " " + proxy->authorization;
+  return key;
+}
+
+}  // namespace
+
+std::string_view response::header(std::string_view name) const {
+  for (const auto& field : headers) {
+    if (iequals(field.name, name)) return field.value;
+  }
+  return {};
+}
+
+class client::impl {
+ public:
+  explicit impl(client_options options)
+      : options_(std::move(options)),
+        proxy_(options_.proxy ? *options_.proxy : proxy_settings::from_environment()),
+        pool_(options_.max_idle_per_host, options_.max_idle_time) {}
+
+  asio::awaitable<result<response>> run(const request& req, const body_callback* on_body,
+                                        asio::cancellation_slot cancel) {
+    auto target = parse_url(req.url);
+    if (!target) co_return std::move(target).err();
+    asio::ssl::context* tls = nullptr;
+    if (target->tls) {
+      auto context = tls_context();
+      if (!context) co_return std::move(context).err();
+      tls = *context;
+    }
+    auto proxy = proxy_for(proxy_, *target);
+    if (!proxy) co_return std::move(proxy).err();
+
+    detail::cancel_guard guard(cancel);
+    const std::string key = pool_key(*target, *proxy);
+    const detail::exchange_params params{req,
+                                         *target,
+                                         options_,
+                                         proxy->has_value() && !target->tls,
+                                         proxy->has_value() ? (*proxy)->authorization : std::string(),
+                                         on_body};
+    // A pooled connection may have been closed by the server while idle; that shows as a failure
+    // before any response byte, and the request then goes once more on a fresh connection.
+    const auto executor = co_await asio::this_coro::executor;
+    for (bool may_retry = true;; may_retry = false) {
+      auto conn = pool_.take(key, executor);
+      const bool reused = conn != nullptr;
+      if (!conn) {
+        const detail::connect_params connect{*target, *proxy, options_.timeouts, tls, options_.verify_tls};
+        auto opened = co_await detail::open_connection(connect, key, guard);
+        if (!opened) co_return std::move(opened).err();
+        conn = std::move(*opened);
+      }
+      guard.watch(conn.get());
+      detail::exchange_state state;
+      auto outcome = co_await detail::exchange(*conn, params, state, guard);
+      guard.watch(static_cast<detail::connection*>(nullptr));
+      if (!outcome && reused && state.stale && may_retry && !guard.fired()) continue;
+      if (outcome && state.reusable && !guard.fired()) pool_.put(std::move(conn));
+      co_return outcome;
+    }
+  }
+
+  const client_options& options() const noexcept { return options_; }
+  std::size_t idle_connections() const { return pool_.idle_count(); }
+
+ private:
+  // Loading the system CA store takes a while, so only clients that meet an https URL do it.
+  result<asio::ssl::context*> tls_context() {
+    std::call_once(tls_once_, [this] { set_up_tls(); });
+    if (tls_setup_error_) return *tls_setup_error_;
+    return &*tls_context_;
+  }
+
+  void set_up_tls() {
+    try {
+      tls_context_.emplace(asio::ssl::context::tls_client);
+    } catch (const std::exception& e) {  // SSL_CTX_new failed; report it per request instead of throwing
+      tls_setup_error_ = make_error(errc::internal, std::string("cannot create a TLS context: ") + e.what());
+      return;
+    }
+    boost::system::error_code ec;
+    tls_context_->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                                  asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                                  asio::ssl::context::no_tlsv1_1,
+                              ec);
+    if (!ec) tls_context_->set_default_verify_paths(ec);
+    if (ec) {
+      tls_setup_error_ = make_error(errc::config_error, "cannot load the system CA store: " + ec.message());
+      return;
+    }
+    if (!options_.ca_file.empty()) {
+      tls_context_->load_verify_file(options_.ca_file, ec);
+      if (ec) {
+        tls_setup_error_ =
+            make_error(errc::config_error, "cannot load CA file " + options_.ca_file + ": " + ec.message());
+      }
+    }
+  }
+
+  client_options options_;
+  proxy_settings proxy_;
+  detail::connection_pool pool_;
+  std::once_flag tls_once_;
+  std::optional<asio::ssl::context> tls_context_;  // set once under tls_once_, then only read
+  std::optional<error> tls_setup_error_;
+};
+
+client::client(client_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
+client::~client() = default;
+
+asio::awaitable<result<response>> client::send(const request& req, asio::cancellation_slot cancel) {
+  co_return co_await impl_->run(req, nullptr, cancel);
+}
+
+asio::awaitable<result<response>> client::stream(const request& req, body_callback on_body,
+                                                 asio::cancellation_slot cancel) {
+  co_return co_await impl_->run(req, &on_body, cancel);
+}
+
+std::size_t client::idle_connections() const { return impl_->idle_connections(); }
+const client_options& client::options() const noexcept { return impl_->options(); }
+
+}  // namespace parley::http

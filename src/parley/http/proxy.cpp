@@ -1,0 +1,116 @@
+#include "parley/http/proxy.hpp"
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+
+namespace parley::http {
+
+namespace {
+
+std::string env_or_empty(const char* lower_name, const char* upper_name) {
+  for (const char* name : {lower_name, upper_name}) {
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return value;
+  }
+  return {};
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string base64(std::string_view in) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const unsigned n = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                       static_cast<unsigned char>(in[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(n >> shift) & 63];
+  }
+  if (i < in.size()) {
+    unsigned n = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+result<proxy_endpoint> parse_proxy(std::string_view proxy_url) {
+  std::string text(trim(proxy_url));
+  // curl accepts "host:port" without a scheme and means plain HTTP.
+  if (text.find("://") == std::string::npos) text = "http://" + text;
+  auto parsed = boost::urls::parse_uri(text);
+  if (!parsed) return make_error(errc::config_error, "invalid proxy URL '" + text + "'");
+  if (!iequals(parsed->scheme(), "http")) {
+    return make_error(errc::config_error, "unsupported proxy URL '" + text + "': only http:// proxies are supported");
+  }
+  proxy_endpoint endpoint;
+  endpoint.host = parsed->host_type() == boost::urls::host_type::ipv6 ? std::string(parsed->host_address())
+                                                                      : std::string(parsed->host());
+  if (endpoint.host.empty()) return make_error(errc::config_error, "proxy URL '" + text + "' has no host");
+  endpoint.port = parsed->has_port() ? parsed->port_number() : 80;
+  if (endpoint.port == 0) return make_error(errc::config_error, "proxy URL '" + text + "' has a bad port");
+  if (parsed->has_userinfo()) {
+    endpoint.authorization = "Basic " + base64(std::string(parsed->user()) + ":" + std::string(parsed->password()));
+  }
+  return endpoint;
+}
+
+}  // namespace
+
+proxy_settings proxy_settings::from_environment() {
+  return proxy_settings{env_or_empty("http_proxy", "HTTP_PROXY"), env_or_empty("https_proxy", "HTTPS_PROXY"),
+                        env_or_empty("no_proxy", "NO_PROXY")};
+}
+
+bool bypasses_proxy(std::string_view no_proxy, std::string_view host) {
+  while (!no_proxy.empty()) {
+    const auto comma = no_proxy.find(',');
+    std::string_view entry = trim(no_proxy.substr(0, comma));
+    no_proxy = comma == std::string_view::npos ? std::string_view{} : no_proxy.substr(comma + 1);
+    if (entry == "*") return true;
+    // A port in the entry is ignored, as curl does; bracketed IPv6 entries keep their colons.
+    if (!entry.empty() && entry.front() == '[') {
+      entry = entry.substr(1, entry.find(']') - 1);
+    } else if (const auto colon = entry.rfind(':'); colon != std::string_view::npos && entry.find(':') == colon) {
+      entry = entry.substr(0, colon);
+    }
+    if (!entry.empty() && entry.front() == '.') entry.remove_prefix(1);
+    if (entry.empty()) continue;
+    if (iequals(host, entry)) return true;
+    if (host.size() > entry.size() && host[host.size() - entry.size() - 1] == '.' &&
+        iequals(host.substr(host.size() - entry.size()), entry)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+result<std::optional<proxy_endpoint>> proxy_for(const proxy_settings& settings, const url_parts& target) {
+  const std::string& proxy_url = target.tls ? settings.https_proxy : settings.http_proxy;
+  if (trim(proxy_url).empty() || bypasses_proxy(settings.no_proxy, target.host)) {
+    return std::optional<proxy_endpoint>{};
+  }
+  auto endpoint = parse_proxy(proxy_url);
+  if (!endpoint) return std::move(endpoint).err();
+  return std::optional<proxy_endpoint>(std::move(*endpoint));
+}
+
+}  // namespace parley::http

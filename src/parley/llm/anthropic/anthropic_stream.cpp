@@ -1,0 +1,194 @@
+#include "parley/llm/anthropic/anthropic_stream.hpp"
+
+#include "parley/core/json.hpp"
+
+namespace parley::llm::anthropic {
+
+namespace {
+
+constexpr std::size_t kQuotedEvent = 200;
+
+std::string quote(std::string_view text) {
+  return std::string(text.substr(0, kQuotedEvent)) + (text.size() > kQuotedEvent ? "..." : "");
+}
+
+std::string_view string_at(const json::object& obj, std::string_view key) {
+  const auto* found = obj.if_contains(key);
+  return found != nullptr && found->is_string() ? std::string_view(found->get_string()) : std::string_view{};
+}
+
+error stream_error(const json::object& event) {
+  std::string message = "error in stream";
+  if (const auto* detail = json_object_at(event, "error")) {
+    const std::string type = json_string_or(*detail, "type");
+    message += ": " + (type.empty() ? std::string() : type + ": ") + json_string_or(*detail, "message");
+  }
+  return make_error(errc::provider_error, std::move(message));
+}
+
+}  // namespace
+
+std::string finish_reason_for(std::string_view stop_reason) {
+  if (stop_reason == "end_turn" || stop_reason == "stop_sequence") return "stop";
+  if (stop_reason == "tool_use") return "tool_calls";
+  if (stop_reason == "max_tokens") return "length";
+  return std::string(stop_reason);
+}
+
+result<void> stream_assembler::on_event(const sse_event& event) {
+  auto parsed = parse_json(event.data);
+  if (!parsed || !parsed->is_object()) {
+    return make_error(errc::provider_error, "invalid JSON in stream event '" + event.event + "': " + quote(event.data));
+  }
+  const json::object& fields = parsed->get_object();
+  std::string_view type = string_at(fields, "type");
+  if (type.empty()) type = event.event;
+
+  if (type == "content_block_delta") return on_block_delta(fields);
+  if (type == "content_block_start") return on_block_start(fields);
+  if (type == "content_block_stop") {
+    on_block_stop(fields);
+  } else if (type == "message_start") {
+    if (const auto* message = json_object_at(fields, "message")) {
+      if (const auto* usage = json_object_at(*message, "usage")) read_usage(*usage);
+    }
+  } else if (type == "message_delta") {
+    if (const auto* delta = json_object_at(fields, "delta")) {
+      const std::string_view reason = string_at(*delta, "stop_reason");
+      if (!reason.empty()) stop_reason_.assign(reason);
+    }
+    if (const auto* usage = json_object_at(fields, "usage")) read_usage(*usage);
+  } else if (type == "message_stop") {
+    done_ = true;
+  } else if (type == "error") {
+    return stream_error(fields);
+  }
+  // "ping" and event types added after this was written are ignored, as the API asks.
+  return ok();
+}
+
+result<void> stream_assembler::on_block_start(const json::object& event) {
+  const auto* content = json_object_at(event, "content_block");
+  if (content == nullptr) return make_error(errc::provider_error, "content_block_start without content_block");
+  block started{std::string(string_at(*content, "type")),
+                std::string(string_at(*content, "id")),
+                std::string(string_at(*content, "name")),
+                {},
+                {}};
+  if (started.type == "text") writer_.saying(string_at(*content, "text"));
+  if (started.type == "thinking") {
+    writer_.thinking(string_at(*content, "thinking"));
+    started.signature.assign(string_at(*content, "signature"));
+  }
+  if (started.type == "tool_use") {
+    // The input normally streams as input_json_delta; a non-empty start value stands otherwise.
+    const auto* input = json_object_at(*content, "input");
+    if (input != nullptr && !input->empty()) started.input_json = to_json_text(*input);
+  }
+  open_blocks_[json_int_or(event, "index", 0)] = std::move(started);
+  return ok();
+}
+
+result<void> stream_assembler::on_block_delta(const json::object& event) {
+  const auto* delta = json_object_at(event, "delta");
+  if (delta == nullptr) return make_error(errc::provider_error, "content_block_delta without delta");
+  const std::int64_t index = json_int_or(event, "index", 0);
+  const auto found = open_blocks_.find(index);
+  if (found == open_blocks_.end()) {
+    return make_error(errc::provider_error,
+                      "content_block_delta for block " + std::to_string(index) + " that was not started");
+  }
+  block& target = found->second;
+  const std::string_view type = string_at(*delta, "type");
+  if (type == "text_delta") {
+    writer_.saying(string_at(*delta, "text"));
+  } else if (type == "thinking_delta") {
+    writer_.thinking(string_at(*delta, "thinking"));
+  } else if (type == "signature_delta") {
+    target.signature.append(string_at(*delta, "signature"));
+  } else if (type == "input_json_delta") {
+    // A start value that deltas follow was only a placeholder.
+    if (target.input_json == "{}") target.input_json.clear();
+    target.input_json.append(string_at(*delta, "partial_json"));
+  }
+  return ok();
+}
+
+void stream_assembler::on_block_stop(const json::object& event) {
+  const auto found = open_blocks_.find(json_int_or(event, "index", 0));
+  if (found == open_blocks_.end()) return;
+  block& stopped = found->second;
+  if (stopped.type == "tool_use") {
+    finish_tool_use(stopped);
+  } else if (stopped.type == "text" || stopped.type == "thinking") {
+    writer_.close();
+    if (!stopped.signature.empty()) response_.thinking_signature = stopped.signature;
+  }
+  open_blocks_.erase(found);
+}
+
+void stream_assembler::finish_tool_use(block& tool_use) {
+  if (tool_use.input_json.empty()) tool_use.input_json = "{}";
+  writer_.tool_call(tool_call{std::move(tool_use.id), std::move(tool_use.name), std::move(tool_use.input_json)});
+}
+
+void stream_assembler::read_usage(const json::object& usage) {
+  // Anthropic counts cache reads and writes apart from input_tokens; the neutral input count
+  // includes them, as OpenAI's prompt_tokens does.
+  auto& total = response_.usage;
+  const std::int64_t fresh = json_int_or(usage, "input_tokens", -1);
+  const std::int64_t cache_read = json_int_or(usage, "cache_read_input_tokens", -1);
+  const std::int64_t cache_write = json_int_or(usage, "cache_creation_input_tokens", -1);
+  if (fresh >= 0 || cache_read >= 0 || cache_write >= 0) {
+    total.input_tokens = std::max<std::int64_t>(fresh, 0) + std::max<std::int64_t>(cache_read, 0) +
+                         std::max<std::int64_t>(cache_write, 0);
+    total.cached_tokens = std::max<std::int64_t>(cache_read, 0);
+  }
+  total.output_tokens = json_int_or(usage, "output_tokens", total.output_tokens);
+}
+
+result<void> stream_assembler::on_message(const json::object& message) {
+  if (string_at(message, "type") == "error") return stream_error(message);
+  if (const auto* content = json_array_at(message, "content")) {
+    for (const auto& item : *content) {
+      const auto* fields = item.if_object();
+      if (fields == nullptr) continue;
+      const std::string_view type = string_at(*fields, "type");
+      if (type == "text") writer_.saying(string_at(*fields, "text"));
+      if (type == "thinking") {
+        writer_.thinking(string_at(*fields, "thinking"));
+        response_.thinking_signature.assign(string_at(*fields, "signature"));
+      }
+      if (type == "tool_use") {
+        const auto* input = json_object_at(*fields, "input");
+        block tool_use{"tool_use",
+                       std::string(string_at(*fields, "id")),
+                       std::string(string_at(*fields, "name")),
+                       input != nullptr ? to_json_text(*input) : std::string(),
+                       {}};
+        finish_tool_use(tool_use);
+      }
+      writer_.close();
+    }
+  }
+  stop_reason_.assign(string_at(message, "stop_reason"));
+  if (const auto* usage = json_object_at(message, "usage")) read_usage(*usage);
+  done_ = true;
+  return ok();
+}
+
+result<model_response> stream_assembler::finish() {
+  writer_.close();
+  if (!done_) return make_error(errc::provider_error, "stream ended before message_stop");
+  response_.finish_reason = finish_reason_for(stop_reason_.empty() ? "end_turn" : stop_reason_);
+  return std::move(response_);
+}
+
+model_response stream_assembler::interrupt() {
+  writer_.close();
+  open_blocks_.clear();
+  response_.finish_reason = "interrupted";
+  return std::move(response_);
+}
+
+}  // namespace parley::llm::anthropic

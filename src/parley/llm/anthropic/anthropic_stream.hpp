@@ -1,0 +1,58 @@
+// Internal: assembles a Messages API answer from its stream events (or from one whole response)
+// while forwarding it to the sink. Content blocks are tracked by index: text and thinking stream
+// straight through, a tool_use block's input JSON is collected and the call announced when the
+// block stops.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "parley/llm/provider.hpp"
+#include "parley/llm/segment_writer.hpp"
+#include "parley/llm/sse_parser.hpp"
+
+namespace parley::llm::anthropic {
+
+// end_turn → stop, tool_use → tool_calls, max_tokens → length, stop_sequence → stop; others as is.
+std::string finish_reason_for(std::string_view stop_reason);
+
+class stream_assembler {
+ public:
+  explicit stream_assembler(stream_sink& sink) : writer_(sink, response_) {}
+
+  result<void> on_event(const sse_event& event);
+  // A whole non-streamed response.
+  result<void> on_message(const boost::json::object& message);
+  bool done() const noexcept { return done_; }
+
+  // The end of the body; an error when message_stop never came.
+  result<model_response> finish();
+  // Stopped on purpose: what arrived so far; tool calls already announced are kept.
+  model_response interrupt();
+
+ private:
+  struct block {
+    std::string type;
+    std::string id;
+    std::string name;
+    std::string input_json;
+    std::string signature;
+  };
+
+  result<void> on_block_start(const boost::json::object& event);
+  result<void> on_block_delta(const boost::json::object& event);
+  void on_block_stop(const boost::json::object& event);
+  void read_usage(const boost::json::object& usage);
+  void finish_tool_use(block& tool_use);
+
+  model_response response_;
+  segment_writer writer_;
+  std::map<std::int64_t, block> open_blocks_;
+  std::string stop_reason_;
+  bool done_ = false;  // message_stop seen
+};
+
+}  // namespace parley::llm::anthropic

@@ -1,0 +1,45 @@
+// The in-memory store: the same contract as the SQLite store without a file, for tests and
+// benchmarks. Appends apply synchronously under one mutex; `on_durable` runs before `append` returns.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "parley/store/store.hpp"
+
+namespace parley {
+
+class memory_store final : public store {
+ public:
+  void append(std::vector<event> batch, append_callback on_durable) override;
+  void flush() override {}
+
+  result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;
+  result<std::vector<event>> read_all_events() override;
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
+  result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
+  result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;
+
+  result<void> rebuild_projections() override;
+  store_stats stats() const override;
+
+ private:
+  struct projections {
+    std::map<std::string, dialog_row, std::less<>> dialogs;
+    std::map<std::string, std::vector<message_row>, std::less<>> messages;  // every course, seq order
+  };
+
+  // Folds `batch` into `into`, touching it only when every event applies.
+  static result<void> apply_batch(std::span<const event> batch, projections& into);
+
+  mutable std::mutex mutex_;
+  std::vector<event> events_;  // commit order
+  projections projections_;
+  store_stats stats_;
+};
+
+}  // namespace parley

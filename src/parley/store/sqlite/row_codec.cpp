@@ -1,0 +1,122 @@
+#include "parley/store/sqlite/row_codec.hpp"
+
+#include <boost/json/parse.hpp>
+
+namespace parley::sqlite {
+
+std::string placeholders(int count) {
+  std::string out;
+  for (int i = 1; i <= count; ++i) {
+    if (i > 1) out += ", ";
+    out += '?';
+    out += std::to_string(i);
+  }
+  return out;
+}
+
+void bind_dialog(statement& stmt, const dialog_row& row) {
+  stmt.bind_text(1, row.id);
+  stmt.bind_text(2, row.root_id);
+  stmt.bind_text(3, row.parent_id);
+  stmt.bind_text(4, row.member_id);
+  stmt.bind_text(5, row.kind);
+  stmt.bind_text(6, row.status);
+  stmt.bind_text(7, row.task_doc_path);
+  stmt.bind_text(8, row.title);
+  stmt.bind_text(9, row.last_error);
+  stmt.bind_int(10, row.course);
+  stmt.bind_int(11, row.depth);
+  stmt.bind_int(12, row.last_seq);
+  stmt.bind_int(13, row.last_genseq);
+  stmt.bind_int(14, row.message_count);
+  stmt.bind_int(15, row.open_questions);
+  stmt.bind_int(16, row.pending_subdialogs);
+  stmt.bind_int(17, row.input_tokens);
+  stmt.bind_int(18, row.output_tokens);
+  stmt.bind_int(19, row.created_at_ms);
+  stmt.bind_int(20, row.updated_at_ms);
+  stmt.bind_int(21, row.generating ? 1 : 0);
+  stmt.bind_int(22, row.needs_drive ? 1 : 0);
+}
+
+void bind_message(statement& stmt, const message_row& msg) {
+  stmt.bind_text(1, msg.dialog_id);
+  stmt.bind_int(2, msg.seq);
+  stmt.bind_int(3, msg.course);
+  stmt.bind_int(4, msg.genseq);
+  stmt.bind_text(5, msg.role);
+  stmt.bind_text(6, msg.origin);
+  stmt.bind_text(7, msg.content);
+  stmt.bind_text(8, msg.thinking);
+  stmt.bind_text(9, msg.tool_calls_json);
+  stmt.bind_text(10, msg.tool_call_id);
+  stmt.bind_text(11, msg.tool_name);
+  stmt.bind_int(12, msg.ok ? 1 : 0);
+  stmt.bind_int(13, msg.interrupted ? 1 : 0);
+  stmt.bind_int(14, msg.ts_ms);
+}
+
+dialog_row read_dialog(const statement& stmt) {
+  dialog_row row;
+  row.id = stmt.text_at(0);
+  row.root_id = stmt.text_at(1);
+  row.parent_id = stmt.text_at(2);
+  row.member_id = stmt.text_at(3);
+  row.kind = stmt.text_at(4);
+  row.status = stmt.text_at(5);
+  row.task_doc_path = stmt.text_at(6);
+  row.title = stmt.text_at(7);
+  row.last_error = stmt.text_at(8);
+  row.course = stmt.int_at(9);
+  row.depth = stmt.int_at(10);
+  row.last_seq = stmt.int_at(11);
+  row.last_genseq = stmt.int_at(12);
+  row.message_count = stmt.int_at(13);
+  row.open_questions = stmt.int_at(14);
+  row.pending_subdialogs = stmt.int_at(15);
+  row.input_tokens = stmt.int_at(16);
+  row.output_tokens = stmt.int_at(17);
+  row.created_at_ms = stmt.int_at(18);
+  row.updated_at_ms = stmt.int_at(19);
+  row.generating = stmt.int_at(20) != 0;
+  row.needs_drive = stmt.int_at(21) != 0;
+  return row;
+}
+
+message_row read_message(const statement& stmt) {
+  message_row msg;
+  msg.dialog_id = stmt.text_at(0);
+  msg.seq = stmt.int_at(1);
+  msg.course = stmt.int_at(2);
+  msg.genseq = stmt.int_at(3);
+  msg.role = stmt.text_at(4);
+  msg.origin = stmt.text_at(5);
+  msg.content = stmt.text_at(6);
+  msg.thinking = stmt.text_at(7);
+  msg.tool_calls_json = stmt.text_at(8);
+  msg.tool_call_id = stmt.text_at(9);
+  msg.tool_name = stmt.text_at(10);
+  msg.ok = stmt.int_at(11) != 0;
+  msg.interrupted = stmt.int_at(12) != 0;
+  msg.ts_ms = stmt.int_at(13);
+  return msg;
+}
+
+result<event> read_event(const statement& stmt) {
+  event ev;
+  ev.dialog_id = stmt.text_at(0);
+  ev.root_id = stmt.text_at(1);
+  ev.seq = stmt.int_at(2);
+  ev.type = stmt.text_at(3);
+  ev.ts_ms = stmt.int_at(5);
+  boost::system::error_code ec;
+  boost::json::value payload = boost::json::parse(stmt.text_view_at(4), ec);
+  if (ec || !payload.is_object()) {
+    return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " of dialog " + ev.dialog_id +
+                                         " has a payload that is not a JSON object");
+  }
+  ev.payload = std::move(payload.get_object());
+  return ev;
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,41 @@
+// Moves records between C++ structs and table columns. Each column list here is the single source
+// for its table's SELECT and INSERT order, so binding and reading cannot drift apart.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+#include "parley/model/event.hpp"
+#include "parley/model/records.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+
+inline constexpr std::string_view kDialogColumns =
+    "id, root_id, parent_id, member_id, kind, status, task_doc_path, title, last_error, course, depth, last_seq, "
+    "last_genseq, message_count, open_questions, pending_subdialogs, input_tokens, output_tokens, created_at_ms, "
+    "updated_at_ms, generating, needs_drive";
+inline constexpr int kDialogColumnCount = 22;
+
+inline constexpr std::string_view kMessageColumns =
+    "dialog_id, seq, course, genseq, role, origin, content, thinking, tool_calls_json, tool_call_id, tool_name, ok, "
+    "interrupted, ts_ms";
+inline constexpr int kMessageColumnCount = 14;
+
+inline constexpr std::string_view kEventColumns = "dialog_id, root_id, seq, type, payload, ts_ms";
+
+// "?1, ?2, ... ?n" for an INSERT of `count` columns.
+std::string placeholders(int count);
+
+// Binds parameters ?1..?n in column-list order. Text is bound by reference (see statement).
+void bind_dialog(statement& stmt, const dialog_row& row);
+void bind_message(statement& stmt, const message_row& msg);
+
+// Read a row selected with the matching column list, starting at column 0.
+dialog_row read_dialog(const statement& stmt);
+message_row read_message(const statement& stmt);
+// Fails with `corrupt` when the stored payload is not a JSON object.
+result<event> read_event(const statement& stmt);
+
+}  // namespace parley::sqlite

@@ -1,0 +1,142 @@
+#include "parley/store/sqlite/schema.hpp"
+
+#include <array>
+#include <string>
+
+namespace parley::sqlite {
+namespace {
+
+struct migration {
+  std::int64_t version;
+  const char* sql;
+};
+
+// Version 1: the event log and its projections. Times are integer milliseconds (UTC) except the
+// log's `ts`, which also keeps the ISO-8601 text so the file is readable with the sqlite3 shell.
+constexpr const char* kV1 = R"sql(
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  dialog_id TEXT NOT NULL,
+  root_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  ts TEXT NOT NULL,
+  ts_ms INTEGER NOT NULL,
+  UNIQUE (dialog_id, seq)
+);
+CREATE TABLE dialogs (
+  id TEXT PRIMARY KEY,
+  root_id TEXT NOT NULL,
+  parent_id TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  task_doc_path TEXT NOT NULL,
+  title TEXT NOT NULL,
+  last_error TEXT NOT NULL,
+  course INTEGER NOT NULL,
+  depth INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  last_genseq INTEGER NOT NULL,
+  message_count INTEGER NOT NULL,
+  open_questions INTEGER NOT NULL,
+  pending_subdialogs INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL,
+  generating INTEGER NOT NULL,
+  needs_drive INTEGER NOT NULL
+);
+CREATE INDEX dialogs_by_created ON dialogs (created_at_ms, id);
+CREATE INDEX dialogs_by_status ON dialogs (status, created_at_ms, id);
+CREATE INDEX dialogs_by_member ON dialogs (member_id, created_at_ms, id);
+CREATE INDEX dialogs_by_root ON dialogs (root_id, created_at_ms, id);
+CREATE TABLE courses (
+  dialog_id TEXT NOT NULL,
+  course INTEGER NOT NULL,
+  started_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (dialog_id, course)
+) WITHOUT ROWID;
+-- Every course is kept; (dialog_id, seq) is already unique in the log each message comes from,
+-- so one index serves both the per-course and the whole-dialog transcript.
+CREATE TABLE messages (
+  dialog_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  course INTEGER NOT NULL,
+  genseq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  content TEXT NOT NULL,
+  thinking TEXT NOT NULL,
+  tool_calls_json TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  ok INTEGER NOT NULL,
+  interrupted INTEGER NOT NULL,
+  ts_ms INTEGER NOT NULL
+);
+CREATE INDEX messages_by_dialog ON messages (dialog_id, course, seq);
+)sql";
+
+constexpr std::array kMigrations{
+    migration{1, kV1},
+};
+
+result<void> apply_one(connection& db, const migration& step) {
+  PARLEY_TRY(db.exec(step.sql));
+  PARLEY_TRY(db.exec("DELETE FROM schema_version"));
+  auto insert = db.prepare("INSERT INTO schema_version (version) VALUES (?1)", false);
+  if (!insert) return std::move(insert).err();
+  insert->bind_int(1, step.version);
+  return insert->run();
+}
+
+}  // namespace
+
+std::int64_t latest_schema_version() noexcept { return kMigrations.back().version; }
+
+result<std::int64_t> read_schema_version(connection& db) {
+  auto has_table =
+      db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", false);
+  if (!has_table) return std::move(has_table).err();
+  auto counted = has_table->step();
+  if (!counted) return std::move(counted).err();
+  if (has_table->int_at(0) == 0) return std::int64_t{0};
+
+  auto version = db.prepare("SELECT coalesce(max(version), 0) FROM schema_version", false);
+  if (!version) return std::move(version).err();
+  auto stepped = version->step();
+  if (!stepped) return std::move(stepped).err();
+  return version->int_at(0);
+}
+
+result<void> migrate(connection& db) {
+  auto current = read_schema_version(db);
+  if (!current) return std::move(current).err();
+  if (*current > latest_schema_version()) {
+    return make_error(errc::conflict, "database " + db.path() + " has schema version " + std::to_string(*current) +
+                                          ", newer than this binary supports (" +
+                                          std::to_string(latest_schema_version()) + ")");
+  }
+  for (const migration& step : kMigrations) {
+    if (step.version <= *current) continue;
+    PARLEY_TRY(db.exec("BEGIN IMMEDIATE"));
+    auto applied = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+    if (applied) applied = apply_one(db, step);
+    if (applied) applied = db.exec("COMMIT");
+    if (!applied) {
+      (void)db.exec("ROLLBACK");
+      return make_error(applied.err().code, "migrating " + db.path() + " to schema version " +
+                                                std::to_string(step.version) + ": " + applied.err().message);
+    }
+  }
+  return ok();
+}
+
+result<void> clear_projections(connection& db) {
+  return db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs;");
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,116 @@
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+#include <sqlite3.h>
+
+namespace parley::sqlite {
+
+errc errc_from_sqlite(int code) noexcept {
+  switch (code & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return errc::corrupt;
+    case SQLITE_CONSTRAINT:
+      return errc::conflict;
+    default:
+      return errc::io_error;
+  }
+}
+
+void statement::finalizer::operator()(sqlite3_stmt* raw) const noexcept { sqlite3_finalize(raw); }
+
+void statement::bind_text(int index, std::string_view text) {
+  sqlite3_bind_text(stmt_.get(), index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+void statement::bind_int(int index, std::int64_t value) { sqlite3_bind_int64(stmt_.get(), index, value); }
+
+result<bool> statement::step() {
+  const int rc = sqlite3_step(stmt_.get());
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  sqlite3* db = sqlite3_db_handle(stmt_.get());
+  error err = make_error(errc_from_sqlite(rc),
+                         std::string("sqlite: ") + sqlite3_errmsg(db) + " (in " + sqlite3_sql(stmt_.get()) + ")");
+  reset();
+  return err;
+}
+
+result<void> statement::run() {
+  auto stepped = step();
+  reset();
+  if (!stepped) return std::move(stepped).err();
+  return ok();
+}
+
+void statement::reset() noexcept {
+  // sqlite3_reset repeats the error of a failed step; step() has already reported it.
+  sqlite3_reset(stmt_.get());
+  sqlite3_clear_bindings(stmt_.get());
+}
+
+std::int64_t statement::int_at(int column) const { return sqlite3_column_int64(stmt_.get(), column); }
+
+std::string statement::text_at(int column) const { return std::string(text_view_at(column)); }
+
+std::string_view statement::text_view_at(int column) const {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_.get(), column));
+  if (text == nullptr) return {};
+  return {text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
+}
+
+void connection::closer::operator()(sqlite3* raw) const noexcept {
+  // Statements are owned elsewhere and finalized first; close_v2 still defers safely if one leaks.
+  sqlite3_close_v2(raw);
+}
+
+result<connection> connection::open(const std::string& path, int flags) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  connection conn;
+  conn.db_.reset(raw);  // owned even on failure: SQLite allocates a handle to carry the message
+  conn.path_ = path;
+  if (rc != SQLITE_OK) {
+    const char* message = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    return make_error(errc_from_sqlite(rc), "cannot open database " + path + ": " + message);
+  }
+  sqlite3_extended_result_codes(raw, 1);
+  // Readers and the writer share the file; a short wait beats failing on a checkpoint's brief lock.
+  sqlite3_busy_timeout(raw, 5000);
+  return conn;
+}
+
+result<connection> connection::open_read_write(const std::string& path) {
+  return open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+}
+
+result<connection> connection::open_read_only(const std::string& path) { return open(path, SQLITE_OPEN_READONLY); }
+
+result<void> connection::exec(const char* sql) {
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &message);
+  if (rc == SQLITE_OK) return ok();
+  std::string text = message != nullptr ? message : sqlite3_errstr(rc);
+  sqlite3_free(message);
+  return make_error(errc_from_sqlite(rc), "sqlite: " + text + " (in " + std::string(sql) + ") on " + path_);
+}
+
+result<statement> connection::prepare(std::string_view sql, bool persistent) {
+  sqlite3_stmt* raw = nullptr;
+  const unsigned flags = persistent ? SQLITE_PREPARE_PERSISTENT : 0;
+  const int rc = sqlite3_prepare_v3(db_.get(), sql.data(), static_cast<int>(sql.size()), flags, &raw, nullptr);
+  statement stmt(raw);
+  if (rc != SQLITE_OK) {
+    return make_error(errc_from_sqlite(rc), "sqlite: " + std::string(sqlite3_errmsg(db_.get())) + " (preparing " +
+                                                std::string(sql) + ") on " + path_);
+  }
+  return stmt;
+}
+
+error connection::last_error(std::string_view what) const {
+  const int rc = sqlite3_extended_errcode(db_.get());
+  return make_error(errc_from_sqlite(rc), std::string(what) + " " + path_ + ": " + sqlite3_errmsg(db_.get()));
+}
+
+bool connection::in_transaction() const noexcept { return sqlite3_get_autocommit(db_.get()) == 0; }
+
+}  // namespace parley::sqlite

@@ -1,0 +1,132 @@
+// open_sqlite_store: checks the directory and any existing database before writing a byte, then
+// sets up the writer (WAL, sync level, migrations) and the read connection.
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "parley/store/sqlite/schema.hpp"
+#include "parley/store/sqlite/sqlite_store.hpp"
+
+namespace parley {
+namespace {
+
+namespace fs = std::filesystem;
+using sqlite::connection;
+
+constexpr const char* kDatabaseFile = "parley.db";
+// quick_check reports at most this many problems; the first few are enough to name the damage.
+constexpr const char* kQuickCheck = "PRAGMA quick_check(5)";
+
+result<void> prepare_directory(const std::string& dir) {
+  if (dir.empty()) return make_error(errc::invalid_argument, "the store directory is empty");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return make_error(errc::io_error, "cannot create store directory " + dir + ": " + ec.message());
+  if (!fs::is_directory(dir, ec)) return make_error(errc::io_error, "store path " + dir + " is not a directory");
+  // SQLite needs to create the -wal and -shm files beside the database, not only write the file.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return make_error(errc::io_error, "store directory " + dir + " is not writable: " +
+                                          std::error_code(errno, std::generic_category()).message());
+  }
+  return ok();
+}
+
+error corrupt_file(const std::string& path, const std::string& detail) {
+  return make_error(errc::corrupt,
+                    "database " + path + " failed its integrity check (" + detail + "); it was left untouched");
+}
+
+// Runs on a read-only connection so a damaged file (or one that is not a database at all) is
+// refused without SQLite ever writing to it.
+result<void> check_existing(const std::string& path) {
+  auto db = connection::open_read_only(path);
+  if (!db) {
+    if (db.err().code == errc::corrupt) return corrupt_file(path, db.err().message);
+    return std::move(db).err();
+  }
+  auto check = db->prepare(kQuickCheck, false);
+  if (!check) {
+    if (check.err().code == errc::corrupt) return corrupt_file(path, check.err().message);
+    return std::move(check).err();
+  }
+  std::string problems;
+  for (;;) {
+    auto has_row = check->step();
+    if (!has_row) {
+      if (has_row.err().code == errc::corrupt) return corrupt_file(path, has_row.err().message);
+      return std::move(has_row).err();
+    }
+    if (!*has_row) break;
+    const std::string_view line = check->text_view_at(0);
+    if (line == "ok") continue;
+    if (!problems.empty()) problems += "; ";
+    problems.append(line);
+  }
+  if (!problems.empty()) return corrupt_file(path, problems);
+
+  // A healthy database that is not ours (tables, but no schema_version) is not ours to change.
+  auto version = sqlite::read_schema_version(*db);
+  if (!version) return std::move(version).err();
+  if (*version > sqlite::latest_schema_version()) {
+    return make_error(errc::conflict, "database " + path + " has schema version " + std::to_string(*version) +
+                                          ", newer than this binary supports (" +
+                                          std::to_string(sqlite::latest_schema_version()) + ")");
+  }
+  if (*version == 0) {
+    auto tables = db->prepare("SELECT count(*) FROM sqlite_master", false);
+    if (!tables) return std::move(tables).err();
+    auto counted = tables->step();
+    if (!counted) return std::move(counted).err();
+    if (tables->int_at(0) != 0) {
+      return make_error(errc::conflict, "database " + path + " is not a parley store (no schema_version table)");
+    }
+  }
+  return ok();
+}
+
+result<void> configure_writer(connection& db, bool durable) {
+  auto mode = db.prepare("PRAGMA journal_mode = WAL", false);
+  if (!mode) return std::move(mode).err();
+  auto stepped = mode->step();
+  if (!stepped) return std::move(stepped).err();
+  if (!*stepped || mode->text_view_at(0) != "wal") {
+    return make_error(errc::io_error, "database " + db.path() + " cannot use write-ahead logging");
+  }
+  mode->reset();
+  // FULL syncs the WAL on every commit, so a commit survives power loss; NORMAL may lose the last
+  // commits (never consistency), acceptable only for throwaway runs.
+  PARLEY_TRY(db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"));
+  // Appends from many dialogs land all over the (dialog_id, seq) indexes; a 32 MiB page cache
+  // (default: 2 MiB) keeps those pages in memory instead of re-reading them on every group.
+  return db.exec("PRAGMA cache_size = -32768");
+}
+
+}  // namespace
+
+result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const sqlite_options& options) {
+  PARLEY_TRY(prepare_directory(dir));
+  const std::string path = (fs::path(dir) / kDatabaseFile).string();
+
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (ec) return make_error(errc::io_error, "cannot inspect " + path + ": " + ec.message());
+  if (exists) {
+    if (!fs::is_regular_file(path, ec)) return make_error(errc::io_error, path + " is not a regular file");
+    PARLEY_TRY(check_existing(path));
+  }
+
+  auto db = connection::open_read_write(path);
+  if (!db) return std::move(db).err();
+  PARLEY_TRY(configure_writer(*db, options.durable));
+  PARLEY_TRY(sqlite::migrate(*db));
+
+  auto reader = sqlite::sqlite_reader::open(path);
+  if (!reader) return std::move(reader).err();
+  auto writer = sqlite::sqlite_writer::start(std::move(*db), options.max_batch_events);
+  if (!writer) return std::move(writer).err();
+  return std::unique_ptr<store>(std::make_unique<sqlite::sqlite_store>(std::move(*writer), std::move(*reader)));
+}
+
+}  // namespace parley

@@ -1,0 +1,135 @@
+#include "parley/store/sqlite/sqlite_reader.hpp"
+
+#include <type_traits>
+
+#include "parley/store/sqlite/row_codec.hpp"
+
+namespace parley::sqlite {
+namespace {
+
+constexpr unsigned kByStatus = 1;
+constexpr unsigned kByMember = 2;
+constexpr unsigned kByRoot = 4;
+constexpr unsigned kRootsOnly = 8;
+
+unsigned filter_mask(const dialog_filter& filter) {
+  unsigned mask = 0;
+  if (!filter.status.empty()) mask |= kByStatus;
+  if (!filter.member_id.empty()) mask |= kByMember;
+  if (!filter.root_id.empty()) mask |= kByRoot;
+  if (filter.roots_only) mask |= kRootsOnly;
+  return mask;
+}
+
+std::string list_sql(unsigned mask) {
+  std::string sql = "SELECT " + std::string(kDialogColumns) + " FROM dialogs WHERE 1";
+  if ((mask & kByStatus) != 0) sql += " AND status = ?1";
+  if ((mask & kByMember) != 0) sql += " AND member_id = ?2";
+  if ((mask & kByRoot) != 0) sql += " AND root_id = ?3";
+  if ((mask & kRootsOnly) != 0) sql += " AND parent_id = ''";
+  return sql + " ORDER BY created_at_ms, id LIMIT ?4 OFFSET ?5";
+}
+
+result<void> prepare_into(connection& db, statement& out, const std::string& sql) {
+  auto prepared = db.prepare(sql);
+  if (!prepared) return std::move(prepared).err();
+  out = std::move(*prepared);
+  return ok();
+}
+
+// Steps `stmt` to the end, turning each row into a T with `read` (which may return result<T>).
+template <class T, class Read>
+result<std::vector<T>> collect(statement& stmt, Read read) {
+  reset_guard guard(stmt);
+  std::vector<T> rows;
+  for (;;) {
+    auto has_row = stmt.step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) return rows;
+    if constexpr (std::is_same_v<decltype(read(stmt)), T>) {
+      rows.push_back(read(stmt));
+    } else {
+      auto row = read(stmt);
+      if (!row) return std::move(row).err();
+      rows.push_back(std::move(*row));
+    }
+  }
+}
+
+}  // namespace
+
+result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path) {
+  std::unique_ptr<sqlite_reader> reader(new sqlite_reader());
+  auto db = connection::open_read_only(path);
+  if (!db) return std::move(db).err();
+  reader->db_ = std::move(*db);
+  PARLEY_TRY(reader->prepare_all());
+  return reader;
+}
+
+result<void> sqlite_reader::prepare_all() {
+  const std::string events = "SELECT " + std::string(kEventColumns) + " FROM events";
+  const std::string dialogs = "SELECT " + std::string(kDialogColumns) + " FROM dialogs";
+  const std::string messages = "SELECT " + std::string(kMessageColumns) + " FROM messages";
+  PARLEY_TRY(prepare_into(db_, events_of_dialog_, events + " WHERE dialog_id = ?1 AND seq > ?2 ORDER BY seq"));
+  PARLEY_TRY(prepare_into(db_, all_events_, events + " ORDER BY id"));
+  PARLEY_TRY(prepare_into(db_, get_dialog_, dialogs + " WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db_, messages_all_, messages + " WHERE dialog_id = ?1 ORDER BY seq"));
+  PARLEY_TRY(prepare_into(db_, messages_of_course_, messages + " WHERE dialog_id = ?1 AND course = ?2 ORDER BY seq"));
+  return ok();
+}
+
+result<std::vector<event>> sqlite_reader::read_events(std::string_view dialog_id, std::int64_t after_seq) {
+  std::lock_guard lock(mutex_);
+  events_of_dialog_.bind_text(1, dialog_id);
+  events_of_dialog_.bind_int(2, after_seq);
+  return collect<event>(events_of_dialog_, read_event);
+}
+
+result<std::vector<event>> sqlite_reader::read_all_events() {
+  std::lock_guard lock(mutex_);
+  return collect<event>(all_events_, read_event);
+}
+
+result<statement*> sqlite_reader::list_statement(const dialog_filter& filter) {
+  const unsigned mask = filter_mask(filter);
+  statement& stmt = list_dialogs_[mask];
+  if (!stmt.valid()) PARLEY_TRY(prepare_into(db_, stmt, list_sql(mask)));
+  return &stmt;
+}
+
+result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter& filter) {
+  std::lock_guard lock(mutex_);
+  auto stmt = list_statement(filter);
+  if (!stmt) return std::move(stmt).err();
+  statement& query = **stmt;
+  if (!filter.status.empty()) query.bind_text(1, filter.status);
+  if (!filter.member_id.empty()) query.bind_text(2, filter.member_id);
+  if (!filter.root_id.empty()) query.bind_text(3, filter.root_id);
+  query.bind_int(4, filter.limit > 0 ? filter.limit : -1);  // SQLite: a negative LIMIT means none
+  query.bind_int(5, filter.offset > 0 ? filter.offset : 0);
+  return collect<dialog_row>(query, read_dialog);
+}
+
+result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dialog_id) {
+  std::lock_guard lock(mutex_);
+  get_dialog_.bind_text(1, dialog_id);
+  auto rows = collect<dialog_row>(get_dialog_, read_dialog);
+  if (!rows) return std::move(rows).err();
+  if (rows->empty()) return std::optional<dialog_row>{};
+  return std::optional<dialog_row>{std::move(rows->front())};
+}
+
+result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog_id, std::int64_t course) {
+  if (course < 0) return make_error(errc::invalid_argument, "course " + std::to_string(course) + " is negative");
+  std::lock_guard lock(mutex_);
+  if (course == 0) {
+    messages_all_.bind_text(1, dialog_id);
+    return collect<message_row>(messages_all_, read_message);
+  }
+  messages_of_course_.bind_text(1, dialog_id);
+  messages_of_course_.bind_int(2, course);
+  return collect<message_row>(messages_of_course_, read_message);
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,45 @@
+// The read side of a SQLite store: its own connection, so queries run while the writer commits
+// (WAL gives each query a consistent snapshot). A mutex serializes callers on that connection.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::sqlite {
+
+class sqlite_reader {
+ public:
+  // Opens `path` read-only; the writer must have created and migrated it.
+  static result<std::unique_ptr<sqlite_reader>> open(const std::string& path);
+
+  result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq);
+  result<std::vector<event>> read_all_events();
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
+  result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id);
+  result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course);
+
+ private:
+  // One statement per combination of the optional filters (status, member, root, roots only).
+  static constexpr std::size_t kFilterCombinations = 16;
+
+  sqlite_reader() = default;
+  result<void> prepare_all();
+  result<statement*> list_statement(const dialog_filter& filter);
+
+  std::mutex mutex_;
+  connection db_;
+  statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_;
+  std::array<statement, kFilterCombinations> list_dialogs_;  // prepared on first use
+};
+
+}  // namespace parley::sqlite

@@ -1,0 +1,45 @@
+#include "parley/store/sqlite/sqlite_store.hpp"
+
+namespace parley::sqlite {
+
+sqlite_store::sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader)
+    : writer_(std::move(writer)), reader_(std::move(reader)) {}
+
+sqlite_store::~sqlite_store() {
+  // Callbacks that run while the queue drains may still read, so the reader outlives the drain.
+  // The read-only connection closes before the writer's, letting the last (writable) close
+  // checkpoint the WAL back into the database file.
+  writer_->shutdown();
+  reader_.reset();
+  writer_.reset();
+}
+
+void sqlite_store::append(std::vector<event> batch, append_callback on_durable) {
+  writer_->append(std::move(batch), std::move(on_durable));
+}
+
+void sqlite_store::flush() { writer_->flush(); }
+
+result<std::vector<event>> sqlite_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {
+  return reader_->read_events(dialog_id, after_seq);
+}
+
+result<std::vector<event>> sqlite_store::read_all_events() { return reader_->read_all_events(); }
+
+result<std::vector<dialog_row>> sqlite_store::list_dialogs(const dialog_filter& filter) {
+  return reader_->list_dialogs(filter);
+}
+
+result<std::optional<dialog_row>> sqlite_store::get_dialog(std::string_view dialog_id) {
+  return reader_->get_dialog(dialog_id);
+}
+
+result<std::vector<message_row>> sqlite_store::messages(std::string_view dialog_id, std::int64_t course) {
+  return reader_->messages(dialog_id, course);
+}
+
+result<void> sqlite_store::rebuild_projections() { return writer_->rebuild_projections(); }
+
+store_stats sqlite_store::stats() const { return store_stats{writer_->events(), writer_->transactions()}; }
+
+}  // namespace parley::sqlite

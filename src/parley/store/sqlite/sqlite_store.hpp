@@ -1,0 +1,35 @@
+// The SQLite store: glue between the writer thread (appends, rebuild) and the read connection.
+#pragma once
+
+#include <memory>
+
+#include "parley/store/sqlite/sqlite_reader.hpp"
+#include "parley/store/sqlite/sqlite_writer.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::sqlite {
+
+class sqlite_store final : public store {
+ public:
+  sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader);
+  // Drains and commits everything queued (every callback runs) before closing the connections.
+  ~sqlite_store() override;
+
+  void append(std::vector<event> batch, append_callback on_durable) override;
+  void flush() override;
+
+  result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;
+  result<std::vector<event>> read_all_events() override;
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
+  result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
+  result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;
+
+  result<void> rebuild_projections() override;
+  store_stats stats() const override;
+
+ private:
+  std::unique_ptr<sqlite_writer> writer_;
+  std::unique_ptr<sqlite_reader> reader_;
+};
+
+}  // namespace parley::sqlite

@@ -1,0 +1,301 @@
+#include "parley/store/sqlite/sqlite_writer.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "parley/model/projection.hpp"
+#include "parley/store/sqlite/row_codec.hpp"
+#include "parley/store/sqlite/schema.hpp"
+
+namespace parley::sqlite {
+namespace {
+
+// Rows of every dialog touched since the last reset stay cached; past this many the cache is
+// dropped after a commit and refilled on demand, so a long-lived store stays bounded in memory.
+constexpr std::size_t kMaxCachedDialogs = 65536;
+// Upper bound of the pause that lets followers join a group (see gather_followers), for disks
+// whose fsync is very slow.
+constexpr std::chrono::steady_clock::duration kMaxGatherWindow = std::chrono::milliseconds(2);
+
+void run_callback(const append_callback& on_done, result<void> outcome) {
+  if (!on_done) return;
+  // A throwing callback must not end the writer thread and strand every later append.
+  try {
+    on_done(std::move(outcome));
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+sqlite_writer::sqlite_writer(connection db, std::int64_t max_batch_events)
+    : db_(std::move(db)), max_batch_events_(static_cast<std::size_t>(max_batch_events > 0 ? max_batch_events : 1)) {}
+
+result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, std::int64_t max_batch_events) {
+  std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), max_batch_events));
+  PARLEY_TRY(writer->tables_.prepare(writer->db_));
+  try {
+    writer->thread_ = std::thread([raw = writer.get()] { raw->run(); });
+  } catch (const std::system_error& e) {
+    return make_error(errc::internal, std::string("cannot start the store writer thread: ") + e.what());
+  }
+  writer->thread_id_ = writer->thread_.get_id();
+  return writer;
+}
+
+sqlite_writer::~sqlite_writer() { shutdown(); }
+
+void sqlite_writer::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool sqlite_writer::on_writer_thread() const noexcept { return std::this_thread::get_id() == thread_id_; }
+
+void sqlite_writer::enqueue(request req) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopped_) {
+      req.ticket = ++enqueued_;
+      queue_.push_back(std::move(req));
+      wake_.notify_one();
+      return;
+    }
+  }
+  run_callback(req.on_done, make_error(errc::cancelled, "the store is closed"));
+}
+
+void sqlite_writer::append(std::vector<event> batch, append_callback on_durable) {
+  enqueue(request{std::move(batch), std::move(on_durable), false, 0});
+}
+
+void sqlite_writer::flush() {
+  if (on_writer_thread()) return;
+  std::unique_lock lock(mutex_);
+  const std::uint64_t target = enqueued_;
+  done_.wait(lock, [&] { return completed_ >= target || stopped_; });
+}
+
+result<void> sqlite_writer::rebuild_projections() {
+  if (on_writer_thread()) {
+    return make_error(errc::conflict, "rebuild_projections cannot run inside an append callback");
+  }
+  result<void> outcome = make_error(errc::cancelled, "the store is closed");
+  enqueue(request{{}, [&outcome](result<void> r) { outcome = std::move(r); }, true, 0});
+  flush();
+  return outcome;
+}
+
+void sqlite_writer::run() {
+  std::vector<request> group;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) {
+        stopped_ = true;
+        done_.notify_all();
+        return;
+      }
+      gather_followers(lock);
+      take_group(group);
+    }
+    process_group(group);
+    {
+      std::lock_guard lock(mutex_);
+      completed_ = group.back().ticket;
+    }
+    done_.notify_all();
+    group.clear();
+  }
+}
+
+void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
+  // Callers whose batches just committed usually append their next batch right away, but from
+  // their own threads, so the first of them wakes the writer alone. Without a pause the groups
+  // alternate between one batch and all the rest, paying two fsyncs where one would do. The pause
+  // ends as soon as the last group's worth of batches is queued, and never lasts longer than half
+  // a commit, so a lone caller (a group of one) never waits at all.
+  if (stopping_ || queue_.size() >= last_group_size_) return;
+  const auto window = last_commit_time_ / 2;
+  wake_.wait_for(lock, window, [&] { return stopping_ || queue_.size() >= last_group_size_; });
+}
+
+void sqlite_writer::take_group(std::vector<request>& group) {
+  std::size_t events = queue_.front().batch.size();
+  group.push_back(std::move(queue_.front()));
+  queue_.pop_front();
+  if (group.front().rebuild) return;
+  // Whole batches only: the first is always taken, later ones while they fit the event budget.
+  while (!queue_.empty() && !queue_.front().rebuild && events + queue_.front().batch.size() <= max_batch_events_) {
+    events += queue_.front().batch.size();
+    group.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  }
+}
+
+void sqlite_writer::process_group(std::vector<request>& group) {
+  outcomes_.clear();
+  last_group_size_ = group.size();
+  if (group.front().rebuild) {
+    outcomes_.push_back(rebuild());
+  } else {
+    commit_group(group);
+  }
+  for (std::size_t i = 0; i < group.size(); ++i) run_callback(group[i].on_done, std::move(outcomes_[i]));
+  outcomes_.clear();
+}
+
+void sqlite_writer::commit_group(const std::vector<request>& group) {
+  if (auto begun = tables_.begin(); !begun) {
+    outcomes_.assign(group.size(), begun);
+    return;
+  }
+  std::int64_t applied_events = 0;
+  bool any_applied = false;
+  for (const request& req : group) {
+    auto applied = apply_batch(req.batch);
+    if (!applied && !db_.in_transaction()) {
+      // SQLite rolled the whole transaction back (an I/O error): the earlier batches are gone too.
+      discard_cache();
+      outcomes_.assign(group.size(), applied);
+      return;
+    }
+    if (applied) {
+      any_applied = true;
+      applied_events += static_cast<std::int64_t>(req.batch.size());
+    }
+    outcomes_.push_back(std::move(applied));
+  }
+  if (!any_applied) {
+    (void)tables_.rollback();
+    return;
+  }
+  auto committed = write_dirty_rows();
+  if (committed) {
+    const auto commit_start = std::chrono::steady_clock::now();
+    committed = tables_.commit();
+    last_commit_time_ = std::min(std::chrono::steady_clock::now() - commit_start, kMaxGatherWindow * 2);
+  }
+  if (!committed) {
+    if (db_.in_transaction()) (void)tables_.rollback();
+    discard_cache();
+    for (auto& outcome : outcomes_) {
+      if (outcome) outcome = committed;
+    }
+    return;
+  }
+  for (cached_row* entry : dirty_) entry->dirty = false;
+  dirty_.clear();
+  if (cache_.size() > kMaxCachedDialogs) cache_.clear();
+  events_.fetch_add(applied_events, std::memory_order_relaxed);
+  transactions_.fetch_add(1, std::memory_order_relaxed);
+}
+
+result<void> sqlite_writer::apply_batch(const std::vector<event>& batch) {
+  staged_.clear();
+  PARLEY_TRY(tables_.savepoint());
+  auto applied = apply_events(batch);
+  if (applied) applied = tables_.release();
+  if (!applied) {
+    // If even the rollback fails the transaction's state is unknown: abandon all of it.
+    if (db_.in_transaction() && !tables_.rollback_to_savepoint()) (void)tables_.rollback();
+    staged_.clear();
+    return applied;
+  }
+  keep_staged_rows();
+  return ok();
+}
+
+result<void> sqlite_writer::apply_events(const std::vector<event>& batch) {
+  for (const event& ev : batch) {
+    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + ev.type + " has no dialog id");
+    auto row = staged_row(ev.dialog_id);
+    if (!row) return std::move(row).err();
+    auto step = apply_event(ev, **row);
+    if (!step) return std::move(step).err();
+    PARLEY_TRY(tables_.insert_event(ev));
+    PARLEY_TRY(tables_.write_step(ev, **row, *step));
+  }
+  return ok();
+}
+
+result<dialog_row*> sqlite_writer::staged_row(const std::string& dialog_id) {
+  // A batch touches one or a few dialogs; a linear scan beats hashing here. A row staged for a
+  // dialog_created event gets its id from apply_event, or the batch fails and is discarded.
+  for (dialog_row& row : staged_) {
+    if (row.id == dialog_id) return &row;
+  }
+  if (auto cached = cache_.find(dialog_id); cached != cache_.end()) return &staged_.emplace_back(cached->second.row);
+
+  // Not touched in this transaction, so the table holds exactly the committed row.
+  auto loaded = tables_.load_dialog(dialog_id);
+  if (!loaded) return std::move(loaded).err();
+  if (!*loaded) return &staged_.emplace_back();
+  cached_row& entry = cache_[dialog_id];
+  entry.row = **loaded;
+  return &staged_.emplace_back(std::move(**loaded));
+}
+
+void sqlite_writer::keep_staged_rows() {
+  for (dialog_row& row : staged_) {
+    auto [entry, inserted] = cache_.try_emplace(row.id);
+    entry->second.row = std::move(row);
+    if (!entry->second.dirty) {
+      entry->second.dirty = true;
+      dirty_.push_back(&entry->second);
+    }
+  }
+  staged_.clear();
+}
+
+result<void> sqlite_writer::write_dirty_rows() {
+  for (const cached_row* entry : dirty_) PARLEY_TRY(tables_.upsert_dialog(entry->row));
+  return ok();
+}
+
+void sqlite_writer::discard_cache() noexcept {
+  dirty_.clear();
+  cache_.clear();
+}
+
+result<void> sqlite_writer::rebuild() {
+  discard_cache();
+  PARLEY_TRY(tables_.begin());
+  auto rebuilt = replay_log();
+  if (rebuilt) rebuilt = tables_.commit();
+  if (!rebuilt) {
+    if (db_.in_transaction()) (void)tables_.rollback();
+    return rebuilt;
+  }
+  transactions_.fetch_add(1, std::memory_order_relaxed);
+  return ok();
+}
+
+result<void> sqlite_writer::replay_log() {
+  PARLEY_TRY(clear_projections(db_));
+  std::unordered_map<std::string, dialog_row> rows;
+  statement& events = tables_.all_events();
+  reset_guard guard(events);
+  for (;;) {
+    auto has_row = events.step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) break;
+    auto ev = read_event(events);
+    if (!ev) return std::move(ev).err();
+    dialog_row& row = rows[ev->dialog_id];
+    auto step = apply_event(*ev, row);
+    if (!step) {
+      return make_error(errc::corrupt, "the log of " + db_.path() + " does not replay: " + step.err().message);
+    }
+    PARLEY_TRY(tables_.write_step(*ev, row, *step));
+  }
+  for (const auto& [id, row] : rows) PARLEY_TRY(tables_.upsert_dialog(row));
+  return ok();
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,53 @@
+// The writer connection's prepared statements: prepared once, reused for every event, so the hot
+// path never parses SQL. Only the writer thread (or the opener, before it starts) touches it.
+#pragma once
+
+#include <boost/json/serializer.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+#include "parley/model/event.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/model/records.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+
+class table_writer {
+ public:
+  // Prepares every statement on `db`, which must outlive this object.
+  result<void> prepare(connection& db);
+
+  result<void> begin() { return begin_.run(); }
+  result<void> commit() { return commit_.run(); }
+  result<void> rollback() { return rollback_.run(); }
+  result<void> savepoint() { return savepoint_.run(); }
+  result<void> release() { return release_.run(); }
+  // Undoes everything since `savepoint()` and ends the savepoint.
+  result<void> rollback_to_savepoint();
+
+  result<void> insert_event(const event& ev);
+  // Writes the rows one applied event produced: its message, and the course it started.
+  result<void> write_step(const event& ev, const dialog_row& row_after, const projection_step& step);
+  result<void> upsert_dialog(const dialog_row& row);
+  result<std::optional<dialog_row>> load_dialog(std::string_view dialog_id);
+
+  // Every event in log order, for replaying. Reset it when done.
+  statement& all_events() { return all_events_; }
+
+ private:
+  statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
+  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, load_dialog_, all_events_;
+
+  // Reused across events so serializing a payload and formatting its time do not allocate.
+  boost::json::serializer serializer_;
+  std::string payload_text_;
+  std::string ts_text_;
+  std::int64_t ts_text_ms_ = -1;
+};
+
+}  // namespace parley::sqlite

@@ -1,0 +1,24 @@
+// Whole-file reads and atomic writes for the workspace tools. Never throws; errors carry the
+// system's reason so the tools can pass it on.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+
+namespace parley::tools {
+
+struct file_text {
+  std::string bytes;        // at most the requested number of bytes
+  std::uintmax_t size = 0;  // of the whole file
+};
+
+result<file_text> read_file_prefix(const std::filesystem::path& file, std::uintmax_t max_bytes);
+// Writes to a temporary file beside `file`, then renames it over `file`, so readers see the old
+// or the new content and never a mix. Keeps an existing file's permissions.
+result<void> write_file_atomically(const std::filesystem::path& file, std::string_view content);
+
+}  // namespace parley::tools

@@ -1,0 +1,28 @@
+// A tool made from a spec and a synchronous function: the shape of every builtin that does its
+// work without awaiting anything.
+#pragma once
+
+#include <functional>
+#include <utility>
+
+#include "parley/tools/tool.hpp"
+
+namespace parley::tools {
+
+class function_tool final : public tool {
+ public:
+  using body = std::function<tool_outcome(const boost::json::object& args, const tool_context& ctx)>;
+
+  function_tool(llm::tool_spec spec, body fn) : spec_(std::move(spec)), body_(std::move(fn)) {}
+
+  const llm::tool_spec& spec() const override { return spec_; }
+  boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) override {
+    co_return body_(args, ctx);
+  }
+
+ private:
+  llm::tool_spec spec_;
+  body body_;
+};
+
+}  // namespace parley::tools

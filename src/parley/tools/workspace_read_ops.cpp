@@ -1,0 +1,108 @@
+// list_dir and read_file.
+#include <algorithm>
+#include <vector>
+
+#include "parley/core/json.hpp"
+#include "parley/tools/file_io.hpp"
+#include "parley/tools/workspace_ops.hpp"
+
+namespace parley::tools::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct listed_entry {
+  std::string name;
+  std::string line;
+};
+
+std::string describe_entry(const fs::directory_entry& entry) {
+  const std::string name = entry.path().filename().string();
+  std::error_code ec;
+  const auto type = entry.symlink_status(ec).type();
+  if (is_taskdoc_package_name(name))
+    return name + (type == fs::file_type::directory ? "/" : "") + "  (taskdoc package)";
+  switch (type) {
+    case fs::file_type::directory:
+      return name + "/";
+    case fs::file_type::regular: {
+      const auto size = entry.file_size(ec);
+      return ec ? name : name + "  (" + std::to_string(size) + " bytes)";
+    }
+    case fs::file_type::symlink: {
+      const auto target = fs::read_symlink(entry.path(), ec);
+      return ec ? name + "  (symbolic link)" : name + " -> " + target.string();
+    }
+    default:
+      return name + "  (special file)";
+  }
+}
+
+// Trims a cut-off read back to the last whole UTF-8 character.
+void trim_partial_character(std::string& text) {
+  std::size_t cut = text.size();
+  std::size_t back = 0;
+  while (cut > 0 && back < 4 && (static_cast<unsigned char>(text[cut - 1]) & 0xC0U) == 0x80U) {
+    --cut;
+    ++back;
+  }
+  if (cut == 0) return;
+  const auto lead = static_cast<unsigned char>(text[cut - 1]);
+  const std::size_t width = lead >= 0xF0U ? 4 : lead >= 0xE0U ? 3 : lead >= 0xC0U ? 2 : 1;
+  if (width > back + 1) text.resize(cut - 1);
+}
+
+}  // namespace
+
+tool_outcome list_dir(const boost::json::object& args, const tool_context& ctx) {
+  const std::string shown = json_string_or(args, "path", ".");
+  auto where = resolve_workspace_path(ctx.workspace, shown);
+  if (!where) return failed(where.err().message);
+  std::error_code ec;
+  const auto type = fs::status(where->absolute, ec).type();
+  if (type == fs::file_type::not_found) return failed(quote_path(shown) + " does not exist");
+  if (type != fs::file_type::directory) return failed(quote_path(shown) + " is not a directory; use read_file");
+
+  std::vector<listed_entry> entries;
+  for (fs::directory_iterator it(where->absolute, ec), end; !ec && it != end; it.increment(ec)) {
+    entries.push_back({it->path().filename().string(), describe_entry(*it)});
+  }
+  if (ec) return failed("cannot list " + quote_path(shown) + ": " + ec.message());
+  if (entries.empty()) return tool_outcome{true, "(empty directory)"};
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::string out;
+  const std::size_t shown_count = std::min(entries.size(), kMaxListedEntries);
+  for (std::size_t i = 0; i < shown_count; ++i) out += entries[i].line + "\n";
+  if (entries.size() > shown_count) {
+    out += "... and " + std::to_string(entries.size() - shown_count) + " more entries\n";
+  }
+  return tool_outcome{true, std::move(out)};
+}
+
+tool_outcome read_file(const boost::json::object& args, const tool_context& ctx) {
+  const std::string shown = json_string_or(args, "path");
+  auto where = resolve_workspace_path(ctx.workspace, shown);
+  if (!where) return failed(where.err().message);
+  const auto max_bytes = static_cast<std::uintmax_t>(
+      std::clamp<std::int64_t>(json_int_or(args, "max_bytes", kDefaultReadBytes), 1, kMaxReadBytes));
+  std::error_code ec;
+  const auto type = fs::status(where->absolute, ec).type();
+  if (type == fs::file_type::not_found) return failed(quote_path(shown) + " does not exist");
+  if (type == fs::file_type::directory) return failed(quote_path(shown) + " is a directory; use list_dir");
+  if (type != fs::file_type::regular) return failed(quote_path(shown) + " is not a regular file");
+
+  auto text = read_file_prefix(where->absolute, max_bytes);
+  if (!text) return failed(quote_path(shown) + ": " + text.err().message);
+  if (text->bytes.find('\0') != std::string::npos) {
+    return failed(quote_path(shown) + " looks like a binary file (" + std::to_string(text->size) +
+                  " bytes); read_file returns text only");
+  }
+  if (text->bytes.size() < text->size) {
+    trim_partial_character(text->bytes);
+    text->bytes += "\n[truncated: showing the first " + std::to_string(text->bytes.size()) + " of " +
+                   std::to_string(text->size) + " bytes; pass a larger max_bytes to read more]";
+  }
+  return tool_outcome{true, std::move(text->bytes)};
+}
+
+}  // namespace parley::tools::detail

@@ -1,0 +1,84 @@
+// write_file and edit_file: both replace the file atomically, so a crash or a concurrent reader
+// never sees half a file.
+#include "parley/core/json.hpp"
+#include "parley/tools/file_io.hpp"
+#include "parley/tools/workspace_ops.hpp"
+
+namespace parley::tools::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Start offsets of `needle` in `text`, overlapping ones included: "aa" in "aaa" is ambiguous.
+std::vector<std::size_t> occurrences(std::string_view text, std::string_view needle) {
+  std::vector<std::size_t> found;
+  for (auto pos = text.find(needle); pos != std::string_view::npos; pos = text.find(needle, pos + 1)) {
+    found.push_back(pos);
+  }
+  return found;
+}
+
+}  // namespace
+
+tool_outcome write_file(const boost::json::object& args, const tool_context& ctx) {
+  const std::string shown = json_string_or(args, "path");
+  const std::string content = json_string_or(args, "content");
+  auto where = resolve_workspace_path(ctx.workspace, shown);
+  if (!where) return failed(where.err().message);
+  if (where->relative == ".") return failed(quote_path(shown) + " is the workspace itself; name a file");
+  std::error_code ec;
+  const auto type = fs::status(where->absolute, ec).type();
+  if (type == fs::file_type::directory) return failed(quote_path(shown) + " is a directory");
+  const bool existed = type == fs::file_type::regular;
+
+  const fs::path parent = where->absolute.parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) {
+    return failed("cannot create the folder " + quote_path(where->relative.parent_path().string()) + " for " +
+                  quote_path(shown) + ": " + ec.message());
+  }
+  if (auto written = write_file_atomically(where->absolute, content); !written) {
+    return failed(quote_path(shown) + ": " + written.err().message);
+  }
+  return tool_outcome{true, std::string(existed ? "wrote " : "created ") + quote_path(shown) + " (" +
+                                std::to_string(content.size()) + " bytes)"};
+}
+
+tool_outcome edit_file(const boost::json::object& args, const tool_context& ctx) {
+  const std::string shown = json_string_or(args, "path");
+  const std::string old_text = json_string_or(args, "old_text");
+  const std::string new_text = json_string_or(args, "new_text");
+  if (old_text.empty()) return failed("old_text is empty; give the exact text to replace");
+  auto where = resolve_workspace_path(ctx.workspace, shown);
+  if (!where) return failed(where.err().message);
+  std::error_code ec;
+  const auto type = fs::status(where->absolute, ec).type();
+  if (type == fs::file_type::not_found)
+    return failed(quote_path(shown) + " does not exist; use write_file to create it");
+  if (type != fs::file_type::regular) return failed(quote_path(shown) + " is not a regular file");
+
+  auto text = read_file_prefix(where->absolute, kMaxEditBytes);
+  if (!text) return failed(quote_path(shown) + ": " + text.err().message);
+  if (text->bytes.size() < text->size) {
+    return failed(quote_path(shown) + " is too large to edit (" + std::to_string(text->size) + " bytes)");
+  }
+  const auto found = occurrences(text->bytes, old_text);
+  if (found.empty()) {
+    return failed("old_text was not found in " + quote_path(shown) +
+                  "; read the file and copy the text exactly, including whitespace and line breaks");
+  }
+  if (found.size() > 1) {
+    return failed("old_text occurs " + std::to_string(found.size()) + " times in " + quote_path(shown) +
+                  "; include more of the surrounding text so that it matches exactly once");
+  }
+  std::string edited = std::move(text->bytes);
+  const std::size_t before = edited.size();
+  edited.replace(found.front(), old_text.size(), new_text);
+  if (auto written = write_file_atomically(where->absolute, edited); !written) {
+    return failed(quote_path(shown) + ": " + written.err().message);
+  }
+  return tool_outcome{true, "edited " + quote_path(shown) + " (" + std::to_string(before) + " -> " +
+                                std::to_string(edited.size()) + " bytes)"};
+}
+
+}  // namespace parley::tools::detail

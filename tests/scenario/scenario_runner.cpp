@@ -1,0 +1,237 @@
+// Runs every tests/scenario/*.yaml against the SQLite and the in-memory store and checks the
+// log and the projections it names (format: tests/scenario/README.md).
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+
+#include "parley/config/team.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley {
+namespace {
+
+namespace fs = std::filesystem;
+namespace asio = boost::asio;
+
+fs::path fresh_dir() {
+  std::random_device device;
+  fs::path dir = fs::temp_directory_path() / ("parley-scenario-" + std::to_string(device()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Stops a dialog's generation once it has streamed a given number of chunks.
+class chunk_stopper final : public engine::engine_observer {
+ public:
+  engine::engine* eng = nullptr;
+  std::string dialog_id;
+  int stop_after = -1;
+  int seen = 0;
+  void on_stream(const engine::stream_event& ev) override {
+    if (ev.dialog_id != dialog_id) return;
+    if (ev.kind != engine::stream_kind::saying_chunk && ev.kind != engine::stream_kind::thinking_chunk) return;
+    if (++seen == stop_after) (void)eng->stop(dialog_id);
+  }
+};
+
+struct scenario_run {
+  fs::path dir;
+  std::unique_ptr<store> log;
+  std::map<std::string, std::string> aliases;  // scenario name → dialog id
+};
+
+void write_files(const YAML::Node& files, const fs::path& dir) {
+  for (const auto& entry : files) {
+    const fs::path path = dir / entry.first.as<std::string>();
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << entry.second.as<std::string>();
+  }
+}
+
+void expect_error_text(const result<void>& outcome, const YAML::Node& step, const std::string& what) {
+  if (step["expect_error"]) {
+    ASSERT_FALSE(outcome.has_value()) << what << " should have failed";
+    EXPECT_NE(outcome.err().message.find(step["expect_error"].as<std::string>()), std::string::npos)
+        << what << " failed with: " << outcome.err().message;
+  } else {
+    ASSERT_TRUE(outcome.has_value()) << what << " failed: " << outcome.err().message;
+  }
+}
+
+asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAML::Node steps,
+                                scenario_run& run) {
+  for (const auto& step : steps) {
+    if (const auto node = step["new_dialog"]) {
+      engine::new_dialog spec{node["member"].as<std::string>(""), "", ""};
+      auto id = co_await eng.create_root_dialog(std::move(spec));
+      result<void> outcome = id ? result<void>{} : result<void>{id.err()};
+      expect_error_text(outcome, node, "new_dialog");
+      if (id) run.aliases[node["as"].as<std::string>()] = *id;
+    } else if (const auto say = step["say"] ? step["say"] : step["stop_during"]) {
+      const std::string id = run.aliases[say["dialog"].as<std::string>()];
+      if (step["stop_during"]) {
+        stopper.dialog_id = id;
+        stopper.seen = 0;
+        stopper.stop_after = say["after_chunks"].as<int>();
+      }
+      auto posted = co_await eng.post_user_message(id, say["text"].as<std::string>());
+      expect_error_text(posted, say, "say");
+      co_await eng.wait_until_idle(id);
+    } else {
+      ADD_FAILURE() << "unknown scenario step";
+    }
+  }
+}
+
+void check_dialog_fields(const dialog_row& row, const YAML::Node& want, const std::string& alias) {
+  for (const auto& field : want) {
+    const auto key = field.first.as<std::string>();
+    const auto& value = field.second;
+    SCOPED_TRACE(alias + "." + key);
+    if (key == "status") EXPECT_EQ(row.status, value.as<std::string>());
+    else if (key == "course") EXPECT_EQ(row.course, value.as<std::int64_t>());
+    else if (key == "needs_drive") EXPECT_EQ(row.needs_drive, value.as<bool>());
+    else if (key == "generating") EXPECT_EQ(row.generating, value.as<bool>());
+    else if (key == "last_error") EXPECT_EQ(row.last_error, value.as<std::string>());
+    else if (key == "last_error_contains") EXPECT_NE(row.last_error.find(value.as<std::string>()), std::string::npos) << row.last_error;
+    else if (key == "message_count") EXPECT_EQ(row.message_count, value.as<std::int64_t>());
+    else if (key == "member") EXPECT_EQ(row.member_id, value.as<std::string>());
+    else ADD_FAILURE() << "unknown dialog field in scenario: " << key;
+  }
+}
+
+std::size_t count_calls(const std::string& json) {
+  std::size_t count = 0;
+  for (std::size_t at = json.find("\"id\""); at != std::string::npos; at = json.find("\"id\"", at + 1)) ++count;
+  return count;
+}
+
+void check_message(const message_row& msg, const YAML::Node& want) {
+  for (const auto& field : want) {
+    const auto key = field.first.as<std::string>();
+    const auto& value = field.second;
+    SCOPED_TRACE("message seq " + std::to_string(msg.seq) + " field " + key);
+    if (key == "role") EXPECT_EQ(msg.role, value.as<std::string>());
+    else if (key == "content") EXPECT_EQ(msg.content, value.as<std::string>());
+    else if (key == "content_contains") EXPECT_NE(msg.content.find(value.as<std::string>()), std::string::npos) << msg.content;
+    else if (key == "thinking_contains") EXPECT_NE(msg.thinking.find(value.as<std::string>()), std::string::npos) << msg.thinking;
+    else if (key == "tool_calls") EXPECT_EQ(count_calls(msg.tool_calls_json), value.as<std::size_t>()) << msg.tool_calls_json;
+    else if (key == "name") EXPECT_EQ(msg.tool_name, value.as<std::string>());
+    else if (key == "ok") EXPECT_EQ(msg.ok, value.as<bool>());
+    else if (key == "interrupted") EXPECT_EQ(msg.interrupted, value.as<bool>());
+    else if (key == "origin") EXPECT_EQ(msg.origin, value.as<std::string>());
+    else ADD_FAILURE() << "unknown message field in scenario: " << key;
+  }
+}
+
+void check_expectations(store& log, const YAML::Node& expect, scenario_run& run) {
+  for (const auto& entry : expect["events"]) {
+    const auto alias = entry.first.as<std::string>();
+    auto events = log.read_events(run.aliases[alias]);
+    ASSERT_TRUE(events.has_value());
+    std::vector<std::string> types;
+    for (const auto& ev : *events) types.push_back(ev.type);
+    EXPECT_EQ(types, entry.second.as<std::vector<std::string>>()) << "events of " << alias;
+  }
+  for (const auto& entry : expect["dialogs"]) {
+    const auto alias = entry.first.as<std::string>();
+    auto row = log.get_dialog(run.aliases[alias]);
+    ASSERT_TRUE(row.has_value() && row->has_value()) << "dialog " << alias;
+    check_dialog_fields(**row, entry.second, alias);
+  }
+  for (const auto& entry : expect["messages"]) {
+    const auto alias = entry.first.as<std::string>();
+    const auto& dialog_id = run.aliases[alias];
+    auto row = log.get_dialog(dialog_id);
+    ASSERT_TRUE(row.has_value() && row->has_value());
+    auto messages = log.messages(dialog_id, (*row)->course);
+    ASSERT_TRUE(messages.has_value());
+    ASSERT_EQ(messages->size(), entry.second.size()) << "messages of " << alias;
+    for (std::size_t i = 0; i < messages->size(); ++i) check_message((*messages)[i], entry.second[i]);
+  }
+}
+
+struct projection_dump {
+  std::vector<dialog_row> dialogs;
+  std::vector<std::vector<message_row>> messages;
+  bool operator==(const projection_dump&) const = default;
+};
+
+projection_dump dump(store& log) {
+  projection_dump out;
+  out.dialogs = log.list_dialogs({}).value();
+  for (const auto& row : out.dialogs) out.messages.push_back(log.messages(row.id, 0).value());
+  return out;
+}
+
+void run_scenario(const fs::path& file, bool durable) {
+  const YAML::Node scenario = YAML::LoadFile(file.string());
+  scenario_run run;
+  run.dir = fresh_dir();
+  write_files(scenario["files"], run.dir);
+  auto team = config::load_team_file(run.dir / scenario["team"].as<std::string>());
+  ASSERT_TRUE(team.has_value()) << team.err().message;
+  if (durable) {
+    auto opened = open_sqlite_store((run.dir / "data").string());
+    ASSERT_TRUE(opened.has_value()) << opened.err().message;
+    run.log = std::move(*opened);
+  } else {
+    run.log = make_memory_store();
+  }
+  auto providers = engine::build_providers(*team);
+  ASSERT_TRUE(providers.has_value()) << providers.err().message;
+  asio::io_context io;
+  auto eng = engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers),
+                                    engine::build_builtin_tools());
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  chunk_stopper stopper;
+  stopper.eng = eng->get();
+  (*eng)->add_observer(&stopper);
+  asio::co_spawn(io, run_steps(**eng, stopper, scenario["steps"], run), asio::detached);
+  io.run();
+  run.log->flush();
+
+  check_expectations(*run.log, scenario["expect"], run);
+  const projection_dump live = dump(*run.log);
+  ASSERT_TRUE(run.log->rebuild_projections().has_value());
+  EXPECT_TRUE(live == dump(*run.log)) << "projections rebuilt from the log differ from the live ones";
+  run.log.reset();
+  fs::remove_all(run.dir);
+}
+
+std::vector<fs::path> scenario_files() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(PARLEY_SCENARIO_DIR)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class Scenario : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(Scenario, HoldsOnTheSqliteStore) { run_scenario(GetParam(), true); }
+TEST_P(Scenario, HoldsOnTheMemoryStore) { run_scenario(GetParam(), false); }
+
+INSTANTIATE_TEST_SUITE_P(Files, Scenario, ::testing::ValuesIn(scenario_files()),
+                         [](const ::testing::TestParamInfo<fs::path>& info) {
+                           std::string name = info.param.stem().string();
+                           for (auto& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace parley

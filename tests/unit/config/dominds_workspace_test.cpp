@@ -1,0 +1,219 @@
+#include <gtest/gtest.h>
+
+#include <boost/json/serialize.hpp>
+
+#include <string>
+
+#include "parley/config/team.hpp"
+#include "temp_tree.hpp"
+
+namespace parley::config {
+namespace {
+
+using testing::temp_tree;
+
+class DomindsWorkspace : public ::testing::Test {
+ protected:
+  std::string error_of() {
+    auto team = load_dominds_workspace(tree_.root());
+    if (team) {
+      ADD_FAILURE() << "expected an error, the workspace loaded";
+      return {};
+    }
+    EXPECT_EQ(team.err().code, errc::config_error);
+    return team.err().message;
+  }
+
+  std::string at(std::string_view file, std::string_view position) const {
+    return (tree_.root() / ".minds" / file).string() + ":" + std::string(position) + ": ";
+  }
+
+  temp_tree tree_;
+};
+
+constexpr std::string_view kLlmYaml = R"(providers:
+  local:
+    apiType: openai-compatible
+    baseUrl: http://127.0.0.1:1234/v1
+    apiKeyEnvVar: LOCAL_KEY
+    tech_spec_url: https://example.invalid/spec
+    models:
+      m-small: {context_length: 8192}
+      m-large: {name: Large}
+  cloud:
+    apiType: anthropic
+    models:
+      claude-x: {}
+      claude-y: {}
+)";
+
+TEST_F(DomindsWorkspace, LoadsMembersDefaultsProvidersAndPersonas) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  tree_.write(".minds/team.yaml", R"(member_defaults:
+  provider: local
+  model: m-small
+  streaming: false
+  toolsets: [ws_read]
+  model_params:
+    max_tokens: 1024
+default_responder: bob
+shell_specialists: [bob]
+members:
+  alice:
+    name: Alice
+    gofor: "Ask her about design"
+    icon: "A"
+  bob:
+    provider: cloud
+    model: claude-y
+    streaming: true
+    toolsets: [os, ws_mod]
+    diligence-push-max: 3
+    read_dirs: ["src/**"]
+)");
+  tree_.write(".minds/team/alice/persona.md", "I am Alice.\n");
+  tree_.write(".minds/team/bob/persona.md", "I am Bob.\n");
+  tree_.write(".minds/team/bob/persona.en.md", "Not preferred.\n");
+
+  auto team = load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  EXPECT_EQ(team->workspace, tree_.root());
+  EXPECT_EQ(team->base_dir, tree_.root());
+  EXPECT_EQ(team->source, tree_.root() / ".minds" / "team.yaml");
+  EXPECT_EQ(team->default_member, "bob");
+
+  ASSERT_EQ(team->providers.size(), 2U);
+  EXPECT_EQ(team->providers[0].id, "local");
+  EXPECT_EQ(team->providers[0].kind, "openai");
+  EXPECT_EQ(team->providers[0].base_url, "http://127.0.0.1:1234/v1");
+  EXPECT_EQ(team->providers[0].api_key_env, "LOCAL_KEY");
+  EXPECT_EQ(team->providers[0].models, (std::vector<std::string>{"m-small", "m-large"}));
+  EXPECT_EQ(team->providers[1].id, "cloud");
+  EXPECT_EQ(team->providers[1].kind, "anthropic");
+  EXPECT_EQ(team->providers[1].base_url, "https://api.anthropic.com/v1");
+  EXPECT_EQ(team->providers[1].api_key_env, "ANTHROPIC_API_KEY");
+
+  ASSERT_EQ(team->member_ids(), (std::vector<std::string>{"alice", "bob"}));
+  const member_config& alice = team->members[0];
+  EXPECT_EQ(alice.name, "Alice");
+  EXPECT_EQ(alice.persona, "I am Alice.\n");
+  EXPECT_EQ(alice.provider, "local");
+  EXPECT_EQ(alice.model, "m-small");
+  EXPECT_FALSE(alice.streaming);
+  EXPECT_EQ(alice.toolsets, std::vector<std::string>{"ws_read"});
+  EXPECT_EQ(boost::json::serialize(alice.model_params), R"({"max_tokens":1024})");
+  EXPECT_EQ(alice.max_tool_rounds, 16);
+
+  const member_config& bob = team->members[1];
+  EXPECT_EQ(bob.name, "bob");
+  EXPECT_EQ(bob.persona, "I am Bob.\n");
+  EXPECT_EQ(bob.provider, "cloud");
+  EXPECT_EQ(bob.model, "claude-y");
+  EXPECT_TRUE(bob.streaming);
+  EXPECT_EQ(bob.toolsets, (std::vector<std::string>{"os", "ws_mod"}));
+  EXPECT_EQ(boost::json::serialize(bob.model_params), R"({"max_tokens":1024})");
+}
+
+TEST_F(DomindsWorkspace, ModelListsLanguagePersonasAndFallbacks) {
+  tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: codex\n    models: [first-model, second-model]\n");
+  tree_.write(".minds/team.yaml", R"(members:
+  ghost:
+    provider: local
+    hidden: true
+  carol:
+    provider: local
+  dave:
+)");
+  tree_.write(".minds/team/carol/persona.zh.md", "Chinese.\n");
+  tree_.write(".minds/team/carol/persona.en.md", "English.\n");
+  // `dave:` with no value still needs a provider: member_defaults is absent here.
+  EXPECT_EQ(error_of(), at("team.yaml", "7:3") +
+                            "members.dave: missing required key 'provider' (expected a provider id here or in "
+                            "member_defaults)");
+
+  tree_.write(".minds/team.yaml", R"(member_defaults:
+  provider: local
+members:
+  ghost:
+    hidden: true
+  carol: {}
+  dave:
+)");
+  auto team = load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  EXPECT_EQ(team->providers[0].kind, "openai");
+  EXPECT_EQ(team->providers[0].api_key_env, "OPENAI_API_KEY");
+  EXPECT_EQ(team->default_member, "carol");  // the first member that is not hidden
+  EXPECT_EQ(team->members[0].model, "first-model");
+  EXPECT_EQ(team->members[1].persona, "English.\n");
+  EXPECT_EQ(team->members[2].persona, "");
+}
+
+TEST_F(DomindsWorkspace, UnknownApiTypeNamesTheAcceptedValues) {
+  tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatibel\n");
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
+  EXPECT_EQ(error_of(), at("llm.yaml", "3:14") +
+                            "providers.local.apiType: unknown apiType 'openai-compatibel' (did you mean "
+                            "'openai-compatible'?) (expected one of: openai, openai-compatible, codex, anthropic or "
+                            "anthropic-compatible)");
+}
+
+TEST_F(DomindsWorkspace, UnknownMemberKeySuggestsTheClosestKey) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    modle: m-small\n");
+  EXPECT_EQ(error_of(), at("team.yaml", "4:5") + "members.alice.modle: unknown key 'modle' (did you mean 'model'?)");
+}
+
+TEST_F(DomindsWorkspace, UnknownProviderSuggestsTheClosestProvider) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  tree_.write(".minds/team.yaml", "member_defaults:\n  provider: lcoal\nmembers:\n  alice:\n    model: m-small\n");
+  EXPECT_EQ(error_of(), at("team.yaml", "2:13") +
+                            "member_defaults.provider: unknown provider 'lcoal' (did you mean 'local'?) (expected "
+                            "one of: local or cloud)");
+}
+
+TEST_F(DomindsWorkspace, ProviderWithoutLlmYaml) {
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
+  EXPECT_EQ(error_of(), at("team.yaml", "3:15") +
+                            "members.alice.provider: unknown provider 'local' (none are defined) (.minds/llm.yaml not "
+                            "found)");
+}
+
+TEST_F(DomindsWorkspace, ModelCannotBeChosenWhenTheProviderListsNone) {
+  tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai\n");
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n");
+  EXPECT_EQ(error_of(), at("team.yaml", "2:3") +
+                            "members.alice: missing required key 'model' (expected a model name here or in "
+                            "member_defaults; provider 'local' lists no models in .minds/llm.yaml)");
+}
+
+TEST_F(DomindsWorkspace, DefaultResponderMustBeAMember) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  tree_.write(".minds/team.yaml", "default_responder: alcie\nmembers:\n  alice:\n    provider: local\n");
+  EXPECT_EQ(error_of(),
+            at("team.yaml", "1:20") +
+                "default_responder: unknown member 'alcie' (did you mean 'alice'?) (expected one of: alice)");
+}
+
+TEST_F(DomindsWorkspace, WrongTypeInMemberDefaults) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  streaming: sometimes\nmembers:\n  alice:\n    provider: local\n");
+  EXPECT_EQ(error_of(),
+            at("team.yaml", "2:14") + "member_defaults.streaming: got 'sometimes' (expected true or false)");
+}
+
+TEST_F(DomindsWorkspace, SyntaxErrorInLlmYaml) {
+  tree_.write(".minds/llm.yaml", "providers:\n  local: [\n");
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n");
+  const std::string message = error_of();
+  EXPECT_EQ(message.rfind(at("llm.yaml", "3:1") + "YAML syntax error: ", 0), 0U) << message;
+}
+
+TEST_F(DomindsWorkspace, FolderWithoutMindsIsNotAWorkspace) {
+  EXPECT_EQ(error_of(), tree_.root().string() + ": not a Dominds workspace (" +
+                            (tree_.root() / ".minds" / "team.yaml").string() + " not found)");
+}
+
+}  // namespace
+}  // namespace parley::config

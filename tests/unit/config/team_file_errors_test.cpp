@@ -1,0 +1,269 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "parley/config/team.hpp"
+#include "team_file_fixture.hpp"
+
+namespace parley::config {
+namespace {
+
+using TeamFile = testing::team_file_test;
+
+// Every bad-input test below edits this valid file; its line numbers are the ones asserted.
+//  1 providers:
+//  2   offline:
+//  3     kind: scripted
+//  4     script: script.yaml
+//  5 members:
+//  6   lead:
+//  7     persona: "You lead."
+//  8     provider: offline
+//  9     model: scripted-1
+constexpr std::string_view kMinimalTeam = R"(providers:
+  offline:
+    kind: scripted
+    script: script.yaml
+members:
+  lead:
+    persona: "You lead."
+    provider: offline
+    model: scripted-1
+)";
+
+TEST_F(TeamFile, MinimalFileLoads) {
+  auto team = load(kMinimalTeam);
+  ASSERT_TRUE(team) << team.err().message;
+  EXPECT_EQ(team->default_member, "lead");
+}
+
+TEST_F(TeamFile, SyntaxErrorNamesThePosition) {
+  EXPECT_EQ(error_of("providers:\n  offline: {kind: scripted\nmembers: {}\n"),
+            at("3:8") + "YAML syntax error: end of map flow not found");
+}
+
+TEST_F(TeamFile, WrongTypeForToolRounds) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    max_tool_rounds: many\n"),
+            at("10:22") + "members.lead.max_tool_rounds: got 'many' (expected a positive integer)");
+}
+
+TEST_F(TeamFile, ZeroIsNotAPositiveInteger) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    max_tellask_depth: 0\n"),
+            at("10:24") + "members.lead.max_tellask_depth: got '0' (expected a positive integer)");
+}
+
+TEST_F(TeamFile, WrongTypeForBoolean) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    streaming: maybe\n"),
+            at("10:16") + "members.lead.streaming: got 'maybe' (expected true or false)");
+}
+
+TEST_F(TeamFile, ListItemOfWrongType) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    tools: [read_file, {x: 1}]\n"),
+            at("10:24") + "members.lead.tools[1]: got a mapping (expected a string)");
+}
+
+TEST_F(TeamFile, MissingRequiredKeyNamesTheMappingLine) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead:
+    persona: "You lead."
+    provider: offline
+)"),
+            at("4:3") + "members.lead: missing required key 'model' (expected a model name)");
+}
+
+TEST_F(TeamFile, EmptyValueCountsAsMissing) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead:
+    persona: "You lead."
+    provider:
+    model: m
+)"),
+            at("4:3") + "members.lead: missing required key 'provider' (expected the id of a provider)");
+}
+
+TEST_F(TeamFile, UnknownKeySuggestsTheClosestKey) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    modle_params: {}\n"),
+            at("10:5") + "members.lead.modle_params: unknown key 'modle_params' (did you mean 'model_params'?)");
+}
+
+TEST_F(TeamFile, UnknownKeyWithoutCloseMatchListsTheKeys) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "colour: blue\n"),
+            at("10:1") +
+                "colour: unknown key 'colour' (expected one of: version, default_member, workspace, limits, "
+                "providers or members)");
+}
+
+TEST_F(TeamFile, RepeatedKeyInAMember) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    model: other\n"),
+            at("10:5") + "members.lead.model: duplicate key 'model' (first defined at 9:5)");
+}
+
+TEST_F(TeamFile, DuplicateMemberIdInMapping) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "  lead:\n    persona: x\n    provider: offline\n    model: m\n"),
+            at("10:3") + "members.lead: duplicate member id 'lead' (first defined at 6:3)");
+}
+
+TEST_F(TeamFile, DuplicateMemberIdInList) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  - {id: lead, persona: x, provider: offline, model: m}
+  - {id: lead, persona: y, provider: offline, model: m}
+)"),
+            at("5:10") + "members.lead: duplicate member id 'lead' (first defined at 4:10)");
+}
+
+TEST_F(TeamFile, ListMemberWithoutId) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  - persona: x
+    provider: offline
+    model: m
+)"),
+            at("4:5") + "members[0]: missing required key 'id' (expected the member id)");
+}
+
+TEST_F(TeamFile, BadMemberIdSyntax) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  9lives:
+    persona: x
+    provider: offline
+    model: m
+)"),
+            at("4:3") + "members.9lives: invalid member id '9lives' (expected a name matching [a-zA-Z][a-zA-Z0-9_-]*)");
+}
+
+TEST_F(TeamFile, UnknownProviderKind) {
+  EXPECT_EQ(error_of(R"(providers:
+  remote:
+    kind: opnai
+members: {}
+)"),
+            at("3:11") +
+                "providers.remote.kind: unknown provider kind 'opnai' (did you mean 'openai'?) "
+                "(expected one of: scripted, openai or anthropic)");
+}
+
+TEST_F(TeamFile, KeyThatDoesNotApplyToTheKind) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline:
+    kind: scripted
+    script: script.yaml
+    base_url: http://localhost
+members: {}
+)"),
+            at("5:5") + "providers.offline.base_url: key 'base_url' does not apply to kind 'scripted'");
+}
+
+TEST_F(TeamFile, MemberReferencesUnknownProvider) {
+  EXPECT_EQ(
+      error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead:
+    persona: x
+    provider: ofline
+    model: m
+)"),
+      at("6:15") +
+          "members.lead.provider: unknown provider 'ofline' (did you mean 'offline'?) (expected one of: offline)");
+}
+
+TEST_F(TeamFile, DefaultMemberMustBeAMember) {
+  EXPECT_EQ(error_of("default_member: laed\n" + std::string(kMinimalTeam)),
+            at("1:17") + "default_member: unknown member 'laed' (did you mean 'lead'?) (expected one of: lead)");
+}
+
+TEST_F(TeamFile, PersonaFileMustExist) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead:
+    persona_file: personas/lead.md
+    provider: offline
+    model: m
+)"),
+            at("5:19") + "members.lead.persona_file: file not found: " + (tree_.root() / "personas/lead.md").string());
+}
+
+TEST_F(TeamFile, PersonaAndPersonaFileTogether) {
+  tree_.write("lead.md", "You lead.");
+  EXPECT_EQ(
+      error_of(std::string(kMinimalTeam) + "    persona_file: lead.md\n"),
+      at("10:5") + "members.lead.persona_file: both 'persona' and 'persona_file' are given (expected exactly one)");
+}
+
+TEST_F(TeamFile, PersonaIsRequired) {
+  EXPECT_EQ(error_of(R"(providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead:
+    provider: offline
+    model: m
+)"),
+            at("4:3") + "members.lead: missing required key 'persona' or 'persona_file' (expected exactly one)");
+}
+
+TEST_F(TeamFile, ScriptFileMustExist) {
+  EXPECT_EQ(
+      error_of(R"(providers:
+  offline:
+    kind: scripted
+    script: scripts/missing.yaml
+members: {}
+)"),
+      at("4:13") + "providers.offline.script: file not found: " + (tree_.root() / "scripts/missing.yaml").string());
+}
+
+TEST_F(TeamFile, ScriptedProviderNeedsAScript) {
+  EXPECT_EQ(error_of("providers:\n  offline:\n    kind: scripted\nmembers: {}\n"),
+            at("2:3") + "providers.offline: missing required key 'script' (expected a file path)");
+}
+
+TEST_F(TeamFile, EmptyMembers) {
+  EXPECT_EQ(error_of("providers:\n  offline: {kind: scripted, script: script.yaml}\nmembers: {}\n"),
+            at("3:10") + "members: no members defined (expected at least one member)");
+  EXPECT_EQ(error_of("providers:\n  offline: {kind: scripted, script: script.yaml}\nmembers: []\n"),
+            at("3:10") + "members: no members defined (expected at least one member)");
+}
+
+TEST_F(TeamFile, MissingMembers) {
+  EXPECT_EQ(
+      error_of("providers:\n  offline: {kind: scripted, script: script.yaml}\n"),
+      at("1:1") + "missing required key 'members' (expected a mapping of member id to member, or a list of members)");
+}
+
+TEST_F(TeamFile, UnsupportedVersion) {
+  EXPECT_EQ(error_of("version: 2\n" + std::string(kMinimalTeam)), at("1:10") + "version: got '2' (expected 1)");
+}
+
+TEST_F(TeamFile, WorkspaceMustBeAFolder) {
+  EXPECT_EQ(error_of("workspace: nowhere\n" + std::string(kMinimalTeam)),
+            at("1:12") + "workspace: folder not found: " + (tree_.root() / "nowhere").string());
+}
+
+TEST_F(TeamFile, ModelParamsMustBeAMapping) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    model_params: [1, 2]\n"),
+            at("10:19") + "members.lead.model_params: got a list (expected a mapping)");
+}
+
+TEST_F(TeamFile, TopLevelMustBeAMapping) {
+  EXPECT_EQ(error_of("- a\n- b\n"), at("1:1") + "got a list (expected a mapping)");
+}
+
+TEST_F(TeamFile, MissingFileIsAnError) {
+  auto team = load_team_file(tree_.root() / "absent.yaml");
+  ASSERT_FALSE(team);
+  EXPECT_EQ(team.err().code, errc::config_error);
+  EXPECT_EQ(team.err().message, (tree_.root() / "absent.yaml").string() + ": cannot open file for reading");
+}
+
+}  // namespace
+}  // namespace parley::config

@@ -1,0 +1,141 @@
+// Opening a SQLite store: creating what is missing, and refusing — without writing a byte — a
+// directory it cannot use or a database file it must not trust.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "parley/store/sqlite/schema.hpp"
+#include "sqlite_raw.hpp"
+#include "store_test_support.hpp"
+
+namespace parley {
+namespace {
+
+using test::temp_dir;
+
+std::string random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::string out(n, '\0');
+  for (char& c : out) c = static_cast<char>(gen() & 0xff);
+  return out;
+}
+
+// A closed store with some history, so the file holds more than its schema.
+void make_populated_store(const temp_dir& dir) {
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  test::dialog_script d("d1", "d1");
+  std::vector<event> batch{d.created("alice")};
+  for (int i = 0; i < 200; ++i) batch.push_back(d.user(std::string(200, 'x')));
+  ASSERT_TRUE(test::append_sync(**s, std::move(batch)));
+}
+
+TEST(SqliteOpen, CreatesAMissingNestedDirectoryAndTheDatabaseFile) {
+  temp_dir dir;
+  const std::string nested = (dir.path() / "a" / "b").string();
+  auto s = open_sqlite_store(nested);
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_TRUE(test::fs::is_regular_file(test::fs::path(nested) / "parley.db"));
+}
+
+TEST(SqliteOpen, UsesWriteAheadLogging) {
+  temp_dir dir;
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "PRAGMA journal_mode"), (test::table_dump{{"wal"}}));
+}
+
+TEST(SqliteOpen, SchemaVersionRowIsPresent) {
+  temp_dir dir;
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT version FROM schema_version"),
+            (test::table_dump{{std::to_string(sqlite::latest_schema_version())}}));
+}
+
+TEST(SqliteOpen, ReopeningKeepsOneSchemaVersionRow) {
+  temp_dir dir;
+  ASSERT_TRUE(open_sqlite_store(dir.str()));
+  ASSERT_TRUE(open_sqlite_store(dir.str()));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM schema_version"), (test::table_dump{{"1"}}));
+}
+
+TEST(SqliteOpen, RefusesAFileOfRandomBytesAndLeavesItByteIdentical) {
+  temp_dir dir;
+  const std::string garbage = random_bytes(16384, 42);
+  test::write_bytes(dir.db_file(), garbage);
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::corrupt);
+  EXPECT_NE(s.err().message.find(dir.db_file()), std::string::npos) << s.err().message;
+  EXPECT_EQ(test::file_bytes(dir.db_file()), garbage);
+}
+
+TEST(SqliteOpen, RefusesADatabaseWithAnOverwrittenPageAndLeavesItByteIdentical) {
+  temp_dir dir;
+  make_populated_store(dir);
+  const std::string healthy = test::file_bytes(dir.db_file());
+  ASSERT_GT(healthy.size(), 8192U);
+  // The page size is a big-endian u16 at offset 16 of the header. Page 2 is the root of the first
+  // table created (schema_version), which is never freed, so quick_check must walk it.
+  const auto page_size = static_cast<std::size_t>((static_cast<unsigned char>(healthy[16]) << 8) |
+                                                  static_cast<unsigned char>(healthy[17]));
+  ASSERT_GE(page_size, 512U);
+  test::write_bytes(dir.db_file(), random_bytes(page_size, 7), static_cast<std::streamoff>(page_size));
+  const std::string damaged = test::file_bytes(dir.db_file());
+  ASSERT_NE(damaged, healthy);
+
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::corrupt);
+  EXPECT_NE(s.err().message.find(dir.db_file()), std::string::npos) << s.err().message;
+  EXPECT_EQ(test::file_bytes(dir.db_file()), damaged);
+}
+
+TEST(SqliteOpen, RefusesADirectoryBelowARegularFileEvenForRoot) {
+  // Permission bits do not stop root, but no one can create a directory inside a regular file.
+  temp_dir dir;
+  const std::string file = (dir.path() / "plain-file").string();
+  test::write_bytes(file, "not a directory");
+  const std::string below = file + "/sub";
+  auto s = open_sqlite_store(below);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::io_error);
+  EXPECT_NE(s.err().message.find(below), std::string::npos) << s.err().message;
+  EXPECT_EQ(test::file_bytes(file), "not a directory");
+}
+
+TEST(SqliteOpen, RefusesAStorePathThatIsARegularFile) {
+  temp_dir dir;
+  const std::string file = (dir.path() / "plain-file").string();
+  test::write_bytes(file, "x");
+  auto s = open_sqlite_store(file);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::io_error);
+  EXPECT_NE(s.err().message.find(file), std::string::npos) << s.err().message;
+}
+
+TEST(SqliteOpen, RefusesADatabaseOfANewerSchemaAndLeavesItByteIdentical) {
+  temp_dir dir;
+  make_populated_store(dir);
+  test::exec(dir.db_file(), "UPDATE schema_version SET version = 999");
+  const std::string before = test::file_bytes(dir.db_file());
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::conflict);
+  EXPECT_NE(s.err().message.find("999"), std::string::npos) << s.err().message;
+  EXPECT_EQ(test::file_bytes(dir.db_file()), before);
+}
+
+TEST(SqliteOpen, RefusesAForeignSqliteDatabaseAndLeavesItByteIdentical) {
+  temp_dir dir;
+  test::exec(dir.db_file(), "CREATE TABLE other_app (x INTEGER); INSERT INTO other_app VALUES (1);");
+  const std::string before = test::file_bytes(dir.db_file());
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.err().code, errc::conflict);
+  EXPECT_EQ(test::file_bytes(dir.db_file()), before);
+}
+
+}  // namespace
+}  // namespace parley

@@ -1,0 +1,64 @@
+// Direct access to a store's database file, for tests that check what is really on disk.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::test {
+
+using table_dump = std::vector<std::vector<std::string>>;
+
+// Every row of `sql`, every column as text, on a fresh connection to `db_file`.
+inline table_dump query(const std::string& db_file, const std::string& sql) {
+  table_dump rows;
+  auto db = sqlite::connection::open_read_write(db_file);
+  EXPECT_TRUE(db) << db.err().message;
+  if (!db) return rows;
+  auto stmt = db->prepare(sql, false);
+  EXPECT_TRUE(stmt) << stmt.err().message;
+  if (!stmt) return rows;
+  const int columns = sqlite3_column_count(stmt->get());
+  for (;;) {
+    auto has_row = stmt->step();
+    EXPECT_TRUE(has_row);
+    if (!has_row || !*has_row) break;
+    auto& row = rows.emplace_back();
+    for (int c = 0; c < columns; ++c) row.push_back(stmt->text_at(c));
+  }
+  return rows;
+}
+
+inline void exec(const std::string& db_file, const char* sql) {
+  auto db = sqlite::connection::open_read_write(db_file);
+  ASSERT_TRUE(db) << db.err().message;
+  auto done = db->exec(sql);
+  ASSERT_TRUE(done) << done.err().message;
+}
+
+// The three projection tables, fully, in a stable order.
+inline std::vector<table_dump> dump_projections(const std::string& db_file) {
+  return {query(db_file, "SELECT * FROM dialogs ORDER BY id"),
+          query(db_file, "SELECT * FROM messages ORDER BY dialog_id, seq"),
+          query(db_file, "SELECT * FROM courses ORDER BY dialog_id, course")};
+}
+
+inline std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::string& path, const std::string& bytes, std::streamoff at = 0) {
+  std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+  if (!out) out.open(path, std::ios::binary | std::ios::out);
+  out.seekp(at);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace parley::test

@@ -1,0 +1,300 @@
+// Behaviour only the SQLite store has: the file's contents, the group-commit writer, reopening,
+// shutdown with a non-empty queue, and rebuilding the projection tables.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "parley/core/time.hpp"
+#include "sqlite_raw.hpp"
+#include "store_scenarios.hpp"
+
+namespace parley {
+namespace {
+
+using test::dialog_script;
+using test::temp_dir;
+
+std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& options = {}) {
+  auto opened = open_sqlite_store(dir.str(), options);
+  EXPECT_TRUE(opened) << opened.err().message;
+  return opened ? std::move(*opened) : nullptr;
+}
+
+TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1", 1700000000123);
+  const std::vector<event> batch = test::realistic_dialog(d);
+  ASSERT_TRUE(test::append_sync(*s, batch));
+
+  const auto rows = test::query(dir.db_file(), "SELECT seq, type, payload, ts, ts_ms FROM events ORDER BY id");
+  ASSERT_EQ(rows.size(), batch.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][0], std::to_string(batch[i].seq));
+    EXPECT_EQ(rows[i][1], batch[i].type);
+    EXPECT_EQ(test::json::parse(rows[i][2]), test::json::value(batch[i].payload));
+    EXPECT_EQ(rows[i][3], format_iso8601_ms(batch[i].ts_ms));
+    EXPECT_EQ(rows[i][4], std::to_string(batch[i].ts_ms));
+  }
+  EXPECT_EQ(rows[0][3], "2023-11-14T22:13:20.123Z");
+}
+
+TEST(SqliteStore, BadBatchFailsAloneWhileOtherQueuedBatchesCommitInTheSameTransaction) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script good("good", "good");
+  dialog_script bad("bad", "bad");
+  ASSERT_TRUE(test::append_sync(*s, {bad.created("bob")}));
+
+  test::writer_gate gate;
+  gate.close(*s, "gate");
+  const std::int64_t transactions_before = s->stats().transactions;
+  std::vector<result<void>> outcomes(3);
+  s->append({good.created("alice")}, [&](result<void> r) { outcomes[0] = std::move(r); });
+  bad.skip_seq();
+  s->append({bad.user("after a gap")}, [&](result<void> r) { outcomes[1] = std::move(r); });
+  s->append({good.user("hello")}, [&](result<void> r) { outcomes[2] = std::move(r); });
+  gate.release();
+  s->flush();
+
+  EXPECT_TRUE(outcomes[0]);
+  ASSERT_FALSE(outcomes[1]);
+  EXPECT_EQ(outcomes[1].err().code, errc::conflict);
+  EXPECT_TRUE(outcomes[2]);
+  EXPECT_EQ(s->stats().transactions - transactions_before, 1);
+  EXPECT_EQ(s->read_events("good")->size(), 2U);
+  EXPECT_EQ(s->read_events("bad")->size(), 1U);
+  EXPECT_EQ(s->get_dialog("bad")->value().last_seq, 1);
+  EXPECT_EQ(s->get_dialog("good")->value().message_count, 1);
+}
+
+TEST(SqliteStore, AppendsQueuedWhileTheWriterIsBusyCommitAsOneTransaction) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 100;
+  test::writer_gate gate;
+  gate.close(*s, "gate");
+  const store_stats before = s->stats();
+
+  std::vector<std::vector<std::int64_t>> seen(kThreads);  // seqs in callback order, per thread
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      dialog_script d("t" + std::to_string(t), "t" + std::to_string(t));
+      auto& mine = seen[static_cast<std::size_t>(t)];
+      std::vector<event> batch{d.created("alice")};
+      for (int i = 0; i <= kPerThread; ++i) {
+        const std::int64_t seq = batch.back().seq;
+        s->append(std::move(batch), [&mine, seq](result<void> r) {
+          if (r) mine.push_back(seq);
+        });
+        batch = {d.user("hi")};
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  gate.release();
+  s->flush();
+
+  const store_stats after = s->stats();
+  const std::int64_t appends = kThreads * (kPerThread + 1);
+  EXPECT_EQ(after.events - before.events, appends);
+  EXPECT_EQ(after.transactions - before.transactions, 1);
+  EXPECT_LT(after.transactions, appends);
+  for (const auto& mine : seen) {
+    ASSERT_EQ(mine.size(), static_cast<std::size_t>(kPerThread + 1));
+    for (std::size_t i = 0; i < mine.size(); ++i) EXPECT_EQ(mine[i], static_cast<std::int64_t>(i + 1));
+  }
+}
+
+TEST(SqliteStore, ConcurrentAppendersShareTransactions) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 200;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      dialog_script d("t" + std::to_string(t), "t" + std::to_string(t));
+      s->append({d.created("alice")}, nullptr);
+      for (int i = 0; i < kPerThread; ++i) s->append({d.user("hi")}, nullptr);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  s->flush();
+  const std::int64_t appends = kThreads * (kPerThread + 1);
+  EXPECT_EQ(s->stats().events, appends);
+  EXPECT_LT(s->stats().transactions, appends);
+}
+
+TEST(SqliteStore, MaxBatchEventsSplitsGroupsButNeverABatch) {
+  temp_dir dir;
+  auto s = open_or_fail(dir, {.durable = true, .max_batch_events = 2});
+  ASSERT_NE(s, nullptr);
+  test::writer_gate gate;
+  gate.close(*s, "gate");
+  const std::int64_t before = s->stats().transactions;
+  dialog_script d("d1", "d1");
+  std::atomic<int> succeeded{0};
+  auto count = [&](result<void> r) {
+    if (r) ++succeeded;
+  };
+  s->append({d.created("alice"), d.user("1"), d.user("2")}, count);  // over the budget: alone
+  s->append({d.user("3")}, count);                                   // these two fit together
+  s->append({d.user("4")}, count);
+  s->append({d.user("5"), d.user("6")}, count);  // would overflow the previous group
+  gate.release();
+  s->flush();
+  EXPECT_EQ(succeeded.load(), 4);
+  EXPECT_EQ(s->stats().transactions - before, 3);
+  EXPECT_EQ(s->read_events("d1")->size(), 7U);
+}
+
+TEST(SqliteStore, CallbackRunsAfterItsBatchIsCommittedAndReadable) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  std::vector<std::int64_t> seen_last_seq;
+  s->append({d.created("alice")}, nullptr);
+  for (int i = 0; i < 20; ++i) {
+    s->append({d.user("hi")}, [&](result<void> r) {
+      ASSERT_TRUE(r);
+      seen_last_seq.push_back(s->get_dialog("d1")->value().last_seq);
+    });
+  }
+  s->flush();
+  ASSERT_EQ(seen_last_seq.size(), 20U);
+  // Each callback sees at least its own batch; later batches may share its transaction.
+  for (std::size_t i = 0; i < seen_last_seq.size(); ++i) {
+    EXPECT_GE(seen_last_seq[i], static_cast<std::int64_t>(i + 2));
+  }
+}
+
+TEST(SqliteStore, FlushWaitsForEveryEarlierAppendAndItsCallback) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  std::atomic<int> called{0};
+  s->append({d.created("alice")}, [&](result<void>) { ++called; });
+  for (int i = 0; i < 99; ++i) s->append({d.user("hi")}, [&](result<void>) { ++called; });
+  s->flush();
+  EXPECT_EQ(called.load(), 100);
+  EXPECT_EQ(s->read_events("d1")->size(), 100U);
+}
+
+TEST(SqliteStore, ReopenedStoreFindsEveryEventAndProjectionAndContinuesTheLog) {
+  temp_dir dir;
+  std::vector<event> events_before;
+  std::vector<dialog_row> dialogs_before;
+  std::vector<message_row> messages_before;
+  {
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    for (auto& batch : test::varied_history(5, 2, 100)) s->append(std::move(batch), nullptr);
+    s->flush();
+    events_before = *s->read_all_events();
+    dialogs_before = *s->list_dialogs({});
+    messages_before = *s->messages("root-0", 0);
+  }
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  const auto events_after = *s->read_all_events();
+  ASSERT_EQ(events_after.size(), events_before.size());
+  for (std::size_t i = 0; i < events_after.size(); ++i) {
+    EXPECT_EQ(events_after[i].dialog_id, events_before[i].dialog_id);
+    EXPECT_EQ(events_after[i].seq, events_before[i].seq);
+    EXPECT_EQ(events_after[i].payload, events_before[i].payload);
+  }
+  EXPECT_EQ(*s->list_dialogs({}), dialogs_before);
+  EXPECT_EQ(*s->messages("root-0", 0), messages_before);
+
+  // The writer starts with an empty row cache, so this loads root-0's row from the table.
+  const dialog_row row = s->get_dialog("root-0")->value();
+  auto appended = test::append_sync(*s, {test::make_event("root-0", "root-0", row.last_seq + 1,
+                                                          event_type::status_changed, {{"status", "archived"}}, 1)});
+  ASSERT_TRUE(appended) << appended.err().message;
+  EXPECT_EQ(s->get_dialog("root-0")->value().status, "archived");
+}
+
+TEST(SqliteStore, ClosingTheStoreCommitsQueuedBatchesAndCallsEachCallbackOnce) {
+  temp_dir dir;
+  constexpr int kAppends = 300;
+  std::vector<std::atomic<int>> calls(kAppends);
+  {
+    test::writer_gate gate;  // declared first: the writer may still be leaving its callback at `}`
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    gate.close(*s, "gate");
+    dialog_script d("d1", "d1");
+    s->append({d.created("alice")}, [&](result<void> r) { calls[0] += r ? 1 : 100; });
+    for (int i = 1; i < kAppends; ++i) {
+      s->append({d.user("hi")}, [&, i](result<void> r) { calls[static_cast<std::size_t>(i)] += r ? 1 : 100; });
+    }
+    gate.release();
+  }  // destroyed with the queue still full
+  for (int i = 0; i < kAppends; ++i) EXPECT_EQ(calls[static_cast<std::size_t>(i)].load(), 1) << i;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->read_events("d1")->size(), static_cast<std::size_t>(kAppends));
+}
+
+TEST(SqliteStore, RebuildReproducesEveryProjectionTableExactly) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("realistic", "realistic");
+  s->append(test::realistic_dialog(d), nullptr);
+  for (auto& batch : test::varied_history(3, 4, 400)) s->append(std::move(batch), nullptr);
+  s->flush();
+  const auto before = test::dump_projections(dir.db_file());
+  ASSERT_GT(before[0].size(), 10U);
+  ASSERT_GT(before[1].size(), 100U);
+  ASSERT_GT(before[2].size(), 12U);
+
+  ASSERT_TRUE(s->rebuild_projections());
+  EXPECT_EQ(test::dump_projections(dir.db_file()), before);
+}
+
+TEST(SqliteStore, RebuildRestoresTamperedProjectionsAndAppendsContinue) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  for (auto& batch : test::varied_history(9, 2, 150)) s->append(std::move(batch), nullptr);
+  s->flush();
+  const auto before = test::dump_projections(dir.db_file());
+
+  test::exec(dir.db_file(),
+             "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE seq % 2 = 0;"
+             "DELETE FROM courses WHERE course > 1; INSERT INTO courses VALUES ('nobody', 1, 0);");
+  ASSERT_NE(test::dump_projections(dir.db_file()), before);
+  ASSERT_TRUE(s->rebuild_projections());
+  EXPECT_EQ(test::dump_projections(dir.db_file()), before);
+
+  const dialog_row row = s->get_dialog("root-1")->value();
+  auto appended = test::append_sync(
+      *s, {test::make_event("root-1", "root-1", row.last_seq + 1, event_type::user_message, {{"content", "x"}}, 1)});
+  ASSERT_TRUE(appended) << appended.err().message;
+  EXPECT_EQ(s->get_dialog("root-1")->value().last_seq, row.last_seq + 1);
+}
+
+TEST(SqliteStore, CourseRowsRecordCreationAndEachNewCourse) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1", 1000);
+  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+  const test::table_dump expected{{"d1", "1", "1000"}, {"d1", "2", "1008"}};
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT dialog_id, course, started_at_ms FROM courses ORDER BY course"),
+            expected);
+}
+
+}  // namespace
+}  // namespace parley

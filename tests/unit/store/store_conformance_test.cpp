@@ -1,0 +1,357 @@
+// The store contract, run against every implementation: the same cases must pass for the
+// in-memory store and the SQLite store.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <thread>
+#include <type_traits>
+
+#include "parley/model/projection.hpp"
+#include "store_scenarios.hpp"
+
+namespace parley {
+namespace {
+
+using test::dialog_script;
+using test::temp_dir;
+
+struct memory_kind {
+  static std::unique_ptr<store> open(const temp_dir&) { return make_memory_store(); }
+};
+
+struct sqlite_kind {
+  static std::unique_ptr<store> open(const temp_dir& dir) {
+    auto opened = open_sqlite_store(dir.str());
+    if (!opened) {
+      ADD_FAILURE() << opened.err().message;
+      return nullptr;
+    }
+    return std::move(*opened);
+  }
+};
+
+template <class Kind>
+class StoreConformance : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_NE(store_, nullptr); }
+
+  void append_ok(std::vector<event> batch) {
+    auto appended = test::append_sync(*store_, std::move(batch));
+    ASSERT_TRUE(appended) << appended.err().message;
+  }
+  dialog_row dialog(const std::string& id) {
+    auto row = store_->get_dialog(id);
+    EXPECT_TRUE(row && row->has_value()) << "no dialog " << id;
+    return row && row->has_value() ? **row : dialog_row{};
+  }
+  std::vector<message_row> messages(const std::string& id, std::int64_t course) {
+    auto rows = store_->messages(id, course);
+    EXPECT_TRUE(rows);
+    return rows ? *rows : std::vector<message_row>{};
+  }
+  std::vector<dialog_row> list(const dialog_filter& filter) {
+    auto rows = store_->list_dialogs(filter);
+    EXPECT_TRUE(rows);
+    return rows ? *rows : std::vector<dialog_row>{};
+  }
+  static std::vector<std::string> ids(const std::vector<dialog_row>& rows) {
+    std::vector<std::string> out;
+    for (const auto& row : rows) out.push_back(row.id);
+    return out;
+  }
+
+  temp_dir dir_;
+  std::unique_ptr<store> store_ = Kind::open(dir_);
+};
+
+using store_kinds = ::testing::Types<memory_kind, sqlite_kind>;
+class kind_names {
+ public:
+  template <class T>
+  static std::string GetName(int) {  // NOLINT(readability-identifier-naming): GoogleTest's hook
+    return std::is_same_v<T, memory_kind> ? "Memory" : "Sqlite";
+  }
+};
+TYPED_TEST_SUITE(StoreConformance, store_kinds, kind_names);
+
+TYPED_TEST(StoreConformance, AppendedEventsReadBackWithPayloadsInSeqOrder) {
+  dialog_script d("d1", "d1");
+  const std::vector<event> batch = test::realistic_dialog(d);
+  this->append_ok(batch);
+  auto events = this->store_->read_events("d1");
+  ASSERT_TRUE(events);
+  ASSERT_EQ(events->size(), batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ((*events)[i].dialog_id, batch[i].dialog_id);
+    EXPECT_EQ((*events)[i].root_id, batch[i].root_id);
+    EXPECT_EQ((*events)[i].seq, batch[i].seq);
+    EXPECT_EQ((*events)[i].type, batch[i].type);
+    EXPECT_EQ((*events)[i].payload, batch[i].payload);
+    EXPECT_EQ((*events)[i].ts_ms, batch[i].ts_ms);
+  }
+}
+
+TYPED_TEST(StoreConformance, ReadEventsAfterSeqReturnsOnlyLaterEvents) {
+  dialog_script d("d1", "d1");
+  this->append_ok({d.created("alice"), d.user("a"), d.user("b"), d.user("c")});
+  auto later = this->store_->read_events("d1", 2);
+  ASSERT_TRUE(later);
+  ASSERT_EQ(later->size(), 2U);
+  EXPECT_EQ((*later)[0].seq, 3);
+  EXPECT_EQ((*later)[1].seq, 4);
+  auto none = this->store_->read_events("nobody");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
+TYPED_TEST(StoreConformance, ReadAllEventsFollowsCommitOrderAcrossDialogs) {
+  dialog_script a("a", "a");
+  dialog_script b("b", "b");
+  this->append_ok({a.created("alice")});
+  this->append_ok({b.created("bob"), b.user("b1")});
+  this->append_ok({a.user("a1")});
+  auto all = this->store_->read_all_events();
+  ASSERT_TRUE(all);
+  std::vector<std::pair<std::string, std::int64_t>> order;
+  for (const auto& ev : *all) order.emplace_back(ev.dialog_id, ev.seq);
+  const std::vector<std::pair<std::string, std::int64_t>> expected{{"a", 1}, {"b", 1}, {"b", 2}, {"a", 2}};
+  EXPECT_EQ(order, expected);
+}
+
+TYPED_TEST(StoreConformance, ProjectionsFollowARealisticDialog) {
+  dialog_script d("d1", "d1", 1000);
+  this->append_ok(test::realistic_dialog(d));
+
+  const dialog_row row = this->dialog("d1");
+  EXPECT_EQ(row.member_id, "alice");
+  EXPECT_EQ(row.kind, "root");
+  EXPECT_EQ(row.title, "Plan");
+  EXPECT_EQ(row.task_doc_path, "tasks/plan.md");
+  EXPECT_EQ(row.status, "completed");
+  EXPECT_EQ(row.course, 2);
+  EXPECT_EQ(row.last_seq, 10);
+  EXPECT_EQ(row.last_genseq, 2);
+  EXPECT_EQ(row.message_count, 1);
+  EXPECT_EQ(row.input_tokens, 250);
+  EXPECT_EQ(row.output_tokens, 50);
+  EXPECT_FALSE(row.generating);
+  EXPECT_EQ(row.created_at_ms, 1000);
+  EXPECT_EQ(row.updated_at_ms, 1009);
+
+  const auto first = this->messages("d1", 1);
+  ASSERT_EQ(first.size(), 4U);
+  EXPECT_EQ(first[0].role, "user");
+  EXPECT_EQ(first[0].content, "hello");
+  EXPECT_EQ(first[1].role, "assistant");
+  EXPECT_EQ(first[1].content, "let me look");
+  EXPECT_EQ(first[1].thinking, "hmm");
+  EXPECT_EQ(first[1].genseq, 1);
+  EXPECT_EQ(test::json::parse(first[1].tool_calls_json), test::json::value(test::sample_tool_calls()));
+  EXPECT_EQ(first[2].role, "tool");
+  EXPECT_EQ(first[2].tool_call_id, "c1");
+  EXPECT_EQ(first[2].tool_name, "read_file");
+  EXPECT_TRUE(first[2].ok);
+  EXPECT_EQ(first[2].content, "file text");
+  EXPECT_EQ(first[3].content, "done");
+  EXPECT_EQ(first[3].tool_calls_json, "");
+
+  const auto second = this->messages("d1", 2);
+  ASSERT_EQ(second.size(), 1U);
+  EXPECT_EQ(second[0].content, "again");
+  EXPECT_EQ(second[0].origin, "system");
+  EXPECT_EQ(second[0].course, 2);
+  EXPECT_EQ(second[0].seq, 10);
+
+  const auto all = this->messages("d1", 0);
+  ASSERT_EQ(all.size(), 5U);
+  for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LT(all[i - 1].seq, all[i].seq);
+}
+
+TYPED_TEST(StoreConformance, ProjectionsEqualTheReferenceFoldOfApplyEvent) {
+  const auto history = test::varied_history(7, 2, 120);
+  std::map<std::string, dialog_row> rows;
+  std::map<std::string, std::vector<message_row>> msgs;
+  for (const auto& batch : history) {
+    this->append_ok(batch);
+    for (const auto& ev : batch) {
+      auto step = apply_event(ev, rows[ev.dialog_id]);
+      ASSERT_TRUE(step) << step.err().message;
+      if (step->new_message) msgs[ev.dialog_id].push_back(*step->new_message);
+    }
+  }
+  for (const auto& [id, expected] : rows) {
+    EXPECT_EQ(this->dialog(id), expected) << id;
+    EXPECT_EQ(this->messages(id, 0), msgs[id]) << id;
+  }
+}
+
+TYPED_TEST(StoreConformance, BatchWithSeqGapIsRejectedAndChangesNothing) {
+  dialog_script d("d1", "d1");
+  this->append_ok({d.created("alice")});
+  const dialog_row before = this->dialog("d1");
+  d.skip_seq();
+  auto rejected = test::append_sync(*this->store_, {d.user("lost")});
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.err().code, errc::conflict);
+  EXPECT_EQ(this->dialog("d1"), before);
+  EXPECT_TRUE(this->messages("d1", 0).empty());
+  EXPECT_EQ(this->store_->read_all_events()->size(), 1U);
+}
+
+TYPED_TEST(StoreConformance, BatchIsAllOrNothingWhenALaterEventFails) {
+  dialog_script d("d1", "d1");
+  this->append_ok({d.created("alice")});
+  std::vector<event> batch{d.user("first"), d.user("second")};
+  batch.push_back(batch.back());  // a repeated seq
+  auto rejected = test::append_sync(*this->store_, std::move(batch));
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(this->dialog("d1").last_seq, 1);
+  EXPECT_TRUE(this->messages("d1", 0).empty());
+  EXPECT_EQ(this->store_->read_events("d1")->size(), 1U);
+  // Seq 2 is still free: the rejected batch left no trace.
+  this->append_ok({test::make_event("d1", "d1", 2, event_type::user_message, {{"content", "retry"}}, 50)});
+}
+
+TYPED_TEST(StoreConformance, EventForUnknownDialogIsRejectedAsNotFound) {
+  dialog_script d("ghost", "ghost");
+  d.skip_seq();
+  auto rejected = test::append_sync(*this->store_, {d.user("boo")});
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.err().code, errc::not_found);
+  EXPECT_FALSE(this->store_->get_dialog("ghost")->has_value());
+}
+
+TYPED_TEST(StoreConformance, CreatingADialogTwiceIsAConflict) {
+  dialog_script d("d1", "d1");
+  this->append_ok({d.created("alice")});
+  auto again = test::append_sync(*this->store_, {test::make_event("d1", "d1", 2, event_type::dialog_created, {}, 5)});
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.err().code, errc::conflict);
+}
+
+TYPED_TEST(StoreConformance, EventWithoutDialogIdIsRejected) {
+  auto rejected = test::append_sync(*this->store_, {test::make_event("", "", 1, event_type::dialog_created, {}, 5)});
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.err().code, errc::invalid_argument);
+  EXPECT_TRUE(this->store_->read_all_events()->empty());
+}
+
+TYPED_TEST(StoreConformance, BatchSpanningTwoDialogsAppliesToBoth) {
+  dialog_script a("a", "a");
+  dialog_script b("b", "a");
+  this->append_ok({a.created("alice"), b.created("bob", "a"), a.user("to a"), b.user("to b")});
+  EXPECT_EQ(this->dialog("a").message_count, 1);
+  EXPECT_EQ(this->dialog("b").message_count, 1);
+  EXPECT_EQ(this->dialog("b").parent_id, "a");
+}
+
+TYPED_TEST(StoreConformance, ListDialogsFiltersByStatusMemberRootAndRootsOnly) {
+  dialog_script r1("r1", "r1", 100);
+  dialog_script s1("s1", "r1", 200);
+  dialog_script r2("r2", "r2", 300);
+  this->append_ok({r1.created("alice"), s1.created("bob", "r1"), r2.created("bob")});
+  this->append_ok({r2.status("completed")});
+
+  EXPECT_EQ(this->ids(this->list({})), (std::vector<std::string>{"r1", "s1", "r2"}));
+  EXPECT_EQ(this->ids(this->list({.status = "completed"})), (std::vector<std::string>{"r2"}));
+  EXPECT_EQ(this->ids(this->list({.status = "running"})), (std::vector<std::string>{"r1", "s1"}));
+  EXPECT_EQ(this->ids(this->list({.member_id = "bob"})), (std::vector<std::string>{"s1", "r2"}));
+  EXPECT_EQ(this->ids(this->list({.root_id = "r1"})), (std::vector<std::string>{"r1", "s1"}));
+  EXPECT_EQ(this->ids(this->list({.roots_only = true})), (std::vector<std::string>{"r1", "r2"}));
+  EXPECT_EQ(this->ids(this->list({.member_id = "bob", .roots_only = true})), (std::vector<std::string>{"r2"}));
+  EXPECT_TRUE(this->list({.status = "archived"}).empty());
+}
+
+TYPED_TEST(StoreConformance, ListDialogsOrdersByCreatedAtThenIdWithLimitAndOffset) {
+  // "b" and "a" share a creation time, so the id breaks the tie.
+  dialog_script c("c", "c", 10);
+  dialog_script b("b", "b", 20);
+  dialog_script a("a", "a", 20);
+  dialog_script z("z", "z", 5);
+  this->append_ok({c.created("m"), b.created("m"), a.created("m"), z.created("m")});
+  EXPECT_EQ(this->ids(this->list({})), (std::vector<std::string>{"z", "c", "a", "b"}));
+  EXPECT_EQ(this->ids(this->list({.limit = 2})), (std::vector<std::string>{"z", "c"}));
+  EXPECT_EQ(this->ids(this->list({.limit = 2, .offset = 1})), (std::vector<std::string>{"c", "a"}));
+  EXPECT_EQ(this->ids(this->list({.offset = 3})), (std::vector<std::string>{"b"}));
+  EXPECT_TRUE(this->list({.offset = 10}).empty());
+}
+
+TYPED_TEST(StoreConformance, GetDialogOfUnknownIdIsEmptyAndMessagesOfItAreNone) {
+  auto row = this->store_->get_dialog("nobody");
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->has_value());
+  EXPECT_TRUE(this->messages("nobody", 0).empty());
+}
+
+TYPED_TEST(StoreConformance, NegativeCourseIsAnInvalidArgument) {
+  auto rows = this->store_->messages("d1", -1);
+  ASSERT_FALSE(rows);
+  EXPECT_EQ(rows.err().code, errc::invalid_argument);
+}
+
+TYPED_TEST(StoreConformance, CallbacksFireOnceEachInAppendOrder) {
+  dialog_script d("d1", "d1");
+  std::mutex mutex;
+  std::vector<int> fired;
+  auto record = [&](int n) {
+    return [&, n](result<void> r) {
+      EXPECT_TRUE(r);
+      std::lock_guard lock(mutex);
+      fired.push_back(n);
+    };
+  };
+  this->store_->append({d.created("alice")}, record(0));
+  for (int n = 1; n <= 50; ++n) this->store_->append({d.user("m" + std::to_string(n))}, record(n));
+  this->store_->flush();
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(fired.size(), 51U);
+  for (int n = 0; n <= 50; ++n) EXPECT_EQ(fired[static_cast<std::size_t>(n)], n);
+}
+
+TYPED_TEST(StoreConformance, ConcurrentAppendsFromManyThreadsAllLand) {
+  constexpr int kThreads = 6;
+  constexpr int kPerThread = 40;
+  std::atomic<int> succeeded{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      dialog_script d("t" + std::to_string(t), "t" + std::to_string(t));
+      auto count = [&](result<void> r) {
+        if (r) ++succeeded;
+      };
+      this->store_->append({d.created("alice")}, count);
+      for (int i = 0; i < kPerThread; ++i) this->store_->append({d.user("hi")}, count);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  this->store_->flush();
+  EXPECT_EQ(succeeded.load(), kThreads * (kPerThread + 1));
+  EXPECT_EQ(this->store_->read_all_events()->size(), static_cast<std::size_t>(kThreads * (kPerThread + 1)));
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(this->dialog("t" + std::to_string(t)).message_count, kPerThread);
+}
+
+TYPED_TEST(StoreConformance, RebuildReproducesTheProjections) {
+  for (auto& batch : test::varied_history(11, 3, 150)) this->append_ok(std::move(batch));
+  const auto dialogs_before = this->list({});
+  std::map<std::string, std::vector<message_row>> before;
+  for (const auto& row : dialogs_before) before[row.id] = this->messages(row.id, 0);
+
+  ASSERT_TRUE(this->store_->rebuild_projections());
+  EXPECT_EQ(this->list({}), dialogs_before);
+  for (const auto& row : dialogs_before) EXPECT_EQ(this->messages(row.id, 0), before[row.id]) << row.id;
+}
+
+TYPED_TEST(StoreConformance, StatsCountCommittedEventsAndTransactions) {
+  dialog_script d("d1", "d1");
+  this->append_ok({d.created("alice"), d.user("a")});
+  this->append_ok({d.user("b")});
+  d.skip_seq();
+  ASSERT_FALSE(test::append_sync(*this->store_, {d.user("gap")}));
+  const store_stats stats = this->store_->stats();
+  EXPECT_EQ(stats.events, 3);
+  EXPECT_EQ(stats.transactions, 2);
+}
+
+}  // namespace
+}  // namespace parley
