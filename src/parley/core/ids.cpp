@@ -1,6 +1,8 @@
 #include "parley/core/ids.hpp"
 
-#include <array>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 
@@ -41,9 +43,21 @@ std::string new_uuid() {
   return out;
 }
 
-std::string new_short_id() {
+std::string new_dialog_id() {
+  static std::atomic<std::uint64_t> last{0};
+  constexpr std::uint64_t kEpoch2020Ms = 1577836800000ULL;
+  const auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::system_clock::now().time_since_epoch())
+                                                 .count()) -
+                  kEpoch2020Ms;
+  std::uint64_t candidate = ms << 12;  // 4096 ids per millisecond before the counter borrows ahead
+  std::uint64_t previous = last.load();
+  while (!last.compare_exchange_weak(previous, std::max(candidate, previous + 1))) {
+  }
+  candidate = std::max(candidate, previous + 1);
   std::string out;
-  append_hex(out, generator()(), 12);
+  append_hex(out, candidate, 13);
+  append_hex(out, generator()(), 3);
   return out;
 }
 

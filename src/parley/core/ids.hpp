@@ -6,7 +6,9 @@
 namespace parley {
 
 std::string new_uuid();
-// A shorter id for places humans type (dialog ids in the CLI): 12 lowercase hex digits.
-std::string new_short_id();
+// Dialog ids: 16 lowercase hex digits, increasing with time within a process (52 bits of
+// milliseconds-and-counter, then 12 random bits). Time order keeps the log's indexes
+// append-mostly, which is what makes group commits cheap.
+std::string new_dialog_id();
 
 }  // namespace parley

@@ -113,7 +113,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     co_return make_error(errc::not_found,
                          "unknown member '" + spec.member_id + "'" + did_you_mean(spec.member_id, team_.member_ids()));
   }
-  const std::string id = new_short_id();
+  const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
   if (!spec.title.empty()) payload["title"] = spec.title;

@@ -33,7 +33,7 @@ result<file_text> read_file_prefix(const fs::path& file, std::uintmax_t max_byte
 }
 
 result<void> write_file_atomically(const fs::path& file, std::string_view content) {
-  const fs::path temp = file.parent_path() / ("." + file.filename().string() + ".parley-" + new_short_id() + ".tmp");
+  const fs::path temp = file.parent_path() / ("." + file.filename().string() + ".parley-" + new_uuid() + ".tmp");
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) return io_failure("cannot create a temporary file beside it");

@@ -38,7 +38,17 @@ TEST(Ids, UuidsHaveVersionFourShapeAndDiffer) {
   ASSERT_EQ(a.size(), 36U);
   EXPECT_EQ(a[14], '4');
   EXPECT_NE(a, b);
-  EXPECT_EQ(new_short_id().size(), 12U);
+}
+
+TEST(Ids, DialogIdsAreSixteenHexDigitsAndIncrease) {
+  std::string previous = new_dialog_id();
+  for (int i = 0; i < 10000; ++i) {
+    const std::string next = new_dialog_id();
+    ASSERT_EQ(next.size(), 16U);
+    ASSERT_EQ(next.find_first_not_of("0123456789abcdef"), std::string::npos);
+    ASSERT_LT(previous.substr(0, 13), next.substr(0, 13));
+    previous = next;
+  }
 }
 
 }  // namespace
