@@ -43,7 +43,7 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
   }
 }
 
-void terminal_printer::on_durable(const event& ev) {
+void terminal_printer::on_event(const event& ev) {
   if (quiet_) return;
   if (ev.type == event_type::generation_finished) {
     if (const auto* calls = json_array_at(ev.payload, "toolCalls")) {

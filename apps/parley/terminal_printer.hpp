@@ -12,7 +12,7 @@ class terminal_printer final : public engine::engine_observer {
  public:
   explicit terminal_printer(bool quiet);
   void on_stream(const engine::stream_event& ev) override;
-  void on_durable(const event& ev) override;
+  void on_event(const event& ev) override;
 
  private:
   void write(const std::string& text) const;

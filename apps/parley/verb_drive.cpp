@@ -57,6 +57,11 @@ int drive(const parsed_args& args, drive_request request) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
+        // Whatever way this ends, stop listening for Ctrl-C so io.run() can return.
+        struct stop_listening {
+          asio::signal_set& signals;
+          ~stop_listening() { signals.cancel(); }
+        } listening_guard{interrupts};
         if (request.dialog_id) {
           dialog_id = *request.dialog_id;
         } else {
@@ -79,7 +84,6 @@ int drive(const parsed_args& args, drive_request request) {
           co_return;
         }
         co_await eng.wait_until_idle(dialog_id);
-        interrupts.cancel();
       },
       [&](std::exception_ptr thrown) {
         if (thrown) failure = make_error(errc::internal, "the drive ended with an unexpected exception");

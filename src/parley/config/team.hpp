@@ -20,6 +20,10 @@ struct provider_config {
   std::string kind;  // "scripted" | "openai" | "anthropic"
   std::string base_url;
   std::string api_key_env;
+  std::string base_url_env;  // when this variable is set, its value replaces base_url
+  // HTTP kinds: the provider used instead when neither api_key_env nor base_url_env is set, so
+  // a team works offline out of the box (the demo falls back to its scripted model).
+  std::string fallback;
   std::filesystem::path script;  // scripted: the script file, resolved against the team file's folder
   std::vector<std::string> models;
 };

@@ -16,7 +16,8 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "limits", "providers", "members"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes"};
-const std::vector<std::string> kProviderKeys{"kind", "script", "base_url", "api_key_env", "models"};
+const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
+                                             "base_url_env", "fallback", "models"};
 const std::vector<std::string> kMemberKeys{
     "name",  "persona",  "persona_file",    "provider",          "model",     "model_params",
     "tools", "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden"};
@@ -51,7 +52,8 @@ result<void> read_limits(const map_reader& root, limits_config& limits) {
 result<void> check_kind_keys(const map_reader& map, const provider_config& provider) {
   const bool scripted = provider.kind == "scripted";
   for (const auto& item : map.entries()) {
-    const bool http_only = item.key == "base_url" || item.key == "api_key_env";
+    const bool http_only = item.key == "base_url" || item.key == "api_key_env" || item.key == "base_url_env" ||
+                           item.key == "fallback";
     if ((scripted && http_only) || (!scripted && item.key == "script")) {
       return map.fail_at_key(item, "key '" + item.key + "' does not apply to kind '" + provider.kind + "'");
     }
@@ -73,6 +75,8 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   PARLEY_TRY(check_kind_keys(map, provider));
   PARLEY_TRY(map.read_nonempty("base_url", provider.base_url));
   PARLEY_TRY(map.read_nonempty("api_key_env", provider.api_key_env));
+  PARLEY_TRY(map.read_nonempty("base_url_env", provider.base_url_env));
+  PARLEY_TRY(map.read_nonempty("fallback", provider.fallback));
   PARLEY_TRY(map.read("models", provider.models));
   if (provider.kind == "scripted") {
     auto script = detail::read_existing_path(map, "script", base_dir);
@@ -81,6 +85,31 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   }
   detail::apply_provider_defaults(provider);
   return provider;
+}
+
+// A fallback must name another provider; chains are allowed, cycles are not.
+result<void> check_fallbacks(const map_reader& map, const std::vector<provider_config>& providers) {
+  for (const auto& provider : providers) {
+    std::vector<std::string> seen{provider.id};
+    for (const provider_config* at = &provider; !at->fallback.empty();) {
+      const auto next = std::find_if(providers.begin(), providers.end(),
+                                     [&](const provider_config& p) { return p.id == at->fallback; });
+      auto provider_map = map.child_of(*map.find(at->id), map.path_of(at->id));
+      if (!provider_map) return std::move(provider_map).err();
+      if (next == providers.end()) {
+        return provider_map->fail_at_value(*provider_map->find("fallback"),
+                                           detail::unknown_name_problem("provider", at->fallback,
+                                                                        detail::provider_ids(providers)));
+      }
+      if (std::find(seen.begin(), seen.end(), next->id) != seen.end()) {
+        return provider_map->fail_at_value(*provider_map->find("fallback"),
+                                           "fallback providers form a cycle through '" + next->id + "'");
+      }
+      seen.push_back(next->id);
+      at = &*next;
+    }
+  }
+  return ok();
 }
 
 result<void> read_providers(const map_reader& root, team_config& team) {
@@ -98,7 +127,7 @@ result<void> read_providers(const map_reader& root, team_config& team) {
     if (!provider) return std::move(provider).err();
     team.providers.push_back(std::move(provider).value());
   }
-  return ok();
+  return check_fallbacks(map, team.providers);
 }
 
 result<void> read_persona(const map_reader& map, member_config& member, const std::filesystem::path& base_dir) {

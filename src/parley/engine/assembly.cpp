@@ -1,5 +1,9 @@
 #include "parley/engine/assembly.hpp"
 
+#include <cstdlib>
+
+#include "parley/llm/anthropic/anthropic_provider.hpp"
+#include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/tools/basic_tools.hpp"
 #include "parley/tools/workspace_tools.hpp"
@@ -7,14 +11,46 @@
 namespace parley::engine {
 namespace {
 
+std::string env_or_empty(const std::string& name) {
+  if (name.empty()) return {};
+  const char* value = std::getenv(name.c_str());
+  return value == nullptr ? std::string{} : std::string(value);
+}
+
+// An HTTP provider with a fallback is live only when its key or base-URL variable is set.
+bool is_live(const config::provider_config& spec) {
+  if (spec.kind == "scripted" || spec.fallback.empty()) return true;
+  return !env_or_empty(spec.api_key_env).empty() || !env_or_empty(spec.base_url_env).empty();
+}
+
+const config::provider_config& resolve(const config::team_config& team, const config::provider_config& spec) {
+  const config::provider_config* at = &spec;
+  while (!is_live(*at)) {
+    const auto* next = team.find_provider(at->fallback);
+    if (next == nullptr) break;  // the loader rejects unknown fallbacks; stay put if one slips by
+    at = next;
+  }
+  return *at;
+}
+
+template <class Options>
+Options remote_options_for(const config::provider_config& spec) {
+  Options options;
+  const std::string base_url = env_or_empty(spec.base_url_env);
+  options.base_url = base_url.empty() ? spec.base_url : base_url;
+  options.api_key = env_or_empty(spec.api_key_env);
+  return options;
+}
+
 result<std::shared_ptr<llm::provider>> make_provider(const config::provider_config& spec) {
   if (spec.kind == "scripted") {
     auto script = llm::load_scripted_script(spec.script);
     if (!script) return std::move(script).err();
     return std::shared_ptr<llm::provider>(std::make_shared<llm::scripted_provider>(std::move(*script)));
   }
-  return make_error(errc::config_error, "provider '" + spec.id + "': kind '" + spec.kind +
-                                            "' is not available in this build (available: scripted)");
+  if (spec.kind == "openai") return llm::make_openai_provider(remote_options_for<llm::openai_options>(spec));
+  if (spec.kind == "anthropic") return llm::make_anthropic_provider(remote_options_for<llm::anthropic_options>(spec));
+  return make_error(errc::config_error, "provider '" + spec.id + "': unknown kind '" + spec.kind + "'");
 }
 
 }  // namespace
@@ -22,7 +58,7 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
 result<provider_map> build_providers(const config::team_config& team) {
   provider_map providers;
   for (const auto& spec : team.providers) {
-    auto made = make_provider(spec);
+    auto made = make_provider(resolve(team, spec));
     if (!made) return std::move(made).err();
     providers.emplace(spec.id, std::move(*made));
   }
@@ -39,12 +75,19 @@ tools::tool_registry build_builtin_tools() {
 std::string describe_member_model(const config::team_config& team, const std::string& member_id) {
   const auto* member = team.find_member(member_id);
   if (member == nullptr) return "unknown member";
-  const auto* provider = team.find_provider(member->provider);
-  if (provider == nullptr) return "unknown provider";
-  if (provider->kind == "scripted") {
-    return "the built-in scripted model (offline, script " + provider->script.filename().string() + ")";
+  const auto* configured = team.find_provider(member->provider);
+  if (configured == nullptr) return "unknown provider";
+  const auto& provider = resolve(team, *configured);
+  if (provider.kind == "scripted") {
+    std::string text = "the built-in scripted model (offline, script " + provider.script.filename().string() + ")";
+    if (&provider != configured) {
+      text += "; set " + configured->api_key_env +
+              (configured->base_url_env.empty() ? "" : " or " + configured->base_url_env) + " to use a real model";
+    }
+    return text;
   }
-  return provider->kind + " model " + member->model + " at " + provider->base_url;
+  const std::string base_url = env_or_empty(provider.base_url_env);
+  return provider.kind + " model " + member->model + " at " + (base_url.empty() ? provider.base_url : base_url);
 }
 
 }  // namespace parley::engine

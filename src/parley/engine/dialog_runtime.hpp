@@ -34,6 +34,7 @@ class dialog_runtime {
   result<void> stage(std::string_view type, boost::json::object payload, std::string_view dialog_id = {},
                      std::string_view root_id = {});
   std::vector<event> take_staged() { return std::exchange(staged_, {}); }
+  const event& last_staged() const { return staged_.back(); }
 
   // Tool calls of the last assistant message that have no result yet (a crash or a stop between
   // the generation and its tools leaves these behind).

@@ -85,7 +85,7 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
 asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member,
                                                std::int64_t round) {
   const std::int64_t genseq = dialog.row().last_genseq + 1;
-  PARLEY_CO_TRY(dialog.stage(event_type::generation_started,
+  PARLEY_CO_TRY(stage(dialog, event_type::generation_started,
                           boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
   // Not awaited: nothing outside the process acts on a generation's start, and the durable
   // commit of its end below covers it.
@@ -101,7 +101,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   if (!response) co_return std::move(response).err();
   if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
 
-  PARLEY_CO_TRY(dialog.stage(event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
+  PARLEY_CO_TRY(stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
   co_return co_await commit(dialog);  // durable before any of its tool calls runs
 }
 
@@ -125,7 +125,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     } else {
       outcome = co_await found->invoke(*args, context);
     }
-    const auto staged = dialog.stage(event_type::tool_result,
+    const auto staged = stage(dialog, event_type::tool_result,
                                      boost::json::object{{"course", dialog.row().course},
                                                          {"genseq", dialog.row().last_genseq},
                                                          {"callId", call.id},
@@ -142,7 +142,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
 
 asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {
   if (dialog.poisoned) co_return;  // the log refused an earlier batch; only a reload can help
-  if (!dialog.stage(event_type::drive_failed,
+  if (!stage(dialog, event_type::drive_failed,
                     boost::json::object{{"course", dialog.row().course}, {"message", message}})) {
     co_return;
   }

@@ -150,7 +150,7 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
     if (msg_id.empty()) msg_id = new_uuid();
     boost::json::object payload{{"course", dialog.row().course}, {"content", content}, {"msgId", msg_id},
                                 {"origin", "user"}};
-    if (auto staged = dialog.stage(event_type::user_message, std::move(payload)); !staged) {
+    if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
@@ -179,6 +179,12 @@ void engine::schedule_drive(dialog_runtime& dialog) {
   if (dialog.drive_scheduled) return;
   dialog.drive_scheduled = true;
   asio::co_spawn(executor_, drive(dialog), asio::detached);
+}
+
+result<void> engine::stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload) {
+  PARLEY_TRY(dialog.stage(type, std::move(payload)));
+  for (auto* observer : observers_) observer->on_event(dialog.last_staged());
+  return ok();
 }
 
 asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {

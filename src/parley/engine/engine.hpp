@@ -85,6 +85,8 @@ class engine {
   boost::asio::awaitable<void> run_tools(dialog_runtime& dialog, const member_setup& member,
                                          const std::vector<llm::tool_call>& calls);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
+  // Stages an event on the dialog and tells observers at once (before it is durable).
+  result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
 
   boost::asio::any_io_executor executor_;

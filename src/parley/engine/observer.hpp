@@ -26,6 +26,9 @@ class engine_observer {
  public:
   virtual ~engine_observer() = default;
   virtual void on_stream(const stream_event& /*ev*/) {}
+  // An event as soon as it is produced, before it is durable: for live display.
+  virtual void on_event(const event& /*ev*/) {}
+  // The same event once its transaction is durable: for acknowledgements.
   virtual void on_durable(const event& /*ev*/) {}
   // A dialog stopped being driven (idle, suspended, failed or completed).
   virtual void on_drive_finished(std::string_view /*dialog_id*/) {}

@@ -265,5 +265,35 @@ TEST_F(TeamFile, MissingFileIsAnError) {
   EXPECT_EQ(team.err().message, (tree_.root() / "absent.yaml").string() + ": cannot open file for reading");
 }
 
+// Lines 1-4 of kMinimalTeam, then an HTTP provider whose fallback is checked.
+constexpr std::string_view kLiveHeader = R"(providers:
+  offline:
+    kind: scripted
+    script: script.yaml
+  live:
+    kind: openai
+)";
+
+TEST_F(TeamFile, FallbackMustNameAProvider) {
+  const std::string text = std::string(kLiveHeader) +
+                           "    fallback: ofline\nmembers:\n  lead: {persona: p, provider: live, model: m}\n";
+  EXPECT_EQ(error_of(text), at("7:15") + "providers.live.fallback: unknown provider 'ofline' (did you mean "
+                                         "'offline'?) (expected one of: offline or live)");
+}
+
+TEST_F(TeamFile, FallbacksMustNotFormACycle) {
+  const std::string text = std::string(kLiveHeader) +
+                           "    fallback: other\n  other:\n    kind: anthropic\n    fallback: live\n"
+                           "members:\n  lead: {persona: p, provider: live, model: m}\n";
+  EXPECT_EQ(error_of(text), at("10:15") + "providers.other.fallback: fallback providers form a cycle through 'live'");
+}
+
+TEST_F(TeamFile, FallbackDoesNotApplyToScriptedProviders) {
+  const std::string text =
+      "providers:\n  offline:\n    kind: scripted\n    script: script.yaml\n    fallback: x\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m}\n";
+  EXPECT_EQ(error_of(text), at("5:5") + "providers.offline.fallback: key 'fallback' does not apply to kind 'scripted'");
+}
+
 }  // namespace
 }  // namespace parley::config
