@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include "engine_test_support.hpp"
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/context_builder.hpp"
+#include "parley/engine/engine.hpp"
+
+namespace parley::engine {
+namespace {
+
+namespace asio = boost::asio;
+using testing::kOneMemberTeam;
+using testing::temp_team;
+
+// A provider that breaks the streaming order contract: saying starts while thinking is open.
+class overlapping_provider final : public llm::provider {
+ public:
+  asio::awaitable<result<llm::model_response>> stream(const llm::model_request&, llm::stream_sink& sink,
+                                                      llm::generation_control&) override {
+    sink.on_thinking_start();
+    sink.on_thinking_chunk("hmm");
+    sink.on_saying_start();
+    sink.on_saying_chunk("oops");
+    co_return llm::model_response{"hmm", "oops", {}, "stop", {}, {}};
+  }
+  std::string_view kind() const override { return "test"; }
+};
+
+result<std::unique_ptr<engine>> make_engine(asio::io_context& io, store& log, const config::team_config& team) {
+  auto providers = build_providers(team);
+  if (!providers) return std::move(providers).err();
+  return engine::create(io.get_executor(), log, team, std::move(*providers), build_builtin_tools());
+}
+
+event raw_event(const std::string& dialog, std::int64_t seq, std::string_view type, boost::json::object payload) {
+  return event{dialog, dialog, seq, std::string(type), std::move(payload), now_ms()};
+}
+
+void append_now(store& log, std::vector<event> batch) {
+  std::optional<result<void>> outcome;
+  log.append(std::move(batch), [&](result<void> r) { outcome = std::move(r); });
+  log.flush();
+  ASSERT_TRUE(outcome.has_value() && outcome->has_value());
+}
+
+TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
+  temp_team files("version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+                  "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculat]}\n",
+                  "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_FALSE(eng.has_value());
+  EXPECT_EQ(eng.err().message, "member 'lead': unknown tool 'calculat' (did you mean 'calculate'?)");
+}
+
+TEST(Engine, RefusesAnUnknownToolset) {
+  temp_team files("version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+                  "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [workspace_reed]}\n",
+                  "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_FALSE(eng.has_value());
+  EXPECT_EQ(eng.err().message, "member 'lead': unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)");
+}
+
+TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
+  temp_team files(kOneMemberTeam, "members:\n  lead:\n    - when: {last_tool: \"4\"}\n"
+                                  "      emit: [{saying: \"two and two is {{last_tool}}\"}]\n");
+  auto log = make_memory_store();
+  // The log of a process that died right after the model asked for a tool.
+  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
+                    raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}, {"msgId", "m"}}),
+                    raw_event("d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}, {"round", 1}}),
+                    raw_event("d1", 4, event_type::generation_finished,
+                              {{"course", 1},
+                               {"genseq", 1},
+                               {"saying", ""},
+                               {"toolCalls", boost::json::array{boost::json::object{
+                                                 {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"2+2"})"}}}},
+                               {"interrupted", false}})});
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  auto scheduled = (*eng)->recover_all();
+  ASSERT_TRUE(scheduled.has_value());
+  EXPECT_EQ(*scheduled, 1U);
+  io.run();
+  log->flush();
+  auto messages = log->messages("d1", 1).value();
+  ASSERT_EQ(messages.size(), 4U);
+  EXPECT_EQ(messages[2].role, "tool");
+  EXPECT_EQ(messages[2].tool_call_id, "c1");
+  EXPECT_EQ(messages[2].content, "4");
+  EXPECT_EQ(messages[3].content, "two and two is 4");
+  EXPECT_FALSE(log->get_dialog("d1").value()->needs_drive);
+}
+
+TEST(Engine, RecoveryLeavesIdleDialogsAlone) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}})});
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  EXPECT_EQ((*eng)->recover_all().value(), 0U);
+  io.run();
+  EXPECT_EQ(log->read_events("d1").value().size(), 1U);
+}
+
+TEST(Engine, AStreamOrderViolationFailsTheDriveAndIsLogged) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto team = files.load();
+  auto log = make_memory_store();
+  provider_map providers{{"offline", std::make_shared<overlapping_provider>()}};
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, team, std::move(providers), build_builtin_tools());
+  ASSERT_TRUE(eng.has_value());
+  std::string id;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        EXPECT_TRUE((co_await (*eng)->post_user_message(id, "hi")).has_value());
+        co_await (*eng)->wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  const auto row = log->get_dialog(id).value();
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->last_error, "stream order violation: saying started while thinking was still open");
+  EXPECT_EQ(log->read_events(id).value().back().type, event_type::drive_failed);
+}
+
+TEST(Engine, StopOfADialogThatIsNotGeneratingIsAConflict) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}})});
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  const auto stopped = (*eng)->stop("d1");
+  ASSERT_FALSE(stopped.has_value());
+  EXPECT_EQ(stopped.err().code, errc::conflict);
+  EXPECT_EQ((*eng)->stop("nope").err().code, errc::not_found);
+}
+
+TEST(ContextBuilder, PersonaLeadsTheSystemPromptAndMessagesKeepTheirRoles) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  const auto team = files.load();
+  auto dialog = dialog_runtime::replay(
+      {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
+       raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "hello"}}),
+       raw_event("d1", 3, event_type::generation_finished,
+                 {{"saying", ""},
+                  {"thinking", "t"},
+                  {"toolCalls", boost::json::array{boost::json::object{{"id", "c"}, {"name", "calculate"}, {"arguments", "{}"}}}}}),
+       raw_event("d1", 4, event_type::tool_result, {{"callId", "c"}, {"name", "calculate"}, {"content", "1"}})});
+  ASSERT_TRUE(dialog.has_value()) << dialog.err().message;
+  const auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 2);
+  EXPECT_NE(request.system_prompt.find("@lead"), std::string::npos);
+  EXPECT_NE(request.system_prompt.find("You lead."), std::string::npos);
+  ASSERT_EQ(request.messages.size(), 3U);
+  EXPECT_EQ(request.messages[0].role, llm::role::user);
+  EXPECT_EQ(request.messages[1].role, llm::role::assistant);
+  ASSERT_EQ(request.messages[1].tool_calls.size(), 1U);
+  EXPECT_EQ(request.messages[1].tool_calls[0].name, "calculate");
+  EXPECT_EQ(request.messages[2].role, llm::role::tool);
+  EXPECT_EQ(request.messages[2].tool_call_id, "c");
+  EXPECT_EQ(request.round, 2);
+}
+
+}  // namespace
+}  // namespace parley::engine
