@@ -62,6 +62,10 @@ int drive(const parsed_args& args, drive_request request) {
           asio::signal_set& signals;
           ~stop_listening() { signals.cancel(); }
         } listening_guard{interrupts};
+        if (auto valid = eng.check_user_message(request.message); !valid) {
+          failure = std::move(valid).err();
+          co_return;
+        }
         if (request.dialog_id) {
           dialog_id = *request.dialog_id;
         } else {

@@ -132,13 +132,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
 
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content,
                                                          std::string msg_id) {
-  const auto limit = team_.limits.max_message_bytes;
-  if (static_cast<std::int64_t>(content.size()) > limit) {
-    co_return make_error(errc::limit_exceeded, "message is " + std::to_string(content.size()) +
-                                                   " bytes; the limit is " + std::to_string(limit) +
-                                                   " (limits.max_message_bytes)");
-  }
-  if (content.empty()) co_return make_error(errc::invalid_argument, "message content is empty");
+  if (auto valid = check_user_message(content); !valid) co_return std::move(valid).err();
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
@@ -157,6 +151,16 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
   }
   schedule_drive(dialog);
   co_return ok();
+}
+
+result<void> engine::check_user_message(std::string_view content) const {
+  const auto limit = team_.limits.max_message_bytes;
+  if (static_cast<std::int64_t>(content.size()) > limit) {
+    return make_error(errc::limit_exceeded, "message is " + std::to_string(content.size()) + " bytes; the limit is " +
+                                                std::to_string(limit) + " (limits.max_message_bytes)");
+  }
+  if (content.empty()) return make_error(errc::invalid_argument, "message content is empty");
+  return ok();
 }
 
 asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {

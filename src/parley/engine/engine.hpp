@@ -51,6 +51,8 @@ class engine {
   // of the same dialog to end first (the per-dialog FIFO lock).
   boost::asio::awaitable<result<void>> post_user_message(std::string dialog_id, std::string content,
                                                          std::string msg_id = {});
+  // The checks post_user_message makes on content, for callers that want them before creating a dialog.
+  result<void> check_user_message(std::string_view content) const;
   // Suspends until the dialog has no drive queued or running.
   boost::asio::awaitable<void> wait_until_idle(std::string dialog_id);
   // Stops the running generation of a dialog; its partial output is kept, marked interrupted.

@@ -1,0 +1,127 @@
+// Runs the real `parley` binary on the demo team and checks exit statuses, output and the store.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "parley/store/store.hpp"
+
+namespace parley {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct outcome {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+outcome run(const std::string& args) {
+  // The demo must use its offline model here whatever the developer's environment says.
+  const std::string command = "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args +
+                              " 2>&1";
+  outcome out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device device;
+    data_ = fs::temp_directory_path() / ("parley-cli-" + std::to_string(device()));
+  }
+  void TearDown() override { fs::remove_all(data_); }
+  std::string data() const { return " --data " + data_.string(); }
+  std::string team() const { return " --team " + std::string(PARLEY_SOURCE_DIR) + "/examples/demo/team.yaml"; }
+  fs::path data_;
+};
+
+TEST_F(Cli, RunDrivesTheDemoOfflineAndSaysSo) {
+  const auto out = run("run" + team() + data() + " 'What is in the notes?'");
+  ASSERT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("talks to the built-in scripted model"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("set OPENAI_API_KEY or OPENAI_BASE_URL"), std::string::npos);
+  EXPECT_NE(out.output.find("3 sprints of 12 days are 864 hours."), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("\ndialog "), std::string::npos);
+
+  auto log = open_sqlite_store(data_.string());
+  ASSERT_TRUE(log.has_value());
+  auto dialogs = (*log)->list_dialogs({}).value();
+  ASSERT_EQ(dialogs.size(), 1U);
+  EXPECT_EQ(dialogs[0].member_id, "lead");
+  EXPECT_EQ((*log)->messages(dialogs[0].id, 1).value().size(), 8U);  // user, 3 × (call, result), answer
+}
+
+TEST_F(Cli, SayContinuesTheDialogWithTheRememberedTeam) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
+  std::string id;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+  }
+  const auto out = run("say " + id + data() + " --quiet second");
+  ASSERT_EQ(out.status, 0) << out.output;
+  const auto shown = run("show " + id + data() + " --json");
+  ASSERT_EQ(shown.status, 0);
+  EXPECT_NE(shown.output.find("\"content\":\"second\""), std::string::npos) << shown.output;
+  const auto listed = run("dialogs --json" + data());
+  EXPECT_NE(listed.output.find("\"id\":\"" + id + "\""), std::string::npos) << listed.output;
+}
+
+TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
+  auto out = run("rn");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "parley: unknown verb 'rn' (did you mean 'run'?); see parley --help\n");
+  out = run("run --tema x y");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "parley: unknown option --tema (did you mean --team?)\n");
+  out = run("run" + team() + data() + " --member laed hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.output.find("unknown member 'laed' (did you mean 'lead'?)"), std::string::npos) << out.output;
+  out = run("show nope" + data());
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "parley: no dialog with id 'nope'\n");
+}
+
+TEST_F(Cli, OversizedMessageIsRefusedAndStoresNothing) {
+  const auto out = run("run" + team() + data() + " " + std::string(70000, 'a'));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.output.find("the limit is 65536 (limits.max_message_bytes)"), std::string::npos) << out.output;
+  auto log = open_sqlite_store(data_.string());
+  ASSERT_TRUE(log.has_value());
+  EXPECT_TRUE((*log)->read_all_events().value().empty());
+}
+
+TEST_F(Cli, CorruptDatabaseIsRefusedAndLeftAlone) {
+  fs::create_directories(data_);
+  const std::string garbage(8192, '\x5a');
+  std::ofstream(data_ / "parley.db", std::ios::binary) << garbage;
+  const auto out = run("dialogs" + data());
+  EXPECT_EQ(out.status, 1);
+  EXPECT_NE(out.output.find("failed its integrity check"), std::string::npos) << out.output;
+  std::ifstream in(data_ / "parley.db", std::ios::binary);
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, garbage);
+}
+
+TEST_F(Cli, UnwritableDataDirectoryIsAClearRuntimeError) {
+  fs::create_directories(data_);
+  std::ofstream(data_ / "file") << "x";
+  const auto out = run("run" + team() + " --data " + (data_ / "file" / "sub").string() + " hi");
+  EXPECT_EQ(out.status, 1);
+  EXPECT_NE(out.output.find("cannot create store directory"), std::string::npos) << out.output;
+}
+
+}  // namespace
+}  // namespace parley
