@@ -141,6 +141,12 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
     if (dialog.row().status != "running") {
       co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
     }
+    // Tool calls owed since a crash are answered first, so the model never sees a call
+    // without its result followed by a new question.
+    if (auto owed = dialog.unanswered_tool_calls(); !owed.empty()) {
+      const auto member = members_.find(dialog.row().member_id);
+      if (member != members_.end()) co_await run_tools(dialog, member->second, owed);
+    }
     if (msg_id.empty()) msg_id = new_uuid();
     boost::json::object payload{{"course", dialog.row().course}, {"content", content}, {"msgId", msg_id},
                                 {"origin", "user"}};

@@ -99,6 +99,32 @@ TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
   EXPECT_FALSE(log->get_dialog("d1").value()->needs_drive);
 }
 
+TEST(Engine, ANewMessageAfterACrashFirstAnswersTheOwedToolCalls) {
+  temp_team files(kOneMemberTeam, "members:\n  lead:\n    - emit: [{saying: \"noted\"}]\n");
+  auto log = make_memory_store();
+  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
+                    raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}}),
+                    raw_event("d1", 3, event_type::generation_finished,
+                              {{"course", 1},
+                               {"genseq", 1},
+                               {"toolCalls", boost::json::array{boost::json::object{
+                                                 {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"1+2"})"}}}}})});
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        EXPECT_TRUE((co_await (*eng)->post_user_message("d1", "and now?")).has_value());
+        co_await (*eng)->wait_until_idle("d1");
+      },
+      asio::detached);
+  io.run();
+  std::vector<std::string> roles;
+  for (const auto& msg : log->messages("d1", 1).value()) roles.push_back(msg.role + ":" + msg.content);
+  EXPECT_EQ(roles, (std::vector<std::string>{"user:add", "assistant:", "tool:3", "user:and now?", "assistant:noted"}));
+}
+
 TEST(Engine, RecoveryLeavesIdleDialogsAlone) {
   temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
   auto log = make_memory_store();
