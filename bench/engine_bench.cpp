@@ -110,7 +110,9 @@ int run_engine_bench(const bench_args& args) {
                   name.c_str(), rate, static_cast<long long>(figures->rounds), figures->seconds,
                   static_cast<long long>(stats.events), static_cast<long long>(stats.transactions));
       out[name + "_rounds_per_s"] = rate;
-      if (durable) out[name + "_events_per_commit"] = stats.transactions > 0 ? double(stats.events) / double(stats.transactions) : 0.0;
+      if (durable)
+        out[name + "_events_per_commit"] =
+            stats.transactions > 0 ? double(stats.events) / double(stats.transactions) : 0.0;
       failures += figures->failures;
       if (in_flight == 64) (durable ? sqlite_c64 : memory_c64) = rate;
     }

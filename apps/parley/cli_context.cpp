@@ -31,8 +31,10 @@ int report(const error& err) {
     case errc::invalid_argument:
     case errc::config_error:
     case errc::not_found:
-    case errc::limit_exceeded: return kExitUsage;
-    default: return kExitRuntime;
+    case errc::limit_exceeded:
+      return kExitUsage;
+    default:
+      return kExitRuntime;
   }
 }
 
@@ -56,8 +58,8 @@ result<config::team_config> load_team(const parsed_args& args, const fs::path& d
 void remember_team(const fs::path& data_dir, const config::team_config& team) {
   std::error_code ec;
   const bool is_workspace = team.source.filename() == "team.yaml" && team.source.parent_path().filename() == ".minds";
-  const fs::path where = is_workspace ? fs::absolute(team.source.parent_path().parent_path(), ec)
-                                      : fs::absolute(team.source, ec);
+  const fs::path where =
+      is_workspace ? fs::absolute(team.source.parent_path().parent_path(), ec) : fs::absolute(team.source, ec);
   std::ofstream out(data_dir / kTeamMemoFile, std::ios::trunc);
   out << (is_workspace ? "workspace " : "team ") << where.string() << "\n";
 }

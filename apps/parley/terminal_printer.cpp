@@ -34,12 +34,21 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
   if (quiet_) return;
   using engine::stream_kind;
   switch (ev.kind) {
-    case stream_kind::thinking_start: write(colour_ ? kDim : "(thinking) "); break;
+    case stream_kind::thinking_start:
+      write(colour_ ? kDim : "(thinking) ");
+      break;
     case stream_kind::thinking_chunk:
-    case stream_kind::saying_chunk: write(std::string(ev.text)); break;
-    case stream_kind::thinking_finish: write(colour_ ? std::string(kReset) + "\n" : "\n"); break;
-    case stream_kind::saying_start: break;
-    case stream_kind::saying_finish: write("\n"); break;
+    case stream_kind::saying_chunk:
+      write(std::string(ev.text));
+      break;
+    case stream_kind::thinking_finish:
+      write(colour_ ? std::string(kReset) + "\n" : "\n");
+      break;
+    case stream_kind::saying_start:
+      break;
+    case stream_kind::saying_finish:
+      write("\n");
+      break;
   }
 }
 

@@ -40,8 +40,8 @@ int drive(const parsed_args& args, drive_request request) {
   if (!providers) return report(providers.err());
 
   asio::io_context io;
-  auto created = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers),
-                                        engine::build_builtin_tools());
+  auto created =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
   if (!created) return report(created.err());
   auto& eng = **created;
   terminal_printer printer(args.has("quiet"));
@@ -109,8 +109,9 @@ int run_verb_run(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kDriveSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley run (--team FILE | --workspace DIR) "
-                                                     "[--member ID] [--data DIR] \"message\""));
+    return report(make_error(errc::invalid_argument,
+                             "usage: parley run (--team FILE | --workspace DIR) "
+                             "[--member ID] [--data DIR] \"message\""));
   }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
                        args->positionals[0]});

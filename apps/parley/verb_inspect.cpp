@@ -30,7 +30,10 @@ boost::json::object dialog_json(const dialog_row& row) {
 }
 
 boost::json::object message_json(const message_row& row) {
-  boost::json::object out{{"seq", row.seq}, {"course", row.course}, {"role", row.role}, {"content", row.content},
+  boost::json::object out{{"seq", row.seq},
+                          {"course", row.course},
+                          {"role", row.role},
+                          {"content", row.content},
                           {"at", format_iso8601_ms(row.ts_ms)}};
   if (!row.origin.empty()) out["origin"] = row.origin;
   if (!row.thinking.empty()) out["thinking"] = row.thinking;
@@ -88,9 +91,9 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
   std::printf("%-14s %-12s %-10s %-8s %6s %9s %8s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE", "QUESTIONS",
               "PENDING");
   for (const auto& row : *rows) {
-    std::printf("%-14s %-12s %-10s %-8s %6lld %9lld %8lld\n", row.id.c_str(), row.member_id.c_str(),
-                row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
-                static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs));
+    std::printf("%-14s %-12s %-10s %-8s %6lld %9lld %8lld\n", row.id.c_str(), row.member_id.c_str(), row.status.c_str(),
+                state_of(row).c_str(), static_cast<long long>(row.course), static_cast<long long>(row.open_questions),
+                static_cast<long long>(row.pending_subdialogs));
   }
   return kExitOk;
 }

@@ -23,8 +23,8 @@ struct outcome {
 
 outcome run(const std::string& args) {
   // The demo must use its offline model here whatever the developer's environment says.
-  const std::string command = "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args +
-                              " 2>&1";
+  const std::string command =
+      "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
   outcome out;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return out;

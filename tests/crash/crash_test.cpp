@@ -69,7 +69,8 @@ child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std
   }
   std::string output;
   char buffer[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) output.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
+    output.append(buffer, static_cast<std::size_t>(n));
   close(pipe_fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -145,7 +146,8 @@ TEST(CrashSafety, SigkillAtFiftyRandomPointsLosesNothingAcknowledged) {
 
     std::set<std::pair<std::string, std::int64_t>> present;
     for (const auto& ev : (*log)->read_all_events().value()) present.emplace(ev.dialog_id, ev.seq);
-    for (const auto& ack : killed.acks) EXPECT_EQ(present.count(ack), 1U) << "acknowledged seq " << ack.second << " lost";
+    for (const auto& ack : killed.acks)
+      EXPECT_EQ(present.count(ack), 1U) << "acknowledged seq " << ack.second << " lost";
 
     const projections live = dump(**log);
     ASSERT_TRUE((*log)->rebuild_projections().has_value());

@@ -69,8 +69,7 @@ void expect_error_text(const result<void>& outcome, const YAML::Node& step, cons
   }
 }
 
-asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAML::Node steps,
-                                scenario_run& run) {
+asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAML::Node steps, scenario_run& run) {
   for (const auto& step : steps) {
     if (const auto node = step["new_dialog"]) {
       engine::new_dialog spec{node["member"].as<std::string>(""), "", ""};
@@ -99,15 +98,24 @@ void check_dialog_fields(const dialog_row& row, const YAML::Node& want, const st
     const auto key = field.first.as<std::string>();
     const auto& value = field.second;
     SCOPED_TRACE(alias + "." + key);
-    if (key == "status") EXPECT_EQ(row.status, value.as<std::string>());
-    else if (key == "course") EXPECT_EQ(row.course, value.as<std::int64_t>());
-    else if (key == "needs_drive") EXPECT_EQ(row.needs_drive, value.as<bool>());
-    else if (key == "generating") EXPECT_EQ(row.generating, value.as<bool>());
-    else if (key == "last_error") EXPECT_EQ(row.last_error, value.as<std::string>());
-    else if (key == "last_error_contains") EXPECT_NE(row.last_error.find(value.as<std::string>()), std::string::npos) << row.last_error;
-    else if (key == "message_count") EXPECT_EQ(row.message_count, value.as<std::int64_t>());
-    else if (key == "member") EXPECT_EQ(row.member_id, value.as<std::string>());
-    else ADD_FAILURE() << "unknown dialog field in scenario: " << key;
+    if (key == "status")
+      EXPECT_EQ(row.status, value.as<std::string>());
+    else if (key == "course")
+      EXPECT_EQ(row.course, value.as<std::int64_t>());
+    else if (key == "needs_drive")
+      EXPECT_EQ(row.needs_drive, value.as<bool>());
+    else if (key == "generating")
+      EXPECT_EQ(row.generating, value.as<bool>());
+    else if (key == "last_error")
+      EXPECT_EQ(row.last_error, value.as<std::string>());
+    else if (key == "last_error_contains")
+      EXPECT_NE(row.last_error.find(value.as<std::string>()), std::string::npos) << row.last_error;
+    else if (key == "message_count")
+      EXPECT_EQ(row.message_count, value.as<std::int64_t>());
+    else if (key == "member")
+      EXPECT_EQ(row.member_id, value.as<std::string>());
+    else
+      ADD_FAILURE() << "unknown dialog field in scenario: " << key;
   }
 }
 
@@ -122,16 +130,26 @@ void check_message(const message_row& msg, const YAML::Node& want) {
     const auto key = field.first.as<std::string>();
     const auto& value = field.second;
     SCOPED_TRACE("message seq " + std::to_string(msg.seq) + " field " + key);
-    if (key == "role") EXPECT_EQ(msg.role, value.as<std::string>());
-    else if (key == "content") EXPECT_EQ(msg.content, value.as<std::string>());
-    else if (key == "content_contains") EXPECT_NE(msg.content.find(value.as<std::string>()), std::string::npos) << msg.content;
-    else if (key == "thinking_contains") EXPECT_NE(msg.thinking.find(value.as<std::string>()), std::string::npos) << msg.thinking;
-    else if (key == "tool_calls") EXPECT_EQ(count_calls(msg.tool_calls_json), value.as<std::size_t>()) << msg.tool_calls_json;
-    else if (key == "name") EXPECT_EQ(msg.tool_name, value.as<std::string>());
-    else if (key == "ok") EXPECT_EQ(msg.ok, value.as<bool>());
-    else if (key == "interrupted") EXPECT_EQ(msg.interrupted, value.as<bool>());
-    else if (key == "origin") EXPECT_EQ(msg.origin, value.as<std::string>());
-    else ADD_FAILURE() << "unknown message field in scenario: " << key;
+    if (key == "role")
+      EXPECT_EQ(msg.role, value.as<std::string>());
+    else if (key == "content")
+      EXPECT_EQ(msg.content, value.as<std::string>());
+    else if (key == "content_contains")
+      EXPECT_NE(msg.content.find(value.as<std::string>()), std::string::npos) << msg.content;
+    else if (key == "thinking_contains")
+      EXPECT_NE(msg.thinking.find(value.as<std::string>()), std::string::npos) << msg.thinking;
+    else if (key == "tool_calls")
+      EXPECT_EQ(count_calls(msg.tool_calls_json), value.as<std::size_t>()) << msg.tool_calls_json;
+    else if (key == "name")
+      EXPECT_EQ(msg.tool_name, value.as<std::string>());
+    else if (key == "ok")
+      EXPECT_EQ(msg.ok, value.as<bool>());
+    else if (key == "interrupted")
+      EXPECT_EQ(msg.interrupted, value.as<bool>());
+    else if (key == "origin")
+      EXPECT_EQ(msg.origin, value.as<std::string>());
+    else
+      ADD_FAILURE() << "unknown message field in scenario: " << key;
   }
 }
 
@@ -192,8 +210,8 @@ void run_scenario(const fs::path& file, bool durable) {
   auto providers = engine::build_providers(*team);
   ASSERT_TRUE(providers.has_value()) << providers.err().message;
   asio::io_context io;
-  auto eng = engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers),
-                                    engine::build_builtin_tools());
+  auto eng =
+      engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers), engine::build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   chunk_stopper stopper;
   stopper.eng = eng->get();

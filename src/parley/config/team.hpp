@@ -30,8 +30,8 @@ struct provider_config {
 
 struct member_config {
   std::string id;
-  std::string name;     // display name
-  std::string persona;  // text (inline or read from persona_file)
+  std::string name;      // display name
+  std::string persona;   // text (inline or read from persona_file)
   std::string provider;  // id of a provider_config
   std::string model;
   boost::json::object model_params;
@@ -48,8 +48,8 @@ struct limits_config {
 };
 
 struct team_config {
-  std::filesystem::path source;    // the file the team was read from
-  std::filesystem::path base_dir;  // relative paths resolve against it
+  std::filesystem::path source;     // the file the team was read from
+  std::filesystem::path base_dir;   // relative paths resolve against it
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
   limits_config limits;

@@ -52,8 +52,8 @@ result<void> read_limits(const map_reader& root, limits_config& limits) {
 result<void> check_kind_keys(const map_reader& map, const provider_config& provider) {
   const bool scripted = provider.kind == "scripted";
   for (const auto& item : map.entries()) {
-    const bool http_only = item.key == "base_url" || item.key == "api_key_env" || item.key == "base_url_env" ||
-                           item.key == "fallback";
+    const bool http_only =
+        item.key == "base_url" || item.key == "api_key_env" || item.key == "base_url_env" || item.key == "fallback";
     if ((scripted && http_only) || (!scripted && item.key == "script")) {
       return map.fail_at_key(item, "key '" + item.key + "' does not apply to kind '" + provider.kind + "'");
     }
@@ -97,9 +97,9 @@ result<void> check_fallbacks(const map_reader& map, const std::vector<provider_c
       auto provider_map = map.child_of(*map.find(at->id), map.path_of(at->id));
       if (!provider_map) return std::move(provider_map).err();
       if (next == providers.end()) {
-        return provider_map->fail_at_value(*provider_map->find("fallback"),
-                                           detail::unknown_name_problem("provider", at->fallback,
-                                                                        detail::provider_ids(providers)));
+        return provider_map->fail_at_value(
+            *provider_map->find("fallback"),
+            detail::unknown_name_problem("provider", at->fallback, detail::provider_ids(providers)));
       }
       if (std::find(seen.begin(), seen.end(), next->id) != seen.end()) {
         return provider_map->fail_at_value(*provider_map->find("fallback"),

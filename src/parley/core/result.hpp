@@ -98,15 +98,15 @@ inline result<void> ok() { return {}; }
 }  // namespace parley
 
 // Propagates the error of an expression returning result<...> from the enclosing function.
-#define PARLEY_TRY(expr)                             \
-  do {                                               \
-    auto parley_try_result_ = (expr);                \
+#define PARLEY_TRY(expr)                                                 \
+  do {                                                                   \
+    auto parley_try_result_ = (expr);                                    \
     if (!parley_try_result_) return std::move(parley_try_result_).err(); \
   } while (false)
 
 // The same for coroutines.
-#define PARLEY_CO_TRY(expr)                          \
-  do {                                               \
-    auto parley_try_result_ = (expr);                \
+#define PARLEY_CO_TRY(expr)                                                 \
+  do {                                                                      \
+    auto parley_try_result_ = (expr);                                       \
     if (!parley_try_result_) co_return std::move(parley_try_result_).err(); \
   } while (false)

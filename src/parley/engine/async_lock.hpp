@@ -5,8 +5,8 @@
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
-#include "parley/engine/resumer.hpp"
 #include <boost/asio/use_awaitable.hpp>
+#include "parley/engine/resumer.hpp"
 
 #include <deque>
 #include <utility>

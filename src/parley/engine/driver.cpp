@@ -27,16 +27,15 @@ boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
 
 boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t genseq,
                                      const llm::model_response& response, bool interrupted) {
-  return boost::json::object{
-      {"course", dialog.row().course},
-      {"genseq", genseq},
-      {"thinking", response.thinking},
-      {"saying", response.saying},
-      {"toolCalls", tool_calls_json(response.tool_calls)},
-      {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
-      {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
-                                    {"outputTokens", response.usage.output_tokens}}},
-      {"interrupted", interrupted}};
+  return boost::json::object{{"course", dialog.row().course},
+                             {"genseq", genseq},
+                             {"thinking", response.thinking},
+                             {"saying", response.saying},
+                             {"toolCalls", tool_calls_json(response.tool_calls)},
+                             {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
+                             {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
+                                                           {"outputTokens", response.usage.output_tokens}}},
+                             {"interrupted", interrupted}};
 }
 
 }  // namespace
@@ -82,11 +81,10 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
   }
 }
 
-asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member,
-                                               std::int64_t round) {
+asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round) {
   const std::int64_t genseq = dialog.row().last_genseq + 1;
   PARLEY_CO_TRY(stage(dialog, event_type::generation_started,
-                          boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
+                      boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
   // Not awaited: nothing outside the process acts on a generation's start, and the durable
   // commit of its end below covers it.
   writer_.send(dialog.take_staged());
@@ -101,7 +99,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   if (!response) co_return std::move(response).err();
   if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
 
-  PARLEY_CO_TRY(stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
+  PARLEY_CO_TRY(
+      stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
   co_return co_await commit(dialog);  // durable before any of its tool calls runs
 }
 
@@ -126,12 +125,12 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       outcome = co_await found->invoke(*args, context);
     }
     const auto staged = stage(dialog, event_type::tool_result,
-                                     boost::json::object{{"course", dialog.row().course},
-                                                         {"genseq", dialog.row().last_genseq},
-                                                         {"callId", call.id},
-                                                         {"name", call.name},
-                                                         {"ok", outcome.ok},
-                                                         {"content", std::move(outcome.content)}});
+                              boost::json::object{{"course", dialog.row().course},
+                                                  {"genseq", dialog.row().last_genseq},
+                                                  {"callId", call.id},
+                                                  {"name", call.name},
+                                                  {"ok", outcome.ok},
+                                                  {"content", std::move(outcome.content)}});
     if (!staged) {
       co_await record_failure(dialog, staged.err().message);
       co_return;
@@ -143,7 +142,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
 asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {
   if (dialog.poisoned) co_return;  // the log refused an earlier batch; only a reload can help
   if (!stage(dialog, event_type::drive_failed,
-                    boost::json::object{{"course", dialog.row().course}, {"message", message}})) {
+             boost::json::object{{"course", dialog.row().course}, {"message", message}})) {
     co_return;
   }
   (void)co_await commit(dialog);

@@ -23,8 +23,8 @@ engine::~engine() = default;
 
 result<std::unique_ptr<engine>> engine::create(asio::any_io_executor executor, store& log, config::team_config team,
                                                provider_map providers, tools::tool_registry tools) {
-  std::unique_ptr<engine> created(
-      new engine(std::move(executor), log, std::move(team), std::move(providers), std::move(tools)));  // NOLINT: private ctor
+  std::unique_ptr<engine> created(new engine(std::move(executor), log, std::move(team), std::move(providers),
+                                             std::move(tools)));  // NOLINT: private ctor
   PARLEY_TRY(created->prepare_members());
   return created;
 }
@@ -36,8 +36,8 @@ result<void> engine::prepare_members() {
     setup.config = &member;
     const auto provider = providers_.find(member.provider);
     if (provider == providers_.end()) {
-      return make_error(errc::config_error, "member '" + member.id + "' uses provider '" + member.provider +
-                                                "', which is not configured");
+      return make_error(errc::config_error,
+                        "member '" + member.id + "' uses provider '" + member.provider + "', which is not configured");
     }
     setup.provider = provider->second.get();
     std::vector<std::string> wanted = member.tools;
@@ -131,7 +131,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
 }
 
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content,
-                                                         std::string msg_id) {
+                                                        std::string msg_id) {
   if (auto valid = check_user_message(content); !valid) co_return std::move(valid).err();
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
@@ -148,8 +148,8 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
       if (member != members_.end()) co_await run_tools(dialog, member->second, owed);
     }
     if (msg_id.empty()) msg_id = new_uuid();
-    boost::json::object payload{{"course", dialog.row().course}, {"content", content}, {"msgId", msg_id},
-                                {"origin", "user"}};
+    boost::json::object payload{
+        {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", "user"}};
     if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }

@@ -82,8 +82,7 @@ class engine {
   void schedule_drive(dialog_runtime& dialog);
   boost::asio::awaitable<void> drive(dialog_runtime& dialog);
   boost::asio::awaitable<void> drive_locked(dialog_runtime& dialog);
-  boost::asio::awaitable<result<void>> generate(dialog_runtime& dialog, const member_setup& member,
-                                                std::int64_t round);
+  boost::asio::awaitable<result<void>> generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round);
   boost::asio::awaitable<void> run_tools(dialog_runtime& dialog, const member_setup& member,
                                          const std::vector<llm::tool_call>& calls);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);

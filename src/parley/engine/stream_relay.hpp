@@ -15,11 +15,17 @@ class stream_relay final : public llm::stream_sink {
  public:
   stream_relay(const std::vector<engine_observer*>& observers, std::string_view dialog_id, std::string_view root_id,
                std::int64_t course, std::int64_t genseq, llm::generation_control& control)
-      : observers_(observers), dialog_id_(dialog_id), root_id_(root_id), course_(course), genseq_(genseq),
+      : observers_(observers),
+        dialog_id_(dialog_id),
+        root_id_(root_id),
+        course_(course),
+        genseq_(genseq),
         control_(control) {}
 
   void on_thinking_start() override { open(segment::thinking, stream_kind::thinking_start); }
-  void on_thinking_chunk(std::string_view text) override { chunk(segment::thinking, stream_kind::thinking_chunk, text); }
+  void on_thinking_chunk(std::string_view text) override {
+    chunk(segment::thinking, stream_kind::thinking_chunk, text);
+  }
   void on_thinking_finish() override { close(segment::thinking, stream_kind::thinking_finish); }
   void on_saying_start() override { open(segment::saying, stream_kind::saying_start); }
   void on_saying_chunk(std::string_view text) override { chunk(segment::saying, stream_kind::saying_chunk, text); }

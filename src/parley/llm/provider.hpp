@@ -26,8 +26,8 @@ struct tool_call {
 
 struct chat_message {
   llm::role role = llm::role::user;
-  std::string content;   // text (saying for assistant, output for tool)
-  std::string thinking;  // assistant only
+  std::string content;                // text (saying for assistant, output for tool)
+  std::string thinking;               // assistant only
   std::vector<tool_call> tool_calls;  // assistant only
   std::string tool_call_id;           // tool only
   std::string name;                   // tool only: the tool's name

@@ -12,8 +12,8 @@ struct dialog_row {
   std::string root_id;
   std::string parent_id;  // empty for a root dialog
   std::string member_id;
-  std::string kind;       // "root" | "sub"
-  std::string status;     // "running" | "completed" | "archived"
+  std::string kind;    // "root" | "sub"
+  std::string status;  // "running" | "completed" | "archived"
   std::string task_doc_path;
   std::string title;
   std::string last_error;
@@ -39,8 +39,8 @@ struct message_row {
   std::int64_t seq = 0;  // the seq of the event that produced it
   std::int64_t course = 1;
   std::int64_t genseq = 0;
-  std::string role;  // "user" | "assistant" | "tool"
-  std::string origin;  // user messages: "user" | "answer" | "system" | "tellask" | "reply"
+  std::string role;     // "user" | "assistant" | "tool"
+  std::string origin;   // user messages: "user" | "answer" | "system" | "tellask" | "reply"
   std::string content;  // user text, assistant saying, or tool output
   std::string thinking;
   std::string tool_calls_json;  // assistant: JSON array [{id, name, arguments}], "" when none

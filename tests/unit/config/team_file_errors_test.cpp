@@ -275,10 +275,11 @@ constexpr std::string_view kLiveHeader = R"(providers:
 )";
 
 TEST_F(TeamFile, FallbackMustNameAProvider) {
-  const std::string text = std::string(kLiveHeader) +
-                           "    fallback: ofline\nmembers:\n  lead: {persona: p, provider: live, model: m}\n";
-  EXPECT_EQ(error_of(text), at("7:15") + "providers.live.fallback: unknown provider 'ofline' (did you mean "
-                                         "'offline'?) (expected one of: offline or live)");
+  const std::string text =
+      std::string(kLiveHeader) + "    fallback: ofline\nmembers:\n  lead: {persona: p, provider: live, model: m}\n";
+  EXPECT_EQ(error_of(text), at("7:15") +
+                                "providers.live.fallback: unknown provider 'ofline' (did you mean "
+                                "'offline'?) (expected one of: offline or live)");
 }
 
 TEST_F(TeamFile, FallbacksMustNotFormACycle) {

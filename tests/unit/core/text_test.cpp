@@ -23,8 +23,7 @@ TEST(DidYouMean, SuggestsTheClosestKnownKeyOnly) {
 
 TEST(Iso8601, FormatsUtcWithMillisecondsAndParsesBack) {
   EXPECT_EQ(format_iso8601_ms(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(format_iso8601_ms(1700000000123LL),
-            "2023-11-14T22:13:20.123Z");
+  EXPECT_EQ(format_iso8601_ms(1700000000123LL), "2023-11-14T22:13:20.123Z");
   const auto parsed = parse_iso8601_ms("2023-11-14T22:13:20.123Z");
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(*parsed, 1700000000123LL);

@@ -46,9 +46,10 @@ void append_now(store& log, std::vector<event> batch) {
 }
 
 TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
-  temp_team files("version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-                  "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculat]}\n",
-                  "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculat]}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
   asio::io_context io;
   auto log = make_memory_store();
   auto eng = make_engine(io, *log, files.load());
@@ -57,9 +58,10 @@ TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
 }
 
 TEST(Engine, RefusesAnUnknownToolset) {
-  temp_team files("version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-                  "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [workspace_reed]}\n",
-                  "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [workspace_reed]}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
   asio::io_context io;
   auto log = make_memory_store();
   auto eng = make_engine(io, *log, files.load());
@@ -68,20 +70,23 @@ TEST(Engine, RefusesAnUnknownToolset) {
 }
 
 TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
-  temp_team files(kOneMemberTeam, "members:\n  lead:\n    - when: {last_tool: \"4\"}\n"
-                                  "      emit: [{saying: \"two and two is {{last_tool}}\"}]\n");
+  temp_team files(kOneMemberTeam,
+                  "members:\n  lead:\n    - when: {last_tool: \"4\"}\n"
+                  "      emit: [{saying: \"two and two is {{last_tool}}\"}]\n");
   auto log = make_memory_store();
   // The log of a process that died right after the model asked for a tool.
-  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
-                    raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}, {"msgId", "m"}}),
-                    raw_event("d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}, {"round", 1}}),
-                    raw_event("d1", 4, event_type::generation_finished,
-                              {{"course", 1},
-                               {"genseq", 1},
-                               {"saying", ""},
-                               {"toolCalls", boost::json::array{boost::json::object{
-                                                 {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"2+2"})"}}}},
-                               {"interrupted", false}})});
+  append_now(
+      *log,
+      {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
+       raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}, {"msgId", "m"}}),
+       raw_event("d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}, {"round", 1}}),
+       raw_event("d1", 4, event_type::generation_finished,
+                 {{"course", 1},
+                  {"genseq", 1},
+                  {"saying", ""},
+                  {"toolCalls", boost::json::array{boost::json::object{
+                                    {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"2+2"})"}}}},
+                  {"interrupted", false}})});
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
@@ -102,13 +107,15 @@ TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
 TEST(Engine, ANewMessageAfterACrashFirstAnswersTheOwedToolCalls) {
   temp_team files(kOneMemberTeam, "members:\n  lead:\n    - emit: [{saying: \"noted\"}]\n");
   auto log = make_memory_store();
-  append_now(*log, {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
-                    raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}}),
-                    raw_event("d1", 3, event_type::generation_finished,
-                              {{"course", 1},
-                               {"genseq", 1},
-                               {"toolCalls", boost::json::array{boost::json::object{
-                                                 {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"1+2"})"}}}}})});
+  append_now(*log,
+             {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}),
+              raw_event("d1", 2, event_type::user_message, {{"course", 1}, {"content", "add"}}),
+              raw_event("d1", 3, event_type::generation_finished,
+                        {{"course", 1},
+                         {"genseq", 1},
+                         {"toolCalls",
+                          boost::json::array{boost::json::object{
+                              {"id", "c1"}, {"name", "calculate"}, {"arguments", R"({"expression":"1+2"})"}}}}})});
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value());
@@ -184,7 +191,8 @@ TEST(ContextBuilder, PersonaLeadsTheSystemPromptAndMessagesKeepTheirRoles) {
        raw_event("d1", 3, event_type::generation_finished,
                  {{"saying", ""},
                   {"thinking", "t"},
-                  {"toolCalls", boost::json::array{boost::json::object{{"id", "c"}, {"name", "calculate"}, {"arguments", "{}"}}}}}),
+                  {"toolCalls",
+                   boost::json::array{boost::json::object{{"id", "c"}, {"name", "calculate"}, {"arguments", "{}"}}}}}),
        raw_event("d1", 4, event_type::tool_result, {{"callId", "c"}, {"name", "calculate"}, {"content", "1"}})});
   ASSERT_TRUE(dialog.has_value()) << dialog.err().message;
   const auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 2);
