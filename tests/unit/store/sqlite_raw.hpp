@@ -45,7 +45,7 @@ inline void exec(const std::string& db_file, const char* sql) {
 // The three projection tables, fully, in a stable order.
 inline std::vector<table_dump> dump_projections(const std::string& db_file) {
   return {query(db_file, "SELECT * FROM dialogs ORDER BY id"),
-          query(db_file, "SELECT * FROM messages ORDER BY dialog_id, seq"),
+          query(db_file, "SELECT * FROM messages ORDER BY event_id"),
           query(db_file, "SELECT * FROM courses ORDER BY dialog_id, course")};
 }
 

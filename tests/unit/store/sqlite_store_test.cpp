@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <thread>
+#include <utility>
 
 #include "parley/core/time.hpp"
 #include "sqlite_raw.hpp"
@@ -21,6 +23,7 @@ std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& o
   return opened ? std::move(*opened) : nullptr;
 }
 
+// The log keeps integer milliseconds; the view shows them as ISO-8601 text for the sqlite3 shell.
 TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
   temp_dir dir;
   auto s = open_or_fail(dir);
@@ -29,7 +32,7 @@ TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
   const std::vector<event> batch = test::realistic_dialog(d);
   ASSERT_TRUE(test::append_sync(*s, batch));
 
-  const auto rows = test::query(dir.db_file(), "SELECT seq, type, payload, ts, ts_ms FROM events ORDER BY id");
+  const auto rows = test::query(dir.db_file(), "SELECT seq, type, payload, ts, ts_ms FROM events_readable ORDER BY id");
   ASSERT_EQ(rows.size(), batch.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i][0], std::to_string(batch[i].seq));
@@ -39,6 +42,24 @@ TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
     EXPECT_EQ(rows[i][4], std::to_string(batch[i].ts_ms));
   }
   EXPECT_EQ(rows[0][3], "2023-11-14T22:13:20.123Z");
+}
+
+TEST(SqliteStore, ReadableTimestampsMatchIso8601ToTheMillisecond) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  // Epoch, sub-second edges, a leap day, and dates far from now: the view computes them with
+  // floating-point seconds, which must still land on the exact millisecond.
+  const std::vector<std::int64_t> times{0, 1, 999, 951782400000, 1700000000001, 1700000000999, 4102444799999};
+  dialog_script d("d1", "d1");
+  std::vector<event> batch{d.created("alice")};
+  for (std::size_t i = 1; i < times.size(); ++i) batch.push_back(d.user("t"));
+  for (std::size_t i = 0; i < times.size(); ++i) batch[i].ts_ms = times[i];
+  ASSERT_TRUE(test::append_sync(*s, batch));
+
+  const auto rows = test::query(dir.db_file(), "SELECT ts FROM events_readable ORDER BY id");
+  ASSERT_EQ(rows.size(), times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) EXPECT_EQ(rows[i][0], format_iso8601_ms(times[i])) << times[i];
 }
 
 TEST(SqliteStore, BadBatchFailsAloneWhileOtherQueuedBatchesCommitInTheSameTransaction) {
@@ -224,6 +245,81 @@ TEST(SqliteStore, ReopenedStoreFindsEveryEventAndProjectionAndContinuesTheLog) {
   EXPECT_EQ(s->get_dialog("root-0")->value().status, "archived");
 }
 
+// Messages are stored as references to their events and decoded on read, so every course's
+// transcript must come back identical from a fresh connection and from rebuilt projections.
+TEST(SqliteStore, MessagesOfEveryCourseReadBackIdenticallyAfterReopenAndRebuild) {
+  temp_dir dir;
+  using transcripts = std::map<std::pair<std::string, std::int64_t>, std::vector<message_row>>;
+  auto read_all = [](store& s) {
+    transcripts out;
+    const auto dialogs = s.list_dialogs({});
+    EXPECT_TRUE(dialogs);
+    if (!dialogs) return out;
+    for (const dialog_row& row : *dialogs) {
+      for (std::int64_t course = 0; course <= row.course; ++course) {
+        auto messages = s.messages(row.id, course);
+        EXPECT_TRUE(messages) << messages.err().message;
+        if (messages) out[{row.id, course}] = std::move(*messages);
+      }
+    }
+    return out;
+  };
+  transcripts before;
+  std::vector<dialog_row> dialogs_before;
+  {
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    dialog_script d("realistic", "realistic");
+    s->append(test::realistic_dialog(d), nullptr);
+    for (auto& batch : test::varied_history(11, 3, 300)) s->append(std::move(batch), nullptr);
+    s->flush();
+    before = read_all(*s);
+    dialogs_before = *s->list_dialogs({});
+  }
+  ASSERT_GT(before.size(), 20U);
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(read_all(*s), before);
+  EXPECT_EQ(*s->list_dialogs({}), dialogs_before);
+  ASSERT_TRUE(s->rebuild_projections());
+  EXPECT_EQ(read_all(*s), before);
+  EXPECT_EQ(*s->list_dialogs({}), dialogs_before);
+}
+
+TEST(SqliteStore, MessageThatRefersToANonMessageEventIsReportedCorrupt) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, {d.created("alice"), d.user("hello")}));
+  test::exec(dir.db_file(), "UPDATE messages SET event_id = (SELECT id FROM events WHERE seq = 1)");
+  auto messages = s->messages("d1", 0);
+  ASSERT_FALSE(messages);
+  EXPECT_EQ(messages.err().code, errc::corrupt);
+}
+
+// Most commits write only a row's progress columns; a status change must still reach the row and
+// the status index, also for a row the writer loaded from the table rather than created.
+TEST(SqliteStore, StatusChangesOfLoadedRowsReachTheStatusIndex) {
+  temp_dir dir;
+  dialog_script d("d1", "d1");
+  {
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(test::append_sync(*s, {d.created("alice"), d.user("hello")}));
+  }
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(test::append_sync(*s, {d.user("again")}));
+  ASSERT_TRUE(test::append_sync(*s, {d.status("completed"), d.user("late")}));
+  EXPECT_TRUE(s->list_dialogs({.status = "running"})->empty());
+  const auto completed = *s->list_dialogs({.status = "completed"});
+  ASSERT_EQ(completed.size(), 1U);
+  EXPECT_EQ(completed[0].last_seq, 5);
+  EXPECT_EQ(completed[0].message_count, 3);
+  EXPECT_EQ(test::query(dir.db_file(), "PRAGMA integrity_check"), (test::table_dump{{"ok"}}));
+}
+
 TEST(SqliteStore, ClosingTheStoreCommitsQueuedBatchesAndCallsEachCallbackOnce) {
   temp_dir dir;
   constexpr int kAppends = 300;
@@ -272,7 +368,7 @@ TEST(SqliteStore, RebuildRestoresTamperedProjectionsAndAppendsContinue) {
   const auto before = test::dump_projections(dir.db_file());
 
   test::exec(dir.db_file(),
-             "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE seq % 2 = 0;"
+             "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE event_id % 2 = 0;"
              "DELETE FROM courses WHERE course > 1; INSERT INTO courses VALUES ('nobody', 1, 0);");
   ASSERT_NE(test::dump_projections(dir.db_file()), before);
   ASSERT_TRUE(s->rebuild_projections());

@@ -2,6 +2,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include "parley/model/projection.hpp"
+
 namespace parley::sqlite {
 
 std::string placeholders(int count) {
@@ -39,23 +41,6 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_int(22, row.needs_drive ? 1 : 0);
 }
 
-void bind_message(statement& stmt, const message_row& msg) {
-  stmt.bind_text(1, msg.dialog_id);
-  stmt.bind_int(2, msg.seq);
-  stmt.bind_int(3, msg.course);
-  stmt.bind_int(4, msg.genseq);
-  stmt.bind_text(5, msg.role);
-  stmt.bind_text(6, msg.origin);
-  stmt.bind_text(7, msg.content);
-  stmt.bind_text(8, msg.thinking);
-  stmt.bind_text(9, msg.tool_calls_json);
-  stmt.bind_text(10, msg.tool_call_id);
-  stmt.bind_text(11, msg.tool_name);
-  stmt.bind_int(12, msg.ok ? 1 : 0);
-  stmt.bind_int(13, msg.interrupted ? 1 : 0);
-  stmt.bind_int(14, msg.ts_ms);
-}
-
 dialog_row read_dialog(const statement& stmt) {
   dialog_row row;
   row.id = stmt.text_at(0);
@@ -83,25 +68,6 @@ dialog_row read_dialog(const statement& stmt) {
   return row;
 }
 
-message_row read_message(const statement& stmt) {
-  message_row msg;
-  msg.dialog_id = stmt.text_at(0);
-  msg.seq = stmt.int_at(1);
-  msg.course = stmt.int_at(2);
-  msg.genseq = stmt.int_at(3);
-  msg.role = stmt.text_at(4);
-  msg.origin = stmt.text_at(5);
-  msg.content = stmt.text_at(6);
-  msg.thinking = stmt.text_at(7);
-  msg.tool_calls_json = stmt.text_at(8);
-  msg.tool_call_id = stmt.text_at(9);
-  msg.tool_name = stmt.text_at(10);
-  msg.ok = stmt.int_at(11) != 0;
-  msg.interrupted = stmt.int_at(12) != 0;
-  msg.ts_ms = stmt.int_at(13);
-  return msg;
-}
-
 result<event> read_event(const statement& stmt) {
   event ev;
   ev.dialog_id = stmt.text_at(0);
@@ -117,6 +83,22 @@ result<event> read_event(const statement& stmt) {
   }
   ev.payload = std::move(payload.get_object());
   return ev;
+}
+
+result<message_row> read_message(const statement& stmt) {
+  auto ev = read_event(stmt);
+  if (!ev) return std::move(ev).err();
+  // The dialog's row as it was just before the event, as far as a message depends on it.
+  dialog_row before;
+  before.id = ev->dialog_id;
+  before.last_seq = ev->seq - 1;
+  before.course = stmt.int_at(kEventColumnCount);
+  auto step = apply_event(*ev, before);
+  if (!step || !step->new_message) {
+    return make_error(errc::corrupt, "message " + std::to_string(ev->seq) + " of dialog " + ev->dialog_id +
+                                         " refers to an event (" + ev->type + ") that is not a message");
+  }
+  return std::move(*step->new_message);
 }
 
 }  // namespace parley::sqlite

@@ -18,24 +18,23 @@ inline constexpr std::string_view kDialogColumns =
     "updated_at_ms, generating, needs_drive";
 inline constexpr int kDialogColumnCount = 22;
 
-inline constexpr std::string_view kMessageColumns =
-    "dialog_id, seq, course, genseq, role, origin, content, thinking, tool_calls_json, tool_call_id, tool_name, ok, "
-    "interrupted, ts_ms";
-inline constexpr int kMessageColumnCount = 14;
-
-inline constexpr std::string_view kEventColumns = "dialog_id, root_id, seq, type, payload, ts_ms";
+// Columns of `events`, qualified by `e` so the same list serves queries that join it.
+inline constexpr std::string_view kEventColumns = "e.dialog_id, e.root_id, e.seq, e.type, e.payload, e.ts_ms";
+inline constexpr int kEventColumnCount = 6;
 
 // "?1, ?2, ... ?n" for an INSERT of `count` columns.
 std::string placeholders(int count);
 
 // Binds parameters ?1..?n in column-list order. Text is bound by reference (see statement).
 void bind_dialog(statement& stmt, const dialog_row& row);
-void bind_message(statement& stmt, const message_row& msg);
 
 // Read a row selected with the matching column list, starting at column 0.
 dialog_row read_dialog(const statement& stmt);
-message_row read_message(const statement& stmt);
 // Fails with `corrupt` when the stored payload is not a JSON object.
 result<event> read_event(const statement& stmt);
+// A message is its event (kEventColumns) followed by `messages.course`, decoded by apply_event,
+// the reducer that created the message row: a message depends on nothing but its event and the
+// course it was appended in. Fails with `corrupt` when the event does not make a message.
+result<message_row> read_message(const statement& stmt);
 
 }  // namespace parley::sqlite

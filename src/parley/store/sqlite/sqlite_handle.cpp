@@ -113,4 +113,6 @@ error connection::last_error(std::string_view what) const {
 
 bool connection::in_transaction() const noexcept { return sqlite3_get_autocommit(db_.get()) == 0; }
 
+std::int64_t connection::last_insert_rowid() const noexcept { return sqlite3_last_insert_rowid(db_.get()); }
+
 }  // namespace parley::sqlite

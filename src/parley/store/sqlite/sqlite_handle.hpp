@@ -80,6 +80,8 @@ class connection {
   error last_error(std::string_view what) const;
   // True while an explicit transaction is open (SQLite rolls back on some I/O errors by itself).
   bool in_transaction() const noexcept;
+  // The rowid of the latest successful INSERT on this connection.
+  std::int64_t last_insert_rowid() const noexcept;
 
  private:
   struct closer {

@@ -54,6 +54,9 @@ class sqlite_writer {
   struct cached_row {
     dialog_row row;
     bool dirty = false;  // changed in the open transaction, written just before COMMIT
+    // New, or a fixed column changed (see same_fixed_columns): the write must replace the whole
+    // row and its index entries, not only the columns a commit usually changes.
+    bool full_write = false;
   };
 
   sqlite_writer(connection db, std::int64_t max_batch_events);
@@ -82,6 +85,8 @@ class sqlite_writer {
   std::condition_variable wake_;  // the writer: work arrived or shutdown began
   std::condition_variable done_;  // flushers: completed_ advanced or the writer stopped
   std::deque<request> queue_;
+  // Applied batches, freed by the next append or flush (see enqueue).
+  std::vector<std::vector<event>> spent_;
   std::uint64_t enqueued_ = 0;   // ticket of the newest queued request
   std::uint64_t completed_ = 0;  // ticket of the newest request whose callback has returned
   bool stopping_ = false;

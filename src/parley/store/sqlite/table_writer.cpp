@@ -1,29 +1,39 @@
 #include "parley/store/sqlite/table_writer.hpp"
 
-#include "parley/core/time.hpp"
+#include <algorithm>
+#include <iterator>
+
 #include "parley/store/sqlite/row_codec.hpp"
 
 namespace parley::sqlite {
 namespace {
 
-// "b = excluded.b, c = excluded.c, ..." for every column after the first (the conflict key).
-// An upsert updates the row in place instead of deleting and re-inserting it as REPLACE would.
-std::string update_assignments(std::string_view columns) {
+// Columns of kDialogColumns that only a full upsert writes: the key, every indexed column, and
+// the ones the reducer sets at creation only. Keep in step with same_fixed_columns.
+constexpr std::string_view kFixedDialogColumns[] = {
+    "id", "root_id", "parent_id", "member_id", "kind", "status", "task_doc_path", "title", "depth", "created_at_ms"};
+
+// "b = ?2, c = ?3, ..." for the columns of kDialogColumns that `wanted` accepts, numbered by
+// their position so that bind_dialog binds every statement on the table.
+template <class Wanted>
+std::string dialog_assignments(Wanted wanted) {
   std::string out;
-  bool first = true;
-  while (!columns.empty()) {
+  std::string_view columns = kDialogColumns;
+  for (int number = 1; !columns.empty(); ++number) {
     const std::size_t comma = columns.find(',');
     std::string_view column = columns.substr(0, comma);
     columns = comma == std::string_view::npos ? std::string_view{} : columns.substr(comma + 1);
     while (!column.empty() && column.front() == ' ') column.remove_prefix(1);
-    if (first) {
-      first = false;
-      continue;
-    }
+    if (!wanted(column)) continue;
     if (!out.empty()) out += ", ";
-    out.append(column).append(" = excluded.").append(column);
+    out.append(column).append(" = ?").append(std::to_string(number));
   }
   return out;
+}
+
+bool is_fixed_column(std::string_view column) {
+  return std::find(std::begin(kFixedDialogColumns), std::end(kFixedDialogColumns), column) !=
+         std::end(kFixedDialogColumns);
 }
 
 result<void> prepare_into(connection& db, statement& out, std::string_view sql) {
@@ -36,8 +46,8 @@ result<void> prepare_into(connection& db, statement& out, std::string_view sql) 
 }  // namespace
 
 result<void> table_writer::prepare(connection& db) {
+  db_ = &db;
   const std::string dialog_cols(kDialogColumns);
-  const std::string message_cols(kMessageColumns);
   PARLEY_TRY(prepare_into(db, begin_, "BEGIN IMMEDIATE"));
   PARLEY_TRY(prepare_into(db, commit_, "COMMIT"));
   PARLEY_TRY(prepare_into(db, rollback_, "ROLLBACK"));
@@ -45,19 +55,22 @@ result<void> table_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, release_, "RELEASE batch"));
   PARLEY_TRY(prepare_into(db, rollback_to_, "ROLLBACK TO batch"));
   PARLEY_TRY(prepare_into(db, insert_event_,
-                          "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts, ts_ms) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"));
-  PARLEY_TRY(
-      prepare_into(db, insert_message_,
-                   "INSERT INTO messages (" + message_cols + ") VALUES (" + placeholders(kMessageColumnCount) + ")"));
+                          "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
+  PARLEY_TRY(prepare_into(db, insert_message_, "INSERT INTO messages (event_id, course) VALUES (?1, ?2)"));
   // A course number can only start once per dialog; a repeated start records the latest one.
   PARLEY_TRY(prepare_into(db, insert_course_,
                           "INSERT OR REPLACE INTO courses (dialog_id, course, started_at_ms) VALUES (?1, ?2, ?3)"));
   PARLEY_TRY(prepare_into(db, upsert_dialog_,
                           "INSERT INTO dialogs (" + dialog_cols + ") VALUES (" + placeholders(kDialogColumnCount) +
-                              ") ON CONFLICT (id) DO UPDATE SET " + update_assignments(kDialogColumns)));
+                              ") ON CONFLICT (id) DO UPDATE SET " +
+                              dialog_assignments([](std::string_view c) { return c != "id"; })));
+  PARLEY_TRY(prepare_into(db, update_dialog_, "UPDATE dialogs SET " + dialog_assignments([](std::string_view c) {
+                                                return !is_fixed_column(c);
+                                              }) + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, load_dialog_, "SELECT " + dialog_cols + " FROM dialogs WHERE id = ?1"));
-  PARLEY_TRY(prepare_into(db, all_events_, "SELECT " + std::string(kEventColumns) + " FROM events ORDER BY id"));
+  PARLEY_TRY(
+      prepare_into(db, all_events_, "SELECT " + std::string(kEventColumns) + ", e.id FROM events AS e ORDER BY e.id"));
   return ok();
 }
 
@@ -66,28 +79,26 @@ result<void> table_writer::rollback_to_savepoint() {
   return release_.run();
 }
 
-result<void> table_writer::insert_event(const event& ev) {
+result<std::int64_t> table_writer::insert_event(const event& ev) {
   payload_text_.clear();
   serializer_.reset(&ev.payload);
   char chunk[4096];
   while (!serializer_.done()) payload_text_.append(serializer_.read(chunk, sizeof chunk));
-  if (ev.ts_ms != ts_text_ms_) {
-    ts_text_ = format_iso8601_ms(ev.ts_ms);
-    ts_text_ms_ = ev.ts_ms;
-  }
   insert_event_.bind_text(1, ev.dialog_id);
   insert_event_.bind_text(2, ev.root_id);
   insert_event_.bind_int(3, ev.seq);
   insert_event_.bind_text(4, ev.type);
   insert_event_.bind_text(5, payload_text_);
-  insert_event_.bind_text(6, ts_text_);
-  insert_event_.bind_int(7, ev.ts_ms);
-  return insert_event_.run();
+  insert_event_.bind_int(6, ev.ts_ms);
+  PARLEY_TRY(insert_event_.run());
+  return db_->last_insert_rowid();
 }
 
-result<void> table_writer::write_step(const event& ev, const dialog_row& row_after, const projection_step& step) {
+result<void> table_writer::write_step(const event& ev, std::int64_t event_id, const dialog_row& row_after,
+                                      const projection_step& step) {
   if (step.new_message) {
-    bind_message(insert_message_, *step.new_message);
+    insert_message_.bind_int(1, event_id);
+    insert_message_.bind_int(2, step.new_message->course);
     PARLEY_TRY(insert_message_.run());
   }
   if (ev.type == event_type::dialog_created || step.course_reset) {
@@ -104,6 +115,11 @@ result<void> table_writer::upsert_dialog(const dialog_row& row) {
   return upsert_dialog_.run();
 }
 
+result<void> table_writer::update_dialog_progress(const dialog_row& row) {
+  bind_dialog(update_dialog_, row);
+  return update_dialog_.run();
+}
+
 result<std::optional<dialog_row>> table_writer::load_dialog(std::string_view dialog_id) {
   reset_guard guard(load_dialog_);
   load_dialog_.bind_text(1, dialog_id);
@@ -111,6 +127,12 @@ result<std::optional<dialog_row>> table_writer::load_dialog(std::string_view dia
   if (!found) return std::move(found).err();
   if (!*found) return std::optional<dialog_row>{};
   return std::optional<dialog_row>{read_dialog(load_dialog_)};
+}
+
+bool same_fixed_columns(const dialog_row& a, const dialog_row& b) noexcept {
+  return a.id == b.id && a.root_id == b.root_id && a.parent_id == b.parent_id && a.member_id == b.member_id &&
+         a.kind == b.kind && a.status == b.status && a.task_doc_path == b.task_doc_path && a.title == b.title &&
+         a.depth == b.depth && a.created_at_ms == b.created_at_ms;
 }
 
 }  // namespace parley::sqlite

@@ -30,24 +30,34 @@ class table_writer {
   // Undoes everything since `savepoint()` and ends the savepoint.
   result<void> rollback_to_savepoint();
 
-  result<void> insert_event(const event& ev);
-  // Writes the rows one applied event produced: its message, and the course it started.
-  result<void> write_step(const event& ev, const dialog_row& row_after, const projection_step& step);
+  // Returns the event's id (its position in the log).
+  result<std::int64_t> insert_event(const event& ev);
+  // Writes the rows one applied event (stored as `event_id`) produced: its message, and the
+  // course it started.
+  result<void> write_step(const event& ev, std::int64_t event_id, const dialog_row& row_after,
+                          const projection_step& step);
+  // Inserts or replaces the whole row.
   result<void> upsert_dialog(const dialog_row& row);
+  // Updates a stored row whose fixed columns (see same_fixed_columns) have not changed: the
+  // indexes, which hold only fixed columns, are left untouched.
+  result<void> update_dialog_progress(const dialog_row& row);
   result<std::optional<dialog_row>> load_dialog(std::string_view dialog_id);
 
-  // Every event in log order, for replaying. Reset it when done.
+  // Every event in log order (kEventColumns, then its id), for replaying. Reset it when done.
   statement& all_events() { return all_events_; }
 
  private:
+  connection* db_ = nullptr;
   statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
-  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, load_dialog_, all_events_;
+  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_, all_events_;
 
-  // Reused across events so serializing a payload and formatting its time do not allocate.
+  // Reused across events so serializing a payload does not allocate.
   boost::json::serializer serializer_;
   std::string payload_text_;
-  std::string ts_text_;
-  std::int64_t ts_text_ms_ = -1;
 };
+
+// True when `a` and `b` agree on every column an index of `dialogs` holds (and the others the
+// reducer only sets at creation), so `update_dialog_progress` can write `b` over `a`.
+bool same_fixed_columns(const dialog_row& a, const dialog_row& b) noexcept;
 
 }  // namespace parley::sqlite
