@@ -1,72 +1,35 @@
 #include "parley/llm/anthropic/anthropic_provider.hpp"
 
-#include "parley/core/json.hpp"
 #include "parley/llm/anthropic/anthropic_request.hpp"
 #include "parley/llm/anthropic/anthropic_stream.hpp"
-#include "parley/llm/remote_call.hpp"
+#include "parley/llm/remote_provider.hpp"
 
 namespace parley::llm {
-
-namespace asio = boost::asio;
-
 namespace {
 
-constexpr std::string_view kName = "anthropic";
-constexpr std::string_view kDefaultBaseUrl = "https://api.anthropic.com/v1";
+struct anthropic_wire {
+  using options_type = anthropic_options;
+  using assembler = anthropic::stream_assembler;
+  static constexpr std::string_view kName = "anthropic";
+  static constexpr std::string_view kDefaultBaseUrl = "https://api.anthropic.com/v1";
+  static constexpr std::string_view kPath = "messages";
 
-class anthropic_provider final : public provider {
- public:
-  explicit anthropic_provider(const anthropic_options& options)
-      : options_(options),
-        client_(client_options_for(options)),
-        url_(join_url(options.base_url.empty() ? kDefaultBaseUrl : options.base_url, "messages")) {}
-
-  asio::awaitable<result<model_response>> stream(const model_request& request, stream_sink& sink,
-                                                 generation_control& control) override {
-    anthropic::stream_assembler assembler(sink);
-    if (control.stopped()) co_return assembler.interrupt();
-    const http::request req = make_request(request);
-    result<void> outcome = ok();
-    if (options_.streaming) {
-      const sse_event_handler on_event = [&](const sse_event& event) { return assembler.on_event(event); };
-      outcome = co_await stream_sse(client_, req, on_event, control, options_, kName);
-    } else {
-      auto answer = co_await fetch_json(client_, req, control, options_, kName);
-      outcome = answer ? assembler.on_message(*answer) : result<void>(std::move(answer).err());
-    }
-    if (!outcome) {
-      if (outcome.err().code == errc::cancelled || control.stopped()) co_return assembler.interrupt();
-      co_return named_error(kName, std::move(outcome).err());
-    }
-    auto response = assembler.finish();
-    if (!response) co_return named_error(kName, std::move(response).err());
-    co_return response;
+  static boost::json::object body(const model_request& request, bool streaming) {
+    return anthropic::build_request_body(request, streaming);
   }
-
-  std::string_view kind() const override { return kName; }
-
- private:
-  http::request make_request(const model_request& request) const {
-    http::request req;
-    req.url = url_;
-    req.body = to_json_text(anthropic::build_request_body(request, options_.streaming));
-    req.headers = {{"Content-Type", "application/json"},
-                   {"Accept", options_.streaming ? "text/event-stream" : "application/json"},
-                   {"anthropic-version", options_.version}};
-    if (!options_.api_key.empty()) req.headers.push_back({"x-api-key", options_.api_key});
-    req.headers.insert(req.headers.end(), options_.extra_headers.begin(), options_.extra_headers.end());
-    return req;
+  static void add_auth(http::header_list& headers, const options_type& options) {
+    headers.push_back({"anthropic-version", options.version});
+    if (!options.api_key.empty()) headers.push_back({"x-api-key", options.api_key});
   }
-
-  anthropic_options options_;
-  http::client client_;
-  std::string url_;
+  static result<void> on_whole_answer(assembler& into, const boost::json::object& answer) {
+    return into.on_message(answer);
+  }
 };
 
 }  // namespace
 
 std::shared_ptr<provider> make_anthropic_provider(const anthropic_options& options) {
-  return std::make_shared<anthropic_provider>(options);
+  return std::make_shared<remote_provider<anthropic_wire>>(options);
 }
 
 }  // namespace parley::llm

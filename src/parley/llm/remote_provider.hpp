@@ -1,0 +1,62 @@
+// Internal to the HTTP providers: the one call flow they share (stream or fetch, assemble,
+// interrupt on stop, name the provider in errors). A wire format plugs in as `Wire`:
+//   options_type, assembler, kName, kDefaultBaseUrl, kPath,
+//   body(request, streaming) -> json object, add_auth(headers, options),
+//   on_whole_answer(assembler, json object) -> result<void>.
+#pragma once
+
+#include "parley/core/json.hpp"
+#include "parley/llm/remote_call.hpp"
+
+namespace parley::llm {
+
+template <class Wire>
+class remote_provider final : public provider {
+ public:
+  explicit remote_provider(const typename Wire::options_type& options)
+      : options_(options),
+        client_(client_options_for(options)),
+        url_(join_url(options.base_url.empty() ? Wire::kDefaultBaseUrl : options.base_url, Wire::kPath)) {}
+
+  boost::asio::awaitable<result<model_response>> stream(const model_request& request, stream_sink& sink,
+                                                        generation_control& control) override {
+    typename Wire::assembler assembler(sink);
+    if (control.stopped()) co_return assembler.interrupt();
+    const http::request req = make_request(request);
+    result<void> outcome = ok();
+    if (options_.streaming) {
+      const sse_event_handler on_event = [&](const sse_event& event) { return assembler.on_event(event); };
+      outcome = co_await stream_sse(client_, req, on_event, control, options_, Wire::kName);
+    } else {
+      auto answer = co_await fetch_json(client_, req, control, options_, Wire::kName);
+      outcome = answer ? Wire::on_whole_answer(assembler, *answer) : result<void>(std::move(answer).err());
+    }
+    if (!outcome) {
+      if (outcome.err().code == errc::cancelled || control.stopped()) co_return assembler.interrupt();
+      co_return named_error(Wire::kName, std::move(outcome).err());
+    }
+    auto response = assembler.finish();
+    if (!response) co_return named_error(Wire::kName, std::move(response).err());
+    co_return response;
+  }
+
+  std::string_view kind() const override { return Wire::kName; }
+
+ private:
+  http::request make_request(const model_request& request) const {
+    http::request req;
+    req.url = url_;
+    req.body = to_json_text(Wire::body(request, options_.streaming));
+    req.headers = {{"Content-Type", "application/json"},
+                   {"Accept", options_.streaming ? "text/event-stream" : "application/json"}};
+    Wire::add_auth(req.headers, options_);
+    req.headers.insert(req.headers.end(), options_.extra_headers.begin(), options_.extra_headers.end());
+    return req;
+  }
+
+  typename Wire::options_type options_;
+  http::client client_;
+  std::string url_;
+};
+
+}  // namespace parley::llm
