@@ -60,7 +60,7 @@ child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     execl(PARLEY_CRASH_CHILD, PARLEY_CRASH_CHILD, (dir / "team.yaml").c_str(), data.c_str(), nullptr);
-    _exit(127);
+    kill(getpid(), SIGKILL);  // exec failed: die without running the parent's atexit handlers
   }
   close(pipe_fds[1]);
   if (kill_after) {
