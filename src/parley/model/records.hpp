@@ -13,6 +13,11 @@ struct dialog_row {
   std::string parent_id;  // empty for a root dialog
   std::string member_id;
   std::string kind;    // "root" | "sub"
+  // Subdialogs: the call that created it ("tellask" | "tellaskSessionless" | "freshBootsReasoning"),
+  // its Type B session slug (empty unless registered) and the current tellasker dialog.
+  std::string call_kind;
+  std::string session_slug;
+  std::string caller_id;
   std::string status;  // "running" | "completed" | "archived"
   std::string task_doc_path;
   std::string title;
@@ -30,6 +35,7 @@ struct dialog_row {
   std::int64_t updated_at_ms = 0;
   bool generating = false;
   bool needs_drive = false;
+  bool dead = false;  // declared dead by a human: never driven again, its registry entry is gone
 
   bool operator==(const dialog_row&) const = default;
 };

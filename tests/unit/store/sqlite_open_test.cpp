@@ -137,5 +137,28 @@ TEST(SqliteOpen, RefusesAForeignSqliteDatabaseAndLeavesItByteIdentical) {
   EXPECT_EQ(test::file_bytes(dir.db_file()), before);
 }
 
+TEST(SqliteOpen, MigratesAVersionOneDatabaseKeepingItsDialogs) {
+  temp_dir dir;
+  {
+    auto db = sqlite::connection::open_read_write(dir.db_file());
+    ASSERT_TRUE(db) << db.err().message;
+    ASSERT_TRUE(sqlite::migrate(*db, 1));
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
+        "('d1', 'd1', 1, 'dialog_created', '{\"memberId\":\"alice\",\"kind\":\"root\"}', 1000);"
+        "INSERT INTO dialogs VALUES ('d1', 'd1', '', 'alice', 'root', 'running', '', '', '', 1, 0, 1, 0, 0, 0, 0, "
+        "0, 0, 1000, 1000, 0, 0);"));
+  }
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT version FROM schema_version"), (test::table_dump{{"2"}}));
+  auto row = (*s)->get_dialog("d1");
+  ASSERT_TRUE(row) << row.err().message;
+  ASSERT_TRUE(row->has_value());
+  EXPECT_EQ((*row)->member_id, "alice");
+  EXPECT_EQ((*row)->session_slug, "");
+  EXPECT_FALSE((*row)->dead);
+}
+
 }  // namespace
 }  // namespace parley

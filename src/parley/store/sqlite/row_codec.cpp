@@ -39,6 +39,10 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_int(20, row.updated_at_ms);
   stmt.bind_int(21, row.generating ? 1 : 0);
   stmt.bind_int(22, row.needs_drive ? 1 : 0);
+  stmt.bind_text(23, row.call_kind);
+  stmt.bind_text(24, row.session_slug);
+  stmt.bind_text(25, row.caller_id);
+  stmt.bind_int(26, row.dead ? 1 : 0);
 }
 
 dialog_row read_dialog(const statement& stmt) {
@@ -65,6 +69,10 @@ dialog_row read_dialog(const statement& stmt) {
   row.updated_at_ms = stmt.int_at(19);
   row.generating = stmt.int_at(20) != 0;
   row.needs_drive = stmt.int_at(21) != 0;
+  row.call_kind = stmt.text_at(22);
+  row.session_slug = stmt.text_at(23);
+  row.caller_id = stmt.text_at(24);
+  row.dead = stmt.int_at(25) != 0;
   return row;
 }
 

@@ -11,8 +11,7 @@ struct migration {
   const char* sql;
 };
 
-// Version 1: the event log and its projections. Nothing has shipped yet, so version 1 is still
-// edited in place; from the first release on, a change is a new migration.
+// Version 1: the event log and its projections. Shipped: later changes are new migrations.
 //
 // Every commit is fsynced, so its cost is the number of pages it dirties: the layout keeps the
 // rows a commit touches few and small.
@@ -81,8 +80,19 @@ CREATE TABLE messages (
 );
 )sql";
 
+// Version 2: hierarchical dialogs. A subdialog records how it was called, its Type B session slug
+// (the root's registry is derived from these), its current tellasker and whether a human declared
+// it dead.
+constexpr const char* kV2 = R"sql(
+ALTER TABLE dialogs ADD COLUMN call_kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE dialogs ADD COLUMN session_slug TEXT NOT NULL DEFAULT '';
+ALTER TABLE dialogs ADD COLUMN caller_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE dialogs ADD COLUMN dead INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 constexpr std::array kMigrations{
     migration{1, kV1},
+    migration{2, kV2},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
@@ -113,7 +123,7 @@ result<std::int64_t> read_schema_version(connection& db) {
   return version->int_at(0);
 }
 
-result<void> migrate(connection& db) {
+result<void> migrate(connection& db, std::int64_t target) {
   auto current = read_schema_version(db);
   if (!current) return std::move(current).err();
   if (*current > latest_schema_version()) {
@@ -122,7 +132,7 @@ result<void> migrate(connection& db) {
                                           std::to_string(latest_schema_version()) + ")");
   }
   for (const migration& step : kMigrations) {
-    if (step.version <= *current) continue;
+    if (step.version <= *current || step.version > target) continue;
     PARLEY_TRY(db.exec("BEGIN IMMEDIATE"));
     auto applied = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
     if (applied) applied = apply_one(db, step);

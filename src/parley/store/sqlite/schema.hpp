@@ -12,9 +12,10 @@ namespace parley::sqlite {
 // The version a database has after `migrate` (the number of the newest migration).
 std::int64_t latest_schema_version() noexcept;
 
-// Brings the schema up to `latest_schema_version()`, each migration in its own transaction.
-// Refuses a database written by a newer binary instead of guessing at its layout.
-result<void> migrate(connection& db);
+// Brings the schema up to `target` (by default the latest), each migration in its own transaction.
+// Refuses a database written by a newer binary instead of guessing at its layout. Tests stop
+// early to build the databases an older release left behind.
+result<void> migrate(connection& db, std::int64_t target = latest_schema_version());
 
 // The version recorded in `schema_version` (0 for a database without the table).
 result<std::int64_t> read_schema_version(connection& db);
