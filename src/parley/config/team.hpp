@@ -41,6 +41,9 @@ struct member_config {
   std::int64_t max_tellask_depth = 4;
   bool streaming = true;
   bool hidden = false;
+  // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
+  // syntax, for models without function calling.
+  std::string tellask_syntax = "function";
 };
 
 struct limits_config {
@@ -52,6 +55,7 @@ struct team_config {
   std::filesystem::path base_dir;   // relative paths resolve against it
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
+  std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
   limits_config limits;
   std::vector<provider_config> providers;
   std::vector<member_config> members;

@@ -61,6 +61,18 @@ std::vector<std::string> provider_ids(const std::vector<provider_config>& provid
   return ids;
 }
 
+result<void> read_choice(const map_reader& map, std::string_view key, const std::vector<std::string>& choices,
+                         std::string& out) {
+  std::string value;
+  PARLEY_TRY(map.read_nonempty(key, value));
+  if (value.empty()) return ok();
+  if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    return map.fail_at_value(*map.find(key), unknown_name_problem(std::string(key), value, choices));
+  }
+  out = std::move(value);
+  return ok();
+}
+
 result<void> read_shared_member_fields(const map_reader& map, member_config& member) {
   PARLEY_TRY(map.read_nonempty("name", member.name));
   PARLEY_TRY(map.read_nonempty("provider", member.provider));
@@ -70,6 +82,7 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("toolsets", member.toolsets));
   PARLEY_TRY(map.read("streaming", member.streaming));
   PARLEY_TRY(map.read("hidden", member.hidden));
+  PARLEY_TRY(read_choice(map, "tellask_syntax", {"function", "text"}, member.tellask_syntax));
   return ok();
 }
 

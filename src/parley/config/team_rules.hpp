@@ -29,6 +29,9 @@ void apply_provider_defaults(provider_config& provider);
 std::vector<std::string> provider_ids(const std::vector<provider_config>& providers);
 
 // name, provider, model, model_params, tools, toolsets, streaming, hidden.
+// An optional string key whose value must be one of `choices` (an unknown one gets a hint).
+result<void> read_choice(const map_reader& map, std::string_view key, const std::vector<std::string>& choices,
+                         std::string& out);
 result<void> read_shared_member_fields(const map_reader& map, member_config& member);
 // Fails unless member.provider names one of `providers`; `holder` is the mapping that set it.
 result<void> check_provider_reference(const map_reader& holder, const member_config& member,

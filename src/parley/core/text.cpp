@@ -39,4 +39,13 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return best.empty() ? std::string{} : " (did you mean '" + best + "'?)";
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace parley

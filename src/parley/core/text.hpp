@@ -1,4 +1,4 @@
-// Small text utilities shared by parsers: edit distance for "did you mean" hints.
+// Small text utilities shared by parsers and messages: edit distance for "did you mean" hints, joining.
 #pragma once
 
 #include <string>
@@ -12,5 +12,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 // " (did you mean 'x'?)" or "" — ready to append to an error message.
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+// The items separated by `separator`.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
 
 }  // namespace parley

@@ -3,17 +3,60 @@
 #include <boost/json/parse.hpp>
 
 #include "parley/core/json.hpp"
+#include "parley/engine/prompts.hpp"
+#include "parley/engine/taskdoc.hpp"
 
 namespace parley::engine {
 namespace {
 
-std::string system_prompt_for(const config::member_config& member) {
+constexpr std::size_t kMaxMemoryBytes = 32 * 1024;
+
+void append_taskdoc(const prompt_setting& setting, std::string& prompt) {
+  if (setting.task_doc_path.empty()) return;
+  prompt += "\n\n## Taskdoc " + setting.task_doc_path + " (change it with change_mind)\n";
+  for (const auto& section : read_taskdoc(setting.workspace, setting.task_doc_path)) {
+    prompt += "### " + section.selector + " (hash " + section.hash + ")\n";
+    prompt += section.content.empty() ? std::string("(empty)\n") : section.content;
+    if (prompt.back() != '\n') prompt += '\n';
+  }
+}
+
+std::string system_prompt_for(const dialog_runtime& dialog, const config::member_config& member,
+                              const prompt_setting& setting) {
   std::string prompt = "You are " + member.name + " (@" + member.id + "), a member of an agent team.";
   if (!member.persona.empty()) {
     prompt += "\n\n";
     prompt += member.persona;
   }
+  if (dialog.is_sub()) {
+    prompt += "\n\n";
+    prompt += sideline_rules(setting.language, dialog.is_fbr());
+  }
+  append_taskdoc(setting, prompt);
+  if (const auto memories = read_memories(setting.workspace, member.id, kMaxMemoryBytes); !memories.empty()) {
+    prompt += "\n\n## Memories\n" + memories;
+  }
+  const auto& reminders = dialog.state().reminders;
+  if (!reminders.empty()) {
+    prompt += "\n\n## Reminders (update_reminder / delete_reminder by number)\n";
+    for (std::size_t i = 0; i < reminders.size(); ++i) {
+      prompt += std::to_string(i + 1) + ". " + reminders[i] + "\n";
+    }
+  }
   return prompt;
+}
+
+// A member without function calling sees calls and results as text (seed 000's syntax is in its
+// own sayings already).
+llm::chat_message as_text(llm::chat_message msg) {
+  if (msg.role == llm::role::tool) {
+    msg.role = llm::role::user;
+    msg.content = "[" + msg.name + " result]\n" + msg.content;
+    msg.tool_call_id.clear();
+    msg.name.clear();
+  }
+  msg.tool_calls.clear();
+  return msg;
 }
 
 std::vector<llm::tool_call> parse_tool_calls(const std::string& text) {
@@ -50,17 +93,23 @@ llm::chat_message to_chat_message(const message_row& row) {
 }
 
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
-                                       const std::vector<llm::tool_spec>& tools, std::int64_t round) {
+                                       const std::vector<llm::tool_spec>& tools, std::int64_t round,
+                                       const prompt_setting& setting) {
   llm::model_request request;
   request.member_id = member.id;
   request.model = member.model;
-  request.system_prompt = system_prompt_for(member);
+  request.system_prompt = system_prompt_for(dialog, member, setting);
   request.params = member.model_params;
   request.tools = tools;
   request.round = round;
   request.dialog_id = dialog.id();
   request.messages.reserve(dialog.messages().size());
-  for (const auto& row : dialog.messages()) request.messages.push_back(to_chat_message(row));
+  const bool text_syntax = member.tellask_syntax == "text";
+  for (const auto& row : dialog.messages()) {
+    // A generation cut off before it said anything leaves nothing for the model to read.
+    if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) continue;
+    request.messages.push_back(text_syntax ? as_text(to_chat_message(row)) : to_chat_message(row));
+  }
   return request;
 }
 

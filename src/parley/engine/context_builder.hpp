@@ -1,7 +1,10 @@
-// Assembles what the model sees for one round: the member's persona as the system prompt and
-// the messages of the dialog's current course, in log order.
+// Assembles what the model sees for one round: the system prompt (identity, persona, the sideline
+// rules of a subdialog, the Taskdoc, memories and reminders — rebuilt every round so a change by
+// another dialog shows at once) and the messages of the dialog's current course, in log order.
 #pragma once
 
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "parley/config/team.hpp"
@@ -10,8 +13,15 @@
 
 namespace parley::engine {
 
+struct prompt_setting {
+  std::string_view language = "en";
+  std::filesystem::path workspace;
+  std::string task_doc_path;  // the root's; empty when the task has none
+};
+
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
-                                       const std::vector<llm::tool_spec>& tools, std::int64_t round);
+                                       const std::vector<llm::tool_spec>& tools, std::int64_t round,
+                                       const prompt_setting& setting);
 
 // Converts one projected message back into the provider-neutral form.
 llm::chat_message to_chat_message(const message_row& row);

@@ -22,6 +22,7 @@ result<void> dialog_runtime::apply(const event& ev) {
   if (!step) return std::move(step).err();
   if (step->course_reset) messages_.clear();
   if (step->new_message) messages_.push_back(std::move(*step->new_message));
+  apply_state_event(ev, state_);
   return ok();
 }
 
@@ -42,6 +43,8 @@ result<void> dialog_runtime::stage(std::string_view type, boost::json::object pa
 std::vector<llm::tool_call> dialog_runtime::unanswered_tool_calls() const {
   std::vector<llm::tool_call> pending;
   std::set<std::string, std::less<>> answered;
+  for (const auto& awaited : state_.awaited) answered.insert(awaited.call_id);
+  for (const auto& question : state_.questions) answered.insert(question.call_id);
   for (auto it = messages_.rbegin(); it != messages_.rend(); ++it) {
     if (it->role == "tool") {
       answered.insert(it->tool_call_id);

@@ -14,6 +14,7 @@
 #include "parley/engine/async_lock.hpp"
 #include "parley/engine/async_signal.hpp"
 #include "parley/llm/provider.hpp"
+#include "parley/model/dialog_state.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
 
@@ -27,6 +28,11 @@ class dialog_runtime {
 
   const dialog_row& row() const noexcept { return row_; }
   const std::vector<message_row>& messages() const noexcept { return messages_; }
+  const dialog_state& state() const noexcept { return state_; }
+  bool is_sub() const noexcept { return row_.kind == "sub"; }
+  bool is_fbr() const noexcept { return row_.call_kind == "freshBootsReasoning"; }
+  // The gates of seed 001, derived from the log: running, not dead, nothing awaited.
+  bool can_drive() const noexcept { return row_.status == "running" && !row_.dead && !state_.suspended(); }
   const std::string& id() const noexcept { return row_.id; }
 
   // Builds the next event of this dialog, folds it into row/messages and queues it for the log.
@@ -36,8 +42,8 @@ class dialog_runtime {
   std::vector<event> take_staged() { return std::exchange(staged_, {}); }
   const event& last_staged() const { return staged_.back(); }
 
-  // Tool calls of the last assistant message that have no result yet (a crash or a stop between
-  // the generation and its tools leaves these behind).
+  // Tool calls of the last assistant message that have no result yet and wait for nothing (a
+  // crash or a stop between the generation and its tools leaves these behind).
   std::vector<llm::tool_call> unanswered_tool_calls() const;
 
   async_lock& lock() noexcept { return lock_; }
@@ -54,6 +60,7 @@ class dialog_runtime {
 
   dialog_row row_;
   std::vector<message_row> messages_;
+  dialog_state state_;
   std::vector<event> staged_;
   async_lock lock_;
   std::unique_ptr<llm::generation_control> generation_;

@@ -6,6 +6,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/context_builder.hpp"
+#include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/tools/json_schema.hpp"
@@ -27,7 +28,7 @@ boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
 
 boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t genseq,
                                      const llm::model_response& response, bool interrupted) {
-  return boost::json::object{{"course", dialog.row().course},
+  boost::json::object payload{{"course", dialog.row().course},
                              {"genseq", genseq},
                              {"thinking", response.thinking},
                              {"saying", response.saying},
@@ -36,6 +37,12 @@ boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t 
                              {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
                                                            {"outputTokens", response.usage.output_tokens}}},
                              {"interrupted", interrupted}};
+  if (dialog.state().input_during_generation) payload["inputArrived"] = true;
+  return payload;
+}
+
+bool is_final(const llm::model_response& response, bool interrupted) {
+  return !interrupted && response.tool_calls.empty();
 }
 
 }  // namespace
@@ -48,6 +55,9 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
   }
   dialog.became_idle.notify_all();
   for (auto* observer : observers_) observer->on_drive_finished(dialog.id());
+  // Counted from schedule_drive on, so a subdialog scheduled by this drive keeps the tree busy.
+  auto& hierarchy = tree(dialog.row().root_id);
+  if (--hierarchy.active_drives == 0) hierarchy.settled.notify_all();
 }
 
 asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
@@ -56,14 +66,21 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
     co_await record_failure(dialog, "member '" + dialog.row().member_id + "' is not in the team");
     co_return;
   }
+  if (dialog.row().generating) {
+    if (auto recovered = recover_interrupted_generation(dialog); !recovered) {
+      co_await record_failure(dialog, recovered.err().message);
+      co_return;
+    }
+  }
   std::int64_t round = 0;
-  while (dialog.row().status == "running") {
+  while (dialog.row().status == "running" && !dialog.row().dead) {
     const auto owed = dialog.unanswered_tool_calls();
     if (!owed.empty()) {
       co_await run_tools(dialog, member->second, owed);
       continue;
     }
-    if (!dialog.row().needs_drive) break;
+    // Suspended: a subdialog, the tellasker or the human will revive it through the log.
+    if (!dialog.can_drive() || !dialog.row().needs_drive) break;
     if (++round > member->second.config->max_tool_rounds) {
       co_await record_failure(dialog, "stopped after " + std::to_string(round - 1) +
                                           " model rounds without a final answer (max_tool_rounds)");
@@ -89,7 +106,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   // commit of its end below covers it.
   writer_.send(dialog.take_staged());
 
-  const auto request = build_model_request(dialog, *member.config, member.tool_specs, round);
+  const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path};
+  const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
   auto response = co_await member.provider->stream(request, relay, control);
@@ -99,30 +117,37 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   if (!response) co_return std::move(response).err();
   if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
 
+  const bool deliver = is_final(*response, interrupted) && !dialog.state().input_during_generation;
   PARLEY_CO_TRY(
       stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
-  co_return co_await commit(dialog);  // durable before any of its tool calls runs
+  round_effects fx;
+  if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, fx));
+  co_return co_await commit_round(dialog, fx);  // durable before any of its tool calls runs
 }
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
                                         const std::vector<llm::tool_call>& calls) {
   const tools::tool_context context{dialog.id(), member.config->id, team_.workspace};
+  round_effects fx;
+  // clear_mind ends the course, so the round's other calls are answered first.
+  const llm::tool_call* clear_mind_call = nullptr;
   for (const auto& call : calls) {
     tools::tool_outcome outcome;
-    tools::tool* found = nullptr;
-    for (auto* candidate : member.tools) {
-      if (candidate->spec().name == call.name) found = candidate;
-    }
-    if (found == nullptr) {
-      std::vector<std::string> available;
-      for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);
-      outcome = {false, "unknown tool '" + call.name + "'" + did_you_mean(call.name, available) +
-                            "; call one of the tools you were given"};
-    } else if (auto args = tools::parse_tool_arguments(call.arguments, found->spec().parameters); !args) {
-      outcome = {false, "invalid arguments for tool '" + call.name + "': " + args.err().message +
-                            ". Fix the arguments and call the tool again."};
+    if (dialog.is_fbr()) {
+      outcome = {false, "a Fresh Boots Reasoning dialog has no tools and cannot Tellask; answer in text"};
+    } else if (call.name == dialog_tool::clear_mind && clear_mind_call == nullptr) {
+      clear_mind_call = &call;
+      continue;
+    } else if (is_dialog_tool(call.name)) {
+      auto handled = handle_dialog_tool(dialog, member, call, fx);
+      if (!handled) {
+        co_await record_failure(dialog, handled.err().message);
+        co_return;
+      }
+      if (!handled->has_value()) continue;  // waits for another dialog or the human
+      outcome = std::move(**handled);
     } else {
-      outcome = co_await found->invoke(*args, context);
+      outcome = co_await run_member_tool(member, call, context);
     }
     const auto staged = stage(dialog, event_type::tool_result,
                               boost::json::object{{"course", dialog.row().course},
@@ -136,7 +161,40 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       co_return;
     }
   }
-  writer_.send(dialog.take_staged());
+  if (clear_mind_call != nullptr) {
+    if (auto started = start_new_course(dialog, *clear_mind_call); !started) {
+      co_await record_failure(dialog, started.err().message);
+      co_return;
+    }
+  }
+  if (fx.touched.empty()) {
+    writer_.send(dialog.take_staged());
+    co_return;
+  }
+  // Subdialogs created or revived: their first events commit with the call that made them.
+  if (auto committed = co_await commit_round(dialog, fx); !committed) {
+    co_await record_failure(dialog, committed.err().message);
+  }
+}
+
+asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup& member, const llm::tool_call& call,
+                                                             const tools::tool_context& context) {
+  tools::tool* found = nullptr;
+  for (auto* candidate : member.tools) {
+    if (candidate->spec().name == call.name) found = candidate;
+  }
+  if (found == nullptr) {
+    std::vector<std::string> available;
+    for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);
+    co_return tools::tool_outcome{false, "unknown tool '" + call.name + "'" + did_you_mean(call.name, available) +
+                                             "; call one of the tools you were given"};
+  }
+  auto args = tools::parse_tool_arguments(call.arguments, found->spec().parameters);
+  if (!args) {
+    co_return tools::tool_outcome{false, "invalid arguments for tool '" + call.name + "': " + args.err().message +
+                                             ". Fix the arguments and call the tool again."};
+  }
+  co_return co_await found->invoke(*args, context);
 }
 
 asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {

@@ -5,6 +5,8 @@
 
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/taskdoc.hpp"
 
 namespace parley::engine {
 
@@ -59,9 +61,20 @@ result<void> engine::prepare_members() {
       setup.tools.push_back(found);
       setup.tool_specs.push_back(found->spec());
     }
+    const bool text_syntax = member.tellask_syntax == "text";
+    setup.root_tool_specs = setup.tool_specs;
+    for (const auto& spec : dialog_tool_specs(dialog_place::root, text_syntax)) setup.root_tool_specs.push_back(spec);
+    setup.sub_tool_specs = setup.tool_specs;
+    for (const auto& spec : dialog_tool_specs(dialog_place::sub, text_syntax)) setup.sub_tool_specs.push_back(spec);
     members_.emplace(member.id, std::move(setup));
   }
   return ok();
+}
+
+const std::vector<llm::tool_spec>& engine::tools_for(const dialog_runtime& dialog, const member_setup& member) const {
+  static const std::vector<llm::tool_spec> none;
+  if (dialog.is_fbr()) return none;
+  return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
 }
 
 std::string_view engine::provider_kind_of(std::string_view member_id) const {
@@ -99,7 +112,10 @@ result<std::size_t> engine::recover_all() {
     auto dialog = load(row.id);
     if (!dialog) return std::move(dialog).err();
     auto& runtime = **dialog;
-    if (runtime.row().needs_drive || runtime.row().generating || !runtime.unanswered_tool_calls().empty()) {
+    if (runtime.row().dead) continue;
+    // A dialog waiting for a subdialog or a human stays suspended; the rest continue.
+    const bool interrupted = runtime.row().generating;
+    if (interrupted || (runtime.can_drive() && runtime.row().needs_drive) || !runtime.unanswered_tool_calls().empty()) {
       schedule_drive(runtime);
       ++scheduled;
     }
@@ -113,6 +129,9 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     co_return make_error(errc::not_found,
                          "unknown member '" + spec.member_id + "'" + did_you_mean(spec.member_id, team_.member_ids()));
   }
+  if (!spec.task_doc_path.empty()) {
+    if (auto made = ensure_taskdoc(team_.workspace, spec.task_doc_path); !made) co_return std::move(made).err();
+  }
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
@@ -123,8 +142,10 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   }
   auto& ref = *runtime;
   dialogs_.emplace(id, std::move(runtime));
+  trees_.emplace(id, std::make_unique<root_tree>());  // a new root's registry is empty and complete
   if (auto committed = co_await commit(ref); !committed) {
     dialogs_.erase(id);
+    trees_.erase(id);
     co_return std::move(committed).err();
   }
   co_return id;
@@ -141,6 +162,7 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
     if (dialog.row().status != "running") {
       co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
     }
+    if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // Tool calls owed since a crash are answered first, so the model never sees a call
     // without its result followed by a new question.
     if (auto owed = dialog.unanswered_tool_calls(); !owed.empty()) {
@@ -185,10 +207,85 @@ result<void> engine::stop(std::string_view dialog_id) {
   return ok();
 }
 
+asio::awaitable<void> engine::wait_until_settled(std::string root_id) {
+  auto& hierarchy = tree(root_id);
+  while (hierarchy.active_drives > 0) co_await hierarchy.settled.wait();
+}
+
+engine::root_tree& engine::tree(const std::string& root_id) {
+  auto [it, created] = trees_.try_emplace(root_id);
+  if (!created) return *it->second;
+  it->second = std::make_unique<root_tree>();
+  // A root from an earlier run: its registry is rebuilt from its subdialogs (seed 001: "rebuilt on
+  // root load"). Every one of them was committed before this process started.
+  dialog_filter filter;
+  filter.root_id = root_id;
+  if (auto rows = log_.list_dialogs(filter)) {
+    for (const auto& row : *rows) {
+      if (row.kind == "sub" && !row.dead && !row.session_slug.empty()) {
+        it->second->registry[row.member_id + "!" + row.session_slug] = row.id;
+      }
+    }
+  }
+  return *it->second;
+}
+
 void engine::schedule_drive(dialog_runtime& dialog) {
   if (dialog.drive_scheduled) return;
   dialog.drive_scheduled = true;
+  ++tree(dialog.row().root_id).active_drives;
   asio::co_spawn(executor_, drive(dialog), asio::detached);
+}
+
+void engine::schedule_if_drivable(dialog_runtime& dialog) {
+  if (dialog.poisoned || dialog.row().dead || dialog.row().status != "running") return;
+  if ((dialog.can_drive() && dialog.row().needs_drive) || !dialog.unanswered_tool_calls().empty()) {
+    schedule_drive(dialog);
+  }
+}
+
+void engine::round_effects::touch(dialog_runtime& d, bool drive) {
+  if (std::find(touched.begin(), touched.end(), &d) == touched.end()) touched.push_back(&d);
+  if (drive && std::find(to_drive.begin(), to_drive.end(), &d) == to_drive.end()) to_drive.push_back(&d);
+}
+
+asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round_effects& fx) {
+  if (fx.touched.empty()) co_return co_await commit(dialog);
+  // One batch, one transaction: a Tellask and the subdialog it creates, a reply and the wait it
+  // ends, are durable together or not at all.
+  std::vector<event> batch = dialog.take_staged();
+  for (auto* other : fx.touched) {
+    if (other == &dialog) continue;
+    auto staged = other->take_staged();
+    batch.insert(batch.end(), std::make_move_iterator(staged.begin()), std::make_move_iterator(staged.end()));
+  }
+  auto committed = co_await writer_.commit(std::move(batch));
+  if (!committed) {
+    dialog.poisoned = true;
+    for (auto* other : fx.touched) other->poisoned = true;
+    co_return committed;
+  }
+  for (auto* other : fx.to_drive) {
+    if (other != &dialog) schedule_if_drivable(*other);
+  }
+  co_return ok();
+}
+
+result<void> engine::recover_interrupted_generation(dialog_runtime& dialog) {
+  // The process ended while this generation streamed. Its output was never logged, so the
+  // generation is closed as interrupted and run again.
+  PARLEY_TRY(stage(dialog, event_type::generation_finished,
+                   boost::json::object{{"course", dialog.row().course},
+                                       {"genseq", dialog.row().last_genseq},
+                                       {"thinking", ""},
+                                       {"saying", ""},
+                                       {"toolCalls", boost::json::array{}},
+                                       {"finishReason", "process_exit"},
+                                       {"usage", boost::json::object{{"inputTokens", 0}, {"outputTokens", 0}}},
+                                       {"interrupted", true}}));
+  PARLEY_TRY(stage(dialog, event_type::drive_resumed, boost::json::object{}));
+  writer_.send(dialog.take_staged());
+  return ok();
 }
 
 result<void> engine::stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload) {

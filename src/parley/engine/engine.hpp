@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,7 +32,31 @@ using provider_map = std::map<std::string, std::shared_ptr<llm::provider>, std::
 struct new_dialog {
   std::string member_id;  // empty: the team's default member
   std::string title;
-  std::string task_doc_path;
+  std::string task_doc_path;  // a `*.tsk` package in the workspace, created if missing
+};
+
+// Seed 001 `drive_dialog_by_user_answer`: the human answers an open question (Q4H).
+struct user_answer {
+  std::string dialog;
+  std::string content;
+  std::string msg_id;
+  std::string question_id;
+  std::string continuation_type = "answer";
+};
+
+struct open_question {
+  dialog_row dialog;
+  human_question question;
+};
+
+struct registry_entry {  // seed 001 SubdialogRegistry entry
+  std::string key;       // agentId!sessionSlug
+  std::string subdialog_id;
+  std::string agent_id;
+  std::string session_slug;
+  std::int64_t created_at_ms = 0;
+  std::int64_t last_accessed_ms = 0;
+  bool locked = false;  // being driven right now
 };
 
 class engine {
@@ -55,8 +80,24 @@ class engine {
   result<void> check_user_message(std::string_view content) const;
   // Suspends until the dialog has no drive queued or running.
   boost::asio::awaitable<void> wait_until_idle(std::string dialog_id);
+  // Suspends until no dialog of the root's hierarchy has a drive queued or running: the tree is
+  // done, or waits for a human.
+  boost::asio::awaitable<void> wait_until_settled(std::string root_id);
   // Stops the running generation of a dialog; its partial output is kept, marked interrupted.
   result<void> stop(std::string_view dialog_id);
+  // Drives a dialog that was stopped or failed again, unless it waits for a subdialog or a human.
+  boost::asio::awaitable<result<void>> resume(std::string dialog_id);
+
+  // Q4H: validates the question id, records the answer as the askHuman call's result and drives
+  // the dialog once nothing else holds it.
+  boost::asio::awaitable<result<void>> answer_question(user_answer answer);
+  // Open questions of every running dialog, oldest first.
+  result<std::vector<open_question>> open_questions();
+  // A human gives up on a subdialog: it is never driven again, its Type B registry entry goes (the
+  // slug starts afresh next time), and a caller waiting for it gets a failed result and continues.
+  boost::asio::awaitable<result<void>> declare_subdialog_dead(std::string dialog_id, std::string reason);
+  // The Type B registry of a root (seed 001 registry.yaml), sorted by key.
+  result<std::vector<registry_entry>> registry(std::string_view root_id);
 
   // Loads one dialog from the log (once); later calls return the loaded runtime.
   result<dialog_runtime*> load(std::string_view dialog_id);
@@ -75,17 +116,58 @@ class engine {
     const config::member_config* config = nullptr;
     llm::provider* provider = nullptr;
     std::vector<tools::tool*> tools;
-    std::vector<llm::tool_spec> tool_specs;
+    std::vector<llm::tool_spec> tool_specs;       // its own tools
+    std::vector<llm::tool_spec> root_tool_specs;  // its own tools and the dialog tools of a root
+    std::vector<llm::tool_spec> sub_tool_specs;   // ... of a subdialog
+  };
+  // One root and its subdialogs: the per-root registries of seed 001 (the global one is trees_).
+  struct root_tree {
+    std::map<std::string, std::string, std::less<>> registry;  // agentId!sessionSlug → subdialog id
+    std::int64_t active_drives = 0;
+    async_signal settled;
+  };
+  // Other dialogs a round touched: their staged events commit with the round's, atomically, and
+  // those that can go on are driven once it is durable.
+  struct round_effects {
+    std::vector<dialog_runtime*> touched;
+    std::vector<dialog_runtime*> to_drive;
+    void touch(dialog_runtime& d, bool drive);
   };
   result<void> prepare_members();
+  const std::vector<llm::tool_spec>& tools_for(const dialog_runtime& dialog, const member_setup& member) const;
 
+  root_tree& tree(const std::string& root_id);
   void schedule_drive(dialog_runtime& dialog);
+  void schedule_if_drivable(dialog_runtime& dialog);
+  boost::asio::awaitable<result<void>> commit_round(dialog_runtime& dialog, round_effects& fx);
   boost::asio::awaitable<void> drive(dialog_runtime& dialog);
   boost::asio::awaitable<void> drive_locked(dialog_runtime& dialog);
   boost::asio::awaitable<result<void>> generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round);
   boost::asio::awaitable<void> run_tools(dialog_runtime& dialog, const member_setup& member,
                                          const std::vector<llm::tool_call>& calls);
+  boost::asio::awaitable<tools::tool_outcome> run_member_tool(const member_setup& member, const llm::tool_call& call,
+                                                              const tools::tool_context& context);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
+  result<void> recover_interrupted_generation(dialog_runtime& dialog);
+
+  // Dialog tools (tellask.cpp, working_memory.cpp). A handler stages its events and returns the
+  // call's result, or nothing when the call waits for another dialog or the human.
+  using tool_reply = std::optional<tools::tool_outcome>;
+  result<tool_reply> handle_dialog_tool(dialog_runtime& dialog, const member_setup& member, const llm::tool_call& call,
+                                        round_effects& fx);
+  result<tool_reply> call_teammate(dialog_runtime& caller, const llm::tool_call& call, const boost::json::object& args,
+                                   round_effects& fx);
+  result<tool_reply> call_tellasker(dialog_runtime& sub, const llm::tool_call& call, const boost::json::object& args,
+                                    round_effects& fx);
+  result<tool_reply> ask_human(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
+  result<tool_reply> edit_reminders(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
+  result<tool_reply> change_mind(dialog_runtime& dialog, const boost::json::object& args);
+  result<void> start_new_course(dialog_runtime& dialog, const llm::tool_call& call);
+  result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
+                                           std::string_view call_kind, std::string_view session_slug);
+  // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
+  result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, round_effects& fx);
+  void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
@@ -99,6 +181,7 @@ class engine {
   log_writer writer_;
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
+  std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;
 };
 
 }  // namespace parley::engine

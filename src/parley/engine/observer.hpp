@@ -22,6 +22,15 @@ struct stream_event {
   std::string_view text;  // chunks only
 };
 
+// Seed 001 `questions_count_update`: the number of open questions of a dialog changed.
+struct questions_count_update {
+  std::int64_t previous_count = 0;
+  std::int64_t question_count = 0;
+  std::string_view self_id;
+  std::string_view root_id;
+  std::int64_t course = 0;
+};
+
 class engine_observer {
  public:
   virtual ~engine_observer() = default;
@@ -30,6 +39,7 @@ class engine_observer {
   virtual void on_event(const event& /*ev*/) {}
   // The same event once its transaction is durable: for acknowledgements.
   virtual void on_durable(const event& /*ev*/) {}
+  virtual void on_questions_count(const questions_count_update& /*update*/) {}
   // A dialog stopped being driven (idle, suspended, failed or completed).
   virtual void on_drive_finished(std::string_view /*dialog_id*/) {}
 };

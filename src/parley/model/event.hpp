@@ -21,23 +21,54 @@ struct event {
 
 // Payload fields are listed beside each type.
 namespace event_type {
-// {memberId, kind: "root"|"sub", parentId?, taskDocPath?, title?, depth}
+// {memberId, kind: "root"|"sub", parentId?, taskDocPath?, title?, depth,
+//  callKind?: "tellask"|"tellaskSessionless"|"freshBootsReasoning", sessionSlug?}
 inline constexpr std::string_view dialog_created = "dialog_created";
-// {course, content, msgId, origin: "user"|"answer"|"system"|"tellask"|"reply"}
+// {course, content, msgId, origin: "user"|"system"|"tellask"|"reply",
+//  assignment?: {callerId, callerMemberId, callId, callName, sessionSlug, tellaskContent}}
+// A Tellask to a subdialog is a user message with origin "tellask" and the assignment from its
+// current tellasker (seed 001 `assignmentFromSup`); replies route to that caller.
 inline constexpr std::string_view user_message = "user_message";
 // {course, genseq, round}
 inline constexpr std::string_view generation_started = "generation_started";
 // {course, genseq, thinking, saying, toolCalls: [{id, name, arguments}], finishReason,
-//  usage: {inputTokens, outputTokens}, interrupted}
+//  usage: {inputTokens, outputTokens}, interrupted, inputArrived?: input came while it ran}
 inline constexpr std::string_view generation_finished = "generation_finished";
 // {course, genseq, callId, name, ok, content}
 inline constexpr std::string_view tool_result = "tool_result";
-// {course, genseq, message} — a drive ended in a runtime failure; the dialog can be resumed
+// {course, message} — a drive ended in a runtime failure; the dialog can be resumed
 inline constexpr std::string_view drive_failed = "drive_failed";
 // {status: "running"|"completed"|"archived"}
 inline constexpr std::string_view status_changed = "status_changed";
 // {course, prompt} — a new course begins (clear_mind or context-health remediation)
 inline constexpr std::string_view course_started = "course_started";
+
+// Hierarchy (seed 001). On the caller: a Tellask call that waits for another dialog —
+// {course, genseq, callId, name: "tellask"|"tellaskSessionless"|"freshBootsReasoning"|"tellaskBack",
+//  subdialogId (for tellaskBack: the tellasker), targetAgentId, sessionSlug?, tellaskContent}
+inline constexpr std::string_view tellask_called = "tellask_called";
+// On a tellasker: another dialog's reply — {course, callId ("" when no call of this course waits
+// for it), name, awaited (it ended a wait), fromDialogId, fromMemberId,
+// kind: "final"|"tellaskBack"|"answer"|"superseded"|"dead", ok, content, backCallId?}
+// With a callId it is that call's tool result; without, a user message with origin "reply".
+inline constexpr std::string_view reply_received = "reply_received";
+// On a dialog that answered a tellaskBack: {course, toDialogId, callId} — the answer went out and
+// the dialog waits for that subdialog again.
+inline constexpr std::string_view answer_delivered = "answer_delivered";
+// Q4H: {course, genseq, callId, questionId, mentionList, tellaskContent, askedAt (ISO-8601)}
+inline constexpr std::string_view question_asked = "question_asked";
+// {course, questionId, callId, content, msgId} — the human's answer, the askHuman call's result
+inline constexpr std::string_view question_answered = "question_answered";
+// Reminders (dialog-scoped working memory, kept across courses): {content}, {index, content}, {index}
+inline constexpr std::string_view reminder_added = "reminder_added";
+inline constexpr std::string_view reminder_updated = "reminder_updated";
+inline constexpr std::string_view reminder_deleted = "reminder_deleted";
+// {selector: "goals"|"constraints"|"progress", path, hash, previousHash} — change_mind wrote a section
+inline constexpr std::string_view taskdoc_changed = "taskdoc_changed";
+// {reason} — a human declared this subdialog dead; it is never driven again
+inline constexpr std::string_view declared_dead = "declared_dead";
+// {} — a human asked a stopped or failed dialog to continue
+inline constexpr std::string_view drive_resumed = "drive_resumed";
 }  // namespace event_type
 
 }  // namespace parley

@@ -28,6 +28,8 @@ void apply_created(const event& ev, dialog_row& row) {
   row.task_doc_path = json_string_or(ev.payload, "taskDocPath");
   row.title = json_string_or(ev.payload, "title");
   row.depth = json_int_or(ev.payload, "depth", 0);
+  row.call_kind = json_string_or(ev.payload, "callKind");
+  row.session_slug = json_string_or(ev.payload, "sessionSlug");
   row.status = "running";
   row.course = 1;
   row.created_at_ms = ev.ts_ms;
@@ -47,12 +49,41 @@ projection_step apply_generation_finished(const event& ev, dialog_row& row) {
     row.output_tokens += json_int_or(*usage, "outputTokens");
   }
   row.generating = false;
-  // A finished generation with tool calls still owes their results; otherwise the drive is done.
-  row.needs_drive = has_calls && !msg.interrupted;
+  // A finished generation with tool calls still owes their results, and input that arrived while
+  // it ran is still unread; otherwise the drive is done.
+  row.needs_drive = !msg.interrupted && (has_calls || json_bool_or(ev.payload, "inputArrived"));
   row.last_error.clear();
   ++row.message_count;
   step.new_message = std::move(msg);
   return step;
+}
+
+// A reply from another dialog: the result of the call that waited for it, or, when no call of
+// this course waits, a user message. Decoded from the payload alone (see read_message).
+message_row reply_message(const event& ev, const dialog_row& row) {
+  const std::string call_id = json_string_or(ev.payload, "callId");
+  message_row msg = message_from(ev, row, call_id.empty() ? "user" : "tool");
+  msg.content = json_string_or(ev.payload, "content");
+  if (call_id.empty()) {
+    msg.origin = "reply";
+  } else {
+    msg.tool_call_id = call_id;
+    msg.tool_name = json_string_or(ev.payload, "name");
+    msg.ok = json_bool_or(ev.payload, "ok", true);
+  }
+  return msg;
+}
+
+message_row answer_message(const event& ev, const dialog_row& row) {
+  message_row msg = message_from(ev, row, "tool");
+  msg.content = json_string_or(ev.payload, "content");
+  msg.tool_call_id = json_string_or(ev.payload, "callId");
+  msg.tool_name = "askHuman";
+  return msg;
+}
+
+void decrement(std::int64_t& counter) {
+  if (counter > 0) --counter;
 }
 
 }  // namespace
@@ -77,6 +108,9 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     message_row msg = message_from(ev, row, "user");
     msg.content = json_string_or(ev.payload, "content");
     msg.origin = json_string_or(ev.payload, "origin", "user");
+    if (const auto* assignment = json_object_at(ev.payload, "assignment")) {
+      row.caller_id = json_string_or(*assignment, "callerId");
+    }
     row.needs_drive = true;
     ++row.message_count;
     step.new_message = std::move(msg);
@@ -105,7 +139,31 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     row.course = json_int_or(ev.payload, "course", row.course + 1);
     row.message_count = 0;
     row.open_questions = 0;
+    row.pending_subdialogs = 0;
     step.course_reset = true;
+  } else if (ev.type == event_type::tellask_called) {
+    ++row.pending_subdialogs;
+  } else if (ev.type == event_type::reply_received) {
+    if (json_bool_or(ev.payload, "awaited")) decrement(row.pending_subdialogs);
+    row.needs_drive = true;
+    ++row.message_count;
+    step.new_message = reply_message(ev, row);
+  } else if (ev.type == event_type::answer_delivered) {
+    ++row.pending_subdialogs;
+  } else if (ev.type == event_type::question_asked) {
+    ++row.open_questions;
+  } else if (ev.type == event_type::question_answered) {
+    decrement(row.open_questions);
+    row.needs_drive = true;
+    ++row.message_count;
+    step.new_message = answer_message(ev, row);
+  } else if (ev.type == event_type::declared_dead) {
+    row.dead = true;
+    row.needs_drive = false;
+    row.generating = false;
+  } else if (ev.type == event_type::drive_resumed) {
+    row.needs_drive = true;
+    row.last_error.clear();
   }
   row.last_seq = ev.seq;
   row.updated_at_ms = ev.ts_ms;

@@ -4,12 +4,31 @@
 #include <cstring>
 #include <fstream>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "parley/core/ids.hpp"
 
 namespace parley::tools {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Closes a POSIX file descriptor when it goes out of scope.
+class file_descriptor {
+ public:
+  explicit file_descriptor(int fd) : fd_(fd) {}
+  ~file_descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  file_descriptor(const file_descriptor&) = delete;
+  file_descriptor& operator=(const file_descriptor&) = delete;
+  explicit operator bool() const { return fd_ >= 0; }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
 
 error io_failure(std::string_view what) {
   return make_error(errc::io_error, std::string(what) + ": " + std::strerror(errno));
@@ -34,15 +53,28 @@ result<file_text> read_file_prefix(const fs::path& file, std::uintmax_t max_byte
 
 result<void> write_file_atomically(const fs::path& file, std::string_view content) {
   const fs::path temp = file.parent_path() / ("." + file.filename().string() + ".parley-" + new_uuid() + ".tmp");
+  auto discard_temp = [&temp] {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+  };
   {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    file_descriptor out(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!out) return io_failure("cannot create a temporary file beside it");
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-      const error failure = io_failure("cannot write it");
-      std::error_code ignored;
-      fs::remove(temp, ignored);
+    for (std::size_t written = 0; written < content.size();) {
+      const ssize_t n = ::write(out.get(), content.data() + written, content.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const error failure = io_failure("cannot write it");
+        discard_temp();
+        return failure;
+      }
+      written += static_cast<std::size_t>(n);
+    }
+    // The content is on disk before the rename makes it visible, so a crash leaves the old file
+    // or the new one, never an empty one.
+    if (::fsync(out.get()) != 0) {
+      const error failure = io_failure("cannot flush it to disk");
+      discard_temp();
       return failure;
     }
   }
@@ -52,9 +84,13 @@ result<void> write_file_atomically(const fs::path& file, std::string_view conten
   }
   fs::rename(temp, file, ec);
   if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
+    discard_temp();
     return make_error(errc::io_error, "cannot replace it: " + ec.message());
+  }
+  // The rename itself is durable once the folder is flushed.
+  const fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  if (file_descriptor dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)); dir) {
+    (void)::fsync(dir.get());
   }
   return ok();
 }

@@ -17,8 +17,9 @@ struct file_text {
 };
 
 result<file_text> read_file_prefix(const std::filesystem::path& file, std::uintmax_t max_bytes);
-// Writes to a temporary file beside `file`, then renames it over `file`, so readers see the old
-// or the new content and never a mix. Keeps an existing file's permissions.
+// Writes to a temporary file beside `file`, fsyncs it, renames it over `file` and fsyncs the
+// folder, so readers — and a restart after a crash — see the old or the new content, never a mix.
+// Keeps an existing file's permissions.
 result<void> write_file_atomically(const std::filesystem::path& file, std::string_view content);
 
 }  // namespace parley::tools

@@ -195,7 +195,7 @@ TEST(ContextBuilder, PersonaLeadsTheSystemPromptAndMessagesKeepTheirRoles) {
                    boost::json::array{boost::json::object{{"id", "c"}, {"name", "calculate"}, {"arguments", "{}"}}}}}),
        raw_event("d1", 4, event_type::tool_result, {{"callId", "c"}, {"name", "calculate"}, {"content", "1"}})});
   ASSERT_TRUE(dialog.has_value()) << dialog.err().message;
-  const auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 2);
+  const auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 2, prompt_setting{});
   EXPECT_NE(request.system_prompt.find("@lead"), std::string::npos);
   EXPECT_NE(request.system_prompt.find("You lead."), std::string::npos);
   ASSERT_EQ(request.messages.size(), 3U);

@@ -1,0 +1,182 @@
+// What humans do to dialogs besides talking: answer questions (Q4H), resume a stopped or failed
+// dialog, declare a subdialog dead; and the views of the hierarchy they need for it.
+#include <algorithm>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/engine.hpp"
+
+namespace parley::engine {
+
+namespace asio = boost::asio;
+
+asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
+  if (answer.continuation_type != "answer") {
+    co_return make_error(errc::invalid_argument,
+                         "continuationType must be 'answer', not '" + answer.continuation_type + "'");
+  }
+  if (answer.question_id.empty()) co_return make_error(errc::invalid_argument, "questionId is empty");
+  if (auto valid = check_user_message(answer.content); !valid) co_return std::move(valid).err();
+  auto loaded = load(answer.dialog);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& dialog = **loaded;
+  {
+    auto guard = co_await dialog.lock().acquire();
+    const auto* question = dialog.state().find_question(answer.question_id);
+    if (question == nullptr) {
+      const auto& answered = dialog.state().answered_questions;
+      if (std::find(answered.begin(), answered.end(), answer.question_id) != answered.end()) {
+        co_return make_error(errc::conflict, "question " + answer.question_id + " of dialog " + answer.dialog +
+                                                 " was already answered");
+      }
+      std::vector<std::string> open;
+      for (const auto& q : dialog.state().questions) open.push_back(q.id);
+      co_return make_error(errc::not_found, "dialog " + answer.dialog + " has no open question " + answer.question_id +
+                                                (open.empty() ? std::string("; it has no open questions")
+                                                              : "; its open questions are " + join(open, ", ")));
+    }
+    const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
+    if (answer.msg_id.empty()) answer.msg_id = new_uuid();
+    if (auto staged = stage(dialog, event_type::question_answered,
+                            boost::json::object{{"course", dialog.row().course},
+                                                {"questionId", answer.question_id},
+                                                {"callId", question->call_id},
+                                                {"content", answer.content},
+                                                {"msgId", answer.msg_id}});
+        !staged) {
+      co_return std::move(staged).err();
+    }
+    if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
+    notify_questions(dialog, previous);
+  }
+  schedule_if_drivable(dialog);
+  co_return ok();
+}
+
+result<std::vector<open_question>> engine::open_questions() {
+  dialog_filter filter;
+  filter.status = "running";
+  auto rows = log_.list_dialogs(filter);
+  if (!rows) return std::move(rows).err();
+  std::vector<open_question> out;
+  for (const auto& row : *rows) {
+    if (row.open_questions == 0 && find(row.id) == nullptr) continue;  // nothing to load for
+    auto loaded = load(row.id);
+    if (!loaded) return std::move(loaded).err();
+    for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});
+  }
+  std::sort(out.begin(), out.end(), [](const open_question& a, const open_question& b) {
+    return a.question.asked_at < b.question.asked_at;
+  });
+  return out;
+}
+
+asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
+  auto loaded = load(dialog_id);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& dialog = **loaded;
+  {
+    auto guard = co_await dialog.lock().acquire();
+    if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
+    if (dialog.row().status != "running") {
+      co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
+    }
+    if (!dialog.state().questions.empty()) {
+      co_return make_error(errc::conflict, "dialog " + dialog_id + " waits for the answer to " +
+                                               std::to_string(dialog.state().questions.size()) +
+                                               " question(s); answer them instead");
+    }
+    if (!dialog.state().awaited.empty()) {
+      std::vector<std::string> ids;
+      for (const auto& awaited : dialog.state().awaited) ids.push_back(awaited.dialog_id);
+      co_return make_error(errc::conflict,
+                           "dialog " + dialog_id + " waits for subdialog(s) " + join(ids, ", ") +
+                               "; they revive it when they reply (declare one dead to stop waiting for it)");
+    }
+    if (dialog.messages().empty()) co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
+    if (auto staged = stage(dialog, event_type::drive_resumed, boost::json::object{}); !staged) {
+      co_return std::move(staged).err();
+    }
+    if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
+  }
+  schedule_drive(dialog);
+  co_return ok();
+}
+
+asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_id, std::string reason) {
+  auto loaded = load(dialog_id);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& sub = **loaded;
+  if (!sub.is_sub()) {
+    co_return make_error(errc::invalid_argument, "dialog " + dialog_id + " is a root dialog, not a subdialog");
+  }
+  if (sub.row().dead) co_return make_error(errc::conflict, "subdialog " + dialog_id + " is already dead");
+  if (auto* generation = sub.generation()) generation->stop();
+  auto guard = co_await sub.lock().acquire();
+  if (reason.empty()) reason = "declared dead by a human";
+  round_effects fx;
+  if (auto staged = stage(sub, event_type::declared_dead, boost::json::object{{"reason", reason}}); !staged) {
+    co_return std::move(staged).err();
+  }
+  // Its Type B entry goes, so the same agentId!sessionSlug starts a brand-new session next time.
+  auto& hierarchy = tree(sub.row().root_id);
+  for (auto it = hierarchy.registry.begin(); it != hierarchy.registry.end();) {
+    it = it->second == sub.id() ? hierarchy.registry.erase(it) : std::next(it);
+  }
+  // The caller that waits for it gets a failed result and goes on.
+  if (const auto& assigned = sub.state().assigned; assigned && !assigned->replied) {
+    if (auto caller = load(assigned->caller_id); caller && !(*caller)->row().dead) {
+      auto& waiting = **caller;
+      std::string call_id;
+      bool waits = false;
+      for (const auto& awaited : waiting.state().awaited) {
+        if (awaited.dialog_id == sub.id()) {
+          call_id = awaited.call_id;
+          waits = true;
+          break;
+        }
+      }
+      auto reply = stage(waiting, event_type::reply_received,
+                         boost::json::object{{"course", waiting.row().course},
+                                             {"callId", call_id},
+                                             {"name", assigned->call_name},
+                                             {"awaited", waits},
+                                             {"fromDialogId", sub.id()},
+                                             {"fromMemberId", sub.row().member_id},
+                                             {"kind", "dead"},
+                                             {"ok", false},
+                                             {"content", "the subdialog of @" + sub.row().member_id +
+                                                             " was declared dead by a human (" + reason +
+                                                             "); it will not reply. Continue without it."}});
+      if (!reply) co_return std::move(reply).err();
+      fx.touch(waiting, true);
+    }
+  }
+  co_return co_await commit_round(sub, fx);
+}
+
+result<std::vector<registry_entry>> engine::registry(std::string_view root_id) {
+  auto root = load(root_id);
+  if (!root) return std::move(root).err();
+  if ((*root)->is_sub()) {
+    return make_error(errc::invalid_argument, "dialog " + std::string(root_id) + " is a subdialog; the registry belongs to its root " +
+                                                  (*root)->row().root_id);
+  }
+  std::vector<registry_entry> out;
+  for (const auto& [key, sub_id] : tree(std::string(root_id)).registry) {
+    auto sub = load(sub_id);
+    if (!sub) return std::move(sub).err();
+    const auto& row = (*sub)->row();
+    std::int64_t last_accessed = row.created_at_ms;
+    for (const auto& message : (*sub)->messages()) {
+      if (message.origin == "tellask") last_accessed = message.ts_ms;
+    }
+    out.push_back({key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed,
+                   (*sub)->lock().locked()});
+  }
+  return out;
+}
+
+}  // namespace parley::engine

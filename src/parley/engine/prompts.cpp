@@ -1,0 +1,56 @@
+#include "parley/engine/prompts.hpp"
+
+namespace parley::engine {
+namespace {
+
+bool chinese(std::string_view language) { return language == "zh"; }
+
+}  // namespace
+
+std::string course_header(std::string_view language, std::string_view tellasker_member, bool fbr) {
+  const std::string who = "@" + std::string(tellasker_member);
+  if (fbr) {
+    return chinese(language) ? "这是一次 FBR 支线对话；诉请者对话为 " + who + "（可能与当前对话同一 agent）。"
+                             : "This is an FBR sideline dialog; the tellasker dialog is " + who +
+                                   " (may be the same agent).";
+  }
+  return chinese(language) ? "你是当前被诉请者对话（tellaskee dialog）的主理人；诉请者对话（tellasker dialog）为 " +
+                                 who + "（当前发起本次诉请）。"
+                           : "You are the responder (tellaskee dialog) for this dialog; the tellasker dialog is " + who +
+                                 " (the current caller).";
+}
+
+std::string sideline_rules(std::string_view language, bool fbr) {
+  if (fbr) {
+    return chinese(language)
+               ? "这是 FBR 支线对话：没有工具，也不能发起诉请。只就给定的子问题推理并作答；缺少的上下文请列出后返回。"
+                 "回复的第一行必须是 【FBR-直接回复】 或 【FBR-仅推理】。"
+               : "This is a Fresh Boots Reasoning sideline dialog: you have no tools and cannot Tellask. Reason "
+                 "about the given sub-problem only and answer; list any missing context and return. The first line "
+                 "of your reply must be 【FBR-直接回复】 (a direct answer) or 【FBR-仅推理】 (reasoning only).";
+  }
+  return chinese(language)
+             ? "你在一个支线对话中工作。只有当所有被分配的目标都完成时，才能直接回复诉请者，且回复第一行必须是 "
+               "【最终完成】。若有目标未完成或缺少关键上下文，先调用 tellaskBack 向诉请者确认，内容第一行为 "
+               "【tellaskBack】。你的最终回复会送达当前诉请者。"
+             : "You work in a sideline dialog. Reply directly to your tellasker only when every assigned goal is "
+               "complete, and start that final reply with the line 【最终完成】. If a goal is incomplete or critical "
+               "context is missing, call tellaskBack first (its content starts with 【tellaskBack】). Your final "
+               "reply is delivered to the current tellasker.";
+}
+
+std::string new_course_prompt(std::string_view language, std::int64_t course) {
+  const std::string n = std::to_string(course);
+  return chinese(language) ? "这是本对话的第 " + n +
+                                 " 程。之前的消息已清空（clear_mind）；提醒事项和任务文档（Taskdoc）保留了要点。继续任务。"
+                           : "This is course " + n +
+                                 " of this dialog. The earlier messages were cleared (clear_mind); your reminders and "
+                                 "the Taskdoc keep what matters. Continue the task.";
+}
+
+std::string with_marker(std::string_view marker, std::string_view content) {
+  if (content.substr(0, marker.size()) == marker) return std::string(content);
+  return std::string(marker) + "\n" + std::string(content);
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,29 @@
+// Text the runtime itself writes into dialogs, in the team's language ("en" or "zh"): the
+// subdialog course header and delivery rules of seed 001, and the new-course prompt.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace parley::engine {
+
+// The role header that starts every subdialog course (seed 001, "Subdialog course header").
+std::string course_header(std::string_view language, std::string_view tellasker_member, bool fbr);
+
+// The system-prompt section that tells a subdialog how to deliver (first-line content markers,
+// the sideline delivery rule); FBR subdialogs get the tool-less variant.
+std::string sideline_rules(std::string_view language, bool fbr);
+
+// The first user message of a course started by clear_mind.
+std::string new_course_prompt(std::string_view language, std::int64_t course);
+
+inline constexpr std::string_view kTellaskBackMarker = "【tellaskBack】";
+inline constexpr std::string_view kFinalMarker = "【最终完成】";
+inline constexpr std::string_view kFbrDirectMarker = "【FBR-直接回复】";
+inline constexpr std::string_view kFbrReasoningMarker = "【FBR-仅推理】";
+
+// The content with `marker` as its first line unless it already starts with it.
+std::string with_marker(std::string_view marker, std::string_view content);
+
+}  // namespace parley::engine

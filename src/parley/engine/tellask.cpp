@@ -1,0 +1,330 @@
+// The Tellask family (seed 001): Type A tellaskBack, Type B tellask (registered sessions), Type C
+// tellaskSessionless, Fresh Boots Reasoning, and askHuman (Q4H). A call that waits is recorded on
+// the caller (tellask_called / question_asked) in the same transaction as the subdialog's
+// assignment; the reply comes back through the log (reply_received), never through a callback,
+// so a crash at any point leaves a consistent state that the next start continues from.
+#include <boost/json/parse.hpp>
+
+#include <regex>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
+#include "parley/core/time.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/prompts.hpp"
+#include "parley/tools/json_schema.hpp"
+
+namespace parley::engine {
+namespace {
+
+using tool_reply = std::optional<tools::tool_outcome>;
+
+tool_reply refuse(std::string message) { return tools::tool_outcome{false, std::move(message)}; }
+
+bool valid_slug(std::string_view slug) {
+  static const std::regex grammar("[a-zA-Z][a-zA-Z0-9_-]*");
+  return std::regex_match(slug.begin(), slug.end(), grammar);
+}
+
+// Checks made before the schema, for mistakes the seed names: a clearer message than "unknown field".
+std::optional<std::string> misplaced_field(std::string_view call, const boost::json::object& raw) {
+  if (call == dialog_tool::tellask_back && raw.contains("sessionSlug")) {
+    return "tellaskBack takes no sessionSlug: it always goes to your tellasker. Use tellask(...) to reach a "
+           "registered session.";
+  }
+  if (call == dialog_tool::fresh_boots_reasoning && (raw.contains("sessionSlug") || raw.contains("mentionList"))) {
+    return "freshBootsReasoning takes neither sessionSlug nor mentionList: it always starts a new tool-less "
+           "subdialog of yourself.";
+  }
+  if (call == dialog_tool::tellask_sessionless && raw.contains("sessionSlug")) {
+    return "tellaskSessionless takes no sessionSlug; use tellask(...) for a registered session.";
+  }
+  return std::nullopt;
+}
+
+std::string first_line(std::string_view text) {
+  const auto end = text.find('\n');
+  return std::string(text.substr(0, end));
+}
+
+}  // namespace
+
+result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const member_setup& member,
+                                              const llm::tool_call& call, round_effects& fx) {
+  const auto* spec = find_dialog_tool_spec(call.name);
+  const auto& offered = tools_for(dialog, member);
+  const bool is_offered =
+      std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
+  if (!is_offered) {
+    if (call.name == dialog_tool::tellask_back) {
+      return refuse("tellaskBack is only available inside a subdialog; this is a root dialog. Use askHuman to ask "
+                    "the human.");
+    }
+    if (call.name == dialog_tool::change_mind) {
+      return refuse("change_mind is only available in the root dialog; ask your tellasker with tellaskBack to update "
+                    "the Taskdoc.");
+    }
+    return refuse("tool '" + call.name + "' is not available in this dialog");
+  }
+  boost::system::error_code ec;
+  const auto raw = boost::json::parse(call.arguments.empty() ? std::string_view("{}") : call.arguments, ec);
+  if (!ec && raw.is_object()) {
+    if (auto problem = misplaced_field(call.name, raw.get_object())) return refuse(*problem);
+  }
+  auto args = tools::parse_tool_arguments(call.arguments.empty() ? "{}" : call.arguments, spec->parameters);
+  if (!args) {
+    return refuse("invalid arguments for " + call.name + ": " + args.err().message + ". Fix them and call again.");
+  }
+  if (call.name == dialog_tool::tellask || call.name == dialog_tool::tellask_sessionless ||
+      call.name == dialog_tool::fresh_boots_reasoning) {
+    return call_teammate(dialog, call, *args, fx);
+  }
+  if (call.name == dialog_tool::tellask_back) return call_tellasker(dialog, call, *args, fx);
+  if (call.name == dialog_tool::ask_human) return ask_human(dialog, call, *args);
+  if (call.name == dialog_tool::change_mind) return change_mind(dialog, *args);
+  return edit_reminders(dialog, call, *args);
+}
+
+result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const std::string& member_id,
+                                                 std::string_view call_kind, std::string_view session_slug) {
+  const std::string id = new_dialog_id();
+  auto runtime = dialog_runtime::empty();
+  boost::json::object payload{{"memberId", member_id},
+                              {"kind", "sub"},
+                              {"parentId", caller.id()},
+                              {"depth", caller.row().depth + 1},
+                              {"callKind", call_kind}};
+  if (!caller.row().task_doc_path.empty()) payload["taskDocPath"] = caller.row().task_doc_path;
+  if (!session_slug.empty()) payload["sessionSlug"] = session_slug;
+  PARLEY_TRY(runtime->stage(event_type::dialog_created, std::move(payload), id, caller.row().root_id));
+  for (auto* observer : observers_) observer->on_event(runtime->last_staged());
+  auto* raw = runtime.get();
+  dialogs_.emplace(id, std::move(runtime));
+  return raw;
+}
+
+result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool_call& call,
+                                         const boost::json::object& args, round_effects& fx) {
+  const bool fbr = call.name == dialog_tool::fresh_boots_reasoning;
+  const bool registered = call.name == dialog_tool::tellask;
+  const std::string content = json_string_or(args, "tellaskContent");
+  const std::string target = fbr ? caller.row().member_id : json_string_or(args, "targetAgentId");
+  const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
+  if (members_.find(target) == members_.end()) {
+    return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
+                  "; the team's members are: " + join(team_.member_ids(), ", "));
+  }
+  if (registered && !valid_slug(slug)) {
+    return refuse("sessionSlug '" + slug + "' is malformed: it must match [a-zA-Z][a-zA-Z0-9_-]*");
+  }
+  const auto& caller_member = *members_.at(caller.row().member_id).config;
+  if (caller.row().depth + 1 > caller_member.max_tellask_depth) {
+    return refuse("Tellask depth limit reached: this dialog is at depth " + std::to_string(caller.row().depth) +
+                  " and max_tellask_depth is " + std::to_string(caller_member.max_tellask_depth) +
+                  ". Do the work here or reply to your tellasker.");
+  }
+
+  // Type B: the root's registry decides between resuming and creating (seed 001).
+  auto& hierarchy = tree(caller.row().root_id);
+  const std::string key = target + "!" + slug;
+  dialog_runtime* sub = nullptr;
+  if (registered) {
+    if (const auto hit = hierarchy.registry.find(key); hit != hierarchy.registry.end()) {
+      auto loaded = load(hit->second);
+      if (loaded && !(*loaded)->row().dead && !(*loaded)->poisoned) sub = *loaded;
+    }
+    if (sub == &caller) return refuse("a dialog cannot tellask its own session '" + key + "'");
+  }
+  const bool created = sub == nullptr;
+  if (created) {
+    auto made = create_subdialog(caller, target, call.name, slug);
+    if (!made) return std::move(made).err();
+    sub = *made;
+    if (registered) hierarchy.registry[key] = sub->id();
+  }
+
+  // A registered session re-tellasked while an earlier caller still waits for it: the reply goes
+  // to the latest caller, so the earlier one is told now instead of waiting forever.
+  if (const auto& previous = sub->state().assigned; previous && !previous->replied) {
+    if (auto loaded = load(previous->caller_id); loaded && !(*loaded)->row().dead) {
+      auto& old_caller = **loaded;
+      const bool waits = old_caller.state().awaits_call(previous->call_id);
+      PARLEY_TRY(stage(old_caller, event_type::reply_received,
+                       boost::json::object{{"course", old_caller.row().course},
+                                           {"callId", waits ? previous->call_id : std::string()},
+                                           {"name", previous->call_name},
+                                           {"awaited", waits},
+                                           {"fromDialogId", sub->id()},
+                                           {"fromMemberId", target},
+                                           {"kind", "superseded"},
+                                           {"ok", false},
+                                           {"content", "@" + target + " (session " + previous->session_slug +
+                                                           ") was tellasked again by another dialog before it "
+                                                           "replied; its reply goes to that dialog."}}));
+      fx.touch(old_caller, true);
+    }
+  }
+
+  // Every course starts with the role header; so does a message from a caller the subdialog has
+  // not heard from before.
+  const bool new_caller = !sub->state().assigned || sub->state().assigned->caller_id != caller.id();
+  std::string prompt = content;
+  if (sub->messages().empty() || new_caller) {
+    prompt = course_header(team_.language, caller.row().member_id, fbr) + "\n\n" + content;
+  }
+  boost::json::object assignment{{"callerId", caller.id()},
+                                 {"callerMemberId", caller.row().member_id},
+                                 {"callId", call.id},
+                                 {"callName", call.name},
+                                 {"sessionSlug", slug},
+                                 {"tellaskContent", content}};
+  PARLEY_TRY(stage(*sub, event_type::user_message,
+                   boost::json::object{{"course", sub->row().course},
+                                       {"content", std::move(prompt)},
+                                       {"msgId", new_uuid()},
+                                       {"origin", "tellask"},
+                                       {"assignment", std::move(assignment)}}));
+  boost::json::object called{{"course", caller.row().course},
+                             {"genseq", caller.row().last_genseq},
+                             {"callId", call.id},
+                             {"name", call.name},
+                             {"subdialogId", sub->id()},
+                             {"targetAgentId", target},
+                             {"tellaskContent", content}};
+  if (registered) called["sessionSlug"] = slug;
+  PARLEY_TRY(stage(caller, event_type::tellask_called, std::move(called)));
+  fx.touch(*sub, true);
+  return tool_reply{};
+}
+
+result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_call& call,
+                                          const boost::json::object& args, round_effects& fx) {
+  const auto& assigned = sub.state().assigned;
+  if (!assigned) return refuse("tellaskBack has no tellasker to go to: this subdialog has no assignment");
+  auto loaded = load(assigned->caller_id);
+  if (!loaded || (*loaded)->row().dead) {
+    return refuse("your tellasker (dialog " + assigned->caller_id + ") is gone; finish with what you have");
+  }
+  auto& tellasker = **loaded;
+  const std::string content = with_marker(kTellaskBackMarker, json_string_or(args, "tellaskContent"));
+  // The question is the reply to the tellasker's waiting call (seed 001: the subdialog's response
+  // with the 【tellaskBack】 marker); its answer comes back as this call's result.
+  std::string waiting_call;
+  std::string waiting_name = std::string(dialog_tool::tellask_back);
+  bool waits = false;
+  for (const auto& awaited : tellasker.state().awaited) {
+    if (awaited.dialog_id == sub.id()) {
+      waiting_call = awaited.call_id;
+      waiting_name = awaited.name;
+      waits = true;
+      break;
+    }
+  }
+  PARLEY_TRY(stage(sub, event_type::tellask_called,
+                   boost::json::object{{"course", sub.row().course},
+                                       {"genseq", sub.row().last_genseq},
+                                       {"callId", call.id},
+                                       {"name", call.name},
+                                       {"subdialogId", tellasker.id()},
+                                       {"targetAgentId", tellasker.row().member_id},
+                                       {"tellaskContent", content}}));
+  PARLEY_TRY(stage(tellasker, event_type::reply_received,
+                   boost::json::object{{"course", tellasker.row().course},
+                                       {"callId", waiting_call},
+                                       {"name", waiting_name},
+                                       {"awaited", waits},
+                                       {"fromDialogId", sub.id()},
+                                       {"fromMemberId", sub.row().member_id},
+                                       {"kind", "tellaskBack"},
+                                       {"ok", true},
+                                       {"backCallId", call.id},
+                                       {"content", content}}));
+  fx.touch(tellasker, true);
+  return tool_reply{};
+}
+
+result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::string& saying, round_effects& fx) {
+  // The state before this generation_finished was applied decides: answer owed tellaskBacks first.
+  // (apply_state_event marks the assignment replied only when nothing is owed.)
+  if (!dialog.state().owed.empty()) {
+    const auto owed = dialog.state().owed;
+    for (const auto& answer : owed) {
+      auto loaded = load(answer.dialog_id);
+      if (!loaded || (*loaded)->row().dead) continue;
+      auto& asker = **loaded;
+      const bool waits = asker.state().awaits_call(answer.call_id);
+      PARLEY_TRY(stage(asker, event_type::reply_received,
+                       boost::json::object{{"course", asker.row().course},
+                                           {"callId", waits ? answer.call_id : std::string()},
+                                           {"name", dialog_tool::tellask_back},
+                                           {"awaited", waits},
+                                           {"fromDialogId", dialog.id()},
+                                           {"fromMemberId", dialog.row().member_id},
+                                           {"kind", "answer"},
+                                           {"ok", true},
+                                           {"content", saying}}));
+      PARLEY_TRY(stage(dialog, event_type::answer_delivered,
+                       boost::json::object{
+                           {"course", dialog.row().course}, {"toDialogId", asker.id()}, {"callId", answer.call_id}}));
+      fx.touch(asker, true);
+    }
+    return ok();
+  }
+  const auto& assigned = dialog.state().assigned;
+  if (!assigned || assigned->replied) return ok();
+  // generation_finished was staged already, so `assigned` now reads replied; its fields still hold.
+  auto loaded = load(assigned->caller_id);
+  if (!loaded || (*loaded)->row().dead) return ok();
+  auto& caller = **loaded;
+  std::string call_id;
+  bool waits = false;
+  for (const auto& awaited : caller.state().awaited) {
+    if (awaited.dialog_id == dialog.id() && (awaited.call_id == assigned->call_id || awaited.call_id.empty())) {
+      call_id = awaited.call_id;
+      waits = true;
+      break;
+    }
+  }
+  PARLEY_TRY(stage(caller, event_type::reply_received,
+                   boost::json::object{{"course", caller.row().course},
+                                       {"callId", call_id},
+                                       {"name", assigned->call_name},
+                                       {"awaited", waits},
+                                       {"fromDialogId", dialog.id()},
+                                       {"fromMemberId", dialog.row().member_id},
+                                       {"kind", "final"},
+                                       {"ok", true},
+                                       {"content", saying}}));
+  fx.touch(caller, true);
+  // A one-off subdialog is done once it has replied; a registered session stays for the next call.
+  if (dialog.row().call_kind != dialog_tool::tellask) {
+    PARLEY_TRY(stage(dialog, event_type::status_changed, boost::json::object{{"status", "completed"}}));
+  }
+  return ok();
+}
+
+result<tool_reply> engine::ask_human(dialog_runtime& dialog, const llm::tool_call& call,
+                                     const boost::json::object& args) {
+  const std::string content = json_string_or(args, "tellaskContent");
+  const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
+  PARLEY_TRY(stage(dialog, event_type::question_asked,
+                   boost::json::object{{"course", dialog.row().course},
+                                       {"genseq", dialog.row().last_genseq},
+                                       {"callId", call.id},
+                                       {"questionId", new_uuid()},
+                                       {"mentionList", first_line(content)},
+                                       {"tellaskContent", content},
+                                       {"askedAt", format_iso8601_ms(now_ms())}}));
+  notify_questions(dialog, previous);
+  return tool_reply{};
+}
+
+void engine::notify_questions(const dialog_runtime& dialog, std::int64_t previous_count) {
+  const questions_count_update update{previous_count, static_cast<std::int64_t>(dialog.state().questions.size()),
+                                      dialog.id(), dialog.row().root_id, dialog.row().course};
+  for (auto* observer : observers_) observer->on_questions_count(update);
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,92 @@
+// Working memory and the Taskdoc (seed 001 "Mental Clarity Tools", "Reminder Management"):
+// reminders, clear_mind (a new course that keeps reminders and the registry) and change_mind
+// (one Taskdoc section, root dialogs only, no new course).
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/prompts.hpp"
+#include "parley/engine/taskdoc.hpp"
+#include "parley/tools/json_schema.hpp"
+
+namespace parley::engine {
+namespace {
+
+using tool_reply = std::optional<tools::tool_outcome>;
+
+tool_reply answer(bool ok, std::string text) { return tools::tool_outcome{ok, std::move(text)}; }
+
+}  // namespace
+
+result<tool_reply> engine::edit_reminders(dialog_runtime& dialog, const llm::tool_call& call,
+                                          const boost::json::object& args) {
+  const std::string content = json_string_or(args, "content");
+  if (call.name == dialog_tool::add_reminder) {
+    PARLEY_TRY(stage(dialog, event_type::reminder_added, boost::json::object{{"content", content}}));
+    return answer(true, "reminder " + std::to_string(dialog.state().reminders.size()) + " added");
+  }
+  const auto count = static_cast<std::int64_t>(dialog.state().reminders.size());
+  const std::int64_t number = json_int_or(args, "reminder_no", 0);
+  if (number < 1 || number > count) {
+    return answer(false, "reminder_no " + std::to_string(number) + " does not exist; this dialog has " +
+                             std::to_string(count) + " reminder(s), numbered from 1");
+  }
+  if (call.name == dialog_tool::update_reminder) {
+    PARLEY_TRY(stage(dialog, event_type::reminder_updated,
+                     boost::json::object{{"index", number - 1}, {"content", content}}));
+    return answer(true, "reminder " + std::to_string(number) + " updated");
+  }
+  PARLEY_TRY(stage(dialog, event_type::reminder_deleted, boost::json::object{{"index", number - 1}}));
+  return answer(true, "reminder " + std::to_string(number) + " deleted");
+}
+
+result<tool_reply> engine::change_mind(dialog_runtime& dialog, const boost::json::object& args) {
+  const auto& path = dialog.row().task_doc_path;
+  if (path.empty()) return answer(false, "this dialog has no Taskdoc (it was created without taskDocPath)");
+  const std::string selector = json_string_or(args, "selector");
+  auto changed = write_taskdoc_section(team_.workspace, path, selector, json_string_or(args, "content"),
+                                       json_string_or(args, "expectedHash"));
+  if (!changed) return answer(false, changed.err().message);
+  PARLEY_TRY(stage(dialog, event_type::taskdoc_changed,
+                   boost::json::object{{"selector", selector},
+                                       {"path", path},
+                                       {"hash", changed->hash},
+                                       {"previousHash", changed->previous_hash}}));
+  return answer(true, "Taskdoc section " + selector + " updated; its hash is now " + changed->hash);
+}
+
+result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_call& call) {
+  const auto* spec = find_dialog_tool_spec(dialog_tool::clear_mind);
+  auto args = tools::parse_tool_arguments(call.arguments.empty() ? "{}" : call.arguments, spec->parameters);
+  auto result_of_call = [&](bool ok, std::string text) {
+    return stage(dialog, event_type::tool_result,
+                 boost::json::object{{"course", dialog.row().course},
+                                     {"genseq", dialog.row().last_genseq},
+                                     {"callId", call.id},
+                                     {"name", call.name},
+                                     {"ok", ok},
+                                     {"content", std::move(text)}});
+  };
+  if (!args) return result_of_call(false, "invalid arguments for clear_mind: " + args.err().message);
+  const auto previous_questions = static_cast<std::int64_t>(dialog.state().questions.size());
+  if (const auto reminder = json_string_or(*args, "reminder_content"); !reminder.empty()) {
+    PARLEY_TRY(stage(dialog, event_type::reminder_added, boost::json::object{{"content", reminder}}));
+  }
+  const std::int64_t next = dialog.row().course + 1;
+  PARLEY_TRY(result_of_call(true, "course " + std::to_string(next) + " starts"));
+  std::string prompt = new_course_prompt(team_.language, next);
+  // A subdialog's course starts with its role header and assignment (seed 001).
+  if (const auto& assigned = dialog.state().assigned; dialog.is_sub() && assigned) {
+    prompt = course_header(team_.language, assigned->caller_member_id, dialog.is_fbr()) + "\n\n" +
+             assigned->tellask_content + "\n\n" + prompt;
+  }
+  PARLEY_TRY(stage(dialog, event_type::course_started, boost::json::object{{"course", next}, {"prompt", prompt}}));
+  PARLEY_TRY(stage(dialog, event_type::user_message, boost::json::object{{"course", next},
+                                                                         {"content", prompt},
+                                                                         {"msgId", new_uuid()},
+                                                                         {"origin", "system"}}));
+  if (previous_questions > 0) notify_questions(dialog, previous_questions);
+  return ok();
+}
+
+}  // namespace parley::engine
