@@ -6,6 +6,10 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
@@ -49,7 +53,30 @@ struct scenario_run {
   fs::path dir;
   std::unique_ptr<store> log;
   std::map<std::string, std::string> aliases;  // scenario name → dialog id
+  std::string last_question_id;
 };
+
+// A dialog reference: an alias from new_dialog, or "alias/member" (the first subdialog of that
+// member under the alias's root, in creation order), or "alias/member#N" (the N-th).
+std::string resolve(store& log, scenario_run& run, const std::string& ref) {
+  const auto slash = ref.find('/');
+  if (slash == std::string::npos) return run.aliases[ref];
+  const std::string root = run.aliases[ref.substr(0, slash)];
+  std::string member = ref.substr(slash + 1);
+  int nth = 1;
+  if (const auto hash = member.find('#'); hash != std::string::npos) {
+    nth = std::stoi(member.substr(hash + 1));
+    member = member.substr(0, hash);
+  }
+  dialog_filter filter;
+  filter.root_id = root;
+  auto rows = log.list_dialogs(filter);
+  if (!rows) return {};
+  for (const auto& row : *rows) {
+    if (row.kind == "sub" && row.member_id == member && --nth == 0) return row.id;
+  }
+  return {};
+}
 
 void write_files(const YAML::Node& files, const fs::path& dir) {
   for (const auto& entry : files) {
@@ -69,16 +96,21 @@ void expect_error_text(const result<void>& outcome, const YAML::Node& step, cons
   }
 }
 
+asio::awaitable<void> settle(engine::engine& eng, const std::string& id) {
+  const auto* dialog = eng.find(id);
+  if (dialog != nullptr) co_await eng.wait_until_settled(dialog->row().root_id);
+}
+
 asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAML::Node steps, scenario_run& run) {
   for (const auto& step : steps) {
     if (const auto node = step["new_dialog"]) {
-      engine::new_dialog spec{node["member"].as<std::string>(""), "", ""};
+      engine::new_dialog spec{node["member"].as<std::string>(""), "", node["task_doc"].as<std::string>("")};
       auto id = co_await eng.create_root_dialog(std::move(spec));
       result<void> outcome = id ? result<void>{} : result<void>{id.err()};
       expect_error_text(outcome, node, "new_dialog");
       if (id) run.aliases[node["as"].as<std::string>()] = *id;
     } else if (const auto say = step["say"] ? step["say"] : step["stop_during"]) {
-      const std::string id = run.aliases[say["dialog"].as<std::string>()];
+      const std::string id = resolve(*run.log, run, say["dialog"].as<std::string>());
       if (step["stop_during"]) {
         stopper.dialog_id = id;
         stopper.seen = 0;
@@ -86,14 +118,42 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       }
       auto posted = co_await eng.post_user_message(id, say["text"].as<std::string>());
       expect_error_text(posted, say, "say");
-      co_await eng.wait_until_idle(id);
+      co_await settle(eng, id);
+    } else if (const auto node = step["answer"]) {
+      // question: N answers the dialog's N-th open question; question_id: X sends X as it is.
+      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
+      engine::user_answer answer{id, node["text"].as<std::string>(), "", node["question_id"].as<std::string>(""),
+                                 node["continuation"].as<std::string>("answer")};
+      if (node["question"]) {
+        const auto* dialog = eng.find(id);
+        const auto nth = node["question"].as<std::size_t>();
+        if (dialog != nullptr && nth >= 1 && nth <= dialog->state().questions.size()) {
+          answer.question_id = dialog->state().questions[nth - 1].id;
+        }
+      }
+      if (node["reuse_last_answer"]) answer.question_id = run.last_question_id;
+      run.last_question_id = answer.question_id;
+      auto answered = co_await eng.answer_question(std::move(answer));
+      expect_error_text(answered, node, "answer");
+      co_await settle(eng, id);
+    } else if (const auto node = step["declare_dead"]) {
+      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
+      auto declared = co_await eng.declare_subdialog_dead(id, node["reason"].as<std::string>(""));
+      expect_error_text(declared, node, "declare_dead");
+      co_await settle(eng, id);
+    } else if (const auto node = step["resume"]) {
+      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
+      auto resumed = co_await eng.resume(id);
+      expect_error_text(resumed, node, "resume");
+      co_await settle(eng, id);
     } else {
       ADD_FAILURE() << "unknown scenario step";
     }
   }
 }
 
-void check_dialog_fields(const dialog_row& row, const YAML::Node& want, const std::string& alias) {
+void check_dialog_fields(store& log, scenario_run& run, const dialog_row& row, const YAML::Node& want,
+                         const std::string& alias) {
   for (const auto& field : want) {
     const auto key = field.first.as<std::string>();
     const auto& value = field.second;
@@ -114,6 +174,24 @@ void check_dialog_fields(const dialog_row& row, const YAML::Node& want, const st
       EXPECT_EQ(row.message_count, value.as<std::int64_t>());
     else if (key == "member")
       EXPECT_EQ(row.member_id, value.as<std::string>());
+    else if (key == "kind")
+      EXPECT_EQ(row.kind, value.as<std::string>());
+    else if (key == "call_kind")
+      EXPECT_EQ(row.call_kind, value.as<std::string>());
+    else if (key == "session_slug")
+      EXPECT_EQ(row.session_slug, value.as<std::string>());
+    else if (key == "depth")
+      EXPECT_EQ(row.depth, value.as<std::int64_t>());
+    else if (key == "open_questions")
+      EXPECT_EQ(row.open_questions, value.as<std::int64_t>());
+    else if (key == "pending_subdialogs")
+      EXPECT_EQ(row.pending_subdialogs, value.as<std::int64_t>());
+    else if (key == "dead")
+      EXPECT_EQ(row.dead, value.as<bool>());
+    else if (key == "parent")
+      EXPECT_EQ(row.parent_id, resolve(log, run, value.as<std::string>()));
+    else if (key == "caller")
+      EXPECT_EQ(row.caller_id, resolve(log, run, value.as<std::string>()));
     else
       ADD_FAILURE() << "unknown dialog field in scenario: " << key;
   }
@@ -153,10 +231,10 @@ void check_message(const message_row& msg, const YAML::Node& want) {
   }
 }
 
-void check_expectations(store& log, const YAML::Node& expect, scenario_run& run) {
+void check_expectations(engine::engine& eng, store& log, const YAML::Node& expect, scenario_run& run) {
   for (const auto& entry : expect["events"]) {
     const auto alias = entry.first.as<std::string>();
-    auto events = log.read_events(run.aliases[alias]);
+    auto events = log.read_events(resolve(log, run, alias));
     ASSERT_TRUE(events.has_value());
     std::vector<std::string> types;
     for (const auto& ev : *events) types.push_back(ev.type);
@@ -164,19 +242,45 @@ void check_expectations(store& log, const YAML::Node& expect, scenario_run& run)
   }
   for (const auto& entry : expect["dialogs"]) {
     const auto alias = entry.first.as<std::string>();
-    auto row = log.get_dialog(run.aliases[alias]);
+    auto row = log.get_dialog(resolve(log, run, alias));
     ASSERT_TRUE(row.has_value() && row->has_value()) << "dialog " << alias;
-    check_dialog_fields(**row, entry.second, alias);
+    check_dialog_fields(log, run, **row, entry.second, alias);
   }
   for (const auto& entry : expect["messages"]) {
     const auto alias = entry.first.as<std::string>();
-    const auto& dialog_id = run.aliases[alias];
+    const auto dialog_id = resolve(log, run, alias);
     auto row = log.get_dialog(dialog_id);
     ASSERT_TRUE(row.has_value() && row->has_value());
     auto messages = log.messages(dialog_id, (*row)->course);
     ASSERT_TRUE(messages.has_value());
     ASSERT_EQ(messages->size(), entry.second.size()) << "messages of " << alias;
     for (std::size_t i = 0; i < messages->size(); ++i) check_message((*messages)[i], entry.second[i]);
+  }
+  for (const auto& entry : expect["subdialog_count"]) {
+    dialog_filter filter;
+    filter.root_id = run.aliases[entry.first.as<std::string>()];
+    auto rows = log.list_dialogs(filter);
+    ASSERT_TRUE(rows.has_value());
+    EXPECT_EQ(static_cast<std::int64_t>(rows->size()) - 1, entry.second.as<std::int64_t>())
+        << "subdialogs of " << entry.first.as<std::string>();
+  }
+  for (const auto& entry : expect["registry"]) {
+    auto registry = eng.registry(run.aliases[entry.first.as<std::string>()]);
+    ASSERT_TRUE(registry.has_value()) << registry.err().message;
+    std::vector<std::string> keys;
+    for (const auto& item : *registry) keys.push_back(item.key);
+    EXPECT_EQ(keys, entry.second.as<std::vector<std::string>>()) << "registry of " << entry.first.as<std::string>();
+  }
+  for (const auto& entry : expect["reminders"]) {
+    const auto alias = entry.first.as<std::string>();
+    auto loaded = eng.load(resolve(log, run, alias));
+    ASSERT_TRUE(loaded.has_value()) << loaded.err().message;
+    EXPECT_EQ((*loaded)->state().reminders, entry.second.as<std::vector<std::string>>()) << "reminders of " << alias;
+  }
+  for (const auto& entry : expect["files"]) {
+    std::ifstream in(run.dir / entry.first.as<std::string>(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, entry.second.as<std::string>()) << "file " << entry.first.as<std::string>();
   }
 }
 
@@ -220,7 +324,14 @@ void run_scenario(const fs::path& file, bool durable) {
   io.run();
   run.log->flush();
 
-  check_expectations(*run.log, scenario["expect"], run);
+  // PARLEY_SCENARIO_DUMP=1 prints the whole log, for writing and debugging scenarios.
+  if (std::getenv("PARLEY_SCENARIO_DUMP") != nullptr) {
+    for (const auto& ev : run.log->read_all_events().value()) {
+      std::printf("%s #%lld %s %s\n", ev.dialog_id.c_str(), static_cast<long long>(ev.seq), ev.type.c_str(),
+                  boost::json::serialize(ev.payload).c_str());
+    }
+  }
+  check_expectations(**eng, *run.log, scenario["expect"], run);
   const projection_dump live = dump(*run.log);
   ASSERT_TRUE(run.log->rebuild_projections().has_value());
   EXPECT_TRUE(live == dump(*run.log)) << "projections rebuilt from the log differ from the live ones";

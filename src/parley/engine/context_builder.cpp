@@ -105,10 +105,30 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   request.dialog_id = dialog.id();
   request.messages.reserve(dialog.messages().size());
   const bool text_syntax = member.tellask_syntax == "text";
-  for (const auto& row : dialog.messages()) {
+  const auto& rows = dialog.messages();
+  // A call's result can arrive after later messages (a subdialog replies while the human talks);
+  // providers want each result right after the message that made the call, so it moves there.
+  std::vector<bool> placed(rows.size(), false);
+  auto add = [&](std::size_t i) {
+    placed[i] = true;
+    const auto& row = rows[i];
     // A generation cut off before it said anything leaves nothing for the model to read.
-    if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) continue;
+    if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) return;
     request.messages.push_back(text_syntax ? as_text(to_chat_message(row)) : to_chat_message(row));
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (placed[i]) continue;
+    add(i);
+    if (rows[i].role != "assistant" || rows[i].tool_calls_json.empty()) continue;
+    for (const auto& call : parse_tool_calls(rows[i].tool_calls_json)) {
+      for (std::size_t j = i + 1; j < rows.size(); ++j) {
+        if (placed[j]) continue;
+        if (rows[j].role == "tool" && rows[j].tool_call_id == call.id) {
+          add(j);
+          break;
+        }
+      }
+    }
   }
   return request;
 }

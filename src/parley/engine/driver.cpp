@@ -2,11 +2,14 @@
 // any tool calls still owed, then call the model while the dialog needs driving. Every model
 // output is durable before its tools run; every exit path leaves the log consistent.
 #include <boost/asio/co_spawn.hpp>
+#include <boost/json/serialize.hpp>
 
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/text_tellask.hpp"
+#include "parley/core/ids.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/tools/json_schema.hpp"
@@ -43,6 +46,28 @@ boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t 
 
 bool is_final(const llm::model_response& response, bool interrupted) {
   return !interrupted && response.tool_calls.empty();
+}
+
+// A text-syntax member's Tellasks (seed 000) become the calls a function-calling model would have
+// made. Returns the syntax errors to tell the model, or "".
+std::string calls_from_text(const dialog_runtime& dialog, std::int64_t genseq, llm::model_response& response) {
+  auto parsed = parse_text_tellasks(response.saying);
+  int index = 0;
+  for (auto& call : parsed.calls) {
+    // Seed 000's tolerated fallback: a subdialog that addresses its tellasker's agent asks back.
+    const auto& assigned = dialog.state().assigned;
+    if (call.name == dialog_tool::tellask_sessionless && assigned &&
+        json_string_or(call.arguments, "targetAgentId") == assigned->caller_member_id) {
+      call.name = std::string(dialog_tool::tellask_back);
+      call.arguments.erase("targetAgentId");
+    }
+    response.tool_calls.push_back({"text-" + std::to_string(genseq) + "-" + std::to_string(++index), call.name,
+                                   boost::json::serialize(call.arguments)});
+  }
+  if (parsed.errors.empty()) return {};
+  std::string out = "Your Tellask text could not be read:";
+  for (const auto& problem : parsed.errors) out += "\nline " + std::to_string(problem.line) + ": " + problem.message;
+  return out + "\nWrite the Tellask again in the !?@member syntax.";
 }
 
 }  // namespace
@@ -116,12 +141,27 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   if (!relay.violation().empty()) co_return make_error(errc::provider_error, relay.violation());
   if (!response) co_return std::move(response).err();
   if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
+  std::string syntax_errors;
+  if (member.config->tellask_syntax == "text" && !interrupted) {
+    syntax_errors = calls_from_text(dialog, genseq, *response);
+  }
 
-  const bool deliver = is_final(*response, interrupted) && !dialog.state().input_during_generation;
+  const bool deliver =
+      is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
+  // Read before generation_finished marks the assignment replied.
+  const bool owes_reply = dialog.state().assigned && !dialog.state().assigned->replied;
   PARLEY_CO_TRY(
       stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
+  if (!syntax_errors.empty()) {
+    // Told like a tool error, so the model can write the Tellask again.
+    PARLEY_CO_TRY(stage(dialog, event_type::user_message,
+                        boost::json::object{{"course", dialog.row().course},
+                                            {"content", std::move(syntax_errors)},
+                                            {"msgId", new_uuid()},
+                                            {"origin", "system"}}));
+  }
   round_effects fx;
-  if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, fx));
+  if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, owes_reply, fx));
   co_return co_await commit_round(dialog, fx);  // durable before any of its tool calls runs
 }
 

@@ -166,7 +166,8 @@ class engine {
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
                                            std::string_view call_kind, std::string_view session_slug);
   // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
-  result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, round_effects& fx);
+  result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
+                                    round_effects& fx);
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);

@@ -245,7 +245,8 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
   return tool_reply{};
 }
 
-result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::string& saying, round_effects& fx) {
+result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
+                                          round_effects& fx) {
   // The state before this generation_finished was applied decides: answer owed tellaskBacks first.
   // (apply_state_event marks the assignment replied only when nothing is owed.)
   if (!dialog.state().owed.empty()) {
@@ -273,8 +274,7 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
     return ok();
   }
   const auto& assigned = dialog.state().assigned;
-  if (!assigned || assigned->replied) return ok();
-  // generation_finished was staged already, so `assigned` now reads replied; its fields still hold.
+  if (!owes_reply || !assigned) return ok();
   auto loaded = load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) return ok();
   auto& caller = **loaded;

@@ -86,10 +86,12 @@ void expand_json_strings(boost::json::value& value, const template_context& ctx,
   }
 }
 
-tool_call make_tool_call(const tool_call_item& item, const template_context& ctx, std::size_t index,
+// Default ids count the request's assistant messages, so they stay unique across the drives of a
+// dialog (a round number starts again at 1 with every drive).
+tool_call make_tool_call(const tool_call_item& item, const template_context& ctx, std::size_t turn, std::size_t index,
                          std::string& scratch) {
   tool_call call;
-  call.id = item.id.empty() ? "call_" + std::to_string(ctx.round) + "_" + std::to_string(index) : item.id;
+  call.id = item.id.empty() ? "call_" + std::to_string(turn) + "_" + std::to_string(index) : item.id;
   call.name = item.name;
   if (item.templated_json) {
     boost::json::value arguments = item.arguments;
@@ -131,6 +133,8 @@ boost::asio::awaitable<result<model_response>> scripted_provider::stream(const m
   std::string scratch;
   const usage_item* declared_usage = nullptr;
   std::size_t calls = 0;
+  std::size_t turn = 1;
+  for (const auto& message : request.messages) turn += message.role == role::assistant ? 1 : 0;
   bool interrupted = false;
   for (const emit_item& item : matched->rule->emits) {
     if (control.stopped()) {
@@ -138,7 +142,7 @@ boost::asio::awaitable<result<model_response>> scripted_provider::stream(const m
       break;
     }
     if (item.what == emit_item::kind::tool_call) {
-      response.tool_calls.push_back(make_tool_call(item.call, ctx, ++calls, scratch));
+      response.tool_calls.push_back(make_tool_call(item.call, ctx, turn, ++calls, scratch));
       sink.on_tool_call(response.tool_calls.back());
       continue;
     }
