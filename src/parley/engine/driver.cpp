@@ -179,7 +179,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       clear_mind_call = &call;
       continue;
     } else if (is_dialog_tool(call.name)) {
-      auto handled = handle_dialog_tool(dialog, member, call, fx);
+      auto handled = handle_dialog_tool(dialog, call, fx);
       if (!handled) {
         co_await record_failure(dialog, handled.err().message);
         co_return;

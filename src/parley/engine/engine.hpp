@@ -153,8 +153,7 @@ class engine {
   // Dialog tools (tellask.cpp, working_memory.cpp). A handler stages its events and returns the
   // call's result, or nothing when the call waits for another dialog or the human.
   using tool_reply = std::optional<tools::tool_outcome>;
-  result<tool_reply> handle_dialog_tool(dialog_runtime& dialog, const member_setup& member, const llm::tool_call& call,
-                                        round_effects& fx);
+  result<tool_reply> handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx);
   result<tool_reply> call_teammate(dialog_runtime& caller, const llm::tool_call& call, const boost::json::object& args,
                                    round_effects& fx);
   result<tool_reply> call_tellasker(dialog_runtime& sub, const llm::tool_call& call, const boost::json::object& args,

@@ -51,10 +51,12 @@ std::string first_line(std::string_view text) {
 
 }  // namespace
 
-result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const member_setup& member,
-                                              const llm::tool_call& call, round_effects& fx) {
+result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx) {
   const auto* spec = find_dialog_tool_spec(call.name);
-  const auto& offered = tools_for(dialog, member);
+  // A text-syntax member makes the same calls through its text, so what it may call is the
+  // function-calling set of its place.
+  const dialog_place place = dialog.is_fbr() ? dialog_place::fbr : dialog.is_sub() ? dialog_place::sub : dialog_place::root;
+  const auto& offered = dialog_tool_specs(place, false);
   const bool is_offered =
       std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
   if (!is_offered) {
