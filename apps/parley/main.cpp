@@ -13,11 +13,16 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: parley <verb> [options]\n"
-    "  run (--team FILE | --workspace DIR) [--member ID] [--data DIR] \"message\"\n"
+    "  run (--team FILE | --workspace DIR) [--member ID] [--taskdoc PATH.tsk] [--data DIR] \"message\"\n"
     "                      start a root dialog and drive it until it is idle\n"
     "  say DIALOG \"message\"  continue a dialog\n"
     "  dialogs [--json] [--status S] [--member M]   list dialogs\n"
     "  show DIALOG [--json] [--all-courses]          print a transcript\n"
+    "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
+    "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
+    "  resume DIALOG         drive a stopped or failed dialog again\n"
+    "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
+    "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
     "common options: --data DIR (default ./.parley)\n";
 
 }  // namespace
@@ -33,7 +38,13 @@ int main(int argc, char** argv) {
   if (verb == "say") return parley::cli::run_verb_say(args);
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
   if (verb == "show") return parley::cli::run_verb_show(args);
-  const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show"});
+  if (verb == "questions") return parley::cli::run_verb_questions(args);
+  if (verb == "answer") return parley::cli::run_verb_answer(args);
+  if (verb == "resume") return parley::cli::run_verb_resume(args);
+  if (verb == "dead") return parley::cli::run_verb_dead(args);
+  if (verb == "check") return parley::cli::run_verb_check(args);
+  const std::string hint = parley::did_you_mean(
+      verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "dead", "check"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

@@ -7,6 +7,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include "cli_context.hpp"
@@ -20,16 +21,23 @@ namespace asio = boost::asio;
 
 namespace {
 
-const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title"}, {"quiet"}};
+const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title", "taskdoc"}, {"quiet"}};
+const arg_spec kActSpec{{"team", "workspace", "data", "reason"}, {"quiet"}};
 
 struct drive_request {
   std::optional<std::string> dialog_id;  // empty: create a root dialog
   std::string member_id;
   std::string title;
+  std::string task_doc_path;
   std::string message;
 };
 
-int drive(const parsed_args& args, drive_request request) {
+// What a verb does once the engine is up: sets the dialog to follow and acts on it.
+using engine_action = std::function<asio::awaitable<result<void>>(engine::engine&, std::string& dialog_id)>;
+
+// Sets up the team, store and engine, runs `action`, then drives until the dialog's whole
+// hierarchy settles, streaming to the terminal. Ctrl-C stops the followed dialog's generation.
+int with_engine(const parsed_args& args, const engine_action& action) {
   const auto data_dir = data_dir_of(args);
   auto team = load_team(args, data_dir);
   if (!team) return report(team.err());
@@ -62,32 +70,13 @@ int drive(const parsed_args& args, drive_request request) {
           asio::signal_set& signals;
           ~stop_listening() { signals.cancel(); }
         } listening_guard{interrupts};
-        if (auto valid = eng.check_user_message(request.message); !valid) {
-          failure = std::move(valid).err();
+        auto acted = co_await action(eng, dialog_id);
+        if (!acted) {
+          failure = std::move(acted).err();
           co_return;
         }
-        if (request.dialog_id) {
-          dialog_id = *request.dialog_id;
-        } else {
-          const std::string member = request.member_id.empty() ? team->default_member : request.member_id;
-          if (team->find_member(member) != nullptr) {
-            std::fprintf(stderr, "parley: @%s talks to %s\n", member.c_str(),
-                         engine::describe_member_model(*team, member).c_str());
-          }
-          engine::new_dialog spec{request.member_id, request.title, {}};
-          auto id = co_await eng.create_root_dialog(std::move(spec));
-          if (!id) {
-            failure = std::move(id).err();
-            co_return;
-          }
-          dialog_id = *id;
-        }
-        auto posted = co_await eng.post_user_message(dialog_id, request.message);
-        if (!posted) {
-          failure = std::move(posted).err();
-          co_return;
-        }
-        co_await eng.wait_until_idle(dialog_id);
+        // The whole hierarchy settles: subdialogs reply, or something waits for a human.
+        if (const auto* dialog = eng.find(dialog_id)) co_await eng.wait_until_settled(dialog->row().root_id);
       },
       [&](std::exception_ptr thrown) {
         if (thrown) failure = make_error(errc::internal, "the drive ended with an unexpected exception");
@@ -100,7 +89,33 @@ int drive(const parsed_args& args, drive_request request) {
   if (dialog != nullptr && !dialog->row().last_error.empty()) {
     return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error));
   }
+  if (auto open = eng.open_questions(); open && !open->empty()) {
+    std::printf("%zu question(s) wait for you: see `parley questions`\n", open->size());
+  }
   return kExitOk;
+}
+
+int drive(const parsed_args& args, drive_request request) {
+  const auto data_dir = data_dir_of(args);
+  auto team = load_team(args, data_dir);
+  if (!team) return report(team.err());
+  return with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+    if (auto valid = eng.check_user_message(request.message); !valid) co_return std::move(valid).err();
+    if (request.dialog_id) {
+      dialog_id = *request.dialog_id;
+    } else {
+      const std::string member = request.member_id.empty() ? team->default_member : request.member_id;
+      if (team->find_member(member) != nullptr) {
+        std::fprintf(stderr, "parley: @%s talks to %s\n", member.c_str(),
+                     engine::describe_member_model(*team, member).c_str());
+      }
+      engine::new_dialog spec{request.member_id, request.title, request.task_doc_path};
+      auto id = co_await eng.create_root_dialog(std::move(spec));
+      if (!id) co_return std::move(id).err();
+      dialog_id = *id;
+    }
+    co_return co_await eng.post_user_message(dialog_id, request.message);
+  });
 }
 
 }  // namespace
@@ -114,7 +129,7 @@ int run_verb_run(const std::vector<std::string>& raw) {
                              "[--member ID] [--data DIR] \"message\""));
   }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
-                       args->positionals[0]});
+                       args->value("taskdoc").value_or(""), args->positionals[0]});
 }
 
 int run_verb_say(const std::vector<std::string>& raw) {
@@ -123,7 +138,46 @@ int run_verb_say(const std::vector<std::string>& raw) {
   if (args->positionals.size() != 2) {
     return report(make_error(errc::invalid_argument, "usage: parley say DIALOG \"message\""));
   }
-  return drive(*args, {args->positionals[0], {}, {}, args->positionals[1]});
+  return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
+}
+
+int run_verb_answer(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, kActSpec);
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 3) {
+    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION \"answer\""));
+  }
+  const auto& p = args->positionals;
+  return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+    dialog_id = p[0];
+    engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
+    co_return co_await eng.answer_question(std::move(answer));
+  });
+}
+
+int run_verb_resume(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, kActSpec);
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG"));
+  const std::string id = args->positionals[0];
+  return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+    dialog_id = id;
+    co_return co_await eng.resume(id);
+  });
+}
+
+int run_verb_dead(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, kActSpec);
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT]"));
+  }
+  const std::string id = args->positionals[0];
+  const std::string reason = args->value("reason").value_or("");
+  return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+    dialog_id = id;
+    co_return co_await eng.declare_subdialog_dead(id, reason);
+  });
 }
 
 }  // namespace parley::cli

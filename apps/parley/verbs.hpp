@@ -10,5 +10,10 @@ int run_verb_run(const std::vector<std::string>& args);
 int run_verb_say(const std::vector<std::string>& args);
 int run_verb_dialogs(const std::vector<std::string>& args);
 int run_verb_show(const std::vector<std::string>& args);
+int run_verb_answer(const std::vector<std::string>& args);
+int run_verb_resume(const std::vector<std::string>& args);
+int run_verb_dead(const std::vector<std::string>& args);
+int run_verb_questions(const std::vector<std::string>& args);
+int run_verb_check(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

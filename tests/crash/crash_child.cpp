@@ -1,11 +1,14 @@
-// The process the crash test kills: drives one long scripted dialog on a SQLite store and
-// prints "ACK <dialog> <seq>" for every event the moment it is durable.
-// usage: parley_crash_child TEAM_FILE DATA_DIR
+// The process the crash test kills: drives scripted dialogs on a SQLite store and prints
+// "ACK <dialog> <seq>" for every event the moment it is durable.
+// usage: parley_crash_child TEAM_FILE DATA_DIR          one long dialog of member `worker`
+//        parley_crash_child TEAM_FILE DATA_DIR --tree   a `lead` root that tellasks subdialogs; on a
+//            store that already has it (a restart), recovers from the log and drives it to the end
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include <cstdio>
+#include <string>
 
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
@@ -20,11 +23,43 @@ class ack_printer final : public parley::engine::engine_observer {
   }
 };
 
+// The tree mode: start the root, or continue it after a kill, until the hierarchy settles.
+boost::asio::awaitable<int> drive_tree(parley::engine::engine& eng, parley::store& log) {
+  parley::dialog_filter roots;
+  roots.roots_only = true;
+  auto rows = log.list_dialogs(roots);
+  if (!rows) co_return 1;
+  std::string root_id;
+  if (rows->empty()) {
+    parley::engine::new_dialog spec{"lead", "", ""};
+    auto id = co_await eng.create_root_dialog(std::move(spec));
+    if (!id) co_return 1;
+    root_id = *id;
+  } else {
+    root_id = rows->front().id;
+    if (!eng.recover_all()) co_return 1;
+  }
+  auto loaded = eng.load(root_id);
+  if (!loaded) co_return 1;
+  // Killed before the question was durable: ask it now.
+  if ((*loaded)->messages().empty()) {
+    auto posted = co_await eng.post_user_message(root_id, "delegate");
+    if (!posted) co_return 1;
+  }
+  co_await eng.wait_until_settled(root_id);
+  const auto& messages = (*loaded)->messages();
+  const bool done = !messages.empty() && messages.back().role == "assistant" &&
+                    messages.back().content.find("all done") != std::string::npos;
+  std::printf("FINAL %s\n", done ? messages.back().content.c_str() : "(not done)");
+  co_return done ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: parley_crash_child TEAM_FILE DATA_DIR\n");
+  const bool tree = argc == 4 && std::string(argv[3]) == "--tree";
+  if (argc != 3 && !tree) {
+    std::fprintf(stderr, "usage: parley_crash_child TEAM_FILE DATA_DIR [--tree]\n");
     return 2;
   }
   auto team = parley::config::load_team_file(argv[1]);
@@ -42,6 +77,13 @@ int main(int argc, char** argv) {
   ack_printer printer;
   (*eng)->add_observer(&printer);
   int status = 1;
+  if (tree) {
+    boost::asio::co_spawn(
+        io, [&]() -> boost::asio::awaitable<void> { status = co_await drive_tree(**eng, **log); },
+        boost::asio::detached);
+    io.run();
+    return status;
+  }
   boost::asio::co_spawn(
       io,
       [&]() -> boost::asio::awaitable<void> {

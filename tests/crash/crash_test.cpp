@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "parley/engine/integrity.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
@@ -51,7 +52,8 @@ struct child_run {
 };
 
 // Starts the child; kills it after `kill_after` (or lets it finish when nullopt).
-child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std::chrono::microseconds> kill_after) {
+child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std::chrono::microseconds> kill_after,
+                    bool tree = false) {
   int pipe_fds[2];
   EXPECT_EQ(pipe(pipe_fds), 0);
   const pid_t pid = fork();
@@ -59,7 +61,8 @@ child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std
     dup2(pipe_fds[1], STDOUT_FILENO);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
-    execl(PARLEY_CRASH_CHILD, PARLEY_CRASH_CHILD, (dir / "team.yaml").c_str(), data.c_str(), nullptr);
+    const char* mode = tree ? "--tree" : nullptr;
+    execl(PARLEY_CRASH_CHILD, PARLEY_CRASH_CHILD, (dir / "team.yaml").c_str(), data.c_str(), mode, nullptr);
     kill(getpid(), SIGKILL);  // exec failed: die without running the parent's atexit handlers
   }
   close(pipe_fds[1]);
@@ -155,6 +158,81 @@ TEST(CrashSafety, SigkillAtFiftyRandomPointsLosesNothingAcknowledged) {
   }
   // The kills must have landed at many different points, not all before or after the run.
   EXPECT_GE(prefix_lengths.size(), 10U);
+  fs::remove_all(dir);
+}
+
+fs::path make_tree_workdir() {
+  std::random_device device;
+  fs::path dir = fs::temp_directory_path() / ("parley-crash-tree-" + std::to_string(device()));
+  fs::create_directories(dir / "workspace");
+  std::ofstream(dir / "team.yaml") << R"(version: 1
+workspace: workspace
+providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead: {persona: "You lead.", provider: offline, model: scripted}
+  worker: {persona: "You add.", provider: offline, model: scripted, toolsets: [basic], max_tool_rounds: 50}
+)";
+  std::ofstream(dir / "script.yaml") << R"(chunk_size: 3
+delay_ms: 1
+members:
+  lead:
+    - when: {last_tool: "【最终完成】"}
+      emit: [{saying: "all done"}]
+    - emit:
+        - thinking: "three workers"
+        - tool_call: {name: tellaskSessionless, arguments: {targetAgentId: worker, tellaskContent: "a"}}
+        - tool_call: {name: tellaskSessionless, arguments: {targetAgentId: worker, tellaskContent: "b"}}
+        - tool_call: {name: tellask, arguments: {targetAgentId: worker, sessionSlug: c, tellaskContent: "c"}}
+  worker:
+    - when: {last_tool: "6"}
+      emit: [{saying: "【最终完成】\nsummed"}]
+    - when: {last_tool_regex: "^([0-9]+)$"}
+      emit:
+        - saying: "adding more"
+        - tool_call: {name: calculate, arguments: {expression: "{{capture.1}} + 1"}}
+    - emit:
+        - saying: "starting"
+        - tool_call: {name: calculate, arguments: {expression: "1 + 1"}}
+)";
+  return dir;
+}
+
+// Seed 001 crash recovery: kill a process driving a root with three concurrent subdialogs at a
+// random moment, restart it on the same store, and the hierarchy finishes from the log: nothing
+// acknowledged is lost, no subdialog is stuck or lost, and `parley check` finds nothing off.
+TEST(CrashSafety, AHierarchyKilledAnywhereFinishesAfterARestart) {
+  const fs::path dir = make_tree_workdir();
+  const auto started = steady_clock::now();
+  const child_run reference = run_child(dir, dir / "reference", std::nullopt, true);
+  const auto full_run = std::chrono::duration_cast<std::chrono::microseconds>(steady_clock::now() - started);
+  ASSERT_TRUE(reference.exited_normally);
+  std::mt19937 random(20261123);
+  std::uniform_int_distribution<std::int64_t> when(0, full_run.count());
+  for (int kill_number = 0; kill_number < 12; ++kill_number) {
+    SCOPED_TRACE("kill " + std::to_string(kill_number));
+    const fs::path data = dir / ("killed-" + std::to_string(kill_number));
+    const child_run killed = run_child(dir, data, std::chrono::microseconds(when(random)), true);
+    const child_run restarted = run_child(dir, data, std::nullopt, true);
+    EXPECT_TRUE(restarted.exited_normally) << "the hierarchy did not finish after the restart";
+    auto log = open_sqlite_store(data.string());
+    ASSERT_TRUE(log.has_value()) << log.err().message;
+    std::set<std::pair<std::string, std::int64_t>> present;
+    for (const auto& ev : (*log)->read_all_events().value()) present.emplace(ev.dialog_id, ev.seq);
+    for (const auto& ack : killed.acks) {
+      EXPECT_EQ(present.count(ack), 1U) << "acknowledged seq " << ack.second << " lost";
+    }
+    const auto dialogs = (*log)->list_dialogs({}).value();
+    EXPECT_EQ(dialogs.size(), 4U) << "one root and three subdialogs";
+    for (const auto& row : dialogs) {
+      EXPECT_EQ(row.pending_subdialogs, 0) << row.id;
+      EXPECT_FALSE(row.generating) << row.id;
+      EXPECT_EQ(row.last_error, "") << row.id;
+    }
+    auto checked = engine::check_integrity(**log);
+    ASSERT_TRUE(checked.has_value());
+    for (const auto& problem : checked->problems) ADD_FAILURE() << problem;
+  }
   fs::remove_all(dir);
 }
 

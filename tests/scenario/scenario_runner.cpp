@@ -119,32 +119,32 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       auto posted = co_await eng.post_user_message(id, say["text"].as<std::string>());
       expect_error_text(posted, say, "say");
       co_await settle(eng, id);
-    } else if (const auto node = step["answer"]) {
+    } else if (const auto answer_step = step["answer"]) {
       // question: N answers the dialog's N-th open question; question_id: X sends X as it is.
-      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
-      engine::user_answer answer{id, node["text"].as<std::string>(), "", node["question_id"].as<std::string>(""),
-                                 node["continuation"].as<std::string>("answer")};
-      if (node["question"]) {
+      const std::string id = resolve(*run.log, run, answer_step["dialog"].as<std::string>());
+      engine::user_answer answer{id, answer_step["text"].as<std::string>(), "", answer_step["question_id"].as<std::string>(""),
+                                 answer_step["continuation"].as<std::string>("answer")};
+      if (answer_step["question"]) {
         const auto* dialog = eng.find(id);
-        const auto nth = node["question"].as<std::size_t>();
+        const auto nth = answer_step["question"].as<std::size_t>();
         if (dialog != nullptr && nth >= 1 && nth <= dialog->state().questions.size()) {
           answer.question_id = dialog->state().questions[nth - 1].id;
         }
       }
-      if (node["reuse_last_answer"]) answer.question_id = run.last_question_id;
+      if (answer_step["reuse_last_answer"]) answer.question_id = run.last_question_id;
       run.last_question_id = answer.question_id;
       auto answered = co_await eng.answer_question(std::move(answer));
-      expect_error_text(answered, node, "answer");
+      expect_error_text(answered, answer_step, "answer");
       co_await settle(eng, id);
-    } else if (const auto node = step["declare_dead"]) {
-      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
-      auto declared = co_await eng.declare_subdialog_dead(id, node["reason"].as<std::string>(""));
-      expect_error_text(declared, node, "declare_dead");
+    } else if (const auto dead_step = step["declare_dead"]) {
+      const std::string id = resolve(*run.log, run, dead_step["dialog"].as<std::string>());
+      auto declared = co_await eng.declare_subdialog_dead(id, dead_step["reason"].as<std::string>(""));
+      expect_error_text(declared, dead_step, "declare_dead");
       co_await settle(eng, id);
-    } else if (const auto node = step["resume"]) {
-      const std::string id = resolve(*run.log, run, node["dialog"].as<std::string>());
+    } else if (const auto resume_step = step["resume"]) {
+      const std::string id = resolve(*run.log, run, resume_step["dialog"].as<std::string>());
       auto resumed = co_await eng.resume(id);
-      expect_error_text(resumed, node, "resume");
+      expect_error_text(resumed, resume_step, "resume");
       co_await settle(eng, id);
     } else {
       ADD_FAILURE() << "unknown scenario step";

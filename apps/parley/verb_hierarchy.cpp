@@ -1,0 +1,74 @@
+// `parley questions` and `parley check`: the open questions for the human across every dialog,
+// and the integrity check of the stored hierarchy against the log.
+#include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cstdio>
+
+#include "cli_context.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/integrity.hpp"
+#include "verbs.hpp"
+
+namespace parley::cli {
+
+int run_verb_questions(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  if (!args) return report(args.err());
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, "usage: parley questions [--json]"));
+  const auto data_dir = data_dir_of(*args);
+  auto team = load_team(*args, data_dir);
+  if (!team) return report(team.err());
+  auto log = open_data_store(data_dir);
+  if (!log) return report(log.err());
+  auto providers = engine::build_providers(*team);
+  if (!providers) return report(providers.err());
+  boost::asio::io_context io;
+  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  if (!eng) return report(eng.err());
+  auto open = (*eng)->open_questions();
+  if (!open) return report(open.err());
+  if (args->has("json")) {
+    boost::json::array out;
+    for (const auto& item : *open) {
+      out.push_back(boost::json::object{
+          {"dialog", boost::json::object{{"selfId", item.dialog.id}, {"rootId", item.dialog.root_id}}},
+          {"member", item.dialog.member_id},
+          {"id", item.question.id},
+          {"mentionList", item.question.mention_list},
+          {"tellaskContent", item.question.tellask_content},
+          {"askedAt", item.question.asked_at},
+          {"callSite", boost::json::object{{"course", item.question.course},
+                                           {"seq", item.question.seq},
+                                           {"callId", item.question.call_id}}}});
+    }
+    std::printf("%s\n", boost::json::serialize(out).c_str());
+    return kExitOk;
+  }
+  if (open->empty()) std::printf("no open questions\n");
+  for (const auto& item : *open) {
+    std::printf("%s  @%s in dialog %s (root %s, course %lld, event %lld)\n  %s\n  answer: parley answer %s %s \"...\"\n",
+                item.question.asked_at.c_str(), item.dialog.member_id.c_str(), item.dialog.id.c_str(),
+                item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
+                static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
+                item.question.id.c_str());
+  }
+  return kExitOk;
+}
+
+int run_verb_check(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec{{"data"}, {}});
+  if (!args) return report(args.err());
+  auto log = open_data_store(data_dir_of(*args));
+  if (!log) return report(log.err());
+  auto checked = engine::check_integrity(**log);
+  if (!checked) return report(checked.err());
+  for (const auto& problem : checked->problems) std::printf("problem: %s\n", problem.c_str());
+  std::printf("%lld dialogs, %lld events checked: %s\n", static_cast<long long>(checked->dialogs),
+              static_cast<long long>(checked->events),
+              checked->problems.empty() ? "ok" : (std::to_string(checked->problems.size()) + " problem(s)").c_str());
+  return checked->problems.empty() ? kExitOk : kExitRuntime;
+}
+
+}  // namespace parley::cli
