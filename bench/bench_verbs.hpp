@@ -19,5 +19,6 @@ struct bench_args {
 
 void print_json_line(const boost::json::object& figures);
 int run_engine_bench(const bench_args& args);
+int run_tree_bench(const bench_args& args);
 
 }  // namespace parley::bench

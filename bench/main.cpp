@@ -17,7 +17,9 @@ void print_json_line(const boost::json::object& figures) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: parley-bench engine [--dialogs N] [--rounds K]\n");
+    std::fprintf(stderr,
+                 "usage: parley-bench engine [--dialogs N] [--rounds K]\n"
+                 "       parley-bench tree [--roots N] [--in-flight K]\n");
     return 2;
   }
   parley::bench::bench_args args;
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
   }
   const std::string verb = argv[1];
   if (verb == "engine") return parley::bench::run_engine_bench(args);
-  std::fprintf(stderr, "parley-bench: unknown benchmark '%s' (available: engine)\n", verb.c_str());
+  if (verb == "tree") return parley::bench::run_tree_bench(args);
+  std::fprintf(stderr, "parley-bench: unknown benchmark '%s' (available: engine, tree)\n", verb.c_str());
   return 2;
 }
