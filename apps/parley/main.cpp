@@ -7,6 +7,7 @@
 
 #include "cli_context.hpp"
 #include "parley/core/text.hpp"
+#include "verb_rtws.hpp"
 #include "verbs.hpp"
 
 namespace {
@@ -23,6 +24,8 @@ constexpr const char* kUsage =
     "  resume DIALOG         drive a stopped or failed dialog again\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
+    "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
+    "  import --rtws DIR     read a Dominds layout back into the store\n"
     "common options: --data DIR (default ./.parley)\n";
 
 }  // namespace
@@ -43,8 +46,10 @@ int main(int argc, char** argv) {
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
   if (verb == "check") return parley::cli::run_verb_check(args);
+  if (verb == "export") return parley::cli::run_verb_export(args);
+  if (verb == "import") return parley::cli::run_verb_import(args);
   const std::string hint = parley::did_you_mean(
-      verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "dead", "check"});
+      verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "dead", "check", "export", "import"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

@@ -110,8 +110,8 @@ void problem_list::add(std::string problem, errc code) {
 }
 
 error problem_list::to_error(const std::string& headline) const {
-  std::string message = headline + " (" + std::to_string(total_) + (total_ == 1 ? " problem" : " problems") +
-                        "; nothing was imported):";
+  std::string message =
+      headline + " (" + std::to_string(total_) + (total_ == 1 ? " problem" : " problems") + "; nothing was imported):";
   for (const auto& item : items_) message += "\n  " + item;
   if (total_ > items_.size()) message += "\n  ... and " + std::to_string(total_ - items_.size()) + " more";
   return make_error(only_conflicts_ ? errc::conflict : errc::invalid_argument, std::move(message));
@@ -138,9 +138,8 @@ void check_index_file(const fs::path& file, const json::value& expected, bool op
   }
 }
 
-std::optional<read_dialog> read_dialog_folder(const fs::path& folder, const std::string& id,
-                                              const std::string& root_id, bool is_root, problem_list& problems,
-                                              std::int64_t& files) {
+std::optional<read_dialog> read_dialog_folder(const fs::path& folder, const std::string& id, const std::string& root_id,
+                                              bool is_root, problem_list& problems, std::int64_t& files) {
   if (auto name = check_folder_name(id); !name) {
     problems.add(folder.string() + ": " + name.err().message);
     return std::nullopt;
@@ -157,6 +156,10 @@ std::optional<read_dialog> read_dialog_folder(const fs::path& folder, const std:
     ++files;
     if (!read_course_file(file, course, root_id, dialog, problems)) return std::nullopt;
   }
+  if (dialog.events.empty()) {
+    problems.add(folder.string() + ": its course files hold no events: there is no log to import");
+    return std::nullopt;
+  }
 
   const dialog_row& row = dialog.replay.row();
   const std::string expected_kind = is_root ? "root" : "sub";
@@ -166,8 +169,7 @@ std::optional<read_dialog> read_dialog_folder(const fs::path& folder, const std:
   }
   check_index_file(folder / layout::dialog_file, dialog_document(row), false, problems, files);
   check_index_file(folder / layout::latest_file, latest_document(row), false, problems, files);
-  check_index_file(folder / layout::reminders_file, reminders_document(dialog.replay.state()), false, problems,
-                   files);
+  check_index_file(folder / layout::reminders_file, reminders_document(dialog.replay.state()), false, problems, files);
   check_index_file(folder / layout::q4h_file, q4h_document(dialog.replay.state()), true, problems, files);
   return dialog;
 }

@@ -50,7 +50,7 @@ std::optional<read_dialog> read_dialog_folder(const std::filesystem::path& folde
 
 // Compares one index file (YAML, or JSON for a .json file) with what the log implies; a missing
 // file is a problem unless `optional_when_empty` and `expected` is an empty list or mapping.
-void check_index_file(const std::filesystem::path& file, const boost::json::value& expected,
-                      bool optional_when_empty, problem_list& problems, std::int64_t& files);
+void check_index_file(const std::filesystem::path& file, const boost::json::value& expected, bool optional_when_empty,
+                      problem_list& problems, std::int64_t& files);
 
 }  // namespace parley::rtws

@@ -36,8 +36,12 @@ std::int64_t integer_of(const json::value& value) {
 }  // namespace
 
 json::object event_line(const event& ev) {
-  return json::object{{"type", ev.type},          {"seq", ev.seq},          {"ts", format_iso8601_ms(ev.ts_ms)},
-                      {"tsMs", ev.ts_ms},         {"dialogId", ev.dialog_id}, {"rootId", ev.root_id},
+  return json::object{{"type", ev.type},
+                      {"seq", ev.seq},
+                      {"ts", format_iso8601_ms(ev.ts_ms)},
+                      {"tsMs", ev.ts_ms},
+                      {"dialogId", ev.dialog_id},
+                      {"rootId", ev.root_id},
                       {"payload", ev.payload}};
 }
 
@@ -72,8 +76,7 @@ result<event> event_from_line(const json::value& line) {
   const auto parsed = parse_iso8601_ms(ts->get_string());
   if (!parsed || *parsed != ev.ts_ms) {
     return make_error(errc::invalid_argument, "ts '" + std::string(ts->get_string()) + "' does not match tsMs " +
-                                                  std::to_string(ev.ts_ms) + " (" + format_iso8601_ms(ev.ts_ms) +
-                                                  ")");
+                                                  std::to_string(ev.ts_ms) + " (" + format_iso8601_ms(ev.ts_ms) + ")");
   }
   return ev;
 }

@@ -71,7 +71,8 @@ result<loaded_dialog> load_dialog(store& log, const dialog_row& row) {
   out.courses.reserve(out.events.size());
   for (const event& ev : out.events) {
     auto course = out.replay.apply(ev);
-    if (!course) return make_error(errc::corrupt, "the log of dialog " + row.id + " does not replay: " + course.err().message);
+    if (!course)
+      return make_error(errc::corrupt, "the log of dialog " + row.id + " does not replay: " + course.err().message);
     out.courses.push_back(*course);
   }
   return out;
@@ -122,8 +123,7 @@ result<void> write_tree(store& log, const tree_plan& plan, const fs::path& stagi
 }
 
 // Writes one root into a hidden staging folder beside its target, then swaps it in.
-result<void> export_tree(store& log, const fs::path& rtws, const tree_plan& plan, bool force,
-                         export_summary& summary) {
+result<void> export_tree(store& log, const fs::path& rtws, const tree_plan& plan, bool force, export_summary& summary) {
   const fs::path bucket = plan.target.parent_path();
   PARLEY_TRY(make_folder(bucket));
   const fs::path staging = bucket / ("." + plan.root.id + ".parley-export-" + new_uuid());

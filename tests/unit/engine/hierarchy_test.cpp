@@ -1,0 +1,131 @@
+// Engine behaviour of the hierarchy that scenarios cannot see: observer notices, the tools each
+// kind of dialog is offered, and recovery that keeps suspended dialogs suspended.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "engine_test_support.hpp"
+#include "parley/core/time.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/context_builder.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/engine.hpp"
+
+namespace parley::engine {
+namespace {
+
+namespace asio = boost::asio;
+using testing::temp_team;
+
+const char* kTeam =
+    "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+    "members:\n  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic]}\n";
+
+class question_counter final : public engine_observer {
+ public:
+  std::vector<std::pair<std::int64_t, std::int64_t>> updates;
+  void on_questions_count(const questions_count_update& update) override {
+    updates.emplace_back(update.previous_count, update.question_count);
+  }
+};
+
+TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
+  temp_team files(kTeam,
+                  "members:\n  lead:\n"
+                  "    - when: {last_tool: blue}\n      emit: [{saying: \"blue it is\"}]\n"
+                  "    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"Colour?\\nPick one.\"}}}]\n");
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value());
+  question_counter counter;
+  (*eng)->add_observer(&counter);
+  std::string id;
+  std::string headline;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        engine& e = **eng;
+        // Named first: g++ 12 miscompiles aggregate temporaries inside co_await expressions.
+        new_dialog spec{"lead", "", ""};
+        id = (co_await e.create_root_dialog(std::move(spec))).value();
+        (void)co_await e.post_user_message(id, "pick a colour");
+        co_await e.wait_until_settled(id);
+        const auto& questions = e.find(id)->state().questions;
+        if (questions.size() != 1) co_return;
+        headline = questions[0].mention_list;
+        user_answer answer{id, "blue", "", questions[0].id, "answer"};
+        (void)co_await e.answer_question(std::move(answer));
+        co_await e.wait_until_settled(id);
+      },
+      asio::detached);
+  io.run();
+  EXPECT_EQ(headline, "Colour?");
+  EXPECT_EQ(counter.updates, (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1}, {1, 0}}));
+  EXPECT_EQ((*eng)->find(id)->messages().back().content, "blue it is");
+}
+
+TEST(Hierarchy, RootsSubdialogsAndFbrAreOfferedTheirOwnDialogTools) {
+  temp_team files(kTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  const auto team = files.load();
+  auto names_for = [&](boost::json::object created) {
+    auto dialog = dialog_runtime::replay({event{"d", "r", 1, std::string(event_type::dialog_created), created, 0}});
+    auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 1, prompt_setting{});
+    return std::make_pair(std::move(request.system_prompt), (*dialog)->is_fbr());
+  };
+  const auto root = names_for({{"memberId", "lead"}, {"kind", "root"}});
+  const auto fbr = names_for({{"memberId", "lead"}, {"kind", "sub"}, {"callKind", "freshBootsReasoning"}});
+  EXPECT_FALSE(root.second);
+  EXPECT_TRUE(fbr.second);
+  EXPECT_EQ(root.first.find("sideline"), std::string::npos);
+  EXPECT_NE(fbr.first.find("Fresh Boots Reasoning sideline dialog: you have no tools"), std::string::npos);
+
+  const auto& root_tools = dialog_tool_specs(dialog_place::root, false);
+  const auto& sub_tools = dialog_tool_specs(dialog_place::sub, false);
+  auto has = [](const std::vector<llm::tool_spec>& specs, std::string_view name) {
+    return std::any_of(specs.begin(), specs.end(), [&](const llm::tool_spec& s) { return s.name == name; });
+  };
+  EXPECT_TRUE(has(root_tools, "change_mind"));
+  EXPECT_FALSE(has(root_tools, "tellaskBack"));
+  EXPECT_TRUE(has(sub_tools, "tellaskBack"));
+  EXPECT_FALSE(has(sub_tools, "change_mind"));
+  EXPECT_TRUE(dialog_tool_specs(dialog_place::fbr, false).empty());
+  EXPECT_FALSE(has(dialog_tool_specs(dialog_place::root, true), "tellask"));
+}
+
+TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
+  temp_team files(kTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  const auto at = now_ms();
+  std::vector<event> batch{
+      {"d1", "d1", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, at},
+      {"d1", "d1", 2, std::string(event_type::user_message), {{"course", 1}, {"content", "hi"}}, at},
+      {"d1", "d1", 3, std::string(event_type::generation_started), {{"course", 1}, {"genseq", 1}}, at},
+      {"d1",
+       "d1",
+       4,
+       std::string(event_type::generation_finished),
+       {{"course", 1},
+        {"genseq", 1},
+        {"toolCalls", boost::json::array{boost::json::object{{"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
+       at},
+      {"d1", "d1", 5, std::string(event_type::question_asked), {{"callId", "c1"}, {"questionId", "q1"}}, at}};
+  std::optional<result<void>> appended;
+  log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
+  log->flush();
+  ASSERT_TRUE(appended && appended->has_value());
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value());
+  EXPECT_EQ((*eng)->recover_all().value(), 0U);
+  io.run();
+  EXPECT_EQ(log->read_events("d1").value().size(), 5U) << "a suspended dialog must not be driven";
+  EXPECT_TRUE((*eng)->find("d1")->unanswered_tool_calls().empty()) << "the askHuman call waits, it is not owed";
+}
+
+}  // namespace
+}  // namespace parley::engine
