@@ -1,5 +1,7 @@
 // Runs the real `parley` binary on the demo team and checks exit statuses, output and the store.
 #include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
 #include <sys/wait.h>
 
 #include <array>
@@ -121,6 +123,65 @@ TEST_F(Cli, UnwritableDataDirectoryIsAClearRuntimeError) {
   const auto out = run("run" + team() + " --data " + (data_ / "file" / "sub").string() + " hi");
   EXPECT_EQ(out.status, 1);
   EXPECT_NE(out.output.find("cannot create store directory"), std::string::npos) << out.output;
+}
+
+// A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
+// answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
+TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
+  fs::create_directories(data_);
+  std::ofstream(data_ / "team.yaml") << R"(version: 1
+providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead: {persona: "You lead.", provider: offline, model: scripted}
+  clerk: {persona: "You book.", provider: offline, model: scripted}
+)";
+  std::ofstream(data_ / "script.yaml") << R"(members:
+  lead:
+    - when: {last_tool: "booked"}
+      emit: [{saying: "Trip booked."}]
+    - emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: clerk, tellaskContent: "Book it."}}}]
+  clerk:
+    - when: {last_tool: "Friday"}
+      emit: [{saying: "booked for Friday"}]
+    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?"}}}]
+)";
+  const std::string team_flag = " --team " + (data_ / "team.yaml").string();
+  const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  EXPECT_NE(started.output.find("1 question(s) wait for you"), std::string::npos) << started.output;
+
+  const auto listed = run("questions --json" + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  auto questions = boost::json::parse(listed.output).as_array();
+  ASSERT_EQ(questions.size(), 1U) << listed.output;
+  const auto& question = questions[0].as_object();
+  EXPECT_EQ(question.at("mentionList").as_string(), "Which day?");
+  EXPECT_EQ(question.at("member").as_string(), "clerk");
+  const std::string clerk = std::string(question.at("dialog").as_object().at("selfId").as_string());
+  const std::string question_id = std::string(question.at("id").as_string());
+
+  const auto wrong = run("answer " + clerk + " no-such-id Friday" + data());
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_NE(wrong.output.find("has no open question no-such-id; its open questions are " + question_id),
+            std::string::npos)
+      << wrong.output;
+  const auto answered = run("answer " + clerk + " " + question_id + " Friday --quiet" + data());
+  ASSERT_EQ(answered.status, 0) << answered.output;
+  EXPECT_EQ(run("questions" + data()).output, "no open questions\n");
+
+  const auto checked = run("check" + data());
+  EXPECT_EQ(checked.status, 0) << checked.output;
+  EXPECT_NE(checked.output.find("2 dialogs"), std::string::npos) << checked.output;
+
+  const auto exported = run("export --rtws " + (data_ / "rtws").string() + data());
+  ASSERT_EQ(exported.status, 0) << exported.output;
+  auto log = open_sqlite_store(data_.string());
+  ASSERT_TRUE(log.has_value());
+  const auto roots = (*log)->list_dialogs(dialog_filter{"", "", "", true, 0, 0}).value();
+  ASSERT_EQ(roots.size(), 1U);
+  EXPECT_EQ((*log)->messages(roots[0].id, 1).value().back().content, "Trip booked.");
+  EXPECT_TRUE(fs::exists(data_ / "rtws" / ".dialogs" / "run" / roots[0].id / "subdialogs" / clerk / "dialog.yaml"));
 }
 
 }  // namespace
