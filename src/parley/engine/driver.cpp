@@ -20,6 +20,9 @@ namespace asio = boost::asio;
 
 namespace {
 
+// Long enough that ordinary generations never checkpoint; short enough that a crash loses little.
+constexpr std::chrono::seconds kCheckpointEvery{2};
+
 boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
   boost::json::array out;
   out.reserve(calls.size());
@@ -135,6 +138,14 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
+  relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking, const std::string& saying) {
+    if (!stage(dialog, event_type::generation_progress,
+               boost::json::object{
+                   {"course", dialog.row().course}, {"genseq", genseq}, {"thinking", thinking}, {"saying", saying}})) {
+      return;
+    }
+    writer_.send(dialog.take_staged());
+  });
   auto response = co_await member.provider->stream(request, relay, control);
   const bool interrupted = control.stopped() && relay.violation().empty();
   dialog.end_generation();

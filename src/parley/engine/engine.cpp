@@ -272,13 +272,13 @@ asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round
 }
 
 result<void> engine::recover_interrupted_generation(dialog_runtime& dialog) {
-  // The process ended while this generation streamed. Its output was never logged, so the
-  // generation is closed as interrupted and run again.
+  // The process ended while this generation streamed. It is closed as interrupted, keeping what
+  // its last checkpoint logged, and run again.
   PARLEY_TRY(stage(dialog, event_type::generation_finished,
                    boost::json::object{{"course", dialog.row().course},
                                        {"genseq", dialog.row().last_genseq},
-                                       {"thinking", ""},
-                                       {"saying", ""},
+                                       {"thinking", dialog.state().partial_thinking},
+                                       {"saying", dialog.state().partial_saying},
                                        {"toolCalls", boost::json::array{}},
                                        {"finishReason", "process_exit"},
                                        {"usage", boost::json::object{{"inputTokens", 0}, {"outputTokens", 0}}},

@@ -36,6 +36,11 @@ void stream_relay::chunk(segment which, stream_kind kind, std::string_view text)
     return;
   }
   publish(kind, text);
+  (which == segment::thinking ? thinking_ : saying_).append(text);
+  if (checkpoint_ && std::chrono::steady_clock::now() - last_checkpoint_ >= checkpoint_every_) {
+    last_checkpoint_ = std::chrono::steady_clock::now();
+    checkpoint_(thinking_, saying_);
+  }
 }
 
 void stream_relay::close(segment which, stream_kind kind) {

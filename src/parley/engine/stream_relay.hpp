@@ -3,6 +3,9 @@
 // belongs to an open segment. A violation stops the generation and is reported by `violation()`.
 #pragma once
 
+#include <chrono>
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -33,6 +36,15 @@ class stream_relay final : public llm::stream_sink {
 
   const std::string& violation() const noexcept { return violation_; }
 
+  // Called with the text streamed so far once a generation has run for `every` since the last
+  // call, so a long generation cut by a crash keeps its partial output in the log.
+  using checkpoint_fn = std::function<void(const std::string& thinking, const std::string& saying)>;
+  void on_checkpoint(std::chrono::steady_clock::duration every, checkpoint_fn fn) {
+    checkpoint_every_ = every;
+    checkpoint_ = std::move(fn);
+    last_checkpoint_ = std::chrono::steady_clock::now();
+  }
+
  private:
   enum class segment { none, thinking, saying };
   void open(segment which, stream_kind kind);
@@ -49,6 +61,11 @@ class stream_relay final : public llm::stream_sink {
   llm::generation_control& control_;
   segment active_ = segment::none;
   std::string violation_;
+  std::string thinking_;
+  std::string saying_;
+  checkpoint_fn checkpoint_;
+  std::chrono::steady_clock::duration checkpoint_every_{};
+  std::chrono::steady_clock::time_point last_checkpoint_{};
 };
 
 }  // namespace parley::engine

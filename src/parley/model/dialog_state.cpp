@@ -50,8 +50,13 @@ bool dialog_state::awaits_call(std::string_view call_id) const {
 
 void apply_state_event(const event& ev, dialog_state& state) {
   const auto& p = ev.payload;
-  if (ev.type == event_type::generation_started) {
-    state.input_during_generation = false;
+  if (ev.type == event_type::generation_started) state.input_during_generation = false;
+  if (ev.type == event_type::generation_started || ev.type == event_type::generation_finished) {
+    state.partial_thinking.clear();
+    state.partial_saying.clear();
+  } else if (ev.type == event_type::generation_progress) {
+    state.partial_thinking = json_string_or(p, "thinking");
+    state.partial_saying = json_string_or(p, "saying");
   } else if (ev.type == event_type::user_message || ev.type == event_type::reply_received ||
              ev.type == event_type::question_answered) {
     state.input_during_generation = true;

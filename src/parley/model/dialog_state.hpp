@@ -56,6 +56,9 @@ struct dialog_state {
   std::optional<assignment> assigned;
   // Input arrived after the current generation started: the model has not seen it yet.
   bool input_during_generation = false;
+  // The last generation_progress of the current generation (what a crash would otherwise lose).
+  std::string partial_thinking;
+  std::string partial_saying;
 
   bool suspended() const { return !awaited.empty() || !questions.empty(); }
   const human_question* find_question(std::string_view id) const;

@@ -34,6 +34,9 @@ inline constexpr std::string_view generation_started = "generation_started";
 // {course, genseq, thinking, saying, toolCalls: [{id, name, arguments}], finishReason,
 //  usage: {inputTokens, outputTokens}, interrupted, inputArrived?: input came while it ran}
 inline constexpr std::string_view generation_finished = "generation_finished";
+// {course, genseq, thinking, saying} — what a long generation has streamed so far; a generation
+// cut by a crash is closed with the last of these as its (interrupted) output
+inline constexpr std::string_view generation_progress = "generation_progress";
 // {course, genseq, callId, name, ok, content}
 inline constexpr std::string_view tool_result = "tool_result";
 // {course, message} — a drive ended in a runtime failure; the dialog can be resumed

@@ -127,5 +127,35 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
   EXPECT_TRUE((*eng)->find("d1")->unanswered_tool_calls().empty()) << "the askHuman call waits, it is not owed";
 }
 
+TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) {
+  temp_team files(kTeam, "members: {lead: [{emit: [{saying: \"the whole answer\"}]}]}\n");
+  auto log = make_memory_store();
+  const auto at = now_ms();
+  std::vector<event> batch{
+      {"d1", "d1", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, at},
+      {"d1", "d1", 2, std::string(event_type::user_message), {{"course", 1}, {"content", "hi"}}, at},
+      {"d1", "d1", 3, std::string(event_type::generation_started), {{"course", 1}, {"genseq", 1}}, at},
+      {"d1", "d1", 4, std::string(event_type::generation_progress),
+       {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}}, at}};
+  std::optional<result<void>> appended;
+  log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
+  log->flush();
+  ASSERT_TRUE(appended && appended->has_value());
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value());
+  EXPECT_EQ((*eng)->recover_all().value(), 1U);
+  io.run();
+  log->flush();
+  const auto messages = log->messages("d1", 1).value();
+  ASSERT_EQ(messages.size(), 3U);
+  EXPECT_EQ(messages[1].content, "the who");
+  EXPECT_EQ(messages[1].thinking, "hmm");
+  EXPECT_TRUE(messages[1].interrupted);
+  EXPECT_EQ(messages[2].content, "the whole answer");
+  EXPECT_FALSE(messages[2].interrupted);
+}
+
 }  // namespace
 }  // namespace parley::engine
