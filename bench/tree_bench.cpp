@@ -85,7 +85,8 @@ result<figures> run_durable(const fs::path& team_file, const fs::path& data, con
   auto providers = engine::build_providers(*team);
   if (!providers) return std::move(providers).err();
   asio::io_context io(1);
-  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  auto eng =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
   if (!eng) return std::move(eng).err();
   figures out;
   int next = 0;
@@ -118,8 +119,8 @@ int run_tree_bench(const bench_args& args) {
   const double rounds = static_cast<double>(roots) * kRoundsPerRoot;
   const double tree_rounds_per_s = rounds / tree->seconds;
   const double flat_rounds_per_s = rounds / flat->seconds;
-  std::printf("tree   %8.0f roots/s  %8.0f model rounds/s  (%d roots, %d in flight, durable)\n",
-              roots / tree->seconds, tree_rounds_per_s, roots, in_flight);
+  std::printf("tree   %8.0f roots/s  %8.0f model rounds/s  (%d roots, %d in flight, durable)\n", roots / tree->seconds,
+              tree_rounds_per_s, roots, in_flight);
   std::printf("engine %8.0f dialogs/s %8.0f model rounds/s  (same rounds per dialog, same store and concurrency)\n",
               roots / flat->seconds, flat_rounds_per_s);
   print_json_line(boost::json::object{{"bench", "tree"},

@@ -25,7 +25,8 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
   boost::asio::io_context io;
-  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  auto eng =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
   if (!eng) return report(eng.err());
   auto open = (*eng)->open_questions();
   if (!open) return report(open.err());
@@ -39,20 +40,21 @@ int run_verb_questions(const std::vector<std::string>& raw) {
           {"mentionList", item.question.mention_list},
           {"tellaskContent", item.question.tellask_content},
           {"askedAt", item.question.asked_at},
-          {"callSite", boost::json::object{{"course", item.question.course},
-                                           {"seq", item.question.seq},
-                                           {"callId", item.question.call_id}}}});
+          {"callSite",
+           boost::json::object{
+               {"course", item.question.course}, {"seq", item.question.seq}, {"callId", item.question.call_id}}}});
     }
     std::printf("%s\n", boost::json::serialize(out).c_str());
     return kExitOk;
   }
   if (open->empty()) std::printf("no open questions\n");
   for (const auto& item : *open) {
-    std::printf("%s  @%s in dialog %s (root %s, course %lld, event %lld)\n  %s\n  answer: parley answer %s %s \"...\"\n",
-                item.question.asked_at.c_str(), item.dialog.member_id.c_str(), item.dialog.id.c_str(),
-                item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
-                static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
-                item.question.id.c_str());
+    std::printf(
+        "%s  @%s in dialog %s (root %s, course %lld, event %lld)\n  %s\n  answer: parley answer %s %s \"...\"\n",
+        item.question.asked_at.c_str(), item.dialog.member_id.c_str(), item.dialog.id.c_str(),
+        item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
+        static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
+        item.question.id.c_str());
   }
   return kExitOk;
 }

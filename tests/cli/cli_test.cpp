@@ -1,8 +1,8 @@
 // Runs the real `parley` binary on the demo team and checks exit statuses, output and the store.
 #include <gtest/gtest.h>
 
-#include <boost/json/parse.hpp>
 #include <sys/wait.h>
+#include <boost/json/parse.hpp>
 
 #include <array>
 #include <cstdio>

@@ -122,7 +122,8 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
     } else if (const auto answer_step = step["answer"]) {
       // question: N answers the dialog's N-th open question; question_id: X sends X as it is.
       const std::string id = resolve(*run.log, run, answer_step["dialog"].as<std::string>());
-      engine::user_answer answer{id, answer_step["text"].as<std::string>(), "", answer_step["question_id"].as<std::string>(""),
+      engine::user_answer answer{id, answer_step["text"].as<std::string>(), "",
+                                 answer_step["question_id"].as<std::string>(""),
                                  answer_step["continuation"].as<std::string>("answer")};
       if (answer_step["question"]) {
         const auto* dialog = eng.find(id);

@@ -58,12 +58,13 @@ std::vector<llm::tool_spec> all_specs() {
                 "stay. Optionally add a reminder first.",
                 R"({"type":"object","properties":{"reminder_content":{"type":"string"}},)"
                 R"("additionalProperties":false})"),
-      make_spec(dialog_tool::change_mind,
-                "Rewrite one section of the Taskdoc shared by every dialog of this task. Pass the section's "
-                "current hash (shown with the Taskdoc) as expectedHash so a concurrent change is not lost.",
-                R"({"type":"object","properties":{"selector":{"type":"string","enum":["goals","constraints","progress"]},)"
-                R"("content":{"type":"string"},"expectedHash":{"type":"string"}},)"
-                R"("required":["selector","content"],"additionalProperties":false})"),
+      make_spec(
+          dialog_tool::change_mind,
+          "Rewrite one section of the Taskdoc shared by every dialog of this task. Pass the section's "
+          "current hash (shown with the Taskdoc) as expectedHash so a concurrent change is not lost.",
+          R"({"type":"object","properties":{"selector":{"type":"string","enum":["goals","constraints","progress"]},)"
+          R"("content":{"type":"string"},"expectedHash":{"type":"string"}},)"
+          R"("required":["selector","content"],"additionalProperties":false})"),
   };
 }
 
@@ -97,15 +98,16 @@ const llm::tool_spec* find_dialog_tool_spec(std::string_view name) {
 const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax) {
   using namespace dialog_tool;
   static const std::vector<llm::tool_spec> none;
-  static const std::vector<llm::tool_spec> root = pick({tellask, tellask_sessionless, fresh_boots_reasoning, ask_human,
-                                                        add_reminder, update_reminder, delete_reminder, clear_mind,
-                                                        change_mind});
-  static const std::vector<llm::tool_spec> sub = pick({tellask, tellask_sessionless, tellask_back,
-                                                       fresh_boots_reasoning, ask_human, add_reminder, update_reminder,
-                                                       delete_reminder, clear_mind});
+  static const std::vector<llm::tool_spec> root =
+      pick({tellask, tellask_sessionless, fresh_boots_reasoning, ask_human, add_reminder, update_reminder,
+            delete_reminder, clear_mind, change_mind});
+  static const std::vector<llm::tool_spec> sub =
+      pick({tellask, tellask_sessionless, tellask_back, fresh_boots_reasoning, ask_human, add_reminder, update_reminder,
+            delete_reminder, clear_mind});
   static const std::vector<llm::tool_spec> root_text =
       pick({add_reminder, update_reminder, delete_reminder, clear_mind, change_mind});
-  static const std::vector<llm::tool_spec> sub_text = pick({add_reminder, update_reminder, delete_reminder, clear_mind});
+  static const std::vector<llm::tool_spec> sub_text =
+      pick({add_reminder, update_reminder, delete_reminder, clear_mind});
   switch (place) {
     case dialog_place::fbr:
       return none;

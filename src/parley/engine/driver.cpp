@@ -4,14 +4,14 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
-#include "parley/engine/text_tellask.hpp"
-#include "parley/core/ids.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/stream_relay.hpp"
+#include "parley/engine/text_tellask.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::engine {
@@ -35,14 +35,14 @@ boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
 boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t genseq,
                                      const llm::model_response& response, bool interrupted) {
   boost::json::object payload{{"course", dialog.row().course},
-                             {"genseq", genseq},
-                             {"thinking", response.thinking},
-                             {"saying", response.saying},
-                             {"toolCalls", tool_calls_json(response.tool_calls)},
-                             {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
-                             {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
-                                                           {"outputTokens", response.usage.output_tokens}}},
-                             {"interrupted", interrupted}};
+                              {"genseq", genseq},
+                              {"thinking", response.thinking},
+                              {"saying", response.saying},
+                              {"toolCalls", tool_calls_json(response.tool_calls)},
+                              {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
+                              {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
+                                                            {"outputTokens", response.usage.output_tokens}}},
+                              {"interrupted", interrupted}};
   if (dialog.state().input_during_generation) payload["inputArrived"] = true;
   return payload;
 }
@@ -138,7 +138,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
-  relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking, const std::string& saying) {
+  relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking,
+                                                                const std::string& saying) {
     if (!stage(dialog, event_type::generation_progress,
                boost::json::object{
                    {"course", dialog.row().course}, {"genseq", genseq}, {"thinking", thinking}, {"saying", saying}})) {

@@ -159,7 +159,8 @@ class engine {
   result<tool_reply> call_tellasker(dialog_runtime& sub, const llm::tool_call& call, const boost::json::object& args,
                                     round_effects& fx);
   result<tool_reply> ask_human(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
-  result<tool_reply> edit_reminders(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
+  result<tool_reply> edit_reminders(dialog_runtime& dialog, const llm::tool_call& call,
+                                    const boost::json::object& args);
   result<tool_reply> change_mind(dialog_runtime& dialog, const boost::json::object& args);
   result<void> start_new_course(dialog_runtime& dialog, const llm::tool_call& call);
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,

@@ -83,8 +83,8 @@ void check_waits(const std::string& id, const replayed& d, const std::map<std::s
     if (awaited.name == "tellaskBack" || awaited.call_id.empty()) continue;
     const auto& assigned = other->second.state.assigned;
     if (!assigned || assigned->caller_id != id || assigned->call_id != awaited.call_id) {
-      problems.push_back("dialog " + id + ": waits for subdialog " + awaited.dialog_id + " on call " +
-                         awaited.call_id + ", but that subdialog's assignment is from another call");
+      problems.push_back("dialog " + id + ": waits for subdialog " + awaited.dialog_id + " on call " + awaited.call_id +
+                         ", but that subdialog's assignment is from another call");
     }
   }
 }

@@ -28,8 +28,8 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
     if (question == nullptr) {
       const auto& answered = dialog.state().answered_questions;
       if (std::find(answered.begin(), answered.end(), answer.question_id) != answered.end()) {
-        co_return make_error(errc::conflict, "question " + answer.question_id + " of dialog " + answer.dialog +
-                                                 " was already answered");
+        co_return make_error(
+            errc::conflict, "question " + answer.question_id + " of dialog " + answer.dialog + " was already answered");
       }
       std::vector<std::string> open;
       for (const auto& q : dialog.state().questions) open.push_back(q.id);
@@ -67,9 +67,8 @@ result<std::vector<open_question>> engine::open_questions() {
     if (!loaded) return std::move(loaded).err();
     for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});
   }
-  std::sort(out.begin(), out.end(), [](const open_question& a, const open_question& b) {
-    return a.question.asked_at < b.question.asked_at;
-  });
+  std::sort(out.begin(), out.end(),
+            [](const open_question& a, const open_question& b) { return a.question.asked_at < b.question.asked_at; });
   return out;
 }
 
@@ -95,7 +94,8 @@ asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
                            "dialog " + dialog_id + " waits for subdialog(s) " + join(ids, ", ") +
                                "; they revive it when they reply (declare one dead to stop waiting for it)");
     }
-    if (dialog.messages().empty()) co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
+    if (dialog.messages().empty())
+      co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
     if (auto staged = stage(dialog, event_type::drive_resumed, boost::json::object{}); !staged) {
       co_return std::move(staged).err();
     }
@@ -161,7 +161,8 @@ result<std::vector<registry_entry>> engine::registry(std::string_view root_id) {
   auto root = load(root_id);
   if (!root) return std::move(root).err();
   if ((*root)->is_sub()) {
-    return make_error(errc::invalid_argument, "dialog " + std::string(root_id) + " is a subdialog; the registry belongs to its root " +
+    return make_error(errc::invalid_argument, "dialog " + std::string(root_id) +
+                                                  " is a subdialog; the registry belongs to its root " +
                                                   (*root)->row().root_id);
   }
   std::vector<registry_entry> out;
@@ -173,8 +174,8 @@ result<std::vector<registry_entry>> engine::registry(std::string_view root_id) {
     for (const auto& message : (*sub)->messages()) {
       if (message.origin == "tellask") last_accessed = message.ts_ms;
     }
-    out.push_back({key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed,
-                   (*sub)->lock().locked()});
+    out.push_back(
+        {key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed, (*sub)->lock().locked()});
   }
   return out;
 }

@@ -10,14 +10,14 @@ bool chinese(std::string_view language) { return language == "zh"; }
 std::string course_header(std::string_view language, std::string_view tellasker_member, bool fbr) {
   const std::string who = "@" + std::string(tellasker_member);
   if (fbr) {
-    return chinese(language) ? "这是一次 FBR 支线对话；诉请者对话为 " + who + "（可能与当前对话同一 agent）。"
-                             : "This is an FBR sideline dialog; the tellasker dialog is " + who +
-                                   " (may be the same agent).";
+    return chinese(language)
+               ? "这是一次 FBR 支线对话；诉请者对话为 " + who + "（可能与当前对话同一 agent）。"
+               : "This is an FBR sideline dialog; the tellasker dialog is " + who + " (may be the same agent).";
   }
   return chinese(language) ? "你是当前被诉请者对话（tellaskee dialog）的主理人；诉请者对话（tellasker dialog）为 " +
                                  who + "（当前发起本次诉请）。"
-                           : "You are the responder (tellaskee dialog) for this dialog; the tellasker dialog is " + who +
-                                 " (the current caller).";
+                           : "You are the responder (tellaskee dialog) for this dialog; the tellasker dialog is " +
+                                 who + " (the current caller).";
 }
 
 std::string sideline_rules(std::string_view language, bool fbr) {
@@ -41,11 +41,12 @@ std::string sideline_rules(std::string_view language, bool fbr) {
 
 std::string new_course_prompt(std::string_view language, std::int64_t course) {
   const std::string n = std::to_string(course);
-  return chinese(language) ? "这是本对话的第 " + n +
-                                 " 程。之前的消息已清空（clear_mind）；提醒事项和任务文档（Taskdoc）保留了要点。继续任务。"
-                           : "This is course " + n +
-                                 " of this dialog. The earlier messages were cleared (clear_mind); your reminders and "
-                                 "the Taskdoc keep what matters. Continue the task.";
+  return chinese(language)
+             ? "这是本对话的第 " + n +
+                   " 程。之前的消息已清空（clear_mind）；提醒事项和任务文档（Taskdoc）保留了要点。继续任务。"
+             : "This is course " + n +
+                   " of this dialog. The earlier messages were cleared (clear_mind); your reminders and "
+                   "the Taskdoc keep what matters. Continue the task.";
 }
 
 std::string with_marker(std::string_view marker, std::string_view content) {

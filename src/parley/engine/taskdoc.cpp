@@ -68,8 +68,7 @@ result<void> check_task_doc_path(const fs::path& workspace, std::string_view pat
   const fs::path target = fs::weakly_canonical(workspace / given, ec);
   const auto rel = target.lexically_relative(root);
   if (ec || rel.empty() || *rel.begin() == "..") {
-    return make_error(errc::invalid_argument,
-                      "taskDocPath '" + std::string(path) + "' resolves outside the workspace");
+    return make_error(errc::invalid_argument, "taskDocPath '" + std::string(path) + "' resolves outside the workspace");
   }
   return ok();
 }
@@ -111,16 +110,17 @@ result<section_change> write_taskdoc_section(const fs::path& workspace, std::str
                                              std::string_view selector, std::string_view content,
                                              std::string_view expected_hash) {
   if (std::find(kTaskdocSections.begin(), kTaskdocSections.end(), selector) == kTaskdocSections.end()) {
-    return make_error(errc::invalid_argument,
-                      "selector '" + std::string(selector) + "' is not a Taskdoc section (goals, constraints, progress)");
+    return make_error(errc::invalid_argument, "selector '" + std::string(selector) +
+                                                  "' is not a Taskdoc section (goals, constraints, progress)");
   }
   PARLEY_TRY(ensure_taskdoc(workspace, path));
   const fs::path file = workspace / fs::path(path) / (std::string(selector) + ".md");
   section_change change;
   change.previous_hash = content_hash(read_whole(file));
   if (!expected_hash.empty() && expected_hash != change.previous_hash) {
-    return make_error(errc::conflict, "the " + std::string(selector) + " section changed since you read it: its hash is " +
-                                          change.previous_hash + ", not " + std::string(expected_hash) +
+    return make_error(errc::conflict, "the " + std::string(selector) +
+                                          " section changed since you read it: its hash is " + change.previous_hash +
+                                          ", not " + std::string(expected_hash) +
                                           ". Read the current Taskdoc in your prompt and retry with expectedHash " +
                                           change.previous_hash + ".");
   }

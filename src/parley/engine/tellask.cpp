@@ -55,18 +55,22 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   const auto* spec = find_dialog_tool_spec(call.name);
   // A text-syntax member makes the same calls through its text, so what it may call is the
   // function-calling set of its place.
-  const dialog_place place = dialog.is_fbr() ? dialog_place::fbr : dialog.is_sub() ? dialog_place::sub : dialog_place::root;
+  const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
+                             : dialog.is_sub() ? dialog_place::sub
+                                               : dialog_place::root;
   const auto& offered = dialog_tool_specs(place, false);
   const bool is_offered =
       std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
   if (!is_offered) {
     if (call.name == dialog_tool::tellask_back) {
-      return refuse("tellaskBack is only available inside a subdialog; this is a root dialog. Use askHuman to ask "
-                    "the human.");
+      return refuse(
+          "tellaskBack is only available inside a subdialog; this is a root dialog. Use askHuman to ask "
+          "the human.");
     }
     if (call.name == dialog_tool::change_mind) {
-      return refuse("change_mind is only available in the root dialog; ask your tellasker with tellaskBack to update "
-                    "the Taskdoc.");
+      return refuse(
+          "change_mind is only available in the root dialog; ask your tellasker with tellaskBack to update "
+          "the Taskdoc.");
     }
     return refuse("tool '" + call.name + "' is not available in this dialog");
   }
@@ -176,12 +180,9 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   if (sub->messages().empty() || new_caller) {
     prompt = course_header(team_.language, caller.row().member_id, fbr) + "\n\n" + content;
   }
-  boost::json::object assignment{{"callerId", caller.id()},
-                                 {"callerMemberId", caller.row().member_id},
-                                 {"callId", call.id},
-                                 {"callName", call.name},
-                                 {"sessionSlug", slug},
-                                 {"tellaskContent", content}};
+  boost::json::object assignment{{"callerId", caller.id()}, {"callerMemberId", caller.row().member_id},
+                                 {"callId", call.id},       {"callName", call.name},
+                                 {"sessionSlug", slug},     {"tellaskContent", content}};
   PARLEY_TRY(stage(*sub, event_type::user_message,
                    boost::json::object{{"course", sub->row().course},
                                        {"content", std::move(prompt)},

@@ -32,8 +32,8 @@ result<tool_reply> engine::edit_reminders(dialog_runtime& dialog, const llm::too
                              std::to_string(count) + " reminder(s), numbered from 1");
   }
   if (call.name == dialog_tool::update_reminder) {
-    PARLEY_TRY(stage(dialog, event_type::reminder_updated,
-                     boost::json::object{{"index", number - 1}, {"content", content}}));
+    PARLEY_TRY(
+        stage(dialog, event_type::reminder_updated, boost::json::object{{"index", number - 1}, {"content", content}}));
     return answer(true, "reminder " + std::to_string(number) + " updated");
   }
   PARLEY_TRY(stage(dialog, event_type::reminder_deleted, boost::json::object{{"index", number - 1}}));
@@ -47,11 +47,10 @@ result<tool_reply> engine::change_mind(dialog_runtime& dialog, const boost::json
   auto changed = write_taskdoc_section(team_.workspace, path, selector, json_string_or(args, "content"),
                                        json_string_or(args, "expectedHash"));
   if (!changed) return answer(false, changed.err().message);
-  PARLEY_TRY(stage(dialog, event_type::taskdoc_changed,
-                   boost::json::object{{"selector", selector},
-                                       {"path", path},
-                                       {"hash", changed->hash},
-                                       {"previousHash", changed->previous_hash}}));
+  PARLEY_TRY(stage(
+      dialog, event_type::taskdoc_changed,
+      boost::json::object{
+          {"selector", selector}, {"path", path}, {"hash", changed->hash}, {"previousHash", changed->previous_hash}}));
   return answer(true, "Taskdoc section " + selector + " updated; its hash is now " + changed->hash);
 }
 
@@ -81,10 +80,9 @@ result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_ca
              assigned->tellask_content + "\n\n" + prompt;
   }
   PARLEY_TRY(stage(dialog, event_type::course_started, boost::json::object{{"course", next}, {"prompt", prompt}}));
-  PARLEY_TRY(stage(dialog, event_type::user_message, boost::json::object{{"course", next},
-                                                                         {"content", prompt},
-                                                                         {"msgId", new_uuid()},
-                                                                         {"origin", "system"}}));
+  PARLEY_TRY(
+      stage(dialog, event_type::user_message,
+            boost::json::object{{"course", next}, {"content", prompt}, {"msgId", new_uuid()}, {"origin", "system"}}));
   if (previous_questions > 0) notify_questions(dialog, previous_questions);
   return ok();
 }

@@ -63,22 +63,25 @@ void apply_state_event(const event& ev, dialog_state& state) {
   }
   if (ev.type == event_type::user_message) {
     if (const auto* a = json_object_at(p, "assignment")) {
-      state.assigned = assignment{json_string_or(*a, "callerId"),       json_string_or(*a, "callerMemberId"),
-                                  json_string_or(*a, "callId"),         json_string_or(*a, "callName"),
-                                  json_string_or(*a, "sessionSlug"),    json_string_or(*a, "tellaskContent"),
+      state.assigned = assignment{json_string_or(*a, "callerId"),
+                                  json_string_or(*a, "callerMemberId"),
+                                  json_string_or(*a, "callId"),
+                                  json_string_or(*a, "callName"),
+                                  json_string_or(*a, "sessionSlug"),
+                                  json_string_or(*a, "tellaskContent"),
                                   false};
     }
   } else if (ev.type == event_type::generation_finished) {
     apply_generation_finished(ev, state);
   } else if (ev.type == event_type::tellask_called) {
-    state.awaited.push_back(
-        {json_string_or(p, "callId"), json_string_or(p, "subdialogId"), json_string_or(p, "name")});
+    state.awaited.push_back({json_string_or(p, "callId"), json_string_or(p, "subdialogId"), json_string_or(p, "name")});
   } else if (ev.type == event_type::reply_received) {
     const std::string from = json_string_or(p, "fromDialogId");
     const std::string call_id = json_string_or(p, "callId");
     if (json_bool_or(p, "awaited")) {
-      erase_first(state.awaited,
-                  [&](const awaited_reply& a) { return a.dialog_id == from && (call_id.empty() || a.call_id == call_id); });
+      erase_first(state.awaited, [&](const awaited_reply& a) {
+        return a.dialog_id == from && (call_id.empty() || a.call_id == call_id);
+      });
     }
     if (json_string_or(p, "kind") == "tellaskBack") state.owed.push_back({from, json_string_or(p, "backCallId")});
   } else if (ev.type == event_type::answer_delivered) {

@@ -12,7 +12,7 @@ struct dialog_row {
   std::string root_id;
   std::string parent_id;  // empty for a root dialog
   std::string member_id;
-  std::string kind;    // "root" | "sub"
+  std::string kind;  // "root" | "sub"
   // Subdialogs: the call that created it ("tellask" | "tellaskSessionless" | "freshBootsReasoning"),
   // its Type B session slug (empty unless registered) and the current tellasker dialog.
   std::string call_kind;

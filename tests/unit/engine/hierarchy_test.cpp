@@ -32,10 +32,11 @@ class question_counter final : public engine_observer {
 };
 
 TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
-  temp_team files(kTeam,
-                  "members:\n  lead:\n"
-                  "    - when: {last_tool: blue}\n      emit: [{saying: \"blue it is\"}]\n"
-                  "    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"Colour?\\nPick one.\"}}}]\n");
+  temp_team files(
+      kTeam,
+      "members:\n  lead:\n"
+      "    - when: {last_tool: blue}\n      emit: [{saying: \"blue it is\"}]\n"
+      "    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"Colour?\\nPick one.\"}}}]\n");
   auto log = make_memory_store();
   asio::io_context io;
   auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
@@ -110,7 +111,8 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
        std::string(event_type::generation_finished),
        {{"course", 1},
         {"genseq", 1},
-        {"toolCalls", boost::json::array{boost::json::object{{"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
+        {"toolCalls",
+         boost::json::array{boost::json::object{{"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
        at},
       {"d1", "d1", 5, std::string(event_type::question_asked), {{"callId", "c1"}, {"questionId", "q1"}}, at}};
   std::optional<result<void>> appended;
@@ -135,8 +137,12 @@ TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) 
       {"d1", "d1", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, at},
       {"d1", "d1", 2, std::string(event_type::user_message), {{"course", 1}, {"content", "hi"}}, at},
       {"d1", "d1", 3, std::string(event_type::generation_started), {{"course", 1}, {"genseq", 1}}, at},
-      {"d1", "d1", 4, std::string(event_type::generation_progress),
-       {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}}, at}};
+      {"d1",
+       "d1",
+       4,
+       std::string(event_type::generation_progress),
+       {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}},
+       at}};
   std::optional<result<void>> appended;
   log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
   log->flush();

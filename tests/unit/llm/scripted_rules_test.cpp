@@ -191,13 +191,13 @@ members:
   scripted_provider provider(script);
   recording_sink sink;
   // Two assistant messages before: this is the third model turn, whatever the round.
-  const auto response = run_stream(provider,
-                                   request_for("a",
-                                               {message(role::user, "go"), message(role::assistant, "one"),
-                                                message(role::user, "on"), message(role::assistant, "two"),
-                                                message(role::user, "go")},
-                                               1),
-                                   sink);
+  const auto response =
+      run_stream(provider,
+                 request_for("a",
+                             {message(role::user, "go"), message(role::assistant, "one"), message(role::user, "on"),
+                              message(role::assistant, "two"), message(role::user, "go")},
+                             1),
+                 sink);
   ASSERT_TRUE(response.has_value()) << response.err().message;
   EXPECT_EQ(response->finish_reason, "tool_calls");
   ASSERT_EQ(response->tool_calls.size(), 3U);
