@@ -1,0 +1,24 @@
+// What every request handler and WebSocket session shares. Everything here lives on the one
+// executor that runs the engine; handlers never block it.
+#pragma once
+
+#include <string>
+
+#include "parley/engine/engine.hpp"
+#include "parley/server/server_options.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::server {
+
+class pubchan;
+
+struct server_context {
+  engine::engine& engine;
+  store& log;
+  const server_options& options;
+  pubchan& channels;
+  bool scripted_offline = false;  // some member talks to the built-in scripted model
+  std::string version;
+};
+
+}  // namespace parley::server
