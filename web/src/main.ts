@@ -1,0 +1,828 @@
+// Parley web UI. The backend drives every dialog; this page only subscribes to PubChan and posts input.
+// It keeps render-scope data only: the open dialog's transcript, the visible tree levels, the visible list.
+import './style.css';
+import { ApiError, captureToken, get, newMsgId, onAuthError, post } from './api';
+import { $, h, tr } from './dom';
+import { applyI18n, setLang, t, type Key, type Lang } from './i18n';
+import { TranscriptView } from './transcript';
+import type { DialogSummary, Packet, Question, RegistryEntry, Reminder, Status, Taskdoc, Team } from './types';
+import { PubChan, type ConnState } from './ws';
+
+captureToken();
+
+// ---------- theme and language (remembered) ----------
+
+const THEME_KEY = 'parley.theme';
+const LANG_KEY = 'parley.lang';
+
+function applyTheme(theme: string): void {
+  document.documentElement.dataset.theme = theme === 'dark' ? 'dark' : 'light';
+}
+function applyLang(l: Lang): void {
+  setLang(l);
+  document.documentElement.lang = l === 'zh' ? 'zh-CN' : 'en';
+  applyI18n(document);
+  renderThemeButton();
+  renderAll();
+}
+
+// ---------- layout ----------
+
+const app = $('#app');
+app.innerHTML = `
+<header class="topbar">
+  <div class="brand" data-i18n="appTitle"></div>
+  <div class="conn" data-testid="ws-status" data-state="connecting"></div>
+  <div class="spacer"></div>
+  <button type="button" class="q4h-button" data-testid="q4h-button">
+    <span data-i18n="q4h"></span>
+    <span class="badge" data-testid="q4h-badge" data-count="0">0</span>
+  </button>
+  <button type="button" data-testid="theme-toggle"></button>
+  <button type="button" data-testid="lang-toggle" data-i18n="langToggle"></button>
+</header>
+<div class="banner offline" data-testid="offline-banner" hidden><span data-i18n="offlineBanner"></span></div>
+<div class="banner auth" data-testid="auth-error" role="alert" hidden><span data-i18n="authError"></span></div>
+<div class="banner err" data-testid="error-banner" role="alert" hidden></div>
+<main class="layout">
+  <aside class="left">
+    <section class="panel" data-testid="team-panel">
+      <h2 data-i18n="team"></h2>
+      <ul class="members" data-testid="members"></ul>
+    </section>
+    <section class="panel" data-testid="new-dialog">
+      <h2 data-i18n="newDialog"></h2>
+      <form class="new-form" data-testid="new-form">
+        <label><span data-i18n="member"></span><select data-testid="new-member"></select></label>
+        <input type="text" data-testid="new-taskdoc" data-i18n-ph="taskdocPath" />
+        <textarea rows="3" data-testid="new-content" data-i18n-ph="firstMessage" required></textarea>
+        <button type="submit" data-testid="new-start" data-i18n="start"></button>
+      </form>
+    </section>
+    <section class="panel grow" data-testid="dialog-list-panel">
+      <h2 data-i18n="dialogs"></h2>
+      <div class="tabs" role="tablist">
+        <button type="button" role="tab" data-tab="running" data-testid="tab-running" data-i18n="running"></button>
+        <button type="button" role="tab" data-tab="completed" data-testid="tab-completed" data-i18n="completed"></button>
+        <button type="button" role="tab" data-tab="archived" data-testid="tab-archived" data-i18n="archived"></button>
+      </div>
+      <input type="search" data-testid="dialog-search" data-i18n-ph="search" />
+      <ul class="dialog-list" data-testid="dialog-list"></ul>
+    </section>
+  </aside>
+  <section class="center">
+    <div class="dialog-head" data-testid="dialog-head" hidden>
+      <div class="title-line">
+        <span class="dlg-title" data-testid="dialog-title"></span>
+        <span class="status" data-testid="dialog-status"></span>
+      </div>
+      <div class="actions">
+        <button type="button" data-testid="btn-interrupt" data-i18n="stop"></button>
+        <button type="button" data-testid="btn-resume" data-i18n="resume"></button>
+      </div>
+    </div>
+    <details class="tree-box" data-testid="tree-box" open hidden>
+      <summary data-i18n="tree"></summary>
+      <ul class="tree" data-testid="tree"></ul>
+    </details>
+    <div class="tx-scroll" data-testid="transcript-scroll">
+      <div class="empty" data-testid="no-dialog" data-i18n="noDialogSelected"></div>
+    </div>
+    <form class="composer" data-testid="composer" hidden>
+      <div class="answer-mode" data-testid="answer-mode" hidden>
+        <span data-i18n="answering"></span> <span class="q-text" data-testid="answer-question-text"></span>
+        <button type="button" class="link" data-testid="answer-cancel" data-i18n="cancel"></button>
+      </div>
+      <div class="composer-row">
+        <textarea rows="2" data-testid="input" data-i18n-ph="inputPlaceholder"></textarea>
+        <button type="submit" data-testid="send" data-i18n="send"></button>
+      </div>
+    </form>
+  </section>
+  <aside class="right">
+    <section class="panel" data-testid="q4h-panel" id="q4h-panel">
+      <h2><span data-i18n="q4h"></span> <span class="badge small" data-testid="q4h-panel-count">0</span></h2>
+      <ul class="questions" data-testid="q4h-list"></ul>
+    </section>
+    <section class="panel" data-testid="reminders-panel">
+      <h2 data-i18n="reminders"></h2>
+      <div data-testid="reminders"></div>
+    </section>
+    <section class="panel" data-testid="registry-panel">
+      <h2 data-i18n="registry"></h2>
+      <div data-testid="registry"></div>
+    </section>
+    <section class="panel" data-testid="taskdoc-panel">
+      <h2 data-i18n="taskdoc"></h2>
+      <div data-testid="taskdoc"></div>
+    </section>
+  </aside>
+</main>`;
+
+const q = (id: string) => $(`[data-testid="${id}"]`);
+
+// ---------- state (render scope only) ----------
+
+interface TreeNode {
+  summary: DialogSummary;
+  children: string[] | null; // loaded only while expanded
+  expanded: boolean;
+}
+
+const state = {
+  status: null as Status | null,
+  team: null as Team | null,
+  tab: 'running' as 'running' | 'completed' | 'archived',
+  query: '',
+  dialogs: [] as DialogSummary[],
+  current: null as DialogSummary | null,
+  view: null as TranscriptView | null,
+  treeRoot: null as string | null,
+  tree: new Map<string, TreeNode>(),
+  questions: [] as Question[],
+  answering: null as Question | null,
+  authFailed: false,
+};
+
+// ---------- errors ----------
+
+let errTimer: number | undefined;
+function showError(e: unknown): void {
+  if (e instanceof ApiError && e.status === 401) return; // the auth banner says it
+  const el = q('error-banner');
+  el.textContent = `${t('error')}: ${e instanceof Error ? e.message : String(e)}`;
+  el.hidden = false;
+  window.clearTimeout(errTimer);
+  errTimer = window.setTimeout(() => (el.hidden = true), 8000);
+}
+
+onAuthError(() => {
+  state.authFailed = true;
+  q('auth-error').hidden = false;
+});
+
+// ---------- status labels ----------
+
+function displayState(d: DialogSummary): Key {
+  if (d.dead) return 'st_dead';
+  if (d.status === 'completed') return 'st_completed';
+  if (d.status === 'archived') return 'st_archived';
+  if (d.generating) return 'st_generating';
+  if ((d.openQuestions ?? 0) > 0) return 'st_waiting_human';
+  if ((d.pendingSubdialogs ?? 0) > 0) return 'st_waiting_subdialogs';
+  if (d.lastError) return 'st_failed';
+  if (d.needsDrive) return 'st_queued';
+  return 'st_idle';
+}
+
+function statusBadge(d: DialogSummary, testid?: string): HTMLElement {
+  const key = displayState(d);
+  return h(
+    'span',
+    { class: `status st-${key.slice(3)}`, testid, 'data-status': key.slice(3), 'data-i18n': key },
+    t(key),
+  );
+}
+
+function dialogLabel(d: DialogSummary): string {
+  const who = `@${d.memberId}`;
+  if (d.kind === 'sub') return d.sessionSlug ? `${who} · ${d.sessionSlug}` : `${who} · ${d.callKind ?? ''}`.replace(/ · $/, '');
+  return d.title ? `${d.title}` : who;
+}
+
+// ---------- team ----------
+
+function renderTeam(): void {
+  const ul = q('members');
+  const sel = q('new-member') as HTMLSelectElement;
+  const team = state.team;
+  ul.replaceChildren();
+  const prev = sel.value;
+  sel.replaceChildren();
+  if (!team) return;
+  for (const m of team.members) {
+    ul.append(
+      h(
+        'li',
+        { testid: 'member', 'data-id': m.id },
+        h('strong', {}, m.name || m.id),
+        ' ',
+        h('span', { class: 'muted' }, `@${m.id}`),
+        h('div', { class: 'muted small' }, [m.provider, m.model].filter(Boolean).join(' · ')),
+      ),
+    );
+    sel.append(h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (@${m.id})` : `@${m.id}`));
+  }
+  sel.value = prev || team.defaultMember || team.members[0]?.id || '';
+}
+
+// ---------- dialog list ----------
+
+async function loadDialogs(): Promise<void> {
+  const params = new URLSearchParams({ status: state.tab, limit: '50' });
+  if (state.query) params.set('q', state.query);
+  try {
+    const res = await get<{ dialogs: DialogSummary[]; total: number }>(`/api/dialogs?${params}`);
+    state.dialogs = res.dialogs;
+    renderDialogs();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function renderDialogs(): void {
+  document.querySelectorAll<HTMLElement>('.tabs [data-tab]').forEach((b) => {
+    b.classList.toggle('active', b.dataset.tab === state.tab);
+    b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+  });
+  const ul = q('dialog-list');
+  ul.replaceChildren();
+  if (state.dialogs.length === 0) {
+    ul.append(h('li', { class: 'muted' }, tr('noDialogs')));
+    return;
+  }
+  for (const d of state.dialogs) {
+    const li = h(
+      'li',
+      { testid: 'dialog-item', 'data-id': d.id, class: state.current?.rootId === d.id ? 'active' : '' },
+      h('div', { class: 'di-title' }, d.title || `@${d.memberId}`),
+      h('div', { class: 'di-meta' }, `@${d.memberId} `, statusBadge(d), (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small' }, String(d.openQuestions)) : null),
+    );
+    li.addEventListener('click', () => void openDialog(d.id));
+    ul.append(li);
+  }
+}
+
+let searchTimer: number | undefined;
+q('dialog-search').addEventListener('input', (e) => {
+  window.clearTimeout(searchTimer);
+  searchTimer = window.setTimeout(() => {
+    state.query = (e.target as HTMLInputElement).value.trim();
+    void loadDialogs();
+  }, 250);
+});
+document.querySelectorAll<HTMLElement>('.tabs [data-tab]').forEach((b) =>
+  b.addEventListener('click', () => {
+    state.tab = b.dataset.tab as typeof state.tab;
+    void loadDialogs();
+  }),
+);
+
+function upsertListed(d: DialogSummary): void {
+  if (d.kind !== 'root') return;
+  const i = state.dialogs.findIndex((x) => x.id === d.id);
+  const belongs = d.status === state.tab && !state.query;
+  if (i >= 0 && d.status !== state.tab) state.dialogs.splice(i, 1);
+  else if (i >= 0) state.dialogs[i] = d;
+  else if (belongs) state.dialogs.unshift(d);
+  else if (state.query) {
+    void loadDialogs();
+    return;
+  }
+  renderDialogs();
+}
+
+// ---------- new dialog ----------
+
+q('new-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const content = (q('new-content') as HTMLTextAreaElement).value.trim();
+  if (!content) return;
+  const body: Record<string, string> = { content, msgId: newMsgId() };
+  const member = (q('new-member') as HTMLSelectElement).value;
+  if (member) body.memberId = member;
+  const taskDocPath = (q('new-taskdoc') as HTMLInputElement).value.trim();
+  if (taskDocPath) body.taskDocPath = taskDocPath;
+  const btn = q('new-start') as HTMLButtonElement;
+  btn.disabled = true;
+  try {
+    const res = await post<{ dialog: DialogSummary }>('/api/dialogs', body);
+    (q('new-content') as HTMLTextAreaElement).value = '';
+    (q('new-taskdoc') as HTMLInputElement).value = '';
+    if (state.tab !== 'running' || state.query) {
+      state.tab = 'running';
+      state.query = '';
+      (q('dialog-search') as HTMLInputElement).value = '';
+    }
+    upsertListed(res.dialog);
+    await openDialog(res.dialog.id, res.dialog);
+  } catch (err) {
+    showError(err);
+  } finally {
+    btn.disabled = false;
+  }
+});
+
+// ---------- the open dialog ----------
+
+const chan = new PubChan(onPacket, onConnState);
+
+async function openDialog(id: string, known?: DialogSummary): Promise<TranscriptView | null> {
+  let d = known;
+  try {
+    d ??= (await get<{ dialog: DialogSummary }>(`/api/dialogs/${encodeURIComponent(id)}`)).dialog;
+  } catch (e) {
+    showError(e);
+    return null;
+  }
+  if (state.answering && state.answering.dialog.selfId !== d.id) setAnswering(null);
+  state.view?.dispose();
+  state.current = d;
+  const view = new TranscriptView(d, transcriptHost);
+  state.view = view;
+  const scroll = q('transcript-scroll');
+  scroll.replaceChildren(view.el);
+  q('composer').hidden = false;
+  renderHead();
+  renderDialogs();
+  syncSubscriptions();
+  await ensureTree(d);
+  void loadSidePanels();
+  try {
+    await view.load();
+  } catch (e) {
+    showError(e);
+  }
+  return view;
+}
+
+function renderHead(): void {
+  const d = state.current;
+  q('dialog-head').hidden = !d;
+  if (!d) return;
+  q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' ? ` · @${d.memberId}` : ''}`;
+  const st = statusBadge(d, 'dialog-status');
+  q('dialog-status').replaceWith(st);
+  (q('btn-interrupt') as HTMLButtonElement).disabled = !d.generating;
+  (q('btn-resume') as HTMLButtonElement).disabled = d.status !== 'running' || !!d.generating || !!d.dead;
+}
+
+function updateSummary(d: DialogSummary): void {
+  if (state.current?.id === d.id) {
+    state.current = d;
+    renderHead();
+  }
+  const node = state.tree.get(d.id);
+  if (node) {
+    node.summary = d;
+    renderTree();
+  }
+  if (d.kind === 'root' && state.dialogs.some((x) => x.id === d.id)) upsertListed(d);
+  else if (d.kind === 'root') renderDialogs();
+}
+
+async function control(kind: 'interrupt' | 'resume'): Promise<void> {
+  const d = state.current;
+  if (!d) return;
+  try {
+    if (chan.isOpen) await chan.request({ type: kind, dialog: { selfId: d.id } }, kind);
+    else await post(`/api/dialogs/${encodeURIComponent(d.id)}/${kind}`);
+  } catch (e) {
+    showError(e);
+  }
+}
+q('btn-interrupt').addEventListener('click', () => void control('interrupt'));
+q('btn-resume').addEventListener('click', () => void control('resume'));
+
+// ---------- composer: messages and Q4H answers in the same box ----------
+
+function setAnswering(question: Question | null): void {
+  state.answering = question;
+  const box = q('answer-mode');
+  box.hidden = !question;
+  q('answer-question-text').textContent = question ? question.tellaskContent.split('\n')[0] : '';
+  const input = q('input') as HTMLTextAreaElement;
+  input.dataset.i18nPh = question ? 'answerPlaceholder' : 'inputPlaceholder';
+  input.placeholder = t(question ? 'answerPlaceholder' : 'inputPlaceholder');
+  q('composer').classList.toggle('answering', !!question);
+  if (question) input.focus();
+}
+q('answer-cancel').addEventListener('click', () => setAnswering(null));
+
+q('composer').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const input = q('input') as HTMLTextAreaElement;
+  const content = input.value.trim();
+  const d = state.current;
+  if (!content || !d) return;
+  const msgId = newMsgId();
+  const answering = state.answering;
+  const send = q('send') as HTMLButtonElement;
+  send.disabled = true;
+  try {
+    if (answering) {
+      const selfId = answering.dialog.selfId;
+      if (chan.isOpen) {
+        await chan.request(
+          { type: 'drive_dialog_by_user_answer', dialog: { selfId }, content, msgId, questionId: answering.id, continuationType: 'answer' },
+          msgId,
+        );
+      } else {
+        await post(`/api/dialogs/${encodeURIComponent(selfId)}/answer`, { questionId: answering.id, content, msgId });
+      }
+      setAnswering(null);
+      scheduleQuestions();
+    } else if (chan.isOpen) {
+      await chan.request({ type: 'drive_dlg_by_user_msg', dialog: { selfId: d.id }, content, msgId }, msgId);
+    } else {
+      await post(`/api/dialogs/${encodeURIComponent(d.id)}/messages`, { content, msgId });
+    }
+    input.value = '';
+  } catch (err) {
+    showError(err);
+  } finally {
+    send.disabled = false;
+  }
+});
+q('input').addEventListener('keydown', (e) => {
+  const ke = e as KeyboardEvent;
+  if (ke.key === 'Enter' && (ke.ctrlKey || ke.metaKey)) {
+    e.preventDefault();
+    (q('composer') as HTMLFormElement).requestSubmit();
+  }
+});
+
+// ---------- dialog tree (lazy; collapsed subtrees are dropped and refetched on expand) ----------
+
+async function ensureTree(d: DialogSummary): Promise<void> {
+  const rootId = d.rootId || d.id;
+  if (state.treeRoot !== rootId) {
+    state.treeRoot = rootId;
+    state.tree.clear();
+    let root: DialogSummary;
+    try {
+      root = d.id === rootId ? d : (await get<{ dialog: DialogSummary }>(`/api/dialogs/${encodeURIComponent(rootId)}`)).dialog;
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    state.tree.set(rootId, { summary: root, children: null, expanded: false });
+    await expand(rootId);
+  }
+  // Make the open dialog visible: expand its ancestors, top down.
+  if (!state.tree.has(d.id)) {
+    const chain: string[] = [];
+    let parent = d.parentId;
+    while (parent && !state.tree.get(parent)?.expanded) {
+      chain.unshift(parent);
+      if (state.tree.has(parent)) break;
+      try {
+        parent = (await get<{ dialog: DialogSummary }>(`/api/dialogs/${encodeURIComponent(parent)}`)).dialog.parentId;
+      } catch {
+        break;
+      }
+    }
+    for (const id of chain) if (state.tree.has(id)) await expand(id);
+  }
+  q('tree-box').hidden = false;
+  renderTree();
+}
+
+async function expand(id: string): Promise<void> {
+  const node = state.tree.get(id);
+  if (!node) return;
+  try {
+    const res = await get<{ children: DialogSummary[] }>(`/api/dialogs/${encodeURIComponent(id)}/children`);
+    node.children = res.children.map((c) => c.id);
+    for (const c of res.children) {
+      const existing = state.tree.get(c.id);
+      state.tree.set(c.id, { summary: c, children: existing?.children ?? null, expanded: existing?.expanded ?? false });
+    }
+    node.expanded = true;
+  } catch (e) {
+    showError(e);
+  }
+  syncSubscriptions();
+  renderTree();
+}
+
+function collapse(id: string): void {
+  const node = state.tree.get(id);
+  if (!node) return;
+  const drop = (nid: string) => {
+    const n = state.tree.get(nid);
+    for (const c of n?.children ?? []) {
+      drop(c);
+      state.tree.delete(c);
+    }
+  };
+  drop(id);
+  node.children = null;
+  node.expanded = false;
+  syncSubscriptions();
+  renderTree();
+}
+
+function renderTree(): void {
+  const ul = q('tree');
+  ul.replaceChildren();
+  if (!state.treeRoot) return;
+  const build = (id: string): HTMLElement | null => {
+    const node = state.tree.get(id);
+    if (!node) return null;
+    const d = node.summary;
+    const canExpand = d.hasChildren || (node.children?.length ?? 0) > 0;
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'twisty', testid: 'tree-toggle', 'aria-expanded': String(node.expanded), disabled: !canExpand && !node.expanded },
+      node.expanded ? '▾' : canExpand ? '▸' : '·',
+    );
+    toggle.addEventListener('click', (e) => {
+      e.stopPropagation();
+      if (node.expanded) collapse(id);
+      else void expand(id);
+    });
+    const label = h(
+      'span',
+      { class: 'tree-label', testid: 'tree-label' },
+      d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d),
+    );
+    const row = h(
+      'div',
+      { class: `tree-row ${state.current?.id === id ? 'current' : ''}` },
+      toggle,
+      label,
+      ' ',
+      statusBadge(d),
+      (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small', testid: 'tree-q4h' }, String(d.openQuestions)) : null,
+    );
+    row.addEventListener('click', () => void openDialog(id));
+    const li = h('li', { testid: 'tree-node', 'data-id': id, 'data-kind': d.kind, 'data-member': d.memberId }, row);
+    if (node.expanded && node.children && node.children.length > 0) {
+      const sub = h('ul', {});
+      for (const c of node.children) {
+        const cel = build(c);
+        if (cel) sub.append(cel);
+      }
+      li.append(sub);
+    }
+    return li;
+  };
+  const rootEl = build(state.treeRoot);
+  if (rootEl) ul.append(rootEl);
+}
+
+function onSubdialogCreated(parentId: string, sub: DialogSummary): void {
+  const parent = state.tree.get(parentId);
+  if (!parent) return;
+  parent.summary = { ...parent.summary, hasChildren: true };
+  if (parent.expanded && parent.children && !parent.children.includes(sub.id)) {
+    parent.children.push(sub.id);
+    state.tree.set(sub.id, { summary: sub, children: null, expanded: false });
+    syncSubscriptions();
+  }
+  renderTree();
+}
+
+/** Subscribed: the open dialog and every expanded tree node (to see their new subdialogs and states). */
+function syncSubscriptions(): void {
+  const want = new Set<string>();
+  if (state.current) want.add(state.current.id);
+  for (const id of state.tree.keys()) want.add(id);
+  for (const id of chan.subscribed()) if (!want.has(id)) chan.unsubscribe(id);
+  for (const id of want) chan.subscribe(id);
+}
+
+// ---------- Q4H ----------
+
+async function loadQuestions(): Promise<void> {
+  try {
+    const res = await get<{ questions: Question[] }>('/api/questions');
+    state.questions = res.questions;
+    renderQuestions();
+    state.view?.refreshQuestions();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+let qTimer: number | undefined;
+function scheduleQuestions(): void {
+  window.clearTimeout(qTimer);
+  qTimer = window.setTimeout(() => void loadQuestions(), 60);
+}
+
+function renderQuestions(): void {
+  const n = state.questions.length;
+  const badge = q('q4h-badge');
+  badge.textContent = String(n);
+  badge.dataset.count = String(n);
+  badge.classList.toggle('zero', n === 0);
+  q('q4h-panel-count').textContent = String(n);
+  const ul = q('q4h-list');
+  ul.replaceChildren();
+  if (n === 0) {
+    ul.append(h('li', { class: 'muted' }, tr('noQuestions')));
+    return;
+  }
+  for (const question of state.questions) {
+    const [head, ...rest] = question.tellaskContent.split('\n');
+    const link = h('a', { href: '#', class: 'q-link', testid: 'q4h-link' }, head || question.mentionList || question.id);
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      void goToQuestion(question);
+    });
+    ul.append(
+      h(
+        'li',
+        { testid: 'q4h-item', 'data-id': question.id, 'data-dialog': question.dialog.selfId },
+        link,
+        rest.length ? h('div', { class: 'q-body' }, rest.join('\n')) : null,
+        h('div', { class: 'muted small' }, tr('askedBy'), ` @${question.memberId}`),
+      ),
+    );
+  }
+}
+
+async function goToQuestion(question: Question): Promise<void> {
+  let view = state.view;
+  if (!view || state.current?.id !== question.dialog.selfId) view = await openDialog(question.dialog.selfId);
+  if (!view) return;
+  setAnswering(question);
+  const el = question.callId ? view.callElement(question.callId) : undefined;
+  if (el) {
+    el.scrollIntoView({ block: 'center' });
+    el.classList.add('flash');
+    window.setTimeout(() => el.classList.remove('flash'), 1500);
+  }
+}
+
+const transcriptHost = {
+  openDialog: (id: string) => void openDialog(id),
+  questionForCall: (dialogId: string, callId: string) =>
+    state.questions.find((x) => x.dialog.selfId === dialogId && x.callId === callId) ?? null,
+  startAnswer: (dialogId: string, callId: string) => {
+    const question = state.questions.find((x) => x.dialog.selfId === dialogId && x.callId === callId);
+    if (question) void goToQuestion(question);
+  },
+};
+
+q('q4h-button').addEventListener('click', () => {
+  q('q4h-panel').scrollIntoView({ block: 'start' });
+  const first = state.questions[0];
+  if (first) void goToQuestion(first);
+});
+
+// ---------- side panels: reminders, registry, Taskdoc ----------
+
+async function loadSidePanels(): Promise<void> {
+  const d = state.current;
+  if (!d) return;
+  const rootId = d.rootId || d.id;
+  const [rem, reg, doc] = await Promise.allSettled([
+    get<{ reminders: Reminder[] }>(`/api/dialogs/${encodeURIComponent(d.id)}/reminders`),
+    get<{ entries: RegistryEntry[] }>(`/api/dialogs/${encodeURIComponent(rootId)}/registry`),
+    get<Taskdoc>(`/api/dialogs/${encodeURIComponent(rootId)}/taskdoc`),
+  ]);
+  if (state.current?.id !== d.id) return;
+  renderReminders(rem.status === 'fulfilled' ? rem.value.reminders : []);
+  renderRegistry(reg.status === 'fulfilled' ? reg.value.entries : []);
+  renderTaskdoc(doc.status === 'fulfilled' ? doc.value : null);
+}
+
+function renderReminders(list: Reminder[]): void {
+  const box = q('reminders');
+  box.replaceChildren();
+  if (list.length === 0) {
+    box.append(h('div', { class: 'muted' }, tr('noReminders')));
+    return;
+  }
+  const ol = h('ol', { class: 'reminders' });
+  for (const r of list) ol.append(h('li', { testid: 'reminder', value: r.index + 1 }, r.content));
+  box.append(ol);
+}
+
+function renderRegistry(list: RegistryEntry[]): void {
+  const box = q('registry');
+  box.replaceChildren();
+  if (list.length === 0) {
+    box.append(h('div', { class: 'muted' }, tr('noRegistry')));
+    return;
+  }
+  const ul = h('ul', { class: 'registry' });
+  for (const e of list) {
+    const a = h('a', { href: '#', testid: 'registry-entry', 'data-id': e.subdialogId }, `@${e.agentId} · ${e.sessionSlug}`);
+    a.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      void openDialog(e.subdialogId);
+    });
+    ul.append(h('li', {}, a, e.locked ? ' 🔒' : ''));
+  }
+  box.append(ul);
+}
+
+function renderTaskdoc(doc: Taskdoc | null): void {
+  const box = q('taskdoc');
+  box.replaceChildren();
+  if (!doc) {
+    box.append(h('div', { class: 'muted' }, tr('noTaskdoc')));
+    return;
+  }
+  box.append(h('div', { class: 'muted small', testid: 'taskdoc-path' }, doc.path));
+  for (const key of ['goals', 'constraints', 'progress'] as const) {
+    const text = doc.sections?.[key];
+    if (!text) continue;
+    box.append(h('h3', {}, tr(key)), h('pre', { class: 'taskdoc-section', testid: `taskdoc-${key}` }, text));
+  }
+}
+
+// ---------- PubChan packets ----------
+
+function onConnState(s: ConnState): void {
+  const el = q('ws-status');
+  el.dataset.state = s;
+  const key: Key = s === 'open' ? 'connected' : s === 'connecting' ? 'connecting' : 'disconnected';
+  el.dataset.i18n = key;
+  el.textContent = s === 'unauthorized' ? '✗' : t(key);
+  if (s === 'open') {
+    // Anything may have changed while we were away.
+    scheduleQuestions();
+  }
+}
+
+function onPacket(p: Packet): void {
+  switch (p.type) {
+    case 'questions_count_update':
+      scheduleQuestions();
+      return;
+    case 'dialog_list_evt':
+      if (p.dialog && typeof p.dialog === 'object' && 'id' in p.dialog) {
+        const d = p.dialog as unknown as DialogSummary;
+        upsertListed(d);
+        updateSummary(d);
+      } else {
+        void loadDialogs();
+      }
+      return;
+    case 'error':
+      showError(new Error(String(p.message ?? p.code ?? 'error')));
+      return;
+  }
+  const id = p.dialog?.selfId;
+  if (!id) return;
+  if (p.type === 'subdialog_created_evt' && p.subdialog) {
+    onSubdialogCreated(id, p.subdialog as DialogSummary);
+    if (state.current && (state.current.rootId || state.current.id) === (p.dialog?.rootId ?? '')) void loadSidePanels();
+  }
+  if (p.type === 'dialog_state_evt' && p.state) updateSummary(p.state as DialogSummary);
+  if (p.type === 'reminders_update_evt' && state.current?.id === id) renderReminders((p.reminders as Reminder[]) ?? []);
+  if (p.type === 'tellask_call_evt' && state.current && state.current.rootId === p.dialog?.rootId) void loadSidePanels();
+  if (state.current?.id === id && state.view) {
+    if (p.type === 'generating_start_evt' && !state.current.generating) updateSummary({ ...state.current, generating: true });
+    state.view.onEvent(p);
+  }
+}
+
+// ---------- theme / language buttons ----------
+
+function renderThemeButton(): void {
+  const dark = document.documentElement.dataset.theme === 'dark';
+  const b = q('theme-toggle');
+  b.textContent = dark ? `☀ ${t('themeToggleLight')}` : `☾ ${t('themeToggle')}`;
+  b.setAttribute('aria-pressed', String(dark));
+}
+q('theme-toggle').addEventListener('click', () => {
+  const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+  localStorage.setItem(THEME_KEY, next);
+  applyTheme(next);
+  renderThemeButton();
+});
+q('lang-toggle').addEventListener('click', () => {
+  const next: Lang = document.documentElement.lang.startsWith('zh') ? 'en' : 'zh';
+  localStorage.setItem(LANG_KEY, next);
+  applyLang(next);
+});
+
+function renderAll(): void {
+  renderTeam();
+  renderDialogs();
+  renderQuestions();
+  renderHead();
+  renderTree();
+}
+
+// ---------- start ----------
+
+async function start(): Promise<void> {
+  applyTheme(localStorage.getItem(THEME_KEY) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+  const savedLang = localStorage.getItem(LANG_KEY);
+  applyLang(savedLang === 'zh' || savedLang === 'en' ? savedLang : navigator.language.startsWith('zh') ? 'zh' : 'en');
+  try {
+    state.status = await get<Status>('/api/status');
+  } catch (e) {
+    showError(e);
+    if (state.authFailed) return; // nothing else will work without the token
+  }
+  q('offline-banner').hidden = !state.status?.scriptedOffline;
+  chan.connect();
+  try {
+    state.team = await get<Team>('/api/team');
+    renderTeam();
+  } catch (e) {
+    showError(e);
+  }
+  await Promise.all([loadDialogs(), loadQuestions()]);
+  document.body.dataset.ready = 'true';
+}
+
+void start();

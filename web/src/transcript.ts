@@ -1,0 +1,455 @@
+// The transcript of one dialog: its messages from REST, then its live events in arrival order.
+// Only this dialog's view data is kept; switching dialogs throws the view away.
+import { get } from './api';
+import { argsObject, fmtArgs, h, tr } from './dom';
+import { setMarkdown } from './markdown';
+import type { DialogSummary, Message, Packet, Transcript as TranscriptData } from './types';
+
+const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
+
+export interface TranscriptHost {
+  openDialog(id: string): void;
+  /** The open question asked by this call, if any (to offer "Answer"). */
+  questionForCall(dialogId: string, callId: string): { id: string } | null;
+  startAnswer(dialogId: string, callId: string): void;
+}
+
+interface Segment {
+  el: HTMLElement;
+  body: HTMLElement;
+  text: string;
+  kind: 'thinking' | 'saying';
+}
+
+interface Gen {
+  el: HTMLElement;
+  live: boolean; // built from stream events (not yet confirmed by generating_finish_evt)
+  segments: Segment[];
+  open: Segment | null;
+}
+
+export class TranscriptView {
+  readonly el: HTMLElement;
+  private list: HTMLElement;
+  private loaded = false;
+  private buffer: Packet[] = [];
+  private maxLogSeq = 0;
+  private gen: Gen | null = null;
+  private callEls = new Map<string, HTMLElement>();
+  private resultEls = new Map<string, HTMLElement>();
+  private renderQueued = new Set<Segment>();
+  private rafId = 0;
+  private disposed = false;
+
+  constructor(
+    readonly dialog: DialogSummary,
+    private readonly host: TranscriptHost,
+  ) {
+    this.list = h('div', { class: 'tx-list', testid: 'transcript-list' });
+    this.el = h('div', { class: 'transcript', testid: 'transcript', 'data-dialog': dialog.id }, this.list);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    cancelAnimationFrame(this.rafId);
+  }
+
+  /** (Re)loads the current course over REST, then plays the events that arrived meanwhile. */
+  async load(): Promise<void> {
+    this.loaded = false;
+    const data = await get<TranscriptData>(`/api/dialogs/${encodeURIComponent(this.dialog.id)}/transcript?limit=500`);
+    if (this.disposed) return;
+    this.list.replaceChildren();
+    this.callEls.clear();
+    this.resultEls.clear();
+    this.gen = null;
+    this.maxLogSeq = 0;
+    if (data.total > data.messages.length) {
+      this.list.append(h('div', { class: 'tx-note' }, tr('loadOlder')));
+    }
+    if (data.courses > 1) this.list.append(this.courseDivider(data.course));
+    for (const m of data.messages) {
+      this.renderMessage(m);
+      if (typeof m.seq === 'number') this.maxLogSeq = Math.max(this.maxLogSeq, m.seq);
+    }
+    this.loaded = true;
+    const pending = this.buffer;
+    this.buffer = [];
+    for (const p of pending) this.apply(p);
+    void this.linkTellasks();
+    this.scrollToEnd(true);
+  }
+
+  onEvent(p: Packet): void {
+    if (!this.loaded) {
+      this.buffer.push(p);
+      return;
+    }
+    this.apply(p);
+  }
+
+  callElement(callId: string): HTMLElement | undefined {
+    return this.callEls.get(callId);
+  }
+
+  /** Re-evaluates the "Answer" buttons on askHuman calls after the question list changed. */
+  refreshQuestions(): void {
+    for (const [callId, el] of this.callEls) {
+      if (el.dataset.name !== 'askHuman') continue;
+      const btn = el.querySelector<HTMLElement>('.answer-btn');
+      const open = !!this.host.questionForCall(this.dialog.id, callId);
+      if (btn) btn.hidden = !open;
+      el.classList.toggle('open-question', open);
+    }
+  }
+
+  // ---- rendering of REST messages ----
+
+  private renderMessage(m: Message): void {
+    if (m.role === 'user') {
+      this.list.append(this.userEl(m.content ?? '', m.origin));
+    } else if (m.role === 'assistant') {
+      const gen = this.newGen(false);
+      if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
+      if (m.content) this.addSegment(gen, 'saying', m.content, false);
+      if (m.interrupted) gen.el.append(this.interruptedEl());
+      this.gen = null;
+      for (const c of m.toolCalls ?? []) this.appendCall(c.id, c.name, c.arguments);
+    } else if (m.role === 'tool') {
+      this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null);
+    }
+  }
+
+  private userEl(content: string, origin?: string): HTMLElement {
+    const body = h('div', { class: 'md' });
+    setMarkdown(body, content);
+    return h(
+      'div',
+      { class: 'msg user', testid: 'msg-user', 'data-origin': origin ?? '' },
+      origin && origin !== 'user' ? h('div', { class: 'msg-origin' }, origin) : null,
+      body,
+    );
+  }
+
+  private interruptedEl(): HTMLElement {
+    return h('div', { class: 'tag warn', testid: 'interrupted' }, tr('interrupted'));
+  }
+
+  private courseDivider(course: unknown): HTMLElement {
+    return h('div', { class: 'course-divider', testid: 'course-divider' }, tr('course'), ' ', String(course ?? ''));
+  }
+
+  private newGen(live: boolean): Gen {
+    const el = h('div', { class: 'msg assistant', testid: 'msg-assistant' });
+    this.list.append(el);
+    const gen: Gen = { el, live, segments: [], open: null };
+    this.gen = gen;
+    return gen;
+  }
+
+  private addSegment(gen: Gen, kind: 'thinking' | 'saying', text: string, streaming: boolean): Segment {
+    let el: HTMLElement;
+    let body: HTMLElement;
+    if (kind === 'thinking') {
+      body = h('div', { class: 'thinking-body', testid: 'thinking-body' });
+      const details = h(
+        'details',
+        { class: 'thinking', testid: 'thinking' },
+        h('summary', { testid: 'thinking-toggle' }, tr('thinking')),
+        body,
+      );
+      if (streaming) (details as HTMLDetailsElement).open = true;
+      el = details;
+      body.textContent = text;
+    } else {
+      body = h('div', { class: 'md' });
+      el = h('div', { class: 'saying', testid: 'saying' }, body);
+      if (text) setMarkdown(body, text);
+    }
+    if (streaming) el.classList.add('streaming');
+    gen.el.append(el);
+    const seg: Segment = { el, body, text, kind };
+    gen.segments.push(seg);
+    return seg;
+  }
+
+  private appendCall(callId: string, name: string, args: unknown): HTMLElement {
+    const existing = this.callEls.get(callId);
+    if (existing) return existing;
+    const a = argsObject(args);
+    let el: HTMLElement;
+    if (name === 'askHuman') {
+      const btn = h('button', { class: 'answer-btn', testid: 'answer-question', type: 'button' }, tr('answerThis'));
+      btn.hidden = !this.host.questionForCall(this.dialog.id, callId);
+      btn.addEventListener('click', () => this.host.startAnswer(this.dialog.id, callId));
+      const body = h('div', { class: 'md' });
+      setMarkdown(body, String(a.tellaskContent ?? fmtArgs(args)));
+      el = h(
+        'div',
+        { class: 'call askhuman', testid: 'askhuman-call' },
+        h('div', { class: 'call-head' }, h('span', { class: 'icon' }, '?'), tr('askHuman')),
+        body,
+        btn,
+      );
+      el.classList.toggle('open-question', !btn.hidden);
+    } else if (TELLASK_NAMES.has(name)) {
+      const target = String(a.targetAgentId ?? '');
+      const slug = a.sessionSlug ? ` · ${String(a.sessionSlug)}` : '';
+      const body = h('div', { class: 'md' });
+      setMarkdown(body, String(a.tellaskContent ?? fmtArgs(args)));
+      el = h(
+        'div',
+        { class: 'call tellask', testid: 'tellask-call', 'data-target': target, 'data-slug': String(a.sessionSlug ?? '') },
+        h('div', { class: 'call-head' }, h('span', { class: 'icon' }, '→'), tr('tellask'), ` ${name}`, target ? ` @${target}${slug}` : ''),
+        body,
+        h('div', { class: 'tellask-link-slot' }),
+      );
+    } else {
+      el = h(
+        'details',
+        { class: 'call tool', testid: 'tool-call' },
+        h('summary', { class: 'call-head' }, h('span', { class: 'icon' }, 'ƒ'), tr('toolCall'), ' ', h('code', {}, name)),
+        h('pre', { class: 'args' }, fmtArgs(args)),
+      );
+    }
+    el.dataset.callId = callId;
+    el.dataset.name = name;
+    el.id = 'call-' + callId;
+    this.callEls.set(callId, el);
+    this.list.append(el);
+    return el;
+  }
+
+  private setTellaskLink(el: HTMLElement, subdialogId: string): void {
+    const slot = el.querySelector('.tellask-link-slot');
+    if (!slot || !subdialogId || el.dataset.subdialog === subdialogId) return;
+    el.dataset.subdialog = subdialogId;
+    const a = h('a', { href: '#', class: 'tellask-link', testid: 'tellask-link', 'data-id': subdialogId }, tr('openSubdialog'));
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      this.host.openDialog(subdialogId);
+    });
+    slot.replaceChildren(a);
+  }
+
+  private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): void {
+    const existing = this.resultEls.get(callId);
+    if (existing) {
+      if (from && !existing.querySelector('.from')) {
+        existing.querySelector('.call-head')?.append(h('span', { class: 'from' }, ` · ${from}`));
+      }
+      return;
+    }
+    const body = h('div', { class: 'md' });
+    setMarkdown(body, content);
+    const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
+    const el = h(
+      'div',
+      { class: `result ${ok ? 'ok' : 'fail'} ${isTellask ? 'tellask-result' : ''}`, testid: isTellask ? 'tellask-result' : 'tool-result' },
+      h(
+        'div',
+        { class: 'call-head' },
+        h('span', { class: 'icon' }, ok ? '✓' : '✗'),
+        isTellask ? tr('replyFrom') : tr('toolResult'),
+        ' ',
+        h('code', {}, name),
+        ok ? null : tr('failed', 'tag fail'),
+        from ? h('span', { class: 'from' }, ` · ${from}`) : null,
+      ),
+      body,
+    );
+    if (callId) {
+      el.dataset.callId = callId;
+      this.resultEls.set(callId, el);
+    }
+    this.list.append(el);
+  }
+
+  /** REST messages do not name the subdialog a Tellask made: match the children to the calls in order. */
+  private async linkTellasks(): Promise<void> {
+    const unlinked = [...this.callEls.values()].filter(
+      (el) => el.dataset.testid === 'tellask-call' && !el.dataset.subdialog,
+    );
+    if (unlinked.length === 0) return;
+    let children: DialogSummary[];
+    try {
+      children = (await get<{ children: DialogSummary[] }>(`/api/dialogs/${encodeURIComponent(this.dialog.id)}/children`)).children;
+    } catch {
+      return;
+    }
+    if (this.disposed) return;
+    const used = new Set<string>();
+    for (const el of unlinked) {
+      const target = el.dataset.target ?? '';
+      const slug = el.dataset.slug ?? '';
+      const match = children.find(
+        (c) =>
+          c.memberId === target &&
+          (slug ? c.sessionSlug === slug : !used.has(c.id) && !c.sessionSlug),
+      );
+      if (match) {
+        used.add(match.id);
+        this.setTellaskLink(el, match.id);
+      }
+    }
+  }
+
+  // ---- live events ----
+
+  private isDuplicate(p: Packet): boolean {
+    return typeof p.logSeq === 'number' && p.logSeq <= this.maxLogSeq;
+  }
+
+  private liveGen(): Gen {
+    if (this.gen) return this.gen;
+    return this.newGen(true);
+  }
+
+  private apply(p: Packet): void {
+    const near = this.nearBottom();
+    switch (p.type) {
+      case 'resync':
+        void this.load();
+        return;
+      case 'user_message_evt':
+        if (this.isDuplicate(p)) return;
+        this.list.append(this.userEl(String(p.content ?? ''), String(p.origin ?? 'user')));
+        break;
+      case 'generating_start_evt':
+        if (this.isDuplicate(p)) return;
+        this.newGen(true);
+        break;
+      case 'thinking_start_evt':
+      case 'saying_start_evt': {
+        const gen = this.liveGen();
+        gen.open = this.addSegment(gen, p.type === 'thinking_start_evt' ? 'thinking' : 'saying', '', true);
+        break;
+      }
+      case 'thinking_chunk_evt':
+      case 'saying_chunk_evt': {
+        const kind = p.type === 'thinking_chunk_evt' ? 'thinking' : 'saying';
+        const gen = this.liveGen();
+        let seg = gen.open;
+        if (!seg || seg.kind !== kind) seg = gen.open = this.addSegment(gen, kind, '', true);
+        seg.text += String(p.content ?? '');
+        if (kind === 'thinking') seg.body.textContent = seg.text;
+        else this.queueRender(seg);
+        break;
+      }
+      case 'thinking_finish_evt':
+      case 'saying_finish_evt': {
+        const seg = this.gen?.open;
+        if (seg) {
+          seg.el.classList.remove('streaming');
+          if (seg.kind === 'saying') setMarkdown(seg.body, seg.text);
+          this.gen!.open = null;
+        }
+        break;
+      }
+      case 'generating_finish_evt': {
+        if (this.isDuplicate(p)) {
+          // Already in the REST transcript: drop what we streamed of it.
+          if (this.gen?.live) this.gen.el.remove();
+          this.gen = null;
+          return;
+        }
+        const gen = this.gen ?? this.newGen(true);
+        this.finishGen(gen, String(p.thinking ?? ''), String(p.saying ?? ''), p.interrupted === true);
+        this.gen = null;
+        if (typeof p.logSeq === 'number') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
+        break;
+      }
+      case 'tool_call_evt':
+        if (this.callEls.has(String(p.callId))) return;
+        this.appendCall(String(p.callId ?? ''), String(p.name ?? ''), p.arguments);
+        break;
+      case 'tellask_call_evt': {
+        const callId = String(p.callId ?? '');
+        const el =
+          this.callEls.get(callId) ??
+          this.appendCall(callId, String(p.name ?? 'tellask'), {
+            targetAgentId: p.targetAgentId,
+            sessionSlug: p.sessionSlug,
+            tellaskContent: p.tellaskContent,
+          });
+        if (p.subdialogId) this.setTellaskLink(el, String(p.subdialogId));
+        break;
+      }
+      case 'tool_result_evt':
+        this.appendResult(String(p.callId ?? ''), String(p.name ?? ''), p.ok !== false, String(p.content ?? ''), null);
+        break;
+      case 'tellask_result_evt':
+        this.appendResult(
+          String(p.callId ?? ''),
+          String(p.name ?? ''),
+          p.ok !== false,
+          String(p.content ?? ''),
+          p.fromMemberId ? `@${String(p.fromMemberId)}` : null,
+        );
+        break;
+      case 'course_update_evt':
+        if (this.isDuplicate(p)) return;
+        this.list.append(this.courseDivider(p.course));
+        break;
+      case 'stream_error_evt':
+        this.list.append(
+          h('div', { class: 'msg error', testid: 'stream-error' }, tr('streamError'), ': ', String(p.message ?? '')),
+        );
+        break;
+      default:
+        return;
+    }
+    if (typeof p.logSeq === 'number' && p.type !== 'tool_call_evt') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
+    this.scrollToEnd(near);
+  }
+
+  private finishGen(gen: Gen, thinking: string, saying: string, interrupted: boolean): void {
+    for (const seg of gen.segments) {
+      seg.el.classList.remove('streaming');
+      if (seg.kind === 'saying') setMarkdown(seg.body, seg.text);
+    }
+    gen.open = null;
+    // The log's text is authoritative: fill in what the stream did not deliver (e.g. joined late).
+    const streamed = (kind: 'thinking' | 'saying') =>
+      gen.segments.filter((s) => s.kind === kind).map((s) => s.text).join('');
+    const fix = (kind: 'thinking' | 'saying', text: string) => {
+      if (!text || streamed(kind) === text) return;
+      const segs = gen.segments.filter((s) => s.kind === kind);
+      if (segs.length === 0) {
+        this.addSegment(gen, kind, text, false);
+      } else {
+        segs.slice(1).forEach((s) => s.el.remove());
+        gen.segments = gen.segments.filter((s) => s.kind !== kind || s === segs[0]);
+        segs[0].text = text;
+        if (kind === 'thinking') segs[0].body.textContent = text;
+        else setMarkdown(segs[0].body, text);
+      }
+    };
+    fix('thinking', thinking);
+    fix('saying', saying);
+    gen.live = false;
+    if (interrupted) gen.el.append(this.interruptedEl());
+    if (gen.segments.length === 0 && !interrupted) gen.el.remove();
+  }
+
+  private queueRender(seg: Segment): void {
+    this.renderQueued.add(seg);
+    if (this.rafId) return;
+    this.rafId = requestAnimationFrame(() => {
+      this.rafId = 0;
+      for (const s of this.renderQueued) setMarkdown(s.body, s.text);
+      this.renderQueued.clear();
+    });
+  }
+
+  private nearBottom(): boolean {
+    const sc = this.el.parentElement;
+    if (!sc) return true;
+    return sc.scrollHeight - sc.scrollTop - sc.clientHeight < 80;
+  }
+
+  private scrollToEnd(force: boolean): void {
+    const sc = this.el.parentElement;
+    if (sc && force) sc.scrollTop = sc.scrollHeight;
+  }
+}
