@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Installs every Debian package that building, testing and benchmarking Parley needs.
+# Installs every Debian package that building, testing and benchmarking Parley needs, then the web
+# UI's and the browser tests' npm packages (npm ci) and builds the web UI (web/dist).
 # As root it runs apt-get; otherwise it prints the exact command to run and stops.
+# Idempotent: when nothing changed it does nothing and says so in one line.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   g++ cmake ninja-build ccache pkg-config git
@@ -9,7 +12,11 @@ packages=(
   libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  chromium
 )
+# Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -18,17 +25,43 @@ for pkg in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#packages[@]} packages are installed"
-  exit 0
+changed=0
+if [ ${#missing[@]} -gt 0 ]; then
+  install_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: these packages are missing: ${missing[*]}" >&2
+    echo "setup: run this as root, then run this command again:" >&2
+    echo "  sudo sh -c '$install_cmd'" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  sh -c "$install_cmd"
+  changed=1
 fi
 
-install_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
-if [ "$(id -u)" -ne 0 ]; then
-  echo "setup: these packages are missing: ${missing[*]}" >&2
-  echo "setup: run this as root, then run this command again:" >&2
-  echo "  sudo sh -c '$install_cmd'" >&2
-  exit 1
+# npm packages: `npm ci` when node_modules is missing or older than the lock file.
+npm_ci() {
+  local dir=$1
+  local stamp=$dir/node_modules/.package-lock.json
+  if [ -f "$stamp" ] && [ ! "$dir/package-lock.json" -nt "$stamp" ] && [ ! "$dir/package.json" -nt "$stamp" ]; then
+    return 0
+  fi
+  echo "setup: npm ci in $dir"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  changed=1
+}
+npm_ci web
+npm_ci tests/e2e
+
+# The web UI: rebuilt when web/dist is missing or older than any of its sources.
+if [ ! -f web/dist/index.html ] ||
+  [ -n "$(find web/src web/index.html web/package.json web/package-lock.json web/tsconfig.json web/vite.config.ts \
+    -newer web/dist/index.html -print -quit 2>/dev/null)" ]; then
+  echo "setup: building the web UI (web/dist)"
+  (cd web && npm run --silent build >/dev/null)
+  changed=1
 fi
-echo "setup: installing ${missing[*]}"
-sh -c "$install_cmd"
+
+if [ $changed -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages are installed; web/ and tests/e2e/ node_modules and web/dist are up to date"
+fi

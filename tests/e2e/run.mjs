@@ -1,0 +1,402 @@
+#!/usr/bin/env node
+// Browser tests of the web UI: playwright-core drives Debian's Chromium against a real `parley serve`.
+//
+//   node run.mjs --parley BUILD/apps/parley/parley --source REPO [--out DIR] [--only NAME]
+//
+// Each test starts its own server (`--port 0`, a fresh data dir, the scripted team in team/) and its
+// own browser with a fresh profile, and stops both at the end. Prints `N passed, N failed`; exits 1
+// when any test failed or something the tests need is missing (scripts/setup.sh installs it all).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const STEP_TIMEOUT = 15000;
+
+function parseArgs(argv) {
+  const out = { parley: process.env.PARLEY_BINARY, source: resolve(here, '../..'), out: null, only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in out)) throw new Error(`unknown option ${argv[i]}`);
+    out[key] = argv[++i];
+  }
+  out.out ??= join(out.source, 'build', 'e2e-screenshots');
+  return out;
+}
+
+function die(message) {
+  console.error(`e2e: ${message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const opts = (() => {
+  try {
+    return parseArgs(process.argv.slice(2));
+  } catch (e) {
+    die(e.message);
+  }
+})();
+
+// ---- what the tests need: fail (never skip) with the fix when any is missing ----
+if (!opts.parley || !existsSync(opts.parley)) die(`the parley binary is missing: '${opts.parley ?? ''}' (pass --parley PATH)`);
+if (!existsSync(CHROMIUM)) die(`${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
+const webDist = join(opts.source, 'web', 'dist');
+if (!existsSync(join(webDist, 'index.html')))
+  die(`${webDist}/index.html is missing: run scripts/setup.sh (it runs npm ci and npm run build in web/)`);
+let chromium;
+try {
+  chromium = createRequire(join(here, 'package.json'))('playwright-core').chromium;
+} catch {
+  die(`${join(here, 'node_modules', 'playwright-core')} is missing: run scripts/setup.sh (it runs npm ci in tests/e2e/)`);
+}
+mkdirSync(opts.out, { recursive: true });
+const teamFile = join(here, 'team', 'team.yaml');
+
+// ---- the server ----
+
+/** Starts `parley serve` and resolves once it printed the `serving http://…` line. */
+function startServer({ token } = {}) {
+  const data = mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
+  const args = ['serve', '--port', '0', '--data', data, '--team', teamFile, '--web', webDist];
+  if (token) args.push('--token', token);
+  const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stderr.on('data', (d) => (stderr += d));
+  const server = {
+    proc,
+    data,
+    get log() {
+      return `--- parley stdout ---\n${stdout}\n--- parley stderr ---\n${stderr}`;
+    },
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`parley serve printed no 'serving http://' line in 15 s\n${server.log}`));
+    }, 15000);
+    proc.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /serving (http:\/\/\S+)/.exec(stdout);
+      if (m && !server.url) {
+        server.url = m[1];
+        clearTimeout(timer);
+        resolveStart(server);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      if (!server.url) {
+        clearTimeout(timer);
+        reject(new Error(`parley serve exited (${code ?? signal}) before serving\n${server.log}`));
+      }
+    });
+  });
+}
+
+// ---- the browser ----
+
+async function openBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'parley-e2e-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
+    locale: 'en-US',
+    colorScheme: 'light',
+  });
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- assertions ----
+
+class AssertionError extends Error {}
+function assert(cond, message) {
+  if (!cond) throw new AssertionError(message);
+}
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+async function visible(page, selector, what) {
+  await page.locator(selector).first().waitFor({ state: 'visible' }).catch((e) => {
+    throw new AssertionError(`${what ?? selector} is not visible: ${e.message.split('\n')[0]}`);
+  });
+}
+
+async function textOf(page, selector) {
+  return (await page.locator(selector).first().textContent()) ?? '';
+}
+
+/** Waits until `selector`'s text contains `text`. */
+async function waitText(page, selector, text, what) {
+  await page
+    .waitForFunction(
+      ([sel, t]) => [...document.querySelectorAll(sel)].some((el) => (el.textContent ?? '').includes(t)),
+      [selector, text],
+      { timeout: STEP_TIMEOUT },
+    )
+    .catch(async () => {
+      throw new AssertionError(`${what ?? selector} never contained '${text}' (it has '${await textOf(page, selector).catch(() => '?')}')`);
+    });
+}
+
+async function waitAttr(page, selector, attr, value, what) {
+  await page
+    .waitForFunction(
+      ([sel, a, v]) => document.querySelector(sel)?.getAttribute(a) === v,
+      [selector, attr, value],
+      { timeout: STEP_TIMEOUT },
+    )
+    .catch(async () => {
+      const now = await page.locator(selector).first().getAttribute(attr).catch(() => null);
+      throw new AssertionError(`${what ?? selector} never had ${attr}=${value} (it has ${now})`);
+    });
+}
+
+const shots = [];
+async function screenshot(page, name) {
+  const file = join(opts.out, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  const bytes = readFileSync(file);
+  assert(statSync(file).size > 1000, `screenshot ${file} is too small`);
+  assert(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), `${file} is not a PNG`);
+  shots.push(file);
+  return file;
+}
+
+async function gotoApp(page, url) {
+  await page.goto(url);
+  await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+}
+
+// Records every length the first thinking block had, to tell a stream from one final write.
+const RECORD_THINKING = () => {
+  window.__thinkingLengths = [];
+  new MutationObserver(() => {
+    const el = document.querySelector('[data-testid="thinking-body"]');
+    if (!el) return;
+    const n = (el.textContent ?? '').length;
+    const seen = window.__thinkingLengths;
+    if (seen[seen.length - 1] !== n) seen.push(n);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
+// ---- the tests ----
+
+const tests = [];
+const test = (name, fn, extra = {}) => tests.push({ name, fn, extra });
+
+test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async ({ server, page }) => {
+  await page.addInitScript(RECORD_THINKING);
+  await gotoApp(page, server.url);
+  await visible(page, tid('offline-banner'), 'the scripted-offline banner');
+  await waitAttr(page, tid('ws-status'), 'data-state', 'open', 'the WebSocket status');
+  await waitText(page, tid('members'), '@clerk', 'the team panel');
+  assert((await page.locator(tid('member')).count()) === 2, 'the team panel lists 2 members');
+  await waitAttr(page, tid('q4h-badge'), 'data-count', '0', 'the Q4H badge');
+
+  // Start a dialog with the lead.
+  await page.locator(tid('new-member')).selectOption('lead');
+  await page.locator(tid('new-content')).fill('Plan the launch');
+  await page.locator(tid('new-start')).click();
+  await visible(page, tid('thinking-body'), 'the streamed thinking');
+  await visible(page, `${tid('transcript')} .streaming`, 'a segment still streaming');
+  await screenshot(page, '01-streaming');
+  await waitText(page, tid('saying'), 'I will ask the clerk', 'the streamed saying');
+  assert((await page.locator(`${tid('saying')} strong`).first().textContent()) === 'clerk', 'saying is rendered as markdown (**clerk** → <strong>)');
+  await waitText(page, tid('msg-user'), 'Plan the launch', 'the user message');
+  const lengths = await page.evaluate(() => window.__thinkingLengths);
+  const full = lengths[lengths.length - 1];
+  const partial = lengths.filter((n) => n > 0 && n < full);
+  assert(partial.length >= 3, `thinking streamed in chunks (lengths seen: ${lengths.join(',')})`);
+  assert((await page.locator(tid('dialog-list') + ' ' + tid('dialog-item')).count()) >= 1, 'the new dialog is in the list');
+
+  // The Tellask makes a subdialog: it appears in the tree, and the call links to it.
+  await visible(page, `${tid('tree-node')}[data-member="clerk"]`, 'the clerk subdialog in the tree');
+  await visible(page, tid('tellask-call'), 'the tellaskSessionless call');
+  await visible(page, tid('tellask-link'), 'the link from the Tellask call to its subdialog');
+  const subId = await page.locator(`${tid('tree-node')}[data-member="clerk"]`).first().getAttribute('data-id');
+
+  // The clerk asks the human: the badge counts it.
+  await waitAttr(page, tid('q4h-badge'), 'data-count', '1', 'the Q4H badge');
+  await visible(page, tid('q4h-item'), 'the question in the Q4H panel');
+  await waitText(page, tid('q4h-list'), 'Which day?', 'the Q4H panel');
+  await screenshot(page, '02-q4h');
+
+  // Follow the question to its call site and answer it in the input box.
+  await page.locator(tid('q4h-link')).first().click();
+  await page.waitForFunction((id) => document.querySelector('[data-testid="transcript"]')?.getAttribute('data-dialog') === id, subId);
+  await waitText(page, tid('dialog-title'), '@clerk', 'the dialog title');
+  await visible(page, tid('askhuman-call'), 'the askHuman call site');
+  assert(await page.locator(tid('askhuman-call')).first().isVisible(), 'the askHuman call is on screen');
+  const inView = await page
+    .locator(tid('askhuman-call'))
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const sc = document.querySelector('[data-testid="transcript-scroll"]').getBoundingClientRect();
+      return r.bottom > sc.top && r.top < sc.bottom;
+    });
+  assert(inView, 'the askHuman call is scrolled into view');
+  await visible(page, tid('answer-mode'), 'the answer mode of the input box');
+  await waitText(page, tid('answer-question-text'), 'Which day?', 'the answer mode');
+  await screenshot(page, '03-answering');
+  await page.locator(tid('input')).fill('Friday');
+  await page.locator(tid('send')).click();
+  await waitAttr(page, tid('q4h-badge'), 'data-count', '0', 'the Q4H badge after the answer');
+  assert(await page.locator(tid('answer-mode')).isHidden(), 'the answer mode ends after the answer');
+
+  // The subdialog finishes; the root resumes and completes.
+  await waitText(page, tid('saying'), 'Venue booked for Friday', 'the clerk\'s final saying');
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'completed', 'the clerk subdialog status');
+  await page.locator(`${tid('tree-node')}[data-kind="root"] > .tree-row`).click();
+  await page.waitForFunction((id) => document.querySelector('[data-testid="transcript"]')?.getAttribute('data-dialog') !== id, subId);
+  await waitText(page, tid('saying'), 'Done.', 'the root\'s final saying');
+  await waitText(page, tid('transcript'), 'Venue booked for Friday', 'the root transcript');
+  await visible(page, tid('tellask-result'), 'the Tellask result in the root');
+  await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the root status');
+  await waitAttr(page, `${tid('tree-node')}[data-member="clerk"] .status`, 'data-status', 'completed', 'the clerk in the tree');
+  await screenshot(page, '04-completed');
+});
+
+test('theme and language toggles change the page and are remembered', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  await waitAttr(page, 'html', 'data-theme', 'light', 'the initial theme');
+  const bgLight = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.locator(tid('theme-toggle')).click();
+  await waitAttr(page, 'html', 'data-theme', 'dark', 'the theme after the toggle');
+  const bgDark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert(bgLight !== bgDark, `the dark theme changes the background (${bgLight} → ${bgDark})`);
+
+  assert((await textOf(page, tid('tab-running'))) === 'Running', 'English tab label');
+  await page.locator(tid('lang-toggle')).click();
+  await waitAttr(page, 'html', 'lang', 'zh-CN', 'the language after the toggle');
+  await waitText(page, tid('tab-running'), '进行中', 'the running tab');
+  await waitText(page, tid('new-start'), '开始', 'the start button');
+  await waitText(page, tid('offline-banner'), '离线模式', 'the offline banner');
+  assert((await page.locator(tid('new-content')).getAttribute('placeholder')) === '要团队做什么？', 'placeholders follow the language');
+  await screenshot(page, '05-dark-zh');
+
+  await page.reload();
+  await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+  await waitAttr(page, 'html', 'data-theme', 'dark', 'the theme after a reload');
+  await waitText(page, tid('tab-running'), '进行中', 'the language after a reload');
+  await page.locator(tid('lang-toggle')).click();
+  await waitText(page, tid('tab-running'), 'Running', 'the running tab back in English');
+  await page.locator(tid('theme-toggle')).click();
+  await waitAttr(page, 'html', 'data-theme', 'light', 'the theme toggled back');
+});
+
+test('markdown is rendered and sanitised', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('show me markdown');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Some bold', 'the saying');
+  await page.locator(`${tid('saying')} strong`).first().waitFor();
+  assert((await page.locator(`${tid('saying')} li`).count()) === 2, 'the list is rendered');
+  await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the dialog status');
+  const unsafe = await page.evaluate(() => ({
+    pwned: window.__pwned ?? null,
+    scripts: document.querySelectorAll('[data-testid="saying"] script').length,
+    handlers: document.querySelectorAll('[data-testid="saying"] [onerror]').length,
+    jsLinks: [...document.querySelectorAll('[data-testid="saying"] a')].filter((a) => /^javascript:/i.test(a.getAttribute('href') ?? '')).length,
+  }));
+  assert(unsafe.pwned === null, `no script of the model ran (window.__pwned = ${unsafe.pwned})`);
+  assert(unsafe.scripts === 0 && unsafe.handlers === 0 && unsafe.jsLinks === 0, `no unsafe markup survives: ${JSON.stringify(unsafe)}`);
+  // The search of the dialog list finds it.
+  await page.locator(tid('dialog-search')).fill('markdown');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 1);
+  await page.locator(tid('dialog-search')).fill('no such dialog at all');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 0);
+});
+
+test('a wrong token shows an auth error; the right one works', async ({ page, server }) => {
+  const url = new URL(server.url);
+  assert(url.hash.startsWith('#token='), `the server prints its URL with #token= (${server.url})`);
+  await page.goto(`${url.origin}/#token=wrong-token`);
+  await visible(page, tid('auth-error'), 'the auth error banner');
+  await screenshot(page, '06-auth-error');
+  assert(!(await page.evaluate(() => location.hash)).includes('token'), 'the token is taken out of the address bar');
+
+  const ok = await page.context().newPage();
+  await gotoApp(ok, server.url);
+  await waitAttr(ok, tid('ws-status'), 'data-state', 'open', 'the WebSocket with the right token');
+  assert(await ok.locator(tid('auth-error')).isHidden(), 'no auth error with the right token');
+  await waitText(ok, tid('members'), '@lead', 'the team panel with the right token');
+  await ok.close();
+}, { token: 'e2e-secret-token' });
+
+// The root of a finished hierarchy: its status stays "running" (roots are not completed by the
+// engine), waiting for nothing, which the UI shows as idle.
+const ROOT_DONE_STATUS = 'idle';
+
+// ---- the runner ----
+
+let passed = 0;
+let failed = 0;
+for (const t of tests) {
+  if (opts.only && !t.name.includes(opts.only)) continue;
+  let server;
+  let browser;
+  const started = Date.now();
+  try {
+    server = await startServer(t.extra);
+    browser = await openBrowser();
+    await t.fn({ server, page: browser.page, context: browser.context });
+    assert(browser.errors.length === 0, `the page threw: ${browser.errors.join(' | ')}`);
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name} (${Date.now() - started} ms)\n     ${String(e.stack ?? e).split('\n').slice(0, 4).join('\n     ')}`);
+    if (browser) {
+      const safe = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+      await browser.page.screenshot({ path: join(opts.out, `FAIL-${safe}.png`) }).catch(() => {});
+      if (browser.errors.length) console.log(`     page errors: ${browser.errors.join(' | ')}`);
+    }
+    if (server) console.log(server.log.split('\n').slice(-30).join('\n'));
+  } finally {
+    await browser?.close().catch(() => {});
+    await server?.stop().catch(() => {});
+  }
+}
+if (shots.length) console.log(`screenshots: ${opts.out}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
