@@ -6,6 +6,7 @@
 #include "cli_context.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/usage_report.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -70,10 +71,16 @@ void print_transcript_line(const message_row& row) {
   }
 }
 
+// Prices live in the team file; without a team, tokens are still counted and cost is unknown.
+config::team_config team_or_empty(const parsed_args& args) {
+  auto team = load_team(args, data_dir_of(args));
+  return team ? std::move(team).value() : config::team_config{};
+}
+
 }  // namespace
 
 int run_verb_dialogs(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "status", "member"}, {"json"}});
+  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace"}, {"json"}});
   if (!args) return report(args.err());
   auto log = open_data_store(data_dir_of(*args));
   if (!log) return report(log.err());
@@ -82,24 +89,44 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
   filter.member_id = args->value("member").value_or("");
   auto rows = (*log)->list_dialogs(filter);
   if (!rows) return report(rows.err());
+  auto events = (*log)->read_all_events();
+  if (!events) return report(events.err());
+  const auto usage = engine::summarize_usage(*events, team_or_empty(*args));
+  const auto usage_of = [&](const std::string& id) {
+    const auto found = usage.by_dialog.find(id);
+    return found == usage.by_dialog.end() ? engine::usage_totals{} : found->second;
+  };
   if (args->has("json")) {
     boost::json::array out;
-    for (const auto& row : *rows) out.push_back(dialog_json(row));
+    for (const auto& row : *rows) {
+      auto item = dialog_json(row);
+      item["usage"] = engine::usage_to_json(usage_of(row.id));
+      out.push_back(std::move(item));
+    }
     std::printf("%s\n", boost::json::serialize(out).c_str());
     return kExitOk;
   }
-  std::printf("%-14s %-12s %-10s %-8s %6s %9s %8s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE", "QUESTIONS",
-              "PENDING");
+  std::printf("%-17s %-12s %-10s %-8s %6s %9s %8s %9s %9s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE", "QUESTIONS",
+              "PENDING", "TOKENS", "COST");
   for (const auto& row : *rows) {
-    std::printf("%-14s %-12s %-10s %-8s %6lld %9lld %8lld\n", row.id.c_str(), row.member_id.c_str(), row.status.c_str(),
-                state_of(row).c_str(), static_cast<long long>(row.course), static_cast<long long>(row.open_questions),
-                static_cast<long long>(row.pending_subdialogs));
+    const auto totals = usage_of(row.id);
+    const std::string cost = totals.unpriced_calls < totals.calls ? engine::format_usd(totals.cost_usd) : "-";
+    std::printf("%-17s %-12s %-10s %-8s %6lld %9lld %8lld %9lld %9s\n", row.id.c_str(), row.member_id.c_str(),
+                row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
+                static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs),
+                static_cast<long long>(totals.input_tokens + totals.output_tokens), cost.c_str());
+  }
+  if (usage.team.calls > 0) {
+    for (const auto& [member, totals] : usage.by_member) {
+      std::printf("@%s: %s\n", member.c_str(), engine::describe_usage(totals).c_str());
+    }
+    std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
   }
   return kExitOk;
 }
 
 int run_verb_show(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data"}, {"json", "all-courses"}});
+  auto args = parse_args(raw, {{"data", "team", "workspace"}, {"json", "all-courses"}});
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
     return report(make_error(errc::invalid_argument, "usage: parley show DIALOG [--json] [--all-courses]"));
@@ -112,8 +139,12 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (!*row) return report(make_error(errc::not_found, "no dialog with id '" + id + "'"));
   auto messages = (*log)->messages(id, args->has("all-courses") ? 0 : (*row)->course);
   if (!messages) return report(messages.err());
+  auto events = (*log)->read_events(id);
+  if (!events) return report(events.err());
+  const auto usage = engine::summarize_usage(*events, team_or_empty(*args)).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
+    out["usage"] = engine::usage_to_json(usage);
     boost::json::array list;
     for (const auto& message : *messages) list.push_back(message_json(message));
     out["messages"] = std::move(list);
@@ -121,9 +152,8 @@ int run_verb_show(const std::vector<std::string>& raw) {
     return kExitOk;
   }
   const auto& dialog = **row;
-  std::printf("dialog %s · @%s · %s · course %lld · %lld in / %lld out tokens\n", dialog.id.c_str(),
-              dialog.member_id.c_str(), state_of(dialog).c_str(), static_cast<long long>(dialog.course),
-              static_cast<long long>(dialog.input_tokens), static_cast<long long>(dialog.output_tokens));
+  std::printf("dialog %s · @%s · %s · course %lld · %s\n", dialog.id.c_str(), dialog.member_id.c_str(),
+              state_of(dialog).c_str(), static_cast<long long>(dialog.course), engine::describe_usage(usage).c_str());
   std::int64_t course = 0;
   for (const auto& message : *messages) {
     if (message.course != course) {

@@ -184,5 +184,43 @@ members:
   EXPECT_TRUE(fs::exists(data_ / "rtws" / ".dialogs" / "run" / roots[0].id / "subdialogs" / clerk / "dialog.yaml"));
 }
 
+// Usage recorded with each call is summed per dialog, member and team and priced from the team file.
+TEST_F(Cli, DialogsAndShowReportUsageAndCostFromTheTeamsPrices) {
+  fs::create_directories(data_);
+  std::ofstream(data_ / "team.yaml") << R"(version: 1
+providers:
+  offline:
+    kind: scripted
+    script: script.yaml
+    models:
+      priced: {price: {input: 2, output: 10, cached_input: 1}}
+members:
+  lead: {persona: "You lead.", provider: offline, model: priced}
+)";
+  std::ofstream(data_ / "script.yaml") << R"(members:
+  lead:
+    - emit:
+        - saying: "done"
+        - usage: {input_tokens: 1000, output_tokens: 100, cached_tokens: 400, reasoning_tokens: 20}
+)";
+  ASSERT_EQ(run("run --team " + (data_ / "team.yaml").string() + data() + " --quiet go").status, 0);
+  const auto listed = run("dialogs" + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  // 600 fresh × $2 + 400 cached × $1 + 100 out × $10, per million tokens = $0.0026.
+  EXPECT_NE(listed.output.find("@lead: 1000 in (400 cached) / 100 out (20 reasoning) tokens, 1 call, $0.0026"),
+            std::string::npos)
+      << listed.output;
+  EXPECT_NE(listed.output.find("team: 1000 in"), std::string::npos) << listed.output;
+  const auto json = run("dialogs --json" + data());
+  EXPECT_NE(json.output.find("\"cachedTokens\":400"), std::string::npos) << json.output;
+  std::string id;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+  }
+  const auto shown = run("show " + id + data());
+  EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
+}
+
 }  // namespace
 }  // namespace parley

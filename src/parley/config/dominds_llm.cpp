@@ -50,18 +50,6 @@ result<std::string> kind_of(const map_reader& map) {
   return map.fail_at_value(*map.find("apiType"), unknown_name_problem("apiType", *api_type, accepted));
 }
 
-// `models` is a mapping of model id → properties in Dominds; a plain list of ids is accepted too.
-result<void> read_model_ids(const map_reader& map, std::vector<std::string>& models) {
-  const map_reader::entry* item = map.find("models");
-  if (item == nullptr) return ok();
-  if (item->value.IsSequence()) return map.read("models", models);
-  auto table = map.child_of(*item, map.path_of("models"));
-  if (!table) return type_error(map, *item, "a mapping of model id to model properties, or a list of model ids");
-  PARLEY_TRY(table->check_unique("model id"));
-  for (const auto& model : table->entries()) models.push_back(model.key);
-  return ok();
-}
-
 result<provider_config> read_provider(const map_reader& map, std::string id) {
   PARLEY_TRY(map.check_keys(kProviderKeys));
   provider_config provider;
@@ -71,7 +59,7 @@ result<provider_config> read_provider(const map_reader& map, std::string id) {
   provider.kind = std::move(kind).value();
   PARLEY_TRY(map.read_nonempty("baseUrl", provider.base_url));
   PARLEY_TRY(map.read_nonempty("apiKeyEnvVar", provider.api_key_env));
-  PARLEY_TRY(read_model_ids(map, provider.models));
+  PARLEY_TRY(read_models(map, provider, model_keys::dominds));
   apply_provider_defaults(provider);
   return provider;
 }

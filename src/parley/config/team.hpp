@@ -15,6 +15,19 @@
 
 namespace parley::config {
 
+// What Parley knows of one model beyond its name: the context window that context health is
+// measured against, and prices that turn usage into cost. Declared with `models` as a mapping.
+struct model_info {
+  std::string id;
+  std::int64_t context_window = 0;  // tokens; 0: unknown, no context-health checks
+  double caution_ratio = 0.6;       // prompt tokens / window at or above which health is "caution"
+  double critical_ratio = 0.85;     // ... "critical"
+  bool priced = false;
+  double input_usd_per_mtok = 0.0;  // USD per million tokens
+  double output_usd_per_mtok = 0.0;
+  double cached_input_usd_per_mtok = 0.0;  // cache reads; defaults to the input price
+};
+
 struct provider_config {
   std::string id;
   std::string kind;  // "scripted" | "openai" | "anthropic"
@@ -26,6 +39,7 @@ struct provider_config {
   std::string fallback;
   std::filesystem::path script;  // scripted: the script file, resolved against the team file's folder
   std::vector<std::string> models;
+  std::vector<model_info> model_details;  // the models declared with properties
 };
 
 struct member_config {
@@ -48,6 +62,9 @@ struct member_config {
 
 struct limits_config {
   std::int64_t max_message_bytes = std::int64_t{64} * 1024;
+  // Model rounds a dialog may go on with a critical context (warned each time) before the
+  // runtime starts a new course for it.
+  std::int64_t critical_context_rounds = 2;
 };
 
 struct team_config {
@@ -62,6 +79,8 @@ struct team_config {
 
   const member_config* find_member(std::string_view id) const;
   const provider_config* find_provider(std::string_view id) const;
+  // The declared properties of the model a member talks to, or nullptr.
+  const model_info* find_model(const member_config& member) const;
   std::vector<std::string> member_ids() const;
 };
 

@@ -16,7 +16,7 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",
                                         "limits",  "providers",      "members"};
-const std::vector<std::string> kLimitKeys{"max_message_bytes"};
+const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
 const std::vector<std::string> kMemberKeys{
@@ -46,7 +46,8 @@ result<void> read_limits(const map_reader& root, limits_config& limits) {
   if (!map) return std::move(map).err();
   if (!map->has_value()) return ok();
   PARLEY_TRY((*map)->check_keys(kLimitKeys));
-  return (*map)->read_positive("max_message_bytes", limits.max_message_bytes);
+  PARLEY_TRY((*map)->read_positive("max_message_bytes", limits.max_message_bytes));
+  return (*map)->read_positive("critical_context_rounds", limits.critical_context_rounds);
 }
 
 // Keys that only make sense for some kinds are refused for the others rather than ignored.
@@ -78,7 +79,7 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   PARLEY_TRY(map.read_nonempty("api_key_env", provider.api_key_env));
   PARLEY_TRY(map.read_nonempty("base_url_env", provider.base_url_env));
   PARLEY_TRY(map.read_nonempty("fallback", provider.fallback));
-  PARLEY_TRY(map.read("models", provider.models));
+  PARLEY_TRY(detail::read_models(map, provider, detail::model_keys::parley));
   if (provider.kind == "scripted") {
     auto script = detail::read_existing_path(map, "script", base_dir);
     if (!script) return std::move(script).err();

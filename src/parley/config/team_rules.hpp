@@ -28,6 +28,13 @@ const std::vector<std::string>& provider_kinds();
 void apply_provider_defaults(provider_config& provider);
 std::vector<std::string> provider_ids(const std::vector<provider_config>& providers);
 
+// `models` of a provider: a list of names, or a mapping of name → properties. Parley's format
+// knows `context_window`, `caution`, `critical` and `price: {input, output, cached_input}` (USD per
+// million tokens) and refuses other keys; a Dominds llm.yaml keeps its own keys, of which
+// `context_length` is read as the context window.
+enum class model_keys { parley, dominds };
+result<void> read_models(const map_reader& map, provider_config& provider, model_keys keys);
+
 // name, provider, model, model_params, tools, toolsets, streaming, hidden.
 // An optional string key whose value must be one of `choices` (an unknown one gets a hint).
 result<void> read_choice(const map_reader& map, std::string_view key, const std::vector<std::string>& choices,

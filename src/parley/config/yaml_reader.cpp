@@ -161,6 +161,25 @@ result<void> map_reader::read_positive(std::string_view key, std::int64_t& out) 
   return ok();
 }
 
+result<void> map_reader::read_number(std::string_view key, double& out, double min, double max,
+                                     std::string_view expected) const {
+  const entry* item = find(key);
+  if (item == nullptr) return ok();
+  const typed_scalar value = resolve_scalar(item->value);
+  double number = 0.0;
+  if (item->value.IsScalar() && value.kind == scalar_kind::integer) {
+    number = static_cast<double>(value.integer);
+  } else if (item->value.IsScalar() && value.kind == scalar_kind::floating) {
+    number = value.floating;
+  } else {
+    return type_error(*this, *item, expected);
+  }
+  // NaN fails both comparisons, so it is refused too.
+  if (!(number >= min && number <= max)) return type_error(*this, *item, expected);
+  out = number;
+  return ok();
+}
+
 result<void> map_reader::read(std::string_view key, std::vector<std::string>& out) const {
   const entry* item = find(key);
   if (item == nullptr) return ok();

@@ -70,6 +70,8 @@ class map_reader {
   result<void> read_nonempty(std::string_view key, std::string& out) const;
   result<void> read(std::string_view key, bool& out) const;
   result<void> read_positive(std::string_view key, std::int64_t& out) const;
+  // A number (integer or decimal) within [min, max]; `expected` describes the range in messages.
+  result<void> read_number(std::string_view key, double& out, double min, double max, std::string_view expected) const;
   result<void> read(std::string_view key, std::vector<std::string>& out) const;
   result<void> read(std::string_view key, boost::json::object& out) const;
   result<std::string> require_nonempty(std::string_view key, std::string_view hint = {}) const;

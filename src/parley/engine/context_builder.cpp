@@ -2,6 +2,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
+
 #include "parley/core/json.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/taskdoc.hpp"
@@ -42,6 +44,13 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
     for (std::size_t i = 0; i < reminders.size(); ++i) {
       prompt += std::to_string(i + 1) + ". " + reminders[i] + "\n";
     }
+  }
+  if (const auto& health = dialog.state().health; health.level == "caution" || health.level == "critical") {
+    const std::int64_t rounds_left =
+        std::max<std::int64_t>(setting.critical_context_rounds - health.critical_rounds + 1, 0);
+    prompt += "\n\n";
+    prompt += context_health_warning(setting.language, health.level, health.prompt_tokens, health.context_window,
+                                     rounds_left);
   }
   return prompt;
 }

@@ -16,7 +16,8 @@ namespace parley::engine {
 struct prompt_setting {
   std::string_view language = "en";
   std::filesystem::path workspace;
-  std::string task_doc_path;  // the root's; empty when the task has none
+  std::string task_doc_path;                 // the root's; empty when the task has none
+  std::int64_t critical_context_rounds = 2;  // team limit: rounds a critical context may go on
 };
 
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,

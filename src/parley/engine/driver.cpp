@@ -10,6 +10,7 @@
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/engine/text_tellask.hpp"
 #include "parley/tools/json_schema.hpp"
@@ -32,7 +33,14 @@ boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
   return out;
 }
 
-boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t genseq,
+boost::json::object usage_json(const llm::usage& usage) {
+  boost::json::object out{{"inputTokens", usage.input_tokens}, {"outputTokens", usage.output_tokens}};
+  if (usage.cached_tokens > 0) out["cachedTokens"] = usage.cached_tokens;
+  if (usage.reasoning_tokens > 0) out["reasoningTokens"] = usage.reasoning_tokens;
+  return out;
+}
+
+boost::json::object finished_payload(const dialog_runtime& dialog, const std::string& model, std::int64_t genseq,
                                      const llm::model_response& response, bool interrupted) {
   boost::json::object payload{{"course", dialog.row().course},
                               {"genseq", genseq},
@@ -40,8 +48,8 @@ boost::json::object finished_payload(const dialog_runtime& dialog, std::int64_t 
                               {"saying", response.saying},
                               {"toolCalls", tool_calls_json(response.tool_calls)},
                               {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
-                              {"usage", boost::json::object{{"inputTokens", response.usage.input_tokens},
-                                                            {"outputTokens", response.usage.output_tokens}}},
+                              {"model", model},
+                              {"usage", usage_json(response.usage)},
                               {"interrupted", interrupted}};
   if (dialog.state().input_during_generation) payload["inputArrived"] = true;
   return payload;
@@ -109,6 +117,15 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
     }
     // Suspended: a subdialog, the tellasker or the human will revive it through the log.
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
+    if (context_stayed_critical(dialog)) {
+      auto started = stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1));
+      if (started) started = co_await commit(dialog);
+      if (!started) {
+        co_await record_failure(dialog, started.err().message);
+        co_return;
+      }
+      continue;
+    }
     if (++round > member->second.config->max_tool_rounds) {
       co_await record_failure(dialog, "stopped after " + std::to_string(round - 1) +
                                           " model rounds without a final answer (max_tool_rounds)");
@@ -134,7 +151,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   // commit of its end below covers it.
   writer_.send(dialog.take_staged());
 
-  const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path};
+  const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path,
+                               team_.limits.critical_context_rounds};
   const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
@@ -162,8 +180,9 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
   // Read before generation_finished marks the assignment replied.
   const bool owes_reply = dialog.state().assigned && !dialog.state().assigned->replied;
-  PARLEY_CO_TRY(
-      stage(dialog, event_type::generation_finished, finished_payload(dialog, genseq, *response, interrupted)));
+  PARLEY_CO_TRY(stage(dialog, event_type::generation_finished,
+                      finished_payload(dialog, member.config->model, genseq, *response, interrupted)));
+  if (!interrupted) PARLEY_CO_TRY(stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {
     // Told like a tool error, so the model can write the Tellask again.
     PARLEY_CO_TRY(stage(dialog, event_type::user_message,
@@ -256,6 +275,29 @@ asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string
     co_return;
   }
   (void)co_await commit(dialog);
+}
+
+result<void> engine::stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
+                                          std::int64_t prompt_tokens) {
+  if (member.model == nullptr || member.model->context_window <= 0 || prompt_tokens <= 0) return ok();
+  const double used = static_cast<double>(prompt_tokens) / static_cast<double>(member.model->context_window);
+  const char* level = used >= member.model->critical_ratio  ? "critical"
+                      : used >= member.model->caution_ratio ? "caution"
+                                                            : "healthy";
+  const auto& previous = dialog.state().health.level;
+  // A healthy context is only worth a record when it was not healthy before.
+  if (std::string_view(level) == "healthy" && (previous.empty() || previous == "healthy")) return ok();
+  return stage(dialog, event_type::context_health,
+               boost::json::object{{"course", dialog.row().course},
+                                   {"genseq", genseq},
+                                   {"level", level},
+                                   {"promptTokens", prompt_tokens},
+                                   {"contextWindow", member.model->context_window}});
+}
+
+bool engine::context_stayed_critical(const dialog_runtime& dialog) const {
+  const auto& health = dialog.state().health;
+  return health.level == "critical" && health.critical_rounds > team_.limits.critical_context_rounds;
 }
 
 }  // namespace parley::engine

@@ -36,6 +36,7 @@ result<void> engine::prepare_members() {
   for (const auto& member : team_.members) {
     member_setup setup;
     setup.config = &member;
+    setup.model = team_.find_model(member);
     const auto provider = providers_.find(member.provider);
     if (provider == providers_.end()) {
       return make_error(errc::config_error,

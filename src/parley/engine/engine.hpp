@@ -114,6 +114,7 @@ class engine {
 
   struct member_setup {
     const config::member_config* config = nullptr;
+    const config::model_info* model = nullptr;  // declared context window and prices, if any
     llm::provider* provider = nullptr;
     std::vector<tools::tool*> tools;
     std::vector<llm::tool_spec> tool_specs;       // its own tools
@@ -163,6 +164,13 @@ class engine {
                                     const boost::json::object& args);
   result<tool_reply> change_mind(dialog_runtime& dialog, const boost::json::object& args);
   result<void> start_new_course(dialog_runtime& dialog, const llm::tool_call& call);
+  // Stages the start of the next course: its first message is `prompt` (after a subdialog's header).
+  result<void> stage_course_start(dialog_runtime& dialog, std::string prompt);
+  // Context health (seed 001's clear_mind remediation): measures a generation's prompt against the
+  // model's window, and ends a course that stayed critical for longer than the team allows.
+  result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
+                                    std::int64_t prompt_tokens);
+  bool context_stayed_critical(const dialog_runtime& dialog) const;
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
                                            std::string_view call_kind, std::string_view session_slug);
   // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.

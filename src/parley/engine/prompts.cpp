@@ -49,6 +49,36 @@ std::string new_course_prompt(std::string_view language, std::int64_t course) {
                    "the Taskdoc keep what matters. Continue the task.";
 }
 
+std::string context_full_course_prompt(std::string_view language, std::int64_t course) {
+  const std::string n = std::to_string(course);
+  return chinese(language)
+             ? "这是本对话的第 " + n +
+                   " 程。上下文窗口将满，运行时已自动开启新一程（clear_mind）；提醒事项和任务文档（Taskdoc）"
+                   "保留了要点。继续任务。"
+             : "This is course " + n +
+                   " of this dialog. The context window was nearly full, so the runtime started a new "
+                   "course (clear_mind); your reminders and the Taskdoc keep what matters. Continue the task.";
+}
+
+std::string context_health_warning(std::string_view language, std::string_view level, std::int64_t prompt_tokens,
+                                   std::int64_t context_window, std::int64_t rounds_left) {
+  const std::string used = std::to_string(prompt_tokens) + " / " + std::to_string(context_window);
+  if (chinese(language)) {
+    if (level != "critical")
+      return "## 上下文健康：注意\n上下文已用 " + used +
+             " 个 token。把要点记入提醒事项，准备好时用 clear_mind 开启新一程。\n";
+    return "## 上下文健康：危急\n上下文已用 " + used + " 个 token。立即把要点写入提醒事项并调用 clear_mind；再过 " +
+           std::to_string(rounds_left) + " 轮，运行时将自动开启新一程。\n";
+  }
+  if (level != "critical") {
+    return "## Context health: caution\nThe context holds " + used +
+           " tokens. Keep what matters in reminders and call clear_mind when you reach a good point.\n";
+  }
+  return "## Context health: critical\nThe context holds " + used +
+         " tokens. Put what matters into reminders and call clear_mind now; after " + std::to_string(rounds_left) +
+         " more round(s) the runtime starts a new course for you.\n";
+}
+
 std::string with_marker(std::string_view marker, std::string_view content) {
   if (content.substr(0, marker.size()) == marker) return std::string(content);
   return std::string(marker) + "\n" + std::string(content);

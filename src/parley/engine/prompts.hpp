@@ -17,6 +17,12 @@ std::string sideline_rules(std::string_view language, bool fbr);
 
 // The first user message of a course started by clear_mind.
 std::string new_course_prompt(std::string_view language, std::int64_t course);
+// The first message of a course the runtime started because the context stayed critical.
+std::string context_full_course_prompt(std::string_view language, std::int64_t course);
+// The system prompt's warning while the context is at caution or critical; `rounds_left` is how
+// many more rounds a critical context may go on before the runtime starts a new course.
+std::string context_health_warning(std::string_view language, std::string_view level, std::int64_t prompt_tokens,
+                                   std::int64_t context_window, std::int64_t rounds_left);
 
 inline constexpr std::string_view kTellaskBackMarker = "【tellaskBack】";
 inline constexpr std::string_view kFinalMarker = "【最终完成】";

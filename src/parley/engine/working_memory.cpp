@@ -73,18 +73,21 @@ result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_ca
   }
   const std::int64_t next = dialog.row().course + 1;
   PARLEY_TRY(result_of_call(true, "course " + std::to_string(next) + " starts"));
-  std::string prompt = new_course_prompt(team_.language, next);
+  PARLEY_TRY(stage_course_start(dialog, new_course_prompt(team_.language, next)));
+  if (previous_questions > 0) notify_questions(dialog, previous_questions);
+  return ok();
+}
+
+result<void> engine::stage_course_start(dialog_runtime& dialog, std::string prompt) {
+  const std::int64_t next = dialog.row().course + 1;
   // A subdialog's course starts with its role header and assignment (seed 001).
   if (const auto& assigned = dialog.state().assigned; dialog.is_sub() && assigned) {
     prompt = course_header(team_.language, assigned->caller_member_id, dialog.is_fbr()) + "\n\n" +
              assigned->tellask_content + "\n\n" + prompt;
   }
   PARLEY_TRY(stage(dialog, event_type::course_started, boost::json::object{{"course", next}, {"prompt", prompt}}));
-  PARLEY_TRY(
-      stage(dialog, event_type::user_message,
-            boost::json::object{{"course", next}, {"content", prompt}, {"msgId", new_uuid()}, {"origin", "system"}}));
-  if (previous_questions > 0) notify_questions(dialog, previous_questions);
-  return ok();
+  return stage(dialog, event_type::user_message,
+               boost::json::object{{"course", next}, {"content", prompt}, {"msgId", new_uuid()}, {"origin", "system"}});
 }
 
 }  // namespace parley::engine

@@ -102,6 +102,12 @@ void apply_state_event(const event& ev, dialog_state& state) {
     state.questions.clear();
     state.answered_questions.clear();
     state.awaited.clear();
+    state.health = {};  // a new course starts with an almost empty context
+  } else if (ev.type == event_type::context_health) {
+    state.health.level = json_string_or(p, "level");
+    state.health.prompt_tokens = json_int_or(p, "promptTokens");
+    state.health.context_window = json_int_or(p, "contextWindow");
+    state.health.critical_rounds = state.health.level == "critical" ? state.health.critical_rounds + 1 : 0;
   } else if (ev.type == event_type::declared_dead) {
     state.awaited.clear();
     state.questions.clear();

@@ -47,6 +47,13 @@ struct assignment {  // seed 001 `assignmentFromSup`
   bool replied = false;  // the final reply to this assignment was delivered
 };
 
+struct context_health {  // the last context_health event of the current course
+  std::string level;     // "" (never measured) | "healthy" | "caution" | "critical"
+  std::int64_t prompt_tokens = 0;
+  std::int64_t context_window = 0;
+  std::int64_t critical_rounds = 0;  // generations in a row of this course that ended critical
+};
+
 struct dialog_state {
   std::vector<awaited_reply> awaited;
   std::vector<owed_answer> owed;
@@ -59,6 +66,7 @@ struct dialog_state {
   // The last generation_progress of the current generation (what a crash would otherwise lose).
   std::string partial_thinking;
   std::string partial_saying;
+  context_health health;
 
   bool suspended() const { return !awaited.empty() || !questions.empty(); }
   const human_question* find_question(std::string_view id) const;

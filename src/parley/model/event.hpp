@@ -31,8 +31,9 @@ inline constexpr std::string_view dialog_created = "dialog_created";
 inline constexpr std::string_view user_message = "user_message";
 // {course, genseq, round}
 inline constexpr std::string_view generation_started = "generation_started";
-// {course, genseq, thinking, saying, toolCalls: [{id, name, arguments}], finishReason,
-//  usage: {inputTokens, outputTokens}, interrupted, inputArrived?: input came while it ran}
+// {course, genseq, thinking, saying, toolCalls: [{id, name, arguments}], finishReason, model?,
+//  usage: {inputTokens, outputTokens, cachedTokens?, reasoningTokens?}, interrupted,
+//  inputArrived?: input came while it ran}
 inline constexpr std::string_view generation_finished = "generation_finished";
 // {course, genseq, thinking, saying} — what a long generation has streamed so far; a generation
 // cut by a crash is closed with the last of these as its (interrupted) output
@@ -68,6 +69,10 @@ inline constexpr std::string_view reminder_updated = "reminder_updated";
 inline constexpr std::string_view reminder_deleted = "reminder_deleted";
 // {selector: "goals"|"constraints"|"progress", path, hash, previousHash} — change_mind wrote a section
 inline constexpr std::string_view taskdoc_changed = "taskdoc_changed";
+// {course, genseq, level: "healthy"|"caution"|"critical", promptTokens, contextWindow} — the prompt
+// of a generation measured against the model's context window; recorded when the level is not
+// healthy or changes. A course that stays critical is ended by the runtime (a new course).
+inline constexpr std::string_view context_health = "context_health";
 // {reason} — a human declared this subdialog dead; it is never driven again
 inline constexpr std::string_view declared_dead = "declared_dead";
 // {} — a human asked a stopped or failed dialog to continue

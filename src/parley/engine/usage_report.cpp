@@ -1,0 +1,115 @@
+#include "parley/engine/usage_report.hpp"
+
+#include <cstdio>
+
+#include "parley/core/json.hpp"
+
+namespace parley::engine {
+namespace {
+
+constexpr double kPerMillion = 1e6;
+
+// The member's own provider first (the same model name may be priced differently elsewhere).
+const config::model_info* find_model(const config::team_config& team, std::string_view member_id,
+                                     std::string_view model) {
+  if (const auto* member = team.find_member(member_id)) {
+    if (const auto* provider = team.find_provider(member->provider)) {
+      for (const auto& info : provider->model_details) {
+        if (info.id == model) return &info;
+      }
+    }
+  }
+  for (const auto& provider : team.providers) {
+    for (const auto& info : provider.model_details) {
+      if (info.id == model) return &info;
+    }
+  }
+  return nullptr;
+}
+
+usage_totals call_usage(const boost::json::object& usage, const config::model_info* model) {
+  usage_totals call;
+  call.calls = 1;
+  call.input_tokens = json_int_or(usage, "inputTokens");
+  call.output_tokens = json_int_or(usage, "outputTokens");
+  call.cached_tokens = json_int_or(usage, "cachedTokens");
+  call.reasoning_tokens = json_int_or(usage, "reasoningTokens");
+  if (model == nullptr || !model->priced) {
+    call.unpriced_calls = 1;
+    return call;
+  }
+  const auto fresh_input = static_cast<double>(call.input_tokens - call.cached_tokens);
+  call.cost_usd = (fresh_input * model->input_usd_per_mtok +
+                   static_cast<double>(call.cached_tokens) * model->cached_input_usd_per_mtok +
+                   static_cast<double>(call.output_tokens) * model->output_usd_per_mtok) /
+                  kPerMillion;
+  return call;
+}
+
+}  // namespace
+
+void usage_totals::add(const usage_totals& other) {
+  calls += other.calls;
+  input_tokens += other.input_tokens;
+  output_tokens += other.output_tokens;
+  cached_tokens += other.cached_tokens;
+  reasoning_tokens += other.reasoning_tokens;
+  cost_usd += other.cost_usd;
+  unpriced_calls += other.unpriced_calls;
+}
+
+usage_report summarize_usage(const std::vector<event>& events, const config::team_config& team) {
+  usage_report report;
+  std::map<std::string, std::string, std::less<>> member_of;  // dialog id → member id
+  for (const auto& ev : events) {
+    if (ev.type == event_type::dialog_created) {
+      member_of[ev.dialog_id] = json_string_or(ev.payload, "memberId");
+      continue;
+    }
+    if (ev.type != event_type::generation_finished) continue;
+    const auto* usage = json_object_at(ev.payload, "usage");
+    if (usage == nullptr) continue;
+    const auto member = member_of.find(ev.dialog_id);
+    const std::string member_id = member == member_of.end() ? std::string() : member->second;
+    std::string model = json_string_or(ev.payload, "model");
+    if (model.empty()) {  // logged before calls recorded their model
+      if (const auto* config = team.find_member(member_id)) model = config->model;
+    }
+    const auto call = call_usage(*usage, find_model(team, member_id, model));
+    report.team.add(call);
+    report.by_member[member_id].add(call);
+    report.by_dialog[ev.dialog_id].add(call);
+  }
+  return report;
+}
+
+boost::json::object usage_to_json(const usage_totals& totals) {
+  return boost::json::object{{"calls", totals.calls},
+                             {"inputTokens", totals.input_tokens},
+                             {"outputTokens", totals.output_tokens},
+                             {"cachedTokens", totals.cached_tokens},
+                             {"reasoningTokens", totals.reasoning_tokens},
+                             {"costUsd", totals.cost_usd},
+                             {"unpricedCalls", totals.unpriced_calls}};
+}
+
+std::string format_usd(double usd) {
+  char text[32];
+  std::snprintf(text, sizeof text, "$%.4f", usd);
+  return text;
+}
+
+std::string describe_usage(const usage_totals& totals) {
+  std::string text = std::to_string(totals.input_tokens) + " in";
+  if (totals.cached_tokens > 0) text += " (" + std::to_string(totals.cached_tokens) + " cached)";
+  text += " / " + std::to_string(totals.output_tokens) + " out";
+  if (totals.reasoning_tokens > 0) text += " (" + std::to_string(totals.reasoning_tokens) + " reasoning)";
+  text += " tokens, " + std::to_string(totals.calls) + (totals.calls == 1 ? " call" : " calls");
+  if (totals.unpriced_calls < totals.calls) {
+    text += ", " + format_usd(totals.cost_usd);
+    if (totals.unpriced_calls > 0) text += " (+" + std::to_string(totals.unpriced_calls) + " unpriced)";
+  }
+  return text;
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,77 @@
+// Usage and cost summed from the log per dialog, member and team.
+#include <gtest/gtest.h>
+
+#include "parley/engine/usage_report.hpp"
+
+namespace parley::engine {
+namespace {
+
+config::team_config priced_team() {
+  config::team_config team;
+  config::provider_config provider;
+  provider.id = "remote";
+  config::model_info big;
+  big.id = "big";
+  big.priced = true;
+  big.input_usd_per_mtok = 2.0;
+  big.output_usd_per_mtok = 10.0;
+  big.cached_input_usd_per_mtok = 0.5;
+  provider.model_details.push_back(big);
+  team.providers.push_back(provider);
+  config::member_config lead;
+  lead.id = "lead";
+  lead.provider = "remote";
+  lead.model = "big";
+  team.members.push_back(lead);
+  config::member_config helper = lead;
+  helper.id = "helper";
+  helper.model = "unpriced";
+  team.members.push_back(helper);
+  return team;
+}
+
+event created(std::string dialog, std::string member) {
+  return event{dialog, dialog, 1, std::string(event_type::dialog_created), {{"memberId", member}}, 0};
+}
+
+event finished(std::string dialog, std::int64_t seq, boost::json::object usage, std::string model = {}) {
+  boost::json::object payload{{"usage", std::move(usage)}};
+  if (!model.empty()) payload["model"] = model;
+  return event{dialog, dialog, seq, std::string(event_type::generation_finished), std::move(payload), 0};
+}
+
+TEST(UsageReport, PricesFreshAndCachedInputAndOutputPerMillionTokens) {
+  const std::vector<event> log{
+      created("d1", "lead"),
+      finished("d1", 2, {{"inputTokens", 1'000'000}, {"outputTokens", 100'000}, {"cachedTokens", 400'000}}, "big"),
+  };
+  const auto report = summarize_usage(log, priced_team());
+  // 600k fresh × $2 + 400k cached × $0.5 + 100k out × $10, per million.
+  EXPECT_DOUBLE_EQ(report.team.cost_usd, 1.2 + 0.2 + 1.0);
+  EXPECT_EQ(report.team.unpriced_calls, 0);
+  EXPECT_EQ(report.by_dialog.at("d1").cached_tokens, 400'000);
+}
+
+TEST(UsageReport, SumsPerDialogMemberAndTeamAndCountsUnpricedCalls) {
+  const std::vector<event> log{
+      created("d1", "lead"),
+      created("d2", "helper"),
+      finished("d1", 2, {{"inputTokens", 100}, {"outputTokens", 10}}, "big"),
+      finished("d2", 2, {{"inputTokens", 50}, {"outputTokens", 5}, {"reasoningTokens", 3}}),
+      finished("d1", 3, {{"inputTokens", 200}, {"outputTokens", 20}}),  // no model recorded: the member's
+  };
+  const auto report = summarize_usage(log, priced_team());
+  EXPECT_EQ(report.team.calls, 3);
+  EXPECT_EQ(report.team.input_tokens, 350);
+  EXPECT_EQ(report.team.output_tokens, 35);
+  EXPECT_EQ(report.team.reasoning_tokens, 3);
+  EXPECT_EQ(report.team.unpriced_calls, 1);
+  EXPECT_EQ(report.by_member.at("lead").calls, 2);
+  EXPECT_EQ(report.by_member.at("helper").unpriced_calls, 1);
+  EXPECT_DOUBLE_EQ(report.by_dialog.at("d1").cost_usd, (300 * 2.0 + 30 * 10.0) / 1e6);
+  EXPECT_EQ(describe_usage(report.by_dialog.at("d2")), "50 in / 5 out (3 reasoning) tokens, 1 call");
+  EXPECT_EQ(describe_usage(report.by_dialog.at("d1")), "300 in / 30 out tokens, 2 calls, $0.0009");
+}
+
+}  // namespace
+}  // namespace parley::engine
