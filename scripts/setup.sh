@@ -12,7 +12,7 @@ packages=(
   libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
-  chromium
+  chromium fonts-wqy-microhei
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -288,7 +288,9 @@ q('new-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const content = (q('new-content') as HTMLTextAreaElement).value.trim();
   if (!content) return;
-  const body: Record<string, string> = { content, msgId: newMsgId() };
+  const firstLine = content.split('\n')[0];
+  const title = firstLine.length > 60 ? firstLine.slice(0, 57) + '…' : firstLine;
+  const body: Record<string, string> = { content, title, msgId: newMsgId() };
   const member = (q('new-member') as HTMLSelectElement).value;
   if (member) body.memberId = member;
   const taskDocPath = (q('new-taskdoc') as HTMLInputElement).value.trim();
@@ -350,11 +352,13 @@ function renderHead(): void {
   const d = state.current;
   q('dialog-head').hidden = !d;
   if (!d) return;
-  q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' ? ` · @${d.memberId}` : ''}`;
+  q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
   const st = statusBadge(d, 'dialog-status');
   q('dialog-status').replaceWith(st);
   (q('btn-interrupt') as HTMLButtonElement).disabled = !d.generating;
-  (q('btn-resume') as HTMLButtonElement).disabled = d.status !== 'running' || !!d.generating || !!d.dead;
+  // Resume drives a stopped or failed dialog that waits for nothing (docs/hierarchy.md).
+  (q('btn-resume') as HTMLButtonElement).disabled =
+    d.status !== 'running' || !!d.generating || !!d.dead || (d.openQuestions ?? 0) > 0 || (d.pendingSubdialogs ?? 0) > 0;
 }
 
 function updateSummary(d: DialogSummary): void {

@@ -32,6 +32,7 @@ export class TranscriptView {
   readonly el: HTMLElement;
   private list: HTMLElement;
   private loaded = false;
+  private loadId = 0;
   private buffer: Packet[] = [];
   private maxLogSeq = 0;
   private gen: Gen | null = null;
@@ -56,9 +57,10 @@ export class TranscriptView {
 
   /** (Re)loads the current course over REST, then plays the events that arrived meanwhile. */
   async load(): Promise<void> {
-    this.loaded = false;
+    const loadId = ++this.loadId;
+    this.loaded = false; // from here on, events wait in the buffer until the transcript is drawn
     const data = await get<TranscriptData>(`/api/dialogs/${encodeURIComponent(this.dialog.id)}/transcript?limit=500`);
-    if (this.disposed) return;
+    if (this.disposed || loadId !== this.loadId) return; // a newer load (resync) took over
     this.list.replaceChildren();
     this.callEls.clear();
     this.resultEls.clear();
@@ -73,11 +75,14 @@ export class TranscriptView {
       if (typeof m.seq === 'number') this.maxLogSeq = Math.max(this.maxLogSeq, m.seq);
     }
     this.loaded = true;
-    const pending = this.buffer;
-    this.buffer = [];
-    for (const p of pending) this.apply(p);
-    void this.linkTellasks();
     this.scrollToEnd(true);
+    this.flush();
+    void this.linkTellasks();
+  }
+
+  /** Plays buffered events in order; a `resync` among them starts a new load and leaves the rest buffered. */
+  private flush(): void {
+    while (this.loaded && this.buffer.length > 0) this.apply(this.buffer.shift()!);
   }
 
   onEvent(p: Packet): void {
@@ -234,15 +239,12 @@ export class TranscriptView {
 
   private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): void {
     const existing = this.resultEls.get(callId);
-    if (existing) {
-      if (from && !existing.querySelector('.from')) {
-        existing.querySelector('.call-head')?.append(h('span', { class: 'from' }, ` · ${from}`));
-      }
-      return;
-    }
+    if (existing) return;
     const body = h('div', { class: 'md' });
     setMarkdown(body, content);
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
+    const target = this.callEls.get(callId)?.dataset.target;
+    if (!from && TELLASK_NAMES.has(name) && target) from = `@${target}`;
     const el = h(
       'div',
       { class: `result ${ok ? 'ok' : 'fail'} ${isTellask ? 'tellask-result' : ''}`, testid: isTellask ? 'tellask-result' : 'tool-result' },
@@ -252,9 +254,8 @@ export class TranscriptView {
         h('span', { class: 'icon' }, ok ? '✓' : '✗'),
         isTellask ? tr('replyFrom') : tr('toolResult'),
         ' ',
-        h('code', {}, name),
+        from ? h('span', { class: 'from' }, from) : h('code', {}, name),
         ok ? null : tr('failed', 'tag fail'),
-        from ? h('span', { class: 'from' }, ` · ${from}`) : null,
       ),
       body,
     );
@@ -309,7 +310,7 @@ export class TranscriptView {
     const near = this.nearBottom();
     switch (p.type) {
       case 'resync':
-        void this.load();
+        this.load().catch(() => {});
         return;
       case 'user_message_evt':
         if (this.isDuplicate(p)) return;
@@ -342,6 +343,7 @@ export class TranscriptView {
         if (seg) {
           seg.el.classList.remove('streaming');
           if (seg.kind === 'saying') setMarkdown(seg.body, seg.text);
+          else (seg.el as HTMLDetailsElement).open = false; // thinking folds away once done
           this.gen!.open = null;
         }
         break;
