@@ -7,7 +7,7 @@
 // own browser with a fresh profile, and stops both at the end. Prints `N passed, N failed`; exits 1
 // when any test failed or something the tests need is missing (scripts/setup.sh installs it all).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +25,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const STEP_TIMEOUT = 15000;
+const STEP_TIMEOUT = 20000;
 
 function parseArgs(argv) {
   const out = { parley: process.env.PARLEY_BINARY, source: resolve(here, '../..'), out: null, only: null };
@@ -65,14 +65,18 @@ try {
   die(`${join(here, 'node_modules', 'playwright-core')} is missing: run scripts/setup.sh (it runs npm ci in tests/e2e/)`);
 }
 mkdirSync(opts.out, { recursive: true });
-const teamFile = join(here, 'team', 'team.yaml');
+for (const f of readdirSync(opts.out)) if (/^FAIL-|\.png$/.test(f)) rmSync(join(opts.out, f), { force: true });
+const teamDir = join(here, 'team');
 
 // ---- the server ----
 
 /** Starts `parley serve` and resolves once it printed the `serving http://…` line. */
-function startServer({ token } = {}) {
-  const data = mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
-  const args = ['serve', '--port', '0', '--data', data, '--team', teamFile, '--web', webDist];
+function startServer({ token, port = 0, data = null } = {}) {
+  const reuse = data !== null;
+  data ??= mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
+  // The team folder is the workspace (Taskdocs are written there): use a copy, never the sources.
+  if (!reuse) cpSync(teamDir, join(data, 'team'), { recursive: true });
+  const args = ['serve', '--port', String(port), '--data', join(data, 'store'), '--team', join(data, 'team', 'team.yaml'), '--web', webDist];
   if (token) args.push('--token', token);
   const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -84,6 +88,7 @@ function startServer({ token } = {}) {
     get log() {
       return `--- parley stdout ---\n${stdout}\n--- parley stderr ---\n${stderr}`;
     },
+    keepData: false,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) {
         const exited = new Promise((r) => proc.once('exit', r));
@@ -92,7 +97,7 @@ function startServer({ token } = {}) {
         await exited;
         clearTimeout(timer);
       }
-      rmSync(data, { recursive: true, force: true });
+      if (!server.keepData) rmSync(data, { recursive: true, force: true });
     },
   };
   return new Promise((resolveStart, reject) => {
@@ -294,6 +299,33 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the root status');
   await waitAttr(page, `${tid('tree-node')}[data-member="clerk"] .status`, 'data-status', 'completed', 'the clerk in the tree');
   await screenshot(page, '04-completed');
+
+  // Collapsing drops the subtree from the page; expanding fetches it again.
+  const childrenFetches = [];
+  page.on('request', (r) => r.url().endsWith('/children') && childrenFetches.push(r.url()));
+  const rootToggle = page.locator(`${tid('tree-node')}[data-kind="root"] > .tree-row ${tid('tree-toggle')}`);
+  await rootToggle.click();
+  await page.locator(`${tid('tree-node')}[data-member="clerk"]`).waitFor({ state: 'detached' });
+  assert(childrenFetches.length === 0, 'collapsing fetches nothing');
+  await rootToggle.click();
+  await visible(page, `${tid('tree-node')}[data-member="clerk"]`, 'the clerk after expanding again');
+  assert(childrenFetches.length === 1, `expanding refetches the children once (${childrenFetches.length})`);
+});
+
+test('stop interrupts a streaming reply; resume is offered', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('tell me a long story');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Once upon', 'the streamed saying');
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'generating', 'the status while streaming');
+  assert(await page.locator(tid('btn-interrupt')).isEnabled(), 'stop is enabled while generating');
+  await page.locator(tid('btn-interrupt')).click();
+  await visible(page, tid('interrupted'), 'the interrupted mark');
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'the status after the stop');
+  const said = await textOf(page, tid('saying'));
+  assert(said.length > 0 && !said.includes('on and on and on.'), 'the partial saying is kept, not the whole text');
+  assert(await page.locator(tid('btn-resume')).isEnabled(), 'resume is enabled after the stop');
+  assert(await page.locator(tid('btn-interrupt')).isDisabled(), 'stop is disabled after the stop');
 });
 
 test('theme and language toggles change the page and are remembered', async ({ server, page }) => {
@@ -324,10 +356,14 @@ test('theme and language toggles change the page and are remembered', async ({ s
   await waitAttr(page, 'html', 'data-theme', 'light', 'the theme toggled back');
 });
 
-test('markdown is rendered and sanitised', async ({ server, page }) => {
+test('markdown is rendered and sanitised; Taskdoc and reminders panels; search', async ({ server, page }) => {
   await gotoApp(page, server.url);
   await page.locator(tid('new-content')).fill('show me markdown');
+  await page.locator(tid('new-taskdoc')).fill('tasks/launch.tsk');
   await page.locator(tid('new-start')).click();
+  await waitText(page, tid('taskdoc-goals'), 'Launch on Friday.', 'the Taskdoc panel');
+  await waitText(page, tid('taskdoc-path'), 'launch.tsk', 'the Taskdoc path');
+  await waitText(page, tid('reminder'), "Check the venue's wifi.", 'the reminders panel');
   await waitText(page, tid('saying'), 'Some bold', 'the saying');
   await page.locator(`${tid('saying')} strong`).first().waitFor();
   assert((await page.locator(`${tid('saying')} li`).count()) === 2, 'the list is rendered');
@@ -345,6 +381,7 @@ test('markdown is rendered and sanitised', async ({ server, page }) => {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 1);
   await page.locator(tid('dialog-search')).fill('no such dialog at all');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 0);
+  await screenshot(page, '07-markdown-panels');
 });
 
 test('a wrong token shows an auth error; the right one works', async ({ page, server }) => {
@@ -363,6 +400,29 @@ test('a wrong token shows an auth error; the right one works', async ({ page, se
   await ok.close();
 }, { token: 'e2e-secret-token' });
 
+test('the WebSocket reconnects after a server restart and the dialog goes on live', async ({ server, page, swap }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('hello there');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Tell me about the launch.', 'the first reply');
+  await waitAttr(page, tid('ws-status'), 'data-state', 'open', 'the WebSocket');
+
+  // Same port, same data, a new process (a new epoch): the page reconnects and resubscribes.
+  const port = new URL(server.url).port;
+  server.keepData = true;
+  await server.stop();
+  await waitAttr(page, tid('ws-status'), 'data-state', 'closed', 'the WebSocket after the server stopped');
+  const again = await swap(await startServer({ port, data: server.data }));
+  assert(new URL(again.url).port === port, `the new server took the same port (${again.url})`);
+  await page.locator(tid('ws-status') + '[data-state="open"]').waitFor({ timeout: 30000 });
+  await page.locator(tid('input')).fill('tell me a long story');
+  await page.locator(tid('send')).click();
+  await waitText(page, tid('saying'), 'Once upon', 'the reply streamed after the reconnect');
+  assert((await page.locator(tid('msg-user')).count()) === 2, 'both user messages are shown once');
+  await page.locator(tid('btn-interrupt')).click();
+  await visible(page, tid('interrupted'), 'the interrupted mark');
+});
+
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
 // engine), waiting for nothing, which the UI shows as idle.
 const ROOT_DONE_STATUS = 'idle';
@@ -379,15 +439,18 @@ for (const t of tests) {
   try {
     server = await startServer(t.extra);
     browser = await openBrowser();
-    await t.fn({ server, page: browser.page, context: browser.context });
+    // `swap` hands the runner a replacement server to stop at the end.
+    const swap = (next) => ((server = next), next);
+    await t.fn({ server, page: browser.page, context: browser.context, swap });
     assert(browser.errors.length === 0, `the page threw: ${browser.errors.join(' | ')}`);
     passed++;
     console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
   } catch (e) {
     failed++;
     console.log(`FAIL ${t.name} (${Date.now() - started} ms)\n     ${String(e.stack ?? e).split('\n').slice(0, 4).join('\n     ')}`);
+    const safe = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+    writeFileSync(join(opts.out, `FAIL-${safe}.log`), `${String(e.stack ?? e)}\n${server?.log ?? ''}\n${browser?.errors.join('\n') ?? ''}\n`);
     if (browser) {
-      const safe = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
       await browser.page.screenshot({ path: join(opts.out, `FAIL-${safe}.png`) }).catch(() => {});
       if (browser.errors.length) console.log(`     page errors: ${browser.errors.join(' | ')}`);
     }

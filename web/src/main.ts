@@ -339,7 +339,6 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   renderDialogs();
   syncSubscriptions();
   await ensureTree(d);
-  void loadSidePanels();
   try {
     await view.load();
   } catch (e) {
@@ -655,6 +654,9 @@ const transcriptHost = {
   openDialog: (id: string) => void openDialog(id),
   questionForCall: (dialogId: string, callId: string) =>
     state.questions.find((x) => x.dialog.selfId === dialogId && x.callId === callId) ?? null,
+  loaded: (dialogId: string) => {
+    if (state.current?.id === dialogId) void loadSidePanels();
+  },
   startAnswer: (dialogId: string, callId: string) => {
     const question = state.questions.find((x) => x.dialog.selfId === dialogId && x.callId === callId);
     if (question) void goToQuestion(question);
@@ -692,7 +694,8 @@ function renderReminders(list: Reminder[]): void {
     return;
   }
   const ol = h('ol', { class: 'reminders' });
-  for (const r of list) ol.append(h('li', { testid: 'reminder', value: r.index + 1 }, r.content));
+  // Numbered by position: REST numbers reminders from 1 and reminders_update_evt from 0.
+  for (const r of list) ol.append(h('li', { testid: 'reminder', 'data-index': r.index }, r.content));
   box.append(ol);
 }
 
@@ -771,6 +774,7 @@ function onPacket(p: Packet): void {
   if (p.type === 'dialog_state_evt' && p.state) updateSummary(p.state as DialogSummary);
   if (p.type === 'reminders_update_evt' && state.current?.id === id) renderReminders((p.reminders as Reminder[]) ?? []);
   if (p.type === 'tellask_call_evt' && state.current && state.current.rootId === p.dialog?.rootId) void loadSidePanels();
+  if (p.type === 'tool_result_evt' && p.name === 'change_mind' && state.current?.rootId === p.dialog?.rootId) void loadSidePanels();
   if (state.current?.id === id && state.view) {
     if (p.type === 'generating_start_evt' && !state.current.generating) updateSummary({ ...state.current, generating: true });
     state.view.onEvent(p);

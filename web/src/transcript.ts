@@ -12,6 +12,8 @@ export interface TranscriptHost {
   /** The open question asked by this call, if any (to offer "Answer"). */
   questionForCall(dialogId: string, callId: string): { id: string } | null;
   startAnswer(dialogId: string, callId: string): void;
+  /** The transcript was (re)fetched: anything else shown about the dialog may be stale too. */
+  loaded(dialogId: string): void;
 }
 
 interface Segment {
@@ -76,6 +78,7 @@ export class TranscriptView {
     }
     this.loaded = true;
     this.scrollToEnd(true);
+    this.host.loaded(this.dialog.id);
     this.flush();
     void this.linkTellasks();
   }
@@ -118,6 +121,7 @@ export class TranscriptView {
       if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
       if (m.content) this.addSegment(gen, 'saying', m.content, false);
       if (m.interrupted) gen.el.append(this.interruptedEl());
+      if (gen.segments.length === 0 && !m.interrupted) gen.el.remove(); // a turn of tool calls only
       this.gen = null;
       for (const c of m.toolCalls ?? []) this.appendCall(c.id, c.name, c.arguments);
     } else if (m.role === 'tool') {
