@@ -49,6 +49,10 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
     case stream_kind::saying_finish:
       write("\n");
       break;
+    case stream_kind::discard:
+      write(std::string(colour_ ? kReset : "") + "\n[connection lost: " + std::string(ev.text) +
+            "; what was shown above is discarded and the model is asked again]\n");
+      break;
   }
 }
 

@@ -165,6 +165,13 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
     }
     writer_.send(dialog.take_staged());
   });
+  relay.on_discarded([this, &dialog, genseq](std::string_view reason) {
+    if (!stage(dialog, event_type::generation_discarded,
+               boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"reason", reason}})) {
+      return;
+    }
+    writer_.send(dialog.take_staged());
+  });
   auto response = co_await member.provider->stream(request, relay, control);
   const bool interrupted = control.stopped() && relay.violation().empty();
   dialog.end_generation();

@@ -11,7 +11,17 @@
 
 namespace parley::engine {
 
-enum class stream_kind { thinking_start, thinking_chunk, thinking_finish, saying_start, saying_chunk, saying_finish };
+// `discard`: everything streamed so far in this generation is void (the provider's connection broke
+// and the call starts again); its text is the reason.
+enum class stream_kind {
+  thinking_start,
+  thinking_chunk,
+  thinking_finish,
+  saying_start,
+  saying_chunk,
+  saying_finish,
+  discard
+};
 
 struct stream_event {
   std::string_view dialog_id;
@@ -19,7 +29,7 @@ struct stream_event {
   std::int64_t course = 0;
   std::int64_t genseq = 0;
   stream_kind kind = stream_kind::saying_chunk;
-  std::string_view text;  // chunks only
+  std::string_view text;  // chunks; the reason of a discard
 };
 
 // Seed 001 `questions_count_update`: the number of open questions of a dialog changed.

@@ -53,4 +53,14 @@ void stream_relay::close(segment which, stream_kind kind) {
   publish(kind, {});
 }
 
+void stream_relay::on_discard(std::string_view reason) {
+  if (!violation_.empty()) return;
+  // The abandoned segment is not finished: the next attempt starts its own segments afresh.
+  active_ = segment::none;
+  thinking_.clear();
+  saying_.clear();
+  publish(stream_kind::discard, reason);
+  if (discarded_) discarded_(reason);
+}
+
 }  // namespace parley::engine

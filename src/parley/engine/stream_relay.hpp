@@ -33,12 +33,15 @@ class stream_relay final : public llm::stream_sink {
   void on_saying_start() override { open(segment::saying, stream_kind::saying_start); }
   void on_saying_chunk(std::string_view text) override { chunk(segment::saying, stream_kind::saying_chunk, text); }
   void on_saying_finish() override { close(segment::saying, stream_kind::saying_finish); }
+  void on_discard(std::string_view reason) override;
 
   const std::string& violation() const noexcept { return violation_; }
 
   // Called with the text streamed so far once a generation has run for `every` since the last
   // call, so a long generation cut by a crash keeps its partial output in the log.
   using checkpoint_fn = std::function<void(const std::string& thinking, const std::string& saying)>;
+  // Called when the provider discards what it streamed and starts the call again.
+  void on_discarded(std::function<void(std::string_view reason)> fn) { discarded_ = std::move(fn); }
   void on_checkpoint(std::chrono::steady_clock::duration every, checkpoint_fn fn) {
     checkpoint_every_ = every;
     checkpoint_ = std::move(fn);
@@ -64,6 +67,7 @@ class stream_relay final : public llm::stream_sink {
   std::string thinking_;
   std::string saying_;
   checkpoint_fn checkpoint_;
+  std::function<void(std::string_view)> discarded_;
   std::chrono::steady_clock::duration checkpoint_every_{};
   std::chrono::steady_clock::time_point last_checkpoint_{};
 };

@@ -79,6 +79,9 @@ class stream_sink {
   virtual void on_saying_chunk(std::string_view /*text*/) {}
   virtual void on_saying_finish() {}
   virtual void on_tool_call(const tool_call& /*call*/) {}
+  // Everything streamed so far in this generation is void: the connection broke mid-stream and the
+  // call starts again (seed 001's genseq discard). Open segments are abandoned, not finished.
+  virtual void on_discard(std::string_view /*reason*/) {}
 };
 
 // Cancellation of one generation: `stop()` makes the provider end its stream at once, keeping

@@ -101,14 +101,18 @@ bool is_retryable(const error& err) {
 asio::awaitable<result<http::response>> call_with_retries(http::client& client, const http::request& req,
                                                           const http::body_callback* on_body,
                                                           generation_control& control, const retry_policy& policy,
-                                                          std::string_view provider) {
+                                                          std::string_view provider,
+                                                          const restart_callback* on_restart) {
   auto backoff = policy.initial_backoff;
   for (int attempt = 1;; ++attempt) {
     if (control.stopped()) co_return cancelled();
     bool body_seen = false;
+    bool body_refused = false;  // the caller's own verdict (bad SSE, bad JSON): retrying repeats it
     http::body_callback counted = [&](std::string_view piece) {
       body_seen = true;
-      return (*on_body)(piece);
+      auto taken = (*on_body)(piece);
+      body_refused = !taken;
+      return taken;
     };
     // Plain statements around co_await: gcc 12 miscompiles co_await inside a conditional expression.
     std::optional<result<http::response>> attempt_result;
@@ -130,7 +134,9 @@ asio::awaitable<result<http::response>> call_with_retries(http::client& client, 
       if (failure.code == errc::cancelled) co_return failure;
       failure.message = std::string(provider) + ": " + failure.message;
     }
-    if (attempt >= policy.max_attempts || body_seen || !is_retryable(failure)) co_return failure;
+    const bool restartable = body_seen && !body_refused && on_restart != nullptr;
+    if (attempt >= policy.max_attempts || (body_seen && !restartable) || !is_retryable(failure)) co_return failure;
+    if (body_seen) (*on_restart)(failure.message);
 
     const auto delay = std::min(asked_wait.value_or(backoff), policy.max_backoff);
     backoff = std::min(backoff * 2, policy.max_backoff);
@@ -141,8 +147,10 @@ asio::awaitable<result<http::response>> call_with_retries(http::client& client, 
 
 asio::awaitable<result<void>> stream_sse(http::client& client, const http::request& req,
                                          const sse_event_handler& on_event, generation_control& control,
-                                         const remote_options& options, std::string_view provider) {
-  sse_parser parser(options.sse);
+                                         const remote_options& options, std::string_view provider,
+                                         const restart_callback& on_restart) {
+  std::optional<sse_parser> parser;
+  parser.emplace(options.sse);
   std::vector<sse_event> events;
   // The start of a body that held no events, kept to say what came instead (a JSON error from a
   // gateway, a server that ignored "stream": true).
@@ -161,12 +169,19 @@ asio::awaitable<result<void>> stream_sse(http::client& client, const http::reque
     if (!any_event && not_events.size() < kMaxKeptBody) {
       not_events.append(piece.substr(0, kMaxKeptBody - not_events.size()));
     }
-    if (auto fed = parser.feed(piece, events); !fed) return make_error(errc::provider_error, fed.err().message);
+    if (auto fed = parser->feed(piece, events); !fed) return make_error(errc::provider_error, fed.err().message);
     return deliver();
   };
-  auto answer = co_await call_with_retries(client, req, &on_body, control, options.retry, provider);
+  const restart_callback restart = [&](const std::string& reason) {
+    parser.emplace(options.sse);
+    events.clear();
+    not_events.clear();
+    any_event = false;
+    on_restart(reason);
+  };
+  auto answer = co_await call_with_retries(client, req, &on_body, control, options.retry, provider, &restart);
   if (!answer) co_return std::move(answer).err();
-  if (auto fed = parser.finish(events); !fed) co_return make_error(errc::provider_error, fed.err().message);
+  if (auto fed = parser->finish(events); !fed) co_return make_error(errc::provider_error, fed.err().message);
   if (auto delivered = deliver(); !delivered) co_return delivered;
   if (!any_event && !not_events.empty()) {
     co_return make_error(errc::provider_error, "expected an event stream, got: " + server_message(not_events));

@@ -1,5 +1,6 @@
-// Internal to the HTTP providers: one model call over HTTP with retries. A call is retried only
-// while nothing of its body has reached the caller, so a retry never repeats streamed output.
+// Internal to the HTTP providers: one model call over HTTP with retries. A streamed call whose
+// connection breaks after part of its body reached the caller is retried only through `on_restart`,
+// which tells the caller to discard what it got, so a retry never repeats streamed output.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -23,18 +24,24 @@ std::optional<std::chrono::milliseconds> retry_after(const http::response& respo
 
 // Sends `req`; with `on_body` a 2xx body is streamed to it, without it read whole into the
 // returned response. A non-2xx answer becomes http_status_error. Cancellation through `control`
-// gives errc::cancelled, also while waiting to retry.
+// gives errc::cancelled, also while waiting to retry. When the connection fails after `on_body`
+// took part of the body (not when `on_body` itself refused it), the call is retried only if
+// `on_restart` is given; it runs first, with the failure's message.
+using restart_callback = std::function<void(const std::string& reason)>;
 boost::asio::awaitable<result<http::response>> call_with_retries(http::client& client, const http::request& req,
                                                                  const http::body_callback* on_body,
                                                                  generation_control& control,
-                                                                 const retry_policy& policy, std::string_view provider);
+                                                                 const retry_policy& policy, std::string_view provider,
+                                                                 const restart_callback* on_restart = nullptr);
 
-// Streams `req`'s SSE body event by event into `on_event`, with retries as above. An event handled
-// after `control` was stopped is not delivered: the call ends with errc::cancelled instead.
+// Streams `req`'s SSE body event by event into `on_event`, with retries as above; a connection that
+// breaks mid-stream is retried from the start after `on_restart` discarded what was delivered. An
+// event handled after `control` was stopped is not delivered: the call ends with errc::cancelled.
 using sse_event_handler = std::function<result<void>(const sse_event&)>;
 boost::asio::awaitable<result<void>> stream_sse(http::client& client, const http::request& req,
                                                 const sse_event_handler& on_event, generation_control& control,
-                                                const remote_options& options, std::string_view provider);
+                                                const remote_options& options, std::string_view provider,
+                                                const restart_callback& on_restart);
 
 // Reads `req`'s whole answer, with retries as above, and parses it as a JSON object.
 boost::asio::awaitable<result<boost::json::object>> fetch_json(http::client& client, const http::request& req,

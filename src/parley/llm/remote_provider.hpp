@@ -5,6 +5,8 @@
 //   on_whole_answer(assembler, json object) -> result<void>.
 #pragma once
 
+#include <optional>
+
 #include "parley/core/json.hpp"
 #include "parley/llm/remote_call.hpp"
 
@@ -20,22 +22,29 @@ class remote_provider final : public provider {
 
   boost::asio::awaitable<result<model_response>> stream(const model_request& request, stream_sink& sink,
                                                         generation_control& control) override {
-    typename Wire::assembler assembler(sink);
+    // Optional so a restarted stream assembles from scratch.
+    std::optional<typename Wire::assembler> assembling;
+    assembling.emplace(sink);
+    auto& assembler = *assembling;
     if (control.stopped()) co_return assembler.interrupt();
     const http::request req = make_request(request);
     result<void> outcome = ok();
     if (options_.streaming) {
-      const sse_event_handler on_event = [&](const sse_event& event) { return assembler.on_event(event); };
-      outcome = co_await stream_sse(client_, req, on_event, control, options_, Wire::kName);
+      const sse_event_handler on_event = [&](const sse_event& event) { return assembling->on_event(event); };
+      const restart_callback on_restart = [&](const std::string& reason) {
+        sink.on_discard(reason);
+        assembling.emplace(sink);
+      };
+      outcome = co_await stream_sse(client_, req, on_event, control, options_, Wire::kName, on_restart);
     } else {
       auto answer = co_await fetch_json(client_, req, control, options_, Wire::kName);
       outcome = answer ? Wire::on_whole_answer(assembler, *answer) : result<void>(std::move(answer).err());
     }
     if (!outcome) {
-      if (outcome.err().code == errc::cancelled || control.stopped()) co_return assembler.interrupt();
+      if (outcome.err().code == errc::cancelled || control.stopped()) co_return assembling->interrupt();
       co_return named_error(Wire::kName, std::move(outcome).err());
     }
-    auto response = assembler.finish();
+    auto response = assembling->finish();
     if (!response) co_return named_error(Wire::kName, std::move(response).err());
     co_return response;
   }

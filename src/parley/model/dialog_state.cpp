@@ -51,7 +51,8 @@ bool dialog_state::awaits_call(std::string_view call_id) const {
 void apply_state_event(const event& ev, dialog_state& state) {
   const auto& p = ev.payload;
   if (ev.type == event_type::generation_started) state.input_during_generation = false;
-  if (ev.type == event_type::generation_started || ev.type == event_type::generation_finished) {
+  if (ev.type == event_type::generation_started || ev.type == event_type::generation_finished ||
+      ev.type == event_type::generation_discarded) {
     state.partial_thinking.clear();
     state.partial_saying.clear();
   } else if (ev.type == event_type::generation_progress) {

@@ -38,6 +38,9 @@ inline constexpr std::string_view generation_finished = "generation_finished";
 // {course, genseq, thinking, saying} — what a long generation has streamed so far; a generation
 // cut by a crash is closed with the last of these as its (interrupted) output
 inline constexpr std::string_view generation_progress = "generation_progress";
+// {course, genseq, reason} — the provider's connection broke mid-stream and the call starts again:
+// what this generation streamed so far (and any generation_progress of it) is void
+inline constexpr std::string_view generation_discarded = "generation_discarded";
 // {course, genseq, callId, name, ok, content}
 inline constexpr std::string_view tool_result = "tool_result";
 // {course, message} — a drive ended in a runtime failure; the dialog can be resumed

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -312,17 +314,48 @@ TEST_F(openai_provider_test, json_error_instead_of_an_event_stream_is_reported) 
   EXPECT_EQ(answer.err().message, "openai: expected an event stream, got: insufficient_quota: quota exhausted");
 }
 
-TEST_F(openai_provider_test, mid_stream_disconnect_is_an_error_and_not_retried) {
+TEST_F(openai_provider_test, mid_stream_disconnect_discards_the_partial_output_and_asks_again) {
   server_.push(fake_response::sse({delta(R"({"content":"Hel"})")}, fake_ending::disconnect));
+  server_.push(fake_response::sse({delta(R"({"content":"Hello"})"), finish("stop"), "data: [DONE]\n\n"}));
   auto opts = options();
   opts.retry = {3, 1ms, 10ms};
+  auto answer = call(opts, simple_request());
+  ASSERT_TRUE(answer) << answer.err().message;
+  EXPECT_EQ(answer->saying, "Hello");  // never "HelHello": the first attempt's text is void
+  EXPECT_EQ(server_.requests().size(), 2u);
+  ASSERT_EQ(sink_.events.size(), 6u);
+  EXPECT_EQ(sink_.events[0], "saying_start");
+  EXPECT_EQ(sink_.events[1], "saying: Hel");
+  EXPECT_TRUE(contains(sink_.events[2], "discard: openai: ")) << sink_.events[2];
+  EXPECT_TRUE(contains(sink_.events[2], "closed the connection mid-response")) << sink_.events[2];
+  EXPECT_EQ(sink_.events[3], "saying_start");
+  EXPECT_EQ(sink_.events[4], "saying: Hello");
+  EXPECT_EQ(sink_.events[5], "saying_finish");
+}
+
+TEST_F(openai_provider_test, mid_stream_disconnect_on_the_last_attempt_is_an_error) {
+  server_.push(fake_response::sse({delta(R"({"content":"Hel"})")}, fake_ending::disconnect));
+  server_.push(fake_response::sse({delta(R"({"content":"He"})")}, fake_ending::disconnect));
+  auto opts = options();
+  opts.retry = {2, 1ms, 10ms};
   auto answer = call(opts, simple_request());
   ASSERT_FALSE(answer);
   EXPECT_EQ(answer.err().code, errc::provider_error);
   EXPECT_TRUE(contains(answer.err().message, "closed the connection mid-response")) << answer.err().message;
-  EXPECT_EQ(server_.requests().size(), 1u);  // output was already streamed: a retry would repeat it
-  const std::vector<std::string> expected = {"saying_start", "saying: Hel"};
-  EXPECT_EQ(sink_.events, expected);
+  EXPECT_EQ(server_.requests().size(), 2u);
+  EXPECT_EQ(std::count_if(sink_.events.begin(), sink_.events.end(),
+                          [](const std::string& e) { return e.rfind("discard: ", 0) == 0; }),
+            1);
+}
+
+TEST_F(openai_provider_test, malformed_stream_is_not_asked_again) {
+  // The stream's own content is wrong: asking again would only repeat it.
+  server_.push(fake_response::sse({delta(R"({"content":"ok"})"), "data: {not json\n\n"}));
+  auto opts = options();
+  opts.retry = {3, 1ms, 10ms};
+  auto answer = call(opts, simple_request());
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(server_.requests().size(), 1u);
 }
 
 TEST_F(openai_provider_test, stream_without_finish_or_done_is_an_error) {

@@ -25,6 +25,10 @@ class recording_sink : public llm::stream_sink {
     if (on_saying) on_saying(text);
   }
   void on_saying_finish() override { finish("saying"); }
+  void on_discard(std::string_view reason) override {
+    open_.clear();  // abandoned, not finished: the next attempt opens its own segments
+    events.push_back("discard: " + std::string(reason));
+  }
   void on_tool_call(const llm::tool_call& call) override {
     if (!open_.empty()) violations.push_back("tool call inside an open " + open_ + " segment");
     events.push_back("tool_call " + call.id + " " + call.name + " " + call.arguments);
