@@ -26,6 +26,8 @@ constexpr const char* kUsage =
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
+    "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
+    "                      [--cors-origin ORIGIN]   the web UI, REST API and WebSocket on one port\n"
     "common options: --data DIR (default ./.parley)\n";
 
 }  // namespace
@@ -48,8 +50,9 @@ int main(int argc, char** argv) {
   if (verb == "check") return parley::cli::run_verb_check(args);
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
-  const std::string hint = parley::did_you_mean(
-      verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "dead", "check", "export", "import"});
+  if (verb == "serve") return parley::cli::run_verb_serve(args);
+  const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume",
+                                                       "dead", "check", "export", "import", "serve"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

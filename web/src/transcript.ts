@@ -397,6 +397,20 @@ export class TranscriptView {
         if (this.isDuplicate(p)) return;
         this.list.append(this.courseDivider(p.course));
         break;
+      case 'genseq_discard_evt': {
+        // The provider's stream broke and the call is asked again: what streamed so far is void.
+        if (this.isDuplicate(p)) return;
+        const gen = this.gen;
+        if (gen) {
+          for (const seg of gen.segments) seg.el.remove();
+          gen.segments = [];
+          gen.open = null;
+        }
+        this.list.append(
+          h('div', { class: 'msg notice', testid: 'genseq-discard' }, tr('streamRetried'), ': ', String(p.reason ?? '')),
+        );
+        break;
+      }
       case 'stream_error_evt':
         this.list.append(
           h('div', { class: 'msg error', testid: 'stream-error' }, tr('streamError'), ': ', String(p.message ?? '')),

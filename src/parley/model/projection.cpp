@@ -158,9 +158,12 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     ++row.message_count;
     step.new_message = answer_message(ev, row);
   } else if (ev.type == event_type::declared_dead) {
+    // Like the dialog's state: a dead subdialog waits for nobody and nobody waits for its answers.
     row.dead = true;
     row.needs_drive = false;
     row.generating = false;
+    row.open_questions = 0;
+    row.pending_subdialogs = 0;
   } else if (ev.type == event_type::drive_resumed) {
     row.needs_drive = true;
     row.last_error.clear();

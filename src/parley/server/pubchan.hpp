@@ -1,20 +1,103 @@
 // PubChan: turns what the engine reports into wire events (docs/server.md), numbers them per
 // dialog, keeps a replay window per dialog and fans them out to subscribed WebSocket sessions.
-// Lives on the engine's executor.
+// Lives on the engine's executor: nothing here locks.
+//
+// Each wire event is serialized once (wire_packet) and the same buffer goes to the replay ring and
+// to every subscriber's queue.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
+#include "parley/core/result.hpp"
+#include "parley/engine/engine.hpp"
 #include "parley/engine/observer.hpp"
+#include "parley/server/server_options.hpp"
+#include "parley/server/wire_packet.hpp"
+#include "parley/store/store.hpp"
 
 namespace parley::server {
 
+// One WebSocket connection as PubChan sees it. Neither call may detach the subscriber on the spot
+// (PubChan may be iterating over its subscribers): a session that must close does so later.
+class pubchan_subscriber {
+ public:
+  virtual ~pubchan_subscriber() = default;
+  virtual void deliver(const packet_ptr& packet) = 0;
+  // Closes the connection with `code` (1001 on shutdown).
+  virtual void close(std::uint16_t code, std::string_view reason) = 0;
+};
+
 class pubchan : public engine::engine_observer {
  public:
-  // The rest of the interface belongs to the WebSocket side (websocket_session.cpp).
+  // Registers itself as an observer of `eng`; must outlive the engine's drives.
+  pubchan(engine::engine& eng, store& log, const server_options& options);
+  pubchan(const pubchan&) = delete;
+  pubchan& operator=(const pubchan&) = delete;
+
+  // This process's epoch: wire seqs are only comparable within one epoch.
+  const std::string& epoch() const noexcept { return epoch_; }
+
+  // A connection receives global packets from attach until detach; detach also unsubscribes it.
+  void attach(pubchan_subscriber& subscriber);
+  void detach(pubchan_subscriber& subscriber);
+
+  // Delivers the replay (afterSeq + epoch inside the window) or a `resync`, then live events.
+  // Fails with not_found for an unknown dialog.
+  result<void> subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
+                         std::optional<std::int64_t> after_seq, std::string_view epoch);
+  void unsubscribe(pubchan_subscriber& subscriber, std::string_view dialog_id);
+
   // Closes every WebSocket with code 1001 (going away): graceful shutdown.
   void close_all();
-  std::size_t connection_count() const noexcept;
+  std::size_t connection_count() const noexcept { return connections_.size(); }
+  // The last wire seq of a dialog (0 when it has none yet); benchmarks match deliveries to it.
+  std::int64_t last_seq(std::string_view dialog_id) const;
+
+  void on_stream(const engine::stream_event& ev) override;
+  void on_event(const event& ev) override;
+  void on_durable(const event& ev) override;
+  void on_questions_count(const engine::questions_count_update& update) override;
+  void on_drive_finished(std::string_view dialog_id) override;
+
+ private:
+  struct channel {
+    std::string self_id;
+    std::string root_id;
+    std::int64_t last_seq = 0;
+    std::deque<packet_ptr> ring;  // the last replay_window_events packets, seqs contiguous
+    std::vector<pubchan_subscriber*> subscribers;
+    std::int64_t generation_start_seq = 0;  // seq of the open generation's generating_start_evt, 0: none
+  };
+
+  channel& channel_of(std::string_view dialog_id, std::string_view root_id);
+  // Numbers, encodes, records and fans out one dialog event.
+  void publish(channel& ch, std::string_view type, std::int64_t course, std::int64_t genseq, std::int64_t log_seq,
+               boost::json::object extra, chunk_segment chunk = chunk_segment::none);
+  void broadcast(const packet_ptr& packet);
+  void publish_state(std::string_view dialog_id, std::int64_t log_seq);
+  void publish_log_event(channel& ch, const event& ev);
+  void publish_subdialog_created(const event& ev);
+  std::optional<dialog_row> row_of(std::string_view dialog_id);
+  bool has_children(const dialog_row& row);
+
+  engine::engine& engine_;
+  store& log_;
+  const server_options& options_;
+  std::string epoch_;
+  std::unordered_map<std::string, channel> channels_;
+  std::map<pubchan_subscriber*, std::set<std::string, std::less<>>> connections_;
+  std::unordered_set<std::string> parents_;        // dialogs known to have children
+  std::unordered_set<std::string> scanned_roots_;  // hierarchies whose parents_ came from the store
 };
 
 }  // namespace parley::server

@@ -1,0 +1,219 @@
+// `parley serve`: the engine behind an HTTP port — the REST API, the PubChan WebSocket and the
+// web UI (docs/server.md). Everything runs on one single-threaded io_context, the engine's executor.
+// SIGTERM/SIGINT shut down gracefully: stop accepting, stop running generations (their partial
+// output is kept), close WebSockets with 1001, flush the store, exit 0.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <system_error>
+
+#include "cli_context.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/server/auth.hpp"
+#include "parley/server/http_server.hpp"
+#include "parley/server/pubchan.hpp"
+#include "parley/server/server_context.hpp"
+#include "verbs.hpp"
+
+namespace parley::cli {
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin"}, {}};
+constexpr const char* kServeUsage =
+    "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
+    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN]";
+constexpr const char* kVersion = "0.1.0";
+// How long shutdown waits for stopped generations to be recorded before it gives up on them.
+constexpr auto kShutdownGrace = 5s;
+
+result<std::uint16_t> parse_port(const std::string& text) {
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value > 65535) {
+    return make_error(errc::invalid_argument, "--port: expected an integer 0..65535, got '" + text + "'");
+  }
+  return static_cast<std::uint16_t>(value);
+}
+
+// --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
+// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist; else no UI.
+result<std::string> find_web_root(const parsed_args& args) {
+  std::error_code ec;
+  if (const auto web = args.value("web")) {
+    if (!fs::is_directory(*web, ec)) return make_error(errc::invalid_argument, "--web: no directory '" + *web + "'");
+    return fs::absolute(*web, ec).string();
+  }
+  if (const char* env = std::getenv("PARLEY_WEB_ROOT"); env != nullptr && *env != '\0') {
+    if (fs::is_directory(env, ec)) return fs::absolute(env, ec).string();
+  }
+  const auto exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside_source = exe.parent_path() / ".." / ".." / ".." / "web" / "dist";
+    if (fs::is_directory(beside_source, ec)) return fs::weakly_canonical(beside_source, ec).string();
+  }
+  if (fs::is_directory("web/dist", ec)) return fs::absolute("web/dist", ec).string();
+  return std::string{};
+}
+
+std::string url_host(const std::string& host) {
+  return host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
+}
+
+// Stops every generation, then waits until no drive is queued or running (a stop can wake a caller
+// whose drive starts a new generation, which is stopped in turn), at most kShutdownGrace.
+asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
+  dialog_filter running;
+  running.status = "running";
+  const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
+  asio::steady_timer pause(co_await asio::this_coro::executor);
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto rows = log.list_dialogs(running);
+    if (!rows) break;
+    bool busy = false;
+    for (const auto& row : *rows) {
+      const auto* dialog = eng.find(row.id);
+      if (dialog == nullptr) continue;  // never loaded by this process: nothing of it runs
+      (void)eng.stop(row.id);           // "not generating" is fine
+      busy = busy || dialog->drive_scheduled;
+    }
+    if (!busy) break;
+    pause.expires_after(10ms);
+    co_await pause.async_wait(asio::use_awaitable);
+  }
+}
+
+asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
+                                server::pubchan& channels, bool& done) {
+  listener.stop();
+  co_await stop_all_drives(eng, log);
+  channels.close_all();
+  log.flush();
+  done = true;
+}
+
+}  // namespace
+
+int run_verb_serve(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, kServeSpec);
+  if (!args) return report(args.err());
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, kServeUsage));
+
+  server::server_options options;
+  options.host = args->value("host").value_or(options.host);
+  if (options.host.empty()) return report(make_error(errc::invalid_argument, "--host: expected an address"));
+  if (const auto port = args->value("port")) {
+    auto parsed = parse_port(*port);
+    if (!parsed) return report(parsed.err());
+    options.port = *parsed;
+  }
+  options.token = args->value("token").value_or("");
+  if (args->value("token") && options.token.empty()) {
+    return report(make_error(errc::invalid_argument, "--token: expected a non-empty token"));
+  }
+  // Off loopback, anyone who can reach the port could drive the team: a token is required.
+  if (options.token.empty() && !server::is_loopback_host(options.host)) options.token = server::generate_token();
+  options.cors_origin = args->value("cors-origin").value_or("");
+  auto web_root = find_web_root(*args);
+  if (!web_root) return report(web_root.err());
+  options.web_root = *web_root;
+
+  const auto data_dir = data_dir_of(*args);
+  auto team = load_team(*args, data_dir);
+  if (!team) return report(team.err());
+  auto log = open_data_store(data_dir);
+  if (!log) return report(log.err());
+  remember_team(data_dir, *team);
+  auto providers = engine::build_providers(*team);
+  if (!providers) return report(providers.err());
+
+  // The io_context outlives everything that holds its sockets and timers. A clean shutdown ends
+  // only once no coroutine is left, so nothing refers back into these objects when they go.
+  asio::io_context io(1);
+  std::unique_ptr<engine::engine> eng;
+  std::unique_ptr<server::pubchan> channels;
+  std::unique_ptr<server::http_server> listener;
+  {
+    auto created =
+        engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+    if (!created) return report(created.err());
+    eng = std::move(*created);
+  }
+  channels = std::make_unique<server::pubchan>(*eng, **log, options);
+
+  bool scripted_offline = false;
+  for (const auto& member : team->members) {
+    std::printf("parley: @%s talks to %s\n", member.id.c_str(),
+                engine::describe_member_model(*team, member.id).c_str());
+    scripted_offline = scripted_offline || eng->provider_kind_of(member.id) == "scripted";
+  }
+  if (scripted_offline) {
+    std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
+  }
+  server::server_context context{*eng, **log, options, *channels, scripted_offline, kVersion};
+
+  auto recovered = eng->recover_all();
+  if (!recovered) return report(recovered.err());
+  if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
+
+  auto listening = server::http_server::listen(io.get_executor(), context);
+  if (!listening) return report(listening.err());
+  listener = std::move(*listening);
+  listener->start();
+  std::string url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/";
+  if (!options.token.empty()) url += "#token=" + options.token;
+  if (options.web_root.empty())
+    std::printf("parley: no web UI found (build web/ or pass --web DIR); the API still runs\n");
+  std::printf("parley: serving %s\n", url.c_str());
+  std::fflush(stdout);
+
+  // The first SIGINT/SIGTERM starts the shutdown; io.run_for() returns when nothing is left to
+  // run, or, once the shutdown is done, after a grace period for clients that never close.
+  bool shutdown_done = false;
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](boost::system::error_code ec, int) {
+    if (ec) return;
+    std::printf("parley: shutting down\n");
+    std::fflush(stdout);
+    auto shutdown = shut_down(*eng, **log, *listener, *channels, shutdown_done);
+    asio::co_spawn(io, std::move(shutdown), asio::detached);
+  });
+  bool gave_up = false;
+  std::optional<std::chrono::steady_clock::time_point> done_at;
+  while (!io.stopped()) {
+    io.run_for(50ms);
+    if (!shutdown_done || io.stopped()) continue;
+    if (!done_at) done_at = std::chrono::steady_clock::now();
+    if (std::chrono::steady_clock::now() - *done_at > kShutdownGrace) {
+      gave_up = true;
+      break;
+    }
+  }
+
+  (*log)->flush();
+  std::fflush(stdout);
+  if (gave_up) {
+    // Coroutines still hold references into the engine and the sockets; the log is flushed, so
+    // leaving without unwinding them is safe and avoids tearing them down in the wrong order.
+    std::_Exit(kExitOk);
+  }
+  return kExitOk;
+}
+
+}  // namespace parley::cli

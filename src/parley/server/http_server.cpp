@@ -1,0 +1,340 @@
+#include "parley/server/http_server.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "parley/server/rest_router.hpp"
+#include "parley/server/static_files.hpp"
+#include "parley/server/websocket_session.hpp"
+
+namespace parley::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kIdleTimeout = 30s;        // a keep-alive connection with no request is closed
+constexpr auto kLingerAfterRefusal = 2s;  // reading what a refused client still sends, so it sees our reply
+constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+using request_type = http::request<http::string_body>;
+using response_type = http::response<http::string_body>;
+
+std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
+
+bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
+
+// "a=1&b=x%20y" → {a: 1, b: "x y"}; pairs that do not decode are dropped.
+std::map<std::string, std::string, std::less<>> parse_query(std::string_view target) {
+  std::map<std::string, std::string, std::less<>> out;
+  const auto question = target.find('?');
+  if (question == std::string_view::npos) return out;
+  auto rest = target.substr(question + 1);
+  rest = rest.substr(0, rest.find('#'));
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const auto pair = rest.substr(0, amp);
+    const auto equals = pair.find('=');
+    std::string key;
+    std::string value;
+    if (!pair.empty() && percent_decode(pair.substr(0, equals), key, true) &&
+        (equals == std::string_view::npos || percent_decode(pair.substr(equals + 1), value, true))) {
+      out[key] = value;
+    }
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+struct http_server::state {
+  state(asio::any_io_executor executor, server_context& shared_context) : context(shared_context), acceptor(executor) {}
+
+  server_context& context;
+  tcp::acceptor acceptor;
+  std::set<beast::tcp_stream*> sessions;  // connections between requests or in one; closed on stop()
+  bool stopping = false;
+
+  void add_cors(response_type& response) const {
+    if (context.options.cors_origin.empty()) return;
+    response.set(http::field::access_control_allow_origin, context.options.cors_origin);
+    response.set(http::field::vary, "Origin");
+  }
+
+  response_type json_reply(const request_type& request, unsigned status, const boost::json::value& body) const {
+    response_type response{static_cast<http::status>(status), request.version()};
+    response.set(http::field::content_type, "application/json");
+    response.set(http::field::cache_control, "no-store");
+    response.body() = boost::json::serialize(body);
+    add_cors(response);
+    return response;
+  }
+
+  response_type error_reply(const request_type& request, unsigned status, std::string_view code,
+                            std::string message) const {
+    boost::json::object inner{{"code", code}, {"message", std::move(message)}};
+    return json_reply(request, status, boost::json::object{{"error", std::move(inner)}});
+  }
+
+  asio::awaitable<response_type> answer_api(const request_type& request) {
+    const auto target = request.target();
+    if (request.method() == http::verb::options && !context.options.cors_origin.empty()) {
+      // CORS preflight: browsers send it without credentials, so it is answered before the token check.
+      response_type response{http::status::no_content, request.version()};
+      add_cors(response);
+      response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
+      response.set(http::field::access_control_allow_headers, "Authorization, Content-Type");
+      response.set(http::field::access_control_max_age, "600");
+      co_return response;
+    }
+    rest_request rest;
+    rest.method = std::string(request.method_string());
+    if (!percent_decode(path_of(target), rest.path, false)) {
+      co_return error_reply(request, 400, "bad_request", "path: malformed percent-encoding");
+    }
+    rest.query = parse_query(target);
+    rest.body = request.body();
+    if (const auto auth = request.find(http::field::authorization); auth != request.end()) {
+      rest.authorization = std::string(auth->value());
+    }
+    auto answered = co_await handle_rest_request(context, std::move(rest));
+    auto response = json_reply(request, answered.status, answered.body);
+    if (!answered.allow.empty()) response.set(http::field::allow, answered.allow);
+    co_return response;
+  }
+
+  response_type answer_static(const request_type& request) const {
+    if (request.method() != http::verb::get && request.method() != http::verb::head) {
+      response_type refused{http::status::method_not_allowed, request.version()};
+      refused.set(http::field::allow, "GET, HEAD");
+      refused.set(http::field::content_type, "text/plain; charset=utf-8");
+      refused.body() = "method not allowed\n";
+      return refused;
+    }
+    auto file = serve_static_file(context.options.web_root, request.target());
+    response_type response{static_cast<http::status>(file.status), request.version()};
+    response.set(http::field::content_type, file.content_type);
+    response.set("X-Content-Type-Options", "nosniff");
+    response.set(http::field::cache_control, file.cacheable ? "public, max-age=3600" : "no-cache");
+    response.body() = std::move(file.body);
+    return response;
+  }
+
+  asio::awaitable<response_type> answer(const request_type& request) {
+    if (is_api_path(path_of(request.target()))) co_return co_await answer_api(request);
+    co_return answer_static(request);
+  }
+};
+
+namespace {
+
+// Keeps a session in the server's set while its coroutine owns the stream.
+class session_registration {
+ public:
+  session_registration(http_server::state& owner, beast::tcp_stream& stream) : owner_(&owner), stream_(&stream) {
+    owner_->sessions.insert(stream_);
+  }
+  ~session_registration() { release(); }
+  session_registration(const session_registration&) = delete;
+  session_registration& operator=(const session_registration&) = delete;
+  void release() {
+    if (owner_ != nullptr) owner_->sessions.erase(stream_);
+    owner_ = nullptr;
+  }
+
+ private:
+  http_server::state* owner_;
+  beast::tcp_stream* stream_;
+};
+
+// After refusing a request whose body we will not read, read (and drop) what the client still
+// sends for a moment before closing: closing with unread data makes the kernel reset the
+// connection, and the client could lose our response.
+asio::awaitable<void> linger_and_close(beast::tcp_stream& stream) {
+  beast::error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream.expires_after(kLingerAfterRefusal);
+  std::array<char, 16384> sink{};
+  for (;;) {
+    auto buffer = asio::buffer(sink);
+    auto [read_ec, n] = co_await stream.async_read_some(buffer, tuple_awaitable);
+    if (read_ec) break;
+  }
+  stream.close();
+}
+
+asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, beast::tcp_stream stream) {
+  session_registration registration(*server, stream);
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(server->context.options.max_body_bytes);
+    stream.expires_after(kIdleTimeout);
+    auto [read_ec, read_bytes] = co_await http::async_read(stream, buffer, parser, tuple_awaitable);
+    if (read_ec == http::error::body_limit) {
+      auto& partial = parser.get();
+      auto refused =
+          server->error_reply(partial, 413, "too_large",
+                              "body: larger than " + std::to_string(server->context.options.max_body_bytes) + " bytes");
+      refused.keep_alive(false);
+      refused.prepare_payload();
+      auto [write_ec, written] = co_await http::async_write(stream, refused, tuple_awaitable);
+      if (!write_ec) co_await linger_and_close(stream);
+      co_return;
+    }
+    if (read_ec) {
+      // A request that does not parse gets a 400; a closed or timed-out connection just ends.
+      if (read_ec.category() == beast::error_code(http::error::end_of_stream).category() &&
+          read_ec != http::error::end_of_stream && !server->stopping) {
+        request_type unknown;
+        auto refused = server->error_reply(unknown, 400, "bad_request", "malformed HTTP request: " + read_ec.message());
+        refused.keep_alive(false);
+        refused.prepare_payload();
+        auto [write_ec, written] = co_await http::async_write(stream, refused, tuple_awaitable);
+        if (!write_ec) co_await linger_and_close(stream);
+      }
+      break;
+    }
+    if (server->stopping) break;
+
+    auto& request = parser.get();
+    if (beast::websocket::is_upgrade(request) && path_of(request.target()) == "/ws") {
+      // The WebSocket side takes the connection over; it is no longer an HTTP session of ours.
+      registration.release();
+      stream.expires_never();
+      start_websocket_session(server->context, std::move(stream), parser.release());
+      co_return;
+    }
+
+    const bool head = request.method() == http::verb::head;
+    auto response = co_await server->answer(request);
+    response.keep_alive(request.keep_alive() && !server->stopping);
+    response.prepare_payload();
+    stream.expires_after(kIdleTimeout);
+    beast::error_code write_ec;
+    if (head) {
+      // HEAD: the header with the Content-Length of the GET, and no body.
+      http::response_serializer<http::string_body> serializer(response);
+      auto [header_ec, written] = co_await http::async_write_header(stream, serializer, tuple_awaitable);
+      write_ec = header_ec;
+    } else {
+      auto [body_ec, written] = co_await http::async_write(stream, response, tuple_awaitable);
+      write_ec = body_ec;
+    }
+    if (write_ec || !response.keep_alive()) break;
+  }
+  beast::error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream.close();
+}
+
+void report_session_failure(std::exception_ptr thrown) {
+  if (!thrown) return;
+  try {
+    std::rethrow_exception(thrown);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parley: an HTTP session failed: %s\n", e.what());
+  }
+}
+
+asio::awaitable<void> accept_loop(std::shared_ptr<http_server::state> server) {
+  while (server->acceptor.is_open()) {
+    auto [ec, socket] = co_await server->acceptor.async_accept(tuple_awaitable);
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !server->acceptor.is_open()) co_return;
+      // Out of file descriptors and the like: back off a little instead of spinning.
+      asio::steady_timer pause(server->acceptor.get_executor(), 50ms);
+      co_await pause.async_wait(tuple_awaitable);
+      continue;
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    beast::tcp_stream stream(std::move(socket));
+    auto session = run_session(server, std::move(stream));
+    asio::co_spawn(server->acceptor.get_executor(), std::move(session), report_session_failure);
+  }
+}
+
+result<tcp::endpoint> endpoint_for(asio::any_io_executor executor, const std::string& host, std::uint16_t port) {
+  std::string literal = host;
+  if (literal.size() > 2 && literal.front() == '[' && literal.back() == ']')
+    literal = literal.substr(1, literal.size() - 2);
+  beast::error_code ec;
+  const auto address = asio::ip::make_address(literal == "localhost" ? "127.0.0.1" : literal, ec);
+  if (!ec) return tcp::endpoint(address, port);
+  // A host name: resolved once, at start (blocking here is fine, nothing else runs yet).
+  tcp::resolver resolver(executor);
+  const auto found = resolver.resolve(literal, std::to_string(port), ec);
+  if (ec || found.empty())
+    return make_error(errc::invalid_argument, "--host: cannot resolve '" + host + "': " + ec.message());
+  return found.begin()->endpoint();
+}
+
+}  // namespace
+
+http_server::http_server(std::shared_ptr<state> shared) : state_(std::move(shared)) {}
+
+http_server::~http_server() { stop(); }
+
+result<std::unique_ptr<http_server>> http_server::listen(asio::any_io_executor executor, server_context& context) {
+  auto endpoint = endpoint_for(executor, context.options.host, context.options.port);
+  if (!endpoint) return std::move(endpoint).err();
+  auto shared = std::make_shared<state>(executor, context);
+  auto& acceptor = shared->acceptor;
+  beast::error_code ec;
+  const auto fail = [&](const char* what) {
+    return make_error(errc::io_error, std::string("cannot listen on ") + context.options.host + ":" +
+                                          std::to_string(context.options.port) + ": " + what + ": " + ec.message());
+  };
+  if (acceptor.open(endpoint->protocol(), ec); ec) return fail("open");
+  if (acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec) return fail("SO_REUSEADDR");
+  if (acceptor.bind(*endpoint, ec); ec) return fail("bind");
+  if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec) return fail("listen");
+  return std::make_unique<http_server>(std::move(shared));
+}
+
+std::uint16_t http_server::port() const noexcept {
+  beast::error_code ec;
+  const auto endpoint = state_->acceptor.local_endpoint(ec);
+  return ec ? 0 : endpoint.port();
+}
+
+void http_server::start() {
+  asio::co_spawn(state_->acceptor.get_executor(), accept_loop(state_), report_session_failure);
+}
+
+void http_server::stop() {
+  state_->stopping = true;
+  beast::error_code ec;
+  state_->acceptor.close(ec);
+  // Closing makes pending reads fail, so idle keep-alive sessions end now instead of at their timeout.
+  // A session in the middle of a request notices `stopping` after its response.
+  const auto sessions = state_->sessions;
+  for (auto* stream : sessions) stream->socket().cancel(ec);
+}
+
+}  // namespace parley::server

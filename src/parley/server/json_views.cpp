@@ -1,0 +1,67 @@
+#include "parley/server/json_views.hpp"
+
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+
+namespace parley::server {
+
+namespace {
+
+// Empty text is "no value" in the projections; JSON clients are better served by null.
+boost::json::value text_or_null(const std::string& text) {
+  if (text.empty()) return nullptr;
+  return boost::json::value(text);
+}
+
+}  // namespace
+
+boost::json::object dialog_summary_json(const dialog_row& row, bool has_children) {
+  return boost::json::object{{"id", row.id},
+                             {"rootId", row.root_id},
+                             {"parentId", text_or_null(row.parent_id)},
+                             {"memberId", row.member_id},
+                             {"kind", row.kind},
+                             {"callKind", text_or_null(row.call_kind)},
+                             {"sessionSlug", text_or_null(row.session_slug)},
+                             {"status", row.status},
+                             {"title", row.title},
+                             {"course", row.course},
+                             {"depth", row.depth},
+                             {"generating", row.generating},
+                             {"needsDrive", row.needs_drive},
+                             {"dead", row.dead},
+                             {"openQuestions", row.open_questions},
+                             {"pendingSubdialogs", row.pending_subdialogs},
+                             {"hasChildren", has_children},
+                             {"inputTokens", row.input_tokens},
+                             {"outputTokens", row.output_tokens},
+                             {"createdAt", format_iso8601_ms(row.created_at_ms)},
+                             {"updatedAt", format_iso8601_ms(row.updated_at_ms)},
+                             {"lastError", text_or_null(row.last_error)}};
+}
+
+boost::json::object message_json(const message_row& message) {
+  boost::json::array tool_calls;
+  if (!message.tool_calls_json.empty()) {
+    // The projection stores the calls as JSON text; a row that fails to parse is shown without calls
+    // rather than failing the whole transcript.
+    if (auto parsed = parse_json(message.tool_calls_json); parsed && parsed->is_array()) {
+      tool_calls = std::move(parsed->as_array());
+    }
+  }
+  return boost::json::object{{"seq", message.seq},
+                             {"course", message.course},
+                             {"genseq", message.genseq},
+                             {"role", message.role},
+                             {"origin", text_or_null(message.origin)},
+                             {"content", message.content},
+                             {"thinking", message.thinking},
+                             {"toolCalls", std::move(tool_calls)},
+                             {"toolCallId", text_or_null(message.tool_call_id)},
+                             {"toolName", text_or_null(message.tool_name)},
+                             {"ok", message.ok},
+                             {"interrupted", message.interrupted},
+                             {"ts", format_iso8601_ms(message.ts_ms)}};
+}
+
+}  // namespace parley::server

@@ -1,0 +1,315 @@
+#include "parley/server/pubchan.hpp"
+
+#include <algorithm>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/server/json_views.hpp"
+
+namespace parley::server {
+namespace {
+
+std::string new_epoch() {
+  std::string id = new_uuid();
+  std::erase(id, '-');
+  return id;
+}
+
+boost::json::value field_or_null(const boost::json::object& payload, std::string_view key) {
+  const auto* value = payload.if_contains(key);
+  return value != nullptr ? *value : boost::json::value();
+}
+
+// Null for kinds the wire does not carry (a discard arrives as the log's generation_discarded).
+const char* stream_type(engine::stream_kind kind) {
+  switch (kind) {
+    case engine::stream_kind::thinking_start:
+      return "thinking_start_evt";
+    case engine::stream_kind::thinking_chunk:
+      return "thinking_chunk_evt";
+    case engine::stream_kind::thinking_finish:
+      return "thinking_finish_evt";
+    case engine::stream_kind::saying_start:
+      return "saying_start_evt";
+    case engine::stream_kind::saying_chunk:
+      return "saying_chunk_evt";
+    case engine::stream_kind::saying_finish:
+      return "saying_finish_evt";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+pubchan::pubchan(engine::engine& eng, store& log, const server_options& options)
+    : engine_(eng), log_(log), options_(options), epoch_(new_epoch()) {
+  engine_.add_observer(this);
+}
+
+void pubchan::attach(pubchan_subscriber& subscriber) { connections_.try_emplace(&subscriber); }
+
+void pubchan::detach(pubchan_subscriber& subscriber) {
+  const auto it = connections_.find(&subscriber);
+  if (it == connections_.end()) return;
+  for (const auto& dialog_id : it->second) {
+    if (const auto ch = channels_.find(dialog_id); ch != channels_.end())
+      std::erase(ch->second.subscribers, &subscriber);
+  }
+  connections_.erase(it);
+}
+
+std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
+  if (const auto* runtime = engine_.find(dialog_id)) return runtime->row();
+  auto stored = log_.get_dialog(dialog_id);
+  if (!stored || !stored->has_value()) return std::nullopt;
+  return std::move(**stored);
+}
+
+bool pubchan::has_children(const dialog_row& row) {
+  // Children created before this process started are in the store; later ones arrive as events.
+  if (scanned_roots_.insert(row.root_id).second) {
+    dialog_filter filter;
+    filter.root_id = row.root_id;
+    if (auto rows = log_.list_dialogs(filter)) {
+      for (const auto& r : *rows) {
+        if (!r.parent_id.empty()) parents_.insert(r.parent_id);
+      }
+    }
+  }
+  return parents_.contains(row.id);
+}
+
+pubchan::channel& pubchan::channel_of(std::string_view dialog_id, std::string_view root_id) {
+  auto [it, inserted] = channels_.try_emplace(std::string(dialog_id));
+  if (inserted) {
+    it->second.self_id = dialog_id;
+    it->second.root_id = root_id;
+  }
+  return it->second;
+}
+
+std::int64_t pubchan::last_seq(std::string_view dialog_id) const {
+  const auto it = channels_.find(std::string(dialog_id));
+  return it == channels_.end() ? 0 : it->second.last_seq;
+}
+
+result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
+                                std::optional<std::int64_t> after_seq, std::string_view epoch) {
+  auto found = channels_.find(std::string(dialog_id));
+  if (found == channels_.end()) {
+    const auto row = row_of(dialog_id);
+    if (!row) return make_error(errc::not_found, "dialog.selfId: no dialog '" + std::string(dialog_id) + "'");
+    channel_of(dialog_id, row->root_id);
+    found = channels_.find(std::string(dialog_id));
+  }
+  channel& ch = found->second;
+  auto& subscribed = connections_[&subscriber];
+  if (subscribed.insert(std::string(dialog_id)).second) ch.subscribers.push_back(&subscriber);
+
+  const std::int64_t first_kept = ch.ring.empty() ? ch.last_seq + 1 : ch.ring.front()->seq;
+  const bool replayable = after_seq && epoch == epoch_ && *after_seq >= first_kept - 1 && *after_seq <= ch.last_seq;
+  std::int64_t replay_from = 0;  // first seq to send again, 0: none
+  std::int64_t resync_seq = ch.last_seq;
+  if (replayable) {
+    replay_from = *after_seq + 1;
+  } else if (ch.generation_start_seq > 0 && ch.generation_start_seq >= first_kept) {
+    // The transcript does not hold a generation in progress: replay it from its start.
+    resync_seq = ch.generation_start_seq - 1;
+    replay_from = ch.generation_start_seq;
+  }
+  if (!replayable) {
+    const auto resync = encode_packet(
+        "resync", boost::json::object{{"dialog", boost::json::object{{"selfId", ch.self_id}, {"rootId", ch.root_id}}},
+                                      {"seq", resync_seq}});
+    subscriber.deliver(resync);
+  }
+  if (replay_from > 0) {
+    for (auto i = static_cast<std::size_t>(replay_from - first_kept); i < ch.ring.size(); ++i) {
+      subscriber.deliver(ch.ring[i]);
+    }
+  }
+  return ok();
+}
+
+void pubchan::unsubscribe(pubchan_subscriber& subscriber, std::string_view dialog_id) {
+  const auto it = connections_.find(&subscriber);
+  if (it == connections_.end()) return;
+  const auto sub = it->second.find(dialog_id);
+  if (sub == it->second.end()) return;
+  it->second.erase(sub);
+  if (const auto ch = channels_.find(std::string(dialog_id)); ch != channels_.end()) {
+    std::erase(ch->second.subscribers, &subscriber);
+  }
+}
+
+void pubchan::close_all() {
+  // Copied: a subscriber may detach while being closed.
+  std::vector<pubchan_subscriber*> all;
+  all.reserve(connections_.size());
+  for (const auto& entry : connections_) all.push_back(entry.first);
+  for (auto* subscriber : all) subscriber->close(1001, "server shutting down");
+}
+
+void pubchan::publish(channel& ch, std::string_view type, std::int64_t course, std::int64_t genseq,
+                      std::int64_t log_seq, boost::json::object extra, chunk_segment chunk) {
+  const event_head head{ch.self_id, ch.root_id, course, genseq, ++ch.last_seq, log_seq};
+  auto packet = encode_dialog_event(type, head, std::move(extra), chunk);
+  ch.ring.push_back(packet);
+  while (ch.ring.size() > options_.replay_window_events) ch.ring.pop_front();
+  for (auto* subscriber : ch.subscribers) subscriber->deliver(packet);
+}
+
+void pubchan::broadcast(const packet_ptr& packet) {
+  for (const auto& entry : connections_) entry.first->deliver(packet);
+}
+
+void pubchan::on_stream(const engine::stream_event& ev) {
+  const char* type = stream_type(ev.kind);
+  if (type == nullptr) return;
+  auto& ch = channel_of(ev.dialog_id, ev.root_id);
+  boost::json::object extra;
+  auto chunk = chunk_segment::none;
+  if (ev.kind == engine::stream_kind::thinking_chunk || ev.kind == engine::stream_kind::saying_chunk) {
+    extra["content"] = ev.text;
+    chunk = ev.kind == engine::stream_kind::thinking_chunk ? chunk_segment::thinking : chunk_segment::saying;
+  }
+  publish(ch, type, ev.course, ev.genseq, 0, std::move(extra), chunk);
+}
+
+void pubchan::on_event(const event& ev) {
+  if (ev.type == event_type::dialog_created) {
+    // A root's creation is not staged through the engine's observers: on_durable announces it.
+    if (json_string_or(ev.payload, "kind") == "sub") publish_subdialog_created(ev);
+    return;
+  }
+  publish_log_event(channel_of(ev.dialog_id, ev.root_id), ev);
+}
+
+void pubchan::on_durable(const event& ev) {
+  if (ev.type != event_type::dialog_created || json_string_or(ev.payload, "kind") == "sub") return;
+  dialog_row row;
+  if (apply_event(ev, row)) {
+    broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(row, false)}}));
+  }
+}
+
+void pubchan::publish_subdialog_created(const event& ev) {
+  dialog_row child;
+  if (!apply_event(ev, child)) return;
+  parents_.insert(child.parent_id);
+  const auto summary = dialog_summary_json(child, false);
+  // On the parent's channel, and the root's when the parent is deeper in the tree.
+  for (const std::string* target : {&child.parent_id, &child.root_id}) {
+    if (target == &child.root_id && child.root_id == child.parent_id) break;
+    const auto* runtime = engine_.find(*target);
+    const std::int64_t course = runtime != nullptr ? runtime->row().course : 0;
+    const std::int64_t genseq = runtime != nullptr ? runtime->row().last_genseq : 0;
+    publish(channel_of(*target, child.root_id), "subdialog_created_evt", course, genseq, 0,
+            boost::json::object{{"subdialog", summary}});
+  }
+}
+
+void pubchan::publish_log_event(channel& ch, const event& ev) {
+  const auto& p = ev.payload;
+  const auto* runtime = engine_.find(ev.dialog_id);
+  const std::int64_t course = json_int_or(p, "course", runtime != nullptr ? runtime->row().course : 0);
+  const std::int64_t genseq = json_int_or(p, "genseq", runtime != nullptr ? runtime->row().last_genseq : 0);
+  const auto& type = ev.type;
+  const auto strings = [&](std::initializer_list<std::string_view> keys) {
+    boost::json::object out;
+    for (const auto key : keys) out[key] = json_string_or(p, key);
+    return out;
+  };
+
+  if (type == event_type::user_message) {
+    publish(ch, "user_message_evt", course, genseq, ev.seq, strings({"content", "msgId", "origin"}));
+  } else if (type == event_type::generation_started) {
+    publish(ch, "generating_start_evt", course, genseq, ev.seq,
+            boost::json::object{{"round", json_int_or(p, "round")}});
+    ch.generation_start_seq = ch.last_seq;
+  } else if (type == event_type::generation_finished) {
+    ch.generation_start_seq = 0;
+    auto extra = strings({"finishReason", "thinking", "saying"});
+    extra["interrupted"] = json_bool_or(p, "interrupted");
+    const auto* usage = json_object_at(p, "usage");
+    extra["usage"] = usage != nullptr ? *usage : boost::json::object();
+    publish(ch, "generating_finish_evt", course, genseq, ev.seq, std::move(extra));
+    if (const auto* calls = json_array_at(p, "toolCalls")) {
+      for (const auto& call : *calls) {
+        if (!call.is_object()) continue;
+        const auto& c = call.as_object();
+        publish(ch, "tool_call_evt", course, genseq, ev.seq,
+                boost::json::object{{"callId", json_string_or(c, "id")},
+                                    {"name", json_string_or(c, "name")},
+                                    {"arguments", field_or_null(c, "arguments")}});
+      }
+    }
+  } else if (type == event_type::tool_result) {
+    auto extra = strings({"callId", "name", "content"});
+    extra["ok"] = json_bool_or(p, "ok", true);
+    publish(ch, "tool_result_evt", course, genseq, ev.seq, std::move(extra));
+  } else if (type == event_type::tellask_called) {
+    publish(ch, "tellask_call_evt", course, genseq, ev.seq,
+            strings({"callId", "name", "subdialogId", "targetAgentId", "sessionSlug", "tellaskContent"}));
+  } else if (type == event_type::reply_received) {
+    auto extra = strings({"callId", "name", "fromDialogId", "fromMemberId", "kind", "content"});
+    extra["ok"] = json_bool_or(p, "ok", true);
+    publish(ch, "tellask_result_evt", course, genseq, ev.seq, std::move(extra));
+  } else if (type == event_type::reminder_added || type == event_type::reminder_updated ||
+             type == event_type::reminder_deleted) {
+    boost::json::array reminders;
+    if (runtime != nullptr) {
+      const auto& list = runtime->state().reminders;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        reminders.push_back(boost::json::object{{"index", static_cast<std::int64_t>(i)}, {"content", list[i]}});
+      }
+    }
+    publish(ch, "reminders_update_evt", course, genseq, ev.seq,
+            boost::json::object{{"reminders", std::move(reminders)}});
+  } else if (type == event_type::course_started) {
+    publish(ch, "course_update_evt", course, genseq, ev.seq, strings({"prompt"}));
+  } else if (type == event_type::drive_failed) {
+    // A failure while a generation is open aborted it mid-stream (stream-order violation, provider error).
+    if (ch.generation_start_seq > 0) {
+      ch.generation_start_seq = 0;
+      publish(ch, "stream_error_evt", course, genseq, ev.seq, strings({"message"}));
+    }
+    publish_state(ev.dialog_id, ev.seq);
+  } else if (type == event_type::generation_discarded) {
+    // What this generation streamed so far is void; the generation goes on with a new attempt.
+    publish(ch, "genseq_discard_evt", course, genseq, ev.seq,
+            boost::json::object{{"reason", json_string_or(p, "reason")}});
+  } else if (type == event_type::status_changed || type == event_type::declared_dead ||
+             type == event_type::drive_resumed) {
+    publish_state(ev.dialog_id, ev.seq);
+    if (type == event_type::status_changed && ch.root_id == ch.self_id) {
+      if (const auto row = row_of(ev.dialog_id)) {
+        broadcast(encode_packet("dialog_list_evt",
+                                boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}));
+      }
+    }
+  }
+}
+
+void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
+  const auto row = row_of(dialog_id);
+  if (!row) return;
+  auto& ch = channel_of(dialog_id, row->root_id);
+  publish(ch, "dialog_state_evt", row->course, row->last_genseq, log_seq,
+          boost::json::object{{"state", dialog_summary_json(*row, has_children(*row))}});
+}
+
+void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }
+
+void pubchan::on_questions_count(const engine::questions_count_update& update) {
+  broadcast(encode_packet(
+      "questions_count_update",
+      boost::json::object{{"previousCount", update.previous_count},
+                          {"questionCount", update.question_count},
+                          {"dialog", boost::json::object{{"selfId", update.self_id}, {"rootId", update.root_id}}},
+                          {"course", update.course}}));
+}
+
+}  // namespace parley::server

@@ -1,0 +1,100 @@
+// Input that drives a dialog (a message, an answer, resume), stopping it, and giving up on a
+// subdialog. Each answers once the engine has made the input durable; the drive itself runs in the
+// background on the engine's executor.
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server::rest {
+
+namespace {
+
+boost::json::object accepted(const std::string& msg_id) {
+  boost::json::object out{{"accepted", true}};
+  if (!msg_id.empty()) out["msgId"] = msg_id;
+  return out;
+}
+
+}  // namespace
+
+handler_result post_message(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  auto content = required_text(*body, "content");
+  if (!content) co_return field_error(content.err());
+  if (auto valid = context.engine.check_user_message(*content); !valid) {
+    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
+  }
+  auto msg_id = optional_text(*body, "msgId");
+  if (!msg_id) co_return field_error(msg_id.err());
+  std::string id = msg_id->empty() ? new_message_id() : *msg_id;
+  auto posted = co_await context.engine.post_user_message(dialog_id, *content, id);
+  if (!posted) co_return error_response(posted.err());
+  co_return json_response(202, accepted(id));
+}
+
+handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  auto question_id = required_text(*body, "questionId");
+  if (!question_id) co_return field_error(question_id.err());
+  auto content = required_text(*body, "content");
+  if (!content) co_return field_error(content.err());
+  if (auto valid = context.engine.check_user_message(*content); !valid) {
+    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
+  }
+  auto msg_id = optional_text(*body, "msgId");
+  if (!msg_id) co_return field_error(msg_id.err());
+  std::string id = msg_id->empty() ? new_message_id() : *msg_id;
+  engine::user_answer answer{dialog_id, *content, id, *question_id, "answer"};
+  auto answered = co_await context.engine.answer_question(std::move(answer));
+  if (!answered) {
+    // The dialog exists (checked above), so "not found" can only be the question: it is not open.
+    if (answered.err().code == errc::not_found) co_return error_response(409, "conflict", answered.err().message);
+    co_return error_response(answered.err());
+  }
+  co_return json_response(202, accepted(id));
+}
+
+handler_result post_interrupt(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  // Nothing running is not an error for the client: the dialog is stopped either way.
+  const auto stopped = context.engine.stop(dialog_id);
+  if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
+  co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
+}
+
+handler_result post_resume(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  auto resumed = co_await context.engine.resume(dialog_id);
+  if (!resumed) co_return error_response(resumed.err());
+  co_return json_response(202, boost::json::object{{"accepted", true}});
+}
+
+handler_result post_dead(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  const auto body = parse_body_object(request.body, true, failure);
+  if (!body) co_return failure;
+  auto reason = optional_text(*body, "reason");
+  if (!reason) co_return field_error(reason.err());
+  if (row->kind != "sub") {
+    co_return error_response(400, "bad_request",
+                             "dialog " + dialog_id + " is a root dialog; only a subdialog can be declared dead");
+  }
+  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, *reason);
+  if (!declared) co_return error_response(declared.err());
+  auto updated = find_dialog(context.log, dialog_id);
+  if (!updated) co_return error_response(updated.err());
+  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
+}
+
+}  // namespace parley::server::rest

@@ -1,0 +1,192 @@
+// Reading dialogs (list, one, children, hierarchy, transcript) and creating a root dialog.
+#include <boost/json/array.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "parley/engine/taskdoc.hpp"
+#include "parley/server/json_views.hpp"
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server::rest {
+
+namespace {
+
+constexpr std::int64_t kMaxPage = 500;
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// `q` matches the title and the first user message, case-insensitively (ASCII).
+bool matches_query(store& log, const dialog_row& row, const std::string& needle) {
+  if (lowercase(row.title).find(needle) != std::string::npos) return true;
+  auto messages = log.messages(row.id, 1);
+  if (!messages) return false;
+  for (const auto& message : *messages) {
+    if (message.role == "user") return lowercase(message.content).find(needle) != std::string::npos;
+  }
+  return false;
+}
+
+// The rows of one hierarchy and the set of ids that are someone's parent, for hasChildren.
+struct hierarchy_rows {
+  std::vector<dialog_row> rows;
+  std::set<std::string> parents;
+};
+
+result<hierarchy_rows> load_hierarchy(store& log, const std::string& root_id) {
+  dialog_filter filter;
+  filter.root_id = root_id;
+  auto rows = log.list_dialogs(filter);
+  if (!rows) return std::move(rows).err();
+  hierarchy_rows out;
+  out.rows = std::move(*rows);
+  for (const auto& row : out.rows) {
+    if (!row.parent_id.empty()) out.parents.insert(row.parent_id);
+  }
+  return out;
+}
+
+boost::json::object summary_in(const hierarchy_rows& tree, const dialog_row& row) {
+  return dialog_summary_json(row, tree.parents.count(row.id) != 0);
+}
+
+}  // namespace
+
+handler_result list_dialogs(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
+  dialog_filter filter;
+  filter.roots_only = true;
+  if (const auto status = request.query.find("status"); status != request.query.end()) {
+    if (status->second != "running" && status->second != "completed" && status->second != "archived") {
+      co_return field_error(make_error(
+          errc::invalid_argument, "status: expected running, completed or archived, got '" + status->second + "'"));
+    }
+    filter.status = status->second;
+  }
+  if (const auto member = request.query.find("member"); member != request.query.end()) {
+    filter.member_id = member->second;
+  }
+  const auto limit = query_integer(request, "limit", 50, 1, kMaxPage);
+  if (!limit) co_return field_error(limit.err());
+  const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
+  if (!offset) co_return field_error(offset.err());
+
+  auto rows = context.log.list_dialogs(filter);
+  if (!rows) co_return error_response(rows.err());
+  std::vector<dialog_row> chosen = std::move(*rows);
+  if (const auto q = request.query.find("q"); q != request.query.end() && !q->second.empty()) {
+    const auto needle = lowercase(q->second);
+    std::erase_if(chosen, [&](const dialog_row& row) { return !matches_query(context.log, row, needle); });
+  }
+  // Newest first; the id breaks ties so pages are stable.
+  std::sort(chosen.begin(), chosen.end(), [](const dialog_row& a, const dialog_row& b) {
+    return a.created_at_ms != b.created_at_ms ? a.created_at_ms > b.created_at_ms : a.id > b.id;
+  });
+  const auto total = static_cast<std::int64_t>(chosen.size());
+  boost::json::array page;
+  for (auto i = *offset; i < total && i < *offset + *limit; ++i) {
+    page.push_back(summary_of(context.log, chosen[static_cast<std::size_t>(i)]));
+  }
+  co_return json_response(200, boost::json::object{{"dialogs", std::move(page)}, {"total", total}});
+}
+
+handler_result create_dialog(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  // Every field is checked before anything is created, so a bad request leaves nothing behind.
+  auto content = required_text(*body, "content");
+  if (!content) co_return field_error(content.err());
+  if (auto valid = context.engine.check_user_message(*content); !valid) {
+    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
+  }
+  auto member = optional_text(*body, "memberId");
+  if (!member) co_return field_error(member.err());
+  if (!member->empty() && context.engine.team().find_member(*member) == nullptr) {
+    co_return field_error(make_error(errc::invalid_argument, "memberId: no member '" + *member + "' in the team"));
+  }
+  auto title = optional_text(*body, "title");
+  if (!title) co_return field_error(title.err());
+  auto task_doc = optional_text(*body, "taskDocPath");
+  if (!task_doc) co_return field_error(task_doc.err());
+  if (!task_doc->empty()) {
+    if (auto valid = engine::check_task_doc_path(context.engine.team().workspace, *task_doc); !valid) {
+      co_return field_error(make_error(errc::invalid_argument, "taskDocPath: " + valid.err().message));
+    }
+  }
+  auto msg_id = optional_text(*body, "msgId");
+  if (!msg_id) co_return field_error(msg_id.err());
+
+  engine::new_dialog spec{*member, *title, *task_doc};
+  auto created = co_await context.engine.create_root_dialog(std::move(spec));
+  if (!created) co_return error_response(created.err());
+  const std::string id = *created;
+  auto posted = co_await context.engine.post_user_message(id, *content, *msg_id);
+  if (!posted) co_return error_response(posted.err());
+  auto row = find_dialog(context.log, id);
+  if (!row) co_return error_response(row.err());
+  co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+}
+
+handler_result get_dialog(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+}
+
+handler_result get_children(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  auto tree = load_hierarchy(context.log, row->root_id);
+  if (!tree) co_return error_response(tree.err());
+  boost::json::array children;
+  for (const auto& candidate : tree->rows) {
+    if (candidate.parent_id == dialog_id) children.push_back(summary_in(*tree, candidate));
+  }
+  co_return json_response(200, boost::json::object{{"children", std::move(children)}});
+}
+
+handler_result get_hierarchy(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  if (row->kind != "root") {
+    co_return error_response(
+        400, "bad_request",
+        "dialog " + dialog_id + " is a subdialog; ask for the hierarchy of its root " + row->root_id);
+  }
+  auto tree = load_hierarchy(context.log, dialog_id);
+  if (!tree) co_return error_response(tree.err());
+  boost::json::array dialogs;
+  for (const auto& candidate : tree->rows) {
+    if (candidate.id != dialog_id) dialogs.push_back(summary_in(*tree, candidate));
+  }
+  co_return json_response(200, boost::json::object{{"root", summary_in(*tree, *row)}, {"dialogs", std::move(dialogs)}});
+}
+
+handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context.log, dialog_id);
+  if (!row) co_return error_response(row.err());
+  const auto course = query_integer(request, "course", row->course, 1, row->course);
+  if (!course) co_return field_error(course.err());
+  const auto limit = query_integer(request, "limit", 200, 1, kMaxPage);
+  if (!limit) co_return field_error(limit.err());
+  const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
+  if (!offset) co_return field_error(offset.err());
+  auto messages = context.log.messages(dialog_id, *course);
+  if (!messages) co_return error_response(messages.err());
+  const auto total = static_cast<std::int64_t>(messages->size());
+  boost::json::array page;
+  for (auto i = *offset; i < total && i < *offset + *limit; ++i) {
+    page.push_back(message_json((*messages)[static_cast<std::size_t>(i)]));
+  }
+  co_return json_response(
+      200, boost::json::object{
+               {"course", *course}, {"courses", row->course}, {"messages", std::move(page)}, {"total", total}});
+}
+
+}  // namespace parley::server::rest

@@ -1,0 +1,43 @@
+// One function per REST endpoint (docs/server.md), grouped in rest_*.cpp by what they touch.
+// `dialog_id` is the {id} segment of the path, empty for routes without one. Internal to the module.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <string>
+
+#include "parley/server/rest_router.hpp"
+
+namespace parley::server::rest {
+
+using handler_result = boost::asio::awaitable<rest_response>;
+
+// rest_overview.cpp: the server, the team, token usage.
+handler_result get_status(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_team(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_usage(server_context& context, const rest_request& request, std::string dialog_id);
+
+// rest_dialogs.cpp: reading and creating dialogs.
+handler_result list_dialogs(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result create_dialog(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_hierarchy(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id);
+
+// rest_dialog_input.cpp: input that drives a dialog, and stopping it.
+handler_result post_message(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_dead(server_context& context, const rest_request& request, std::string dialog_id);
+
+// rest_questions.cpp: open questions for the human across every dialog.
+handler_result list_questions(server_context& context, const rest_request& request, std::string dialog_id);
+
+// rest_memory.cpp: a dialog's working memory: reminders, Type B registry, Taskdoc.
+handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id);
+
+}  // namespace parley::server::rest

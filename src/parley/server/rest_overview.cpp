@@ -1,0 +1,69 @@
+// GET /api/status, /api/team and /api/usage: what the server runs and what it has spent.
+#include <boost/json/array.hpp>
+
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server::rest {
+
+handler_result get_status(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+  boost::json::object providers;
+  for (const auto& member : context.engine.team().members) {
+    providers[member.id] = std::string(context.engine.provider_kind_of(member.id));
+  }
+  co_return json_response(200, boost::json::object{{"version", context.version},
+                                                   {"protocol", 1},
+                                                   {"scriptedOffline", context.scripted_offline},
+                                                   {"providers", std::move(providers)},
+                                                   {"authRequired", !context.options.token.empty()}});
+}
+
+handler_result get_team(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+  const auto& team = context.engine.team();
+  boost::json::array members;
+  for (const auto& member : team.members) {
+    boost::json::array tools;
+    for (const auto& tool : member.tools) tools.emplace_back(tool);
+    boost::json::array toolsets;
+    for (const auto& toolset : member.toolsets) toolsets.emplace_back(toolset);
+    members.push_back(boost::json::object{{"id", member.id},
+                                          {"name", member.name.empty() ? member.id : member.name},
+                                          {"provider", member.provider},
+                                          {"providerKind", std::string(context.engine.provider_kind_of(member.id))},
+                                          {"model", member.model},
+                                          {"tools", std::move(tools)},
+                                          {"toolsets", std::move(toolsets)},
+                                          {"hidden", member.hidden}});
+  }
+  co_return json_response(
+      200, boost::json::object{
+               {"defaultMember", team.default_member}, {"language", team.language}, {"members", std::move(members)}});
+}
+
+handler_result get_usage(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+  auto rows = context.log.list_dialogs(dialog_filter{});
+  if (!rows) co_return error_response(rows.err());
+  std::int64_t total_input = 0;
+  std::int64_t total_output = 0;
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> by_member;
+  boost::json::array by_dialog;
+  for (const auto& row : *rows) {
+    total_input += row.input_tokens;
+    total_output += row.output_tokens;
+    auto& member = by_member[row.member_id];
+    member.first += row.input_tokens;
+    member.second += row.output_tokens;
+    by_dialog.push_back(
+        boost::json::object{{"id", row.id}, {"inputTokens", row.input_tokens}, {"outputTokens", row.output_tokens}});
+  }
+  boost::json::object members;
+  for (const auto& [id, tokens] : by_member) {
+    members[id] = boost::json::object{{"inputTokens", tokens.first}, {"outputTokens", tokens.second}};
+  }
+  boost::json::object total{{"inputTokens", total_input}, {"outputTokens", total_output}};
+  co_return json_response(
+      200, boost::json::object{
+               {"total", std::move(total)}, {"byMember", std::move(members)}, {"byDialog", std::move(by_dialog)}});
+}
+
+}  // namespace parley::server::rest

@@ -1,0 +1,27 @@
+// GET /api/questions: every open question for the human (Q4H), oldest first.
+#include <boost/json/array.hpp>
+
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server::rest {
+
+handler_result list_questions(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+  auto open = context.engine.open_questions();
+  if (!open) co_return error_response(open.err());
+  boost::json::array questions;
+  for (const auto& [dialog, question] : *open) {
+    boost::json::object where{{"selfId", dialog.id}, {"rootId", dialog.root_id}};
+    questions.push_back(boost::json::object{{"dialog", std::move(where)},
+                                            {"memberId", dialog.member_id},
+                                            {"course", question.course},
+                                            {"id", question.id},
+                                            {"mentionList", question.mention_list},
+                                            {"tellaskContent", question.tellask_content},
+                                            {"askedAt", question.asked_at},
+                                            {"callId", question.call_id}});
+  }
+  co_return json_response(200, boost::json::object{{"questions", std::move(questions)}});
+}
+
+}  // namespace parley::server::rest

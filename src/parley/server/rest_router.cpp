@@ -1,0 +1,123 @@
+#include "parley/server/rest_router.hpp"
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "parley/server/auth.hpp"
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server {
+
+namespace {
+
+using handler = rest::handler_result (*)(server_context&, const rest_request&, std::string);
+
+struct route {
+  std::string_view method;
+  // Path segments after "/api/"; "{id}" matches one dialog id.
+  std::vector<std::string_view> pattern;
+  handler handle;
+};
+
+const std::vector<route>& routes() {
+  static const std::vector<route> table{
+      {"GET", {"status"}, &rest::get_status},
+      {"GET", {"team"}, &rest::get_team},
+      {"GET", {"usage"}, &rest::get_usage},
+      {"GET", {"questions"}, &rest::list_questions},
+      {"GET", {"dialogs"}, &rest::list_dialogs},
+      {"POST", {"dialogs"}, &rest::create_dialog},
+      {"GET", {"dialogs", "{id}"}, &rest::get_dialog},
+      {"GET", {"dialogs", "{id}", "children"}, &rest::get_children},
+      {"GET", {"dialogs", "{id}", "hierarchy"}, &rest::get_hierarchy},
+      {"GET", {"dialogs", "{id}", "transcript"}, &rest::get_transcript},
+      {"GET", {"dialogs", "{id}", "reminders"}, &rest::get_reminders},
+      {"GET", {"dialogs", "{id}", "registry"}, &rest::get_registry},
+      {"GET", {"dialogs", "{id}", "taskdoc"}, &rest::get_taskdoc},
+      {"POST", {"dialogs", "{id}", "messages"}, &rest::post_message},
+      {"POST", {"dialogs", "{id}", "answer"}, &rest::post_answer},
+      {"POST", {"dialogs", "{id}", "interrupt"}, &rest::post_interrupt},
+      {"POST", {"dialogs", "{id}", "resume"}, &rest::post_resume},
+      {"POST", {"dialogs", "{id}", "dead"}, &rest::post_dead},
+  };
+  return table;
+}
+
+std::vector<std::string_view> split_segments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  while (!path.empty()) {
+    const auto slash = path.find('/');
+    const auto segment = path.substr(0, slash);
+    if (!segment.empty()) segments.push_back(segment);
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return segments;
+}
+
+// Matches the segments after "api" against a pattern; fills the {id} segment.
+bool matches(const route& candidate, const std::vector<std::string_view>& segments, std::string& id) {
+  if (candidate.pattern.size() + 1 != segments.size()) return false;
+  for (std::size_t i = 0; i < candidate.pattern.size(); ++i) {
+    const auto part = segments[i + 1];
+    if (candidate.pattern[i] == "{id}") {
+      id = std::string(part);
+    } else if (candidate.pattern[i] != part) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool authorized(const server_context& context, const rest_request& request) {
+  if (context.options.token.empty()) return true;
+  return token_equals(context.options.token, bearer_token(request.authorization));
+}
+
+}  // namespace
+
+boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request) {
+  if (!authorized(context, request)) {
+    co_return error_response(401, "unauthorized", "Authorization: expected 'Bearer TOKEN' with this server's token");
+  }
+  const auto segments = split_segments(request.path);
+  if (segments.empty() || segments.front() != "api") {
+    co_return error_response(404, "not_found", "no API route " + request.path);
+  }
+  // HEAD is answered like GET; http_server drops the body.
+  const std::string method = request.method == "HEAD" ? "GET" : request.method;
+  const route* chosen = nullptr;
+  std::string dialog_id;
+  std::string allowed;
+  for (const auto& candidate : routes()) {
+    std::string id;
+    if (!matches(candidate, segments, id)) continue;
+    if (candidate.method == method) {
+      chosen = &candidate;
+      dialog_id = std::move(id);
+      break;
+    }
+    if (!allowed.empty()) allowed += ", ";
+    allowed += candidate.method;
+  }
+  if (chosen == nullptr) {
+    if (allowed.empty()) co_return error_response(404, "not_found", "no API route " + request.path);
+    auto refused = error_response(405, "method_not_allowed",
+                                  request.method + " " + request.path + ": method not allowed; use " + allowed);
+    refused.allow = allowed;
+    co_return refused;
+  }
+  // A bug in a handler must not take the server down: it becomes a 500 for this request only.
+  // (co_await is not allowed inside a catch block, so the message is kept and answered after it.)
+  std::string what;
+  try {
+    co_return co_await chosen->handle(context, request, std::move(dialog_id));
+  } catch (const std::exception& e) {
+    what = e.what();
+  }
+  co_return error_response(500, "internal", request.method + " " + request.path + ": " + what);
+}
+
+}  // namespace parley::server

@@ -1,0 +1,34 @@
+// The REST API under /api/ (docs/server.md): a request in plain data, a JSON response out. Kept
+// free of Beast so the handlers are plain C++ over the engine and the store; http_server.cpp
+// translates to and from the wire.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/value.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "parley/server/server_context.hpp"
+
+namespace parley::server {
+
+struct rest_request {
+  std::string method;                                     // "GET", "POST", ...
+  std::string path;                                       // percent-decoded, without the query, e.g. "/api/dialogs/abc"
+  std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
+  std::string body;
+  std::string authorization;  // the Authorization header, empty if absent
+};
+
+struct rest_response {
+  unsigned status = 200;
+  boost::json::value body;
+  std::string allow;  // 405 only: the methods the path accepts, for the Allow header
+};
+
+// Authenticates, routes and answers one request. Never throws; unexpected failures are 500s.
+boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request);
+
+}  // namespace parley::server

@@ -1,0 +1,115 @@
+#include "parley/server/rest_support.hpp"
+
+#include <charconv>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/server/json_views.hpp"
+
+namespace parley::server {
+
+rest_response error_response(unsigned status, std::string_view code, std::string message) {
+  boost::json::object inner{{"code", code}, {"message", std::move(message)}};
+  return rest_response{status, boost::json::object{{"error", std::move(inner)}}, {}};
+}
+
+rest_response error_response(const error& err) {
+  switch (err.code) {
+    case errc::invalid_argument:
+    case errc::config_error:
+    case errc::limit_exceeded:
+      return error_response(400, "bad_request", err.message);
+    case errc::not_found:
+      return error_response(404, "not_found", err.message);
+    case errc::conflict:
+      return error_response(409, "conflict", err.message);
+    default:
+      return error_response(500, "internal", err.message);
+  }
+}
+
+rest_response field_error(const error& err) { return error_response(400, "bad_field", err.message); }
+
+rest_response json_response(unsigned status, boost::json::object body) {
+  return rest_response{status, std::move(body), {}};
+}
+
+std::optional<boost::json::object> parse_body_object(const std::string& body, bool empty_is_object,
+                                                     rest_response& failure) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (empty_is_object) return boost::json::object{};
+    failure = error_response(400, "bad_json", "body: expected a JSON object, got an empty body");
+    return std::nullopt;
+  }
+  auto parsed = parse_json(body);
+  if (!parsed) {
+    failure = error_response(400, "bad_json", "body: not valid JSON: " + parsed.err().message);
+    return std::nullopt;
+  }
+  if (!parsed->is_object()) {
+    failure =
+        error_response(400, "bad_request", std::string("body: expected a JSON object, got ") + json_kind_name(*parsed));
+    return std::nullopt;
+  }
+  return std::move(parsed->as_object());
+}
+
+result<std::string> required_text(const boost::json::object& body, std::string_view key) {
+  const auto* value = body.if_contains(key);
+  if (value == nullptr) return make_error(errc::invalid_argument, std::string(key) + ": required, a non-empty string");
+  if (!value->is_string() || value->as_string().empty()) {
+    return make_error(errc::invalid_argument,
+                      std::string(key) + ": expected a non-empty string" +
+                          (value->is_string() ? "" : std::string(", got ") + json_kind_name(*value)));
+  }
+  return std::string(value->as_string());
+}
+
+result<std::string> optional_text(const boost::json::object& body, std::string_view key) {
+  const auto* value = body.if_contains(key);
+  if (value == nullptr || value->is_null()) return std::string{};
+  if (!value->is_string()) {
+    return make_error(errc::invalid_argument, std::string(key) + ": expected a string, got " + json_kind_name(*value));
+  }
+  return std::string(value->as_string());
+}
+
+result<std::int64_t> query_integer(const rest_request& request, std::string_view key, std::int64_t fallback,
+                                   std::int64_t min, std::int64_t max) {
+  const auto found = request.query.find(key);
+  if (found == request.query.end()) return fallback;
+  const auto& text = found->second;
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max) {
+    return make_error(errc::invalid_argument, std::string(key) + ": expected an integer " + std::to_string(min) + ".." +
+                                                  std::to_string(max) + ", got '" + text + "'");
+  }
+  return value;
+}
+
+result<dialog_row> find_dialog(store& log, std::string_view dialog_id) {
+  auto row = log.get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (!*row) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
+  return std::move(**row);
+}
+
+bool has_children(store& log, const dialog_row& row) {
+  dialog_filter filter;
+  filter.root_id = row.root_id;
+  auto tree = log.list_dialogs(filter);
+  if (!tree) return false;
+  for (const auto& other : *tree) {
+    if (other.parent_id == row.id) return true;
+  }
+  return false;
+}
+
+boost::json::object summary_of(store& log, const dialog_row& row) {
+  return dialog_summary_json(row, has_children(log, row));
+}
+
+std::string new_message_id() { return new_uuid(); }
+
+}  // namespace parley::server

@@ -1,0 +1,48 @@
+// Helpers every REST handler shares: error responses in the documented shape, reading and checking
+// JSON bodies, fields and query parameters, and dialog lookups. Internal to the server module.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+#include "parley/model/records.hpp"
+#include "parley/server/rest_router.hpp"
+
+namespace parley::server {
+
+// {"error": {"code", "message"}} with the given status.
+rest_response error_response(unsigned status, std::string_view code, std::string message);
+// Maps an engine or store error to its status: invalid input 400, unknown ids 404, state 409, else 500.
+rest_response error_response(const error& err);
+// A field problem: 400 bad_field.
+rest_response field_error(const error& err);
+rest_response json_response(unsigned status, boost::json::object body);
+
+// Parses the body as a JSON object. An empty body counts as {} when `empty_is_object`. On failure
+// fills `failure` with the 400 (bad_json for syntax, bad_request for a non-object) and returns nothing.
+std::optional<boost::json::object> parse_body_object(const std::string& body, bool empty_is_object,
+                                                     rest_response& failure);
+
+// Fields of a request body. Messages name the field and what was expected.
+result<std::string> required_text(const boost::json::object& body, std::string_view key);
+result<std::string> optional_text(const boost::json::object& body, std::string_view key);
+
+// A query parameter that must be an integer in [min, max]; `fallback` when absent.
+result<std::int64_t> query_integer(const rest_request& request, std::string_view key, std::int64_t fallback,
+                                   std::int64_t min, std::int64_t max);
+
+// The dialog's projection row, or not_found naming the id.
+result<dialog_row> find_dialog(store& log, std::string_view dialog_id);
+// Whether any dialog of the row's hierarchy has it as parent.
+bool has_children(store& log, const dialog_row& row);
+boost::json::object summary_of(store& log, const dialog_row& row);
+
+// A fresh id for an input the client sent without msgId, so the response can name it.
+std::string new_message_id();
+
+}  // namespace parley::server

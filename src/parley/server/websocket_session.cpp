@@ -1,0 +1,287 @@
+// One PubChan connection: the handshake with its token check, a reader coroutine that parses and
+// answers client packets, and a writer coroutine that drains the bounded outbound queue. Both run
+// on the engine's executor; the session lives as long as either holds it.
+#include "parley/server/websocket_session.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/json/parse.hpp>
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "parley/core/json.hpp"
+#include "parley/server/auth.hpp"
+#include "parley/server/pubchan.hpp"
+#include "parley/server/wire_schema.hpp"
+#include "parley/server/ws_inputs.hpp"
+#include "parley/server/ws_outbound_queue.hpp"
+
+namespace parley::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+constexpr std::uint16_t close_unauthorized = 4401;
+
+// True when the comma-separated Sec-WebSocket-Protocol list offers `name`.
+bool offers_subprotocol(std::string_view list, std::string_view name) {
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    auto item = list.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item == name) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+class ws_session final : public pubchan_subscriber, public std::enable_shared_from_this<ws_session> {
+ public:
+  ws_session(server_context& context, beast::tcp_stream stream, http::request<http::string_body> request)
+      : context_(context),
+        ws_(std::move(stream)),
+        request_(std::move(request)),
+        queue_(context.options.outbound_queue_packets, context.options.outbound_queue_bytes),
+        wake_(ws_.get_executor()) {}
+
+  ~ws_session() override {
+    if (attached_) context_.channels.detach(*this);
+  }
+
+  void start() {
+    auto self = shared_from_this();
+    asio::co_spawn(ws_.get_executor(), run(std::move(self)), asio::detached);
+  }
+
+  void deliver(const packet_ptr& packet) override {
+    if (closing_ || reader_done_) return;
+    if (queue_.push(packet) == outbound_queue::push_result::overflow) {
+      close(static_cast<std::uint16_t>(websocket::close_code::policy_error), "client too slow");
+      return;
+    }
+    wake_.cancel();
+  }
+
+  void close(std::uint16_t code, std::string_view reason) override {
+    if (closing_) return;
+    closing_ = true;
+    close_code_ = code;
+    close_text_ = reason;
+    wake_.cancel();
+  }
+
+ private:
+  asio::awaitable<void> run(std::shared_ptr<ws_session> self) {
+    try {
+      co_await serve(self);
+    } catch (const std::exception&) {
+      // A bug or an allocation failure ends this connection only.
+    }
+    reader_done_ = true;
+    wake_.cancel();
+    if (attached_) {
+      attached_ = false;
+      context_.channels.detach(*this);
+    }
+  }
+
+  asio::awaitable<void> serve(std::shared_ptr<ws_session> self) {
+    const auto protocols = request_[http::field::sec_websocket_protocol];
+    const bool offered_v1 = offers_subprotocol(protocols, protocol_subprotocol);
+    std::string_view token = subprotocol_token(protocols);
+    if (token.empty()) token = bearer_token(request_[http::field::authorization]);
+    const bool authorized = context_.options.token.empty() || token_equals(context_.options.token, token);
+
+    beast::get_lowest_layer(ws_).expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(30);
+    timeouts.idle_timeout = std::chrono::seconds(300);
+    timeouts.keep_alive_pings = true;  // a listen-only client stays alive through its pongs
+    ws_.set_option(timeouts);
+    const auto decorate = [offered_v1](websocket::response_type& response) {
+      if (offered_v1) response.set(http::field::sec_websocket_protocol, protocol_subprotocol);
+    };
+    ws_.set_option(websocket::stream_base::decorator(decorate));
+    ws_.read_message_max(context_.options.max_frame_bytes);
+    ws_.text(true);
+
+    auto [accept_error] = co_await ws_.async_accept(request_, use_tuple);
+    if (accept_error) co_return;
+    if (!authorized) {
+      websocket::close_reason reason(close_unauthorized);
+      reason.reason = "unauthorized";
+      auto [close_error] = co_await ws_.async_close(reason, use_tuple);
+      (void)close_error;
+      co_return;
+    }
+    context_.channels.attach(*this);
+    attached_ = true;
+    send_welcome();
+    asio::co_spawn(ws_.get_executor(), write_loop(self), asio::detached);
+    co_await read_loop(self);
+  }
+
+  asio::awaitable<void> read_loop(std::shared_ptr<ws_session> self) {
+    beast::flat_buffer buffer;
+    while (true) {
+      // A frame over read_message_max fails the read and Beast closes with 1009 itself.
+      auto [error, bytes] = co_await ws_.async_read(buffer, use_tuple);
+      if (error) break;
+      if (!ws_.got_text()) {
+        send_error("bad_json", "expected a text frame holding a JSON object", "");
+      } else {
+        const auto text = beast::buffers_to_string(buffer.data());
+        handle_text(self, text);
+      }
+      buffer.consume(buffer.size());
+    }
+  }
+
+  asio::awaitable<void> write_loop(std::shared_ptr<ws_session> self) {
+    while (!reader_done_) {
+      if (closing_) {
+        websocket::close_reason reason(close_code_);
+        reason.reason = close_text_;
+        auto [error] = co_await ws_.async_close(reason, use_tuple);
+        (void)error;
+        break;
+      }
+      auto packet = queue_.pop();
+      if (!packet) {
+        wake_.expires_at(asio::steady_timer::time_point::max());
+        auto [ignored] = co_await wake_.async_wait(use_tuple);
+        (void)ignored;
+        continue;
+      }
+      auto [error, bytes] = co_await ws_.async_write(asio::buffer(packet->json), use_tuple);
+      if (error) break;
+    }
+    (void)self;
+  }
+
+  void handle_text(const std::shared_ptr<ws_session>& self, const std::string& text) {
+    if (text.size() > context_.options.max_packet_bytes) {
+      send_error("too_large",
+                 "packet: " + std::to_string(text.size()) + " bytes, over the limit of " +
+                     std::to_string(context_.options.max_packet_bytes),
+                 "");
+      return;
+    }
+    boost::system::error_code parse_error;
+    auto parsed = boost::json::parse(text, parse_error);
+    if (parse_error) {
+      send_error("bad_json", "not JSON: " + parse_error.message(), "");
+      return;
+    }
+    if (!parsed.is_object()) {
+      send_error("bad_json", std::string("expected a JSON object, got ") + json_kind_name(parsed), "");
+      return;
+    }
+    auto& packet = parsed.as_object();
+    const auto* type_value = packet.if_contains("type");
+    if (type_value == nullptr || !type_value->is_string()) {
+      send_error("bad_field", "type: expected a string", "");
+      return;
+    }
+    const std::string type(type_value->as_string());
+    const auto* spec = find_packet(packet_direction::client, type);
+    if (spec == nullptr) {
+      send_error("bad_field", "type: unknown packet type '" + type + "'", type);
+      return;
+    }
+    const auto* msg_id = packet.if_contains("msgId");
+    const std::string ref = msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->as_string()) : type;
+    if (auto valid = validate_packet(packet, *spec); !valid) {
+      send_error("bad_field", valid.err().message, ref);
+      return;
+    }
+    if (type == "hello") {
+      if (json_int_or(packet, "protocol") != protocol_version) {
+        send_error("bad_field", "protocol: this server speaks protocol " + std::to_string(protocol_version), ref);
+        return;
+      }
+      send_welcome();
+      return;
+    }
+    const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+    if (type == "subscribe") {
+      std::optional<std::int64_t> after_seq;
+      if (const auto* after = packet.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
+        after_seq = json_int_or(packet, "afterSeq");
+      }
+      auto subscribed = context_.channels.subscribe(*this, dialog_id, after_seq, json_string_or(packet, "epoch"));
+      if (!subscribed) send_error(wire_error_code(subscribed.err().code), subscribed.err().message, ref);
+      return;
+    }
+    if (type == "unsubscribe") {
+      context_.channels.unsubscribe(*this, dialog_id);
+      return;
+    }
+    // Input runs beside the reader: posting may wait for the dialog's running drive to end.
+    asio::co_spawn(ws_.get_executor(), handle_input(self, type, std::move(packet), ref), asio::detached);
+  }
+
+  asio::awaitable<void> handle_input(std::shared_ptr<ws_session> self, std::string type, boost::json::object packet,
+                                     std::string ref) {
+    try {
+      auto done = co_await run_input(context_, std::move(type), std::move(packet));
+      if (!done) {
+        send_error(wire_error_code(done.err().code), done.err().message, ref);
+        co_return;
+      }
+      auto fields = boost::json::object{{"ref", ref}, {"ok", true}};
+      deliver(encode_packet("ack", std::move(fields)));
+    } catch (const std::exception& failure) {
+      send_error("internal", failure.what(), ref);
+    }
+    (void)self;
+  }
+
+  void send_welcome() {
+    deliver(encode_packet("welcome", boost::json::object{{"protocol", protocol_version},
+                                                         {"epoch", context_.channels.epoch()},
+                                                         {"scriptedOffline", context_.scripted_offline}}));
+  }
+
+  void send_error(std::string_view code, std::string message, std::string_view ref) {
+    boost::json::object fields{{"code", code}, {"message", std::move(message)}};
+    if (!ref.empty()) fields["ref"] = ref;
+    deliver(encode_packet("error", std::move(fields)));
+  }
+
+  server_context& context_;
+  websocket::stream<beast::tcp_stream> ws_;
+  http::request<http::string_body> request_;
+  outbound_queue queue_;
+  asio::steady_timer wake_;  // the writer sleeps on it; cancel() wakes it
+  bool attached_ = false;
+  bool closing_ = false;
+  bool reader_done_ = false;
+  std::uint16_t close_code_ = 1000;
+  std::string close_text_;
+};
+
+}  // namespace
+
+void start_websocket_session(server_context& context, boost::beast::tcp_stream stream,
+                             boost::beast::http::request<boost::beast::http::string_body> request) {
+  std::make_shared<ws_session>(context, std::move(stream), std::move(request))->start();
+}
+
+}  // namespace parley::server

@@ -1,0 +1,81 @@
+#include "parley/server/ws_inputs.hpp"
+
+#include "parley/core/json.hpp"
+
+namespace parley::server {
+
+bool is_input_packet(std::string_view type) {
+  return type == "drive_dlg_by_user_msg" || type == "drive_dialog_by_user_answer" || type == "interrupt" ||
+         type == "resume" || type == "declare_subdialog_dead";
+}
+
+const char* wire_error_code(errc code) {
+  switch (code) {
+    case errc::invalid_argument:
+      return "bad_field";
+    case errc::not_found:
+      return "not_found";
+    case errc::conflict:
+      return "conflict";
+    case errc::limit_exceeded:
+      return "too_large";
+    default:
+      return "internal";
+  }
+}
+
+namespace {
+
+// The dialog must exist in this server's log (or have been created in memory by a running drive).
+result<void> check_dialog(server_context& context, const std::string& dialog_id) {
+  if (context.engine.find(dialog_id) != nullptr) return ok();
+  auto row = context.log.get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (!row->has_value()) return make_error(errc::not_found, "dialog.selfId: no dialog '" + dialog_id + "'");
+  return ok();
+}
+
+// Seed 001 names the field: the question must be open in that dialog.
+result<void> check_open_question(server_context& context, const std::string& dialog_id,
+                                 const std::string& question_id) {
+  auto loaded = context.engine.load(dialog_id);
+  if (!loaded) return std::move(loaded).err();
+  for (const auto& question : (*loaded)->state().questions) {
+    if (question.id == question_id) return ok();
+  }
+  return make_error(errc::conflict, "questionId: no open question " + question_id + " in dialog " + dialog_id);
+}
+
+result<void> check_content(server_context& context, std::string_view content) {
+  if (auto valid = context.engine.check_user_message(content); !valid) {
+    return make_error(errc::invalid_argument, "content: " + valid.err().message);
+  }
+  return ok();
+}
+
+}  // namespace
+
+boost::asio::awaitable<result<void>> run_input(server_context& context, std::string type, boost::json::object packet) {
+  const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+  PARLEY_CO_TRY(check_dialog(context, dialog_id));
+  if (type == "drive_dlg_by_user_msg") {
+    const std::string content = json_string_or(packet, "content");
+    PARLEY_CO_TRY(check_content(context, content));
+    co_return co_await context.engine.post_user_message(dialog_id, content, json_string_or(packet, "msgId"));
+  }
+  if (type == "drive_dialog_by_user_answer") {
+    engine::user_answer answer{dialog_id, json_string_or(packet, "content"), json_string_or(packet, "msgId"),
+                               json_string_or(packet, "questionId"), "answer"};
+    PARLEY_CO_TRY(check_content(context, answer.content));
+    PARLEY_CO_TRY(check_open_question(context, dialog_id, answer.question_id));
+    co_return co_await context.engine.answer_question(std::move(answer));
+  }
+  if (type == "interrupt") co_return context.engine.stop(dialog_id);
+  if (type == "resume") co_return co_await context.engine.resume(dialog_id);
+  if (type == "declare_subdialog_dead") {
+    co_return co_await context.engine.declare_subdialog_dead(dialog_id, json_string_or(packet, "reason"));
+  }
+  co_return make_error(errc::invalid_argument, "type: '" + type + "' is not an input packet");
+}
+
+}  // namespace parley::server

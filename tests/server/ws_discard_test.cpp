@@ -1,0 +1,128 @@
+// A provider stream that breaks after output was streamed: the engine logs the discard, PubChan
+// tells clients to drop that genseq's text, and the new attempt's text is all the log keeps.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/server/pubchan.hpp"
+#include "support/fake_http_server.hpp"
+
+namespace parley::server {
+namespace {
+
+namespace asio = boost::asio;
+using parley::testing::fake_ending;
+using parley::testing::fake_response;
+
+std::string saying_delta(std::string_view text) {
+  return R"(data: {"id":"c1","choices":[{"index":0,"delta":{"content":")" + std::string(text) +
+         R"("},"finish_reason":null}]})" + "\n\n";
+}
+const std::string stop_chunk =
+    "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+
+struct recorder final : pubchan_subscriber {
+  std::vector<boost::json::object> packets;
+  void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
+  void close(std::uint16_t, std::string_view) override {}
+};
+
+asio::awaitable<void> create(engine::engine& eng, std::string& id) {
+  engine::new_dialog spec{"lead", "t", ""};
+  auto created = co_await eng.create_root_dialog(std::move(spec));
+  if (created) id = *created;
+}
+
+asio::awaitable<void> converse(engine::engine& eng, std::string id) {
+  auto posted = co_await eng.post_user_message(id, "hello");
+  EXPECT_TRUE(posted);
+  co_await eng.wait_until_settled(id);
+}
+
+TEST(GenseqDiscard, ABrokenStreamIsDiscardedOnTheWireAndNotDuplicatedInTheLog) {
+  parley::testing::fake_http_server model;
+  model.push(fake_response::sse({saying_delta("Hel")}, fake_ending::disconnect));
+  model.push(fake_response::sse({saying_delta("Hello"), stop_chunk, "data: [DONE]\n\n"}));
+
+  std::random_device device;
+  const auto dir = std::filesystem::temp_directory_path() / ("parley-discard-" + std::to_string(device()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "team.yaml") << "version: 1\n"
+                                      "providers:\n"
+                                      "  fake: {kind: openai, base_url: \""
+                                   << model.base_url()
+                                   << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
+                                      "members:\n"
+                                      "  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
+  auto team = config::load_team_file(dir / "team.yaml");
+  ASSERT_TRUE(team) << team.err().message;
+  auto providers = engine::build_providers(*team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  asio::io_context io{1};
+  auto log = make_memory_store();
+  auto created =
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+  ASSERT_TRUE(created) << created.err().message;
+  server_options options;
+  pubchan channels(**created, *log, options);
+  recorder sub;
+  channels.attach(sub);
+
+  std::string id;
+  asio::co_spawn(io, create(**created, id), asio::detached);
+  io.run();
+  io.restart();
+  ASSERT_FALSE(id.empty());
+  ASSERT_TRUE(channels.subscribe(sub, id, std::nullopt, ""));
+  asio::co_spawn(io, converse(**created, id), asio::detached);
+  io.run();
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(model.requests().size(), 2u);
+
+  // Wire: "Hel" streamed, then the discard, then the new attempt from its start.
+  std::vector<std::string> said;
+  for (const auto& p : sub.packets) {
+    const auto type = p.at("type").as_string();
+    if (type == "saying_chunk_evt") said.emplace_back(p.at("content").as_string());
+    if (type == "genseq_discard_evt") {
+      said.emplace_back("<discard>");
+      EXPECT_NE(p.at("reason").as_string().find("mid-response"), boost::json::string::npos);
+      EXPECT_EQ(p.at("genseq"), 1);
+      EXPECT_TRUE(p.contains("logSeq"));
+    }
+  }
+  std::string joined;
+  for (const auto& s : said) joined += s;
+  EXPECT_EQ(joined, "Hel<discard>Hello");
+
+  // Log: one discard event, one generation, whose text is the second attempt's only.
+  auto events = log->read_events(id);
+  ASSERT_TRUE(events);
+  int discards = 0;
+  int finished = 0;
+  for (const auto& ev : *events) {
+    if (ev.type == event_type::generation_discarded) ++discards;
+    if (ev.type == event_type::generation_finished) ++finished;
+  }
+  EXPECT_EQ(discards, 1);
+  EXPECT_EQ(finished, 1);
+  auto messages = log->messages(id, 0);
+  ASSERT_TRUE(messages);
+  ASSERT_EQ(messages->size(), 2u);
+  EXPECT_EQ((*messages)[1].content, "Hello");
+}
+
+}  // namespace
+}  // namespace parley::server

@@ -1,0 +1,200 @@
+// PubChan in process: the engine drives the WebSocket test team on the in-memory store and a fake
+// subscriber records the wire events, their numbering, replay and resync.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/server/pubchan.hpp"
+
+namespace parley::server {
+namespace {
+
+namespace asio = boost::asio;
+
+struct recorder final : pubchan_subscriber {
+  std::vector<boost::json::object> packets;
+  std::uint16_t closed_with = 0;
+  void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
+  void close(std::uint16_t code, std::string_view) override { closed_with = code; }
+  std::vector<std::string> types() const {
+    std::vector<std::string> out;
+    for (const auto& p : packets) out.emplace_back(p.at("type").as_string());
+    return out;
+  }
+};
+
+class PubchanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto team = config::load_team_file(std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/ws_teams/team.yaml");
+    ASSERT_TRUE(team) << team.err().message;
+    auto providers = engine::build_providers(*team);
+    ASSERT_TRUE(providers) << providers.err().message;
+    log_ = make_memory_store();
+    auto created =
+        engine::engine::create(io_.get_executor(), *log_, *team, std::move(*providers), engine::build_builtin_tools());
+    ASSERT_TRUE(created) << created.err().message;
+    engine_ = std::move(*created);
+    options_.replay_window_events = 64;
+    channels_ = std::make_unique<pubchan>(*engine_, *log_, options_);
+  }
+
+  // Coroutines are free functions with their arguments in the frame: a capturing lambda would
+  // dangle once co_spawn returns.
+  static asio::awaitable<void> create_co(engine::engine& eng, std::string& id) {
+    engine::new_dialog spec{"lead", "t", ""};
+    auto created = co_await eng.create_root_dialog(std::move(spec));
+    if (created) id = *created;
+  }
+  static asio::awaitable<void> say_co(engine::engine& eng, std::string id, std::string text) {
+    auto posted = co_await eng.post_user_message(id, text);
+    EXPECT_TRUE(posted);
+    co_await eng.wait_until_settled(id);
+  }
+
+  std::string create_dialog() {
+    std::string id;
+    asio::co_spawn(io_, create_co(*engine_, id), asio::detached);
+    io_.run();
+    io_.restart();
+    return id;
+  }
+
+  void say(const std::string& id, const std::string& text) {
+    asio::co_spawn(io_, say_co(*engine_, id, text), asio::detached);
+    io_.run();
+    io_.restart();
+  }
+
+  asio::io_context io_{1};
+  std::unique_ptr<store> log_;
+  std::unique_ptr<engine::engine> engine_;
+  server_options options_;
+  std::unique_ptr<pubchan> channels_;
+};
+
+TEST_F(PubchanTest, StreamsADialogInOrderWithSeqStrictlyPlusOne) {
+  recorder sub;
+  channels_->attach(sub);
+  const auto id = create_dialog();
+  ASSERT_FALSE(id.empty());
+  ASSERT_TRUE(channels_->subscribe(sub, id, std::nullopt, ""));
+  say(id, "stream please");
+
+  std::vector<std::string> dialog_types;
+  std::int64_t seq = 0;
+  for (const auto& p : sub.packets) {
+    if (!p.contains("seq") || p.at("type").as_string() == "resync") continue;
+    EXPECT_EQ(p.at("seq").as_int64(), ++seq) << boost::json::serialize(p);
+    EXPECT_EQ(p.at("dialog").at("selfId").as_string(), id);
+    dialog_types.emplace_back(p.at("type").as_string());
+  }
+  // Attached first, so the root's creation came first; the plain subscribe answered with resync.
+  ASSERT_GE(sub.types().size(), 2u);
+  EXPECT_EQ(sub.types()[0], "dialog_list_evt");
+  EXPECT_EQ(sub.types()[1], "resync");
+  const std::vector<std::string> expected_prefix = {"user_message_evt", "generating_start_evt", "thinking_start_evt",
+                                                    "thinking_chunk_evt"};
+  ASSERT_GE(dialog_types.size(), expected_prefix.size());
+  EXPECT_TRUE(std::equal(expected_prefix.begin(), expected_prefix.end(), dialog_types.begin()));
+  const auto has = [&](std::string_view t) {
+    return std::find(dialog_types.begin(), dialog_types.end(), t) != dialog_types.end();
+  };
+  for (const auto t : {"thinking_finish_evt", "generating_finish_evt", "tool_call_evt", "tool_result_evt",
+                       "saying_start_evt", "saying_chunk_evt", "saying_finish_evt", "dialog_state_evt"}) {
+    EXPECT_TRUE(has(t)) << t;
+  }
+  // The log-derived events carry logSeq; the stream events do not.
+  for (const auto& p : sub.packets) {
+    const auto type = p.at("type").as_string();
+    if (type == "user_message_evt" || type == "tool_result_evt") {
+      EXPECT_TRUE(p.contains("logSeq"));
+    }
+    if (type == "saying_chunk_evt") {
+      EXPECT_FALSE(p.contains("logSeq"));
+    }
+  }
+  std::string saying;
+  for (const auto& p : sub.packets) {
+    if (p.at("type").as_string() == "saying_chunk_evt") saying += p.at("content").as_string();
+  }
+  EXPECT_EQ(saying, "The answer is five, computed with care.");
+  channels_->detach(sub);
+  EXPECT_EQ(channels_->connection_count(), 0u);
+}
+
+TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
+  const auto id = create_dialog();
+  say(id, "stream please");
+  const auto last = channels_->last_seq(id);
+  ASSERT_GT(last, 10);
+
+  recorder replayed;
+  ASSERT_TRUE(channels_->subscribe(replayed, id, 5, channels_->epoch()));
+  ASSERT_EQ(replayed.packets.size(), static_cast<std::size_t>(last - 5));
+  for (std::size_t i = 0; i < replayed.packets.size(); ++i) EXPECT_EQ(replayed.packets[i].at("seq").as_int64(), 6 + i);
+
+  recorder stale;
+  ASSERT_TRUE(channels_->subscribe(stale, id, 5, "another-epoch"));
+  ASSERT_EQ(stale.packets.size(), 1u);
+  EXPECT_EQ(stale.packets[0].at("type").as_string(), "resync");
+  EXPECT_EQ(stale.packets[0].at("seq").as_int64(), last);
+
+  recorder up_to_date;
+  ASSERT_TRUE(channels_->subscribe(up_to_date, id, last, channels_->epoch()));
+  EXPECT_TRUE(up_to_date.packets.empty());
+
+  // Past the window (64 events here): resync.
+  for (int i = 0; i < 3; ++i) say(id, "stream again");
+  recorder behind;
+  ASSERT_TRUE(channels_->subscribe(behind, id, 1, channels_->epoch()));
+  ASSERT_EQ(behind.packets.size(), 1u);
+  EXPECT_EQ(behind.packets[0].at("type").as_string(), "resync");
+
+  recorder nobody;
+  auto missing = channels_->subscribe(nobody, "no-such-dialog", std::nullopt, "");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.err().code, errc::not_found);
+}
+
+TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
+  recorder everyone;
+  channels_->attach(everyone);
+  const auto id = create_dialog();
+  ASSERT_TRUE(channels_->subscribe(everyone, id, std::nullopt, ""));
+  say(id, "delegate it");
+  bool created = false;
+  bool questions = false;
+  for (const auto& p : everyone.packets) {
+    const auto type = p.at("type").as_string();
+    if (type == "subdialog_created_evt") {
+      created = true;
+      EXPECT_EQ(p.at("dialog").at("selfId").as_string(), id);
+      EXPECT_EQ(p.at("subdialog").at("parentId").as_string(), id);
+    }
+    if (type == "questions_count_update") {
+      questions = true;
+      EXPECT_EQ(p.at("questionCount").as_int64(), 1);
+      EXPECT_NE(p.at("dialog").at("selfId").as_string(), id);
+    }
+  }
+  EXPECT_TRUE(created);
+  EXPECT_TRUE(questions);
+  channels_->close_all();
+  EXPECT_EQ(everyone.closed_with, 1001);
+  channels_->detach(everyone);
+}
+
+}  // namespace
+}  // namespace parley::server
