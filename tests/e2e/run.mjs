@@ -366,8 +366,10 @@ test('markdown is rendered and sanitised; Taskdoc and reminders panels; search',
   await waitText(page, tid('reminder'), "Check the venue's wifi.", 'the reminders panel');
   await waitText(page, tid('saying'), 'Some bold', 'the saying');
   await page.locator(`${tid('saying')} strong`).first().waitFor();
-  assert((await page.locator(`${tid('saying')} li`).count()) === 2, 'the list is rendered');
+  // The saying is still streaming until the dialog is done; only then is the whole list there.
   await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the dialog status');
+  await page.locator(`${tid('saying')} li`).nth(1).waitFor();
+  assert((await page.locator(`${tid('saying')} li`).count()) === 2, 'the list is rendered');
   const unsafe = await page.evaluate(() => ({
     pwned: window.__pwned ?? null,
     scripts: document.querySelectorAll('[data-testid="saying"] script').length,
