@@ -196,12 +196,26 @@ async function waitAttr(page, selector, attr, value, what) {
 }
 
 const shots = [];
-async function screenshot(page, name) {
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+// Takes the screenshot and looks at it: each key element (a selector) must lie inside the captured
+// viewport with a real size, and its own crop must not be blank (a single-colour crop compresses
+// to a few hundred bytes, anything with text or an icon does not).
+async function screenshot(page, name, keyElements = []) {
   const file = join(opts.out, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   const bytes = readFileSync(file);
   assert(statSync(file).size > 1000, `screenshot ${file} is too small`);
-  assert(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), `${file} is not a PNG`);
+  assert(bytes.subarray(0, 8).equals(PNG_MAGIC), `${file} is not a PNG`);
+  const view = page.viewportSize();
+  for (const selector of keyElements) {
+    const element = page.locator(selector).first();
+    const box = await element.boundingBox();
+    assert(box && box.width >= 4 && box.height >= 4, `${name}: ${selector} has no size in the screenshot`);
+    const inside = box.x < view.width && box.y < view.height && box.x + box.width > 0 && box.y + box.height > 0;
+    assert(inside, `${name}: ${selector} is outside the captured viewport`);
+    const crop = await element.screenshot();
+    assert(crop.subarray(0, 8).equals(PNG_MAGIC) && crop.length > 300, `${name}: ${selector} looks blank in the screenshot`);
+  }
   shots.push(file);
   return file;
 }
@@ -243,7 +257,7 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await page.locator(tid('new-start')).click();
   await visible(page, tid('thinking-body'), 'the streamed thinking');
   await visible(page, `${tid('transcript')} .streaming`, 'a segment still streaming');
-  await screenshot(page, '01-streaming');
+  await screenshot(page, '01-streaming', [tid('thinking-body'), tid('offline-banner'), tid('tree-node')]);
   await waitText(page, tid('saying'), 'I will ask the clerk', 'the streamed saying');
   assert((await page.locator(`${tid('saying')} strong`).first().textContent()) === 'clerk', 'saying is rendered as markdown (**clerk** → <strong>)');
   await waitText(page, tid('msg-user'), 'Plan the launch', 'the user message');
@@ -263,7 +277,7 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await waitAttr(page, tid('q4h-badge'), 'data-count', '1', 'the Q4H badge');
   await visible(page, tid('q4h-item'), 'the question in the Q4H panel');
   await waitText(page, tid('q4h-list'), 'Which day?', 'the Q4H panel');
-  await screenshot(page, '02-q4h');
+  await screenshot(page, '02-q4h', [tid('q4h-badge'), tid('q4h-item')]);
 
   // Follow the question to its call site and answer it in the input box.
   await page.locator(tid('q4h-link')).first().click();
@@ -282,7 +296,7 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   assert(inView, 'the askHuman call is scrolled into view');
   await visible(page, tid('answer-mode'), 'the answer mode of the input box');
   await waitText(page, tid('answer-question-text'), 'Which day?', 'the answer mode');
-  await screenshot(page, '03-answering');
+  await screenshot(page, '03-answering', [tid('answer-mode'), tid('answer-question-text')]);
   await page.locator(tid('input')).fill('Friday');
   await page.locator(tid('send')).click();
   await waitAttr(page, tid('q4h-badge'), 'data-count', '0', 'the Q4H badge after the answer');
@@ -298,7 +312,7 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await visible(page, tid('tellask-result'), 'the Tellask result in the root');
   await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the root status');
   await waitAttr(page, `${tid('tree-node')}[data-member="clerk"] .status`, 'data-status', 'completed', 'the clerk in the tree');
-  await screenshot(page, '04-completed');
+  await screenshot(page, '04-completed', [tid('tellask-result'), tid('dialog-status'), `${tid('tree-node')}[data-member="clerk"]`]);
 
   // Collapsing drops the subtree from the page; expanding fetches it again.
   const childrenFetches = [];
@@ -344,7 +358,7 @@ test('theme and language toggles change the page and are remembered', async ({ s
   await waitText(page, tid('new-start'), '开始', 'the start button');
   await waitText(page, tid('offline-banner'), '离线模式', 'the offline banner');
   assert((await page.locator(tid('new-content')).getAttribute('placeholder')) === '要团队做什么？', 'placeholders follow the language');
-  await screenshot(page, '05-dark-zh');
+  await screenshot(page, '05-dark-zh', [tid('tab-running'), tid('new-start'), tid('offline-banner')]);
 
   await page.reload();
   await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
@@ -383,7 +397,7 @@ test('markdown is rendered and sanitised; Taskdoc and reminders panels; search',
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 1);
   await page.locator(tid('dialog-search')).fill('no such dialog at all');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="dialog-item"]').length === 0);
-  await screenshot(page, '07-markdown-panels');
+  await screenshot(page, '07-markdown-panels', [tid('taskdoc-goals'), tid('reminder'), `${tid('saying')} li`]);
 });
 
 test('a wrong token shows an auth error; the right one works', async ({ page, server }) => {
@@ -391,7 +405,7 @@ test('a wrong token shows an auth error; the right one works', async ({ page, se
   assert(url.hash.startsWith('#token='), `the server prints its URL with #token= (${server.url})`);
   await page.goto(`${url.origin}/#token=wrong-token`);
   await visible(page, tid('auth-error'), 'the auth error banner');
-  await screenshot(page, '06-auth-error');
+  await screenshot(page, '06-auth-error', [tid('auth-error')]);
   assert(!(await page.evaluate(() => location.hash)).includes('token'), 'the token is taken out of the address bar');
 
   const ok = await page.context().newPage();
