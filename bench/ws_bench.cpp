@@ -1,0 +1,392 @@
+// parley-bench ws: the PubChan under load, in one process. The server stack (engine, in-memory
+// store, PubChan, HTTP/WebSocket listener on 127.0.0.1:0) runs on one thread; the WebSocket clients
+// run on a second thread with their own io_context. Phase 1: N subscribers (default 1,000) watch
+// one dialog stream a long saying in many chunks. Phase 2: D dialogs (default 200) stream at once,
+// each to its own subscriber. Latency is from the engine reporting a stream event (an observer
+// stamps the wire seq PubChan just gave it) to a client having read the packet.
+#include <sys/resource.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_verbs.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/server/http_server.hpp"
+#include "parley/server/pubchan.hpp"
+#include "parley/server/server_context.hpp"
+
+namespace parley::bench {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now().time_since_epoch()).count();
+}
+
+double rss_kb() {
+  std::ifstream statm("/proc/self/statm");
+  long pages_total = 0;
+  long pages_resident = 0;
+  statm >> pages_total >> pages_resident;
+  return static_cast<double>(pages_resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / 1024.0;
+}
+
+// A member that streams `chunks` chunks of 16 characters, one per millisecond.
+void write_ws_team(const fs::path& dir, int chunks) {
+  fs::create_directories(dir / "workspace");
+  std::ofstream(dir / "team.yaml")
+      << "version: 1\nworkspace: workspace\n"
+         "providers:\n  offline: {kind: scripted, script: script.yaml}\n"
+         "members:\n  streamer: {persona: \"You stream.\", provider: offline, model: scripted}\n";
+  std::string saying;
+  for (int i = 0; i < chunks; ++i) saying += "chunk of sixteen";
+  std::ofstream(dir / "script.yaml") << "chunk_size: 16\ndelay_ms: 1\nmembers:\n  streamer:\n"
+                                        "    - emit: [{saying: \""
+                                     << saying << "\"}]\n";
+}
+
+// Stamps the time each wire seq of the watched dialogs was published (PubChan is the observer
+// before this one, so its last_seq is the seq of this very event).
+class stamp_observer final : public engine::engine_observer {
+ public:
+  stamp_observer(server::pubchan& channels, std::size_t max_seq) : channels_(channels), max_seq_(max_seq) {}
+  // Called on the server thread before any client reads a stamp; returns the dialog's index.
+  std::size_t watch(const std::string& dialog_id) {
+    index_[dialog_id] = stamps_.size();
+    stamps_.push_back(std::make_unique<std::atomic<std::int64_t>[]>(max_seq_));
+    return stamps_.size() - 1;
+  }
+  void on_stream(const engine::stream_event& ev) override {
+    const auto it = index_.find(std::string(ev.dialog_id));
+    if (it == index_.end()) return;
+    const auto seq = static_cast<std::size_t>(channels_.last_seq(ev.dialog_id));
+    if (seq < max_seq_) stamps_[it->second][seq].store(now_ns(), std::memory_order_release);
+  }
+  std::int64_t stamp(std::size_t dialog_index, std::int64_t seq) const {
+    if (seq < 0 || static_cast<std::size_t>(seq) >= max_seq_) return 0;
+    return stamps_[dialog_index][static_cast<std::size_t>(seq)].load(std::memory_order_acquire);
+  }
+
+ private:
+  server::pubchan& channels_;
+  std::size_t max_seq_;
+  std::map<std::string, std::size_t> index_;  // filled before the clients start
+  std::vector<std::unique_ptr<std::atomic<std::int64_t>[]>> stamps_;
+};
+
+struct client_figures {
+  std::atomic<int> connected{0};
+  std::atomic<int> finished{0};
+  std::atomic<int> failed{0};
+  std::atomic<std::int64_t> packets{0};
+  std::atomic<std::int64_t> last_packet_ns{0};
+  std::mutex mutex;
+  std::vector<std::int64_t> latencies_ns;
+};
+
+std::int64_t field_int(std::string_view text, std::string_view key) {
+  const auto at = text.find(key);
+  if (at == std::string_view::npos) return -1;
+  std::int64_t value = 0;
+  for (auto i = at + key.size(); i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+    value = value * 10 + (text[i] - '0');
+  return value;
+}
+
+asio::awaitable<void> run_client(std::uint16_t port, std::string dialog_id, std::size_t dialog_index,
+                                 const stamp_observer& stamps, client_figures& figures) {
+  constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+  websocket::stream<beast::tcp_stream> ws(co_await asio::this_coro::executor);
+  const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), port);
+  auto [connect_error] = co_await beast::get_lowest_layer(ws).async_connect(endpoint, use_tuple);
+  if (connect_error) {
+    ++figures.failed;
+    co_return;
+  }
+  const auto decorate = [](websocket::request_type& request) {
+    request.set(beast::http::field::sec_websocket_protocol, "parley.v1");
+  };
+  ws.set_option(websocket::stream_base::decorator(decorate));
+  const std::string host = "127.0.0.1:" + std::to_string(port);
+  auto [handshake_error] = co_await ws.async_handshake(host, "/ws", use_tuple);
+  if (handshake_error) {
+    ++figures.failed;
+    co_return;
+  }
+  const std::string subscribe = R"({"type":"subscribe","dialog":{"selfId":")" + dialog_id + "\"}}";
+  auto [write_error, written] = co_await ws.async_write(asio::buffer(subscribe), use_tuple);
+  if (write_error) {
+    ++figures.failed;
+    co_return;
+  }
+  beast::flat_buffer buffer;
+  std::vector<std::int64_t> latencies;
+  bool subscribed = false;
+  while (true) {
+    auto [read_error, bytes] = co_await ws.async_read(buffer, use_tuple);
+    if (read_error) {
+      ++figures.failed;
+      break;
+    }
+    const auto received = now_ns();
+    const std::string text = beast::buffers_to_string(buffer.data());
+    buffer.consume(buffer.size());
+    if (!subscribed && text.starts_with(R"({"type":"resync")")) {
+      subscribed = true;
+      ++figures.connected;
+      continue;
+    }
+    ++figures.packets;
+    figures.last_packet_ns.store(received, std::memory_order_relaxed);
+    if (text.starts_with(R"({"type":"saying_chunk_evt")")) {
+      const auto stamp = stamps.stamp(dialog_index, field_int(text, "\"seq\":"));
+      if (stamp > 0) latencies.push_back(received - stamp);
+    }
+    if (text.starts_with(R"({"type":"generating_finish_evt")")) {
+      ++figures.finished;
+      break;
+    }
+  }
+  {
+    const std::lock_guard lock(figures.mutex);
+    figures.latencies_ns.insert(figures.latencies_ns.end(), latencies.begin(), latencies.end());
+  }
+  beast::get_lowest_layer(ws).socket().close();
+}
+
+// The server side: everything on one io_context run by one thread.
+struct server_stack {
+  asio::io_context io{1};
+  std::unique_ptr<store> log = make_memory_store();
+  server::server_options options;
+  std::unique_ptr<engine::engine> eng;
+  std::unique_ptr<server::pubchan> channels;
+  std::unique_ptr<stamp_observer> stamps;
+  std::unique_ptr<server::server_context> context;
+  std::unique_ptr<server::http_server> listener;
+  std::thread thread;
+  asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
+
+  // Runs `fn` on the server thread and waits for it.
+  template <class Fn>
+  auto call(Fn fn) {
+    std::packaged_task<decltype(fn())()> task(std::move(fn));
+    auto done = task.get_future();
+    asio::post(io, [&task] { task(); });
+    return done.get();
+  }
+};
+
+asio::awaitable<void> create_dialogs(engine::engine& eng, int count, std::promise<std::vector<std::string>>& out) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < count; ++i) {
+    engine::new_dialog spec{"streamer", "bench", ""};
+    auto id = co_await eng.create_root_dialog(std::move(spec));
+    if (id) ids.push_back(*id);
+  }
+  out.set_value(std::move(ids));
+}
+
+asio::awaitable<void> post_message(engine::engine& eng, std::string id) {
+  (void)co_await eng.post_user_message(id, "go");
+}
+
+struct phase_result {
+  double events_per_s = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double rss_per_connection_kb = 0;
+  std::int64_t packets = 0;
+  int failed = 0;
+  int finished = 0;
+};
+
+double percentile_us(std::vector<std::int64_t>& values, double q) {
+  if (values.empty()) return 0;
+  const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
+  return static_cast<double>(values[at]) / 1000.0;
+}
+
+// `subscribers` clients spread over `dialogs` dialogs (client i watches dialog i % dialogs).
+phase_result run_phase(server_stack& server, int dialogs, int subscribers) {
+  std::promise<std::vector<std::string>> created;
+  auto ids_future = created.get_future();
+  asio::co_spawn(server.io, create_dialogs(*server.eng, dialogs, created), asio::detached);
+  const auto ids = ids_future.get();
+  if (ids.empty()) return {};
+  const auto indices = server.call([&] {
+    std::vector<std::size_t> out;
+    for (const auto& id : ids) out.push_back(server.stamps->watch(id));
+    return out;
+  });
+
+  client_figures figures;
+  asio::io_context client_io(1);
+  const double rss_before = rss_kb();
+  const auto port = server.listener->port();
+  for (int i = 0; i < subscribers; ++i) {
+    const auto d = static_cast<std::size_t>(i) % ids.size();
+    asio::co_spawn(client_io, run_client(port, ids[d], indices[d], *server.stamps, figures), asio::detached);
+  }
+  std::thread client_thread([&] { client_io.run(); });
+  const auto connect_deadline = clock_type::now() + std::chrono::seconds(60);
+  while (figures.connected + figures.failed < subscribers && clock_type::now() < connect_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  phase_result out;
+  out.rss_per_connection_kb = (rss_kb() - rss_before) / std::max(1, figures.connected.load());
+
+  const auto start = now_ns();
+  for (const auto& id : ids) asio::co_spawn(server.io, post_message(*server.eng, id), asio::detached);
+  const auto deadline = clock_type::now() + std::chrono::seconds(300);
+  while (figures.finished + figures.failed < subscribers && clock_type::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  client_thread.join();
+  const double seconds = static_cast<double>(figures.last_packet_ns.load() - start) / 1e9;
+  out.packets = figures.packets.load();
+  out.events_per_s = seconds > 0 ? static_cast<double>(out.packets) / seconds : 0;
+  out.p50_us = percentile_us(figures.latencies_ns, 0.50);
+  out.p99_us = percentile_us(figures.latencies_ns, 0.99);
+  out.failed = figures.failed.load();
+  out.finished = figures.finished.load();
+  return out;
+}
+
+fs::path scratch_dir() {
+  std::random_device device;
+  auto dir = fs::temp_directory_path() / ("parley-ws-bench-" + std::to_string(device()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Every client needs two descriptors in this process (its socket and the server's).
+int raise_fd_limit(int wanted) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+  const auto need = static_cast<rlim_t>(wanted);
+  if (limit.rlim_cur < need) {
+    limit.rlim_cur = std::min(need, limit.rlim_max);
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+    ::getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  return static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
+}
+
+}  // namespace
+
+int run_ws_bench(const bench_args& args) {
+  int subscribers = args.int_or("subscribers", 1000);
+  const int dialogs = args.int_or("dialogs", 200);
+  const int chunks = args.int_or("chunks", 2000);
+  const int fd_limit = raise_fd_limit(2 * std::max(subscribers, dialogs) + 64);
+  if (2 * subscribers + 64 > fd_limit) {
+    subscribers = (fd_limit - 64) / 2;
+    std::printf("ws: the descriptor limit (%d) allows %d subscribers\n", fd_limit, subscribers);
+  }
+  const fs::path dir = scratch_dir();
+  write_ws_team(dir, chunks);
+  auto team = config::load_team_file(dir / "team.yaml");
+  if (!team) {
+    std::fprintf(stderr, "parley-bench: %s\n", team.err().message.c_str());
+    return 1;
+  }
+  auto providers = engine::build_providers(*team);
+  if (!providers) {
+    std::fprintf(stderr, "parley-bench: %s\n", providers.err().message.c_str());
+    return 1;
+  }
+  server_stack server;
+  server.options.port = 0;
+  auto eng = engine::engine::create(server.io.get_executor(), *server.log, *team, std::move(*providers),
+                                    engine::build_builtin_tools());
+  if (!eng) {
+    std::fprintf(stderr, "parley-bench: %s\n", eng.err().message.c_str());
+    return 1;
+  }
+  server.eng = std::move(*eng);
+  server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
+  server.stamps = std::make_unique<stamp_observer>(*server.channels, static_cast<std::size_t>(chunks) + 256);
+  server.eng->add_observer(server.stamps.get());
+  server.context = std::make_unique<server::server_context>(
+      server::server_context{*server.eng, *server.log, server.options, *server.channels, true, "bench"});
+  auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
+  if (!listening) {
+    std::fprintf(stderr, "parley-bench: %s\n", listening.err().message.c_str());
+    return 1;
+  }
+  server.listener = std::move(*listening);
+  server.listener->start();
+  server.thread = std::thread([&] { server.io.run(); });
+
+  boost::json::object out{{"bench", "ws"}, {"chunks_per_generation", chunks}};
+  const auto fan = run_phase(server, 1, subscribers);
+  std::printf(
+      "ws fan-out: %d subscribers of 1 dialog: %.0f events/s delivered (%lld packets), latency p50 %.0f us, "
+      "p99 %.0f us, %.1f KiB RSS per connection (both ends), %d failed\n",
+      subscribers, fan.events_per_s, static_cast<long long>(fan.packets), fan.p50_us, fan.p99_us,
+      fan.rss_per_connection_kb, fan.failed);
+  const auto many = run_phase(server, dialogs, dialogs);
+  std::printf(
+      "ws many dialogs: %d dialogs streaming at once, one subscriber each: %.0f events/s delivered, "
+      "latency p50 %.0f us, p99 %.0f us, %d failed\n",
+      dialogs, many.events_per_s, many.p50_us, many.p99_us, many.failed);
+
+  server.call([&] {
+    server.listener->stop();
+    server.channels->close_all();
+    return 0;
+  });
+  server.work.reset();
+  server.io.stop();
+  server.thread.join();
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+
+  out["ws_subscribers"] = subscribers;
+  out["ws_1000_events_per_s"] = fan.events_per_s;
+  out["ws_1000_p50_latency_us"] = fan.p50_us;
+  out["ws_1000_p99_latency_us"] = fan.p99_us;
+  out["ws_rss_per_connection_kb"] = fan.rss_per_connection_kb;
+  out["ws_200_dialogs"] = dialogs;
+  out["ws_200_events_per_s"] = many.events_per_s;
+  out["ws_200_p50_latency_us"] = many.p50_us;
+  out["ws_200_p99_latency_us"] = many.p99_us;
+  out["ws_failed_clients"] = fan.failed + many.failed;
+  print_json_line(out);
+  return fan.failed + many.failed == 0 ? 0 : 1;
+}
+
+}  // namespace parley::bench
