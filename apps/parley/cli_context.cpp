@@ -64,4 +64,16 @@ void remember_team(const fs::path& data_dir, const config::team_config& team) {
   out << (is_workspace ? "workspace " : "team ") << where.string() << "\n";
 }
 
+result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
+  const auto data_dir = data_dir_of(args);
+  auto team = load_team(args, data_dir);
+  if (!team) return std::move(team).err();
+  auto log = open_data_store(data_dir);
+  if (!log) return std::move(log).err();
+  remember_team(data_dir, *team);
+  auto providers = engine::build_providers(*team);
+  if (!providers) return std::move(providers).err();
+  return engine_inputs{std::move(*team), std::move(*log), std::move(*providers)};
+}
+
 }  // namespace parley::cli

@@ -9,6 +9,7 @@
 #include "cli_args.hpp"
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
+#include "parley/engine/assembly.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley::cli {
@@ -28,5 +29,14 @@ result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data
 result<config::team_config> load_team(const parsed_args& args, const std::filesystem::path& data_dir);
 // Records where the team came from so later verbs (say, serve) find it without flags.
 void remember_team(const std::filesystem::path& data_dir, const config::team_config& team);
+
+// What a verb that drives dialogs starts from: the team (remembered in the data directory), its
+// open store and its model providers.
+struct engine_inputs {
+  config::team_config team;
+  std::unique_ptr<store> log;
+  engine::provider_map providers;
+};
+result<engine_inputs> prepare_engine_inputs(const parsed_args& args);
 
 }  // namespace parley::cli

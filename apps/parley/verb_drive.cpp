@@ -38,18 +38,14 @@ using engine_action = std::function<asio::awaitable<result<void>>(engine::engine
 // Sets up the team, store and engine, runs `action`, then drives until the dialog's whole
 // hierarchy settles, streaming to the terminal. Ctrl-C stops the followed dialog's generation.
 int with_engine(const parsed_args& args, const engine_action& action) {
-  const auto data_dir = data_dir_of(args);
-  auto team = load_team(args, data_dir);
-  if (!team) return report(team.err());
-  auto log = open_data_store(data_dir);
-  if (!log) return report(log.err());
-  remember_team(data_dir, *team);
-  auto providers = engine::build_providers(*team);
-  if (!providers) return report(providers.err());
+  auto inputs = prepare_engine_inputs(args);
+  if (!inputs) return report(inputs.err());
+  const config::team_config& team = inputs->team;
+  store& log = *inputs->log;
 
   asio::io_context io;
   auto created =
-      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), engine::build_builtin_tools());
   if (!created) return report(created.err());
   auto& eng = **created;
   terminal_printer printer(args.has("quiet"));
@@ -96,18 +92,16 @@ int with_engine(const parsed_args& args, const engine_action& action) {
 }
 
 int drive(const parsed_args& args, drive_request request) {
-  const auto data_dir = data_dir_of(args);
-  auto team = load_team(args, data_dir);
-  if (!team) return report(team.err());
   return with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     if (auto valid = eng.check_user_message(request.message); !valid) co_return std::move(valid).err();
     if (request.dialog_id) {
       dialog_id = *request.dialog_id;
     } else {
-      const std::string member = request.member_id.empty() ? team->default_member : request.member_id;
-      if (team->find_member(member) != nullptr) {
+      const auto& team = eng.team();
+      const std::string member = request.member_id.empty() ? team.default_member : request.member_id;
+      if (team.find_member(member) != nullptr) {
         std::fprintf(stderr, "parley: @%s talks to %s\n", member.c_str(),
-                     engine::describe_member_model(*team, member).c_str());
+                     engine::describe_member_model(team, member).c_str());
       }
       engine::new_dialog spec{request.member_id, request.title, request.task_doc_path};
       auto id = co_await eng.create_root_dialog(std::move(spec));

@@ -134,14 +134,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!web_root) return report(web_root.err());
   options.web_root = *web_root;
 
-  const auto data_dir = data_dir_of(*args);
-  auto team = load_team(*args, data_dir);
-  if (!team) return report(team.err());
-  auto log = open_data_store(data_dir);
-  if (!log) return report(log.err());
-  remember_team(data_dir, *team);
-  auto providers = engine::build_providers(*team);
-  if (!providers) return report(providers.err());
+  auto inputs = prepare_engine_inputs(*args);
+  if (!inputs) return report(inputs.err());
+  const config::team_config& team = inputs->team;
+  store& log = *inputs->log;
 
   // The io_context outlives everything that holds its sockets and timers. A clean shutdown ends
   // only once no coroutine is left, so nothing refers back into these objects when they go.
@@ -150,23 +146,22 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
   {
-    auto created =
-        engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
+                                          engine::build_builtin_tools());
     if (!created) return report(created.err());
     eng = std::move(*created);
   }
-  channels = std::make_unique<server::pubchan>(*eng, **log, options);
+  channels = std::make_unique<server::pubchan>(*eng, log, options);
 
   bool scripted_offline = false;
-  for (const auto& member : team->members) {
-    std::printf("parley: @%s talks to %s\n", member.id.c_str(),
-                engine::describe_member_model(*team, member.id).c_str());
+  for (const auto& member : team.members) {
+    std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
     scripted_offline = scripted_offline || eng->provider_kind_of(member.id) == "scripted";
   }
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  server::server_context context{*eng, **log, options, *channels, scripted_offline, kVersion};
+  server::server_context context{*eng, log, options, *channels, scripted_offline, kVersion};
 
   auto recovered = eng->recover_all();
   if (!recovered) return report(recovered.err());
@@ -191,7 +186,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (ec) return;
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
-    auto shutdown = shut_down(*eng, **log, *listener, *channels, shutdown_done);
+    auto shutdown = shut_down(*eng, log, *listener, *channels, shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });
   bool gave_up = false;
@@ -206,7 +201,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     }
   }
 
-  (*log)->flush();
+  log.flush();
   std::fflush(stdout);
   if (gave_up) {
     // Coroutines still hold references into the engine and the sockets; the log is flushed, so

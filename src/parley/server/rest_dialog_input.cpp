@@ -22,17 +22,11 @@ handler_result post_message(server_context& context, const rest_request& request
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  auto content = required_text(*body, "content");
-  if (!content) co_return field_error(content.err());
-  if (auto valid = context.engine.check_user_message(*content); !valid) {
-    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
-  }
-  auto msg_id = optional_text(*body, "msgId");
-  if (!msg_id) co_return field_error(msg_id.err());
-  std::string id = msg_id->empty() ? new_message_id() : *msg_id;
-  auto posted = co_await context.engine.post_user_message(dialog_id, *content, id);
+  auto input = read_user_input(context.engine, *body);
+  if (!input) co_return field_error(input.err());
+  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id);
   if (!posted) co_return error_response(posted.err());
-  co_return json_response(202, accepted(id));
+  co_return json_response(202, accepted(input->msg_id));
 }
 
 handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -43,22 +37,16 @@ handler_result post_answer(server_context& context, const rest_request& request,
   if (!body) co_return failure;
   auto question_id = required_text(*body, "questionId");
   if (!question_id) co_return field_error(question_id.err());
-  auto content = required_text(*body, "content");
-  if (!content) co_return field_error(content.err());
-  if (auto valid = context.engine.check_user_message(*content); !valid) {
-    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
-  }
-  auto msg_id = optional_text(*body, "msgId");
-  if (!msg_id) co_return field_error(msg_id.err());
-  std::string id = msg_id->empty() ? new_message_id() : *msg_id;
-  engine::user_answer answer{dialog_id, *content, id, *question_id, "answer"};
+  auto input = read_user_input(context.engine, *body);
+  if (!input) co_return field_error(input.err());
+  engine::user_answer answer{dialog_id, input->content, input->msg_id, *question_id, "answer"};
   auto answered = co_await context.engine.answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
     if (answered.err().code == errc::not_found) co_return error_response(409, "conflict", answered.err().message);
     co_return error_response(answered.err());
   }
-  co_return json_response(202, accepted(id));
+  co_return json_response(202, accepted(input->msg_id));
 }
 
 handler_result post_interrupt(server_context& context, const rest_request& /*request*/, std::string dialog_id) {

@@ -100,11 +100,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
   // Every field is checked before anything is created, so a bad request leaves nothing behind.
-  auto content = required_text(*body, "content");
-  if (!content) co_return field_error(content.err());
-  if (auto valid = context.engine.check_user_message(*content); !valid) {
-    co_return field_error(make_error(errc::invalid_argument, "content: " + valid.err().message));
-  }
+  auto input = read_user_input(context.engine, *body);
+  if (!input) co_return field_error(input.err());
   auto member = optional_text(*body, "memberId");
   if (!member) co_return field_error(member.err());
   if (!member->empty() && context.engine.team().find_member(*member) == nullptr) {
@@ -119,14 +116,12 @@ handler_result create_dialog(server_context& context, const rest_request& reques
       co_return field_error(make_error(errc::invalid_argument, "taskDocPath: " + valid.err().message));
     }
   }
-  auto msg_id = optional_text(*body, "msgId");
-  if (!msg_id) co_return field_error(msg_id.err());
 
   engine::new_dialog spec{*member, *title, *task_doc};
   auto created = co_await context.engine.create_root_dialog(std::move(spec));
   if (!created) co_return error_response(created.err());
   const std::string id = *created;
-  auto posted = co_await context.engine.post_user_message(id, *content, *msg_id);
+  auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id);
   if (!posted) co_return error_response(posted.err());
   auto row = find_dialog(context.log, id);
   if (!row) co_return error_response(row.err());

@@ -112,4 +112,15 @@ boost::json::object summary_of(store& log, const dialog_row& row) {
 
 std::string new_message_id() { return new_uuid(); }
 
+result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body) {
+  auto content = required_text(body, "content");
+  if (!content) return std::move(content).err();
+  if (auto valid = eng.check_user_message(*content); !valid) {
+    return make_error(errc::invalid_argument, "content: " + valid.err().message);
+  }
+  auto msg_id = optional_text(body, "msgId");
+  if (!msg_id) return std::move(msg_id).err();
+  return user_input{std::move(*content), msg_id->empty() ? new_message_id() : std::move(*msg_id)};
+}
+
 }  // namespace parley::server

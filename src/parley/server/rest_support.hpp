@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "parley/core/result.hpp"
+#include "parley/engine/engine.hpp"
 #include "parley/model/records.hpp"
 #include "parley/server/rest_router.hpp"
 
@@ -44,5 +45,13 @@ boost::json::object summary_of(store& log, const dialog_row& row);
 
 // A fresh id for an input the client sent without msgId, so the response can name it.
 std::string new_message_id();
+
+// The user text of a request that drives a dialog: `content` (required, checked like any user
+// message) and `msgId` (optional; a fresh id when absent).
+struct user_input {
+  std::string content;
+  std::string msg_id;
+};
+result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body);
 
 }  // namespace parley::server
