@@ -9,16 +9,16 @@ namespace parley::server {
 
 struct server_options {
   std::string host = "127.0.0.1";
-  std::uint16_t port = 7878;  // 0: pick a free port
-  std::string token;          // empty: no token (allowed only on a loopback address)
-  std::string web_root;       // the built web UI (web/dist); empty: no static files
-  std::string cors_origin;    // empty: no CORS headers
-  std::size_t max_body_bytes = 1 << 20;             // REST request bodies
-  std::size_t max_packet_bytes = 64 << 10;          // WebSocket packets we parse
-  std::size_t max_frame_bytes = 1 << 20;            // larger WebSocket messages close the socket (1009)
-  std::size_t outbound_queue_packets = 1024;        // per connection
-  std::size_t outbound_queue_bytes = 4 << 20;       // per connection
-  std::size_t replay_window_events = 4096;          // per dialog, for resuming subscribers
+  std::uint16_t port = 7878;                   // 0: pick a free port
+  std::string token;                           // empty: no token (allowed only on a loopback address)
+  std::string web_root;                        // the built web UI (web/dist); empty: no static files
+  std::string cors_origin;                     // empty: no CORS headers
+  std::size_t max_body_bytes = 1 << 20;        // REST request bodies
+  std::size_t max_packet_bytes = 64 << 10;     // WebSocket packets we parse
+  std::size_t max_frame_bytes = 1 << 20;       // larger WebSocket messages close the socket (1009)
+  std::size_t outbound_queue_packets = 1024;   // per connection
+  std::size_t outbound_queue_bytes = 4 << 20;  // per connection
+  std::size_t replay_window_events = 4096;     // per dialog, for resuming subscribers
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".
