@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "bench_verbs.hpp"
@@ -15,29 +16,48 @@ void print_json_line(const boost::json::object& figures) {
 
 }  // namespace parley::bench
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: parley-bench engine [--dialogs N] [--rounds K]\n"
+    "       parley-bench tree [--roots N] [--in-flight K]\n"
+    "       parley-bench fanout3 [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--sync full|normal]\n"
+    "                            [--mock URL]   (no --concurrency/--stream: the matrix c=1,32 x JSON,SSE)\n"
+    "       parley-bench floor-cpp [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--mock URL]\n"
+    "       parley-bench sse [--mb M] [--rounds R]\n"
+    "       parley-bench ws [--subscribers N] [--dialogs D] [--chunks C]\n";
+
+int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
+  using namespace parley::bench;
+  if (verb == "engine") return run_engine_bench(args);
+  if (verb == "tree") return run_tree_bench(args);
+  if (verb == "fanout3") return run_fanout3_bench(args);
+  if (verb == "floor-cpp") return run_floor_cpp_bench(args);
+  if (verb == "sse") return run_sse_bench(args);
+  if (verb == "ws") return run_ws_bench(args);
+  std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
+  return 2;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: parley-bench engine [--dialogs N] [--rounds K]\n"
-                 "       parley-bench tree [--roots N] [--in-flight K]\n");
+    std::fputs(kUsage, stderr);
     return 2;
   }
   parley::bench::bench_args args;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    if (std::strncmp(argv[i], "--", 2) != 0) {
+  for (int i = 2; i < argc; i += 2) {
+    if (std::strncmp(argv[i], "--", 2) != 0 || i + 1 >= argc) {
       std::fprintf(stderr, "parley-bench: expected --key value, got '%s'\n", argv[i]);
       return 2;
     }
-    const std::string value = argv[i + 1];
-    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
-      std::fprintf(stderr, "parley-bench: %s needs a positive integer, got '%s'\n", argv[i], argv[i + 1]);
-      return 2;
-    }
-    args.values[argv[i] + 2] = value;
+    args.values[argv[i] + 2] = argv[i + 1];
   }
-  const std::string verb = argv[1];
-  if (verb == "engine") return parley::bench::run_engine_bench(args);
-  if (verb == "tree") return parley::bench::run_tree_bench(args);
-  std::fprintf(stderr, "parley-bench: unknown benchmark '%s' (available: engine, tree)\n", verb.c_str());
-  return 2;
+  try {
+    return dispatch(argv[1], args);
+  } catch (const std::invalid_argument& bad) {  // a malformed --key value, from bench_args::int_or
+    std::fprintf(stderr, "parley-bench: %s\n", bad.what());
+    return 2;
+  }
 }

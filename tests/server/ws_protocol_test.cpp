@@ -170,8 +170,12 @@ TEST_F(WsTest, StreamsAScriptedDialogInOrderWithSeqStrictlyPlusOne) {
   EXPECT_LT(index("saying_chunk_evt"), index("saying_finish_evt"));
   EXPECT_EQ(types.back(), "generating_finish_evt");
   for (const auto& p : packets) {
-    if (p.at("type") == "tool_call_evt") EXPECT_EQ(p.at("name"), "calculate");
-    if (p.at("type") == "user_message_evt") EXPECT_TRUE(p.contains("logSeq"));
+    if (p.at("type") == "tool_call_evt") {
+      EXPECT_EQ(p.at("name"), "calculate");
+    }
+    if (p.at("type") == "user_message_evt") {
+      EXPECT_TRUE(p.contains("logSeq"));
+    }
   }
   auto state = client->next_of("dialog_state_evt");
   ASSERT_TRUE(state);

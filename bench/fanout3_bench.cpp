@@ -1,0 +1,189 @@
+// parley-bench fanout3: the peers' fanout-3 workload (bench/peers) run by a real Parley team against
+// the mock LLM, so Parley lands in the same table as LangGraph.js, the OpenAI Agents SDK and Mastra.
+// The lead ([[role:lead]]) makes three tellaskSessionless calls in one round; each one is a new
+// subdialog of the member `worker` ([[role:worker]]), which calls lookup(key) and replies; the
+// lead answers DONE with the three replies. 8 model calls per task through the OpenAI provider,
+// the durable SQLite store in a temp dir, every answer checked. One RESULT_JSON line per
+// configuration; the last line is one JSON object with all figures.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "bench_verbs.hpp"
+#include "fanout3_common.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/llm/openai/openai_provider.hpp"
+#include "parley/tools/function_tool.hpp"
+
+namespace parley::bench {
+namespace {
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+using fanout3::options;
+
+constexpr const char* kKeyVariable = "PARLEY_BENCH_MOCK_KEY";  // named by team.yaml; the mock ignores keys
+
+void write_team(const fs::path& dir, const std::string& mock, bool stream) {
+  fs::create_directories(dir / "workspace");
+  const char* streaming = stream ? "true" : "false";
+  std::ofstream(dir / "team.yaml") << "version: 1\n"
+                                      "workspace: workspace\n"
+                                      "providers:\n"
+                                      "  mock: {kind: openai, base_url: \""
+                                   << mock << "/v1\", api_key_env: " << kKeyVariable
+                                   << "}\n"
+                                      "members:\n"
+                                      "  lead:\n"
+                                      "    persona: \""
+                                   << fanout3::kLeadPrompt
+                                   << "\"\n    provider: mock\n    model: mock\n    streaming: " << streaming
+                                   << "\n"
+                                      "  worker:\n"
+                                      "    persona: \""
+                                   << fanout3::kWorkerPrompt
+                                   << "\"\n    provider: mock\n    model: mock\n    tools: [lookup]\n    streaming: "
+                                   << streaming << "\n";
+}
+
+// The peers' lookup(key) → "v_<key>", a bench-only tool next to the builtins.
+tools::tool_registry tools_with_lookup() {
+  auto registry = engine::build_builtin_tools();
+  llm::tool_spec spec{"lookup", "Look up the value stored under a key.",
+                      boost::json::parse(R"({"type":"object","properties":{"key":{"type":"string"}},)"
+                                         R"("required":["key"],"additionalProperties":false})")
+                          .as_object()};
+  registry.add(std::make_unique<tools::function_tool>(
+      std::move(spec), [](const boost::json::object& args, const tools::tool_context&) {
+        const auto* key = args.if_contains("key");
+        if (key == nullptr || !key->is_string()) return tools::tool_outcome{false, "lookup needs a string key"};
+        return tools::tool_outcome{true, fanout3::lookup_value(std::string(key->as_string()))};
+      }));
+  return registry;
+}
+
+// What engine::build_providers makes of the team's `mock` provider, plus the wire mode: a member's
+// `streaming: false` is read by the config but not (yet) handed to the provider, which streams
+// unless remote_options.streaming is false — without this the JSON rows would be SSE on the wire.
+engine::provider_map mock_provider(const options& opts) {
+  llm::openai_options remote;
+  remote.base_url = opts.mock + "/v1";
+  remote.api_key = "mock-key";
+  remote.streaming = opts.stream;
+  return engine::provider_map{{"mock", llm::make_openai_provider(remote)}};
+}
+
+// One root task: a root dialog of `lead`, the task as its user message, then wait for the whole
+// hierarchy to settle and read the lead's final saying.
+asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::string task_id) {
+  engine::new_dialog spec{"lead", "", ""};
+  auto root = co_await eng.create_root_dialog(std::move(spec));
+  if (!root) co_return std::move(root).err();
+  PARLEY_CO_TRY(co_await eng.post_user_message(*root, fanout3::task_input(task_id)));
+  co_await eng.wait_until_settled(*root);
+  const auto* dialog = eng.find(*root);
+  if (dialog == nullptr) co_return make_error(errc::not_found, "root dialog " + *root + " is gone");
+  if (!dialog->row().last_error.empty()) co_return make_error(errc::provider_error, dialog->row().last_error);
+  if (dialog->messages().empty() || dialog->messages().back().role != "assistant")
+    co_return make_error(errc::internal, "root dialog " + *root + " ended without an answer");
+  co_return dialog->messages().back().content;
+}
+
+asio::awaitable<void> drive(asio::io_context& io, engine::engine& eng, http::client& control, const options& opts,
+                            result<fanout3::measured_run>& out) {
+  fanout3::task_fn task = [&eng](std::string id) { return run_task(eng, std::move(id)); };
+  out = co_await fanout3::measure(io.get_executor(), control, opts, task);
+  io.stop();  // idle keep-alive connections may still hold work; nothing else is left to do
+}
+
+struct config_figures {
+  boost::json::object fields;
+};
+
+result<config_figures> run_config(const fs::path& dir, const options& opts, bool sync_full) {
+  write_team(dir, opts.mock, opts.stream);
+  auto team = config::load_team_file(dir / "team.yaml");
+  if (!team) return std::move(team).err();
+  sqlite_options storage;
+  storage.durable = sync_full;
+  auto log = open_sqlite_store((dir / "data").string(), storage);
+  if (!log) return std::move(log).err();
+  asio::io_context io(1);
+  auto eng = engine::engine::create(io.get_executor(), **log, *team, mock_provider(opts), tools_with_lookup());
+  if (!eng) return std::move(eng).err();
+  result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
+  {
+    http::client control;
+    asio::co_spawn(io, drive(io, **eng, control, opts, run), asio::detached);
+    io.run();
+  }
+  (*log)->flush();
+  if (!run) return std::move(run).err();
+  config_figures out;
+  out.fields = fanout3::result_fields("parley", sync_full ? "sqlite" : "sqlite-normal", opts, *run);
+  const auto stats = (*log)->stats();
+  const double tasks = double(opts.n + opts.warmup_or_default());  // the log holds the warm-up tasks too
+  out.fields["sqlite_sync"] = sync_full ? "FULL" : "NORMAL";
+  out.fields["events_per_task"] = double(stats.events) / tasks;
+  out.fields["commits_per_task"] = double(stats.transactions) / tasks;
+  return out;
+}
+
+}  // namespace
+
+int run_fanout3_bench(const bench_args& args) {
+  ::setenv(kKeyVariable, "mock-key", 0);
+  const auto base = fanout3::read_options(args, 500);
+  const std::string sync = args.string_or("sync", "full");
+  if (sync != "full" && sync != "normal") {
+    std::fprintf(stderr, "parley-bench: --sync is full or normal, got '%s'\n", sync.c_str());
+    return 2;
+  }
+  // With --concurrency / --stream one configuration (as run_all.sh calls it), else the matrix.
+  std::vector<int> concurrencies = {1, 32};
+  std::vector<bool> streams = {false, true};
+  if (args.values.count("concurrency")) concurrencies = {base.concurrency};
+  if (args.values.count("stream")) streams = {base.stream};
+
+  std::random_device device;
+  const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
+  boost::json::object summary{{"bench", "fanout3"},
+                              {"framework", "parley"},
+                              {"n", base.n},
+                              {"sqlite_sync", sync == "full" ? "FULL" : "NORMAL"},
+                              {"mock", base.mock}};
+  int status = 0;
+  for (const bool stream : streams) {
+    for (const int concurrency : concurrencies) {
+      options opts = base;
+      opts.stream = stream;
+      opts.concurrency = concurrency;
+      const fs::path dir = root / ((stream ? "sse-c" : "json-c") + std::to_string(concurrency));
+      auto figures = run_config(dir, opts, sync == "full");
+      fs::remove_all(dir);
+      if (!figures) {
+        std::fprintf(stderr, "parley-bench fanout3: %s\n", figures.err().message.c_str());
+        fs::remove_all(root);
+        return 1;
+      }
+      fanout3::print_result_line(figures->fields);
+      fanout3::add_to_summary(summary, figures->fields);
+      if (figures->fields.at("failed").to_number<std::int64_t>() != 0 ||
+          figures->fields.at("llm_calls").to_number<std::int64_t>() != std::int64_t(opts.n) * fanout3::kCallsPerTask)
+        status = 1;
+    }
+  }
+  fs::remove_all(root);
+  print_json_line(summary);
+  return status;
+}
+
+}  // namespace parley::bench
