@@ -64,7 +64,9 @@ struct client_options {
   http::timeouts timeouts;
   std::size_t max_body_bytes = 16 * 1024 * 1024;  // bodies read whole; a streamed body is unbounded
   std::optional<proxy_settings> proxy;            // nullopt: read from the environment once
-  std::size_t max_idle_per_host = 4;
+  // Enough for a team's concurrent calls to one model server: a connection that finds no idle slot is
+  // closed, and the next call pays a new TCP (and TLS) handshake.
+  std::size_t max_idle_per_host = 64;
   std::chrono::milliseconds max_idle_time{20'000};  // servers close idle connections; don't reuse older
   std::string ca_file;                              // extra trusted CA (PEM), beside the system store
   bool verify_tls = true;

@@ -32,14 +32,26 @@ std::string ms(std::chrono::milliseconds value) { return std::to_string(value.co
 
 asio::awaitable<result<void>> connect_tcp(connection& conn, const std::string& host, std::uint16_t port,
                                           const connect_params& params, cancel_guard& guard) {
-  asio::ip::tcp::resolver resolver(co_await asio::this_coro::executor);
-  guard.watch(&resolver);
-  auto [resolve_ec, endpoints] = co_await resolver.async_resolve(host, std::to_string(port), kAwait);
-  guard.watch(static_cast<asio::ip::tcp::resolver*>(nullptr));
-  if (resolve_ec) co_return failure(guard, "cannot resolve " + host + ": " + resolve_ec.message());
-
-  conn.tcp().expires_after(params.limits.connect);
-  auto [connect_ec, endpoint] = co_await conn.tcp().async_connect(endpoints, kAwait);
+  boost::system::error_code connect_ec;
+  boost::system::error_code not_literal;
+  const auto literal = asio::ip::make_address(host, not_literal);
+  if (!not_literal) {
+    // A literal address (a local model server, a mock) skips the resolver, which runs getaddrinfo on
+    // a helper thread: a thread hop and a wake-up for every new connection.
+    const asio::ip::tcp::endpoint target(literal, port);
+    conn.tcp().expires_after(params.limits.connect);
+    auto [ec] = co_await conn.tcp().async_connect(target, kAwait);
+    connect_ec = ec;
+  } else {
+    asio::ip::tcp::resolver resolver(co_await asio::this_coro::executor);
+    guard.watch(&resolver);
+    auto [resolve_ec, endpoints] = co_await resolver.async_resolve(host, std::to_string(port), kAwait);
+    guard.watch(static_cast<asio::ip::tcp::resolver*>(nullptr));
+    if (resolve_ec) co_return failure(guard, "cannot resolve " + host + ": " + resolve_ec.message());
+    conn.tcp().expires_after(params.limits.connect);
+    auto [ec, endpoint] = co_await conn.tcp().async_connect(endpoints, kAwait);
+    connect_ec = ec;
+  }
   if (connect_ec == beast::error::timeout) {
     co_return failure(guard, "connect to " + host_port(host, port) + " timed out after " + ms(params.limits.connect));
   }

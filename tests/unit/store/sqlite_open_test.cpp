@@ -1,6 +1,7 @@
 // Opening a SQLite store: creating what is missing, and refusing — without writing a byte — a
 // directory it cannot use or a database file it must not trust.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <random>
 
@@ -51,6 +52,22 @@ TEST(SqliteOpen, SchemaVersionRowIsPresent) {
   ASSERT_TRUE(s) << s.err().message;
   EXPECT_EQ(test::query(dir.db_file(), "SELECT version FROM schema_version"),
             (test::table_dump{{std::to_string(sqlite::latest_schema_version())}}));
+}
+
+// The WAL is given its size up front (commits then sync no file-size change); a reader must still
+// see exactly the frames written, never the reserved zeros.
+TEST(SqliteOpen, ADurableStoreReservesItsWalAndReadersSeeOnlyWrittenFrames) {
+  temp_dir dir;
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  test::dialog_script d("d1", "d1");
+  std::vector<event> batch{d.created("alice")};
+  for (int i = 0; i < 50; ++i) batch.push_back(d.user("message " + std::to_string(i)));
+  ASSERT_TRUE(test::append_sync(**s, std::move(batch)));
+  struct stat wal {};
+  ASSERT_EQ(::stat((dir.db_file() + "-wal").c_str(), &wal), 0);
+  EXPECT_GE(static_cast<std::int64_t>(wal.st_blocks) * 512, std::int64_t{64} << 20);
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*), max(seq) FROM events"), (test::table_dump{{"51", "51"}}));
 }
 
 TEST(SqliteOpen, ReopeningKeepsOneSchemaVersionRow) {
