@@ -20,7 +20,6 @@
 #include "fanout3_common.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
-#include "parley/llm/openai/openai_provider.hpp"
 #include "parley/tools/function_tool.hpp"
 
 namespace parley::bench {
@@ -70,17 +69,6 @@ tools::tool_registry tools_with_lookup() {
   return registry;
 }
 
-// What engine::build_providers makes of the team's `mock` provider, plus the wire mode: a member's
-// `streaming: false` is read by the config but not (yet) handed to the provider, which streams
-// unless remote_options.streaming is false — without this the JSON rows would be SSE on the wire.
-engine::provider_map mock_provider(const options& opts) {
-  llm::openai_options remote;
-  remote.base_url = opts.mock + "/v1";
-  remote.api_key = "mock-key";
-  remote.streaming = opts.stream;
-  return engine::provider_map{{"mock", llm::make_openai_provider(remote)}};
-}
-
 // One root task: a root dialog of `lead`, the task as its user message, then wait for the whole
 // hierarchy to settle and read the lead's final saying.
 asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::string task_id) {
@@ -117,7 +105,9 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, bool
   auto log = open_sqlite_store((dir / "data").string(), storage);
   if (!log) return std::move(log).err();
   asio::io_context io(1);
-  auto eng = engine::engine::create(io.get_executor(), **log, *team, mock_provider(opts), tools_with_lookup());
+  auto providers = engine::build_providers(*team);  // the team's own `mock` provider, as `parley serve` builds it
+  if (!providers) return std::move(providers).err();
+  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), tools_with_lookup());
   if (!eng) return std::move(eng).err();
   result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
   {

@@ -112,6 +112,7 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   request.tools = tools;
   request.round = round;
   request.dialog_id = dialog.id();
+  request.stream = member.streaming;
   request.messages.reserve(dialog.messages().size());
   const bool text_syntax = member.tellask_syntax == "text";
   const auto& rows = dialog.messages();

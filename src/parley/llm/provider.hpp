@@ -49,6 +49,9 @@ struct model_request {
   boost::json::object params;  // temperature, max_tokens ... passed through to the provider
   std::int64_t round = 1;      // 1-based model round within the current drive
   std::string dialog_id;
+  // false: the member wants whole answers (team.yaml `streaming: false`), for servers whose
+  // streaming is broken or slower. A provider streams only when both it and the member allow it.
+  bool stream = true;
 };
 
 struct usage {

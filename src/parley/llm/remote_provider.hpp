@@ -27,9 +27,10 @@ class remote_provider final : public provider {
     assembling.emplace(sink);
     auto& assembler = *assembling;
     if (control.stopped()) co_return assembler.interrupt();
-    const http::request req = make_request(request);
+    const bool streaming = options_.streaming && request.stream;
+    const http::request req = make_request(request, streaming);
     result<void> outcome = ok();
-    if (options_.streaming) {
+    if (streaming) {
       const sse_event_handler on_event = [&](const sse_event& event) { return assembling->on_event(event); };
       const restart_callback on_restart = [&](const std::string& reason) {
         sink.on_discard(reason);
@@ -52,12 +53,12 @@ class remote_provider final : public provider {
   std::string_view kind() const override { return Wire::kName; }
 
  private:
-  http::request make_request(const model_request& request) const {
+  http::request make_request(const model_request& request, bool streaming) const {
     http::request req;
     req.url = url_;
-    req.body = to_json_text(Wire::body(request, options_.streaming));
+    req.body = to_json_text(Wire::body(request, streaming));
     req.headers = {{"Content-Type", "application/json"},
-                   {"Accept", options_.streaming ? "text/event-stream" : "application/json"}};
+                   {"Accept", streaming ? "text/event-stream" : "application/json"}};
     Wire::add_auth(req.headers, options_);
     req.headers.insert(req.headers.end(), options_.extra_headers.begin(), options_.extra_headers.end());
     return req;

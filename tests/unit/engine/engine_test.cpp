@@ -206,6 +206,18 @@ TEST(ContextBuilder, PersonaLeadsTheSystemPromptAndMessagesKeepTheirRoles) {
   EXPECT_EQ(request.messages[2].role, llm::role::tool);
   EXPECT_EQ(request.messages[2].tool_call_id, "c");
   EXPECT_EQ(request.round, 2);
+  EXPECT_TRUE(request.stream);
+}
+
+TEST(ContextBuilder, AMemberWithStreamingOffAsksForWholeAnswers) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto team = files.load();
+  auto dialog = dialog_runtime::replay(
+      {raw_event("d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}})});
+  ASSERT_TRUE(dialog.has_value()) << dialog.err().message;
+  auto member = *team.find_member("lead");
+  member.streaming = false;
+  EXPECT_FALSE(build_model_request(**dialog, member, {}, 1, prompt_setting{}).stream);
 }
 
 }  // namespace

@@ -223,6 +223,18 @@ TEST_F(openai_provider_test, non_streaming_response_is_assembled_and_forwarded) 
   EXPECT_EQ(server_.requests().at(0).header("accept"), "application/json");
 }
 
+TEST_F(openai_provider_test, a_member_that_wants_whole_answers_gets_a_non_streaming_request) {
+  server_.push(fake_response::json(R"({"id": "x", "object": "chat.completion",
+    "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Whole."}}]})"));
+  auto request = simple_request();
+  request.stream = false;
+  auto answer = call(options(), request);  // the provider itself would stream
+  ASSERT_TRUE(answer) << answer.err().message;
+  EXPECT_EQ(answer->saying, "Whole.");
+  EXPECT_FALSE(last_body().contains("stream"));
+  EXPECT_EQ(server_.requests().at(0).header("accept"), "application/json");
+}
+
 TEST_F(openai_provider_test, error_status_becomes_provider_error_with_status_and_message) {
   server_.push(
       fake_response::json(R"({"error":{"message":"The model does not exist","type":"invalid_request_error"}})", 404));
