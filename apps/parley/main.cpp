@@ -39,6 +39,12 @@ int main(int argc, char** argv) {
   }
   const std::string verb = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {  // `parley serve --help` is what a newcomer types first
+      std::fputs(kUsage, stdout);
+      return parley::cli::kExitOk;
+    }
+  }
   if (verb == "run") return parley::cli::run_verb_run(args);
   if (verb == "say") return parley::cli::run_verb_say(args);
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);

@@ -81,6 +81,15 @@ TEST_F(Cli, SayContinuesTheDialogWithTheRememberedTeam) {
   EXPECT_NE(listed.output.find("\"id\":\"" + id + "\""), std::string::npos) << listed.output;
 }
 
+TEST_F(Cli, HelpAfterAVerbPrintsTheUsageAndSucceeds) {
+  for (const char* line : {"serve --help", "run -h", "--help"}) {
+    const auto out = run(line);
+    EXPECT_EQ(out.status, 0) << line;
+    EXPECT_EQ(out.output.rfind("usage: parley <verb> [options]\n", 0), 0U) << line << ": " << out.output;
+    EXPECT_NE(out.output.find("  serve [--team FILE"), std::string::npos) << line;
+  }
+}
+
 TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
   auto out = run("rn");
   EXPECT_EQ(out.status, 2);
