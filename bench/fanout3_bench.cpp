@@ -137,12 +137,6 @@ int run_fanout3_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: --sync is full or normal, got '%s'\n", sync.c_str());
     return 2;
   }
-  // With --concurrency / --stream one configuration (as run_all.sh calls it), else the matrix.
-  std::vector<int> concurrencies = {1, 32};
-  std::vector<bool> streams = {false, true};
-  if (args.values.count("concurrency")) concurrencies = {base.concurrency};
-  if (args.values.count("stream")) streams = {base.stream};
-
   std::random_device device;
   const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
   boost::json::object summary{{"bench", "fanout3"},
@@ -151,25 +145,16 @@ int run_fanout3_bench(const bench_args& args) {
                               {"sqlite_sync", sync == "full" ? "FULL" : "NORMAL"},
                               {"mock", base.mock}};
   int status = 0;
-  for (const bool stream : streams) {
-    for (const int concurrency : concurrencies) {
-      options opts = base;
-      opts.stream = stream;
-      opts.concurrency = concurrency;
-      const fs::path dir = root / ((stream ? "sse-c" : "json-c") + std::to_string(concurrency));
-      auto figures = run_config(dir, opts, sync == "full");
-      fs::remove_all(dir);
-      if (!figures) {
-        std::fprintf(stderr, "parley-bench fanout3: %s\n", figures.err().message.c_str());
-        fs::remove_all(root);
-        return 1;
-      }
-      fanout3::print_result_line(figures->fields);
-      fanout3::add_to_summary(summary, figures->fields);
-      if (figures->fields.at("failed").to_number<std::int64_t>() != 0 ||
-          figures->fields.at("llm_calls").to_number<std::int64_t>() != std::int64_t(opts.n) * fanout3::kCallsPerTask)
-        status = 1;
+  for (const options& opts : fanout3::configurations(args, base)) {
+    const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
+    auto figures = run_config(dir, opts, sync == "full");
+    fs::remove_all(dir);
+    if (!figures) {
+      std::fprintf(stderr, "parley-bench fanout3: %s\n", figures.err().message.c_str());
+      fs::remove_all(root);
+      return 1;
     }
+    if (!fanout3::report(summary, figures->fields)) status = 1;
   }
   fs::remove_all(root);
   print_json_line(summary);

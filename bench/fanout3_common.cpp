@@ -110,6 +110,23 @@ options read_options(const bench_args& args, int default_n) {
   return opts;
 }
 
+std::vector<options> configurations(const bench_args& args, const options& base) {
+  std::vector<int> concurrencies = {1, 32};
+  std::vector<bool> streams = {false, true};
+  if (args.values.count("concurrency")) concurrencies = {base.concurrency};
+  if (args.values.count("stream")) streams = {base.stream};
+  std::vector<options> out;
+  for (const bool stream : streams) {
+    for (const int concurrency : concurrencies) {
+      options opts = base;
+      opts.stream = stream;
+      opts.concurrency = concurrency;
+      out.push_back(opts);
+    }
+  }
+  return out;
+}
+
 asio::awaitable<pool_outcome> run_pool(asio::any_io_executor executor, char prefix, int count, int concurrency,
                                        task_fn run_task) {
   auto state = std::make_shared<pool_state>(executor);
@@ -272,6 +289,14 @@ void add_to_summary(boost::json::object& summary, const boost::json::object& fie
 void print_result_line(const boost::json::object& fields) {
   std::printf("RESULT_JSON %s\n", boost::json::serialize(fields).c_str());
   std::fflush(stdout);
+}
+
+bool report(boost::json::object& summary, const boost::json::object& fields) {
+  print_result_line(fields);
+  add_to_summary(summary, fields);
+  return fields.at("failed").to_number<std::int64_t>() == 0 &&
+         fields.at("llm_calls").to_number<std::int64_t>() ==
+             fields.at("n").to_number<std::int64_t>() * std::int64_t{kCallsPerTask};
 }
 
 }  // namespace parley::bench::fanout3

@@ -43,6 +43,9 @@ struct options {
 };
 // --n --warmup --concurrency --stream --mock, with MOCK_URL from the environment as run_all.sh sets it.
 options read_options(const bench_args& args, int default_n);
+// The configurations of one program run: with --concurrency / --stream only that one (as run_all.sh
+// calls it), else the matrix c = 1, 32 × JSON, SSE.
+std::vector<options> configurations(const bench_args& args, const options& base);
 
 // One root task end to end; the value is the lead's final text.
 using task_fn = std::function<boost::asio::awaitable<result<std::string>>(std::string task_id)>;
@@ -96,5 +99,8 @@ boost::json::object result_fields(const std::string& framework, const std::strin
 void add_to_summary(boost::json::object& summary, const boost::json::object& fields);
 // Prints "RESULT_JSON {...}": the line run_all.sh collects.
 void print_result_line(const boost::json::object& fields);
+// Prints the line, adds it to the summary, and says whether the run was sound: no failed task and
+// the mock counted kCallsPerTask calls per task.
+bool report(boost::json::object& summary, const boost::json::object& fields);
 
 }  // namespace parley::bench::fanout3

@@ -246,35 +246,22 @@ asio::awaitable<void> drive(asio::io_context& io, floor_client& client, http::cl
 
 int run_floor_cpp_bench(const bench_args& args) {
   const auto base = fanout3::read_options(args, 1000);
-  std::vector<int> concurrencies = {1, 32};
-  std::vector<bool> streams = {false, true};
-  if (args.values.count("concurrency")) concurrencies = {base.concurrency};
-  if (args.values.count("stream")) streams = {base.stream};
   boost::json::object summary{{"bench", "floor-cpp"}, {"framework", "floor-cpp"}, {"n", base.n}, {"mock", base.mock}};
   int status = 0;
-  for (const bool stream : streams) {
-    for (const int concurrency : concurrencies) {
-      options opts = base;
-      opts.stream = stream;
-      opts.concurrency = concurrency;
-      result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
-      {
-        asio::io_context io(1);
-        floor_client client(opts);
-        http::client control;
-        asio::co_spawn(io, drive(io, client, control, opts, run), asio::detached);
-        io.run();
-      }
-      if (!run) {
-        std::fprintf(stderr, "parley-bench floor-cpp: %s\n", run.err().message.c_str());
-        return 1;
-      }
-      auto fields = fanout3::result_fields("floor-cpp", "par", opts, *run);
-      fanout3::print_result_line(fields);
-      fanout3::add_to_summary(summary, fields);
-      if (run->pool.failed != 0 || run->mock_after.requests != std::int64_t(opts.n) * fanout3::kCallsPerTask)
-        status = 1;
+  for (const options& opts : fanout3::configurations(args, base)) {
+    result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
+    {
+      asio::io_context io(1);
+      floor_client client(opts);
+      http::client control;
+      asio::co_spawn(io, drive(io, client, control, opts, run), asio::detached);
+      io.run();
     }
+    if (!run) {
+      std::fprintf(stderr, "parley-bench floor-cpp: %s\n", run.err().message.c_str());
+      return 1;
+    }
+    if (!fanout3::report(summary, fanout3::result_fields("floor-cpp", "par", opts, *run))) status = 1;
   }
   print_json_line(summary);
   return status;
