@@ -16,3 +16,19 @@ endif()
 add_library(parley_asio INTERFACE)
 target_link_libraries(parley_asio INTERFACE Boost::headers Threads::Threads)
 target_compile_definitions(parley_asio INTERFACE BOOST_ASIO_NO_DEPRECATED)
+
+# The programs (parley, parley-bench) allocate with jemalloc. The engine makes many small,
+# short-lived JSON values on one thread and the store frees them on another; glibc's malloc spent
+# about a quarter of fanout-3's CPU on that (consolidation, arena locks), jemalloc a fraction of it
+# (bench/README.md). Libraries and tests keep the system allocator, and sanitizer builds never get
+# jemalloc: ASan and TSan bring their own.
+option(PARLEY_JEMALLOC "Link the programs with jemalloc (Debian's libjemalloc-dev)" ON)
+add_library(parley_program_allocator INTERFACE)
+if(PARLEY_JEMALLOC AND NOT PARLEY_SANITIZE)
+  find_library(PARLEY_JEMALLOC_LIBRARY NAMES jemalloc)
+  if(NOT PARLEY_JEMALLOC_LIBRARY)
+    message(FATAL_ERROR "jemalloc not found: run scripts/setup.sh (it installs libjemalloc-dev), "
+                        "or configure with -DPARLEY_JEMALLOC=OFF")
+  endif()
+  target_link_libraries(parley_program_allocator INTERFACE ${PARLEY_JEMALLOC_LIBRARY})
+endif()
