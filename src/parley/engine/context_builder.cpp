@@ -102,14 +102,13 @@ llm::chat_message to_chat_message(const message_row& row) {
 }
 
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
-                                       const std::vector<llm::tool_spec>& tools, std::int64_t round,
-                                       const prompt_setting& setting) {
+                                       llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
   llm::model_request request;
   request.member_id = member.id;
   request.model = member.model;
   request.system_prompt = system_prompt_for(dialog, member, setting);
   request.params = member.model_params;
-  request.tools = tools;
+  request.tools = std::move(tools);
   request.round = round;
   request.dialog_id = dialog.id();
   request.stream = member.streaming;

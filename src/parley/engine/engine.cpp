@@ -63,18 +63,20 @@ result<void> engine::prepare_members() {
       setup.tool_specs.push_back(found->spec());
     }
     const bool text_syntax = member.tellask_syntax == "text";
-    setup.root_tool_specs = setup.tool_specs;
-    for (const auto& spec : dialog_tool_specs(dialog_place::root, text_syntax)) setup.root_tool_specs.push_back(spec);
-    setup.sub_tool_specs = setup.tool_specs;
-    for (const auto& spec : dialog_tool_specs(dialog_place::sub, text_syntax)) setup.sub_tool_specs.push_back(spec);
+    auto with_dialog_tools = [&](dialog_place place) {
+      auto specs = setup.tool_specs;
+      for (const auto& spec : dialog_tool_specs(place, text_syntax)) specs.push_back(spec);
+      return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
+    };
+    setup.root_tool_specs = with_dialog_tools(dialog_place::root);
+    setup.sub_tool_specs = with_dialog_tools(dialog_place::sub);
     members_.emplace(member.id, std::move(setup));
   }
   return ok();
 }
 
-const std::vector<llm::tool_spec>& engine::tools_for(const dialog_runtime& dialog, const member_setup& member) const {
-  static const std::vector<llm::tool_spec> none;
-  if (dialog.is_fbr()) return none;
+llm::tool_list engine::tools_for(const dialog_runtime& dialog, const member_setup& member) const {
+  if (dialog.is_fbr()) return nullptr;  // Fresh Boots Reasoning thinks without tools
   return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
 }
 

@@ -117,9 +117,9 @@ class engine {
     const config::model_info* model = nullptr;  // declared context window and prices, if any
     llm::provider* provider = nullptr;
     std::vector<tools::tool*> tools;
-    std::vector<llm::tool_spec> tool_specs;       // its own tools
-    std::vector<llm::tool_spec> root_tool_specs;  // its own tools and the dialog tools of a root
-    std::vector<llm::tool_spec> sub_tool_specs;   // ... of a subdialog
+    std::vector<llm::tool_spec> tool_specs;  // its own tools
+    llm::tool_list root_tool_specs;          // its own tools and the dialog tools of a root
+    llm::tool_list sub_tool_specs;           // ... of a subdialog
   };
   // One root and its subdialogs: the per-root registries of seed 001 (the global one is trees_).
   struct root_tree {
@@ -135,7 +135,7 @@ class engine {
     void touch(dialog_runtime& d, bool drive);
   };
   result<void> prepare_members();
-  const std::vector<llm::tool_spec>& tools_for(const dialog_runtime& dialog, const member_setup& member) const;
+  llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
 
   root_tree& tree(const std::string& root_id);
   void schedule_drive(dialog_runtime& dialog);

@@ -40,12 +40,16 @@ struct tool_spec {
   boost::json::object parameters;  // JSON Schema of the arguments object
 };
 
+// A member's tools, built once when the team is set up and shared by every request it makes: no
+// copy per call, and a provider can keep their wire form (remote_provider does).
+using tool_list = std::shared_ptr<const std::vector<tool_spec>>;
+
 struct model_request {
   std::string member_id;
   std::string model;
   std::string system_prompt;
   std::vector<chat_message> messages;
-  std::vector<tool_spec> tools;
+  tool_list tools;             // null or empty: no tools
   boost::json::object params;  // temperature, max_tokens ... passed through to the provider
   std::int64_t round = 1;      // 1-based model round within the current drive
   std::string dialog_id;

@@ -1,11 +1,16 @@
 // Internal to the HTTP providers: the one call flow they share (stream or fetch, assemble,
 // interrupt on stop, name the provider in errors). A wire format plugs in as `Wire`:
 //   options_type, assembler, kName, kDefaultBaseUrl, kPath,
-//   body(request, streaming) -> json object, add_auth(headers, options),
-//   on_whole_answer(assembler, json object) -> result<void>.
+//   body_without_tools(request, streaming) -> json object, tools(specs) -> json array,
+//   add_auth(headers, options), on_whole_answer(assembler, json object) -> result<void>.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "parley/core/json.hpp"
 #include "parley/llm/remote_call.hpp"
@@ -56,7 +61,15 @@ class remote_provider final : public provider {
   http::request make_request(const model_request& request, bool streaming) const {
     http::request req;
     req.url = url_;
-    req.body = to_json_text(Wire::body(request, streaming));
+    req.body = to_json_text(Wire::body_without_tools(request, streaming));
+    if (request.tools && !request.tools->empty()) {
+      // A member's tool list is the same for every call it makes and, with the dialog tools, the
+      // larger part of the body: its text is made once and spliced into the body's object.
+      req.body.pop_back();  // the closing brace
+      req.body += ",\"tools\":";
+      append_tools_text(request.tools, req.body);
+      req.body += '}';
+    }
     req.headers = {{"Content-Type", "application/json"},
                    {"Accept", streaming ? "text/event-stream" : "application/json"}};
     Wire::add_auth(req.headers, options_);
@@ -64,9 +77,26 @@ class remote_provider final : public provider {
     return req;
   }
 
+  void append_tools_text(const tool_list& tools, std::string& out) const {
+    std::lock_guard lock(tools_mutex_);
+    for (const auto& [list, text] : tools_texts_) {
+      if (!list.owner_before(tools) && !tools.owner_before(list) && !list.expired()) {
+        out += text;
+        return;
+      }
+    }
+    // A team has a few lists per member; many more means lists made per call: start over.
+    constexpr std::size_t kMaxCachedLists = 256;
+    if (tools_texts_.size() >= kMaxCachedLists) tools_texts_.clear();
+    std::erase_if(tools_texts_, [](const auto& entry) { return entry.first.expired(); });
+    out += tools_texts_.emplace_back(tools, to_json_text(Wire::tools(*tools))).second;
+  }
+
   typename Wire::options_type options_;
   http::client client_;
   std::string url_;
+  mutable std::mutex tools_mutex_;
+  mutable std::vector<std::pair<std::weak_ptr<const std::vector<tool_spec>>, std::string>> tools_texts_;
 };
 
 }  // namespace parley::llm

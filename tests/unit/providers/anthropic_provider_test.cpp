@@ -155,9 +155,9 @@ TEST_F(anthropic_provider_test, request_body_merges_tool_results_and_carries_sig
   request.messages.push_back(first);
   request.messages.push_back(second);
   request.messages.push_back({role::user, "Now summarize"});
-  request.tools.push_back(
+  request.tools = std::make_shared<const std::vector<tool_spec>>(std::vector<tool_spec>{
       {"read_file", "Reads a file",
-       boost::json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})").as_object()});
+       boost::json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})").as_object()}});
   request.params = boost::json::parse(R"({"temperature": 0.5})").as_object();
   auto answer = call(options(), request);
   ASSERT_TRUE(answer) << answer.err().message;

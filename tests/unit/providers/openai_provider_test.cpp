@@ -149,9 +149,9 @@ TEST_F(openai_provider_test, request_body_carries_messages_tools_and_params) {
   tool_result.tool_call_id = "call_1";
   tool_result.name = "list_dir";
   request.messages.push_back(tool_result);
-  request.tools.push_back(
+  request.tools = std::make_shared<const std::vector<tool_spec>>(std::vector<tool_spec>{
       {"list_dir", "Lists a directory",
-       boost::json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})").as_object()});
+       boost::json::parse(R"({"type":"object","properties":{"path":{"type":"string"}}})").as_object()}});
   request.params = boost::json::parse(R"({"temperature": 0.2, "max_tokens": 100,
       "response_format": {"type": "json_object"}, "tool_choice": "auto", "stream": false})")
                        .as_object();
@@ -180,6 +180,37 @@ TEST_F(openai_provider_test, request_body_carries_messages_tools_and_params) {
       "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}]
   })");
   EXPECT_EQ(boost::json::value(last_body()), expected) << received[0].body;
+}
+
+// The provider keeps each tool list's text; a list it has not seen (or one made again after the
+// old one is gone) must still be sent as it is, never another list's text.
+TEST_F(openai_provider_test, each_request_carries_its_own_tool_list) {
+  auto provider = make_openai_provider(options());
+  const auto make_list = [](const char* name) {
+    return std::make_shared<const std::vector<tool_spec>>(
+        std::vector<tool_spec>{{name, std::string("Tool ") + name, boost::json::object{}}});
+  };
+  const auto tool_names = [](const boost::json::object& body) {
+    std::vector<std::string> names;
+    for (const auto& tool : body.at("tools").as_array()) {
+      names.emplace_back(tool.at("function").at("name").as_string());
+    }
+    return names;
+  };
+  auto first = make_list("alpha");
+  auto second = make_list("beta");
+  for (const auto& list : {first, second, first, make_list("gamma")}) {
+    server_.push(fake_response::sse({delta(R"({"content":"ok"})"), finish("stop"), "data: [DONE]\n\n"}));
+    auto request = simple_request();
+    request.tools = list;
+    auto answer = run_awaitable(io_, provider->stream(request, sink_, control_));
+    ASSERT_TRUE(answer) << answer.err().message;
+    EXPECT_EQ(tool_names(last_body()), (std::vector<std::string>{list->front().name}));
+  }
+  auto none = simple_request();  // no tools: no "tools" key at all
+  server_.push(fake_response::sse({delta(R"({"content":"ok"})"), finish("stop"), "data: [DONE]\n\n"}));
+  ASSERT_TRUE(run_awaitable(io_, provider->stream(none, sink_, control_)));
+  EXPECT_FALSE(last_body().contains("tools"));
 }
 
 TEST_F(openai_provider_test, local_server_without_key_gets_no_authorization) {

@@ -14,9 +14,10 @@ struct anthropic_wire {
   static constexpr std::string_view kDefaultBaseUrl = "https://api.anthropic.com/v1";
   static constexpr std::string_view kPath = "messages";
 
-  static boost::json::object body(const model_request& request, bool streaming) {
-    return anthropic::build_request_body(request, streaming);
+  static boost::json::object body_without_tools(const model_request& request, bool streaming) {
+    return anthropic::build_request_body(request, streaming, false);
   }
+  static boost::json::array tools(const std::vector<tool_spec>& specs) { return anthropic::tools_json(specs); }
   static void add_auth(http::header_list& headers, const options_type& options) {
     headers.push_back({"anthropic-version", options.version});
     if (!options.api_key.empty()) headers.push_back({"x-api-key", options.api_key});

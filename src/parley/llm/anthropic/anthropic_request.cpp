@@ -69,7 +69,9 @@ void append(json::array& messages, std::string_view role_name, json::array block
   messages.push_back(json::object{{"role", role_name}, {"content", std::move(blocks)}});
 }
 
-json::array to_tools(const std::vector<tool_spec>& tools) {
+}  // namespace
+
+json::array tools_json(const std::vector<tool_spec>& tools) {
   json::array out;
   for (const auto& tool : tools) {
     json::object schema =
@@ -80,9 +82,7 @@ json::array to_tools(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-}  // namespace
-
-json::object build_request_body(const model_request& request, bool streaming) {
+json::object build_request_body(const model_request& request, bool streaming, bool include_tools) {
   json::object body;
   for (const auto& param : request.params) {
     if (!owned(param.key())) body[param.key()] = param.value();
@@ -109,7 +109,7 @@ json::object build_request_body(const model_request& request, bool streaming) {
   }
   if (!system.empty()) body["system"] = system;
   body["messages"] = std::move(messages);
-  if (!request.tools.empty()) body["tools"] = to_tools(request.tools);
+  if (include_tools && request.tools && !request.tools->empty()) body["tools"] = tools_json(*request.tools);
   if (streaming) body["stream"] = true;
   return body;
 }

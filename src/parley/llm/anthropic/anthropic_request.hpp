@@ -1,6 +1,7 @@
 // Internal: the Messages API request body for a provider-neutral model request.
 #pragma once
 
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
 #include "parley/llm/provider.hpp"
@@ -13,6 +14,9 @@ constexpr std::int64_t kDefaultMaxTokens = 4096;
 // content blocks (text, thinking with its signature, tool_use, tool_result); tool results and the
 // user text after them are merged into one user message, as the API wants. request.params pass
 // through except the keys this function owns; max_tokens defaults to kDefaultMaxTokens.
-boost::json::object build_request_body(const model_request& request, bool streaming);
+// Without `include_tools` the body leaves out "tools"; the caller adds tools_json's text itself.
+boost::json::object build_request_body(const model_request& request, bool streaming, bool include_tools = true);
+// The "tools" array of the request body.
+boost::json::array tools_json(const std::vector<tool_spec>& tools);
 
 }  // namespace parley::llm::anthropic

@@ -14,9 +14,10 @@ struct openai_wire {
   static constexpr std::string_view kDefaultBaseUrl = "https://api.openai.com/v1";
   static constexpr std::string_view kPath = "chat/completions";
 
-  static boost::json::object body(const model_request& request, bool streaming) {
-    return openai::build_request_body(request, streaming);
+  static boost::json::object body_without_tools(const model_request& request, bool streaming) {
+    return openai::build_request_body(request, streaming, false);
   }
+  static boost::json::array tools(const std::vector<tool_spec>& specs) { return openai::tools_json(specs); }
   static void add_auth(http::header_list& headers, const options_type& options) {
     if (!options.api_key.empty()) headers.push_back({"Authorization", "Bearer " + options.api_key});
   }

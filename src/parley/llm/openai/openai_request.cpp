@@ -56,7 +56,9 @@ json::object to_message(const chat_message& message) {
   return {};
 }
 
-json::array to_tools(const std::vector<tool_spec>& tools) {
+}  // namespace
+
+json::array tools_json(const std::vector<tool_spec>& tools) {
   json::array out;
   for (const auto& tool : tools) {
     json::object function{{"name", tool.name}, {"description", tool.description}};
@@ -67,9 +69,7 @@ json::array to_tools(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-}  // namespace
-
-json::object build_request_body(const model_request& request, bool streaming) {
+json::object build_request_body(const model_request& request, bool streaming, bool include_tools) {
   json::object body;
   for (const auto& param : request.params) {
     if (!owned(param.key())) body[param.key()] = param.value();
@@ -81,7 +81,7 @@ json::object build_request_body(const model_request& request, bool streaming) {
   }
   for (const auto& message : request.messages) messages.push_back(to_message(message));
   body["messages"] = std::move(messages);
-  if (!request.tools.empty()) body["tools"] = to_tools(request.tools);
+  if (include_tools && request.tools && !request.tools->empty()) body["tools"] = tools_json(*request.tools);
   if (streaming) {
     body["stream"] = true;
     body["stream_options"] = json::object{{"include_usage", true}};
