@@ -82,7 +82,7 @@ json::array tools_json(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-json::object build_request_body(const model_request& request, bool streaming, bool include_tools) {
+json::object build_request_body(const model_request& request, bool streaming) {
   json::object body;
   for (const auto& param : request.params) {
     if (!owned(param.key())) body[param.key()] = param.value();
@@ -109,7 +109,6 @@ json::object build_request_body(const model_request& request, bool streaming, bo
   }
   if (!system.empty()) body["system"] = system;
   body["messages"] = std::move(messages);
-  if (include_tools && request.tools && !request.tools->empty()) body["tools"] = tools_json(*request.tools);
   if (streaming) body["stream"] = true;
   return body;
 }

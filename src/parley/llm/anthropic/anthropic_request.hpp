@@ -14,8 +14,8 @@ constexpr std::int64_t kDefaultMaxTokens = 4096;
 // content blocks (text, thinking with its signature, tool_use, tool_result); tool results and the
 // user text after them are merged into one user message, as the API wants. request.params pass
 // through except the keys this function owns; max_tokens defaults to kDefaultMaxTokens.
-// Without `include_tools` the body leaves out "tools"; the caller adds tools_json's text itself.
-boost::json::object build_request_body(const model_request& request, bool streaming, bool include_tools = true);
+// The body without "tools": the caller adds tools_json's text, which it makes once per tool list.
+boost::json::object build_request_body(const model_request& request, bool streaming);
 // The "tools" array of the request body.
 boost::json::array tools_json(const std::vector<tool_spec>& tools);
 

@@ -15,7 +15,7 @@ struct openai_wire {
   static constexpr std::string_view kPath = "chat/completions";
 
   static boost::json::object body_without_tools(const model_request& request, bool streaming) {
-    return openai::build_request_body(request, streaming, false);
+    return openai::build_request_body(request, streaming);
   }
   static boost::json::array tools(const std::vector<tool_spec>& specs) { return openai::tools_json(specs); }
   static void add_auth(http::header_list& headers, const options_type& options) {

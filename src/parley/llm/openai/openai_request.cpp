@@ -69,7 +69,7 @@ json::array tools_json(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-json::object build_request_body(const model_request& request, bool streaming, bool include_tools) {
+json::object build_request_body(const model_request& request, bool streaming) {
   json::object body;
   for (const auto& param : request.params) {
     if (!owned(param.key())) body[param.key()] = param.value();
@@ -81,7 +81,6 @@ json::object build_request_body(const model_request& request, bool streaming, bo
   }
   for (const auto& message : request.messages) messages.push_back(to_message(message));
   body["messages"] = std::move(messages);
-  if (include_tools && request.tools && !request.tools->empty()) body["tools"] = tools_json(*request.tools);
   if (streaming) {
     body["stream"] = true;
     body["stream_options"] = json::object{{"include_usage", true}};

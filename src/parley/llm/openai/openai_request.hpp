@@ -11,8 +11,8 @@ namespace parley::llm::openai {
 // The system prompt becomes the first message; assistant tool calls and tool results keep their
 // ids; request.params pass through (temperature, max_tokens, response_format, tool_choice ...)
 // except the keys this function owns.
-// Without `include_tools` the body leaves out "tools"; the caller adds tools_json's text itself.
-boost::json::object build_request_body(const model_request& request, bool streaming, bool include_tools = true);
+// The body without "tools": the caller adds tools_json's text, which it makes once per tool list.
+boost::json::object build_request_body(const model_request& request, bool streaming);
 // The "tools" array of the request body.
 boost::json::array tools_json(const std::vector<tool_spec>& tools);
 
