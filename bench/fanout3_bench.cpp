@@ -96,13 +96,27 @@ struct config_figures {
   boost::json::object fields;
 };
 
-result<config_figures> run_config(const fs::path& dir, const options& opts, bool sync_full) {
+// `sync`: full or normal (the SQLite store), or memory (no store I/O: what the engine alone costs).
+result<std::unique_ptr<store>> open_store(const fs::path& dir, const std::string& sync) {
+  if (sync == "memory") return make_memory_store();
+  sqlite_options storage;
+  storage.durable = sync == "full";
+  return open_sqlite_store((dir / "data").string(), storage);
+}
+
+const char* variant_name(const std::string& sync) {
+  return sync == "full" ? "sqlite" : sync == "normal" ? "sqlite-normal" : "memory";
+}
+
+const char* sync_name(const std::string& sync) {
+  return sync == "full" ? "FULL" : sync == "normal" ? "NORMAL" : "none";
+}
+
+result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync) {
   write_team(dir, opts.mock, opts.stream);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
-  sqlite_options storage;
-  storage.durable = sync_full;
-  auto log = open_sqlite_store((dir / "data").string(), storage);
+  auto log = open_store(dir, sync);
   if (!log) return std::move(log).err();
   asio::io_context io(1);
   auto providers = engine::build_providers(*team);  // the team's own `mock` provider, as `parley serve` builds it
@@ -118,10 +132,10 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, bool
   (*log)->flush();
   if (!run) return std::move(run).err();
   config_figures out;
-  out.fields = fanout3::result_fields("parley", sync_full ? "sqlite" : "sqlite-normal", opts, *run);
+  out.fields = fanout3::result_fields("parley", variant_name(sync), opts, *run);
   const auto stats = (*log)->stats();
   const double tasks = double(opts.n + opts.warmup_or_default());  // the log holds the warm-up tasks too
-  out.fields["sqlite_sync"] = sync_full ? "FULL" : "NORMAL";
+  out.fields["sqlite_sync"] = sync_name(sync);
   out.fields["events_per_task"] = double(stats.events) / tasks;
   out.fields["commits_per_task"] = double(stats.transactions) / tasks;
   return out;
@@ -133,8 +147,8 @@ int run_fanout3_bench(const bench_args& args) {
   ::setenv(kKeyVariable, "mock-key", 0);
   const auto base = fanout3::read_options(args, 500);
   const std::string sync = args.string_or("sync", "full");
-  if (sync != "full" && sync != "normal") {
-    std::fprintf(stderr, "parley-bench: --sync is full or normal, got '%s'\n", sync.c_str());
+  if (sync != "full" && sync != "normal" && sync != "memory") {
+    std::fprintf(stderr, "parley-bench: --sync is full, normal or memory, got '%s'\n", sync.c_str());
     return 2;
   }
   std::random_device device;
@@ -142,12 +156,12 @@ int run_fanout3_bench(const bench_args& args) {
   boost::json::object summary{{"bench", "fanout3"},
                               {"framework", "parley"},
                               {"n", base.n},
-                              {"sqlite_sync", sync == "full" ? "FULL" : "NORMAL"},
+                              {"sqlite_sync", sync_name(sync)},
                               {"mock", base.mock}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
-    auto figures = run_config(dir, opts, sync == "full");
+    auto figures = run_config(dir, opts, sync);
     fs::remove_all(dir);
     if (!figures) {
       std::fprintf(stderr, "parley-bench fanout3: %s\n", figures.err().message.c_str());

@@ -2,12 +2,21 @@
 
 namespace parley::http::detail {
 
+namespace {
+constexpr std::size_t kBodyPiece = 16 * 1024;
+}  // namespace
+
 connection::connection(const asio::any_io_executor& executor, std::string pool_key)
     : pool_key_(std::move(pool_key)), executor_(executor), stream_(std::in_place_index<0>, executor) {}
 
 beast::tcp_stream& connection::tcp() noexcept {
   if (auto* plain = std::get_if<beast::tcp_stream>(&stream_)) return *plain;
   return beast::get_lowest_layer(std::get<tls_stream>(stream_));
+}
+
+std::span<char> connection::body_piece() {
+  if (!body_piece_) body_piece_ = std::make_unique_for_overwrite<char[]>(kBodyPiece);  // NOLINT(*-avoid-c-arrays)
+  return {body_piece_.get(), kBodyPiece};
 }
 
 result<void> connection::start_tls(asio::ssl::context& context) {

@@ -9,7 +9,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include <array>
+#include <span>
 #include <limits>
 
 namespace parley::http::detail {
@@ -18,7 +18,6 @@ namespace {
 
 namespace bhttp = beast::http;
 constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
-constexpr std::size_t kReadPiece = 16 * 1024;
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
 
 std::string ms(std::chrono::milliseconds value) { return std::to_string(value.count()) + " ms"; }
@@ -95,7 +94,7 @@ class response_reader {
   template <class Deliver>
   asio::awaitable<result<void>> read_body(Deliver deliver) {
     const auto& limits = params_.options.timeouts;
-    std::array<char, kReadPiece> piece{};
+    const std::span<char> piece = conn_.body_piece();
     bool got_body = false;
     while (!parser_.is_done()) {
       auto& body = parser_.get().body();

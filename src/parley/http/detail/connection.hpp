@@ -9,6 +9,9 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
 #include <string>
 #include <variant>
 
@@ -32,6 +35,9 @@ class connection {
   beast::tcp_stream& tcp() noexcept;
   tls_stream& tls() noexcept { return std::get<tls_stream>(stream_); }
   beast::flat_buffer& buffer() noexcept { return buffer_; }
+  // Where response bodies are read into, piece by piece: made once per connection and never
+  // zeroed, because each exchange's reader only looks at the bytes the parser wrote.
+  std::span<char> body_piece();
 
   // Wraps the connected TCP stream (possibly a proxy tunnel) in TLS; the handshake is the caller's.
   result<void> start_tls(asio::ssl::context& context);
@@ -47,6 +53,7 @@ class connection {
   asio::any_io_executor executor_;
   std::variant<beast::tcp_stream, tls_stream> stream_;
   beast::flat_buffer buffer_;
+  std::unique_ptr<char[]> body_piece_;  // NOLINT(*-avoid-c-arrays): a fixed buffer, sized once
   std::chrono::steady_clock::time_point idle_since_{};
 };
 
