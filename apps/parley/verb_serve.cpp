@@ -20,11 +20,13 @@
 #include <system_error>
 
 #include "cli_context.hpp"
+#include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/turn_window_timers.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -35,10 +37,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin"}, {}};
+const arg_spec kServeSpec{
+    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window", "session-gap"}, {}};
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
-    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN]";
+    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -99,9 +102,22 @@ asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
   }
 }
 
+// A whole number of seconds, 1 s to 30 days, as milliseconds; absent: 0 (the seed's default).
+result<std::int64_t> parse_seconds(const parsed_args& args, const std::string& name) {
+  const auto text = args.value(name);
+  if (!text) return std::int64_t{0};
+  std::int64_t seconds = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seconds);
+  if (ec != std::errc{} || end != text->data() + text->size() || seconds < 1 || seconds > 30LL * 24 * 3600) {
+    return make_error(errc::invalid_argument, "--" + name + ": expected whole seconds 1..2592000, got '" + *text + "'");
+  }
+  return seconds * 1000;
+}
+
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
-                                server::pubchan& channels, bool& done) {
+                                server::pubchan& channels, server::turn_window_timers* windows, bool& done) {
   listener.stop();
+  if (windows != nullptr) windows->stop();
   co_await stop_all_drives(eng, log);
   channels.close_all();
   log.flush();
@@ -134,6 +150,11 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!web_root) return report(web_root.err());
   options.web_root = *web_root;
 
+  auto turn_window = parse_seconds(*args, "turn-window");
+  if (!turn_window) return report(turn_window.err());
+  auto session_gap = parse_seconds(*args, "session-gap");
+  if (!session_gap) return report(session_gap.err());
+
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
   const config::team_config& team = inputs->team;
@@ -145,12 +166,14 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<engine::engine> eng;
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
+  std::unique_ptr<server::turn_window_timers> windows;
   {
     auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
                                           engine::build_builtin_tools());
     if (!created) return report(created.err());
     eng = std::move(*created);
   }
+  eng->set_record_windows(*turn_window, *session_gap);
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 
   bool scripted_offline = false;
@@ -166,6 +189,11 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   auto recovered = eng->recover_all();
   if (!recovered) return report(recovered.err());
   if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
+  // Response windows that passed while the server was down close now, at their own deadlines.
+  if (auto* records = log.records()) {
+    windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
+    if (auto started = windows->start(); !started) return report(started.err());
+  }
 
   auto listening = server::http_server::listen(io.get_executor(), context);
   if (!listening) return report(listening.err());
@@ -186,7 +214,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (ec) return;
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
-    auto shutdown = shut_down(*eng, log, *listener, *channels, shutdown_done);
+    auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });
   bool gave_up = false;

@@ -140,6 +140,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
   if (!spec.title.empty()) payload["title"] = spec.title;
   if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
+  add_record_windows(payload);
   if (auto staged = runtime->stage(event_type::dialog_created, std::move(payload), id, id); !staged) {
     co_return std::move(staged).err();
   }

@@ -96,6 +96,15 @@ class engine {
   // A human gives up on a subdialog: it is never driven again, its Type B registry entry goes (the
   // slug starts afresh next time), and a caller waiting for it gets a failed result and continues.
   boost::asio::awaitable<result<void>> declare_subdialog_dead(std::string dialog_id, std::string reason);
+  // Records that the open turn `turn_id` of a dialog outlived its response window (seed 002); the
+  // records reducer closes it as unresponded if it is still open. Appended under the dialog's lock.
+  boost::asio::awaitable<result<void>> expire_turn_window(std::string dialog_id, std::string turn_id);
+  // Response window and session gap (ms) of the records of dialogs created from now on; 0 keeps
+  // seed 002's defaults (3 h, 1 h). Recorded in each dialog_created, so a rebuild uses them.
+  void set_record_windows(std::int64_t turn_window_ms, std::int64_t session_gap_ms) noexcept {
+    turn_window_ms_ = turn_window_ms;
+    session_gap_ms_ = session_gap_ms;
+  }
   // The Type B registry of a root (seed 001 registry.yaml), sorted by key.
   result<std::vector<registry_entry>> registry(std::string_view root_id);
 
@@ -180,6 +189,8 @@ class engine {
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
+  // Adds the configured record windows to a dialog_created payload.
+  void add_record_windows(boost::json::object& created_payload) const;
 
   boost::asio::any_io_executor executor_;
   store& log_;
@@ -188,6 +199,8 @@ class engine {
   tools::tool_registry tools_;
   std::vector<engine_observer*> observers_;
   log_writer writer_;
+  std::int64_t turn_window_ms_ = 0;  // see set_record_windows
+  std::int64_t session_gap_ms_ = 0;
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
   std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;

@@ -104,6 +104,7 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
                               {"callKind", call_kind}};
   if (!caller.row().task_doc_path.empty()) payload["taskDocPath"] = caller.row().task_doc_path;
   if (!session_slug.empty()) payload["sessionSlug"] = session_slug;
+  add_record_windows(payload);
   PARLEY_TRY(runtime->stage(event_type::dialog_created, std::move(payload), id, caller.row().root_id));
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
   auto* raw = runtime.get();

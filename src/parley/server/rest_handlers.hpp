@@ -40,4 +40,16 @@ handler_result get_reminders(server_context& context, const rest_request& reques
 handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id);
 
+// rest_records.cpp: seed 002's conversation records (docs/records.md), read-only.
+handler_result get_dialogue(server_context& context, const rest_request& request, std::string id);
+handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id);
+handler_result get_latest_session(server_context& context, const rest_request& request, std::string id);
+handler_result list_unresponded_turns(server_context& context, const rest_request& request, std::string id);
+handler_result get_session(server_context& context, const rest_request& request, std::string id);
+handler_result list_session_turns(server_context& context, const rest_request& request, std::string id);
+handler_result get_turn(server_context& context, const rest_request& request, std::string id);
+handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id);
+handler_result get_record_message(server_context& context, const rest_request& request, std::string id);
+handler_result search_messages(server_context& context, const rest_request& request, std::string id);
+
 }  // namespace parley::server::rest

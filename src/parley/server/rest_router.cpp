@@ -16,7 +16,7 @@ using handler = rest::handler_result (*)(server_context&, const rest_request&, s
 
 struct route {
   std::string_view method;
-  // Path segments after "/api/"; "{id}" matches one dialog id.
+  // Path segments after "/api/"; "{id}" matches one id (a dialog's, or a record's).
   std::vector<std::string_view> pattern;
   handler handle;
 };
@@ -41,6 +41,17 @@ const std::vector<route>& routes() {
       {"POST", {"dialogs", "{id}", "interrupt"}, &rest::post_interrupt},
       {"POST", {"dialogs", "{id}", "resume"}, &rest::post_resume},
       {"POST", {"dialogs", "{id}", "dead"}, &rest::post_dead},
+      // Seed 002's records; "search" comes before "{id}", which would match it too.
+      {"GET", {"dialogues", "{id}"}, &rest::get_dialogue},
+      {"GET", {"dialogues", "{id}", "sessions"}, &rest::list_dialogue_sessions},
+      {"GET", {"dialogues", "{id}", "latest_session"}, &rest::get_latest_session},
+      {"GET", {"dialogues", "{id}", "unresponded_turns"}, &rest::list_unresponded_turns},
+      {"GET", {"sessions", "{id}"}, &rest::get_session},
+      {"GET", {"sessions", "{id}", "turns"}, &rest::list_session_turns},
+      {"GET", {"turns", "{id}"}, &rest::get_turn},
+      {"GET", {"turns", "{id}", "messages"}, &rest::list_turn_messages},
+      {"GET", {"messages", "search"}, &rest::search_messages},
+      {"GET", {"messages", "{id}"}, &rest::get_record_message},
   };
   return table;
 }

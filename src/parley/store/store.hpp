@@ -18,6 +18,7 @@
 #include "parley/core/result.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/records_query.hpp"
 
 namespace parley {
 
@@ -61,6 +62,9 @@ class store {
   // Drops every projection and recomputes it by replaying the whole log.
   virtual result<void> rebuild_projections() = 0;
   virtual store_stats stats() const = 0;
+
+  // Seed 002's conversation records, or nullptr when this store does not keep them.
+  virtual records_query* records() noexcept { return nullptr; }
 };
 
 struct sqlite_options {

@@ -168,7 +168,8 @@ TEST(SqliteOpen, MigratesAVersionOneDatabaseKeepingItsDialogs) {
   }
   auto s = open_sqlite_store(dir.str());
   ASSERT_TRUE(s) << s.err().message;
-  EXPECT_EQ(test::query(dir.db_file(), "SELECT version FROM schema_version"), (test::table_dump{{"2"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT version FROM schema_version"),
+            (test::table_dump{{std::to_string(sqlite::latest_schema_version())}}));
   auto row = (*s)->get_dialog("d1");
   ASSERT_TRUE(row) << row.err().message;
   ASSERT_TRUE(row->has_value());

@@ -42,11 +42,18 @@ inline void exec(const std::string& db_file, const char* sql) {
   ASSERT_TRUE(done) << done.err().message;
 }
 
-// The three projection tables, fully, in a stable order.
+// Every projection table (seed 002's records included), fully, in a stable order.
 inline std::vector<table_dump> dump_projections(const std::string& db_file) {
   return {query(db_file, "SELECT * FROM dialogs ORDER BY id"),
           query(db_file, "SELECT * FROM messages ORDER BY event_id"),
-          query(db_file, "SELECT * FROM courses ORDER BY dialog_id, course")};
+          query(db_file, "SELECT * FROM courses ORDER BY dialog_id, course"),
+          query(db_file, "SELECT * FROM dialogue ORDER BY id"),
+          query(db_file, "SELECT rowid, * FROM session ORDER BY rowid"),
+          query(db_file, "SELECT rowid, * FROM turn ORDER BY rowid"),
+          query(db_file, "SELECT rowid, * FROM message ORDER BY rowid"),
+          query(db_file, "SELECT * FROM records_cursor ORDER BY dialog_id"),
+          query(db_file, "SELECT rowid, content FROM message_fts ORDER BY rowid"),
+          query(db_file, "SELECT count(*) FROM message_fts WHERE message_fts MATCH 'the'")};
 }
 
 inline std::string file_bytes(const std::string& path) {

@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/schema.hpp"
 
+#include "parley/store/sqlite/records_schema.hpp"
+
 #include <array>
 #include <string>
 
@@ -90,9 +92,13 @@ ALTER TABLE dialogs ADD COLUMN caller_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE dialogs ADD COLUMN dead INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+constexpr std::int64_t kRecordsVersion = 3;
+
 constexpr std::array kMigrations{
     migration{1, kV1},
     migration{2, kV2},
+    // Version 3: seed 002's conversation records (records_schema.hpp).
+    migration{kRecordsVersion, kRecordsSchemaSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
@@ -107,6 +113,8 @@ result<void> apply_one(connection& db, const migration& step) {
 }  // namespace
 
 std::int64_t latest_schema_version() noexcept { return kMigrations.back().version; }
+
+std::int64_t records_schema_version() noexcept { return kRecordsVersion; }
 
 result<std::int64_t> read_schema_version(connection& db) {
   auto has_table =
@@ -147,7 +155,8 @@ result<void> migrate(connection& db, std::int64_t target) {
 }
 
 result<void> clear_projections(connection& db) {
-  return db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs;");
+  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs;"));
+  return clear_records(db);
 }
 
 }  // namespace parley::sqlite

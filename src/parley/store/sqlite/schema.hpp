@@ -12,6 +12,10 @@ namespace parley::sqlite {
 // The version a database has after `migrate` (the number of the newest migration).
 std::int64_t latest_schema_version() noexcept;
 
+// The version that added seed 002's records: a database migrated across it has records only for
+// what it logs from then on until its projections are rebuilt from the log.
+std::int64_t records_schema_version() noexcept;
+
 // Brings the schema up to `target` (by default the latest), each migration in its own transaction.
 // Refuses a database written by a newer binary instead of guessing at its layout. Tests stop
 // early to build the databases an older release left behind.

@@ -149,14 +149,23 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   auto db = connection::open_read_write(path);
   if (!db) return std::move(db).err();
   PARLEY_TRY(configure_writer(*db, options.durable));
+  auto version_before = sqlite::read_schema_version(*db);
+  if (!version_before) return std::move(version_before).err();
   PARLEY_TRY(sqlite::migrate(*db));
   if (options.durable) reserve_wal(*db);  // the WAL exists once migrate has written to the database
 
   auto reader = sqlite::sqlite_reader::open(path);
   if (!reader) return std::move(reader).err();
+  auto records = sqlite::records_reader::open(path);
+  if (!records) return std::move(records).err();
   auto writer = sqlite::sqlite_writer::start(std::move(*db), options.max_batch_events);
   if (!writer) return std::move(writer).err();
-  return std::unique_ptr<store>(std::make_unique<sqlite::sqlite_store>(std::move(*writer), std::move(*reader)));
+  auto opened = std::make_unique<sqlite::sqlite_store>(std::move(*writer), std::move(*reader), std::move(*records));
+  // A log written before the records existed: derive them from it once, now.
+  if (*version_before > 0 && *version_before < sqlite::records_schema_version()) {
+    PARLEY_TRY(opened->rebuild_projections());
+  }
+  return std::unique_ptr<store>(std::move(opened));
 }
 
 }  // namespace parley

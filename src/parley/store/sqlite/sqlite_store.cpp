@@ -2,8 +2,9 @@
 
 namespace parley::sqlite {
 
-sqlite_store::sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader)
-    : writer_(std::move(writer)), reader_(std::move(reader)) {}
+sqlite_store::sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader,
+                           std::unique_ptr<records_reader> records)
+    : writer_(std::move(writer)), reader_(std::move(reader)), records_(std::move(records)) {}
 
 sqlite_store::~sqlite_store() {
   // Callbacks that run while the queue drains may still read, so the reader outlives the drain.
@@ -11,6 +12,7 @@ sqlite_store::~sqlite_store() {
   // checkpoint the WAL back into the database file.
   writer_->shutdown();
   reader_.reset();
+  records_.reset();
   writer_.reset();
 }
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
 #include "parley/store/sqlite/sqlite_writer.hpp"
 #include "parley/store/store.hpp"
@@ -11,7 +12,8 @@ namespace parley::sqlite {
 
 class sqlite_store final : public store {
  public:
-  sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader);
+  sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader,
+               std::unique_ptr<records_reader> records);
   // Drains and commits everything queued (every callback runs) before closing the connections.
   ~sqlite_store() override;
 
@@ -26,10 +28,12 @@ class sqlite_store final : public store {
 
   result<void> rebuild_projections() override;
   store_stats stats() const override;
+  records_query* records() noexcept override { return records_.get(); }
 
  private:
   std::unique_ptr<sqlite_writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
+  std::unique_ptr<records_reader> records_;
 };
 
 }  // namespace parley::sqlite

@@ -34,6 +34,7 @@ sqlite_writer::sqlite_writer(connection db, std::int64_t max_batch_events)
 result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, std::int64_t max_batch_events) {
   std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), max_batch_events));
   PARLEY_TRY(writer->tables_.prepare(writer->db_));
+  PARLEY_TRY(writer->records_.prepare(writer->db_));
   try {
     writer->thread_ = std::thread([raw = writer.get()] { raw->run(); });
   } catch (const std::system_error& e) {
@@ -228,6 +229,7 @@ result<void> sqlite_writer::apply_events(const std::vector<event>& batch) {
     auto event_id = tables_.insert_event(ev);
     if (!event_id) return std::move(event_id).err();
     PARLEY_TRY(tables_.write_step(ev, *event_id, **row, *step));
+    PARLEY_TRY(records_.apply(ev, **row, *step));
   }
   return ok();
 }
@@ -306,6 +308,7 @@ result<void> sqlite_writer::replay_log() {
       return make_error(errc::corrupt, "the log of " + db_.path() + " does not replay: " + step.err().message);
     }
     PARLEY_TRY(tables_.write_step(*ev, events.int_at(kEventColumnCount), row, *step));
+    PARLEY_TRY(records_.apply(*ev, row, *step));
   }
   for (const auto& [id, row] : rows) PARLEY_TRY(tables_.upsert_dialog(row));
   return ok();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/store/sqlite/records_writer.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/table_writer.hpp"
 #include "parley/store/store.hpp"
@@ -79,6 +80,7 @@ class sqlite_writer {
 
   connection db_;
   table_writer tables_;
+  records_writer records_;  // seed 002's records, in the same transaction as the tables
   const std::size_t max_batch_events_;
 
   std::mutex mutex_;

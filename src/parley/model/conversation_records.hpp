@@ -1,0 +1,114 @@
+// Seed 002's conversation records — Message → Turn → Session → Dialogue — as plain rows, and the
+// per-dialog cursor the records reducer (conversation_reducer.hpp) folds events into.
+// Field names are the seed's; times are UTC milliseconds (the API shows them as ISO-8601).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parley {
+
+// Defaults of seed 002: a turn waits 3 h for its responder; 1 h without activity starts a session.
+inline constexpr std::int64_t kDefaultTurnWindowMs = 3LL * 60 * 60 * 1000;
+inline constexpr std::int64_t kDefaultSessionGapMs = 60LL * 60 * 1000;
+
+struct record_dialogue {
+  std::string id;             // UUID
+  std::string dialog_id;      // the Parley dialog it records (its log)
+  std::string dialogue_type;  // "human_ai" | "ai_ai" | "ai_self"
+  std::string human_id;       // empty (NULL) until users exist
+  std::string ai_id;          // the member that speaks in it
+  std::string relation_id;    // a subdialog: the dialogue of its parent; empty for a root
+  std::int64_t created_at = 0;
+  bool is_active = true;
+  std::int64_t last_activity_at = 0;
+  std::string metadata;  // JSON object text
+
+  bool operator==(const record_dialogue&) const = default;
+};
+
+struct record_session {
+  std::string id;
+  std::string dialogue_id;
+  std::string session_type = "dialogue";  // "dialogue" | "self_reflection"
+  std::int64_t start_at = 0;
+  std::int64_t end_at = 0;  // 0 (NULL) while it is the dialogue's current session
+  std::string description;
+  std::string created_by = "system";  // "system" | "ai" | "human"
+  std::string metadata;
+
+  bool operator==(const record_session&) const = default;
+};
+
+struct record_turn {
+  std::string id;
+  std::string dialogue_id;
+  std::string session_id;
+  std::string turn_type;       // "human_query" | "ai_prompt" | "system_prompt" | "unresponded_turn"
+  std::string initiator_role;  // "human" | "ai" | "system"
+  std::string responder_role;  // the expected responder
+  std::int64_t started_at = 0;
+  std::int64_t closed_at = 0;      // 0 (NULL) while pending
+  std::string status = "pending";  // "pending" | "responded" | "unresponded"
+  std::int64_t response_time = 0;  // ms from start to the response; 0 (NULL) unless responded
+  std::int64_t window_ms = 0;      // the response window it was opened with
+  std::string metadata;
+
+  bool operator==(const record_turn&) const = default;
+};
+
+struct record_message {
+  std::string id;
+  std::string dialogue_id;
+  std::string session_id;
+  std::string turn_id;
+  std::string sender_role;  // "human" | "ai" | "system"
+  std::string sender_id;    // the member (ai) or empty
+  std::string content;
+  std::string content_type;  // "text" | "tool_input" | "tool_output" | "system_context" | "command"
+  std::int64_t created_at = 0;
+  std::string metadata;
+  std::string dialog_id;  // the log position it comes from
+  std::int64_t seq = 0;
+
+  bool operator==(const record_message&) const = default;
+};
+
+// What the reducer keeps between events of one dialog: its open turn and current session.
+struct records_cursor {
+  std::string dialog_id;
+  std::string dialogue_id;
+  std::string counterpart;  // who this dialog's AI answers: "human" (root) or "ai" (subdialog)
+  std::int64_t window_ms = kDefaultTurnWindowMs;
+  std::int64_t gap_ms = kDefaultSessionGapMs;
+  std::string session_id;  // empty before the first message
+  std::int64_t session_last_ms = 0;
+  std::string turn_id;  // the open (pending) turn, empty when none
+  std::string turn_initiator;
+  std::string turn_responder;
+  std::string turn_type;
+  std::int64_t turn_started_ms = 0;
+
+  bool operator==(const records_cursor&) const = default;
+};
+
+// Rows one event adds or changes. Updates carry the whole row; the writer stores only the columns
+// that can change (see records_writer).
+struct records_step {
+  std::optional<record_dialogue> dialogue;  // inserted on dialog_created, updated otherwise
+  bool new_dialogue = false;
+  std::vector<record_session> closed_sessions;
+  std::vector<record_session> opened_sessions;
+  std::vector<record_turn> closed_turns;  // turns that were pending before this event
+  std::vector<record_turn> opened_turns;
+  std::optional<record_message> message;
+
+  bool empty() const noexcept {
+    return !dialogue && closed_sessions.empty() && opened_sessions.empty() && closed_turns.empty() &&
+           opened_turns.empty() && !message;
+  }
+};
+
+}  // namespace parley

@@ -1,0 +1,333 @@
+#include "parley/model/conversation_reducer.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "parley/core/json.hpp"
+
+namespace parley {
+namespace {
+
+// How a message moves the turn it lands in.
+enum class message_kind {
+  input,     // asks this dialog's AI for an answer (human text, a Tellask, a late reply, a prompt)
+  answer,    // this dialog's AI answers its counterpart (a final saying)
+  question,  // this dialog's AI asks the human (askHuman): answers the open turn, opens the next
+  working,   // part of a turn's work: tool calls, tool results, interrupted output
+};
+
+struct classified {
+  record_message msg;
+  message_kind kind = message_kind::working;
+};
+
+std::uint64_t mix64(std::uint64_t x) noexcept {  // splitmix64's finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) noexcept {
+  for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
+  return hash;
+}
+
+std::string id_of(std::string_view kind, const event& ev) {
+  return record_uuid(kind, ev.dialog_id + "/" + std::to_string(ev.seq));
+}
+
+std::string metadata_text(const boost::json::object& obj) { return boost::json::serialize(obj); }
+
+std::string dialogue_type_of(const event& ev) {
+  if (json_string_or(ev.payload, "kind", "root") == "root") return "human_ai";
+  return json_string_or(ev.payload, "callKind") == "freshBootsReasoning" ? "ai_self" : "ai_ai";
+}
+
+record_dialogue dialogue_from_created(const event& ev) {
+  record_dialogue d;
+  d.id = record_uuid("dialogue", ev.dialog_id);
+  d.dialog_id = ev.dialog_id;
+  d.dialogue_type = dialogue_type_of(ev);
+  d.ai_id = json_string_or(ev.payload, "memberId");
+  const std::string parent = json_string_or(ev.payload, "parentId");
+  if (!parent.empty()) d.relation_id = record_uuid("dialogue", parent);
+  d.created_at = ev.ts_ms;
+  d.last_activity_at = ev.ts_ms;
+  boost::json::object meta{{"dialogId", ev.dialog_id}, {"rootId", ev.root_id}};
+  if (const auto title = json_string_or(ev.payload, "title"); !title.empty()) meta["title"] = title;
+  if (const auto call = json_string_or(ev.payload, "callKind"); !call.empty()) meta["callKind"] = call;
+  d.metadata = metadata_text(meta);
+  return d;
+}
+
+// The three-party view of a projected message (seed 002 "三者对话结构"): who speaks, and what.
+classified classify(const event& ev, const dialog_row& row, const message_row& m) {
+  classified out;
+  record_message& msg = out.msg;
+  msg.content = m.content;
+  msg.content_type = "text";
+  boost::json::object meta{{"course", m.course}};
+  if (m.role == "user" && m.origin == "tellask") {
+    // A Tellask: the tellasker's AI asks this dialog's AI.
+    msg.sender_role = "ai";
+    if (const auto* a = json_object_at(ev.payload, "assignment")) msg.sender_id = json_string_or(*a, "callerMemberId");
+    meta["origin"] = "tellask";
+    out.kind = message_kind::input;
+  } else if (m.role == "user" && m.origin == "reply") {
+    msg.sender_role = "ai";
+    msg.sender_id = json_string_or(ev.payload, "fromMemberId");
+    meta["origin"] = "reply";
+    meta["fromDialogId"] = json_string_or(ev.payload, "fromDialogId");
+    out.kind = message_kind::input;
+  } else if (m.role == "user" && m.origin == "system") {
+    msg.sender_role = "system";
+    msg.content_type = "system_context";
+    out.kind = message_kind::input;
+  } else if (m.role == "user") {
+    msg.sender_role = "human";
+    out.kind = message_kind::input;
+  } else if (m.role == "assistant") {
+    msg.sender_role = "ai";
+    msg.sender_id = row.member_id;
+    meta["genseq"] = m.genseq;
+    if (!m.thinking.empty()) meta["thinking"] = m.thinking;
+    if (m.interrupted) meta["interrupted"] = true;
+    if (!m.tool_calls_json.empty()) {
+      msg.content_type = "tool_input";
+      if (const auto* calls = json_array_at(ev.payload, "toolCalls")) meta["toolCalls"] = *calls;
+    }
+    const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !json_bool_or(ev.payload, "inputArrived");
+    out.kind = final_saying ? message_kind::answer : message_kind::working;
+  } else if (ev.type == event_type::question_answered) {
+    // The human's answer to an askHuman question.
+    msg.sender_role = "human";
+    meta["questionId"] = json_string_or(ev.payload, "questionId");
+    meta["callId"] = m.tool_call_id;
+    out.kind = message_kind::input;
+  } else {  // a tool's output, relayed by the system
+    msg.sender_role = "system";
+    msg.content_type = "tool_output";
+    meta["callId"] = m.tool_call_id;
+    meta["name"] = m.tool_name;
+    meta["ok"] = m.ok;
+    if (ev.type == event_type::reply_received) meta["fromDialogId"] = json_string_or(ev.payload, "fromDialogId");
+  }
+  msg.metadata = metadata_text(meta);
+  return out;
+}
+
+// askHuman's question is the AI speaking to the human: a message of its own.
+classified question_message(const event& ev, const dialog_row& row) {
+  classified out;
+  out.kind = message_kind::question;
+  out.msg.sender_role = "ai";
+  out.msg.sender_id = row.member_id;
+  out.msg.content = json_string_or(ev.payload, "tellaskContent");
+  out.msg.content_type = "text";
+  out.msg.metadata = metadata_text({{"course", row.course},
+                                    {"questionId", json_string_or(ev.payload, "questionId")},
+                                    {"callId", json_string_or(ev.payload, "callId")}});
+  return out;
+}
+
+class turn_folder {
+ public:
+  turn_folder(const event& ev, records_cursor& cursor, records_step& out) : ev_(ev), c_(cursor), out_(out) {}
+
+  // Closes the open turn as unresponded when its window passed before `now`.
+  void expire_before(std::int64_t now) {
+    if (!c_.turn_id.empty() && now > c_.turn_started_ms + c_.window_ms) close_unresponded();
+  }
+
+  void close_unresponded() {
+    record_turn t = open_turn_row();
+    t.turn_type = "unresponded_turn";
+    t.status = "unresponded";
+    t.closed_at = c_.turn_started_ms + c_.window_ms;
+    t.metadata = metadata_text({{"openedAs", c_.turn_type}});
+    c_.session_last_ms = std::max(c_.session_last_ms, t.closed_at);
+    out_.closed_turns.push_back(std::move(t));
+    c_.turn_id.clear();
+  }
+
+  void place(classified m) {
+    m.msg.id = id_of("message", ev_);
+    m.msg.dialogue_id = c_.dialogue_id;
+    m.msg.created_at = ev_.ts_ms;
+    m.msg.dialog_id = ev_.dialog_id;
+    m.msg.seq = ev_.seq;
+    expire_before(ev_.ts_ms);
+    const bool open = !c_.turn_id.empty();
+    switch (m.kind) {
+      case message_kind::input:
+        if (open && c_.turn_responder == m.msg.sender_role) {
+          close_responded(m.msg.id);
+          open_turn(m.msg.sender_role, "ai");
+        } else if (!open) {
+          open_turn(m.msg.sender_role, "ai");
+        }
+        break;
+      case message_kind::question:
+        if (open && c_.turn_responder == "ai") {
+          close_responded(m.msg.id);
+          open_turn("ai", "human");
+        } else if (!open) {
+          open_turn("ai", "human");
+        }
+        break;
+      case message_kind::answer:
+        if (!open) open_turn("ai", c_.counterpart);
+        break;
+      case message_kind::working:
+        if (!open) open_turn(m.msg.sender_role, m.msg.sender_role == "ai" ? c_.counterpart : "ai");
+        break;
+    }
+    m.msg.session_id = c_.session_id;
+    m.msg.turn_id = c_.turn_id;
+    c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
+    // The responder's answer is the last message of its turn.
+    if (m.kind == message_kind::answer && c_.turn_responder == "ai") close_responded(m.msg.id);
+    out_.message = std::move(m.msg);
+  }
+
+ private:
+  record_turn open_turn_row() const {
+    record_turn t;
+    t.id = c_.turn_id;
+    t.dialogue_id = c_.dialogue_id;
+    t.session_id = c_.session_id;
+    t.turn_type = c_.turn_type;
+    t.initiator_role = c_.turn_initiator;
+    t.responder_role = c_.turn_responder;
+    t.started_at = c_.turn_started_ms;
+    t.window_ms = c_.window_ms;
+    return t;
+  }
+
+  void close_responded(const std::string& by_message) {
+    record_turn t = open_turn_row();
+    t.status = "responded";
+    t.closed_at = ev_.ts_ms;
+    t.response_time = ev_.ts_ms - c_.turn_started_ms;
+    t.metadata = metadata_text({{"respondedBy", by_message}});
+    out_.closed_turns.push_back(std::move(t));
+    c_.turn_id.clear();
+  }
+
+  void open_turn(const std::string& initiator, const std::string& responder) {
+    if (c_.session_id.empty() || ev_.ts_ms - c_.session_last_ms > c_.gap_ms) open_session();
+    c_.turn_id = id_of("turn", ev_);
+    c_.turn_initiator = initiator;
+    c_.turn_responder = responder;
+    c_.turn_type = initiator == "human" ? "human_query" : initiator == "ai" ? "ai_prompt" : "system_prompt";
+    c_.turn_started_ms = ev_.ts_ms;
+    record_turn t = open_turn_row();
+    t.metadata = "{}";
+    out_.opened_turns.push_back(std::move(t));
+  }
+
+  void open_session() {
+    if (!c_.session_id.empty()) {
+      record_session closed;
+      closed.id = c_.session_id;
+      closed.dialogue_id = c_.dialogue_id;
+      closed.end_at = c_.session_last_ms;
+      out_.closed_sessions.push_back(std::move(closed));
+    }
+    record_session s;
+    s.id = id_of("session", ev_);
+    s.dialogue_id = c_.dialogue_id;
+    s.start_at = ev_.ts_ms;
+    s.metadata = "{}";
+    c_.session_id = s.id;
+    c_.session_last_ms = ev_.ts_ms;
+    out_.opened_sessions.push_back(std::move(s));
+  }
+
+  const event& ev_;
+  records_cursor& c_;
+  records_step& out_;
+};
+
+record_dialogue activity_update(const records_cursor& c, const dialog_row& row, std::int64_t last_activity) {
+  record_dialogue d;
+  d.id = c.dialogue_id;
+  d.dialog_id = row.id;
+  d.is_active = row.status == "running" && !row.dead;
+  d.last_activity_at = last_activity;
+  return d;
+}
+
+}  // namespace
+
+std::string record_uuid(std::string_view kind, std::string_view name) {
+  // Two independent 64-bit hashes of "kind:name", each finalized, make the 128 bits.
+  const std::uint64_t seed_a = fnv1a(name, fnv1a(":", fnv1a(kind, 0xcbf29ce484222325ULL)));
+  const std::uint64_t seed_b = fnv1a(name, fnv1a(":", fnv1a(kind, 0x84222325cbf29ce4ULL)));
+  std::uint64_t hi = mix64(seed_a);
+  std::uint64_t lo = mix64(seed_b ^ 0x9e3779b97f4a7c15ULL);
+  hi = (hi & ~0xf000ULL) | 0x8000ULL;              // version 8
+  lo = (lo & ~(0xc0ULL << 56)) | (0x80ULL << 56);  // variant 10
+  static constexpr std::array<char, 16> kHex{'0', '1', '2', '3', '4', '5', '6', '7',
+                                             '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+  std::string out;
+  out.reserve(36);
+  auto put = [&](std::uint64_t v, int from_nibble, int count) {
+    for (int i = from_nibble; i < from_nibble + count; ++i) out.push_back(kHex[(v >> (60 - 4 * i)) & 0xf]);
+  };
+  put(hi, 0, 8);
+  out.push_back('-');
+  put(hi, 8, 4);
+  out.push_back('-');
+  put(hi, 12, 4);
+  out.push_back('-');
+  put(lo, 0, 4);
+  out.push_back('-');
+  put(lo, 4, 12);
+  return out;
+}
+
+bool touches_records(const event& ev, const projection_step& step) noexcept {
+  return step.new_message.has_value() || ev.type == event_type::dialog_created ||
+         ev.type == event_type::question_asked || ev.type == event_type::status_changed ||
+         ev.type == event_type::declared_dead || ev.type == records_event::turn_window_expired;
+}
+
+records_step apply_records(const event& ev, const dialog_row& row_after, const projection_step& step,
+                           records_cursor& cursor) {
+  records_step out;
+  if (ev.type == event_type::dialog_created) {
+    cursor = records_cursor{};
+    cursor.dialog_id = ev.dialog_id;
+    cursor.dialogue_id = record_uuid("dialogue", ev.dialog_id);
+    cursor.counterpart = json_string_or(ev.payload, "kind", "root") == "root" ? "human" : "ai";
+    // Recorded in the log, so a rebuild uses the windows the dialog was created with.
+    cursor.window_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "turnWindowMs", kDefaultTurnWindowMs));
+    cursor.gap_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "sessionGapMs", kDefaultSessionGapMs));
+    out.dialogue = dialogue_from_created(ev);
+    out.new_dialogue = true;
+    return out;
+  }
+  if (cursor.dialogue_id.empty()) return out;  // a dialog older than the records: nothing to fold into
+  turn_folder folder(ev, cursor, out);
+  if (ev.type == records_event::turn_window_expired) {
+    if (json_string_or(ev.payload, "turnId") == cursor.turn_id) folder.expire_before(ev.ts_ms + 1);
+  } else if (ev.type == event_type::question_asked) {
+    folder.place(question_message(ev, row_after));
+  } else if (step.new_message) {
+    folder.place(classify(ev, row_after, *step.new_message));
+  }
+  // last_activity_at is the newest message; 0 leaves it as it was (the writer keeps the maximum).
+  if (out.message || ev.type == event_type::status_changed || ev.type == event_type::declared_dead) {
+    out.dialogue = activity_update(cursor, row_after, out.message ? ev.ts_ms : 0);
+  }
+  return out;
+}
+
+}  // namespace parley

@@ -1,0 +1,16 @@
+// The JSON shapes of seed 002's records (docs/records.md): the seed's snake_case field names,
+// times as UTC ISO-8601, open times as null, metadata as an object.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include "parley/model/conversation_records.hpp"
+
+namespace parley::server {
+
+boost::json::object dialogue_json(const record_dialogue& d);
+boost::json::object session_json(const record_session& s);
+boost::json::object turn_json(const record_turn& t);
+boost::json::object record_message_json(const record_message& m);
+
+}  // namespace parley::server

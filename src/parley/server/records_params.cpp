@@ -1,0 +1,148 @@
+#include "parley/server/records_params.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "parley/core/time.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server {
+namespace {
+
+constexpr std::int64_t kMaxPage = 500;
+constexpr std::size_t kMaxQueryBytes = 256;
+
+using names = std::vector<std::string_view>;
+
+bool one_of(std::string_view value, const names& allowed) {
+  return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+}
+
+std::string joined(const names& list) {
+  std::string out;
+  for (auto name : list) {
+    if (!out.empty()) out += ", ";
+    out.append(name);
+  }
+  return out;
+}
+
+result<std::string> enum_param(const rest_request& request, std::string_view key, const names& allowed) {
+  const auto found = request.query.find(key);
+  if (found == request.query.end()) return std::string{};
+  if (!one_of(found->second, allowed)) {
+    return make_error(errc::invalid_argument,
+                      std::string(key) + ": expected one of " + joined(allowed) + ", got '" + found->second + "'");
+  }
+  return found->second;
+}
+
+result<std::optional<std::int64_t>> time_param(const rest_request& request, std::string_view key) {
+  const auto found = request.query.find(key);
+  if (found == request.query.end()) return std::optional<std::int64_t>{};
+  const auto ms = parse_iso8601_ms(found->second);
+  if (!ms) {
+    return make_error(
+        errc::invalid_argument,
+        std::string(key) + ": expected a UTC ISO-8601 time like 2026-11-22T03:14:15Z, got '" + found->second + "'");
+  }
+  return std::optional<std::int64_t>{*ms};
+}
+
+std::size_t utf8_length(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+}
+
+}  // namespace
+
+result<records_filter> parse_records_params(const rest_request& request, const records_params_spec& spec) {
+  for (const auto& [key, value] : request.query) {
+    if (key != "limit" && key != "offset" && !one_of(key, spec.accepted)) {
+      return make_error(errc::invalid_argument, key + ": not a parameter of this route; it takes limit, offset" +
+                                                    (spec.accepted.empty() ? "" : ", " + joined(spec.accepted)));
+    }
+  }
+  records_filter f;
+  auto limit = query_integer(request, "limit", 50, 1, kMaxPage);
+  if (!limit) return std::move(limit).err();
+  auto offset = query_integer(request, "offset", 0, 0, INT32_MAX);
+  if (!offset) return std::move(offset).err();
+  f.limit = *limit;
+  f.offset = *offset;
+
+  auto role = enum_param(request, "role", {"human", "ai", "system"});
+  if (!role) return std::move(role).err();
+  f.role = std::move(*role);
+  auto content_type =
+      enum_param(request, "content_type", {"text", "tool_input", "tool_output", "system_context", "command"});
+  if (!content_type) return std::move(content_type).err();
+  f.content_type = std::move(*content_type);
+  auto status = enum_param(request, "status", {"pending", "responded", "unresponded"});
+  if (!status) return std::move(status).err();
+  f.status = std::move(*status);
+  auto type = enum_param(request, "type", {"dialogue", "self_reflection"});
+  if (!type) return std::move(type).err();
+  f.session_type = std::move(*type);
+
+  auto since = time_param(request, "since");
+  if (!since) return std::move(since).err();
+  auto until = time_param(request, "until");
+  if (!until) return std::move(until).err();
+  f.since = *since;
+  f.until = *until;
+  if (f.since && f.until && *f.until < *f.since) {
+    return make_error(errc::invalid_argument, "until: " + request.query.find("until")->second + " is before since " +
+                                                  request.query.find("since")->second);
+  }
+
+  if (const auto sort = request.query.find("sort_by"); sort != request.query.end()) {
+    std::string_view column = sort->second;
+    f.descending = !column.empty() && column.front() == '-';
+    if (f.descending) column.remove_prefix(1);
+    if (!one_of(column, spec.sortable)) {
+      return make_error(errc::invalid_argument, "sort_by: expected one of " + joined(spec.sortable) +
+                                                    " (a leading '-' sorts newest first), got '" + sort->second + "'");
+    }
+    f.sort_by = std::string(column);
+  } else if (!spec.sortable.empty()) {
+    f.sort_by = std::string(spec.sortable.front());
+  }
+  return f;
+}
+
+result<std::string> fts_match_of(std::string_view q) {
+  if (q.size() > kMaxQueryBytes) {
+    return make_error(errc::invalid_argument, "q: at most " + std::to_string(kMaxQueryBytes) + " bytes");
+  }
+  std::string match;
+  std::size_t pos = 0;
+  while (pos < q.size()) {
+    const auto start = q.find_first_not_of(" \t\r\n", pos);
+    if (start == std::string_view::npos) break;
+    auto end = q.find_first_of(" \t\r\n", start);
+    if (end == std::string_view::npos) end = q.size();
+    const std::string_view word = q.substr(start, end - start);
+    pos = end;
+    if (word.find_first_of("\"*():^{}") != std::string_view::npos) {
+      return make_error(errc::invalid_argument,
+                        "q: '" + std::string(word) + "' has search syntax (\" * ( ) : ^ { }); give plain words");
+    }
+    if (word == "NEAR" || word == "AND" || word == "OR" || word == "NOT") {
+      return make_error(errc::invalid_argument,
+                        "q: '" + std::string(word) + "' is a search operator; give plain words (all must match)");
+    }
+    if (utf8_length(word) < 3) {
+      return make_error(errc::invalid_argument,
+                        "q: each word needs at least 3 characters, got '" + std::string(word) + "'");
+    }
+    if (!match.empty()) match += ' ';
+    match += '"';
+    match.append(word);
+    match += '"';
+  }
+  if (match.empty()) return make_error(errc::invalid_argument, "q: required, the words to search for");
+  return match;
+}
+
+}  // namespace parley::server

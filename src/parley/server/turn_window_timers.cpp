@@ -1,0 +1,86 @@
+#include "parley/server/turn_window_timers.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <cstdio>
+
+#include "parley/model/conversation_reducer.hpp"
+
+namespace parley::server {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// Events after which a dialog's open turn may be another one (or none).
+bool may_move_turn(const event& ev) {
+  return ev.type == event_type::user_message || ev.type == event_type::generation_finished ||
+         ev.type == event_type::tool_result || ev.type == event_type::reply_received ||
+         ev.type == event_type::question_asked || ev.type == event_type::question_answered ||
+         ev.type == records_event::turn_window_expired;
+}
+
+}  // namespace
+
+turn_window_timers::turn_window_timers(asio::any_io_executor executor, engine::engine& eng, records_query& records,
+                                       clock now)
+    : executor_(executor), engine_(eng), records_(records), now_(std::move(now)), timer_(executor) {}
+
+result<void> turn_window_timers::start() {
+  auto pending = records_.pending_turns();
+  if (!pending) return std::move(pending).err();
+  for (const auto& turn : *pending) schedule_.set(turn);
+  engine_.add_observer(this);
+  arm();
+  return ok();
+}
+
+void turn_window_timers::stop() {
+  stopped_ = true;
+  timer_.cancel();
+}
+
+void turn_window_timers::on_durable(const event& ev) {
+  if (stopped_ || !may_move_turn(ev)) return;
+  auto pending = records_.pending_turn_of(ev.dialog_id);
+  if (!pending) {
+    std::fprintf(stderr, "parley: turn windows: %s\n", pending.err().message.c_str());
+    return;
+  }
+  if (*pending) {
+    schedule_.set(**pending);
+  } else {
+    schedule_.erase(ev.dialog_id);
+  }
+  arm();
+}
+
+void turn_window_timers::arm() {
+  const auto next = schedule_.next_deadline();
+  if (stopped_ || !next || *next == armed_for_) return;
+  armed_for_ = *next;
+  const std::int64_t wait_ms = std::max<std::int64_t>(0, *next - now_());
+  timer_.expires_after(std::chrono::milliseconds(wait_ms));
+  timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_) return;  // re-armed for another deadline, or stopped
+    armed_for_ = -1;
+    asio::co_spawn(executor_, expire_due(), asio::detached);
+  });
+}
+
+asio::awaitable<void> turn_window_timers::expire_due() {
+  const auto due = schedule_.take_due(now_());
+  for (const pending_turn& turn : due) {
+    auto expired = co_await engine_.expire_turn_window(turn.dialog_id, turn.turn_id);
+    if (!expired) {
+      std::fprintf(stderr, "parley: closing the response window of dialog %s: %s\n", turn.dialog_id.c_str(),
+                   expired.err().message.c_str());
+    }
+  }
+  arm();
+}
+
+}  // namespace parley::server

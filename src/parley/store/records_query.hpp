@@ -1,0 +1,68 @@
+// Reading seed 002's conversation records (docs/records.md). A store that keeps them offers this
+// interface through `store::records()`; the in-memory store does not keep them (nullptr).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/model/conversation_records.hpp"
+
+namespace parley {
+
+// Every field is optional (empty / unset = any). The caller validates enum values and `sort_by`;
+// a reader refuses a sort column it does not know instead of putting it into SQL.
+struct records_filter {
+  std::string dialogue_id;
+  std::string session_id;
+  std::string turn_id;
+  std::string role;                   // message sender_role
+  std::string content_type;           // message content_type
+  std::string status;                 // turn status
+  std::string session_type;           // session session_type
+  std::optional<std::int64_t> since;  // UTC ms, inclusive, on the row's own time
+  std::optional<std::int64_t> until;  // UTC ms, inclusive
+  std::string sort_by;                // a time column of the row; empty = the row's own time
+  bool descending = false;
+  std::int64_t limit = 50;
+  std::int64_t offset = 0;
+};
+
+template <class Row>
+struct records_page {
+  std::vector<Row> items;
+  std::int64_t total = 0;  // rows matching the filter, before limit/offset
+};
+
+// A pending turn and when its response window ends, for the window timers.
+struct pending_turn {
+  std::string dialog_id;
+  std::string turn_id;
+  std::int64_t deadline_ms = 0;
+};
+
+class records_query {
+ public:
+  virtual ~records_query() = default;
+
+  // By the dialogue's UUID or by the id of the Parley dialog it records.
+  virtual result<std::optional<record_dialogue>> dialogue(std::string_view id) = 0;
+  virtual result<std::optional<record_session>> session(std::string_view id) = 0;
+  virtual result<std::optional<record_turn>> turn(std::string_view id) = 0;
+  virtual result<std::optional<record_message>> message(std::string_view id) = 0;
+
+  virtual result<records_page<record_session>> sessions(const records_filter& filter) = 0;
+  virtual result<records_page<record_turn>> turns(const records_filter& filter) = 0;
+  virtual result<records_page<record_message>> messages(const records_filter& filter) = 0;
+  // Full-text search; `match` is an FTS5 expression the caller built from quoted terms only.
+  virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
+
+  // Every open turn, earliest deadline first; and one dialog's (none when no turn is open).
+  virtual result<std::vector<pending_turn>> pending_turns() = 0;
+  virtual result<std::optional<pending_turn>> pending_turn_of(std::string_view dialog_id) = 0;
+};
+
+}  // namespace parley

@@ -1,0 +1,247 @@
+#include "parley/store/sqlite/records_reader.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace parley::sqlite {
+namespace {
+
+constexpr std::string_view kDialogueColumns =
+    "id, dialog_id, dialogue_type, coalesce(human_id, ''), coalesce(ai_id, ''), coalesce(relation_id, ''), "
+    "created_at, is_active, last_activity_at, metadata";
+constexpr std::string_view kSessionColumns =
+    "s.id, s.dialogue_id, s.session_type, s.start_at, coalesce(s.end_at, 0), coalesce(s.description, ''), "
+    "s.created_by, s.metadata";
+constexpr std::string_view kTurnColumns =
+    "t.id, t.dialogue_id, t.session_id, t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
+    "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
+constexpr std::string_view kMessageColumns =
+    "m.id, m.dialogue_id, m.session_id, m.turn_id, m.sender_role, coalesce(m.sender_id, ''), m.content, "
+    "m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq";
+
+record_dialogue read_dialogue_row(const statement& s) {
+  return record_dialogue{s.text_at(0), s.text_at(1), s.text_at(2),     s.text_at(3), s.text_at(4),
+                         s.text_at(5), s.int_at(6),  s.int_at(7) != 0, s.int_at(8),  s.text_at(9)};
+}
+
+record_session read_session_row(const statement& s) {
+  return record_session{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3),
+                        s.int_at(4),  s.text_at(5), s.text_at(6), s.text_at(7)};
+}
+
+record_turn read_turn_row(const statement& s) {
+  return record_turn{s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4), s.text_at(5),
+                     s.int_at(6),  s.int_at(7),  s.text_at(8), s.int_at(9),  s.int_at(10), s.text_at(11)};
+}
+
+record_message read_message_row(const statement& s) {
+  return record_message{s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4),  s.text_at(5),
+                        s.text_at(6), s.text_at(7), s.int_at(8),  s.text_at(9), s.text_at(10), s.int_at(11)};
+}
+
+// A WHERE clause and the values it binds, in order (?1, ?2, ...). The values live here until the
+// statement that uses them is reset.
+class query_builder {
+ public:
+  void where(std::string_view condition, std::variant<std::string, std::int64_t> value) {
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    std::string clause(condition);
+    clause.replace(clause.find('?'), 1, "?" + std::to_string(values_.size() + 1));
+    sql_ += clause;
+    values_.push_back(std::move(value));
+  }
+  void where_text(std::string_view condition, const std::string& value) {
+    if (!value.empty()) where(condition, value);
+  }
+  void where_time(std::string_view column, const records_filter& f) {
+    if (f.since) where(std::string(column) + " >= ?", *f.since);
+    if (f.until) where(std::string(column) + " <= ?", *f.until);
+  }
+  const std::string& clause() const noexcept { return sql_; }
+  void bind(statement& stmt) const {
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      const int index = static_cast<int>(i + 1);
+      if (const auto* text = std::get_if<std::string>(&values_[i])) {
+        stmt.bind_text(index, *text);
+      } else {
+        stmt.bind_int(index, std::get<std::int64_t>(values_[i]));
+      }
+    }
+  }
+
+ private:
+  std::string sql_;
+  std::vector<std::variant<std::string, std::int64_t>> values_;
+};
+
+// The ORDER BY of a page: a known time column of the table (never caller text), then log order.
+result<std::string> order_by(const records_filter& f, std::string_view alias, std::string_view fallback,
+                             std::initializer_list<std::string_view> allowed) {
+  std::string_view column = f.sort_by.empty() ? fallback : std::string_view(f.sort_by);
+  bool known = false;
+  for (std::string_view name : allowed) known = known || name == column;
+  if (!known) return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
+  const char* direction = f.descending ? " DESC" : " ASC";
+  return " ORDER BY " + std::string(alias) + "." + std::string(column) + direction + ", " + std::string(alias) +
+         ".rowid" + direction;
+}
+
+template <class Row, class Read>
+result<std::vector<Row>> collect(statement& stmt, Read read) {
+  std::vector<Row> rows;
+  for (;;) {
+    auto has_row = stmt.step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) return rows;
+    rows.push_back(read(stmt));
+  }
+}
+
+// Runs `SELECT columns FROM from_where ORDER ... LIMIT/OFFSET` and its count(*).
+template <class Row, class Read>
+result<records_page<Row>> page(connection& db, std::string_view columns, const std::string& from,
+                               const query_builder& where, const std::string& order, const records_filter& f,
+                               Read read) {
+  records_page<Row> out;
+  auto count = db.prepare("SELECT count(*) FROM " + from + where.clause(), false);
+  if (!count) return std::move(count).err();
+  where.bind(*count);
+  auto counted = count->step();
+  if (!counted) return std::move(counted).err();
+  out.total = count->int_at(0);
+
+  auto select = db.prepare("SELECT " + std::string(columns) + " FROM " + from + where.clause() + order + " LIMIT " +
+                               std::to_string(f.limit) + " OFFSET " + std::to_string(f.offset),
+                           false);
+  if (!select) return std::move(select).err();
+  where.bind(*select);
+  auto rows = collect<Row>(*select, read);
+  if (!rows) return std::move(rows).err();
+  out.items = std::move(*rows);
+  return out;
+}
+
+template <class Row, class Read>
+result<std::optional<Row>> one(connection& db, const std::string& sql, std::string_view id, Read read) {
+  auto stmt = db.prepare(sql, false);
+  if (!stmt) return std::move(stmt).err();
+  stmt->bind_text(1, id);
+  auto found = stmt->step();
+  if (!found) return std::move(found).err();
+  if (!*found) return std::optional<Row>{};
+  return std::optional<Row>{read(*stmt)};
+}
+
+void message_conditions(query_builder& q, const records_filter& f) {
+  q.where_text("m.dialogue_id = ?", f.dialogue_id);
+  q.where_text("m.session_id = ?", f.session_id);
+  q.where_text("m.turn_id = ?", f.turn_id);
+  q.where_text("m.sender_role = ?", f.role);
+  q.where_text("m.content_type = ?", f.content_type);
+  q.where_time("m.created_at", f);
+}
+
+}  // namespace
+
+result<std::unique_ptr<records_reader>> records_reader::open(const std::string& path) {
+  auto db = connection::open_read_only(path);
+  if (!db) return std::move(db).err();
+  std::unique_ptr<records_reader> reader(new records_reader());
+  reader->db_ = std::move(*db);
+  return reader;
+}
+
+result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  return one<record_dialogue>(
+      db_, "SELECT " + std::string(kDialogueColumns) + " FROM dialogue WHERE id = ?1 OR dialog_id = ?1", id,
+      read_dialogue_row);
+}
+
+result<std::optional<record_session>> records_reader::session(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  return one<record_session>(db_, "SELECT " + std::string(kSessionColumns) + " FROM session AS s WHERE s.id = ?1", id,
+                             read_session_row);
+}
+
+result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  return one<record_turn>(db_, "SELECT " + std::string(kTurnColumns) + " FROM turn AS t WHERE t.id = ?1", id,
+                          read_turn_row);
+}
+
+result<std::optional<record_message>> records_reader::message(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  return one<record_message>(db_, "SELECT " + std::string(kMessageColumns) + " FROM message AS m WHERE m.id = ?1", id,
+                             read_message_row);
+}
+
+result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
+  query_builder q;
+  q.where_text("s.dialogue_id = ?", f.dialogue_id);
+  q.where_text("s.session_type = ?", f.session_type);
+  q.where_time("s.start_at", f);
+  auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_session>(db_, kSessionColumns, "session AS s", q, *order, f, read_session_row);
+}
+
+result<records_page<record_turn>> records_reader::turns(const records_filter& f) {
+  query_builder q;
+  q.where_text("t.dialogue_id = ?", f.dialogue_id);
+  q.where_text("t.session_id = ?", f.session_id);
+  q.where_text("t.status = ?", f.status);
+  q.where_time("t.started_at", f);
+  auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_turn>(db_, kTurnColumns, "turn AS t", q, *order, f, read_turn_row);
+}
+
+result<records_page<record_message>> records_reader::messages(const records_filter& f) {
+  query_builder q;
+  message_conditions(q, f);
+  auto order = order_by(f, "m", "created_at", {"created_at"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+}
+
+result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
+  query_builder q;
+  q.where("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)", std::string(match));
+  message_conditions(q, f);
+  auto order = order_by(f, "m", "created_at", {"created_at"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+}
+
+result<std::vector<pending_turn>> records_reader::pending_turns() {
+  std::lock_guard lock(mutex_);
+  auto stmt = db_.prepare(
+      "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE turn_id != '' "
+      "ORDER BY 3",
+      false);
+  if (!stmt) return std::move(stmt).err();
+  return collect<pending_turn>(*stmt, [](const statement& s) {
+    return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
+  });
+}
+
+result<std::optional<pending_turn>> records_reader::pending_turn_of(std::string_view dialog_id) {
+  std::lock_guard lock(mutex_);
+  return one<pending_turn>(db_,
+                           "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE dialog_id "
+                           "= ?1 AND turn_id != ''",
+                           dialog_id, [](const statement& s) {
+                             return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
+                           });
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,104 @@
+// The conversation records of seed 002 (docs/records.md): the migration that adds their tables,
+// kept apart from schema.cpp's list so the version it gets there is the only thing tied to it.
+#pragma once
+
+#include "parley/core/result.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+
+// Tables, indexes and the FTS5 index of `message`. Shipped: later changes are new migrations.
+//
+// The seed's TIMESTAMP columns are integer UTC milliseconds (like the log's ts_ms) and its
+// INTERVAL `response_time` is milliseconds; NULL where the seed leaves a time open. Beyond the
+// seed's columns: `dialogue.dialog_id` and `message.dialog_id, seq` name the log records they come
+// from, `turn.turn_type` and `turn.window_ms` the turn's type and response window, and
+// `records_cursor` is the reducer's per-dialog state (open turn, current session).
+// `session`, `turn` and `message` keep a rowid: it is their log order, which breaks ties between
+// rows of the same millisecond. `message_fts` is an external-content index (the text is stored once, in `message`); the
+// trigram tokenizer matches inside CJK text, which has no spaces between words.
+inline constexpr const char* kRecordsSchemaSql = R"sql(
+CREATE TABLE dialogue (
+  id TEXT PRIMARY KEY,
+  dialog_id TEXT NOT NULL UNIQUE,
+  dialogue_type TEXT NOT NULL CHECK (dialogue_type IN ('human_ai', 'ai_ai', 'ai_self', 'lio_group', 'human_human')),
+  human_id TEXT,
+  ai_id TEXT,
+  relation_id TEXT,
+  created_at INTEGER NOT NULL,
+  is_active INTEGER NOT NULL,
+  last_activity_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX dialogue_by_created ON dialogue (created_at);
+CREATE TABLE session (
+  id TEXT PRIMARY KEY,
+  dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
+  session_type TEXT NOT NULL CHECK (session_type IN ('dialogue', 'self_reflection')),
+  start_at INTEGER NOT NULL,
+  end_at INTEGER,
+  description TEXT,
+  created_by TEXT NOT NULL CHECK (created_by IN ('system', 'ai', 'human')),
+  metadata TEXT NOT NULL
+);
+CREATE INDEX session_by_dialogue ON session (dialogue_id, start_at);
+CREATE INDEX session_by_start ON session (start_at);
+CREATE TABLE turn (
+  id TEXT PRIMARY KEY,
+  dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
+  session_id TEXT NOT NULL REFERENCES session (id),
+  turn_type TEXT NOT NULL
+    CHECK (turn_type IN ('human_query', 'ai_prompt', 'system_prompt', 'unresponded_turn')),
+  initiator_role TEXT NOT NULL CHECK (initiator_role IN ('human', 'ai', 'system')),
+  responder_role TEXT NOT NULL CHECK (responder_role IN ('human', 'ai', 'system')),
+  started_at INTEGER NOT NULL,
+  closed_at INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'responded', 'unresponded')),
+  response_time INTEGER,
+  window_ms INTEGER NOT NULL,
+  metadata TEXT NOT NULL
+);
+CREATE INDEX turn_by_dialogue ON turn (dialogue_id, started_at);
+CREATE INDEX turn_by_session ON turn (session_id, started_at);
+CREATE INDEX turn_by_started ON turn (started_at);
+CREATE TABLE message (
+  id TEXT NOT NULL UNIQUE,
+  dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
+  session_id TEXT NOT NULL REFERENCES session (id),
+  turn_id TEXT NOT NULL REFERENCES turn (id),
+  sender_role TEXT NOT NULL CHECK (sender_role IN ('human', 'ai', 'system')),
+  sender_id TEXT,
+  content TEXT NOT NULL,
+  content_type TEXT NOT NULL
+    CHECK (content_type IN ('text', 'tool_input', 'tool_output', 'system_context', 'command')),
+  created_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  dialog_id TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX message_by_dialogue ON message (dialogue_id, created_at);
+CREATE INDEX message_by_session ON message (session_id, created_at);
+CREATE INDEX message_by_turn ON message (turn_id, created_at);
+CREATE INDEX message_by_created ON message (created_at);
+CREATE VIRTUAL TABLE message_fts USING fts5 (content, content = 'message', content_rowid = 'rowid',
+                                             tokenize = 'trigram');
+CREATE TABLE records_cursor (
+  dialog_id TEXT PRIMARY KEY,
+  dialogue_id TEXT NOT NULL,
+  counterpart TEXT NOT NULL,
+  window_ms INTEGER NOT NULL,
+  gap_ms INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  session_last_ms INTEGER NOT NULL,
+  turn_id TEXT NOT NULL,
+  turn_initiator TEXT NOT NULL,
+  turn_responder TEXT NOT NULL,
+  turn_type TEXT NOT NULL,
+  turn_started_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+// Removes every record row (the log is untouched). Call inside a transaction.
+result<void> clear_records(connection& db);
+
+}  // namespace parley::sqlite

@@ -1,0 +1,194 @@
+#include "parley/store/sqlite/records_writer.hpp"
+
+#include <string_view>
+
+#include "parley/model/conversation_reducer.hpp"
+
+namespace parley::sqlite {
+namespace {
+
+result<void> prepare_into(connection& db, statement& out, std::string_view sql) {
+  auto prepared = db.prepare(sql);
+  if (!prepared) return std::move(prepared).err();
+  out = std::move(*prepared);
+  return ok();
+}
+
+}  // namespace
+
+result<void> records_writer::prepare(connection& db) {
+  db_ = &db;
+  PARLEY_TRY(prepare_into(db, load_cursor_,
+                          "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
+                          "turn_initiator, turn_responder, turn_type, turn_started_ms FROM records_cursor "
+                          "WHERE dialog_id = ?1"));
+  PARLEY_TRY(prepare_into(db, save_cursor_,
+                          "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
+                          "gap_ms, session_id, session_last_ms, turn_id, turn_initiator, turn_responder, turn_type, "
+                          "turn_started_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"));
+  // Empty text is stored as NULL where the seed's column is optional.
+  PARLEY_TRY(prepare_into(db, insert_dialogue_,
+                          "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, "
+                          "created_at, is_active, last_activity_at, metadata) VALUES (?1, ?2, ?3, NULLIF(?4, ''), "
+                          "NULLIF(?5, ''), NULLIF(?6, ''), ?7, ?8, ?9, ?10)"));
+  PARLEY_TRY(prepare_into(db, update_dialogue_,
+                          "UPDATE dialogue SET is_active = ?2, last_activity_at = max(last_activity_at, ?3) "
+                          "WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, insert_session_,
+                          "INSERT INTO session (id, dialogue_id, session_type, start_at, end_at, description, "
+                          "created_by, metadata) VALUES (?1, ?2, ?3, ?4, NULL, NULLIF(?5, ''), ?6, ?7)"));
+  PARLEY_TRY(prepare_into(db, close_session_, "UPDATE session SET end_at = ?2 WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, insert_turn_,
+                          "INSERT INTO turn (id, dialogue_id, session_id, turn_type, initiator_role, responder_role, "
+                          "started_at, closed_at, status, response_time, window_ms, metadata) VALUES (?1, ?2, ?3, "
+                          "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
+  PARLEY_TRY(prepare_into(db, close_turn_,
+                          "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
+                          "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, insert_message_,
+                          "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
+                          "content, content_type, created_at, metadata, dialog_id, seq) VALUES (?1, ?2, ?3, ?4, ?5, "
+                          "NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12)"));
+  PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
+  return ok();
+}
+
+result<void> records_writer::apply(const event& ev, const dialog_row& row_after, const projection_step& step) {
+  if (!touches_records(ev, step)) return ok();
+  records_cursor cursor;
+  if (ev.type != event_type::dialog_created) {
+    auto found = load_cursor(ev.dialog_id, cursor);
+    if (!found) return std::move(found).err();
+    if (!*found) return ok();  // created before the records existed and not rebuilt since
+  }
+  const records_cursor before = cursor;
+  const records_step rows = apply_records(ev, row_after, step, cursor);
+  PARLEY_TRY(write(rows));
+  if (!(cursor == before)) PARLEY_TRY(save_cursor(cursor));
+  return ok();
+}
+
+result<bool> records_writer::load_cursor(const std::string& dialog_id, records_cursor& out) {
+  reset_guard guard(load_cursor_);
+  load_cursor_.bind_text(1, dialog_id);
+  auto found = load_cursor_.step();
+  if (!found) return std::move(found).err();
+  if (!*found) return false;
+  out.dialog_id = dialog_id;
+  out.dialogue_id = load_cursor_.text_at(0);
+  out.counterpart = load_cursor_.text_at(1);
+  out.window_ms = load_cursor_.int_at(2);
+  out.gap_ms = load_cursor_.int_at(3);
+  out.session_id = load_cursor_.text_at(4);
+  out.session_last_ms = load_cursor_.int_at(5);
+  out.turn_id = load_cursor_.text_at(6);
+  out.turn_initiator = load_cursor_.text_at(7);
+  out.turn_responder = load_cursor_.text_at(8);
+  out.turn_type = load_cursor_.text_at(9);
+  out.turn_started_ms = load_cursor_.int_at(10);
+  return true;
+}
+
+result<void> records_writer::save_cursor(const records_cursor& c) {
+  save_cursor_.bind_text(1, c.dialog_id);
+  save_cursor_.bind_text(2, c.dialogue_id);
+  save_cursor_.bind_text(3, c.counterpart);
+  save_cursor_.bind_int(4, c.window_ms);
+  save_cursor_.bind_int(5, c.gap_ms);
+  save_cursor_.bind_text(6, c.session_id);
+  save_cursor_.bind_int(7, c.session_last_ms);
+  save_cursor_.bind_text(8, c.turn_id);
+  save_cursor_.bind_text(9, c.turn_initiator);
+  save_cursor_.bind_text(10, c.turn_responder);
+  save_cursor_.bind_text(11, c.turn_type);
+  save_cursor_.bind_int(12, c.turn_started_ms);
+  return save_cursor_.run();
+}
+
+// Parents before children: a dialogue before its sessions, a session before its turns.
+result<void> records_writer::write(const records_step& rows) {
+  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue));
+  for (const record_session& s : rows.closed_sessions) {
+    close_session_.bind_text(1, s.id);
+    close_session_.bind_int(2, s.end_at);
+    PARLEY_TRY(close_session_.run());
+  }
+  for (const record_session& s : rows.opened_sessions) {
+    insert_session_.bind_text(1, s.id);
+    insert_session_.bind_text(2, s.dialogue_id);
+    insert_session_.bind_text(3, s.session_type);
+    insert_session_.bind_int(4, s.start_at);
+    insert_session_.bind_text(5, s.description);
+    insert_session_.bind_text(6, s.created_by);
+    insert_session_.bind_text(7, s.metadata);
+    PARLEY_TRY(insert_session_.run());
+  }
+  for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
+  for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
+  if (rows.message) PARLEY_TRY(insert_message(*rows.message));
+  return ok();
+}
+
+result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted) {
+  if (!inserted) {
+    update_dialogue_.bind_text(1, d.id);
+    update_dialogue_.bind_int(2, d.is_active ? 1 : 0);
+    update_dialogue_.bind_int(3, d.last_activity_at);
+    return update_dialogue_.run();
+  }
+  insert_dialogue_.bind_text(1, d.id);
+  insert_dialogue_.bind_text(2, d.dialog_id);
+  insert_dialogue_.bind_text(3, d.dialogue_type);
+  insert_dialogue_.bind_text(4, d.human_id);
+  insert_dialogue_.bind_text(5, d.ai_id);
+  insert_dialogue_.bind_text(6, d.relation_id);
+  insert_dialogue_.bind_int(7, d.created_at);
+  insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
+  insert_dialogue_.bind_int(9, d.last_activity_at);
+  insert_dialogue_.bind_text(10, d.metadata);
+  return insert_dialogue_.run();
+}
+
+result<void> records_writer::insert_turn(const record_turn& t) {
+  insert_turn_.bind_text(1, t.id);
+  insert_turn_.bind_text(2, t.dialogue_id);
+  insert_turn_.bind_text(3, t.session_id);
+  insert_turn_.bind_text(4, t.turn_type);
+  insert_turn_.bind_text(5, t.initiator_role);
+  insert_turn_.bind_text(6, t.responder_role);
+  insert_turn_.bind_int(7, t.started_at);
+  insert_turn_.bind_int(8, t.window_ms);
+  insert_turn_.bind_text(9, t.metadata);
+  return insert_turn_.run();
+}
+
+result<void> records_writer::close_turn(const record_turn& t) {
+  close_turn_.bind_text(1, t.id);
+  close_turn_.bind_text(2, t.turn_type);
+  close_turn_.bind_int(3, t.closed_at);
+  close_turn_.bind_text(4, t.status);
+  close_turn_.bind_int(5, t.response_time);
+  close_turn_.bind_text(6, t.metadata);
+  return close_turn_.run();
+}
+
+result<void> records_writer::insert_message(const record_message& m) {
+  insert_message_.bind_text(1, m.id);
+  insert_message_.bind_text(2, m.dialogue_id);
+  insert_message_.bind_text(3, m.session_id);
+  insert_message_.bind_text(4, m.turn_id);
+  insert_message_.bind_text(5, m.sender_role);
+  insert_message_.bind_text(6, m.sender_id);
+  insert_message_.bind_text(7, m.content);
+  insert_message_.bind_text(8, m.content_type);
+  insert_message_.bind_int(9, m.created_at);
+  insert_message_.bind_text(10, m.metadata);
+  insert_message_.bind_text(11, m.dialog_id);
+  insert_message_.bind_int(12, m.seq);
+  PARLEY_TRY(insert_message_.run());
+  insert_fts_.bind_int(1, db_->last_insert_rowid());
+  insert_fts_.bind_text(2, m.content);
+  return insert_fts_.run();
+}
+
+}  // namespace parley::sqlite

@@ -1,0 +1,37 @@
+// Writes seed 002's records (conversation_reducer.hpp) in the writer's transaction, next to the
+// dialog projection. The reducer's per-dialog cursor lives in `records_cursor` and is read and
+// written within the same transaction, so a batch rolled back to its savepoint leaves no trace.
+#pragma once
+
+#include "parley/core/result.hpp"
+#include "parley/model/conversation_records.hpp"
+#include "parley/model/event.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/model/records.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+
+class records_writer {
+ public:
+  // Prepares every statement on `db`, which must outlive this object.
+  result<void> prepare(connection& db);
+
+  // Folds one applied event (its dialog row after it, and what apply_event made of it).
+  result<void> apply(const event& ev, const dialog_row& row_after, const projection_step& step);
+
+ private:
+  result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
+  result<void> save_cursor(const records_cursor& cursor);
+  result<void> write(const records_step& rows);
+  result<void> write_dialogue(const record_dialogue& d, bool inserted);
+  result<void> insert_turn(const record_turn& t);
+  result<void> close_turn(const record_turn& t);
+  result<void> insert_message(const record_message& m);
+
+  connection* db_ = nullptr;
+  statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
+      insert_turn_, close_turn_, insert_message_, insert_fts_;
+};
+
+}  // namespace parley::sqlite

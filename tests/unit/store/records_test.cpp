@@ -1,0 +1,412 @@
+// Seed 002's records as the SQLite store derives them from the log: turns and their response
+// windows, session splits, the three speakers, and that a rebuild reproduces them. Time is the
+// events' own timestamps, set by each test; nothing here waits on a clock.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/schema.hpp"
+#include "parley/store/turn_window_schedule.hpp"
+#include "sqlite_raw.hpp"
+#include "store_scenarios.hpp"
+#include "store_test_support.hpp"
+
+namespace parley {
+namespace {
+
+using test::temp_dir;
+namespace json = boost::json;
+
+constexpr std::int64_t kT0 = 1'700'000'000'000;
+constexpr std::int64_t kMinute = 60'000;
+constexpr std::int64_t kHour = 60 * kMinute;
+
+// One dialog's events with timestamps the test chooses.
+class timeline {
+ public:
+  explicit timeline(std::string id, std::string root = {}) : id_(std::move(id)), root_(root.empty() ? id_ : root) {}
+
+  timeline& at(std::int64_t ms) {
+    ts_ = kT0 + ms;
+    return *this;
+  }
+  event next(std::string_view type, json::object payload) {
+    return test::make_event(id_, root_, ++seq_, type, std::move(payload), ts_);
+  }
+  event created(json::object extra = {}) {
+    json::object p{{"memberId", "alice"}, {"kind", "root"}, {"depth", 0}};
+    for (auto& [k, v] : extra) p[k] = v;
+    return next(event_type::dialog_created, std::move(p));
+  }
+  event sub_created(std::string_view parent) {
+    return next(event_type::dialog_created,
+                {{"memberId", "bob"}, {"kind", "sub"}, {"depth", 1}, {"parentId", parent}, {"callKind", "tellask"}});
+  }
+  event user(std::string_view text, std::string_view origin = "user") {
+    json::object p{{"course", 1}, {"content", text}, {"msgId", "m" + std::to_string(seq_)}, {"origin", origin}};
+    if (origin == "tellask") p["assignment"] = json::object{{"callerId", "root"}, {"callerMemberId", "alice"}};
+    return next(event_type::user_message, std::move(p));
+  }
+  event ai(std::string_view saying, bool with_tool_call = false) {
+    json::array calls;
+    if (with_tool_call)
+      calls.push_back(json::object{{"id", "c" + std::to_string(seq_)}, {"name", "add"}, {"arguments", "{}"}});
+    return next(event_type::generation_finished, {{"course", 1},
+                                                  {"genseq", seq_},
+                                                  {"thinking", ""},
+                                                  {"saying", saying},
+                                                  {"toolCalls", std::move(calls)},
+                                                  {"finishReason", "stop"},
+                                                  {"usage", json::object{{"inputTokens", 1}, {"outputTokens", 1}}},
+                                                  {"interrupted", false}});
+  }
+  event tool(std::string_view content) {
+    return next(event_type::tool_result,
+                {{"course", 1}, {"genseq", 1}, {"callId", "c1"}, {"name", "add"}, {"ok", true}, {"content", content}});
+  }
+  event ask(std::string_view question) {
+    return next(event_type::question_asked, {{"course", 1},
+                                             {"genseq", 1},
+                                             {"callId", "ask1"},
+                                             {"questionId", "q1"},
+                                             {"mentionList", json::array{}},
+                                             {"tellaskContent", question},
+                                             {"askedAt", "x"}});
+  }
+  event answer(std::string_view content) {
+    return next(event_type::question_answered,
+                {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", content}, {"msgId", "a1"}});
+  }
+  event status(std::string_view status) { return next(event_type::status_changed, {{"status", status}}); }
+  event window_expired(std::string_view turn_id) {
+    return next(records_event::turn_window_expired, {{"turnId", turn_id}});
+  }
+
+ private:
+  std::string id_;
+  std::string root_;
+  std::int64_t seq_ = 0;
+  std::int64_t ts_ = kT0;
+};
+
+class Records : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = open_sqlite_store(dir_.str());
+    ASSERT_TRUE(opened) << opened.err().message;
+    store_ = std::move(*opened);
+    ASSERT_NE(store_->records(), nullptr);
+  }
+  void append(std::vector<event> batch) {
+    auto done = test::append_sync(*store_, std::move(batch));
+    ASSERT_TRUE(done) << done.err().message;
+  }
+  std::vector<record_turn> turns(const std::string& dialog) {
+    records_filter f;
+    f.dialogue_id = record_uuid("dialogue", dialog);
+    f.limit = 1000;
+    return store_->records()->turns(f)->items;
+  }
+  std::vector<record_session> sessions(const std::string& dialog) {
+    records_filter f;
+    f.dialogue_id = record_uuid("dialogue", dialog);
+    f.limit = 1000;
+    return store_->records()->sessions(f)->items;
+  }
+  std::vector<record_message> messages_of_turn(const std::string& turn_id) {
+    records_filter f;
+    f.turn_id = turn_id;
+    f.limit = 1000;
+    return store_->records()->messages(f)->items;
+  }
+  test::table_dump query(const std::string& sql) { return test::query(dir_.db_file(), sql); }
+
+  temp_dir dir_;
+  std::unique_ptr<store> store_;
+};
+
+TEST(RecordUuid, IsAStableVersion8UuidNamedByKindAndName) {
+  const std::regex shape("[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  EXPECT_TRUE(std::regex_match(record_uuid("turn", "d1/2"), shape)) << record_uuid("turn", "d1/2");
+  EXPECT_EQ(record_uuid("turn", "d1/2"), record_uuid("turn", "d1/2"));
+  EXPECT_NE(record_uuid("turn", "d1/2"), record_uuid("session", "d1/2"));
+  EXPECT_NE(record_uuid("turn", "d1/2"), record_uuid("turn", "d1/3"));
+}
+
+TEST(TurnWindowSchedule, HandsOutDueWindowsEarliestFirstAndKeepsOnePerDialog) {
+  turn_window_schedule schedule;
+  EXPECT_FALSE(schedule.next_deadline());
+  schedule.set({"a", "t1", 300});
+  schedule.set({"b", "t2", 100});
+  schedule.set({"c", "t3", 200});
+  schedule.set({"a", "t4", 50});  // dialog a moved on to another turn
+  EXPECT_EQ(schedule.size(), 3U);
+  EXPECT_EQ(schedule.next_deadline(), 50);
+  EXPECT_TRUE(schedule.take_due(49).empty());
+  const auto due = schedule.take_due(150);
+  ASSERT_EQ(due.size(), 2U);
+  EXPECT_EQ(due[0].turn_id, "t4");
+  EXPECT_EQ(due[1].turn_id, "t2");
+  schedule.erase("c");
+  EXPECT_FALSE(schedule.next_deadline());
+  EXPECT_TRUE(schedule.take_due(1'000'000).empty());
+}
+
+TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("Do I need an umbrella in Singapore tomorrow?"), d.at(1000).ai("", true),
+          d.at(2000).tool("38C, sunny"), d.at(5000).ai("No umbrella needed.")});
+
+  const auto dialogue = store_->records()->dialogue("root")->value();
+  EXPECT_EQ(dialogue.id, record_uuid("dialogue", "root"));
+  EXPECT_EQ(dialogue.dialogue_type, "human_ai");
+  EXPECT_EQ(dialogue.ai_id, "alice");
+  EXPECT_TRUE(dialogue.is_active);
+  EXPECT_EQ(dialogue.last_activity_at, kT0 + 5000);
+
+  const auto all_turns = turns("root");
+  ASSERT_EQ(all_turns.size(), 1U);
+  const record_turn& t = all_turns[0];
+  EXPECT_EQ(t.turn_type, "human_query");
+  EXPECT_EQ(t.initiator_role, "human");
+  EXPECT_EQ(t.responder_role, "ai");
+  EXPECT_EQ(t.status, "responded");
+  EXPECT_EQ(t.started_at, kT0);
+  EXPECT_EQ(t.closed_at, kT0 + 5000);
+  EXPECT_EQ(t.response_time, 5000);
+
+  const auto msgs = messages_of_turn(t.id);
+  ASSERT_EQ(msgs.size(), 4U);
+  std::vector<std::string> speakers;
+  for (const auto& m : msgs) speakers.push_back(m.sender_role + "/" + m.content_type);
+  EXPECT_EQ(speakers, (std::vector<std::string>{"human/text", "ai/tool_input", "system/tool_output", "ai/text"}));
+  EXPECT_EQ(msgs[1].sender_id, "alice");
+  EXPECT_EQ(msgs[3].content, "No umbrella needed.");
+  for (const auto& m : msgs) {
+    EXPECT_EQ(m.session_id, t.session_id);
+    EXPECT_EQ(m.dialogue_id, dialogue.id);
+  }
+}
+
+TEST_F(Records, AnAnsweredQuestionClosesItsAiPromptTurnAndTheAnswerOpensTheNext) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("book a table"), d.at(1000).ai("", true), d.at(2000).ask("For how many?"),
+          d.at(30 * kMinute).answer("four"), d.at(31 * kMinute).ai("Booked for four.")});
+  const auto all = turns("root");
+  ASSERT_EQ(all.size(), 3U);
+  EXPECT_EQ(all[0].turn_type, "human_query");
+  EXPECT_EQ(all[0].status, "responded");
+  EXPECT_EQ(all[0].closed_at, kT0 + 2000);  // the question answered it
+  EXPECT_EQ(all[1].turn_type, "ai_prompt");
+  EXPECT_EQ(all[1].initiator_role, "ai");
+  EXPECT_EQ(all[1].responder_role, "human");
+  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(all[1].response_time, 30 * kMinute - 2000);
+  EXPECT_EQ(all[2].turn_type, "human_query");
+  EXPECT_EQ(all[2].status, "responded");
+  EXPECT_EQ(messages_of_turn(all[1].id).at(0).content, "For how many?");
+  EXPECT_EQ(messages_of_turn(all[2].id).at(0).content, "four");
+  EXPECT_EQ(messages_of_turn(all[2].id).at(0).sender_role, "human");
+}
+
+TEST_F(Records, AQuestionAnsweredAfterItsWindowIsAnUnrespondedTurnClosedAtTheWindowsEnd) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("plan my week"), d.at(1000).ask("Which days are free?")});
+  EXPECT_EQ(turns("root").at(1).status, "pending");
+  EXPECT_EQ(turns("root").at(1).closed_at, 0);
+  append({d.at(5 * kHour).answer("Tuesday")});
+
+  const auto all = turns("root");
+  ASSERT_EQ(all.size(), 3U);
+  EXPECT_EQ(all[1].turn_type, "unresponded_turn");
+  EXPECT_EQ(all[1].status, "unresponded");
+  EXPECT_EQ(all[1].closed_at, kT0 + 1000 + 3 * kHour);
+  EXPECT_EQ(all[2].status, "pending");
+  // Over an hour after the unresponded turn closed: the answer starts a new session.
+  const auto sess = sessions("root");
+  ASSERT_EQ(sess.size(), 2U);
+  EXPECT_EQ(sess[0].end_at, kT0 + 1000 + 3 * kHour);
+  EXPECT_EQ(sess[1].start_at, kT0 + 5 * kHour);
+  EXPECT_EQ(sess[1].end_at, 0);
+  EXPECT_EQ(all[2].session_id, sess[1].id);
+}
+
+TEST_F(Records, TheWindowEventClosesAPendingTurnAtStartPlusWindowNotAtItsOwnTime) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hello")});
+  const std::string turn_id = turns("root").at(0).id;
+  // Too early: a window event before the deadline changes nothing.
+  append({d.at(kHour).window_expired(turn_id)});
+  EXPECT_EQ(turns("root").at(0).status, "pending");
+  // Noticed late (say the server was down): closed_at is still started_at + 3 h.
+  append({d.at(7 * kHour).window_expired(turn_id)});
+  const auto t = turns("root").at(0);
+  EXPECT_EQ(t.status, "unresponded");
+  EXPECT_EQ(t.turn_type, "unresponded_turn");
+  EXPECT_EQ(t.closed_at, kT0 + 3 * kHour);
+  EXPECT_TRUE(store_->records()->pending_turns()->empty());
+}
+
+TEST_F(Records, PendingTurnsNameTheirDialogAndDeadline) {
+  timeline d("root");
+  append({d.created(json::object{{"turnWindowMs", 10 * kMinute}}), d.at(0).user("hello")});
+  const auto pending = store_->records()->pending_turns().value();
+  ASSERT_EQ(pending.size(), 1U);
+  EXPECT_EQ(pending[0].dialog_id, "root");
+  EXPECT_EQ(pending[0].turn_id, turns("root").at(0).id);
+  EXPECT_EQ(pending[0].deadline_ms, kT0 + 10 * kMinute);
+  append({d.at(11 * kMinute).ai("late answer")});
+  // The answer came after the 10-minute window: the turn went unresponded, the late answer opens
+  // an AI-initiated turn that waits for the human.
+  const auto all = turns("root");
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].status, "unresponded");
+  EXPECT_EQ(all[0].closed_at, kT0 + 10 * kMinute);
+  EXPECT_EQ(all[1].turn_type, "ai_prompt");
+  EXPECT_EQ(all[1].responder_role, "human");
+}
+
+TEST_F(Records, AnHourWithoutActivityStartsANewSessionAndTheGapIsConfigurable) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("one"), d.at(kMinute).ai("1"), d.at(kMinute + kHour).user("two"),
+          d.at(kMinute + kHour + 1000).ai("2"), d.at(3 * kHour).user("three"), d.at(3 * kHour + 5).ai("3")});
+  auto sess = sessions("root");
+  ASSERT_EQ(sess.size(), 2U);  // exactly one hour is not more than an hour
+  EXPECT_EQ(sess[0].end_at, kT0 + kHour + kMinute + 1000);
+  EXPECT_EQ(sess[0].session_type, "dialogue");
+  EXPECT_EQ(sess[0].created_by, "system");
+  EXPECT_EQ(sess[1].start_at, kT0 + 3 * kHour);
+
+  timeline e("short");
+  append({e.created(json::object{{"sessionGapMs", 5 * kMinute}}), e.at(0).user("a"), e.at(1000).ai("b"),
+          e.at(6 * kMinute + 1000).user("c"), e.at(6 * kMinute + 2000).ai("d")});
+  EXPECT_EQ(sessions("short").size(), 2U);
+}
+
+TEST_F(Records, ATellaskedSubdialogIsAnAiToAiDialogueRelatedToItsParent) {
+  timeline root("root");
+  timeline sub("sub1", "root");
+  append({root.created(), root.at(0).user("ask bob"), sub.at(10).sub_created("root"),
+          sub.at(20).user("what is 2+2?", "tellask"), sub.at(30).ai("4")});
+  const auto d = store_->records()->dialogue(record_uuid("dialogue", "sub1"))->value();
+  EXPECT_EQ(d.dialogue_type, "ai_ai");
+  EXPECT_EQ(d.relation_id, record_uuid("dialogue", "root"));
+  EXPECT_EQ(d.ai_id, "bob");
+  const auto t = turns("sub1");
+  ASSERT_EQ(t.size(), 1U);
+  EXPECT_EQ(t[0].turn_type, "ai_prompt");
+  EXPECT_EQ(t[0].initiator_role, "ai");
+  EXPECT_EQ(t[0].responder_role, "ai");
+  EXPECT_EQ(t[0].status, "responded");
+  const auto m = messages_of_turn(t[0].id);
+  ASSERT_EQ(m.size(), 2U);
+  EXPECT_EQ(m[0].sender_role, "ai");
+  EXPECT_EQ(m[0].sender_id, "alice");
+}
+
+TEST_F(Records, StatusChangesMakeTheDialogueInactive) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hi"), d.at(5).status("completed")});
+  const auto dialogue = store_->records()->dialogue("root")->value();
+  EXPECT_FALSE(dialogue.is_active);
+  EXPECT_EQ(dialogue.last_activity_at, kT0);
+}
+
+TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue) {
+  test::dialog_script realistic("realistic", "realistic");
+  append(test::realistic_dialog(realistic));
+  for (auto& batch : test::varied_history(5, 3, 200)) append(std::move(batch));
+  const auto projected = query("SELECT count(*) FROM messages");
+  const auto recorded = query("SELECT count(*) FROM message");
+  ASSERT_GT(std::stoll(projected[0][0]), 100);
+  EXPECT_EQ(recorded, projected);  // these logs ask no questions: one record per projected message
+  // Each message's turn, session and dialogue exist and agree with each other.
+  EXPECT_EQ(query("SELECT count(*) FROM message m JOIN turn t ON t.id = m.turn_id JOIN session s "
+                  "ON s.id = m.session_id AND s.id = t.session_id JOIN dialogue d ON d.id = m.dialogue_id "
+                  "AND d.id = t.dialogue_id AND d.id = s.dialogue_id"),
+            recorded);
+  EXPECT_EQ(query("SELECT count(*) FROM dialogue"), query("SELECT count(*) FROM dialogs"));
+  EXPECT_EQ(query("SELECT count(*) FROM turn WHERE id NOT IN (SELECT turn_id FROM message)"),
+            (test::table_dump{{"0"}}));
+}
+
+TEST_F(Records, FullTextSearchFindsWordsInsideChineseAndEnglishText) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("我明天要去新加坡旅行，需要带伞吗？"), d.at(10).ai("明天新加坡38°C，不需要带伞。"),
+          d.at(20).user("and what about Tokyo?")});
+  records_filter f;
+  auto found = store_->records()->search("\"新加坡\"", f);
+  ASSERT_TRUE(found) << found.err().message;
+  EXPECT_EQ(found->total, 2);
+  f.role = "ai";
+  EXPECT_EQ(store_->records()->search("\"新加坡\"", f)->items.at(0).content, "明天新加坡38°C，不需要带伞。");
+  EXPECT_EQ(store_->records()->search("\"tokyo\"", {})->total, 1);
+  EXPECT_EQ(store_->records()->search("\"london\"", {})->total, 0);
+}
+
+TEST_F(Records, FiltersPageAndSortByTheRowsOwnTime) {
+  timeline d("root");
+  std::vector<event> batch{d.created()};
+  for (int i = 0; i < 10; ++i) {
+    batch.push_back(d.at(i * 2 * kHour).user("q" + std::to_string(i)));
+    batch.push_back(d.at(i * 2 * kHour + 10).ai("a" + std::to_string(i)));
+  }
+  append(std::move(batch));
+  records_filter f;
+  f.dialogue_id = record_uuid("dialogue", "root");
+  f.role = "human";
+  f.since = kT0 + 4 * kHour;
+  f.until = kT0 + 8 * kHour;
+  auto page = store_->records()->messages(f).value();
+  EXPECT_EQ(page.total, 3);
+  ASSERT_EQ(page.items.size(), 3U);
+  EXPECT_EQ(page.items[0].content, "q2");
+  f = {};
+  f.dialogue_id = record_uuid("dialogue", "root");
+  f.descending = true;
+  f.limit = 2;
+  f.offset = 1;
+  auto newest = store_->records()->sessions(f).value();
+  EXPECT_EQ(newest.total, 10);
+  ASSERT_EQ(newest.items.size(), 2U);
+  EXPECT_EQ(newest.items[0].start_at, kT0 + 8 * 2 * kHour);
+  f.sort_by = "status; DROP TABLE turn";
+  EXPECT_FALSE(store_->records()->turns(f));
+}
+
+TEST_F(Records, AFailedBatchLeavesNoRecords) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hi")});
+  auto bad = d.at(10).user("never stored");
+  bad.seq += 5;  // a gap: the whole batch is refused
+  EXPECT_FALSE(test::append_sync(*store_, {d.at(5).ai("fine"), bad}));
+  EXPECT_EQ(query("SELECT count(*) FROM message"), (test::table_dump{{"1"}}));
+  EXPECT_EQ(turns("root").at(0).status, "pending");
+}
+
+TEST(RecordsMigration, ADatabaseFromBeforeTheRecordsGetsThemFromItsLog) {
+  temp_dir dir;
+  {
+    auto db = sqlite::connection::open_read_write(dir.db_file());
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(sqlite::migrate(*db, sqlite::records_schema_version() - 1));
+    auto exec = db->exec(
+        "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
+        "('old', 'old', 1, 'dialog_created', '{\"memberId\":\"alice\",\"kind\":\"root\",\"depth\":0}', 1000),"
+        "('old', 'old', 2, 'user_message', '{\"course\":1,\"content\":\"from "
+        "v2\",\"msgId\":\"x\",\"origin\":\"user\"}', 2000)");
+    ASSERT_TRUE(exec) << exec.err().message;
+  }
+  auto opened = open_sqlite_store(dir.str());
+  ASSERT_TRUE(opened) << opened.err().message;
+  const auto page = (*opened)->records()->messages({}).value();
+  ASSERT_EQ(page.items.size(), 1U);
+  EXPECT_EQ(page.items[0].content, "from v2");
+  EXPECT_EQ((*opened)->get_dialog("old")->value().message_count, 1);
+}
+
+}  // namespace
+}  // namespace parley
