@@ -8,6 +8,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,12 @@ class engine {
   // Records that the open turn `turn_id` of a dialog outlived its response window (seed 002); the
   // records reducer closes it as unresponded if it is still open. Appended under the dialog's lock.
   boost::asio::awaitable<result<void>> expire_turn_window(std::string dialog_id, std::string turn_id);
+  // A write of seed 002's records API (records_event::session_opened, ...) to a dialog's log.
+  // Under the dialog's lock, once everything appended before is committed, `check` decides
+  // against the records as they are; its error is returned and nothing is appended.
+  boost::asio::awaitable<result<void>> append_record_write(std::string dialog_id, std::string type,
+                                                           boost::json::object payload,
+                                                           std::function<result<void>()> check);
   // Response window and session gap (ms) of the records of dialogs created from now on; 0 keeps
   // seed 002's defaults (3 h, 1 h). Recorded in each dialog_created, so a rebuild uses them.
   void set_record_windows(std::int64_t turn_window_ms, std::int64_t session_gap_ms) noexcept {

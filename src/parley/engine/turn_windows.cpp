@@ -1,4 +1,5 @@
-// Closing a turn whose response window passed (docs/records.md): the timer's verdict is an event
+// Events of seed 002's records (docs/records.md) that the engine's own work does not produce: a
+// turn's response window passing (the timer's verdict) and the records write API. Each is an event
 // in the dialog's log like any other, so the records stay a projection of the log.
 #include "parley/engine/engine.hpp"
 #include "parley/model/conversation_reducer.hpp"
@@ -16,6 +17,22 @@ asio::awaitable<result<void>> engine::expire_turn_window(std::string dialog_id, 
   if (auto staged = stage(dialog, records_event::turn_window_expired, std::move(payload)); !staged) {
     co_return std::move(staged).err();
   }
+  co_return co_await commit(dialog);
+}
+
+asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id, std::string type,
+                                                          boost::json::object payload,
+                                                          std::function<result<void>()> check) {
+  if (!records_event::is_write(type)) co_return make_error(errc::invalid_argument, "not a records write: " + type);
+  auto loaded = load(dialog_id);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& dialog = **loaded;
+  auto guard = co_await dialog.lock().acquire();
+  // Events sent but not awaited (a generation's start, tool results) must be in the records the
+  // check reads.
+  if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
+  if (auto allowed = check(); !allowed) co_return std::move(allowed).err();
+  if (auto staged = stage(dialog, type, std::move(payload)); !staged) co_return std::move(staged).err();
   co_return co_await commit(dialog);
 }
 

@@ -156,6 +156,79 @@ class turn_folder {
     c_.turn_id.clear();
   }
 
+  // The write API's turn: opened in the current session, never splitting it.
+  void open_written_turn(const boost::json::object& p) {
+    expire_before(ev_.ts_ms);
+    if (!c_.turn_id.empty() || c_.session_id.empty() || json_string_or(p, "sessionId") != c_.session_id) return;
+    open_turn(json_string_or(p, "initiatorRole"), json_string_or(p, "responderRole"), json_string_or(p, "turnId"));
+    c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
+  }
+
+  void close_written_turn(const boost::json::object& p) {
+    expire_before(ev_.ts_ms);
+    if (c_.turn_id.empty() || json_string_or(p, "turnId") != c_.turn_id) return;
+    if (json_string_or(p, "status") == "unresponded") {
+      record_turn t = open_turn_row();
+      t.turn_type = "unresponded_turn";
+      t.status = "unresponded";
+      t.closed_at = ev_.ts_ms;
+      t.metadata = metadata_text({{"openedAs", c_.turn_type}, {"closedBy", "api"}});
+      out_.closed_turns.push_back(std::move(t));
+      c_.turn_id.clear();
+    } else {
+      close_responded("");
+    }
+    c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
+  }
+
+  void open_written_session(const boost::json::object& p) {
+    expire_before(ev_.ts_ms);
+    if (!c_.turn_id.empty()) return;  // a turn never spans two sessions
+    record_session s;
+    s.id = json_string_or(p, "sessionId");
+    s.session_type = json_string_or(p, "sessionType", "dialogue");
+    s.description = json_string_or(p, "description");
+    s.created_by = json_string_or(p, "createdBy", "human");
+    const auto* meta = json_object_at(p, "metadata");
+    s.metadata = meta != nullptr ? metadata_text(*meta) : "{}";
+    end_current_session(ev_.ts_ms);
+    start_session(std::move(s), ev_.ts_ms);
+  }
+
+  void close_written_session(const boost::json::object& p) {
+    expire_before(ev_.ts_ms);
+    if (!c_.turn_id.empty() || c_.session_id.empty() || json_string_or(p, "sessionId") != c_.session_id) return;
+    end_current_session(ev_.ts_ms);
+    c_.session_id.clear();
+  }
+
+  // The write API's message: it joins the pending turn and, from the turn's responder, answers it.
+  void place_written(const boost::json::object& p) {
+    expire_before(ev_.ts_ms);
+    if (c_.turn_id.empty() || json_string_or(p, "turnId") != c_.turn_id) return;
+    record_message msg;
+    msg.id = json_string_or(p, "messageId");
+    msg.dialogue_id = c_.dialogue_id;
+    msg.session_id = c_.session_id;
+    msg.turn_id = c_.turn_id;
+    msg.sender_role = json_string_or(p, "senderRole");
+    msg.sender_id = json_string_or(p, "senderId");
+    msg.content = json_string_or(p, "content");
+    msg.content_type = json_string_or(p, "contentType", "text");
+    boost::json::object meta;
+    if (const auto* given = json_object_at(p, "metadata")) meta = *given;
+    if (const auto reply_to = json_string_or(p, "replyTo"); !reply_to.empty()) meta["reply_to"] = reply_to;
+    msg.metadata = metadata_text(meta);
+    msg.created_at = ev_.ts_ms;
+    msg.dialog_id = ev_.dialog_id;
+    msg.seq = ev_.seq;
+    c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
+    const bool answers = msg.sender_role == c_.turn_responder;
+    const std::string id = msg.id;
+    out_.message = std::move(msg);
+    if (answers) close_responded(id);
+  }
+
   void place(classified m) {
     m.msg.id = id_of("message", ev_);
     m.msg.dialogue_id = c_.dialogue_id;
@@ -220,9 +293,12 @@ class turn_folder {
     c_.turn_id.clear();
   }
 
-  void open_turn(const std::string& initiator, const std::string& responder) {
-    if (c_.session_id.empty() || ev_.ts_ms - c_.session_last_ms > c_.gap_ms) open_session();
-    c_.turn_id = id_of("turn", ev_);
+  void open_turn(const std::string& initiator, const std::string& responder, std::string id = {}) {
+    if (id.empty()) {
+      if (c_.session_id.empty() || ev_.ts_ms - c_.session_last_ms > c_.gap_ms) open_session();
+      id = id_of("turn", ev_);
+    }
+    c_.turn_id = std::move(id);
     c_.turn_initiator = initiator;
     c_.turn_responder = responder;
     c_.turn_type = initiator == "human" ? "human_query" : initiator == "ai" ? "ai_prompt" : "system_prompt";
@@ -232,21 +308,29 @@ class turn_folder {
     out_.opened_turns.push_back(std::move(t));
   }
 
+  // A session the system opens: the previous one ends at its last activity.
   void open_session() {
-    if (!c_.session_id.empty()) {
-      record_session closed;
-      closed.id = c_.session_id;
-      closed.dialogue_id = c_.dialogue_id;
-      closed.end_at = c_.session_last_ms;
-      out_.closed_sessions.push_back(std::move(closed));
-    }
+    if (!c_.session_id.empty()) end_current_session(c_.session_last_ms);
     record_session s;
     s.id = id_of("session", ev_);
-    s.dialogue_id = c_.dialogue_id;
-    s.start_at = ev_.ts_ms;
     s.metadata = "{}";
+    start_session(std::move(s), ev_.ts_ms);
+  }
+
+  void end_current_session(std::int64_t end_at) {
+    if (c_.session_id.empty()) return;
+    record_session closed;
+    closed.id = c_.session_id;
+    closed.dialogue_id = c_.dialogue_id;
+    closed.end_at = end_at;
+    out_.closed_sessions.push_back(std::move(closed));
+  }
+
+  void start_session(record_session s, std::int64_t at) {
+    s.dialogue_id = c_.dialogue_id;
+    s.start_at = at;
     c_.session_id = s.id;
-    c_.session_last_ms = ev_.ts_ms;
+    c_.session_last_ms = at;
     out_.opened_sessions.push_back(std::move(s));
   }
 
@@ -293,10 +377,16 @@ std::string record_uuid(std::string_view kind, std::string_view name) {
   return out;
 }
 
+bool records_event::is_write(std::string_view type) noexcept {
+  return type == session_opened || type == session_closed || type == turn_opened || type == turn_closed ||
+         type == message_recorded;
+}
+
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || ev.type == event_type::dialog_created ||
          ev.type == event_type::question_asked || ev.type == event_type::status_changed ||
-         ev.type == event_type::declared_dead || ev.type == records_event::turn_window_expired;
+         ev.type == event_type::declared_dead || ev.type == records_event::turn_window_expired ||
+         records_event::is_write(ev.type);
 }
 
 records_step apply_records(const event& ev, const dialog_row& row_after, const projection_step& step,
@@ -318,6 +408,16 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
   turn_folder folder(ev, cursor, out);
   if (ev.type == records_event::turn_window_expired) {
     if (json_string_or(ev.payload, "turnId") == cursor.turn_id) folder.expire_before(ev.ts_ms + 1);
+  } else if (ev.type == records_event::session_opened) {
+    folder.open_written_session(ev.payload);
+  } else if (ev.type == records_event::session_closed) {
+    folder.close_written_session(ev.payload);
+  } else if (ev.type == records_event::turn_opened) {
+    folder.open_written_turn(ev.payload);
+  } else if (ev.type == records_event::turn_closed) {
+    folder.close_written_turn(ev.payload);
+  } else if (ev.type == records_event::message_recorded) {
+    folder.place_written(ev.payload);
   } else if (ev.type == event_type::question_asked) {
     folder.place(question_message(ev, row_after));
   } else if (step.new_message) {

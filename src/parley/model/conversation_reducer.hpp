@@ -25,6 +25,22 @@ namespace parley {
 namespace records_event {
 // {turnId} — a turn's response window passed with no response (written by the window timer)
 inline constexpr std::string_view turn_window_expired = "turn_window_expired";
+// Seed 002's write API (docs/records.md "Writing records"). The server checks each against the
+// records before appending it; the reducer applies only what still fits when it folds the event
+// (a write that no longer fits changes no record).
+// {sessionId, sessionType, description, createdBy, metadata} — ends the current session, opens this one
+inline constexpr std::string_view session_opened = "record_session_opened";
+// {sessionId} — ends the current session; the next turn opens a new one
+inline constexpr std::string_view session_closed = "record_session_closed";
+// {turnId, sessionId, initiatorRole, responderRole} — a turn in the current session
+inline constexpr std::string_view turn_opened = "record_turn_opened";
+// {turnId, status} — closes the pending turn `responded` or `unresponded`
+inline constexpr std::string_view turn_closed = "record_turn_closed";
+// {messageId, turnId, senderRole, senderId, content, contentType, metadata, replyTo} — a message in
+// the pending turn; one from the turn's responder answers it
+inline constexpr std::string_view message_recorded = "record_message";
+
+bool is_write(std::string_view type) noexcept;
 }  // namespace records_event
 
 // `row_after` is the dialog's projection row after `ev`, `step` what apply_event made of it, and

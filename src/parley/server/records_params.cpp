@@ -74,8 +74,9 @@ result<records_filter> parse_records_params(const rest_request& request, const r
   auto role = enum_param(request, "role", {"human", "ai", "system"});
   if (!role) return std::move(role).err();
   f.role = std::move(*role);
-  auto content_type =
-      enum_param(request, "content_type", {"text", "tool_input", "tool_output", "system_context", "command"});
+  auto content_type = enum_param(request, "content_type",
+                                 {"text", "markdown", "image", "audio", "prompt", "quote_reply", "tool_input",
+                                  "tool_output", "system_context", "command"});
   if (!content_type) return std::move(content_type).err();
   f.content_type = std::move(*content_type);
   auto status = enum_param(request, "status", {"pending", "responded", "unresponded"});

@@ -52,4 +52,11 @@ handler_result list_turn_messages(server_context& context, const rest_request& r
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id);
 handler_result search_messages(server_context& context, const rest_request& request, std::string id);
 
+// rest_records_write.cpp: seed 002's record writes (docs/records.md "Writing records").
+handler_result post_session(server_context& context, const rest_request& request, std::string id);
+handler_result close_session(server_context& context, const rest_request& request, std::string id);
+handler_result post_turn(server_context& context, const rest_request& request, std::string id);
+handler_result close_turn(server_context& context, const rest_request& request, std::string id);
+handler_result post_record_message(server_context& context, const rest_request& request, std::string id);
+
 }  // namespace parley::server::rest

@@ -52,6 +52,11 @@ const std::vector<route>& routes() {
       {"GET", {"turns", "{id}", "messages"}, &rest::list_turn_messages},
       {"GET", {"messages", "search"}, &rest::search_messages},
       {"GET", {"messages", "{id}"}, &rest::get_record_message},
+      {"POST", {"sessions"}, &rest::post_session},
+      {"POST", {"sessions", "{id}", "close"}, &rest::close_session},
+      {"POST", {"turns"}, &rest::post_turn},
+      {"POST", {"turns", "{id}", "close"}, &rest::close_turn},
+      {"POST", {"messages"}, &rest::post_record_message},
   };
   return table;
 }

@@ -20,7 +20,7 @@ bool may_move_turn(const event& ev) {
   return ev.type == event_type::user_message || ev.type == event_type::generation_finished ||
          ev.type == event_type::tool_result || ev.type == event_type::reply_received ||
          ev.type == event_type::question_asked || ev.type == event_type::question_answered ||
-         ev.type == records_event::turn_window_expired;
+         ev.type == records_event::turn_window_expired || records_event::is_write(ev.type);
 }
 
 }  // namespace

@@ -84,6 +84,32 @@ class timeline {
   event window_expired(std::string_view turn_id) {
     return next(records_event::turn_window_expired, {{"turnId", turn_id}});
   }
+  // The records write API's events, with the ids the server would have chosen.
+  event session_opened(std::string_view id, std::string_view type = "dialogue") {
+    return next(records_event::session_opened, {{"sessionId", id},
+                                                {"sessionType", type},
+                                                {"description", "d"},
+                                                {"createdBy", "human"},
+                                                {"metadata", json::object{}}});
+  }
+  event session_closed(std::string_view id) { return next(records_event::session_closed, {{"sessionId", id}}); }
+  event turn_opened(std::string_view id, std::string_view session, std::string_view from, std::string_view to) {
+    return next(records_event::turn_opened,
+                {{"turnId", id}, {"sessionId", session}, {"initiatorRole", from}, {"responderRole", to}});
+  }
+  event turn_closed(std::string_view id, std::string_view status) {
+    return next(records_event::turn_closed, {{"turnId", id}, {"status", status}});
+  }
+  event written(std::string_view id, std::string_view turn, std::string_view sender, std::string_view content) {
+    return next(records_event::message_recorded, {{"messageId", id},
+                                                  {"turnId", turn},
+                                                  {"senderRole", sender},
+                                                  {"senderId", ""},
+                                                  {"content", content},
+                                                  {"contentType", "text"},
+                                                  {"metadata", json::object{}},
+                                                  {"replyTo", ""}});
+  }
 
  private:
   std::string id_;
@@ -313,6 +339,56 @@ TEST_F(Records, StatusChangesMakeTheDialogueInactive) {
   const auto dialogue = store_->records()->dialogue("root")->value();
   EXPECT_FALSE(dialogue.is_active);
   EXPECT_EQ(dialogue.last_activity_at, kT0);
+}
+
+TEST_F(Records, WrittenSessionsTurnsAndMessagesFoldLikeTheSeedsRulesAndARebuildKeepsThem) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hello"), d.at(kMinute).ai("hi")});
+  const std::string automatic = sessions("root").at(0).id;
+  append({d.at(2 * kMinute).session_opened("s-1", "self_reflection")});
+  append({d.at(3 * kMinute).turn_opened("t-1", "s-1", "human", "ai")});
+  // A second turn while t-1 is pending, a turn in an ended session and a message for another turn
+  // change nothing.
+  append({d.at(4 * kMinute).turn_opened("t-x", "s-1", "ai", "human"), d.turn_opened("t-y", automatic, "human", "ai"),
+          d.written("m-x", "t-x", "human", "lost"), d.session_opened("s-x")});
+  append({d.at(5 * kMinute).written("m-1", "t-1", "human", "why?"),
+          d.at(6 * kMinute).written("m-2", "t-1", "ai", "because")});
+  append({d.at(7 * kMinute).turn_opened("t-2", "s-1", "ai", "human"),
+          d.at(8 * kMinute).turn_closed("t-2", "unresponded"), d.at(9 * kMinute).session_closed("s-1")});
+
+  const auto all_sessions = sessions("root");
+  ASSERT_EQ(all_sessions.size(), 2U);
+  EXPECT_EQ(all_sessions[0].id, automatic);
+  EXPECT_EQ(all_sessions[0].end_at, kT0 + 2 * kMinute);
+  EXPECT_EQ(all_sessions[1].id, "s-1");
+  EXPECT_EQ(all_sessions[1].session_type, "self_reflection");
+  EXPECT_EQ(all_sessions[1].end_at, kT0 + 9 * kMinute);
+  const auto all_turns = turns("root");
+  ASSERT_EQ(all_turns.size(), 3U);
+  EXPECT_EQ(all_turns[1].id, "t-1");
+  EXPECT_EQ(all_turns[1].status, "responded");
+  EXPECT_EQ(all_turns[1].response_time, 3 * kMinute);
+  EXPECT_EQ(all_turns[2].id, "t-2");
+  EXPECT_EQ(all_turns[2].status, "unresponded");
+  EXPECT_EQ(all_turns[2].closed_at, kT0 + 8 * kMinute);
+  const auto written = messages_of_turn("t-1");
+  ASSERT_EQ(written.size(), 2U);
+  EXPECT_EQ(written[0].id, "m-1");
+  EXPECT_EQ(written[0].session_id, "s-1");
+  EXPECT_TRUE(messages_of_turn("t-x").empty());
+  EXPECT_TRUE(store_->records()->pending_turns()->empty());
+
+  // After s-1 closed, the next input opens a session of its own.
+  append({d.at(10 * kMinute).user("again")});
+  EXPECT_EQ(sessions("root").size(), 3U);
+
+  const auto tables = query("SELECT * FROM session ORDER BY id");
+  const auto turn_rows = query("SELECT * FROM turn ORDER BY id");
+  const auto message_rows = query("SELECT * FROM message ORDER BY id");
+  ASSERT_TRUE(store_->rebuild_projections());
+  EXPECT_EQ(query("SELECT * FROM session ORDER BY id"), tables);
+  EXPECT_EQ(query("SELECT * FROM turn ORDER BY id"), turn_rows);
+  EXPECT_EQ(query("SELECT * FROM message ORDER BY id"), message_rows);
 }
 
 TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue) {

@@ -70,7 +70,8 @@ CREATE TABLE message (
   sender_id TEXT,
   content TEXT NOT NULL,
   content_type TEXT NOT NULL
-    CHECK (content_type IN ('text', 'tool_input', 'tool_output', 'system_context', 'command')),
+    CHECK (content_type IN ('text', 'markdown', 'image', 'audio', 'prompt', 'quote_reply', 'tool_input',
+                           'tool_output', 'system_context', 'command')),
   created_at INTEGER NOT NULL,
   metadata TEXT NOT NULL,
   dialog_id TEXT NOT NULL,

@@ -1,0 +1,332 @@
+// Seed 002's write routes over the conversation records (docs/records.md "Writing records"):
+// sessions, turns and messages, each an event in the log of the dialog the dialogue records. The
+// seed's rules — a message belongs to an open turn, a turn to the current session, a turn never
+// spans two sessions — are checked under the dialog's lock against the records as they are, so
+// a refused write leaves nothing behind.
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <span>
+
+#include "parley/core/ids.hpp"
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+#include "parley/model/conversation_reducer.hpp"
+#include "parley/server/records_json.hpp"
+#include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_support.hpp"
+
+namespace parley::server::rest {
+namespace {
+
+constexpr std::size_t kMaxContentBytes = 1024 * 1024;
+constexpr std::array<std::string_view, 3> kRoles{"human", "ai", "system"};
+constexpr std::array<std::string_view, 2> kSessionTypes{"dialogue", "self_reflection"};
+constexpr std::array<std::string_view, 2> kCloseStatuses{"responded", "unresponded"};
+// The content types a client may write; image and audio arrive with uploads (not yet).
+constexpr std::array<std::string_view, 5> kWritableContentTypes{"text", "markdown", "prompt", "quote_reply",
+                                                                "tool_output"};
+
+std::string joined(std::span<const std::string_view> values) {
+  std::string out;
+  for (const auto value : values) out += (out.empty() ? "" : ", ") + std::string(value);
+  return out;
+}
+
+result<void> only_fields(const boost::json::object& body, std::span<const std::string_view> allowed) {
+  for (const auto& field : body) {
+    if (std::find(allowed.begin(), allowed.end(), field.key()) == allowed.end()) {
+      return make_error(errc::invalid_argument,
+                        std::string(field.key()) + ": unknown field; expected one of " + joined(allowed));
+    }
+  }
+  return ok();
+}
+
+// A text field that must be one of `values`; `fallback` when absent (empty fallback: required).
+result<std::string> enum_field(const boost::json::object& body, std::string_view key,
+                               std::span<const std::string_view> values, std::string_view fallback = {}) {
+  auto text = optional_text(body, key);
+  if (!text) return text;
+  if (text->empty()) {
+    if (fallback.empty())
+      return make_error(errc::invalid_argument, std::string(key) + ": required, one of " + joined(values));
+    return std::string(fallback);
+  }
+  if (std::find(values.begin(), values.end(), *text) == values.end()) {
+    return make_error(errc::invalid_argument,
+                      std::string(key) + ": expected one of " + joined(values) + ", got '" + *text + "'");
+  }
+  return text;
+}
+
+result<boost::json::object> metadata_field(const boost::json::object& body) {
+  const auto* value = body.if_contains("metadata");
+  if (value == nullptr || value->is_null()) return boost::json::object{};
+  if (!value->is_object()) {
+    return make_error(errc::invalid_argument,
+                      std::string("metadata: expected an object, got ") + json_kind_name(*value));
+  }
+  return value->get_object();
+}
+
+// Every write needs a store that keeps records (the in-memory store does not).
+rest_response no_records() { return error_response(500, "internal", "this store keeps no conversation records"); }
+
+template <class Row>
+result<Row> existing(result<std::optional<Row>> row, std::string_view what, std::string_view id) {
+  if (!row) return std::move(row).err();
+  if (!*row) return make_error(errc::not_found, "no " + std::string(what) + " with id '" + std::string(id) + "'");
+  return std::move(**row);
+}
+
+result<record_dialogue> dialogue_of(records_query& records, std::string_view dialogue_id) {
+  return existing(records.dialogue(dialogue_id), "dialogue", dialogue_id);
+}
+
+// The turn still waiting for its responder in `dialog_id`, if any.
+result<std::optional<pending_turn>> pending_in(records_query& records, std::string_view dialog_id) {
+  return records.pending_turn_of(dialog_id);
+}
+
+result<void> no_turn_pending(records_query& records, const record_dialogue& dialogue, std::string_view doing) {
+  auto pending = pending_in(records, dialogue.dialog_id);
+  if (!pending) return std::move(pending).err();
+  if (*pending) {
+    return make_error(errc::conflict, "turn " + (*pending)->turn_id + " is still pending; close it before " +
+                                          std::string(doing) + " (a turn never spans two sessions)");
+  }
+  return ok();
+}
+
+result<void> turn_is_open(records_query& records, std::string_view turn_id) {
+  auto turn = existing(records.turn(turn_id), "turn", turn_id);
+  if (!turn) return std::move(turn).err();
+  if (turn->status != "pending") {
+    return make_error(errc::conflict, "turn " + std::string(turn_id) + " is already closed (" + turn->status + ")");
+  }
+  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto pending = pending_in(records, dialogue->dialog_id);
+  if (!pending) return std::move(pending).err();
+  if (!*pending || (*pending)->turn_id != turn_id) {
+    return make_error(errc::conflict, "turn " + std::string(turn_id) + " is not the dialogue's open turn");
+  }
+  if (now_ms() > (*pending)->deadline_ms) {
+    return make_error(errc::conflict, "turn " + std::string(turn_id) + " passed its response window");
+  }
+  return ok();
+}
+
+rest_response refused(const error& err) {
+  return err.code == errc::invalid_argument ? field_error(err) : error_response(err);
+}
+
+// Appends the write to the dialog's log once `check` allows it.
+boost::asio::awaitable<result<void>> append_write(server_context& context, std::string dialog_id, std::string_view type,
+                                                  boost::json::object payload, std::function<result<void>()> check) {
+  std::string event_type(type);
+  co_return co_await context.engine.append_record_write(std::move(dialog_id), std::move(event_type), std::move(payload),
+                                                        std::move(check));
+}
+
+}  // namespace
+
+handler_result post_session(server_context& context, const rest_request& request, std::string /*id*/) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 5> kFields{"dialogue_id", "session_type", "description", "created_by",
+                                                           "metadata"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto dialogue_id = required_text(*body, "dialogue_id");
+  if (!dialogue_id) co_return field_error(dialogue_id.err());
+  auto session_type = enum_field(*body, "session_type", kSessionTypes, "dialogue");
+  if (!session_type) co_return field_error(session_type.err());
+  auto description = optional_text(*body, "description");
+  if (!description) co_return field_error(description.err());
+  auto created_by = enum_field(*body, "created_by", kRoles, "human");
+  if (!created_by) co_return field_error(created_by.err());
+  auto metadata = metadata_field(*body);
+  if (!metadata) co_return field_error(metadata.err());
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto dialogue = dialogue_of(records, *dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+
+  const std::string session_id = new_uuid();
+  boost::json::object payload{{"sessionId", session_id},
+                              {"sessionType", *session_type},
+                              {"description", *description},
+                              {"createdBy", *created_by},
+                              {"metadata", std::move(*metadata)}};
+  std::function<result<void>()> check = [&] { return no_turn_pending(records, *dialogue, "starting a session"); };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::session_opened, std::move(payload),
+                                       std::move(check));
+  if (!written) co_return refused(written.err());
+  auto session = existing(records.session(session_id), "session", session_id);
+  if (!session) co_return error_response(session.err());
+  co_return json_response(201, {{"session", session_json(*session)}});
+}
+
+handler_result close_session(server_context& context, const rest_request& request, std::string id) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, true, failure);
+  if (!body) co_return failure;
+  if (auto known = only_fields(*body, {}); !known) co_return field_error(known.err());
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto session = existing(records.session(id), "session", id);
+  if (!session) co_return error_response(session.err());
+  auto dialogue = dialogue_of(records, session->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+
+  boost::json::object payload{{"sessionId", id}};
+  std::function<result<void>()> check = [&]() -> result<void> {
+    auto now = existing(records.session(id), "session", id);
+    if (!now) return std::move(now).err();
+    if (now->end_at != 0) return make_error(errc::conflict, "session " + id + " is already closed");
+    return no_turn_pending(records, *dialogue, "closing its session");
+  };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::session_closed, std::move(payload),
+                                       std::move(check));
+  if (!written) co_return refused(written.err());
+  auto closed = existing(records.session(id), "session", id);
+  if (!closed) co_return error_response(closed.err());
+  co_return json_response(200, {{"session", session_json(*closed)}});
+}
+
+handler_result post_turn(server_context& context, const rest_request& request, std::string /*id*/) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 5> kFields{"session_id", "initiator_role", "responder_role",
+                                                           "turn_type", "metadata"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto session_id = required_text(*body, "session_id");
+  if (!session_id) co_return field_error(session_id.err());
+  auto initiator = enum_field(*body, "initiator_role", kRoles);
+  if (!initiator) co_return field_error(initiator.err());
+  auto responder = enum_field(*body, "responder_role", kRoles);
+  if (!responder) co_return field_error(responder.err());
+  // The seed's turn type follows from who opens the turn; a client may state it, not contradict it.
+  const std::string implied = *initiator == "human" ? "human_query"
+                              : *initiator == "ai"  ? "ai_prompt"
+                                                    : "system_prompt";
+  auto turn_type = optional_text(*body, "turn_type");
+  if (!turn_type) co_return field_error(turn_type.err());
+  if (!turn_type->empty() && *turn_type != implied) {
+    co_return error_response(
+        400, "bad_field",
+        "turn_type: a turn opened by " + *initiator + " is '" + implied + "', got '" + *turn_type + "'");
+  }
+  if (auto metadata = metadata_field(*body); !metadata) co_return field_error(metadata.err());
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto session = existing(records.session(*session_id), "session", *session_id);
+  if (!session) co_return error_response(session.err());
+  auto dialogue = dialogue_of(records, session->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+
+  const std::string turn_id = new_uuid();
+  boost::json::object payload{
+      {"turnId", turn_id}, {"sessionId", *session_id}, {"initiatorRole", *initiator}, {"responderRole", *responder}};
+  std::function<result<void>()> check = [&]() -> result<void> {
+    auto now = existing(records.session(*session_id), "session", *session_id);
+    if (!now) return std::move(now).err();
+    if (now->end_at != 0) return make_error(errc::conflict, "session " + *session_id + " is closed; open a new one");
+    return no_turn_pending(records, *dialogue, "opening another turn");
+  };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::turn_opened, std::move(payload),
+                                       std::move(check));
+  if (!written) co_return refused(written.err());
+  auto turn = existing(records.turn(turn_id), "turn", turn_id);
+  if (!turn) co_return error_response(turn.err());
+  co_return json_response(201, {{"turn", turn_json(*turn)}});
+}
+
+handler_result close_turn(server_context& context, const rest_request& request, std::string id) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, true, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 1> kFields{"status"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto status = enum_field(*body, "status", kCloseStatuses, "responded");
+  if (!status) co_return field_error(status.err());
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto turn = existing(records.turn(id), "turn", id);
+  if (!turn) co_return error_response(turn.err());
+  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+
+  boost::json::object payload{{"turnId", id}, {"status", *status}};
+  std::function<result<void>()> check = [&] { return turn_is_open(records, id); };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::turn_closed, std::move(payload),
+                                       std::move(check));
+  if (!written) co_return refused(written.err());
+  auto closed = existing(records.turn(id), "turn", id);
+  if (!closed) co_return error_response(closed.err());
+  co_return json_response(200, {{"turn", turn_json(*closed)}});
+}
+
+handler_result post_record_message(server_context& context, const rest_request& request, std::string /*id*/) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 7> kFields{"turn_id",      "sender_role", "sender_id", "content",
+                                                           "content_type", "metadata",    "reply_to"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto turn_id = required_text(*body, "turn_id");
+  if (!turn_id) co_return field_error(turn_id.err());
+  auto sender_role = enum_field(*body, "sender_role", kRoles);
+  if (!sender_role) co_return field_error(sender_role.err());
+  auto sender_id = optional_text(*body, "sender_id");
+  if (!sender_id) co_return field_error(sender_id.err());
+  auto content = required_text(*body, "content");
+  if (!content) co_return field_error(content.err());
+  if (content->size() > kMaxContentBytes) {
+    co_return error_response(400, "bad_field",
+                             "content: " + std::to_string(content->size()) + " bytes, more than the " +
+                                 std::to_string(kMaxContentBytes) + " a message may have");
+  }
+  auto content_type = enum_field(*body, "content_type", kWritableContentTypes, "text");
+  if (!content_type) co_return field_error(content_type.err());
+  auto metadata = metadata_field(*body);
+  if (!metadata) co_return field_error(metadata.err());
+  auto reply_to = optional_text(*body, "reply_to");
+  if (!reply_to) co_return field_error(reply_to.err());
+  if (*content_type == "quote_reply" && reply_to->empty()) {
+    co_return error_response(400, "bad_field", "reply_to: required for content_type quote_reply");
+  }
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto turn = existing(records.turn(*turn_id), "turn", *turn_id);
+  if (!turn) co_return error_response(turn.err());
+  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+  if (!reply_to->empty()) {
+    auto quoted = existing(records.message(*reply_to), "message", *reply_to);
+    if (!quoted) co_return error_response(400, "bad_field", "reply_to: " + quoted.err().message);
+    if (quoted->dialogue_id != dialogue->id) {
+      co_return error_response(400, "bad_field", "reply_to: message " + *reply_to + " is in another dialogue");
+    }
+  }
+
+  const std::string message_id = new_uuid();
+  boost::json::object payload{{"messageId", message_id},          {"turnId", *turn_id},  {"senderRole", *sender_role},
+                              {"senderId", *sender_id},           {"content", *content}, {"contentType", *content_type},
+                              {"metadata", std::move(*metadata)}, {"replyTo", *reply_to}};
+  std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::message_recorded,
+                                       std::move(payload), std::move(check));
+  if (!written) co_return refused(written.err());
+  auto message = existing(records.message(message_id), "message", message_id);
+  if (!message) co_return error_response(message.err());
+  co_return json_response(201, {{"message", record_message_json(*message)}});
+}
+
+}  // namespace parley::server::rest

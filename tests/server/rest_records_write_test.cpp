@@ -1,0 +1,203 @@
+// REST black-box of seed 002's record writes (docs/records.md "Writing records"): a session, a
+// turn and its messages written through the API read back through it; the seed's rules (a message
+// belongs to an open turn, a turn to the current session) refused with 409 and bad fields with 400
+// naming the field — and a refused write leaves the records as they were.
+#include "rest_fixture.hpp"
+
+namespace parley::test {
+namespace {
+
+namespace json = boost::json;
+
+std::string text(const json::value& v) { return std::string(v.as_string()); }
+
+std::string error_field(const http_reply& reply, const char* field) {
+  const auto body = reply.json();
+  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
+  return text(body.at("error").at(field));
+}
+
+class RecordsWriteRest : public RestTest {
+ protected:
+  json::value post_ok(const std::string& target, const json::value& body, int status = 201) {
+    const auto reply = client().post(target, body);
+    EXPECT_EQ(reply.status, status) << target << ": " << reply.body;
+    return reply.json();
+  }
+  json::value get_ok(const std::string& target) {
+    const auto reply = client().get(target);
+    EXPECT_EQ(reply.status, 200) << target << ": " << reply.body;
+    return reply.json();
+  }
+  // `status` with the error's code; for 400 the message starts with the field's name.
+  void expect_refused(const std::string& target, const json::value& body, int status, const std::string& code,
+                      const std::string& field = {}) {
+    const auto reply = client().post(target, body);
+    EXPECT_EQ(reply.status, status) << target << " " << json::serialize(body) << ": " << reply.body;
+    EXPECT_EQ(error_field(reply, "code"), code) << reply.body;
+    if (!field.empty()) {
+      EXPECT_EQ(error_field(reply, "message").rfind(field + ":", 0), 0U) << reply.body;
+    }
+  }
+  void restart() {
+    ASSERT_EQ(server_->terminate(), 0) << server_->output();
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+  // A finished dialog whose dialogue the API writes into.
+  std::string finished_dialog() {
+    const auto id = create_dialog("hello writes");
+    EXPECT_TRUE(eventually_says(id, "ok: hello writes"));
+    return id;
+  }
+};
+
+TEST_F(RecordsWriteRest, ASessionTurnAndMessagesWrittenReadBack) {
+  start("q4h");
+  const auto id = finished_dialog();
+  const auto first_session = text(get_ok("/api/dialogues/" + id + "/latest_session").at("session").at("id"));
+
+  const auto session = post_ok("/api/sessions", {{"dialogue_id", id},
+                                                 {"session_type", "self_reflection"},
+                                                 {"description", "what went well"},
+                                                 {"created_by", "ai"},
+                                                 {"metadata", {{"goal", "review"}}}})
+                           .at("session");
+  EXPECT_EQ(session.at("session_type"), "self_reflection");
+  EXPECT_EQ(session.at("description"), "what went well");
+  EXPECT_EQ(session.at("created_by"), "ai");
+  EXPECT_EQ(session.at("metadata").at("goal"), "review");
+  EXPECT_TRUE(session.at("end_at").is_null());
+  const auto session_id = text(session.at("id"));
+  // The automatic session before it ended when this one began.
+  EXPECT_EQ(get_ok("/api/sessions/" + first_session).at("session").at("end_at"), session.at("start_at"));
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/latest_session").at("session").at("id"), session_id.c_str());
+
+  const auto turn =
+      post_ok("/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}})
+          .at("turn");
+  EXPECT_EQ(turn.at("status"), "pending");
+  EXPECT_EQ(turn.at("turn_type"), "human_query");
+  EXPECT_EQ(turn.at("session_id"), session_id.c_str());
+  const auto turn_id = text(turn.at("id"));
+
+  const auto question =
+      post_ok("/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "which step was slowest?"}})
+          .at("message");
+  EXPECT_EQ(question.at("turn_id"), turn_id.c_str());
+  EXPECT_EQ(question.at("session_id"), session_id.c_str());
+  EXPECT_EQ(question.at("content_type"), "text");
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id).at("turn").at("status"), "pending");
+  // The responder's message answers the turn.
+  const auto answer = post_ok("/api/messages", {{"turn_id", turn_id},
+                                                {"sender_role", "ai"},
+                                                {"sender_id", "lead"},
+                                                {"content", "the **lookup**"},
+                                                {"content_type", "quote_reply"},
+                                                {"reply_to", question.at("id")}})
+                          .at("message");
+  EXPECT_EQ(answer.at("metadata").at("reply_to"), question.at("id"));
+  const auto answered = get_ok("/api/turns/" + turn_id).at("turn");
+  EXPECT_EQ(answered.at("status"), "responded");
+  EXPECT_EQ(answered.at("closed_at"), answer.at("created_at"));
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id + "/messages").at("total"), 2);
+  EXPECT_EQ(get_ok("/api/messages/search?q=slowest").at("messages").at(0).at("id"), question.at("id"));
+
+  // A turn closed by hand, unresponded; then the session closes.
+  const auto second =
+      text(post_ok("/api/turns", {{"session_id", session_id}, {"initiator_role", "ai"}, {"responder_role", "human"}})
+               .at("turn")
+               .at("id"));
+  const auto closed = post_ok("/api/turns/" + second + "/close", {{"status", "unresponded"}}, 200).at("turn");
+  EXPECT_EQ(closed.at("status"), "unresponded");
+  EXPECT_EQ(closed.at("turn_type"), "unresponded_turn");
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/unresponded_turns").at("total"), 1);
+  const auto ended = post_ok("/api/sessions/" + session_id + "/close", json::object{}, 200).at("session");
+  EXPECT_FALSE(ended.at("end_at").is_null());
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/sessions?type=self_reflection").at("total"), 1);
+}
+
+TEST_F(RecordsWriteRest, TheSeedsRulesAreEnforcedAndARefusalChangesNothing) {
+  start("q4h");
+  const auto id = finished_dialog();
+  const auto session_id = text(get_ok("/api/dialogues/" + id + "/latest_session").at("session").at("id"));
+  const auto turn_id =
+      text(post_ok("/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}})
+               .at("turn")
+               .at("id"));
+  const auto before = get_ok("/api/dialogues/" + id + "/sessions");
+
+  // One open turn at a time; no session change while a turn is pending.
+  expect_refused("/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}}, 409,
+                 "conflict");
+  expect_refused("/api/sessions", {{"dialogue_id", id}}, 409, "conflict");
+  expect_refused("/api/sessions/" + session_id + "/close", json::object{}, 409, "conflict");
+  // Unknown ids.
+  expect_refused("/api/messages", {{"turn_id", "no-such-turn"}, {"sender_role", "human"}, {"content", "x"}}, 404,
+                 "not_found");
+  expect_refused("/api/turns/no-such-turn/close", json::object{}, 404, "not_found");
+  expect_refused("/api/sessions", {{"dialogue_id", "no-such-dialogue"}}, 404, "not_found");
+  // Bad fields, each named.
+  expect_refused("/api/messages", {{"sender_role", "human"}, {"content", "x"}}, 400, "bad_field", "turn_id");
+  expect_refused("/api/messages", {{"turn_id", turn_id}, {"sender_role", "robot"}, {"content", "x"}}, 400, "bad_field",
+                 "sender_role");
+  expect_refused("/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", 7}}, 400, "bad_field",
+                 "content");
+  expect_refused("/api/messages",
+                 {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}, {"content_type", "video"}}, 400,
+                 "bad_field", "content_type");
+  expect_refused("/api/messages",
+                 {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}, {"content_type", "quote_reply"}},
+                 400, "bad_field", "reply_to");
+  expect_refused("/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}, {"colour", 1}},
+                 400, "bad_field", "colour");
+  expect_refused("/api/messages",
+                 {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}, {"metadata", "not an object"}}, 400,
+                 "bad_field", "metadata");
+  expect_refused(
+      "/api/turns",
+      {{"session_id", session_id}, {"initiator_role", "ai"}, {"responder_role", "human"}, {"turn_type", "human_query"}},
+      400, "bad_field", "turn_type");
+  expect_refused("/api/turns/" + turn_id + "/close", {{"status", "maybe"}}, 400, "bad_field", "status");
+  expect_refused("/api/sessions", {{"dialogue_id", id}, {"session_type", "nap"}}, 400, "bad_field", "session_type");
+  const auto malformed = client().post("/api/messages", std::string("{\"turn_id\": "));
+  EXPECT_EQ(malformed.status, 400) << malformed.body;
+  EXPECT_EQ(error_field(malformed, "code"), "bad_json");
+
+  // Nothing of the above was stored.
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id + "/messages").at("total"), 0);
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/sessions"), before);
+
+  // Closing twice: the second is a conflict, and a message for a closed turn is refused.
+  post_ok("/api/turns/" + turn_id + "/close", json::object{}, 200);
+  expect_refused("/api/turns/" + turn_id + "/close", json::object{}, 409, "conflict");
+  expect_refused("/api/messages", {{"turn_id", turn_id}, {"sender_role", "ai"}, {"content", "late"}}, 409, "conflict");
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id + "/messages").at("total"), 0);
+  // A closed session takes no new turn.
+  post_ok("/api/sessions/" + session_id + "/close", json::object{}, 200);
+  expect_refused("/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}}, 409,
+                 "conflict");
+  expect_refused("/api/sessions/" + session_id + "/close", json::object{}, 409, "conflict");
+}
+
+TEST_F(RecordsWriteRest, WrittenRecordsSurviveARestart) {
+  start("q4h");
+  const auto id = finished_dialog();
+  const auto session_id = text(post_ok("/api/sessions", {{"dialogue_id", id}}).at("session").at("id"));
+  const auto turn_id =
+      text(post_ok("/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}})
+               .at("turn")
+               .at("id"));
+  const auto message =
+      post_ok("/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "kept"}}).at("message");
+  const auto sessions = get_ok("/api/dialogues/" + id + "/sessions");
+  const auto turn = get_ok("/api/turns/" + turn_id);
+  restart();
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/sessions"), sessions);
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id), turn);
+  EXPECT_EQ(get_ok("/api/messages/" + text(message.at("id"))).at("message"), message);
+}
+
+}  // namespace
+}  // namespace parley::test
