@@ -39,6 +39,12 @@ class RecordsWriteRest : public RestTest {
       EXPECT_EQ(error_field(reply, "message").rfind(field + ":", 0), 0U) << reply.body;
     }
   }
+  // A GET refused with 400 bad_field naming `param`.
+  void expect_get_refused(const std::string& target, const std::string& param) {
+    const auto reply = client().get(target);
+    EXPECT_EQ(reply.status, 400) << target << ": " << reply.body;
+    EXPECT_EQ(error_field(reply, "message").rfind(param + ":", 0), 0U) << reply.body;
+  }
   void restart() {
     ASSERT_EQ(server_->terminate(), 0) << server_->output();
     server_ = std::make_unique<server_process>(
@@ -197,6 +203,137 @@ TEST_F(RecordsWriteRest, WrittenRecordsSurviveARestart) {
   EXPECT_EQ(get_ok("/api/dialogues/" + id + "/sessions"), sessions);
   EXPECT_EQ(get_ok("/api/turns/" + turn_id), turn);
   EXPECT_EQ(get_ok("/api/messages/" + text(message.at("id"))).at("message"), message);
+}
+
+class RecordsViewsRest : public RecordsWriteRest {};
+
+TEST_F(RecordsViewsRest, ATurnWithAToolLoopReadsAsTheSeedsDialogueTurn) {
+  start("q4h");
+  const auto id = create_dialog("remember");
+  ASSERT_TRUE(eventually_says(id, "noted"));
+  const auto session_id = text(get_ok("/api/dialogues/" + id + "/latest_session").at("session").at("id"));
+  const auto turns = get_ok("/api/sessions/" + session_id + "/turns?include=messages");
+  ASSERT_EQ(turns.at("total"), 1);
+  EXPECT_EQ(turns.at("turns").at(0).at("messages").as_array().size(), 4U);
+  const auto turn_id = text(turns.at("turns").at(0).at("id"));
+
+  const auto view = get_ok("/api/turns/" + turn_id + "?view=dialogue_turn").at("dialogue_turn");
+  EXPECT_EQ(view.at("role_sequence"), (json::array{"human", "ai", "system", "ai"}));
+  EXPECT_EQ(view.at("human_input").at("text"), "remember");
+  const auto& loop = view.at("tool_loop").as_array();
+  ASSERT_EQ(loop.size(), 1U);
+  EXPECT_EQ(loop.at(0).at("prompt_version"), 1);
+  const auto& call = loop.at(0).at("tool_calls").at(0);
+  EXPECT_EQ(call.at("tool_used"), "add_reminder");
+  EXPECT_NE(text(call.at("arguments")).find("buy milk"), std::string::npos);
+  EXPECT_NE(text(call.at("result")).find("reminder 1 added"), std::string::npos);
+  EXPECT_EQ(call.at("context_position"), 2);
+  EXPECT_EQ(view.at("system_actions").at(0).at("action_type"), "tool_call");
+  EXPECT_EQ(view.at("system_actions").at(1).at("action_type"), "tool_response");
+  EXPECT_EQ(view.at("ai_response").at("final_output"), "noted");
+  EXPECT_EQ(view.at("ai_response").at("used_tool_result"), true);
+  EXPECT_TRUE(view.at("human_feedback").is_null());
+
+  // The tool result is also the system speaking to the AI.
+  const auto utterances = get_ok("/api/dialogues/" + id + "/system_utterances");
+  ASSERT_EQ(utterances.at("total"), 1);
+  const auto& said = utterances.at("system_utterances").at(0);
+  EXPECT_EQ(said.at("trigger"), "tool_result");
+  EXPECT_EQ(said.at("target"), "ai");
+  EXPECT_EQ(said.at("linked_turn_id"), turn_id.c_str());
+  EXPECT_EQ(said.at("notes"), "result of add_reminder");
+
+  // The human's next message is their feedback on this turn's answer.
+  client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "thanks"}});
+  ASSERT_TRUE(eventually_says(id, "ok: thanks"));
+  EXPECT_EQ(get_ok("/api/turns/" + turn_id + "?view=dialogue_turn").at("dialogue_turn").at("human_feedback").at("text"),
+            "thanks");
+  const auto thread = get_ok("/api/dialogues/" + id + "?view=conversation_thread").at("conversation_thread");
+  EXPECT_EQ(thread.at("turns").as_array().size(), 2U);
+  EXPECT_EQ(thread.at("participants").at("ai_ids"), (json::array{"lead"}));
+  EXPECT_EQ(thread.at("status"), "active");
+
+  expect_get_refused("/api/turns/" + turn_id + "?view=thread", "view");
+  expect_get_refused("/api/sessions/" + session_id + "/turns?include=everything", "include");
+}
+
+TEST_F(RecordsViewsRest, ASelfReflectionSessionRecordsIntrospectionTurnsAndTheMemoryTheyMake) {
+  start("q4h");
+  const auto id = finished_dialog();
+  const auto session = post_ok("/api/sessions", {{"dialogue_id", id},
+                                                 {"session_type", "self_reflection"},
+                                                 {"trigger_source", "task_reflection"},
+                                                 {"goal", "review the week"},
+                                                 {"ai_mood_state", "calm"}})
+                           .at("session");
+  EXPECT_EQ(session.at("trigger_source"), "task_reflection");
+  EXPECT_EQ(session.at("goal"), "review the week");
+  EXPECT_EQ(session.at("ai_mood_state"), "calm");
+  const auto session_id = text(session.at("id"));
+
+  const auto first = post_ok("/api/sessions/" + session_id + "/introspection_turns",
+                             {{"purpose", "summarise the talks with the human"},
+                              {"input_context", "3 dialogues"},
+                              {"tool_used", "memory.summarize"},
+                              {"tool_input", "last 3 days"},
+                              {"tool_output", "steady and friendly"},
+                              {"generated_entry", "The human prefers short answers."},
+                              {"mood_shift", "+calm"},
+                              {"value_impact", "none"},
+                              {"duration_ms", 420}})
+                         .at("introspection_turn");
+  EXPECT_EQ(first.at("purpose"), "summarise the talks with the human");
+  EXPECT_EQ(first.at("duration_ms"), 420);
+  const auto memory_id = text(first.at("generated_entry"));
+  const auto memory = get_ok("/api/memory_entries/" + memory_id).at("memory_entry");
+  EXPECT_EQ(memory.at("content"), "The human prefers short answers.");
+  EXPECT_EQ(memory.at("source_turn_id"), first.at("turn_id"));
+  EXPECT_EQ(memory.at("ai_id"), "lead");
+
+  const auto second = post_ok("/api/sessions/" + session_id + "/introspection_turns",
+                              {{"purpose", "adjust values"}, {"related_memory_ids", json::array{memory_id.c_str()}}})
+                          .at("introspection_turn");
+  EXPECT_TRUE(second.at("generated_entry").is_null());
+  EXPECT_EQ(get_ok("/api/sessions/" + session_id + "/introspection_turns").at("total"), 2);
+
+  // A dialogue turn links to the memory; the thread shows it.
+  const auto first_session = get_ok("/api/dialogues/" + id + "/sessions?type=dialogue").at("sessions").at(0);
+  const auto dialogue_turn =
+      text(get_ok("/api/sessions/" + text(first_session.at("id")) + "/turns").at("turns").at(0).at("id"));
+  post_ok("/api/turns/" + dialogue_turn + "/memory_links", {{"memory_id", memory_id}});
+  EXPECT_EQ(get_ok("/api/turns/" + dialogue_turn + "?view=dialogue_turn")
+                .at("dialogue_turn")
+                .at("memory_links")
+                .at("related_memory_ids"),
+            (json::array{memory_id.c_str()}));
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "?view=conversation_thread")
+                .at("conversation_thread")
+                .at("memory_association")
+                .at("linked_memory_ids"),
+            (json::array{memory_id.c_str()}));
+
+  EXPECT_EQ(get_ok("/api/ai/lead/sessions?type=self_reflection").at("total"), 1);
+  EXPECT_EQ(get_ok("/api/ai/clerk/sessions").at("total"), 0);
+  const auto nobody = client().get("/api/ai/nobody/sessions");
+  EXPECT_EQ(nobody.status, 404) << nobody.body;
+
+  // Refused: introspection in a dialogue session, reflection fields on a dialogue session, unknown
+  // memory ids, a bad duration.
+  expect_refused("/api/sessions/" + text(first_session.at("id")) + "/introspection_turns", {{"purpose", "x"}}, 409,
+                 "conflict");
+  expect_refused("/api/sessions", {{"dialogue_id", id}, {"goal", "x"}}, 400, "bad_field", "goal");
+  expect_refused("/api/sessions/" + session_id + "/introspection_turns",
+                 {{"purpose", "x"}, {"related_memory_ids", json::array{"no-such-memory"}}}, 400, "bad_field",
+                 "related_memory_ids");
+  expect_refused("/api/sessions/" + session_id + "/introspection_turns", {{"purpose", "x"}, {"duration_ms", -1}}, 400,
+                 "bad_field", "duration_ms");
+  expect_refused("/api/turns/" + dialogue_turn + "/memory_links", {{"memory_id", "no-such-memory"}}, 404, "not_found");
+  EXPECT_EQ(get_ok("/api/sessions/" + session_id + "/introspection_turns").at("total"), 2);
+
+  const auto closed =
+      post_ok("/api/sessions/" + session_id + "/close", {{"summary", "steady week"}}, 200).at("session");
+  EXPECT_EQ(closed.at("summary"), "steady week");
+  expect_refused("/api/sessions/" + session_id + "/introspection_turns", {{"purpose", "late"}}, 409, "conflict");
 }
 
 }  // namespace

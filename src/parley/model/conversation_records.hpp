@@ -38,8 +38,68 @@ struct record_session {
   std::string description;
   std::string created_by = "system";  // "system" | "ai" | "human"
   std::string metadata;
+  // A self-reflection session's (seed 002 SelfReflectionSession); empty for dialogue sessions.
+  std::string trigger_source;  // "schedule" | "task_reflection" | "human_guidance" | "api"
+  std::string goal;
+  std::string ai_mood_state;
+  std::string summary;  // written when the session closes
 
   bool operator==(const record_session&) const = default;
+};
+
+// One step of a self-reflection (seed 002 IntrospectionTurn): a purpose, the tool it used and what
+// came of it. `generated_entry` is the id of the memory entry it produced, if any.
+struct record_introspection {
+  std::string id;
+  std::string session_id;
+  std::string dialogue_id;
+  std::string purpose;
+  std::string input_context;
+  std::string tool_used;
+  std::string tool_input;
+  std::string tool_output;
+  std::string generated_entry;
+  std::string mood_shift;
+  std::string value_impact;
+  std::int64_t started_at = 0;
+  std::int64_t duration_ms = 0;
+
+  bool operator==(const record_introspection&) const = default;
+};
+
+// A memory entry an introspection produced; turns (dialogue or introspection) link to entries.
+struct record_memory_entry {
+  std::string id;
+  std::string dialogue_id;
+  std::string ai_id;
+  std::string content;
+  std::int64_t created_at = 0;
+  std::string source_turn_id;
+
+  bool operator==(const record_memory_entry&) const = default;
+};
+
+struct record_memory_link {
+  std::string turn_id;
+  std::string memory_id;
+  std::string relation;  // "generated" | "related"
+  std::int64_t created_at = 0;
+
+  bool operator==(const record_memory_link&) const = default;
+};
+
+// Seed 002's SystemUtteranceLog: what the system itself said, and to whom.
+struct record_system_utterance {
+  std::string log_id;  // the system message's id
+  std::int64_t timestamp = 0;
+  std::string conversation_id;  // the dialogue
+  std::string trigger;          // "tool_result" | "context_hint" | "proactive_prompt"
+  std::string content;
+  std::string target;  // "human" | "ai" | "all"
+  std::string linked_turn_id;
+  std::string notes;
+
+  bool operator==(const record_system_utterance&) const = default;
 };
 
 struct record_turn {
@@ -84,6 +144,7 @@ struct records_cursor {
   std::int64_t window_ms = kDefaultTurnWindowMs;
   std::int64_t gap_ms = kDefaultSessionGapMs;
   std::string session_id;  // empty before the first message
+  std::string session_type = "dialogue";
   std::int64_t session_last_ms = 0;
   std::string turn_id;  // the open (pending) turn, empty when none
   std::string turn_initiator;
@@ -104,10 +165,14 @@ struct records_step {
   std::vector<record_turn> closed_turns;  // turns that were pending before this event
   std::vector<record_turn> opened_turns;
   std::optional<record_message> message;
+  std::optional<record_system_utterance> utterance;  // when `message` is the system's
+  std::optional<record_introspection> introspection;
+  std::optional<record_memory_entry> memory;
+  std::vector<record_memory_link> links;
 
   bool empty() const noexcept {
     return !dialogue && closed_sessions.empty() && opened_sessions.empty() && closed_turns.empty() &&
-           opened_turns.empty() && !message;
+           opened_turns.empty() && !message && !introspection && !memory && links.empty();
   }
 };
 

@@ -23,6 +23,7 @@ enum class message_kind {
 struct classified {
   record_message msg;
   message_kind kind = message_kind::working;
+  std::string notes;  // for the system utterance log, when the system speaks
 };
 
 std::uint64_t mix64(std::uint64_t x) noexcept {  // splitmix64's finalizer
@@ -89,6 +90,7 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     msg.sender_role = "system";
     msg.content_type = "system_context";
     out.kind = message_kind::input;
+    out.notes = "runtime prompt inserted into the context";
   } else if (m.role == "user") {
     msg.sender_role = "human";
     out.kind = message_kind::input;
@@ -116,6 +118,7 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     meta["callId"] = m.tool_call_id;
     meta["name"] = m.tool_name;
     meta["ok"] = m.ok;
+    out.notes = "result of " + m.tool_name;
     if (ev.type == event_type::reply_received) meta["fromDialogId"] = json_string_or(ev.payload, "fromDialogId");
   }
   msg.metadata = metadata_text(meta);
@@ -156,6 +159,23 @@ class turn_folder {
     c_.turn_id.clear();
   }
 
+  // Seed 002's SystemUtteranceLog: every system message is also an utterance of the system.
+  void note_system_utterance(const record_message& msg, std::string target, std::string notes) {
+    if (msg.sender_role != "system") return;
+    record_system_utterance u;
+    u.log_id = msg.id;
+    u.timestamp = msg.created_at;
+    u.conversation_id = msg.dialogue_id;
+    u.trigger = msg.content_type == "tool_output" ? "tool_result"
+                : msg.content_type == "prompt"    ? "proactive_prompt"
+                                                  : "context_hint";
+    u.content = msg.content;
+    u.target = std::move(target);
+    u.linked_turn_id = msg.turn_id;
+    u.notes = std::move(notes);
+    out_.utterance = std::move(u);
+  }
+
   // The write API's turn: opened in the current session, never splitting it.
   void open_written_turn(const boost::json::object& p) {
     expire_before(ev_.ts_ms);
@@ -189,6 +209,9 @@ class turn_folder {
     s.session_type = json_string_or(p, "sessionType", "dialogue");
     s.description = json_string_or(p, "description");
     s.created_by = json_string_or(p, "createdBy", "human");
+    s.trigger_source = json_string_or(p, "triggerSource");
+    s.goal = json_string_or(p, "goal");
+    s.ai_mood_state = json_string_or(p, "aiMoodState");
     const auto* meta = json_object_at(p, "metadata");
     s.metadata = meta != nullptr ? metadata_text(*meta) : "{}";
     end_current_session(ev_.ts_ms);
@@ -198,8 +221,42 @@ class turn_folder {
   void close_written_session(const boost::json::object& p) {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty() || c_.session_id.empty() || json_string_or(p, "sessionId") != c_.session_id) return;
-    end_current_session(ev_.ts_ms);
+    end_current_session(ev_.ts_ms, json_string_or(p, "summary"));
     c_.session_id.clear();
+  }
+
+  void place_introspection(const boost::json::object& p) {
+    if (c_.session_id.empty() || c_.session_type != "self_reflection" ||
+        json_string_or(p, "sessionId") != c_.session_id) {
+      return;
+    }
+    record_introspection turn;
+    turn.id = json_string_or(p, "turnId");
+    turn.session_id = c_.session_id;
+    turn.dialogue_id = c_.dialogue_id;
+    turn.purpose = json_string_or(p, "purpose");
+    turn.input_context = json_string_or(p, "inputContext");
+    turn.tool_used = json_string_or(p, "toolUsed");
+    turn.tool_input = json_string_or(p, "toolInput");
+    turn.tool_output = json_string_or(p, "toolOutput");
+    turn.mood_shift = json_string_or(p, "moodShift");
+    turn.value_impact = json_string_or(p, "valueImpact");
+    turn.started_at = json_int_or(p, "startedAt", ev_.ts_ms);
+    turn.duration_ms = json_int_or(p, "durationMs", 0);
+    if (const auto entry = json_string_or(p, "generatedEntry"); !entry.empty()) {
+      record_memory_entry memory;
+      memory.id = json_string_or(p, "memoryId");
+      memory.dialogue_id = c_.dialogue_id;
+      memory.ai_id = json_string_or(p, "aiId");
+      memory.content = entry;
+      memory.created_at = ev_.ts_ms;
+      memory.source_turn_id = turn.id;
+      turn.generated_entry = memory.id;
+      out_.links.push_back({turn.id, memory.id, "generated", ev_.ts_ms});
+      out_.memory = std::move(memory);
+    }
+    c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
+    out_.introspection = std::move(turn);
   }
 
   // The write API's message: it joins the pending turn and, from the turn's responder, answers it.
@@ -225,6 +282,7 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     const bool answers = msg.sender_role == c_.turn_responder;
     const std::string id = msg.id;
+    note_system_utterance(msg, json_string_or(p, "target", "all"), json_string_or(p, "notes"));
     out_.message = std::move(msg);
     if (answers) close_responded(id);
   }
@@ -266,6 +324,8 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     // The responder's answer is the last message of its turn.
     if (m.kind == message_kind::answer && c_.turn_responder == "ai") close_responded(m.msg.id);
+    // What the engine's system says goes into the AI's context.
+    note_system_utterance(m.msg, "ai", std::move(m.notes));
     out_.message = std::move(m.msg);
   }
 
@@ -317,12 +377,13 @@ class turn_folder {
     start_session(std::move(s), ev_.ts_ms);
   }
 
-  void end_current_session(std::int64_t end_at) {
+  void end_current_session(std::int64_t end_at, std::string summary = {}) {
     if (c_.session_id.empty()) return;
     record_session closed;
     closed.id = c_.session_id;
     closed.dialogue_id = c_.dialogue_id;
     closed.end_at = end_at;
+    closed.summary = std::move(summary);
     out_.closed_sessions.push_back(std::move(closed));
   }
 
@@ -330,6 +391,7 @@ class turn_folder {
     s.dialogue_id = c_.dialogue_id;
     s.start_at = at;
     c_.session_id = s.id;
+    c_.session_type = s.session_type;
     c_.session_last_ms = at;
     out_.opened_sessions.push_back(std::move(s));
   }
@@ -379,7 +441,7 @@ std::string record_uuid(std::string_view kind, std::string_view name) {
 
 bool records_event::is_write(std::string_view type) noexcept {
   return type == session_opened || type == session_closed || type == turn_opened || type == turn_closed ||
-         type == message_recorded;
+         type == message_recorded || type == introspection_recorded || type == memory_linked;
 }
 
 bool touches_records(const event& ev, const projection_step& step) noexcept {
@@ -418,6 +480,11 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
     folder.close_written_turn(ev.payload);
   } else if (ev.type == records_event::message_recorded) {
     folder.place_written(ev.payload);
+  } else if (ev.type == records_event::introspection_recorded) {
+    folder.place_introspection(ev.payload);
+  } else if (ev.type == records_event::memory_linked) {
+    out.links.push_back(
+        {json_string_or(ev.payload, "turnId"), json_string_or(ev.payload, "memoryId"), "related", ev.ts_ms});
   } else if (ev.type == event_type::question_asked) {
     folder.place(question_message(ev, row_after));
   } else if (step.new_message) {

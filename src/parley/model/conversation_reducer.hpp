@@ -39,6 +39,12 @@ inline constexpr std::string_view turn_closed = "record_turn_closed";
 // {messageId, turnId, senderRole, senderId, content, contentType, metadata, replyTo} — a message in
 // the pending turn; one from the turn's responder answers it
 inline constexpr std::string_view message_recorded = "record_message";
+// {turnId, sessionId, purpose, inputContext, toolUsed, toolInput, toolOutput, generatedEntry,
+//  memoryId, moodShift, valueImpact, startedAt, durationMs, aiId} — a step of the current
+// self-reflection session; a non-empty generatedEntry becomes memory entry `memoryId`
+inline constexpr std::string_view introspection_recorded = "record_introspection";
+// {turnId, memoryId} — a turn refers to a memory entry
+inline constexpr std::string_view memory_linked = "record_memory_link";
 
 bool is_write(std::string_view type) noexcept;
 }  // namespace records_event

@@ -48,7 +48,54 @@ boost::json::object session_json(const record_session& s) {
           {"end_at", time_or_null(s.end_at)},
           {"description", text_or_null(s.description)},
           {"created_by", s.created_by},
-          {"metadata", metadata_of(s.metadata)}};
+          {"metadata", metadata_of(s.metadata)},
+          {"trigger_source", text_or_null(s.trigger_source)},
+          {"goal", text_or_null(s.goal)},
+          {"ai_mood_state", text_or_null(s.ai_mood_state)},
+          {"summary", text_or_null(s.summary)}};
+}
+
+boost::json::object introspection_json(const record_introspection& t) {
+  return {{"turn_id", t.id},
+          {"session_id", t.session_id},
+          {"dialogue_id", t.dialogue_id},
+          {"purpose", t.purpose},
+          {"input_context", text_or_null(t.input_context)},
+          {"tool_used", text_or_null(t.tool_used)},
+          {"tool_input", text_or_null(t.tool_input)},
+          {"tool_output", text_or_null(t.tool_output)},
+          {"generated_entry", text_or_null(t.generated_entry)},
+          {"mood_shift", text_or_null(t.mood_shift)},
+          {"value_impact", text_or_null(t.value_impact)},
+          {"started_at", format_iso8601_ms(t.started_at)},
+          {"duration_ms", t.duration_ms}};
+}
+
+boost::json::object memory_entry_json(const record_memory_entry& m) {
+  return {{"id", m.id},
+          {"dialogue_id", m.dialogue_id},
+          {"ai_id", text_or_null(m.ai_id)},
+          {"content", m.content},
+          {"created_at", format_iso8601_ms(m.created_at)},
+          {"source_turn_id", text_or_null(m.source_turn_id)}};
+}
+
+boost::json::object memory_link_json(const record_memory_link& l) {
+  return {{"turn_id", l.turn_id},
+          {"memory_id", l.memory_id},
+          {"relation", l.relation},
+          {"created_at", format_iso8601_ms(l.created_at)}};
+}
+
+boost::json::object system_utterance_json(const record_system_utterance& u) {
+  return {{"log_id", u.log_id},
+          {"timestamp", format_iso8601_ms(u.timestamp)},
+          {"conversation_id", u.conversation_id},
+          {"trigger", u.trigger},
+          {"content", u.content},
+          {"target", u.target},
+          {"linked_turn_id", text_or_null(u.linked_turn_id)},
+          {"notes", text_or_null(u.notes)}};
 }
 
 boost::json::object turn_json(const record_turn& t) {

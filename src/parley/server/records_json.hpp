@@ -12,5 +12,9 @@ boost::json::object dialogue_json(const record_dialogue& d);
 boost::json::object session_json(const record_session& s);
 boost::json::object turn_json(const record_turn& t);
 boost::json::object record_message_json(const record_message& m);
+boost::json::object introspection_json(const record_introspection& t);
+boost::json::object memory_entry_json(const record_memory_entry& m);
+boost::json::object memory_link_json(const record_memory_link& l);
+boost::json::object system_utterance_json(const record_system_utterance& u);
 
 }  // namespace parley::server

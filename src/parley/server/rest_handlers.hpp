@@ -51,6 +51,10 @@ handler_result get_turn(server_context& context, const rest_request& request, st
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id);
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id);
 handler_result search_messages(server_context& context, const rest_request& request, std::string id);
+handler_result list_ai_sessions(server_context& context, const rest_request& request, std::string id);
+handler_result list_introspections(server_context& context, const rest_request& request, std::string id);
+handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id);
+handler_result get_memory_entry(server_context& context, const rest_request& request, std::string id);
 
 // rest_records_write.cpp: seed 002's record writes (docs/records.md "Writing records").
 handler_result post_session(server_context& context, const rest_request& request, std::string id);
@@ -58,5 +62,7 @@ handler_result close_session(server_context& context, const rest_request& reques
 handler_result post_turn(server_context& context, const rest_request& request, std::string id);
 handler_result close_turn(server_context& context, const rest_request& request, std::string id);
 handler_result post_record_message(server_context& context, const rest_request& request, std::string id);
+handler_result post_introspection(server_context& context, const rest_request& request, std::string id);
+handler_result post_memory_link(server_context& context, const rest_request& request, std::string id);
 
 }  // namespace parley::server::rest

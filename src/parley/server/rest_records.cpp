@@ -5,6 +5,7 @@
 
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
+#include "parley/server/records_views.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -12,9 +13,13 @@ namespace parley::server::rest {
 namespace {
 
 const records_params_spec kSessionParams{{"since", "until", "type", "sort_by"}, {"start_at", "end_at"}};
-const records_params_spec kTurnParams{{"since", "until", "status", "sort_by"},
+const records_params_spec kTurnParams{{"since", "until", "status", "sort_by", "include"},
                                       {"started_at", "closed_at", "response_time"}};
-const records_params_spec kUnrespondedParams{{"since", "until", "sort_by"}, {"started_at", "closed_at"}};
+const records_params_spec kUnrespondedParams{{"since", "until", "sort_by", "include"}, {"started_at", "closed_at"}};
+const records_params_spec kAiSessionParams{{"since", "until", "type", "sort_by"}, {"start_at", "end_at"}};
+const records_params_spec kIntrospectionParams{{"since", "until", "sort_by"}, {"started_at"}};
+const records_params_spec kUtteranceParams{{"since", "until", "sort_by"}, {"timestamp"}};
+const records_params_spec kViewParams{{"view"}, {}};
 const records_params_spec kMessageParams{{"since", "until", "role", "content_type", "sort_by"}, {"created_at"}};
 const records_params_spec kSearchParams{{"q", "dialogue_id", "since", "until", "role", "content_type", "sort_by"},
                                         {"created_at"}};
@@ -33,6 +38,20 @@ result<Row> found_or_404(result<std::optional<Row>> row, std::string_view what, 
   return std::move(**row);
 }
 
+// `?name=` of a route that takes it: empty when absent, else one of `allowed`.
+result<std::string> choice_param(const rest_request& request, std::string_view name,
+                                 std::initializer_list<std::string_view> allowed) {
+  const auto found = request.query.find(name);
+  if (found == request.query.end()) return std::string{};
+  for (const auto value : allowed) {
+    if (found->second == value) return found->second;
+  }
+  std::string expected;
+  for (const auto value : allowed) expected += (expected.empty() ? "" : ", ") + std::string(value);
+  return make_error(errc::invalid_argument,
+                    std::string(name) + ": expected " + expected + ", got '" + found->second + "'");
+}
+
 // Query errors name a parameter (400 bad_field); store errors map by their code.
 rest_response params_error(const error& err) { return field_error(err); }
 
@@ -43,6 +62,29 @@ rest_response page_response(const char* key, const records_page<Row>& page, ToJs
   return json_response(200, {{key, std::move(items)}, {"total", page.total}});
 }
 
+// A page of turns; with `include=messages` each turn carries its messages (log order).
+rest_response turns_response(records_query& records, const rest_request& request,
+                             const records_page<record_turn>& page) {
+  auto include = choice_param(request, "include", {"messages"});
+  if (!include) return field_error(include.err());
+  boost::json::array items;
+  for (const auto& turn : page.items) {
+    auto item = turn_json(turn);
+    if (!include->empty()) {
+      records_filter of_turn;
+      of_turn.turn_id = turn.id;
+      of_turn.limit = 500;
+      auto messages = records.messages(of_turn);
+      if (!messages) return error_response(messages.err());
+      boost::json::array list;
+      for (const auto& m : messages->items) list.push_back(record_message_json(m));
+      item["messages"] = std::move(list);
+    }
+    items.push_back(std::move(item));
+  }
+  return json_response(200, {{"turns", std::move(items)}, {"total", page.total}});
+}
+
 // The dialogue named by the path, after checking the route's parameters.
 result<record_dialogue> dialogue_at(server_context& context, const std::string& id) {
   auto records = records_of(context);
@@ -50,13 +92,57 @@ result<record_dialogue> dialogue_at(server_context& context, const std::string& 
   return found_or_404((*records)->dialogue(id), "dialogue", id);
 }
 
+// What the DialogueTurn view is made of: the turn's messages and memory links, and the human's
+// first message after the turn closed (their feedback on the answer).
+result<dialogue_turn_input> dialogue_turn_of(records_query& records, const record_turn& turn) {
+  dialogue_turn_input input;
+  input.turn = turn;
+  records_filter of_turn;
+  of_turn.turn_id = turn.id;
+  of_turn.limit = 500;
+  auto messages = records.messages(of_turn);
+  if (!messages) return std::move(messages).err();
+  input.messages = std::move(messages->items);
+  auto links = records.memory_links(turn.id);
+  if (!links) return std::move(links).err();
+  input.links = std::move(*links);
+  if (turn.closed_at != 0) {
+    records_filter after;
+    after.dialogue_id = turn.dialogue_id;
+    after.role = "human";
+    after.since = turn.closed_at;
+    after.limit = 2;
+    auto next = records.messages(after);
+    if (!next) return std::move(next).err();
+    for (auto& m : next->items) {
+      if (m.turn_id != turn.id) {
+        input.human_feedback = std::move(m);
+        break;
+      }
+    }
+  }
+  return input;
+}
+
 }  // namespace
 
 handler_result get_dialogue(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
+  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
+  auto view = choice_param(request, "view", {"conversation_thread"});
+  if (!view) co_return params_error(view.err());
   auto dialogue = dialogue_at(context, id);
   if (!dialogue) co_return error_response(dialogue.err());
-  co_return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
+  if (view->empty()) co_return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
+  auto& records = *context.log.records();
+  records_filter all;
+  all.dialogue_id = dialogue->id;
+  all.limit = 500;
+  auto turns = records.turns(all);
+  if (!turns) co_return error_response(turns.err());
+  auto memories = records.linked_memories(dialogue->id);
+  if (!memories) co_return error_response(memories.err());
+  conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories)};
+  co_return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
 }
 
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
@@ -94,7 +180,7 @@ handler_result list_unresponded_turns(server_context& context, const rest_reques
   filter->status = "unresponded";
   auto page = context.log.records()->turns(*filter);
   if (!page) co_return error_response(page.err());
-  co_return page_response("turns", *page, turn_json);
+  co_return turns_response(*context.log.records(), request, *page);
 }
 
 handler_result get_session(server_context& context, const rest_request& request, std::string id) {
@@ -116,16 +202,68 @@ handler_result list_session_turns(server_context& context, const rest_request& r
   filter->session_id = session->id;
   auto page = (*records)->turns(*filter);
   if (!page) co_return error_response(page.err());
-  co_return page_response("turns", *page, turn_json);
+  co_return turns_response(**records, request, *page);
 }
 
 handler_result get_turn(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
+  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
+  auto view = choice_param(request, "view", {"dialogue_turn"});
+  if (!view) co_return params_error(view.err());
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
   auto turn = found_or_404((*records)->turn(id), "turn", id);
   if (!turn) co_return error_response(turn.err());
-  co_return json_response(200, {{"turn", turn_json(*turn)}});
+  if (view->empty()) co_return json_response(200, {{"turn", turn_json(*turn)}});
+  auto input = dialogue_turn_of(**records, *turn);
+  if (!input) co_return error_response(input.err());
+  co_return json_response(200, {{"dialogue_turn", dialogue_turn_view(*input)}});
+}
+
+handler_result list_ai_sessions(server_context& context, const rest_request& request, std::string id) {
+  auto filter = parse_records_params(request, kAiSessionParams);
+  if (!filter) co_return params_error(filter.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  if (context.engine.team().find_member(id) == nullptr) {
+    co_return error_response(404, "not_found", "no member with id '" + id + "' in the team");
+  }
+  filter->ai_id = id;
+  auto page = (*records)->sessions(*filter);
+  if (!page) co_return error_response(page.err());
+  co_return page_response("sessions", *page, session_json);
+}
+
+handler_result list_introspections(server_context& context, const rest_request& request, std::string id) {
+  auto filter = parse_records_params(request, kIntrospectionParams);
+  if (!filter) co_return params_error(filter.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  auto session = found_or_404((*records)->session(id), "session", id);
+  if (!session) co_return error_response(session.err());
+  filter->session_id = session->id;
+  auto page = (*records)->introspections(*filter);
+  if (!page) co_return error_response(page.err());
+  co_return page_response("introspection_turns", *page, introspection_json);
+}
+
+handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id) {
+  auto filter = parse_records_params(request, kUtteranceParams);
+  if (!filter) co_return params_error(filter.err());
+  auto dialogue = dialogue_at(context, id);
+  if (!dialogue) co_return error_response(dialogue.err());
+  filter->dialogue_id = dialogue->id;
+  auto page = context.log.records()->system_utterances(*filter);
+  if (!page) co_return error_response(page.err());
+  co_return page_response("system_utterances", *page, system_utterance_json);
+}
+
+handler_result get_memory_entry(server_context& context, const rest_request& request, std::string id) {
+  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  auto entry = found_or_404((*records)->memory_entry(id), "memory entry", id);
+  if (!entry) co_return error_response(entry.err());
+  co_return json_response(200, {{"memory_entry", memory_entry_json(*entry)}});
 }
 
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id) {

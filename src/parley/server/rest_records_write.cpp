@@ -26,6 +26,9 @@ constexpr std::size_t kMaxContentBytes = 1024 * 1024;
 constexpr std::array<std::string_view, 3> kRoles{"human", "ai", "system"};
 constexpr std::array<std::string_view, 2> kSessionTypes{"dialogue", "self_reflection"};
 constexpr std::array<std::string_view, 2> kCloseStatuses{"responded", "unresponded"};
+constexpr std::array<std::string_view, 3> kTargets{"human", "ai", "all"};
+constexpr std::array<std::string_view, 4> kTriggerSources{"schedule", "task_reflection", "human_guidance", "api"};
+constexpr std::size_t kMaxIntrospectionFieldBytes = 256 * 1024;
 // The content types a client may write; image and audio arrive with uploads (not yet).
 constexpr std::array<std::string_view, 5> kWritableContentTypes{"text", "markdown", "prompt", "quote_reply",
                                                                 "tool_output"};
@@ -121,6 +124,29 @@ result<void> turn_is_open(records_query& records, std::string_view turn_id) {
   return ok();
 }
 
+// A self-reflection session's own fields (seed 002 SelfReflectionSession); refused on a dialogue
+// session. Payload keys as the log stores them.
+result<boost::json::object> reflection_fields(const boost::json::object& body, bool self_reflection) {
+  boost::json::object out;
+  for (const std::string_view key : {"trigger_source", "goal", "ai_mood_state"}) {
+    if (body.contains(key) && !self_reflection) {
+      return make_error(errc::invalid_argument,
+                        std::string(key) + ": only a self_reflection session has it (set session_type)");
+    }
+  }
+  if (!self_reflection) return out;
+  auto trigger = enum_field(body, "trigger_source", kTriggerSources, "api");
+  if (!trigger) return std::move(trigger).err();
+  auto goal = optional_text(body, "goal");
+  if (!goal) return std::move(goal).err();
+  auto mood = optional_text(body, "ai_mood_state");
+  if (!mood) return std::move(mood).err();
+  out["triggerSource"] = *trigger;
+  out["goal"] = *goal;
+  out["aiMoodState"] = *mood;
+  return out;
+}
+
 rest_response refused(const error& err) {
   return err.code == errc::invalid_argument ? field_error(err) : error_response(err);
 }
@@ -139,8 +165,9 @@ handler_result post_session(server_context& context, const rest_request& request
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 5> kFields{"dialogue_id", "session_type", "description", "created_by",
-                                                           "metadata"};
+  static constexpr std::array<std::string_view, 8> kFields{"dialogue_id", "session_type", "description",
+                                                           "created_by",  "metadata",     "trigger_source",
+                                                           "goal",        "ai_mood_state"};
   if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto dialogue_id = required_text(*body, "dialogue_id");
   if (!dialogue_id) co_return field_error(dialogue_id.err());
@@ -152,6 +179,8 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!created_by) co_return field_error(created_by.err());
   auto metadata = metadata_field(*body);
   if (!metadata) co_return field_error(metadata.err());
+  auto reflection = reflection_fields(*body, *session_type == "self_reflection");
+  if (!reflection) co_return field_error(reflection.err());
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
   auto dialogue = dialogue_of(records, *dialogue_id);
@@ -163,6 +192,7 @@ handler_result post_session(server_context& context, const rest_request& request
                               {"description", *description},
                               {"createdBy", *created_by},
                               {"metadata", std::move(*metadata)}};
+  for (auto& [key, value] : *reflection) payload[key] = std::move(value);
   std::function<result<void>()> check = [&] { return no_turn_pending(records, *dialogue, "starting a session"); };
   auto written = co_await append_write(context, dialogue->dialog_id, records_event::session_opened, std::move(payload),
                                        std::move(check));
@@ -176,7 +206,10 @@ handler_result close_session(server_context& context, const rest_request& reques
   rest_response failure;
   const auto body = parse_body_object(request.body, true, failure);
   if (!body) co_return failure;
-  if (auto known = only_fields(*body, {}); !known) co_return field_error(known.err());
+  static constexpr std::array<std::string_view, 1> kFields{"summary"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto summary = optional_text(*body, "summary");
+  if (!summary) co_return field_error(summary.err());
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
   auto session = existing(records.session(id), "session", id);
@@ -184,7 +217,7 @@ handler_result close_session(server_context& context, const rest_request& reques
   auto dialogue = dialogue_of(records, session->dialogue_id);
   if (!dialogue) co_return error_response(dialogue.err());
 
-  boost::json::object payload{{"sessionId", id}};
+  boost::json::object payload{{"sessionId", id}, {"summary", *summary}};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(id), "session", id);
     if (!now) return std::move(now).err();
@@ -277,8 +310,8 @@ handler_result post_record_message(server_context& context, const rest_request& 
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 7> kFields{"turn_id",      "sender_role", "sender_id", "content",
-                                                           "content_type", "metadata",    "reply_to"};
+  static constexpr std::array<std::string_view, 9> kFields{
+      "turn_id", "sender_role", "sender_id", "content", "content_type", "metadata", "reply_to", "target", "notes"};
   if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto turn_id = required_text(*body, "turn_id");
   if (!turn_id) co_return field_error(turn_id.err());
@@ -302,6 +335,16 @@ handler_result post_record_message(server_context& context, const rest_request& 
   if (*content_type == "quote_reply" && reply_to->empty()) {
     co_return error_response(400, "bad_field", "reply_to: required for content_type quote_reply");
   }
+  // A system message is also an utterance of the system (seed 002 SystemUtteranceLog): to whom, and why.
+  auto target = enum_field(*body, "target", kTargets, "all");
+  if (!target) co_return field_error(target.err());
+  auto notes = optional_text(*body, "notes");
+  if (!notes) co_return field_error(notes.err());
+  if (*sender_role != "system" && (body->contains("target") || body->contains("notes"))) {
+    co_return error_response(400, "bad_field",
+                             std::string(body->contains("target") ? "target" : "notes") +
+                                 ": only a system message has an utterance target and notes");
+  }
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
   auto turn = existing(records.turn(*turn_id), "turn", *turn_id);
@@ -317,9 +360,16 @@ handler_result post_record_message(server_context& context, const rest_request& 
   }
 
   const std::string message_id = new_uuid();
-  boost::json::object payload{{"messageId", message_id},          {"turnId", *turn_id},  {"senderRole", *sender_role},
-                              {"senderId", *sender_id},           {"content", *content}, {"contentType", *content_type},
-                              {"metadata", std::move(*metadata)}, {"replyTo", *reply_to}};
+  boost::json::object payload{{"messageId", message_id},
+                              {"turnId", *turn_id},
+                              {"senderRole", *sender_role},
+                              {"senderId", *sender_id},
+                              {"content", *content},
+                              {"contentType", *content_type},
+                              {"metadata", std::move(*metadata)},
+                              {"replyTo", *reply_to},
+                              {"target", *target},
+                              {"notes", *notes}};
   std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
   auto written = co_await append_write(context, dialogue->dialog_id, records_event::message_recorded,
                                        std::move(payload), std::move(check));
@@ -327,6 +377,133 @@ handler_result post_record_message(server_context& context, const rest_request& 
   auto message = existing(records.message(message_id), "message", message_id);
   if (!message) co_return error_response(message.err());
   co_return json_response(201, {{"message", record_message_json(*message)}});
+}
+
+handler_result post_introspection(server_context& context, const rest_request& request, std::string session_id) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 11> kFields{
+      "purpose",    "input_context", "tool_used",   "tool_input", "tool_output",       "generated_entry",
+      "mood_shift", "value_impact",  "duration_ms", "started_at", "related_memory_ids"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto purpose = required_text(*body, "purpose");
+  if (!purpose) co_return field_error(purpose.err());
+  boost::json::object payload{{"purpose", *purpose}};
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kTexts{
+      {{"input_context", "inputContext"},
+       {"tool_used", "toolUsed"},
+       {"tool_input", "toolInput"},
+       {"tool_output", "toolOutput"},
+       {"generated_entry", "generatedEntry"},
+       {"mood_shift", "moodShift"},
+       {"value_impact", "valueImpact"}}};
+  for (const auto& [field, key] : kTexts) {
+    auto text = optional_text(*body, field);
+    if (!text) co_return field_error(text.err());
+    if (text->size() > kMaxIntrospectionFieldBytes) {
+      co_return error_response(
+          400, "bad_field",
+          std::string(field) + ": more than " + std::to_string(kMaxIntrospectionFieldBytes) + " bytes");
+    }
+    payload[key] = *text;
+  }
+  const auto* duration = body->if_contains("duration_ms");
+  if (duration != nullptr && (!duration->is_int64() || duration->as_int64() < 0)) {
+    co_return error_response(400, "bad_field", "duration_ms: expected a non-negative integer");
+  }
+  payload["durationMs"] = duration == nullptr ? 0 : duration->as_int64();
+  if (const auto* started = body->if_contains("started_at")) {
+    const auto ms = started->is_string() ? parse_iso8601_ms(started->as_string()) : std::nullopt;
+    if (!ms) co_return error_response(400, "bad_field", "started_at: expected a UTC ISO-8601 time");
+    payload["startedAt"] = *ms;
+  }
+  std::vector<std::string> related;
+  if (const auto* listed = body->if_contains("related_memory_ids")) {
+    if (!listed->is_array()) co_return error_response(400, "bad_field", "related_memory_ids: expected an array of ids");
+    for (const auto& id : listed->as_array()) {
+      if (!id.is_string()) co_return error_response(400, "bad_field", "related_memory_ids: expected an array of ids");
+      related.emplace_back(id.as_string());
+    }
+  }
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto session = existing(records.session(session_id), "session", session_id);
+  if (!session) co_return error_response(session.err());
+  if (session->session_type != "self_reflection") {
+    co_return error_response(409, "conflict",
+                             "session " + session_id +
+                                 " is a dialogue session; introspection turns "
+                                 "belong to a self_reflection session");
+  }
+  for (const auto& id : related) {
+    if (auto memory = existing(records.memory_entry(id), "memory entry", id); !memory) {
+      co_return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
+    }
+  }
+  auto dialogue = dialogue_of(records, session->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+
+  const std::string turn_id = new_uuid();
+  payload["turnId"] = turn_id;
+  payload["sessionId"] = session_id;
+  payload["aiId"] = dialogue->ai_id;
+  if (!json_string_or(payload, "generatedEntry").empty()) payload["memoryId"] = new_uuid();
+  std::function<result<void>()> check = [&]() -> result<void> {
+    auto now = existing(records.session(session_id), "session", session_id);
+    if (!now) return std::move(now).err();
+    if (now->end_at != 0) return make_error(errc::conflict, "session " + session_id + " is closed");
+    return ok();
+  };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::introspection_recorded,
+                                       std::move(payload), std::move(check));
+  if (!written) co_return refused(written.err());
+  // Links to earlier memory entries are events of their own, each a fact of the log.
+  for (const auto& memory_id : related) {
+    boost::json::object link{{"turnId", turn_id}, {"memoryId", memory_id}};
+    std::function<result<void>()> always = [] { return ok(); };
+    auto linked = co_await append_write(context, dialogue->dialog_id, records_event::memory_linked, std::move(link),
+                                        std::move(always));
+    if (!linked) co_return error_response(linked.err());
+  }
+  records_filter of_session;
+  of_session.session_id = session_id;
+  of_session.sort_by = "started_at";
+  of_session.limit = 500;
+  auto turns = records.introspections(of_session);
+  if (!turns) co_return error_response(turns.err());
+  for (const auto& turn : turns->items) {
+    if (turn.id == turn_id) co_return json_response(201, {{"introspection_turn", introspection_json(turn)}});
+  }
+  co_return error_response(500, "internal", "introspection turn " + turn_id + " was not recorded");
+}
+
+handler_result post_memory_link(server_context& context, const rest_request& request, std::string turn_id) {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 1> kFields{"memory_id"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
+  auto memory_id = required_text(*body, "memory_id");
+  if (!memory_id) co_return field_error(memory_id.err());
+  if (context.log.records() == nullptr) co_return no_records();
+  auto& records = *context.log.records();
+  auto turn = existing(records.turn(turn_id), "turn", turn_id);
+  if (!turn) co_return error_response(turn.err());
+  auto memory = existing(records.memory_entry(*memory_id), "memory entry", *memory_id);
+  if (!memory) co_return error_response(memory.err());
+  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  if (!dialogue) co_return error_response(dialogue.err());
+  boost::json::object payload{{"turnId", turn_id}, {"memoryId", *memory_id}};
+  std::function<result<void>()> always = [] { return ok(); };
+  auto written = co_await append_write(context, dialogue->dialog_id, records_event::memory_linked, std::move(payload),
+                                       std::move(always));
+  if (!written) co_return refused(written.err());
+  auto links = records.memory_links(turn_id);
+  if (!links) co_return error_response(links.err());
+  boost::json::array list;
+  for (const auto& link : *links) list.push_back(memory_link_json(link));
+  co_return json_response(201, {{"memory_links", std::move(list)}});
 }
 
 }  // namespace parley::server::rest

@@ -46,8 +46,12 @@ const std::vector<route>& routes() {
       {"GET", {"dialogues", "{id}", "sessions"}, &rest::list_dialogue_sessions},
       {"GET", {"dialogues", "{id}", "latest_session"}, &rest::get_latest_session},
       {"GET", {"dialogues", "{id}", "unresponded_turns"}, &rest::list_unresponded_turns},
+      {"GET", {"dialogues", "{id}", "system_utterances"}, &rest::list_system_utterances},
       {"GET", {"sessions", "{id}"}, &rest::get_session},
       {"GET", {"sessions", "{id}", "turns"}, &rest::list_session_turns},
+      {"GET", {"sessions", "{id}", "introspection_turns"}, &rest::list_introspections},
+      {"GET", {"ai", "{id}", "sessions"}, &rest::list_ai_sessions},
+      {"GET", {"memory_entries", "{id}"}, &rest::get_memory_entry},
       {"GET", {"turns", "{id}"}, &rest::get_turn},
       {"GET", {"turns", "{id}", "messages"}, &rest::list_turn_messages},
       {"GET", {"messages", "search"}, &rest::search_messages},
@@ -57,6 +61,8 @@ const std::vector<route>& routes() {
       {"POST", {"turns"}, &rest::post_turn},
       {"POST", {"turns", "{id}", "close"}, &rest::close_turn},
       {"POST", {"messages"}, &rest::post_record_message},
+      {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
+      {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
   };
   return table;
 }

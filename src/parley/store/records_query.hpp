@@ -23,6 +23,7 @@ struct records_filter {
   std::string content_type;           // message content_type
   std::string status;                 // turn status
   std::string session_type;           // session session_type
+  std::string ai_id;                  // sessions of dialogues this member speaks in
   std::optional<std::int64_t> since;  // UTC ms, inclusive, on the row's own time
   std::optional<std::int64_t> until;  // UTC ms, inclusive
   std::string sort_by;                // a time column of the row; empty = the row's own time
@@ -59,6 +60,16 @@ class records_query {
   virtual result<records_page<record_message>> messages(const records_filter& filter) = 0;
   // Full-text search; `match` is an FTS5 expression the caller built from quoted terms only.
   virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
+
+  // A self-reflection session's introspection turns (by `session_id`), oldest first by default.
+  virtual result<records_page<record_introspection>> introspections(const records_filter& filter) = 0;
+  // The system's utterances of a dialogue (`dialogue_id`), optionally of one turn (`turn_id`).
+  virtual result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) = 0;
+  virtual result<std::optional<record_memory_entry>> memory_entry(std::string_view id) = 0;
+  // The memory entries a turn (dialogue or introspection) refers to or produced.
+  virtual result<std::vector<record_memory_link>> memory_links(std::string_view turn_id) = 0;
+  // Every memory entry a turn of the dialogue (dialogue or introspection turn) links to.
+  virtual result<std::vector<std::string>> linked_memories(std::string_view dialogue_id) = 0;
 
   // Every open turn, earliest deadline first; and one dialog's (none when no turn is open).
   virtual result<std::vector<pending_turn>> pending_turns() = 0;

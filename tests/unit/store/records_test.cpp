@@ -100,6 +100,14 @@ class timeline {
   event turn_closed(std::string_view id, std::string_view status) {
     return next(records_event::turn_closed, {{"turnId", id}, {"status", status}});
   }
+  event introspection(std::string_view id, std::string_view session, std::string_view entry) {
+    return next(records_event::introspection_recorded, {{"turnId", id},
+                                                        {"sessionId", session},
+                                                        {"purpose", "p"},
+                                                        {"generatedEntry", entry},
+                                                        {"memoryId", "mem-" + std::string(id)},
+                                                        {"durationMs", 5}});
+  }
   event written(std::string_view id, std::string_view turn, std::string_view sender, std::string_view content) {
     return next(records_event::message_recorded, {{"messageId", id},
                                                   {"turnId", turn},
@@ -215,6 +223,10 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
     EXPECT_EQ(m.session_id, t.session_id);
     EXPECT_EQ(m.dialogue_id, dialogue.id);
   }
+  // The tool's output is also the system speaking to the AI (seed 002 SystemUtteranceLog).
+  EXPECT_EQ(query("SELECT log_id = '" + msgs[2].id + "', trigger, target, linked_turn_id = '" + t.id +
+                  "', notes FROM system_utterance_log"),
+            (test::table_dump{{"1", "tool_result", "ai", "1", "result of add"}}));
 }
 
 TEST_F(Records, AnAnsweredQuestionClosesItsAiPromptTurnAndTheAnswerOpensTheNext) {
@@ -345,7 +357,8 @@ TEST_F(Records, WrittenSessionsTurnsAndMessagesFoldLikeTheSeedsRulesAndARebuildK
   timeline d("root");
   append({d.created(), d.at(0).user("hello"), d.at(kMinute).ai("hi")});
   const std::string automatic = sessions("root").at(0).id;
-  append({d.at(2 * kMinute).session_opened("s-1", "self_reflection")});
+  append({d.at(2 * kMinute).session_opened("s-1", "self_reflection"), d.introspection("i-1", "s-1", "a memory"),
+          d.introspection("i-x", automatic, "never")});
   append({d.at(3 * kMinute).turn_opened("t-1", "s-1", "human", "ai")});
   // A second turn while t-1 is pending, a turn in an ended session and a message for another turn
   // change nothing.
@@ -377,11 +390,19 @@ TEST_F(Records, WrittenSessionsTurnsAndMessagesFoldLikeTheSeedsRulesAndARebuildK
   EXPECT_EQ(written[0].session_id, "s-1");
   EXPECT_TRUE(messages_of_turn("t-x").empty());
   EXPECT_TRUE(store_->records()->pending_turns()->empty());
+  // Introspection only in the current self-reflection session; its entry is stored and linked.
+  EXPECT_EQ(query("SELECT id, generated_entry FROM introspection_turn"), (test::table_dump{{"i-1", "mem-i-1"}}));
+  EXPECT_EQ(query("SELECT content, source_turn_id FROM memory_entry"), (test::table_dump{{"a memory", "i-1"}}));
+  EXPECT_EQ(query("SELECT turn_id, memory_id, relation FROM memory_links"),
+            (test::table_dump{{"i-1", "mem-i-1", "generated"}}));
 
   // After s-1 closed, the next input opens a session of its own.
   append({d.at(10 * kMinute).user("again")});
   EXPECT_EQ(sessions("root").size(), 3U);
 
+  constexpr const char* kReflectionTables[] = {"introspection_turn", "memory_entry", "memory_links"};
+  std::vector<test::table_dump> reflection;
+  for (const char* table : kReflectionTables) reflection.push_back(query(std::string("SELECT * FROM ") + table));
   const auto tables = query("SELECT * FROM session ORDER BY id");
   const auto turn_rows = query("SELECT * FROM turn ORDER BY id");
   const auto message_rows = query("SELECT * FROM message ORDER BY id");
@@ -389,6 +410,9 @@ TEST_F(Records, WrittenSessionsTurnsAndMessagesFoldLikeTheSeedsRulesAndARebuildK
   EXPECT_EQ(query("SELECT * FROM session ORDER BY id"), tables);
   EXPECT_EQ(query("SELECT * FROM turn ORDER BY id"), turn_rows);
   EXPECT_EQ(query("SELECT * FROM message ORDER BY id"), message_rows);
+  for (std::size_t i = 0; i < reflection.size(); ++i) {
+    EXPECT_EQ(query(std::string("SELECT * FROM ") + kReflectionTables[i]), reflection[i]) << kReflectionTables[i];
+  }
 }
 
 TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue) {

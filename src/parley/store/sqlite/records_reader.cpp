@@ -15,7 +15,15 @@ constexpr std::string_view kDialogueColumns =
     "created_at, is_active, last_activity_at, metadata";
 constexpr std::string_view kSessionColumns =
     "s.id, s.dialogue_id, s.session_type, s.start_at, coalesce(s.end_at, 0), coalesce(s.description, ''), "
-    "s.created_by, s.metadata";
+    "s.created_by, s.metadata, coalesce(s.trigger_source, ''), coalesce(s.goal, ''), coalesce(s.ai_mood_state, ''), "
+    "coalesce(s.summary, '')";
+constexpr std::string_view kIntrospectionColumns =
+    "i.id, i.session_id, i.dialogue_id, i.purpose, coalesce(i.input_context, ''), coalesce(i.tool_used, ''), "
+    "coalesce(i.tool_input, ''), coalesce(i.tool_output, ''), coalesce(i.generated_entry, ''), "
+    "coalesce(i.mood_shift, ''), coalesce(i.value_impact, ''), i.started_at, i.duration_ms";
+constexpr std::string_view kUtteranceColumns =
+    "u.log_id, u.timestamp, u.conversation_id, u.trigger, u.content, u.target, coalesce(u.linked_turn_id, ''), "
+    "coalesce(u.notes, '')";
 constexpr std::string_view kTurnColumns =
     "t.id, t.dialogue_id, t.session_id, t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
     "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
@@ -29,8 +37,19 @@ record_dialogue read_dialogue_row(const statement& s) {
 }
 
 record_session read_session_row(const statement& s) {
-  return record_session{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3),
-                        s.int_at(4),  s.text_at(5), s.text_at(6), s.text_at(7)};
+  return record_session{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3),  s.int_at(4),   s.text_at(5),
+                        s.text_at(6), s.text_at(7), s.text_at(8), s.text_at(9), s.text_at(10), s.text_at(11)};
+}
+
+record_introspection read_introspection_row(const statement& s) {
+  return record_introspection{s.text_at(0),  s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4),
+                              s.text_at(5),  s.text_at(6), s.text_at(7), s.text_at(8), s.text_at(9),
+                              s.text_at(10), s.int_at(11), s.int_at(12)};
+}
+
+record_system_utterance read_utterance_row(const statement& s) {
+  return record_system_utterance{s.text_at(0), s.int_at(1),  s.text_at(2), s.text_at(3),
+                                 s.text_at(4), s.text_at(5), s.text_at(6), s.text_at(7)};
 }
 
 record_turn read_turn_row(const statement& s) {
@@ -184,11 +203,59 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   query_builder q;
   q.where_text("s.dialogue_id = ?", f.dialogue_id);
   q.where_text("s.session_type = ?", f.session_type);
+  q.where_text("s.dialogue_id IN (SELECT id FROM dialogue WHERE ai_id = ?)", f.ai_id);
   q.where_time("s.start_at", f);
   auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
   if (!order) return std::move(order).err();
   std::lock_guard lock(mutex_);
   return page<record_session>(db_, kSessionColumns, "session AS s", q, *order, f, read_session_row);
+}
+
+result<records_page<record_introspection>> records_reader::introspections(const records_filter& f) {
+  query_builder q;
+  q.where_text("i.session_id = ?", f.session_id);
+  q.where_time("i.started_at", f);
+  auto order = order_by(f, "i", "started_at", {"started_at"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_introspection>(db_, kIntrospectionColumns, "introspection_turn AS i", q, *order, f,
+                                    read_introspection_row);
+}
+
+result<records_page<record_system_utterance>> records_reader::system_utterances(const records_filter& f) {
+  query_builder q;
+  q.where_text("u.conversation_id = ?", f.dialogue_id);
+  q.where_text("u.linked_turn_id = ?", f.turn_id);
+  q.where_time("u.timestamp", f);
+  auto order = order_by(f, "u", "timestamp", {"timestamp"});
+  if (!order) return std::move(order).err();
+  std::lock_guard lock(mutex_);
+  return page<record_system_utterance>(db_, kUtteranceColumns, "system_utterance_log AS u", q, *order, f,
+                                       read_utterance_row);
+}
+
+result<std::optional<record_memory_entry>> records_reader::memory_entry(std::string_view id) {
+  std::lock_guard lock(mutex_);
+  return one<record_memory_entry>(db_,
+                                  "SELECT id, dialogue_id, coalesce(ai_id, ''), content, created_at, "
+                                  "coalesce(source_turn_id, '') FROM memory_entry WHERE id = ?1",
+                                  id, [](const statement& s) {
+                                    return record_memory_entry{s.text_at(0), s.text_at(1), s.text_at(2),
+                                                               s.text_at(3), s.int_at(4),  s.text_at(5)};
+                                  });
+}
+
+result<std::vector<record_memory_link>> records_reader::memory_links(std::string_view turn_id) {
+  std::lock_guard lock(mutex_);
+  auto stmt = db_.prepare(
+      "SELECT turn_id, memory_id, relation, created_at FROM memory_links WHERE turn_id = ?1 ORDER BY created_at, "
+      "memory_id",
+      false);
+  if (!stmt) return std::move(stmt).err();
+  stmt->bind_text(1, turn_id);
+  return collect<record_memory_link>(*stmt, [](const statement& s) {
+    return record_memory_link{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3)};
+  });
 }
 
 result<records_page<record_turn>> records_reader::turns(const records_filter& f) {
@@ -220,6 +287,17 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   if (!order) return std::move(order).err();
   std::lock_guard lock(mutex_);
   return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+}
+
+result<std::vector<std::string>> records_reader::linked_memories(std::string_view dialogue_id) {
+  std::lock_guard lock(mutex_);
+  auto stmt = db_.prepare(
+      "SELECT DISTINCT l.memory_id FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn WHERE "
+      "dialogue_id = ?1 UNION ALL SELECT id FROM introspection_turn WHERE dialogue_id = ?1) ORDER BY l.memory_id",
+      false);
+  if (!stmt) return std::move(stmt).err();
+  stmt->bind_text(1, dialogue_id);
+  return collect<std::string>(*stmt, [](const statement& s) { return s.text_at(0); });
 }
 
 result<std::vector<pending_turn>> records_reader::pending_turns() {

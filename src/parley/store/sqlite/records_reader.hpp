@@ -26,6 +26,12 @@ class records_reader final : public records_query {
   result<records_page<record_message>> messages(const records_filter& filter) override;
   result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override;
 
+  result<records_page<record_introspection>> introspections(const records_filter& filter) override;
+  result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) override;
+  result<std::optional<record_memory_entry>> memory_entry(std::string_view id) override;
+  result<std::vector<record_memory_link>> memory_links(std::string_view turn_id) override;
+  result<std::vector<std::string>> linked_memories(std::string_view dialogue_id) override;
+
   result<std::vector<pending_turn>> pending_turns() override;
   result<std::optional<pending_turn>> pending_turn_of(std::string_view dialog_id) override;
 

@@ -39,7 +39,11 @@ CREATE TABLE session (
   end_at INTEGER,
   description TEXT,
   created_by TEXT NOT NULL CHECK (created_by IN ('system', 'ai', 'human')),
-  metadata TEXT NOT NULL
+  metadata TEXT NOT NULL,
+  trigger_source TEXT CHECK (trigger_source IN ('schedule', 'task_reflection', 'human_guidance', 'api')),
+  goal TEXT,
+  ai_mood_state TEXT,
+  summary TEXT
 );
 CREATE INDEX session_by_dialogue ON session (dialogue_id, start_at);
 CREATE INDEX session_by_start ON session (start_at);
@@ -90,6 +94,7 @@ CREATE TABLE records_cursor (
   window_ms INTEGER NOT NULL,
   gap_ms INTEGER NOT NULL,
   session_id TEXT NOT NULL,
+  session_type TEXT NOT NULL,
   session_last_ms INTEGER NOT NULL,
   turn_id TEXT NOT NULL,
   turn_initiator TEXT NOT NULL,
@@ -97,6 +102,50 @@ CREATE TABLE records_cursor (
   turn_type TEXT NOT NULL,
   turn_started_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE introspection_turn (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES session (id),
+  dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
+  purpose TEXT NOT NULL,
+  input_context TEXT,
+  tool_used TEXT,
+  tool_input TEXT,
+  tool_output TEXT,
+  generated_entry TEXT,
+  mood_shift TEXT,
+  value_impact TEXT,
+  started_at INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL
+);
+CREATE INDEX introspection_by_session ON introspection_turn (session_id, started_at);
+CREATE TABLE memory_entry (
+  id TEXT PRIMARY KEY,
+  dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
+  ai_id TEXT,
+  content TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  source_turn_id TEXT
+);
+CREATE INDEX memory_entry_by_dialogue ON memory_entry (dialogue_id, created_at);
+CREATE TABLE memory_links (
+  turn_id TEXT NOT NULL,
+  memory_id TEXT NOT NULL REFERENCES memory_entry (id),
+  relation TEXT NOT NULL CHECK (relation IN ('generated', 'related')),
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (turn_id, memory_id)
+) WITHOUT ROWID;
+CREATE INDEX memory_links_by_memory ON memory_links (memory_id);
+CREATE TABLE system_utterance_log (
+  log_id TEXT PRIMARY KEY,
+  timestamp INTEGER NOT NULL,
+  conversation_id TEXT NOT NULL REFERENCES dialogue (id),
+  trigger TEXT NOT NULL CHECK (trigger IN ('tool_result', 'context_hint', 'proactive_prompt')),
+  content TEXT NOT NULL,
+  target TEXT NOT NULL CHECK (target IN ('human', 'ai', 'all')),
+  linked_turn_id TEXT,
+  notes TEXT
+);
+CREATE INDEX system_utterance_by_conversation ON system_utterance_log (conversation_id, timestamp);
 )sql";
 
 // Removes every record row (the log is untouched). Call inside a transaction.

@@ -20,12 +20,13 @@ result<void> records_writer::prepare(connection& db) {
   db_ = &db;
   PARLEY_TRY(prepare_into(db, load_cursor_,
                           "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
-                          "turn_initiator, turn_responder, turn_type, turn_started_ms FROM records_cursor "
-                          "WHERE dialog_id = ?1"));
+                          "turn_initiator, turn_responder, turn_type, turn_started_ms, session_type FROM "
+                          "records_cursor WHERE dialog_id = ?1"));
   PARLEY_TRY(prepare_into(db, save_cursor_,
                           "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
                           "gap_ms, session_id, session_last_ms, turn_id, turn_initiator, turn_responder, turn_type, "
-                          "turn_started_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"));
+                          "turn_started_ms, session_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                          "?13)"));
   // Empty text is stored as NULL where the seed's column is optional.
   PARLEY_TRY(prepare_into(db, insert_dialogue_,
                           "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, "
@@ -36,8 +37,10 @@ result<void> records_writer::prepare(connection& db) {
                           "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_session_,
                           "INSERT INTO session (id, dialogue_id, session_type, start_at, end_at, description, "
-                          "created_by, metadata) VALUES (?1, ?2, ?3, ?4, NULL, NULLIF(?5, ''), ?6, ?7)"));
-  PARLEY_TRY(prepare_into(db, close_session_, "UPDATE session SET end_at = ?2 WHERE id = ?1"));
+                          "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (?1, ?2, ?3, ?4, NULL, "
+                          "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
+  PARLEY_TRY(prepare_into(db, close_session_,
+                          "UPDATE session SET end_at = ?2, summary = coalesce(NULLIF(?3, ''), summary) WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_turn_,
                           "INSERT INTO turn (id, dialogue_id, session_id, turn_type, initiator_role, responder_role, "
                           "started_at, closed_at, status, response_time, window_ms, metadata) VALUES (?1, ?2, ?3, "
@@ -50,6 +53,22 @@ result<void> records_writer::prepare(connection& db) {
                           "content, content_type, created_at, metadata, dialog_id, seq) VALUES (?1, ?2, ?3, ?4, ?5, "
                           "NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12)"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
+  PARLEY_TRY(prepare_into(db, insert_utterance_,
+                          "INSERT INTO system_utterance_log (log_id, timestamp, conversation_id, trigger, content, "
+                          "target, linked_turn_id, notes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULLIF(?7, ''), "
+                          "NULLIF(?8, ''))"));
+  PARLEY_TRY(prepare_into(db, insert_introspection_,
+                          "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
+                          "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
+                          "duration_ms) VALUES (?1, ?2, ?3, ?4, NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), "
+                          "NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''), NULLIF(?11, ''), ?12, ?13)"));
+  PARLEY_TRY(prepare_into(db, insert_memory_,
+                          "INSERT INTO memory_entry (id, dialogue_id, ai_id, content, created_at, source_turn_id) "
+                          "VALUES (?1, ?2, NULLIF(?3, ''), ?4, ?5, NULLIF(?6, ''))"));
+  // A link made twice is one link.
+  PARLEY_TRY(prepare_into(db, insert_link_,
+                          "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
+                          "VALUES (?1, ?2, ?3, ?4)"));
   return ok();
 }
 
@@ -86,6 +105,7 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, records_c
   out.turn_responder = load_cursor_.text_at(8);
   out.turn_type = load_cursor_.text_at(9);
   out.turn_started_ms = load_cursor_.int_at(10);
+  out.session_type = load_cursor_.text_at(11);
   return true;
 }
 
@@ -102,6 +122,7 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
   save_cursor_.bind_text(10, c.turn_responder);
   save_cursor_.bind_text(11, c.turn_type);
   save_cursor_.bind_int(12, c.turn_started_ms);
+  save_cursor_.bind_text(13, c.session_type);
   return save_cursor_.run();
 }
 
@@ -111,22 +132,79 @@ result<void> records_writer::write(const records_step& rows) {
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
     close_session_.bind_int(2, s.end_at);
+    close_session_.bind_text(3, s.summary);
     PARLEY_TRY(close_session_.run());
   }
-  for (const record_session& s : rows.opened_sessions) {
-    insert_session_.bind_text(1, s.id);
-    insert_session_.bind_text(2, s.dialogue_id);
-    insert_session_.bind_text(3, s.session_type);
-    insert_session_.bind_int(4, s.start_at);
-    insert_session_.bind_text(5, s.description);
-    insert_session_.bind_text(6, s.created_by);
-    insert_session_.bind_text(7, s.metadata);
-    PARLEY_TRY(insert_session_.run());
-  }
+  for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));
   for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
   if (rows.message) PARLEY_TRY(insert_message(*rows.message));
+  if (rows.utterance) PARLEY_TRY(insert_utterance(*rows.utterance));
+  if (rows.memory) PARLEY_TRY(insert_memory(*rows.memory));
+  if (rows.introspection) PARLEY_TRY(insert_introspection(*rows.introspection));
+  for (const record_memory_link& l : rows.links) PARLEY_TRY(insert_link(l));
   return ok();
+}
+
+result<void> records_writer::insert_session(const record_session& s) {
+  insert_session_.bind_text(1, s.id);
+  insert_session_.bind_text(2, s.dialogue_id);
+  insert_session_.bind_text(3, s.session_type);
+  insert_session_.bind_int(4, s.start_at);
+  insert_session_.bind_text(5, s.description);
+  insert_session_.bind_text(6, s.created_by);
+  insert_session_.bind_text(7, s.metadata);
+  insert_session_.bind_text(8, s.trigger_source);
+  insert_session_.bind_text(9, s.goal);
+  insert_session_.bind_text(10, s.ai_mood_state);
+  return insert_session_.run();
+}
+
+result<void> records_writer::insert_utterance(const record_system_utterance& u) {
+  insert_utterance_.bind_text(1, u.log_id);
+  insert_utterance_.bind_int(2, u.timestamp);
+  insert_utterance_.bind_text(3, u.conversation_id);
+  insert_utterance_.bind_text(4, u.trigger);
+  insert_utterance_.bind_text(5, u.content);
+  insert_utterance_.bind_text(6, u.target);
+  insert_utterance_.bind_text(7, u.linked_turn_id);
+  insert_utterance_.bind_text(8, u.notes);
+  return insert_utterance_.run();
+}
+
+result<void> records_writer::insert_introspection(const record_introspection& t) {
+  insert_introspection_.bind_text(1, t.id);
+  insert_introspection_.bind_text(2, t.session_id);
+  insert_introspection_.bind_text(3, t.dialogue_id);
+  insert_introspection_.bind_text(4, t.purpose);
+  insert_introspection_.bind_text(5, t.input_context);
+  insert_introspection_.bind_text(6, t.tool_used);
+  insert_introspection_.bind_text(7, t.tool_input);
+  insert_introspection_.bind_text(8, t.tool_output);
+  insert_introspection_.bind_text(9, t.generated_entry);
+  insert_introspection_.bind_text(10, t.mood_shift);
+  insert_introspection_.bind_text(11, t.value_impact);
+  insert_introspection_.bind_int(12, t.started_at);
+  insert_introspection_.bind_int(13, t.duration_ms);
+  return insert_introspection_.run();
+}
+
+result<void> records_writer::insert_memory(const record_memory_entry& m) {
+  insert_memory_.bind_text(1, m.id);
+  insert_memory_.bind_text(2, m.dialogue_id);
+  insert_memory_.bind_text(3, m.ai_id);
+  insert_memory_.bind_text(4, m.content);
+  insert_memory_.bind_int(5, m.created_at);
+  insert_memory_.bind_text(6, m.source_turn_id);
+  return insert_memory_.run();
+}
+
+result<void> records_writer::insert_link(const record_memory_link& l) {
+  insert_link_.bind_text(1, l.turn_id);
+  insert_link_.bind_text(2, l.memory_id);
+  insert_link_.bind_text(3, l.relation);
+  insert_link_.bind_int(4, l.created_at);
+  return insert_link_.run();
 }
 
 result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted) {

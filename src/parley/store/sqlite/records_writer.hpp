@@ -27,11 +27,17 @@ class records_writer {
   result<void> write_dialogue(const record_dialogue& d, bool inserted);
   result<void> insert_turn(const record_turn& t);
   result<void> close_turn(const record_turn& t);
+  result<void> insert_session(const record_session& s);
   result<void> insert_message(const record_message& m);
+  result<void> insert_utterance(const record_system_utterance& u);
+  result<void> insert_introspection(const record_introspection& t);
+  result<void> insert_memory(const record_memory_entry& m);
+  result<void> insert_link(const record_memory_link& l);
 
   connection* db_ = nullptr;
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
-      insert_turn_, close_turn_, insert_message_, insert_fts_;
+      insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
+      insert_link_;
 };
 
 }  // namespace parley::sqlite

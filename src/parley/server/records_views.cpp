@@ -1,0 +1,189 @@
+#include "parley/server/records_views.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/value.hpp>
+
+#include <algorithm>
+
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+
+namespace parley::server {
+namespace {
+
+namespace json = boost::json;
+
+json::object metadata_of(const std::string& text) {
+  auto parsed = parse_json(text);
+  if (parsed && parsed->is_object()) return std::move(parsed->as_object());
+  return {};
+}
+
+// Who spoke, in order; a speaker who speaks several times in a row counts once.
+json::array role_sequence(const std::vector<record_message>& messages) {
+  json::array roles;
+  for (const auto& m : messages) {
+    if (roles.empty() || roles.back().as_string() != m.sender_role) roles.emplace_back(m.sender_role);
+  }
+  return roles;
+}
+
+// The tool loop: one round per AI message that called tools (its prompt version is the round's
+// number in the turn, with the generation's genseq), each call with its arguments and the result
+// the system inserted into the context — at which position of the turn's messages.
+struct tool_loop {
+  json::array rounds;
+  json::array system_actions;
+};
+
+json::object* find_call(json::array& rounds, const std::string& call_id) {
+  for (auto& round : rounds) {
+    for (auto& call : round.as_object()["tool_calls"].as_array()) {
+      if (json_string_or(call.as_object(), "call_id") == call_id) return &call.as_object();
+    }
+  }
+  return nullptr;
+}
+
+tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
+  tool_loop out;
+  for (std::size_t position = 0; position < messages.size(); ++position) {
+    const auto& m = messages[position];
+    const auto meta = metadata_of(m.metadata);
+    if (m.sender_role == "ai" && m.content_type == "tool_input") {
+      json::array calls;
+      if (const auto* listed = json_array_at(meta, "toolCalls")) {
+        for (const auto& c : *listed) {
+          if (!c.is_object()) continue;
+          const auto& call = c.as_object();
+          calls.push_back(json::object{{"call_id", json_string_or(call, "id")},
+                                       {"tool_used", json_string_or(call, "name")},
+                                       {"arguments", json_string_or(call, "arguments")},
+                                       {"result", nullptr},
+                                       {"ok", nullptr},
+                                       {"result_at", nullptr},
+                                       {"context_position", nullptr}});
+          out.system_actions.push_back(json::object{{"action_type", "tool_call"},
+                                                    {"content", json_string_or(call, "arguments")},
+                                                    {"tool_used", json_string_or(call, "name")},
+                                                    {"at", format_iso8601_ms(m.created_at)},
+                                                    {"message_id", m.id}});
+        }
+      }
+      out.rounds.push_back(json::object{{"prompt_version", static_cast<std::int64_t>(out.rounds.size() + 1)},
+                                        {"genseq", json_int_or(meta, "genseq", 0)},
+                                        {"at", format_iso8601_ms(m.created_at)},
+                                        {"thoughts", json_string_or(meta, "thinking")},
+                                        {"said", m.content},
+                                        {"tool_calls", std::move(calls)}});
+    } else if (m.sender_role == "system") {
+      const bool result = m.content_type == "tool_output";
+      json::object action{{"action_type", result                               ? "tool_response"
+                                          : m.content_type == "prompt"         ? "prompt_insert"
+                                          : m.content_type == "system_context" ? "prompt_insert"
+                                                                               : "context_building"},
+                          {"content", m.content},
+                          {"at", format_iso8601_ms(m.created_at)},
+                          {"message_id", m.id},
+                          {"context_position", static_cast<std::int64_t>(position)}};
+      if (result) {
+        const std::string name = json_string_or(meta, "name");
+        action["tool_used"] = name;
+        action["tool_result"] = m.content;
+        if (auto* call = find_call(out.rounds, json_string_or(meta, "callId"))) {
+          (*call)["result"] = m.content;
+          (*call)["ok"] = json_bool_or(meta, "ok", true);
+          (*call)["result_at"] = format_iso8601_ms(m.created_at);
+          (*call)["context_position"] = static_cast<std::int64_t>(position);
+        }
+      }
+      out.system_actions.push_back(std::move(action));
+    }
+  }
+  return out;
+}
+
+json::value human_input_of(const std::vector<record_message>& messages) {
+  for (const auto& m : messages) {
+    if (m.sender_role != "human") continue;
+    const auto meta = metadata_of(m.metadata);
+    json::object input{{"text", m.content}, {"message_id", m.id}, {"at", format_iso8601_ms(m.created_at)}};
+    input["intent_tags"] = meta.contains("intent_tags") ? meta.at("intent_tags") : json::array{};
+    input["emotion"] = meta.contains("emotion") ? meta.at("emotion") : json::value(nullptr);
+    return input;
+  }
+  return nullptr;
+}
+
+// The AI's last message that called no tool is its answer.
+json::value ai_response_of(const std::vector<record_message>& messages, bool used_tools) {
+  const auto answer = std::find_if(messages.rbegin(), messages.rend(), [](const record_message& m) {
+    return m.sender_role == "ai" && m.content_type != "tool_input";
+  });
+  if (answer == messages.rend()) return nullptr;
+  const auto meta = metadata_of(answer->metadata);
+  return json::object{{"thoughts", json_string_or(meta, "thinking")},
+                      {"final_output", answer->content},
+                      {"used_tool_result", used_tools},
+                      {"message_id", answer->id},
+                      {"at", format_iso8601_ms(answer->created_at)}};
+}
+
+}  // namespace
+
+json::object dialogue_turn_view(const dialogue_turn_input& input) {
+  const auto& t = input.turn;
+  auto loop = trace_tool_loop(input.messages);
+  const bool used_tools = !loop.rounds.empty();
+  json::array related;
+  for (const auto& link : input.links) related.emplace_back(link.memory_id);
+  json::value feedback = nullptr;
+  if (input.human_feedback) {
+    feedback = json::object{{"text", input.human_feedback->content},
+                            {"message_id", input.human_feedback->id},
+                            {"turn_id", input.human_feedback->turn_id},
+                            {"at", format_iso8601_ms(input.human_feedback->created_at)}};
+  }
+  return {{"turn_id", t.id},
+          {"conversation_id", t.dialogue_id},
+          {"session_id", t.session_id},
+          {"timestamp", format_iso8601_ms(t.started_at)},
+          {"turn_type", t.turn_type},
+          {"status", t.status},
+          {"role_sequence", role_sequence(input.messages)},
+          {"human_input", human_input_of(input.messages)},
+          {"system_actions", std::move(loop.system_actions)},
+          {"tool_loop", std::move(loop.rounds)},
+          {"ai_response", ai_response_of(input.messages, used_tools)},
+          {"human_feedback", std::move(feedback)},
+          {"memory_links", json::object{{"related_memory_ids", std::move(related)}, {"context_snapshot_id", nullptr}}}};
+}
+
+json::object conversation_thread_view(const conversation_thread_input& input) {
+  const auto& d = input.dialogue;
+  json::array humans;
+  if (!d.human_id.empty()) humans.emplace_back(d.human_id);
+  json::array ais;
+  if (!d.ai_id.empty()) ais.emplace_back(d.ai_id);
+  json::array turns;
+  for (const auto& t : input.turns) {
+    turns.push_back(json::object{{"turn_id", t.id}, {"timestamp", format_iso8601_ms(t.started_at)}});
+  }
+  json::array memories;
+  for (const auto& id : input.linked_memory_ids) memories.emplace_back(id);
+  // The seed's context modes: this dialogue's counterpart pair is one-to-one. Parley has no core
+  // memory (the seed's personality store), so none is ever touched.
+  return {{"conversation_id", d.id},
+          {"dialogue_type", d.dialogue_type},
+          {"participants",
+           json::object{{"human_ids", std::move(humans)}, {"ai_ids", std::move(ais)}, {"context_mode", "1v1"}}},
+          {"start_time", format_iso8601_ms(d.created_at)},
+          {"status", d.is_active ? "active" : "ended"},
+          {"topic_tags", json::array{}},
+          {"memory_association",
+           json::object{{"linked_memory_ids", std::move(memories)}, {"has_core_memory_touched", false}}},
+          {"turns", std::move(turns)},
+          {"context_snapshots", json::array{}}};
+}
+
+}  // namespace parley::server
