@@ -1,8 +1,12 @@
 // Opening a SQLite store: creating what is missing, and refusing — without writing a byte — a
 // directory it cannot use or a database file it must not trust.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <random>
 
 #include "parley/store/sqlite/schema.hpp"
@@ -68,6 +72,60 @@ TEST(SqliteOpen, ADurableStoreReservesItsWalAndReadersSeeOnlyWrittenFrames) {
   ASSERT_EQ(::stat((dir.db_file() + "-wal").c_str(), &wal), 0);
   EXPECT_GE(static_cast<std::int64_t>(wal.st_blocks) * 512, std::int64_t{64} << 20);
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*), max(seq) FROM events"), (test::table_dump{{"51", "51"}}));
+}
+
+// What a writer killed early leaves: the database, its WAL full of committed frames, and a WAL
+// index (-shm) it had created but not yet written. Reopening finds every committed event.
+TEST(SqliteOpen, ReopensAfterAWriterDiedLeavingItsWalAndAnUnwrittenIndex) {
+  temp_dir live;
+  temp_dir crashed;
+  auto s = open_sqlite_store(live.str());
+  ASSERT_TRUE(s) << s.err().message;
+  test::dialog_script d("d1", "d1");
+  std::vector<event> batch{d.created("alice")};
+  for (int i = 0; i < 20; ++i) batch.push_back(d.user("message " + std::to_string(i)));
+  ASSERT_TRUE(test::append_sync(**s, std::move(batch)));
+  // Copied while the store is open: nothing was checkpointed, the events are in the WAL only.
+  test::fs::copy_file(live.db_file(), crashed.db_file());
+  test::fs::copy_file(live.db_file() + "-wal", crashed.db_file() + "-wal");
+  std::ofstream(crashed.db_file() + "-shm", std::ios::binary) << std::string(32 * 1024, '\0');
+  s->reset();
+
+  auto reopened = open_sqlite_store(crashed.str());
+  ASSERT_TRUE(reopened) << reopened.err().message;
+  auto events = (*reopened)->read_events("d1");
+  ASSERT_TRUE(events) << events.err().message;
+  EXPECT_EQ(events->size(), 21U);
+}
+
+// A store killed during its very first open, while SQLite was switching the new file to WAL (a
+// rollback-journal transaction), leaves a hot journal. Only a read-write connection may roll it
+// back; the open must do that rather than refuse the store (SQLite's "readonly database").
+TEST(SqliteOpen, ReopensAfterAWriterDiedInARollbackJournalTransaction) {
+  temp_dir dir;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(dir.db_file().c_str(), &db) != SQLITE_OK) ::_exit(2);
+    // A one-page cache makes the transaction spill into the file, so the journal is hot.
+    const char* sql =
+        "PRAGMA journal_mode = DELETE; CREATE TABLE seed (x); INSERT INTO seed VALUES (1); PRAGMA cache_size = 1; "
+        "BEGIN; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
+        "INSERT INTO seed SELECT randomblob(200) FROM n;";
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) ::_exit(3);
+    ::_exit(0);  // dies inside the transaction: no commit, no rollback, no close
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  ASSERT_TRUE(test::fs::exists(dir.db_file() + "-journal"));
+
+  // Rolled back to its one committed row, the file is a database but not a Parley store.
+  auto reopened = open_sqlite_store(dir.str());
+  ASSERT_FALSE(reopened);
+  EXPECT_NE(reopened.err().message.find("not a parley store"), std::string::npos) << reopened.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM seed"), (test::table_dump{{"1"}}));
 }
 
 TEST(SqliteOpen, ReopeningKeepsOneSchemaVersionRow) {

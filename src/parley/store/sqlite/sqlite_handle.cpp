@@ -90,6 +90,10 @@ result<connection> connection::open_read_write(const std::string& path) {
 
 result<connection> connection::open_read_only(const std::string& path) { return open(path, SQLITE_OPEN_READONLY); }
 
+void connection::keep_wal_on_close() noexcept {
+  sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+}
+
 result<void> connection::exec(const char* sql) {
   char* message = nullptr;
   const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &message);

@@ -67,6 +67,9 @@ class connection {
 
   static result<connection> open_read_write(const std::string& path);
   static result<connection> open_read_only(const std::string& path);
+  // Closing this connection will not checkpoint the WAL into the database file (by default the
+  // last connection to close does).
+  void keep_wal_on_close() noexcept;
 
   bool valid() const noexcept { return db_ != nullptr; }
   sqlite3* get() const noexcept { return db_.get(); }

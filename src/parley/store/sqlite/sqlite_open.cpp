@@ -44,9 +44,33 @@ error corrupt_file(const std::string& path, const std::string& detail) {
                     "database " + path + " failed its integrity check (" + detail + "); it was left untouched");
 }
 
+// A writer killed mid-transaction leaves a hot rollback journal (a store dies that way while its
+// first open switches the new file to WAL) or a WAL whose index (the -shm file) must be rebuilt.
+// SQLite lets only a read-write connection roll back or rebuild — a read-only one answers
+// "attempt to write a readonly database" — so recovery comes before the read-only check. It is
+// SQLite's own crash recovery (the rollback restores the file to its last commit); told not to
+// checkpoint on close, the connection writes nothing else.
+result<void> recover_after_crash(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path + "-wal", ec) && !fs::exists(path + "-journal", ec)) return ok();
+  auto db = connection::open_read_write(path);
+  if (!db) return std::move(db).err();
+  db->keep_wal_on_close();
+  auto probe = db->prepare("SELECT count(*) FROM sqlite_master", false);
+  if (!probe) return std::move(probe).err();
+  auto stepped = probe->step();
+  if (!stepped) return std::move(stepped).err();
+  return ok();
+}
+
 // Runs on a read-only connection so a damaged file (or one that is not a database at all) is
-// refused without SQLite ever writing to it.
+// refused without SQLite ever writing to it (beyond the crash recovery above, which only a file
+// with a journal or WAL of ours beside it gets).
 result<void> check_existing(const std::string& path) {
+  if (auto recovered = recover_after_crash(path); !recovered) {
+    if (recovered.err().code == errc::corrupt) return corrupt_file(path, recovered.err().message);
+    return std::move(recovered).err();
+  }
   auto db = connection::open_read_only(path);
   if (!db) {
     if (db.err().code == errc::corrupt) return corrupt_file(path, db.err().message);
