@@ -10,8 +10,9 @@ namespace {
 
 // Columns of kDialogColumns that only a full upsert writes: the key, every indexed column, and
 // the ones the reducer sets at creation only. Keep in step with same_fixed_columns.
-constexpr std::string_view kFixedDialogColumns[] = {
-    "id", "root_id", "parent_id", "member_id", "kind", "status", "task_doc_path", "title", "depth", "created_at_ms", "call_kind", "session_slug"};
+constexpr std::string_view kFixedDialogColumns[] = {"id",    "root_id",       "parent_id",     "member_id",
+                                                    "kind",  "status",        "task_doc_path", "title",
+                                                    "depth", "created_at_ms", "call_kind",     "session_slug"};
 
 // "b = ?2, c = ?3, ..." for the columns of kDialogColumns that `wanted` accepts, numbered by
 // their position so that bind_dialog binds every statement on the table.
