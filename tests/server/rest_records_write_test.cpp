@@ -336,5 +336,37 @@ TEST_F(RecordsViewsRest, ASelfReflectionSessionRecordsIntrospectionTurnsAndTheMe
   expect_refused("/api/sessions/" + session_id + "/introspection_turns", {{"purpose", "late"}}, 409, "conflict");
 }
 
+TEST_F(RecordsViewsRest, AMemberReflectingWithSelfReflectIsRecordedAsASelfReflectionSession) {
+  start("reflect");
+  const auto root = create_dialog("reflect please");
+  ASSERT_TRUE(eventually_says(root, "reflected. Summary: short answers work."));
+
+  const auto sessions = get_ok("/api/ai/lead/sessions?type=self_reflection");
+  ASSERT_EQ(sessions.at("total"), 1);
+  const auto& session = sessions.at("sessions").at(0);
+  EXPECT_EQ(session.at("trigger_source"), "task_reflection");
+  EXPECT_EQ(session.at("goal"), "review the week");
+  EXPECT_EQ(session.at("ai_mood_state"), "calm");
+  EXPECT_EQ(session.at("created_by"), "ai");
+  EXPECT_EQ(session.at("summary"), "Summary: short answers work.");
+  EXPECT_FALSE(session.at("end_at").is_null());
+  const auto dialogue = get_ok("/api/dialogues/" + text(session.at("dialogue_id"))).at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "ai_self");
+  EXPECT_EQ(dialogue.at("relation_id"), get_ok("/api/dialogues/" + root).at("dialogue").at("id"));
+
+  const auto turns = get_ok("/api/sessions/" + text(session.at("id")) + "/introspection_turns");
+  ASSERT_EQ(turns.at("total"), 1);
+  const auto& step = turns.at("introspection_turns").at(0);
+  EXPECT_EQ(step.at("purpose"), "Keep what I learned.");
+  EXPECT_EQ(step.at("tool_used"), "write_file");
+  EXPECT_NE(text(step.at("tool_input")).find("lesson.md"), std::string::npos);
+  EXPECT_NE(text(step.at("tool_output")).find("lesson.md"), std::string::npos);
+  const auto memory = get_ok("/api/memory_entries/" + text(step.at("generated_entry"))).at("memory_entry");
+  EXPECT_EQ(memory.at("content"), "Short answers work.");
+  EXPECT_EQ(memory.at("source_turn_id"), step.at("turn_id"));
+  // The memory file was written for real, in the member's memory folder.
+  EXPECT_TRUE(std::filesystem::exists(team_dir_ / "workspace/.minds/memory/individual/lead/lesson.md"));
+}
+
 }  // namespace
 }  // namespace parley::test

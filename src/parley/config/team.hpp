@@ -55,6 +55,9 @@ struct member_config {
   std::int64_t max_tellask_depth = 4;
   bool streaming = true;
   bool hidden = false;
+  // Offered the selfReflect tool: a self-reflection subdialog of itself with its tools, recorded
+  // as seed 002's self-reflection session and introspection turns.
+  bool self_reflection = false;
   // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
   // syntax, for models without function calling.
   std::string tellask_syntax = "function";

@@ -31,6 +31,7 @@ class dialog_runtime {
   const dialog_state& state() const noexcept { return state_; }
   bool is_sub() const noexcept { return row_.kind == "sub"; }
   bool is_fbr() const noexcept { return row_.call_kind == "freshBootsReasoning"; }
+  bool is_self_reflection() const noexcept { return row_.call_kind == "selfReflect"; }
   // The gates of seed 001, derived from the log: running, not dead, nothing awaited.
   bool can_drive() const noexcept { return row_.status == "running" && !row_.dead && !state_.suspended(); }
   const std::string& id() const noexcept { return row_.id; }

@@ -38,6 +38,13 @@ std::vector<llm::tool_spec> all_specs() {
                 "Fresh Boots Reasoning: think about one sub-problem in a fresh subdialog of yourself, without "
                 "tools or Tellasks. Its answer is this call's result.",
                 kContentOnly),
+      make_spec(dialog_tool::self_reflect,
+                "Self-reflection: step back from the task in a subdialog of yourself, with your tools, toward "
+                "`goal` (e.g. review what went well, record what you learned as memory files under "
+                ".minds/memory/). Each tool use there is recorded as an introspection turn; its final answer — "
+                "the reflection's summary — is this call's result.",
+                R"({"type":"object","properties":{"goal":{"type":"string","minLength":1},)"
+                R"("moodState":{"type":"string"}},"required":["goal"],"additionalProperties":false})"),
       make_spec(dialog_tool::ask_human,
                 "Ask the human (Q4H). The first line of tellaskContent is the question's headline. You wait "
                 "until the human answers; the answer is this call's result.",
@@ -79,6 +86,11 @@ std::vector<llm::tool_spec> pick(std::initializer_list<std::string_view> names) 
   return out;
 }
 
+std::vector<llm::tool_spec> with(std::vector<llm::tool_spec> specs, std::string_view name) {
+  specs.push_back(*find_dialog_tool_spec(name));
+  return specs;
+}
+
 }  // namespace
 
 bool is_dialog_tool(std::string_view name) { return find_dialog_tool_spec(name) != nullptr; }
@@ -86,7 +98,7 @@ bool is_dialog_tool(std::string_view name) { return find_dialog_tool_spec(name) 
 bool is_tellask_call(std::string_view name) {
   return name == dialog_tool::tellask || name == dialog_tool::tellask_sessionless ||
          name == dialog_tool::tellask_back || name == dialog_tool::fresh_boots_reasoning ||
-         name == dialog_tool::ask_human;
+         name == dialog_tool::ask_human || name == dialog_tool::self_reflect;
 }
 
 const llm::tool_spec* find_dialog_tool_spec(std::string_view name) {
@@ -95,7 +107,7 @@ const llm::tool_spec* find_dialog_tool_spec(std::string_view name) {
   return it == specs.end() ? nullptr : &*it;
 }
 
-const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax) {
+const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax, bool self_reflection) {
   using namespace dialog_tool;
   static const std::vector<llm::tool_spec> none;
   static const std::vector<llm::tool_spec> root =
@@ -108,14 +120,20 @@ const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool te
       pick({add_reminder, update_reminder, delete_reminder, clear_mind, change_mind});
   static const std::vector<llm::tool_spec> sub_text =
       pick({add_reminder, update_reminder, delete_reminder, clear_mind});
+  static const std::vector<llm::tool_spec> root_reflecting = with(root, self_reflect);
+  static const std::vector<llm::tool_spec> sub_reflecting = with(sub, self_reflect);
+  static const std::vector<llm::tool_spec> root_text_reflecting = with(root_text, self_reflect);
+  static const std::vector<llm::tool_spec> sub_text_reflecting = with(sub_text, self_reflect);
   switch (place) {
     case dialog_place::fbr:
       return none;
     case dialog_place::sub:
+      if (self_reflection) return text_syntax ? sub_text_reflecting : sub_reflecting;
       return text_syntax ? sub_text : sub;
     case dialog_place::root:
       break;
   }
+  if (self_reflection) return text_syntax ? root_text_reflecting : root_reflecting;
   return text_syntax ? root_text : root;
 }
 

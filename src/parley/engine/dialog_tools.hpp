@@ -22,6 +22,7 @@ inline constexpr std::string_view update_reminder = "update_reminder";
 inline constexpr std::string_view delete_reminder = "delete_reminder";
 inline constexpr std::string_view clear_mind = "clear_mind";
 inline constexpr std::string_view change_mind = "change_mind";
+inline constexpr std::string_view self_reflect = "selfReflect";
 }  // namespace dialog_tool
 
 bool is_dialog_tool(std::string_view name);
@@ -31,8 +32,9 @@ bool is_tellask_call(std::string_view name);
 enum class dialog_place { root, sub, fbr };
 
 // The specs a dialog in `place` is offered; `text_syntax` members Tellask in text instead, so they
-// get only the working-memory tools.
-const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax);
+// get only the working-memory tools. `self_reflection`: the member may call selfReflect.
+const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax,
+                                                     bool self_reflection = false);
 const llm::tool_spec* find_dialog_tool_spec(std::string_view name);
 
 }  // namespace parley::engine

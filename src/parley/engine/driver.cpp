@@ -2,17 +2,20 @@
 // any tool calls still owed, then call the model while the dialog needs driving. Every model
 // output is durable before its tools run; every exit path leaves the log consistent.
 #include <boost/asio/co_spawn.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/time.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/engine/text_tellask.hpp"
+#include "parley/model/conversation_reducer.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::engine {
@@ -79,6 +82,53 @@ std::string calls_from_text(const dialog_runtime& dialog, std::int64_t genseq, l
   std::string out = "Your Tellask text could not be read:";
   for (const auto& problem : parsed.errors) out += "\nline " + std::to_string(problem.line) + ": " + problem.message;
   return out + "\nWrite the Tellask again in the !?@member syntax.";
+}
+
+constexpr std::size_t kPurposeChars = 500;
+constexpr std::string_view kMemoryFolder = ".minds/memory/";
+
+// What a tool call wrote into the member's memory files, if anything: that text is the memory
+// entry an introspection turn produced.
+std::string memory_written_by(const llm::tool_call& call, bool ok) {
+  if (!ok || (call.name != "write_file" && call.name != "edit_file")) return {};
+  boost::system::error_code ec;
+  const auto args = boost::json::parse(call.arguments, ec);
+  if (ec || !args.is_object()) return {};
+  const auto& obj = args.get_object();
+  if (json_string_or(obj, "path").rfind(kMemoryFolder, 0) != 0) return {};
+  return json_string_or(obj, call.name == "write_file" ? "content" : "new_text");
+}
+
+// Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
+// the AI said (or thought) when it made the call.
+boost::json::object introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
+                                     const tools::tool_outcome& outcome, std::int64_t started_ms,
+                                     std::int64_t finished_ms) {
+  std::string purpose;
+  for (auto m = dialog.messages().rbegin(); m != dialog.messages().rend(); ++m) {
+    if (m->role != "assistant") continue;
+    purpose = !m->content.empty() ? m->content : m->thinking;
+    break;
+  }
+  if (purpose.empty()) purpose = "use " + call.name;
+  if (purpose.size() > kPurposeChars) {
+    std::size_t cut = kPurposeChars;  // never inside a UTF-8 sequence
+    while (cut > 0 && (static_cast<unsigned char>(purpose[cut]) & 0xc0) == 0x80) --cut;
+    purpose = purpose.substr(0, cut) + "…";
+  }
+  boost::json::object out{{"turnId", new_uuid()},
+                          {"purpose", std::move(purpose)},
+                          {"toolUsed", call.name},
+                          {"toolInput", call.arguments},
+                          {"toolOutput", outcome.content},
+                          {"startedAt", started_ms},
+                          {"durationMs", finished_ms - started_ms},
+                          {"aiId", dialog.row().member_id}};
+  if (auto entry = memory_written_by(call, outcome.ok); !entry.empty()) {
+    out["generatedEntry"] = std::move(entry);
+    out["memoryId"] = new_uuid();
+  }
+  return out;
 }
 
 }  // namespace
@@ -225,7 +275,16 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       if (!handled->has_value()) continue;  // waits for another dialog or the human
       outcome = std::move(**handled);
     } else {
+      const std::int64_t started_ms = now_ms();
       outcome = co_await run_member_tool(member, call, context);
+      if (dialog.is_self_reflection()) {
+        auto noted = stage(dialog, records_event::introspection_recorded,
+                           introspection_of(dialog, call, outcome, started_ms, now_ms()));
+        if (!noted) {
+          co_await record_failure(dialog, noted.err().message);
+          co_return;
+        }
+      }
     }
     const auto staged = stage(dialog, event_type::tool_result,
                               boost::json::object{{"course", dialog.row().course},

@@ -65,7 +65,7 @@ result<void> engine::prepare_members() {
     const bool text_syntax = member.tellask_syntax == "text";
     auto with_dialog_tools = [&](dialog_place place) {
       auto specs = setup.tool_specs;
-      for (const auto& spec : dialog_tool_specs(place, text_syntax)) specs.push_back(spec);
+      for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) specs.push_back(spec);
       return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
     };
     setup.root_tool_specs = with_dialog_tools(dialog_place::root);

@@ -187,8 +187,10 @@ class engine {
   result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
                                     std::int64_t prompt_tokens);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
+  // `extra`: fields added to its dialog_created payload.
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                           std::string_view call_kind, std::string_view session_slug);
+                                           std::string_view call_kind, std::string_view session_slug,
+                                           boost::json::object extra = {});
   // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
   result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
                                     round_effects& fx);

@@ -58,7 +58,9 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
                              : dialog.is_sub() ? dialog_place::sub
                                                : dialog_place::root;
-  const auto& offered = dialog_tool_specs(place, false);
+  const auto member = members_.find(dialog.row().member_id);
+  const bool may_reflect = member != members_.end() && member->second.config->self_reflection;
+  const auto& offered = dialog_tool_specs(place, false, may_reflect);
   const bool is_offered =
       std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
   if (!is_offered) {
@@ -84,7 +86,7 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
     return refuse("invalid arguments for " + call.name + ": " + args.err().message + ". Fix them and call again.");
   }
   if (call.name == dialog_tool::tellask || call.name == dialog_tool::tellask_sessionless ||
-      call.name == dialog_tool::fresh_boots_reasoning) {
+      call.name == dialog_tool::fresh_boots_reasoning || call.name == dialog_tool::self_reflect) {
     return call_teammate(dialog, call, *args, fx);
   }
   if (call.name == dialog_tool::tellask_back) return call_tellasker(dialog, call, *args, fx);
@@ -94,7 +96,8 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
 }
 
 result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                                 std::string_view call_kind, std::string_view session_slug) {
+                                                 std::string_view call_kind, std::string_view session_slug,
+                                                 boost::json::object extra) {
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   boost::json::object payload{{"memberId", member_id},
@@ -104,6 +107,7 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
                               {"callKind", call_kind}};
   if (!caller.row().task_doc_path.empty()) payload["taskDocPath"] = caller.row().task_doc_path;
   if (!session_slug.empty()) payload["sessionSlug"] = session_slug;
+  for (auto& [key, value] : extra) payload[key] = std::move(value);
   add_record_windows(payload);
   PARLEY_TRY(runtime->stage(event_type::dialog_created, std::move(payload), id, caller.row().root_id));
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
@@ -115,9 +119,10 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
 result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool_call& call,
                                          const boost::json::object& args, round_effects& fx) {
   const bool fbr = call.name == dialog_tool::fresh_boots_reasoning;
+  const bool reflect = call.name == dialog_tool::self_reflect;
   const bool registered = call.name == dialog_tool::tellask;
-  const std::string content = json_string_or(args, "tellaskContent");
-  const std::string target = fbr ? caller.row().member_id : json_string_or(args, "targetAgentId");
+  const std::string content = reflect ? json_string_or(args, "goal") : json_string_or(args, "tellaskContent");
+  const std::string target = fbr || reflect ? caller.row().member_id : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
   if (members_.find(target) == members_.end()) {
     return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
@@ -146,7 +151,13 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   }
   const bool created = sub == nullptr;
   if (created) {
-    auto made = create_subdialog(caller, target, call.name, slug);
+    // A reflection is recorded as seed 002's self-reflection session (the records reducer reads this).
+    boost::json::object extra;
+    if (reflect) {
+      extra["reflection"] = boost::json::object{
+          {"trigger", "task_reflection"}, {"goal", content}, {"moodState", json_string_or(args, "moodState")}};
+    }
+    auto made = create_subdialog(caller, target, call.name, slug, std::move(extra));
     if (!made) return std::move(made).err();
     sub = *made;
     if (registered) hierarchy.registry[key] = sub->id();
@@ -178,7 +189,9 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   // not heard from before.
   const bool new_caller = !sub->state().assigned || sub->state().assigned->caller_id != caller.id();
   std::string prompt = content;
-  if (sub->messages().empty() || new_caller) {
+  if (reflect) {
+    prompt = reflection_prompt(team_.language, content, json_string_or(args, "moodState"));
+  } else if (sub->messages().empty() || new_caller) {
     prompt = course_header(team_.language, caller.row().member_id, fbr) + "\n\n" + content;
   }
   boost::json::object assignment{{"callerId", caller.id()}, {"callerMemberId", caller.row().member_id},

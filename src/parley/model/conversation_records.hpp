@@ -146,6 +146,10 @@ struct records_cursor {
   std::string session_id;  // empty before the first message
   std::string session_type = "dialogue";
   std::int64_t session_last_ms = 0;
+  // A self-reflection dialog (selfReflect, a schedule): its sessions are self-reflection sessions.
+  std::string reflection_trigger;  // empty for any other dialog
+  std::string reflection_goal;
+  std::string reflection_mood;
   std::string turn_id;  // the open (pending) turn, empty when none
   std::string turn_initiator;
   std::string turn_responder;

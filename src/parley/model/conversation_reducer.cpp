@@ -46,6 +46,7 @@ std::string id_of(std::string_view kind, const event& ev) {
 std::string metadata_text(const boost::json::object& obj) { return boost::json::serialize(obj); }
 
 std::string dialogue_type_of(const event& ev) {
+  if (json_object_at(ev.payload, "reflection") != nullptr) return "ai_self";
   if (json_string_or(ev.payload, "kind", "root") == "root") return "human_ai";
   return json_string_or(ev.payload, "callKind") == "freshBootsReasoning" ? "ai_self" : "ai_ai";
 }
@@ -225,9 +226,11 @@ class turn_folder {
     c_.session_id.clear();
   }
 
+  // `sessionId` empty: the current session (the engine's own reflection dialogs do not know it).
   void place_introspection(const boost::json::object& p) {
+    const std::string session = json_string_or(p, "sessionId");
     if (c_.session_id.empty() || c_.session_type != "self_reflection" ||
-        json_string_or(p, "sessionId") != c_.session_id) {
+        (!session.empty() && session != c_.session_id)) {
       return;
     }
     record_introspection turn;
@@ -324,6 +327,11 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     // The responder's answer is the last message of its turn.
     if (m.kind == message_kind::answer && c_.turn_responder == "ai") close_responded(m.msg.id);
+    // A reflection's answer is its summary, and ends its session.
+    if (m.kind == message_kind::answer && !c_.reflection_trigger.empty() && c_.turn_id.empty()) {
+      end_current_session(ev_.ts_ms, m.msg.content);
+      c_.session_id.clear();
+    }
     // What the engine's system says goes into the AI's context.
     note_system_utterance(m.msg, "ai", std::move(m.notes));
     out_.message = std::move(m.msg);
@@ -374,6 +382,13 @@ class turn_folder {
     record_session s;
     s.id = id_of("session", ev_);
     s.metadata = "{}";
+    if (!c_.reflection_trigger.empty()) {
+      s.session_type = "self_reflection";
+      s.created_by = "ai";
+      s.trigger_source = c_.reflection_trigger;
+      s.goal = c_.reflection_goal;
+      s.ai_mood_state = c_.reflection_mood;
+    }
     start_session(std::move(s), ev_.ts_ms);
   }
 
@@ -462,6 +477,11 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
     // Recorded in the log, so a rebuild uses the windows the dialog was created with.
     cursor.window_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "turnWindowMs", kDefaultTurnWindowMs));
     cursor.gap_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "sessionGapMs", kDefaultSessionGapMs));
+    if (const auto* reflection = json_object_at(ev.payload, "reflection")) {
+      cursor.reflection_trigger = json_string_or(*reflection, "trigger", "task_reflection");
+      cursor.reflection_goal = json_string_or(*reflection, "goal");
+      cursor.reflection_mood = json_string_or(*reflection, "moodState");
+    }
     out.dialogue = dialogue_from_created(ev);
     out.new_dialogue = true;
     return out;
