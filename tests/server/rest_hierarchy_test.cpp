@@ -6,7 +6,7 @@
 namespace parley::test {
 namespace {
 
-// Starts the delegation and waits until the clerk's question is open; returns {root, sub, question}.
+// Starts the delegation and waits until the clerk's question is open and stored; returns {root, sub, question}.
 struct open_question_ids {
   std::string root;
   std::string sub;
@@ -24,6 +24,12 @@ class RestHierarchyTest : public RestTest {
     if (questions.empty()) return ids;
     ids.sub = std::string(questions[0].at("dialog").at("selfId").as_string());
     ids.question = std::string(questions[0].at("id").as_string());
+    // The engine lists the question once it is staged; the stored projection has it once its
+    // commit is durable, a moment later.
+    EXPECT_TRUE(eventually([&] {
+      const auto sub = dialog(ids.sub);
+      return sub.is_object() && sub.at("dialog").at("openQuestions") == 1;
+    }));
     return ids;
   }
 };
