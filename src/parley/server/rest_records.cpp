@@ -3,6 +3,8 @@
 // before the store is asked.
 #include <boost/json/array.hpp>
 
+#include <algorithm>
+
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
 #include "parley/server/records_views.hpp"
@@ -90,6 +92,21 @@ result<record_dialogue> dialogue_at(server_context& context, const std::string& 
   auto records = records_of(context);
   if (!records) return std::move(records).err();
   return found_or_404((*records)->dialogue(id), "dialogue", id);
+}
+
+// GET of one row by id: `{key: row}`, 404 naming the id (the key with spaces: "memory entry").
+template <class Row>
+rest_response one_record(server_context& context, const rest_request& request, const std::string& id,
+                         const std::string& key, result<std::optional<Row>> (records_query::*fetch)(std::string_view),
+                         boost::json::object (*to_json)(const Row&)) {
+  if (auto params = parse_records_params(request, kNoParams); !params) return params_error(params.err());
+  auto records = records_of(context);
+  if (!records) return error_response(records.err());
+  std::string what = key;
+  std::replace(what.begin(), what.end(), '_', ' ');
+  auto row = found_or_404(((*records)->*fetch)(id), what, id);
+  if (!row) return error_response(row.err());
+  return json_response(200, {{key, to_json(*row)}});
 }
 
 // What the DialogueTurn view is made of: the turn's messages and memory links, and the human's
@@ -184,12 +201,7 @@ handler_result list_unresponded_turns(server_context& context, const rest_reques
 }
 
 handler_result get_session(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto session = found_or_404((*records)->session(id), "session", id);
-  if (!session) co_return error_response(session.err());
-  co_return json_response(200, {{"session", session_json(*session)}});
+  co_return one_record(context, request, id, "session", &records_query::session, session_json);
 }
 
 handler_result list_session_turns(server_context& context, const rest_request& request, std::string id) {
@@ -258,12 +270,7 @@ handler_result list_system_utterances(server_context& context, const rest_reques
 }
 
 handler_result get_memory_entry(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto entry = found_or_404((*records)->memory_entry(id), "memory entry", id);
-  if (!entry) co_return error_response(entry.err());
-  co_return json_response(200, {{"memory_entry", memory_entry_json(*entry)}});
+  co_return one_record(context, request, id, "memory_entry", &records_query::memory_entry, memory_entry_json);
 }
 
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id) {
@@ -280,12 +287,7 @@ handler_result list_turn_messages(server_context& context, const rest_request& r
 }
 
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto message = found_or_404((*records)->message(id), "message", id);
-  if (!message) co_return error_response(message.err());
-  co_return json_response(200, {{"message", record_message_json(*message)}});
+  co_return one_record(context, request, id, "message", &records_query::message, record_message_json);
 }
 
 handler_result search_messages(server_context& context, const rest_request& request, std::string /*id*/) {

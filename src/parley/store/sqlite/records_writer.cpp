@@ -5,16 +5,6 @@
 #include "parley/model/conversation_reducer.hpp"
 
 namespace parley::sqlite {
-namespace {
-
-result<void> prepare_into(connection& db, statement& out, std::string_view sql) {
-  auto prepared = db.prepare(sql);
-  if (!prepared) return std::move(prepared).err();
-  out = std::move(*prepared);
-  return ok();
-}
-
-}  // namespace
 
 result<void> records_writer::prepare(connection& db) {
   db_ = &db;

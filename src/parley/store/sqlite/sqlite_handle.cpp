@@ -90,6 +90,13 @@ result<connection> connection::open_read_write(const std::string& path) {
 
 result<connection> connection::open_read_only(const std::string& path) { return open(path, SQLITE_OPEN_READONLY); }
 
+result<void> prepare_into(connection& db, statement& out, std::string_view sql) {
+  auto prepared = db.prepare(sql);
+  if (!prepared) return std::move(prepared).err();
+  out = std::move(*prepared);
+  return ok();
+}
+
 void connection::keep_wal_on_close() noexcept {
   sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
 }

@@ -96,4 +96,7 @@ class connection {
   std::string path_;
 };
 
+// Prepares `sql` (persistent) on `db` into `out`, for statements a writer or reader keeps.
+result<void> prepare_into(connection& db, statement& out, std::string_view sql);
+
 }  // namespace parley::sqlite

@@ -30,13 +30,6 @@ std::string list_sql(unsigned mask) {
   return sql + " ORDER BY created_at_ms, id LIMIT ?4 OFFSET ?5";
 }
 
-result<void> prepare_into(connection& db, statement& out, const std::string& sql) {
-  auto prepared = db.prepare(sql);
-  if (!prepared) return std::move(prepared).err();
-  out = std::move(*prepared);
-  return ok();
-}
-
 // Steps `stmt` to the end, turning each row into a T with `read` (which may return result<T>).
 template <class T, class Read>
 result<std::vector<T>> collect(statement& stmt, Read read) {

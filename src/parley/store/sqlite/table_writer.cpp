@@ -37,13 +37,6 @@ bool is_fixed_column(std::string_view column) {
          std::end(kFixedDialogColumns);
 }
 
-result<void> prepare_into(connection& db, statement& out, std::string_view sql) {
-  auto prepared = db.prepare(sql);
-  if (!prepared) return std::move(prepared).err();
-  out = std::move(*prepared);
-  return ok();
-}
-
 }  // namespace
 
 result<void> table_writer::prepare(connection& db) {
