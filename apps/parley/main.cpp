@@ -27,7 +27,8 @@ constexpr const char* kUsage =
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
-    "                      [--cors-origin ORIGIN]   the web UI, REST API and WebSocket on one port\n"
+    "                      [--cors-origin ORIGIN] [--turn-window S] [--session-gap S] [--reflect-every S]\n"
+    "                      [--reflect-goal TEXT]   the web UI, REST API and WebSocket on one port\n"
     "common options: --data DIR (default ./.parley)\n";
 
 }  // namespace

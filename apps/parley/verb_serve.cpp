@@ -25,6 +25,7 @@
 #include "parley/server/auth.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
+#include "parley/server/reflection_schedule.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "verbs.hpp"
@@ -37,11 +38,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window", "session-gap"}, {}};
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window",
+                           "session-gap", "reflect-every", "reflect-goal"},
+                          {}};
+constexpr const char* kDefaultReflectionGoal =
+    "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
-    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS]";
+    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
+    "[--reflect-every SECONDS] [--reflect-goal TEXT]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -154,6 +159,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!turn_window) return report(turn_window.err());
   auto session_gap = parse_seconds(*args, "session-gap");
   if (!session_gap) return report(session_gap.err());
+  auto reflect_every = parse_seconds(*args, "reflect-every");
+  if (!reflect_every) return report(reflect_every.err());
+  const std::string reflect_goal = args->value("reflect-goal").value_or(kDefaultReflectionGoal);
+  if (reflect_goal.empty()) return report(make_error(errc::invalid_argument, "--reflect-goal: expected a goal"));
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
@@ -167,6 +176,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
+  std::unique_ptr<server::reflection_schedule> reflections;
   {
     auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
                                           engine::build_builtin_tools());
@@ -194,6 +204,11 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
     if (auto started = windows->start(); !started) return report(started.err());
   }
+  if (*reflect_every > 0) {
+    reflections = std::make_unique<server::reflection_schedule>(
+        io.get_executor(), *eng, std::chrono::milliseconds(*reflect_every), reflect_goal);
+    reflections->start();
+  }
 
   auto listening = server::http_server::listen(io.get_executor(), context);
   if (!listening) return report(listening.err());
@@ -214,6 +229,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (ec) return;
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
+    if (reflections) reflections->stop();
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });

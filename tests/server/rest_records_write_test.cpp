@@ -368,5 +368,29 @@ TEST_F(RecordsViewsRest, AMemberReflectingWithSelfReflectIsRecordedAsASelfReflec
   EXPECT_TRUE(std::filesystem::exists(team_dir_ / "workspace/.minds/memory/individual/lead/lesson.md"));
 }
 
+TEST_F(RecordsViewsRest, ASchedulePutsReflectingMembersIntoSelfReflectionsOfTheirOwn) {
+  start("reflect", {"--reflect-every", "1"});
+  // The first tick comes a second after the start; the test waits for the finished reflection.
+  ASSERT_TRUE(eventually([&] {
+    const auto sessions = client().get("/api/ai/lead/sessions?type=self_reflection").json();
+    if (!sessions.is_object() || sessions.at("total") == 0) return false;
+    return !sessions.at("sessions").at(0).at("summary").is_null();
+  })) << server_->output();
+  const auto session = get_ok("/api/ai/lead/sessions?type=self_reflection").at("sessions").at(0);
+  EXPECT_EQ(session.at("trigger_source"), "schedule");
+  EXPECT_NE(text(session.at("goal")).find("Review your recent work"), std::string::npos);
+  EXPECT_EQ(session.at("summary"), "Summary: short answers work.");
+  const auto dialogue = get_ok("/api/dialogues/" + text(session.at("dialogue_id"))).at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "ai_self");
+  EXPECT_TRUE(dialogue.at("relation_id").is_null());
+  EXPECT_EQ(get_ok("/api/sessions/" + text(session.at("id")) + "/introspection_turns").at("total"), 1);
+  // Refused: a schedule of zero seconds.
+  server_.reset();
+  server_process bad(
+      {"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string(), "--reflect-every", "0"});
+  EXPECT_FALSE(bad.started());
+  EXPECT_NE(bad.output().find("--reflect-every"), std::string::npos) << bad.output();
+}
+
 }  // namespace
 }  // namespace parley::test

@@ -6,6 +6,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/prompts.hpp"
 #include "parley/engine/taskdoc.hpp"
 
 namespace parley::engine {
@@ -140,6 +141,10 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
   if (!spec.title.empty()) payload["title"] = spec.title;
   if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
+  if (!spec.reflection.empty()) {
+    payload["reflection"] = std::move(spec.reflection);
+    payload["callKind"] = dialog_tool::self_reflect;  // its tool uses are introspection turns, as in a selfReflect
+  }
   add_record_windows(payload);
   if (auto staged = runtime->stage(event_type::dialog_created, std::move(payload), id, id); !staged) {
     co_return std::move(staged).err();
@@ -155,8 +160,35 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   co_return id;
 }
 
+asio::awaitable<result<std::string>> engine::start_reflection(std::string member_id, std::string trigger,
+                                                              std::string goal) {
+  const auto* member = team_.find_member(member_id);
+  if (member == nullptr) co_return make_error(errc::not_found, "unknown member '" + member_id + "'");
+  if (!member->self_reflection) {
+    co_return make_error(errc::conflict, "member '" + member_id + "' does not reflect (self_reflection is off)");
+  }
+  new_dialog spec;
+  spec.member_id = member_id;
+  spec.title = "self-reflection: " + goal;
+  spec.reflection = boost::json::object{{"trigger", trigger}, {"goal", goal}};
+  auto id = co_await create_root_dialog(std::move(spec));
+  if (!id) co_return id;
+  std::string prompt = reflection_prompt(team_.language, goal, "");
+  std::string msg_id = new_uuid();
+  std::string origin = "system";  // the reflection's goal comes from the system, not a human
+  auto posted = co_await post_input(*id, std::move(prompt), std::move(msg_id), std::move(origin));
+  if (!posted) co_return std::move(posted).err();
+  co_return id;
+}
+
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content,
                                                         std::string msg_id) {
+  std::string origin = "user";
+  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id), std::move(origin));
+}
+
+asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::string content, std::string msg_id,
+                                                 std::string origin) {
   if (auto valid = check_user_message(content); !valid) co_return std::move(valid).err();
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
@@ -175,7 +207,7 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
     }
     if (msg_id.empty()) msg_id = new_uuid();
     boost::json::object payload{
-        {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", "user"}};
+        {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", origin}};
     if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }

@@ -34,6 +34,8 @@ struct new_dialog {
   std::string member_id;  // empty: the team's default member
   std::string title;
   std::string task_doc_path;  // a `*.tsk` package in the workspace, created if missing
+  // {trigger, goal}: a self-reflection of the member (start_reflection); empty for any other dialog.
+  boost::json::object reflection;
 };
 
 // Seed 001 `drive_dialog_by_user_answer`: the human answers an open question (Q4H).
@@ -75,6 +77,10 @@ class engine {
   boost::asio::awaitable<result<std::string>> create_root_dialog(new_dialog spec);
   // Durably appends a user message, then schedules the dialog's drive. Waits for a running drive
   // of the same dialog to end first (the per-dialog FIFO lock).
+  // A self-reflection of `member_id` in a root dialog of its own (seed 002's AI ⇄ self, opened by
+  // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
+  boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
+                                                               std::string goal);
   boost::asio::awaitable<result<void>> post_user_message(std::string dialog_id, std::string content,
                                                          std::string msg_id = {});
   // The checks post_user_message makes on content, for callers that want them before creating a dialog.
@@ -197,6 +203,9 @@ class engine {
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
+  // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
+  boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
+                                                  std::string origin);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
   // Adds the configured record windows to a dialog_created payload.
   void add_record_windows(boost::json::object& created_payload) const;

@@ -23,10 +23,10 @@ std::string course_header(std::string_view language, std::string_view tellasker_
 std::string reflection_prompt(std::string_view language, std::string_view goal, std::string_view mood) {
   std::string out =
       chinese(language)
-          ? "这是一次自省（self-reflection）支线对话，对象是你自己的工作。目标：" + std::string(goal) +
+          ? "这是一次自省（self-reflection）对话，对象是你自己的工作。目标：" + std::string(goal) +
                 "\n用你的工具回顾、整理；把值得记住的写成记忆文件（.minds/memory/individual/<你的 id>/ 下的 .md）。"
                 "每次工具使用都会记为一个自省轮次。最终回复即本次自省的总结。"
-          : "This is a self-reflection sideline dialog about your own work. Goal: " + std::string(goal) +
+          : "This is a self-reflection dialog about your own work. Goal: " + std::string(goal) +
                 "\nUse your tools to review and sort things out; write what is worth keeping as memory files "
                 "(.md files under .minds/memory/individual/<your id>/). Each tool use is recorded as an "
                 "introspection turn. Your final reply is the reflection's summary.";

@@ -14,7 +14,7 @@ std::string course_header(std::string_view language, std::string_view tellasker_
 // The system-prompt section that tells a subdialog how to deliver (first-line content markers,
 // the sideline delivery rule); FBR subdialogs get the tool-less variant.
 std::string sideline_rules(std::string_view language, bool fbr);
-// The first message of a selfReflect subdialog: what the reflection is for and how it ends.
+// The first message of a self-reflection dialog: what the reflection is for and how it ends.
 std::string reflection_prompt(std::string_view language, std::string_view goal, std::string_view mood);
 
 // The first user message of a course started by clear_mind.
