@@ -97,16 +97,19 @@ class rest_client {
     return true;
   }
 
-  // A HEAD response announces a body it does not carry, so the parser must not wait for one.
+  // A HEAD response announces a body it does not carry, so only its header is read.
   static http_reply read_reply(boost::asio::ip::tcp::socket& socket, bool head_request = false) {
     namespace http = boost::beast::http;
     http_reply reply;
     boost::beast::flat_buffer buffer;
     http::response_parser<http::string_body> parser;
     parser.body_limit(64 << 20);
-    parser.skip(head_request);
     boost::system::error_code ec;
-    http::read(socket, buffer, parser, ec);
+    if (head_request) {
+      http::read_header(socket, buffer, parser, ec);
+    } else {
+      http::read(socket, buffer, parser, ec);
+    }
     if (ec) return reply;
     const auto& res = parser.get();
     reply.status = static_cast<int>(res.result_int());

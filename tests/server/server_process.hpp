@@ -68,11 +68,11 @@ class server_process {
   int terminate(int signal_number = SIGTERM, std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
     if (pid_ <= 0) return -1;
     ::kill(pid_, signal_number);
-    return wait_for_exit(timeout);
+    return exit_status_within(timeout);
   }
 
   // Waits for the process to exit by itself; same results as terminate().
-  int wait_for_exit(std::chrono::milliseconds timeout) {
+  int exit_status_within(std::chrono::milliseconds timeout) {
     if (pid_ <= 0) return -1;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     int status = 0;
@@ -116,7 +116,7 @@ class server_process {
       ::unsetenv("ANTHROPIC_API_KEY");
       ::unsetenv("ANTHROPIC_BASE_URL");
       ::execv(argv[0], argv.data());
-      ::_exit(127);
+      std::quick_exit(127);  // exec failed; no atexit handler of the parent runs in the child
     }
     ::close(fds[1]);
     out_fd_ = fds[0];

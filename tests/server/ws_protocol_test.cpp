@@ -357,7 +357,7 @@ TEST_F(WsTest, ShutdownClosesEverySocketWith1001) {
   auto client = connect();
   ::kill(server_->pid(), SIGTERM);  // the exit is awaited below, after the close
   EXPECT_EQ(client->wait_closed(), 1001);
-  EXPECT_EQ(server_->wait_for_exit(30s), 0);
+  EXPECT_EQ(server_->exit_status_within(30s), 0);
 }
 
 }  // namespace
