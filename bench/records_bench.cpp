@@ -338,8 +338,8 @@ int run_records_bench(const bench_args& args) {
   }
   server.eng = std::move(*eng);
   server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
-  server.context = std::make_unique<server::server_context>(
-      server::server_context{*server.eng, *server.log, server.options, *server.channels, true, "bench"});
+  server.context = std::make_unique<server::server_context>(server::server_context{
+      *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
   auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
   if (!listening) {
     std::fprintf(stderr, "parley-bench records: %s\n", listening.err().message.c_str());

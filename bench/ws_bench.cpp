@@ -340,8 +340,8 @@ int run_ws_bench(const bench_args& args) {
   server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
   server.stamps = std::make_unique<stamp_observer>(*server.channels, static_cast<std::size_t>(chunks) + 256);
   server.eng->add_observer(server.stamps.get());
-  server.context = std::make_unique<server::server_context>(
-      server::server_context{*server.eng, *server.log, server.options, *server.channels, true, "bench"});
+  server.context = std::make_unique<server::server_context>(server::server_context{
+      *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
   auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
   if (!listening) {
     std::fprintf(stderr, "parley-bench: %s\n", listening.err().message.c_str());

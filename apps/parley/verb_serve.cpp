@@ -39,13 +39,13 @@ using namespace std::chrono_literals;
 namespace {
 
 const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window",
-                           "session-gap", "reflect-every", "reflect-goal"},
+                           "session-gap", "reflect-every", "reflect-goal", "users"},
                           {}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
-    "[--token TOKEN] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
+    "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
     "[--reflect-every SECONDS] [--reflect-goal TEXT]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
@@ -148,8 +148,19 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (args->value("token") && options.token.empty()) {
     return report(make_error(errc::invalid_argument, "--token: expected a non-empty token"));
   }
+  server::user_directory users;
+  if (const auto users_file = args->value("users")) {
+    if (args->value("token")) {
+      return report(make_error(errc::invalid_argument, "--users: each user has a token of their own; drop --token"));
+    }
+    auto loaded = server::user_directory::load(*users_file);
+    if (!loaded) return report(loaded.err());
+    users = std::move(*loaded);
+  }
   // Off loopback, anyone who can reach the port could drive the team: a token is required.
-  if (options.token.empty() && !server::is_loopback_host(options.host)) options.token = server::generate_token();
+  if (options.token.empty() && !users.multi_user() && !server::is_loopback_host(options.host)) {
+    options.token = server::generate_token();
+  }
   options.cors_origin = args->value("cors-origin").value_or("");
   auto web_root = find_web_root(*args);
   if (!web_root) return report(web_root.err());
@@ -194,7 +205,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  server::server_context context{*eng, log, options, *channels, scripted_offline, kVersion};
+  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion};
 
   auto recovered = eng->recover_all();
   if (!recovered) return report(recovered.err());

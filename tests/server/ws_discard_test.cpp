@@ -36,6 +36,7 @@ const std::string stop_chunk =
 struct recorder final : pubchan_subscriber {
   std::vector<boost::json::object> packets;
   void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
+  bool sees_root(const dialog_row& /*root*/) const override { return true; }
   void close(std::uint16_t, std::string_view) override {}
 };
 

@@ -26,6 +26,7 @@ struct recorder final : pubchan_subscriber {
   std::vector<boost::json::object> packets;
   std::uint16_t closed_with = 0;
   void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
+  bool sees_root(const dialog_row& /*root*/) const override { return true; }
   void close(std::uint16_t code, std::string_view) override { closed_with = code; }
   std::vector<std::string> types() const {
     std::vector<std::string> out;

@@ -36,6 +36,16 @@ const json::array* json_array_at(const json::object& obj, std::string_view key) 
   return found != nullptr ? found->if_array() : nullptr;
 }
 
+std::vector<std::string> json_strings_at(const json::object& obj, std::string_view key) {
+  std::vector<std::string> out;
+  if (const auto* items = json_array_at(obj, key)) {
+    for (const auto& item : *items) {
+      if (item.is_string()) out.emplace_back(item.get_string());
+    }
+  }
+  return out;
+}
+
 result<json::value> parse_json(std::string_view text) {
   boost::system::error_code ec;
   json::value value = json::parse(text, ec);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parley/core/result.hpp"
 
@@ -20,6 +21,8 @@ std::int64_t json_int_or(const json::object& obj, std::string_view key, std::int
 bool json_bool_or(const json::object& obj, std::string_view key, bool fallback = false);
 const json::object* json_object_at(const json::object& obj, std::string_view key);
 const json::array* json_array_at(const json::object& obj, std::string_view key);
+// The strings of an array field (other elements are skipped); empty when the field is absent.
+std::vector<std::string> json_strings_at(const json::object& obj, std::string_view key);
 
 result<json::value> parse_json(std::string_view text);
 std::string to_json_text(const json::value& value);

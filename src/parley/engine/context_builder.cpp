@@ -34,6 +34,10 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
     prompt += "\n\n";
     prompt += sideline_rules(setting.language, dialog.is_fbr());
   }
+  if (dialog.is_group()) {
+    prompt += "\n\n";
+    prompt += group_rules(setting.language, dialog.row().humans, dialog.row().members);
+  }
   append_taskdoc(setting, prompt);
   if (const auto memories = read_memories(setting.workspace, member.id, kMaxMemoryBytes); !memories.empty()) {
     prompt += "\n\n## Memories\n" + memories;
@@ -118,9 +122,29 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   // A call's result can arrive after later messages (a subdialog replies while the human talks);
   // providers want each result right after the message that made the call, so it moves there.
   std::vector<bool> placed(rows.size(), false);
+  // In a group the model sees who said what; another member's work (its calls and their results)
+  // is not its own, so only that member's sayings reach it, as words of a participant.
+  const bool group = dialog.is_group();
+  auto from_another_member = [&](const message_row& row) {
+    return group && row.role == "assistant" && !row.speaker.empty() && row.speaker != member.id;
+  };
   auto add = [&](std::size_t i) {
     placed[i] = true;
     const auto& row = rows[i];
+    if (from_another_member(row)) {
+      if (row.content.empty()) return;
+      llm::chat_message said;
+      said.role = llm::role::user;
+      said.content = "[@" + row.speaker + "] " + row.content;
+      request.messages.push_back(std::move(said));
+      return;
+    }
+    if (group && row.role == "user" && !row.speaker.empty() && dialog.row().humans.size() > 1) {
+      auto msg = to_chat_message(row);
+      msg.content = "[@" + row.speaker + "] " + msg.content;
+      request.messages.push_back(std::move(msg));
+      return;
+    }
     // A generation cut off before it said anything leaves nothing for the model to read.
     if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) return;
     request.messages.push_back(text_syntax ? as_text(to_chat_message(row)) : to_chat_message(row));
@@ -129,11 +153,16 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
     if (placed[i]) continue;
     add(i);
     if (rows[i].role != "assistant" || rows[i].tool_calls_json.empty()) continue;
+    const bool others_work = from_another_member(rows[i]);
     for (const auto& call : parse_tool_calls(rows[i].tool_calls_json)) {
       for (std::size_t j = i + 1; j < rows.size(); ++j) {
         if (placed[j]) continue;
         if (rows[j].role == "tool" && rows[j].tool_call_id == call.id) {
-          add(j);
+          if (others_work) {
+            placed[j] = true;
+          } else {
+            add(j);
+          }
           break;
         }
       }

@@ -35,6 +35,12 @@ class dialog_runtime {
   // The gates of seed 001, derived from the log: running, not dead, nothing awaited.
   bool can_drive() const noexcept { return row_.status == "running" && !row_.dead && !state_.suspended(); }
   const std::string& id() const noexcept { return row_.id; }
+  // A root several AI members or humans share (seed 002's group dialogue types).
+  bool is_group() const noexcept { return !row_.members.empty() || row_.humans.size() > 1; }
+  // Who generates next: in a group, the member the last human message asked; else the dialog's.
+  const std::string& speaking_member() const noexcept {
+    return state_.responder.empty() ? row_.member_id : state_.responder;
+  }
 
   // Builds the next event of this dialog, folds it into row/messages and queues it for the log.
   // `dialog_id`/`root_id` are only needed for the dialog_created event.

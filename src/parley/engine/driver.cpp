@@ -55,6 +55,7 @@ boost::json::object finished_payload(const dialog_runtime& dialog, const std::st
                               {"usage", usage_json(response.usage)},
                               {"interrupted", interrupted}};
   if (dialog.state().input_during_generation) payload["inputArrived"] = true;
+  if (dialog.is_group()) payload["memberId"] = dialog.speaking_member();
   return payload;
 }
 
@@ -123,7 +124,7 @@ boost::json::object introspection_of(const dialog_runtime& dialog, const llm::to
                           {"toolOutput", outcome.content},
                           {"startedAt", started_ms},
                           {"durationMs", finished_ms - started_ms},
-                          {"aiId", dialog.row().member_id}};
+                          {"aiId", dialog.speaking_member()}};
   if (auto entry = memory_written_by(call, outcome.ok); !entry.empty()) {
     out["generatedEntry"] = std::move(entry);
     out["memoryId"] = new_uuid();
@@ -147,9 +148,9 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
 }
 
 asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
-  const auto member = members_.find(dialog.row().member_id);
+  const auto member = members_.find(dialog.speaking_member());
   if (member == members_.end()) {
-    co_await record_failure(dialog, "member '" + dialog.row().member_id + "' is not in the team");
+    co_await record_failure(dialog, "member '" + dialog.speaking_member() + "' is not in the team");
     co_return;
   }
   if (dialog.row().generating) {

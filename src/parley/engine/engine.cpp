@@ -6,6 +6,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/group_routing.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/taskdoc.hpp"
 
@@ -128,10 +129,25 @@ result<std::size_t> engine::recover_all() {
 }
 
 asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec) {
-  if (spec.member_id.empty()) spec.member_id = team_.default_member;
-  if (members_.find(spec.member_id) == members_.end()) {
+  for (const auto& member : spec.members) {
+    if (members_.find(member) == members_.end()) {
+      co_return make_error(errc::not_found,
+                           "unknown member '" + member + "'" + did_you_mean(member, team_.member_ids()));
+    }
+  }
+  const bool group_of_humans = spec.humans.size() > 1;
+  if (spec.member_id.empty() && !spec.members.empty()) {
+    // A LIO's default responder is its first AI; in a human group nobody answers unasked.
+    if (!group_of_humans) spec.member_id = spec.members.front();
+  } else if (spec.member_id.empty() && !spec.humans_only) {
+    spec.member_id = team_.default_member;
+  }
+  if (!spec.member_id.empty() && members_.find(spec.member_id) == members_.end()) {
     co_return make_error(errc::not_found,
                          "unknown member '" + spec.member_id + "'" + did_you_mean(spec.member_id, team_.member_ids()));
+  }
+  if (spec.member_id.empty() && !spec.humans_only && spec.members.empty()) {
+    co_return make_error(errc::invalid_argument, "a dialog needs a member, members or humans_only");
   }
   if (!spec.task_doc_path.empty()) {
     if (auto made = ensure_taskdoc(team_.workspace, spec.task_doc_path); !made) co_return std::move(made).err();
@@ -141,6 +157,8 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
   if (!spec.title.empty()) payload["title"] = spec.title;
   if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
+  if (!spec.humans.empty()) payload["humans"] = boost::json::array(spec.humans.begin(), spec.humans.end());
+  if (!spec.members.empty()) payload["members"] = boost::json::array(spec.members.begin(), spec.members.end());
   if (!spec.reflection.empty()) {
     payload["reflection"] = std::move(spec.reflection);
     payload["callKind"] = dialog_tool::self_reflect;  // its tool uses are introspection turns, as in a selfReflect
@@ -181,14 +199,15 @@ asio::awaitable<result<std::string>> engine::start_reflection(std::string member
   co_return id;
 }
 
-asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content,
-                                                        std::string msg_id) {
+asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content, std::string msg_id,
+                                                        std::string from) {
   std::string origin = "user";
-  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id), std::move(origin));
+  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id), std::move(origin),
+                                std::move(from));
 }
 
 asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                 std::string origin) {
+                                                 std::string origin, std::string from) {
   if (auto valid = check_user_message(content); !valid) co_return std::move(valid).err();
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
@@ -202,18 +221,20 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     // Tool calls owed since a crash are answered first, so the model never sees a call
     // without its result followed by a new question.
     if (auto owed = dialog.unanswered_tool_calls(); !owed.empty()) {
-      const auto member = members_.find(dialog.row().member_id);
+      const auto member = members_.find(dialog.speaking_member());
       if (member != members_.end()) co_await run_tools(dialog, member->second, owed);
     }
     if (msg_id.empty()) msg_id = new_uuid();
     boost::json::object payload{
         {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", origin}};
+    if (!from.empty()) payload["from"] = from;
+    if (dialog.is_group()) payload["responder"] = responder_for(dialog.row(), content);
     if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
   }
-  schedule_drive(dialog);
+  if (dialog.row().needs_drive) schedule_drive(dialog);
   co_return ok();
 }
 

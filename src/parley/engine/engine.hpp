@@ -31,11 +31,17 @@ namespace parley::engine {
 using provider_map = std::map<std::string, std::shared_ptr<llm::provider>, std::less<>>;
 
 struct new_dialog {
-  std::string member_id;  // empty: the team's default member
+  std::string member_id;  // empty: the team's default member (in a group: its first member, if any)
   std::string title;
   std::string task_doc_path;  // a `*.tsk` package in the workspace, created if missing
   // {trigger, goal}: a self-reflection of the member (start_reflection); empty for any other dialog.
   boost::json::object reflection;
+  // Seed 002's dialogue types. `humans`: the users who take part, its creator first (who may see
+  // it). `members`: a group's AI members (two or more with one human: a LIO; any with several
+  // humans: an AI in a human group). No members and `humans_only`: humans talk among themselves.
+  std::vector<std::string> humans;
+  std::vector<std::string> members;
+  bool humans_only = false;
 };
 
 // Seed 001 `drive_dialog_by_user_answer`: the human answers an open question (Q4H).
@@ -81,8 +87,10 @@ class engine {
   // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
   boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
                                                                std::string goal);
+  // `from`: the user who wrote it. In a group dialog the message goes to the member it mentions
+  // (group_routing.hpp) and is only relayed when nobody is asked: no drive.
   boost::asio::awaitable<result<void>> post_user_message(std::string dialog_id, std::string content,
-                                                         std::string msg_id = {});
+                                                         std::string msg_id = {}, std::string from = {});
   // The checks post_user_message makes on content, for callers that want them before creating a dialog.
   result<void> check_user_message(std::string_view content) const;
   // Suspends until the dialog has no drive queued or running.
@@ -205,7 +213,7 @@ class engine {
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
   // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
   boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                  std::string origin);
+                                                  std::string origin, std::string from = {});
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
   // Adds the configured record windows to a dialog_created payload.
   void add_record_windows(boost::json::object& created_payload) const;

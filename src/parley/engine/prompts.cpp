@@ -35,6 +35,21 @@ std::string reflection_prompt(std::string_view language, std::string_view goal, 
   return out;
 }
 
+std::string group_rules(std::string_view language, const std::vector<std::string>& humans,
+                        const std::vector<std::string>& members) {
+  auto names = [](const std::vector<std::string>& ids) {
+    std::string out;
+    for (const auto& id : ids) out += (out.empty() ? "@" : ", @") + id;
+    return out.empty() ? std::string("-") : out;
+  };
+  return chinese(language)
+             ? "这是一个群组对话。人类：" + names(humans) + "；AI 成员：" + names(members) +
+                   "。其他参与者的话以 [@名字] 开头；你只回答点名你的消息（或在无人点名时作为默认回答者）。"
+             : "This is a group dialog. Humans: " + names(humans) + "; AI members: " + names(members) +
+                   ". Words of other participants start with [@name]; you answer the message that mentions you "
+                   "(or, when nobody is mentioned, as the default responder).";
+}
+
 std::string sideline_rules(std::string_view language, bool fbr) {
   if (fbr) {
     return chinese(language)

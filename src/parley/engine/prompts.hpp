@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace parley::engine {
 
@@ -14,6 +15,9 @@ std::string course_header(std::string_view language, std::string_view tellasker_
 // The system-prompt section that tells a subdialog how to deliver (first-line content markers,
 // the sideline delivery rule); FBR subdialogs get the tool-less variant.
 std::string sideline_rules(std::string_view language, bool fbr);
+// A group dialog (seed 002 LIO or a human group): who takes part, and how others' words are marked.
+std::string group_rules(std::string_view language, const std::vector<std::string>& humans,
+                        const std::vector<std::string>& members);
 // The first message of a self-reflection dialog: what the reflection is for and how it ends.
 std::string reflection_prompt(std::string_view language, std::string_view goal, std::string_view mood);
 

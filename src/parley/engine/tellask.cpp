@@ -58,7 +58,7 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
                              : dialog.is_sub() ? dialog_place::sub
                                                : dialog_place::root;
-  const auto member = members_.find(dialog.row().member_id);
+  const auto member = members_.find(dialog.speaking_member());
   const bool may_reflect = member != members_.end() && member->second.config->self_reflection;
   const auto& offered = dialog_tool_specs(place, false, may_reflect);
   const bool is_offered =
@@ -122,7 +122,7 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const bool reflect = call.name == dialog_tool::self_reflect;
   const bool registered = call.name == dialog_tool::tellask;
   const std::string content = reflect ? json_string_or(args, "goal") : json_string_or(args, "tellaskContent");
-  const std::string target = fbr || reflect ? caller.row().member_id : json_string_or(args, "targetAgentId");
+  const std::string target = fbr || reflect ? caller.speaking_member() : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
   if (members_.find(target) == members_.end()) {
     return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
@@ -131,7 +131,7 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   if (registered && !valid_slug(slug)) {
     return refuse("sessionSlug '" + slug + "' is malformed: it must match [a-zA-Z][a-zA-Z0-9_-]*");
   }
-  const auto& caller_member = *members_.at(caller.row().member_id).config;
+  const auto& caller_member = *members_.at(caller.speaking_member()).config;
   if (caller.row().depth + 1 > caller_member.max_tellask_depth) {
     return refuse("Tellask depth limit reached: this dialog is at depth " + std::to_string(caller.row().depth) +
                   " and max_tellask_depth is " + std::to_string(caller_member.max_tellask_depth) +
@@ -192,9 +192,9 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   if (reflect) {
     prompt = reflection_prompt(team_.language, content, json_string_or(args, "moodState"));
   } else if (sub->messages().empty() || new_caller) {
-    prompt = course_header(team_.language, caller.row().member_id, fbr) + "\n\n" + content;
+    prompt = course_header(team_.language, caller.speaking_member(), fbr) + "\n\n" + content;
   }
-  boost::json::object assignment{{"callerId", caller.id()}, {"callerMemberId", caller.row().member_id},
+  boost::json::object assignment{{"callerId", caller.id()}, {"callerMemberId", caller.speaking_member()},
                                  {"callId", call.id},       {"callName", call.name},
                                  {"sessionSlug", slug},     {"tellaskContent", content}};
   PARLEY_TRY(stage(*sub, event_type::user_message,
@@ -245,7 +245,7 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
                                        {"callId", call.id},
                                        {"name", call.name},
                                        {"subdialogId", tellasker.id()},
-                                       {"targetAgentId", tellasker.row().member_id},
+                                       {"targetAgentId", tellasker.speaking_member()},
                                        {"tellaskContent", content}}));
   PARLEY_TRY(stage(tellasker, event_type::reply_received,
                    boost::json::object{{"course", tellasker.row().course},

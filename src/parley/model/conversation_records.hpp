@@ -15,12 +15,13 @@ inline constexpr std::int64_t kDefaultTurnWindowMs = 3LL * 60 * 60 * 1000;
 inline constexpr std::int64_t kDefaultSessionGapMs = 60LL * 60 * 1000;
 
 struct record_dialogue {
-  std::string id;             // UUID
-  std::string dialog_id;      // the Parley dialog it records (its log)
-  std::string dialogue_type;  // "human_ai" | "ai_ai" | "ai_self"
-  std::string human_id;       // empty (NULL) until users exist
-  std::string ai_id;          // the member that speaks in it
-  std::string relation_id;    // a subdialog: the dialogue of its parent; empty for a root
+  std::string id;         // UUID
+  std::string dialog_id;  // the Parley dialog it records (its log)
+  // "human_ai" | "ai_ai" | "ai_self" | "lio_group" | "human_human" | "human_group_ai"
+  std::string dialogue_type;
+  std::string human_id;     // the human who opened it (a group's others are in metadata.humans)
+  std::string ai_id;        // the member that speaks in it
+  std::string relation_id;  // a subdialog: the dialogue of its parent; empty for a root
   std::int64_t created_at = 0;
   bool is_active = true;
   std::int64_t last_activity_at = 0;
@@ -152,6 +153,7 @@ struct records_cursor {
   std::string reflection_mood;
   std::string turn_id;  // the open (pending) turn, empty when none
   std::string turn_initiator;
+  std::string turn_initiator_id;  // who opened it (a user, a member); a human's turn is answered by another
   std::string turn_responder;
   std::string turn_type;
   std::int64_t turn_started_ms = 0;

@@ -23,7 +23,8 @@ enum class message_kind {
 struct classified {
   record_message msg;
   message_kind kind = message_kind::working;
-  std::string notes;  // for the system utterance log, when the system speaks
+  bool to_human = false;  // a human's message in a group that asks no AI: the other humans answer
+  std::string notes;      // for the system utterance log, when the system speaks
 };
 
 std::uint64_t mix64(std::uint64_t x) noexcept {  // splitmix64's finalizer
@@ -47,7 +48,15 @@ std::string metadata_text(const boost::json::object& obj) { return boost::json::
 
 std::string dialogue_type_of(const event& ev) {
   if (json_object_at(ev.payload, "reflection") != nullptr) return "ai_self";
-  if (json_string_or(ev.payload, "kind", "root") == "root") return "human_ai";
+  if (json_string_or(ev.payload, "kind", "root") == "root") {
+    const auto* humans = json_array_at(ev.payload, "humans");
+    const auto* members = json_array_at(ev.payload, "members");
+    const bool group_of_humans = humans != nullptr && humans->size() > 1;
+    if (members == nullptr || members->empty()) {
+      return group_of_humans || json_string_or(ev.payload, "memberId").empty() ? "human_human" : "human_ai";
+    }
+    return group_of_humans ? "human_group_ai" : "lio_group";
+  }
   return json_string_or(ev.payload, "callKind") == "freshBootsReasoning" ? "ai_self" : "ai_ai";
 }
 
@@ -64,6 +73,13 @@ record_dialogue dialogue_from_created(const event& ev) {
   boost::json::object meta{{"dialogId", ev.dialog_id}, {"rootId", ev.root_id}};
   if (const auto title = json_string_or(ev.payload, "title"); !title.empty()) meta["title"] = title;
   if (const auto call = json_string_or(ev.payload, "callKind"); !call.empty()) meta["callKind"] = call;
+  if (const auto* humans = json_array_at(ev.payload, "humans"); humans != nullptr && !humans->empty()) {
+    if (humans->front().is_string()) d.human_id = humans->front().get_string();
+    meta["humans"] = *humans;
+  }
+  if (const auto* members = json_array_at(ev.payload, "members"); members != nullptr && !members->empty()) {
+    meta["members"] = *members;
+  }
   d.metadata = metadata_text(meta);
   return d;
 }
@@ -94,10 +110,14 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     out.notes = "runtime prompt inserted into the context";
   } else if (m.role == "user") {
     msg.sender_role = "human";
+    msg.sender_id = m.speaker;
     out.kind = message_kind::input;
+    const auto* responder = ev.payload.if_contains("responder");
+    out.to_human = responder != nullptr && responder->is_string() && responder->get_string().empty();
+    if (!out.to_human && responder != nullptr && responder->is_string()) meta["responder"] = responder->get_string();
   } else if (m.role == "assistant") {
     msg.sender_role = "ai";
-    msg.sender_id = row.member_id;
+    msg.sender_id = m.speaker.empty() ? row.member_id : m.speaker;
     meta["genseq"] = m.genseq;
     if (!m.thinking.empty()) meta["thinking"] = m.thinking;
     if (m.interrupted) meta["interrupted"] = true;
@@ -298,15 +318,20 @@ class turn_folder {
     m.msg.seq = ev_.seq;
     expire_before(ev_.ts_ms);
     const bool open = !c_.turn_id.empty();
+    const std::string turn_before = c_.turn_id;
     switch (m.kind) {
-      case message_kind::input:
-        if (open && c_.turn_responder == m.msg.sender_role) {
+      case message_kind::input: {
+        // A human answers another human's turn, never their own.
+        const bool own_turn = c_.turn_initiator == m.msg.sender_role && c_.turn_initiator_id == m.msg.sender_id;
+        const std::string responder = m.to_human ? "human" : "ai";
+        if (open && c_.turn_responder == m.msg.sender_role && !own_turn) {
           close_responded(m.msg.id);
-          open_turn(m.msg.sender_role, "ai");
+          open_turn(m.msg.sender_role, responder);
         } else if (!open) {
-          open_turn(m.msg.sender_role, "ai");
+          open_turn(m.msg.sender_role, responder);
         }
         break;
+      }
       case message_kind::question:
         if (open && c_.turn_responder == "ai") {
           close_responded(m.msg.id);
@@ -322,6 +347,7 @@ class turn_folder {
         if (!open) open_turn(m.msg.sender_role, m.msg.sender_role == "ai" ? c_.counterpart : "ai");
         break;
     }
+    if (c_.turn_id != turn_before && !c_.turn_id.empty()) c_.turn_initiator_id = m.msg.sender_id;
     m.msg.session_id = c_.session_id;
     m.msg.turn_id = c_.turn_id;
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
@@ -368,6 +394,7 @@ class turn_folder {
     }
     c_.turn_id = std::move(id);
     c_.turn_initiator = initiator;
+    c_.turn_initiator_id.clear();  // set by place() for a turn a message opens
     c_.turn_responder = responder;
     c_.turn_type = initiator == "human" ? "human_query" : initiator == "ai" ? "ai_prompt" : "system_prompt";
     c_.turn_started_ms = ev_.ts_ms;

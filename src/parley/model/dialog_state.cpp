@@ -63,6 +63,7 @@ void apply_state_event(const event& ev, dialog_state& state) {
     state.input_during_generation = true;
   }
   if (ev.type == event_type::user_message) {
+    if (const auto responder = json_string_or(p, "responder"); !responder.empty()) state.responder = responder;
     if (const auto* a = json_object_at(p, "assignment")) {
       state.assigned = assignment{json_string_or(*a, "callerId"),
                                   json_string_or(*a, "callerMemberId"),

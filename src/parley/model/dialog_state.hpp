@@ -67,6 +67,8 @@ struct dialog_state {
   std::string partial_thinking;
   std::string partial_saying;
   context_health health;
+  // In a group: the member the last human message asked to answer (empty: the dialog's member).
+  std::string responder;
 
   bool suspended() const { return !awaited.empty() || !questions.empty(); }
   const human_question* find_question(std::string_view id) const;

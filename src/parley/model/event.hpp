@@ -22,16 +22,20 @@ struct event {
 // Payload fields are listed beside each type.
 namespace event_type {
 // {memberId, kind: "root"|"sub", parentId?, taskDocPath?, title?, depth,
-//  callKind?: "tellask"|"tellaskSessionless"|"freshBootsReasoning", sessionSlug?}
+//  callKind?: "tellask"|"tellaskSessionless"|"freshBootsReasoning", sessionSlug?,
+//  humans?: [userId] (a root's people, its creator first), members?: [memberId] (a group's AIs;
+//  memberId is then the default responder, "" when none answers unasked)}
 inline constexpr std::string_view dialog_created = "dialog_created";
 // {course, content, msgId, origin: "user"|"system"|"tellask"|"reply",
-//  assignment?: {callerId, callerMemberId, callId, callName, sessionSlug, tellaskContent}}
+//  assignment?: {callerId, callerMemberId, callId, callName, sessionSlug, tellaskContent},
+//  from?: the user who wrote it, responder?: the member who answers it ("" in a group: nobody)}
 // A Tellask to a subdialog is a user message with origin "tellask" and the assignment from its
 // current tellasker (seed 001 `assignmentFromSup`); replies route to that caller.
 inline constexpr std::string_view user_message = "user_message";
 // {course, genseq, round}
 inline constexpr std::string_view generation_started = "generation_started";
 // {course, genseq, thinking, saying, toolCalls: [{id, name, arguments}], finishReason, model?,
+//  memberId? (in a group: who generated it),
 //  usage: {inputTokens, outputTokens, cachedTokens?, reasoningTokens?}, interrupted,
 //  inputArrived?: input came while it ran}
 inline constexpr std::string_view generation_finished = "generation_finished";

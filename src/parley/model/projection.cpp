@@ -30,6 +30,8 @@ void apply_created(const event& ev, dialog_row& row) {
   row.depth = json_int_or(ev.payload, "depth", 0);
   row.call_kind = json_string_or(ev.payload, "callKind");
   row.session_slug = json_string_or(ev.payload, "sessionSlug");
+  row.humans = json_strings_at(ev.payload, "humans");
+  row.members = json_strings_at(ev.payload, "members");
   row.status = "running";
   row.course = 1;
   row.created_at_ms = ev.ts_ms;
@@ -40,6 +42,7 @@ projection_step apply_generation_finished(const event& ev, dialog_row& row) {
   message_row msg = message_from(ev, row, "assistant");
   msg.content = json_string_or(ev.payload, "saying");
   msg.thinking = json_string_or(ev.payload, "thinking");
+  msg.speaker = json_string_or(ev.payload, "memberId");
   msg.interrupted = json_bool_or(ev.payload, "interrupted");
   const auto* calls = json_array_at(ev.payload, "toolCalls");
   const bool has_calls = calls != nullptr && !calls->empty();
@@ -108,10 +111,13 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     message_row msg = message_from(ev, row, "user");
     msg.content = json_string_or(ev.payload, "content");
     msg.origin = json_string_or(ev.payload, "origin", "user");
+    msg.speaker = json_string_or(ev.payload, "from");
     if (const auto* assignment = json_object_at(ev.payload, "assignment")) {
       row.caller_id = json_string_or(*assignment, "callerId");
     }
-    row.needs_drive = true;
+    // In a group a message nobody is asked to answer is only relayed: no drive.
+    const auto* responder = ev.payload.if_contains("responder");
+    if (responder == nullptr || !responder->is_string() || !responder->get_string().empty()) row.needs_drive = true;
     ++row.message_count;
     step.new_message = std::move(msg);
   } else if (ev.type == event_type::generation_started) {

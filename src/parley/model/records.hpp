@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace parley {
 
@@ -36,6 +37,10 @@ struct dialog_row {
   bool generating = false;
   bool needs_drive = false;
   bool dead = false;  // declared dead by a human: never driven again, its registry entry is gone
+  // A root's people (seed 002's dialogue types): the humans who take part (its creator first; who
+  // may see the dialog and its subdialogs) and, in a group, the AI members who may answer.
+  std::vector<std::string> humans;
+  std::vector<std::string> members;
 
   bool operator==(const dialog_row&) const = default;
 };
@@ -47,6 +52,7 @@ struct message_row {
   std::int64_t genseq = 0;
   std::string role;     // "user" | "assistant" | "tool"
   std::string origin;   // user messages: "user" | "answer" | "system" | "tellask" | "reply"
+  std::string speaker;  // a human's message: the user; an AI's in a group: the member; else empty
   std::string content;  // user text, assistant saying, or tool output
   std::string thinking;
   std::string tool_calls_json;  // assistant: JSON array [{id, name, arguments}], "" when none

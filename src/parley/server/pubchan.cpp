@@ -161,8 +161,10 @@ void pubchan::publish(channel& ch, std::string_view type, std::int64_t course, s
   for (auto* subscriber : ch.subscribers) subscriber->deliver(packet);
 }
 
-void pubchan::broadcast(const packet_ptr& packet) {
-  for (const auto& entry : connections_) entry.first->deliver(packet);
+void pubchan::broadcast(const packet_ptr& packet, const dialog_row& root) {
+  for (const auto& entry : connections_) {
+    if (entry.first->sees_root(root)) entry.first->deliver(packet);
+  }
 }
 
 void pubchan::on_stream(const engine::stream_event& ev) {
@@ -191,7 +193,7 @@ void pubchan::on_durable(const event& ev) {
   if (ev.type != event_type::dialog_created || json_string_or(ev.payload, "kind") == "sub") return;
   dialog_row row;
   if (apply_event(ev, row)) {
-    broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(row, false)}}));
+    broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(row, false)}}), row);
   }
 }
 
@@ -287,7 +289,8 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
     if (type == event_type::status_changed && ch.root_id == ch.self_id) {
       if (const auto row = row_of(ev.dialog_id)) {
         broadcast(encode_packet("dialog_list_evt",
-                                boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}));
+                                boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
+                  *row);
       }
     }
   }
@@ -304,12 +307,15 @@ void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
 void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }
 
 void pubchan::on_questions_count(const engine::questions_count_update& update) {
-  broadcast(encode_packet(
-      "questions_count_update",
-      boost::json::object{{"previousCount", update.previous_count},
-                          {"questionCount", update.question_count},
-                          {"dialog", boost::json::object{{"selfId", update.self_id}, {"rootId", update.root_id}}},
-                          {"course", update.course}}));
+  const auto root = row_of(update.root_id);
+  if (!root) return;
+  broadcast(encode_packet("questions_count_update",
+                          boost::json::object{
+                              {"previousCount", update.previous_count},
+                              {"questionCount", update.question_count},
+                              {"dialog", boost::json::object{{"selfId", update.self_id}, {"rootId", update.root_id}}},
+                              {"course", update.course}}),
+            *root);
 }
 
 }  // namespace parley::server

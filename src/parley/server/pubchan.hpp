@@ -33,6 +33,8 @@ class pubchan_subscriber {
  public:
   virtual ~pubchan_subscriber() = default;
   virtual void deliver(const packet_ptr& packet) = 0;
+  // Whether this connection's user may see dialogs under `root` (global packets are filtered by it).
+  virtual bool sees_root(const dialog_row& root) const = 0;
   // Closes the connection with `code` (1001 on shutdown).
   virtual void close(std::uint16_t code, std::string_view reason) = 0;
 };
@@ -83,7 +85,8 @@ class pubchan : public engine::engine_observer {
   // Numbers, encodes, records and fans out one dialog event.
   void publish(channel& ch, std::string_view type, std::int64_t course, std::int64_t genseq, std::int64_t log_seq,
                boost::json::object extra, chunk_segment chunk = chunk_segment::none);
-  void broadcast(const packet_ptr& packet);
+  // To every connection whose user sees dialogs under `root`.
+  void broadcast(const packet_ptr& packet, const dialog_row& root);
   void publish_state(std::string_view dialog_id, std::int64_t log_seq);
   void publish_log_event(channel& ch, const event& ev);
   void publish_subdialog_created(const event& ev);

@@ -161,22 +161,32 @@ json::object dialogue_turn_view(const dialogue_turn_input& input) {
 
 json::object conversation_thread_view(const conversation_thread_input& input) {
   const auto& d = input.dialogue;
+  // A group's people are in the dialogue's metadata; a one-to-one dialogue has its two ids.
   json::array humans;
-  if (!d.human_id.empty()) humans.emplace_back(d.human_id);
   json::array ais;
-  if (!d.ai_id.empty()) ais.emplace_back(d.ai_id);
+  if (auto meta = parse_json(d.metadata); meta && meta->is_object()) {
+    if (const auto* list = json_array_at(meta->get_object(), "humans")) humans = *list;
+    if (const auto* list = json_array_at(meta->get_object(), "members")) ais = *list;
+  }
+  if (humans.empty() && !d.human_id.empty()) humans.emplace_back(d.human_id);
+  if (ais.empty() && !d.ai_id.empty()) ais.emplace_back(d.ai_id);
+  // The seed's context modes: two people are 1v1, one human with several AIs a LIO, more a group.
+  const char* mode = "1v1";
+  if (d.dialogue_type == "lio_group") mode = "LIO";
+  if (d.dialogue_type == "human_group_ai" || (d.dialogue_type == "human_human" && humans.size() > 2)) {
+    mode = "group_human";
+  }
   json::array turns;
   for (const auto& t : input.turns) {
     turns.push_back(json::object{{"turn_id", t.id}, {"timestamp", format_iso8601_ms(t.started_at)}});
   }
   json::array memories;
   for (const auto& id : input.linked_memory_ids) memories.emplace_back(id);
-  // The seed's context modes: this dialogue's counterpart pair is one-to-one. Parley has no core
-  // memory (the seed's personality store), so none is ever touched.
+  // Parley has no core memory (the seed's personality store), so none is ever touched.
   return {{"conversation_id", d.id},
           {"dialogue_type", d.dialogue_type},
           {"participants",
-           json::object{{"human_ids", std::move(humans)}, {"ai_ids", std::move(ais)}, {"context_mode", "1v1"}}},
+           json::object{{"human_ids", std::move(humans)}, {"ai_ids", std::move(ais)}, {"context_mode", mode}}},
           {"start_time", format_iso8601_ms(d.created_at)},
           {"status", d.is_active ? "active" : "ended"},
           {"topic_tags", json::array{}},

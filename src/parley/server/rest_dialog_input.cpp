@@ -17,20 +17,20 @@ boost::json::object accepted(const std::string& msg_id) {
 }  // namespace
 
 handler_result post_message(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
   auto input = read_user_input(context.engine, *body);
   if (!input) co_return field_error(input.err());
-  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id);
+  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, request.who->id);
   if (!posted) co_return error_response(posted.err());
   co_return json_response(202, accepted(input->msg_id));
 }
 
 handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
@@ -49,8 +49,8 @@ handler_result post_answer(server_context& context, const rest_request& request,
   co_return json_response(202, accepted(input->msg_id));
 }
 
-handler_result post_interrupt(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // Nothing running is not an error for the client: the dialog is stopped either way.
   const auto stopped = context.engine.stop(dialog_id);
@@ -58,8 +58,8 @@ handler_result post_interrupt(server_context& context, const rest_request& /*req
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
 }
 
-handler_result post_resume(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   auto resumed = co_await context.engine.resume(dialog_id);
   if (!resumed) co_return error_response(resumed.err());
@@ -67,7 +67,7 @@ handler_result post_resume(server_context& context, const rest_request& /*reques
 }
 
 handler_result post_dead(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   const auto body = parse_body_object(request.body, true, failure);
@@ -80,7 +80,7 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   }
   auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, *reason);
   if (!declared) co_return error_response(declared.err());
-  auto updated = find_dialog(context.log, dialog_id);
+  auto updated = find_dialog(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
   co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
 }

@@ -56,6 +56,80 @@ boost::json::object summary_in(const hierarchy_rows& tree, const dialog_row& row
   return dialog_summary_json(row, tree.parents.count(row.id) != 0);
 }
 
+// Seed 002's dialogue types, from `type`, `participants` (other users) and `members` (AIs).
+struct dialogue_people {
+  std::vector<std::string> humans;  // the creator first
+  std::vector<std::string> members;
+  bool humans_only = false;
+};
+
+result<dialogue_people> read_dialogue_people(server_context& context, const user& creator,
+                                             const boost::json::object& body, const std::string& member_id) {
+  auto type = optional_text(body, "type");
+  if (!type) return std::move(type).err();
+  if (type->empty()) *type = "human_ai";
+  if (*type != "human_ai" && *type != "lio_group" && *type != "human_human" && *type != "human_group_ai") {
+    return make_error(errc::invalid_argument,
+                      "type: expected human_ai, lio_group, human_human or human_group_ai, got '" + *type + "'");
+  }
+  auto participants = optional_text_list(body, "participants");
+  if (!participants) return std::move(participants).err();
+  auto members = optional_text_list(body, "members");
+  if (!members) return std::move(members).err();
+  const bool with_others = *type == "human_human" || *type == "human_group_ai";
+  const bool with_members = *type == "lio_group" || *type == "human_group_ai";
+  if (with_others && participants->empty()) {
+    return make_error(errc::invalid_argument, "participants: a " + *type + " dialog needs at least one other user");
+  }
+  if (!with_others && !participants->empty()) {
+    return make_error(errc::invalid_argument, "participants: a " + *type + " dialog has one human, its creator");
+  }
+  const std::size_t fewest_members = *type == "lio_group" ? 2 : 1;
+  if (with_members && members->size() < fewest_members) {
+    return make_error(errc::invalid_argument, "members: a " + *type + " dialog needs at least " +
+                                                  std::to_string(fewest_members) + " AI member(s)");
+  }
+  if (!with_members && !members->empty()) {
+    return make_error(errc::invalid_argument, "members: only lio_group and human_group_ai dialogs have members");
+  }
+  if (!member_id.empty() && *type == "human_human") {
+    return make_error(errc::invalid_argument, "memberId: a human_human dialog has no AI");
+  }
+  if (!member_id.empty() && *type == "lio_group" &&
+      std::find(members->begin(), members->end(), member_id) == members->end()) {
+    return make_error(errc::invalid_argument, "memberId: the default responder must be one of members");
+  }
+  if (!member_id.empty() && *type == "human_group_ai") {
+    return make_error(errc::invalid_argument, "memberId: in a human_group_ai dialog an AI answers when @mentioned");
+  }
+  dialogue_people out;
+  out.humans.push_back(creator.id);
+  for (std::size_t i = 0; i < participants->size(); ++i) {
+    const auto& id = (*participants)[i];
+    const std::string where = "participants[" + std::to_string(i) + "]";
+    if (context.users.find(id) == nullptr) {
+      return make_error(errc::invalid_argument, where + ": no user '" + id + "' on this server");
+    }
+    if (std::find(out.humans.begin(), out.humans.end(), id) != out.humans.end()) {
+      return make_error(errc::invalid_argument, where + ": '" + id + "' is already in the dialog");
+    }
+    out.humans.push_back(id);
+  }
+  for (std::size_t i = 0; i < members->size(); ++i) {
+    const auto& id = (*members)[i];
+    const std::string where = "members[" + std::to_string(i) + "]";
+    if (context.engine.team().find_member(id) == nullptr) {
+      return make_error(errc::invalid_argument, where + ": no member '" + id + "' in the team");
+    }
+    if (std::find(out.members.begin(), out.members.end(), id) != out.members.end()) {
+      return make_error(errc::invalid_argument, where + ": '" + id + "' is listed twice");
+    }
+    out.members.push_back(id);
+  }
+  out.humans_only = *type == "human_human";
+  return out;
+}
+
 }  // namespace
 
 handler_result list_dialogs(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
@@ -79,6 +153,9 @@ handler_result list_dialogs(server_context& context, const rest_request& request
   auto rows = context.log.list_dialogs(filter);
   if (!rows) co_return error_response(rows.err());
   std::vector<dialog_row> chosen = std::move(*rows);
+  if (context.users.multi_user()) {
+    std::erase_if(chosen, [&](const dialog_row& row) { return !context.users.may_see(*request.who, row); });
+  }
   if (const auto q = request.query.find("q"); q != request.query.end() && !q->second.empty()) {
     const auto needle = lowercase(q->second);
     std::erase_if(chosen, [&](const dialog_row& row) { return !matches_query(context.log, row, needle); });
@@ -107,6 +184,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   if (!member->empty() && context.engine.team().find_member(*member) == nullptr) {
     co_return field_error(make_error(errc::invalid_argument, "memberId: no member '" + *member + "' in the team"));
   }
+  auto people = read_dialogue_people(context, *request.who, *body, *member);
+  if (!people) co_return field_error(people.err());
   auto title = optional_text(*body, "title");
   if (!title) co_return field_error(title.err());
   auto task_doc = optional_text(*body, "taskDocPath");
@@ -118,24 +197,27 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   }
 
   engine::new_dialog spec{*member, *title, *task_doc};
+  spec.humans = std::move(people->humans);
+  spec.members = std::move(people->members);
+  spec.humans_only = people->humans_only;
   auto created = co_await context.engine.create_root_dialog(std::move(spec));
   if (!created) co_return error_response(created.err());
   const std::string id = *created;
-  auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id);
+  auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id, request.who->id);
   if (!posted) co_return error_response(posted.err());
-  auto row = find_dialog(context.log, id);
+  auto row = find_dialog(context, request, id);
   if (!row) co_return error_response(row.err());
   co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
 }
 
-handler_result get_dialog(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *row)}});
 }
 
-handler_result get_children(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   auto tree = load_hierarchy(context.log, row->root_id);
   if (!tree) co_return error_response(tree.err());
@@ -146,8 +228,8 @@ handler_result get_children(server_context& context, const rest_request& /*reque
   co_return json_response(200, boost::json::object{{"children", std::move(children)}});
 }
 
-handler_result get_hierarchy(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_hierarchy(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   if (row->kind != "root") {
     co_return error_response(
@@ -164,7 +246,7 @@ handler_result get_hierarchy(server_context& context, const rest_request& /*requ
 }
 
 handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   const auto course = query_integer(request, "course", row->course, 1, row->course);
   if (!course) co_return field_error(course.err());

@@ -51,6 +51,7 @@ handler_result get_turn(server_context& context, const rest_request& request, st
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id);
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id);
 handler_result search_messages(server_context& context, const rest_request& request, std::string id);
+handler_result list_human_dialogues(server_context& context, const rest_request& request, std::string id);
 handler_result list_ai_sessions(server_context& context, const rest_request& request, std::string id);
 handler_result list_introspections(server_context& context, const rest_request& request, std::string id);
 handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id);

@@ -8,8 +8,8 @@
 
 namespace parley::server::rest {
 
-handler_result get_reminders(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // Reminders live in the dialog's state, derived from its log; the engine loads it once.
   auto loaded = context.engine.load(dialog_id);
@@ -22,8 +22,8 @@ handler_result get_reminders(server_context& context, const rest_request& /*requ
   co_return json_response(200, boost::json::object{{"reminders", std::move(reminders)}});
 }
 
-handler_result get_registry(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // The registry belongs to the root; asking through any dialog of the tree shows the same one.
   auto entries = context.engine.registry(row->root_id);
@@ -41,13 +41,13 @@ handler_result get_registry(server_context& context, const rest_request& /*reque
   co_return json_response(200, boost::json::object{{"entries", std::move(out)}});
 }
 
-handler_result get_taskdoc(server_context& context, const rest_request& /*request*/, std::string dialog_id) {
-  auto row = find_dialog(context.log, dialog_id);
+handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   std::string path = row->task_doc_path;
   if (path.empty() && row->kind == "sub") {
     // Subdialogs work on their root's task.
-    if (auto root = find_dialog(context.log, row->root_id)) path = root->task_doc_path;
+    if (auto root = find_dialog(context, request, row->root_id)) path = root->task_doc_path;
   }
   if (path.empty()) co_return error_response(404, "not_found", "dialog " + dialog_id + " has no Taskdoc");
   const auto sections = engine::read_taskdoc(context.engine.team().workspace, path);

@@ -1,21 +1,26 @@
 // GET /api/status, /api/team and /api/usage: what the server runs and what it has spent.
 #include <boost/json/array.hpp>
 
+#include <map>
+#include <set>
+
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
 namespace parley::server::rest {
 
-handler_result get_status(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+handler_result get_status(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   boost::json::object providers;
   for (const auto& member : context.engine.team().members) {
     providers[member.id] = std::string(context.engine.provider_kind_of(member.id));
   }
-  co_return json_response(200, boost::json::object{{"version", context.version},
-                                                   {"protocol", 1},
-                                                   {"scriptedOffline", context.scripted_offline},
-                                                   {"providers", std::move(providers)},
-                                                   {"authRequired", !context.options.token.empty()}});
+  co_return json_response(
+      200, boost::json::object{{"version", context.version},
+                               {"protocol", 1},
+                               {"scriptedOffline", context.scripted_offline},
+                               {"providers", std::move(providers)},
+                               {"authRequired", !context.options.token.empty() || context.users.multi_user()},
+                               {"user", boost::json::object{{"id", request.who->id}, {"name", request.who->name}}}});
 }
 
 handler_result get_team(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
@@ -40,9 +45,17 @@ handler_result get_team(server_context& context, const rest_request& /*request*/
                {"defaultMember", team.default_member}, {"language", team.language}, {"members", std::move(members)}});
 }
 
-handler_result get_usage(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+handler_result get_usage(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   auto rows = context.log.list_dialogs(dialog_filter{});
   if (!rows) co_return error_response(rows.err());
+  // A user counts the tokens of the dialogs they may see, no one else's.
+  if (context.users.multi_user()) {
+    std::set<std::string, std::less<>> visible_roots;
+    for (const auto& row : *rows) {
+      if (row.parent_id.empty() && context.users.may_see(*request.who, row)) visible_roots.insert(row.id);
+    }
+    std::erase_if(*rows, [&](const dialog_row& row) { return visible_roots.count(row.root_id) == 0; });
+  }
   std::int64_t total_input = 0;
   std::int64_t total_output = 0;
   std::map<std::string, std::pair<std::int64_t, std::int64_t>> by_member;

@@ -6,11 +6,12 @@
 
 namespace parley::server::rest {
 
-handler_result list_questions(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
+handler_result list_questions(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   auto open = context.engine.open_questions();
   if (!open) co_return error_response(open.err());
   boost::json::array questions;
   for (const auto& [dialog, question] : *open) {
+    if (!may_see(context, request.who, dialog)) continue;
     boost::json::object where{{"selfId", dialog.id}, {"rootId", dialog.root_id}};
     questions.push_back(boost::json::object{{"dialog", std::move(where)},
                                             {"memberId", dialog.member_id},

@@ -26,6 +26,14 @@ const records_params_spec kMessageParams{{"since", "until", "role", "content_typ
 const records_params_spec kSearchParams{{"q", "dialogue_id", "since", "until", "role", "content_type", "sort_by"},
                                         {"created_at"}};
 const records_params_spec kNoParams{{}, {}};
+const records_params_spec kHumanDialogueParams{{"since", "until", "sort_by"}, {"created_at", "last_activity_at"}};
+
+// Lists that span dialogues show a user only the dialogues they take part in.
+void only_visible(server_context& context, const rest_request& request, records_filter& filter) {
+  if (!context.users.multi_user() || request.who == nullptr) return;
+  filter.visible_to = request.who->id;
+  filter.or_unowned = request.who->sees_unowned;
+}
 
 result<records_query*> records_of(server_context& context) {
   auto* records = context.log.records();
@@ -33,10 +41,18 @@ result<records_query*> records_of(server_context& context) {
   return records;
 }
 
+// A record by id; another user's is answered like an unknown id.
 template <class Row>
-result<Row> found_or_404(result<std::optional<Row>> row, std::string_view what, std::string_view id) {
+result<Row> found_or_404(server_context& context, const rest_request& request, result<std::optional<Row>> row,
+                         std::string_view what, std::string_view id) {
   if (!row) return std::move(row).err();
-  if (!*row) return make_error(errc::not_found, "no " + std::string(what) + " with id '" + std::string(id) + "'");
+  bool visible = row->has_value();
+  if constexpr (std::is_same_v<Row, record_dialogue>) {
+    visible = visible && may_see_dialog_id(context, request, (*row)->dialog_id);
+  } else {
+    visible = visible && may_see_dialogue(context, request, (*row)->dialogue_id);
+  }
+  if (!visible) return make_error(errc::not_found, "no " + std::string(what) + " with id '" + std::string(id) + "'");
   return std::move(**row);
 }
 
@@ -88,10 +104,10 @@ rest_response turns_response(records_query& records, const rest_request& request
 }
 
 // The dialogue named by the path, after checking the route's parameters.
-result<record_dialogue> dialogue_at(server_context& context, const std::string& id) {
+result<record_dialogue> dialogue_at(server_context& context, const rest_request& request, const std::string& id) {
   auto records = records_of(context);
   if (!records) return std::move(records).err();
-  return found_or_404((*records)->dialogue(id), "dialogue", id);
+  return found_or_404(context, request, (*records)->dialogue(id), "dialogue", id);
 }
 
 // GET of one row by id: `{key: row}`, 404 naming the id (the key with spaces: "memory entry").
@@ -104,7 +120,7 @@ rest_response one_record(server_context& context, const rest_request& request, c
   if (!records) return error_response(records.err());
   std::string what = key;
   std::replace(what.begin(), what.end(), '_', ' ');
-  auto row = found_or_404(((*records)->*fetch)(id), what, id);
+  auto row = found_or_404(context, request, ((*records)->*fetch)(id), what, id);
   if (!row) return error_response(row.err());
   return json_response(200, {{key, to_json(*row)}});
 }
@@ -147,7 +163,7 @@ handler_result get_dialogue(server_context& context, const rest_request& request
   if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
   auto view = choice_param(request, "view", {"conversation_thread"});
   if (!view) co_return params_error(view.err());
-  auto dialogue = dialogue_at(context, id);
+  auto dialogue = dialogue_at(context, request, id);
   if (!dialogue) co_return error_response(dialogue.err());
   if (view->empty()) co_return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
   auto& records = *context.log.records();
@@ -165,7 +181,7 @@ handler_result get_dialogue(server_context& context, const rest_request& request
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
   auto filter = parse_records_params(request, kSessionParams);
   if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, id);
+  auto dialogue = dialogue_at(context, request, id);
   if (!dialogue) co_return error_response(dialogue.err());
   filter->dialogue_id = dialogue->id;
   auto page = context.log.records()->sessions(*filter);
@@ -175,7 +191,7 @@ handler_result list_dialogue_sessions(server_context& context, const rest_reques
 
 handler_result get_latest_session(server_context& context, const rest_request& request, std::string id) {
   if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
-  auto dialogue = dialogue_at(context, id);
+  auto dialogue = dialogue_at(context, request, id);
   if (!dialogue) co_return error_response(dialogue.err());
   records_filter filter;
   filter.dialogue_id = dialogue->id;
@@ -191,7 +207,7 @@ handler_result get_latest_session(server_context& context, const rest_request& r
 handler_result list_unresponded_turns(server_context& context, const rest_request& request, std::string id) {
   auto filter = parse_records_params(request, kUnrespondedParams);
   if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, id);
+  auto dialogue = dialogue_at(context, request, id);
   if (!dialogue) co_return error_response(dialogue.err());
   filter->dialogue_id = dialogue->id;
   filter->status = "unresponded";
@@ -209,7 +225,7 @@ handler_result list_session_turns(server_context& context, const rest_request& r
   if (!filter) co_return params_error(filter.err());
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
-  auto session = found_or_404((*records)->session(id), "session", id);
+  auto session = found_or_404(context, request, (*records)->session(id), "session", id);
   if (!session) co_return error_response(session.err());
   filter->session_id = session->id;
   auto page = (*records)->turns(*filter);
@@ -223,7 +239,7 @@ handler_result get_turn(server_context& context, const rest_request& request, st
   if (!view) co_return params_error(view.err());
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
-  auto turn = found_or_404((*records)->turn(id), "turn", id);
+  auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
   if (!turn) co_return error_response(turn.err());
   if (view->empty()) co_return json_response(200, {{"turn", turn_json(*turn)}});
   auto input = dialogue_turn_of(**records, *turn);
@@ -240,6 +256,7 @@ handler_result list_ai_sessions(server_context& context, const rest_request& req
     co_return error_response(404, "not_found", "no member with id '" + id + "' in the team");
   }
   filter->ai_id = id;
+  only_visible(context, request, *filter);
   auto page = (*records)->sessions(*filter);
   if (!page) co_return error_response(page.err());
   co_return page_response("sessions", *page, session_json);
@@ -250,7 +267,7 @@ handler_result list_introspections(server_context& context, const rest_request& 
   if (!filter) co_return params_error(filter.err());
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
-  auto session = found_or_404((*records)->session(id), "session", id);
+  auto session = found_or_404(context, request, (*records)->session(id), "session", id);
   if (!session) co_return error_response(session.err());
   filter->session_id = session->id;
   auto page = (*records)->introspections(*filter);
@@ -261,7 +278,7 @@ handler_result list_introspections(server_context& context, const rest_request& 
 handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id) {
   auto filter = parse_records_params(request, kUtteranceParams);
   if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, id);
+  auto dialogue = dialogue_at(context, request, id);
   if (!dialogue) co_return error_response(dialogue.err());
   filter->dialogue_id = dialogue->id;
   auto page = context.log.records()->system_utterances(*filter);
@@ -278,7 +295,7 @@ handler_result list_turn_messages(server_context& context, const rest_request& r
   if (!filter) co_return params_error(filter.err());
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
-  auto turn = found_or_404((*records)->turn(id), "turn", id);
+  auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
   if (!turn) co_return error_response(turn.err());
   filter->turn_id = turn->id;
   auto page = (*records)->messages(*filter);
@@ -290,6 +307,19 @@ handler_result get_record_message(server_context& context, const rest_request& r
   co_return one_record(context, request, id, "message", &records_query::message, record_message_json);
 }
 
+handler_result list_human_dialogues(server_context& context, const rest_request& request, std::string id) {
+  auto filter = parse_records_params(request, kHumanDialogueParams);
+  if (!filter) co_return params_error(filter.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  if (context.users.find(id) == nullptr) co_return error_response(404, "not_found", "no user with id '" + id + "'");
+  filter->participant = id;
+  only_visible(context, request, *filter);  // another user's list shows only what both take part in
+  auto page = (*records)->dialogues(*filter);
+  if (!page) co_return error_response(page.err());
+  co_return page_response("dialogues", *page, dialogue_json);
+}
+
 handler_result search_messages(server_context& context, const rest_request& request, std::string /*id*/) {
   auto filter = parse_records_params(request, kSearchParams);
   if (!filter) co_return params_error(filter.err());
@@ -299,10 +329,11 @@ handler_result search_messages(server_context& context, const rest_request& requ
   auto records = records_of(context);
   if (!records) co_return error_response(records.err());
   if (const auto scope = request.query.find("dialogue_id"); scope != request.query.end()) {
-    auto dialogue = found_or_404((*records)->dialogue(scope->second), "dialogue", scope->second);
+    auto dialogue = found_or_404(context, request, (*records)->dialogue(scope->second), "dialogue", scope->second);
     if (!dialogue) co_return error_response(dialogue.err());
     filter->dialogue_id = dialogue->id;
   }
+  only_visible(context, request, *filter);
   auto page = (*records)->search(*match, *filter);
   if (!page) co_return error_response(page.err());
   co_return page_response("messages", *page, record_message_json);

@@ -90,6 +90,18 @@ result<record_dialogue> dialogue_of(records_query& records, std::string_view dia
   return existing(records.dialogue(dialogue_id), "dialogue", dialogue_id);
 }
 
+// The dialogue of a record the request names (`what` `asked`): another user's is answered as if
+// the record did not exist.
+result<record_dialogue> visible_dialogue_of(server_context& context, const rest_request& request,
+                                            records_query& records, std::string_view dialogue_id, std::string_view what,
+                                            std::string_view asked) {
+  auto dialogue = dialogue_of(records, dialogue_id);
+  if (dialogue && !may_see_dialog_id(context, request, dialogue->dialog_id)) {
+    return make_error(errc::not_found, "no " + std::string(what) + " with id '" + std::string(asked) + "'");
+  }
+  return dialogue;
+}
+
 // The turn still waiting for its responder in `dialog_id`, if any.
 result<std::optional<pending_turn>> pending_in(records_query& records, std::string_view dialog_id) {
   return records.pending_turn_of(dialog_id);
@@ -183,7 +195,7 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!reflection) co_return field_error(reflection.err());
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto dialogue = dialogue_of(records, *dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, *dialogue_id, "dialogue", *dialogue_id);
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string session_id = new_uuid();
@@ -214,7 +226,7 @@ handler_result close_session(server_context& context, const rest_request& reques
   auto& records = *context.log.records();
   auto session = existing(records.session(id), "session", id);
   if (!session) co_return error_response(session.err());
-  auto dialogue = dialogue_of(records, session->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
   boost::json::object payload{{"sessionId", id}, {"summary", *summary}};
@@ -261,7 +273,7 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   auto& records = *context.log.records();
   auto session = existing(records.session(*session_id), "session", *session_id);
   if (!session) co_return error_response(session.err());
-  auto dialogue = dialogue_of(records, session->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
@@ -293,7 +305,7 @@ handler_result close_turn(server_context& context, const rest_request& request, 
   auto& records = *context.log.records();
   auto turn = existing(records.turn(id), "turn", id);
   if (!turn) co_return error_response(turn.err());
-  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
   boost::json::object payload{{"turnId", id}, {"status", *status}};
@@ -349,7 +361,7 @@ handler_result post_record_message(server_context& context, const rest_request& 
   auto& records = *context.log.records();
   auto turn = existing(records.turn(*turn_id), "turn", *turn_id);
   if (!turn) co_return error_response(turn.err());
-  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
   if (!dialogue) co_return error_response(dialogue.err());
   if (!reply_to->empty()) {
     auto quoted = existing(records.message(*reply_to), "message", *reply_to);
@@ -437,11 +449,13 @@ handler_result post_introspection(server_context& context, const rest_request& r
                                  "belong to a self_reflection session");
   }
   for (const auto& id : related) {
-    if (auto memory = existing(records.memory_entry(id), "memory entry", id); !memory) {
-      co_return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
+    auto memory = existing(records.memory_entry(id), "memory entry", id);
+    if (memory && !may_see_dialogue(context, request, memory->dialogue_id)) {
+      memory = make_error(errc::not_found, "no memory entry with id '" + id + "'");
     }
+    if (!memory) co_return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
   }
-  auto dialogue = dialogue_of(records, session->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
@@ -491,8 +505,11 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   auto turn = existing(records.turn(turn_id), "turn", turn_id);
   if (!turn) co_return error_response(turn.err());
   auto memory = existing(records.memory_entry(*memory_id), "memory entry", *memory_id);
+  if (memory && !may_see_dialogue(context, request, memory->dialogue_id)) {
+    memory = make_error(errc::not_found, "no memory entry with id '" + *memory_id + "'");
+  }
   if (!memory) co_return error_response(memory.err());
-  auto dialogue = dialogue_of(records, turn->dialogue_id);
+  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
   if (!dialogue) co_return error_response(dialogue.err());
   boost::json::object payload{{"turnId", turn_id}, {"memoryId", *memory_id}};
   std::function<result<void>()> always = [] { return ok(); };

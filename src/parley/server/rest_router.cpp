@@ -51,6 +51,7 @@ const std::vector<route>& routes() {
       {"GET", {"sessions", "{id}", "turns"}, &rest::list_session_turns},
       {"GET", {"sessions", "{id}", "introspection_turns"}, &rest::list_introspections},
       {"GET", {"ai", "{id}", "sessions"}, &rest::list_ai_sessions},
+      {"GET", {"humans", "{id}", "dialogues"}, &rest::list_human_dialogues},
       {"GET", {"memory_entries", "{id}"}, &rest::get_memory_entry},
       {"GET", {"turns", "{id}"}, &rest::get_turn},
       {"GET", {"turns", "{id}", "messages"}, &rest::list_turn_messages},
@@ -93,16 +94,23 @@ bool matches(const route& candidate, const std::vector<std::string_view>& segmen
   return true;
 }
 
-bool authorized(const server_context& context, const rest_request& request) {
-  if (context.options.token.empty()) return true;
-  return token_equals(context.options.token, bearer_token(request.authorization));
+const user* authenticate(const server_context& context, const rest_request& request) {
+  if (context.users.multi_user()) return context.users.authenticate(bearer_token(request.authorization));
+  if (context.options.token.empty() || token_equals(context.options.token, bearer_token(request.authorization))) {
+    return &context.users.only_user();
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request) {
-  if (!authorized(context, request)) {
-    co_return error_response(401, "unauthorized", "Authorization: expected 'Bearer TOKEN' with this server's token");
+  request.who = authenticate(context, request);
+  if (request.who == nullptr) {
+    co_return error_response(401, "unauthorized",
+                             context.users.multi_user()
+                                 ? "Authorization: expected 'Bearer TOKEN' with a user's token"
+                                 : "Authorization: expected 'Bearer TOKEN' with this server's token");
   }
   const auto segments = split_segments(request.path);
   if (segments.empty() || segments.front() != "api") {

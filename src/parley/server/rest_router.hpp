@@ -20,6 +20,7 @@ struct rest_request {
   std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
   std::string body;
   std::string authorization;  // the Authorization header, empty if absent
+  const user* who = nullptr;  // set by the router once the token is checked
 };
 
 struct rest_response {

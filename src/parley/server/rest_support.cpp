@@ -74,6 +74,25 @@ result<std::string> optional_text(const boost::json::object& body, std::string_v
   return std::string(value->as_string());
 }
 
+result<std::vector<std::string>> optional_text_list(const boost::json::object& body, std::string_view key) {
+  std::vector<std::string> out;
+  const auto* value = body.if_contains(key);
+  if (value == nullptr || value->is_null()) return out;
+  if (!value->is_array()) {
+    return make_error(errc::invalid_argument,
+                      std::string(key) + ": expected an array of strings, got " + json_kind_name(*value));
+  }
+  for (std::size_t i = 0; i < value->get_array().size(); ++i) {
+    const auto& item = value->get_array()[i];
+    if (!item.is_string()) {
+      return make_error(errc::invalid_argument, std::string(key) + "[" + std::to_string(i) +
+                                                    "]: expected a string, got " + json_kind_name(item));
+    }
+    out.emplace_back(item.get_string());
+  }
+  return out;
+}
+
 result<std::int64_t> query_integer(const rest_request& request, std::string_view key, std::int64_t fallback,
                                    std::int64_t min, std::int64_t max) {
   const auto found = request.query.find(key);
@@ -88,11 +107,43 @@ result<std::int64_t> query_integer(const rest_request& request, std::string_view
   return value;
 }
 
-result<dialog_row> find_dialog(store& log, std::string_view dialog_id) {
+result<dialog_row> load_dialog(store& log, std::string_view dialog_id) {
   auto row = log.get_dialog(dialog_id);
   if (!row) return std::move(row).err();
   if (!*row) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
   return std::move(**row);
+}
+
+bool may_see(server_context& context, const user* who, const dialog_row& row) {
+  if (!context.users.multi_user()) return true;
+  if (who == nullptr) return false;
+  if (row.parent_id.empty()) return context.users.may_see(*who, row);
+  auto root = context.log.get_dialog(row.root_id);
+  return root && *root && context.users.may_see(*who, **root);
+}
+
+bool may_see_dialog_id(server_context& context, const rest_request& request, std::string_view dialog_id) {
+  if (!context.users.multi_user()) return true;
+  auto row = context.log.get_dialog(dialog_id);
+  return row && *row && may_see(context, request.who, **row);
+}
+
+bool may_see_dialogue(server_context& context, const rest_request& request, std::string_view dialogue_id) {
+  if (!context.users.multi_user()) return true;
+  auto* records = context.log.records();
+  if (records == nullptr) return false;
+  auto dialogue = records->dialogue(dialogue_id);
+  return dialogue && *dialogue && may_see_dialog_id(context, request, (*dialogue)->dialog_id);
+}
+
+result<dialog_row> find_dialog(server_context& context, const rest_request& request, std::string_view dialog_id) {
+  auto row = load_dialog(context.log, dialog_id);
+  if (!row) return row;
+  // The same answer as for an unknown id: another user's dialog does not exist for this one.
+  if (!may_see(context, request.who, *row)) {
+    return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
+  }
+  return row;
 }
 
 bool has_children(store& log, const dialog_row& row) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
@@ -32,13 +33,23 @@ std::optional<boost::json::object> parse_body_object(const std::string& body, bo
 // Fields of a request body. Messages name the field and what was expected.
 result<std::string> required_text(const boost::json::object& body, std::string_view key);
 result<std::string> optional_text(const boost::json::object& body, std::string_view key);
+// An array of strings; empty when absent.
+result<std::vector<std::string>> optional_text_list(const boost::json::object& body, std::string_view key);
 
 // A query parameter that must be an integer in [min, max]; `fallback` when absent.
 result<std::int64_t> query_integer(const rest_request& request, std::string_view key, std::int64_t fallback,
                                    std::int64_t min, std::int64_t max);
 
-// The dialog's projection row, or not_found naming the id.
-result<dialog_row> find_dialog(store& log, std::string_view dialog_id);
+// A dialog by id, without asking who wants it (for the server's own use).
+result<dialog_row> load_dialog(store& log, std::string_view dialog_id);
+// Whether `who` may see `row`: they take part in its root (users.hpp).
+bool may_see(server_context& context, const user* who, const dialog_row& row);
+// A dialog the requesting user may see; another user's is "not found", like an unknown id.
+result<dialog_row> find_dialog(server_context& context, const rest_request& request, std::string_view dialog_id);
+// Whether the requesting user may see the dialog a records `dialogue` row records.
+bool may_see_dialog_id(server_context& context, const rest_request& request, std::string_view dialog_id);
+// Same, from a record's dialogue_id (a UUID); false when the dialogue is unknown.
+bool may_see_dialogue(server_context& context, const rest_request& request, std::string_view dialogue_id);
 // Whether any dialog of the row's hierarchy has it as parent.
 bool has_children(store& log, const dialog_row& row);
 boost::json::object summary_of(store& log, const dialog_row& row);

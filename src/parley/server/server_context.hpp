@@ -6,6 +6,7 @@
 
 #include "parley/engine/engine.hpp"
 #include "parley/server/server_options.hpp"
+#include "parley/server/users.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley::server {
@@ -17,6 +18,7 @@ struct server_context {
   store& log;
   const server_options& options;
   pubchan& channels;
+  const user_directory& users;
   bool scripted_offline = false;  // some member talks to the built-in scripted model
   std::string version;
 };

@@ -22,6 +22,7 @@
 #include "parley/core/json.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/pubchan.hpp"
+#include "parley/server/rest_support.hpp"
 #include "parley/server/wire_schema.hpp"
 #include "parley/server/ws_inputs.hpp"
 #include "parley/server/ws_outbound_queue.hpp"
@@ -78,6 +79,10 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     wake_.cancel();
   }
 
+  bool sees_root(const dialog_row& root) const override {
+    return !context_.users.multi_user() || (who_ != nullptr && context_.users.may_see(*who_, root));
+  }
+
   void close(std::uint16_t code, std::string_view reason) override {
     if (closing_) return;
     closing_ = true;
@@ -106,7 +111,12 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     const bool offered_v1 = offers_subprotocol(protocols, protocol_subprotocol);
     std::string_view token = subprotocol_token(protocols);
     if (token.empty()) token = bearer_token(request_[http::field::authorization]);
-    const bool authorized = context_.options.token.empty() || token_equals(context_.options.token, token);
+    if (context_.users.multi_user()) {
+      who_ = context_.users.authenticate(token);
+    } else if (context_.options.token.empty() || token_equals(context_.options.token, token)) {
+      who_ = &context_.users.only_user();
+    }
+    const bool authorized = who_ != nullptr;
 
     beast::get_lowest_layer(ws_).expires_never();
     websocket::stream_base::timeout timeouts{};
@@ -220,6 +230,12 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       return;
     }
     const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+    if (type != "unsubscribe") {
+      if (auto visible = check_dialog(context_, *who_, dialog_id); !visible) {
+        send_error(wire_error_code(visible.err().code), visible.err().message, ref);
+        return;
+      }
+    }
     if (type == "subscribe") {
       std::optional<std::int64_t> after_seq;
       if (const auto* after = packet.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
@@ -240,7 +256,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
   asio::awaitable<void> handle_input(std::shared_ptr<ws_session> self, std::string type, boost::json::object packet,
                                      std::string ref) {
     try {
-      auto done = co_await run_input(context_, std::move(type), std::move(packet));
+      auto done = co_await run_input(context_, *who_, std::move(type), std::move(packet));
       if (!done) {
         send_error(wire_error_code(done.err().code), done.err().message, ref);
         co_return;
@@ -269,7 +285,8 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
   websocket::stream<beast::tcp_stream> ws_;
   http::request<http::string_body> request_;
   outbound_queue queue_;
-  asio::steady_timer wake_;  // the writer sleeps on it; cancel() wakes it
+  asio::steady_timer wake_;    // the writer sleeps on it; cancel() wakes it
+  const user* who_ = nullptr;  // set by the handshake's token
   bool attached_ = false;
   bool closing_ = false;
   bool reader_done_ = false;

@@ -1,6 +1,7 @@
 #include "parley/server/ws_inputs.hpp"
 
 #include "parley/core/json.hpp"
+#include "parley/server/rest_support.hpp"
 
 namespace parley::server {
 
@@ -24,16 +25,23 @@ const char* wire_error_code(errc code) {
   }
 }
 
-namespace {
+namespace {}  // namespace
 
-// The dialog must exist in this server's log (or have been created in memory by a running drive).
-result<void> check_dialog(server_context& context, const std::string& dialog_id) {
-  if (context.engine.find(dialog_id) != nullptr) return ok();
+result<void> check_dialog(server_context& context, const user& who, const std::string& dialog_id) {
+  if (const auto* running = context.engine.find(dialog_id);
+      running != nullptr && (!context.users.multi_user() || may_see(context, &who, running->row()))) {
+    return ok();
+  }
   auto row = context.log.get_dialog(dialog_id);
   if (!row) return std::move(row).err();
-  if (!row->has_value()) return make_error(errc::not_found, "dialog.selfId: no dialog '" + dialog_id + "'");
+  // Another user's dialog is answered like an unknown one.
+  if (!row->has_value() || !may_see(context, &who, **row)) {
+    return make_error(errc::not_found, "dialog.selfId: no dialog '" + dialog_id + "'");
+  }
   return ok();
 }
+
+namespace {
 
 // Seed 001 names the field: the question must be open in that dialog.
 result<void> check_open_question(server_context& context, const std::string& dialog_id,
@@ -55,13 +63,14 @@ result<void> check_content(server_context& context, std::string_view content) {
 
 }  // namespace
 
-boost::asio::awaitable<result<void>> run_input(server_context& context, std::string type, boost::json::object packet) {
+boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
+                                               boost::json::object packet) {
   const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
-  PARLEY_CO_TRY(check_dialog(context, dialog_id));
+  PARLEY_CO_TRY(check_dialog(context, who, dialog_id));
   if (type == "drive_dlg_by_user_msg") {
     const std::string content = json_string_or(packet, "content");
     PARLEY_CO_TRY(check_content(context, content));
-    co_return co_await context.engine.post_user_message(dialog_id, content, json_string_or(packet, "msgId"));
+    co_return co_await context.engine.post_user_message(dialog_id, content, json_string_or(packet, "msgId"), who.id);
   }
   if (type == "drive_dialog_by_user_answer") {
     engine::user_answer answer{dialog_id, json_string_or(packet, "content"), json_string_or(packet, "msgId"),

@@ -15,7 +15,10 @@ namespace parley::server {
 
 bool is_input_packet(std::string_view type);
 // `packet` has been validated against the protocol table. Errors name the field when one is at fault.
-boost::asio::awaitable<result<void>> run_input(server_context& context, std::string type, boost::json::object packet);
+boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
+                                               boost::json::object packet);
+// The dialog exists and `who` may see it (dialog.selfId: not_found otherwise, also for another user's).
+result<void> check_dialog(server_context& context, const user& who, const std::string& dialog_id);
 // The `code` of an error packet for an engine error.
 const char* wire_error_code(errc code);
 

@@ -19,11 +19,16 @@ struct records_filter {
   std::string dialogue_id;
   std::string session_id;
   std::string turn_id;
-  std::string role;                   // message sender_role
-  std::string content_type;           // message content_type
-  std::string status;                 // turn status
-  std::string session_type;           // session session_type
-  std::string ai_id;                  // sessions of dialogues this member speaks in
+  std::string role;          // message sender_role
+  std::string content_type;  // message content_type
+  std::string status;        // turn status
+  std::string session_type;  // session session_type
+  std::string ai_id;         // sessions of dialogues this member speaks in
+  std::string participant;   // dialogues: roots this user takes part in
+  // Only rows of dialogues under a root this user takes part in (empty: every row); with
+  // `or_unowned` also under roots no human takes part in.
+  std::string visible_to;
+  bool or_unowned = false;
   std::optional<std::int64_t> since;  // UTC ms, inclusive, on the row's own time
   std::optional<std::int64_t> until;  // UTC ms, inclusive
   std::string sort_by;                // a time column of the row; empty = the row's own time
@@ -59,6 +64,8 @@ class records_query {
   virtual result<records_page<record_turn>> turns(const records_filter& filter) = 0;
   virtual result<records_page<record_message>> messages(const records_filter& filter) = 0;
   // Full-text search; `match` is an FTS5 expression the caller built from quoted terms only.
+  // Root dialogues, by `participant` and `visible_to`; newest first unless sort_by says otherwise.
+  virtual result<records_page<record_dialogue>> dialogues(const records_filter& filter) = 0;
   virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
 
   // A self-reflection session's introspection turns (by `session_id`), oldest first by default.

@@ -487,6 +487,81 @@ TEST_F(Records, AFailedBatchLeavesNoRecords) {
   EXPECT_EQ(turns("root").at(0).status, "pending");
 }
 
+// A group's message from a user; `responder` "" asks no AI (the humans answer), absent: not a group.
+event group_message(timeline& d, std::string_view from, std::string_view text, std::string_view responder) {
+  return d.next(event_type::user_message, {{"course", 1},
+                                           {"content", text},
+                                           {"msgId", text},
+                                           {"origin", "user"},
+                                           {"from", from},
+                                           {"responder", responder}});
+}
+
+TEST_F(Records, HumansTalkingAmongThemselvesAnswerEachOthersTurnsNeverTheirOwn) {
+  timeline d("chat");
+  append({d.created({{"memberId", ""}, {"humans", json::array{"ann", "ben"}}}),
+          group_message(d.at(0), "ann", "lunch today?", ""), group_message(d.at(kMinute), "ann", "at noon", ""),
+          group_message(d.at(3 * kMinute), "ben", "yes, noon works", "")});
+
+  const auto dialogue = store_->records()->dialogue("chat")->value();
+  EXPECT_EQ(dialogue.dialogue_type, "human_human");
+  EXPECT_EQ(dialogue.human_id, "ann");
+  EXPECT_EQ(dialogue.ai_id, "");
+  EXPECT_NE(dialogue.metadata.find(R"("humans":["ann","ben"])"), std::string::npos) << dialogue.metadata;
+
+  const auto all = turns("chat");
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].initiator_role, "human");
+  EXPECT_EQ(all[0].responder_role, "human");
+  EXPECT_EQ(all[0].status, "responded");  // ben answered; ann's second line did not
+  EXPECT_EQ(all[0].response_time, 3 * kMinute);
+  EXPECT_EQ(all[1].status, "pending");  // ben's own turn waits for ann
+  const auto first = messages_of_turn(all[0].id);
+  ASSERT_EQ(first.size(), 2U);
+  EXPECT_EQ(first[0].sender_id, "ann");
+  EXPECT_EQ(first[1].sender_id, "ann");
+  EXPECT_EQ(messages_of_turn(all[1].id).at(0).sender_id, "ben");
+}
+
+TEST_F(Records, InALioTheMentionedMemberAnswersAndEachAiMessageNamesItsSpeaker) {
+  timeline d("lio");
+  auto answer_by = [&](std::string_view member, std::string_view saying) {
+    auto ev = d.ai(saying);
+    ev.payload["memberId"] = member;
+    return ev;
+  };
+  append({d.created({{"memberId", "alice"}, {"humans", json::array{"ann"}}, {"members", json::array{"alice", "bob"}}}),
+          group_message(d.at(0), "ann", "@bob what do you think?", "bob"), answer_by("bob", "I agree."),
+          group_message(d.at(kMinute), "ann", "and you?", "alice"), answer_by("alice", "Me too.")});
+  EXPECT_EQ(store_->records()->dialogue("lio")->value().dialogue_type, "lio_group");
+  const auto all = turns("lio");
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].status, "responded");
+  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(messages_of_turn(all[0].id).at(1).sender_id, "bob");
+  EXPECT_EQ(messages_of_turn(all[1].id).at(1).sender_id, "alice");
+  EXPECT_EQ(messages_of_turn(all[0].id).at(0).sender_id, "ann");
+}
+
+TEST_F(Records, AnAiInAHumanGroupAnswersOnlyTheTurnThatMentionsIt) {
+  timeline d("group");
+  append({d.created({{"memberId", ""}, {"humans", json::array{"ann", "ben"}}, {"members", json::array{"alice"}}}),
+          group_message(d.at(0), "ann", "when do we meet?", ""),
+          group_message(d.at(kMinute), "ben", "@alice find a day", "alice")});
+  auto answer = d.at(2 * kMinute).ai("Friday suits everyone.");
+  answer.payload["memberId"] = "alice";
+  append({answer});
+  EXPECT_EQ(store_->records()->dialogue("group")->value().dialogue_type, "human_group_ai");
+  const auto all = turns("group");
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].responder_role, "human");  // ann asked the group
+  EXPECT_EQ(all[0].status, "responded");      // ben's message answered it, and asked the AI
+  EXPECT_EQ(all[1].initiator_role, "human");
+  EXPECT_EQ(all[1].responder_role, "ai");
+  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(messages_of_turn(all[1].id).at(1).sender_id, "alice");
+}
+
 TEST(RecordsMigration, ADatabaseFromBeforeTheRecordsGetsThemFromItsLog) {
   temp_dir dir;
   {

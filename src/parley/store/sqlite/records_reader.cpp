@@ -155,7 +155,19 @@ result<std::optional<Row>> one(connection& db, const std::string& sql, std::stri
   return std::optional<Row>{read(*stmt)};
 }
 
+// Rows whose dialogue lies under a root `f.visible_to` takes part in (ids never contain a comma).
+void visibility_condition(query_builder& q, std::string_view dialogue_column, const records_filter& f) {
+  if (f.visible_to.empty()) return;
+  std::string condition =
+      std::string(dialogue_column) +
+      " IN (SELECT d.id FROM dialogue AS d JOIN dialogs AS g ON g.id = d.dialog_id "
+      "JOIN dialogs AS r ON r.id = g.root_id WHERE instr(',' || r.humans || ',', ',' || ? || ',') > 0";
+  condition += f.or_unowned ? " OR r.humans = '')" : ")";
+  q.where(condition, f.visible_to);
+}
+
 void message_conditions(query_builder& q, const records_filter& f) {
+  visibility_condition(q, "m.dialogue_id", f);
   q.where_text("m.dialogue_id = ?", f.dialogue_id);
   q.where_text("m.session_id = ?", f.session_id);
   q.where_text("m.turn_id = ?", f.turn_id);
@@ -203,7 +215,12 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   query_builder q;
   q.where_text("s.dialogue_id = ?", f.dialogue_id);
   q.where_text("s.session_type = ?", f.session_type);
-  q.where_text("s.dialogue_id IN (SELECT id FROM dialogue WHERE ai_id = ?)", f.ai_id);
+  // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
+  q.where_text(
+      "s.dialogue_id IN (SELECT d.id FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
+      "OR EXISTS (SELECT 1 FROM json_each(d.metadata, '$.members') WHERE value = p.member))",
+      f.ai_id);
+  visibility_condition(q, "s.dialogue_id", f);
   q.where_time("s.start_at", f);
   auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
   if (!order) return std::move(order).err();
@@ -277,6 +294,25 @@ result<records_page<record_message>> records_reader::messages(const records_filt
   if (!order) return std::move(order).err();
   std::lock_guard lock(mutex_);
   return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+}
+
+result<records_page<record_dialogue>> records_reader::dialogues(const records_filter& f) {
+  query_builder q;
+  q.where_text(
+      "d.dialog_id IN (SELECT id FROM dialogs WHERE parent_id = '' AND "
+      "instr(',' || humans || ',', ',' || ? || ',') > 0)",
+      f.participant);
+  visibility_condition(q, "d.id", f);
+  q.where_time("d.created_at", f);
+  // `dialogue` has no rowid: its id breaks ties. Newest first unless the caller sorts.
+  const std::string_view column = f.sort_by.empty() ? std::string_view("created_at") : std::string_view(f.sort_by);
+  if (column != "created_at" && column != "last_activity_at") {
+    return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
+  }
+  const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
+  const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
+  std::lock_guard lock(mutex_);
+  return page<record_dialogue>(db_, kDialogueColumns, "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {

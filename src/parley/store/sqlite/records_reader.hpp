@@ -24,6 +24,7 @@ class records_reader final : public records_query {
   result<records_page<record_session>> sessions(const records_filter& filter) override;
   result<records_page<record_turn>> turns(const records_filter& filter) override;
   result<records_page<record_message>> messages(const records_filter& filter) override;
+  result<records_page<record_dialogue>> dialogues(const records_filter& filter) override;
   result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override;
 
   result<records_page<record_introspection>> introspections(const records_filter& filter) override;

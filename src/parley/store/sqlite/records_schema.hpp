@@ -21,7 +21,7 @@ inline constexpr const char* kRecordsSchemaSql = R"sql(
 CREATE TABLE dialogue (
   id TEXT PRIMARY KEY,
   dialog_id TEXT NOT NULL UNIQUE,
-  dialogue_type TEXT NOT NULL CHECK (dialogue_type IN ('human_ai', 'ai_ai', 'ai_self', 'lio_group', 'human_human')),
+  dialogue_type TEXT NOT NULL CHECK (dialogue_type IN ('human_ai', 'ai_ai', 'ai_self', 'lio_group', 'human_human', 'human_group_ai')),
   human_id TEXT,
   ai_id TEXT,
   relation_id TEXT,
@@ -101,6 +101,7 @@ CREATE TABLE records_cursor (
   reflection_mood TEXT NOT NULL,
   turn_id TEXT NOT NULL,
   turn_initiator TEXT NOT NULL,
+  turn_initiator_id TEXT NOT NULL,
   turn_responder TEXT NOT NULL,
   turn_type TEXT NOT NULL,
   turn_started_ms INTEGER NOT NULL

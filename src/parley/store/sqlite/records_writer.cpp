@@ -12,13 +12,14 @@ result<void> records_writer::prepare(connection& db) {
       prepare_into(db, load_cursor_,
                    "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
                    "turn_initiator, turn_responder, turn_type, turn_started_ms, session_type, reflection_trigger, "
-                   "reflection_goal, reflection_mood FROM records_cursor WHERE dialog_id = ?1"));
+                   "reflection_goal, reflection_mood, turn_initiator_id FROM records_cursor WHERE dialog_id = ?1"));
   PARLEY_TRY(
       prepare_into(db, save_cursor_,
                    "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
                    "gap_ms, session_id, session_last_ms, turn_id, turn_initiator, turn_responder, turn_type, "
-                   "turn_started_ms, session_type, reflection_trigger, reflection_goal, reflection_mood) VALUES (?1, "
-                   "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"));
+                   "turn_started_ms, session_type, reflection_trigger, reflection_goal, reflection_mood, "
+                   "turn_initiator_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17)"));
   // Empty text is stored as NULL where the seed's column is optional.
   PARLEY_TRY(prepare_into(db, insert_dialogue_,
                           "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, "
@@ -101,6 +102,7 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, records_c
   out.reflection_trigger = load_cursor_.text_at(12);
   out.reflection_goal = load_cursor_.text_at(13);
   out.reflection_mood = load_cursor_.text_at(14);
+  out.turn_initiator_id = load_cursor_.text_at(15);
   return true;
 }
 
@@ -121,6 +123,7 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
   save_cursor_.bind_text(14, c.reflection_trigger);
   save_cursor_.bind_text(15, c.reflection_goal);
   save_cursor_.bind_text(16, c.reflection_mood);
+  save_cursor_.bind_text(17, c.turn_initiator_id);
   return save_cursor_.run();
 }
 

@@ -16,6 +16,31 @@ std::string placeholders(int count) {
   return out;
 }
 
+namespace {
+
+// A list of ids as one column: user and member ids never contain a comma (users.cpp, team rules).
+std::string joined_ids(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const auto& id : ids) {
+    if (!out.empty()) out += ',';
+    out += id;
+  }
+  return out;
+}
+
+std::vector<std::string> split_ids(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    out.emplace_back(text.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
 void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_text(1, row.id);
   stmt.bind_text(2, row.root_id);
@@ -43,6 +68,8 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_text(24, row.session_slug);
   stmt.bind_text(25, row.caller_id);
   stmt.bind_int(26, row.dead ? 1 : 0);
+  stmt.bind_text_copy(27, joined_ids(row.humans));
+  stmt.bind_text_copy(28, joined_ids(row.members));
 }
 
 dialog_row read_dialog(const statement& stmt) {
@@ -73,6 +100,8 @@ dialog_row read_dialog(const statement& stmt) {
   row.session_slug = stmt.text_at(23);
   row.caller_id = stmt.text_at(24);
   row.dead = stmt.int_at(25) != 0;
+  row.humans = split_ids(stmt.text_view_at(26));
+  row.members = split_ids(stmt.text_view_at(27));
   return row;
 }
 

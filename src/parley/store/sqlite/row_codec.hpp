@@ -15,8 +15,8 @@ namespace parley::sqlite {
 inline constexpr std::string_view kDialogColumns =
     "id, root_id, parent_id, member_id, kind, status, task_doc_path, title, last_error, course, depth, last_seq, "
     "last_genseq, message_count, open_questions, pending_subdialogs, input_tokens, output_tokens, created_at_ms, "
-    "updated_at_ms, generating, needs_drive, call_kind, session_slug, caller_id, dead";
-inline constexpr int kDialogColumnCount = 26;
+    "updated_at_ms, generating, needs_drive, call_kind, session_slug, caller_id, dead, humans, members";
+inline constexpr int kDialogColumnCount = 28;
 
 // Columns of `events`, qualified by `e` so the same list serves queries that join it.
 inline constexpr std::string_view kEventColumns = "e.dialog_id, e.root_id, e.seq, e.type, e.payload, e.ts_ms";

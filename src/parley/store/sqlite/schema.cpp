@@ -11,6 +11,7 @@ namespace {
 struct migration {
   std::int64_t version;
   const char* sql;
+  const char* then_sql = nullptr;  // run after `sql` in the same transaction
 };
 
 // Version 1: the event log and its projections. Shipped: later changes are new migrations.
@@ -92,17 +93,38 @@ ALTER TABLE dialogs ADD COLUMN caller_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE dialogs ADD COLUMN dead INTEGER NOT NULL DEFAULT 0;
 )sql";
 
-constexpr std::int64_t kRecordsVersion = 3;
+// Version 4: dialogs record their people (seed 002's dialogue types: the humans who take part and
+// a group's AI members), and the records know the group types and who opened a turn. The records
+// are projections, so their tables are made again in the current layout and derived from the log
+// at open (sqlite_open); a fresh database makes them twice, which costs nothing.
+constexpr const char* kV4 = R"sql(
+ALTER TABLE dialogs ADD COLUMN humans TEXT NOT NULL DEFAULT '';
+ALTER TABLE dialogs ADD COLUMN members TEXT NOT NULL DEFAULT '';
+DROP TABLE message_fts;
+DROP TABLE message;
+DROP TABLE turn;
+DROP TABLE session;
+DROP TABLE dialogue;
+DROP TABLE records_cursor;
+DROP TABLE introspection_turn;
+DROP TABLE memory_entry;
+DROP TABLE memory_links;
+DROP TABLE system_utterance_log;
+)sql";
+
+constexpr std::int64_t kRecordsVersion = 4;
 
 constexpr std::array kMigrations{
     migration{1, kV1},
     migration{2, kV2},
-    // Version 3: seed 002's conversation records (records_schema.hpp).
-    migration{kRecordsVersion, kRecordsSchemaSql},
+    // Version 3: seed 002's conversation records (records_schema.hpp, in their current layout).
+    migration{3, kRecordsSchemaSql},
+    migration{kRecordsVersion, kV4, kRecordsSchemaSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
   PARLEY_TRY(db.exec(step.sql));
+  if (step.then_sql != nullptr) PARLEY_TRY(db.exec(step.then_sql));
   PARLEY_TRY(db.exec("DELETE FROM schema_version"));
   auto insert = db.prepare("INSERT INTO schema_version (version) VALUES (?1)", false);
   if (!insert) return std::move(insert).err();

@@ -22,6 +22,10 @@ void statement::bind_text(int index, std::string_view text) {
   sqlite3_bind_text(stmt_.get(), index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
 }
 
+void statement::bind_text_copy(int index, std::string_view text) {
+  sqlite3_bind_text(stmt_.get(), index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
 void statement::bind_int(int index, std::int64_t value) { sqlite3_bind_int64(stmt_.get(), index, value); }
 
 result<bool> statement::step() {

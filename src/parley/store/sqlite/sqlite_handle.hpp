@@ -29,6 +29,8 @@ class statement {
 
   // Text is bound without copying: it must stay alive until the statement is reset.
   void bind_text(int index, std::string_view text);
+  // For a temporary: SQLite keeps its own copy.
+  void bind_text_copy(int index, std::string_view text);
   void bind_int(int index, std::int64_t value);
 
   // Advances the statement: true when a row is available, false when done.

@@ -10,9 +10,9 @@ namespace {
 
 // Columns of kDialogColumns that only a full upsert writes: the key, every indexed column, and
 // the ones the reducer sets at creation only. Keep in step with same_fixed_columns.
-constexpr std::string_view kFixedDialogColumns[] = {"id",    "root_id",       "parent_id",     "member_id",
-                                                    "kind",  "status",        "task_doc_path", "title",
-                                                    "depth", "created_at_ms", "call_kind",     "session_slug"};
+constexpr std::string_view kFixedDialogColumns[] = {
+    "id",    "root_id", "parent_id",     "member_id", "kind",         "status", "task_doc_path",
+    "title", "depth",   "created_at_ms", "call_kind", "session_slug", "humans", "members"};
 
 // "b = ?2, c = ?3, ..." for the columns of kDialogColumns that `wanted` accepts, numbered by
 // their position so that bind_dialog binds every statement on the table.
@@ -126,7 +126,7 @@ result<std::optional<dialog_row>> table_writer::load_dialog(std::string_view dia
 bool same_fixed_columns(const dialog_row& a, const dialog_row& b) noexcept {
   return a.id == b.id && a.root_id == b.root_id && a.parent_id == b.parent_id && a.member_id == b.member_id &&
          a.kind == b.kind && a.status == b.status && a.task_doc_path == b.task_doc_path && a.title == b.title &&
-         a.depth == b.depth && a.created_at_ms == b.created_at_ms;
+         a.depth == b.depth && a.created_at_ms == b.created_at_ms && a.humans == b.humans && a.members == b.members;
 }
 
 }  // namespace parley::sqlite

@@ -1,0 +1,307 @@
+// Seed 002's identified humans over REST and the PubChan: `parley serve --users FILE` gives each
+// user a token; a user sees and queries only the dialogs they take part in, through every route;
+// and the group dialogue types: humans among themselves (relayed, no model call), one human with
+// several AIs (LIO: an @mention picks who answers), an AI in a group of humans.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rest_fixture.hpp"
+#include "ws_client.hpp"
+
+namespace parley::test {
+namespace {
+
+namespace json = boost::json;
+
+constexpr const char* kAnn = "ann-token-0123456789abcdef";
+constexpr const char* kBen = "ben-token-0123456789abcdef";
+constexpr const char* kCid = "cid-token-0123456789abcdef";
+
+class UsersTest : public RestTest {
+ protected:
+  void SetUp() override {
+    RestTest::SetUp();
+    users_file_ = (root_ / "users.yaml").string();
+    std::ofstream(users_file_) << "users:\n"
+                               << "  - {id: ann, name: Ann, token: " << kAnn << "}\n"
+                               << "  - {id: ben, name: Ben, token: " << kBen << "}\n"
+                               << "  - {id: cid, token: " << kCid << ", operator: true}\n";
+    ::chmod(users_file_.c_str(), 0600);
+    start("groups", {"--users", users_file_});
+  }
+
+  rest_client as(const char* token) const { return rest_client(server_->port(), token); }
+
+  std::string create(const char* token, json::object body) {
+    const auto reply = as(token).post("/api/dialogs", json::value(std::move(body)));
+    EXPECT_EQ(reply.status, 201) << reply.body;
+    const auto parsed = reply.json();
+    if (!parsed.is_object() || !parsed.as_object().contains("dialog")) return {};
+    return std::string(parsed.at("dialog").at("id").as_string());
+  }
+
+  json::array transcript(const char* token, const std::string& id) const {
+    const auto body = as(token).get("/api/dialogs/" + id + "/transcript").json();
+    if (!body.is_object()) return {};
+    return body.at("messages").as_array();
+  }
+
+  bool last_says(const char* token, const std::string& id, const std::string& text) const {
+    return eventually([&] {
+      const auto list = transcript(token, id);
+      return !list.empty() && list.back().at("role") == "assistant" && list.back().at("content") == text.c_str();
+    });
+  }
+
+  // The records' messages of a dialog, oldest first.
+  json::array record_messages(const char* token, const std::string& id) const {
+    const auto sessions = as(token).get("/api/dialogues/" + id + "/sessions").json();
+    json::array out;
+    for (const auto& session : sessions.at("sessions").as_array()) {
+      const auto turns =
+          as(token)
+              .get("/api/sessions/" + std::string(session.at("id").as_string()) + "/turns?include=messages")
+              .json();
+      for (const auto& turn : turns.at("turns").as_array()) {
+        for (const auto& m : turn.at("messages").as_array()) out.push_back(m);
+      }
+    }
+    return out;
+  }
+
+  std::int64_t total_of(const char* token, const std::string& path) const {
+    const auto body = as(token).get(path).json();
+    return body.is_object() && body.as_object().contains("total") ? body.at("total").as_int64() : -1;
+  }
+
+  std::string users_file_;
+};
+
+TEST_F(UsersTest, EachUserHasATokenAndTheServerKnowsWhoIsAsking) {
+  EXPECT_EQ(rest_client(server_->port()).get("/api/status").status, 401);
+  EXPECT_EQ(as("not-a-token-of-anyone-here").get("/api/status").status, 401);
+  const auto status = as(kBen).get("/api/status").json();
+  EXPECT_EQ(status.at("user").at("id"), "ben");
+  EXPECT_EQ(status.at("user").at("name"), "Ben");
+  EXPECT_TRUE(status.at("authRequired").as_bool());
+}
+
+TEST_F(UsersTest, AnotherUsersDialogIsUnknownOnEveryRoute) {
+  const auto id = create(kAnn, {{"content", "the secret plan"}});
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: the secret plan"));
+  const auto dialogue = as(kAnn).get("/api/dialogues/" + id).json();
+  EXPECT_EQ(dialogue.at("dialogue").at("human_id"), "ann");
+  const std::string dialogue_id(dialogue.at("dialogue").at("id").as_string());
+  const auto session = as(kAnn).get("/api/dialogues/" + id + "/latest_session").json();
+  const std::string session_id(session.at("session").at("id").as_string());
+  const auto turns = as(kAnn).get("/api/sessions/" + session_id + "/turns").json();
+  const std::string turn_id(turns.at("turns").at(0).at("id").as_string());
+  const auto messages = as(kAnn).get("/api/turns/" + turn_id + "/messages").json();
+  const std::string message_id(messages.at("messages").at(0).at("id").as_string());
+  EXPECT_EQ(messages.at("messages").at(0).at("sender_id"), "ann");
+
+  for (const std::string& path : {"/api/dialogs/" + id,
+                                  "/api/dialogs/" + id + "/transcript",
+                                  "/api/dialogs/" + id + "/children",
+                                  "/api/dialogs/" + id + "/hierarchy",
+                                  "/api/dialogs/" + id + "/reminders",
+                                  "/api/dialogs/" + id + "/registry",
+                                  "/api/dialogues/" + id,
+                                  "/api/dialogues/" + dialogue_id,
+                                  "/api/dialogues/" + id + "/sessions",
+                                  "/api/dialogues/" + id + "/latest_session",
+                                  "/api/dialogues/" + id + "/unresponded_turns",
+                                  "/api/dialogues/" + id + "/system_utterances",
+                                  "/api/sessions/" + session_id,
+                                  "/api/sessions/" + session_id + "/turns",
+                                  "/api/sessions/" + session_id + "/introspection_turns",
+                                  "/api/turns/" + turn_id,
+                                  "/api/turns/" + turn_id + "?view=dialogue_turn",
+                                  "/api/turns/" + turn_id + "/messages",
+                                  "/api/messages/" + message_id,
+                                  "/api/messages/search?q=secret&dialogue_id=" + id}) {
+    const auto reply = as(kBen).get(path);
+    EXPECT_EQ(reply.status, 404) << path << ": " << reply.body;
+    EXPECT_EQ(as(kAnn).get(path).status, 200) << path;
+  }
+  for (const auto& [path, body] : std::vector<std::pair<std::string, json::object>>{
+           {"/api/dialogs/" + id + "/messages", {{"content", "let me in"}}},
+           {"/api/dialogs/" + id + "/answer", {{"questionId", "q"}, {"content", "x"}}},
+           {"/api/sessions", {{"dialogue_id", id}}},
+           {"/api/sessions/" + session_id + "/close", {}},
+           {"/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}}},
+           {"/api/turns/" + turn_id + "/close", {}},
+           {"/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}}}}) {
+    const auto reply = as(kBen).post(path, json::value(body));
+    EXPECT_EQ(reply.status, 404) << path << ": " << reply.body;
+  }
+  // Lists that span dialogs leave it out for ben, and keep it for ann.
+  EXPECT_EQ(total_of(kBen, "/api/dialogs"), 0);
+  EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 1);
+  EXPECT_EQ(total_of(kBen, "/api/messages/search?q=secret"), 0);
+  EXPECT_EQ(total_of(kAnn, "/api/messages/search?q=secret"), 2);
+  EXPECT_EQ(total_of(kBen, "/api/ai/alpha/sessions"), 0);
+  EXPECT_EQ(total_of(kAnn, "/api/ai/alpha/sessions"), 1);
+  EXPECT_EQ(total_of(kAnn, "/api/humans/ann/dialogues"), 1);
+  EXPECT_EQ(total_of(kBen, "/api/humans/ann/dialogues"), 0);
+  EXPECT_EQ(as(kBen).get("/api/usage").json().at("byDialog").as_array().size(), 0U);
+  EXPECT_EQ(as(kAnn).get("/api/usage").json().at("byDialog").as_array().size(), 1U);
+  EXPECT_EQ(as(kBen).get("/api/humans/nobody/dialogues").status, 404);
+  // Nothing ben tried was stored.
+  EXPECT_EQ(transcript(kAnn, id).size(), 2U);
+}
+
+TEST_F(UsersTest, TheWebSocketRefusesAnotherUsersDialogAndTellsNothingOfIt) {
+  ws_client ben;
+  ASSERT_TRUE(ben.connect(server_->port(), std::string("parley.v1, parley-token.") + kBen));
+  ben.send(R"({"type":"hello","protocol":1})");
+  ASSERT_TRUE(ben.next_of("welcome"));
+  const auto id = create(kAnn, {{"content", "private"}});
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: private"));
+  ben.send(R"({"type":"subscribe","dialog":{"selfId":")" + id + R"("}})");
+  const auto refused = ben.next_of("error");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->at("code"), "not_found");
+  ben.send(R"({"type":"drive_dlg_by_user_msg","dialog":{"selfId":")" + id + R"("},"content":"hi","msgId":"b1"})");
+  const auto refused_input = ben.next_of("error");
+  ASSERT_TRUE(refused_input);
+  EXPECT_EQ(refused_input->at("code"), "not_found");
+  // ann's own dialog list event reached ann's socket only: ben's next packet is about his own dialog.
+  create(kBen, {{"content", "mine"}});
+  const auto listed = ben.next_of("dialog_list_evt");
+  ASSERT_TRUE(listed);
+  EXPECT_EQ(listed->at("dialog").at("humans").at(0), "ben");
+  EXPECT_EQ(transcript(kAnn, id).size(), 2U);
+}
+
+TEST_F(UsersTest, HumansAmongThemselvesAreRelayedWithoutAnyModelCall) {
+  const auto id = create(kAnn, {{"type", "human_human"}, {"participants", json::array{"ben"}}, {"content", "lunch?"}});
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(total_of(kBen, "/api/dialogs"), 1);  // ben takes part
+  EXPECT_EQ(as(kCid).get("/api/dialogs/" + id).status, 404);
+  EXPECT_EQ(as(kBen).post("/api/dialogs/" + id + "/messages", json::value{{"content", "noon works"}}).status, 202);
+  ASSERT_TRUE(eventually([&] { return transcript(kAnn, id).size() == 2; }));
+  for (const auto& m : transcript(kAnn, id)) EXPECT_EQ(m.at("role"), "user");
+  const auto summary = as(kAnn).get("/api/dialogs/" + id).json().at("dialog");
+  EXPECT_FALSE(summary.at("needsDrive").as_bool());
+  EXPECT_EQ(summary.at("inputTokens").as_int64(), 0);
+
+  const auto dialogue = as(kBen).get("/api/dialogues/" + id).json().at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "human_human");
+  EXPECT_TRUE(dialogue.at("ai_id").is_null());
+  const auto records = record_messages(kBen, id);
+  ASSERT_EQ(records.size(), 2U);
+  EXPECT_EQ(records[0].at("sender_id"), "ann");
+  EXPECT_EQ(records[1].at("sender_id"), "ben");
+  const auto turns = as(kAnn).get("/api/dialogues/" + id + "/sessions").json();
+  const std::string session(turns.at("sessions").at(0).at("id").as_string());
+  const auto first = as(kAnn).get("/api/sessions/" + session + "/turns").json().at("turns").at(0);
+  EXPECT_EQ(first.at("responder_role"), "human");
+  EXPECT_EQ(first.at("status"), "responded");
+  EXPECT_EQ(total_of(kAnn, "/api/humans/ben/dialogues"), 1);  // both take part
+}
+
+TEST_F(UsersTest, InALioAnAtMentionPicksWhoAnswersAndEachSeesTheOthersWords) {
+  const auto id =
+      create(kAnn, {{"type", "lio_group"}, {"members", json::array{"alpha", "beta"}}, {"content", "hello team"}});
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: hello team"));  // the first member answers unasked
+  ASSERT_EQ(as(kAnn).post("/api/dialogs/" + id + "/messages", json::value{{"content", "@beta your view?"}}).status,
+            202);
+  ASSERT_TRUE(last_says(kAnn, id, "beta heard: @beta your view?"));
+  const auto records = record_messages(kAnn, id);
+  ASSERT_EQ(records.size(), 4U);
+  EXPECT_EQ(records[1].at("sender_id"), "alpha");
+  EXPECT_EQ(records[3].at("sender_id"), "beta");
+  const auto thread = as(kAnn).get("/api/dialogues/" + id + "?view=conversation_thread").json();
+  EXPECT_EQ(thread.at("conversation_thread").at("dialogue_type"), "lio_group");
+  EXPECT_EQ(thread.at("conversation_thread").at("participants").at("context_mode"), "LIO");
+  EXPECT_EQ(thread.at("conversation_thread").at("participants").at("ai_ids"), (json::array{"alpha", "beta"}));
+  EXPECT_EQ(total_of(kAnn, "/api/ai/beta/sessions"), 1);
+}
+
+TEST_F(UsersTest, AnAiInAGroupOfHumansAnswersOnlyWhenMentioned) {
+  const auto id = create(kAnn, {{"type", "human_group_ai"},
+                                {"participants", json::array{"ben"}},
+                                {"members", json::array{"alpha"}},
+                                {"content", "when do we meet?"}});
+  ASSERT_EQ(as(kBen).post("/api/dialogs/" + id + "/messages", json::value{{"content", "@alpha pick a day"}}).status,
+            202);
+  // alpha saw who said what; ann's question alone woke nobody.
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: [@ben] @alpha pick a day"));
+  const auto list = transcript(kAnn, id);
+  ASSERT_EQ(list.size(), 3U);
+  EXPECT_EQ(list[0].at("role"), "user");
+  EXPECT_EQ(list[1].at("role"), "user");
+  const auto thread = as(kBen).get("/api/dialogues/" + id + "?view=conversation_thread").json();
+  EXPECT_EQ(thread.at("conversation_thread").at("dialogue_type"), "human_group_ai");
+  EXPECT_EQ(thread.at("conversation_thread").at("participants").at("human_ids"), (json::array{"ann", "ben"}));
+  EXPECT_EQ(thread.at("conversation_thread").at("participants").at("context_mode"), "group_human");
+}
+
+TEST_F(UsersTest, ABadDialogueTypeOrPeopleAreRefusedNamingTheFieldAndNothingIsCreated) {
+  const std::vector<std::pair<json::object, std::string>> cases{
+      {{{"type", "party"}, {"content", "x"}}, "type: expected human_ai, lio_group, human_human or human_group_ai"},
+      {{{"type", "human_human"}, {"content", "x"}}, "participants: a human_human dialog needs at least one other user"},
+      {{{"type", "human_human"}, {"participants", json::array{"zed"}}, {"content", "x"}},
+       "participants[0]: no user 'zed' on this server"},
+      {{{"type", "human_human"}, {"participants", json::array{"ann"}}, {"content", "x"}},
+       "participants[0]: 'ann' is already in the dialog"},
+      {{{"type", "human_human"}, {"participants", json::array{"ben"}}, {"memberId", "alpha"}, {"content", "x"}},
+       "memberId: a human_human dialog has no AI"},
+      {{{"participants", json::array{"ben"}}, {"content", "x"}}, "participants: a human_ai dialog has one human"},
+      {{{"type", "lio_group"}, {"members", json::array{"alpha"}}, {"content", "x"}},
+       "members: a lio_group dialog needs at least 2 AI member(s)"},
+      {{{"type", "lio_group"}, {"members", json::array{"alpha", "omega"}}, {"content", "x"}},
+       "members[1]: no member 'omega' in the team"},
+      {{{"type", "lio_group"}, {"members", json::array{"alpha", "beta"}}, {"memberId", "gamma"}, {"content", "x"}},
+       "memberId: no member 'gamma' in the team"},
+      {{{"type", "lio_group"}, {"members", "alpha"}, {"content", "x"}}, "members: expected an array of strings"},
+      {{{"members", json::array{"alpha"}}, {"content", "x"}}, "members: only lio_group and human_group_ai"},
+  };
+  for (const auto& [body, message] : cases) {
+    const auto reply = as(kAnn).post("/api/dialogs", json::value(body));
+    EXPECT_EQ(reply.status, 400) << reply.body;
+    EXPECT_NE(reply.body.find(message), std::string::npos) << reply.body;
+  }
+  EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 0);
+}
+
+TEST(UsersFile, IsRefusedWhenOthersCanReadItOrAFieldIsWrongNamingTheField) {
+  const auto dir = std::filesystem::temp_directory_path() / ("parley-users-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto team = std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/groups/team.yaml";
+  const auto file = (dir / "users.yaml").string();
+  auto refused_with = [&](const std::string& text, mode_t mode) {
+    std::ofstream(file, std::ios::trunc) << text;
+    ::chmod(file.c_str(), mode);
+    server_process server({"--team", team.string(), "--data", (dir / "data").string(), "--users", file},
+                          std::chrono::seconds(20));
+    EXPECT_FALSE(server.started());
+    return server.output();
+  };
+  const std::string good = "users:\n  - {id: ann, token: " + std::string(kAnn) + "}\n";
+  EXPECT_NE(refused_with(good, 0644).find("readable by others; chmod 600"), std::string::npos);
+  EXPECT_NE(refused_with("users:\n  - {id: ann, token: short}\n", 0600)
+                .find("users[0].token: expected a string of at "
+                      "least 16 characters"),
+            std::string::npos);
+  EXPECT_NE(
+      refused_with(good + "  - {id: ann, token: " + kBen + "}\n", 0600).find("users[1].id: 'ann' is listed twice"),
+      std::string::npos);
+  EXPECT_NE(refused_with(good + "  - {id: ben, token: " + kAnn + "}\n", 0600).find("users[1].token: the same token as"),
+            std::string::npos);
+  EXPECT_NE(refused_with("users:\n  - {id: ann, token: " + std::string(kAnn) + ", admin: true}\n", 0600)
+                .find("users[0].admin: unknown field"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace parley::test
