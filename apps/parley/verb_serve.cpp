@@ -28,6 +28,7 @@
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
+#include "parley/server/uploads.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -39,14 +40,14 @@ using namespace std::chrono_literals;
 namespace {
 
 const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window",
-                           "session-gap", "reflect-every", "reflect-goal", "users"},
+                           "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes"},
                           {}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
     "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
-    "[--reflect-every SECONDS] [--reflect-goal TEXT]";
+    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -166,6 +167,17 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!web_root) return report(web_root.err());
   options.web_root = *web_root;
 
+  if (const auto limit = args->value("max-upload-bytes")) {
+    std::size_t bytes = 0;
+    const auto [end, ec] = std::from_chars(limit->data(), limit->data() + limit->size(), bytes);
+    if (ec != std::errc{} || end != limit->data() + limit->size() || bytes < 1024 || bytes > (std::size_t{1} << 30)) {
+      return report(
+          make_error(errc::invalid_argument,
+                     "--max-upload-bytes: expected a whole number of bytes 1024..1073741824, got '" + *limit + "'"));
+    }
+    options.max_upload_bytes = bytes;
+  }
+
   auto turn_window = parse_seconds(*args, "turn-window");
   if (!turn_window) return report(turn_window.err());
   auto session_gap = parse_seconds(*args, "session-gap");
@@ -180,6 +192,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   const config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
+  // Media of image and audio messages live beside the log; models that take them read them here.
+  server::upload_store uploads(data_dir_of(*args) / "uploads");
   // The io_context outlives everything that holds its sockets and timers. A clean shutdown ends
   // only once no coroutine is left, so nothing refers back into these objects when they go.
   asio::io_context io(1);
@@ -195,6 +209,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     eng = std::move(*created);
   }
   eng->set_record_windows(*turn_window, *session_gap);
+  eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 
   bool scripted_offline = false;
@@ -205,7 +220,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion};
+  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads};
 
   auto recovered = eng->recover_all();
   if (!recovered) return report(recovered.err());

@@ -61,7 +61,7 @@ class rest_client {
     if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
     for (const auto& [name, value] : headers) req.set(name, value);
     if (!body.empty() || method == "POST") {
-      req.set(http::field::content_type, "application/json");
+      if (headers.count("Content-Type") == 0) req.set(http::field::content_type, "application/json");
       req.body() = body;
       req.prepare_payload();
     }

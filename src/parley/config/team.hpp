@@ -61,6 +61,17 @@ struct member_config {
   // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
   // syntax, for models without function calling.
   std::string tellask_syntax = "function";
+  // Its model takes images / audio as input (seed 002's multimodal messages): they are sent as
+  // media rather than as their caption or transcription.
+  bool vision = false;
+  bool audio = false;
+};
+
+// Who describes media that arrive without words (seed 002: "a missing caption or transcription
+// can be produced by a configured member").
+struct media_config {
+  std::string captioner;    // a member with vision: captions images sent without one
+  std::string transcriber;  // a member with audio: transcribes audio sent without a transcription
 };
 
 struct limits_config {
@@ -77,6 +88,7 @@ struct team_config {
   std::string default_member;
   std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
   limits_config limits;
+  media_config media;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
 

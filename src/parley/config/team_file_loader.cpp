@@ -15,13 +15,16 @@ namespace {
 using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",
-                                        "limits",  "providers",      "members"};
+                                        "limits",  "providers",      "members",   "media"};
+const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
 const std::vector<std::string> kMemberKeys{
-    "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
-    "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection"};
+    "name",         "persona", "persona_file",   "provider",        "model",
+    "model_params", "tools",   "toolsets",       "max_tool_rounds", "max_tellask_depth",
+    "streaming",    "hidden",  "tellask_syntax", "self_reflection", "vision",
+    "audio"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.
@@ -37,6 +40,31 @@ result<void> read_version(const map_reader& root) {
   const detail::typed_scalar value = detail::resolve_scalar(item->value);
   if (value.kind != detail::scalar_kind::integer || value.integer != kSupportedVersion) {
     return detail::type_error(root, *item, std::to_string(kSupportedVersion));
+  }
+  return ok();
+}
+
+// `media`: members that describe media sent without words; each must take that medium.
+result<void> read_media(const map_reader& root, team_config& team) {
+  auto map = root.child("media");
+  if (!map) return std::move(map).err();
+  if (!map->has_value()) return ok();
+  const map_reader& media = **map;
+  PARLEY_TRY(media.check_keys(kMediaKeys));
+  for (const auto* key : {"captioner", "transcriber"}) {
+    const map_reader::entry* item = media.find(key);
+    if (item == nullptr) continue;
+    std::string id;
+    PARLEY_TRY(media.read_nonempty(key, id));
+    const member_config* member = team.find_member(id);
+    if (member == nullptr)
+      return media.fail_at_value(*item, detail::unknown_name_problem("member", id, team.member_ids()));
+    const bool captioner = std::string_view(key) == "captioner";
+    if (captioner ? !member->vision : !member->audio) {
+      return media.fail_at_value(
+          *item, "member '" + id + "' does not take " + (captioner ? "images (vision: true)" : "audio (audio: true)"));
+    }
+    (captioner ? team.media.captioner : team.media.transcriber) = id;
   }
   return ok();
 }
@@ -261,6 +289,7 @@ result<team_config> load(const std::filesystem::path& file) {
   PARLEY_TRY(read_providers(*root, team));
   PARLEY_TRY(read_members(*root, team));
   PARLEY_TRY(detail::read_default_member(*root, "default_member", team));
+  PARLEY_TRY(read_media(*root, team));
   if (team.default_member.empty()) team.default_member = team.members.front().id;
   return team;
 }

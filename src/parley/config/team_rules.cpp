@@ -83,6 +83,8 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("streaming", member.streaming));
   PARLEY_TRY(map.read("hidden", member.hidden));
   PARLEY_TRY(map.read("self_reflection", member.self_reflection));
+  PARLEY_TRY(map.read("vision", member.vision));
+  PARLEY_TRY(map.read("audio", member.audio));
   PARLEY_TRY(read_choice(map, "tellask_syntax", {"function", "text"}, member.tellask_syntax));
   return ok();
 }

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 
+#include "parley/core/base64.hpp"
 #include "parley/core/json.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/taskdoc.hpp"
+#include "parley/model/multimodal.hpp"
 
 namespace parley::engine {
 namespace {
@@ -86,6 +88,30 @@ std::vector<llm::tool_call> parse_tool_calls(const std::string& text) {
   return calls;
 }
 
+// A human's image or recording: sent as media to a member that takes it, else as the words that
+// stand for it (seed 002: caption for images, transcription for audio).
+void add_attachment(const message_row& row, const config::member_config& member, const prompt_setting& setting,
+                    llm::chat_message& msg) {
+  auto parsed = parse_json(row.attachment);
+  if (!parsed || !parsed->is_object()) return;
+  const auto& attachment = parsed->get_object();
+  const std::string kind = json_string_or(attachment, "kind");
+  const bool takes_it = kind == "image" ? member.vision : kind == "audio" && member.audio;
+  if (takes_it && setting.read_attachment != nullptr && *setting.read_attachment) {
+    if (auto bytes = (*setting.read_attachment)(json_string_or(attachment, "uploadId"))) {
+      msg.media.push_back(llm::media_part{kind, json_string_or(attachment, "mime"),
+                                          json_string_or(attachment, "format"), base64_encode(*bytes)});
+      return;
+    }
+  }
+  boost::json::object meta{{"format", json_string_or(attachment, "format")},
+                           {"size_kb", json_int_or(attachment, "sizeKb")},
+                           {"caption", json_string_or(attachment, "caption")},
+                           {"transcription", json_string_or(attachment, "transcription")}};
+  const std::string words = media_words(kind, meta);
+  msg.content = msg.content.empty() ? words : words + "\n" + msg.content;
+}
+
 }  // namespace
 
 llm::chat_message to_chat_message(const message_row& row) {
@@ -139,9 +165,11 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
       request.messages.push_back(std::move(said));
       return;
     }
-    if (group && row.role == "user" && !row.speaker.empty() && dialog.row().humans.size() > 1) {
+    if (row.role == "user" && (!row.attachment.empty() || (group && !row.speaker.empty()))) {
       auto msg = to_chat_message(row);
-      msg.content = "[@" + row.speaker + "] " + msg.content;
+      if (!row.attachment.empty()) add_attachment(row, member, setting, msg);
+      if (group && !row.speaker.empty() && dialog.row().humans.size() > 1)
+        msg.content = "[@" + row.speaker + "] " + msg.content;
       request.messages.push_back(std::move(msg));
       return;
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,15 @@
 
 namespace parley::engine {
 
+// Reads an upload's bytes (the server's upload store); unset where there are none.
+using attachment_reader = std::function<result<std::string>(std::string_view upload_id)>;
+
 struct prompt_setting {
   std::string_view language = "en";
   std::filesystem::path workspace;
-  std::string task_doc_path;                 // the root's; empty when the task has none
-  std::int64_t critical_context_rounds = 2;  // team limit: rounds a critical context may go on
+  std::string task_doc_path;                           // the root's; empty when the task has none
+  std::int64_t critical_context_rounds = 2;            // team limit: rounds a critical context may go on
+  const attachment_reader* read_attachment = nullptr;  // media for members that take them
 };
 
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,

@@ -203,7 +203,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   writer_.send(dialog.take_staged());
 
   const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path,
-                               team_.limits.critical_context_rounds};
+                               team_.limits.critical_context_rounds, &read_attachment_};
   const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);

@@ -200,15 +200,17 @@ asio::awaitable<result<std::string>> engine::start_reflection(std::string member
 }
 
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content, std::string msg_id,
-                                                        std::string from) {
+                                                        std::string from, boost::json::object attachment) {
   std::string origin = "user";
   co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id), std::move(origin),
-                                std::move(from));
+                                std::move(from), std::move(attachment));
 }
 
 asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                 std::string origin, std::string from) {
-  if (auto valid = check_user_message(content); !valid) co_return std::move(valid).err();
+                                                 std::string origin, std::string from, boost::json::object attachment) {
+  if (auto valid = check_user_message(content, !attachment.empty()); !valid) co_return std::move(valid).err();
+  // Described before it is recorded: the log holds the words every model will read for it.
+  if (!attachment.empty()) co_await describe_attachment(attachment);
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
@@ -228,6 +230,7 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     boost::json::object payload{
         {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", origin}};
     if (!from.empty()) payload["from"] = from;
+    if (!attachment.empty()) payload["attachment"] = std::move(attachment);
     if (dialog.is_group()) payload["responder"] = responder_for(dialog.row(), content);
     if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
@@ -238,13 +241,13 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   co_return ok();
 }
 
-result<void> engine::check_user_message(std::string_view content) const {
+result<void> engine::check_user_message(std::string_view content, bool with_attachment) const {
   const auto limit = team_.limits.max_message_bytes;
   if (static_cast<std::int64_t>(content.size()) > limit) {
     return make_error(errc::limit_exceeded, "message is " + std::to_string(content.size()) + " bytes; the limit is " +
                                                 std::to_string(limit) + " (limits.max_message_bytes)");
   }
-  if (content.empty()) return make_error(errc::invalid_argument, "message content is empty");
+  if (content.empty() && !with_attachment) return make_error(errc::invalid_argument, "message content is empty");
   return ok();
 }
 

@@ -19,6 +19,7 @@
 
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
+#include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/log_writer.hpp"
 #include "parley/engine/observer.hpp"
@@ -89,10 +90,16 @@ class engine {
                                                                std::string goal);
   // `from`: the user who wrote it. In a group dialog the message goes to the member it mentions
   // (group_routing.hpp) and is only relayed when nobody is asked: no drive.
+  // `attachment`: an image or recording (event.hpp's user_message attachment); one that comes
+  // without a caption or transcription gets it from the team's captioner or transcriber first.
   boost::asio::awaitable<result<void>> post_user_message(std::string dialog_id, std::string content,
-                                                         std::string msg_id = {}, std::string from = {});
-  // The checks post_user_message makes on content, for callers that want them before creating a dialog.
-  result<void> check_user_message(std::string_view content) const;
+                                                         std::string msg_id = {}, std::string from = {},
+                                                         boost::json::object attachment = {});
+  // The checks post_user_message makes on content, for callers that want them before creating a
+  // dialog. Content may be empty only beside an attachment.
+  result<void> check_user_message(std::string_view content, bool with_attachment = false) const;
+  // Where media of image and audio messages are read from (the server's uploads).
+  void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
   // Suspends until the dialog has no drive queued or running.
   boost::asio::awaitable<void> wait_until_idle(std::string dialog_id);
   // Suspends until no dialog of the root's hierarchy has a drive queued or running: the tree is
@@ -213,7 +220,10 @@ class engine {
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
   // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
   boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                  std::string origin, std::string from = {});
+                                                  std::string origin, std::string from = {},
+                                                  boost::json::object attachment = {});
+  // media_description.cpp: fills a missing caption/transcription from the team's media members.
+  boost::asio::awaitable<void> describe_attachment(boost::json::object& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
   // Adds the configured record windows to a dialog_created payload.
   void add_record_windows(boost::json::object& created_payload) const;
@@ -225,6 +235,7 @@ class engine {
   tools::tool_registry tools_;
   std::vector<engine_observer*> observers_;
   log_writer writer_;
+  attachment_reader read_attachment_;
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::map<std::string, member_setup, std::less<>> members_;

@@ -35,6 +35,16 @@ std::string reflection_prompt(std::string_view language, std::string_view goal, 
   return out;
 }
 
+std::string media_description_prompt(std::string_view language, bool image) {
+  if (image) {
+    return chinese(language) ? "用一两句话描述这张图片，让看不到它的人也能明白。只回答描述本身。"
+                             : "Describe this image in one or two sentences for someone who cannot see it. "
+                               "Answer with the description only.";
+  }
+  return chinese(language) ? "逐字转写这段录音。只回答转写文本。"
+                           : "Transcribe this recording word for word. Answer with the transcription only.";
+}
+
 std::string group_rules(std::string_view language, const std::vector<std::string>& humans,
                         const std::vector<std::string>& members) {
   auto names = [](const std::vector<std::string>& ids) {

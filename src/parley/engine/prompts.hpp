@@ -15,6 +15,8 @@ std::string course_header(std::string_view language, std::string_view tellasker_
 // The system-prompt section that tells a subdialog how to deliver (first-line content markers,
 // the sideline delivery rule); FBR subdialogs get the tool-less variant.
 std::string sideline_rules(std::string_view language, bool fbr);
+// What the captioner (`image`) or transcriber is asked for an image or recording sent without words.
+std::string media_description_prompt(std::string_view language, bool image);
 // A group dialog (seed 002 LIO or a human group): who takes part, and how others' words are marked.
 std::string group_rules(std::string_view language, const std::vector<std::string>& humans,
                         const std::vector<std::string>& members);

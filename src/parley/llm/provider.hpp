@@ -24,9 +24,18 @@ struct tool_call {
   std::string arguments;  // JSON text exactly as the model produced it
 };
 
+// An image or a sound given to a model that takes it (user messages only).
+struct media_part {
+  std::string kind;    // "image" | "audio"
+  std::string mime;    // image/png, audio/wav ...
+  std::string format;  // png, jpeg, wav, mp3 ...
+  std::string data_base64;
+};
+
 struct chat_message {
   llm::role role = llm::role::user;
   std::string content;                // text (saying for assistant, output for tool)
+  std::vector<media_part> media;      // user only: sent beside the text
   std::string thinking;               // assistant only
   std::vector<tool_call> tool_calls;  // assistant only
   std::string tool_call_id;           // tool only

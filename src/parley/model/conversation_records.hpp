@@ -128,11 +128,14 @@ struct record_message {
   std::string sender_role;  // "human" | "ai" | "system"
   std::string sender_id;    // the member (ai) or empty
   std::string content;
-  std::string content_type;  // "text" | "tool_input" | "tool_output" | "system_context" | "command"
+  std::string content_type;  // "text" | "image" | "audio" | "tool_input" | "tool_output" | "system_context" ...
   std::int64_t created_at = 0;
   std::string metadata;
   std::string dialog_id;  // the log position it comes from
   std::int64_t seq = 0;
+  // image and audio (seed 002): {caption, format, size_kb, transcription, mime, upload_id, text};
+  // JSON text, empty (NULL) for other content types
+  std::string content_meta;
 
   bool operator==(const record_message&) const = default;
 };

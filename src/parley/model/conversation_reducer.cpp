@@ -84,6 +84,23 @@ record_dialogue dialogue_from_created(const event& ev) {
   return d;
 }
 
+// Seed 002's image or audio message: its content is where the medium is, its content_meta what
+// is known of it, including the words the human sent with it.
+void media_message(const boost::json::object& attachment, const std::string& words, record_message& msg) {
+  msg.content_type = json_string_or(attachment, "kind", "image");
+  msg.content = json_string_or(attachment, "url");
+  boost::json::object meta{{"format", json_string_or(attachment, "format")},
+                           {"size_kb", json_int_or(attachment, "sizeKb")},
+                           {"mime", json_string_or(attachment, "mime")},
+                           {"upload_id", json_string_or(attachment, "uploadId")}};
+  for (const auto* field : {"caption", "transcription"}) {
+    if (const auto value = json_string_or(attachment, field); !value.empty()) meta[field] = value;
+  }
+  if (const auto by = json_string_or(attachment, "describedBy"); !by.empty()) meta["described_by"] = by;
+  if (!words.empty()) meta["text"] = words;
+  msg.content_meta = metadata_text(meta);
+}
+
 // The three-party view of a projected message (seed 002 "三者对话结构"): who speaks, and what.
 classified classify(const event& ev, const dialog_row& row, const message_row& m) {
   classified out;
@@ -112,6 +129,7 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     msg.sender_role = "human";
     msg.sender_id = m.speaker;
     out.kind = message_kind::input;
+    if (const auto* attachment = json_object_at(ev.payload, "attachment")) media_message(*attachment, m.content, msg);
     const auto* responder = ev.payload.if_contains("responder");
     out.to_human = responder != nullptr && responder->is_string() && responder->get_string().empty();
     if (!out.to_human && responder != nullptr && responder->is_string()) meta["responder"] = responder->get_string();
@@ -295,6 +313,7 @@ class turn_folder {
     msg.sender_id = json_string_or(p, "senderId");
     msg.content = json_string_or(p, "content");
     msg.content_type = json_string_or(p, "contentType", "text");
+    if (const auto* content_meta = json_object_at(p, "contentMeta")) msg.content_meta = metadata_text(*content_meta);
     boost::json::object meta;
     if (const auto* given = json_object_at(p, "metadata")) meta = *given;
     if (const auto reply_to = json_string_or(p, "replyTo"); !reply_to.empty()) meta["reply_to"] = reply_to;

@@ -28,7 +28,9 @@ namespace event_type {
 inline constexpr std::string_view dialog_created = "dialog_created";
 // {course, content, msgId, origin: "user"|"system"|"tellask"|"reply",
 //  assignment?: {callerId, callerMemberId, callId, callName, sessionSlug, tellaskContent},
-//  from?: the user who wrote it, responder?: the member who answers it ("" in a group: nobody)}
+//  from?: the user who wrote it, responder?: the member who answers it ("" in a group: nobody),
+//  attachment?: {uploadId, url, kind: "image"|"audio", mime, format, sizeKb, caption?,
+//                transcription?, describedBy?: the member who wrote the caption/transcription}}
 // A Tellask to a subdialog is a user message with origin "tellask" and the assignment from its
 // current tellasker (seed 001 `assignmentFromSup`); replies route to that caller.
 inline constexpr std::string_view user_message = "user_message";

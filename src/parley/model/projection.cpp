@@ -112,6 +112,9 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     msg.content = json_string_or(ev.payload, "content");
     msg.origin = json_string_or(ev.payload, "origin", "user");
     msg.speaker = json_string_or(ev.payload, "from");
+    if (const auto* attachment = json_object_at(ev.payload, "attachment")) {
+      msg.attachment = boost::json::serialize(*attachment);
+    }
     if (const auto* assignment = json_object_at(ev.payload, "assignment")) {
       row.caller_id = json_string_or(*assignment, "callerId");
     }

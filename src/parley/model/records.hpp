@@ -50,10 +50,11 @@ struct message_row {
   std::int64_t seq = 0;  // the seq of the event that produced it
   std::int64_t course = 1;
   std::int64_t genseq = 0;
-  std::string role;     // "user" | "assistant" | "tool"
-  std::string origin;   // user messages: "user" | "answer" | "system" | "tellask" | "reply"
-  std::string speaker;  // a human's message: the user; an AI's in a group: the member; else empty
-  std::string content;  // user text, assistant saying, or tool output
+  std::string role;        // "user" | "assistant" | "tool"
+  std::string origin;      // user messages: "user" | "answer" | "system" | "tellask" | "reply"
+  std::string speaker;     // a human's message: the user; an AI's in a group: the member; else empty
+  std::string attachment;  // a user message's image or audio: its attachment object as JSON text
+  std::string content;     // user text, assistant saying, or tool output
   std::string thinking;
   std::string tool_calls_json;  // assistant: JSON array [{id, name, arguments}], "" when none
   std::string tool_call_id;     // tool

@@ -14,12 +14,14 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "parley/server/rest_router.hpp"
 #include "parley/server/static_files.hpp"
@@ -94,6 +96,18 @@ struct http_server::state {
     return response;
   }
 
+  // Uploaded media: never interpreted by the browser as anything but what it was checked to be.
+  response_type raw_reply(const request_type& request, rest_response& answered) const {
+    response_type response{static_cast<http::status>(answered.status), request.version()};
+    response.set(http::field::content_type, answered.raw_content_type);
+    response.set(http::field::cache_control, "private, max-age=3600");
+    response.set("X-Content-Type-Options", "nosniff");
+    response.set("Content-Security-Policy", "default-src 'none'; sandbox");
+    response.body() = std::move(answered.raw_body);
+    add_cors(response);
+    return response;
+  }
+
   response_type error_reply(const request_type& request, unsigned status, std::string_view code,
                             std::string message) const {
     boost::json::object inner{{"code", code}, {"message", std::move(message)}};
@@ -121,7 +135,11 @@ struct http_server::state {
     if (const auto auth = request.find(http::field::authorization); auth != request.end()) {
       rest.authorization = std::string(auth->value());
     }
+    if (const auto type = request.find(http::field::content_type); type != request.end()) {
+      rest.content_type = std::string(type->value());
+    }
     auto answered = co_await handle_rest_request(context, std::move(rest));
+    if (!answered.raw_content_type.empty()) co_return raw_reply(request, answered);
     auto response = json_reply(request, answered.status, answered.body);
     if (!answered.allow.empty()) response.set(http::field::allow, answered.allow);
     co_return response;
@@ -187,19 +205,35 @@ asio::awaitable<void> linger_and_close(beast::tcp_stream& stream) {
   stream.close();
 }
 
+bool is_upload_post(const http::request_parser<http::string_body>::value_type& request) {
+  return request.method() == http::verb::post && path_of(request.target()) == "/api/uploads";
+}
+
 asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, beast::tcp_stream stream) {
   session_registration registration(*server, stream);
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
-    parser.body_limit(server->context.options.max_body_bytes);
+    // Beast weighs a Content-Length against the limit as the header completes, so the header is
+    // read under the larger limit and the route's own limit is applied here.
+    const auto& options = server->context.options;
+    parser.body_limit(std::max(options.max_body_bytes, options.max_upload_bytes));
     stream.expires_after(kIdleTimeout);
-    auto [read_ec, read_bytes] = co_await http::async_read(stream, buffer, parser, tuple_awaitable);
+    auto [read_ec, read_bytes] = co_await http::async_read_header(stream, buffer, parser, tuple_awaitable);
+    std::size_t body_limit = options.max_body_bytes;
+    if (!read_ec) {
+      if (is_upload_post(parser.get())) body_limit = options.max_upload_bytes;  // media may be larger
+      if (const auto declared = parser.content_length(); declared && *declared > body_limit) {
+        read_ec = http::error::body_limit;
+      } else {
+        parser.body_limit(body_limit);  // a chunked body is counted as it comes
+        std::tie(read_ec, read_bytes) = co_await http::async_read(stream, buffer, parser, tuple_awaitable);
+      }
+    }
     if (read_ec == http::error::body_limit) {
       auto& partial = parser.get();
       auto refused =
-          server->error_reply(partial, 413, "too_large",
-                              "body: larger than " + std::to_string(server->context.options.max_body_bytes) + " bytes");
+          server->error_reply(partial, 413, "too_large", "body: larger than " + std::to_string(body_limit) + " bytes");
       refused.keep_alive(false);
       refused.prepare_payload();
       auto [write_ec, written] = co_await http::async_write(stream, refused, tuple_awaitable);

@@ -1,5 +1,7 @@
 #include "parley/server/records_json.hpp"
 
+#include <boost/json/array.hpp>
+
 #include <boost/json/value.hpp>
 
 #include "parley/core/json.hpp"
@@ -126,10 +128,21 @@ boost::json::object record_message_json(const record_message& m) {
           {"sender_id", text_or_null(m.sender_id)},
           {"content", m.content},
           {"content_type", m.content_type},
+          {"content_meta",
+           m.content_meta.empty() ? boost::json::value(nullptr) : boost::json::value(metadata_of(m.content_meta))},
           {"created_at", format_iso8601_ms(m.created_at)},
           {"metadata", metadata_of(m.metadata)},
           {"dialog_id", m.dialog_id},
           {"seq", m.seq}};
+}
+
+boost::json::object context_block_json(const context_block& block) {
+  return {{"text_block", block.text_block},
+          {"semantic_tags", boost::json::array(block.semantic_tags.begin(), block.semantic_tags.end())},
+          {"emotions", boost::json::array(block.emotions.begin(), block.emotions.end())},
+          {"source_message_id", block.source_message_id},
+          {"origin", block.origin},
+          {"timestamp", format_iso8601_ms(block.timestamp)}};
 }
 
 }  // namespace parley::server

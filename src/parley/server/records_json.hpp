@@ -5,6 +5,7 @@
 #include <boost/json/object.hpp>
 
 #include "parley/model/conversation_records.hpp"
+#include "parley/model/multimodal.hpp"
 
 namespace parley::server {
 
@@ -16,5 +17,7 @@ boost::json::object introspection_json(const record_introspection& t);
 boost::json::object memory_entry_json(const record_memory_entry& m);
 boost::json::object memory_link_json(const record_memory_link& l);
 boost::json::object system_utterance_json(const record_system_utterance& u);
+// Seed 002's MultiModalInputParser output for a message.
+boost::json::object context_block_json(const context_block& block);
 
 }  // namespace parley::server

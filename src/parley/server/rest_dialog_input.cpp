@@ -24,7 +24,12 @@ handler_result post_message(server_context& context, const rest_request& request
   if (!body) co_return failure;
   auto input = read_user_input(context.engine, *body);
   if (!input) co_return field_error(input.err());
-  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, request.who->id);
+  auto attachment = read_attachment(context, request, *body);
+  if (!attachment) co_return field_error(attachment.err());
+  if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
+    co_return error_response(shared.err());
+  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, request.who->id,
+                                                          std::move(*attachment));
   if (!posted) co_return error_response(posted.err());
   co_return json_response(202, accepted(input->msg_id));
 }

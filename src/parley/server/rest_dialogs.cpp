@@ -186,6 +186,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   }
   auto people = read_dialogue_people(context, *request.who, *body, *member);
   if (!people) co_return field_error(people.err());
+  auto attachment = read_attachment(context, request, *body);
+  if (!attachment) co_return field_error(attachment.err());
   auto title = optional_text(*body, "title");
   if (!title) co_return field_error(title.err());
   auto task_doc = optional_text(*body, "taskDocPath");
@@ -203,7 +205,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   auto created = co_await context.engine.create_root_dialog(std::move(spec));
   if (!created) co_return error_response(created.err());
   const std::string id = *created;
-  auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id, request.who->id);
+  if (auto shared = share_attachment(context, *attachment, id); !shared) co_return error_response(shared.err());
+  auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id, request.who->id,
+                                                          std::move(*attachment));
   if (!posted) co_return error_response(posted.err());
   auto row = find_dialog(context, request, id);
   if (!row) co_return error_response(row.err());

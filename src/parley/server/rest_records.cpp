@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "parley/core/json.hpp"
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
 #include "parley/server/records_views.hpp"
@@ -22,7 +23,7 @@ const records_params_spec kAiSessionParams{{"since", "until", "type", "sort_by"}
 const records_params_spec kIntrospectionParams{{"since", "until", "sort_by"}, {"started_at"}};
 const records_params_spec kUtteranceParams{{"since", "until", "sort_by"}, {"timestamp"}};
 const records_params_spec kViewParams{{"view"}, {}};
-const records_params_spec kMessageParams{{"since", "until", "role", "content_type", "sort_by"}, {"created_at"}};
+const records_params_spec kMessageParams{{"since", "until", "role", "content_type", "sort_by", "view"}, {"created_at"}};
 const records_params_spec kSearchParams{{"q", "dialogue_id", "since", "until", "role", "content_type", "sort_by"},
                                         {"created_at"}};
 const records_params_spec kNoParams{{}, {}};
@@ -123,6 +124,20 @@ rest_response one_record(server_context& context, const rest_request& request, c
   auto row = found_or_404(context, request, ((*records)->*fetch)(id), what, id);
   if (!row) return error_response(row.err());
   return json_response(200, {{key, to_json(*row)}});
+}
+
+// The MultiModalInputParser's block of a message; a quoted reply brings the text it quotes.
+context_block block_of(records_query& records, const record_message& m) {
+  multimodal_input input{m.id, m.sender_role, m.content_type, m.content, {}, {}, m.created_at, {}, {}};
+  if (auto meta = parse_json(m.content_meta); meta && meta->is_object()) input.content_meta = meta->get_object();
+  if (auto meta = parse_json(m.metadata); meta && meta->is_object()) input.metadata = meta->get_object();
+  if (const auto quoted_id = json_string_or(input.metadata, "reply_to"); !quoted_id.empty()) {
+    if (auto quoted = records.message(quoted_id); quoted && *quoted) {
+      input.quoted_text = (*quoted)->content;
+      input.quoted_role = (*quoted)->sender_role;
+    }
+  }
+  return parse_multimodal(input);
 }
 
 // What the DialogueTurn view is made of: the turn's messages and memory links, and the human's
@@ -297,14 +312,27 @@ handler_result list_turn_messages(server_context& context, const rest_request& r
   if (!records) co_return error_response(records.err());
   auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
   if (!turn) co_return error_response(turn.err());
+  auto view = choice_param(request, "view", {"context_block"});
+  if (!view) co_return params_error(view.err());
   filter->turn_id = turn->id;
   auto page = (*records)->messages(*filter);
   if (!page) co_return error_response(page.err());
-  co_return page_response("messages", *page, record_message_json);
+  if (view->empty()) co_return page_response("messages", *page, record_message_json);
+  boost::json::array blocks;
+  for (const auto& m : page->items) blocks.push_back(context_block_json(block_of(**records, m)));
+  co_return json_response(200, {{"context_blocks", std::move(blocks)}, {"total", page->total}});
 }
 
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id) {
-  co_return one_record(context, request, id, "message", &records_query::message, record_message_json);
+  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
+  auto view = choice_param(request, "view", {"context_block"});
+  if (!view) co_return params_error(view.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  auto message = found_or_404(context, request, (*records)->message(id), "message", id);
+  if (!message) co_return error_response(message.err());
+  if (view->empty()) co_return json_response(200, {{"message", record_message_json(*message)}});
+  co_return json_response(200, {{"context_block", context_block_json(block_of(**records, *message))}});
 }
 
 handler_result list_human_dialogues(server_context& context, const rest_request& request, std::string id) {

@@ -30,8 +30,9 @@ constexpr std::array<std::string_view, 3> kTargets{"human", "ai", "all"};
 constexpr std::array<std::string_view, 4> kTriggerSources{"schedule", "task_reflection", "human_guidance", "api"};
 constexpr std::size_t kMaxIntrospectionFieldBytes = 256 * 1024;
 // The content types a client may write; image and audio arrive with uploads (not yet).
-constexpr std::array<std::string_view, 5> kWritableContentTypes{"text", "markdown", "prompt", "quote_reply",
-                                                                "tool_output"};
+constexpr std::array<std::string_view, 7> kWritableContentTypes{"text",        "markdown", "prompt", "quote_reply",
+                                                                "tool_output", "image",    "audio"};
+constexpr std::size_t kMaxMetaTextBytes = 64 * 1024;
 
 std::string joined(std::span<const std::string_view> values) {
   std::string out;
@@ -77,6 +78,36 @@ result<boost::json::object> metadata_field(const boost::json::object& body) {
 }
 
 // Every write needs a store that keeps records (the in-memory store does not).
+// Seed 002's content_meta of an image or audio message; refused on any other content type.
+result<boost::json::object> content_meta_field(const boost::json::object& body, const std::string& content_type) {
+  const auto* value = body.if_contains("content_meta");
+  if (value == nullptr || value->is_null()) return boost::json::object{};
+  if (content_type != "image" && content_type != "audio") {
+    return make_error(errc::invalid_argument, "content_meta: only image and audio messages have one");
+  }
+  if (!value->is_object()) {
+    return make_error(errc::invalid_argument,
+                      std::string("content_meta: expected an object, got ") + json_kind_name(*value));
+  }
+  for (const auto& [key, field] : value->get_object()) {
+    const std::string where = "content_meta." + std::string(key);
+    if (key == "size_kb") {
+      if (!field.is_int64() || field.get_int64() < 0) {
+        return make_error(errc::invalid_argument, where + ": expected a whole number of KB (0 or more)");
+      }
+    } else if (key == "caption" || key == "transcription" || key == "text" || key == "format" || key == "mime") {
+      if (!field.is_string()) return make_error(errc::invalid_argument, where + ": expected a string");
+      if (field.get_string().size() > kMaxMetaTextBytes) {
+        return make_error(errc::invalid_argument, where + ": longer than 64 KiB");
+      }
+    } else {
+      return make_error(errc::invalid_argument,
+                        where + ": unknown field (expected caption, format, size_kb, transcription, text, mime)");
+    }
+  }
+  return value->get_object();
+}
+
 rest_response no_records() { return error_response(500, "internal", "this store keeps no conversation records"); }
 
 template <class Row>
@@ -322,8 +353,9 @@ handler_result post_record_message(server_context& context, const rest_request& 
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 9> kFields{
-      "turn_id", "sender_role", "sender_id", "content", "content_type", "metadata", "reply_to", "target", "notes"};
+  static constexpr std::array<std::string_view, 10> kFields{"turn_id",      "sender_role",  "sender_id", "content",
+                                                            "content_type", "content_meta", "metadata",  "reply_to",
+                                                            "target",       "notes"};
   if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto turn_id = required_text(*body, "turn_id");
   if (!turn_id) co_return field_error(turn_id.err());
@@ -340,6 +372,8 @@ handler_result post_record_message(server_context& context, const rest_request& 
   }
   auto content_type = enum_field(*body, "content_type", kWritableContentTypes, "text");
   if (!content_type) co_return field_error(content_type.err());
+  auto content_meta = content_meta_field(*body, *content_type);
+  if (!content_meta) co_return field_error(content_meta.err());
   auto metadata = metadata_field(*body);
   if (!metadata) co_return field_error(metadata.err());
   auto reply_to = optional_text(*body, "reply_to");
@@ -382,6 +416,7 @@ handler_result post_record_message(server_context& context, const rest_request& 
                               {"replyTo", *reply_to},
                               {"target", *target},
                               {"notes", *notes}};
+  if (!content_meta->empty()) payload["contentMeta"] = std::move(*content_meta);
   std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
   auto written = co_await append_write(context, dialogue->dialog_id, records_event::message_recorded,
                                        std::move(payload), std::move(check));

@@ -64,6 +64,8 @@ const std::vector<route>& routes() {
       {"POST", {"messages"}, &rest::post_record_message},
       {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
+      {"POST", {"uploads"}, &rest::post_upload},
+      {"GET", {"uploads", "{id}"}, &rest::get_upload},
   };
   return table;
 }

@@ -20,12 +20,16 @@ struct rest_request {
   std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
   std::string body;
   std::string authorization;  // the Authorization header, empty if absent
+  std::string content_type;   // the Content-Type header, empty if absent
   const user* who = nullptr;  // set by the router once the token is checked
 };
 
 struct rest_response {
   unsigned status = 200;
   boost::json::value body;
+  // Set for a response that is not JSON (an upload's bytes): sent as is with this Content-Type.
+  std::string raw_content_type;
+  std::string raw_body;
   std::string allow;  // 405 only: the methods the path accepts, for the Allow header
 };
 

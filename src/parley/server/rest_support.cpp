@@ -5,6 +5,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/server/json_views.hpp"
+#include "parley/server/uploads.hpp"
 
 namespace parley::server {
 
@@ -164,14 +165,59 @@ boost::json::object summary_of(store& log, const dialog_row& row) {
 std::string new_message_id() { return new_uuid(); }
 
 result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body) {
-  auto content = required_text(body, "content");
+  const bool with_attachment = body.contains("attachment");
+  auto content = with_attachment ? optional_text(body, "content") : required_text(body, "content");
   if (!content) return std::move(content).err();
-  if (auto valid = eng.check_user_message(*content); !valid) {
+  if (auto valid = eng.check_user_message(*content, with_attachment); !valid) {
     return make_error(errc::invalid_argument, "content: " + valid.err().message);
   }
   auto msg_id = optional_text(body, "msgId");
   if (!msg_id) return std::move(msg_id).err();
-  return user_input{std::move(*content), msg_id->empty() ? new_message_id() : std::move(*msg_id)};
+  return user_input{std::move(*content), msg_id->empty() ? new_message_id() : std::move(*msg_id), {}};
+}
+
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const boost::json::object& body) {
+  const auto* value = body.if_contains("attachment");
+  if (value == nullptr || value->is_null()) return boost::json::object{};
+  if (!value->is_object()) {
+    return make_error(errc::invalid_argument,
+                      std::string("attachment: expected an object {uploadId, caption?, transcription?}, got ") +
+                          json_kind_name(*value));
+  }
+  const auto& given = value->get_object();
+  for (const auto& field : given) {
+    if (field.key() != "uploadId" && field.key() != "caption" && field.key() != "transcription") {
+      return make_error(errc::invalid_argument, "attachment." + std::string(field.key()) +
+                                                    ": unknown field (expected uploadId, caption, transcription)");
+    }
+  }
+  auto upload_id = required_text(given, "uploadId");
+  if (!upload_id) return make_error(errc::invalid_argument, "attachment." + upload_id.err().message);
+  if (context.uploads == nullptr) return make_error(errc::invalid_argument, "attachment: this server keeps no uploads");
+  auto info = context.uploads->find(*upload_id);
+  // Only the uploader attaches their upload: another user's id is as unknown as a made-up one.
+  if (!info || (context.users.multi_user() && info->owner != request.who->id)) {
+    return make_error(errc::invalid_argument, "attachment.uploadId: no upload '" + *upload_id + "'");
+  }
+  boost::json::object out{{"uploadId", info->id},         {"url", upload_url(info->id)},
+                          {"kind", info->media.kind},     {"mime", info->media.mime},
+                          {"format", info->media.format}, {"sizeKb", (info->size_bytes + 1023) / 1024}};
+  for (const auto* field : {"caption", "transcription"}) {
+    auto text = optional_text(given, field);
+    if (!text) return make_error(errc::invalid_argument, "attachment." + text.err().message);
+    if (text->size() > 64 * 1024) {
+      return make_error(errc::invalid_argument, "attachment." + std::string(field) + ": longer than 64 KiB");
+    }
+    if (!text->empty()) out[field] = std::move(*text);
+  }
+  return out;
+}
+
+result<void> share_attachment(server_context& context, const boost::json::object& attachment,
+                              const std::string& root_id) {
+  if (attachment.empty() || context.uploads == nullptr) return ok();
+  return context.uploads->share_with_root(json_string_or(attachment, "uploadId"), root_id);
 }
 
 }  // namespace parley::server

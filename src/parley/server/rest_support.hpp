@@ -60,9 +60,17 @@ std::string new_message_id();
 // The user text of a request that drives a dialog: `content` (required, checked like any user
 // message) and `msgId` (optional; a fresh id when absent).
 struct user_input {
-  std::string content;
+  std::string content;  // may be empty beside an attachment
   std::string msg_id;
+  boost::json::object attachment;  // see read_attachment
 };
 result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body);
+// `attachment: {uploadId, caption?, transcription?}`: an upload of the asking user, as the
+// engine's user_message attachment (model/event.hpp); empty when the body has none.
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const boost::json::object& body);
+// Lets everyone who sees `root_id` read the attachment's upload (nothing when there is none).
+result<void> share_attachment(server_context& context, const boost::json::object& attachment,
+                              const std::string& root_id);
 
 }  // namespace parley::server

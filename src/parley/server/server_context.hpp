@@ -12,6 +12,7 @@
 namespace parley::server {
 
 class pubchan;
+class upload_store;
 
 struct server_context {
   engine::engine& engine;
@@ -21,6 +22,7 @@ struct server_context {
   const user_directory& users;
   bool scripted_offline = false;  // some member talks to the built-in scripted model
   std::string version;
+  upload_store* uploads = nullptr;  // media of seed 002's image and audio messages; null: none
 };
 
 }  // namespace parley::server

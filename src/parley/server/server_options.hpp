@@ -14,6 +14,7 @@ struct server_options {
   std::string web_root;                        // the built web UI (web/dist); empty: no static files
   std::string cors_origin;                     // empty: no CORS headers
   std::size_t max_body_bytes = 1 << 20;        // REST request bodies
+  std::size_t max_upload_bytes = 10 << 20;     // POST /api/uploads bodies
   std::size_t max_packet_bytes = 64 << 10;     // WebSocket packets we parse
   std::size_t max_frame_bytes = 1 << 20;       // larger WebSocket messages close the socket (1009)
   std::size_t outbound_queue_packets = 1024;   // per connection

@@ -90,11 +90,22 @@ TEST_F(TeamFile, UnknownKeySuggestsTheClosestKey) {
             at("10:5") + "members.lead.modle_params: unknown key 'modle_params' (did you mean 'model_params'?)");
 }
 
+TEST_F(TeamFile, MediaMembersMustTakeTheirMedium) {
+  const std::string team = std::string(kMinimalTeam) + "media: {captioner: lead}\n";
+  EXPECT_NE(error_of(team).find("media.captioner: member 'lead' does not take images (vision: true)"),
+            std::string::npos)
+      << error_of(team);
+  EXPECT_NE(error_of(std::string(kMinimalTeam) + "media: {transcriber: nobody}\n").find("unknown member 'nobody'"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimalTeam) + "media: {painter: lead}\n").find("unknown key 'painter'"),
+            std::string::npos);
+}
+
 TEST_F(TeamFile, UnknownKeyWithoutCloseMatchListsTheKeys) {
   EXPECT_EQ(error_of(std::string(kMinimalTeam) + "colour: blue\n"),
             at("10:1") +
                 "colour: unknown key 'colour' (expected one of: version, default_member, workspace, language, limits, "
-                "providers or members)");
+                "providers, members or media)");
 }
 
 TEST_F(TeamFile, RepeatedKeyInAMember) {

@@ -144,7 +144,7 @@ TEST(ScriptedScriptLoad, ArgumentsAndArgumentsTextAreExclusive) {
 TEST(ScriptedScriptLoad, PlaceholdersAreCheckedAtLoad) {
   EXPECT_EQ(load_error("members:\n  a:\n    - emit:\n        - saying: \"hi {{last_usr}}\"\n"),
             "test.yaml:4:19: members.a[0].emit[0].saying: unknown placeholder '{{last_usr}}' (did you mean "
-            "'last_user'?); known: last_user, last_tool, member, round, capture.N");
+            "'last_user'?); known: last_user, last_tool, last_user_media, member, round, capture.N");
   EXPECT_EQ(load_error("members:\n  a:\n    - emit:\n        - saying: \"{{capture.1}}\"\n"),
             "test.yaml:4:19: members.a[0].emit[0].saying: '{{capture.1}}' needs a regex condition "
             "(last_user_regex, last_tool_regex, last_message_regex or system_regex) in this rule's 'when'");

@@ -137,6 +137,25 @@ TEST_F(anthropic_provider_test, stop_reasons_map_to_finish_reasons) {
   }
 }
 
+TEST_F(anthropic_provider_test, an_image_goes_as_a_base64_block_before_the_words_and_audio_as_a_note) {
+  server_.push(fake_response::sse({kMessageStart, message_end("end_turn", 1)}));
+  model_request request;
+  request.model = "claude-test";
+  chat_message look{role::user, "What is this?"};
+  look.media.push_back({"image", "image/jpeg", "jpeg", "/9j/4AAQ"});
+  look.media.push_back({"audio", "audio/mpeg", "mp3", "SUQz"});
+  request.messages.push_back(look);
+  ASSERT_TRUE(call(options(), request));
+  const auto received = server_.requests();
+  ASSERT_EQ(received.size(), 1u);
+  const auto body = boost::json::parse(received[0].body).as_object();
+  const auto expected = boost::json::parse(R"([
+      {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQ"}},
+      {"type": "text", "text": "[an audio recording (mp3) this model cannot hear]"},
+      {"type": "text", "text": "What is this?"}])");
+  EXPECT_EQ(body.at("messages").at(0).at("content"), expected);
+}
+
 TEST_F(anthropic_provider_test, request_body_merges_tool_results_and_carries_signed_thinking) {
   server_.push(fake_response::sse({kMessageStart, message_end("end_turn", 1)}));
   model_request request;

@@ -182,6 +182,22 @@ TEST_F(openai_provider_test, request_body_carries_messages_tools_and_params) {
   EXPECT_EQ(boost::json::value(last_body()), expected) << received[0].body;
 }
 
+TEST_F(openai_provider_test, images_and_audio_go_as_content_parts_beside_the_words) {
+  server_.push(fake_response::sse({delta(R"({"content":"ok"})"), finish("stop"), "data: [DONE]\n\n"}));
+  model_request request = simple_request();
+  chat_message look{role::user, "What is this?"};
+  look.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
+  look.media.push_back({"audio", "audio/wav", "wav", "UklGRg=="});
+  request.messages.push_back(look);
+  ASSERT_TRUE(call(options(), request));
+  const auto expected = boost::json::parse(R"({"role": "user", "content": [
+      {"type": "text", "text": "What is this?"},
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+      {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}]})");
+  EXPECT_EQ(last_body().at("messages").as_array().back(), expected);
+  EXPECT_EQ(last_body().at("messages").as_array().at(0).at("content"), "Hi");  // words alone stay a string
+}
+
 // The provider keeps each tool list's text; a list it has not seen (or one made again after the
 // old one is gone) must still be sent as it is, never another list's text.
 TEST_F(openai_provider_test, each_request_carries_its_own_tool_list) {

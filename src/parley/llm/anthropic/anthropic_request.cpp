@@ -49,9 +49,19 @@ json::array user_blocks(const chat_message& message) {
   if (message.role == role::tool) {
     blocks.push_back(
         json::object{{"type", "tool_result"}, {"tool_use_id", message.tool_call_id}, {"content", message.content}});
-  } else if (!message.content.empty()) {
-    blocks.push_back(text_block(message.content));
+    return blocks;
   }
+  // Images come before the words about them, as Anthropic recommends; its models take no audio.
+  for (const auto& part : message.media) {
+    if (part.kind == "image") {
+      blocks.push_back(json::object{
+          {"type", "image"},
+          {"source", json::object{{"type", "base64"}, {"media_type", part.mime}, {"data", part.data_base64}}}});
+    } else {
+      blocks.push_back(text_block("[an audio recording (" + part.format + ") this model cannot hear]"));
+    }
+  }
+  if (!message.content.empty()) blocks.push_back(text_block(message.content));
   return blocks;
 }
 

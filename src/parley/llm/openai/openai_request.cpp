@@ -42,12 +42,30 @@ json::object assistant_message(const chat_message& message) {
   return out;
 }
 
+// Text and media as the chat completions API takes them: images as data URLs, audio as input_audio.
+json::object user_message(const chat_message& message) {
+  if (message.media.empty()) return {{"role", "user"}, {"content", message.content}};
+  json::array parts;
+  if (!message.content.empty()) parts.push_back(json::object{{"type", "text"}, {"text", message.content}});
+  for (const auto& part : message.media) {
+    if (part.kind == "image") {
+      parts.push_back(
+          json::object{{"type", "image_url"},
+                       {"image_url", json::object{{"url", "data:" + part.mime + ";base64," + part.data_base64}}}});
+    } else {
+      parts.push_back(json::object{{"type", "input_audio"},
+                                   {"input_audio", json::object{{"data", part.data_base64}, {"format", part.format}}}});
+    }
+  }
+  return {{"role", "user"}, {"content", std::move(parts)}};
+}
+
 json::object to_message(const chat_message& message) {
   switch (message.role) {
     case role::system:
       return {{"role", "system"}, {"content", message.content}};
     case role::user:
-      return {{"role", "user"}, {"content", message.content}};
+      return user_message(message);
     case role::assistant:
       return assistant_message(message);
     case role::tool:

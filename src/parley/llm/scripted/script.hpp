@@ -18,7 +18,7 @@ namespace parley::llm::scripted_detail {
 
 // Text with `{{placeholder}}`s, split once at load so expanding it is a walk over parts.
 struct text_template {
-  enum class part_kind { literal, last_user, last_tool, member, round, capture };
+  enum class part_kind { literal, last_user, last_tool, member, round, capture, last_user_media };
   struct part {
     part_kind kind = part_kind::literal;
     std::string text;         // literal text
@@ -42,6 +42,8 @@ struct template_context {
   std::string_view member;
   std::int64_t round = 0;
   const std::vector<std::string>* captures = nullptr;  // group 0 = the whole match
+  // The media the last user message carries, as "image/png 1234 bytes" (what a vision model got).
+  std::string last_user_media;
 };
 
 // The expansion of `tmpl`: a view of its own text when it has no placeholders (no copy),

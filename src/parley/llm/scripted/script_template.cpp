@@ -28,6 +28,7 @@ result<text_template::part> parse_placeholder(std::string_view name) {
   using kind = text_template::part_kind;
   if (name == "last_user") return text_template::part{kind::last_user, {}, 0};
   if (name == "last_tool") return text_template::part{kind::last_tool, {}, 0};
+  if (name == "last_user_media") return text_template::part{kind::last_user_media, {}, 0};
   if (name == "member") return text_template::part{kind::member, {}, 0};
   if (name == "round") return text_template::part{kind::round, {}, 0};
   if (name.starts_with(kCapturePrefix)) {
@@ -40,10 +41,11 @@ result<text_template::part> parse_placeholder(std::string_view name) {
     }
     return text_template::part{kind::capture, {}, index};
   }
-  static const std::vector<std::string> known{"last_user", "last_tool", "member", "round", "capture.1"};
+  static const std::vector<std::string> known{"last_user", "last_tool", "last_user_media",
+                                              "member",    "round",     "capture.1"};
   return make_error(errc::config_error, "unknown placeholder '{{" + std::string(name) + "}}'" +
                                             did_you_mean(name, known) +
-                                            "; known: last_user, last_tool, member, round, capture.N");
+                                            "; known: last_user, last_tool, last_user_media, member, round, capture.N");
 }
 
 }  // namespace
@@ -101,6 +103,9 @@ std::string_view expand_template(const text_template& tmpl, const template_conte
         break;
       case text_template::part_kind::last_tool:
         scratch += ctx.last_tool;
+        break;
+      case text_template::part_kind::last_user_media:
+        scratch += ctx.last_user_media;
         break;
       case text_template::part_kind::member:
         scratch += ctx.member;

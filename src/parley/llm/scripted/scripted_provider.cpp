@@ -122,9 +122,22 @@ boost::asio::awaitable<result<model_response>> scripted_provider::stream(const m
   auto matched = match_rule(*script, request, facts);
   if (!matched) co_return std::move(matched).err();
 
-  const template_context ctx{facts.last_user ? std::string_view(facts.last_user->content) : std::string_view{},
-                             facts.last_tool ? std::string_view(facts.last_tool->content) : std::string_view{},
-                             request.member_id, request.round, &matched->captures};
+  template_context ctx{facts.last_user ? std::string_view(facts.last_user->content) : std::string_view{},
+                       facts.last_tool ? std::string_view(facts.last_tool->content) : std::string_view{},
+                       request.member_id,
+                       request.round,
+                       &matched->captures,
+                       {}};
+  if (facts.last_user != nullptr) {
+    for (const auto& part : facts.last_user->media) {
+      // base64 of n bytes is 4 * ceil(n / 3) characters, '=' padding the last group.
+      const auto& data = part.data_base64;
+      const std::size_t padding =
+          data.size() >= 2 ? (data[data.size() - 1] == '=') + (data[data.size() - 2] == '=') : 0;
+      if (!ctx.last_user_media.empty()) ctx.last_user_media += ", ";
+      ctx.last_user_media += part.mime + " " + std::to_string(data.size() / 4 * 3 - padding) + " bytes";
+    }
+  }
   const auto delay = std::chrono::milliseconds(script->delay_ms);
   std::optional<boost::asio::steady_timer> timer;
   if (delay.count() > 0) timer.emplace(co_await boost::asio::this_coro::executor);

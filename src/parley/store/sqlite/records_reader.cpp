@@ -29,7 +29,7 @@ constexpr std::string_view kTurnColumns =
     "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
 constexpr std::string_view kMessageColumns =
     "m.id, m.dialogue_id, m.session_id, m.turn_id, m.sender_role, coalesce(m.sender_id, ''), m.content, "
-    "m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq";
+    "m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, coalesce(m.content_meta, '')";
 
 record_dialogue read_dialogue_row(const statement& s) {
   return record_dialogue{s.text_at(0), s.text_at(1), s.text_at(2),     s.text_at(3), s.text_at(4),
@@ -58,8 +58,9 @@ record_turn read_turn_row(const statement& s) {
 }
 
 record_message read_message_row(const statement& s) {
-  return record_message{s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4),  s.text_at(5),
-                        s.text_at(6), s.text_at(7), s.int_at(8),  s.text_at(9), s.text_at(10), s.int_at(11)};
+  return record_message{s.text_at(0),  s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4),
+                        s.text_at(5),  s.text_at(6), s.text_at(7), s.int_at(8),  s.text_at(9),
+                        s.text_at(10), s.int_at(11), s.text_at(12)};
 }
 
 // A WHERE clause and the values it binds, in order (?1, ?2, ...). The values live here until the

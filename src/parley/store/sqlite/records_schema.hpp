@@ -79,13 +79,23 @@ CREATE TABLE message (
   created_at INTEGER NOT NULL,
   metadata TEXT NOT NULL,
   dialog_id TEXT NOT NULL,
-  seq INTEGER NOT NULL
+  seq INTEGER NOT NULL,
+  content_meta TEXT
 );
 CREATE INDEX message_by_dialogue ON message (dialogue_id, created_at);
 CREATE INDEX message_by_session ON message (session_id, created_at);
 CREATE INDEX message_by_turn ON message (turn_id, created_at);
 CREATE INDEX message_by_created ON message (created_at);
-CREATE VIRTUAL TABLE message_fts USING fts5 (content, content = 'message', content_rowid = 'rowid',
+-- What search finds a message by: its content and, for image and audio, the words that stand for
+-- the medium. records_writer indexes exactly this text (search_text_of).
+CREATE VIEW message_search AS
+  SELECT rowid AS message_rowid,
+         CASE WHEN content_meta IS NULL THEN content
+              ELSE content || char(10) || coalesce(json_extract(content_meta, '$.caption'), '') || char(10) ||
+                   coalesce(json_extract(content_meta, '$.transcription'), '') || char(10) ||
+                   coalesce(json_extract(content_meta, '$.text'), '') END AS content
+  FROM message;
+CREATE VIRTUAL TABLE message_fts USING fts5 (content, content = 'message_search', content_rowid = 'message_rowid',
                                              tokenize = 'trigram');
 CREATE TABLE records_cursor (
   dialog_id TEXT PRIMARY KEY,

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
 
 namespace parley::sqlite {
@@ -41,10 +42,11 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
                           "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 WHERE id = ?1"));
-  PARLEY_TRY(prepare_into(db, insert_message_,
-                          "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
-                          "content, content_type, created_at, metadata, dialog_id, seq) VALUES (?1, ?2, ?3, ?4, ?5, "
-                          "NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12)"));
+  PARLEY_TRY(
+      prepare_into(db, insert_message_,
+                   "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
+                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
+                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   PARLEY_TRY(prepare_into(db, insert_utterance_,
                           "INSERT INTO system_utterance_log (log_id, timestamp, conversation_id, trigger, content, "
@@ -251,6 +253,19 @@ result<void> records_writer::close_turn(const record_turn& t) {
   return close_turn_.run();
 }
 
+namespace {
+
+// The message_search view's text of a message with content_meta (records_schema.hpp).
+std::string search_text_of(const record_message& m) {
+  auto meta = parse_json(m.content_meta);
+  const boost::json::object empty;
+  const auto& fields = meta && meta->is_object() ? meta->get_object() : empty;
+  return m.content + "\n" + json_string_or(fields, "caption") + "\n" + json_string_or(fields, "transcription") + "\n" +
+         json_string_or(fields, "text");
+}
+
+}  // namespace
+
 result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_text(1, m.id);
   insert_message_.bind_text(2, m.dialogue_id);
@@ -264,9 +279,15 @@ result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_text(10, m.metadata);
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
+  insert_message_.bind_text(13, m.content_meta);
   PARLEY_TRY(insert_message_.run());
   insert_fts_.bind_int(1, db_->last_insert_rowid());
-  insert_fts_.bind_text(2, m.content);
+  if (m.content_meta.empty()) {
+    insert_fts_.bind_text(2, m.content);
+    return insert_fts_.run();
+  }
+  const std::string text = search_text_of(m);
+  insert_fts_.bind_text(2, text);
   return insert_fts_.run();
 }
 

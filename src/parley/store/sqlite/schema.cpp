@@ -100,6 +100,7 @@ ALTER TABLE dialogs ADD COLUMN dead INTEGER NOT NULL DEFAULT 0;
 constexpr const char* kV4 = R"sql(
 ALTER TABLE dialogs ADD COLUMN humans TEXT NOT NULL DEFAULT '';
 ALTER TABLE dialogs ADD COLUMN members TEXT NOT NULL DEFAULT '';
+DROP VIEW IF EXISTS message_search;
 DROP TABLE message_fts;
 DROP TABLE message;
 DROP TABLE turn;

@@ -1,0 +1,46 @@
+// Seed 002's MultiModalInputParser: every message, whatever its modality, becomes a context block
+// of text a model can read — `{text_block, semantic_tags, emotions, source_message_id, origin,
+// timestamp}`. Text stays as it is; an image becomes its caption, audio its transcription, a tool's
+// output its key fields, a quoted reply the quote and the answer, a prompt its instruction,
+// markdown plain text. Pure functions: the engine uses the same words for a model that cannot see
+// or hear the medium, and the REST API shows the blocks.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parley {
+
+struct context_block {
+  std::string text_block;
+  std::vector<std::string> semantic_tags;
+  std::vector<std::string> emotions;
+  std::string source_message_id;
+  std::string origin;  // the sender's role: human | ai | system
+  std::int64_t timestamp = 0;
+};
+
+// What the parser reads of a message (a record message, or a user message in the engine).
+struct multimodal_input {
+  std::string id;
+  std::string sender_role;
+  std::string content_type;  // text | markdown | image | audio | tool_output | prompt | quote_reply | ...
+  std::string content;
+  boost::json::object content_meta;  // caption, format, size_kb, transcription, text
+  boost::json::object metadata;      // semantic_tags / intent_tags, emotion(s), toolCalls ...
+  std::int64_t created_at = 0;
+  std::string quoted_text;  // quote_reply: the text of the message it replies to
+  std::string quoted_role;
+};
+
+context_block parse_multimodal(const multimodal_input& input);
+
+// The words that stand for an image or a recording: its caption or transcription, else what is
+// known of it ("[image (png, 12 KB) without a caption]"). `kind` is image or audio.
+std::string media_words(std::string_view kind, const boost::json::object& meta);
+
+}  // namespace parley

@@ -1,0 +1,23 @@
+// The media an upload may be (seed 002's image and audio messages): its declared Content-Type must
+// be one Parley accepts, and its first bytes must be that format's signature, so a renamed
+// executable or an HTML page cannot pass as a picture.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+
+namespace parley::server {
+
+struct media_kind {
+  std::string kind;    // "image" | "audio"
+  std::string format;  // "png" | "jpeg" | "gif" | "webp" | "mp3" | "wav" | "ogg"
+  std::string mime;    // the canonical Content-Type
+};
+
+// invalid_argument for a type Parley does not take or bytes that are not that type (the server
+// answers 415); the message names `Content-Type` or `body`.
+result<media_kind> check_media(std::string_view declared_content_type, std::string_view bytes);
+
+}  // namespace parley::server
