@@ -71,13 +71,14 @@ const teamDir = join(here, 'team');
 // ---- the server ----
 
 /** Starts `parley serve` and resolves once it printed the `serving http://…` line. */
-function startServer({ token, port = 0, data = null } = {}) {
+function startServer({ token, port = 0, data = null, args: extraArgs = [] } = {}) {
   const reuse = data !== null;
   data ??= mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
   // The team folder is the workspace (Taskdocs are written there): use a copy, never the sources.
   if (!reuse) cpSync(teamDir, join(data, 'team'), { recursive: true });
   const args = ['serve', '--port', String(port), '--data', join(data, 'store'), '--team', join(data, 'team', 'team.yaml'), '--web', webDist];
   if (token) args.push('--token', token);
+  args.push(...extraArgs);
   const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -438,6 +439,66 @@ test('the WebSocket reconnects after a server restart and the dialog goes on liv
   await page.locator(tid('btn-interrupt')).click();
   await visible(page, tid('interrupted'), 'the interrupted mark');
 });
+
+test(
+  'records: sessions and turns on a timeline, an unresponded turn marked, search leads to its turn',
+  async ({ server, page }) => {
+    await gotoApp(page, server.url);
+    await page.locator(tid('new-member')).selectOption('lead');
+    await page.locator(tid('new-content')).fill('Plan the launch');
+    await page.locator(tid('new-start')).click();
+    // The lead waits for the clerk, who waits for the human: the root's turn outlives its 2 s window.
+    await visible(page, tid('q4h-item'), 'the clerk\'s question');
+    await page.locator(tid('view-records')).click();
+    await visible(page, tid('records'), 'the records view');
+    assert(await page.locator(tid('composer')).isHidden(), 'the composer is hidden in the records view');
+    const unresponded = `${tid('record-turn')}[data-status="unresponded"]`;
+    for (let i = 0; i < 40 && (await page.locator(unresponded).count()) === 0; i++) {
+      await page.waitForTimeout(250);
+      await page.locator(tid('records-refresh')).click();
+    }
+    await visible(page, unresponded, 'the unresponded turn');
+    await visible(page, `${unresponded} ${tid('unresponded-mark')}`, 'the unresponded mark');
+    // How many turns the window closed depends on how fast the model streamed; the count must agree.
+    const marked = await page.locator(unresponded).count();
+    await waitAttr(page, tid('unresponded-count'), 'data-count', String(marked), 'the unresponded count');
+    const sessions = await page.locator(tid('record-session')).count();
+    assert(sessions === 1, `one session (got ${sessions})`);
+    assert((await page.locator(tid('record-session')).first().getAttribute('data-session-type')) === 'dialogue', 'a dialogue session');
+
+    // A turn shows its messages when opened: the first holds the human's request, and the lead's
+    // words are in one of them.
+    const first = page.locator(tid('record-turn')).first();
+    assert((await first.getAttribute('data-status')) === 'unresponded', 'the human\'s turn went unanswered');
+    assert(await page.locator(`${tid('record-turn')} ${tid('record-message')}`).first().isHidden(), 'messages start folded');
+    for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
+    await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="human"]`, 'Plan the launch', 'the human message');
+    await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="ai"]`, 'clerk', 'the lead\'s words');
+    await screenshot(page, '07-records', [tid('records'), unresponded, tid('records-bar')]);
+    for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
+
+    // Search finds the message and leads to its turn.
+    await page.locator(tid('records-search')).fill('launch');
+    await page.locator(tid('records-search-go')).click();
+    await visible(page, tid('search-result'), 'a search result');
+    await page.locator(tid('search-result')).first().click();
+    await visible(page, `${tid('record-turn')}.highlight.open`, 'the found turn, highlighted and open');
+    // Search syntax is refused with the server's message; a word nobody wrote finds nothing.
+    await page.locator(tid('records-search')).fill('foo AND bar');
+    await page.locator(tid('records-search-go')).click();
+    await waitText(page, tid('records-search-error'), 'q:', 'the refused search');
+    await page.locator(tid('records-search')).fill('zebracrossing');
+    await page.locator(tid('records-search-go')).click();
+    await visible(page, tid('no-matches'), 'the no-matches line');
+    assert((await page.locator(tid('records-search-error')).isHidden()), 'the old error is gone');
+
+    // Back to the transcript.
+    await page.locator(tid('view-transcript')).click();
+    await visible(page, tid('transcript'), 'the transcript');
+    assert(await page.locator(tid('records-scroll')).isHidden(), 'the records are hidden again');
+  },
+  { args: ['--turn-window', '2'] },
+);
 
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
 // engine), waiting for nothing, which the UI shows as idle.

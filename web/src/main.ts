@@ -4,6 +4,7 @@ import './style.css';
 import { ApiError, captureToken, get, newMsgId, onAuthError, post } from './api';
 import { $, h, tr } from './dom';
 import { applyI18n, setLang, t, type Key, type Lang } from './i18n';
+import { RecordsView } from './records_view';
 import { TranscriptView } from './transcript';
 import type { DialogSummary, Packet, Question, RegistryEntry, Reminder, Status, Taskdoc, Team } from './types';
 import { PubChan, type ConnState } from './ws';
@@ -77,6 +78,10 @@ app.innerHTML = `
         <span class="status" data-testid="dialog-status"></span>
       </div>
       <div class="actions">
+        <span class="view-switch" role="group">
+          <button type="button" data-testid="view-transcript" data-i18n="transcript" aria-pressed="true"></button>
+          <button type="button" data-testid="view-records" data-i18n="records" aria-pressed="false"></button>
+        </span>
         <button type="button" data-testid="btn-interrupt" data-i18n="stop"></button>
         <button type="button" data-testid="btn-resume" data-i18n="resume"></button>
       </div>
@@ -88,6 +93,7 @@ app.innerHTML = `
     <div class="tx-scroll" data-testid="transcript-scroll">
       <div class="empty" data-testid="no-dialog" data-i18n="noDialogSelected"></div>
     </div>
+    <div class="tx-scroll rec-scroll" data-testid="records-scroll" hidden></div>
     <form class="composer" data-testid="composer" hidden>
       <div class="answer-mode" data-testid="answer-mode" hidden>
         <span data-i18n="answering"></span> <span class="q-text" data-testid="answer-question-text"></span>
@@ -137,6 +143,8 @@ const state = {
   dialogs: [] as DialogSummary[],
   current: null as DialogSummary | null,
   view: null as TranscriptView | null,
+  mode: 'transcript' as 'transcript' | 'records',
+  records: null as RecordsView | null,
   treeRoot: null as string | null,
   tree: new Map<string, TreeNode>(),
   questions: [] as Question[],
@@ -329,6 +337,8 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   }
   if (state.answering && state.answering.dialog.selfId !== d.id) setAnswering(null);
   state.view?.dispose();
+  state.records?.dispose();
+  state.records = null;
   state.current = d;
   const view = new TranscriptView(d, transcriptHost);
   state.view = view;
@@ -338,6 +348,7 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   renderHead();
   renderDialogs();
   syncSubscriptions();
+  if (state.mode === 'records') showMode('records');
   await ensureTree(d);
   try {
     await view.load();
@@ -372,6 +383,34 @@ function updateSummary(d: DialogSummary): void {
   }
   if (d.kind === 'root' && state.dialogs.some((x) => x.id === d.id)) upsertListed(d);
   else if (d.kind === 'root') renderDialogs();
+}
+
+// ---------- transcript or records (seed 002's sessions and turns) ----------
+
+function showMode(mode: 'transcript' | 'records'): void {
+  state.mode = mode;
+  const records = mode === 'records' && !!state.current;
+  q('transcript-scroll').hidden = records;
+  q('records-scroll').hidden = !records;
+  q('composer').hidden = records || !state.current;
+  q('view-transcript').setAttribute('aria-pressed', String(!records));
+  q('view-records').setAttribute('aria-pressed', String(records));
+  if (!records || !state.current) return;
+  if (!state.records) {
+    state.records = new RecordsView(state.current.id);
+    q('records-scroll').replaceChildren(state.records.el);
+  }
+  state.records.load().catch(showError);
+}
+q('view-transcript').addEventListener('click', () => showMode('transcript'));
+q('view-records').addEventListener('click', () => showMode('records'));
+
+let recordsTimer: number | undefined;
+function scheduleRecordsReload(): void {
+  window.clearTimeout(recordsTimer);
+  recordsTimer = window.setTimeout(() => {
+    if (state.mode === 'records') state.records?.load().catch(showError);
+  }, 300);
 }
 
 async function control(kind: 'interrupt' | 'resume'): Promise<void> {
@@ -747,6 +786,9 @@ function onConnState(s: ConnState): void {
   }
 }
 
+// Packets after which a dialog's records have changed.
+const RECORD_CHANGES = new Set(['user_message_evt', 'generating_finish_evt', 'tool_result_evt', 'dialog_state_evt']);
+
 function onPacket(p: Packet): void {
   switch (p.type) {
     case 'questions_count_update':
@@ -775,6 +817,7 @@ function onPacket(p: Packet): void {
   if (p.type === 'reminders_update_evt' && state.current?.id === id) renderReminders((p.reminders as Reminder[]) ?? []);
   if (p.type === 'tellask_call_evt' && state.current && state.current.rootId === p.dialog?.rootId) void loadSidePanels();
   if (p.type === 'tool_result_evt' && p.name === 'change_mind' && state.current?.rootId === p.dialog?.rootId) void loadSidePanels();
+  if (state.current?.id === id && state.mode === 'records' && RECORD_CHANGES.has(p.type)) scheduleRecordsReload();
   if (state.current?.id === id && state.view) {
     if (p.type === 'generating_start_evt' && !state.current.generating) updateSummary({ ...state.current, generating: true });
     state.view.onEvent(p);

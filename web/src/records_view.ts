@@ -1,0 +1,252 @@
+// The records view of a dialog (seed 002, docs/records.md): its sessions on a timeline, each with
+// its turns — who asked whom, when, how long the answer took — unresponded turns marked, a turn's
+// messages on a click, and full-text search over the dialogue. Read-only: it asks the REST API
+// and draws; every text is set as text, never as HTML.
+import { ApiError, get } from './api';
+import { h, tr } from './dom';
+import { t, type Key } from './i18n';
+
+interface RecordMessage {
+  id: string;
+  turn_id: string;
+  sender_role: 'human' | 'ai' | 'system';
+  sender_id: string | null;
+  content: string;
+  content_type: string;
+  content_meta: { caption?: string; transcription?: string; text?: string } | null;
+  created_at: string;
+}
+
+interface RecordTurn {
+  id: string;
+  turn_type: string;
+  initiator_role: string;
+  responder_role: string;
+  started_at: string;
+  closed_at: string | null;
+  status: 'pending' | 'responded' | 'unresponded';
+  response_time: number | null;
+  deadline_at: string | null;
+  messages?: RecordMessage[];
+}
+
+interface RecordSession {
+  id: string;
+  session_type: 'dialogue' | 'self_reflection';
+  start_at: string;
+  end_at: string | null;
+  goal?: string | null;
+  summary?: string | null;
+  trigger_source?: string | null;
+}
+
+const clock = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+function seconds(ms: number | null): string {
+  if (ms === null || ms === undefined) return '';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+/** The words a message shows: an image or recording shows its caption or transcription. */
+function messageText(m: RecordMessage): string {
+  if (m.content_type === 'image' || m.content_type === 'audio') {
+    const meta = m.content_meta ?? {};
+    const said = m.content_type === 'image' ? meta.caption : meta.transcription;
+    return [`[${m.content_type}] ${said ?? ''}`.trim(), meta.text ?? ''].filter(Boolean).join('\n');
+  }
+  return m.content;
+}
+
+export class RecordsView {
+  readonly el: HTMLElement;
+  private readonly timeline = h('div', { class: 'rec-timeline', testid: 'records-timeline' });
+  private readonly results = h('ul', { class: 'rec-results', testid: 'search-results' });
+  private readonly searchError = h('div', { class: 'rec-error', testid: 'records-search-error', role: 'alert' });
+  private readonly count = h('span', { class: 'rec-count', testid: 'unresponded-count', 'data-count': '0' }, '0');
+  private readonly input = h('input', { type: 'search', testid: 'records-search', placeholder: t('searchRecords') });
+  private disposed = false;
+  private loading: Promise<void> | null = null;
+  private reloadAgain = false;
+
+  constructor(private readonly dialogId: string) {
+    const refresh = h('button', { type: 'button', testid: 'records-refresh' }, tr('refresh'));
+    refresh.addEventListener('click', () => void this.load());
+    const form = h(
+      'form',
+      { class: 'rec-search', testid: 'records-search-form' },
+      this.input,
+      h('button', { type: 'submit', testid: 'records-search-go' }, tr('searchGo')),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.search(this.input.value.trim());
+    });
+    this.searchError.hidden = true;
+    this.el = h(
+      'div',
+      { class: 'records', testid: 'records', 'data-dialog': dialogId },
+      h('div', { class: 'rec-bar', testid: 'records-bar' }, h('span', {}, tr('unrespondedTurns'), ': '), this.count, refresh),
+      form,
+      this.searchError,
+      this.results,
+      this.timeline,
+    );
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  /** Loads (or reloads) the timeline; a reload asked for while one runs happens once after it. */
+  load(): Promise<void> {
+    if (this.loading) {
+      this.reloadAgain = true;
+      return this.loading;
+    }
+    this.loading = this.fetchAndDraw().finally(() => {
+      this.loading = null;
+      if (this.reloadAgain && !this.disposed) {
+        this.reloadAgain = false;
+        void this.load();
+      }
+    });
+    return this.loading;
+  }
+
+  private async fetchAndDraw(): Promise<void> {
+    const base = `/api/dialogues/${encodeURIComponent(this.dialogId)}`;
+    let sessions: RecordSession[];
+    try {
+      sessions = (await get<{ sessions: RecordSession[] }>(`${base}/sessions?sort_by=start_at&limit=500`)).sessions;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) sessions = []; // no message yet
+      else throw e;
+    }
+    const turnsOf = await Promise.all(
+      sessions.map((s) =>
+        get<{ turns: RecordTurn[] }>(
+          `/api/sessions/${encodeURIComponent(s.id)}/turns?include=messages&sort_by=started_at&limit=500`,
+        ).then((r) => r.turns),
+      ),
+    );
+    if (this.disposed) return;
+    const open = new Set(
+      [...this.timeline.querySelectorAll<HTMLElement>('[data-testid="record-turn"].open')].map((el) => el.dataset.turnId),
+    );
+    let unresponded = 0;
+    const blocks = sessions.map((s, i) => {
+      const turns = turnsOf[i];
+      unresponded += turns.filter((turn) => turn.status === 'unresponded').length;
+      return this.sessionBlock(s, turns, open);
+    });
+    this.timeline.replaceChildren(...(blocks.length ? blocks : [h('div', { class: 'empty' }, tr('noRecords'))]));
+    this.count.textContent = String(unresponded);
+    this.count.dataset.count = String(unresponded);
+  }
+
+  private sessionBlock(s: RecordSession, turns: RecordTurn[], open: Set<string | undefined>): HTMLElement {
+    const head = h(
+      'div',
+      { class: 'rec-session-head' },
+      h('strong', {}, tr(s.session_type === 'self_reflection' ? 'selfReflection' : 'session')),
+      ` ${clock(s.start_at)} → ${s.end_at ? clock(s.end_at) : t('ongoing')}`,
+    );
+    const extra: HTMLElement[] = [];
+    if (s.goal) extra.push(h('div', { class: 'rec-goal' }, tr('goal'), ': ', s.goal));
+    if (s.summary) extra.push(h('div', { class: 'rec-summary', testid: 'session-summary' }, tr('summary'), ': ', s.summary));
+    return h(
+      'section',
+      { class: 'rec-session', testid: 'record-session', 'data-session-type': s.session_type, 'data-session-id': s.id },
+      head,
+      ...extra,
+      h('ol', { class: 'rec-turns' }, ...turns.map((turn) => this.turnItem(turn, open.has(turn.id)))),
+    );
+  }
+
+  private turnItem(turn: RecordTurn, expanded: boolean): HTMLElement {
+    const ended =
+      turn.status === 'pending'
+        ? `${t('deadline')} ${clock(turn.deadline_at)}`
+        : `${clock(turn.closed_at)}${turn.status === 'responded' ? ` · ${seconds(turn.response_time)}` : ''}`;
+    const line = h(
+      'div',
+      { class: 'rec-turn-line' },
+      h('span', { class: 'rec-who' }, `${turn.initiator_role} → ${turn.responder_role}`),
+      h('span', { class: 'rec-type' }, turn.turn_type),
+      h('span', { class: `rec-status rs-${turn.status}` }, tr(`turn_${turn.status}` as Key)),
+      turn.status === 'unresponded' ? h('span', { class: 'rec-mark', testid: 'unresponded-mark' }, '⚠') : null,
+      h('span', { class: 'rec-time' }, `${clock(turn.started_at)} → ${ended}`),
+    );
+    const list = h(
+      'ul',
+      { class: 'rec-messages' },
+      ...(turn.messages ?? []).map((m) =>
+        h(
+          'li',
+          { class: `rec-message rm-${m.sender_role}`, testid: 'record-message', 'data-role': m.sender_role },
+          h('span', { class: 'rec-sender' }, m.sender_id ? `${m.sender_role} @${m.sender_id}` : m.sender_role),
+          h('span', { class: 'rec-ctype' }, m.content_type),
+          h('pre', { class: 'rec-content' }, messageText(m)),
+        ),
+      ),
+    );
+    const item = h(
+      'li',
+      {
+        class: `rec-turn st-${turn.status}${expanded ? ' open' : ''}`,
+        testid: 'record-turn',
+        'data-status': turn.status,
+        'data-turn-id': turn.id,
+      },
+      line,
+      list,
+    );
+    line.addEventListener('click', () => item.classList.toggle('open'));
+    return item;
+  }
+
+  /** Full-text search within this dialogue; a result leads to its turn. */
+  async search(words: string): Promise<void> {
+    this.searchError.hidden = true;
+    if (!words) {
+      this.results.replaceChildren();
+      return;
+    }
+    let found: RecordMessage[];
+    try {
+      const q = `/api/messages/search?q=${encodeURIComponent(words)}&dialogue_id=${encodeURIComponent(this.dialogId)}&limit=50`;
+      found = (await get<{ messages: RecordMessage[] }>(q)).messages;
+    } catch (e) {
+      this.results.replaceChildren();
+      this.searchError.textContent = e instanceof Error ? e.message : String(e);
+      this.searchError.hidden = false;
+      return;
+    }
+    if (this.disposed) return;
+    if (!found.length) {
+      this.results.replaceChildren(h('li', { class: 'empty', testid: 'no-matches' }, tr('noMatches')));
+      return;
+    }
+    this.results.replaceChildren(
+      ...found.map((m) => {
+        const li = h(
+          'li',
+          { class: 'rec-result', testid: 'search-result', 'data-turn-id': m.turn_id },
+          h('span', { class: 'rec-sender' }, m.sender_role),
+          h('span', { class: 'rec-time' }, clock(m.created_at)),
+          h('span', { class: 'rec-snippet' }, messageText(m).slice(0, 200)),
+        );
+        li.addEventListener('click', () => this.reveal(m.turn_id));
+        return li;
+      }),
+    );
+  }
+
+  private reveal(turnId: string): void {
+    this.timeline.querySelectorAll('.rec-turn.highlight').forEach((el) => el.classList.remove('highlight'));
+    const turn = this.timeline.querySelector<HTMLElement>(`[data-testid="record-turn"][data-turn-id="${CSS.escape(turnId)}"]`);
+    if (!turn) return;
+    turn.classList.add('highlight', 'open');
+    turn.scrollIntoView({ block: 'center' });
+  }
+}
