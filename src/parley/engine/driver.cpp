@@ -198,9 +198,10 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   const std::int64_t genseq = dialog.row().last_genseq + 1;
   PARLEY_CO_TRY(stage(dialog, event_type::generation_started,
                       boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
-  // Not awaited: nothing outside the process acts on a generation's start, and the durable
-  // commit of its end below covers it.
-  writer_.send(dialog.take_staged());
+  // Not written on its own: nothing outside the process acts on a generation's start (observers saw
+  // it as it was staged), so it becomes durable with the first checkpoint of a long generation or
+  // with the generation's end — one commit per model call instead of two. A crash before either
+  // leaves no trace of the generation, which is then simply made again.
 
   const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path,
                                team_.limits.critical_context_rounds, &read_attachment_};

@@ -134,6 +134,10 @@ result<void> configure_writer(connection& db, bool durable) {
   // Debian builds SQLite with secure_delete on: every replaced projection row has its old space
   // zeroed. Nothing here is secret from the file's owner (the log keeps every event anyway).
   PARLEY_TRY(db.exec("PRAGMA secure_delete = OFF"));
+  // A statement inside a transaction that may need undoing on its own (an upsert, a trigger that
+  // feeds the full-text index) keeps a statement journal; on disk that is a temporary file
+  // created, written and deleted for each such statement. Its pages are few, memory is cheaper.
+  PARLEY_TRY(db.exec("PRAGMA temp_store = MEMORY"));
   // Checkpoints rewrite WAL pages into the database and fsync it; fewer, larger ones cost less
   // per event than the default every 1,000 pages.
   return db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(kWalAutocheckpointPages)).c_str());
