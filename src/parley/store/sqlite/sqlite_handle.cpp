@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include "parley/store/sqlite/wal_batching_vfs.hpp"
+
 namespace parley::sqlite {
 
 errc errc_from_sqlite(int code) noexcept {
@@ -67,14 +69,14 @@ void connection::closer::operator()(sqlite3* raw) const noexcept {
   sqlite3_close_v2(raw);
 }
 
-result<connection> connection::open(const std::string& path, int flags) {
+result<connection> connection::open(const std::string& path, int flags, const char* vfs) {
   // SQLite's allocation statistics take a global mutex on every malloc and free it makes (Debian's
   // build has no lookaside, so that is every row touched) and nothing here reads them. The option
   // is accepted only before SQLite initializes, i.e. before the process's first connection.
   static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   (void)memstatus_off;
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, vfs);
   connection conn;
   conn.db_.reset(raw);  // owned even on failure: SQLite allocates a handle to carry the message
   conn.path_ = path;
@@ -90,6 +92,10 @@ result<connection> connection::open(const std::string& path, int flags) {
 
 result<connection> connection::open_read_write(const std::string& path) {
   return open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+}
+
+result<connection> connection::open_durable_writer(const std::string& path) {
+  return open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wal_batching_vfs_name());
 }
 
 result<connection> connection::open_read_only(const std::string& path) { return open(path, SQLITE_OPEN_READONLY); }

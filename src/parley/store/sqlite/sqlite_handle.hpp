@@ -69,6 +69,9 @@ class connection {
 
   static result<connection> open_read_write(const std::string& path);
   static result<connection> open_read_only(const std::string& path);
+  // A read-write connection whose WAL writes are gathered into one per commit
+  // (wal_batching_vfs.hpp): it must run with PRAGMA synchronous = FULL.
+  static result<connection> open_durable_writer(const std::string& path);
   // Closing this connection will not checkpoint the WAL into the database file (by default the
   // last connection to close does).
   void keep_wal_on_close() noexcept;
@@ -92,7 +95,7 @@ class connection {
   struct closer {
     void operator()(sqlite3* raw) const noexcept;
   };
-  static result<connection> open(const std::string& path, int flags);
+  static result<connection> open(const std::string& path, int flags, const char* vfs = nullptr);
 
   std::unique_ptr<sqlite3, closer> db_;
   std::string path_;

@@ -174,7 +174,7 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
     PARLEY_TRY(check_existing(path));
   }
 
-  auto db = connection::open_read_write(path);
+  auto db = options.durable ? connection::open_durable_writer(path) : connection::open_read_write(path);
   if (!db) return std::move(db).err();
   PARLEY_TRY(configure_writer(*db, options.durable));
   auto version_before = sqlite::read_schema_version(*db);
