@@ -69,13 +69,13 @@ tools::tool_registry tools_with_lookup() {
   return registry;
 }
 
-// One root task: a root dialog of `lead`, the task as its user message, then wait for the whole
+// One root task: a root dialog of `lead` created with the task as its first message, then wait for the whole
 // hierarchy to settle and read the lead's final saying.
 asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::string task_id) {
   engine::new_dialog spec{"lead", "", ""};
+  spec.first_message = fanout3::task_input(task_id);
   auto root = co_await eng.create_root_dialog(std::move(spec));
   if (!root) co_return std::move(root).err();
-  PARLEY_CO_TRY(co_await eng.post_user_message(*root, fanout3::task_input(task_id)));
   co_await eng.wait_until_settled(*root);
   const auto* dialog = eng.find(*root);
   if (dialog == nullptr) co_return make_error(errc::not_found, "root dialog " + *root + " is gone");

@@ -104,9 +104,11 @@ int drive(const parsed_args& args, drive_request request) {
                      engine::describe_member_model(team, member).c_str());
       }
       engine::new_dialog spec{request.member_id, request.title, request.task_doc_path};
+      spec.first_message = request.message;
       auto id = co_await eng.create_root_dialog(std::move(spec));
       if (!id) co_return std::move(id).err();
       dialog_id = *id;
+      co_return ok();
     }
     co_return co_await eng.post_user_message(dialog_id, request.message);
   });

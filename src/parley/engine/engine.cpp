@@ -149,6 +149,9 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   if (spec.member_id.empty() && !spec.humans_only && spec.members.empty()) {
     co_return make_error(errc::invalid_argument, "a dialog needs a member, members or humans_only");
   }
+  if (!spec.first_message.empty()) {
+    if (auto valid = check_user_message(spec.first_message); !valid) co_return std::move(valid).err();
+  }
   if (!spec.task_doc_path.empty()) {
     if (auto made = ensure_taskdoc(team_.workspace, spec.task_doc_path); !made) co_return std::move(made).err();
   }
@@ -168,6 +171,14 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     co_return std::move(staged).err();
   }
   auto& ref = *runtime;
+  if (!spec.first_message.empty()) {
+    if (spec.first_message_id.empty()) spec.first_message_id = new_uuid();
+    auto payload = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id), "user",
+                                 std::move(spec.first_message_from), {});
+    if (auto staged = stage(ref, event_type::user_message, std::move(payload)); !staged) {
+      co_return std::move(staged).err();
+    }
+  }
   dialogs_.emplace(id, std::move(runtime));
   trees_.emplace(id, std::make_unique<root_tree>());  // a new root's registry is empty and complete
   if (auto committed = co_await commit(ref); !committed) {
@@ -175,6 +186,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     trees_.erase(id);
     co_return std::move(committed).err();
   }
+  if (ref.row().needs_drive) schedule_drive(ref);
   co_return id;
 }
 
@@ -227,11 +239,8 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
       if (member != members_.end()) co_await run_tools(dialog, member->second, owed);
     }
     if (msg_id.empty()) msg_id = new_uuid();
-    boost::json::object payload{
-        {"course", dialog.row().course}, {"content", content}, {"msgId", msg_id}, {"origin", origin}};
-    if (!from.empty()) payload["from"] = from;
-    if (!attachment.empty()) payload["attachment"] = std::move(attachment);
-    if (dialog.is_group()) payload["responder"] = responder_for(dialog.row(), content);
+    auto payload = input_payload(dialog, std::move(content), std::move(msg_id), std::move(origin), std::move(from),
+                                 std::move(attachment));
     if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }
@@ -239,6 +248,19 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   }
   if (dialog.row().needs_drive) schedule_drive(dialog);
   co_return ok();
+}
+
+boost::json::object engine::input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
+                                          std::string origin, std::string from, boost::json::object attachment) const {
+  std::string responder = dialog.is_group() ? responder_for(dialog.row(), content) : std::string();
+  boost::json::object payload{{"course", dialog.row().course},
+                              {"content", std::move(content)},
+                              {"msgId", std::move(msg_id)},
+                              {"origin", std::move(origin)}};
+  if (!from.empty()) payload["from"] = std::move(from);
+  if (!attachment.empty()) payload["attachment"] = std::move(attachment);
+  if (dialog.is_group()) payload["responder"] = std::move(responder);
+  return payload;
 }
 
 result<void> engine::check_user_message(std::string_view content, bool with_attachment) const {

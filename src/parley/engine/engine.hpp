@@ -43,6 +43,11 @@ struct new_dialog {
   std::vector<std::string> humans;
   std::vector<std::string> members;
   bool humans_only = false;
+  // The first user message (from `first_message_from`), durable in the same commit as the dialog,
+  // which is then driven: a crash never leaves the dialog without its task. Empty: none.
+  std::string first_message;
+  std::string first_message_id;  // empty: a new UUID
+  std::string first_message_from;
 };
 
 // Seed 001 `drive_dialog_by_user_answer`: the human answers an open question (Q4H).
@@ -82,12 +87,12 @@ class engine {
   void add_observer(engine_observer* observer) { observers_.push_back(observer); }
 
   boost::asio::awaitable<result<std::string>> create_root_dialog(new_dialog spec);
-  // Durably appends a user message, then schedules the dialog's drive. Waits for a running drive
-  // of the same dialog to end first (the per-dialog FIFO lock).
   // A self-reflection of `member_id` in a root dialog of its own (seed 002's AI ⇄ self, opened by
   // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
   boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
                                                                std::string goal);
+  // Durably appends a user message, then schedules the dialog's drive. Waits for a running drive
+  // of the same dialog to end first (the per-dialog FIFO lock).
   // `from`: the user who wrote it. In a group dialog the message goes to the member it mentions
   // (group_routing.hpp) and is only relayed when nobody is asked: no drive.
   // `attachment`: an image or recording (event.hpp's user_message attachment); one that comes
@@ -218,6 +223,9 @@ class engine {
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
+  // The payload of a user_message event for `dialog` (course, msgId, a group's responder).
+  boost::json::object input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
+                                    std::string origin, std::string from, boost::json::object attachment) const;
   // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
   boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
                                                   std::string origin, std::string from = {},

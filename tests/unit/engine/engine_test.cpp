@@ -169,6 +169,85 @@ TEST(Engine, AStreamOrderViolationFailsTheDriveAndIsLogged) {
   EXPECT_EQ(log->read_events(id).value().back().type, event_type::drive_failed);
 }
 
+// A dialog created with its first message is one commit: no crash can leave it without its task.
+// (Humans among themselves, so no drive commits anything after it.)
+TEST(Engine, ADialogCreatedWithItsFirstMessageIsOneCommit) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  std::string id;
+  std::int64_t commits = 0;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec;
+        spec.humans = {"ann", "ben"};
+        spec.humans_only = true;
+        spec.first_message = "lunch at noon?";
+        spec.first_message_id = "m-1";
+        spec.first_message_from = "ann";
+        const auto before = log->stats().transactions;
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        commits = log->stats().transactions - before;
+      },
+      asio::detached);
+  io.run();
+  EXPECT_EQ(commits, 1);
+  const auto events = log->read_events(id).value();
+  ASSERT_EQ(events.size(), 2U);
+  EXPECT_EQ(events[0].type, event_type::dialog_created);
+  EXPECT_EQ(events[1].type, event_type::user_message);
+  EXPECT_EQ(json_string_or(events[1].payload, "msgId"), "m-1");
+  EXPECT_EQ(json_string_or(events[1].payload, "from"), "ann");
+}
+
+TEST(Engine, ADialogCreatedWithItsFirstMessageIsDriven) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: \"on it\"}]}]}\n");
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  std::string id;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = "plan the trip";
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        co_await (*eng)->wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  std::vector<std::string> said;
+  for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
+  EXPECT_EQ(said, (std::vector<std::string>{"user:plan the trip", "assistant:on it"}));
+}
+
+TEST(Engine, AnOversizedFirstMessageCreatesNothing) {
+  temp_team files(kOneMemberTeam + std::string("limits: {max_message_bytes: 8}\n"),
+                  "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value());
+  std::optional<result<std::string>> created;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = "far more than eight bytes";
+        created = co_await (*eng)->create_root_dialog(std::move(spec));
+      },
+      asio::detached);
+  io.run();
+  ASSERT_TRUE(created.has_value());
+  ASSERT_FALSE(created->has_value());
+  EXPECT_NE(created->err().message.find("limits.max_message_bytes"), std::string::npos) << created->err().message;
+  EXPECT_TRUE(log->read_all_events().value().empty());
+}
+
 TEST(Engine, StopOfADialogThatIsNotGeneratingIsAConflict) {
   temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
   auto log = make_memory_store();
