@@ -1,6 +1,9 @@
 // The drive loop (seed 001, "Backend Coroutine Driving Loop"): under the dialog's lock, answer
 // any tool calls still owed, then call the model while the dialog needs driving. Every model
-// output is durable before its tools run; every exit path leaves the log consistent.
+// output is durable before a tool with effects outside the log runs; every exit path leaves the
+// log consistent.
+#include <algorithm>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -252,7 +255,14 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   }
   round_effects fx;
   if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, owes_reply, fx));
-  co_return co_await commit_round(dialog, fx);  // durable before any of its tool calls runs
+  // Durable before any of its tool calls runs — except when every call is a dialog tool (Tellask,
+  // Q4H, reminders…): those act on the log alone, and run_tools commits the round with what they do.
+  const auto& calls = response->tool_calls;
+  const bool log_only = !calls.empty() && std::all_of(calls.begin(), calls.end(), [](const llm::tool_call& call) {
+    return is_dialog_tool(call.name);
+  });
+  if (log_only && fx.touched.empty()) co_return ok();
+  co_return co_await commit_round(dialog, fx);
 }
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,

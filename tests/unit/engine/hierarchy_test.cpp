@@ -2,6 +2,8 @@
 // kind of dialog is offered, and recovery that keeps suspended dialogs suspended.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -30,6 +32,85 @@ class question_counter final : public engine_observer {
     updates.emplace_back(update.previous_count, update.question_count);
   }
 };
+
+// Records the event types of each batch it is given, and keeps them in a memory store.
+class batch_recorder final : public store {
+ public:
+  std::vector<std::vector<std::string>> batches;
+
+  void append(std::vector<event> batch, append_callback on_durable) override {
+    auto& types = batches.emplace_back();
+    for (const auto& ev : batch) types.push_back(ev.type);
+    inner_->append(std::move(batch), std::move(on_durable));
+  }
+  void flush() override { inner_->flush(); }
+  result<std::vector<event>> read_events(std::string_view id, std::int64_t after) override {
+    return inner_->read_events(id, after);
+  }
+  result<std::vector<event>> read_all_events() override { return inner_->read_all_events(); }
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override {
+    return inner_->list_dialogs(filter);
+  }
+  result<std::optional<dialog_row>> get_dialog(std::string_view id) override { return inner_->get_dialog(id); }
+  result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
+    return inner_->messages(id, course);
+  }
+  result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
+  store_stats stats() const override { return inner_->stats(); }
+
+ private:
+  std::unique_ptr<store> inner_ = make_memory_store();
+};
+
+// A round that only Tellasks acts on the log alone: the generation, the Tellask and the subdialog
+// it creates are one commit; a round that calls a tool with effects is durable before it runs.
+TEST(Hierarchy, ARoundThatOnlyTellasksIsCommittedWithTheSubdialogItCreates) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic]}\n"
+      "  helper: {persona: \"You help.\", provider: offline, model: m, toolsets: [basic]}\n",
+      "members:\n  lead:\n"
+      "    - when: {last_tool: \"4\"}\n      emit: [{saying: \"done\"}]\n"
+      "    - emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: helper, tellaskContent: "
+      "\"sum\"}}}]\n"
+      "  helper:\n"
+      "    - when: {last_tool: \"4\"}\n      emit: [{saying: \"4\"}]\n"
+      "    - emit: [{tool_call: {name: calculate, arguments: {expression: \"2+2\"}}}]\n");
+  batch_recorder log;
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value());
+  std::string answer;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        engine& e = **eng;
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = "add two and two";
+        const auto id = (co_await e.create_root_dialog(std::move(spec))).value();
+        co_await e.wait_until_settled(id);
+        answer = e.find(id)->messages().back().content;
+      },
+      asio::detached);
+  io.run();
+  EXPECT_EQ(answer, "done");
+  auto has = [](const std::vector<std::string>& types, std::string_view type) {
+    return std::find(types.begin(), types.end(), type) != types.end();
+  };
+  bool tellask_round_whole = false;
+  bool calculate_round_alone = false;  // a batch of the helper's round alone, before any tool result
+  for (const auto& types : log.batches) {
+    if (has(types, event_type::tool_result)) break;
+    if (has(types, event_type::tellask_called)) {
+      tellask_round_whole = has(types, event_type::generation_finished) && has(types, event_type::dialog_created);
+    } else if (has(types, event_type::generation_finished)) {
+      calculate_round_alone = true;
+    }
+  }
+  EXPECT_TRUE(tellask_round_whole);
+  EXPECT_TRUE(calculate_round_alone);
+}
 
 TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
   temp_team files(
