@@ -170,6 +170,20 @@ TEST(RecordUuid, IsAStableVersion8UuidNamedByKindAndName) {
   EXPECT_NE(record_uuid("turn", "d1/2"), record_uuid("turn", "d1/3"));
 }
 
+TEST(RecordUuid, IdsOfLaterRecordsSortLaterSoIndexesGrowAtTheirEnd) {
+  const std::regex shape("[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  const auto earlier = record_uuid("message", "d9/7", 1'700'000'000'000);
+  const auto later = record_uuid("message", "d1/2", 1'700'000'000'001);
+  EXPECT_TRUE(std::regex_match(earlier, shape)) << earlier;
+  EXPECT_LT(earlier, later);
+  EXPECT_EQ(earlier, record_uuid("message", "d9/7", 1'700'000'000'000));
+  EXPECT_NE(earlier, record_uuid("message", "d9/8", 1'700'000'000'000));
+
+  // Parley's dialog ids (core/ids.cpp) begin with their creation time in 12 hex digits.
+  EXPECT_LT(record_uuid("dialogue", "0a1b2c3d4e5ffff0"), record_uuid("dialogue", "0a1b2c3d4e600001"));
+  EXPECT_TRUE(std::regex_match(record_uuid("dialogue", "root"), shape));  // not a Parley id: hashed only
+}
+
 TEST(TurnWindowSchedule, HandsOutDueWindowsEarliestFirstAndKeepsOnePerDialog) {
   turn_window_schedule schedule;
   EXPECT_FALSE(schedule.next_deadline());
