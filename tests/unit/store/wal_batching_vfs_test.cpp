@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
 #include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
 
@@ -102,6 +106,38 @@ TEST(WalBatchingVfs, AProcessKilledInsideATransactionLeavesExactlyItsCommits) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM t"), (test::table_dump{{"20"}}));
   EXPECT_EQ(test::query(dir.db_file(), "PRAGMA integrity_check"), (test::table_dump{{"ok"}}));
+}
+
+// SQLite takes process-wide settings only before it initializes, and looking up or registering a
+// VFS initializes it. So the check runs in a fresh process (this test binary again, limited to this
+// test) whose first SQLite call is the VFS registration; it reports the bytes SQLite counted.
+TEST(WalBatchingVfs, RegisteringItFirstStillTurnsAllocationStatisticsOff) {
+  if (const char* report = std::getenv("PARLEY_TEST_SQLITE_MEMORY_REPORT")) {
+    ASSERT_NE(sqlite::wal_batching_vfs_name(), nullptr);
+    temp_dir dir;
+    auto db = durable_writer(dir.db_file());
+    sqlite3_int64 used = -1;
+    sqlite3_int64 peak = -1;
+    ASSERT_EQ(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &peak, 0), SQLITE_OK);
+    std::ofstream(report) << used;
+    return;
+  }
+  temp_dir dir;
+  const std::string report = (dir.path() / "memory-used").string();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setenv("PARLEY_TEST_SQLITE_MEMORY_REPORT", report.c_str(), 1);
+    ::execl("/proc/self/exe", "/proc/self/exe",
+            "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff", nullptr);
+    ::_exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  std::string used;
+  std::ifstream(report) >> used;
+  EXPECT_EQ(used, "0") << "SQLite counted its allocations (a global mutex on every malloc and free)";
 }
 
 }  // namespace

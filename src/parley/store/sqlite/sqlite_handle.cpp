@@ -69,12 +69,15 @@ void connection::closer::operator()(sqlite3* raw) const noexcept {
   sqlite3_close_v2(raw);
 }
 
-result<connection> connection::open(const std::string& path, int flags, const char* vfs) {
+void configure_sqlite_process() noexcept {
   // SQLite's allocation statistics take a global mutex on every malloc and free it makes (Debian's
-  // build has no lookaside, so that is every row touched) and nothing here reads them. The option
-  // is accepted only before SQLite initializes, i.e. before the process's first connection.
+  // build has no lookaside, so that is every row touched) and nothing here reads them.
   static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   (void)memstatus_off;
+}
+
+result<connection> connection::open(const std::string& path, int flags, const char* vfs) {
+  configure_sqlite_process();
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, vfs);
   connection conn;

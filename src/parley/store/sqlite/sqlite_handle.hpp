@@ -63,6 +63,11 @@ class reset_guard {
   statement& stmt_;
 };
 
+// Process-wide SQLite settings (allocation statistics off). SQLite accepts them only before it
+// initializes, and opening a connection, finding or registering a VFS all initialize it, so each
+// of those here calls this first. Idempotent and thread-safe.
+void configure_sqlite_process() noexcept;
+
 class connection {
  public:
   connection() = default;

@@ -9,6 +9,8 @@
 #include <new>
 #include <string>
 
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
 namespace parley::sqlite {
 namespace {
 
@@ -151,6 +153,7 @@ int batching_open(sqlite3_vfs* /*self*/, sqlite3_filename name, sqlite3_file* fi
 }
 
 sqlite3_vfs* make_vfs() {
+  configure_sqlite_process();  // the lookup below initializes SQLite
   default_vfs = sqlite3_vfs_find(nullptr);
   if (default_vfs == nullptr) return nullptr;
   // A copy of the default VFS, so every other method (and its pAppData) is the default's own.
