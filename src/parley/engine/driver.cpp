@@ -129,7 +129,7 @@ boost::json::object introspection_of(const dialog_runtime& dialog, const llm::to
                           {"durationMs", finished_ms - started_ms},
                           {"aiId", dialog.speaking_member()}};
   if (auto entry = memory_written_by(call, outcome.ok); !entry.empty()) {
-    out["generatedEntry"] = std::move(entry);
+    out["generatedEntry"] = entry;
     out["memoryId"] = new_uuid();
   }
   return out;
@@ -173,7 +173,9 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
     if (context_stayed_critical(dialog)) {
       auto started = stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1));
-      if (started) started = co_await commit(dialog);
+      if (started) {
+        started = co_await commit(dialog);
+      }
       if (!started) {
         co_await record_failure(dialog, started.err().message);
         co_return;

@@ -43,7 +43,9 @@ asio::awaitable<result<void>> log_writer::commit(std::vector<event> batch) {
     // The store has called back for every send, so they are durable (or failed, which an empty
     // commit never reported either). One turn of the executor runs the notifications it posted
     // for them first, as the round trip through the store would have.
-    if (!observers_.empty()) co_await asio::post(executor_, asio::use_awaitable);
+    if (!observers_.empty()) {
+      co_await asio::post(executor_, asio::use_awaitable);
+    }
     co_return ok();
   }
   const bool tell = !observers_.empty();
@@ -59,7 +61,7 @@ void log_writer::send(std::vector<event> batch) {
   auto kept = std::make_shared<std::vector<event>>(observers_.empty() ? std::vector<event>{} : batch);
   auto guard = asio::make_work_guard(executor_);
   sends_in_flight_.fetch_add(1, std::memory_order_relaxed);
-  log_.append(std::move(batch), [this, kept, guard](result<void> outcome) mutable {
+  log_.append(std::move(batch), [this, kept, guard](const result<void>& outcome) mutable {
     // A failed send leaves a seq gap, so the next commit of that dialog fails too and the
     // drive loop stops: nothing is acknowledged past a lost event.
     if (outcome && !kept->empty()) asio::post(executor_, [this, kept] { notify(*kept); });

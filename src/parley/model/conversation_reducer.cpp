@@ -473,10 +473,6 @@ record_dialogue activity_update(const records_cursor& c, const dialog_row& row, 
   return d;
 }
 
-}  // namespace
-
-namespace {
-
 std::string format_uuid(std::uint64_t hi, std::uint64_t lo) {
   hi = (hi & ~0xf000ULL) | 0x8000ULL;              // version 8
   lo = (lo & ~(0xc0ULL << 56)) | (0x80ULL << 56);  // variant 10
