@@ -161,7 +161,13 @@ TEST_F(RecordsRest, WindowsThatPassedWhileTheServerWasDownCloseAtStartAtTheirDea
   const std::string clerk = text(question.at("dialog").at("selfId"));
   const auto pending = get_ok("/api/dialogues/" + clerk + "/sessions");
   const auto session_id = text(pending.at("sessions").at(0).at("id"));
-  const auto turns_before = get_ok("/api/sessions/" + session_id + "/turns?status=pending").at("turns");
+  // The question is listed as soon as the clerk asks it; its turn opens when the round commits.
+  const std::string pending_turns = "/api/sessions/" + session_id + "/turns?status=pending";
+  ASSERT_TRUE(eventually([&] {
+    const auto turns = get_ok(pending_turns).at("turns");
+    return turns.as_array().size() == 1 && turns.at(0).at("responder_role") == "human";
+  })) << boost::json::serialize(get_ok(pending_turns));
+  const auto turns_before = get_ok(pending_turns).at("turns");
   ASSERT_EQ(turns_before.as_array().size(), 1U);
   EXPECT_EQ(turns_before.at(0).at("turn_type"), "ai_prompt");
   EXPECT_EQ(turns_before.at(0).at("responder_role"), "human");

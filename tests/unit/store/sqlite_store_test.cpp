@@ -90,6 +90,13 @@ TEST(SqliteStore, BadBatchFailsAloneWhileOtherQueuedBatchesCommitInTheSameTransa
   EXPECT_EQ(s->read_events("bad")->size(), 1U);
   EXPECT_EQ(s->get_dialog("bad")->value().last_seq, 1);
   EXPECT_EQ(s->get_dialog("good")->value().message_count, 1);
+  // The group was applied again without the bad batch: nothing of the first attempt is left twice.
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM events WHERE dialog_id = 'good'"),
+            (test::table_dump{{"2"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM message WHERE dialog_id = 'good'"),
+            (test::table_dump{{"1"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM message_fts WHERE message_fts MATCH 'hello'"),
+            (test::table_dump{{"1"}}));
 }
 
 TEST(SqliteStore, AppendsQueuedWhileTheWriterIsBusyCommitAsOneTransaction) {

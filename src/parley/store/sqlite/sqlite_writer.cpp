@@ -159,29 +159,31 @@ void sqlite_writer::process_group(std::vector<request>& group) {
 }
 
 void sqlite_writer::commit_group(const std::vector<request>& group) {
+  // Almost every group applies cleanly, and a savepoint per batch is not free: SQLite copies each
+  // page a batch is first to change into a statement journal (14 % of the CPU of a fanout-3 task
+  // at 32 in flight). So the group is applied as a whole first; only if a batch fails is it rolled
+  // back and applied again batch by batch under savepoints, so that just the failing batches fail.
   if (auto begun = tables_.begin(); !begun) {
     outcomes_.assign(group.size(), begun);
     return;
   }
   std::int64_t applied_events = 0;
-  bool any_applied = false;
-  for (const request& req : group) {
-    auto applied = apply_batch(req.batch);
-    if (!applied && !db_.in_transaction()) {
-      // SQLite rolled the whole transaction back (an I/O error): the earlier batches are gone too.
-      discard_cache();
-      outcomes_.assign(group.size(), applied);
+  if (auto whole = apply_whole_group(group); whole) {
+    outcomes_.assign(group.size(), ok());
+    for (const request& req : group) applied_events += static_cast<std::int64_t>(req.batch.size());
+  } else {
+    if (db_.in_transaction()) (void)tables_.rollback();
+    discard_cache();
+    if (group.size() == 1) {
+      outcomes_.push_back(std::move(whole));
       return;
     }
-    if (applied) {
-      any_applied = true;
-      applied_events += static_cast<std::int64_t>(req.batch.size());
+    if (auto begun = tables_.begin(); !begun) {
+      outcomes_.assign(group.size(), begun);
+      return;
     }
-    outcomes_.push_back(std::move(applied));
-  }
-  if (!any_applied) {
-    (void)tables_.rollback();
-    return;
+    applied_events = apply_batch_by_batch(group);
+    if (applied_events == 0) return;  // nothing to commit; the outcomes say why
   }
   auto committed = write_dirty_rows();
   if (committed) {
@@ -202,6 +204,36 @@ void sqlite_writer::commit_group(const std::vector<request>& group) {
   if (cache_.size() > kMaxCachedDialogs) cache_.clear();
   events_.fetch_add(applied_events, std::memory_order_relaxed);
   transactions_.fetch_add(1, std::memory_order_relaxed);
+}
+
+result<void> sqlite_writer::apply_whole_group(const std::vector<request>& group) {
+  for (const request& req : group) {
+    staged_.clear();
+    auto applied = apply_events(req.batch);
+    if (!applied) {
+      staged_.clear();
+      return applied;
+    }
+    keep_staged_rows();
+  }
+  return ok();
+}
+
+std::int64_t sqlite_writer::apply_batch_by_batch(const std::vector<request>& group) {
+  std::int64_t applied_events = 0;
+  for (const request& req : group) {
+    auto applied = apply_batch(req.batch);
+    if (!applied && !db_.in_transaction()) {
+      // SQLite rolled the whole transaction back (an I/O error): the earlier batches are gone too.
+      discard_cache();
+      outcomes_.assign(group.size(), applied);
+      return 0;
+    }
+    if (applied) applied_events += static_cast<std::int64_t>(req.batch.size());
+    outcomes_.push_back(std::move(applied));
+  }
+  if (applied_events == 0) (void)tables_.rollback();
+  return applied_events;
 }
 
 result<void> sqlite_writer::apply_batch(const std::vector<event>& batch) {

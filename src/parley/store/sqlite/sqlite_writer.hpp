@@ -69,6 +69,11 @@ class sqlite_writer {
   void take_group(std::vector<request>& group);
   void process_group(std::vector<request>& group);
   void commit_group(const std::vector<request>& group);
+  // Applies every batch of the group in the open transaction; the first failure ends it.
+  result<void> apply_whole_group(const std::vector<request>& group);
+  // Applies each batch under its own savepoint and records each outcome; returns the number of
+  // events applied (0: the transaction was rolled back or lost, and nothing is to be committed).
+  std::int64_t apply_batch_by_batch(const std::vector<request>& group);
   result<void> apply_batch(const std::vector<event>& batch);
   result<void> apply_events(const std::vector<event>& batch);
   result<dialog_row*> staged_row(const std::string& dialog_id);
