@@ -65,7 +65,8 @@ tools::tool_registry tools_with_lookup() {
         const auto* key = args.if_contains("key");
         if (key == nullptr || !key->is_string()) return tools::tool_outcome{false, "lookup needs a string key"};
         return tools::tool_outcome{true, fanout3::lookup_value(std::string(key->as_string()))};
-      }));
+      },
+      tools::function_tool::effects::none));
   return registry;
 }
 

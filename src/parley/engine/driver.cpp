@@ -1,7 +1,7 @@
 // The drive loop (seed 001, "Backend Coroutine Driving Loop"): under the dialog's lock, answer
 // any tool calls still owed, then call the model while the dialog needs driving. Every model
-// output is durable before a tool with effects outside the log runs; every exit path leaves the
-// log consistent.
+// output is durable before a tool with effects outside the log runs (write-ahead); every exit path
+// leaves the log consistent.
 #include <algorithm>
 
 #include <boost/asio/co_spawn.hpp>
@@ -135,6 +135,24 @@ boost::json::object introspection_of(const dialog_runtime& dialog, const llm::to
   return out;
 }
 
+tools::tool* find_tool(const std::vector<tools::tool*>& tools, std::string_view name) {
+  for (auto* candidate : tools) {
+    if (candidate->spec().name == name) return candidate;
+  }
+  return nullptr;
+}
+
+// A call may run before the model output that made it is durable when it changes nothing outside
+// the log: a dialog tool (Tellask, Q4H, reminders…) acts on the log alone and run_tools commits
+// the round with what it does; a member tool without effects only reads; an unknown tool is only
+// answered with an error. If the process dies first, the output is made again — and so are the
+// calls, which is harmless for exactly these.
+bool runs_before_durable(const std::vector<tools::tool*>& member_tools, const llm::tool_call& call) {
+  if (is_dialog_tool(call.name)) return true;
+  const tools::tool* found = find_tool(member_tools, call.name);
+  return found == nullptr || !found->has_effects();
+}
+
 }  // namespace
 
 asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
@@ -257,13 +275,13 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   }
   round_effects fx;
   if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, owes_reply, fx));
-  // Durable before any of its tool calls runs — except when every call is a dialog tool (Tellask,
-  // Q4H, reminders…): those act on the log alone, and run_tools commits the round with what they do.
+  // Durable before any of its tool calls runs — unless no call has effects outside the log.
   const auto& calls = response->tool_calls;
-  const bool log_only = !calls.empty() && std::all_of(calls.begin(), calls.end(), [](const llm::tool_call& call) {
-    return is_dialog_tool(call.name);
-  });
-  if (log_only && fx.touched.empty()) co_return ok();
+  const bool without_effects =
+      !calls.empty() && std::all_of(calls.begin(), calls.end(), [&member](const llm::tool_call& call) {
+        return runs_before_durable(member.tools, call);
+      });
+  if (without_effects && fx.touched.empty()) co_return ok();
   co_return co_await commit_round(dialog, fx);
 }
 
@@ -330,10 +348,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
 
 asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup& member, const llm::tool_call& call,
                                                              const tools::tool_context& context) {
-  tools::tool* found = nullptr;
-  for (auto* candidate : member.tools) {
-    if (candidate->spec().name == call.name) found = candidate;
-  }
+  tools::tool* found = find_tool(member.tools, call.name);
   if (found == nullptr) {
     std::vector<std::string> available;
     for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);

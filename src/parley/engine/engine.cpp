@@ -173,9 +173,9 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   auto& ref = *runtime;
   if (!spec.first_message.empty()) {
     if (spec.first_message_id.empty()) spec.first_message_id = new_uuid();
-    auto payload = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id), "user",
-                                 std::move(spec.first_message_from), {});
-    if (auto staged = stage(ref, event_type::user_message, std::move(payload)); !staged) {
+    auto input = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id), "user",
+                               std::move(spec.first_message_from), {});
+    if (auto staged = stage(ref, event_type::user_message, std::move(input)); !staged) {
       co_return std::move(staged).err();
     }
   }

@@ -33,7 +33,7 @@ tool_outcome calculate(const boost::json::object& args, const tool_context& /*ct
 }  // namespace
 
 void register_basic_tools(tool_registry& registry) {
-  registry.add(std::make_unique<function_tool>(calculate_spec(), calculate));
+  registry.add(std::make_unique<function_tool>(calculate_spec(), calculate, function_tool::effects::none));
   registry.add_toolset("basic", {"calculate"});
 }
 

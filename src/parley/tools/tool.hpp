@@ -32,6 +32,10 @@ class tool {
   virtual ~tool() = default;
   virtual const llm::tool_spec& spec() const = 0;
   virtual boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) = 0;
+  // Whether a call changes anything outside the log (files, other systems). The model output that
+  // made such a call is durable before it runs (write-ahead). A tool that only reads may run at
+  // once: if the process dies before the output is durable, the call simply was never made.
+  virtual bool has_effects() const { return true; }
 };
 
 class tool_registry {

@@ -61,8 +61,8 @@ llm::tool_spec edit_file_spec() {
 }  // namespace
 
 void register_workspace_tools(tool_registry& registry) {
-  registry.add(std::make_unique<function_tool>(list_dir_spec(), detail::list_dir));
-  registry.add(std::make_unique<function_tool>(read_file_spec(), detail::read_file));
+  registry.add(std::make_unique<function_tool>(list_dir_spec(), detail::list_dir, function_tool::effects::none));
+  registry.add(std::make_unique<function_tool>(read_file_spec(), detail::read_file, function_tool::effects::none));
   registry.add(std::make_unique<function_tool>(write_file_spec(), detail::write_file));
   registry.add(std::make_unique<function_tool>(edit_file_spec(), detail::edit_file));
   registry.add_toolset("workspace", {"list_dir", "read_file", "write_file", "edit_file"});

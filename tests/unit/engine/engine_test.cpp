@@ -1,11 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <boost/json/serialize.hpp>
+
+#include <map>
+
 #include "engine_test_support.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/tools/function_tool.hpp"
 
 namespace parley::engine {
 namespace {
@@ -201,6 +206,64 @@ TEST(Engine, ADialogCreatedWithItsFirstMessageIsOneCommit) {
   EXPECT_EQ(events[1].type, event_type::user_message);
   EXPECT_EQ(json_string_or(events[1].payload, "msgId"), "m-1");
   EXPECT_EQ(json_string_or(events[1].payload, "from"), "ann");
+}
+
+// Write-ahead: a tool with effects outside the log runs only once the model output that called it
+// is durable; a tool that only reads runs at once, and its call is committed with its result.
+TEST(Engine, AToolWithEffectsWaitsForItsCallToBeDurableAndAReadingToolDoesNot) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, tools: [probe_write, probe_read]}\n",
+      "members:\n  lead:\n"
+      "    - when: {round: 1}\n      emit: [{tool_call: {name: probe_write, id: w1}}]\n"
+      "    - when: {round: 2}\n      emit: [{tool_call: {name: probe_read, id: r1}}]\n"
+      "    - emit: [{saying: done}]\n");
+  auto log = make_memory_store();
+  std::string id;
+  // For each probe: whether the call that ran it was in the store when it ran.
+  std::map<std::string, bool> call_was_stored;
+  auto probe = [&](const std::string& name, tools::function_tool::effects kind) {
+    llm::tool_spec spec{name, "probe", boost::json::object{{"type", "object"}}};
+    return std::make_unique<tools::function_tool>(
+        std::move(spec),
+        [&, name](const boost::json::object&, const tools::tool_context& ctx) {
+          bool stored = false;
+          for (const auto& ev : log->read_events(ctx.dialog_id).value()) {
+            if (ev.type == event_type::generation_finished &&
+                boost::json::serialize(ev.payload.at("toolCalls")).find(name) != std::string::npos) {
+              stored = true;
+            }
+          }
+          call_was_stored[name] = stored;
+          return tools::tool_outcome{true, "ok"};
+        },
+        kind);
+  };
+  auto registry = build_builtin_tools();
+  registry.add(probe("probe_write", tools::function_tool::effects::outside_log));
+  registry.add(probe("probe_read", tools::function_tool::effects::none));
+  asio::io_context io;
+  auto providers = build_providers(files.load());
+  ASSERT_TRUE(providers.has_value());
+  auto eng = engine::create(io.get_executor(), *log, files.load(), std::move(*providers), std::move(registry));
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = "probe";
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        co_await (*eng)->wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  log->flush();
+  EXPECT_TRUE(call_was_stored.at("probe_write"));
+  EXPECT_FALSE(call_was_stored.at("probe_read"));
+  std::vector<std::string> said;
+  for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
+  EXPECT_EQ(said, (std::vector<std::string>{"user:probe", "assistant:", "tool:ok", "assistant:", "tool:ok",
+                                            "assistant:done"}));
 }
 
 TEST(Engine, ADialogCreatedWithItsFirstMessageIsDriven) {

@@ -68,14 +68,14 @@ TEST(Hierarchy, ARoundThatOnlyTellasksIsCommittedWithTheSubdialogItCreates) {
   temp_team files(
       "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
       "members:\n  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic]}\n"
-      "  helper: {persona: \"You help.\", provider: offline, model: m, toolsets: [basic]}\n",
+      "  helper: {persona: \"You help.\", provider: offline, model: m, toolsets: [workspace]}\n",
       "members:\n  lead:\n"
       "    - when: {last_tool: \"4\"}\n      emit: [{saying: \"done\"}]\n"
       "    - emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: helper, tellaskContent: "
       "\"sum\"}}}]\n"
       "  helper:\n"
-      "    - when: {last_tool: \"4\"}\n      emit: [{saying: \"4\"}]\n"
-      "    - emit: [{tool_call: {name: calculate, arguments: {expression: \"2+2\"}}}]\n");
+      "    - when: {last_tool: \"created\"}\n      emit: [{saying: \"4\"}]\n"
+      "    - emit: [{tool_call: {name: write_file, arguments: {path: sum.txt, content: \"4\"}}}]\n");
   batch_recorder log;
   asio::io_context io;
   auto eng = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
@@ -99,17 +99,17 @@ TEST(Hierarchy, ARoundThatOnlyTellasksIsCommittedWithTheSubdialogItCreates) {
     return std::find(types.begin(), types.end(), type) != types.end();
   };
   bool tellask_round_whole = false;
-  bool calculate_round_alone = false;  // a batch of the helper's round alone, before any tool result
+  bool write_round_alone = false;  // a batch of the helper's round alone, before any tool result
   for (const auto& types : log.batches) {
     if (has(types, event_type::tool_result)) break;
     if (has(types, event_type::tellask_called)) {
       tellask_round_whole = has(types, event_type::generation_finished) && has(types, event_type::dialog_created);
     } else if (has(types, event_type::generation_finished)) {
-      calculate_round_alone = true;
+      write_round_alone = true;
     }
   }
   EXPECT_TRUE(tellask_round_whole);
-  EXPECT_TRUE(calculate_round_alone);
+  EXPECT_TRUE(write_round_alone);
 }
 
 TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
