@@ -501,6 +501,54 @@ TEST_F(Records, AFailedBatchLeavesNoRecords) {
   EXPECT_EQ(turns("root").at(0).status, "pending");
 }
 
+// The writer keeps each dialog's records cursor in memory between commits. A batch refused inside
+// a group has already moved its dialog's cursor when it fails; the next batch of that dialog in the
+// same transaction must see the cursor as the log has it, not as the refused batch left it.
+TEST_F(Records, ABatchRefusedInsideAGroupLeavesNoTraceInItsDialogsNextTurn) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("q1")});
+  test::writer_gate gate;
+  gate.close(*store_, "gate");
+  std::vector<result<void>> outcomes(3);
+  const event answer = d.at(kMinute).ai("a1");
+  store_->append({answer}, [&](result<void> r) { outcomes[0] = std::move(r); });
+  const event refused_question = d.at(2 * kMinute).user("never stored");
+  auto gapped = d.at(2 * kMinute).user("never stored either");
+  gapped.seq += 5;
+  store_->append({refused_question, gapped}, [&](result<void> r) { outcomes[1] = std::move(r); });
+  auto next_question = d.at(3 * kMinute).user("q3");
+  next_question.seq = answer.seq + 1;
+  store_->append({next_question}, [&](result<void> r) { outcomes[2] = std::move(r); });
+  gate.release();
+  store_->flush();
+
+  EXPECT_TRUE(outcomes[0]);
+  EXPECT_FALSE(outcomes[1]);
+  EXPECT_TRUE(outcomes[2]);
+  const auto all = turns("root");
+  ASSERT_EQ(all.size(), 2U);
+  EXPECT_EQ(all[0].status, "responded");
+  EXPECT_EQ(all[1].status, "pending");
+  const auto second = messages_of_turn(all[1].id);
+  ASSERT_EQ(second.size(), 1U);
+  EXPECT_EQ(second[0].content, "q3");
+  EXPECT_EQ(query("SELECT count(*) FROM message WHERE content LIKE 'never%'"), (test::table_dump{{"0"}}));
+
+  const auto turn_rows = query("SELECT * FROM turn ORDER BY id");
+  const auto message_rows = query("SELECT * FROM message ORDER BY id");
+  const auto cursor_rows = query("SELECT * FROM records_cursor ORDER BY dialog_id");
+  ASSERT_TRUE(store_->rebuild_projections());
+  EXPECT_EQ(query("SELECT * FROM turn ORDER BY id"), turn_rows);
+  EXPECT_EQ(query("SELECT * FROM message ORDER BY id"), message_rows);
+  EXPECT_EQ(query("SELECT * FROM records_cursor ORDER BY dialog_id"), cursor_rows);
+
+  // The cursors the writer holds after the rebuild are the rebuilt ones.
+  auto last_answer = d.at(4 * kMinute).ai("a3");
+  last_answer.seq = next_question.seq + 1;
+  append({last_answer});
+  EXPECT_EQ(turns("root").at(1).status, "responded");
+}
+
 // A group's message from a user; `responder` "" asks no AI (the humans answer), absent: not a group.
 event group_message(timeline& d, std::string_view from, std::string_view text, std::string_view responder) {
   return d.next(event_type::user_message, {{"course", 1},

@@ -67,19 +67,55 @@ result<void> records_writer::prepare(connection& db) {
   return ok();
 }
 
+namespace {
+// Past this many cursors in memory the cache is dropped after a flush and refilled on demand, so
+// a long-lived store stays bounded in memory.
+constexpr std::size_t kMaxCachedCursors = 65536;
+}  // namespace
+
 result<void> records_writer::apply(const event& ev, const dialog_row& row_after, const projection_step& step) {
   if (!touches_records(ev, step)) return ok();
-  records_cursor cursor;
-  if (ev.type != event_type::dialog_created) {
-    auto found = load_cursor(ev.dialog_id, cursor);
-    if (!found) return std::move(found).err();
-    if (!*found) return ok();  // created before the records existed and not rebuilt since
+  auto entry = cursor_for(ev);
+  if (!entry) return std::move(entry).err();
+  cached_cursor& cached = **entry;
+  if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
+  // A failure below fails the batch, and the writer then forgets every cursor (forget_cursors).
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor)));
+  if (!cached.dirty) {
+    cached.dirty = true;
+    dirty_cursors_.push_back(&cached);
   }
-  const records_cursor before = cursor;
-  const records_step rows = apply_records(ev, row_after, step, cursor);
-  PARLEY_TRY(write(rows));
-  if (!(cursor == before)) PARLEY_TRY(save_cursor(cursor));
   return ok();
+}
+
+result<records_writer::cached_cursor*> records_writer::cursor_for(const event& ev) {
+  if (ev.type == event_type::dialog_created) {
+    cached_cursor& created = cursors_[ev.dialog_id];
+    created.exists = true;
+    created.cursor = records_cursor{};
+    return &created;
+  }
+  if (auto found = cursors_.find(ev.dialog_id); found != cursors_.end()) return &found->second;
+  cached_cursor loaded;
+  auto exists = load_cursor(ev.dialog_id, loaded.cursor);
+  if (!exists) return std::move(exists).err();
+  loaded.exists = *exists;
+  return &cursors_.emplace(ev.dialog_id, std::move(loaded)).first->second;
+}
+
+result<void> records_writer::flush_cursors() {
+  for (cached_cursor* cached : dirty_cursors_) {
+    PARLEY_TRY(save_cursor(cached->cursor));
+    cached->dirty = false;
+  }
+  dirty_cursors_.clear();
+  if (cursors_.size() > kMaxCachedCursors) cursors_.clear();
+  return ok();
+}
+
+void records_writer::forget_cursors() noexcept {
+  dirty_cursors_.clear();
+  cursors_.clear();
 }
 
 result<bool> records_writer::load_cursor(const std::string& dialog_id, records_cursor& out) {
@@ -281,6 +317,8 @@ result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);
   PARLEY_TRY(insert_message_.run());
+  // Nothing to find in an empty text (a generation that only called tools): no index entry.
+  if (m.content.empty() && m.content_meta.empty()) return ok();
   insert_fts_.bind_int(1, db_->last_insert_rowid());
   if (m.content_meta.empty()) {
     insert_fts_.bind_text(2, m.content);

@@ -240,11 +240,13 @@ result<void> sqlite_writer::apply_batch(const std::vector<event>& batch) {
   staged_.clear();
   PARLEY_TRY(tables_.savepoint());
   auto applied = apply_events(batch);
+  if (applied) applied = records_.flush_cursors();
   if (applied) applied = tables_.release();
   if (!applied) {
     // If even the rollback fails the transaction's state is unknown: abandon all of it.
     if (db_.in_transaction() && !tables_.rollback_to_savepoint()) (void)tables_.rollback();
     staged_.clear();
+    records_.forget_cursors();
     return applied;
   }
   keep_staged_rows();
@@ -302,12 +304,13 @@ result<void> sqlite_writer::write_dirty_rows() {
   for (const cached_row* entry : dirty_) {
     PARLEY_TRY(entry->full_write ? tables_.upsert_dialog(entry->row) : tables_.update_dialog_progress(entry->row));
   }
-  return ok();
+  return records_.flush_cursors();
 }
 
 void sqlite_writer::discard_cache() noexcept {
   dirty_.clear();
   cache_.clear();
+  records_.forget_cursors();
 }
 
 result<void> sqlite_writer::rebuild() {
@@ -317,6 +320,7 @@ result<void> sqlite_writer::rebuild() {
   if (rebuilt) rebuilt = tables_.commit();
   if (!rebuilt) {
     if (db_.in_transaction()) (void)tables_.rollback();
+    discard_cache();
     return rebuilt;
   }
   transactions_.fetch_add(1, std::memory_order_relaxed);
@@ -343,7 +347,7 @@ result<void> sqlite_writer::replay_log() {
     PARLEY_TRY(records_.apply(*ev, row, *step));
   }
   for (const auto& [id, row] : rows) PARLEY_TRY(tables_.upsert_dialog(row));
-  return ok();
+  return records_.flush_cursors();
 }
 
 }  // namespace parley::sqlite
