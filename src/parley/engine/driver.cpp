@@ -161,6 +161,9 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
     co_await drive_locked(dialog);
     dialog.drive_scheduled = false;
   }
+  // A reply or an answer that came while the drive made its last round durable found the drive
+  // still scheduled and did not schedule another: the dialog is looked at once more.
+  schedule_if_drivable(dialog);
   dialog.became_idle.notify_all();
   for (auto* observer : observers_) observer->on_drive_finished(dialog.id());
   // Counted from schedule_drive on, so a subdialog scheduled by this drive keeps the tree busy.
@@ -282,7 +285,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
         return runs_before_durable(member.tools, call);
       });
   if (without_effects && fx.touched.empty()) co_return ok();
-  co_return co_await commit_round(dialog, fx);
+  const bool effects_next = !calls.empty() && !without_effects;
+  co_return co_await commit_round(dialog, fx, effects_next ? durability::before_going_on : durability::in_order);
 }
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
@@ -340,8 +344,9 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     writer_.send(dialog.take_staged());
     co_return;
   }
-  // Subdialogs created or revived: their first events commit with the call that made them.
-  if (auto committed = co_await commit_round(dialog, fx); !committed) {
+  // Subdialogs created or revived: their first events commit with the call that made them, and
+  // are durable before they are driven (the registry and the questions list read the store).
+  if (auto committed = co_await commit_round(dialog, fx, durability::before_going_on); !committed) {
     co_await record_failure(dialog, committed.err().message);
   }
 }

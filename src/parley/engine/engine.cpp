@@ -331,8 +331,8 @@ void engine::round_effects::touch(dialog_runtime& d, bool drive) {
   if (drive && std::find(to_drive.begin(), to_drive.end(), &d) == to_drive.end()) to_drive.push_back(&d);
 }
 
-asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round_effects& fx) {
-  if (fx.touched.empty()) co_return co_await commit(dialog);
+asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round_effects& fx, durability when) {
+  if (fx.touched.empty() && when == durability::before_going_on) co_return co_await commit(dialog);
   // One batch, one transaction: a Tellask and the subdialog it creates, a reply and the wait it
   // ends, are durable together or not at all.
   std::vector<event> batch = dialog.take_staged();
@@ -341,7 +341,18 @@ asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round
     auto staged = other->take_staged();
     batch.insert(batch.end(), std::make_move_iterator(staged.begin()), std::make_move_iterator(staged.end()));
   }
-  auto committed = co_await writer_.commit(std::move(batch));
+  if (when == durability::in_order) {
+    // What follows only calls models and writes more events to the same log, which reach the
+    // store after these: if the process dies first, the log ends before this round and the
+    // dialogs resume from there. Whoever is told of the round hears of it once it is durable, and
+    // a refused batch fails the next commit of each of its dialogs (log_writer).
+    writer_.send(std::move(batch));
+    for (auto* other : fx.to_drive) {
+      if (other != &dialog) schedule_if_drivable(*other);
+    }
+    co_return ok();
+  }
+  auto committed = co_await writer_.commit(dialog.id(), std::move(batch));
   if (!committed) {
     dialog.poisoned = true;
     for (auto* other : fx.touched) other->poisoned = true;
@@ -377,7 +388,7 @@ result<void> engine::stage(dialog_runtime& dialog, std::string_view type, boost:
 }
 
 asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
-  auto committed = co_await writer_.commit(dialog.take_staged());
+  auto committed = co_await writer_.commit(dialog.id(), dialog.take_staged());
   // Memory ran ahead of a log that refused the batch: the runtime must be rebuilt from the log.
   if (!committed) dialog.poisoned = true;
   co_return committed;

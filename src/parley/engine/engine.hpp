@@ -182,7 +182,10 @@ class engine {
   root_tree& tree(const std::string& root_id);
   void schedule_drive(dialog_runtime& dialog);
   void schedule_if_drivable(dialog_runtime& dialog);
-  boost::asio::awaitable<result<void>> commit_round(dialog_runtime& dialog, round_effects& fx);
+  // When a round's events must be durable: before the drive goes on (a tool with effects runs
+  // next), or only in log order, before anything later is (the drive goes on at once).
+  enum class durability { before_going_on, in_order };
+  boost::asio::awaitable<result<void>> commit_round(dialog_runtime& dialog, round_effects& fx, durability when);
   boost::asio::awaitable<void> drive(dialog_runtime& dialog);
   boost::asio::awaitable<void> drive_locked(dialog_runtime& dialog);
   boost::asio::awaitable<result<void>> generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round);

@@ -154,7 +154,7 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
       fx.touch(waiting, true);
     }
   }
-  co_return co_await commit_round(sub, fx);
+  co_return co_await commit_round(sub, fx, durability::before_going_on);
 }
 
 result<std::vector<registry_entry>> engine::registry(std::string_view root_id) {

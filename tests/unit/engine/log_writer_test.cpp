@@ -1,5 +1,5 @@
-// The engine's bridge to the store: a commit of nothing is a barrier for earlier sends, and costs no
-// trip to the store when none is on its way.
+// The engine's bridge to the store: a commit of nothing is a barrier for earlier sends, costs no
+// trip to the store when none is on its way, and reports a refused send of its dialog.
 #include "parley/engine/log_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -70,7 +70,7 @@ TEST_F(LogWriterTest, AnEmptyCommitAfterASendReturnsOnlyOnceTheSendIsDurableAndO
     batch.push_back(created_event("d1"));
     writer.send(std::move(batch));
     std::vector<event> nothing;
-    auto committed = co_await writer.commit(std::move(nothing));
+    auto committed = co_await writer.commit("d1", std::move(nothing));
     EXPECT_TRUE(committed);
     durable_at_return = log_->get_dialog("d1").value().has_value();
     observed_at_return = observer.seen;
@@ -87,18 +87,41 @@ TEST_F(LogWriterTest, AnEmptyCommitWithNothingInFlightMakesNoTransaction) {
   run([&]() -> asio::awaitable<void> {
     std::vector<event> batch;
     batch.push_back(created_event("d1"));
-    auto first = co_await writer.commit(std::move(batch));
+    auto first = co_await writer.commit("d1", std::move(batch));
     EXPECT_TRUE(first);
     before = log_->stats().transactions;
     for (int i = 0; i < 3; ++i) {
       std::vector<event> nothing;
-      auto committed = co_await writer.commit(std::move(nothing));
+      auto committed = co_await writer.commit("d1", std::move(nothing));
       EXPECT_TRUE(committed);
     }
     after = log_->stats().transactions;
   });
   EXPECT_GT(before, 0);
   EXPECT_EQ(after, before);
+}
+
+TEST_F(LogWriterTest, ARefusedSendFailsTheNextCommitOfItsDialogOnce) {
+  std::vector<engine_observer*> observers;
+  log_writer writer(*log_, io_.get_executor(), observers);
+  std::vector<result<void>> outcomes;
+  run([&]() -> asio::awaitable<void> {
+    std::vector<event> ghost;
+    ghost.push_back(event{"ghost", "ghost", 2, std::string(event_type::status_changed),
+                          boost::json::object{{"status", "done"}}, 1'700'000'000'000});
+    writer.send(std::move(ghost));  // no such dialog: the store refuses it
+    std::vector<event> other;
+    other.push_back(created_event("other"));
+    outcomes.push_back(co_await writer.commit("other", std::move(other)));
+    outcomes.push_back(co_await writer.commit("ghost", {}));
+    outcomes.push_back(co_await writer.commit("ghost", {}));
+  });
+  ASSERT_EQ(outcomes.size(), 3U);
+  EXPECT_TRUE(outcomes[0]);  // another dialog's commit is not failed by it
+  ASSERT_FALSE(outcomes[1]);
+  EXPECT_EQ(outcomes[1].err().code, errc::not_found);
+  EXPECT_NE(outcomes[1].err().message.find("ghost"), std::string::npos) << outcomes[1].err().message;
+  EXPECT_TRUE(outcomes[2]);  // reported once
 }
 
 }  // namespace
