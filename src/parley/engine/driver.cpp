@@ -344,8 +344,11 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     writer_.send(dialog.take_staged());
     co_return;
   }
-  // Subdialogs created or revived: their first events go to the store with the call that made them.
-  if (auto committed = co_await commit_round(dialog, fx, durability::in_order); !committed) {
+  // Subdialogs created or revived: their first events commit with the call that made them, and are
+  // durable before they are driven — what the REST views of the tree read (children, questions,
+  // registry) comes from the store, and a subdialog's question must not be answerable there before
+  // the subdialog itself is.
+  if (auto committed = co_await commit_round(dialog, fx, durability::before_going_on); !committed) {
     co_await record_failure(dialog, committed.err().message);
   }
 }

@@ -1,7 +1,6 @@
 // What humans do to dialogs besides talking: answer questions (Q4H), resume a stopped or failed
 // dialog, declare a subdialog dead; and the views of the hierarchy they need for it.
 #include <algorithm>
-#include <unordered_set>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
@@ -62,18 +61,11 @@ result<std::vector<open_question>> engine::open_questions() {
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::vector<open_question> out;
-  std::unordered_set<std::string_view> listed;
   for (const auto& row : *rows) {
-    listed.insert(row.id);
     if (row.open_questions == 0 && find(row.id) == nullptr) continue;  // nothing to load for
     auto loaded = load(row.id);
     if (!loaded) return std::move(loaded).err();
     for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});
-  }
-  // A subdialog whose creation is still on its way to the store can already have asked.
-  for (const auto& [id, runtime] : dialogs_) {
-    if (listed.contains(id) || runtime->row().status != "running") continue;
-    for (const auto& question : runtime->state().questions) out.push_back({runtime->row(), question});
   }
   std::sort(out.begin(), out.end(),
             [](const open_question& a, const open_question& b) { return a.question.asked_at < b.question.asked_at; });
