@@ -43,6 +43,28 @@ event raw_event(const std::string& dialog, std::int64_t seq, std::string_view ty
   return event{dialog, dialog, seq, std::string(type), std::move(payload), now_ms()};
 }
 
+// Creates a root dialog of lead with `first_message` and runs the engine until it is idle. `id` is
+// set as soon as the dialog exists (tools that run meanwhile may read it).
+void run_to_idle(asio::io_context& io, engine& eng, std::string first_message, std::string& id) {
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = std::move(first_message);
+        id = (co_await eng.create_root_dialog(std::move(spec))).value();
+        co_await eng.wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+}
+
+// "role:content" of each message of a dialog's first course.
+std::vector<std::string> said_in(store& log, const std::string& dialog_id) {
+  std::vector<std::string> said;
+  for (const auto& msg : log.messages(dialog_id, 1).value()) said.push_back(msg.role + ":" + msg.content);
+  return said;
+}
+
 void append_now(store& log, std::vector<event> batch) {
   std::optional<result<void>> outcome;
   log.append(std::move(batch), [&](result<void> r) { outcome = std::move(r); });
@@ -247,23 +269,12 @@ TEST(Engine, AToolWithEffectsWaitsForItsCallToBeDurableAndAReadingToolDoesNot) {
   ASSERT_TRUE(providers.has_value());
   auto eng = engine::create(io.get_executor(), *log, files.load(), std::move(*providers), std::move(registry));
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"lead", "", ""};
-        spec.first_message = "probe";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
+  run_to_idle(io, **eng, "probe", id);
   log->flush();
   EXPECT_TRUE(call_was_stored.at("probe_write"));
   EXPECT_FALSE(call_was_stored.at("probe_read"));
-  std::vector<std::string> said;
-  for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
-  EXPECT_EQ(said, (std::vector<std::string>{"user:probe", "assistant:", "tool:ok", "assistant:", "tool:ok",
-                                            "assistant:done"}));
+  EXPECT_EQ(said_in(*log, id), (std::vector<std::string>{"user:probe", "assistant:", "tool:ok", "assistant:", "tool:ok",
+                                                         "assistant:done"}));
 }
 
 TEST(Engine, ADialogCreatedWithItsFirstMessageIsDriven) {
@@ -273,19 +284,8 @@ TEST(Engine, ADialogCreatedWithItsFirstMessageIsDriven) {
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value());
   std::string id;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"lead", "", ""};
-        spec.first_message = "plan the trip";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
-  std::vector<std::string> said;
-  for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
-  EXPECT_EQ(said, (std::vector<std::string>{"user:plan the trip", "assistant:on it"}));
+  run_to_idle(io, **eng, "plan the trip", id);
+  EXPECT_EQ(said_in(*log, id), (std::vector<std::string>{"user:plan the trip", "assistant:on it"}));
 }
 
 TEST(Engine, AnOversizedFirstMessageCreatesNothing) {
