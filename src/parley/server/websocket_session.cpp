@@ -128,7 +128,8 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       if (offered_v1) response.set(http::field::sec_websocket_protocol, protocol_subprotocol);
     };
     ws_.set_option(websocket::stream_base::decorator(decorate));
-    ws_.read_message_max(context_.options.max_frame_bytes);
+    // No limit in Beast: read_loop enforces max_frame_bytes itself (see there).
+    ws_.read_message_max(0);
     ws_.text(true);
 
     auto [accept_error] = co_await ws_.async_accept(request_, use_tuple);
@@ -148,11 +149,24 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
   }
 
   asio::awaitable<void> read_loop(std::shared_ptr<ws_session> self) {
+    constexpr std::size_t kReadChunk = 64 * 1024;
     beast::flat_buffer buffer;
     while (true) {
-      // A frame over read_message_max fails the read and Beast closes with 1009 itself.
-      auto [error, bytes] = co_await ws_.async_read(buffer, use_tuple);
-      if (error) break;
+      auto [error, bytes] = co_await ws_.async_read_some(buffer, kReadChunk, use_tuple);
+      if (error) break;  // the close handshake ended, or the connection did
+      if (closing_) {
+        buffer.consume(buffer.size());  // drained until the client answers the close
+        continue;
+      }
+      if (buffer.size() > context_.options.max_frame_bytes) {
+        // Refused here, not through Beast's read_message_max: Beast then closes the socket with
+        // the rest of the message unread, the kernel answers the client's next bytes with a
+        // reset, and the client loses the 1009 close it was sent. Draining keeps the close.
+        close(static_cast<std::uint16_t>(websocket::close_code::too_big), "message too big");
+        buffer.consume(buffer.size());
+        continue;
+      }
+      if (!ws_.is_message_done()) continue;
       if (!ws_.got_text()) {
         send_error("bad_json", "expected a text frame holding a JSON object", "");
       } else {
