@@ -61,7 +61,8 @@ tools::tool_registry tools_with_lookup() {
                                          R"("required":["key"],"additionalProperties":false})")
                           .as_object()};
   registry.add(std::make_unique<tools::function_tool>(
-      std::move(spec), [](const boost::json::object& args, const tools::tool_context&) {
+      std::move(spec),
+      [](const boost::json::object& args, const tools::tool_context&) {
         const auto* key = args.if_contains("key");
         if (key == nullptr || !key->is_string()) return tools::tool_outcome{false, "lookup needs a string key"};
         return tools::tool_outcome{true, fanout3::lookup_value(std::string(key->as_string()))};
@@ -138,7 +139,9 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   const double tasks = double(opts.n + opts.warmup_or_default());  // the log holds the warm-up tasks too
   out.fields["sqlite_sync"] = sync_name(sync);
   out.fields["events_per_task"] = double(stats.events) / tasks;
-  out.fields["commits_per_task"] = double(stats.transactions) / tasks;
+  // Every commit is an fsync: the log's and the projections' catching up alike.
+  out.fields["commits_per_task"] = double(stats.transactions + stats.projection_transactions) / tasks;
+  out.fields["projection_commits_per_task"] = double(stats.projection_transactions) / tasks;
   return out;
 }
 
@@ -153,6 +156,8 @@ int run_fanout3_bench(const bench_args& args) {
     return 2;
   }
   std::random_device device;
+  // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
+  const bool keep = args.int_or("keep", 0) != 0;
   const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
   boost::json::object summary{{"bench", "fanout3"},
                               {"framework", "parley"},
@@ -163,7 +168,11 @@ int run_fanout3_bench(const bench_args& args) {
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
     auto figures = run_config(dir, opts, sync);
-    fs::remove_all(dir);
+    if (keep) {
+      std::printf("kept %s\n", dir.c_str());
+    } else {
+      fs::remove_all(dir);
+    }
     if (!figures) {
       std::fprintf(stderr, "parley-bench fanout3: %s\n", figures.err().message.c_str());
       fs::remove_all(root);
@@ -171,7 +180,7 @@ int run_fanout3_bench(const bench_args& args) {
     }
     if (!fanout3::report(summary, figures->fields)) status = 1;
   }
-  fs::remove_all(root);
+  if (!keep) fs::remove_all(root);
   print_json_line(summary);
   return status;
 }

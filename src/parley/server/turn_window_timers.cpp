@@ -23,11 +23,20 @@ bool may_move_turn(const event& ev) {
          ev.type == records_event::turn_window_expired || records_event::is_write(ev.type);
 }
 
+// How long changes gather before the windows they may have moved are re-read: a deadline is set
+// this much later at most, and it is an absolute time, so a window still closes when it should.
+constexpr std::chrono::milliseconds kRefreshDelay{20};
+
 }  // namespace
 
 turn_window_timers::turn_window_timers(asio::any_io_executor executor, engine::engine& eng, records_query& records,
                                        clock now)
-    : executor_(executor), engine_(eng), records_(records), now_(std::move(now)), timer_(executor) {}
+    : executor_(executor),
+      engine_(eng),
+      records_(records),
+      now_(std::move(now)),
+      timer_(executor),
+      refresh_timer_(executor) {}
 
 result<void> turn_window_timers::start() {
   auto pending = records_.pending_turns();
@@ -41,20 +50,36 @@ result<void> turn_window_timers::start() {
 void turn_window_timers::stop() {
   stopped_ = true;
   timer_.cancel();
+  refresh_timer_.cancel();
 }
 
 void turn_window_timers::on_durable(const event& ev) {
   if (stopped_ || !may_move_turn(ev)) return;
-  auto pending = records_.pending_turn_of(ev.dialog_id);
-  if (!pending) {
-    std::fprintf(stderr, "parley: turn windows: %s\n", pending.err().message.c_str());
-    return;
+  changed_.insert(ev.dialog_id);
+  if (refresh_armed_) return;
+  refresh_armed_ = true;
+  refresh_timer_.expires_after(kRefreshDelay);
+  refresh_timer_.async_wait([this](boost::system::error_code ec) {
+    refresh_armed_ = false;
+    if (ec || stopped_) return;
+    refresh_changed();
+  });
+}
+
+void turn_window_timers::refresh_changed() {
+  for (const std::string& dialog_id : changed_) {
+    auto pending = records_.pending_turn_of(dialog_id);
+    if (!pending) {
+      std::fprintf(stderr, "parley: turn windows: %s\n", pending.err().message.c_str());
+      continue;
+    }
+    if (*pending) {
+      schedule_.set(**pending);
+    } else {
+      schedule_.erase(dialog_id);
+    }
   }
-  if (*pending) {
-    schedule_.set(**pending);
-  } else {
-    schedule_.erase(ev.dialog_id);
-  }
+  changed_.clear();
   arm();
 }
 

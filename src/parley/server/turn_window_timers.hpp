@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <unordered_set>
 
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
@@ -29,13 +31,17 @@ class turn_window_timers final : public engine::engine_observer {
   // Cancels the timer (shutdown); nothing fires afterwards.
   void stop();
 
-  // A durable event may open or close its dialog's turn: re-read that dialog's window.
+  // A durable event may open or close its dialog's turn: that dialog's window is re-read soon,
+  // with every other dialog's that changed meanwhile. Reading the records catches their
+  // projection up with the log (a transaction of its own), so reading once per event would undo
+  // the batching that keeps the projections cheap; a window is never shorter than a second.
   void on_durable(const event& ev) override;
 
   std::size_t open_windows() const noexcept { return schedule_.size(); }
 
  private:
   void arm();
+  void refresh_changed();
   boost::asio::awaitable<void> expire_due();
 
   boost::asio::any_io_executor executor_;
@@ -45,6 +51,9 @@ class turn_window_timers final : public engine::engine_observer {
   turn_window_schedule schedule_;
   boost::asio::steady_timer timer_;
   std::int64_t armed_for_ = -1;  // the deadline the timer waits for, -1 when idle
+  boost::asio::steady_timer refresh_timer_;
+  std::unordered_set<std::string> changed_;  // dialogs whose window is to be re-read
+  bool refresh_armed_ = false;
   bool stopped_ = false;
 };
 

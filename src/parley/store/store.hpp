@@ -1,12 +1,15 @@
-// The Store: the append-only event log plus the projections derived from it in the same
-// transaction. Two implementations share this interface: SQLite (durable, the default) and an
-// in-memory store for tests and benchmarks. Nothing here throws; nothing here depends on Asio.
+// The Store: the append-only event log plus the projections derived from it. Two implementations
+// share this interface: SQLite (durable, the default) and an in-memory store for tests and
+// benchmarks. Nothing here throws; nothing here depends on Asio.
 //
 // Appends are asynchronous and ordered: batches commit in the order `append` was called, and
-// `on_durable` runs (on the store's writer thread) only after the batch's transaction is durable.
-// A failed batch changes nothing: neither the log nor any projection.
+// `on_durable` runs (on the store's writer thread) only after the batch is durable in the log.
+// A failed batch changes nothing: neither the log nor any projection. Every read of a projection
+// includes every batch whose callback has run (the SQLite store's projections trail its log and
+// catch up before a read).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -35,7 +38,10 @@ struct dialog_filter {
 
 struct store_stats {
   std::int64_t events = 0;
-  std::int64_t transactions = 0;  // commits, so events / transactions is the group-commit factor
+  std::int64_t transactions = 0;  // commits to the log, so events / transactions is the group-commit factor
+  // Commits that brought the projections up to the log (sqlite/projector.hpp); 0 for a store
+  // whose projections never trail it.
+  std::int64_t projection_transactions = 0;
 };
 
 class store {
@@ -45,9 +51,10 @@ class store {
   store(const store&) = delete;
   store& operator=(const store&) = delete;
 
-  // Queues a batch; every event of it is applied to the projections in the same transaction.
+  // Queues a batch; every event of it is applied to the projections, or none is.
   virtual void append(std::vector<event> batch, append_callback on_durable) = 0;
-  // Blocks until every batch appended before the call has committed (or failed).
+  // Blocks until every batch appended before the call has committed (or failed) and the stored
+  // projections include it.
   virtual void flush() = 0;
 
   virtual result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq = 0) = 0;
@@ -70,6 +77,10 @@ class store {
 struct sqlite_options {
   bool durable = true;  // synchronous=FULL; false only for throwaway benchmark runs
   std::int64_t max_batch_events = 4096;
+  // The projections trail the durable log (sqlite/projector.hpp): they catch up once this many
+  // events wait or the oldest has waited this long, and before every read of them.
+  std::int64_t projection_batch_events = 4096;
+  std::chrono::milliseconds projection_lag{50};
 };
 
 // Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a

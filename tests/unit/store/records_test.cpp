@@ -156,7 +156,11 @@ class Records : public ::testing::Test {
     f.limit = 1000;
     return store_->records()->messages(f)->items;
   }
-  test::table_dump query(const std::string& sql) { return test::query(dir_.db_file(), sql); }
+  // Reads the file directly, so the projections are first brought up to the log (flush).
+  test::table_dump query(const std::string& sql) {
+    store_->flush();
+    return test::query(dir_.db_file(), sql);
+  }
   // A rebuild of the projections from the log leaves each of `tables` exactly as it was.
   void expect_rebuild_keeps(std::initializer_list<const char*> tables) {
     auto dump = [&](const char* table) { return query(std::string("SELECT * FROM ") + table + " ORDER BY 1, 2"); };

@@ -299,6 +299,7 @@ TEST(SqliteStore, MessageThatRefersToANonMessageEventIsReportedCorrupt) {
   ASSERT_NE(s, nullptr);
   dialog_script d("d1", "d1");
   ASSERT_TRUE(test::append_sync(*s, {d.created("alice"), d.user("hello")}));
+  s->flush();  // the projections are written, then damaged behind the store's back
   test::exec(dir.db_file(), "UPDATE messages SET event_id = (SELECT id FROM events WHERE seq = 1)");
   auto messages = s->messages("d1", 0);
   ASSERT_FALSE(messages);
@@ -394,6 +395,7 @@ TEST(SqliteStore, CourseRowsRecordCreationAndEachNewCourse) {
   ASSERT_NE(s, nullptr);
   dialog_script d("d1", "d1", 1000);
   ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+  s->flush();  // read from the file: the projections are first brought up to the log
   const test::table_dump expected{{"d1", "1", "1000"}, {"d1", "2", "1008"}};
   EXPECT_EQ(test::query(dir.db_file(), "SELECT dialog_id, course, started_at_ms FROM courses ORDER BY course"),
             expected);

@@ -115,12 +115,21 @@ DROP TABLE system_utterance_log;
 
 constexpr std::int64_t kRecordsVersion = 4;
 
+// Version 5: the projections trail the log (projector.hpp) and record the newest event they
+// include. Every earlier version wrote them in the event's own transaction, so they include the
+// whole log.
+constexpr const char* kV5 = R"sql(
+CREATE TABLE projected_through (event_id INTEGER NOT NULL);
+INSERT INTO projected_through (event_id) SELECT coalesce(max(id), 0) FROM events;
+)sql";
+
 constexpr std::array kMigrations{
     migration{1, kV1},
     migration{2, kV2},
     // Version 3: seed 002's conversation records (records_schema.hpp, in their current layout).
     migration{3, kRecordsSchemaSql},
     migration{kRecordsVersion, kV4, kRecordsSchemaSql},
+    migration{5, kV5},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

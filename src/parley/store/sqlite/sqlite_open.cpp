@@ -186,7 +186,7 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   if (!reader) return std::move(reader).err();
   auto records = sqlite::records_reader::open(path);
   if (!records) return std::move(records).err();
-  auto writer = sqlite::sqlite_writer::start(std::move(*db), options.max_batch_events);
+  auto writer = sqlite::sqlite_writer::start(std::move(*db), options);
   if (!writer) return std::move(writer).err();
   auto opened = std::make_unique<sqlite::sqlite_store>(std::move(*writer), std::move(*reader), std::move(*records));
   // A log written before the records existed: derive them from it once, now.

@@ -4,7 +4,10 @@ namespace parley::sqlite {
 
 sqlite_store::sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader,
                            std::unique_ptr<records_reader> records)
-    : writer_(std::move(writer)), reader_(std::move(reader)), records_(std::move(records)) {}
+    : writer_(std::move(writer)),
+      reader_(std::move(reader)),
+      records_(std::move(records)),
+      caught_up_(*writer_, *records_) {}
 
 sqlite_store::~sqlite_store() {
   // Callbacks that run while the queue drains may still read, so the reader outlives the drain.
@@ -29,19 +32,24 @@ result<std::vector<event>> sqlite_store::read_events(std::string_view dialog_id,
 result<std::vector<event>> sqlite_store::read_all_events() { return reader_->read_all_events(); }
 
 result<std::vector<dialog_row>> sqlite_store::list_dialogs(const dialog_filter& filter) {
+  PARLEY_TRY(writer_->catch_up());
   return reader_->list_dialogs(filter);
 }
 
 result<std::optional<dialog_row>> sqlite_store::get_dialog(std::string_view dialog_id) {
+  PARLEY_TRY(writer_->catch_up());
   return reader_->get_dialog(dialog_id);
 }
 
 result<std::vector<message_row>> sqlite_store::messages(std::string_view dialog_id, std::int64_t course) {
+  PARLEY_TRY(writer_->catch_up());
   return reader_->messages(dialog_id, course);
 }
 
 result<void> sqlite_store::rebuild_projections() { return writer_->rebuild_projections(); }
 
-store_stats sqlite_store::stats() const { return store_stats{writer_->events(), writer_->transactions()}; }
+store_stats sqlite_store::stats() const {
+  return store_stats{writer_->events(), writer_->transactions(), writer_->projection_transactions()};
+}
 
 }  // namespace parley::sqlite

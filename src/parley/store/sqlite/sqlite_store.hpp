@@ -1,8 +1,10 @@
-// The SQLite store: glue between the writer thread (appends, rebuild) and the read connection.
+// The SQLite store: glue between the writer thread (appends, rebuild) and the read connections.
+// Reads of the log are served as they are; reads of a projection first catch it up.
 #pragma once
 
 #include <memory>
 
+#include "parley/store/sqlite/caught_up_records.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
 #include "parley/store/sqlite/sqlite_writer.hpp"
@@ -28,12 +30,13 @@ class sqlite_store final : public store {
 
   result<void> rebuild_projections() override;
   store_stats stats() const override;
-  records_query* records() noexcept override { return records_.get(); }
+  records_query* records() noexcept override { return &caught_up_; }
 
  private:
   std::unique_ptr<sqlite_writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<records_reader> records_;
+  caught_up_records caught_up_;
 };
 
 }  // namespace parley::sqlite

@@ -10,7 +10,7 @@
 namespace parley::sqlite {
 namespace {
 
-// Rows of every dialog touched since the last reset stay cached; past this many the cache is
+// Rows of every dialog appended to since the last reset stay cached; past this many the cache is
 // dropped after a commit and refilled on demand, so a long-lived store stays bounded in memory.
 constexpr std::size_t kMaxCachedDialogs = 65536;
 // Upper bound of the pause that lets followers join a group (see gather_followers), for disks
@@ -28,13 +28,31 @@ void run_callback(const append_callback& on_done, result<void> outcome) {
 
 }  // namespace
 
-sqlite_writer::sqlite_writer(connection db, std::int64_t max_batch_events)
-    : db_(std::move(db)), max_batch_events_(static_cast<std::size_t>(max_batch_events > 0 ? max_batch_events : 1)) {}
+sqlite_writer::sqlite_writer(connection db, const sqlite_options& options)
+    : db_(std::move(db)),
+      max_batch_events_(static_cast<std::size_t>(options.max_batch_events > 0 ? options.max_batch_events : 1)),
+      projection_batch_events_(
+          static_cast<std::size_t>(options.projection_batch_events > 0 ? options.projection_batch_events : 1)),
+      projection_lag_(options.projection_lag) {}
 
-result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, std::int64_t max_batch_events) {
-  std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), max_batch_events));
+result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const sqlite_options& options) {
+  std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), options));
   PARLEY_TRY(writer->tables_.prepare(writer->db_));
-  PARLEY_TRY(writer->records_.prepare(writer->db_));
+  PARLEY_TRY(writer->projector_.prepare(writer->db_, writer->tables_));
+  // Events committed after the last projection commit of a process that did not stop cleanly.
+  auto watermark = writer->projector_.stored_watermark();
+  if (!watermark) return std::move(watermark).err();
+  PARLEY_TRY(writer->tables_.begin());
+  auto last = writer->projector_.project_log_after(*watermark);
+  result<void> caught_up = last ? writer->projector_.finish(*last) : result<void>(std::move(last).err());
+  if (caught_up) caught_up = writer->tables_.commit();
+  if (!caught_up) {
+    if (writer->db_.in_transaction()) (void)writer->tables_.rollback();
+    return std::move(caught_up).err();
+  }
+  writer->projector_.committed();
+  writer->committed_through_ = *last;
+  writer->projected_through_ = *last;
   try {
     writer->thread_ = std::thread([raw = writer.get()] { raw->run(); });
   } catch (const std::system_error& e) {
@@ -57,8 +75,8 @@ void sqlite_writer::shutdown() {
 
 bool sqlite_writer::on_writer_thread() const noexcept { return std::this_thread::get_id() == thread_id_; }
 
-void sqlite_writer::enqueue(request req) {
-  // Applied batches are freed here, on a thread that appends (usually the one that allocated
+std::uint64_t sqlite_writer::enqueue(request req) {
+  // Projected batches are freed here, on a thread that appends (usually the one that allocated
   // them). Freeing them on the writer thread contends with that thread's allocator and cost the
   // writer more than applying them did.
   std::vector<std::vector<event>> spent;
@@ -69,22 +87,40 @@ void sqlite_writer::enqueue(request req) {
       req.ticket = ++enqueued_;
       queue_.push_back(std::move(req));
       wake_.notify_one();
-      return;
+      return enqueued_;
     }
   }
   run_callback(req.on_done, make_error(errc::cancelled, "the store is closed"));
+  return 0;
+}
+
+void sqlite_writer::wait_for(std::uint64_t ticket) {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return completed_ >= ticket || stopped_; });
+  spent_.clear();
 }
 
 void sqlite_writer::append(std::vector<event> batch, append_callback on_durable) {
-  enqueue(request{std::move(batch), std::move(on_durable), false, 0});
+  enqueue(request{std::move(batch), std::move(on_durable)});
 }
 
 void sqlite_writer::flush() {
   if (on_writer_thread()) return;
-  std::unique_lock lock(mutex_);
-  const std::uint64_t target = enqueued_;
-  done_.wait(lock, [&] { return completed_ >= target || stopped_; });
-  spent_.clear();
+  if (const auto ticket = enqueue(request{{}, {}, request_kind::catch_up}); ticket != 0) wait_for(ticket);
+}
+
+result<void> sqlite_writer::catch_up() {
+  // Every batch whose callback has run is in committed_through_ (stored before the callbacks run),
+  // so a caller that heard of an event sees at least its id here.
+  if (projected_through_.load(std::memory_order_acquire) >= committed_through_.load(std::memory_order_acquire)) {
+    return ok();
+  }
+  if (on_writer_thread()) return project_pending();  // from a callback: between transactions
+  result<void> outcome = make_error(errc::cancelled, "the store is closed");
+  const auto ticket =
+      enqueue(request{{}, [&outcome](result<void> r) { outcome = std::move(r); }, request_kind::catch_up});
+  if (ticket != 0) wait_for(ticket);
+  return outcome;
 }
 
 result<void> sqlite_writer::rebuild_projections() {
@@ -92,34 +128,57 @@ result<void> sqlite_writer::rebuild_projections() {
     return make_error(errc::conflict, "rebuild_projections cannot run inside an append callback");
   }
   result<void> outcome = make_error(errc::cancelled, "the store is closed");
-  enqueue(request{{}, [&outcome](result<void> r) { outcome = std::move(r); }, true, 0});
-  flush();
+  const auto ticket =
+      enqueue(request{{}, [&outcome](result<void> r) { outcome = std::move(r); }, request_kind::rebuild});
+  if (ticket != 0) wait_for(ticket);
   return outcome;
 }
 
 void sqlite_writer::run() {
   std::vector<request> group;
   for (;;) {
+    bool has_group = false;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-      if (queue_.empty()) {
+      has_group = wait_for_work(lock);
+      if (!has_group && stopping_ && unprojected_.empty()) {
         stopped_ = true;
         done_.notify_all();
         return;
       }
-      gather_followers(lock);
-      take_group(group);
+      if (has_group) {
+        gather_followers(lock);
+        take_group(group);
+      }
+    }
+    if (!has_group) {
+      // Idle past the lag bound, or stopping: a failure leaves the events to the next catch-up,
+      // and at shutdown to the next open, which projects the log past the watermark.
+      if (!project_pending() && stopping_) release_projected();
+      continue;
     }
     process_group(group);
     {
       std::lock_guard lock(mutex_);
       completed_ = group.back().ticket;
-      for (request& req : group) spent_.push_back(std::move(req.batch));
+      for (request& req : group) {
+        if (!req.batch.empty()) spent_.push_back(std::move(req.batch));
+      }
     }
     done_.notify_all();
     group.clear();
+    if (projection_due()) (void)project_pending();
   }
+}
+
+bool sqlite_writer::wait_for_work(std::unique_lock<std::mutex>& lock) {
+  const auto has_work = [&] { return !queue_.empty() || stopping_; };
+  if (unprojected_.empty()) {
+    wake_.wait(lock, has_work);
+  } else {
+    wake_.wait_until(lock, oldest_unprojected_ + projection_lag_, has_work);
+  }
+  return !queue_.empty();
 }
 
 void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
@@ -137,9 +196,10 @@ void sqlite_writer::take_group(std::vector<request>& group) {
   std::size_t events = queue_.front().batch.size();
   group.push_back(std::move(queue_.front()));
   queue_.pop_front();
-  if (group.front().rebuild) return;
+  if (group.front().kind != request_kind::append) return;
   // Whole batches only: the first is always taken, later ones while they fit the event budget.
-  while (!queue_.empty() && !queue_.front().rebuild && events + queue_.front().batch.size() <= max_batch_events_) {
+  while (!queue_.empty() && queue_.front().kind == request_kind::append &&
+         events + queue_.front().batch.size() <= max_batch_events_) {
     events += queue_.front().batch.size();
     group.push_back(std::move(queue_.front()));
     queue_.pop_front();
@@ -149,8 +209,10 @@ void sqlite_writer::take_group(std::vector<request>& group) {
 void sqlite_writer::process_group(std::vector<request>& group) {
   outcomes_.clear();
   last_group_size_ = group.size();
-  if (group.front().rebuild) {
+  if (group.front().kind == request_kind::rebuild) {
     outcomes_.push_back(rebuild());
+  } else if (group.front().kind == request_kind::catch_up) {
+    outcomes_.push_back(project_pending());
   } else if (std::all_of(group.begin(), group.end(), [](const request& req) { return req.batch.empty(); })) {
     // Barriers only (an engine's commit of nothing waits for its sends): every earlier group is
     // committed, so there is nothing to write and no transaction to open.
@@ -162,7 +224,7 @@ void sqlite_writer::process_group(std::vector<request>& group) {
   outcomes_.clear();
 }
 
-void sqlite_writer::commit_group(const std::vector<request>& group) {
+void sqlite_writer::commit_group(std::vector<request>& group) {
   // Almost every group applies cleanly, and a savepoint per batch is not free: SQLite copies each
   // page a batch is first to change into a statement journal (14 % of the CPU of a fanout-3 task
   // at 32 in flight). So the group is applied as a whole first; only if a batch fails is it rolled
@@ -177,7 +239,7 @@ void sqlite_writer::commit_group(const std::vector<request>& group) {
     for (const request& req : group) applied_events += static_cast<std::int64_t>(req.batch.size());
   } else {
     if (db_.in_transaction()) (void)tables_.rollback();
-    discard_cache();
+    latest_.clear();
     if (group.size() == 1) {
       outcomes_.push_back(std::move(whole));
       return;
@@ -189,31 +251,27 @@ void sqlite_writer::commit_group(const std::vector<request>& group) {
     applied_events = apply_batch_by_batch(group);
     if (applied_events == 0) return;  // nothing to commit; the outcomes say why
   }
-  auto committed = write_dirty_rows();
-  if (committed) {
-    const auto commit_start = std::chrono::steady_clock::now();
-    committed = tables_.commit();
-    last_commit_time_ = std::min(std::chrono::steady_clock::now() - commit_start, kMaxGatherWindow * 2);
-  }
+  const auto commit_start = std::chrono::steady_clock::now();
+  auto committed = tables_.commit();
+  last_commit_time_ = std::min(std::chrono::steady_clock::now() - commit_start, kMaxGatherWindow * 2);
   if (!committed) {
     if (db_.in_transaction()) (void)tables_.rollback();
-    discard_cache();
+    latest_.clear();
     for (auto& outcome : outcomes_) {
       if (outcome) outcome = committed;
     }
     return;
   }
-  for (cached_row* entry : dirty_) entry->dirty = entry->full_write = false;
-  dirty_.clear();
-  if (cache_.size() > kMaxCachedDialogs) cache_.clear();
+  if (latest_.size() > kMaxCachedDialogs) latest_.clear();
   events_.fetch_add(applied_events, std::memory_order_relaxed);
   transactions_.fetch_add(1, std::memory_order_relaxed);
+  hand_over_to_projection(group);
 }
 
-result<void> sqlite_writer::apply_whole_group(const std::vector<request>& group) {
-  for (const request& req : group) {
+result<void> sqlite_writer::apply_whole_group(std::vector<request>& group) {
+  for (request& req : group) {
     staged_.clear();
-    auto applied = apply_events(req.batch);
+    auto applied = apply_events(req);
     if (!applied) {
       staged_.clear();
       return applied;
@@ -223,13 +281,13 @@ result<void> sqlite_writer::apply_whole_group(const std::vector<request>& group)
   return ok();
 }
 
-std::int64_t sqlite_writer::apply_batch_by_batch(const std::vector<request>& group) {
+std::int64_t sqlite_writer::apply_batch_by_batch(std::vector<request>& group) {
   std::int64_t applied_events = 0;
-  for (const request& req : group) {
-    auto applied = apply_batch(req.batch);
+  for (request& req : group) {
+    auto applied = apply_batch(req);
     if (!applied && !db_.in_transaction()) {
       // SQLite rolled the whole transaction back (an I/O error): the earlier batches are gone too.
-      discard_cache();
+      latest_.clear();
       outcomes_.assign(group.size(), applied);
       return 0;
     }
@@ -240,25 +298,26 @@ std::int64_t sqlite_writer::apply_batch_by_batch(const std::vector<request>& gro
   return applied_events;
 }
 
-result<void> sqlite_writer::apply_batch(const std::vector<event>& batch) {
+result<void> sqlite_writer::apply_batch(request& req) {
   staged_.clear();
   PARLEY_TRY(tables_.savepoint());
-  auto applied = apply_events(batch);
-  if (applied) applied = records_.flush_cursors();
+  auto applied = apply_events(req);
   if (applied) applied = tables_.release();
   if (!applied) {
     // If even the rollback fails the transaction's state is unknown: abandon all of it.
     if (db_.in_transaction() && !tables_.rollback_to_savepoint()) (void)tables_.rollback();
     staged_.clear();
-    records_.forget_cursors();
     return applied;
   }
   keep_staged_rows();
   return ok();
 }
 
-result<void> sqlite_writer::apply_events(const std::vector<event>& batch) {
-  for (const event& ev : batch) {
+result<void> sqlite_writer::apply_events(request& req) {
+  // Folding each event into its dialog's latest row is how a batch is checked (a sequence gap, an
+  // event its dialog's state refuses); the projections fold it again when they catch up.
+  for (std::size_t i = 0; i < req.batch.size(); ++i) {
+    const event& ev = req.batch[i];
     if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + ev.type + " has no dialog id");
     auto row = staged_row(ev.dialog_id);
     if (!row) return std::move(row).err();
@@ -266,8 +325,10 @@ result<void> sqlite_writer::apply_events(const std::vector<event>& batch) {
     if (!step) return std::move(step).err();
     auto event_id = tables_.insert_event(ev);
     if (!event_id) return std::move(event_id).err();
-    PARLEY_TRY(tables_.write_step(ev, *event_id, **row, *step));
-    PARLEY_TRY(records_.apply(ev, **row, *step));
+    if (i == 0) req.first_event_id = *event_id;
+    if (*event_id != req.first_event_id + static_cast<std::int64_t>(i)) {
+      return make_error(errc::internal, "the log gave a batch's events ids that do not follow each other");
+    }
   }
   return ok();
 }
@@ -278,80 +339,118 @@ result<dialog_row*> sqlite_writer::staged_row(const std::string& dialog_id) {
   for (dialog_row& row : staged_) {
     if (row.id == dialog_id) return &row;
   }
-  if (auto cached = cache_.find(dialog_id); cached != cache_.end()) return &staged_.emplace_back(cached->second.row);
+  if (auto cached = latest_.find(dialog_id); cached != latest_.end()) return &staged_.emplace_back(cached->second);
+  auto loaded = load_latest_row(dialog_id);
+  if (!loaded) return std::move(loaded).err();
+  if (!loaded->id.empty()) latest_.emplace(dialog_id, *loaded);
+  return &staged_.emplace_back(std::move(*loaded));
+}
 
-  // Not touched in this transaction, so the table holds exactly the committed row.
+result<dialog_row> sqlite_writer::load_latest_row(const std::string& dialog_id) {
+  // The table holds the row as of the projections' watermark (nothing writes projections inside
+  // an append's transaction); the dialog's events past it are waiting in unprojected_.
   auto loaded = tables_.load_dialog(dialog_id);
   if (!loaded) return std::move(loaded).err();
-  if (!*loaded) return &staged_.emplace_back();
-  cached_row& entry = cache_[dialog_id];
-  entry.row = **loaded;
-  return &staged_.emplace_back(std::move(**loaded));
+  dialog_row row = *loaded ? std::move(**loaded) : dialog_row{};
+  for (const committed_batch& batch : unprojected_) {
+    for (const event& ev : batch.events) {
+      if (ev.dialog_id != dialog_id) continue;
+      if (auto step = apply_event(ev, row); !step) {
+        return make_error(errc::corrupt, "the log of dialog " + dialog_id + " does not replay: " + step.err().message);
+      }
+    }
+  }
+  return row;
 }
 
 void sqlite_writer::keep_staged_rows() {
-  for (dialog_row& row : staged_) {
-    auto [entry, inserted] = cache_.try_emplace(row.id);
-    cached_row& cached = entry->second;
-    // Rows read from the table are cached as they are read, so a row new to the cache is new.
-    if (inserted || !same_fixed_columns(cached.row, row)) cached.full_write = true;
-    cached.row = std::move(row);
-    if (!cached.dirty) {
-      cached.dirty = true;
-      dirty_.push_back(&cached);
-    }
-  }
+  for (dialog_row& row : staged_) latest_.insert_or_assign(row.id, std::move(row));
   staged_.clear();
 }
 
-result<void> sqlite_writer::write_dirty_rows() {
-  for (const cached_row* entry : dirty_) {
-    PARLEY_TRY(entry->full_write ? tables_.upsert_dialog(entry->row) : tables_.update_dialog_progress(entry->row));
+void sqlite_writer::hand_over_to_projection(std::vector<request>& group) {
+  std::int64_t through = committed_through_.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    request& req = group[i];
+    if (!outcomes_[i] || req.batch.empty()) continue;
+    if (unprojected_.empty()) oldest_unprojected_ = std::chrono::steady_clock::now();
+    unprojected_events_ += req.batch.size();
+    through = req.first_event_id + static_cast<std::int64_t>(req.batch.size()) - 1;
+    unprojected_.push_back(committed_batch{std::move(req.batch), req.first_event_id});
   }
-  return records_.flush_cursors();
+  // Before any callback runs, so whoever hears of these events finds them here (catch_up).
+  committed_through_.store(through, std::memory_order_release);
 }
 
-void sqlite_writer::discard_cache() noexcept {
-  dirty_.clear();
-  cache_.clear();
-  records_.forget_cursors();
+bool sqlite_writer::projection_due() const {
+  if (unprojected_.empty()) return false;
+  return unprojected_events_ >= projection_batch_events_ ||
+         std::chrono::steady_clock::now() - oldest_unprojected_ >= projection_lag_;
 }
 
-result<void> sqlite_writer::rebuild() {
-  discard_cache();
+result<void> sqlite_writer::project_pending() {
+  if (unprojected_.empty()) return ok();
+  const committed_batch& newest = unprojected_.back();
+  const std::int64_t through = newest.first_event_id + static_cast<std::int64_t>(newest.events.size()) - 1;
   PARLEY_TRY(tables_.begin());
-  auto rebuilt = replay_log();
-  if (rebuilt) rebuilt = tables_.commit();
-  if (!rebuilt) {
-    if (db_.in_transaction()) (void)tables_.rollback();
-    discard_cache();
-    return rebuilt;
+  result<void> projected = ok();
+  for (const committed_batch& batch : unprojected_) {
+    for (std::size_t i = 0; i < batch.events.size() && projected; ++i) {
+      projected = projector_.project(batch.events[i], batch.first_event_id + static_cast<std::int64_t>(i));
+    }
+    if (!projected) break;
   }
-  transactions_.fetch_add(1, std::memory_order_relaxed);
+  if (projected) projected = projector_.finish(through);
+  if (projected) projected = tables_.commit();
+  if (!projected) {
+    if (db_.in_transaction()) (void)tables_.rollback();
+    projector_.forget();
+    // Tried again after another lag period (or by the next catch_up), not in a tight loop.
+    oldest_unprojected_ = std::chrono::steady_clock::now();
+    return projected;
+  }
+  projector_.committed();
+  projection_transactions_.fetch_add(1, std::memory_order_relaxed);
+  projected_through_.store(through, std::memory_order_release);
+  release_projected();
   return ok();
 }
 
-result<void> sqlite_writer::replay_log() {
-  PARLEY_TRY(clear_projections(db_));
-  std::unordered_map<std::string, dialog_row> rows;
-  statement& events = tables_.all_events();
-  reset_guard guard(events);
-  for (;;) {
-    auto has_row = events.step();
-    if (!has_row) return std::move(has_row).err();
-    if (!*has_row) break;
-    auto ev = read_event(events);
-    if (!ev) return std::move(ev).err();
-    dialog_row& row = rows[ev->dialog_id];
-    auto step = apply_event(*ev, row);
-    if (!step) {
-      return make_error(errc::corrupt, "the log of " + db_.path() + " does not replay: " + step.err().message);
-    }
-    PARLEY_TRY(tables_.write_step(*ev, events.int_at(kEventColumnCount), row, *step));
-    PARLEY_TRY(records_.apply(*ev, row, *step));
+void sqlite_writer::release_projected() {
+  {
+    std::lock_guard lock(mutex_);
+    for (committed_batch& batch : unprojected_) spent_.push_back(std::move(batch.events));
   }
-  for (const auto& [id, row] : rows) PARLEY_TRY(tables_.upsert_dialog(row));
-  return records_.flush_cursors();
+  unprojected_.clear();
+  unprojected_events_ = 0;
+}
+
+result<void> sqlite_writer::rebuild() {
+  projector_.forget();
+  PARLEY_TRY(tables_.begin());
+  auto rebuilt = clear_projections(db_);
+  std::int64_t last = 0;
+  if (rebuilt) {
+    auto projected = projector_.project_log_after(0);
+    if (projected) {
+      last = *projected;
+    } else {
+      rebuilt = std::move(projected).err();
+    }
+  }
+  if (rebuilt) rebuilt = projector_.finish(last);
+  if (rebuilt) rebuilt = tables_.commit();
+  if (!rebuilt) {
+    if (db_.in_transaction()) (void)tables_.rollback();
+    projector_.forget();
+    return rebuilt;
+  }
+  projector_.committed();
+  projection_transactions_.fetch_add(1, std::memory_order_relaxed);
+  // The whole log is projected, including what was waiting.
+  projected_through_.store(last, std::memory_order_release);
+  release_projected();
+  return ok();
 }
 
 }  // namespace parley::sqlite

@@ -1,7 +1,11 @@
 // The single writer of a SQLite store. `append` only queues; one thread drains the queue in
-// groups, writing every queued batch in one transaction (one fsync for all of them) with a
-// savepoint per batch, so a batch that does not fit the log fails alone. Callbacks run on this
-// thread after the commit, in append order, exactly once each — also while the store shuts down.
+// groups, writing every queued batch's events to the log in one transaction (one fsync for all of
+// them) with a savepoint per batch only when one fails, so a batch that does not fit the log fails
+// alone. Callbacks run on this thread after the commit, in append order, exactly once each — also
+// while the store shuts down.
+//
+// The projections trail the log by at most `projection_lag` or `projection_batch_events`
+// (projector.hpp explains why); `catch_up` brings them up to date, and every read of them calls it.
 #pragma once
 
 #include <atomic>
@@ -17,7 +21,7 @@
 #include <vector>
 
 #include "parley/core/result.hpp"
-#include "parley/store/sqlite/records_writer.hpp"
+#include "parley/store/sqlite/projector.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/table_writer.hpp"
 #include "parley/store/store.hpp"
@@ -26,73 +30,90 @@ namespace parley::sqlite {
 
 class sqlite_writer {
  public:
-  // Takes the read-write connection (already migrated) and starts the thread.
-  static result<std::unique_ptr<sqlite_writer>> start(connection db, std::int64_t max_batch_events);
+  // Takes the read-write connection (already migrated), projects what the log holds past the
+  // projections' watermark (a crash can leave that behind) and starts the thread.
+  static result<std::unique_ptr<sqlite_writer>> start(connection db, const sqlite_options& options);
   ~sqlite_writer();
   sqlite_writer(const sqlite_writer&) = delete;
   sqlite_writer& operator=(const sqlite_writer&) = delete;
 
   void append(std::vector<event> batch, append_callback on_durable);
-  // Waits for every request queued before the call, callbacks included. Returns at once when
-  // called from a callback (the writer thread cannot wait for itself).
+  // Waits for every request queued before the call, callbacks included, and for the projections
+  // to include every batch committed by then. Returns at once when called from a callback (the
+  // writer thread cannot wait for itself).
   void flush();
+  // Brings the projections up to every batch whose callback has run; cheap when they already are.
+  // Safe from a callback.
+  result<void> catch_up();
   // Queued like an append, so it sees every earlier batch and no later one interleaves.
   result<void> rebuild_projections();
-  // Drains the queue, commits it and joins the thread. Must not be called from a callback.
+  // Drains the queue, commits it, projects it and joins the thread. Must not be called from a
+  // callback.
   void shutdown();
 
   std::int64_t events() const noexcept { return events_.load(std::memory_order_relaxed); }
   std::int64_t transactions() const noexcept { return transactions_.load(std::memory_order_relaxed); }
+  std::int64_t projection_transactions() const noexcept {
+    return projection_transactions_.load(std::memory_order_relaxed);
+  }
 
  private:
+  enum class request_kind { append, catch_up, rebuild };
   struct request {
     std::vector<event> batch;
     append_callback on_done;
-    bool rebuild = false;
+    request_kind kind = request_kind::append;
     std::uint64_t ticket = 0;
+    std::int64_t first_event_id = 0;  // set once its events are in the log
   };
-  // The committed (or about to be committed) projection row of a dialog.
-  struct cached_row {
-    dialog_row row;
-    bool dirty = false;  // changed in the open transaction, written just before COMMIT
-    // New, or a fixed column changed (see same_fixed_columns): the write must replace the whole
-    // row and its index entries, not only the columns a commit usually changes.
-    bool full_write = false;
+  // Events in the log and not yet in the projections, in log order.
+  struct committed_batch {
+    std::vector<event> events;
+    std::int64_t first_event_id = 0;  // a batch's events have consecutive ids
   };
 
-  sqlite_writer(connection db, std::int64_t max_batch_events);
+  sqlite_writer(connection db, const sqlite_options& options);
 
-  void enqueue(request req);
+  // Returns the request's ticket, or 0 when the store is closed (its callback has run).
+  std::uint64_t enqueue(request req);
+  void wait_for(std::uint64_t ticket);
   bool on_writer_thread() const noexcept;
   void run();
+  // Waits for work; true when there is a group to process, false when the projections are due
+  // (or the writer is stopping) and the queue is empty.
+  bool wait_for_work(std::unique_lock<std::mutex>& lock);
   void gather_followers(std::unique_lock<std::mutex>& lock);
   void take_group(std::vector<request>& group);
   void process_group(std::vector<request>& group);
-  void commit_group(const std::vector<request>& group);
+  void commit_group(std::vector<request>& group);
   // Applies every batch of the group in the open transaction; the first failure ends it.
-  result<void> apply_whole_group(const std::vector<request>& group);
+  result<void> apply_whole_group(std::vector<request>& group);
   // Applies each batch under its own savepoint and records each outcome; returns the number of
   // events applied (0: the transaction was rolled back or lost, and nothing is to be committed).
-  std::int64_t apply_batch_by_batch(const std::vector<request>& group);
-  result<void> apply_batch(const std::vector<event>& batch);
-  result<void> apply_events(const std::vector<event>& batch);
+  std::int64_t apply_batch_by_batch(std::vector<request>& group);
+  result<void> apply_batch(request& req);
+  result<void> apply_events(request& req);
   result<dialog_row*> staged_row(const std::string& dialog_id);
+  result<dialog_row> load_latest_row(const std::string& dialog_id);
   void keep_staged_rows();
-  result<void> write_dirty_rows();
-  void discard_cache() noexcept;
+  void hand_over_to_projection(std::vector<request>& group);
+  bool projection_due() const;
+  result<void> project_pending();
+  void release_projected();
   result<void> rebuild();
-  result<void> replay_log();
 
   connection db_;
   table_writer tables_;
-  records_writer records_;  // seed 002's records, in the same transaction as the tables
+  projector projector_;
   const std::size_t max_batch_events_;
+  const std::size_t projection_batch_events_;
+  const std::chrono::steady_clock::duration projection_lag_;
 
   std::mutex mutex_;
   std::condition_variable wake_;  // the writer: work arrived or shutdown began
   std::condition_variable done_;  // flushers: completed_ advanced or the writer stopped
   std::deque<request> queue_;
-  // Applied batches, freed by the next append or flush (see enqueue).
+  // Projected batches, freed by the next append or flush (see enqueue).
   std::vector<std::vector<event>> spent_;
   std::uint64_t enqueued_ = 0;   // ticket of the newest queued request
   std::uint64_t completed_ = 0;  // ticket of the newest request whose callback has returned
@@ -105,15 +126,21 @@ class sqlite_writer {
   std::size_t last_group_size_ = 0;
   std::chrono::steady_clock::duration last_commit_time_{};
 
-  // Writer-thread state: the row cache makes applying an event an in-memory fold plus one upsert
-  // per dialog per transaction, instead of a read per event.
-  std::unordered_map<std::string, cached_row> cache_;
-  std::vector<cached_row*> dirty_;
+  // Writer-thread state. `latest_` holds dialogs' rows after every event applied so far (the
+  // projection table may be behind): validating an event is an in-memory fold, not a read.
+  std::unordered_map<std::string, dialog_row> latest_;
   std::vector<dialog_row> staged_;  // rows touched by the batch being applied, merged on success
   std::vector<result<void>> outcomes_;
+  std::vector<committed_batch> unprojected_;
+  std::size_t unprojected_events_ = 0;
+  std::chrono::steady_clock::time_point oldest_unprojected_{};
 
+  // Ids of the newest event in the log and in the projections: catch_up's fast path.
+  std::atomic<std::int64_t> committed_through_{0};
+  std::atomic<std::int64_t> projected_through_{0};
   std::atomic<std::int64_t> events_{0};
   std::atomic<std::int64_t> transactions_{0};
+  std::atomic<std::int64_t> projection_transactions_{0};
 };
 
 }  // namespace parley::sqlite

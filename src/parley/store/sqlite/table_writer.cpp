@@ -63,8 +63,6 @@ result<void> table_writer::prepare(connection& db) {
                                                 return !is_fixed_column(c);
                                               }) + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, load_dialog_, "SELECT " + dialog_cols + " FROM dialogs WHERE id = ?1"));
-  PARLEY_TRY(
-      prepare_into(db, all_events_, "SELECT " + std::string(kEventColumns) + ", e.id FROM events AS e ORDER BY e.id"));
   return ok();
 }
 

@@ -43,13 +43,10 @@ class table_writer {
   result<void> update_dialog_progress(const dialog_row& row);
   result<std::optional<dialog_row>> load_dialog(std::string_view dialog_id);
 
-  // Every event in log order (kEventColumns, then its id), for replaying. Reset it when done.
-  statement& all_events() { return all_events_; }
-
  private:
   connection* db_ = nullptr;
   statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
-  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_, all_events_;
+  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_;
 
   // Reused across events so serializing a payload does not allocate.
   boost::json::serializer serializer_;

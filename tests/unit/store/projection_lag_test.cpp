@@ -1,0 +1,166 @@
+// The SQLite store's projections trail its log (store/sqlite/projector.hpp): what a reader sees,
+// what a crash leaves, and what catches them up.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "sqlite_raw.hpp"
+#include "store_scenarios.hpp"
+
+namespace parley {
+namespace {
+
+using test::dialog_script;
+using test::temp_dir;
+
+// Projections that never catch up on their own within a test: only reads, flushes and the next
+// open bring them up to the log.
+sqlite_options lagging() {
+  sqlite_options options;
+  options.projection_lag = std::chrono::hours(1);
+  options.projection_batch_events = 1'000'000;
+  return options;
+}
+
+std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& options) {
+  auto opened = open_sqlite_store(dir.str(), options);
+  EXPECT_TRUE(opened) << opened.err().message;
+  return opened ? std::move(*opened) : nullptr;
+}
+
+std::int64_t watermark(const temp_dir& dir) {
+  return std::stoll(test::query(dir.db_file(), "SELECT event_id FROM projected_through").at(0).at(0));
+}
+
+std::int64_t newest_event(const temp_dir& dir) {
+  return std::stoll(test::query(dir.db_file(), "SELECT max(id) FROM events").at(0).at(0));
+}
+
+TEST(ProjectionLag, AnAcknowledgedEventIsInTheLogAndEveryReadOfAProjectionSeesIt) {
+  temp_dir dir;
+  auto s = open_or_fail(dir, lagging());
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+  // Durable in the log; the projection tables have not been written.
+  EXPECT_EQ(newest_event(dir), 10);
+  EXPECT_EQ(watermark(dir), 0);
+  EXPECT_EQ(s->stats().projection_transactions, 0);
+
+  auto row = s->get_dialog("d1");
+  ASSERT_TRUE(row && *row);
+  EXPECT_EQ((*row)->last_seq, 10);
+  EXPECT_EQ(s->messages("d1", 0)->size(), 5U);
+  EXPECT_EQ(watermark(dir), 10);
+  EXPECT_EQ(s->stats().projection_transactions, 1);
+
+  // Caught up: another read writes nothing.
+  auto dialogue = s->records()->dialogue("d1");
+  ASSERT_TRUE(dialogue && *dialogue);
+  records_filter by_dialogue;
+  by_dialogue.dialogue_id = (*dialogue)->id;
+  const std::int64_t recorded = s->records()->messages(by_dialogue)->total;
+  EXPECT_GT(recorded, 0);
+  EXPECT_EQ(s->stats().projection_transactions, 1);
+
+  ASSERT_TRUE(test::append_sync(*s, {d.user("one more")}));
+  EXPECT_EQ(s->records()->messages(by_dialogue)->total, recorded + 1);
+  EXPECT_EQ(s->stats().projection_transactions, 2);
+  EXPECT_EQ(s->list_dialogs({})->size(), 1U);
+  EXPECT_EQ(s->stats().projection_transactions, 2);
+}
+
+TEST(ProjectionLag, AppendsValidateAgainstEventsTheProjectionsHaveNotSeen) {
+  temp_dir dir;
+  auto s = open_or_fail(dir, lagging());
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, {d.created("alice"), d.user("one")}));
+  ASSERT_TRUE(test::append_sync(*s, {d.user("two")}));
+  auto gap = d.user("four");
+  gap.seq += 1;
+  auto refused = test::append_sync(*s, {gap});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.err().code, errc::conflict);
+  EXPECT_EQ(s->get_dialog("d1")->value().last_seq, 3);
+  EXPECT_EQ(s->get_dialog("d1")->value().message_count, 2);
+}
+
+TEST(ProjectionLag, ANewProcessProjectsWhatTheLogHoldsPastTheWatermarkAfterACrash) {
+  temp_dir dir;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto opened = open_sqlite_store(dir.str(), lagging());
+    if (!opened) ::_exit(2);
+    dialog_script d("d1", "d1");
+    if (!test::append_sync(**opened, test::realistic_dialog(d))) ::_exit(3);
+    for (auto& batch : test::varied_history(5, 2, 60)) {
+      if (!test::append_sync(**opened, std::move(batch))) ::_exit(4);
+    }
+    ::_exit(0);  // dies with every event acknowledged and none projected: no flush, no close
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(watermark(dir), 0);
+  ASSERT_GT(newest_event(dir), 60);
+
+  auto s = open_or_fail(dir, lagging());
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(watermark(dir), newest_event(dir));
+  const auto projected = test::dump_projections(dir.db_file());
+  EXPECT_EQ(s->get_dialog("d1")->value().last_seq, 10);
+  ASSERT_TRUE(s->rebuild_projections());
+  EXPECT_EQ(test::dump_projections(dir.db_file()), projected);
+}
+
+TEST(ProjectionLag, ACleanCloseLeavesTheProjectionsCaughtUp) {
+  temp_dir dir;
+  {
+    auto s = open_or_fail(dir, lagging());
+    ASSERT_NE(s, nullptr);
+    dialog_script d("d1", "d1");
+    ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+    EXPECT_EQ(watermark(dir), 0);
+  }
+  EXPECT_EQ(watermark(dir), newest_event(dir));
+}
+
+TEST(ProjectionLag, TheProjectionsCatchUpOnTheirOwnOnceTheOldestEventHasWaitedTheLag) {
+  temp_dir dir;
+  sqlite_options options;
+  options.projection_lag = std::chrono::milliseconds(20);
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+  // No read and no further append: only the writer's own timer can project.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (s->stats().projection_transactions == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(s->stats().projection_transactions, 1);
+  EXPECT_EQ(watermark(dir), 10);
+}
+
+TEST(ProjectionLag, ABatchOfProjectionBatchEventsIsProjectedWithoutWaitingForTheLag) {
+  temp_dir dir;
+  sqlite_options options = lagging();
+  options.projection_batch_events = 10;
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));  // 10 events
+  // The projection runs right after the commit whose callbacks just ran; a barrier waits for it.
+  ASSERT_TRUE(test::append_sync(*s, {}));
+  EXPECT_EQ(s->stats().projection_transactions, 1);
+  EXPECT_EQ(watermark(dir), 10);
+}
+
+}  // namespace
+}  // namespace parley
