@@ -214,7 +214,14 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
       co_return;
     }
   }
-  // Tool results of the last round may still be in flight; make them durable before going idle.
+  // Tool results of the last round may still be in flight; make them durable before going idle —
+  // unless another drive of the tree is under way: the tree settles only when its last drive ends,
+  // and that drive's commit makes every earlier batch durable (the store commits in order), so no
+  // one is told the tree is done before its events are durable.
+  if (tree(dialog.row().root_id).active_drives > 1) {
+    writer_.send(dialog.take_staged());
+    co_return;
+  }
   if (auto committed = co_await commit(dialog); !committed) {
     co_await record_failure(dialog, committed.err().message);
   }
@@ -344,11 +351,11 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     writer_.send(dialog.take_staged());
     co_return;
   }
-  // Subdialogs created or revived: their first events commit with the call that made them, and are
-  // durable before they are driven — what the REST views of the tree read (children, questions,
-  // registry) comes from the store, and a subdialog's question must not be answerable there before
-  // the subdialog itself is.
-  if (auto committed = co_await commit_round(dialog, fx, durability::before_going_on); !committed) {
+  // Subdialogs created or revived: their first events go to the store in one batch with the call
+  // that made them, ahead of anything the subdialogs will say; nothing outside the log acts on
+  // them, and every read of the store waits for the batches sent before it, so the REST views of
+  // the tree never list a subdialog's question before the subdialog.
+  if (auto committed = co_await commit_round(dialog, fx, durability::in_order); !committed) {
     co_await record_failure(dialog, committed.err().message);
   }
 }

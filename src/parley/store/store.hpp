@@ -4,9 +4,9 @@
 //
 // Appends are asynchronous and ordered: batches commit in the order `append` was called, and
 // `on_durable` runs (on the store's writer thread) only after the batch is durable in the log.
-// A failed batch changes nothing: neither the log nor any projection. Every read of a projection
-// includes every batch whose callback has run (the SQLite store's projections trail its log and
-// catch up before a read).
+// A failed batch changes nothing: neither the log nor any projection. Every read includes every
+// batch appended before it that the log took, callback run or not (the SQLite store waits for
+// them, and its projections, which trail the log, catch up before a read).
 #pragma once
 
 #include <chrono>
@@ -53,6 +53,12 @@ class store {
 
   // Queues a batch; every event of it is applied to the projections, or none is.
   virtual void append(std::vector<event> batch, append_callback on_durable) = 0;
+  // The same for a batch nobody waits on (its callback only reports): it keeps its place in the
+  // order, but the store may hold it back for a moment so that it shares the commit — the fsync —
+  // of the next batch someone waits on.
+  virtual void append_deferred(std::vector<event> batch, append_callback on_durable) {
+    append(std::move(batch), std::move(on_durable));
+  }
   // Blocks until every batch appended before the call has committed (or failed) and the stored
   // projections include it.
   virtual void flush() = 0;
@@ -81,6 +87,9 @@ struct sqlite_options {
   // events wait or the oldest has waited this long, and before every read of them.
   std::int64_t projection_batch_events = 4096;
   std::chrono::milliseconds projection_lag{50};
+  // How long a deferred batch (append_deferred) may wait for a batch someone waits on, whose commit
+  // it then shares; past this it commits on its own.
+  std::chrono::milliseconds deferred_commit_window{5};
 };
 
 // Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a

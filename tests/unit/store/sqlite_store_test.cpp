@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -182,6 +185,57 @@ TEST(SqliteStore, MaxBatchEventsSplitsGroupsButNeverABatch) {
   EXPECT_EQ(succeeded.load(), 4);
   EXPECT_EQ(s->stats().transactions - before, 3);
   EXPECT_EQ(s->read_events("d1")->size(), 7U);
+}
+
+TEST(SqliteStore, ADeferredBatchSharesTheCommitOfTheNextBatchSomeoneWaitsOn) {
+  temp_dir dir;
+  sqlite_options options;
+  options.deferred_commit_window = std::chrono::hours(1);
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script a("a", "a");
+  dialog_script b("b", "b");
+  std::vector<std::string> order;
+  std::mutex order_mutex;
+  s->append_deferred({a.created("alice"), a.user("not waited on")}, [&](result<void> r) {
+    std::lock_guard lock(order_mutex);
+    order.push_back(r ? "deferred" : "deferred failed");
+  });
+  const std::int64_t before = s->stats().transactions;
+  ASSERT_TRUE(test::append_sync(*s, {b.created("bob")}));
+  std::lock_guard lock(order_mutex);
+  EXPECT_EQ(order, std::vector<std::string>{"deferred"});
+  EXPECT_EQ(s->stats().transactions - before, 1);
+  EXPECT_EQ(s->read_events("a")->size(), 2U);
+}
+
+TEST(SqliteStore, ADeferredBatchCommitsOnItsOwnOnceItsWindowPasses) {
+  temp_dir dir;
+  sqlite_options options;
+  options.deferred_commit_window = std::chrono::milliseconds(10);
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script a("a", "a");
+  std::promise<result<void>> done;
+  auto outcome = done.get_future();
+  s->append_deferred({a.created("alice")}, [&done](result<void> r) { done.set_value(std::move(r)); });
+  ASSERT_EQ(outcome.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(outcome.get());
+  EXPECT_EQ(s->stats().transactions, 1);
+}
+
+TEST(SqliteStore, AReadWaitsForADeferredBatchAppendedBeforeIt) {
+  temp_dir dir;
+  sqlite_options options;
+  options.deferred_commit_window = std::chrono::hours(1);
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script a("a", "a");
+  s->append_deferred({a.created("alice"), a.user("hello")}, nullptr);
+  EXPECT_EQ(s->read_events("a")->size(), 2U);
+  auto row = s->get_dialog("a");
+  ASSERT_TRUE(row && *row);
+  EXPECT_EQ((*row)->message_count, 1);
 }
 
 TEST(SqliteStore, CallbackRunsAfterItsBatchIsCommittedAndReadable) {

@@ -23,13 +23,21 @@ void sqlite_store::append(std::vector<event> batch, append_callback on_durable) 
   writer_->append(std::move(batch), std::move(on_durable));
 }
 
+void sqlite_store::append_deferred(std::vector<event> batch, append_callback on_durable) {
+  writer_->append_deferred(std::move(batch), std::move(on_durable));
+}
+
 void sqlite_store::flush() { writer_->flush(); }
 
 result<std::vector<event>> sqlite_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {
+  PARLEY_TRY(writer_->catch_up());
   return reader_->read_events(dialog_id, after_seq);
 }
 
-result<std::vector<event>> sqlite_store::read_all_events() { return reader_->read_all_events(); }
+result<std::vector<event>> sqlite_store::read_all_events() {
+  PARLEY_TRY(writer_->catch_up());
+  return reader_->read_all_events();
+}
 
 result<std::vector<dialog_row>> sqlite_store::list_dialogs(const dialog_filter& filter) {
   PARLEY_TRY(writer_->catch_up());

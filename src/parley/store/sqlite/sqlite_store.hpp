@@ -1,5 +1,5 @@
 // The SQLite store: glue between the writer thread (appends, rebuild) and the read connections.
-// Reads of the log are served as they are; reads of a projection first catch it up.
+// Every read first waits for the batches appended before it and catches the projections up.
 #pragma once
 
 #include <memory>
@@ -20,6 +20,7 @@ class sqlite_store final : public store {
   ~sqlite_store() override;
 
   void append(std::vector<event> batch, append_callback on_durable) override;
+  void append_deferred(std::vector<event> batch, append_callback on_durable) override;
   void flush() override;
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;

@@ -1,6 +1,7 @@
 #include "parley/store/sqlite/sqlite_writer.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
 #include "parley/model/projection.hpp"
@@ -33,7 +34,8 @@ sqlite_writer::sqlite_writer(connection db, const sqlite_options& options)
       max_batch_events_(static_cast<std::size_t>(options.max_batch_events > 0 ? options.max_batch_events : 1)),
       projection_batch_events_(
           static_cast<std::size_t>(options.projection_batch_events > 0 ? options.projection_batch_events : 1)),
-      projection_lag_(options.projection_lag) {}
+      projection_lag_(options.projection_lag),
+      deferred_commit_window_(options.deferred_commit_window) {}
 
 result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const sqlite_options& options) {
   std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), options));
@@ -85,8 +87,13 @@ std::uint64_t sqlite_writer::enqueue(request req) {
     spent.swap(spent_);
     if (!stopped_) {
       req.ticket = ++enqueued_;
+      // A deferred batch wakes the writer only to start its window; one that joins a non-empty
+      // queue rides with what is there, and waking the writer costs it a context switch.
+      const bool wake = !req.deferred || queue_.empty();
+      if (req.deferred && queue_.empty()) deferred_since_ = std::chrono::steady_clock::now();
+      if (!req.deferred) ++awaited_queued_;
       queue_.push_back(std::move(req));
-      wake_.notify_one();
+      if (wake) wake_.notify_one();
       return enqueued_;
     }
   }
@@ -104,18 +111,27 @@ void sqlite_writer::append(std::vector<event> batch, append_callback on_durable)
   enqueue(request{std::move(batch), std::move(on_durable)});
 }
 
-void sqlite_writer::flush() {
-  if (on_writer_thread()) return;
-  if (const auto ticket = enqueue(request{{}, {}, request_kind::catch_up}); ticket != 0) wait_for(ticket);
+void sqlite_writer::append_deferred(std::vector<event> batch, append_callback on_durable) {
+  request req{std::move(batch), std::move(on_durable)};
+  req.deferred = true;
+  enqueue(std::move(req));
 }
 
+void sqlite_writer::flush() { (void)catch_up(); }
+
 result<void> sqlite_writer::catch_up() {
-  // Every batch whose callback has run is in committed_through_ (stored before the callbacks run),
-  // so a caller that heard of an event sees at least its id here.
-  if (projected_through_.load(std::memory_order_acquire) >= committed_through_.load(std::memory_order_acquire)) {
-    return ok();
+  // From a callback, between transactions: what is queued waits for this very thread.
+  if (on_writer_thread()) return project_pending();
+  {
+    std::lock_guard lock(mutex_);
+    const bool idle = completed_ == enqueued_ || stopped_;
+    if (idle &&
+        projected_through_.load(std::memory_order_acquire) >= committed_through_.load(std::memory_order_acquire)) {
+      return ok();
+    }
   }
-  if (on_writer_thread()) return project_pending();  // from a callback: between transactions
+  // Queued behind every batch appended before this call, so the read that follows sees each of
+  // them that the log took.
   result<void> outcome = make_error(errc::cancelled, "the store is closed");
   const auto ticket =
       enqueue(request{{}, [&outcome](result<void> r) { outcome = std::move(r); }, request_kind::catch_up});
@@ -172,13 +188,27 @@ void sqlite_writer::run() {
 }
 
 bool sqlite_writer::wait_for_work(std::unique_lock<std::mutex>& lock) {
-  const auto has_work = [&] { return !queue_.empty() || stopping_; };
-  if (unprojected_.empty()) {
-    wake_.wait(lock, has_work);
-  } else {
-    wake_.wait_until(lock, oldest_unprojected_ + projection_lag_, has_work);
+  using clock = std::chrono::steady_clock;
+  for (;;) {
+    if (stopping_ || awaited_queued_ > 0) return !queue_.empty();
+    std::optional<clock::time_point> wake_at;
+    const auto now = clock::now();
+    if (!queue_.empty()) {
+      const auto due = deferred_since_ + deferred_commit_window_;
+      if (now >= due) return true;
+      wake_at = due;
+    }
+    if (!unprojected_.empty()) {
+      const auto due = oldest_unprojected_ + projection_lag_;
+      if (now >= due) return false;
+      wake_at = wake_at ? std::min(*wake_at, due) : due;
+    }
+    if (wake_at) {
+      wake_.wait_until(lock, *wake_at);
+    } else {
+      wake_.wait(lock);
+    }
   }
-  return !queue_.empty();
 }
 
 void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
@@ -193,17 +223,22 @@ void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
 }
 
 void sqlite_writer::take_group(std::vector<request>& group) {
+  const auto take_front = [&] {
+    if (!queue_.front().deferred) --awaited_queued_;
+    group.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  };
   std::size_t events = queue_.front().batch.size();
-  group.push_back(std::move(queue_.front()));
-  queue_.pop_front();
+  take_front();
   if (group.front().kind != request_kind::append) return;
   // Whole batches only: the first is always taken, later ones while they fit the event budget.
   while (!queue_.empty() && queue_.front().kind == request_kind::append &&
          events + queue_.front().batch.size() <= max_batch_events_) {
     events += queue_.front().batch.size();
-    group.push_back(std::move(queue_.front()));
-    queue_.pop_front();
+    take_front();
   }
+  // What is left starts a window of its own.
+  if (!queue_.empty()) deferred_since_ = std::chrono::steady_clock::now();
 }
 
 void sqlite_writer::process_group(std::vector<request>& group) {

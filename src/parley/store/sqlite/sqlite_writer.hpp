@@ -5,7 +5,8 @@
 // while the store shuts down.
 //
 // The projections trail the log by at most `projection_lag` or `projection_batch_events`
-// (projector.hpp explains why); `catch_up` brings them up to date, and every read of them calls it.
+// (projector.hpp explains why); `catch_up` brings the log and them up to every batch appended
+// before it, and every read calls it.
 #pragma once
 
 #include <atomic>
@@ -38,13 +39,15 @@ class sqlite_writer {
   sqlite_writer& operator=(const sqlite_writer&) = delete;
 
   void append(std::vector<event> batch, append_callback on_durable);
-  // Waits for every request queued before the call, callbacks included, and for the projections
-  // to include every batch committed by then. Returns at once when called from a callback (the
-  // writer thread cannot wait for itself).
-  void flush();
-  // Brings the projections up to every batch whose callback has run; cheap when they already are.
-  // Safe from a callback.
+  // Commits with the next batch appended with `append` (or a flush), or on its own once it has
+  // waited `deferred_commit_window`.
+  void append_deferred(std::vector<event> batch, append_callback on_durable);
+  // Waits for every batch appended before the call to commit or fail (callbacks included) and
+  // brings the projections up to the log; cheap when nothing is queued or waiting. From a
+  // callback it only projects what is committed (the writer thread cannot wait for itself).
   result<void> catch_up();
+  // catch_up without its outcome.
+  void flush();
   // Queued like an append, so it sees every earlier batch and no later one interleaves.
   result<void> rebuild_projections();
   // Drains the queue, commits it, projects it and joins the thread. Must not be called from a
@@ -65,6 +68,7 @@ class sqlite_writer {
     request_kind kind = request_kind::append;
     std::uint64_t ticket = 0;
     std::int64_t first_event_id = 0;  // set once its events are in the log
+    bool deferred = false;            // nobody waits on it (append_deferred)
   };
   // Events in the log and not yet in the projections, in log order.
   struct committed_batch {
@@ -108,11 +112,16 @@ class sqlite_writer {
   const std::size_t max_batch_events_;
   const std::size_t projection_batch_events_;
   const std::chrono::steady_clock::duration projection_lag_;
+  const std::chrono::steady_clock::duration deferred_commit_window_;
 
   std::mutex mutex_;
   std::condition_variable wake_;  // the writer: work arrived or shutdown began
   std::condition_variable done_;  // flushers: completed_ advanced or the writer stopped
   std::deque<request> queue_;
+  std::size_t awaited_queued_ = 0;  // requests in queue_ someone waits on
+  // When the queue last went from empty to holding a deferred batch: its commit is due a
+  // deferred_commit_window later.
+  std::chrono::steady_clock::time_point deferred_since_{};
   // Projected batches, freed by the next append or flush (see enqueue).
   std::vector<std::vector<event>> spent_;
   std::uint64_t enqueued_ = 0;   // ticket of the newest queued request
