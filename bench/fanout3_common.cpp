@@ -206,7 +206,7 @@ asio::awaitable<result<void>> reset_mock(http::client& client, const std::string
 }
 
 asio::awaitable<result<measured_run>> measure(asio::any_io_executor executor, http::client& control,
-                                              const options& opts, task_fn run_task) {
+                                              const options& opts, task_fn run_task, std::function<void()> settle) {
   const int warmup = opts.warmup_or_default();
   if (warmup > 0) {
     auto warm = co_await run_pool(executor, 'w', warmup, std::min(opts.concurrency, warmup), run_task);
@@ -223,6 +223,7 @@ asio::awaitable<result<measured_run>> measure(asio::any_io_executor executor, ht
   run.cpu_before = sample_cpu();
   const auto start = clock::now();
   run.pool = co_await run_pool(executor, 't', opts.n, opts.concurrency, run_task);
+  if (settle) settle();
   run.wall_s = ms_since(start) / 1000.0;
   run.cpu_after = sample_cpu();
   auto after = co_await read_mock_stats(control, opts.mock);

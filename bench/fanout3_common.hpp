@@ -88,8 +88,11 @@ struct measured_run {
   cpu_sample cpu_before, cpu_after;
   mock_stats mock_before, mock_after;
 };
+// `settle` runs after the last task and before the CPU clock stops: work a framework defers past a
+// task's end (Parley's projections) is counted with the tasks.
 boost::asio::awaitable<result<measured_run>> measure(boost::asio::any_io_executor executor, http::client& control,
-                                                     const options& opts, task_fn run_task);
+                                                     const options& opts, task_fn run_task,
+                                                     std::function<void()> settle = {});
 
 // The RESULT_JSON object with lib.mjs's field names.
 boost::json::object result_fields(const std::string& framework, const std::string& variant, const options& opts,

@@ -17,11 +17,16 @@ namespace parley::sqlite {
 // `session`, `turn` and `message` keep a rowid: it is their log order, which breaks ties between
 // rows of the same millisecond. `message_fts` is an external-content index (the text is stored once, in `message`); the
 // trigram tokenizer matches inside CJK text, which has no spaces between words.
+// The seed's enumerations are CHECKs written as `x = 'a' OR x = 'b'`, never `x IN ('a', 'b')`: for
+// an IN list SQLite (3.40) builds a temporary index on every INSERT and UPDATE — four per turn row,
+// a fifth of the cost of writing the records.
 inline constexpr const char* kRecordsSchemaSql = R"sql(
 CREATE TABLE dialogue (
   id TEXT PRIMARY KEY,
   dialog_id TEXT NOT NULL UNIQUE,
-  dialogue_type TEXT NOT NULL CHECK (dialogue_type IN ('human_ai', 'ai_ai', 'ai_self', 'lio_group', 'human_human', 'human_group_ai')),
+  dialogue_type TEXT NOT NULL CHECK (dialogue_type = 'human_ai' OR dialogue_type = 'ai_ai' OR
+        dialogue_type = 'ai_self' OR dialogue_type = 'lio_group' OR dialogue_type = 'human_human' OR
+        dialogue_type = 'human_group_ai'),
   human_id TEXT,
   ai_id TEXT,
   relation_id TEXT,
@@ -34,13 +39,15 @@ CREATE INDEX dialogue_by_created ON dialogue (created_at);
 CREATE TABLE session (
   id TEXT PRIMARY KEY,
   dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
-  session_type TEXT NOT NULL CHECK (session_type IN ('dialogue', 'self_reflection')),
+  session_type TEXT NOT NULL CHECK (session_type = 'dialogue' OR session_type = 'self_reflection'),
   start_at INTEGER NOT NULL,
   end_at INTEGER,
   description TEXT,
-  created_by TEXT NOT NULL CHECK (created_by IN ('system', 'ai', 'human')),
+  created_by TEXT NOT NULL CHECK (created_by = 'system' OR created_by = 'ai' OR
+        created_by = 'human'),
   metadata TEXT NOT NULL,
-  trigger_source TEXT CHECK (trigger_source IN ('schedule', 'task_reflection', 'human_guidance', 'api')),
+  trigger_source TEXT CHECK (trigger_source = 'schedule' OR trigger_source = 'task_reflection' OR
+        trigger_source = 'human_guidance' OR trigger_source = 'api'),
   goal TEXT,
   ai_mood_state TEXT,
   summary TEXT
@@ -52,12 +59,15 @@ CREATE TABLE turn (
   dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
   session_id TEXT NOT NULL REFERENCES session (id),
   turn_type TEXT NOT NULL
-    CHECK (turn_type IN ('human_query', 'ai_prompt', 'system_prompt', 'unresponded_turn')),
-  initiator_role TEXT NOT NULL CHECK (initiator_role IN ('human', 'ai', 'system')),
-  responder_role TEXT NOT NULL CHECK (responder_role IN ('human', 'ai', 'system')),
+    CHECK (turn_type = 'human_query' OR turn_type = 'ai_prompt' OR turn_type = 'system_prompt' OR
+          turn_type = 'unresponded_turn'),
+  initiator_role TEXT NOT NULL CHECK (initiator_role = 'human' OR initiator_role = 'ai' OR
+        initiator_role = 'system'),
+  responder_role TEXT NOT NULL CHECK (responder_role = 'human' OR responder_role = 'ai' OR
+        responder_role = 'system'),
   started_at INTEGER NOT NULL,
   closed_at INTEGER,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'responded', 'unresponded')),
+  status TEXT NOT NULL CHECK (status = 'pending' OR status = 'responded' OR status = 'unresponded'),
   response_time INTEGER,
   window_ms INTEGER NOT NULL,
   metadata TEXT NOT NULL
@@ -70,12 +80,15 @@ CREATE TABLE message (
   dialogue_id TEXT NOT NULL REFERENCES dialogue (id),
   session_id TEXT NOT NULL REFERENCES session (id),
   turn_id TEXT NOT NULL REFERENCES turn (id),
-  sender_role TEXT NOT NULL CHECK (sender_role IN ('human', 'ai', 'system')),
+  sender_role TEXT NOT NULL CHECK (sender_role = 'human' OR sender_role = 'ai' OR
+        sender_role = 'system'),
   sender_id TEXT,
   content TEXT NOT NULL,
   content_type TEXT NOT NULL
-    CHECK (content_type IN ('text', 'markdown', 'image', 'audio', 'prompt', 'quote_reply', 'tool_input',
-                           'tool_output', 'system_context', 'command')),
+    CHECK (content_type = 'text' OR content_type = 'markdown' OR content_type = 'image' OR
+          content_type = 'audio' OR content_type = 'prompt' OR content_type = 'quote_reply' OR
+          content_type = 'tool_input' OR content_type = 'tool_output' OR
+          content_type = 'system_context' OR content_type = 'command'),
   created_at INTEGER NOT NULL,
   metadata TEXT NOT NULL,
   dialog_id TEXT NOT NULL,
@@ -144,7 +157,7 @@ CREATE INDEX memory_entry_by_dialogue ON memory_entry (dialogue_id, created_at);
 CREATE TABLE memory_links (
   turn_id TEXT NOT NULL,
   memory_id TEXT NOT NULL REFERENCES memory_entry (id),
-  relation TEXT NOT NULL CHECK (relation IN ('generated', 'related')),
+  relation TEXT NOT NULL CHECK (relation = 'generated' OR relation = 'related'),
   created_at INTEGER NOT NULL,
   PRIMARY KEY (turn_id, memory_id)
 ) WITHOUT ROWID;
@@ -153,9 +166,10 @@ CREATE TABLE system_utterance_log (
   log_id TEXT PRIMARY KEY,
   timestamp INTEGER NOT NULL,
   conversation_id TEXT NOT NULL REFERENCES dialogue (id),
-  trigger TEXT NOT NULL CHECK (trigger IN ('tool_result', 'context_hint', 'proactive_prompt')),
+  trigger TEXT NOT NULL CHECK (trigger = 'tool_result' OR trigger = 'context_hint' OR
+        trigger = 'proactive_prompt'),
   content TEXT NOT NULL,
-  target TEXT NOT NULL CHECK (target IN ('human', 'ai', 'all')),
+  target TEXT NOT NULL CHECK (target = 'human' OR target = 'ai' OR target = 'all'),
   linked_turn_id TEXT,
   notes TEXT
 );

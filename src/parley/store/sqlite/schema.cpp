@@ -113,23 +113,37 @@ DROP TABLE memory_links;
 DROP TABLE system_utterance_log;
 )sql";
 
-constexpr std::int64_t kRecordsVersion = 4;
-
 // Version 5: the projections trail the log (projector.hpp) and record the newest event they
-// include. Every earlier version wrote them in the event's own transaction, so they include the
-// whole log.
+// include; and the records' enumerations are checked without IN lists (records_schema.hpp). The
+// records are made again in that layout and derived from the log at open, like version 4's; the
+// other projections were written with their events until now, so they include the whole log.
 constexpr const char* kV5 = R"sql(
 CREATE TABLE projected_through (event_id INTEGER NOT NULL);
 INSERT INTO projected_through (event_id) SELECT coalesce(max(id), 0) FROM events;
+DROP VIEW IF EXISTS message_search;
+DROP TABLE message_fts;
+DROP TABLE message;
+DROP TABLE turn;
+DROP TABLE session;
+DROP TABLE dialogue;
+DROP TABLE records_cursor;
+DROP TABLE introspection_turn;
+DROP TABLE memory_entry;
+DROP TABLE memory_links;
+DROP TABLE system_utterance_log;
 )sql";
+
+// The newest version whose migration makes the records tables again (they are then derived from
+// the log when the store opens).
+constexpr std::int64_t kRecordsVersion = 5;
 
 constexpr std::array kMigrations{
     migration{1, kV1},
     migration{2, kV2},
     // Version 3: seed 002's conversation records (records_schema.hpp, in their current layout).
     migration{3, kRecordsSchemaSql},
-    migration{kRecordsVersion, kV4, kRecordsSchemaSql},
-    migration{5, kV5},
+    migration{4, kV4, kRecordsSchemaSql},
+    migration{kRecordsVersion, kV5, kRecordsSchemaSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

@@ -12,8 +12,8 @@ namespace parley::sqlite {
 // The version a database has after `migrate` (the number of the newest migration).
 std::int64_t latest_schema_version() noexcept;
 
-// The version that added seed 002's records: a database migrated across it has records only for
-// what it logs from then on until its projections are rebuilt from the log.
+// The newest version that made seed 002's records tables (again): a database migrated across it
+// has them empty until its projections are rebuilt from the log, which opening the store does.
 std::int64_t records_schema_version() noexcept;
 
 // Brings the schema up to `target` (by default the latest), each migration in its own transaction.
