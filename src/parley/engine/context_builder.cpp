@@ -16,9 +16,11 @@ namespace {
 constexpr std::size_t kMaxMemoryBytes = 32 * 1024;
 
 void append_taskdoc(const prompt_setting& setting, std::string& prompt) {
-  if (setting.task_doc_path.empty()) return;
-  prompt += "\n\n## Taskdoc " + setting.task_doc_path + " (change it with change_mind)\n";
-  for (const auto& section : read_taskdoc(setting.workspace, setting.task_doc_path)) {
+  if (setting.task_doc_path.empty() || setting.workspace == nullptr) return;
+  prompt += "\n\n## Taskdoc ";
+  prompt += setting.task_doc_path;
+  prompt += " (change it with change_mind)\n";
+  for (const auto& section : read_taskdoc(*setting.workspace, setting.task_doc_path)) {
     prompt += "### " + section.selector + " (hash " + section.hash + ")\n";
     prompt += section.content.empty() ? std::string("(empty)\n") : section.content;
     if (prompt.back() != '\n') prompt += '\n';
@@ -41,8 +43,10 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
     prompt += group_rules(setting.language, dialog.row().humans, dialog.row().members);
   }
   append_taskdoc(setting, prompt);
-  if (const auto memories = read_memories(setting.workspace, member.id, kMaxMemoryBytes); !memories.empty()) {
-    prompt += "\n\n## Memories\n" + memories;
+  if (setting.memories != nullptr) {
+    if (const auto memories = read_memories(*setting.memories, kMaxMemoryBytes); !memories.empty()) {
+      prompt += "\n\n## Memories\n" + memories;
+    }
   }
   const auto& reminders = dialog.state().reminders;
   if (!reminders.empty()) {

@@ -10,6 +10,7 @@
 
 #include "parley/config/team.hpp"
 #include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/taskdoc.hpp"
 #include "parley/llm/provider.hpp"
 
 namespace parley::engine {
@@ -19,8 +20,11 @@ using attachment_reader = std::function<result<std::string>(std::string_view upl
 
 struct prompt_setting {
   std::string_view language = "en";
-  std::filesystem::path workspace;
-  std::string task_doc_path;                           // the root's; empty when the task has none
+  // Borrowed for the one call: a prompt is built per model call, and copying a path is a few
+  // allocations.
+  const std::filesystem::path* workspace = nullptr;    // null: no Taskdoc is read
+  const memory_folders* memories = nullptr;            // the member's; null: no memories
+  std::string_view task_doc_path;                      // the root's; empty when the task has none
   std::int64_t critical_context_rounds = 2;            // team limit: rounds a critical context may go on
   const attachment_reader* read_attachment = nullptr;  // media for members that take them
 };

@@ -236,8 +236,12 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   // with the generation's end — one commit per model call instead of two. A crash before either
   // leaves no trace of the generation, which is then simply made again.
 
-  const prompt_setting setting{team_.language, team_.workspace, dialog.row().task_doc_path,
-                               team_.limits.critical_context_rounds, &read_attachment_};
+  const prompt_setting setting{team_.language,
+                               &team_.workspace,
+                               &member.memories,
+                               dialog.row().task_doc_path,
+                               team_.limits.critical_context_rounds,
+                               &read_attachment_};
   const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);

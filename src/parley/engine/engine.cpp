@@ -39,6 +39,7 @@ result<void> engine::prepare_members() {
     member_setup setup;
     setup.config = &member;
     setup.model = team_.find_model(member);
+    setup.memories = memory_folders::of(team_.workspace, member.id);
     const auto provider = providers_.find(member.provider);
     if (provider == providers_.end()) {
       return make_error(errc::config_error,

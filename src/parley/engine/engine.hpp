@@ -162,6 +162,7 @@ class engine {
     std::vector<llm::tool_spec> tool_specs;  // its own tools
     llm::tool_list root_tool_specs;          // its own tools and the dialog tools of a root
     llm::tool_list sub_tool_specs;           // ... of a subdialog
+    memory_folders memories;
   };
   // One root and its subdialogs: the per-root registries of seed 001 (the global one is trees_).
   struct root_tree {

@@ -132,12 +132,15 @@ result<section_change> write_taskdoc_section(const fs::path& workspace, std::str
   return change;
 }
 
-std::string read_memories(const fs::path& workspace, std::string_view member_id, std::size_t max_bytes) {
+memory_folders memory_folders::of(const fs::path& workspace, std::string_view member_id) {
+  const fs::path root = workspace / ".minds" / "memory";
+  return {root / "team_shared", member_id.empty() ? fs::path() : root / "individual" / fs::path(member_id)};
+}
+
+std::string read_memories(const memory_folders& folders, std::size_t max_bytes) {
   std::string out;
-  append_memory_folder(workspace / ".minds" / "memory" / "team_shared", "team memory", out);
-  if (!member_id.empty()) {
-    append_memory_folder(workspace / ".minds" / "memory" / "individual" / fs::path(member_id), "your memory", out);
-  }
+  append_memory_folder(folders.team_shared, "team memory", out);
+  if (!folders.own.empty()) append_memory_folder(folders.own, "your memory", out);
   if (out.size() > max_bytes) {
     out.resize(max_bytes);
     out += "\n[memories cut at " + std::to_string(max_bytes) + " bytes]\n";

@@ -42,8 +42,16 @@ result<section_change> write_taskdoc_section(const std::filesystem::path& worksp
                                              std::string_view selector, std::string_view content,
                                              std::string_view expected_hash);
 
-// The memory files of `.minds/memory/team_shared/` and `.minds/memory/individual/<member>/`, as one
-// text for the system prompt (empty when there are none), at most `max_bytes` long.
-std::string read_memories(const std::filesystem::path& workspace, std::string_view member_id, std::size_t max_bytes);
+// Where a member's memories are: `.minds/memory/team_shared/` and `.minds/memory/individual/<member>/`.
+// Made once per member; the files are read again for every prompt, so edits show at once.
+struct memory_folders {
+  std::filesystem::path team_shared;
+  std::filesystem::path own;  // empty for a member without an id
+  static memory_folders of(const std::filesystem::path& workspace, std::string_view member_id);
+};
+
+// The memory files, as one text for the system prompt (empty when there are none), at most
+// `max_bytes` long.
+std::string read_memories(const memory_folders& folders, std::size_t max_bytes);
 
 }  // namespace parley::engine

@@ -48,24 +48,25 @@ class client::impl {
 
   asio::awaitable<result<response>> run(const request& req, const body_callback* on_body,
                                         asio::cancellation_slot cancel) {
-    auto target = parse_url(req.url);
-    if (!target) co_return std::move(target).err();
+    auto found = route_to(req.url);
+    if (!found) co_return std::move(found).err();
+    const std::shared_ptr<const route> way = std::move(*found);
+    const url_parts& target = way->target;
+    const std::optional<proxy_endpoint>& proxy = way->proxy;
+    const std::string& key = way->pool_key;
     asio::ssl::context* tls = nullptr;
-    if (target->tls) {
+    if (target.tls) {
       auto context = tls_context();
       if (!context) co_return std::move(context).err();
       tls = *context;
     }
-    auto proxy = proxy_for(proxy_, *target);
-    if (!proxy) co_return std::move(proxy).err();
 
     detail::cancel_guard guard(cancel);
-    const std::string key = pool_key(*target, *proxy);
     const detail::exchange_params params{req,
-                                         *target,
+                                         target,
                                          options_,
-                                         proxy->has_value() && !target->tls,
-                                         proxy->has_value() ? (*proxy)->authorization : std::string(),
+                                         proxy.has_value() && !target.tls,
+                                         proxy.has_value() ? proxy->authorization : std::string(),
                                          on_body};
     // A pooled connection may have been closed by the server while idle; that shows as a failure
     // before any response byte, and the request then goes once more on a fresh connection.
@@ -74,7 +75,7 @@ class client::impl {
       auto conn = pool_.take(key, executor);
       const bool reused = conn != nullptr;
       if (!conn) {
-        const detail::connect_params connect{*target, *proxy, options_.timeouts, tls, options_.verify_tls};
+        const detail::connect_params connect{target, proxy, options_.timeouts, tls, options_.verify_tls};
         auto opened = co_await detail::open_connection(connect, key, guard);
         if (!opened) co_return std::move(opened).err();
         conn = std::move(*opened);
@@ -93,6 +94,34 @@ class client::impl {
   std::size_t idle_connections() const { return pool_.idle_count(); }
 
  private:
+  // Where a URL leads: its parts, the proxy (if any) and the pool its connections share.
+  struct route {
+    url_parts target;
+    std::optional<proxy_endpoint> proxy;
+    std::string pool_key;
+  };
+
+  // A client talks to one provider URL almost always; parsing it and matching it against the proxy
+  // settings once instead of per request is a few allocations less per model call.
+  result<std::shared_ptr<const route>> route_to(const std::string& url) {
+    {
+      std::lock_guard lock(route_mutex_);
+      if (last_route_ != nullptr && last_url_ == url) return last_route_;
+    }
+    auto target = parse_url(url);
+    if (!target) return std::move(target).err();
+    auto proxy = proxy_for(proxy_, *target);
+    if (!proxy) return std::move(proxy).err();
+    auto made = std::make_shared<route>();
+    made->pool_key = pool_key(*target, *proxy);
+    made->target = std::move(*target);
+    made->proxy = std::move(*proxy);
+    std::lock_guard lock(route_mutex_);
+    last_url_ = url;
+    last_route_ = made;
+    return std::shared_ptr<const route>(std::move(made));
+  }
+
   // Loading the system CA store takes a while, so only clients that meet an https URL do it.
   result<asio::ssl::context*> tls_context() {
     std::call_once(tls_once_, [this] { set_up_tls(); });
@@ -132,6 +161,9 @@ class client::impl {
   std::once_flag tls_once_;
   std::optional<asio::ssl::context> tls_context_;  // set once under tls_once_, then only read
   std::optional<error> tls_setup_error_;
+  std::mutex route_mutex_;
+  std::string last_url_;
+  std::shared_ptr<const route> last_route_;
 };
 
 client::client(client_options options) : impl_(std::make_unique<impl>(std::move(options))) {}

@@ -30,8 +30,9 @@ result<std::int64_t> projector::stored_watermark() {
   return read_watermark_.int_at(0);
 }
 
-result<projector::cached_row*> projector::row_of(const std::string& dialog_id) {
+result<projector::cached_row*> projector::row_of(const std::string& dialog_id, bool creates) {
   if (auto cached = rows_.find(dialog_id); cached != rows_.end()) return &cached->second;
+  if (creates) return &rows_[dialog_id];  // the log took its creation: it has no row yet
   auto loaded = tables_->load_dialog(dialog_id);
   if (!loaded) return std::move(loaded).err();
   cached_row& entry = rows_[dialog_id];
@@ -44,7 +45,7 @@ result<projector::cached_row*> projector::row_of(const std::string& dialog_id) {
 
 result<void> projector::project(const event& ev, std::int64_t event_id) {
   if (ev.dialog_id.empty()) return make_error(errc::corrupt, "event " + std::to_string(event_id) + " has no dialog id");
-  auto entry = row_of(ev.dialog_id);
+  auto entry = row_of(ev.dialog_id, ev.type == event_type::dialog_created);
   if (!entry) return std::move(entry).err();
   cached_row& cached = **entry;
   if (!cached.dirty) {

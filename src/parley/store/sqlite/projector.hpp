@@ -58,7 +58,8 @@ class projector {
     // indexes, which hold only fixed columns, are left alone.
     dialog_row before;
   };
-  result<cached_row*> row_of(const std::string& dialog_id);
+  // `creates`: the event creates the dialog.
+  result<cached_row*> row_of(const std::string& dialog_id, bool creates);
 
   connection* db_ = nullptr;
   table_writer* tables_ = nullptr;

@@ -354,7 +354,7 @@ result<void> sqlite_writer::apply_events(request& req) {
   for (std::size_t i = 0; i < req.batch.size(); ++i) {
     const event& ev = req.batch[i];
     if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + ev.type + " has no dialog id");
-    auto row = staged_row(ev.dialog_id);
+    auto row = staged_row(ev.dialog_id, ev.type == event_type::dialog_created);
     if (!row) return std::move(row).err();
     auto step = apply_event(ev, **row);
     if (!step) return std::move(step).err();
@@ -368,13 +368,16 @@ result<void> sqlite_writer::apply_events(request& req) {
   return ok();
 }
 
-result<dialog_row*> sqlite_writer::staged_row(const std::string& dialog_id) {
+result<dialog_row*> sqlite_writer::staged_row(const std::string& dialog_id, bool creates) {
   // A batch touches one or a few dialogs; a linear scan beats hashing here. A row staged for a
   // dialog_created event gets its id from apply_event, or the batch fails and is discarded.
   for (dialog_row& row : staged_) {
     if (row.id == dialog_id) return &row;
   }
   if (auto cached = latest_.find(dialog_id); cached != latest_.end()) return &staged_.emplace_back(cached->second);
+  // A dialog's creation finds no row: nothing to look up. (One that exists already is refused by
+  // the log's unique (dialog_id, seq).)
+  if (creates) return &staged_.emplace_back();
   auto loaded = load_latest_row(dialog_id);
   if (!loaded) return std::move(loaded).err();
   if (!loaded->id.empty()) latest_.emplace(dialog_id, *loaded);

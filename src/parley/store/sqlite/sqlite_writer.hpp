@@ -97,7 +97,8 @@ class sqlite_writer {
   std::int64_t apply_batch_by_batch(std::vector<request>& group);
   result<void> apply_batch(request& req);
   result<void> apply_events(request& req);
-  result<dialog_row*> staged_row(const std::string& dialog_id);
+  // `creates`: the event creates the dialog.
+  result<dialog_row*> staged_row(const std::string& dialog_id, bool creates);
   result<dialog_row> load_latest_row(const std::string& dialog_id);
   void keep_staged_rows();
   void hand_over_to_projection(std::vector<request>& group);
