@@ -187,11 +187,15 @@ TEST(SqliteStore, MaxBatchEventsSplitsGroupsButNeverABatch) {
   EXPECT_EQ(s->read_events("d1")->size(), 7U);
 }
 
+std::unique_ptr<store> open_deferring(const temp_dir& dir, std::chrono::milliseconds window) {
+  sqlite_options options;
+  options.deferred_commit_window = window;
+  return open_or_fail(dir, options);
+}
+
 TEST(SqliteStore, ADeferredBatchSharesTheCommitOfTheNextBatchSomeoneWaitsOn) {
   temp_dir dir;
-  sqlite_options options;
-  options.deferred_commit_window = std::chrono::hours(1);
-  auto s = open_or_fail(dir, options);
+  auto s = open_deferring(dir, std::chrono::hours(1));
   ASSERT_NE(s, nullptr);
   dialog_script a("a", "a");
   dialog_script b("b", "b");
@@ -211,9 +215,7 @@ TEST(SqliteStore, ADeferredBatchSharesTheCommitOfTheNextBatchSomeoneWaitsOn) {
 
 TEST(SqliteStore, ADeferredBatchCommitsOnItsOwnOnceItsWindowPasses) {
   temp_dir dir;
-  sqlite_options options;
-  options.deferred_commit_window = std::chrono::milliseconds(10);
-  auto s = open_or_fail(dir, options);
+  auto s = open_deferring(dir, std::chrono::milliseconds(10));
   ASSERT_NE(s, nullptr);
   dialog_script a("a", "a");
   std::promise<result<void>> done;
@@ -226,9 +228,7 @@ TEST(SqliteStore, ADeferredBatchCommitsOnItsOwnOnceItsWindowPasses) {
 
 TEST(SqliteStore, AReadWaitsForADeferredBatchAppendedBeforeIt) {
   temp_dir dir;
-  sqlite_options options;
-  options.deferred_commit_window = std::chrono::hours(1);
-  auto s = open_or_fail(dir, options);
+  auto s = open_deferring(dir, std::chrono::hours(1));
   ASSERT_NE(s, nullptr);
   dialog_script a("a", "a");
   s->append_deferred({a.created("alice"), a.user("hello")}, nullptr);

@@ -13,71 +13,61 @@ class caught_up_records final : public records_query {
   caught_up_records(sqlite_writer& writer, records_reader& reader) : writer_(writer), reader_(reader) {}
 
   result<std::optional<record_dialogue>> dialogue(std::string_view id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.dialogue(id);
+    return caught_up([&] { return reader_.dialogue(id); });
   }
   result<std::optional<record_session>> session(std::string_view id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.session(id);
+    return caught_up([&] { return reader_.session(id); });
   }
   result<std::optional<record_turn>> turn(std::string_view id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.turn(id);
+    return caught_up([&] { return reader_.turn(id); });
   }
   result<std::optional<record_message>> message(std::string_view id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.message(id);
+    return caught_up([&] { return reader_.message(id); });
   }
   result<records_page<record_session>> sessions(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.sessions(filter);
+    return caught_up([&] { return reader_.sessions(filter); });
   }
   result<records_page<record_turn>> turns(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.turns(filter);
+    return caught_up([&] { return reader_.turns(filter); });
   }
   result<records_page<record_message>> messages(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.messages(filter);
+    return caught_up([&] { return reader_.messages(filter); });
   }
   result<records_page<record_dialogue>> dialogues(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.dialogues(filter);
+    return caught_up([&] { return reader_.dialogues(filter); });
   }
   result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.search(match, filter);
+    return caught_up([&] { return reader_.search(match, filter); });
   }
   result<records_page<record_introspection>> introspections(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.introspections(filter);
+    return caught_up([&] { return reader_.introspections(filter); });
   }
   result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.system_utterances(filter);
+    return caught_up([&] { return reader_.system_utterances(filter); });
   }
   result<std::optional<record_memory_entry>> memory_entry(std::string_view id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.memory_entry(id);
+    return caught_up([&] { return reader_.memory_entry(id); });
   }
   result<std::vector<record_memory_link>> memory_links(std::string_view turn_id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.memory_links(turn_id);
+    return caught_up([&] { return reader_.memory_links(turn_id); });
   }
   result<std::vector<std::string>> linked_memories(std::string_view dialogue_id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.linked_memories(dialogue_id);
+    return caught_up([&] { return reader_.linked_memories(dialogue_id); });
   }
   result<std::vector<pending_turn>> pending_turns() override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.pending_turns();
+    return caught_up([&] { return reader_.pending_turns(); });
   }
   result<std::optional<pending_turn>> pending_turn_of(std::string_view dialog_id) override {
-    PARLEY_TRY(writer_.catch_up());
-    return reader_.pending_turn_of(dialog_id);
+    return caught_up([&] { return reader_.pending_turn_of(dialog_id); });
   }
 
  private:
+  template <class Read>
+  auto caught_up(Read read) -> decltype(read()) {
+    if (auto current = writer_.catch_up(); !current) return std::move(current).err();
+    return read();
+  }
+
   sqlite_writer& writer_;
   records_reader& reader_;
 };

@@ -11,7 +11,8 @@ namespace {
 struct migration {
   std::int64_t version;
   const char* sql;
-  const char* then_sql = nullptr;  // run after `sql` in the same transaction
+  const char* then_sql = nullptr;     // run after `sql` in the same transaction
+  const char* finally_sql = nullptr;  // and then this
 };
 
 // Version 1: the event log and its projections. Shipped: later changes are new migrations.
@@ -100,6 +101,10 @@ ALTER TABLE dialogs ADD COLUMN dead INTEGER NOT NULL DEFAULT 0;
 constexpr const char* kV4 = R"sql(
 ALTER TABLE dialogs ADD COLUMN humans TEXT NOT NULL DEFAULT '';
 ALTER TABLE dialogs ADD COLUMN members TEXT NOT NULL DEFAULT '';
+)sql";
+
+// Drops seed 002's records, which a migration then makes again in their current layout.
+constexpr const char* kDropRecords = R"sql(
 DROP VIEW IF EXISTS message_search;
 DROP TABLE message_fts;
 DROP TABLE message;
@@ -120,17 +125,6 @@ DROP TABLE system_utterance_log;
 constexpr const char* kV5 = R"sql(
 CREATE TABLE projected_through (event_id INTEGER NOT NULL);
 INSERT INTO projected_through (event_id) SELECT coalesce(max(id), 0) FROM events;
-DROP VIEW IF EXISTS message_search;
-DROP TABLE message_fts;
-DROP TABLE message;
-DROP TABLE turn;
-DROP TABLE session;
-DROP TABLE dialogue;
-DROP TABLE records_cursor;
-DROP TABLE introspection_turn;
-DROP TABLE memory_entry;
-DROP TABLE memory_links;
-DROP TABLE system_utterance_log;
 )sql";
 
 // The newest version whose migration makes the records tables again (they are then derived from
@@ -142,13 +136,14 @@ constexpr std::array kMigrations{
     migration{2, kV2},
     // Version 3: seed 002's conversation records (records_schema.hpp, in their current layout).
     migration{3, kRecordsSchemaSql},
-    migration{4, kV4, kRecordsSchemaSql},
-    migration{kRecordsVersion, kV5, kRecordsSchemaSql},
+    migration{4, kV4, kDropRecords, kRecordsSchemaSql},
+    migration{kRecordsVersion, kV5, kDropRecords, kRecordsSchemaSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
   PARLEY_TRY(db.exec(step.sql));
   if (step.then_sql != nullptr) PARLEY_TRY(db.exec(step.then_sql));
+  if (step.finally_sql != nullptr) PARLEY_TRY(db.exec(step.finally_sql));
   PARLEY_TRY(db.exec("DELETE FROM schema_version"));
   auto insert = db.prepare("INSERT INTO schema_version (version) VALUES (?1)", false);
   if (!insert) return std::move(insert).err();

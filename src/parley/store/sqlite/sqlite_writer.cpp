@@ -46,13 +46,15 @@ result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const
   if (!watermark) return std::move(watermark).err();
   PARLEY_TRY(writer->tables_.begin());
   auto last = writer->projector_.project_log_after(*watermark);
-  result<void> caught_up = last ? writer->projector_.finish(*last) : result<void>(std::move(last).err());
-  if (caught_up) caught_up = writer->tables_.commit();
-  if (!caught_up) {
-    if (writer->db_.in_transaction()) (void)writer->tables_.rollback();
-    return std::move(caught_up).err();
+  if (!last) {
+    (void)writer->tables_.rollback();
+    return std::move(last).err();
   }
-  writer->projector_.committed();
+  if (*last == *watermark) {
+    (void)writer->tables_.rollback();  // nothing past it: a clean close, or a new store
+  } else {
+    PARLEY_TRY(writer->end_projection(ok(), *last));
+  }
   writer->committed_through_ = *last;
   writer->projected_through_ = *last;
   try {
@@ -438,19 +440,26 @@ result<void> sqlite_writer::project_pending() {
     }
     if (!projected) break;
   }
+  if (auto ended = end_projection(std::move(projected), through); !ended) {
+    // Tried again after another lag period (or by the next catch_up), not in a tight loop.
+    oldest_unprojected_ = std::chrono::steady_clock::now();
+    return ended;
+  }
+  release_projected();
+  return ok();
+}
+
+result<void> sqlite_writer::end_projection(result<void> projected, std::int64_t through) {
   if (projected) projected = projector_.finish(through);
   if (projected) projected = tables_.commit();
   if (!projected) {
     if (db_.in_transaction()) (void)tables_.rollback();
     projector_.forget();
-    // Tried again after another lag period (or by the next catch_up), not in a tight loop.
-    oldest_unprojected_ = std::chrono::steady_clock::now();
     return projected;
   }
   projector_.committed();
   projection_transactions_.fetch_add(1, std::memory_order_relaxed);
   projected_through_.store(through, std::memory_order_release);
-  release_projected();
   return ok();
 }
 
@@ -466,27 +475,18 @@ void sqlite_writer::release_projected() {
 result<void> sqlite_writer::rebuild() {
   projector_.forget();
   PARLEY_TRY(tables_.begin());
-  auto rebuilt = clear_projections(db_);
   std::int64_t last = 0;
-  if (rebuilt) {
-    auto projected = projector_.project_log_after(0);
-    if (projected) {
-      last = *projected;
+  auto projected = clear_projections(db_);
+  if (projected) {
+    auto through = projector_.project_log_after(0);
+    if (through) {
+      last = *through;
     } else {
-      rebuilt = std::move(projected).err();
+      projected = std::move(through).err();
     }
   }
-  if (rebuilt) rebuilt = projector_.finish(last);
-  if (rebuilt) rebuilt = tables_.commit();
-  if (!rebuilt) {
-    if (db_.in_transaction()) (void)tables_.rollback();
-    projector_.forget();
-    return rebuilt;
-  }
-  projector_.committed();
-  projection_transactions_.fetch_add(1, std::memory_order_relaxed);
   // The whole log is projected, including what was waiting.
-  projected_through_.store(last, std::memory_order_release);
+  PARLEY_TRY(end_projection(std::move(projected), last));
   release_projected();
   return ok();
 }

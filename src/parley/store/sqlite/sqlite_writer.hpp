@@ -104,6 +104,9 @@ class sqlite_writer {
   void hand_over_to_projection(std::vector<request>& group);
   bool projection_due() const;
   result<void> project_pending();
+  // Ends a projection transaction the caller began and folded events into (`projected`: how that
+  // went) through event `through`: writes, commits, and on any failure rolls back and forgets.
+  result<void> end_projection(result<void> projected, std::int64_t through);
   void release_projected();
   result<void> rebuild();
 
