@@ -82,7 +82,7 @@ result<void> projector::finish(std::int64_t through_event_id) {
     const bool indexes_unchanged = entry->in_table && same_fixed_columns(entry->before, entry->row);
     PARLEY_TRY(indexes_unchanged ? tables_->update_dialog_progress(entry->row) : tables_->upsert_dialog(entry->row));
   }
-  PARLEY_TRY(records_.flush_cursors());
+  PARLEY_TRY(records_.flush());
   write_watermark_.bind_int(1, through_event_id);
   return write_watermark_.run();
 }
@@ -100,7 +100,7 @@ void projector::committed() noexcept {
 void projector::forget() noexcept {
   dirty_.clear();
   rows_.clear();
-  records_.forget_cursors();
+  records_.forget();
 }
 
 }  // namespace parley::sqlite

@@ -1,5 +1,6 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "parley/core/json.hpp"
@@ -79,7 +80,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   if (!entry) return std::move(entry).err();
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
-  // A failure below fails the batch, and the writer then forgets every cursor (forget_cursors).
+  // A failure below fails the projection, and the projector then forgets every cursor (forget).
   PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor)));
   if (!cached.dirty) {
     cached.dirty = true;
@@ -103,7 +104,14 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
   return &cursors_.emplace(ev.dialog_id, std::move(loaded)).first->second;
 }
 
-result<void> records_writer::flush_cursors() {
+result<void> records_writer::flush() {
+  for (const auto& [id, activity] : activity_) {
+    update_dialogue_.bind_text(1, id);
+    update_dialogue_.bind_int(2, activity.is_active ? 1 : 0);
+    update_dialogue_.bind_int(3, activity.last_activity_at);
+    PARLEY_TRY(update_dialogue_.run());
+  }
+  activity_.clear();
   for (cached_cursor* cached : dirty_cursors_) {
     PARLEY_TRY(save_cursor(cached->cursor));
     cached->dirty = false;
@@ -113,9 +121,10 @@ result<void> records_writer::flush_cursors() {
   return ok();
 }
 
-void records_writer::forget_cursors() noexcept {
+void records_writer::forget() noexcept {
   dirty_cursors_.clear();
   cursors_.clear();
+  activity_.clear();
 }
 
 result<bool> records_writer::load_cursor(const std::string& dialog_id, records_cursor& out) {
@@ -248,10 +257,13 @@ result<void> records_writer::insert_link(const record_memory_link& l) {
 
 result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted) {
   if (!inserted) {
-    update_dialogue_.bind_text(1, d.id);
-    update_dialogue_.bind_int(2, d.is_active ? 1 : 0);
-    update_dialogue_.bind_int(3, d.last_activity_at);
-    return update_dialogue_.run();
+    // Written once per transaction by flush(), with the latest state and the newest activity.
+    auto [waiting, first] = activity_.try_emplace(d.id, dialogue_activity{d.is_active, d.last_activity_at});
+    if (!first) {
+      waiting->second.is_active = d.is_active;
+      waiting->second.last_activity_at = std::max(waiting->second.last_activity_at, d.last_activity_at);
+    }
+    return ok();
   }
   insert_dialogue_.bind_text(1, d.id);
   insert_dialogue_.bind_text(2, d.dialog_id);

@@ -1,10 +1,12 @@
-// Writes seed 002's records (conversation_reducer.hpp) in the writer's transaction, next to the
+// Writes seed 002's records (conversation_reducer.hpp) in the projector's transaction, next to the
 // dialog projection. The reducer's per-dialog cursor lives in `records_cursor`; the writer keeps
 // the cursors it has read or changed in memory (reading and rewriting the row for every event was
-// a tenth of the writer's work) and writes the changed ones once, before its transaction commits
-// or a batch's savepoint is released, so the table holds them whenever a transaction ends.
+// a tenth of the writer's work) and writes the changed ones once, before its transaction commits,
+// so the table holds them whenever a transaction ends. A dialogue's activity (is_active,
+// last_activity_at), which nearly every message changes, is written the same way.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,12 +28,10 @@ class records_writer {
   // Folds one applied event (its dialog row after it, and what apply_event made of it).
   result<void> apply(const event& ev, const dialog_row& row_after, const projection_step& step);
 
-  // Writes the cursors changed since the last flush. Call before committing and before releasing a
-  // savepoint.
-  result<void> flush_cursors();
-  // Forgets the cursors held in memory, changed or not: after a rollback (to a savepoint or of the
-  // transaction) the table is the truth again.
-  void forget_cursors() noexcept;
+  // Writes the cursors and dialogue activity changed since the last flush. Call before committing.
+  result<void> flush();
+  // Forgets what is held in memory, changed or not: after a rollback the tables are the truth again.
+  void forget() noexcept;
 
  private:
   struct cached_cursor {
@@ -57,8 +57,13 @@ class records_writer {
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
       insert_link_;
+  struct dialogue_activity {
+    bool is_active = false;
+    std::int64_t last_activity_at = 0;
+  };
   std::unordered_map<std::string, cached_cursor> cursors_;
-  std::vector<cached_cursor*> dirty_cursors_;  // nodes of cursors_, whose addresses are stable
+  std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
+  std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable
 };
 
 }  // namespace parley::sqlite
