@@ -162,5 +162,34 @@ TEST(ProjectionLag, ABatchOfProjectionBatchEventsIsProjectedWithoutWaitingForThe
   EXPECT_EQ(watermark(dir), 10);
 }
 
+TEST(ProjectionLag, ProjectionsThatCannotCatchUpStopTheLogTakingMoreAndSayWhy) {
+  temp_dir dir;
+  sqlite_options options = lagging();
+  options.projection_batch_events = 4;  // so at most 64 events may wait
+  auto s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, {d.created("alice")}));
+  ASSERT_TRUE(s->get_dialog("d1"));              // projected
+  test::exec(dir.db_file(), "DROP TABLE turn");  // every user message opens a turn
+
+  int acknowledged = 0;
+  result<void> refused = ok();
+  for (int i = 0; i < 200 && refused; ++i) {
+    refused = test::append_sync(*s, {d.user("message " + std::to_string(i))});
+    if (refused) ++acknowledged;
+  }
+  ASSERT_FALSE(refused) << "the log kept taking events while its projections failed";
+  EXPECT_NE(refused.err().message.find("projections are"), std::string::npos) << refused.err().message;
+  EXPECT_NE(refused.err().message.find("turn"), std::string::npos) << refused.err().message;
+  EXPECT_GE(acknowledged, 60);
+  EXPECT_LE(acknowledged, 68);
+  // Nothing acknowledged is lost, and the log still reads; the projections say what is wrong.
+  EXPECT_EQ(s->read_events("d1")->size(), static_cast<std::size_t>(acknowledged + 1));
+  auto row = s->get_dialog("d1");
+  ASSERT_FALSE(row);
+  EXPECT_NE(row.err().message.find("turn"), std::string::npos) << row.err().message;
+}
+
 }  // namespace
 }  // namespace parley

@@ -34,6 +34,7 @@ sqlite_writer::sqlite_writer(connection db, const sqlite_options& options)
       max_batch_events_(static_cast<std::size_t>(options.max_batch_events > 0 ? options.max_batch_events : 1)),
       projection_batch_events_(
           static_cast<std::size_t>(options.projection_batch_events > 0 ? options.projection_batch_events : 1)),
+      max_unprojected_events_(16 * projection_batch_events_),
       projection_lag_(options.projection_lag),
       deferred_commit_window_(options.deferred_commit_window) {}
 
@@ -254,6 +255,8 @@ void sqlite_writer::process_group(std::vector<request>& group) {
     // Barriers only (an engine's commit of nothing waits for its sends): every earlier group is
     // committed, so there is nothing to write and no transaction to open.
     outcomes_.assign(group.size(), ok());
+  } else if (auto room = room_for_more(); !room) {
+    outcomes_.assign(group.size(), room);
   } else {
     commit_group(group);
   }
@@ -424,8 +427,10 @@ void sqlite_writer::hand_over_to_projection(std::vector<request>& group) {
 
 bool sqlite_writer::projection_due() const {
   if (unprojected_.empty()) return false;
-  return unprojected_events_ >= projection_batch_events_ ||
-         std::chrono::steady_clock::now() - oldest_unprojected_ >= projection_lag_;
+  const bool waited = std::chrono::steady_clock::now() - oldest_unprojected_ >= projection_lag_;
+  // After a failed pass, the next waits a lag period even when many events wait.
+  if (retry_after_lag_) return waited;
+  return waited || unprojected_events_ >= projection_batch_events_;
 }
 
 result<void> sqlite_writer::project_pending() {
@@ -443,10 +448,24 @@ result<void> sqlite_writer::project_pending() {
   if (auto ended = end_projection(std::move(projected), through); !ended) {
     // Tried again after another lag period (or by the next catch_up), not in a tight loop.
     oldest_unprojected_ = std::chrono::steady_clock::now();
+    retry_after_lag_ = true;
     return ended;
   }
+  retry_after_lag_ = false;
   release_projected();
   return ok();
+}
+
+result<void> sqlite_writer::room_for_more() {
+  // The waiting events are held in memory until projected. Projections that keep failing (a full
+  // disk, a damaged table) must not let that grow without bound: past this backlog the log takes
+  // nothing more until a pass succeeds, and says why.
+  if (unprojected_events_ < max_unprojected_events_) return ok();
+  auto projected = project_pending();
+  if (projected) return ok();
+  return make_error(projected.err().code, "the store refuses new events: its projections are " +
+                                              std::to_string(unprojected_events_) +
+                                              " events behind the log and cannot catch up: " + projected.err().message);
 }
 
 result<void> sqlite_writer::end_projection(result<void> projected, std::int64_t through) {

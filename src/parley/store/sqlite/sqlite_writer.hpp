@@ -104,6 +104,8 @@ class sqlite_writer {
   void hand_over_to_projection(std::vector<request>& group);
   bool projection_due() const;
   result<void> project_pending();
+  // Fails when the projections have fallen too far behind and a pass does not catch them up.
+  result<void> room_for_more();
   // Ends a projection transaction the caller began and folded events into (`projected`: how that
   // went) through event `through`: writes, commits, and on any failure rolls back and forgets.
   result<void> end_projection(result<void> projected, std::int64_t through);
@@ -115,6 +117,7 @@ class sqlite_writer {
   projector projector_;
   const std::size_t max_batch_events_;
   const std::size_t projection_batch_events_;
+  const std::size_t max_unprojected_events_;
   const std::chrono::steady_clock::duration projection_lag_;
   const std::chrono::steady_clock::duration deferred_commit_window_;
 
@@ -147,6 +150,7 @@ class sqlite_writer {
   std::vector<committed_batch> unprojected_;
   std::size_t unprojected_events_ = 0;
   std::chrono::steady_clock::time_point oldest_unprojected_{};
+  bool retry_after_lag_ = false;  // the last projection pass failed
 
   // Ids of the newest event in the log and in the projections: catch_up's fast path.
   std::atomic<std::int64_t> committed_through_{0};
