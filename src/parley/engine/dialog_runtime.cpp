@@ -41,26 +41,27 @@ result<void> dialog_runtime::stage(std::string_view type, boost::json::object pa
 }
 
 std::vector<llm::tool_call> dialog_runtime::unanswered_tool_calls() const {
-  std::vector<llm::tool_call> pending;
+  // The newest assistant message, behind the tool results that answer it. Asked on every turn of
+  // the drive loop, and most often the answer is "none": that is found without allocating.
+  auto newest = messages_.rbegin();
+  while (newest != messages_.rend() && newest->role == "tool") ++newest;
+  if (newest == messages_.rend() || newest->role != "assistant" || newest->tool_calls_json.empty() ||
+      newest->interrupted) {
+    return {};
+  }
+  boost::system::error_code ec;
+  const auto calls = boost::json::parse(newest->tool_calls_json, ec);
+  if (ec || !calls.is_array()) return {};
   std::set<std::string, std::less<>> answered;
   for (const auto& awaited : state_.awaited) answered.insert(awaited.call_id);
   for (const auto& question : state_.questions) answered.insert(question.call_id);
-  for (auto it = messages_.rbegin(); it != messages_.rend(); ++it) {
-    if (it->role == "tool") {
-      answered.insert(it->tool_call_id);
-      continue;
-    }
-    if (it->role != "assistant" || it->tool_calls_json.empty() || it->interrupted) break;
-    boost::system::error_code ec;
-    const auto calls = boost::json::parse(it->tool_calls_json, ec);
-    if (ec || !calls.is_array()) break;
-    for (const auto& value : calls.get_array()) {
-      if (!value.is_object()) continue;
-      const auto& call = value.get_object();
-      llm::tool_call tc{json_string_or(call, "id"), json_string_or(call, "name"), json_string_or(call, "arguments")};
-      if (answered.count(tc.id) == 0) pending.push_back(std::move(tc));
-    }
-    break;
+  for (auto it = messages_.rbegin(); it != newest; ++it) answered.insert(it->tool_call_id);
+  std::vector<llm::tool_call> pending;
+  for (const auto& value : calls.get_array()) {
+    if (!value.is_object()) continue;
+    const auto& call = value.get_object();
+    llm::tool_call tc{json_string_or(call, "id"), json_string_or(call, "name"), json_string_or(call, "arguments")};
+    if (answered.count(tc.id) == 0) pending.push_back(std::move(tc));
   }
   return pending;
 }
