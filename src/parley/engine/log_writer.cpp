@@ -79,19 +79,20 @@ void log_writer::send(std::vector<event> batch) {
   }
   auto guard = asio::make_work_guard(executor_);
   sends_in_flight_.fetch_add(1, std::memory_order_relaxed);
-  log_.append_deferred(std::move(batch),
-                       [this, kept, guard, dialogs = std::move(dialogs)](const result<void>& outcome) mutable {
-                         // A refused send is reported by the next commit of each of its dialogs: nothing is
-                         // acknowledged past a lost event.
-                         if (!outcome) {
-                           std::lock_guard lock(refused_mutex_);
-                           for (auto& id : dialogs) refused_.try_emplace(std::move(id), outcome.err());
-                         } else if (!kept->empty()) {
-                           asio::post(executor_, [this, kept] { notify(*kept); });
-                         }
-                         sends_in_flight_.fetch_sub(1, std::memory_order_release);
-                         guard.reset();
-                       });
+  auto on_durable = [this, kept, guard, dialogs = std::move(dialogs)](const result<void>& outcome) mutable {
+    // A refused send is reported by the next commit of each of its dialogs: nothing is
+    // acknowledged past a lost event.
+    if (!outcome) {
+      std::lock_guard lock(refused_mutex_);
+      for (auto& id : dialogs) refused_.try_emplace(std::move(id), outcome.err());
+    } else if (!kept->empty()) {
+      asio::post(executor_, [this, kept] { notify(*kept); });
+    }
+    sends_in_flight_.fetch_sub(1, std::memory_order_release);
+    guard.reset();
+  };
+  // Nobody waits on it: the store may hold it for a moment to share the next awaited commit.
+  log_.append_deferred(std::move(batch), std::move(on_durable));
 }
 
 }  // namespace parley::engine

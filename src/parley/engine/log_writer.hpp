@@ -1,5 +1,6 @@
 // Bridges the store's thread-based append callbacks into the engine's executor: `commit` awaits
-// durability, `send` does not. Batches reach the store in call order, so a later commit's
+// durability, `send` does not (its batch is appended deferred: the store may hold it a moment to
+// share the next commit's fsync). Batches reach the store in call order, so a later commit's
 // durability implies every earlier send's. Observers hear of each event once it is durable. A commit
 // of nothing while no send is on its way returns without a trip to the store: every earlier event is
 // durable already. A send the store refused is reported by the next commit of each dialog it
