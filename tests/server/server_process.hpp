@@ -28,6 +28,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/child_process.hpp"
+
 namespace parley::test {
 
 class server_process {
@@ -104,20 +106,10 @@ class server_process {
     if (::pipe2(fds, O_CLOEXEC) != 0) return;
     std::vector<std::string> argv_text{PARLEY_BINARY, "serve"};
     argv_text.insert(argv_text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& arg : argv_text) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::dup2(fds[1], STDOUT_FILENO);
-      ::dup2(fds[1], STDERR_FILENO);
-      ::unsetenv("OPENAI_API_KEY");
-      ::unsetenv("OPENAI_BASE_URL");
-      ::unsetenv("ANTHROPIC_API_KEY");
-      ::unsetenv("ANTHROPIC_BASE_URL");
-      ::execv(argv[0], argv.data());
-      std::quick_exit(127);  // exec failed; no atexit handler of the parent runs in the child
-    }
+    spawn_options options;
+    options.output_fd = fds[1];
+    options.unset_env = {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"};
+    pid_ = spawn_program(argv_text, options);
     ::close(fds[1]);
     out_fd_ = fds[0];
   }

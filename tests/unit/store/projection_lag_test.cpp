@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sqlite_raw.hpp"
+#include "support/child_process.hpp"
 #include "store_scenarios.hpp"
 
 namespace parley {
@@ -95,18 +96,16 @@ TEST(ProjectionLag, ANewProcessProjectsWhatTheLogHoldsPastTheWatermarkAfterACras
   ASSERT_GE(child, 0);
   if (child == 0) {
     auto opened = open_sqlite_store(dir.str(), lagging());
-    if (!opened) ::_exit(2);
+    if (!opened) test::give_up();
     dialog_script d("d1", "d1");
-    if (!test::append_sync(**opened, test::realistic_dialog(d))) ::_exit(3);
+    if (!test::append_sync(**opened, test::realistic_dialog(d))) test::give_up();
     for (auto& batch : test::varied_history(5, 2, 60)) {
-      if (!test::append_sync(**opened, std::move(batch))) ::_exit(4);
+      if (!test::append_sync(**opened, std::move(batch))) test::give_up();
     }
-    ::_exit(0);  // dies with every event acknowledged and none projected: no flush, no close
+    test::die_killed();  // with every event acknowledged and none projected: no flush, no close
   }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status));
-  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const int status = test::wait_for_exit(child);
+  ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   ASSERT_EQ(watermark(dir), 0);
   ASSERT_GT(newest_event(dir), 60);
 

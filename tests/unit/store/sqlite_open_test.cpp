@@ -11,6 +11,7 @@
 
 #include "parley/store/sqlite/schema.hpp"
 #include "sqlite_raw.hpp"
+#include "support/child_process.hpp"
 #include "store_test_support.hpp"
 
 namespace parley {
@@ -107,18 +108,17 @@ TEST(SqliteOpen, ReopensAfterAWriterDiedInARollbackJournalTransaction) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     sqlite3* db = nullptr;
-    if (sqlite3_open(dir.db_file().c_str(), &db) != SQLITE_OK) ::_exit(2);
+    if (sqlite3_open(dir.db_file().c_str(), &db) != SQLITE_OK) test::give_up();
     // A one-page cache makes the transaction spill into the file, so the journal is hot.
     const char* sql =
         "PRAGMA journal_mode = DELETE; CREATE TABLE seed (x); INSERT INTO seed VALUES (1); PRAGMA cache_size = 1; "
         "BEGIN; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
         "INSERT INTO seed SELECT randomblob(200) FROM n;";
-    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) ::_exit(3);
-    ::_exit(0);  // dies inside the transaction: no commit, no rollback, no close
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) test::give_up();
+    test::die_killed();  // inside the transaction: no commit, no rollback, no close
   }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  const int status = test::wait_for_exit(child);
+  ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   ASSERT_TRUE(test::fs::exists(dir.db_file() + "-journal"));
 
   // Rolled back to its one committed row, the file is a database but not a Parley store.

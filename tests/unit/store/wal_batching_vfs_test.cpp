@@ -4,7 +4,6 @@
 #include "parley/store/sqlite/wal_batching_vfs.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +12,7 @@
 
 #include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
+#include "support/child_process.hpp"
 
 namespace parley {
 namespace {
@@ -94,16 +94,17 @@ TEST(WalBatchingVfs, AProcessKilledInsideATransactionLeavesExactlyItsCommits) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     auto db = sqlite::connection::open_durable_writer(dir.db_file());
-    if (!db || !db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (x)")) ::_exit(2);
-    for (int i = 0; i < 20; ++i) {
-      if (!db->exec("INSERT INTO t VALUES (randomblob(2000))")) ::_exit(3);
+    if (!db || !db->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (x)")) {
+      test::give_up();
     }
-    if (!db->exec("BEGIN; INSERT INTO t SELECT randomblob(2000) FROM t")) ::_exit(4);
-    ::_exit(0);  // no commit, no rollback, no close: frames of the open transaction may be anywhere
+    for (int i = 0; i < 20; ++i) {
+      if (!db->exec("INSERT INTO t VALUES (randomblob(2000))")) test::give_up();
+    }
+    if (!db->exec("BEGIN; INSERT INTO t SELECT randomblob(2000) FROM t")) test::give_up();
+    test::die_killed();  // no commit, no rollback, no close: frames of the open transaction may be anywhere
   }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  const int status = test::wait_for_exit(child);
+  ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM t"), (test::table_dump{{"20"}}));
   EXPECT_EQ(test::query(dir.db_file(), "PRAGMA integrity_check"), (test::table_dump{{"ok"}}));
 }
@@ -124,16 +125,14 @@ TEST(WalBatchingVfs, RegisteringItFirstStillTurnsAllocationStatisticsOff) {
   }
   temp_dir dir;
   const std::string report = (dir.path() / "memory-used").string();
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::setenv("PARLEY_TEST_SQLITE_MEMORY_REPORT", report.c_str(), 1);
-    ::execl("/proc/self/exe", "/proc/self/exe",
-            "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff", nullptr);
-    ::_exit(127);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  test::spawn_options options;
+  options.set_env = {{"PARLEY_TEST_SQLITE_MEMORY_REPORT", report}};
+  const pid_t child = test::spawn_program(
+      {test::fs::read_symlink("/proc/self/exe").string(),
+       "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff"},
+      options);
+  ASSERT_GT(child, 0);
+  const int status = test::wait_for_exit(child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
   std::string used;
   std::ifstream(report) >> used;
