@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "sqlite_raw.hpp"
-#include "support/child_process.hpp"
 #include "store_scenarios.hpp"
+#include "support/child_process.hpp"
 
 namespace parley {
 namespace {
@@ -30,6 +30,14 @@ std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& o
   auto opened = open_sqlite_store(dir.str(), options);
   EXPECT_TRUE(opened) << opened.err().message;
   return opened ? std::move(*opened) : nullptr;
+}
+
+// A store whose log holds one realistic dialog, "d1" (10 events).
+std::unique_ptr<store> open_with_a_dialog(const temp_dir& dir, const sqlite_options& options) {
+  auto s = open_or_fail(dir, options);
+  dialog_script d("d1", "d1");
+  if (s != nullptr) EXPECT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
+  return s;
 }
 
 std::int64_t watermark(const temp_dir& dir) {
@@ -121,10 +129,8 @@ TEST(ProjectionLag, ANewProcessProjectsWhatTheLogHoldsPastTheWatermarkAfterACras
 TEST(ProjectionLag, ACleanCloseLeavesTheProjectionsCaughtUp) {
   temp_dir dir;
   {
-    auto s = open_or_fail(dir, lagging());
+    auto s = open_with_a_dialog(dir, lagging());
     ASSERT_NE(s, nullptr);
-    dialog_script d("d1", "d1");
-    ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
     EXPECT_EQ(watermark(dir), 0);
   }
   EXPECT_EQ(watermark(dir), newest_event(dir));
@@ -134,10 +140,8 @@ TEST(ProjectionLag, TheProjectionsCatchUpOnTheirOwnOnceTheOldestEventHasWaitedTh
   temp_dir dir;
   sqlite_options options;
   options.projection_lag = std::chrono::milliseconds(20);
-  auto s = open_or_fail(dir, options);
+  auto s = open_with_a_dialog(dir, options);
   ASSERT_NE(s, nullptr);
-  dialog_script d("d1", "d1");
-  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));
   // No read and no further append: only the writer's own timer can project.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (s->stats().projection_transactions == 0 && std::chrono::steady_clock::now() < deadline) {
@@ -150,11 +154,9 @@ TEST(ProjectionLag, TheProjectionsCatchUpOnTheirOwnOnceTheOldestEventHasWaitedTh
 TEST(ProjectionLag, ABatchOfProjectionBatchEventsIsProjectedWithoutWaitingForTheLag) {
   temp_dir dir;
   sqlite_options options = lagging();
-  options.projection_batch_events = 10;
-  auto s = open_or_fail(dir, options);
+  options.projection_batch_events = 10;  // the dialog's 10 events
+  auto s = open_with_a_dialog(dir, options);
   ASSERT_NE(s, nullptr);
-  dialog_script d("d1", "d1");
-  ASSERT_TRUE(test::append_sync(*s, test::realistic_dialog(d)));  // 10 events
   // The projection runs right after the commit whose callbacks just ran; a barrier waits for it.
   ASSERT_TRUE(test::append_sync(*s, {}));
   EXPECT_EQ(s->stats().projection_transactions, 1);

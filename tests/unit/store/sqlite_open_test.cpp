@@ -11,8 +11,8 @@
 
 #include "parley/store/sqlite/schema.hpp"
 #include "sqlite_raw.hpp"
-#include "support/child_process.hpp"
 #include "store_test_support.hpp"
+#include "support/child_process.hpp"
 
 namespace parley {
 namespace {

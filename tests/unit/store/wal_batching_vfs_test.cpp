@@ -127,10 +127,10 @@ TEST(WalBatchingVfs, RegisteringItFirstStillTurnsAllocationStatisticsOff) {
   const std::string report = (dir.path() / "memory-used").string();
   test::spawn_options options;
   options.set_env = {{"PARLEY_TEST_SQLITE_MEMORY_REPORT", report}};
-  const pid_t child = test::spawn_program(
-      {test::fs::read_symlink("/proc/self/exe").string(),
-       "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff"},
-      options);
+  const pid_t child =
+      test::spawn_program({test::fs::read_symlink("/proc/self/exe").string(),
+                           "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff"},
+                          options);
   ASSERT_GT(child, 0);
   const int status = test::wait_for_exit(child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
