@@ -31,26 +31,22 @@ using fanout3::options;
 
 constexpr const char* kKeyVariable = "PARLEY_BENCH_MOCK_KEY";  // named by team.yaml; the mock ignores keys
 
-void write_team(const fs::path& dir, const std::string& mock, bool stream) {
+// `all_dialog_tools`: every member is offered all its dialog tools (team.yaml without `dialog_tools`);
+// otherwise each gets only what the workload uses, as the peers' agents do: the lead
+// tellaskSessionless, the worker none.
+void write_team(const fs::path& dir, const std::string& mock, bool stream, bool all_dialog_tools) {
   fs::create_directories(dir / "workspace");
   const char* streaming = stream ? "true" : "false";
-  std::ofstream(dir / "team.yaml") << "version: 1\n"
-                                      "workspace: workspace\n"
-                                      "providers:\n"
-                                      "  mock: {kind: openai, base_url: \""
-                                   << mock << "/v1\", api_key_env: " << kKeyVariable
-                                   << "}\n"
-                                      "members:\n"
-                                      "  lead:\n"
-                                      "    persona: \""
-                                   << fanout3::kLeadPrompt
-                                   << "\"\n    provider: mock\n    model: mock\n    streaming: " << streaming
-                                   << "\n"
-                                      "  worker:\n"
-                                      "    persona: \""
-                                   << fanout3::kWorkerPrompt
-                                   << "\"\n    provider: mock\n    model: mock\n    tools: [lookup]\n    streaming: "
-                                   << streaming << "\n";
+  std::ofstream team(dir / "team.yaml");
+  team << "version: 1\nworkspace: workspace\nproviders:\n"
+       << "  mock: {kind: openai, base_url: \"" << mock << "/v1\", api_key_env: " << kKeyVariable << "}\n"
+       << "members:\n"
+       << "  lead:\n    persona: \"" << fanout3::kLeadPrompt << "\"\n"
+       << "    provider: mock\n    model: mock\n    streaming: " << streaming << "\n"
+       << (all_dialog_tools ? "" : "    dialog_tools: [tellaskSessionless]\n")
+       << "  worker:\n    persona: \"" << fanout3::kWorkerPrompt << "\"\n"
+       << "    provider: mock\n    model: mock\n    tools: [lookup]\n    streaming: " << streaming << "\n"
+       << (all_dialog_tools ? "" : "    dialog_tools: []\n");
 }
 
 // The peers' lookup(key) → "v_<key>", a bench-only tool next to the builtins.
@@ -115,8 +111,9 @@ const char* sync_name(const std::string& sync) {
   return sync == "full" ? "FULL" : sync == "normal" ? "NORMAL" : "none";
 }
 
-result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync) {
-  write_team(dir, opts.mock, opts.stream);
+result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
+                                  bool all_dialog_tools) {
+  write_team(dir, opts.mock, opts.stream, all_dialog_tools);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
   auto log = open_store(dir, sync);
@@ -156,6 +153,12 @@ int run_fanout3_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: --sync is full, normal or memory, got '%s'\n", sync.c_str());
     return 2;
   }
+  const std::string dialog_tools = args.string_or("dialog-tools", "used");
+  if (dialog_tools != "used" && dialog_tools != "all") {
+    std::fprintf(stderr, "parley-bench: --dialog-tools is used or all, got '%s'\n", dialog_tools.c_str());
+    return 2;
+  }
+  const bool all_dialog_tools = dialog_tools == "all";
   std::random_device device;
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
@@ -164,11 +167,12 @@ int run_fanout3_bench(const bench_args& args) {
                               {"framework", "parley"},
                               {"n", base.n},
                               {"sqlite_sync", sync_name(sync)},
+                              {"dialog_tools", dialog_tools},
                               {"mock", base.mock}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
-    auto figures = run_config(dir, opts, sync);
+    auto figures = run_config(dir, opts, sync, all_dialog_tools);
     if (keep) {
       std::printf("kept %s\n", dir.c_str());
     } else {

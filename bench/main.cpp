@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: parley-bench engine [--dialogs N] [--rounds K]\n"
     "       parley-bench tree [--roots N] [--in-flight K]\n"
-    "       parley-bench fanout3 [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--sync full|normal]\n"
+    "       parley-bench fanout3 [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--sync full|normal|memory]\n"
+    "                            [--dialog-tools used|all]  (all: every member offered every dialog tool)\n"
     "                            [--keep 1]  (leave the team and its store in the temp dir)\n"
     "                            [--mock URL]   (no --concurrency/--stream: the matrix c=1,32 x JSON,SSE)\n"
     "       parley-bench floor-cpp [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--mock URL]\n"

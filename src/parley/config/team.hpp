@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,9 @@ struct member_config {
   boost::json::object model_params;
   std::vector<std::string> tools;
   std::vector<std::string> toolsets;
+  // The dialog tools (Tellask, askHuman, reminders, clear_mind ...) it is offered, where its place
+  // allows them; absent: all of them. Each offered tool costs prompt tokens on every call.
+  std::optional<std::vector<std::string>> dialog_tools;
   std::int64_t max_tool_rounds = 16;
   std::int64_t max_tellask_depth = 4;
   bool streaming = true;

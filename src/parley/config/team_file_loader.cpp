@@ -24,7 +24,7 @@ const std::vector<std::string> kMemberKeys{
     "name",         "persona", "persona_file",   "provider",        "model",
     "model_params", "tools",   "toolsets",       "max_tool_rounds", "max_tellask_depth",
     "streaming",    "hidden",  "tellask_syntax", "self_reflection", "vision",
-    "audio"};
+    "audio",        "dialog_tools"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.

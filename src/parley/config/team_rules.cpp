@@ -80,6 +80,11 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("model_params", member.model_params));
   PARLEY_TRY(map.read("tools", member.tools));
   PARLEY_TRY(map.read("toolsets", member.toolsets));
+  if (map.has("dialog_tools")) {
+    std::vector<std::string> offered;
+    PARLEY_TRY(map.read("dialog_tools", offered));
+    member.dialog_tools = std::move(offered);
+  }
   PARLEY_TRY(map.read("streaming", member.streaming));
   PARLEY_TRY(map.read("hidden", member.hidden));
   PARLEY_TRY(map.read("self_reflection", member.self_reflection));

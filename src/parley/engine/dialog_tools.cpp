@@ -107,6 +107,12 @@ const llm::tool_spec* find_dialog_tool_spec(std::string_view name) {
   return it == specs.end() ? nullptr : &*it;
 }
 
+std::vector<std::string> dialog_tool_names() {
+  std::vector<std::string> names;
+  for (const auto& spec : every_spec()) names.push_back(spec.name);
+  return names;
+}
+
 const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax, bool self_reflection) {
   using namespace dialog_tool;
   static const std::vector<llm::tool_spec> none;

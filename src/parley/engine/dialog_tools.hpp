@@ -4,6 +4,7 @@
 // roots, none at all in a Fresh Boots Reasoning subdialog.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,5 +37,6 @@ enum class dialog_place { root, sub, fbr };
 const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax,
                                                      bool self_reflection = false);
 const llm::tool_spec* find_dialog_tool_spec(std::string_view name);
+std::vector<std::string> dialog_tool_names();
 
 }  // namespace parley::engine

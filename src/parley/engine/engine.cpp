@@ -14,6 +14,26 @@ namespace parley::engine {
 
 namespace asio = boost::asio;
 
+namespace {
+
+// team.yaml `dialog_tools` names dialog tools only, and selfReflect only for a member that may reflect.
+result<void> check_dialog_tools(const config::member_config& member) {
+  if (!member.dialog_tools) return ok();
+  for (const auto& name : *member.dialog_tools) {
+    const std::string where = "member '" + member.id + "': dialog_tools: ";
+    if (!is_dialog_tool(name)) {
+      return make_error(errc::config_error,
+                        where + "unknown dialog tool '" + name + "'" + did_you_mean(name, dialog_tool_names()));
+    }
+    if (name == dialog_tool::self_reflect && !member.self_reflection) {
+      return make_error(errc::config_error, where + "selfReflect is offered only with self_reflection: true");
+    }
+  }
+  return ok();
+}
+
+}  // namespace
+
 engine::engine(asio::any_io_executor executor, store& log, config::team_config team, provider_map providers,
                tools::tool_registry tools)
     : executor_(std::move(executor)),
@@ -65,10 +85,13 @@ result<void> engine::prepare_members() {
       setup.tools.push_back(found);
       setup.tool_specs.push_back(found->spec());
     }
+    PARLEY_TRY(check_dialog_tools(member));
     const bool text_syntax = member.tellask_syntax == "text";
     auto with_dialog_tools = [&](dialog_place place) {
       auto specs = setup.tool_specs;
-      for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) specs.push_back(spec);
+      for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) {
+        if (setup.offers_dialog_tool(spec.name)) specs.push_back(spec);
+      }
       return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
     };
     setup.root_tool_specs = with_dialog_tools(dialog_place::root);
@@ -76,6 +99,11 @@ result<void> engine::prepare_members() {
     members_.emplace(member.id, std::move(setup));
   }
   return ok();
+}
+
+bool engine::member_setup::offers_dialog_tool(std::string_view name) const {
+  const auto& listed = config->dialog_tools;
+  return !listed || std::find(listed->begin(), listed->end(), name) != listed->end();
 }
 
 llm::tool_list engine::tools_for(const dialog_runtime& dialog, const member_setup& member) const {

@@ -163,6 +163,8 @@ class engine {
     llm::tool_list root_tool_specs;          // its own tools and the dialog tools of a root
     llm::tool_list sub_tool_specs;           // ... of a subdialog
     memory_folders memories;
+    // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
+    bool offers_dialog_tool(std::string_view name) const;
   };
   // One root and its subdialogs: the per-root registries of seed 001 (the global one is trees_).
   struct root_tree {

@@ -96,6 +96,101 @@ TEST(Engine, RefusesAnUnknownToolset) {
   EXPECT_EQ(eng.err().message, "member 'lead': unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)");
 }
 
+TEST(Engine, RefusesAnUnknownDialogToolName) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: [tellaskSesionless]}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_FALSE(eng.has_value());
+  EXPECT_EQ(eng.err().message,
+            "member 'lead': dialog_tools: unknown dialog tool 'tellaskSesionless' (did you mean "
+            "'tellaskSessionless'?)");
+}
+
+TEST(Engine, SelfReflectIsADialogToolOnlyForAMemberThatReflects) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: [selfReflect]}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_FALSE(eng.has_value());
+  EXPECT_EQ(eng.err().message, "member 'lead': dialog_tools: selfReflect is offered only with self_reflection: true");
+}
+
+// Answers each call with the next of its replies and keeps the names of the tools each call offered.
+class recording_provider final : public llm::provider {
+ public:
+  explicit recording_provider(std::vector<llm::model_response> replies) : replies_(std::move(replies)) {}
+  asio::awaitable<result<llm::model_response>> stream(const llm::model_request& request, llm::stream_sink&,
+                                                      llm::generation_control&) override {
+    std::vector<std::string> names;
+    if (request.tools) {
+      for (const auto& spec : *request.tools) names.push_back(spec.name);
+    }
+    offered.push_back(std::move(names));
+    if (next_ >= replies_.size()) co_return make_error(errc::provider_error, "no reply left");
+    co_return replies_[next_++];
+  }
+  std::string_view kind() const override { return "test"; }
+
+  std::vector<std::vector<std::string>> offered;
+
+ private:
+  std::vector<llm::model_response> replies_;
+  std::size_t next_ = 0;
+};
+
+TEST(Engine, AMemberIsOfferedOnlyTheDialogToolsItsTeamFileLists) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculate],\n"
+      "    dialog_tools: [tellaskSessionless, tellaskBack]}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  llm::model_response asks_for_a_reminder{"", "", {{"c1", "add_reminder", R"({"content":"x"})"}}, "tool_calls", {}, {}};
+  llm::model_response answers{"", "done", {}, "stop", {}, {}};
+  auto recorder = std::make_shared<recording_provider>(std::vector{asks_for_a_reminder, answers});
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}},
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  std::string id;
+  run_to_idle(io, **eng, "remember x", id);
+  // tellaskBack is listed but a root dialog has no tellasker: its place does not allow it.
+  const std::vector<std::string> expected{"calculate", "tellaskSessionless"};
+  ASSERT_EQ(recorder->offered.size(), 2U);
+  EXPECT_EQ(recorder->offered[0], expected);
+  EXPECT_EQ(recorder->offered[1], expected);
+  const auto messages = log->messages(id, 1).value();
+  ASSERT_EQ(messages.size(), 4U);
+  EXPECT_EQ(messages[2].role, "tool");
+  EXPECT_EQ(messages[2].content, "tool 'add_reminder' is not offered to member 'lead' (team.yaml dialog_tools)");
+  EXPECT_EQ(messages[3].content, "done");
+}
+
+TEST(Engine, EmptyDialogToolsOfferNone) {
+  temp_team files(
+      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: []}\n",
+      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto recorder = std::make_shared<recording_provider>(
+      std::vector<llm::model_response>{llm::model_response{"", "ok", {}, "stop", {}, {}}});
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}},
+                            build_builtin_tools());
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  std::string id;
+  run_to_idle(io, **eng, "hello", id);
+  ASSERT_EQ(recorder->offered.size(), 1U);
+  EXPECT_TRUE(recorder->offered[0].empty());
+}
+
 TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
   temp_team files(kOneMemberTeam,
                   "members:\n  lead:\n    - when: {last_tool: \"4\"}\n"
