@@ -78,20 +78,6 @@ llm::chat_message as_text(llm::chat_message msg) {
   return msg;
 }
 
-std::vector<llm::tool_call> parse_tool_calls(const std::string& text) {
-  std::vector<llm::tool_call> calls;
-  if (text.empty()) return calls;
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(text, ec);
-  if (ec || !value.is_array()) return calls;
-  for (const auto& item : value.get_array()) {
-    if (!item.is_object()) continue;
-    const auto& obj = item.get_object();
-    calls.push_back({json_string_or(obj, "id"), json_string_or(obj, "name"), json_string_or(obj, "arguments")});
-  }
-  return calls;
-}
-
 // A human's image or recording: sent as media to a member that takes it, else as the words that
 // stand for it (seed 002: caption for images, transcription for audio).
 void add_attachment(const message_row& row, const config::member_config& member, const prompt_setting& setting,
@@ -118,12 +104,12 @@ void add_attachment(const message_row& row, const config::member_config& member,
 
 }  // namespace
 
-llm::chat_message to_chat_message(const message_row& row) {
+llm::chat_message to_chat_message(const message_row& row, const std::vector<llm::tool_call>& calls) {
   llm::chat_message msg;
   if (row.role == "assistant") {
     msg.role = llm::role::assistant;
     msg.thinking = row.thinking;
-    msg.tool_calls = parse_tool_calls(row.tool_calls_json);
+    msg.tool_calls = calls;
   } else if (row.role == "tool") {
     msg.role = llm::role::tool;
     msg.tool_call_id = row.tool_call_id;
@@ -170,7 +156,7 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
       return;
     }
     if (row.role == "user" && (!row.attachment.empty() || (group && !row.speaker.empty()))) {
-      auto msg = to_chat_message(row);
+      auto msg = to_chat_message(row, dialog.tool_calls_of(i));
       if (!row.attachment.empty()) add_attachment(row, member, setting, msg);
       if (group && !row.speaker.empty() && dialog.row().humans.size() > 1)
         msg.content = "[@" + row.speaker + "] " + msg.content;
@@ -179,14 +165,15 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
     }
     // A generation cut off before it said anything leaves nothing for the model to read.
     if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) return;
-    request.messages.push_back(text_syntax ? as_text(to_chat_message(row)) : to_chat_message(row));
+    auto msg = to_chat_message(row, dialog.tool_calls_of(i));
+    request.messages.push_back(text_syntax ? as_text(std::move(msg)) : std::move(msg));
   };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (placed[i]) continue;
     add(i);
     if (rows[i].role != "assistant" || rows[i].tool_calls_json.empty()) continue;
     const bool others_work = from_another_member(rows[i]);
-    for (const auto& call : parse_tool_calls(rows[i].tool_calls_json)) {
+    for (const auto& call : dialog.tool_calls_of(i)) {
       for (std::size_t j = i + 1; j < rows.size(); ++j) {
         if (placed[j]) continue;
         if (rows[j].role == "tool" && rows[j].tool_call_id == call.id) {

@@ -32,7 +32,7 @@ struct prompt_setting {
 llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
                                        llm::tool_list tools, std::int64_t round, const prompt_setting& setting);
 
-// Converts one projected message back into the provider-neutral form.
-llm::chat_message to_chat_message(const message_row& row);
+// Converts one projected message, with its parsed tool calls, back into the provider-neutral form.
+llm::chat_message to_chat_message(const message_row& row, const std::vector<llm::tool_call>& calls);
 
 }  // namespace parley::engine

@@ -2,13 +2,29 @@
 
 #include <boost/json/parse.hpp>
 
-#include <set>
-
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/model/projection.hpp"
 
 namespace parley::engine {
+
+namespace {
+
+std::vector<llm::tool_call> parse_tool_calls(const std::string& text) {
+  std::vector<llm::tool_call> calls;
+  if (text.empty()) return calls;
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(text, ec);
+  if (ec || !value.is_array()) return calls;
+  for (const auto& item : value.get_array()) {
+    if (!item.is_object()) continue;
+    const auto& obj = item.get_object();
+    calls.push_back({json_string_or(obj, "id"), json_string_or(obj, "name"), json_string_or(obj, "arguments")});
+  }
+  return calls;
+}
+
+}  // namespace
 
 result<std::unique_ptr<dialog_runtime>> dialog_runtime::replay(const std::vector<event>& events) {
   auto runtime = std::make_unique<dialog_runtime>();
@@ -20,8 +36,14 @@ result<std::unique_ptr<dialog_runtime>> dialog_runtime::replay(const std::vector
 result<void> dialog_runtime::apply(const event& ev) {
   auto step = apply_event(ev, row_);
   if (!step) return std::move(step).err();
-  if (step->course_reset) messages_.clear();
-  if (step->new_message) messages_.push_back(std::move(*step->new_message));
+  if (step->course_reset) {
+    messages_.clear();
+    tool_calls_.clear();
+  }
+  if (step->new_message) {
+    tool_calls_.push_back(parse_tool_calls(step->new_message->tool_calls_json));
+    messages_.push_back(std::move(*step->new_message));
+  }
   apply_state_event(ev, state_);
   return ok();
 }
@@ -43,25 +65,27 @@ result<void> dialog_runtime::stage(std::string_view type, boost::json::object pa
 std::vector<llm::tool_call> dialog_runtime::unanswered_tool_calls() const {
   // The newest assistant message, behind the tool results that answer it. Asked on every turn of
   // the drive loop, and most often the answer is "none": that is found without allocating.
-  auto newest = messages_.rbegin();
-  while (newest != messages_.rend() && newest->role == "tool") ++newest;
-  if (newest == messages_.rend() || newest->role != "assistant" || newest->tool_calls_json.empty() ||
-      newest->interrupted) {
-    return {};
-  }
-  boost::system::error_code ec;
-  const auto calls = boost::json::parse(newest->tool_calls_json, ec);
-  if (ec || !calls.is_array()) return {};
-  std::set<std::string, std::less<>> answered;
-  for (const auto& awaited : state_.awaited) answered.insert(awaited.call_id);
-  for (const auto& question : state_.questions) answered.insert(question.call_id);
-  for (auto it = messages_.rbegin(); it != newest; ++it) answered.insert(it->tool_call_id);
+  std::size_t newest = messages_.size();
+  while (newest > 0 && messages_[newest - 1].role == "tool") --newest;
+  if (newest == 0) return {};
+  const message_row& assistant = messages_[newest - 1];
+  if (assistant.role != "assistant" || assistant.interrupted) return {};
+  // A handful of calls and results at most: linear scans beat building a set.
+  auto answered = [&](const std::string& call_id) {
+    for (const auto& awaited : state_.awaited) {
+      if (awaited.call_id == call_id) return true;
+    }
+    for (const auto& question : state_.questions) {
+      if (question.call_id == call_id) return true;
+    }
+    for (std::size_t i = newest; i < messages_.size(); ++i) {
+      if (messages_[i].tool_call_id == call_id) return true;
+    }
+    return false;
+  };
   std::vector<llm::tool_call> pending;
-  for (const auto& value : calls.get_array()) {
-    if (!value.is_object()) continue;
-    const auto& call = value.get_object();
-    llm::tool_call tc{json_string_or(call, "id"), json_string_or(call, "name"), json_string_or(call, "arguments")};
-    if (answered.count(tc.id) == 0) pending.push_back(std::move(tc));
+  for (const auto& call : tool_calls_[newest - 1]) {
+    if (!answered(call.id)) pending.push_back(call);
   }
   return pending;
 }

@@ -28,6 +28,9 @@ class dialog_runtime {
 
   const dialog_row& row() const noexcept { return row_; }
   const std::vector<message_row>& messages() const noexcept { return messages_; }
+  // The tool calls of messages()[index] (none unless it is an assistant's), parsed once when the
+  // message arrived rather than at every prompt that shows it.
+  const std::vector<llm::tool_call>& tool_calls_of(std::size_t index) const { return tool_calls_[index]; }
   const dialog_state& state() const noexcept { return state_; }
   bool is_sub() const noexcept { return row_.kind == "sub"; }
   bool is_fbr() const noexcept { return row_.call_kind == "freshBootsReasoning"; }
@@ -67,6 +70,7 @@ class dialog_runtime {
 
   dialog_row row_;
   std::vector<message_row> messages_;
+  std::vector<std::vector<llm::tool_call>> tool_calls_;  // one entry per message
   dialog_state state_;
   std::vector<event> staged_;
   async_lock lock_;
