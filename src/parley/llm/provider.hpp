@@ -67,6 +67,17 @@ struct model_request {
   bool stream = true;
 };
 
+// About the bytes a request's body takes, so the body is reserved once instead of growing.
+inline std::size_t body_size_hint(const model_request& request) {
+  std::size_t bytes = 256 + request.system_prompt.size();
+  for (const auto& message : request.messages) {
+    bytes += 64 + message.content.size() + message.thinking.size();
+    for (const auto& call : message.tool_calls) bytes += 96 + call.arguments.size();
+    for (const auto& part : message.media) bytes += 64 + part.data_base64.size();
+  }
+  return bytes;
+}
+
 struct usage {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;

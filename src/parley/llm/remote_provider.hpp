@@ -1,7 +1,7 @@
 // Internal to the HTTP providers: the one call flow they share (stream or fetch, assemble,
 // interrupt on stop, name the provider in errors). A wire format plugs in as `Wire`:
 //   options_type, assembler, kName, kDefaultBaseUrl, kPath,
-//   body_without_tools(request, streaming) -> json object, tools(specs) -> json array,
+//   body_without_tools(request, streaming) -> JSON text of an object, tools(specs) -> json array,
 //   add_auth(headers, options), on_whole_answer(assembler, json object) -> result<void>.
 #pragma once
 
@@ -61,7 +61,7 @@ class remote_provider final : public provider {
   http::request make_request(const model_request& request, bool streaming) const {
     http::request req;
     req.url = url_;
-    req.body = to_json_text(Wire::body_without_tools(request, streaming));
+    req.body = Wire::body_without_tools(request, streaming);
     if (request.tools && !request.tools->empty()) {
       // A member's tool list is the same for every call it makes and, with the dialog tools, the
       // larger part of the body: its text is made once and spliced into the body's object.

@@ -14,7 +14,7 @@ struct anthropic_wire {
   static constexpr std::string_view kDefaultBaseUrl = "https://api.anthropic.com/v1";
   static constexpr std::string_view kPath = "messages";
 
-  static boost::json::object body_without_tools(const model_request& request, bool streaming) {
+  static std::string body_without_tools(const model_request& request, bool streaming) {
     return anthropic::build_request_body(request, streaming);
   }
   static boost::json::array tools(const std::vector<tool_spec>& specs) { return anthropic::tools_json(specs); }

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_text.hpp"
 
 namespace parley::llm::anthropic {
 
@@ -20,63 +21,93 @@ bool owned(std::string_view key) {
   return false;
 }
 
-json::object text_block(const std::string& text) { return {{"type", "text"}, {"text", text}}; }
+void write_text_block(json_text_writer& w, std::string_view text) {
+  w.begin_object().field("type", "text").field("text", text).end_object();
+}
 
-// Tool arguments are JSON text as the model wrote them; the API wants the object itself.
-json::value tool_input(const std::string& arguments) {
+// Tool arguments are JSON text as the model wrote them; the API wants the object itself, so they
+// are sent as they are when they hold an object.
+void write_tool_input(json_text_writer& w, const std::string& arguments) {
   auto parsed = parse_json(arguments);
-  if (parsed && parsed->is_object()) return std::move(*parsed);
-  return json::object{};
+  if (parsed && parsed->is_object()) {
+    w.raw(arguments);
+  } else {
+    w.begin_object().end_object();
+  }
 }
 
-json::array assistant_blocks(const chat_message& message) {
-  json::array blocks;
-  // Thinking without its signature would be rejected, so it is only sent back when signed.
-  if (!message.thinking.empty() && !message.thinking_signature.empty()) {
-    blocks.push_back(
-        json::object{{"type", "thinking"}, {"thinking", message.thinking}, {"signature", message.thinking_signature}});
+// Thinking without its signature would be rejected, so it is only sent back when signed.
+bool sends_thinking(const chat_message& message) {
+  return !message.thinking.empty() && !message.thinking_signature.empty();
+}
+
+bool has_blocks(const chat_message& message) {
+  switch (message.role) {
+    case role::system:
+      return false;
+    case role::assistant:
+      return sends_thinking(message) || !message.content.empty() || !message.tool_calls.empty();
+    case role::tool:
+      return true;
+    case role::user:
+      return !message.media.empty() || !message.content.empty();
   }
-  if (!message.content.empty()) blocks.push_back(text_block(message.content));
+  return false;
+}
+
+void write_assistant_blocks(json_text_writer& w, const chat_message& message) {
+  if (sends_thinking(message)) {
+    w.begin_object().field("type", "thinking").field("thinking", message.thinking);
+    w.field("signature", message.thinking_signature).end_object();
+  }
+  if (!message.content.empty()) write_text_block(w, message.content);
   for (const auto& call : message.tool_calls) {
-    blocks.push_back(json::object{
-        {"type", "tool_use"}, {"id", call.id}, {"name", call.name}, {"input", tool_input(call.arguments)}});
+    w.begin_object().field("type", "tool_use").field("id", call.id).field("name", call.name);
+    write_tool_input(w.key("input"), call.arguments);
+    w.end_object();
   }
-  return blocks;
 }
 
-json::array user_blocks(const chat_message& message) {
-  json::array blocks;
+void write_user_blocks(json_text_writer& w, const chat_message& message) {
   if (message.role == role::tool) {
-    blocks.push_back(
-        json::object{{"type", "tool_result"}, {"tool_use_id", message.tool_call_id}, {"content", message.content}});
-    return blocks;
+    w.begin_object().field("type", "tool_result").field("tool_use_id", message.tool_call_id);
+    w.field("content", message.content).end_object();
+    return;
   }
   // Images come before the words about them, as Anthropic recommends; its models take no audio.
   for (const auto& part : message.media) {
     if (part.kind == "image") {
-      blocks.push_back(json::object{
-          {"type", "image"},
-          {"source", json::object{{"type", "base64"}, {"media_type", part.mime}, {"data", part.data_base64}}}});
+      w.begin_object().field("type", "image").key("source").begin_object().field("type", "base64");
+      w.field("media_type", part.mime).field("data", part.data_base64).end_object().end_object();
     } else {
-      blocks.push_back(text_block("[an audio recording (" + part.format + ") this model cannot hear]"));
+      write_text_block(w, "[an audio recording (" + part.format + ") this model cannot hear]");
     }
   }
-  if (!message.content.empty()) blocks.push_back(text_block(message.content));
-  return blocks;
+  if (!message.content.empty()) write_text_block(w, message.content);
 }
 
-// Appends a message, merging it into the previous one when both have the same role.
-void append(json::array& messages, std::string_view role_name, json::array blocks) {
-  if (blocks.empty()) return;  // empty content is rejected
-  if (!messages.empty()) {
-    auto& last = messages.back().as_object();
-    if (last["role"].as_string() == role_name) {
-      auto& content = last["content"].as_array();
-      for (auto& block : blocks) content.push_back(std::move(block));
-      return;
+// The messages, each merged into the one before when both have the same role (Anthropic wants
+// user and assistant to alternate); a message without blocks is left out, as empty content is
+// rejected.
+void write_messages(json_text_writer& w, const std::vector<chat_message>& messages) {
+  w.begin_array();
+  std::string_view open_role;
+  for (const auto& message : messages) {
+    if (!has_blocks(message)) continue;
+    const std::string_view role_name = message.role == role::assistant ? "assistant" : "user";
+    if (role_name != open_role) {
+      if (!open_role.empty()) w.end_array().end_object();
+      w.begin_object().field("role", role_name).key("content").begin_array();
+      open_role = role_name;
+    }
+    if (message.role == role::assistant) {
+      write_assistant_blocks(w, message);
+    } else {
+      write_user_blocks(w, message);
     }
   }
-  messages.push_back(json::object{{"role", role_name}, {"content", std::move(blocks)}});
+  if (!open_role.empty()) w.end_array().end_object();
+  w.end_array();
 }
 
 }  // namespace
@@ -92,34 +123,26 @@ json::array tools_json(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-json::object build_request_body(const model_request& request, bool streaming) {
-  json::object body;
+std::string build_request_body(const model_request& request, bool streaming) {
+  std::string body;
+  body.reserve(body_size_hint(request));
+  json_text_writer w(body);
+  w.begin_object();
   for (const auto& param : request.params) {
-    if (!owned(param.key())) body[param.key()] = param.value();
+    if (!owned(param.key())) w.key(param.key()).value(param.value());
   }
-  body["model"] = request.model;
-  if (!body.contains("max_tokens")) body["max_tokens"] = kDefaultMaxTokens;
-
+  w.field("model", request.model);
+  if (!request.params.contains("max_tokens")) w.key("max_tokens").integer(kDefaultMaxTokens);
   std::string system = request.system_prompt;
-  json::array messages;
   for (const auto& message : request.messages) {
-    switch (message.role) {
-      case role::system:
-        if (!system.empty() && !message.content.empty()) system += "\n\n";
-        system += message.content;
-        break;
-      case role::assistant:
-        append(messages, "assistant", assistant_blocks(message));
-        break;
-      case role::user:
-      case role::tool:
-        append(messages, "user", user_blocks(message));
-        break;
-    }
+    if (message.role != role::system) continue;
+    if (!system.empty() && !message.content.empty()) system += "\n\n";
+    system += message.content;
   }
-  if (!system.empty()) body["system"] = system;
-  body["messages"] = std::move(messages);
-  if (streaming) body["stream"] = true;
+  if (!system.empty()) w.field("system", system);
+  write_messages(w.key("messages"), request.messages);
+  if (streaming) w.key("stream").boolean(true);
+  w.end_object();
   return body;
 }
 

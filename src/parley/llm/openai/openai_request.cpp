@@ -5,6 +5,8 @@
 #include <array>
 #include <string_view>
 
+#include "parley/core/json_text.hpp"
+
 namespace parley::llm::openai {
 
 namespace json = boost::json;
@@ -20,58 +22,65 @@ bool owned(std::string_view key) {
   return false;
 }
 
-json::object assistant_message(const chat_message& message) {
-  json::object out{{"role", "assistant"}};
+void write_assistant(json_text_writer& w, const chat_message& message) {
+  w.field("role", "assistant");
   // With tool calls and no text, OpenAI wants content null rather than "".
   if (message.content.empty() && !message.tool_calls.empty()) {
-    out["content"] = nullptr;
+    w.key("content").null();
   } else {
-    out["content"] = message.content;
+    w.field("content", message.content);
   }
-  if (!message.tool_calls.empty()) {
-    json::array calls;
-    for (const auto& call : message.tool_calls) {
-      calls.push_back(json::object{
-          {"id", call.id},
-          {"type", "function"},
-          {"function",
-           json::object{{"name", call.name}, {"arguments", call.arguments.empty() ? "{}" : call.arguments}}}});
-    }
-    out["tool_calls"] = std::move(calls);
+  if (message.tool_calls.empty()) return;
+  w.key("tool_calls").begin_array();
+  for (const auto& call : message.tool_calls) {
+    w.begin_object().field("id", call.id).field("type", "function");
+    w.key("function").begin_object().field("name", call.name);
+    w.field("arguments", call.arguments.empty() ? std::string_view("{}") : std::string_view(call.arguments));
+    w.end_object().end_object();
   }
-  return out;
+  w.end_array();
 }
 
 // Text and media as the chat completions API takes them: images as data URLs, audio as input_audio.
-json::object user_message(const chat_message& message) {
-  if (message.media.empty()) return {{"role", "user"}, {"content", message.content}};
-  json::array parts;
-  if (!message.content.empty()) parts.push_back(json::object{{"type", "text"}, {"text", message.content}});
+void write_user(json_text_writer& w, const chat_message& message) {
+  w.field("role", "user");
+  if (message.media.empty()) {
+    w.field("content", message.content);
+    return;
+  }
+  w.key("content").begin_array();
+  if (!message.content.empty()) w.begin_object().field("type", "text").field("text", message.content).end_object();
   for (const auto& part : message.media) {
     if (part.kind == "image") {
-      parts.push_back(
-          json::object{{"type", "image_url"},
-                       {"image_url", json::object{{"url", "data:" + part.mime + ";base64," + part.data_base64}}}});
+      w.begin_object().field("type", "image_url");
+      w.key("image_url").begin_object().field("url", "data:" + part.mime + ";base64," + part.data_base64).end_object();
+      w.end_object();
     } else {
-      parts.push_back(json::object{{"type", "input_audio"},
-                                   {"input_audio", json::object{{"data", part.data_base64}, {"format", part.format}}}});
+      w.begin_object().field("type", "input_audio");
+      w.key("input_audio").begin_object().field("data", part.data_base64).field("format", part.format).end_object();
+      w.end_object();
     }
   }
-  return {{"role", "user"}, {"content", std::move(parts)}};
+  w.end_array();
 }
 
-json::object to_message(const chat_message& message) {
+void write_message(json_text_writer& w, const chat_message& message) {
+  w.begin_object();
   switch (message.role) {
     case role::system:
-      return {{"role", "system"}, {"content", message.content}};
+      w.field("role", "system").field("content", message.content);
+      break;
     case role::user:
-      return user_message(message);
+      write_user(w, message);
+      break;
     case role::assistant:
-      return assistant_message(message);
+      write_assistant(w, message);
+      break;
     case role::tool:
-      return {{"role", "tool"}, {"tool_call_id", message.tool_call_id}, {"content", message.content}};
+      w.field("role", "tool").field("tool_call_id", message.tool_call_id).field("content", message.content);
+      break;
   }
-  return {};
+  w.end_object();
 }
 
 }  // namespace
@@ -87,22 +96,26 @@ json::array tools_json(const std::vector<tool_spec>& tools) {
   return out;
 }
 
-json::object build_request_body(const model_request& request, bool streaming) {
-  json::object body;
+std::string build_request_body(const model_request& request, bool streaming) {
+  std::string body;
+  body.reserve(body_size_hint(request));
+  json_text_writer w(body);
+  w.begin_object();
   for (const auto& param : request.params) {
-    if (!owned(param.key())) body[param.key()] = param.value();
+    if (!owned(param.key())) w.key(param.key()).value(param.value());
   }
-  body["model"] = request.model;
-  json::array messages;
+  w.field("model", request.model);
+  w.key("messages").begin_array();
   if (!request.system_prompt.empty()) {
-    messages.push_back(json::object{{"role", "system"}, {"content", request.system_prompt}});
+    w.begin_object().field("role", "system").field("content", request.system_prompt).end_object();
   }
-  for (const auto& message : request.messages) messages.push_back(to_message(message));
-  body["messages"] = std::move(messages);
+  for (const auto& message : request.messages) write_message(w, message);
+  w.end_array();
   if (streaming) {
-    body["stream"] = true;
-    body["stream_options"] = json::object{{"include_usage", true}};
+    w.key("stream").boolean(true);
+    w.key("stream_options").begin_object().key("include_usage").boolean(true).end_object();
   }
+  w.end_object();
   return body;
 }
 

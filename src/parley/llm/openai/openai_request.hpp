@@ -4,6 +4,8 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
+#include <string>
+
 #include "parley/llm/provider.hpp"
 
 namespace parley::llm::openai {
@@ -12,7 +14,7 @@ namespace parley::llm::openai {
 // ids; request.params pass through (temperature, max_tokens, response_format, tool_choice ...)
 // except the keys this function owns.
 // The body without "tools": the caller adds tools_json's text, which it makes once per tool list.
-boost::json::object build_request_body(const model_request& request, bool streaming);
+std::string build_request_body(const model_request& request, bool streaming);
 // The "tools" array of the request body.
 boost::json::array tools_json(const std::vector<tool_spec>& tools);
 
