@@ -10,18 +10,26 @@ namespace parley::engine {
 
 namespace {
 
-std::vector<llm::tool_call> parse_tool_calls(const std::string& text) {
+std::vector<llm::tool_call> tool_calls_in(const boost::json::array& items) {
   std::vector<llm::tool_call> calls;
-  if (text.empty()) return calls;
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(text, ec);
-  if (ec || !value.is_array()) return calls;
-  for (const auto& item : value.get_array()) {
+  calls.reserve(items.size());
+  for (const auto& item : items) {
     if (!item.is_object()) continue;
     const auto& obj = item.get_object();
     calls.push_back({json_string_or(obj, "id"), json_string_or(obj, "name"), json_string_or(obj, "arguments")});
   }
   return calls;
+}
+
+// The calls of a new message: read from the event that made it when it carries them (a
+// generation_finished's toolCalls), else parsed from the message's text of them.
+std::vector<llm::tool_call> tool_calls_of_new(const event& ev, const message_row& message) {
+  if (message.tool_calls_json.empty()) return {};
+  if (const auto* items = json_array_at(ev.payload, "toolCalls")) return tool_calls_in(*items);
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(message.tool_calls_json, ec);
+  if (ec || !value.is_array()) return {};
+  return tool_calls_in(value.get_array());
 }
 
 }  // namespace
@@ -41,7 +49,7 @@ result<void> dialog_runtime::apply(const event& ev) {
     tool_calls_.clear();
   }
   if (step->new_message) {
-    tool_calls_.push_back(parse_tool_calls(step->new_message->tool_calls_json));
+    tool_calls_.push_back(tool_calls_of_new(ev, *step->new_message));
     messages_.push_back(std::move(*step->new_message));
   }
   apply_state_event(ev, state_);
