@@ -43,8 +43,8 @@ void write_team(const fs::path& dir, const std::string& mock, bool stream, bool 
        << "members:\n"
        << "  lead:\n    persona: \"" << fanout3::kLeadPrompt << "\"\n"
        << "    provider: mock\n    model: mock\n    streaming: " << streaming << "\n"
-       << (all_dialog_tools ? "" : "    dialog_tools: [tellaskSessionless]\n")
-       << "  worker:\n    persona: \"" << fanout3::kWorkerPrompt << "\"\n"
+       << (all_dialog_tools ? "" : "    dialog_tools: [tellaskSessionless]\n");
+  team << "  worker:\n    persona: \"" << fanout3::kWorkerPrompt << "\"\n"
        << "    provider: mock\n    model: mock\n    tools: [lookup]\n    streaming: " << streaming << "\n"
        << (all_dialog_tools ? "" : "    dialog_tools: []\n");
 }
@@ -163,12 +163,9 @@ int run_fanout3_bench(const bench_args& args) {
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
   const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
-  boost::json::object summary{{"bench", "fanout3"},
-                              {"framework", "parley"},
-                              {"n", base.n},
-                              {"sqlite_sync", sync_name(sync)},
-                              {"dialog_tools", dialog_tools},
-                              {"mock", base.mock}};
+  boost::json::object summary{
+      {"bench", "fanout3"},           {"framework", "parley"}, {"n", base.n}, {"sqlite_sync", sync_name(sync)},
+      {"dialog_tools", dialog_tools}, {"mock", base.mock}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));

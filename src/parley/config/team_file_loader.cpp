@@ -21,10 +21,9 @@ const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
 const std::vector<std::string> kMemberKeys{
-    "name",         "persona", "persona_file",   "provider",        "model",
-    "model_params", "tools",   "toolsets",       "max_tool_rounds", "max_tellask_depth",
-    "streaming",    "hidden",  "tellask_syntax", "self_reflection", "vision",
-    "audio",        "dialog_tools"};
+    "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
+    "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
+    "vision",   "audio",           "dialog_tools"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.

@@ -158,8 +158,6 @@ json_text_writer& json_text_writer::raw(std::string_view json) {
   return *this;
 }
 
-json_text_writer& json_text_writer::value(const boost::json::value& any) {
-  return raw(boost::json::serialize(any));
-}
+json_text_writer& json_text_writer::value(const boost::json::value& any) { return raw(boost::json::serialize(any)); }
 
 }  // namespace parley

@@ -43,8 +43,8 @@ class json_text_writer {
   void before_value();
 
   std::string& out_;
-  std::vector<bool> first_;    // per open container: nothing written in it yet
-  bool after_key_ = false;     // the next value belongs to the key just written
+  std::vector<bool> first_;  // per open container: nothing written in it yet
+  bool after_key_ = false;   // the next value belongs to the key just written
 };
 
 }  // namespace parley

@@ -64,8 +64,7 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   const bool is_offered =
       std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
   if (is_offered && member != members_.end() && !member->second.offers_dialog_tool(call.name)) {
-    return refuse("tool '" + call.name + "' is not offered to member '" + member->first +
-                  "' (team.yaml dialog_tools)");
+    return refuse("tool '" + call.name + "' is not offered to member '" + member->first + "' (team.yaml dialog_tools)");
   }
   if (!is_offered) {
     if (call.name == dialog_tool::tellask_back) {

@@ -156,8 +156,8 @@ TEST(Engine, AMemberIsOfferedOnlyTheDialogToolsItsTeamFileLists) {
   auto recorder = std::make_shared<recording_provider>(std::vector{asks_for_a_reminder, answers});
   auto log = make_memory_store();
   asio::io_context io;
-  auto eng = engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}},
-                            build_builtin_tools());
+  auto eng =
+      engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}}, build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   std::string id;
   run_to_idle(io, **eng, "remember x", id);
@@ -182,8 +182,8 @@ TEST(Engine, EmptyDialogToolsOfferNone) {
       std::vector<llm::model_response>{llm::model_response{"", "ok", {}, "stop", {}, {}}});
   auto log = make_memory_store();
   asio::io_context io;
-  auto eng = engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}},
-                            build_builtin_tools());
+  auto eng =
+      engine::create(io.get_executor(), *log, files.load(), provider_map{{"offline", recorder}}, build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   std::string id;
   run_to_idle(io, **eng, "hello", id);
