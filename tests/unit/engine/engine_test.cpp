@@ -72,54 +72,41 @@ void append_now(store& log, std::vector<event> batch) {
   ASSERT_TRUE(outcome.has_value() && outcome->has_value());
 }
 
-TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculat]}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+// A team of one scripted member `lead` with `fields` added to its map.
+std::string team_with_lead(std::string_view fields) {
+  return "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+         "members:\n  lead: {persona: p, provider: offline, model: m, " +
+         std::string(fields) + "}\n";
+}
+
+// Why the engine refuses a team whose lead has `fields` ("" when it does not refuse it).
+std::string refusal_of_lead(std::string_view fields) {
+  temp_team files(team_with_lead(fields), "members: {lead: [{emit: [{saying: ok}]}]}\n");
   asio::io_context io;
   auto log = make_memory_store();
   auto eng = make_engine(io, *log, files.load());
-  ASSERT_FALSE(eng.has_value());
-  EXPECT_EQ(eng.err().message, "member 'lead': unknown tool 'calculat' (did you mean 'calculate'?)");
+  return eng.has_value() ? std::string() : eng.err().message;
+}
+
+TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
+  EXPECT_EQ(refusal_of_lead("tools: [calculat]"), "member 'lead': unknown tool 'calculat' (did you mean 'calculate'?)");
 }
 
 TEST(Engine, RefusesAnUnknownToolset) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [workspace_reed]}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto eng = make_engine(io, *log, files.load());
-  ASSERT_FALSE(eng.has_value());
-  EXPECT_EQ(eng.err().message, "member 'lead': unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)");
+  EXPECT_EQ(refusal_of_lead("toolsets: [workspace_reed]"),
+            "member 'lead': unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)");
 }
 
 TEST(Engine, RefusesAnUnknownDialogToolName) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: [tellaskSesionless]}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto eng = make_engine(io, *log, files.load());
-  ASSERT_FALSE(eng.has_value());
-  EXPECT_EQ(eng.err().message,
+  EXPECT_EQ(refusal_of_lead("dialog_tools: [tellaskSesionless]"),
             "member 'lead': dialog_tools: unknown dialog tool 'tellaskSesionless' (did you mean "
             "'tellaskSessionless'?)");
 }
 
 TEST(Engine, SelfReflectIsADialogToolOnlyForAMemberThatReflects) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: [selfReflect]}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto eng = make_engine(io, *log, files.load());
-  ASSERT_FALSE(eng.has_value());
-  EXPECT_EQ(eng.err().message, "member 'lead': dialog_tools: selfReflect is offered only with self_reflection: true");
+  EXPECT_EQ(refusal_of_lead("dialog_tools: [selfReflect]"),
+            "member 'lead': dialog_tools: selfReflect is offered only with self_reflection: true");
+  EXPECT_EQ(refusal_of_lead("dialog_tools: [selfReflect], self_reflection: true"), "");
 }
 
 // Answers each call with the next of its replies and keeps the names of the tools each call offered.
@@ -146,11 +133,7 @@ class recording_provider final : public llm::provider {
 };
 
 TEST(Engine, AMemberIsOfferedOnlyTheDialogToolsItsTeamFileLists) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, tools: [calculate],\n"
-      "    dialog_tools: [tellaskSessionless, tellaskBack]}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(team_with_lead("tools: [calculate], dialog_tools: [tellaskSessionless, tellaskBack]"), "");
   llm::model_response asks_for_a_reminder{"", "", {{"c1", "add_reminder", R"({"content":"x"})"}}, "tool_calls", {}, {}};
   llm::model_response answers{"", "done", {}, "stop", {}, {}};
   auto recorder = std::make_shared<recording_provider>(std::vector{asks_for_a_reminder, answers});
@@ -174,10 +157,7 @@ TEST(Engine, AMemberIsOfferedOnlyTheDialogToolsItsTeamFileLists) {
 }
 
 TEST(Engine, EmptyDialogToolsOfferNone) {
-  temp_team files(
-      "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
-      "members:\n  lead: {persona: p, provider: offline, model: m, dialog_tools: []}\n",
-      "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(team_with_lead("dialog_tools: []"), "");
   auto recorder = std::make_shared<recording_provider>(
       std::vector<llm::model_response>{llm::model_response{"", "ok", {}, "stop", {}, {}}});
   auto log = make_memory_store();
