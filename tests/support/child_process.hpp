@@ -70,8 +70,8 @@ inline pid_t spawn_program(const std::vector<std::string>& argv, const spawn_opt
 
 inline bool died_by_sigkill(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL; }
 
-// Waits for `pid` and returns its wait status.
-inline int wait_for_exit(pid_t pid) {
+// Waits for the child `pid` to end and returns its wait status (-1 if it is not our child).
+inline int reaped_status(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, 0) != pid) return -1;
   return status;

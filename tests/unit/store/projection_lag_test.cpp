@@ -112,7 +112,7 @@ TEST(ProjectionLag, ANewProcessProjectsWhatTheLogHoldsPastTheWatermarkAfterACras
     }
     test::die_killed();  // with every event acknowledged and none projected: no flush, no close
   }
-  const int status = test::wait_for_exit(child);
+  const int status = test::reaped_status(child);
   ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   ASSERT_EQ(watermark(dir), 0);
   ASSERT_GT(newest_event(dir), 60);

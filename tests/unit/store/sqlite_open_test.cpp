@@ -117,7 +117,7 @@ TEST(SqliteOpen, ReopensAfterAWriterDiedInARollbackJournalTransaction) {
     if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) test::give_up();
     test::die_killed();  // inside the transaction: no commit, no rollback, no close
   }
-  const int status = test::wait_for_exit(child);
+  const int status = test::reaped_status(child);
   ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   ASSERT_TRUE(test::fs::exists(dir.db_file() + "-journal"));
 

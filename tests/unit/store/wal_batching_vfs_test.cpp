@@ -103,7 +103,7 @@ TEST(WalBatchingVfs, AProcessKilledInsideATransactionLeavesExactlyItsCommits) {
     if (!db->exec("BEGIN; INSERT INTO t SELECT randomblob(2000) FROM t")) test::give_up();
     test::die_killed();  // no commit, no rollback, no close: frames of the open transaction may be anywhere
   }
-  const int status = test::wait_for_exit(child);
+  const int status = test::reaped_status(child);
   ASSERT_TRUE(test::died_by_sigkill(status)) << "child status " << status;
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM t"), (test::table_dump{{"20"}}));
   EXPECT_EQ(test::query(dir.db_file(), "PRAGMA integrity_check"), (test::table_dump{{"ok"}}));
@@ -132,7 +132,7 @@ TEST(WalBatchingVfs, RegisteringItFirstStillTurnsAllocationStatisticsOff) {
                            "--gtest_filter=WalBatchingVfs.RegisteringItFirstStillTurnsAllocationStatisticsOff"},
                           options);
   ASSERT_GT(child, 0);
-  const int status = test::wait_for_exit(child);
+  const int status = test::reaped_status(child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
   std::string used;
   std::ifstream(report) >> used;
