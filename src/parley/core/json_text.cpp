@@ -94,31 +94,23 @@ void json_text_writer::before_value() {
   }
 }
 
-json_text_writer& json_text_writer::begin_object() {
+json_text_writer& json_text_writer::open(char bracket) {
   before_value();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
 
-json_text_writer& json_text_writer::end_object() {
-  out_ += '}';
+json_text_writer& json_text_writer::close(char bracket) {
+  out_ += bracket;
   first_.pop_back();
   return *this;
 }
 
-json_text_writer& json_text_writer::begin_array() {
-  before_value();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-
-json_text_writer& json_text_writer::end_array() {
-  out_ += ']';
-  first_.pop_back();
-  return *this;
-}
+json_text_writer& json_text_writer::begin_object() { return open('{'); }
+json_text_writer& json_text_writer::end_object() { return close('}'); }
+json_text_writer& json_text_writer::begin_array() { return open('['); }
+json_text_writer& json_text_writer::end_array() { return close(']'); }
 
 json_text_writer& json_text_writer::key(std::string_view name) {
   before_value();

@@ -34,13 +34,13 @@ class json_text_writer {
   json_text_writer& raw(std::string_view json);
   json_text_writer& value(const boost::json::value& any);
 
-  // Shorthands for a key and its value.
+  // A key and its string value.
   json_text_writer& field(std::string_view name, std::string_view text) { return key(name).string(text); }
-  json_text_writer& field(std::string_view name, const char* text) { return key(name).string(text); }
-  json_text_writer& field(std::string_view name, const std::string& text) { return key(name).string(text); }
 
  private:
   void before_value();
+  json_text_writer& open(char bracket);
+  json_text_writer& close(char bracket);
 
   std::string& out_;
   std::vector<bool> first_;  // per open container: nothing written in it yet

@@ -1,7 +1,5 @@
 #include "parley/engine/dialog_runtime.hpp"
 
-#include <boost/json/parse.hpp>
-
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/model/projection.hpp"
@@ -10,26 +8,19 @@ namespace parley::engine {
 
 namespace {
 
-std::vector<llm::tool_call> tool_calls_in(const boost::json::array& items) {
+// The calls of a new message, read from the generation_finished event that made it (the only
+// event that makes messages with calls) rather than parsed back from the message's text of them.
+std::vector<llm::tool_call> tool_calls_of_new(const event& ev, const message_row& message) {
   std::vector<llm::tool_call> calls;
-  calls.reserve(items.size());
-  for (const auto& item : items) {
+  const auto* items = message.tool_calls_json.empty() ? nullptr : json_array_at(ev.payload, "toolCalls");
+  if (items == nullptr) return calls;
+  calls.reserve(items->size());
+  for (const auto& item : *items) {
     if (!item.is_object()) continue;
     const auto& obj = item.get_object();
     calls.push_back({json_string_or(obj, "id"), json_string_or(obj, "name"), json_string_or(obj, "arguments")});
   }
   return calls;
-}
-
-// The calls of a new message: read from the event that made it when it carries them (a
-// generation_finished's toolCalls), else parsed from the message's text of them.
-std::vector<llm::tool_call> tool_calls_of_new(const event& ev, const message_row& message) {
-  if (message.tool_calls_json.empty()) return {};
-  if (const auto* items = json_array_at(ev.payload, "toolCalls")) return tool_calls_in(*items);
-  boost::system::error_code ec;
-  const auto value = boost::json::parse(message.tool_calls_json, ec);
-  if (ec || !value.is_array()) return {};
-  return tool_calls_in(value.get_array());
 }
 
 }  // namespace
