@@ -298,7 +298,8 @@ projection_dump dump(store& log) {
   return out;
 }
 
-void run_scenario(const fs::path& file, bool durable) {
+// `loaded_limit`: when not 0, the engine keeps at most that many dialogs in memory.
+void run_scenario(const fs::path& file, bool durable, std::size_t loaded_limit = 0) {
   const YAML::Node scenario = YAML::LoadFile(file.string());
   scenario_run run;
   run.dir = fresh_dir();
@@ -318,6 +319,7 @@ void run_scenario(const fs::path& file, bool durable) {
   auto eng =
       engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers), engine::build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  if (loaded_limit != 0) (*eng)->set_loaded_dialog_limit(loaded_limit);
   chunk_stopper stopper;
   stopper.eng = eng->get();
   (*eng)->add_observer(&stopper);
@@ -353,6 +355,8 @@ class Scenario : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(Scenario, HoldsOnTheSqliteStore) { run_scenario(GetParam(), true); }
 TEST_P(Scenario, HoldsOnTheMemoryStore) { run_scenario(GetParam(), false); }
+// Every dialog at rest is unloaded as soon as another is used, and loaded again from the log.
+TEST_P(Scenario, HoldsWithOneDialogKeptInMemory) { run_scenario(GetParam(), true, 1); }
 
 INSTANTIATE_TEST_SUITE_P(Files, Scenario, ::testing::ValuesIn(scenario_files()),
                          [](const ::testing::TestParamInfo<fs::path>& info) {

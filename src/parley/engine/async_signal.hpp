@@ -18,6 +18,8 @@ class async_signal {
         [this](auto handler) { waiters_.push_back(make_resumer(std::move(handler))); }, boost::asio::use_awaitable);
   }
 
+  bool has_waiters() const noexcept { return !waiters_.empty(); }
+
   void notify_all() {
     auto waiters = std::exchange(waiters_, {});
     for (auto& resume : waiters) resume();

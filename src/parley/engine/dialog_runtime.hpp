@@ -5,6 +5,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -61,7 +62,16 @@ class dialog_runtime {
   llm::generation_control& begin_generation();
   void end_generation() { generation_.reset(); }
 
+  // Nothing holds it across an await: no drive, generation, lock holder or waiter, commit in
+  // flight or staged event. The engine may then drop it and load it again from the log.
+  bool unused() noexcept {
+    return !drive_scheduled && generation_ == nullptr && !lock_.locked() && lock_.waiting() == 0 &&
+           commits_in_flight == 0 && staged_.empty() && !became_idle.has_waiters();
+  }
+
   bool drive_scheduled = false;  // a drive coroutine is queued or running for this dialog
+  int commits_in_flight = 0;     // engine::commit and commit_round awaiting the log for it
+  std::uint64_t last_used = 0;   // the engine's use clock when it was last loaded or driven
   bool poisoned = false;         // a commit failed: memory is ahead of the log, reload before use
   async_signal became_idle;      // notified when a drive ends and no other is scheduled
 

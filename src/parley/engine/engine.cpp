@@ -2,6 +2,10 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <unordered_set>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
@@ -31,6 +35,23 @@ result<void> check_dialog_tools(const config::member_config& member) {
   }
   return ok();
 }
+
+// Keeps the dialogs of a commit loaded while it awaits the log (dialog_runtime::unused).
+class commit_pin {
+ public:
+  commit_pin(dialog_runtime& dialog, std::vector<dialog_runtime*> others) : others_(std::move(others)) {
+    others_.push_back(&dialog);
+    for (auto* pinned : others_) ++pinned->commits_in_flight;
+  }
+  ~commit_pin() {
+    for (auto* pinned : others_) --pinned->commits_in_flight;
+  }
+  commit_pin(const commit_pin&) = delete;
+  commit_pin& operator=(const commit_pin&) = delete;
+
+ private:
+  std::vector<dialog_runtime*> others_;
+};
 
 }  // namespace
 
@@ -123,7 +144,10 @@ const dialog_runtime* engine::find(std::string_view dialog_id) const {
 
 result<dialog_runtime*> engine::load(std::string_view dialog_id) {
   if (const auto it = dialogs_.find(std::string(dialog_id)); it != dialogs_.end()) {
-    if (!it->second->poisoned || it->second->drive_scheduled) return it->second.get();
+    if (!it->second->poisoned || it->second->drive_scheduled) {
+      note_use(*it->second);
+      return it->second.get();
+    }
     dialogs_.erase(it);
   }
   auto events = log_.read_events(dialog_id);
@@ -133,7 +157,43 @@ result<dialog_runtime*> engine::load(std::string_view dialog_id) {
   if (!runtime) return std::move(runtime).err();
   auto* raw = runtime->get();
   dialogs_.emplace(std::string(dialog_id), std::move(*runtime));
+  note_use(*raw);
   return raw;
+}
+
+void engine::note_use(dialog_runtime& dialog) {
+  dialog.last_used = ++use_clock_;
+  if (dialogs_.size() <= loaded_limit_ || unload_posted_) return;
+  // Not now: whoever loaded or drives `dialog` goes on using it; the pass runs between handlers,
+  // when every coroutine that holds a dialog across an await has marked it (unused()).
+  unload_posted_ = true;
+  asio::post(executor_, [this] { unload_unused_dialogs(); });
+}
+
+void engine::unload_unused_dialogs() {
+  unload_posted_ = false;
+  if (dialogs_.size() <= loaded_limit_) return;
+  auto tree_at_rest = [this](const std::string& root_id) {
+    const auto it = trees_.find(root_id);
+    return it == trees_.end() || it->second->active_drives == 0;
+  };
+  std::vector<std::pair<std::uint64_t, std::string>> candidates;
+  for (const auto& [id, dialog] : dialogs_) {
+    if (dialog->unused() && tree_at_rest(dialog->row().root_id)) candidates.emplace_back(dialog->last_used, id);
+  }
+  // Down to three quarters of the limit, so a pass is not needed again at the very next load.
+  const std::size_t keep = loaded_limit_ - loaded_limit_ / 4;
+  const std::size_t drop = std::min(candidates.size(), dialogs_.size() - std::min(keep, dialogs_.size()));
+  std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(drop), candidates.end());
+  for (std::size_t i = 0; i < drop; ++i) dialogs_.erase(candidates[i].second);
+  // A tree none of whose dialogs is loaded, with no drive and nobody waiting for it, is rebuilt
+  // from the log (its registry from its subdialogs' rows) when next needed.
+  std::unordered_set<std::string> loaded_roots;
+  for (const auto& [id, dialog] : dialogs_) loaded_roots.insert(dialog->row().root_id);
+  std::erase_if(trees_, [&](const auto& entry) {
+    const root_tree& hierarchy = *entry.second;
+    return hierarchy.active_drives == 0 && !hierarchy.settled.has_waiters() && loaded_roots.count(entry.first) == 0;
+  });
 }
 
 result<std::size_t> engine::recover_all() {
@@ -210,6 +270,7 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   }
   dialogs_.emplace(id, std::move(runtime));
   trees_.emplace(id, std::make_unique<root_tree>());  // a new root's registry is empty and complete
+  note_use(ref);
   if (auto committed = co_await commit(ref); !committed) {
     dialogs_.erase(id);
     trees_.erase(id);
@@ -302,9 +363,14 @@ result<void> engine::check_user_message(std::string_view content, bool with_atta
   return ok();
 }
 
+// Both waits look their dialog or tree up again after each wake: one that is at rest may have been
+// unloaded meanwhile (unload_unused_dialogs).
 asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
-  auto* dialog = dialogs_.count(dialog_id) != 0 ? dialogs_.at(dialog_id).get() : nullptr;
-  while (dialog != nullptr && dialog->drive_scheduled) co_await dialog->became_idle.wait();
+  for (;;) {
+    const auto it = dialogs_.find(dialog_id);
+    if (it == dialogs_.end() || !it->second->drive_scheduled) co_return;
+    co_await it->second->became_idle.wait();
+  }
 }
 
 result<void> engine::stop(std::string_view dialog_id) {
@@ -319,8 +385,11 @@ result<void> engine::stop(std::string_view dialog_id) {
 }
 
 asio::awaitable<void> engine::wait_until_settled(std::string root_id) {
-  auto& hierarchy = tree(root_id);
-  while (hierarchy.active_drives > 0) co_await hierarchy.settled.wait();
+  for (;;) {
+    const auto it = trees_.find(root_id);
+    if (it == trees_.end() || it->second->active_drives == 0) co_return;
+    co_await it->second->settled.wait();
+  }
 }
 
 engine::root_tree& engine::tree(const std::string& root_id) {
@@ -344,6 +413,7 @@ engine::root_tree& engine::tree(const std::string& root_id) {
 void engine::schedule_drive(dialog_runtime& dialog) {
   if (dialog.drive_scheduled) return;
   dialog.drive_scheduled = true;
+  note_use(dialog);
   ++tree(dialog.row().root_id).active_drives;
   asio::co_spawn(executor_, drive(dialog), asio::detached);
 }
@@ -381,6 +451,7 @@ asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round
     }
     co_return ok();
   }
+  const commit_pin pinned(dialog, fx.touched);
   auto committed = co_await writer_.commit(dialog.id(), std::move(batch));
   if (!committed) {
     dialog.poisoned = true;
@@ -417,6 +488,7 @@ result<void> engine::stage(dialog_runtime& dialog, std::string_view type, boost:
 }
 
 asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
+  const commit_pin pinned(dialog, {});
   auto committed = co_await writer_.commit(dialog.id(), dialog.take_staged());
   // Memory ran ahead of a log that refused the batch: the runtime must be rebuilt from the log.
   if (!committed) dialog.poisoned = true;

@@ -146,6 +146,11 @@ class engine {
   // Loads every running dialog and schedules a drive for those with pending work.
   result<std::size_t> recover_all();
   const dialog_runtime* find(std::string_view dialog_id) const;
+  // At most `limit` dialogs stay in memory (default 4096). Past it, the least recently used ones
+  // that nothing holds, in trees with no drive under way, are dropped and loaded again from the
+  // log when next needed, so a long-running server does not keep every dialog it ever ran.
+  void set_loaded_dialog_limit(std::size_t limit) noexcept { loaded_limit_ = limit == 0 ? 1 : limit; }
+  std::size_t loaded_dialogs() const noexcept { return dialogs_.size(); }
 
   const config::team_config& team() const noexcept { return team_; }
   std::string_view provider_kind_of(std::string_view member_id) const;
@@ -239,6 +244,9 @@ class engine {
   // media_description.cpp: fills a missing caption/transcription from the team's media members.
   boost::asio::awaitable<void> describe_attachment(boost::json::object& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
+  // Marks a dialog as just used, and sees that the loaded dialogs stay within their limit.
+  void note_use(dialog_runtime& dialog);
+  void unload_unused_dialogs();
   // Adds the configured record windows to a dialog_created payload.
   void add_record_windows(boost::json::object& created_payload) const;
 
@@ -255,6 +263,9 @@ class engine {
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
   std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;
+  std::size_t loaded_limit_ = 4096;
+  std::uint64_t use_clock_ = 0;
+  bool unload_posted_ = false;
 };
 
 }  // namespace parley::engine

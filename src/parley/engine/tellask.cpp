@@ -116,6 +116,7 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
   auto* raw = runtime.get();
   dialogs_.emplace(id, std::move(runtime));
+  note_use(*raw);
   return raw;
 }
 

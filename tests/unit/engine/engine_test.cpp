@@ -271,6 +271,49 @@ TEST(Engine, AStreamOrderViolationFailsTheDriveAndIsLogged) {
   EXPECT_EQ(log->read_events(id).value().back().type, event_type::drive_failed);
 }
 
+TEST(Engine, DialogsAtRestAreUnloadedPastTheLimitAndLoadedAgainFromTheLog) {
+  temp_team files(kOneMemberTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  auto log = make_memory_store();
+  asio::io_context io;
+  auto eng = make_engine(io, *log, files.load());
+  ASSERT_TRUE(eng.has_value()) << eng.err().message;
+  (*eng)->set_loaded_dialog_limit(2);
+  std::vector<std::string> ids;
+  std::size_t most_loaded = 0;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        for (int i = 0; i < 6; ++i) {
+          new_dialog spec{"lead", "", ""};
+          spec.first_message = "task " + std::to_string(i);
+          ids.push_back((co_await (*eng)->create_root_dialog(std::move(spec))).value());
+          co_await (*eng)->wait_until_idle(ids.back());
+          most_loaded = std::max(most_loaded, (*eng)->loaded_dialogs());
+        }
+      },
+      asio::detached);
+  io.run();
+  // One over the limit at most, until the pass that follows the load that went over it.
+  EXPECT_LE(most_loaded, 3U);
+  EXPECT_LE((*eng)->loaded_dialogs(), 2U);
+  EXPECT_EQ((*eng)->find(ids.front()), nullptr);
+
+  // The first dialog, unloaded long ago, is loaded from the log and goes on from where it was.
+  io.restart();
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        EXPECT_TRUE((co_await (*eng)->post_user_message(ids.front(), "and again")).has_value());
+        co_await (*eng)->wait_until_idle(ids.front());
+      },
+      asio::detached);
+  io.run();
+  EXPECT_EQ(said_in(*log, ids.front()),
+            (std::vector<std::string>{"user:task 0", "assistant:ok", "user:and again", "assistant:ok"}));
+  ASSERT_NE((*eng)->find(ids.front()), nullptr);
+  EXPECT_EQ((*eng)->find(ids.front())->messages().size(), 4U);
+}
+
 // A dialog created with its first message is one commit: no crash can leave it without its task.
 // (Humans among themselves, so no drive commits anything after it.)
 TEST(Engine, ADialogCreatedWithItsFirstMessageIsOneCommit) {
