@@ -3,6 +3,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <cmath>
+#include <limits>
+
 namespace parley {
 
 std::string json_string_or(const json::object& obj, std::string_view key, std::string_view fallback) {
@@ -16,8 +19,17 @@ std::int64_t json_int_or(const json::object& obj, std::string_view key, std::int
   if (found == nullptr) return fallback;
   if (found->is_int64()) return found->get_int64();
   if (found->is_uint64()) return static_cast<std::int64_t>(found->get_uint64());
-  if (found->is_double()) return static_cast<std::int64_t>(found->get_double());
+  if (found->is_double()) return json_int_from_double(found->get_double());
   return fallback;
+}
+
+std::int64_t json_int_from_double(double value) noexcept {
+  // Converting a double outside int64's range (or NaN) is undefined behaviour.
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (std::isnan(value)) return 0;
+  if (value >= kLimit) return std::numeric_limits<std::int64_t>::max();
+  if (value < -kLimit) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(value);
 }
 
 bool json_bool_or(const json::object& obj, std::string_view key, bool fallback) {

@@ -17,7 +17,9 @@ namespace parley {
 namespace json = boost::json;
 
 std::string json_string_or(const json::object& obj, std::string_view key, std::string_view fallback = {});
+// A number field as an integer: a double is truncated toward zero and clamped to int64's range.
 std::int64_t json_int_or(const json::object& obj, std::string_view key, std::int64_t fallback = 0);
+std::int64_t json_int_from_double(double value) noexcept;
 bool json_bool_or(const json::object& obj, std::string_view key, bool fallback = false);
 const json::object* json_object_at(const json::object& obj, std::string_view key);
 const json::array* json_array_at(const json::object& obj, std::string_view key);

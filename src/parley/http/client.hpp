@@ -62,7 +62,7 @@ using body_callback = std::function<result<void>(std::string_view piece)>;
 
 struct client_options {
   http::timeouts timeouts;
-  std::size_t max_body_bytes = 16 * 1024 * 1024;  // bodies read whole; a streamed body is unbounded
+  std::size_t max_body_bytes = std::size_t{16} * 1024 * 1024;  // bodies read whole; a streamed body is unbounded
   std::optional<proxy_settings> proxy;            // nullopt: read from the environment once
   // Enough for a team's concurrent calls to one model server: a connection that finds no idle slot is
   // closed, and the next call pays a new TCP (and TLS) handshake.

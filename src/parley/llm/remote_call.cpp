@@ -189,17 +189,13 @@ asio::awaitable<result<void>> stream_sse(http::client& client, const http::reque
   co_return ok();
 }
 
-asio::awaitable<result<json::object>> fetch_json(http::client& client, const http::request& req,
-                                                 generation_control& control, const remote_options& options,
-                                                 std::string_view provider) {
-  auto answer = co_await call_with_retries(client, req, nullptr, control, options.retry, provider);
-  if (!answer) co_return std::move(answer).err();
-  auto parsed = parse_json(answer->body);
+result<json::object> answer_object(std::string_view body) {
+  auto parsed = parse_json(body);
   if (!parsed || !parsed->is_object()) {
-    co_return make_error(errc::provider_error,
-                         "response is not a JSON object: " + answer->body.substr(0, kMaxQuotedBody));
+    return make_error(errc::provider_error,
+                      "response is not a JSON object: " + std::string(body.substr(0, kMaxQuotedBody)));
   }
-  co_return std::move(parsed->get_object());
+  return std::move(parsed->get_object());
 }
 
 error named_error(std::string_view provider, error err) {

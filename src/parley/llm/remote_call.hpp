@@ -43,11 +43,8 @@ boost::asio::awaitable<result<void>> stream_sse(http::client& client, const http
                                                 const remote_options& options, std::string_view provider,
                                                 const restart_callback& on_restart);
 
-// Reads `req`'s whole answer, with retries as above, and parses it as a JSON object.
-boost::asio::awaitable<result<boost::json::object>> fetch_json(http::client& client, const http::request& req,
-                                                               generation_control& control,
-                                                               const remote_options& options,
-                                                               std::string_view provider);
+// A whole (non-streamed) answer's body as a JSON object, or an error that quotes it.
+result<boost::json::object> answer_object(std::string_view body);
 
 // Prefixes "<provider>: " unless the message has it already.
 error named_error(std::string_view provider, error err);

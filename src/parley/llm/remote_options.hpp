@@ -29,7 +29,7 @@ struct remote_options {
   std::vector<http::header_field> extra_headers;
   retry_policy retry;
   sse_limits sse;
-  std::size_t max_body_bytes = 16 * 1024 * 1024;  // non-streamed responses and error bodies
+  std::size_t max_body_bytes = std::size_t{16} * 1024 * 1024;  // non-streamed responses and error bodies
 };
 
 // Provider errors made from an HTTP answer say "HTTP <status>" in their text; this reads it back.

@@ -2,7 +2,7 @@
 // interrupt on stop, name the provider in errors). A wire format plugs in as `Wire`:
 //   options_type, assembler, kName, kDefaultBaseUrl, kPath,
 //   body_without_tools(request, streaming) -> JSON text of an object, tools(specs) -> json array,
-//   add_auth(headers, options), on_whole_answer(assembler, json object) -> result<void>.
+//   add_auth(headers, options), on_whole_answer(assembler, body text) -> result<void>.
 #pragma once
 
 #include <memory>
@@ -43,8 +43,8 @@ class remote_provider final : public provider {
       };
       outcome = co_await stream_sse(client_, req, on_event, control, options_, Wire::kName, on_restart);
     } else {
-      auto answer = co_await fetch_json(client_, req, control, options_, Wire::kName);
-      outcome = answer ? Wire::on_whole_answer(assembler, *answer) : result<void>(std::move(answer).err());
+      auto answer = co_await call_with_retries(client_, req, nullptr, control, options_.retry, Wire::kName);
+      outcome = answer ? Wire::on_whole_answer(assembler, answer->body) : result<void>(std::move(answer).err());
     }
     if (!outcome) {
       if (outcome.err().code == errc::cancelled || control.stopped()) co_return assembling->interrupt();

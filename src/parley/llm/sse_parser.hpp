@@ -23,8 +23,8 @@ struct sse_event {
 };
 
 struct sse_limits {
-  std::size_t max_line_bytes = 1024 * 1024;
-  std::size_t max_event_bytes = 8 * 1024 * 1024;
+  std::size_t max_line_bytes = std::size_t{1024} * 1024;
+  std::size_t max_event_bytes = std::size_t{8} * 1024 * 1024;
 };
 
 class sse_parser {

@@ -22,8 +22,10 @@ struct anthropic_wire {
     headers.push_back({"anthropic-version", options.version});
     if (!options.api_key.empty()) headers.push_back({"x-api-key", options.api_key});
   }
-  static result<void> on_whole_answer(assembler& into, const boost::json::object& answer) {
-    return into.on_message(answer);
+  static result<void> on_whole_answer(assembler& into, std::string_view body) {
+    auto answer = answer_object(body);
+    if (!answer) return std::move(answer).err();
+    return into.on_message(*answer);
   }
 };
 

@@ -21,10 +21,7 @@ struct openai_wire {
   static void add_auth(http::header_list& headers, const options_type& options) {
     if (!options.api_key.empty()) headers.push_back({"Authorization", "Bearer " + options.api_key});
   }
-  // A non-streamed answer has the shape of one big chunk.
-  static result<void> on_whole_answer(assembler& into, const boost::json::object& answer) {
-    return into.on_chunk(answer);
-  }
+  static result<void> on_whole_answer(assembler& into, std::string_view body) { return into.on_whole_answer(body); }
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "parley/llm/openai/openai_stream.hpp"
 
 #include "parley/core/json.hpp"
+#include "parley/llm/remote_call.hpp"
 
 namespace parley::llm::openai {
 
@@ -12,11 +13,6 @@ std::string quote(std::string_view text) {
   return std::string(text.substr(0, kQuotedChunk)) + (text.size() > kQuotedChunk ? "..." : "");
 }
 
-std::string_view string_at(const json::object& obj, std::string_view key) {
-  const auto* found = obj.if_contains(key);
-  return found != nullptr && found->is_string() ? std::string_view(found->get_string()) : std::string_view{};
-}
-
 }  // namespace
 
 result<void> stream_assembler::on_event(const sse_event& event) {
@@ -24,6 +20,11 @@ result<void> stream_assembler::on_event(const sse_event& event) {
     done_ = true;
     return ok();
   }
+  if (const chunk_fields* fields = read_chunk_fields(event.data)) {
+    take(*fields);
+    return ok();
+  }
+  // An error, or not a JSON object: the full parse says what is wrong.
   auto parsed = parse_json(event.data);
   if (!parsed) {
     return make_error(errc::provider_error,
@@ -36,73 +37,72 @@ result<void> stream_assembler::on_event(const sse_event& event) {
   return on_chunk(parsed->get_object());
 }
 
+result<void> stream_assembler::on_whole_answer(std::string_view body) {
+  if (const chunk_fields* fields = read_chunk_fields(body)) {
+    take(*fields);
+    return ok();
+  }
+  auto answer = answer_object(body);
+  if (!answer) return std::move(answer).err();
+  return on_chunk(*answer);
+}
+
 result<void> stream_assembler::on_chunk(const json::object& chunk) {
   if (const auto* err = chunk.if_contains("error"); err != nullptr && !err->is_null()) {
     std::string message = err->is_string() ? std::string(err->get_string()) : std::string();
     if (const auto* detail = err->if_object()) message = json_string_or(*detail, "message", to_json_text(*err));
     return make_error(errc::provider_error, "error in stream: " + message);
   }
-  if (const auto* usage = json_object_at(chunk, "usage")) read_usage(*usage);
-  const auto* choices = json_array_at(chunk, "choices");
-  if (choices == nullptr) return ok();
-  // One completion is asked for; servers that send several choices number them, and only 0 counts.
-  for (const auto& choice : *choices) {
-    const auto* fields = choice.if_object();
-    if (fields == nullptr || json_int_or(*fields, "index", 0) != 0) continue;
-    if (auto taken = on_choice(*fields); !taken) return taken;
-  }
+  chunk_fields fields;
+  chunk_fields_from(chunk, fields);
+  take(fields);
   return ok();
 }
 
-result<void> stream_assembler::on_choice(const json::object& choice) {
-  const auto* delta = json_object_at(choice, "delta");
-  if (delta == nullptr) delta = json_object_at(choice, "message");
-  if (delta != nullptr) {
-    const std::string_view reasoning = string_at(*delta, "reasoning_content");
-    writer_.thinking(!reasoning.empty() ? reasoning : string_at(*delta, "reasoning"));
-    writer_.saying(string_at(*delta, "content"));
-    if (const auto* calls = json_array_at(*delta, "tool_calls")) {
-      for (const auto& call : *calls) {
-        if (const auto* fields = call.if_object()) on_tool_call_delta(*fields);
-      }
-    }
+void stream_assembler::take(const chunk_fields& chunk) {
+  if (chunk.usage.present) read_usage(chunk.usage);
+  // One completion is asked for; servers that send several choices number them, and only 0 counts.
+  for (std::size_t i = 0; i < chunk.choice_count; ++i) {
+    if (chunk.choices[i].index == 0) on_choice(chunk.choices[i]);
   }
-  const std::string_view reason = string_at(choice, "finish_reason");
-  if (!reason.empty()) {
-    response_.finish_reason = reason == "function_call" ? "tool_calls" : std::string(reason);
+}
+
+void stream_assembler::on_choice(const chunk_choice& choice) {
+  const chunk_message* delta = choice.delta.present ? &choice.delta : nullptr;
+  if (delta == nullptr && choice.message.present) delta = &choice.message;
+  if (delta != nullptr) {
+    writer_.thinking(!delta->reasoning_content.empty() ? delta->reasoning_content : delta->reasoning);
+    writer_.saying(delta->content);
+    for (std::size_t i = 0; i < delta->tool_call_count; ++i) on_tool_call_delta(delta->tool_calls[i]);
+  }
+  if (!choice.finish_reason.empty()) {
+    response_.finish_reason = choice.finish_reason == "function_call" ? "tool_calls" : choice.finish_reason;
     finished_ = true;
   }
-  return ok();
 }
 
-void stream_assembler::on_tool_call_delta(const json::object& delta) {
-  const std::string_view id = string_at(delta, "id");
-  std::int64_t index = json_int_or(delta, "index", -1);
+void stream_assembler::on_tool_call_delta(const chunk_tool_call& delta) {
+  std::int64_t index = delta.index;
   if (index < 0) {
     // Without an index (whole responses, a few servers) a new id starts a new call.
-    const bool new_call = last_index_ < 0 || (!id.empty() && calls_[last_index_].id != id);
+    const bool new_call = last_index_ < 0 || (!delta.id.empty() && calls_[last_index_].id != delta.id);
     index = new_call ? static_cast<std::int64_t>(calls_.size()) : last_index_;
     while (new_call && calls_.count(index) != 0) ++index;
   }
   last_index_ = index;
   partial_call& call = calls_[index];
-  if (!id.empty()) call.id.assign(id);
-  if (const auto* function = json_object_at(delta, "function")) {
-    const std::string_view name = string_at(*function, "name");
-    if (!name.empty()) call.name.assign(name);
-    call.arguments.append(string_at(*function, "arguments"));
+  if (!delta.id.empty()) call.id.assign(delta.id);
+  if (delta.has_function) {
+    if (!delta.name.empty()) call.name.assign(delta.name);
+    call.arguments.append(delta.arguments);
   }
 }
 
-void stream_assembler::read_usage(const json::object& usage) {
-  response_.usage.input_tokens = json_int_or(usage, "prompt_tokens", response_.usage.input_tokens);
-  response_.usage.output_tokens = json_int_or(usage, "completion_tokens", response_.usage.output_tokens);
-  if (const auto* prompt = json_object_at(usage, "prompt_tokens_details")) {
-    response_.usage.cached_tokens = json_int_or(*prompt, "cached_tokens", response_.usage.cached_tokens);
-  }
-  if (const auto* completion = json_object_at(usage, "completion_tokens_details")) {
-    response_.usage.reasoning_tokens = json_int_or(*completion, "reasoning_tokens", response_.usage.reasoning_tokens);
-  }
+void stream_assembler::read_usage(const chunk_usage& usage) {
+  response_.usage.input_tokens = usage.prompt_tokens.value_or(response_.usage.input_tokens);
+  response_.usage.output_tokens = usage.completion_tokens.value_or(response_.usage.output_tokens);
+  response_.usage.cached_tokens = usage.cached_tokens.value_or(response_.usage.cached_tokens);
+  response_.usage.reasoning_tokens = usage.reasoning_tokens.value_or(response_.usage.reasoning_tokens);
 }
 
 result<model_response> stream_assembler::finish() {

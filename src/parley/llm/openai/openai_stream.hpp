@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
+#include "parley/llm/openai/openai_chunk.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/llm/segment_writer.hpp"
 #include "parley/llm/sse_parser.hpp"
@@ -21,6 +23,8 @@ class stream_assembler {
 
   // One SSE event: a JSON chunk, or "[DONE]".
   result<void> on_event(const sse_event& event);
+  // The body of a non-streamed answer, which has the shape of one big chunk with `message`.
+  result<void> on_whole_answer(std::string_view body);
   // A parsed chunk (`delta`) or a whole non-streamed response (`message`).
   result<void> on_chunk(const boost::json::object& chunk);
   bool done() const noexcept { return done_; }
@@ -38,9 +42,10 @@ class stream_assembler {
     std::string arguments;
   };
 
-  result<void> on_choice(const boost::json::object& choice);
-  void on_tool_call_delta(const boost::json::object& delta);
-  void read_usage(const boost::json::object& usage);
+  void take(const chunk_fields& chunk);
+  void on_choice(const chunk_choice& choice);
+  void on_tool_call_delta(const chunk_tool_call& delta);
+  void read_usage(const chunk_usage& usage);
 
   model_response response_;
   segment_writer writer_;
