@@ -1,6 +1,7 @@
 #include "parley/llm/anthropic/anthropic_stream.hpp"
 
 #include "parley/core/json.hpp"
+#include "parley/llm/anthropic/anthropic_event.hpp"
 
 namespace parley::llm::anthropic {
 
@@ -36,6 +37,21 @@ std::string finish_reason_for(std::string_view stop_reason) {
 }
 
 result<void> stream_assembler::on_event(const sse_event& event) {
+  // The events that come by the hundred are read without building a parse tree; the others, and
+  // what is not a JSON object, are parsed.
+  if (const event_fields* fields = read_event_fields(event.data)) {
+    const std::string_view type = fields->type.empty() ? std::string_view(event.event) : fields->type;
+    if (type == "content_block_delta") return on_block_delta(*fields);
+    if (type == "content_block_stop") {
+      on_block_stop(fields->index);
+      return ok();
+    }
+    if (type == "message_stop") {
+      done_ = true;
+      return ok();
+    }
+    if (type == "ping") return ok();
+  }
   auto parsed = parse_json(event.data);
   if (!parsed || !parsed->is_object()) {
     return make_error(errc::provider_error, "invalid JSON in stream event '" + event.event + "': " + quote(event.data));
@@ -44,11 +60,8 @@ result<void> stream_assembler::on_event(const sse_event& event) {
   std::string_view type = string_at(fields, "type");
   if (type.empty()) type = event.event;
 
-  if (type == "content_block_delta") return on_block_delta(fields);
   if (type == "content_block_start") return on_block_start(fields);
-  if (type == "content_block_stop") {
-    on_block_stop(fields);
-  } else if (type == "message_start") {
+  if (type == "message_start") {
     if (const auto* message = json_object_at(fields, "message")) {
       if (const auto* usage = json_object_at(*message, "usage")) read_usage(*usage);
     }
@@ -58,12 +71,10 @@ result<void> stream_assembler::on_event(const sse_event& event) {
       if (!reason.empty()) stop_reason_.assign(reason);
     }
     if (const auto* usage = json_object_at(fields, "usage")) read_usage(*usage);
-  } else if (type == "message_stop") {
-    done_ = true;
   } else if (type == "error") {
     return stream_error(fields);
   }
-  // "ping" and event types added after this was written are ignored, as the API asks.
+  // Event types added after this was written are ignored, as the API asks.
   return ok();
 }
 
@@ -89,33 +100,31 @@ result<void> stream_assembler::on_block_start(const json::object& event) {
   return ok();
 }
 
-result<void> stream_assembler::on_block_delta(const json::object& event) {
-  const auto* delta = json_object_at(event, "delta");
-  if (delta == nullptr) return make_error(errc::provider_error, "content_block_delta without delta");
-  const std::int64_t index = json_int_or(event, "index", 0);
-  const auto found = open_blocks_.find(index);
+result<void> stream_assembler::on_block_delta(const event_fields& event) {
+  if (!event.delta.present) return make_error(errc::provider_error, "content_block_delta without delta");
+  const auto found = open_blocks_.find(event.index);
   if (found == open_blocks_.end()) {
     return make_error(errc::provider_error,
-                      "content_block_delta for block " + std::to_string(index) + " that was not started");
+                      "content_block_delta for block " + std::to_string(event.index) + " that was not started");
   }
   block& target = found->second;
-  const std::string_view type = string_at(*delta, "type");
+  const std::string_view type = event.delta.type;
   if (type == "text_delta") {
-    writer_.saying(string_at(*delta, "text"));
+    writer_.saying(event.delta.text);
   } else if (type == "thinking_delta") {
-    writer_.thinking(string_at(*delta, "thinking"));
+    writer_.thinking(event.delta.thinking);
   } else if (type == "signature_delta") {
-    target.signature.append(string_at(*delta, "signature"));
+    target.signature.append(event.delta.signature);
   } else if (type == "input_json_delta") {
     // A start value that deltas follow was only a placeholder.
     if (target.input_json == "{}") target.input_json.clear();
-    target.input_json.append(string_at(*delta, "partial_json"));
+    target.input_json.append(event.delta.partial_json);
   }
   return ok();
 }
 
-void stream_assembler::on_block_stop(const json::object& event) {
-  const auto found = open_blocks_.find(json_int_or(event, "index", 0));
+void stream_assembler::on_block_stop(std::int64_t index) {
+  const auto found = open_blocks_.find(index);
   if (found == open_blocks_.end()) return;
   block& stopped = found->second;
   if (stopped.type == "tool_use") {

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "parley/llm/anthropic/anthropic_event.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/llm/segment_writer.hpp"
 #include "parley/llm/sse_parser.hpp"
@@ -43,8 +44,8 @@ class stream_assembler {
   };
 
   result<void> on_block_start(const boost::json::object& event);
-  result<void> on_block_delta(const boost::json::object& event);
-  void on_block_stop(const boost::json::object& event);
+  result<void> on_block_delta(const event_fields& event);
+  void on_block_stop(std::int64_t index);
   void read_usage(const boost::json::object& usage);
   void finish_tool_use(block& tool_use);
 
