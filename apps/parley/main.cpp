@@ -28,7 +28,8 @@ constexpr const char* kUsage =
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
     "                      [--cors-origin ORIGIN] [--turn-window S] [--session-gap S] [--reflect-every S]\n"
-    "                      [--reflect-goal TEXT]   the web UI, REST API and WebSocket on one port\n"
+    "                      [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N] [--loaded-dialogs N]\n"
+    "                      the web UI, REST API and WebSocket on one port\n"
     "common options: --data DIR (default ./.parley)\n";
 
 }  // namespace

@@ -39,15 +39,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window",
-                           "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes"},
-                          {}};
+const arg_spec kServeSpec{
+    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window", "session-gap",
+     "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs"},
+    {}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
     "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
-    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N]";
+    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -120,6 +121,21 @@ result<std::int64_t> parse_seconds(const parsed_args& args, const std::string& n
   return seconds * 1000;
 }
 
+// --loaded-dialogs N: how many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit);
+// absent, the engine's default.
+result<std::optional<std::size_t>> parse_loaded_dialogs(const parsed_args& args) {
+  const auto text = args.value("loaded-dialogs");
+  if (!text) return std::optional<std::size_t>{};
+  constexpr std::size_t kMaxLoaded = 10'000'000;
+  std::size_t limit = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), limit);
+  if (ec != std::errc{} || end != text->data() + text->size() || limit < 1 || limit > kMaxLoaded) {
+    return make_error(errc::invalid_argument,
+                      "--loaded-dialogs: expected a whole number of dialogs 1..10000000, got '" + *text + "'");
+  }
+  return std::optional<std::size_t>{limit};
+}
+
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
                                 server::pubchan& channels, server::turn_window_timers* windows, bool& done) {
   listener.stop();
@@ -186,6 +202,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!reflect_every) return report(reflect_every.err());
   const std::string reflect_goal = args->value("reflect-goal").value_or(kDefaultReflectionGoal);
   if (reflect_goal.empty()) return report(make_error(errc::invalid_argument, "--reflect-goal: expected a goal"));
+  auto loaded_dialogs = parse_loaded_dialogs(*args);
+  if (!loaded_dialogs) return report(loaded_dialogs.err());
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
@@ -209,6 +227,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     eng = std::move(*created);
   }
   eng->set_record_windows(*turn_window, *session_gap);
+  if (*loaded_dialogs) eng->set_loaded_dialog_limit(**loaded_dialogs);
   eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 

@@ -20,6 +20,39 @@ TEST_F(RestTest, StatusNamesTheScriptedModelAndNeedsNoTokenOnLoopback) {
   EXPECT_TRUE(body.at("version").is_string());
 }
 
+TEST_F(RestTest, DialogsAtRestLeaveMemoryPastTheLoadedDialogsLimitAndStillAnswer) {
+  start("q4h", {"--loaded-dialogs", "1"});
+  std::vector<std::string> ids;
+  for (const char* words : {"first words", "second words", "third words"}) {
+    ids.push_back(create_dialog(words));
+    ASSERT_TRUE(eventually_says(ids.back(), std::string("ok: ") + words));
+  }
+  auto in_memory = client().get("/api/status").json().at("dialogsInMemory");
+  EXPECT_EQ(in_memory.at("limit"), 1);
+  // Each new dialog's pass dropped the ones before it, which were at rest.
+  EXPECT_LE(in_memory.at("loaded").as_int64(), 2);
+  // The first dialog, long out of memory, is replayed from the log and answers with its history.
+  ASSERT_EQ(client().post("/api/dialogs/" + ids[0] + "/messages", boost::json::value{{"content", "more words"}}).status,
+            202);
+  ASSERT_TRUE(eventually_says(ids[0], "ok: more words"));
+  const auto transcript = client().get("/api/dialogs/" + ids[0] + "/transcript").json();
+  EXPECT_EQ(transcript.at("total"), 4);
+  EXPECT_EQ(transcript.at("messages").at(0).at("content"), "first words");
+}
+
+TEST_F(RestTest, RefusesALoadedDialogsLimitThatIsNotAPositiveCount) {
+  for (const char* bad : {"0", "-3", "many", "20000000"}) {
+    server_process refused({"--team",
+                            (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(),
+                            "--data", data_dir().string(), "--loaded-dialogs", bad});
+    EXPECT_FALSE(refused.started()) << bad;
+    EXPECT_NE(refused.output().find("--loaded-dialogs: expected a whole number of dialogs 1..10000000, got '" +
+                                    std::string(bad) + "'"),
+              std::string::npos)
+        << refused.output();
+  }
+}
+
 TEST_F(RestTest, TeamListsTheMembers) {
   start("q4h");
   const auto body = client().get("/api/team").json();

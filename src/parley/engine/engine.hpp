@@ -150,6 +150,7 @@ class engine {
   // that nothing holds, in trees with no drive under way, are dropped and loaded again from the
   // log when next needed, so a long-running server does not keep every dialog it ever ran.
   void set_loaded_dialog_limit(std::size_t limit) noexcept { loaded_limit_ = limit == 0 ? 1 : limit; }
+  std::size_t loaded_dialog_limit() const noexcept { return loaded_limit_; }
   std::size_t loaded_dialogs() const noexcept { return dialogs_.size(); }
 
   const config::team_config& team() const noexcept { return team_; }

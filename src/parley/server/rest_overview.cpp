@@ -15,12 +15,15 @@ handler_result get_status(server_context& context, const rest_request& request, 
     providers[member.id] = std::string(context.engine.provider_kind_of(member.id));
   }
   co_return json_response(
-      200, boost::json::object{{"version", context.version},
-                               {"protocol", 1},
-                               {"scriptedOffline", context.scripted_offline},
-                               {"providers", std::move(providers)},
-                               {"authRequired", !context.options.token.empty() || context.users.multi_user()},
-                               {"user", boost::json::object{{"id", request.who->id}, {"name", request.who->name}}}});
+      200,
+      boost::json::object{{"version", context.version},
+                          {"protocol", 1},
+                          {"scriptedOffline", context.scripted_offline},
+                          {"providers", std::move(providers)},
+                          {"authRequired", !context.options.token.empty() || context.users.multi_user()},
+                          {"dialogsInMemory", boost::json::object{{"loaded", context.engine.loaded_dialogs()},
+                                                                  {"limit", context.engine.loaded_dialog_limit()}}},
+                          {"user", boost::json::object{{"id", request.who->id}, {"name", request.who->name}}}});
 }
 
 handler_result get_team(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
