@@ -49,12 +49,10 @@ class json_field_handler {
     depth_ = 0;
     in_string_ = false;
     is_object_ = false;
-    needs_full_parse_ = false;
   }
-  // The document was an object and the reader took it whole.
-  bool took_all() const noexcept { return is_object_ && !needs_full_parse_; }
-  // The document holds something only a full parse can report (an error, say).
-  void needs_full_parse() noexcept { needs_full_parse_ = true; }
+  // The document was an object (the reader may still find it holds something only a full parse
+  // can report, such as an error).
+  bool was_object() const noexcept { return is_object_; }
 
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
@@ -67,7 +65,6 @@ class json_field_handler {
   bool on_object_end(std::size_t, error_code&) { return close(); }
   bool on_array_begin(error_code& ec) {
     const std::uint8_t field = current_field();
-    if (field == kDocumentField) needs_full_parse_ = true;
     return open(field <= kDocumentField ? kIgnoredField : reader().open_array(field), true, ec);
   }
   bool on_array_end(std::size_t, error_code&) { return close(); }
@@ -143,9 +140,7 @@ class json_field_handler {
     in_string_ = true;
     string_ = nullptr;
     const std::uint8_t field = current_field();
-    if (field == kDocumentField) {
-      needs_full_parse_ = true;
-    } else if (field != kIgnoredField) {
+    if (field > kDocumentField) {
       string_ = reader().string_field(field);
       if (string_ != nullptr) {
         string_->clear();
@@ -157,13 +152,11 @@ class json_field_handler {
 
   bool on_number(std::int64_t value) {
     const std::uint8_t field = current_field();
-    if (field == kDocumentField) needs_full_parse_ = true;
     if (field > kDocumentField) reader().number(field, value);
     return true;
   }
   bool on_other(bool is_null) {
     const std::uint8_t field = current_field();
-    if (field == kDocumentField) needs_full_parse_ = true;
     if (field > kDocumentField) reader().other_value(field, is_null);
     return true;
   }
@@ -174,18 +167,18 @@ class json_field_handler {
   std::string* string_ = nullptr;
   bool in_string_ = false;
   bool is_object_ = false;
-  bool needs_full_parse_ = false;
 };
 
-// Reads one whole document into the parser's handler; false when the text is not one JSON object
-// (whitespace around it aside) the handler took whole.
+// Reads one whole document into the parser's handler; false when the text is not one valid JSON
+// object (whitespace around it aside).
 template <class Handler>
 bool read_json_fields(boost::json::basic_parser<Handler>& parser, std::string_view text) {
   parser.reset();
   parser.handler().start();
   boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
-  return !ec && parser.handler().took_all() && text.substr(used).find_first_not_of(" \t\r\n") == std::string_view::npos;
+  return !ec && parser.handler().was_object() &&
+         text.substr(used).find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
 }  // namespace parley::llm

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parley/core/json.hpp"
+#include "random_json.hpp"
 
 namespace parley::llm::anthropic {
 namespace {
@@ -87,6 +88,17 @@ TEST(AnthropicEvent, EachReadStartsAfresh) {
   const event_fields* second = read_event_fields(R"({"type":"content_block_stop"})");
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(describe(*second), "type=content_block_stop index=0 no delta");
+}
+
+TEST(AnthropicEvent, TheReaderAgreesWithTheFullParseOnRandomDocuments) {
+  random_json_objects events(20261126, {"type", "index", "delta", "text", "thinking", "signature", "partial_json",
+                                        "content_block", "message", "usage", "error", "other"});
+  for (int i = 0; i < 20000; ++i) {
+    const std::string text = events.next();
+    const event_fields* read = read_event_fields(text);
+    ASSERT_NE(read, nullptr) << text;
+    ASSERT_EQ(describe(*read), through_full_parse(text)) << text;
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parley/core/json.hpp"
+#include "random_json.hpp"
 
 namespace parley::llm::openai {
 namespace {
@@ -84,6 +85,7 @@ const std::vector<std::string> kChunksTheReaderTakes = {
     R"({"usage":{"prompt_tokens":1.5,"completion_tokens":-3,"prompt_tokens_details":{"cached_tokens":"7"},"completion_tokens_details":[]}})",
     R"({"usage":[1,2],"choices":{"0":{}}})",
     R"({"error":null,"choices":[{"index":0,"delta":{"content":"no error"}}]})",
+    R"({"error":{"message":"then none"},"error":null,"choices":[{"index":0,"delta":{"content":"x"}}]})",
     // Escapes, text outside ASCII, and strings and keys long enough to arrive in parts.
     R"({"choices":[{"index":0,"delta":{"content":"line\nnext \"q\" \\ \/ \u4e2d\u6587 \ud83d\ude00 é"}}]})",
     R"({"choices":[{"index":0,"delta":{"con\u0074ent":"escaped key","\u0072easoning":"r"}}]})",
@@ -126,6 +128,7 @@ TEST(OpenAiChunk, ErrorsAndWhatIsNotAnObjectAreLeftToTheFullParse) {
       R"({"error":1})",
       R"({"error":[]})",
       R"({"error":false})",
+      R"({"error":null,"error":"late"})",
       R"([{"choices":[]}])",
       R"("text")",
       "42",
@@ -149,6 +152,46 @@ TEST(OpenAiChunk, EachReadStartsAfresh) {
   const chunk_fields* second = read_chunk_fields(R"({"choices":[{"index":0,"delta":{"reasoning":"b"}}]})");
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(describe(*second), "usage:absent\nchoice 0 finish= delta=rc=|r=b|c=|calls[] message=absent");
+}
+
+TEST(OpenAiChunk, TheReaderAgreesWithTheFullParseOnRandomDocuments) {
+  random_json_objects chunks(20261126, {"choices",
+                                        "delta",
+                                        "message",
+                                        "index",
+                                        "content",
+                                        "reasoning",
+                                        "reasoning_content",
+                                        "tool_calls",
+                                        "id",
+                                        "function",
+                                        "name",
+                                        "arguments",
+                                        "usage",
+                                        "prompt_tokens",
+                                        "completion_tokens",
+                                        "prompt_tokens_details",
+                                        "completion_tokens_details",
+                                        "cached_tokens",
+                                        "reasoning_tokens",
+                                        "finish_reason",
+                                        "error",
+                                        "type",
+                                        "other"});
+  int taken = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string text = chunks.next();
+    auto parsed = parse_json(text);
+    ASSERT_TRUE(parsed && parsed->is_object()) << text;
+    const auto* error = parsed->get_object().if_contains("error");
+    const bool left_to_full_parse = error != nullptr && !error->is_null();
+    const chunk_fields* read = read_chunk_fields(text);
+    ASSERT_EQ(read == nullptr, left_to_full_parse) << text;
+    if (read == nullptr) continue;
+    ++taken;
+    ASSERT_EQ(describe(*read), through_full_parse(text)) << text;
+  }
+  EXPECT_GT(taken, 10000);
 }
 
 }  // namespace

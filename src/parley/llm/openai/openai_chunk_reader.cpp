@@ -98,8 +98,13 @@ field field_of_key(container in, std::string_view key) {
 class chunk_handler : public json_field_handler<chunk_handler> {
  public:
   const chunk_fields& fields() const noexcept { return fields_; }
+  // The chunk carries an error (the last `error` key is not null): the full parse reports it.
+  bool has_error() const noexcept { return error_; }
 
-  void clear_fields() { fields_.clear(); }
+  void clear_fields() {
+    fields_.clear();
+    error_ = false;
+  }
 
   static std::uint8_t field_of_key(std::uint8_t in, std::string_view key) {
     return as_byte(openai::field_of_key(static_cast<container>(in), key));
@@ -215,9 +220,11 @@ class chunk_handler : public json_field_handler<chunk_handler> {
   }
 
   void other_value(std::uint8_t value, bool is_null) {
-    // A null error is no error; any other field holding a null, a bool or a string it does not
-    // take is as good as absent.
-    if (!(is_null && static_cast<field>(value) == field::error)) not_its_kind(static_cast<field>(value));
+    if (static_cast<field>(value) == field::error) {
+      error_ = !is_null;  // a null error is no error
+    } else {
+      not_its_kind(static_cast<field>(value));  // as good as absent
+    }
   }
 
  private:
@@ -230,7 +237,7 @@ class chunk_handler : public json_field_handler<chunk_handler> {
   void not_its_kind(field f) {
     switch (f) {
       case field::error:
-        needs_full_parse();
+        error_ = true;
         break;
       case field::usage:
         fields_.usage = chunk_usage{};
@@ -283,6 +290,7 @@ class chunk_handler : public json_field_handler<chunk_handler> {
   chunk_choice* choice_ = nullptr;
   chunk_message* message_ = nullptr;
   chunk_tool_call* call_ = nullptr;
+  bool error_ = false;
 };
 
 }  // namespace
@@ -291,7 +299,7 @@ const chunk_fields* read_chunk_fields(std::string_view text) {
   // One parser per thread, reused: its buffers (and the fields') are warm after the first chunks.
   // A chunk is read in one call, so nothing else runs on this thread between reset and use.
   thread_local boost::json::basic_parser<chunk_handler> parser{boost::json::parse_options{}};
-  return read_json_fields(parser, text) ? &parser.handler().fields() : nullptr;
+  return read_json_fields(parser, text) && !parser.handler().has_error() ? &parser.handler().fields() : nullptr;
 }
 
 }  // namespace parley::llm::openai
