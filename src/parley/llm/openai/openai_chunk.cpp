@@ -20,12 +20,20 @@ void chunk_message::clear() {
   tool_call_count = 0;
 }
 
-chunk_tool_call& chunk_message::add_tool_call() {
-  if (tool_call_count == tool_calls.size()) tool_calls.emplace_back();
-  chunk_tool_call& call = tool_calls[tool_call_count++];
-  call.clear();
-  return call;
+namespace {
+
+// The next entry of a list whose buffers are kept from chunk to chunk, cleared.
+template <class Entry>
+Entry& next_entry(std::vector<Entry>& entries, std::size_t& count) {
+  if (count == entries.size()) entries.emplace_back();
+  Entry& entry = entries[count++];
+  entry.clear();
+  return entry;
 }
+
+}  // namespace
+
+chunk_tool_call& chunk_message::add_tool_call() { return next_entry(tool_calls, tool_call_count); }
 
 void chunk_choice::clear() {
   index = 0;
@@ -39,12 +47,7 @@ void chunk_fields::clear() {
   choice_count = 0;
 }
 
-chunk_choice& chunk_fields::add_choice() {
-  if (choice_count == choices.size()) choices.emplace_back();
-  chunk_choice& choice = choices[choice_count++];
-  choice.clear();
-  return choice;
-}
+chunk_choice& chunk_fields::add_choice() { return next_entry(choices, choice_count); }
 
 namespace {
 
