@@ -25,8 +25,6 @@ class stream_assembler {
   result<void> on_event(const sse_event& event);
   // The body of a non-streamed answer, which has the shape of one big chunk with `message`.
   result<void> on_whole_answer(std::string_view body);
-  // A parsed chunk (`delta`) or a whole non-streamed response (`message`).
-  result<void> on_chunk(const boost::json::object& chunk);
   bool done() const noexcept { return done_; }
 
   // The end of the body: announces the tool calls and returns the response. An error when the
@@ -42,6 +40,8 @@ class stream_assembler {
     std::string arguments;
   };
 
+  // A parsed chunk (`delta`) or whole answer (`message`) the reader left to the full parse.
+  result<void> on_chunk(const boost::json::object& chunk);
   void take(const chunk_fields& chunk);
   void on_choice(const chunk_choice& choice);
   void on_tool_call_delta(const chunk_tool_call& delta);
