@@ -127,7 +127,11 @@ TEST_F(anthropic_provider_test, streams_thinking_signature_text_and_tool_use) {
 
 TEST_F(anthropic_provider_test, stop_reasons_map_to_finish_reasons) {
   for (const auto& [stop_reason, finish_reason] :
-       std::vector<std::pair<std::string, std::string>>{{"end_turn", "stop"}, {"max_tokens", "length"}}) {
+       std::vector<std::pair<std::string, std::string>>{{"end_turn", "stop"},
+                                                        {"stop_sequence", "stop"},
+                                                        {"max_tokens", "length"},
+                                                        {"pause_turn", "length"},
+                                                        {"refusal", "content_filter"}}) {
     server_.push(fake_response::sse({kMessageStart, block_start(0, R"({"type":"text","text":""})"),
                                      block_delta(0, R"({"type":"text_delta","text":"x"})"), block_stop(0),
                                      message_end(stop_reason, 3)}));
@@ -135,6 +139,18 @@ TEST_F(anthropic_provider_test, stop_reasons_map_to_finish_reasons) {
     ASSERT_TRUE(answer) << answer.err().message;
     EXPECT_EQ(answer->finish_reason, finish_reason) << stop_reason;
   }
+}
+
+TEST_F(anthropic_provider_test, unknown_stop_reason_is_a_clear_error) {
+  server_.push(fake_response::sse({kMessageStart, block_start(0, R"({"type":"text","text":""})"),
+                                   block_delta(0, R"({"type":"text_delta","text":"x"})"), block_stop(0),
+                                   message_end("daydreaming", 3)}));
+  auto answer = call(options(), simple_request());
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(answer.err().code, errc::provider_error);
+  EXPECT_EQ(answer.err().message,
+            "anthropic: the model ended with stop_reason 'daydreaming', which is none of end_turn, stop_sequence, "
+            "max_tokens, tool_use, pause_turn, refusal");
 }
 
 TEST_F(anthropic_provider_test, an_image_goes_as_a_base64_block_before_the_words_and_audio_as_a_note) {

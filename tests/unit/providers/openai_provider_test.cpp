@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -415,6 +417,33 @@ TEST_F(openai_provider_test, malformed_stream_is_not_asked_again) {
   auto answer = call(opts, simple_request());
   ASSERT_FALSE(answer);
   EXPECT_EQ(server_.requests().size(), 1u);
+}
+
+TEST_F(openai_provider_test, unknown_finish_reason_is_a_clear_error) {
+  server_.push(fake_response::sse({delta(R"({"content":"half"})"), finish("banana"), "data: [DONE]\n\n"}));
+  auto answer = call(options(), simple_request());
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(answer.err().code, errc::provider_error);
+  EXPECT_EQ(answer.err().message,
+            "openai: the model ended with finish_reason 'banana', which is none of stop, length, tool_calls, "
+            "content_filter");
+}
+
+TEST_F(openai_provider_test, compatible_servers_finish_reasons_get_the_engines_names) {
+  for (const auto& [given, named] :
+       std::vector<std::pair<std::string, std::string>>{{"stop", "stop"},
+                                                        {"length", "length"},
+                                                        {"content_filter", "content_filter"},
+                                                        {"eos_token", "stop"},
+                                                        {"stop_sequence", "stop"},
+                                                        {"end_turn", "stop"},
+                                                        {"model_length", "length"},
+                                                        {"max_tokens", "length"}}) {
+    server_.push(fake_response::sse({delta(R"({"content":"x"})"), finish(given)}));
+    auto answer = call(options(), simple_request());
+    ASSERT_TRUE(answer) << given << ": " << answer.err().message;
+    EXPECT_EQ(answer->finish_reason, named) << given;
+  }
 }
 
 TEST_F(openai_provider_test, stream_without_finish_or_done_is_an_error) {

@@ -29,11 +29,14 @@ error stream_error(const json::object& event) {
 
 }  // namespace
 
-std::string finish_reason_for(std::string_view stop_reason) {
+std::optional<std::string> finish_reason_for(std::string_view stop_reason) {
   if (stop_reason == "end_turn" || stop_reason == "stop_sequence") return "stop";
   if (stop_reason == "tool_use") return "tool_calls";
-  if (stop_reason == "max_tokens") return "length";
-  return std::string(stop_reason);
+  // pause_turn: a long turn of the API's own server tools was cut, to be continued — the answer
+  // so far is not all of it.
+  if (stop_reason == "max_tokens" || stop_reason == "pause_turn") return "length";
+  if (stop_reason == "refusal") return "content_filter";
+  return std::nullopt;
 }
 
 result<void> stream_assembler::on_event(const sse_event& event) {
@@ -189,7 +192,13 @@ result<void> stream_assembler::on_message(const json::object& message) {
 result<model_response> stream_assembler::finish() {
   writer_.close();
   if (!done_) return make_error(errc::provider_error, "stream ended before message_stop");
-  response_.finish_reason = finish_reason_for(stop_reason_.empty() ? "end_turn" : stop_reason_);
+  auto finish_reason = finish_reason_for(stop_reason_.empty() ? "end_turn" : stop_reason_);
+  if (!finish_reason) {
+    return make_error(errc::provider_error, "the model ended with stop_reason '" + quote(stop_reason_) +
+                                                "', which is none of end_turn, stop_sequence, max_tokens, tool_use, "
+                                                "pause_turn, refusal");
+  }
+  response_.finish_reason = std::move(*finish_reason);
   return std::move(response_);
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "parley/llm/anthropic/anthropic_event.hpp"
@@ -17,8 +18,10 @@
 
 namespace parley::llm::anthropic {
 
-// end_turn → stop, tool_use → tool_calls, max_tokens → length, stop_sequence → stop; others as is.
-std::string finish_reason_for(std::string_view stop_reason);
+// The engine's name for a stop_reason (end_turn and stop_sequence → stop, tool_use → tool_calls,
+// max_tokens and pause_turn → length, refusal → content_filter); nullopt for one the API does not
+// document, which ends the generation with an error.
+std::optional<std::string> finish_reason_for(std::string_view stop_reason);
 
 class stream_assembler {
  public:

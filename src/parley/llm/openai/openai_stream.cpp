@@ -1,5 +1,9 @@
 #include "parley/llm/openai/openai_stream.hpp"
 
+#include <array>
+#include <optional>
+#include <utility>
+
 #include "parley/core/json.hpp"
 #include "parley/llm/remote_call.hpp"
 
@@ -11,6 +15,27 @@ constexpr std::size_t kQuotedChunk = 200;
 
 std::string quote(std::string_view text) {
   return std::string(text.substr(0, kQuotedChunk)) + (text.size() > kQuotedChunk ? "..." : "");
+}
+
+// The finish reasons of Chat Completions, and those compatible servers use for the same things
+// (text-generation-inference, Mistral, the legacy function_call), by the engine's names.
+std::optional<std::string_view> known_finish_reason(std::string_view reason) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kKnown{{
+      {"stop", "stop"},
+      {"length", "length"},
+      {"tool_calls", "tool_calls"},
+      {"content_filter", "content_filter"},
+      {"function_call", "tool_calls"},
+      {"eos_token", "stop"},
+      {"stop_sequence", "stop"},
+      {"end_turn", "stop"},
+      {"model_length", "length"},
+      {"max_tokens", "length"},
+  }};
+  for (const auto& [given, named] : kKnown) {
+    if (given == reason) return named;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -76,7 +101,7 @@ void stream_assembler::on_choice(const chunk_choice& choice) {
     for (std::size_t i = 0; i < delta->tool_call_count; ++i) on_tool_call_delta(delta->tool_calls[i]);
   }
   if (!choice.finish_reason.empty()) {
-    response_.finish_reason = choice.finish_reason == "function_call" ? "tool_calls" : choice.finish_reason;
+    response_.finish_reason = choice.finish_reason;
     finished_ = true;
   }
 }
@@ -109,6 +134,14 @@ result<model_response> stream_assembler::finish() {
   writer_.close();
   if (!done_ && !finished_) {
     return make_error(errc::provider_error, "stream ended before the model finished (no finish_reason, no [DONE])");
+  }
+  if (!response_.finish_reason.empty()) {
+    auto known = known_finish_reason(response_.finish_reason);
+    if (!known) {
+      return make_error(errc::provider_error, "the model ended with finish_reason '" + quote(response_.finish_reason) +
+                                                  "', which is none of stop, length, tool_calls, content_filter");
+    }
+    response_.finish_reason = *known;
   }
   for (auto& [index, call] : calls_) {
     if (call.name.empty()) {

@@ -1,0 +1,99 @@
+// A real provider answering with something the engine cannot take — here a finish reason no API
+// documents — through the engine: the failure is in the log with its reason, nothing of the
+// refused answer is kept as a message, and the dialog answers the next message.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "parley/config/team.hpp"
+#include "parley/core/json.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/model/event.hpp"
+#include "support/fake_http_server.hpp"
+
+namespace parley::server {
+namespace {
+
+namespace asio = boost::asio;
+using parley::testing::fake_response;
+
+std::string chunk(std::string_view delta, std::string_view finish_reason) {
+  return R"(data: {"id":"c1","choices":[{"index":0,"delta":)" + std::string(delta) + R"(,"finish_reason":)" +
+         std::string(finish_reason) + "}]}\n\n";
+}
+
+// Temporaries are kept out of the co_await expressions: g++ 12 mishandles some of them.
+asio::awaitable<void> say(engine::engine& eng, std::string& id, std::string text) {
+  if (id.empty()) {
+    engine::new_dialog spec{"lead", "t", ""};
+    auto created = co_await eng.create_root_dialog(std::move(spec));
+    if (!created) co_return;
+    id = *created;
+  }
+  auto posted = co_await eng.post_user_message(id, std::move(text));
+  EXPECT_TRUE(posted);
+  co_await eng.wait_until_settled(id);
+}
+
+TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswersTheNextMessage) {
+  parley::testing::fake_http_server model;
+  model.push(
+      fake_response::sse({chunk(R"({"content":"Hal"})", "null"), chunk("{}", R"("banana")"), "data: [DONE]\n\n"}));
+  model.push(
+      fake_response::sse({chunk(R"({"content":"Hello"})", "null"), chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
+
+  std::random_device device;
+  const auto dir = std::filesystem::temp_directory_path() / ("parley-bad-finish-" + std::to_string(device()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "team.yaml") << "version: 1\nproviders:\n  fake: {kind: openai, base_url: \"" << model.base_url()
+                                   << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
+                                      "members:\n  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
+  auto team = config::load_team_file(dir / "team.yaml");
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(team) << team.err().message;
+  auto providers = engine::build_providers(*team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  asio::io_context io{1};
+  auto log = make_memory_store();
+  auto created =
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+  ASSERT_TRUE(created) << created.err().message;
+
+  std::string id;
+  asio::co_spawn(io, say(**created, id, "hi"), asio::detached);
+  io.run();
+  io.restart();
+  ASSERT_FALSE(id.empty());
+  auto events = log->read_events(id);
+  ASSERT_TRUE(events);
+  ASSERT_FALSE(events->empty());
+  EXPECT_EQ(events->back().type, event_type::drive_failed);
+  EXPECT_EQ(parley::json_string_or(events->back().payload, "message"),
+            "openai: the model ended with finish_reason 'banana', which is none of stop, length, tool_calls, "
+            "content_filter");
+  for (const auto& ev : *events) EXPECT_NE(ev.type, event_type::generation_finished);
+
+  asio::co_spawn(io, say(**created, id, "again"), asio::detached);
+  io.run();
+  EXPECT_EQ(model.requests().size(), 2u);
+  auto messages = log->messages(id, 0);
+  ASSERT_TRUE(messages);
+  ASSERT_EQ(messages->size(), 3u);
+  EXPECT_EQ((*messages)[0].content, "hi");
+  EXPECT_EQ((*messages)[1].content, "again");
+  EXPECT_EQ((*messages)[2].content, "Hello");
+  auto row = log->get_dialog(id);
+  ASSERT_TRUE(row && *row);
+  EXPECT_EQ((**row).last_error, "");
+}
+
+}  // namespace
+}  // namespace parley::server
