@@ -7,7 +7,7 @@
 // A reader derives from json_field_handler<Reader> (CRTP) and names its containers and fields with
 // small numbers (0: ignored; field 1 is the document itself). It provides:
 //   void clear_fields();                                  before each document
-//   std::uint8_t field_of_key(std::uint8_t container, std::string_view key);  (field_of_known_key)
+//   std::uint8_t field_of_key(std::uint8_t container, std::string_view key);
 //   std::uint8_t element_field(std::uint8_t array);       the field of an array's elements
 //   std::uint8_t open_object(std::uint8_t field);         the container it opens (0: ignored)
 //   std::uint8_t open_array(std::uint8_t field);
@@ -36,24 +36,6 @@ inline constexpr std::uint8_t kDocumentField = 1;
 template <class Enum>
 constexpr std::uint8_t as_byte(Enum value) noexcept {
   return static_cast<std::uint8_t>(value);
-}
-
-// One key a reader follows: the container it is in and the field it names there.
-template <class Container, class Field>
-struct known_key {
-  Container in;
-  std::string_view key;
-  Field is;
-};
-
-// The field `key` names in container `in` by the reader's table, or kIgnoredField.
-template <class Container, class Field, std::size_t N>
-std::uint8_t field_of_known_key(const std::array<known_key<Container, Field>, N>& keys, std::uint8_t in,
-                                std::string_view key) {
-  for (const auto& known : keys) {
-    if (as_byte(known.in) == in && known.key == key) return as_byte(known.is);
-  }
-  return kIgnoredField;
 }
 
 template <class Reader>

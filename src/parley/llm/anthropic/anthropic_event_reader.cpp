@@ -1,5 +1,4 @@
 // read_event_fields: the fields of a stream event the assembler reads, by a json_field_handler.
-#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -40,19 +39,6 @@ enum class field : std::uint8_t {
   partial_json,
 };
 
-// The keys the reader follows, by the container they are in.
-using key_of = known_key<container, field>;
-constexpr std::array kKnownKeys{
-    key_of{container::event, "type", field::type},
-    key_of{container::event, "index", field::index},
-    key_of{container::event, "delta", field::delta},
-    key_of{container::delta, "type", field::delta_type},
-    key_of{container::delta, "text", field::text},
-    key_of{container::delta, "partial_json", field::partial_json},
-    key_of{container::delta, "thinking", field::thinking},
-    key_of{container::delta, "signature", field::signature},
-};
-
 class event_handler : public json_field_handler<event_handler> {
  public:
   const event_fields& fields() const noexcept { return fields_; }
@@ -60,7 +46,18 @@ class event_handler : public json_field_handler<event_handler> {
   void clear_fields() { fields_.clear(); }
 
   static std::uint8_t field_of_key(std::uint8_t in, std::string_view key) {
-    return field_of_known_key(kKnownKeys, in, key);
+    if (static_cast<container>(in) == container::event) {
+      if (key == "type") return as_byte(field::type);
+      if (key == "index") return as_byte(field::index);
+      if (key == "delta") return as_byte(field::delta);
+      return kIgnoredField;
+    }
+    if (key == "type") return as_byte(field::delta_type);
+    if (key == "text") return as_byte(field::text);
+    if (key == "partial_json") return as_byte(field::partial_json);
+    if (key == "thinking") return as_byte(field::thinking);
+    if (key == "signature") return as_byte(field::signature);
+    return kIgnoredField;
   }
 
   static std::uint8_t element_field(std::uint8_t) { return kIgnoredField; }

@@ -1,5 +1,4 @@
 // read_chunk_fields: the fields of a chunk the assembler uses, read by a json_field_handler.
-#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -54,32 +53,50 @@ enum class field : std::uint8_t {
   reasoning_tokens,
 };
 
-// The keys the reader follows, by the container they are in.
-using key_of = known_key<container, field>;
-constexpr std::array kKnownKeys{
-    key_of{container::chunk, "choices", field::choices},
-    key_of{container::chunk, "usage", field::usage},
-    key_of{container::chunk, "error", field::error},
-    key_of{container::choice, "delta", field::delta},
-    key_of{container::choice, "index", field::choice_index},
-    key_of{container::choice, "finish_reason", field::finish_reason},
-    key_of{container::choice, "message", field::message},
-    key_of{container::message, "content", field::content},
-    key_of{container::message, "reasoning_content", field::reasoning_content},
-    key_of{container::message, "reasoning", field::reasoning},
-    key_of{container::message, "tool_calls", field::tool_calls},
-    key_of{container::tool_call, "index", field::call_index},
-    key_of{container::tool_call, "id", field::call_id},
-    key_of{container::tool_call, "function", field::function},
-    key_of{container::function, "arguments", field::function_arguments},
-    key_of{container::function, "name", field::function_name},
-    key_of{container::usage, "prompt_tokens", field::prompt_tokens},
-    key_of{container::usage, "completion_tokens", field::completion_tokens},
-    key_of{container::usage, "prompt_tokens_details", field::prompt_details},
-    key_of{container::usage, "completion_tokens_details", field::completion_details},
-    key_of{container::prompt_details, "cached_tokens", field::cached_tokens},
-    key_of{container::completion_details, "reasoning_tokens", field::reasoning_tokens},
-};
+// The field `key` names in container `in`. A switch with literal comparisons: a table scanned for
+// every key of every chunk cost a sixth of the reading.
+field field_of_key(container in, std::string_view key) {
+  switch (in) {
+    case container::chunk:
+      if (key == "choices") return field::choices;
+      if (key == "usage") return field::usage;
+      if (key == "error") return field::error;
+      return field::ignored;
+    case container::choice:
+      if (key == "delta") return field::delta;
+      if (key == "index") return field::choice_index;
+      if (key == "finish_reason") return field::finish_reason;
+      if (key == "message") return field::message;
+      return field::ignored;
+    case container::message:
+      if (key == "content") return field::content;
+      if (key == "reasoning_content") return field::reasoning_content;
+      if (key == "reasoning") return field::reasoning;
+      if (key == "tool_calls") return field::tool_calls;
+      return field::ignored;
+    case container::tool_call:
+      if (key == "index") return field::call_index;
+      if (key == "id") return field::call_id;
+      if (key == "function") return field::function;
+      return field::ignored;
+    case container::function:
+      if (key == "arguments") return field::function_arguments;
+      if (key == "name") return field::function_name;
+      return field::ignored;
+    case container::usage:
+      if (key == "prompt_tokens") return field::prompt_tokens;
+      if (key == "completion_tokens") return field::completion_tokens;
+      if (key == "prompt_tokens_details") return field::prompt_details;
+      if (key == "completion_tokens_details") return field::completion_details;
+      return field::ignored;
+    case container::prompt_details:
+      return key == "cached_tokens" ? field::cached_tokens : field::ignored;
+    case container::completion_details:
+      return key == "reasoning_tokens" ? field::reasoning_tokens : field::ignored;
+    default:
+      return field::ignored;
+  }
+}
 
 class chunk_handler : public json_field_handler<chunk_handler> {
  public:
@@ -93,7 +110,7 @@ class chunk_handler : public json_field_handler<chunk_handler> {
   }
 
   static std::uint8_t field_of_key(std::uint8_t in, std::string_view key) {
-    return field_of_known_key(kKnownKeys, in, key);
+    return as_byte(openai::field_of_key(static_cast<container>(in), key));
   }
 
   static std::uint8_t element_field(std::uint8_t array) {
