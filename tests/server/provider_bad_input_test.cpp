@@ -7,15 +7,10 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <random>
 #include <string>
 
-#include "parley/config/team.hpp"
+#include "fake_model_engine.hpp"
 #include "parley/core/json.hpp"
-#include "parley/engine/assembly.hpp"
-#include "parley/engine/engine.hpp"
 #include "parley/model/event.hpp"
 #include "support/fake_http_server.hpp"
 
@@ -50,25 +45,14 @@ TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswer
   model.push(
       fake_response::sse({chunk(R"({"content":"Hello"})", "null"), chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
 
-  std::random_device device;
-  const auto dir = std::filesystem::temp_directory_path() / ("parley-bad-finish-" + std::to_string(device()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "team.yaml") << "version: 1\nproviders:\n  fake: {kind: openai, base_url: \"" << model.base_url()
-                                   << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
-                                      "members:\n  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
-  auto team = config::load_team_file(dir / "team.yaml");
-  std::filesystem::remove_all(dir);
-  ASSERT_TRUE(team) << team.err().message;
-  auto providers = engine::build_providers(*team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  asio::io_context io{1};
-  auto log = make_memory_store();
-  auto created =
-      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
-  ASSERT_TRUE(created) << created.err().message;
+  parley::testing::fake_model_engine setup(model.base_url());
+  ASSERT_NE(setup.engine, nullptr);
+  auto& io = setup.io;
+  auto& log = setup.log;
+  auto& eng = *setup.engine;
 
   std::string id;
-  asio::co_spawn(io, say(**created, id, "hi"), asio::detached);
+  asio::co_spawn(io, say(eng, id, "hi"), asio::detached);
   io.run();
   io.restart();
   ASSERT_FALSE(id.empty());
@@ -81,7 +65,7 @@ TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswer
             "content_filter");
   for (const auto& ev : *events) EXPECT_NE(ev.type, event_type::generation_finished);
 
-  asio::co_spawn(io, say(**created, id, "again"), asio::detached);
+  asio::co_spawn(io, say(eng, id, "again"), asio::detached);
   io.run();
   EXPECT_EQ(model.requests().size(), 2u);
   auto messages = log->messages(id, 0);

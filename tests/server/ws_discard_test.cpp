@@ -7,15 +7,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <random>
 #include <vector>
 
-#include "parley/config/team.hpp"
-#include "parley/engine/assembly.hpp"
-#include "parley/engine/engine.hpp"
+#include "fake_model_engine.hpp"
 #include "parley/server/pubchan.hpp"
 #include "support/fake_http_server.hpp"
 
@@ -57,39 +52,24 @@ TEST(GenseqDiscard, ABrokenStreamIsDiscardedOnTheWireAndNotDuplicatedInTheLog) {
   model.push(fake_response::sse({saying_delta("Hel")}, fake_ending::disconnect));
   model.push(fake_response::sse({saying_delta("Hello"), stop_chunk, "data: [DONE]\n\n"}));
 
-  std::random_device device;
-  const auto dir = std::filesystem::temp_directory_path() / ("parley-discard-" + std::to_string(device()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "team.yaml") << "version: 1\n"
-                                      "providers:\n"
-                                      "  fake: {kind: openai, base_url: \""
-                                   << model.base_url()
-                                   << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
-                                      "members:\n"
-                                      "  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
-  auto team = config::load_team_file(dir / "team.yaml");
-  ASSERT_TRUE(team) << team.err().message;
-  auto providers = engine::build_providers(*team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  asio::io_context io{1};
-  auto log = make_memory_store();
-  auto created =
-      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
-  ASSERT_TRUE(created) << created.err().message;
+  parley::testing::fake_model_engine setup(model.base_url());
+  ASSERT_NE(setup.engine, nullptr);
+  auto& io = setup.io;
+  auto& log = setup.log;
+  auto& eng = *setup.engine;
   server_options options;
-  pubchan channels(**created, *log, options);
+  pubchan channels(eng, *log, options);
   recorder sub;
   channels.attach(sub);
 
   std::string id;
-  asio::co_spawn(io, create(**created, id), asio::detached);
+  asio::co_spawn(io, create(eng, id), asio::detached);
   io.run();
   io.restart();
   ASSERT_FALSE(id.empty());
   ASSERT_TRUE(channels.subscribe(sub, id, std::nullopt, ""));
-  asio::co_spawn(io, converse(**created, id), asio::detached);
+  asio::co_spawn(io, converse(eng, id), asio::detached);
   io.run();
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(model.requests().size(), 2u);
 
   // Wire: "Hel" streamed, then the discard, then the new attempt from its start.
