@@ -38,34 +38,34 @@ function parseArgs(argv) {
   return out;
 }
 
-function die(message) {
-  console.error(`e2e: ${message}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-
-const opts = (() => {
+// What the tests need, checked before any runs: a missing piece fails the run (never skips a test)
+// and names the fix. Returns the parsed options, the web UI's folder and Chromium's launcher, or the
+// problem.
+function prepare() {
+  let opts;
   try {
-    return parseArgs(process.argv.slice(2));
+    opts = parseArgs(process.argv.slice(2));
   } catch (e) {
-    die(e.message);
+    return { problem: e.message };
   }
-})();
-
-// ---- what the tests need: fail (never skip) with the fix when any is missing ----
-if (!opts.parley || !existsSync(opts.parley)) die(`the parley binary is missing: '${opts.parley ?? ''}' (pass --parley PATH)`);
-if (!existsSync(CHROMIUM)) die(`${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)`);
-const webDist = join(opts.source, 'web', 'dist');
-if (!existsSync(join(webDist, 'index.html')))
-  die(`${webDist}/index.html is missing: run scripts/setup.sh (it runs npm ci and npm run build in web/)`);
-let chromium;
-try {
-  chromium = createRequire(join(here, 'package.json'))('playwright-core').chromium;
-} catch {
-  die(`${join(here, 'node_modules', 'playwright-core')} is missing: run scripts/setup.sh (it runs npm ci in tests/e2e/)`);
+  if (!opts.parley || !existsSync(opts.parley)) {
+    return { problem: `the parley binary is missing: '${opts.parley ?? ''}' (pass --parley PATH)` };
+  }
+  if (!existsSync(CHROMIUM)) return { problem: `${CHROMIUM} is missing: run scripts/setup.sh (it installs Debian's chromium)` };
+  const webDist = join(opts.source, 'web', 'dist');
+  if (!existsSync(join(webDist, 'index.html'))) {
+    return { problem: `${webDist}/index.html is missing: run scripts/setup.sh (it runs npm ci and npm run build in web/)` };
+  }
+  try {
+    return { opts, webDist, chromium: createRequire(join(here, 'package.json'))('playwright-core').chromium };
+  } catch {
+    return {
+      problem: `${join(here, 'node_modules', 'playwright-core')} is missing: run scripts/setup.sh (it runs npm ci in tests/e2e/)`,
+    };
+  }
 }
-mkdirSync(opts.out, { recursive: true });
-for (const f of readdirSync(opts.out)) if (/^FAIL-|\.png$/.test(f)) rmSync(join(opts.out, f), { force: true });
+
+const { opts, webDist, chromium, problem } = prepare();
 const teamDir = join(here, 'team');
 
 // ---- the server ----
@@ -508,7 +508,14 @@ const ROOT_DONE_STATUS = 'idle';
 
 let passed = 0;
 let failed = 0;
-for (const t of tests) {
+if (problem) {
+  console.error(`e2e: ${problem}`);
+  failed++;
+} else {
+  mkdirSync(opts.out, { recursive: true });
+  for (const f of readdirSync(opts.out)) if (/^FAIL-|\.png$/.test(f)) rmSync(join(opts.out, f), { force: true });
+}
+for (const t of problem ? [] : tests) {
   if (opts.only && !t.name.includes(opts.only)) continue;
   let server;
   let browser;
@@ -539,4 +546,5 @@ for (const t of tests) {
 }
 if (shots.length) console.log(`screenshots: ${opts.out}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+// Set, not exited with: the run ends once the servers and browsers it stopped are gone.
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
