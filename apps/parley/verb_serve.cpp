@@ -121,19 +121,19 @@ result<std::int64_t> parse_seconds(const parsed_args& args, const std::string& n
   return seconds * 1000;
 }
 
-// --loaded-dialogs N: how many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit);
-// absent, the engine's default.
-result<std::optional<std::size_t>> parse_loaded_dialogs(const parsed_args& args) {
-  const auto text = args.value("loaded-dialogs");
+// --NAME N, a whole number of `unit` in [low, high]; absent: nullopt.
+result<std::optional<std::size_t>> parse_count(const parsed_args& args, const std::string& name, std::size_t low,
+                                               std::size_t high, const char* unit) {
+  const auto text = args.value(name);
   if (!text) return std::optional<std::size_t>{};
-  constexpr std::size_t kMaxLoaded = 10'000'000;
-  std::size_t limit = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), limit);
-  if (ec != std::errc{} || end != text->data() + text->size() || limit < 1 || limit > kMaxLoaded) {
-    return make_error(errc::invalid_argument,
-                      "--loaded-dialogs: expected a whole number of dialogs 1..10000000, got '" + *text + "'");
+  std::size_t count = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), count);
+  if (ec != std::errc{} || end != text->data() + text->size() || count < low || count > high) {
+    return make_error(errc::invalid_argument, "--" + name + ": expected a whole number of " + unit + " " +
+                                                  std::to_string(low) + ".." + std::to_string(high) + ", got '" +
+                                                  *text + "'");
   }
-  return std::optional<std::size_t>{limit};
+  return std::optional<std::size_t>{count};
 }
 
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
@@ -183,16 +183,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!web_root) return report(web_root.err());
   options.web_root = *web_root;
 
-  if (const auto limit = args->value("max-upload-bytes")) {
-    std::size_t bytes = 0;
-    const auto [end, ec] = std::from_chars(limit->data(), limit->data() + limit->size(), bytes);
-    if (ec != std::errc{} || end != limit->data() + limit->size() || bytes < 1024 || bytes > (std::size_t{1} << 30)) {
-      return report(
-          make_error(errc::invalid_argument,
-                     "--max-upload-bytes: expected a whole number of bytes 1024..1073741824, got '" + *limit + "'"));
-    }
-    options.max_upload_bytes = bytes;
-  }
+  auto upload_limit = parse_count(*args, "max-upload-bytes", 1024, std::size_t{1} << 30, "bytes");
+  if (!upload_limit) return report(upload_limit.err());
+  if (*upload_limit) options.max_upload_bytes = **upload_limit;
 
   auto turn_window = parse_seconds(*args, "turn-window");
   if (!turn_window) return report(turn_window.err());
@@ -202,7 +195,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!reflect_every) return report(reflect_every.err());
   const std::string reflect_goal = args->value("reflect-goal").value_or(kDefaultReflectionGoal);
   if (reflect_goal.empty()) return report(make_error(errc::invalid_argument, "--reflect-goal: expected a goal"));
-  auto loaded_dialogs = parse_loaded_dialogs(*args);
+  // How many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit); absent, its default.
+  auto loaded_dialogs = parse_count(*args, "loaded-dialogs", 1, 10'000'000, "dialogs");
   if (!loaded_dialogs) return report(loaded_dialogs.err());
 
   auto inputs = prepare_engine_inputs(*args);

@@ -1,14 +1,10 @@
 // Internal: the fields of a Chat Completions chunk (or of a whole, non-streamed response) that the
-// stream assembler uses, read in one of two ways with the same result:
-//  - read_chunk_fields walks the text once with a SAX parser and keeps only these fields. A
-//    streamed answer is hundreds of small chunks, and building and freeing a JSON tree for each
-//    was a third of a streamed model call's CPU;
-//  - chunk_fields_from takes them from a parsed object: the path for a chunk the reader leaves
-//    alone (an error, invalid JSON, not an object), whose messages come from the full parse.
-// Where the JSON repeats a key, the last one counts, as in Boost.JSON's objects.
+// stream assembler uses. read_chunk_fields walks the text once with a SAX parser and keeps only
+// these fields: a streamed answer is hundreds of small chunks, and building and freeing a JSON tree
+// for each was a third of a streamed model call's CPU. What it finds is what a full parse of the
+// text finds (the tests hold it to that); where the JSON repeats a key, the last one counts, as in
+// Boost.JSON's objects.
 #pragma once
-
-#include <boost/json/object.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -70,11 +66,8 @@ struct chunk_fields {
 };
 
 // The chunk's fields, or nullptr when `text` is not a JSON object, is invalid, or carries a
-// non-null `error`: then parse it whole and use chunk_fields_from. The fields stay valid until
-// the next call on the same thread.
+// non-null `error`: a full parse then says what is wrong. The fields stay valid until the next
+// call on the same thread.
 const chunk_fields* read_chunk_fields(std::string_view text);
-
-// The same fields from a parsed chunk.
-void chunk_fields_from(const boost::json::object& chunk, chunk_fields& out);
 
 }  // namespace parley::llm::openai

@@ -38,6 +38,17 @@ std::optional<std::string_view> known_finish_reason(std::string_view reason) {
   return std::nullopt;
 }
 
+// A chunk or whole answer the reader left to the full parse, parsed: the error it carries. The
+// reader takes every other object itself; one it refused all the same is reported, not dropped.
+error refused_chunk(const json::object& chunk, std::string_view text) {
+  if (const auto* err = chunk.if_contains("error"); err != nullptr && !err->is_null()) {
+    std::string message = err->is_string() ? std::string(err->get_string()) : std::string();
+    if (const auto* detail = err->if_object()) message = json_string_or(*detail, "message", to_json_text(*err));
+    return make_error(errc::provider_error, "error in stream: " + message);
+  }
+  return make_error(errc::internal, "the stream reader could not take this chunk: " + quote(text));
+}
+
 }  // namespace
 
 result<void> stream_assembler::on_event(const sse_event& event) {
@@ -59,7 +70,7 @@ result<void> stream_assembler::on_event(const sse_event& event) {
     return make_error(errc::provider_error, "stream chunk is a " + std::string(json_kind_name(*parsed)) +
                                                 ", not an object: " + quote(event.data));
   }
-  return on_chunk(parsed->get_object());
+  return refused_chunk(parsed->get_object(), event.data);
 }
 
 result<void> stream_assembler::on_whole_answer(std::string_view body) {
@@ -69,19 +80,7 @@ result<void> stream_assembler::on_whole_answer(std::string_view body) {
   }
   auto answer = answer_object(body);
   if (!answer) return std::move(answer).err();
-  return on_chunk(*answer);
-}
-
-result<void> stream_assembler::on_chunk(const json::object& chunk) {
-  if (const auto* err = chunk.if_contains("error"); err != nullptr && !err->is_null()) {
-    std::string message = err->is_string() ? std::string(err->get_string()) : std::string();
-    if (const auto* detail = err->if_object()) message = json_string_or(*detail, "message", to_json_text(*err));
-    return make_error(errc::provider_error, "error in stream: " + message);
-  }
-  chunk_fields fields;
-  chunk_fields_from(chunk, fields);
-  take(fields);
-  return ok();
+  return refused_chunk(*answer, body);
 }
 
 void stream_assembler::take(const chunk_fields& chunk) {

@@ -3,8 +3,6 @@
 // come in the first delta of a call, its arguments in pieces — and announced when the stream ends.
 #pragma once
 
-#include <boost/json/object.hpp>
-
 #include <cstdint>
 #include <map>
 #include <string>
@@ -40,8 +38,6 @@ class stream_assembler {
     std::string arguments;
   };
 
-  // A parsed chunk (`delta`) or whole answer (`message`) the reader left to the full parse.
-  result<void> on_chunk(const boost::json::object& chunk);
   void take(const chunk_fields& chunk);
   void on_choice(const chunk_choice& choice);
   void on_tool_call_delta(const chunk_tool_call& delta);
