@@ -45,10 +45,10 @@ class json_field_handler {
 
  public:
   // The names Boost.JSON's parser looks up.
-  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);  // NOLINT(readability-identifier-naming)
-  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);   // NOLINT(readability-identifier-naming)
-  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);     // NOLINT(readability-identifier-naming)
-  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);  // NOLINT(readability-identifier-naming)
+  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
 
   void start() {
     reader().clear_fields();
