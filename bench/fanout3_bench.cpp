@@ -96,10 +96,12 @@ struct config_figures {
 };
 
 // `sync`: full or normal (the SQLite store), or memory (no store I/O: what the engine alone costs).
-result<std::unique_ptr<store>> open_store(const fs::path& dir, const std::string& sync) {
+result<std::unique_ptr<store>> open_store(const fs::path& dir, const std::string& sync,
+                                          std::chrono::milliseconds projection_lag) {
   if (sync == "memory") return make_memory_store();
   sqlite_options storage;
   storage.durable = sync == "full";
+  storage.projection_lag = projection_lag;
   return open_sqlite_store((dir / "data").string(), storage);
 }
 
@@ -112,11 +114,11 @@ const char* sync_name(const std::string& sync) {
 }
 
 result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
-                                  bool all_dialog_tools) {
+                                  std::chrono::milliseconds projection_lag, bool all_dialog_tools) {
   write_team(dir, opts.mock, opts.stream, all_dialog_tools);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
-  auto log = open_store(dir, sync);
+  auto log = open_store(dir, sync, projection_lag);
   if (!log) return std::move(log).err();
   asio::io_context io(1);
   auto providers = engine::build_providers(*team);  // the team's own `mock` provider, as `parley serve` builds it
@@ -159,6 +161,12 @@ int run_fanout3_bench(const bench_args& args) {
     return 2;
   }
   const bool all_dialog_tools = dialog_tools == "all";
+  // Under valgrind a task takes ~20x longer: raise the lag so projection passes stay as large as in a real run.
+  const auto projection_lag = std::chrono::milliseconds(args.int_or("projection-lag-ms", 50));
+  if (projection_lag.count() < 1) {
+    std::fprintf(stderr, "parley-bench: --projection-lag-ms is a positive number of milliseconds\n");
+    return 2;
+  }
   std::random_device device;
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
@@ -169,7 +177,7 @@ int run_fanout3_bench(const bench_args& args) {
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
-    auto figures = run_config(dir, opts, sync, all_dialog_tools);
+    auto figures = run_config(dir, opts, sync, projection_lag, all_dialog_tools);
     if (keep) {
       std::printf("kept %s\n", dir.c_str());
     } else {

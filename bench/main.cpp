@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "       parley-bench fanout3 [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--sync full|normal|memory]\n"
     "                            [--dialog-tools used|all]  (all: every member offered every dialog tool)\n"
     "                            [--keep 1]  (leave the team and its store in the temp dir)\n"
+    "                            [--projection-lag-ms L]  (the SQLite store's projection lag, default 50)\n"
     "                            [--mock URL]   (no --concurrency/--stream: the matrix c=1,32 x JSON,SSE)\n"
     "       parley-bench floor-cpp [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--mock URL]\n"
     "       parley-bench sse [--mb M] [--rounds R]\n"

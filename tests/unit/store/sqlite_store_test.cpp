@@ -226,6 +226,26 @@ TEST(SqliteStore, ADeferredBatchCommitsOnItsOwnOnceItsWindowPasses) {
   EXPECT_EQ(s->stats().transactions, 1);
 }
 
+// Right after a commit the writer sleeps at most one window at a time, and a deferred batch queued
+// then does not wake it: the writer's next look must still commit that batch on its own.
+TEST(SqliteStore, ADeferredBatchQueuedRightAfterACommitStillCommitsOnItsOwn) {
+  temp_dir dir;
+  auto s = open_deferring(dir, std::chrono::milliseconds(20));
+  ASSERT_NE(s, nullptr);
+  dialog_script a("a", "a");
+  dialog_script b("b", "b");
+  ASSERT_TRUE(test::append_sync(*s, {b.created("bob")}));
+  const std::int64_t before = s->stats().transactions;
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the writer is asleep again, for at most 20 ms
+  std::promise<result<void>> done;
+  auto outcome = done.get_future();
+  s->append_deferred({a.created("alice")}, [&done](result<void> r) { done.set_value(std::move(r)); });
+  ASSERT_EQ(outcome.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(outcome.get());
+  EXPECT_EQ(s->stats().transactions - before, 1);
+  EXPECT_EQ(s->read_events("a")->size(), 1U);
+}
+
 TEST(SqliteStore, AReadWaitsForADeferredBatchAppendedBeforeIt) {
   temp_dir dir;
   auto s = open_deferring(dir, std::chrono::hours(1));

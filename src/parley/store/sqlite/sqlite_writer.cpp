@@ -90,10 +90,14 @@ std::uint64_t sqlite_writer::enqueue(request req) {
     spent.swap(spent_);
     if (!stopped_) {
       req.ticket = ++enqueued_;
-      // A deferred batch wakes the writer only to start its window; one that joins a non-empty
-      // queue rides with what is there, and waking the writer costs it a context switch.
-      const bool wake = !req.deferred || queue_.empty();
-      if (req.deferred && queue_.empty()) deferred_since_ = std::chrono::steady_clock::now();
+      const auto now = std::chrono::steady_clock::now();
+      last_enqueued_ = now;
+      // A deferred batch wakes the writer only to start its window, and only when the writer would
+      // not look at the queue before that window ends anyway: one that joins a non-empty queue
+      // rides with what is there, and waking the writer costs it a context switch (two, with its
+      // going back to sleep) — at one task in flight, that was every round.
+      const bool wake = !req.deferred || (queue_.empty() && sleeping_until_ > now + deferred_commit_window_);
+      if (req.deferred && queue_.empty()) deferred_since_ = now;
       if (!req.deferred) ++awaited_queued_;
       queue_.push_back(std::move(req));
       if (wake) wake_.notify_one();
@@ -206,11 +210,20 @@ bool sqlite_writer::wait_for_work(std::unique_lock<std::mutex>& lock) {
       if (now >= due) return false;
       wake_at = wake_at ? std::min(*wake_at, due) : due;
     }
+    // While appends keep coming, sleep at most one deferred window at a time, so that a deferred
+    // batch queued meanwhile is seen within its window without waking the writer (enqueue). One
+    // such look finds nothing once the appends stop; then the writer sleeps until woken.
+    if (now - last_enqueued_ < deferred_commit_window_) {
+      const auto look_again = now + deferred_commit_window_;
+      wake_at = wake_at ? std::min(*wake_at, look_again) : look_again;
+    }
+    sleeping_until_ = wake_at ? *wake_at : clock::time_point::max();
     if (wake_at) {
       wake_.wait_until(lock, *wake_at);
     } else {
       wake_.wait(lock);
     }
+    sleeping_until_ = clock::time_point::min();
   }
 }
 
@@ -219,10 +232,13 @@ void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
   // their own threads, so the first of them wakes the writer alone. Without a pause the groups
   // alternate between one batch and all the rest, paying two fsyncs where one would do. The pause
   // ends as soon as the last group's worth of batches is queued, and never lasts longer than half
-  // a commit, so a lone caller (a group of one) never waits at all.
-  if (stopping_ || queue_.size() >= last_group_size_) return;
+  // a commit, so a lone caller (a group of one) never waits at all. Only batches someone waits on
+  // count: deferred ones ride with the next group whenever it commits, and counting them made a
+  // lone caller (its deferred sends and its commit) wait in vain for followers after every group.
+  // A group of deferred batches only is due already: it does not wait either.
+  if (stopping_ || awaited_queued_ == 0 || awaited_queued_ >= last_group_awaited_) return;
   const auto window = last_commit_time_ / 2;
-  wake_.wait_for(lock, window, [&] { return stopping_ || queue_.size() >= last_group_size_; });
+  wake_.wait_for(lock, window, [&] { return stopping_ || awaited_queued_ >= last_group_awaited_; });
 }
 
 void sqlite_writer::take_group(std::vector<request>& group) {
@@ -246,7 +262,8 @@ void sqlite_writer::take_group(std::vector<request>& group) {
 
 void sqlite_writer::process_group(std::vector<request>& group) {
   outcomes_.clear();
-  last_group_size_ = group.size();
+  last_group_awaited_ = static_cast<std::size_t>(
+      std::count_if(group.begin(), group.end(), [](const request& req) { return !req.deferred; }));
   if (group.front().kind == request_kind::rebuild) {
     outcomes_.push_back(rebuild());
   } else if (group.front().kind == request_kind::catch_up) {

@@ -137,9 +137,14 @@ class sqlite_writer {
   bool stopped_ = false;
   std::thread thread_;
   std::thread::id thread_id_;
-  // Group-commit tuning (writer thread only): how many batches the last group held, and how long
-  // its COMMIT (the fsync) took.
-  std::size_t last_group_size_ = 0;
+  // When the last request was queued, and until when the writer sleeps (time_point::min() while it
+  // is awake, max() while it waits for work with no deadline): a deferred batch wakes it only if it
+  // would otherwise look at the queue later than the batch's window ends (see enqueue).
+  std::chrono::steady_clock::time_point last_enqueued_{};
+  std::chrono::steady_clock::time_point sleeping_until_ = std::chrono::steady_clock::time_point::min();
+  // Group-commit tuning (writer thread only): how many batches someone waited on the last group
+  // held, and how long its COMMIT (the fsync) took.
+  std::size_t last_group_awaited_ = 0;
   std::chrono::steady_clock::duration last_commit_time_{};
 
   // Writer-thread state. `latest_` holds dialogs' rows after every event applied so far (the
