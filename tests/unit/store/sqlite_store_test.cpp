@@ -114,6 +114,7 @@ TEST(SqliteStore, AppendsQueuedWhileTheWriterIsBusyCommitAsOneTransaction) {
 
   std::vector<std::vector<std::int64_t>> seen(kThreads);  // seqs in callback order, per thread
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       dialog_script d("t" + std::to_string(t), "t" + std::to_string(t));
@@ -121,7 +122,7 @@ TEST(SqliteStore, AppendsQueuedWhileTheWriterIsBusyCommitAsOneTransaction) {
       std::vector<event> batch{d.created("alice")};
       for (int i = 0; i <= kPerThread; ++i) {
         const std::int64_t seq = batch.back().seq;
-        s->append(std::move(batch), [&mine, seq](result<void> r) {
+        s->append(std::move(batch), [&mine, seq](const result<void>& r) {
           if (r) mine.push_back(seq);
         });
         batch = {d.user("hi")};
@@ -133,7 +134,7 @@ TEST(SqliteStore, AppendsQueuedWhileTheWriterIsBusyCommitAsOneTransaction) {
   s->flush();
 
   const store_stats after = s->stats();
-  const std::int64_t appends = kThreads * (kPerThread + 1);
+  const std::int64_t appends = std::int64_t{kThreads} * (kPerThread + 1);
   EXPECT_EQ(after.events - before.events, appends);
   EXPECT_EQ(after.transactions - before.transactions, 1);
   EXPECT_LT(after.transactions, appends);
@@ -150,6 +151,7 @@ TEST(SqliteStore, ConcurrentAppendersShareTransactions) {
   constexpr int kThreads = 8;
   constexpr int kPerThread = 200;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       dialog_script d("t" + std::to_string(t), "t" + std::to_string(t));
@@ -159,7 +161,7 @@ TEST(SqliteStore, ConcurrentAppendersShareTransactions) {
   }
   for (auto& thread : threads) thread.join();
   s->flush();
-  const std::int64_t appends = kThreads * (kPerThread + 1);
+  const std::int64_t appends = std::int64_t{kThreads} * (kPerThread + 1);
   EXPECT_EQ(s->stats().events, appends);
   EXPECT_LT(s->stats().transactions, appends);
 }
@@ -173,7 +175,7 @@ TEST(SqliteStore, MaxBatchEventsSplitsGroupsButNeverABatch) {
   const std::int64_t before = s->stats().transactions;
   dialog_script d("d1", "d1");
   std::atomic<int> succeeded{0};
-  auto count = [&](result<void> r) {
+  auto count = [&](const result<void>& r) {
     if (r) ++succeeded;
   };
   s->append({d.created("alice"), d.user("1"), d.user("2")}, count);  // over the budget: alone
@@ -201,7 +203,7 @@ TEST(SqliteStore, ADeferredBatchSharesTheCommitOfTheNextBatchSomeoneWaitsOn) {
   dialog_script b("b", "b");
   std::vector<std::string> order;
   std::mutex order_mutex;
-  s->append_deferred({a.created("alice"), a.user("not waited on")}, [&](result<void> r) {
+  s->append_deferred({a.created("alice"), a.user("not waited on")}, [&](const result<void>& r) {
     std::lock_guard lock(order_mutex);
     order.push_back(r ? "deferred" : "deferred failed");
   });
@@ -266,7 +268,7 @@ TEST(SqliteStore, CallbackRunsAfterItsBatchIsCommittedAndReadable) {
   std::vector<std::int64_t> seen_last_seq;
   s->append({d.created("alice")}, nullptr);
   for (int i = 0; i < 20; ++i) {
-    s->append({d.user("hi")}, [&](result<void> r) {
+    s->append({d.user("hi")}, [&](const result<void>& r) {
       ASSERT_TRUE(r);
       seen_last_seq.push_back(s->get_dialog("d1")->value().last_seq);
     });
@@ -285,8 +287,8 @@ TEST(SqliteStore, FlushWaitsForEveryEarlierAppendAndItsCallback) {
   ASSERT_NE(s, nullptr);
   dialog_script d("d1", "d1");
   std::atomic<int> called{0};
-  s->append({d.created("alice")}, [&](result<void>) { ++called; });
-  for (int i = 0; i < 99; ++i) s->append({d.user("hi")}, [&](result<void>) { ++called; });
+  s->append({d.created("alice")}, [&](const result<void>&) { ++called; });
+  for (int i = 0; i < 99; ++i) s->append({d.user("hi")}, [&](const result<void>&) { ++called; });
   s->flush();
   EXPECT_EQ(called.load(), 100);
   EXPECT_EQ(s->read_events("d1")->size(), 100U);
@@ -412,9 +414,9 @@ TEST(SqliteStore, ClosingTheStoreCommitsQueuedBatchesAndCallsEachCallbackOnce) {
     ASSERT_NE(s, nullptr);
     gate.close(*s, "gate");
     dialog_script d("d1", "d1");
-    s->append({d.created("alice")}, [&](result<void> r) { calls[0] += r ? 1 : 100; });
+    s->append({d.created("alice")}, [&](const result<void>& r) { calls[0] += r ? 1 : 100; });
     for (int i = 1; i < kAppends; ++i) {
-      s->append({d.user("hi")}, [&, i](result<void> r) { calls[static_cast<std::size_t>(i)] += r ? 1 : 100; });
+      s->append({d.user("hi")}, [&, i](const result<void>& r) { calls[static_cast<std::size_t>(i)] += r ? 1 : 100; });
     }
     gate.release();
   }  // destroyed with the queue still full
