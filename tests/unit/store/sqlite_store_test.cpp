@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -220,11 +219,7 @@ TEST(SqliteStore, ADeferredBatchCommitsOnItsOwnOnceItsWindowPasses) {
   auto s = open_deferring(dir, std::chrono::milliseconds(10));
   ASSERT_NE(s, nullptr);
   dialog_script a("a", "a");
-  std::promise<result<void>> done;
-  auto outcome = done.get_future();
-  s->append_deferred({a.created("alice")}, [&done](result<void> r) { done.set_value(std::move(r)); });
-  ASSERT_EQ(outcome.wait_for(std::chrono::seconds(30)), std::future_status::ready);
-  EXPECT_TRUE(outcome.get());
+  EXPECT_TRUE(test::append_deferred_and_wait(*s, {a.created("alice")}));
   EXPECT_EQ(s->stats().transactions, 1);
 }
 
@@ -239,11 +234,7 @@ TEST(SqliteStore, ADeferredBatchQueuedRightAfterACommitStillCommitsOnItsOwn) {
   ASSERT_TRUE(test::append_sync(*s, {b.created("bob")}));
   const std::int64_t before = s->stats().transactions;
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the writer is asleep again, for at most 20 ms
-  std::promise<result<void>> done;
-  auto outcome = done.get_future();
-  s->append_deferred({a.created("alice")}, [&done](result<void> r) { done.set_value(std::move(r)); });
-  ASSERT_EQ(outcome.wait_for(std::chrono::seconds(30)), std::future_status::ready);
-  EXPECT_TRUE(outcome.get());
+  EXPECT_TRUE(test::append_deferred_and_wait(*s, {a.created("alice")}));
   EXPECT_EQ(s->stats().transactions - before, 1);
   EXPECT_EQ(s->read_events("a")->size(), 1U);
 }

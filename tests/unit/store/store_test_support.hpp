@@ -3,6 +3,7 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -96,6 +97,18 @@ inline result<void> append_sync(store& s, std::vector<event> batch) {
   auto done = std::make_shared<std::promise<result<void>>>();
   auto outcome = done->get_future();
   s.append(std::move(batch), [done](result<void> r) { done->set_value(std::move(r)); });
+  return outcome.get();
+}
+
+// Appends deferred and waits for the callback: nothing else is appended meanwhile, so the batch
+// must commit on its own. A batch left waiting fails after 30 s instead of hanging the test.
+inline result<void> append_deferred_and_wait(store& s, std::vector<event> batch) {
+  auto done = std::make_shared<std::promise<result<void>>>();
+  auto outcome = done->get_future();
+  s.append_deferred(std::move(batch), [done](result<void> r) { done->set_value(std::move(r)); });
+  if (outcome.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+    return make_error(errc::internal, "the deferred batch did not commit within 30 s");
+  }
   return outcome.get();
 }
 
