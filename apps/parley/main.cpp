@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_context.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/utf8.hpp"
 #include "verb_rtws.hpp"
 #include "verbs.hpp"
 
@@ -24,6 +26,7 @@ constexpr const char* kUsage =
     "  resume DIALOG         drive a stopped or failed dialog again\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
+    "  repair                rewrite or quarantine events whose stored text does not read back (server stopped)\n"
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
@@ -38,6 +41,16 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
+  }
+  // Every argument may end up in the log (a message, a title, an id), and the log holds only
+  // UTF-8: bytes that are not are refused here, before anything is opened or written.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (const auto bad = parley::first_invalid_utf8(arg)) {
+      std::fprintf(stderr, "parley: argument %d ('%s'): %s\n", i, parley::repair_utf8(arg).text.c_str(),
+                   parley::describe_invalid_utf8(arg, *bad).c_str());
+      return parley::cli::kExitUsage;
+    }
   }
   const std::string verb = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
@@ -56,11 +69,12 @@ int main(int argc, char** argv) {
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
   if (verb == "check") return parley::cli::run_verb_check(args);
+  if (verb == "repair") return parley::cli::run_verb_repair(args);
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
   const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume",
-                                                       "dead", "check", "export", "import", "serve"});
+                                                       "dead", "check", "repair", "export", "import", "serve"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

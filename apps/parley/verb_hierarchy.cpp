@@ -1,5 +1,6 @@
-// `parley questions` and `parley check`: the open questions for the human across every dialog,
-// and the integrity check of the stored hierarchy against the log.
+// `parley questions`, `parley check` and `parley repair`: the open questions for the human across
+// every dialog, the integrity check of the stored hierarchy against the log, and the repair of
+// events whose stored text does not read back.
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -9,6 +10,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/integrity.hpp"
+#include "parley/store/sqlite/log_repair.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -71,6 +73,32 @@ int run_verb_check(const std::vector<std::string>& raw) {
               static_cast<long long>(checked->events),
               checked->problems.empty() ? "ok" : (std::to_string(checked->problems.size()) + " problem(s)").c_str());
   return checked->problems.empty() ? kExitOk : kExitRuntime;
+}
+
+int run_verb_repair(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec{{"data"}, {}});
+  if (!args) return report(args.err());
+  if (!args->positionals.empty())
+    return report(make_error(errc::invalid_argument, "usage: parley repair [--data DIR]"));
+  const auto data_dir = data_dir_of(*args);
+  auto repaired = sqlite::repair_damaged_events(data_dir.string());
+  if (!repaired) return report(repaired.err());
+  for (const auto& item : *repaired) {
+    std::printf("dialog %s: event %lld (%s, log id %lld): %s — %s\n", item.event.dialog_id.c_str(),
+                static_cast<long long>(item.event.seq), item.event.type.c_str(),
+                static_cast<long long>(item.event.event_id), item.event.problem.c_str(), item.action.c_str());
+  }
+  if (repaired->empty()) {
+    std::printf("every event reads back: nothing to repair\n");
+    return kExitOk;
+  }
+  // The projections were made from the events as they were read then: made again from the log.
+  auto log = open_data_store(data_dir);
+  if (!log) return report(log.err());
+  if (auto rebuilt = (*log)->rebuild_projections(); !rebuilt) return report(rebuilt.err());
+  std::printf("%zu event(s) repaired; the originals are kept in the table quarantined_events of %s\n", repaired->size(),
+              (data_dir / "parley.db").c_str());
+  return kExitOk;
 }
 
 }  // namespace parley::cli

@@ -235,8 +235,12 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads};
 
-  auto recovered = eng->recover_all();
+  std::vector<std::string> unreadable;
+  auto recovered = eng->recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
+  for (const auto& problem : unreadable) {
+    std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());
+  }
   if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {

@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
@@ -112,6 +113,42 @@ TEST_F(Cli, OversizedMessageIsRefusedAndStoresNothing) {
   auto log = open_sqlite_store(data_.string());
   ASSERT_TRUE(log.has_value());
   EXPECT_TRUE((*log)->read_all_events().value().empty());
+}
+
+TEST_F(Cli, AnArgumentThatIsNotUtf8IsRefusedBeforeAnythingIsStored) {
+  const auto out = run("run" + team() + data() + " 'caf\xff'");
+  EXPECT_EQ(out.status, 2) << out.output;
+  EXPECT_NE(out.output.find("byte 0xff at offset 3 is not valid UTF-8"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(data_ / "parley.db"));
+}
+
+// A log written before Parley refused such bytes: the store still opens, `check` names the
+// event, `repair` rewrites it with a record of the original, and then all is well.
+TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  {
+    auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
+    ASSERT_TRUE(db) << db.err().message;
+    // {"course":1,"content":"caf\xff","origin":"user"} in hex, stored as the text of event 2.
+    ASSERT_TRUE(
+        db->exec("UPDATE events SET payload = CAST(X'7b22636f75727365223a312c22636f6e74656e74223a22636166ff22"
+                 "2c226f726967696e223a2275736572227d' AS TEXT) WHERE seq = 2 AND type = 'user_message'"));
+  }
+  const auto listed = run("dialogs" + data());
+  EXPECT_EQ(listed.status, 0) << listed.output;
+  const auto checked = run("check" + data());
+  EXPECT_EQ(checked.status, 1) << checked.output;
+  EXPECT_NE(checked.output.find("event 2 (user_message"), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("byte 0xff at offset 26"), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("parley repair"), std::string::npos) << checked.output;
+  const auto repaired = run("repair" + data());
+  EXPECT_EQ(repaired.status, 0) << repaired.output;
+  EXPECT_NE(repaired.output.find("rewritten: 1 invalid UTF-8 sequence(s) replaced by U+FFFD"), std::string::npos)
+      << repaired.output;
+  const auto again = run("check" + data());
+  EXPECT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.output.find(": ok"), std::string::npos) << again.output;
+  EXPECT_EQ(run("repair" + data()).output, "every event reads back: nothing to repair\n");
 }
 
 TEST_F(Cli, CorruptDatabaseIsRefusedAndLeftAlone) {

@@ -78,11 +78,32 @@ std::string resolve(store& log, scenario_run& run, const std::string& ref) {
   return {};
 }
 
+// UTF-8 text whose code points are all below U+0100, as Latin-1 bytes: how a scenario writes a file
+// (or a file name) that is not UTF-8, which a YAML file cannot hold as it is.
+std::string latin1_bytes(const std::string& utf8) {
+  std::string out;
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(utf8[i]);
+    if (byte >= 0xC2 && byte <= 0xC3 && i + 1 < utf8.size()) {
+      out += static_cast<char>(((byte & 0x03U) << 6U) | (static_cast<unsigned char>(utf8[++i]) & 0x3FU));
+    } else {
+      out += static_cast<char>(byte);
+    }
+  }
+  return out;
+}
+
+// A file is `path: "text"`, or `path: {latin1: "text"}` for Latin-1 content, and a path that
+// starts with `latin1:` is itself written in Latin-1.
 void write_files(const YAML::Node& files, const fs::path& dir) {
   for (const auto& entry : files) {
-    const fs::path path = dir / entry.first.as<std::string>();
+    std::string name = entry.first.as<std::string>();
+    if (name.rfind("latin1:", 0) == 0) name = latin1_bytes(name.substr(7));
+    const fs::path path = dir / name;
     fs::create_directories(path.parent_path());
-    std::ofstream(path) << entry.second.as<std::string>();
+    const YAML::Node& value = entry.second;
+    std::ofstream(path, std::ios::binary)
+        << (value.IsMap() ? latin1_bytes(value["latin1"].as<std::string>()) : value.as<std::string>());
   }
 }
 
@@ -213,7 +234,10 @@ void check_message(const message_row& msg, const YAML::Node& want) {
       EXPECT_EQ(msg.role, value.as<std::string>());
     else if (key == "content")
       EXPECT_EQ(msg.content, value.as<std::string>());
-    else if (key == "content_contains")
+    else if (key == "content_contains" && value.IsSequence()) {
+      for (const auto& part : value)
+        EXPECT_NE(msg.content.find(part.as<std::string>()), std::string::npos) << msg.content;
+    } else if (key == "content_contains")
       EXPECT_NE(msg.content.find(value.as<std::string>()), std::string::npos) << msg.content;
     else if (key == "thinking_contains")
       EXPECT_NE(msg.thinking.find(value.as<std::string>()), std::string::npos) << msg.thinking;

@@ -187,6 +187,25 @@ TEST_F(RecordsWriteRest, TheSeedsRulesAreEnforcedAndARefusalChangesNothing) {
   expect_refused("/api/sessions/" + session_id + "/close", json::object{}, 409, "conflict");
 }
 
+// `1e999` parses as infinity, which JSON text cannot carry back: stored, it would make the log
+// unreadable for everyone. Refused at the door, naming the field; nothing is written.
+TEST_F(RecordsWriteRest, ANumberBeyondDoubleRangeIsRefusedNamingTheFieldAndWritesNothing) {
+  start("q4h");
+  const auto id = finished_dialog();
+  const auto before = get_ok("/api/dialogues/" + id + "/latest_session");
+  const auto reply = client().post("/api/sessions", R"({"dialogue_id":")" + id +
+                                                        R"(","session_type":"self_reflection","created_by":"ai",)"
+                                                        R"("metadata":{"x":1e999}})");
+  EXPECT_EQ(reply.status, 400) << reply.body;
+  EXPECT_EQ(error_field(reply, "code"), "bad_field") << reply.body;
+  EXPECT_EQ(error_field(reply, "message").rfind("metadata.x: is not a finite number", 0), 0U) << reply.body;
+  const auto dialog_reply = client().post("/api/dialogs", std::string(R"({"content":"hi","x":[1,-1e999]})"));
+  EXPECT_EQ(dialog_reply.status, 400) << dialog_reply.body;
+  EXPECT_EQ(error_field(dialog_reply, "message").rfind("x[1]: is not a finite number", 0), 0U) << dialog_reply.body;
+  EXPECT_EQ(get_ok("/api/dialogues/" + id + "/latest_session"), before);
+  EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 1);
+}
+
 TEST_F(RecordsWriteRest, WrittenRecordsSurviveARestart) {
   start("q4h");
   const auto id = finished_dialog();

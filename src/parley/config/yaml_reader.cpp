@@ -7,6 +7,7 @@
 
 #include "parley/config/yaml_value.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/utf8.hpp"
 
 namespace parley::config::detail {
 namespace {
@@ -55,6 +56,14 @@ result<std::string> read_text_file(const std::filesystem::path& file) {
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
   auto text = read_text_file(file);
   if (!text) return std::move(text).err();
+  // Names, personas and parameters go into the log and to every model as JSON text, which is UTF-8.
+  if (const auto bad = first_invalid_utf8(*text)) {
+    const text_position at = position_of(*text, *bad);
+    YAML::Mark mark;
+    mark.line = static_cast<int>(at.line);
+    mark.column = static_cast<int>(at.column);
+    return yaml_error(file.string(), mark, {}, describe_invalid_utf8(*text, *bad) + " (save the file as UTF-8)");
+  }
   try {
     return YAML::Load(*text);
   } catch (const YAML::Exception& e) {

@@ -94,9 +94,7 @@ boost::json::value to_json(const typed_scalar& value) {
     case scalar_kind::integer:
       return value.integer;
     case scalar_kind::floating:
-      // JSON has no infinity or NaN; passing `.inf` on as text beats emitting invalid JSON.
-      if (!std::isfinite(value.floating)) return boost::json::string(value.text);
-      return value.floating;
+      return value.floating;  // finite: yaml_to_json refuses the rest
     case scalar_kind::string:
       break;
   }
@@ -141,28 +139,64 @@ std::string describe_node(const YAML::Node& node) {
   return "'" + text + "'";
 }
 
-result<boost::json::value> yaml_to_json(const std::string& file, const YAML::Node& node, const std::string& path) {
+namespace {
+
+// A YAML alias repeats its anchor's whole subtree, so a few lines of aliases of aliases expand to
+// billions of values ("billion laughs"). Conversion stops at these bounds, far above any real
+// parameter block or script, instead of growing until memory runs out.
+constexpr std::size_t kMaxJsonValues = 100000;
+constexpr std::size_t kMaxJsonDepth = 64;
+
+struct conversion_budget {
+  std::size_t values_left = kMaxJsonValues;
+};
+
+result<boost::json::value> convert(const std::string& file, const YAML::Node& node, const std::string& path,
+                                   std::size_t depth, conversion_budget& budget) {
+  if (budget.values_left == 0) {
+    return yaml_error(
+        file, node.Mark(), path,
+        "expands to more than " + std::to_string(kMaxJsonValues) + " values (aliases repeating aliases?); refused");
+  }
+  --budget.values_left;
+  if (depth > kMaxJsonDepth) {
+    return yaml_error(file, node.Mark(), path, "nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   if (node.IsSequence()) {
     boost::json::array array;
     std::size_t index = 0;
     for (const auto& element : node) {
-      auto value = yaml_to_json(file, element, path + "[" + std::to_string(index++) + "]");
+      auto value = convert(file, element, path + "[" + std::to_string(index++) + "]", depth + 1, budget);
       if (!value) return std::move(value).err();
       array.push_back(std::move(value).value());
     }
     return boost::json::value(std::move(array));
   }
-  if (!node.IsMap()) return to_json(resolve_scalar(node));
+  if (!node.IsMap()) {
+    const typed_scalar scalar = resolve_scalar(node);
+    // JSON cannot carry infinity or NaN (and `1e999` reads as infinity): refused, not passed on.
+    if (scalar.kind == scalar_kind::floating && !std::isfinite(scalar.floating)) {
+      return yaml_error(file, node.Mark(), path, "'" + scalar.text + "' is not a finite number");
+    }
+    return to_json(scalar);
+  }
   auto map = map_reader::open(file, node, node.Mark(), path);
   if (!map) return std::move(map).err();
   PARLEY_TRY(map->check_unique("key"));
   boost::json::object object;
   for (const auto& item : map->entries()) {
-    auto value = yaml_to_json(file, item.value, map->path_of(item.key));
+    auto value = convert(file, item.value, map->path_of(item.key), depth + 1, budget);
     if (!value) return std::move(value).err();
     object[item.key] = std::move(value).value();
   }
   return boost::json::value(std::move(object));
+}
+
+}  // namespace
+
+result<boost::json::value> yaml_to_json(const std::string& file, const YAML::Node& node, const std::string& path) {
+  conversion_budget budget;
+  return convert(file, node, path, 0, budget);
 }
 
 }  // namespace parley::config::detail

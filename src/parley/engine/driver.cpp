@@ -12,6 +12,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
@@ -101,6 +102,18 @@ std::string memory_written_by(const llm::tool_call& call, bool ok) {
   const auto& obj = args.get_object();
   if (json_string_or(obj, "path").rfind(kMemoryFolder, 0) != 0) return {};
   return json_string_or(obj, call.name == "write_file" ? "content" : "new_text");
+}
+
+// A tool's text comes from files, file names and programs, which need not be UTF-8; the log and
+// every model API take only UTF-8. Such bytes become U+FFFD, and the model is told, so that it
+// does not mistake the replacement characters for what the file holds.
+void make_loggable(tools::tool_outcome& outcome) {
+  if (is_valid_utf8(outcome.content)) return;
+  auto repaired = repair_utf8(outcome.content);
+  outcome.content = std::move(repaired.text);
+  outcome.content += "\n[parley: " + std::to_string(repaired.replaced) +
+                     " byte sequence(s) of this result were not valid UTF-8 (another encoding, or binary data); "
+                     "each is shown as U+FFFD]";
 }
 
 // Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
@@ -324,6 +337,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     } else {
       const std::int64_t started_ms = now_ms();
       outcome = co_await run_member_tool(member, call, context);
+      make_loggable(outcome);
       if (dialog.is_self_reflection()) {
         auto noted = stage(dialog, records_event::introspection_recorded,
                            introspection_of(dialog, call, outcome, started_ms, now_ms()));

@@ -9,6 +9,7 @@
 
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
 #include "parley/engine/prompts.hpp"
@@ -196,7 +197,7 @@ void engine::unload_unused_dialogs() {
   });
 }
 
-result<std::size_t> engine::recover_all() {
+result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
   filter.status = "running";
   auto rows = log_.list_dialogs(filter);
@@ -204,6 +205,10 @@ result<std::size_t> engine::recover_all() {
   std::size_t scheduled = 0;
   for (const auto& row : *rows) {
     auto dialog = load(row.id);
+    if (!dialog && dialog.err().code == errc::corrupt) {
+      if (unreadable != nullptr) unreadable->push_back(dialog.err().message);
+      continue;
+    }
     if (!dialog) return std::move(dialog).err();
     auto& runtime = **dialog;
     if (runtime.row().dead) continue;
@@ -240,6 +245,12 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   }
   if (!spec.first_message.empty()) {
     if (auto valid = check_user_message(spec.first_message); !valid) co_return std::move(valid).err();
+  }
+  // A retried create (its reply was lost) returns the dialog the first one made.
+  if (!spec.first_message_id.empty()) {
+    auto earlier = dialog_of_input(spec.first_message_id, spec.first_message_from);
+    if (!earlier) co_return std::move(earlier).err();
+    if (*earlier) co_return std::move(**earlier);
   }
   if (!spec.task_doc_path.empty()) {
     if (auto made = ensure_taskdoc(team_.workspace, spec.task_doc_path); !made) co_return std::move(made).err();
@@ -322,6 +333,14 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
       co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
     }
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
+    // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
+    // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
+    if (!msg_id.empty() && origin == "user") {
+      auto earlier = dialog_of_input(msg_id, from);
+      if (!earlier) co_return std::move(earlier).err();
+      if (*earlier && **earlier == dialog_id) co_return ok();
+      if (*earlier) co_return make_error(errc::conflict, "msgId: '" + msg_id + "' was already sent to another dialog");
+    }
     // Tool calls owed since a crash are answered first, so the model never sees a call
     // without its result followed by a new question.
     if (auto owed = dialog.unanswered_tool_calls(); !owed.empty()) {
@@ -360,7 +379,20 @@ result<void> engine::check_user_message(std::string_view content, bool with_atta
                                                 std::to_string(limit) + " (limits.max_message_bytes)");
   }
   if (content.empty() && !with_attachment) return make_error(errc::invalid_argument, "message content is empty");
+  if (const auto bad = first_invalid_utf8(content)) {
+    return make_error(errc::invalid_argument, "message content: " + describe_invalid_utf8(content, *bad));
+  }
   return ok();
+}
+
+result<std::optional<std::string>> engine::dialog_of_input(std::string_view msg_id, std::string_view from) {
+  auto found = log_.find_input(msg_id);
+  if (!found) return std::move(found).err();
+  if (!*found) return std::optional<std::string>{};
+  if ((*found)->from != from) {
+    return make_error(errc::conflict, "msgId: '" + std::string(msg_id) + "' was already used for another message");
+  }
+  return std::optional<std::string>{(*found)->dialog_id};
 }
 
 // Both waits look their dialog or tree up again after each wake: one that is at rest may have been

@@ -103,6 +103,10 @@ class engine {
   // The checks post_user_message makes on content, for callers that want them before creating a
   // dialog. Content may be empty only beside an attachment.
   result<void> check_user_message(std::string_view content, bool with_attachment = false) const;
+  // A client's message id makes its create or post idempotent: the dialog that `from` first sent
+  // `msg_id` to, if any. A message id someone else used is a conflict (ids are the client's to
+  // make unique; nothing of the other message is told).
+  result<std::optional<std::string>> dialog_of_input(std::string_view msg_id, std::string_view from);
   // Where media of image and audio messages are read from (the server's uploads).
   void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
   // Suspends until the dialog has no drive queued or running.
@@ -143,8 +147,10 @@ class engine {
 
   // Loads one dialog from the log (once); later calls return the loaded runtime.
   result<dialog_runtime*> load(std::string_view dialog_id);
-  // Loads every running dialog and schedules a drive for those with pending work.
-  result<std::size_t> recover_all();
+  // Loads every running dialog and schedules a drive for those with pending work. A dialog whose
+  // log cannot be read is left alone, so that one damaged dialog never keeps the others from
+  // running; each is named in `unreadable` (if given) with why.
+  result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr);
   const dialog_runtime* find(std::string_view dialog_id) const;
   // At most `limit` dialogs stay in memory (default 4096). Past it, the least recently used ones
   // that nothing holds, in trees with no drive under way, are dropped and loaded again from the

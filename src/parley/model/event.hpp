@@ -86,6 +86,9 @@ inline constexpr std::string_view context_health = "context_health";
 inline constexpr std::string_view declared_dead = "declared_dead";
 // {} — a human asked a stopped or failed dialog to continue
 inline constexpr std::string_view drive_resumed = "drive_resumed";
+// {originalType, problem} — written only by `parley repair`, in place of an event whose stored
+// text could not be read; it changes nothing (the original is kept in `quarantined_events`)
+inline constexpr std::string_view event_quarantined = "event_quarantined";
 }  // namespace event_type
 
 }  // namespace parley

@@ -138,6 +138,9 @@ struct http_server::state {
     if (const auto type = request.find(http::field::content_type); type != request.end()) {
       rest.content_type = std::string(type->value());
     }
+    if (const auto key = request.find("Idempotency-Key"); key != request.end()) {
+      rest.idempotency_key = std::string(key->value());
+    }
     auto answered = co_await handle_rest_request(context, std::move(rest));
     if (!answered.raw_content_type.empty()) co_return raw_reply(request, answered);
     auto response = json_reply(request, answered.status, answered.body);

@@ -22,7 +22,7 @@ handler_result post_message(server_context& context, const rest_request& request
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  auto input = read_user_input(context.engine, *body);
+  auto input = read_user_input(context.engine, *body, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   auto attachment = read_attachment(context, request, *body);
   if (!attachment) co_return field_error(attachment.err());
@@ -42,7 +42,7 @@ handler_result post_answer(server_context& context, const rest_request& request,
   if (!body) co_return failure;
   auto question_id = required_text(*body, "questionId");
   if (!question_id) co_return field_error(question_id.err());
-  auto input = read_user_input(context.engine, *body);
+  auto input = read_user_input(context.engine, *body, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   engine::user_answer answer{dialog_id, input->content, input->msg_id, *question_id, "answer"};
   auto answered = co_await context.engine.answer_question(std::move(answer));

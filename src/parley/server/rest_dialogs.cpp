@@ -177,7 +177,7 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
   // Every field is checked before anything is created, so a bad request leaves nothing behind.
-  auto input = read_user_input(context.engine, *body);
+  auto input = read_user_input(context.engine, *body, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   auto member = optional_text(*body, "memberId");
   if (!member) co_return field_error(member.err());
@@ -198,6 +198,16 @@ handler_result create_dialog(server_context& context, const rest_request& reques
     }
   }
 
+  // A retry of a create whose reply was lost: the first result, nothing made again.
+  if (input->msg_id_from_client) {
+    auto earlier = context.engine.dialog_of_input(input->msg_id, request.who->id);
+    if (!earlier) co_return error_response(earlier.err());
+    if (*earlier) {
+      auto row = find_dialog(context, request, **earlier);
+      if (!row) co_return error_response(row.err());
+      co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+    }
+  }
   engine::new_dialog spec{*member, *title, *task_doc};
   spec.humans = std::move(people->humans);
   spec.members = std::move(people->members);

@@ -19,9 +19,10 @@ struct rest_request {
   std::string path;                                       // percent-decoded, without the query, e.g. "/api/dialogs/abc"
   std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
   std::string body;
-  std::string authorization;  // the Authorization header, empty if absent
-  std::string content_type;   // the Content-Type header, empty if absent
-  const user* who = nullptr;  // set by the router once the token is checked
+  std::string authorization;    // the Authorization header, empty if absent
+  std::string content_type;     // the Content-Type header, empty if absent
+  std::string idempotency_key;  // the Idempotency-Key header: a message id when the body has none
+  const user* who = nullptr;    // set by the router once the token is checked
 };
 
 struct rest_response {

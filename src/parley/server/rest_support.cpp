@@ -4,6 +4,7 @@
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
+#include "parley/core/json_check.hpp"
 #include "parley/server/json_views.hpp"
 #include "parley/server/uploads.hpp"
 
@@ -50,6 +51,12 @@ std::optional<boost::json::object> parse_body_object(const std::string& body, bo
   if (!parsed->is_object()) {
     failure =
         error_response(400, "bad_request", std::string("body: expected a JSON object, got ") + json_kind_name(*parsed));
+    return std::nullopt;
+  }
+  // A number past double's range parses as infinity, which JSON text cannot carry back: refused
+  // here, naming the field, so that nothing unreadable reaches the log.
+  if (auto problem = find_unwritable_json(parsed->as_object())) {
+    failure = error_response(400, "bad_field", problem->message());
     return std::nullopt;
   }
   return std::move(parsed->as_object());
@@ -164,7 +171,12 @@ boost::json::object summary_of(store& log, const dialog_row& row) {
 
 std::string new_message_id() { return new_uuid(); }
 
-result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body) {
+namespace {
+constexpr std::size_t kMaxMessageIdBytes = 200;  // a UUID is 36; room for a client's own scheme
+}  // namespace
+
+result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body,
+                                   std::string_view idempotency_key) {
   const bool with_attachment = body.contains("attachment");
   auto content = with_attachment ? optional_text(body, "content") : required_text(body, "content");
   if (!content) return std::move(content).err();
@@ -173,7 +185,13 @@ result<user_input> read_user_input(const engine::engine& eng, const boost::json:
   }
   auto msg_id = optional_text(body, "msgId");
   if (!msg_id) return std::move(msg_id).err();
-  return user_input{std::move(*content), msg_id->empty() ? new_message_id() : std::move(*msg_id), {}};
+  if (msg_id->empty()) *msg_id = std::string(idempotency_key);
+  if (msg_id->size() > kMaxMessageIdBytes) {
+    return make_error(errc::invalid_argument, "msgId: " + std::to_string(msg_id->size()) +
+                                                  " bytes, over the limit of " + std::to_string(kMaxMessageIdBytes));
+  }
+  if (msg_id->empty()) return user_input{std::move(*content), new_message_id(), false, {}};
+  return user_input{std::move(*content), std::move(*msg_id), true, {}};
 }
 
 result<boost::json::object> read_attachment(server_context& context, const rest_request& request,

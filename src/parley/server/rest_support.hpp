@@ -62,9 +62,13 @@ std::string new_message_id();
 struct user_input {
   std::string content;  // may be empty beside an attachment
   std::string msg_id;
-  boost::json::object attachment;  // see read_attachment
+  bool msg_id_from_client = false;  // a retry with it returns the first result (engine::dialog_of_input)
+  boost::json::object attachment;   // see read_attachment
 };
-result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body);
+// `msgId` in the body, else the Idempotency-Key header, names the message for retries; without
+// either it gets a fresh id.
+result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body,
+                                   std::string_view idempotency_key = {});
 // `attachment: {uploadId, caption?, transcription?}`: an upload of the asking user, as the
 // engine's user_message attachment (model/event.hpp); empty when the body has none.
 result<boost::json::object> read_attachment(server_context& context, const rest_request& request,

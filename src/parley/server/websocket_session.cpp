@@ -20,6 +20,7 @@
 #include <string>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_check.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/rest_support.hpp"
@@ -218,6 +219,10 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       return;
     }
     auto& packet = parsed.as_object();
+    if (auto problem = find_unwritable_json(packet)) {
+      send_error("bad_field", problem->message(), "");
+      return;
+    }
     const auto* type_value = packet.if_contains("type");
     if (type_value == nullptr || !type_value->is_string()) {
       send_error("bad_field", "type: expected a string", "");

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "parley/core/json.hpp"
 #include "parley/model/projection.hpp"
+#include "parley/store/append_check.hpp"
 
 namespace parley {
 
@@ -27,18 +29,31 @@ result<void> memory_store::apply_batch(std::span<const event> batch, projections
 }
 
 void memory_store::append(std::vector<event> batch, append_callback on_durable) {
-  result<void> outcome;
-  {
+  result<void> outcome = check_appendable(batch);
+  if (outcome) {
     std::lock_guard lock(mutex_);
     outcome = apply_batch(batch, projections_);
     if (outcome) {
       stats_.events += static_cast<std::int64_t>(batch.size());
       ++stats_.transactions;
+      for (const event& ev : batch) {
+        if (ev.type != event_type::user_message) continue;
+        const std::string msg_id = json_string_or(ev.payload, "msgId");
+        if (!msg_id.empty())
+          inputs_.try_emplace(msg_id, input_record{ev.dialog_id, ev.seq, json_string_or(ev.payload, "from")});
+      }
       std::move(batch.begin(), batch.end(), std::back_inserter(events_));
     }
   }
   // Outside the lock, so a callback may read from or append to this store.
   if (on_durable) on_durable(std::move(outcome));
+}
+
+result<std::optional<input_record>> memory_store::find_input(std::string_view msg_id) {
+  std::lock_guard lock(mutex_);
+  const auto found = inputs_.find(msg_id);
+  if (found == inputs_.end()) return std::optional<input_record>{};
+  return std::optional<input_record>{found->second};
 }
 
 result<std::vector<event>> memory_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {

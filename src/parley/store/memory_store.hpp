@@ -23,6 +23,7 @@ class memory_store final : public store {
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;
+  result<std::optional<input_record>> find_input(std::string_view msg_id) override;
 
   result<void> rebuild_projections() override;
   store_stats stats() const override;
@@ -37,7 +38,8 @@ class memory_store final : public store {
   static result<void> apply_batch(std::span<const event> batch, projections& into);
 
   mutable std::mutex mutex_;
-  std::vector<event> events_;  // commit order
+  std::vector<event> events_;                                // commit order
+  std::map<std::string, input_record, std::less<>> inputs_;  // msgId → its first user message
   projections projections_;
   store_stats stats_;
 };

@@ -44,6 +44,22 @@ struct store_stats {
   std::int64_t projection_transactions = 0;
 };
 
+// An event whose stored text does not read back as strict JSON (sqlite/log_repair.hpp).
+struct damaged_event {
+  std::int64_t event_id = 0;
+  std::string dialog_id;
+  std::int64_t seq = 0;
+  std::string type;
+  std::string problem;
+};
+
+// The user message a client's `msgId` was first sent with (store::find_input).
+struct input_record {
+  std::string dialog_id;
+  std::int64_t seq = 0;
+  std::string from;  // the `from` of the message: the user who sent it, "" when none was named
+};
+
 class store {
  public:
   virtual ~store() = default;
@@ -75,6 +91,11 @@ class store {
   // Drops every projection and recomputes it by replaying the whole log.
   virtual result<void> rebuild_projections() = 0;
   virtual store_stats stats() const = 0;
+  // Events whose stored text does not read back as it should (`parley check`); reads repair what
+  // they can of them, `parley repair` makes it permanent. A store that keeps no text has none.
+  virtual result<std::vector<damaged_event>> damaged_events() { return std::vector<damaged_event>{}; }
+  // The first user message sent with `msg_id`, including batches appended before the call.
+  virtual result<std::optional<input_record>> find_input(std::string_view msg_id) = 0;
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }

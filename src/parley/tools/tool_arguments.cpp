@@ -3,6 +3,7 @@
 #include <boost/json/stream_parser.hpp>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_check.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::tools {
@@ -40,6 +41,10 @@ result<boost::json::object> parse_tool_arguments(std::string_view text, const bo
   if (!parsed.is_object()) {
     return make_error(errc::invalid_argument,
                       std::string("arguments must be a JSON object, got ") + json_kind_name(parsed));
+  }
+  // A number past double's range reads as infinity: no tool can use it, and no event can hold it.
+  if (auto problem = find_unwritable_json(parsed)) {
+    return make_error(errc::invalid_argument, "argument " + problem->message());
   }
   PARLEY_TRY(validate_arguments(parsed, schema));
   return std::move(parsed.get_object());

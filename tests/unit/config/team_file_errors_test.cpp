@@ -307,5 +307,39 @@ TEST_F(TeamFile, FallbackDoesNotApplyToScriptedProviders) {
   EXPECT_EQ(error_of(text), at("5:5") + "providers.offline.fallback: key 'fallback' does not apply to kind 'scripted'");
 }
 
+// JSON cannot carry infinity or NaN, and `1e999` reads as infinity: refused where it is written.
+TEST_F(TeamFile, ModelParamsThatAreNotFiniteNumbersAreRefused) {
+  const std::string header =
+      "providers:\n  offline: {kind: scripted, script: script.yaml}\nmembers:\n  lead:\n"
+      "    persona: p\n    provider: offline\n    model: m\n    model_params:\n";
+  EXPECT_EQ(error_of(header + "      y: 1e999\n"),
+            at("9:10") + "members.lead.model_params.y: '1e999' is not a finite number");
+  EXPECT_EQ(error_of(header + "      z: [1, -.inf]\n"),
+            at("9:14") + "members.lead.model_params.z[1]: '-.inf' is not a finite number");
+  EXPECT_EQ(error_of(header + "      n: .nan\n"),
+            at("9:10") + "members.lead.model_params.n: '.nan' is not a finite number");
+}
+
+// Aliases of aliases repeat their anchors' subtrees: ten levels of ten make 10^10 values.
+TEST_F(TeamFile, ABillionLaughsInModelParamsIsRefusedNotExpanded) {
+  std::string bomb =
+      "providers:\n  offline: {kind: scripted, script: script.yaml}\nmembers:\n  lead:\n"
+      "    persona: p\n    provider: offline\n    model: m\n    model_params:\n"
+      "      a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    const std::string prev = "*a" + std::to_string(level - 1);
+    bomb += "      a" + std::to_string(level) + ": &a" + std::to_string(level) + " [" + prev;
+    for (int i = 1; i < 10; ++i) bomb += ", " + prev;
+    bomb += "]\n";
+  }
+  const std::string message = error_of(bomb);
+  EXPECT_NE(message.find("expands to more than 100000 values"), std::string::npos) << message;
+}
+
+TEST_F(TeamFile, AFileThatIsNotUtf8IsRefusedAtTheByte) {
+  EXPECT_EQ(error_of("members:\n  lead:\n    persona: caf\xE9\n"),
+            at("3:17") + "byte 0xe9 at offset 33 is not valid UTF-8 (save the file as UTF-8)");
+}
+
 }  // namespace
 }  // namespace parley::config

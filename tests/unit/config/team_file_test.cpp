@@ -42,7 +42,6 @@ members:
       label: "0.5"
       stop: [END, 3]
       extra: {mode: fast, depth: 2}
-      ceiling: .inf
     tools: [read_file, write_file]
     toolsets: [workspace]
     max_tool_rounds: 8
@@ -93,7 +92,7 @@ TEST_F(TeamFile, FullFileParsesEveryField) {
   EXPECT_EQ(lead.model, "scripted-1");
   EXPECT_EQ(boost::json::serialize(lead.model_params),
             R"({"temperature":2E-1,"max_tokens":512,"json":true,"label":"0.5","stop":["END",3],)"
-            R"("extra":{"mode":"fast","depth":2},"ceiling":".inf"})");
+            R"("extra":{"mode":"fast","depth":2}})");
   EXPECT_TRUE(lead.model_params.at("max_tokens").is_int64());
   EXPECT_TRUE(lead.model_params.at("temperature").is_double());
   EXPECT_TRUE(lead.model_params.at("json").is_bool());

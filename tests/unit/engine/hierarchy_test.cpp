@@ -55,6 +55,9 @@ class batch_recorder final : public store {
   result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
     return inner_->messages(id, course);
   }
+  result<std::optional<input_record>> find_input(std::string_view msg_id) override {
+    return inner_->find_input(msg_id);
+  }
   result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
   store_stats stats() const override { return inner_->stats(); }
 

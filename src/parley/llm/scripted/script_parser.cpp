@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "parley/core/utf8.hpp"
 #include "parley/llm/scripted/script.hpp"
 #include "parley/llm/scripted/script_yaml.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
@@ -66,6 +67,12 @@ class script_parser {
 };
 
 result<std::shared_ptr<const scripted_script>> script_parser::parse(std::string_view yaml_text) {
+  // What a script says becomes model output, which the log stores as JSON text: UTF-8 only.
+  if (const auto bad = first_invalid_utf8(yaml_text)) {
+    const text_position at = position_of(yaml_text, *bad);
+    return reader_.fail_at(static_cast<int>(at.line), static_cast<int>(at.column), "",
+                           describe_invalid_utf8(yaml_text, *bad) + " (save the script as UTF-8)");
+  }
   YAML::Node root;
   try {
     root = YAML::Load(std::string(yaml_text));

@@ -2,6 +2,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "parley/core/json_check.hpp"
 #include "parley/model/projection.hpp"
 
 namespace parley::sqlite {
@@ -112,11 +113,26 @@ result<event> read_event(const statement& stmt) {
   ev.seq = stmt.int_at(2);
   ev.type = stmt.text_at(3);
   ev.ts_ms = stmt.int_at(5);
+  const std::string_view text = stmt.text_view_at(4);
   boost::system::error_code ec;
-  boost::json::value payload = boost::json::parse(stmt.text_view_at(4), ec);
-  if (ec || !payload.is_object()) {
-    return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " of dialog " + ev.dialog_id +
-                                         " has a payload that is not a JSON object");
+  boost::json::value payload = boost::json::parse(text, ec);
+  if (ec) {
+    // Written by a Parley that did not yet refuse such bytes (store/append_check.hpp): read with
+    // them replaced, so the dialog stays usable; `parley check` names the event and `parley repair`
+    // rewrites it.
+    std::string repairs;
+    auto repaired = parse_json_repairing(text, repairs);
+    if (!repaired) {
+      return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " (" + ev.type + ") of dialog " +
+                                           ev.dialog_id + " cannot be read: its payload is not JSON (" + ec.message() +
+                                           "); run `parley repair`");
+    }
+    payload = std::move(*repaired);
+  }
+  if (!payload.is_object()) {
+    return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " (" + ev.type + ") of dialog " +
+                                         ev.dialog_id +
+                                         " has a payload that is not a JSON object; run `parley repair`");
   }
   ev.payload = std::move(payload.get_object());
   return ev;

@@ -127,6 +127,16 @@ CREATE TABLE projected_through (event_id INTEGER NOT NULL);
 INSERT INTO projected_through (event_id) SELECT coalesce(max(id), 0) FROM events;
 )sql";
 
+// Version 6: a client's message id (`msgId`) finds the message it was first sent with, so that a
+// retried create or post returns the first result instead of making another (store.hpp,
+// find_input). Partial, so only user messages pay for it; json_valid keeps a payload an older
+// version stored unreadable (docs/events.md) from failing the migration or a later insert.
+constexpr const char* kV6 = R"sql(
+CREATE INDEX events_by_msg_id ON events (
+  (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.msgId') END)
+) WHERE type = 'user_message';
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -138,6 +148,7 @@ constexpr std::array kMigrations{
     migration{3, kRecordsSchemaSql},
     migration{4, kV4, kDropRecords, kRecordsSchemaSql},
     migration{kRecordsVersion, kV5, kDropRecords, kRecordsSchemaSql},
+    migration{6, kV6},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

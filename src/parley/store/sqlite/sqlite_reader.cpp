@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "parley/store/sqlite/log_repair.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 
 namespace parley::sqlite {
@@ -72,6 +73,11 @@ result<void> sqlite_reader::prepare_all() {
   PARLEY_TRY(prepare_into(db_, messages_all_, messages + " WHERE e.dialog_id = ?1 ORDER BY e.seq"));
   PARLEY_TRY(
       prepare_into(db_, messages_of_course_, messages + " WHERE e.dialog_id = ?1 AND m.course = ?2 ORDER BY e.seq"));
+  // The expression and the type test are the index's own (schema.cpp, version 6), so it is used.
+  PARLEY_TRY(prepare_into(db_, input_by_msg_id_,
+                          "SELECT dialog_id, seq, coalesce(json_extract(payload, '$.from'), '') FROM events "
+                          "WHERE type = 'user_message' AND (CASE WHEN json_valid(payload) THEN "
+                          "json_extract(payload, '$.msgId') END) = ?1 ORDER BY id LIMIT 1"));
   return ok();
 }
 
@@ -126,6 +132,22 @@ result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog
   messages_of_course_.bind_text(1, dialog_id);
   messages_of_course_.bind_int(2, course);
   return collect<message_row>(messages_of_course_, read_message);
+}
+
+result<std::optional<input_record>> sqlite_reader::find_input(std::string_view msg_id) {
+  std::lock_guard lock(mutex_);
+  reset_guard guard(input_by_msg_id_);
+  input_by_msg_id_.bind_text(1, msg_id);
+  auto row = input_by_msg_id_.step();
+  if (!row) return std::move(row).err();
+  if (!*row) return std::optional<input_record>{};
+  return std::optional<input_record>{
+      input_record{input_by_msg_id_.text_at(0), input_by_msg_id_.int_at(1), input_by_msg_id_.text_at(2)}};
+}
+
+result<std::vector<damaged_event>> sqlite_reader::damaged_events() {
+  std::lock_guard lock(mutex_);
+  return find_damaged_events(db_);
 }
 
 }  // namespace parley::sqlite

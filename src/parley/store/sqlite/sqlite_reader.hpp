@@ -24,6 +24,8 @@ class sqlite_reader {
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq);
   result<std::vector<event>> read_all_events();
+  result<std::vector<damaged_event>> damaged_events();
+  result<std::optional<input_record>> find_input(std::string_view msg_id);
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id);
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course);
@@ -38,7 +40,7 @@ class sqlite_reader {
 
   std::mutex mutex_;
   connection db_;
-  statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_;
+  statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_, input_by_msg_id_;
   std::array<statement, kFilterCombinations> list_dialogs_;  // prepared on first use
 };
 

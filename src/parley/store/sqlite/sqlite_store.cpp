@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/sqlite_store.hpp"
 
+#include "parley/store/append_check.hpp"
+
 namespace parley::sqlite {
 
 sqlite_store::sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader,
@@ -20,10 +22,18 @@ sqlite_store::~sqlite_store() {
 }
 
 void sqlite_store::append(std::vector<event> batch, append_callback on_durable) {
+  if (auto refused = check_appendable(batch); !refused) {
+    if (on_durable) on_durable(std::move(refused));
+    return;
+  }
   writer_->append(std::move(batch), std::move(on_durable));
 }
 
 void sqlite_store::append_deferred(std::vector<event> batch, append_callback on_durable) {
+  if (auto refused = check_appendable(batch); !refused) {
+    if (on_durable) on_durable(std::move(refused));
+    return;
+  }
   writer_->append_deferred(std::move(batch), std::move(on_durable));
 }
 
@@ -34,6 +44,17 @@ void sqlite_store::flush() { writer_->flush(); }
 result<std::vector<event>> sqlite_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {
   (void)writer_->catch_up();
   return reader_->read_events(dialog_id, after_seq);
+}
+
+// The log itself answers, so only the batches queued before the call are waited for.
+result<std::optional<input_record>> sqlite_store::find_input(std::string_view msg_id) {
+  (void)writer_->catch_up();
+  return reader_->find_input(msg_id);
+}
+
+result<std::vector<damaged_event>> sqlite_store::damaged_events() {
+  (void)writer_->catch_up();
+  return reader_->damaged_events();
 }
 
 result<std::vector<event>> sqlite_store::read_all_events() {

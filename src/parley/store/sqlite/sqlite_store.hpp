@@ -25,6 +25,8 @@ class sqlite_store final : public store {
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;
   result<std::vector<event>> read_all_events() override;
+  result<std::vector<damaged_event>> damaged_events() override;
+  result<std::optional<input_record>> find_input(std::string_view msg_id) override;
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;

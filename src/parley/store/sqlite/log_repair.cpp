@@ -1,0 +1,175 @@
+#include "parley/store/sqlite/log_repair.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <filesystem>
+
+#include "parley/core/json_check.hpp"
+#include "parley/core/time.hpp"
+#include "parley/core/utf8.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+namespace {
+
+constexpr const char* kQuarantineTable = R"sql(
+CREATE TABLE IF NOT EXISTS quarantined_events (
+  event_id INTEGER NOT NULL,
+  dialog_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  original_payload BLOB NOT NULL,
+  problem TEXT NOT NULL,
+  action TEXT NOT NULL,
+  at_ms INTEGER NOT NULL
+))sql";
+
+// Why `text` does not read back, or "" when it does.
+std::string payload_problem(std::string_view text) {
+  auto parsed = parse_json(text);
+  if (!parsed) {
+    if (auto bad = first_invalid_utf8(text)) return describe_invalid_utf8(text, *bad);
+    return parsed.err().message;
+  }
+  if (!parsed->is_object()) return std::string("the payload is ") + json_kind_name(*parsed) + ", not an object";
+  return {};
+}
+
+class repair_session {
+ public:
+  explicit repair_session(connection& db) : db_(db) {}
+
+  result<void> prepare() {
+    PARLEY_TRY(db_.exec(kQuarantineTable));
+    PARLEY_TRY(prepare_into(db_, keep_,
+                            "INSERT INTO quarantined_events SELECT id, dialog_id, seq, type, "
+                            "CAST(payload AS BLOB), ?2, ?3, ?4 FROM events WHERE id = ?1"));
+    PARLEY_TRY(prepare_into(db_, keep_dialog_,
+                            "INSERT INTO quarantined_events SELECT id, dialog_id, seq, type, "
+                            "CAST(payload AS BLOB), ?2, ?3, ?4 FROM events WHERE dialog_id = ?1"));
+    PARLEY_TRY(prepare_into(db_, rewrite_, "UPDATE events SET type = ?2, payload = ?3 WHERE id = ?1"));
+    PARLEY_TRY(prepare_into(db_, drop_dialog_, "DELETE FROM events WHERE dialog_id = ?1"));
+    return prepare_into(db_, count_dialog_, "SELECT count(*) FROM events WHERE dialog_id = ?1");
+  }
+
+  result<std::string> repair(const damaged_event& damaged, std::string_view text) {
+    std::string repairs;
+    auto repaired = parse_json_repairing(text, repairs);
+    if (repaired && repaired->is_object()) {
+      std::string action = "rewritten: " + repairs;
+      PARLEY_TRY(keep(damaged, action));
+      PARLEY_TRY(rewrite(damaged.event_id, damaged.type, boost::json::serialize(*repaired)));
+      return action;
+    }
+    if (damaged.seq == 1) return quarantine_dialog(damaged);
+    const std::string action = "quarantined: replaced by an event_quarantined event that changes nothing";
+    PARLEY_TRY(keep(damaged, action));
+    boost::json::object stub{{"originalType", repair_utf8(damaged.type).text}, {"problem", damaged.problem}};
+    PARLEY_TRY(rewrite(damaged.event_id, event_type::event_quarantined, boost::json::serialize(stub)));
+    return action;
+  }
+
+ private:
+  result<void> keep(const damaged_event& damaged, const std::string& action) {
+    keep_.bind_int(1, damaged.event_id);
+    keep_.bind_text(2, damaged.problem);
+    keep_.bind_text(3, action);
+    keep_.bind_int(4, now_ms());
+    return keep_.run();
+  }
+
+  result<void> rewrite(std::int64_t event_id, std::string_view type, const std::string& payload) {
+    rewrite_.bind_int(1, event_id);
+    rewrite_.bind_text(2, type);
+    rewrite_.bind_text(3, payload);
+    return rewrite_.run();
+  }
+
+  // The event that created a dialog is what every later event of it builds on: without it the
+  // dialog cannot be replayed, so all of it goes to the quarantine table.
+  result<std::string> quarantine_dialog(const damaged_event& damaged) {
+    std::int64_t events = 0;
+    {
+      reset_guard guard(count_dialog_);
+      count_dialog_.bind_text(1, damaged.dialog_id);
+      auto row = count_dialog_.step();
+      if (!row) return std::move(row).err();
+      events = count_dialog_.int_at(0);
+    }
+    const std::string action =
+        "quarantined with its dialog (" + std::to_string(events) + " events), since the unreadable event created it";
+    keep_dialog_.bind_text(1, damaged.dialog_id);
+    keep_dialog_.bind_text(2, damaged.problem);
+    keep_dialog_.bind_text(3, action);
+    keep_dialog_.bind_int(4, now_ms());
+    PARLEY_TRY(keep_dialog_.run());
+    drop_dialog_.bind_text(1, damaged.dialog_id);
+    PARLEY_TRY(drop_dialog_.run());
+    return action;
+  }
+
+  connection& db_;
+  statement keep_;
+  statement keep_dialog_;
+  statement rewrite_;
+  statement drop_dialog_;
+  statement count_dialog_;
+};
+
+}  // namespace
+
+result<std::vector<damaged_event>> find_damaged_events(connection& db) {
+  auto scan = db.prepare("SELECT id, dialog_id, seq, type, payload FROM events ORDER BY id", false);
+  if (!scan) return std::move(scan).err();
+  reset_guard guard(*scan);
+  std::vector<damaged_event> found;
+  for (;;) {
+    auto row = scan->step();
+    if (!row) return std::move(row).err();
+    if (!*row) return found;
+    std::string problem = payload_problem(scan->text_view_at(4));
+    if (problem.empty()) continue;
+    found.push_back({scan->int_at(0), repair_utf8(scan->text_view_at(1)).text, scan->int_at(2),
+                     repair_utf8(scan->text_view_at(3)).text, std::move(problem)});
+  }
+}
+
+result<std::vector<repaired_event>> repair_damaged_events(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "parley.db").string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return make_error(errc::not_found, "no store at " + path);
+  auto db = connection::open_read_write(path);
+  if (!db) return std::move(db).err();
+  PARLEY_TRY(db->exec("BEGIN IMMEDIATE"));
+  auto done = [&]() -> result<std::vector<repaired_event>> {
+    auto damaged = find_damaged_events(*db);
+    if (!damaged) return std::move(damaged).err();
+    std::vector<repaired_event> out;
+    if (damaged->empty()) return out;
+    repair_session session(*db);
+    PARLEY_TRY(session.prepare());
+    auto text_of = db->prepare("SELECT payload FROM events WHERE id = ?1", false);
+    if (!text_of) return std::move(text_of).err();
+    for (auto& event : *damaged) {
+      reset_guard guard(*text_of);
+      text_of->bind_int(1, event.event_id);
+      auto row = text_of->step();
+      if (!row) return std::move(row).err();
+      if (!*row) continue;  // went with its dialog, quarantined earlier in this pass
+      const std::string text = text_of->text_at(0);
+      text_of->reset();
+      auto action = session.repair(event, text);
+      if (!action) return std::move(action).err();
+      out.push_back({std::move(event), std::move(*action)});
+    }
+    return out;
+  }();
+  if (!done) {
+    (void)db->exec("ROLLBACK");
+    return done;
+  }
+  PARLEY_TRY(db->exec("COMMIT"));
+  return done;
+}
+
+}  // namespace parley::sqlite
