@@ -75,6 +75,9 @@ class store {
   // Drops every projection and recomputes it by replaying the whole log.
   virtual result<void> rebuild_projections() = 0;
   virtual store_stats stats() const = 0;
+  // Empty while the store can take appends; else what broke it for good (the SQLite store's
+  // database file replaced or deleted under it), which every append now fails with.
+  virtual std::string health_problem() const { return {}; }
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }
