@@ -27,6 +27,22 @@ const protected_dir* protected_dir_of(const tool_context& ctx, const fs::path& a
   return nullptr;
 }
 
+std::string own_memory_folder(const tool_context& ctx) {
+  return ctx.member_id.empty() ? std::string{} : ".minds/memory/individual/" + ctx.member_id;
+}
+
+access::verdict check_path(const tool_context& ctx, std::string_view relative_path, file_access mode,
+                           access::path_kind kind) {
+  const std::string own = own_memory_folder(ctx);
+  if (!own.empty() && (relative_path == own || relative_path.starts_with(own + "/"))) return {};
+  const auto& rules = rules_of(ctx);
+  auto verdict =
+      mode == file_access::read ? rules.check_read(relative_path, kind) : rules.check_write(relative_path, kind);
+  if (!verdict && !own.empty() && (relative_path == ".minds" || relative_path.starts_with(".minds/")))
+    verdict.reason += " (your own memory folder, " + own + "/, excepted)";
+  return verdict;
+}
+
 const protected_dir* protected_dir_for(const tool_context& ctx, const workspace_path& where) {
   if (const auto* dir = protected_dir_of(ctx, where.absolute)) return dir;
   return protected_dir_of(ctx, (where.root / where.lexical).lexically_normal());
@@ -50,10 +66,8 @@ result<workspace_path> resolve_for(const tool_context& ctx, std::string_view pat
     return make_error(errc::invalid_argument, in_quotes(path) + " is inside " + dir->what + " (" + dir->path.string() +
                                                   "), which file tools never touch");
   }
-  const auto& rules = rules_of(ctx);
-  auto [verdict, resolved_one] = judge_both(*where, [&](const std::string& relative) {
-    return mode == file_access::read ? rules.check_read(relative, kind) : rules.check_write(relative, kind);
-  });
+  auto [verdict, resolved_one] =
+      judge_both(*where, [&](const std::string& relative) { return check_path(ctx, relative, mode, kind); });
   if (!verdict) return make_error(errc::invalid_argument, access_refusal(path, mode, *where, verdict, resolved_one));
   return where;
 }

@@ -32,6 +32,14 @@ const protected_dir* protected_dir_for(const tool_context& ctx, const workspace_
 // The rules of the context (an empty set when it has none).
 const access::access_rules& rules_of(const tool_context& ctx);
 
+// The member's own memory folder, `.minds/memory/individual/<member id>/`: the one place under
+// `.minds/` its file tools may read and write (self-reflection keeps memories there), whatever
+// its access rules say. Empty without a member.
+std::string own_memory_folder(const tool_context& ctx);
+// check_read / check_write of the context's rules, with the member's own memory folder let through.
+access::verdict check_path(const tool_context& ctx, std::string_view relative_path, file_access mode,
+                           access::path_kind kind);
+
 // "'x' is not readable for you: <reason>", naming the link when the resolved path was the one refused.
 std::string access_refusal(std::string_view shown, file_access mode, const workspace_path& where,
                            const access::verdict& verdict, bool resolved_one);

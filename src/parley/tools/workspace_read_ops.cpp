@@ -63,7 +63,11 @@ bool visible(const tool_context& ctx, const workspace_path& folder, const fs::di
   }
   if (!passing_through && !is_link && is_taskdoc_package_name(name.native())) return true;
   const auto& rules = rules_of(ctx);
-  if (judge_both(at, [&](const std::string& relative) { return rules.check_read(relative, kind); }).first) return true;
+  if (judge_both(at, [&](const std::string& relative) {
+        return check_path(ctx, relative, file_access::read, kind);
+      }).first) {
+    return true;
+  }
   if (!passing_through || !is_dir) return false;
   return static_cast<bool>(judge_both(at, [&](const std::string& relative) {
                              return access::verdict{rules.may_pass_through(relative), {}};

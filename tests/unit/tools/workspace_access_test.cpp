@@ -170,6 +170,28 @@ TEST_F(WorkspaceAccess, ReservedPlacesAreRefusedAndHidden) {
   EXPECT_EQ(listed.content, "plan.tsk/  (taskdoc package)\n(2 entries hidden: not readable for you)\n");
 }
 
+TEST_F(WorkspaceAccess, AMembersOwnMemoryFolderIsTheOnePlaceOpenUnderMinds) {
+  ctx_.member_id = "lead";
+  rules_.write.allow_dirs = globs({"docs/**"});
+  auto out = call("write_file", R"({"path": ".minds/memory/individual/lead/lesson.md", "content": "short"})");
+  EXPECT_TRUE(out.ok) << out.content;
+  EXPECT_TRUE(call("read_file", R"({"path": ".minds/memory/individual/lead/lesson.md"})").ok);
+  EXPECT_TRUE(call("list_dir", R"({"path": ".minds/memory/individual/lead"})").ok);
+  out = call("write_file", R"({"path": ".minds/memory/individual/clerk/lesson.md", "content": "x"})");
+  EXPECT_FALSE(out.ok);
+  EXPECT_TRUE(has(out.content, "(your own memory folder, .minds/memory/individual/lead/, excepted)")) << out.content;
+  EXPECT_FALSE(fs::exists(workspace_ / ".minds/memory/individual/clerk"));
+  EXPECT_FALSE(call("write_file", R"({"path": ".minds/memory/team_shared/x.md", "content": "x"})").ok);
+  EXPECT_FALSE(call("write_file", R"({"path": ".minds/team.yaml", "content": "x"})").ok);
+  // A link in the memory folder is judged by where it leads.
+  put("src/main.cpp", "int main() {}");
+  fs::create_symlink(workspace_ / "src" / "main.cpp", workspace_ / ".minds/memory/individual/lead/code.md");
+  out = call("write_file", R"({"path": ".minds/memory/individual/lead/code.md", "content": "x"})");
+  EXPECT_FALSE(out.ok);
+  EXPECT_TRUE(has(out.content, "outside write_dirs")) << out.content;
+  EXPECT_EQ(contents("src/main.cpp"), "int main() {}");
+}
+
 TEST_F(WorkspaceAccess, ALinkCannotLaunderADeniedFolder) {
   rules_.read.deny_dirs = globs({"secrets"});
   rules_.write.deny_dirs = globs({"secrets"});
