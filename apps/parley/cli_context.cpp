@@ -23,6 +23,27 @@ result<config::team_config> load_remembered(const fs::path& data_dir) {
   return config::load_team_file(path);
 }
 
+// Absolute, with every link that exists resolved: how two folders are compared.
+fs::path comparable(const fs::path& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (ec) return path.lexically_normal();
+  fs::path canonical = fs::weakly_canonical(absolute, ec);
+  return ec ? absolute.lexically_normal() : canonical;
+}
+
+// A data directory in the workspace is one write_file away from losing every dialog; the file
+// tools refuse it, and this refuses to start that way unless told to.
+result<void> check_data_outside_workspace(const fs::path& data_dir, const fs::path& workspace) {
+  const fs::path data = comparable(data_dir);
+  const fs::path root = comparable(workspace);
+  const fs::path rel = data.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return ok();
+  return make_error(errc::config_error, "the data directory " + data.string() + " is inside the team's workspace " +
+                                            root.string() + "; pass --data DIR outside it, or --" +
+                                            kAllowDataInWorkspace + " to keep it there (file tools still refuse it)");
+}
+
 }  // namespace
 
 int report(const error& err) {
@@ -39,6 +60,8 @@ int report(const error& err) {
 }
 
 fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_or(".parley"); }
+
+fs::path uploads_dir_of(const parsed_args& args) { return data_dir_of(args) / "uploads"; }
 
 result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir) {
   return open_sqlite_store(data_dir.string());
@@ -68,12 +91,16 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   const auto data_dir = data_dir_of(args);
   auto team = load_team(args, data_dir);
   if (!team) return std::move(team).err();
+  if (!args.has(kAllowDataInWorkspace)) PARLEY_TRY(check_data_outside_workspace(data_dir, team->workspace));
   auto log = open_data_store(data_dir);
   if (!log) return std::move(log).err();
   remember_team(data_dir, *team);
   auto providers = engine::build_providers(*team);
   if (!providers) return std::move(providers).err();
-  return engine_inputs{std::move(*team), std::move(*log), std::move(*providers)};
+  // The uploads first: a refusal names the more specific folder.
+  std::vector<tools::protected_dir> protected_dirs{{uploads_dir_of(args), "the server's uploads"},
+                                                   {data_dir, "Parley's data directory"}};
+  return engine_inputs{std::move(*team), std::move(*log), std::move(*providers), std::move(protected_dirs)};
 }
 
 }  // namespace parley::cli

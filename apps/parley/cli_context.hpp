@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli_args.hpp"
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/store/store.hpp"
+#include "parley/tools/tool.hpp"
 
 namespace parley::cli {
 
@@ -22,6 +24,11 @@ inline constexpr int kExitUsage = 2;
 int report(const error& err);
 
 std::filesystem::path data_dir_of(const parsed_args& args);
+// Where `parley serve` keeps uploaded media: inside the data directory.
+std::filesystem::path uploads_dir_of(const parsed_args& args);
+// The switch that lets a verb that runs the team's tools start with the data directory inside the
+// team's workspace (the file tools still refuse it).
+inline constexpr const char* kAllowDataInWorkspace = "allow-data-in-workspace";
 result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir);
 
 // The team named by --team or --workspace; else the one the data directory remembers from an
@@ -36,7 +43,11 @@ struct engine_inputs {
   config::team_config team;
   std::unique_ptr<store> log;
   engine::provider_map providers;
+  // The data directory and the uploads: give them to the engine (set_protected_dirs).
+  std::vector<tools::protected_dir> protected_dirs;
 };
+// Refuses, before anything is written, a data directory inside the team's workspace unless
+// --allow-data-in-workspace is given.
 result<engine_inputs> prepare_engine_inputs(const parsed_args& args);
 
 }  // namespace parley::cli

@@ -33,7 +33,9 @@ constexpr const char* kUsage =
     "                      [--cors-origin ORIGIN] [--turn-window S] [--session-gap S] [--reflect-every S]\n"
     "                      [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N] [--loaded-dialogs N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
-    "common options: --data DIR (default ./.parley)\n";
+    "common options: --data DIR (default ./.parley)\n"
+    "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
+    "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
 
 }  // namespace
 

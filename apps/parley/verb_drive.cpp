@@ -21,8 +21,9 @@ namespace asio = boost::asio;
 
 namespace {
 
-const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title", "taskdoc"}, {"quiet"}};
-const arg_spec kActSpec{{"team", "workspace", "data", "reason"}, {"quiet"}};
+const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title", "taskdoc"},
+                          {"quiet", kAllowDataInWorkspace}};
+const arg_spec kActSpec{{"team", "workspace", "data", "reason"}, {"quiet", kAllowDataInWorkspace}};
 
 struct drive_request {
   std::optional<std::string> dialog_id;  // empty: create a root dialog
@@ -48,6 +49,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
       engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), engine::build_builtin_tools());
   if (!created) return report(created.err());
   auto& eng = **created;
+  eng.set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
   eng.add_observer(&printer);
 

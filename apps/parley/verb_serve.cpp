@@ -42,13 +42,14 @@ namespace {
 const arg_spec kServeSpec{
     {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window", "session-gap",
      "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs"},
-    {}};
+    {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
     "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
-    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N]";
+    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N] "
+    "[--allow-data-in-workspace]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -205,7 +206,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   store& log = *inputs->log;
 
   // Media of image and audio messages live beside the log; models that take them read them here.
-  server::upload_store uploads(data_dir_of(*args) / "uploads");
+  server::upload_store uploads(uploads_dir_of(*args));
   // The io_context outlives everything that holds its sockets and timers. A clean shutdown ends
   // only once no coroutine is left, so nothing refers back into these objects when they go.
   asio::io_context io(1);
@@ -220,6 +221,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (!created) return report(created.err());
     eng = std::move(*created);
   }
+  eng->set_protected_dirs(std::move(inputs->protected_dirs));
   eng->set_record_windows(*turn_window, *session_gap);
   if (*loaded_dialogs) eng->set_loaded_dialog_limit(**loaded_dialogs);
   eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });

@@ -42,12 +42,17 @@ class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
     std::random_device device;
-    data_ = fs::temp_directory_path() / ("parley-cli-" + std::to_string(device()));
+    root_ = fs::temp_directory_path() / ("parley-cli-" + std::to_string(device()));
+    data_ = root_ / "data";
+    team_dir_ = root_ / "team";
   }
-  void TearDown() override { fs::remove_all(data_); }
+  void TearDown() override { fs::remove_all(root_); }
   std::string data() const { return " --data " + data_.string(); }
   std::string team() const { return " --team " + std::string(PARLEY_SOURCE_DIR) + "/examples/demo/team.yaml"; }
+  // Teams written by a test go to team_dir_, their workspace; the data directory is beside it.
+  fs::path root_;
   fs::path data_;
+  fs::path team_dir_;
 };
 
 TEST_F(Cli, RunDrivesTheDemoOfflineAndSaysSo) {
@@ -171,18 +176,62 @@ TEST_F(Cli, UnwritableDataDirectoryIsAClearRuntimeError) {
   EXPECT_NE(out.output.find("cannot create store directory"), std::string::npos) << out.output;
 }
 
+// A team file without `workspace:` works in its own folder: a data directory there is refused
+// before anything is written, unless --allow-data-in-workspace says to keep it there.
+TEST_F(Cli, ADataDirectoryInsideTheWorkspaceIsRefusedUnlessAllowed) {
+  fs::create_directories(team_dir_);
+  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
+providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead: {persona: "You lead.", provider: offline, model: scripted, toolsets: [workspace]}
+)";
+  std::ofstream(team_dir_ / "script.yaml") << "members:\n  lead:\n    - emit: [{saying: \"hi\"}]\n";
+  const std::string inside = (team_dir_ / ".parley").string();
+  const std::string args = " --team " + (team_dir_ / "team.yaml").string() + " --data " + inside + " --quiet hello";
+  auto out = run("run" + args);
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "parley: the data directory " + inside + " is inside the team's workspace " +
+                            team_dir_.string() +
+                            "; pass --data DIR outside it, or --allow-data-in-workspace to keep it there (file "
+                            "tools still refuse it)\n");
+  EXPECT_FALSE(fs::exists(inside));
+  out = run("serve --port 0" + args.substr(0, args.size() - std::string(" --quiet hello").size()));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.output.find("is inside the team's workspace"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(inside));
+  out = run("run --allow-data-in-workspace" + args);
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_TRUE(fs::exists(fs::path(inside) / "parley.db"));
+}
+
+// A workspace refused for its access rules leaves no trace: no data directory, no store.
+TEST_F(Cli, ARefusedDomindsWorkspaceChangesNothingOnDisk) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "llm.yaml")
+      << "providers:\n  local:\n    apiType: openai\n    models: {m: {}}\n";
+  std::ofstream(team_dir_ / ".minds" / "team.yaml")
+      << "member_defaults:\n  provider: local\nmembers:\n  alice:\n    write_dirs: [\"docs/[a-z]*\"]\n";
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                            ":5:18: members.alice.write_dirs[0]: pattern 'docs/[a-z]*' uses '[': only '*' and '**' "
+                            "are supported\n");
+  EXPECT_FALSE(fs::exists(data_));
+}
+
 // A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
 // answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
 TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
-  fs::create_directories(data_);
-  std::ofstream(data_ / "team.yaml") << R"(version: 1
+  fs::create_directories(team_dir_);
+  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
 providers:
   offline: {kind: scripted, script: script.yaml}
 members:
   lead: {persona: "You lead.", provider: offline, model: scripted}
   clerk: {persona: "You book.", provider: offline, model: scripted}
 )";
-  std::ofstream(data_ / "script.yaml") << R"(members:
+  std::ofstream(team_dir_ / "script.yaml") << R"(members:
   lead:
     - when: {last_tool: "booked"}
       emit: [{saying: "Trip booked."}]
@@ -192,7 +241,7 @@ members:
       emit: [{saying: "booked for Friday"}]
     - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?"}}}]
 )";
-  const std::string team_flag = " --team " + (data_ / "team.yaml").string();
+  const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
   const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
   ASSERT_EQ(started.status, 0) << started.output;
   EXPECT_NE(started.output.find("1 question(s) wait for you"), std::string::npos) << started.output;
@@ -232,8 +281,8 @@ members:
 
 // Usage recorded with each call is summed per dialog, member and team and priced from the team file.
 TEST_F(Cli, DialogsAndShowReportUsageAndCostFromTheTeamsPrices) {
-  fs::create_directories(data_);
-  std::ofstream(data_ / "team.yaml") << R"(version: 1
+  fs::create_directories(team_dir_);
+  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
 providers:
   offline:
     kind: scripted
@@ -243,13 +292,13 @@ providers:
 members:
   lead: {persona: "You lead.", provider: offline, model: priced}
 )";
-  std::ofstream(data_ / "script.yaml") << R"(members:
+  std::ofstream(team_dir_ / "script.yaml") << R"(members:
   lead:
     - emit:
         - saying: "done"
         - usage: {input_tokens: 1000, output_tokens: 100, cached_tokens: 400, reasoning_tokens: 20}
 )";
-  ASSERT_EQ(run("run --team " + (data_ / "team.yaml").string() + data() + " --quiet go").status, 0);
+  ASSERT_EQ(run("run --team " + (team_dir_ / "team.yaml").string() + data() + " --quiet go").status, 0);
   const auto listed = run("dialogs" + data());
   ASSERT_EQ(listed.status, 0) << listed.output;
   // 600 fresh × $2 + 400 cached × $1 + 100 out × $10, per million tokens = $0.0026.

@@ -307,6 +307,10 @@ void check_expectations(engine::engine& eng, store& log, const YAML::Node& expec
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(text, entry.second.as<std::string>()) << "file " << entry.first.as<std::string>();
   }
+  for (const auto& entry : expect["absent_files"]) {
+    std::error_code ec;
+    EXPECT_FALSE(fs::exists(run.dir / entry.as<std::string>(), ec)) << "file " << entry.as<std::string>();
+  }
 }
 
 struct projection_dump {
@@ -344,6 +348,8 @@ void run_scenario(const fs::path& file, bool durable, std::size_t loaded_limit =
       engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers), engine::build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   if (loaded_limit != 0) (*eng)->set_loaded_dialog_limit(loaded_limit);
+  // As `parley` does: the data directory (here inside the workspace when the team sets none).
+  (*eng)->set_protected_dirs({{run.dir / "data", "Parley's data directory"}});
   chunk_stopper stopper;
   stopper.eng = eng->get();
   (*eng)->add_observer(&stopper);

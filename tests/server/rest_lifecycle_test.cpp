@@ -1,6 +1,9 @@
 // Black-box: starting and stopping `parley serve` — bad flags, interrupting a running generation,
 // SIGTERM while a generation runs (exit 0, the log intact and the partial output kept), and a
 // restart that serves what the previous process stored.
+#include <filesystem>
+#include <fstream>
+
 #include "parley/store/store.hpp"
 #include "rest_fixture.hpp"
 #include "ws_client.hpp"
@@ -97,6 +100,27 @@ TEST_F(RestTest, ARestartServesWhatThePreviousProcessStored) {
   EXPECT_EQ(client().get("/api/dialogs/" + id + "/reminders").json().at("reminders").as_array().size(), 1U);
   EXPECT_EQ(messages(id).size(), 4U);  // user, add_reminder call, its result, "noted"
   EXPECT_EQ(server_->terminate(), 0);
+}
+
+// A database file replaced under the running server (as one write_file into the data directory
+// would, were the tools not refusing it): the next input fails, and /api/status says why.
+TEST_F(RestTest, ADatabaseReplacedUnderTheServerIsReportedAndRefusesWrites) {
+  start("q4h");
+  const auto id = create_dialog("remember this");
+  ASSERT_TRUE(eventually_says(id, "noted"));
+  EXPECT_EQ(client().get("/api/status").json().at("store"), (boost::json::object{{"ok", true}}));
+  const auto db = data_dir() / "parley.db";
+  std::ofstream(data_dir() / "other.db") << "x";
+  std::filesystem::rename(data_dir() / "other.db", db);
+  const auto refused = client().post("/api/dialogs", boost::json::value{{"content", "and this"}});
+  EXPECT_NE(refused.status, 201) << refused.body;
+  EXPECT_NE(refused.body.find(db.string() + " was replaced by another file"), std::string::npos) << refused.body;
+  const auto store = client().get("/api/status").json().at("store");
+  EXPECT_EQ(store.at("ok"), false);
+  EXPECT_NE(std::string(store.at("problem").as_string()).find(db.string() + " was replaced"), std::string::npos)
+      << store;
+  EXPECT_EQ(dialog(id).at("dialog").at("id"), id.c_str());  // reads still answer
+  (void)server_->terminate();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/config/access_reader.hpp"
 #include "parley/config/dominds_llm.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
@@ -18,7 +19,8 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"member_defaults", "default_responder", "shell_specialists", "members"};
 // Every member key Dominds accepts (team.ts TEAM_YAML_MEMBER_KEYS). Parley reads the shared ones
-// (see read_shared_member_fields) and ignores the rest: routing cards, FBR, directory ACLs, icons.
+// (see read_shared_member_fields) and the access rules (access_reader.hpp), and ignores the rest:
+// routing cards, FBR, icons — none of which widens what a member may do.
 const std::vector<std::string> kMemberKeys{"name",
                                            "from",
                                            "use",
@@ -54,6 +56,7 @@ struct workspace_context {
   const detail::dominds_llm& llm;
   const map_reader* defaults = nullptr;  // member_defaults, when given
   member_config base;                    // member_defaults applied to an empty member
+  detail::access_reader access;          // member_defaults' access rules
 };
 
 // persona.md first; otherwise persona.<lang>.md, English before the rest in name order. A member
@@ -86,13 +89,14 @@ result<void> check_shell_specialists(const map_reader& root) {
   return detail::type_error(root, *item, "a member id or a list of member ids");
 }
 
-result<void> read_defaults(const map_reader& root, std::optional<map_reader>& defaults, member_config& base) {
+result<void> read_defaults(const map_reader& root, std::optional<map_reader>& defaults, workspace_context& context) {
   auto map = root.child("member_defaults");
   if (!map) return std::move(map).err();
   defaults = std::move(map).value();
   if (!defaults) return ok();
   PARLEY_TRY(defaults->check_keys(kMemberKeys));
-  return detail::read_shared_member_fields(*defaults, base);
+  PARLEY_TRY(context.access.read(*defaults));
+  return detail::read_shared_member_fields(*defaults, context.base);
 }
 
 // The mapping that decided `key` for a member: its own, else member_defaults.
@@ -124,6 +128,11 @@ result<member_config> read_member(const map_reader& map, const std::string& id, 
   PARLEY_TRY(
       detail::check_provider_reference(holder_of(map, context, "provider"), member, context.llm.providers, note));
   PARLEY_TRY(choose_model(map, context, member));
+  detail::access_reader access = context.access;
+  PARLEY_TRY(access.read(map));
+  auto rules = access.finish();
+  if (!rules) return std::move(rules).err();
+  member.access = std::move(rules).value();
   auto persona = read_persona(context.team_dir / id);
   if (!persona) return std::move(persona).err();
   member.persona = std::move(persona).value();
@@ -184,7 +193,7 @@ result<team_config> load(const std::filesystem::path& dir) {
 
   std::optional<map_reader> defaults;
   workspace_context context{minds / "team", *llm};
-  PARLEY_TRY(read_defaults(*root, defaults, context.base));
+  PARLEY_TRY(read_defaults(*root, defaults, context));
   context.defaults = defaults ? &*defaults : nullptr;
   PARLEY_TRY(read_members(*root, context, team));
   team.providers = llm->providers;

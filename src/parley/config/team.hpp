@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/access/access_rules.hpp"
 #include "parley/core/result.hpp"
 
 namespace parley::config {
@@ -69,6 +70,8 @@ struct member_config {
   // media rather than as their caption or transcription.
   bool vision = false;
   bool audio = false;
+  // Where its file tools may read and write (Dominds' read_dirs, no_write_dirs, ...; docs/team-yaml.md).
+  access::access_rules access;
 };
 
 // Who describes media that arrive without words (seed 002: "a missing caption or transcription

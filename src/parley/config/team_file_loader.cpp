@@ -4,6 +4,7 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/config/access_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_reader.hpp"
@@ -14,12 +15,13 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",
-                                        "limits",  "providers",      "members",   "media"};
+const std::vector<std::string> kTopKeys{"version",   "default_member", "workspace", "language", "limits",
+                                        "providers", "members",        "media",     "access"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
+// The access-rule keys (access_reader::keys) are member keys too.
 const std::vector<std::string> kMemberKeys{
     "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
     "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
@@ -176,8 +178,18 @@ result<void> read_persona(const map_reader& map, member_config& member, const st
   return ok();
 }
 
+// `access`: the team's default access rules, which a member's own keys replace key by key.
+result<void> read_team_access(const map_reader& root, detail::access_reader& access) {
+  auto map = root.child("access");
+  if (!map) return std::move(map).err();
+  if (!map->has_value()) return ok();
+  PARLEY_TRY((*map)->check_keys(detail::access_reader::keys()));
+  return access.read(**map);
+}
+
 result<member_config> read_member(const member_source& source, const team_config& team,
-                                  const std::vector<std::string>& allowed_keys) {
+                                  const std::vector<std::string>& allowed_keys,
+                                  const detail::access_reader& team_access) {
   const map_reader& map = source.map;
   PARLEY_TRY(map.check_keys(allowed_keys));
   member_config member;
@@ -190,6 +202,11 @@ result<member_config> read_member(const member_source& source, const team_config
   PARLEY_TRY(read_persona(map, member, team.base_dir));
   PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
   PARLEY_TRY(map.read_positive("max_tellask_depth", member.max_tellask_depth));
+  detail::access_reader access = team_access;
+  PARLEY_TRY(access.read(map));
+  auto rules = access.finish();
+  if (!rules) return std::move(rules).err();
+  member.access = std::move(rules).value();
   return member;
 }
 
@@ -240,6 +257,8 @@ result<void> check_member_ids(const std::string& file, const std::vector<member_
 }
 
 result<void> read_members(const map_reader& root, team_config& team) {
+  detail::access_reader team_access;
+  PARLEY_TRY(read_team_access(root, team_access));
   const map_reader::entry* item = root.find("members");
   if (item == nullptr) return root.missing("members", "a mapping of member id to member, or a list of members");
   const bool is_list = item->value.IsSequence();
@@ -255,9 +274,11 @@ result<void> read_members(const map_reader& root, team_config& team) {
   if (sources->empty()) return root.fail_at_value(*item, "no members defined (expected at least one member)");
   PARLEY_TRY(check_member_ids(root.file(), *sources));
   std::vector<std::string> allowed = kMemberKeys;
+  const auto& access_keys = detail::access_reader::keys();
+  allowed.insert(allowed.end(), access_keys.begin(), access_keys.end());
   if (is_list) allowed.push_back("id");
   for (const auto& source : *sources) {
-    auto member = read_member(source, team, allowed);
+    auto member = read_member(source, team, allowed, team_access);
     if (!member) return std::move(member).err();
     team.members.push_back(std::move(member).value());
   }

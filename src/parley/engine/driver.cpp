@@ -315,7 +315,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
                                         const std::vector<llm::tool_call>& calls) {
-  const tools::tool_context context{dialog.id(), member.config->id, team_.workspace};
+  const tools::tool_context context{dialog.id(), member.config->id, team_.workspace, &member.config->access,
+                                    &protected_dirs_};
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;

@@ -5,6 +5,8 @@
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <unordered_set>
 
 #include "parley/core/ids.hpp"
@@ -73,6 +75,17 @@ result<std::unique_ptr<engine>> engine::create(asio::any_io_executor executor, s
                                              std::move(tools)));  // NOLINT: private ctor
   PARLEY_TRY(created->prepare_members());
   return created;
+}
+
+void engine::set_protected_dirs(std::vector<tools::protected_dir> dirs) {
+  // Compared with canonical paths: resolve links now (a folder not created yet keeps its
+  // normalised absolute form, which is what it will have).
+  for (auto& dir : dirs) {
+    std::error_code ec;
+    auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(dir.path, ec), ec);
+    if (!ec) dir.path = std::move(canonical);
+  }
+  protected_dirs_ = std::move(dirs);
 }
 
 result<void> engine::prepare_members() {

@@ -109,6 +109,10 @@ class engine {
   result<std::optional<std::string>> dialog_of_input(std::string_view msg_id, std::string_view from);
   // Where media of image and audio messages are read from (the server's uploads).
   void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
+  // Folders no file tool may read or write, wherever they are (the data directory, the uploads):
+  // kept in canonical form. Set before the first drive.
+  void set_protected_dirs(std::vector<tools::protected_dir> dirs);
+  const std::vector<tools::protected_dir>& protected_dirs() const noexcept { return protected_dirs_; }
   // Suspends until the dialog has no drive queued or running.
   boost::asio::awaitable<void> wait_until_idle(std::string dialog_id);
   // Suspends until no dialog of the root's hierarchy has a drive queued or running: the tree is
@@ -265,6 +269,7 @@ class engine {
   std::vector<engine_observer*> observers_;
   log_writer writer_;
   attachment_reader read_attachment_;
+  std::vector<tools::protected_dir> protected_dirs_;
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::map<std::string, member_setup, std::less<>> members_;

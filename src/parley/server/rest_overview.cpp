@@ -14,9 +14,16 @@ handler_result get_status(server_context& context, const rest_request& request, 
   for (const auto& member : context.engine.team().members) {
     providers[member.id] = std::string(context.engine.provider_kind_of(member.id));
   }
+  // A store that can no longer write (its file replaced under it) says so here, not only in
+  // the failures of every later input.
+  boost::json::object store{{"ok", true}};
+  if (auto problem = context.log.health_problem(); !problem.empty()) {
+    store = boost::json::object{{"ok", false}, {"problem", std::move(problem)}};
+  }
   co_return json_response(
       200,
       boost::json::object{{"version", context.version},
+                          {"store", std::move(store)},
                           {"protocol", 1},
                           {"scriptedOffline", context.scripted_offline},
                           {"providers", std::move(providers)},

@@ -96,6 +96,9 @@ class store {
   virtual result<std::vector<damaged_event>> damaged_events() { return std::vector<damaged_event>{}; }
   // The first user message sent with `msg_id`, including batches appended before the call.
   virtual result<std::optional<input_record>> find_input(std::string_view msg_id) = 0;
+  // Empty while the store can take appends; else what broke it for good (the SQLite store's
+  // database file replaced or deleted under it), which every append now fails with.
+  virtual std::string health_problem() const { return {}; }
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }

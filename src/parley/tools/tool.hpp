@@ -12,14 +12,27 @@
 #include <string>
 #include <vector>
 
+#include "parley/access/access_rules.hpp"
 #include "parley/llm/provider.hpp"
 
 namespace parley::tools {
+
+// A folder the file tools refuse wherever it is, inside the workspace or reached through a link:
+// Parley's own data (the store, the uploads), which one write_file could otherwise destroy.
+struct protected_dir {
+  std::filesystem::path path;  // absolute; compared in canonical form
+  std::string what;            // "Parley's data directory": how refusals name it
+};
 
 struct tool_context {
   std::string dialog_id;
   std::string member_id;
   std::filesystem::path workspace;  // file tools never leave it
+  // The member's access rules; nullptr: none beyond the built-in denials. Owned by the caller,
+  // which outlives the call (the engine's team).
+  const access::access_rules* access = nullptr;
+  // Refused to every file tool, reads and writes alike; nullptr: none. Owned by the caller.
+  const std::vector<protected_dir>* protected_dirs = nullptr;
 };
 
 struct tool_outcome {

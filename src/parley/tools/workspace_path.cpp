@@ -1,8 +1,8 @@
 #include "parley/tools/workspace_path.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <optional>
+
+#include "parley/access/access_rules.hpp"
 
 namespace parley::tools {
 namespace {
@@ -50,13 +50,7 @@ std::optional<error> dangling_link_refusal(const fs::path& root, const fs::path&
 
 }  // namespace
 
-bool is_taskdoc_package_name(std::string_view name) {
-  constexpr std::string_view kSuffix = ".tsk";
-  if (name.size() < kSuffix.size()) return false;
-  const auto tail = name.substr(name.size() - kSuffix.size());
-  return std::equal(tail.begin(), tail.end(), kSuffix.begin(),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-}
+bool is_taskdoc_package_name(std::string_view name) { return access::is_taskdoc_package_name(name); }
 
 result<workspace_path> resolve_workspace_path(const fs::path& workspace, std::string_view path) {
   if (path.find('\0') != std::string_view::npos) return refuse("<path>", "contains a NUL character");
@@ -82,7 +76,7 @@ result<workspace_path> resolve_workspace_path(const fs::path& workspace, std::st
   }
   if (auto refusal = taskdoc_refusal(relative, path)) return std::move(*refusal);
   if (auto refusal = dangling_link_refusal(root, relative, path)) return std::move(*refusal);
-  return workspace_path{absolute, std::move(relative)};
+  return workspace_path{absolute, std::move(relative), std::move(normal), root};
 }
 
 }  // namespace parley::tools

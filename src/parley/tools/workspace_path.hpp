@@ -14,6 +14,10 @@ namespace parley::tools {
 struct workspace_path {
   std::filesystem::path absolute;  // canonical, inside the workspace
   std::filesystem::path relative;  // from the workspace root; "." for the root itself
+  // The path as given, lexically normalised ("." for the root): the access rules judge both this
+  // and `relative`, so a link cannot launder a denied folder.
+  std::filesystem::path lexical;
+  std::filesystem::path root;  // the workspace, canonical
 };
 
 // Errors are errc::invalid_argument (refused) or errc::io_error (the workspace is unusable), with

@@ -2,6 +2,7 @@
 // never sees half a file.
 #include "parley/core/json.hpp"
 #include "parley/tools/file_io.hpp"
+#include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
 namespace parley::tools::detail {
@@ -23,7 +24,7 @@ std::vector<std::size_t> occurrences(std::string_view text, std::string_view nee
 tool_outcome write_file(const boost::json::object& args, const tool_context& ctx) {
   const std::string shown = json_string_or(args, "path");
   const std::string content = json_string_or(args, "content");
-  auto where = resolve_workspace_path(ctx.workspace, shown);
+  auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::file);
   if (!where) return failed(where.err().message);
   if (where->relative == ".") return failed(quote_path(shown) + " is the workspace itself; name a file");
   std::error_code ec;
@@ -49,8 +50,12 @@ tool_outcome edit_file(const boost::json::object& args, const tool_context& ctx)
   const std::string old_text = json_string_or(args, "old_text");
   const std::string new_text = json_string_or(args, "new_text");
   if (old_text.empty()) return failed("old_text is empty; give the exact text to replace");
-  auto where = resolve_workspace_path(ctx.workspace, shown);
+  // An edit reads the file as well (its answers tell whether old_text occurs), so it needs both.
+  auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::file);
   if (!where) return failed(where.err().message);
+  if (auto readable = resolve_for(ctx, shown, file_access::read, access::path_kind::file); !readable) {
+    return failed(readable.err().message);
+  }
   std::error_code ec;
   const auto type = fs::status(where->absolute, ec).type();
   if (type == fs::file_type::not_found)

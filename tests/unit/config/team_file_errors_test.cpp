@@ -105,7 +105,7 @@ TEST_F(TeamFile, UnknownKeyWithoutCloseMatchListsTheKeys) {
   EXPECT_EQ(error_of(std::string(kMinimalTeam) + "colour: blue\n"),
             at("10:1") +
                 "colour: unknown key 'colour' (expected one of: version, default_member, workspace, language, limits, "
-                "providers, members or media)");
+                "providers, members, media or access)");
 }
 
 TEST_F(TeamFile, RepeatedKeyInAMember) {

@@ -33,6 +33,7 @@ class sqlite_store final : public store {
 
   result<void> rebuild_projections() override;
   store_stats stats() const override;
+  std::string health_problem() const override { return writer_->health_problem(); }
   records_query* records() noexcept override { return &caught_up_; }
 
  private:

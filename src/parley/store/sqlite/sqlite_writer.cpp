@@ -40,6 +40,12 @@ sqlite_writer::sqlite_writer(connection db, const sqlite_options& options)
 
 result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const sqlite_options& options) {
   std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), options));
+  auto page_size = writer->db_.prepare("PRAGMA page_size", false);
+  if (!page_size) return std::move(page_size).err();
+  PARLEY_TRY(page_size->step());
+  auto identity = file_identity::of(writer->db_.path(), page_size->int_at(0));
+  if (!identity) return std::move(identity).err();
+  writer->identity_ = std::move(*identity);
   PARLEY_TRY(writer->tables_.prepare(writer->db_));
   PARLEY_TRY(writer->projector_.prepare(writer->db_, writer->tables_));
   // Events committed after the last projection commit of a process that did not stop cleanly.
@@ -272,6 +278,8 @@ void sqlite_writer::process_group(std::vector<request>& group) {
     // Barriers only (an engine's commit of nothing waits for its sends): every earlier group is
     // committed, so there is nothing to write and no transaction to open.
     outcomes_.assign(group.size(), ok());
+  } else if (auto intact = check_file(); !intact) {
+    outcomes_.assign(group.size(), intact);
   } else if (auto room = room_for_more(); !room) {
     outcomes_.assign(group.size(), room);
   } else {
@@ -506,6 +514,32 @@ void sqlite_writer::release_projected() {
   }
   unprojected_.clear();
   unprojected_events_ = 0;
+}
+
+std::string sqlite_writer::health_problem() const {
+  std::lock_guard lock(mutex_);
+  return file_problem_;
+}
+
+result<void> sqlite_writer::check_file() {
+  if (!file_problem_.empty()) return make_error(errc::io_error, file_problem_);
+  if (!identity_) return ok();
+  auto intact = identity_->check();
+  if (intact) return ok();
+  std::string problem = std::move(intact).err().message;
+  if (identity_->moved()) {
+    // Every committed event is in the WAL or the file SQLite still has open. Moving them into that
+    // file (gone from the directory, alive while this process runs) leaves one complete copy.
+    const bool checkpointed = db_.exec("PRAGMA wal_checkpoint(FULL)").has_value();
+    if (const auto copy = identity_->open_copy(); checkpointed && !copy.empty()) {
+      problem += "; every event committed so far can be copied from " + copy + " until this process exits";
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    file_problem_ = problem;
+  }
+  return make_error(errc::io_error, std::move(problem));
 }
 
 result<void> sqlite_writer::rebuild() {

@@ -16,12 +16,14 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/store/sqlite/file_identity.hpp"
 #include "parley/store/sqlite/projector.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/table_writer.hpp"
@@ -53,6 +55,10 @@ class sqlite_writer {
   // Drains the queue, commits it, projects it and joins the thread. Must not be called from a
   // callback.
   void shutdown();
+
+  // Empty while the database file is the one the store opened; else why every append now fails
+  // (file_identity.hpp). Any thread.
+  std::string health_problem() const;
 
   std::int64_t events() const noexcept { return events_.load(std::memory_order_relaxed); }
   std::int64_t transactions() const noexcept { return transactions_.load(std::memory_order_relaxed); }
@@ -111,8 +117,12 @@ class sqlite_writer {
   result<void> end_projection(result<void> projected, std::int64_t through);
   void release_projected();
   result<void> rebuild();
+  // Once per commit group: the file is still the one opened. The first failure sticks.
+  result<void> check_file();
 
   connection db_;
+  std::optional<file_identity> identity_;
+  std::string file_problem_;  // written on the writer thread under mutex_
   table_writer tables_;
   projector projector_;
   const std::size_t max_batch_events_;
@@ -121,7 +131,7 @@ class sqlite_writer {
   const std::chrono::steady_clock::duration projection_lag_;
   const std::chrono::steady_clock::duration deferred_commit_window_;
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;  // the writer: work arrived or shutdown began
   std::condition_variable done_;  // flushers: completed_ advanced or the writer stopped
   std::deque<request> queue_;
