@@ -27,8 +27,9 @@ constexpr const char* kUsage =
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
-    "                      [--cors-origin ORIGIN] [--turn-window S] [--session-gap S] [--reflect-every S]\n"
-    "                      [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N] [--loaded-dialogs N]\n"
+    "                      [--cors-origin ORIGIN] [--allowed-host NAME,...] [--turn-window S] [--session-gap S]\n"
+    "                      [--reflect-every S] [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N]\n"
+    "                      [--loaded-dialogs N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
     "common options: --data DIR (default ./.parley)\n";
 
