@@ -10,6 +10,11 @@ std::optional<std::string> parsed_args::value(const std::string& flag) const {
   return it->second;
 }
 
+std::vector<std::string> parsed_args::values_of(const std::string& flag) const {
+  const auto it = all_values.find(flag);
+  return it == all_values.end() ? std::vector<std::string>{} : it->second;
+}
+
 result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_spec& spec) {
   parsed_args parsed;
   std::vector<std::string> known(spec.value_flags.begin(), spec.value_flags.end());
@@ -39,6 +44,7 @@ result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_s
         inline_value = args[++i];
       }
       parsed.values[name] = *inline_value;
+      parsed.all_values[name].push_back(*inline_value);
     } else {
       std::string hint = closest_match(name, known);
       return make_error(errc::invalid_argument,

@@ -18,11 +18,14 @@ struct arg_spec {
 };
 
 struct parsed_args {
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;                   // the last value of each flag
+  std::map<std::string, std::vector<std::string>> all_values;  // every value, in order, for repeatable flags
   std::set<std::string> switches;
   std::vector<std::string> positionals;
 
   std::optional<std::string> value(const std::string& flag) const;
+  // Every value a repeatable flag was given (`--f a --f b` → {a, b}); empty when absent.
+  std::vector<std::string> values_of(const std::string& flag) const;
   bool has(const std::string& flag) const { return switches.count(flag) != 0; }
 };
 

@@ -17,7 +17,9 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "cli_context.hpp"
 #include "parley/core/time.hpp"
@@ -26,6 +28,7 @@
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
+#include "parley/server/request_guard.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
@@ -40,14 +43,15 @@ using namespace std::chrono_literals;
 namespace {
 
 const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "turn-window", "session-gap",
-     "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs"},
+    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
+     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs"},
     {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
     "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
-    "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--turn-window SECONDS] [--session-gap SECONDS] "
+    "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] "
+    "[--turn-window SECONDS] [--session-gap SECONDS] "
     "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N] "
     "[--allow-data-in-workspace]";
 constexpr const char* kVersion = "0.1.0";
@@ -81,6 +85,23 @@ result<std::string> find_web_root(const parsed_args& args) {
   }
   if (fs::is_directory("web/dist", ec)) return fs::absolute("web/dist", ec).string();
   return std::string{};
+}
+
+// --allowed-host NAME, repeated or comma-separated: more names a request's Host may give.
+result<std::vector<std::string>> parse_allowed_hosts(const parsed_args& args) {
+  std::vector<std::string> names;
+  for (const auto& value : args.values_of("allowed-host")) {
+    std::string_view rest(value);
+    while (true) {
+      const auto comma = rest.find(',');
+      auto name = server::normalize_host_name(rest.substr(0, comma), "--allowed-host");
+      if (!name) return std::move(name).err();
+      names.push_back(std::move(*name));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  return names;
 }
 
 std::string url_host(const std::string& host) {
@@ -175,10 +196,18 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (!loaded) return report(loaded.err());
     users = std::move(*loaded);
   }
-  // Off loopback, anyone who can reach the port could drive the team: a token is required.
-  if (options.token.empty() && !users.multi_user() && !server::is_loopback_host(options.host)) {
+  // Without --token or --users the server makes a token of its own. Off loopback anyone who can
+  // reach the port could drive the team without one. On loopback too, any web page the browser
+  // opens can send requests here; the token is what those pages cannot get. The web UI gets it in
+  // the index.html it is served (only on loopback: off it, whoever reaches the page would get it).
+  if (options.token.empty() && !users.multi_user()) {
     options.token = server::generate_token();
+    options.token_in_page = server::is_loopback_host(options.host);
   }
+  if (auto bound = server::normalize_host_name(options.host, "--host"); !bound) return report(bound.err());
+  auto allowed_hosts = parse_allowed_hosts(*args);
+  if (!allowed_hosts) return report(allowed_hosts.err());
+  options.allowed_hosts = std::move(*allowed_hosts);
   options.cors_origin = args->value("cors-origin").value_or("");
   auto web_root = find_web_root(*args);
   if (!web_root) return report(web_root.err());

@@ -7,6 +7,7 @@
 // own browser with a fresh profile, and stops both at the end. Prints `N passed, N failed`; exits 1
 // when any test failed or something the tests need is missing (scripts/setup.sh installs it all).
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -126,12 +127,12 @@ function startServer({ token, port = 0, data = null, args: extraArgs = [] } = {}
 
 // ---- the browser ----
 
-async function openBrowser() {
+async function openBrowser(extraArgs = []) {
   const profile = mkdtempSync(join(tmpdir(), 'parley-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     viewport: { width: 1400, height: 900 },
     locale: 'en-US',
     colorScheme: 'light',
@@ -500,6 +501,157 @@ test(
   { args: ['--turn-window', '2'] },
 );
 
+test('the page carries its own secret: the UI works without #token', async ({ server, page }) => {
+  const url = new URL(server.url);
+  assert(url.hash.startsWith('#token='), `on loopback the server still prints its secret (${server.url})`);
+  const html = await (await fetch(`${url.origin}/`)).text();
+  assert(html.includes(`<meta name="parley-token" content="${url.hash.slice(7)}">`), 'index.html carries the secret');
+  await gotoApp(page, `${url.origin}/`); // no #token: the page's own meta tag is all it has
+  await waitAttr(page, tid('ws-status'), 'data-state', 'open', 'the WebSocket with the page\'s secret');
+  await waitText(page, tid('members'), '@lead', 'the team panel');
+  assert(await page.locator(tid('auth-error')).isHidden(), 'no auth error');
+  await page.locator(tid('new-content')).fill('hello there');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Tell me about the launch.', 'the reply');
+});
+
+/** Serves `html` at / on a free port of 127.0.0.1: a page of another origin than the server's. */
+async function startOtherSite(html) {
+  const site = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(html);
+  });
+  await new Promise((r) => site.listen(0, '127.0.0.1', r));
+  return {
+    port: site.address().port,
+    close() {
+      const closed = new Promise((r) => site.close(r));
+      site.closeAllConnections(); // the browser's keep-alive and preconnected sockets
+      return closed;
+    },
+  };
+}
+
+// What a page of another site tries against the server at `target` (http://127.0.0.1:PORT): create
+// a dialog with a no-cors text/plain fetch and with a text/plain form (JSON smuggled in a field
+// name), read the dialog list and the UI's page (for its secret), subscribe over the WebSocket, and
+// frame the UI. Each attempt records what the page could see in window.__attack.
+const ATTACK_PAGE = (target) => `<!doctype html><html><head><title>elsewhere</title></head><body>
+<iframe name="sink" id="sink"></iframe>
+<form id="csrf" method="POST" action="${target}/api/dialogs" enctype="text/plain" target="sink">
+  <input name='{"content":"pwned by a form","x":"' value='"}'>
+</form>
+<iframe id="framed" src="${target}/"></iframe>
+<script>
+const results = { done: false };
+window.__attack = results;
+async function attempt(name, fn) {
+  try { results[name] = await fn(); } catch (e) { results[name] = 'blocked: ' + e.name; }
+}
+(async () => {
+  await attempt('noCorsPost', async () => {
+    const r = await fetch('${target}/api/dialogs', { method: 'POST', mode: 'no-cors',
+      headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ content: 'pwned by fetch' }) });
+    return 'sent (' + r.type + ')';
+  });
+  await attempt('formPost', () => new Promise((resolve) => {
+    document.getElementById('sink').addEventListener('load', () => resolve('submitted'), { once: true });
+    document.getElementById('csrf').submit();
+    setTimeout(() => resolve('no load event'), 5000);
+  }));
+  await attempt('readDialogs', async () => {
+    const r = await fetch('${target}/api/dialogs');
+    return 'read ' + r.status + ': ' + (await r.text());
+  });
+  await attempt('readPage', async () => {
+    const r = await fetch('${target}/');
+    return 'read ' + r.status + ': ' + (await r.text());
+  });
+  await attempt('websocket', () => new Promise((resolve) => {
+    const ws = new WebSocket('${target.replace('http:', 'ws:')}/ws', ['parley.v1']);
+    ws.onopen = () => resolve('opened');
+    ws.onmessage = (ev) => resolve('message: ' + ev.data);
+    ws.onclose = (ev) => resolve('closed ' + ev.code);
+  }));
+  results.done = true;
+})();
+</script></body></html>`;
+
+/** Runs ATTACK_PAGE from `origin` and returns what it saw. */
+async function attackFrom(page, origin, target) {
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => window.__attack?.done === true, null, { timeout: 30000 });
+  return page.evaluate(() => window.__attack);
+}
+
+/** The server's dialogs, asked with the real token. */
+async function dialogsOf(server) {
+  const url = new URL(server.url);
+  const res = await fetch(`${url.origin}/api/dialogs`, { headers: { Authorization: `Bearer ${url.hash.slice(7)}` } });
+  assert(res.status === 200, `GET /api/dialogs with the token: ${res.status}`);
+  return res.json();
+}
+
+test('a page of another origin cannot create, read or subscribe', async ({ server, page }) => {
+  const target = new URL(server.url).origin;
+  const other = await startOtherSite(ATTACK_PAGE(target));
+  try {
+    // From another site (localhost is not 127.0.0.1's site) and from the same host on another port.
+    for (const origin of [`http://localhost:${other.port}`, `http://127.0.0.1:${other.port}`]) {
+      const seen = await attackFrom(page, origin, target);
+      const what = `${origin}: ${JSON.stringify(seen)}`;
+      const listed = await dialogsOf(server);
+      assert(listed.total === 0, `no dialog was created (${what}): ${JSON.stringify(listed)}`);
+      assert(seen.noCorsPost === 'sent (opaque)', `the no-cors POST went out and its answer stayed hidden (${what})`);
+      assert(seen.formPost === 'submitted', `the form was posted (${what})`);
+      assert(seen.readDialogs.startsWith('blocked'), `the dialog list cannot be read (${what})`);
+      assert(seen.readPage.startsWith('blocked'), `the UI's page (and its secret) cannot be read (${what})`);
+      assert(seen.websocket === 'closed 1006', `the WebSocket is refused before it opens (${what})`);
+      // The page loads (and so waits for) its frames before it runs; the UI's frame-ancestors
+      // 'none' leaves an error page where the UI would be.
+      const framed = await (await page.$('#framed')).contentFrame();
+      assert(!framed.url().startsWith(target), `the UI is not shown in another site's frame (${framed.url()})`);
+    }
+  } finally {
+    await other.close();
+  }
+});
+
+test(
+  'a DNS-rebound name gets neither the page nor the API',
+  async ({ server, page }) => {
+    // Chromium resolves rebound.test to 127.0.0.1, as an attacker's DNS would after the page loaded:
+    // the page's origin is then http://rebound.test:PORT and our server is "same-origin" to it.
+    const port = new URL(server.url).port;
+    const token = new URL(server.url).hash.slice(7);
+    const response = await page.goto(`http://rebound.test:${port}/`);
+    assert(response.status() === 403, `the page under a foreign name is refused (${response.status()})`);
+    const shown = await response.text();
+    assert(shown.includes('bad_host') && !shown.includes(token), `the refusal names the Host and not the secret: ${shown}`);
+    const seen = await page.evaluate(async () => {
+      const post = await fetch('/api/dialogs', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'pwned by rebinding' }),
+      });
+      const read = await fetch('/api/dialogs');
+      const opened = await new Promise((resolve) => {
+        const ws = new WebSocket(`ws://${location.host}/ws`, ['parley.v1']);
+        ws.onopen = () => resolve('opened');
+        ws.onclose = (ev) => resolve('closed ' + ev.code);
+      });
+      return { post: post.status, postBody: await post.text(), read: read.status, readBody: await read.text(), opened };
+    });
+    const what = JSON.stringify(seen);
+    assert(seen.post === 403 && seen.postBody.includes('bad_host'), `the POST is refused by its Host (${what})`);
+    assert(seen.read === 403 && !seen.readBody.includes('"dialogs"'), `the list cannot be read (${what})`);
+    assert(seen.opened === 'closed 1006', `the WebSocket is refused (${what})`);
+    const listed = await dialogsOf(server);
+    assert(listed.total === 0, `no dialog was created: ${JSON.stringify(listed)}`);
+  },
+  { browserArgs: ['--host-resolver-rules=MAP rebound.test 127.0.0.1'] },
+);
+
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
 // engine), waiting for nothing, which the UI shows as idle.
 const ROOT_DONE_STATUS = 'idle';
@@ -522,7 +674,7 @@ for (const t of problem ? [] : tests) {
   const started = Date.now();
   try {
     server = await startServer(t.extra);
-    browser = await openBrowser();
+    browser = await openBrowser(t.extra.browserArgs);
     // `swap` hands the runner a replacement server to stop at the end.
     const swap = (next) => ((server = next), next);
     await t.fn({ server, page: browser.page, context: browser.context, swap });

@@ -57,7 +57,7 @@ class rest_client {
                      const std::map<std::string, std::string>& headers = {}) const {
     namespace http = boost::beast::http;
     http::request<http::string_body> req{http::string_to_verb(method), target, 11};
-    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::host, "127.0.0.1:" + std::to_string(port_));  // as a browser names the server
     if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
     for (const auto& [name, value] : headers) req.set(name, value);
     if (!body.empty() || method == "POST") {

@@ -5,16 +5,19 @@
 namespace parley::test {
 namespace {
 
-TEST_F(RestTest, StatusNamesTheScriptedModelAndNeedsNoTokenOnLoopback) {
+TEST_F(RestTest, StatusNamesTheScriptedModelAndNeedsTheProcessSecretOnLoopback) {
   start("q4h");
   EXPECT_NE(server_->output().find("offline"), std::string::npos) << server_->output();
+  // No --token on loopback: the server made a secret of its own and printed it in the URL.
+  ASSERT_EQ(server_->token().size(), 32U) << server_->output();
+  EXPECT_EQ(rest_client(server_->port()).get("/api/status").status, 401);
   const auto reply = client().get("/api/status");
   ASSERT_EQ(reply.status, 200) << reply.body;
   EXPECT_EQ(reply.header("Content-Type"), "application/json");
   const auto body = reply.json();
   EXPECT_EQ(body.at("protocol"), 1);
   EXPECT_EQ(body.at("scriptedOffline"), true);
-  EXPECT_EQ(body.at("authRequired"), false);
+  EXPECT_EQ(body.at("authRequired"), true);
   EXPECT_EQ(body.at("providers").at("lead"), "scripted");
   EXPECT_EQ(body.at("providers").at("clerk"), "scripted");
   EXPECT_TRUE(body.at("version").is_string());

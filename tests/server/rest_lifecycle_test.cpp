@@ -12,9 +12,9 @@ namespace parley::test {
 namespace {
 
 // Watches the dialog over the WebSocket until its first saying chunk has streamed.
-bool first_chunk_streamed(std::uint16_t port, const std::string& id) {
+bool first_chunk_streamed(std::uint16_t port, const std::string& token, const std::string& id) {
   ws_client live;
-  if (!live.connect(port)) return false;
+  if (!live.connect(port, ws_client::protocols_with_token(token))) return false;
   live.send(boost::json::object{{"type", "subscribe"}, {"dialog", boost::json::object{{"selfId", id}}}});
   const bool streamed = live.next_of("saying_chunk_evt").has_value();
   live.drop();  // a silent WebSocket peer would delay a shutdown by the close timeout
@@ -50,7 +50,7 @@ TEST(ServeFlags, BadFlagsExitWithStatus2AndOneLine) {
 TEST_F(RestTest, InterruptStopsARunningGenerationAndKeepsItsPartialOutput) {
   start("slow");
   const auto id = create_dialog("talk slowly");
-  ASSERT_TRUE(first_chunk_streamed(server_->port(), id));  // so there is a partial saying to keep
+  ASSERT_TRUE(first_chunk_streamed(server_->port(), server_->token(), id));  // so there is a partial saying to keep
   const auto reply = client().post("/api/dialogs/" + id + "/interrupt", std::string(""));
   ASSERT_EQ(reply.status, 200) << reply.body;
   EXPECT_EQ(reply.json().at("stopped"), true);
@@ -63,7 +63,7 @@ TEST_F(RestTest, InterruptStopsARunningGenerationAndKeepsItsPartialOutput) {
 TEST_F(RestTest, SigtermWhileGeneratingExitsZeroWithTheLogIntact) {
   start("slow");
   const auto id = create_dialog("talk slowly");
-  ASSERT_TRUE(first_chunk_streamed(server_->port(), id));  // so there is a partial saying to keep
+  ASSERT_TRUE(first_chunk_streamed(server_->port(), server_->token(), id));  // so there is a partial saying to keep
   // A keep-alive connection left open must not hold the shutdown up.
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket idle(io);

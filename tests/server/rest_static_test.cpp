@@ -22,6 +22,10 @@ class StaticTest : public RestTest {
     std::filesystem::create_directory_symlink(root_, web_ / "up");
     start("q4h", {"--web", web_.string()});
   }
+  // index.html as served on loopback without --token: the process's secret in the head.
+  std::string index_with_secret() const {
+    return "<!doctype html><meta name=\"parley-token\" content=\"" + server_->token() + "\"><title>parley</title>";
+  }
   std::filesystem::path web_;
 };
 
@@ -29,7 +33,7 @@ TEST_F(StaticTest, ServesFilesWithTheirTypes) {
   auto reply = client().get("/");
   ASSERT_EQ(reply.status, 200);
   EXPECT_EQ(reply.header("Content-Type"), "text/html; charset=utf-8");
-  EXPECT_EQ(reply.body, "<!doctype html><title>parley</title>");
+  EXPECT_EQ(reply.body, index_with_secret());
   reply = client().get("/assets/app.js?v=3");
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.header("Content-Type"), "text/javascript; charset=utf-8");
@@ -44,7 +48,7 @@ TEST_F(StaticTest, ServesFilesWithTheirTypes) {
 TEST_F(StaticTest, UnknownRoutesGetIndexButMissingAssetsAre404) {
   auto reply = client().get("/dialogs/abc123");
   EXPECT_EQ(reply.status, 200);
-  EXPECT_EQ(reply.body, "<!doctype html><title>parley</title>");
+  EXPECT_EQ(reply.body, index_with_secret());
   EXPECT_EQ(client().get("/assets/missing.js").status, 404);
   EXPECT_EQ(client().post("/index.html", std::string("{}")).status, 405);
 }
@@ -60,9 +64,12 @@ TEST_F(StaticTest, NothingOutsideTheWebRoot) {
   }
   // A doubled slash stays inside the root (here: the app's fallback page), never the system's /etc.
   EXPECT_EQ(client().get("//etc/passwd").body.find("root:"), std::string::npos);
-  const auto absolute = client().raw("GET " + (root_ / "secret.txt").string() + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  // (Host: 127.0.0.1, so the path is what these reach, not the Host check.)
+  const auto absolute = client().raw("GET " + (root_ / "secret.txt").string() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  EXPECT_NE(absolute.status, 0);
   EXPECT_EQ(absolute.body.find("TOP SECRET"), std::string::npos);
-  const auto absolute_form = client().raw("GET http://127.0.0.1/../secret.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto absolute_form = client().raw("GET http://127.0.0.1/../secret.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  EXPECT_NE(absolute_form.status, 0);
   EXPECT_EQ(absolute_form.body.find("TOP SECRET"), std::string::npos);
 }
 

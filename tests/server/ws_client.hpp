@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,8 +25,15 @@ class ws_client {
  public:
   using clock = std::chrono::steady_clock;
 
-  // Connects to ws://127.0.0.1:PORT/ws offering `protocols` (comma-separated; empty: none).
-  bool connect(std::uint16_t port, std::string protocols = "parley.v1", std::string authorization = {}) {
+  // "parley.v1", plus the token as the `parley-token.T` subprotocol when there is one (what the web
+  // UI offers).
+  static std::string protocols_with_token(const std::string& token) {
+    return token.empty() ? "parley.v1" : "parley.v1, parley-token." + token;
+  }
+
+  // Connects to ws://127.0.0.1:PORT/ws offering `protocols` (comma-separated; empty: none), with
+  // `headers` added to the upgrade request (Authorization, Origin, Host, ...).
+  bool connect_with_headers(std::uint16_t port, std::string protocols, std::map<std::string, std::string> headers) {
     namespace beast = boost::beast;
     namespace websocket = beast::websocket;
     boost::system::error_code ec;
@@ -33,18 +41,32 @@ class ws_client {
     beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
     beast::get_lowest_layer(ws_).socket().connect(endpoint, ec);
     if (ec) return false;
-    ws_.set_option(websocket::stream_base::decorator([protocols, authorization](websocket::request_type& request) {
+    std::string host = "127.0.0.1:" + std::to_string(port);
+    if (const auto given = headers.find("Host"); given != headers.end()) host = given->second;
+    ws_.set_option(websocket::stream_base::decorator([protocols, headers](websocket::request_type& request) {
       if (!protocols.empty()) request.set(beast::http::field::sec_websocket_protocol, protocols);
-      if (!authorization.empty()) request.set(beast::http::field::authorization, authorization);
+      for (const auto& [name, value] : headers) {
+        if (name != "Host") request.set(name, value);
+      }
     }));
     websocket::response_type response;
-    ws_.handshake(response, "127.0.0.1:" + std::to_string(port), "/ws", ec);
+    ws_.handshake(response, host, "/ws", ec);
+    handshake_status_ = response.result_int();
     if (ec) return false;
     accepted_protocol_ = std::string(response[beast::http::field::sec_websocket_protocol]);
     beast::get_lowest_layer(ws_).expires_never();
     ws_.read_message_max(64 << 20);
     return true;
   }
+
+  bool connect(std::uint16_t port, std::string protocols = "parley.v1", std::string authorization = {}) {
+    std::map<std::string, std::string> headers;
+    if (!authorization.empty()) headers["Authorization"] = authorization;
+    return connect_with_headers(port, std::move(protocols), std::move(headers));
+  }
+
+  // The status of the handshake's HTTP response: 101 when accepted, else the refusal (403 ...).
+  unsigned handshake_status() const noexcept { return handshake_status_; }
 
   void send(std::string_view text) {
     boost::system::error_code ec;
@@ -124,6 +146,7 @@ class ws_client {
   boost::system::error_code error_;
   std::uint16_t close_code_ = 0;
   std::string accepted_protocol_;
+  unsigned handshake_status_ = 0;
 };
 
 }  // namespace parley::test

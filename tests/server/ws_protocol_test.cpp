@@ -47,7 +47,7 @@ class WsTest : public ::testing::Test {
 
   std::unique_ptr<ws_client> connect() {
     auto client = std::make_unique<ws_client>();
-    EXPECT_TRUE(client->connect(server_->port()));
+    EXPECT_TRUE(client->connect(server_->port(), ws_client::protocols_with_token(server_->token())));
     auto welcome = client->next();
     EXPECT_TRUE(welcome && welcome->at("type") == "welcome");
     if (welcome) epoch_ = std::string(welcome->at("epoch").as_string());
@@ -115,7 +115,7 @@ class WsTest : public ::testing::Test {
 TEST_F(WsTest, WelcomesOnConnectAndAnswersHello) {
   start();
   ws_client client;
-  ASSERT_TRUE(client.connect(server_->port()));
+  ASSERT_TRUE(client.connect(server_->port(), ws_client::protocols_with_token(server_->token())));
   EXPECT_EQ(client.accepted_protocol(), "parley.v1");
   auto welcome = client.next();
   ASSERT_TRUE(welcome);

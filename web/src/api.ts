@@ -2,6 +2,14 @@
 
 const TOKEN_KEY = 'parley.token';
 
+/** The token in `<meta name="parley-token">` of a page the server rendered (its own secret on loopback). */
+function tokenInPage(doc: Document): string | null {
+  return doc.querySelector('meta[name="parley-token"]')?.getAttribute('content') || null;
+}
+
+// Only a page of the server's own origin can read it: the page is the credential's carrier.
+let pageToken = tokenInPage(document);
+
 /** Takes `#token=…` from the page URL into sessionStorage (then drops it from the address bar). */
 export function captureToken(): void {
   const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);
@@ -11,8 +19,27 @@ export function captureToken(): void {
   }
 }
 
+/** The page's token when the server put one in it, else the one from `#token=`. */
 export function token(): string | null {
-  return sessionStorage.getItem(TOKEN_KEY);
+  return pageToken ?? sessionStorage.getItem(TOKEN_KEY);
+}
+
+/**
+ * A restarted server has a new secret, so the one in this page is stale: reads the page again
+ * (same origin) for the new one. True when there is a new token to retry with.
+ */
+export async function refreshPageToken(): Promise<boolean> {
+  if (pageToken === null) return false;
+  try {
+    const res = await fetch(location.pathname, { cache: 'no-store' });
+    if (!res.ok) return false;
+    const fresh = tokenInPage(new DOMParser().parseFromString(await res.text(), 'text/html'));
+    if (!fresh || fresh === pageToken) return false;
+    pageToken = fresh;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export class ApiError extends Error {
@@ -34,12 +61,17 @@ export function reportAuthError(): void {
   authListeners.forEach((fn) => fn());
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+function send(method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const tok = token();
   if (tok) headers.Authorization = `Bearer ${tok}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res = await send(method, path, body);
+  if (res.status === 401 && (await refreshPageToken())) res = await send(method, path, body);
   const text = await res.text();
   let data: unknown = null;
   if (text) {

@@ -1,6 +1,6 @@
 // PubChan client (protocol v1): one WebSocket, reconnected with backoff; every subscription is
 // renewed after a reconnect with afterSeq + epoch so the server replays what was missed (or says resync).
-import { reportAuthError, token } from './api';
+import { refreshPageToken, reportAuthError, token } from './api';
 import type { Packet } from './types';
 
 export type ConnState = 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -59,9 +59,16 @@ export class PubChan {
       for (const [, w] of this.pending) w.reject(new Error('connection closed'));
       this.pending.clear();
       if (ev.code === 4401) {
-        this.stopped = true;
-        this.onState('unauthorized');
-        reportAuthError();
+        // A restarted server has a new secret: take it from the page and connect again.
+        void refreshPageToken().then((fresh) => {
+          if (fresh) {
+            this.connect();
+            return;
+          }
+          this.stopped = true;
+          this.onState('unauthorized');
+          reportAuthError();
+        });
         return;
       }
       this.onState('closed');

@@ -1,5 +1,6 @@
-// Token checks for HTTP and WebSocket. A server with no token accepts everyone (it only ever
-// listens on loopback then); with a token, the presented one must match in constant time.
+// Token checks for HTTP and WebSocket. `parley serve` always has a token (its own per-process one
+// when none is given) or users; a server with no token (embedded in a bench) accepts everyone.
+// The presented token must match in constant time.
 #pragma once
 
 #include <string>

@@ -18,11 +18,13 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
 
+#include "parley/server/request_guard.hpp"
 #include "parley/server/rest_router.hpp"
 #include "parley/server/static_files.hpp"
 #include "parley/server/websocket_session.hpp"
@@ -74,9 +76,11 @@ std::map<std::string, std::string, std::less<>> parse_query(std::string_view tar
 }  // namespace
 
 struct http_server::state {
-  state(asio::any_io_executor executor, server_context& shared_context) : context(shared_context), acceptor(executor) {}
+  state(asio::any_io_executor executor, server_context& shared_context)
+      : context(shared_context), guard(shared_context.options), acceptor(executor) {}
 
   server_context& context;
+  request_guard guard;
   tcp::acceptor acceptor;
   std::set<beast::tcp_stream*> sessions;  // connections between requests or in one; closed on stop()
   bool stopping = false;
@@ -160,9 +164,33 @@ struct http_server::state {
     response_type response{static_cast<http::status>(file.status), request.version()};
     response.set(http::field::content_type, file.content_type);
     response.set("X-Content-Type-Options", "nosniff");
-    response.set(http::field::cache_control, file.cacheable ? "public, max-age=3600" : "no-cache");
+    // No other site may frame the UI: clicks tricked into a framed page would drive the team.
+    response.set("X-Frame-Options", "DENY");
+    response.set("Content-Security-Policy", "frame-ancestors 'none'");
+    if (file.app_page && context.options.token_in_page) {
+      file.body = embed_token_in_page(file.body, context.options.token);
+      response.set(http::field::cache_control, "no-store");  // the secret of this process only
+      response.set("Referrer-Policy", "no-referrer");
+    } else {
+      response.set(http::field::cache_control, file.cacheable ? "public, max-age=3600" : "no-cache");
+    }
     response.body() = std::move(file.body);
     return response;
+  }
+
+  // The reply to a request the guard refuses (request_guard.hpp); nothing when it may go on.
+  std::optional<response_type> refusal_for(const request_type& request) const {
+    guarded_request facts;
+    facts.method = request.method_string();
+    facts.http_1_1 = request.version() >= 11;
+    if (const auto host = request.find(http::field::host); host != request.end()) facts.host = host->value();
+    facts.repeated_host = request.count(http::field::host) > 1;
+    if (const auto origin = request.find(http::field::origin); origin != request.end()) facts.origin = origin->value();
+    facts.fetch_site = request["Sec-Fetch-Site"];
+    facts.websocket_upgrade = beast::websocket::is_upgrade(request);
+    auto refused = guard.check(facts);
+    if (!refused) return std::nullopt;
+    return error_reply(request, refused->status, refused->code, std::move(refused->message));
   }
 
   asio::awaitable<response_type> answer(const request_type& request) {
@@ -224,6 +252,18 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
     stream.expires_after(kIdleTimeout);
     auto [read_ec, read_bytes] = co_await http::async_read_header(stream, buffer, parser, tuple_awaitable);
     std::size_t body_limit = options.max_body_bytes;
+    if (!read_ec && !server->stopping) {
+      // Checked on the header, before a body is read: a refused client gets no upgrade, no
+      // answer and no second request on this connection.
+      if (auto refused = server->refusal_for(parser.get())) {
+        refused->keep_alive(false);
+        if (parser.get().method() == http::verb::head) refused->body().clear();
+        refused->prepare_payload();
+        auto [write_ec, written] = co_await http::async_write(stream, *refused, tuple_awaitable);
+        if (!write_ec) co_await linger_and_close(stream);
+        co_return;
+      }
+    }
     if (!read_ec) {
       if (is_upload_post(parser.get())) body_limit = options.max_upload_bytes;  // media may be larger
       if (const auto declared = parser.content_length(); declared && *declared > body_limit) {

@@ -53,6 +53,10 @@ std::string lowercase_media_type(std::string_view header) {
 
 }  // namespace
 
+bool is_json_media_type(std::string_view content_type) {
+  return lowercase_media_type(content_type) == "application/json";
+}
+
 result<media_kind> check_media(std::string_view declared_content_type, std::string_view bytes) {
   const std::string mime = lowercase_media_type(declared_content_type);
   const known_type* known = nullptr;

@@ -20,4 +20,9 @@ struct media_kind {
 // answers 415); the message names `Content-Type` or `body`.
 result<media_kind> check_media(std::string_view declared_content_type, std::string_view bytes);
 
+// True for "application/json", with parameters ("; charset=utf-8") and in any case. The JSON routes
+// take nothing else: a page of another site can send text/plain, a form or multipart without asking
+// (no CORS preflight), but never application/json.
+bool is_json_media_type(std::string_view content_type);
+
 }  // namespace parley::server

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "parley/server/auth.hpp"
+#include "parley/server/media_types.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -14,11 +15,16 @@ namespace {
 
 using handler = rest::handler_result (*)(server_context&, const rest_request&, std::string);
 
+// What a route takes as its body. JSON routes refuse any other Content-Type (media_types.hpp says
+// why); the upload route takes raw bytes of a medium, which check_media() checks.
+enum class body_kind { json, media };
+
 struct route {
   std::string_view method;
   // Path segments after "/api/"; "{id}" matches one id (a dialog's, or a record's).
   std::vector<std::string_view> pattern;
   handler handle;
+  body_kind body = body_kind::json;
 };
 
 const std::vector<route>& routes() {
@@ -64,7 +70,7 @@ const std::vector<route>& routes() {
       {"POST", {"messages"}, &rest::post_record_message},
       {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
-      {"POST", {"uploads"}, &rest::post_upload},
+      {"POST", {"uploads"}, &rest::post_upload, body_kind::media},
       {"GET", {"uploads", "{id}"}, &rest::get_upload},
   };
   return table;
@@ -94,6 +100,15 @@ bool matches(const route& candidate, const std::vector<std::string_view>& segmen
     }
   }
   return true;
+}
+
+// A request that sends a body (or says what its body is) to a JSON route must say application/json.
+// A bodiless POST without a Content-Type (curl -X POST .../interrupt) is fine: there is nothing to
+// misread, and a browser's cross-site form always declares one.
+bool refuses_content_type(const route& chosen, const rest_request& request) {
+  if (chosen.body != body_kind::json || request.method == "GET" || request.method == "HEAD") return false;
+  if (request.body.empty() && request.content_type.empty()) return false;
+  return !is_json_media_type(request.content_type);
 }
 
 const user* authenticate(const server_context& context, const rest_request& request) {
@@ -140,6 +155,12 @@ boost::asio::awaitable<rest_response> handle_rest_request(server_context& contex
                                   request.method + " " + request.path + ": method not allowed; use " + allowed);
     refused.allow = allowed;
     co_return refused;
+  }
+  if (refuses_content_type(*chosen, request)) {
+    co_return error_response(
+        415, "unsupported_media_type",
+        "Content-Type: expected application/json, got " +
+            (request.content_type.empty() ? std::string("none") : "'" + request.content_type.substr(0, 100) + "'"));
   }
   // A bug in a handler must not take the server down: it becomes a 500 for this request only.
   // (co_await is not allowed inside a catch block, so the message is kept and answered after it.)

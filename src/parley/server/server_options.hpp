@@ -1,16 +1,24 @@
-// What `parley serve` was told: where to listen, the token, where the web UI lives, limits.
+// What `parley serve` was told: where to listen, the token, the names it answers to, where the web
+// UI lives, limits.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace parley::server {
 
 struct server_options {
   std::string host = "127.0.0.1";
-  std::uint16_t port = 7878;                   // 0: pick a free port
-  std::string token;                           // empty: no token (allowed only on a loopback address)
+  std::uint16_t port = 7878;  // 0: pick a free port
+  // Every /api request and the /ws upgrade must present it. Empty: no check, for servers embedded
+  // in a process (benches); `parley serve` always has one, or --users.
+  std::string token;
+  // The token is this process's own loopback secret (no --token, --users): the web UI's index.html
+  // carries it, so a page the server itself served can use the API and nobody else's can.
+  bool token_in_page = false;
+  std::vector<std::string> allowed_hosts;      // --allowed-host: more names the Host header may give
   std::string web_root;                        // the built web UI (web/dist); empty: no static files
   std::string cors_origin;                     // empty: no CORS headers
   std::size_t max_body_bytes = 1 << 20;        // REST request bodies

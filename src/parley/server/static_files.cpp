@@ -61,6 +61,12 @@ bool is_inside(const fs::path& root, const fs::path& inner) {
   return true;
 }
 
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::optional<std::string> read_file(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
@@ -138,7 +144,38 @@ static_reply serve_static_file(const std::string& web_root, std::string_view tar
   auto body = read_file(resolved);
   if (!body) return plain(404, "not found");
   const auto name = resolved.filename().string();
-  return static_reply{200, std::string(mime_type_for(name)), std::move(*body), name != "index.html"};
+  const bool app_page = name == "index.html";
+  return static_reply{200, std::string(mime_type_for(name)), std::move(*body), !app_page, app_page};
+}
+
+std::string embed_token_in_page(std::string_view html, std::string_view token) {
+  std::string escaped;  // a generated token is hex; escaped anyway, it lands in an attribute
+  for (const char c : token) {
+    if (c == '&')
+      escaped += "&amp;";
+    else if (c == '"')
+      escaped += "&quot;";
+    else if (c == '<')
+      escaped += "&lt;";
+    else
+      escaped.push_back(c);
+  }
+  const std::string meta = "<meta name=\"parley-token\" content=\"" + escaped + "\">";
+  const std::string lower = lowercase(html);
+  // Before </head>; a page without one gets it after the doctype (never before: that would
+  // switch the browser to quirks mode), where the parser opens the head by itself.
+  std::size_t at = lower.find("</head>");
+  if (at == std::string::npos) {
+    at = 0;
+    if (lower.rfind("<!doctype", 0) == 0) {
+      const auto end = lower.find('>');
+      at = end == std::string::npos ? 0 : end + 1;
+    }
+  }
+  std::string out(html.substr(0, at));
+  out += meta;
+  out += html.substr(at);
+  return out;
 }
 
 }  // namespace parley::server
