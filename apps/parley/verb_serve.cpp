@@ -161,6 +161,7 @@ result<std::optional<std::size_t>> parse_count(const parsed_args& args, const st
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
                                 server::pubchan& channels, server::turn_window_timers* windows, bool& done) {
   listener.stop();
+  eng.set_store_retry(false);
   if (windows != nullptr) windows->stop();
   co_await stop_all_drives(eng, log);
   channels.close_all();
@@ -267,6 +268,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads};
 
   std::vector<std::string> unreadable;
+  eng->set_store_retry(true);
   auto recovered = eng->recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
   for (const auto& problem : unreadable) {
@@ -321,12 +323,23 @@ int run_verb_serve(const std::vector<std::string>& raw) {
 
   log.flush();
   std::fflush(stdout);
+  // A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
+  int status = kExitOk;
+  if (const auto problem = log.health_problem(); !problem.empty()) {
+    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
+    status = kExitRuntime;
+  }
+  if (const auto stalled = eng->stalled_dialogs(); stalled > 0) {
+    std::fprintf(stderr, "parley: %zu dialog(s) stalled on a write the store refused; they resume at the next start\n",
+                 stalled);
+    status = kExitRuntime;
+  }
   if (gave_up) {
     // Coroutines still hold references into the engine and the sockets; the log is flushed, so
     // leaving without unwinding them is safe and avoids tearing them down in the wrong order.
-    std::_Exit(kExitOk);
+    std::_Exit(status);
   }
-  return kExitOk;
+  return status;
 }
 
 }  // namespace parley::cli

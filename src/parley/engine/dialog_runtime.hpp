@@ -73,6 +73,7 @@ class dialog_runtime {
   int commits_in_flight = 0;     // engine::commit and commit_round awaiting the log for it
   std::uint64_t last_used = 0;   // the engine's use clock when it was last loaded or driven
   bool poisoned = false;         // a commit failed: memory is ahead of the log, reload before use
+  std::string store_error;       // why the log refused it, while poisoned
   async_signal became_idle;      // notified when a drive ends and no other is scheduled
 
  private:

@@ -174,6 +174,7 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
     co_await drive_locked(dialog);
     dialog.drive_scheduled = false;
   }
+  note_stalled(dialog);
   // A reply or an answer that came while the drive made its last round durable found the drive
   // still scheduled and did not schedule another: the dialog is looked at once more.
   schedule_if_drivable(dialog);

@@ -499,8 +499,8 @@ asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round
   const commit_pin pinned(dialog, fx.touched);
   auto committed = co_await writer_.commit(dialog.id(), std::move(batch));
   if (!committed) {
-    dialog.poisoned = true;
-    for (auto* other : fx.touched) other->poisoned = true;
+    for (auto* poisoned : fx.touched) mark_poisoned(*poisoned, committed.err().message);
+    mark_poisoned(dialog, committed.err().message);
     co_return committed;
   }
   for (auto* other : fx.to_drive) {
@@ -536,8 +536,13 @@ asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
   const commit_pin pinned(dialog, {});
   auto committed = co_await writer_.commit(dialog.id(), dialog.take_staged());
   // Memory ran ahead of a log that refused the batch: the runtime must be rebuilt from the log.
-  if (!committed) dialog.poisoned = true;
+  if (!committed) mark_poisoned(dialog, committed.err().message);
   co_return committed;
+}
+
+void engine::mark_poisoned(dialog_runtime& dialog, const std::string& problem) {
+  dialog.poisoned = true;
+  dialog.store_error = problem;
 }
 
 }  // namespace parley::engine

@@ -113,6 +113,12 @@ class engine {
   // kept in canonical form. Set before the first drive.
   void set_protected_dirs(std::vector<tools::protected_dir> dirs);
   const std::vector<tools::protected_dir>& protected_dirs() const noexcept { return protected_dirs_; }
+  // A drive that ends because the log refused a write (a full disk, a failing device) leaves its
+  // dialog stalled. With retries on (`parley serve` turns them on; a one-shot CLI run does not
+  // wait for the disk), the engine tries again after 1 s, doubling to 60 s: once the log takes
+  // writes, it records the failure (drive_failed) and drives the dialog again.
+  void set_store_retry(bool on) { store_retry_ = on; }
+  std::size_t stalled_dialogs() const noexcept { return stalled_.size(); }
   // Suspends until the dialog has no drive queued or running.
   boost::asio::awaitable<void> wait_until_idle(std::string dialog_id);
   // Suspends until no dialog of the root's hierarchy has a drive queued or running: the tree is
@@ -255,6 +261,11 @@ class engine {
   // media_description.cpp: fills a missing caption/transcription from the team's media members.
   boost::asio::awaitable<void> describe_attachment(boost::json::object& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
+  void mark_poisoned(dialog_runtime& dialog, const std::string& problem);
+  // Stalled dialogs (set_store_retry): noted when their drive ends, retried with backoff.
+  void note_stalled(dialog_runtime& dialog);
+  boost::asio::awaitable<void> retry_stalled();
+  boost::asio::awaitable<result<void>> recover_stalled(std::string dialog_id, std::string problem);
   // Marks a dialog as just used, and sees that the loaded dialogs stay within their limit.
   void note_use(dialog_runtime& dialog);
   void unload_unused_dialogs();
@@ -270,6 +281,9 @@ class engine {
   log_writer writer_;
   attachment_reader read_attachment_;
   std::vector<tools::protected_dir> protected_dirs_;
+  std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
+  bool store_retry_ = false;
+  bool retrying_stalled_ = false;  // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::map<std::string, member_setup, std::less<>> members_;

@@ -16,9 +16,11 @@ handler_result get_status(server_context& context, const rest_request& request, 
   }
   // A store that can no longer write (its file replaced under it) says so here, not only in
   // the failures of every later input.
-  boost::json::object store{{"ok", true}};
+  // Stalled dialogs wait for the log to take writes again (engine::set_store_retry).
+  boost::json::object store{{"ok", true}, {"stalledDialogs", context.engine.stalled_dialogs()}};
   if (auto problem = context.log.health_problem(); !problem.empty()) {
-    store = boost::json::object{{"ok", false}, {"problem", std::move(problem)}};
+    store["ok"] = false;
+    store["problem"] = std::move(problem);
   }
   co_return json_response(
       200,
