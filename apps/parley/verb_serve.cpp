@@ -44,7 +44,8 @@ namespace {
 
 const arg_spec kServeSpec{
     {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
-     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs"},
+     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
+     "max-connections", "max-connections-per-client"},
     {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
@@ -53,7 +54,7 @@ constexpr const char* kServeUsage =
     "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] "
     "[--turn-window SECONDS] [--session-gap SECONDS] "
     "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N] "
-    "[--allow-data-in-workspace]";
+    "[--max-connections N] [--max-connections-per-client N] [--allow-data-in-workspace]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
@@ -217,6 +218,12 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   auto upload_limit = parse_count(*args, "max-upload-bytes", 1024, std::size_t{1} << 30, "bytes");
   if (!upload_limit) return report(upload_limit.err());
   if (*upload_limit) options.max_upload_bytes = **upload_limit;
+  auto max_connections = parse_count(*args, "max-connections", 1, 1'000'000, "connections");
+  if (!max_connections) return report(max_connections.err());
+  if (*max_connections) options.max_connections = **max_connections;
+  auto per_client = parse_count(*args, "max-connections-per-client", 1, 1'000'000, "connections");
+  if (!per_client) return report(per_client.err());
+  if (*per_client) options.max_connections_per_client = **per_client;
 
   auto turn_window = parse_seconds(*args, "turn-window");
   if (!turn_window) return report(turn_window.err());

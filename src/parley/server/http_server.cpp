@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -83,6 +84,7 @@ struct http_server::state {
   request_guard guard;
   tcp::acceptor acceptor;
   std::set<beast::tcp_stream*> sessions;  // connections between requests or in one; closed on stop()
+  std::map<asio::ip::address, std::size_t> sessions_by_client;  // the same, counted by remote address
   bool stopping = false;
 
   void add_cors(response_type& response) const {
@@ -125,7 +127,7 @@ struct http_server::state {
       response_type response{http::status::no_content, request.version()};
       add_cors(response);
       response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
-      response.set(http::field::access_control_allow_headers, "Authorization, Content-Type");
+      response.set(http::field::access_control_allow_headers, "Authorization, Content-Type, Idempotency-Key");
       response.set(http::field::access_control_max_age, "600");
       co_return response;
     }
@@ -188,9 +190,17 @@ struct http_server::state {
     if (const auto origin = request.find(http::field::origin); origin != request.end()) facts.origin = origin->value();
     facts.fetch_site = request["Sec-Fetch-Site"];
     facts.websocket_upgrade = beast::websocket::is_upgrade(request);
-    auto refused = guard.check(facts);
-    if (!refused) return std::nullopt;
-    return error_reply(request, refused->status, refused->code, std::move(refused->message));
+    if (auto refused = guard.check(facts)) {
+      return error_reply(request, refused->status, refused->code, std::move(refused->message));
+    }
+    // The token is checked on the header too, so that nobody without one can make the server
+    // read (and hold) a body of up to the upload limit.
+    if (is_api_path(path_of(request.target())) && request.method() != http::verb::options &&
+        authenticate(context, request[http::field::authorization]) == nullptr) {
+      const auto refused = unauthorized_response(context);
+      return json_reply(request, refused.status, refused.body);
+    }
+    return std::nullopt;
   }
 
   asio::awaitable<response_type> answer(const request_type& request) {
@@ -206,19 +216,35 @@ class session_registration {
  public:
   session_registration(http_server::state& owner, beast::tcp_stream& stream) : owner_(&owner), stream_(&stream) {
     owner_->sessions.insert(stream_);
+    beast::error_code ec;
+    client_ = stream.socket().remote_endpoint(ec).address();
+    ++owner_->sessions_by_client[client_];
   }
   ~session_registration() { release(); }
   session_registration(const session_registration&) = delete;
   session_registration& operator=(const session_registration&) = delete;
   void release() {
-    if (owner_ != nullptr) owner_->sessions.erase(stream_);
+    if (owner_ == nullptr) return;
+    owner_->sessions.erase(stream_);
+    if (const auto it = owner_->sessions_by_client.find(client_); it != owner_->sessions_by_client.end()) {
+      if (--it->second == 0) owner_->sessions_by_client.erase(it);
+    }
     owner_ = nullptr;
   }
 
  private:
   http_server::state* owner_;
   beast::tcp_stream* stream_;
+  asio::ip::address client_;
 };
+
+// Whether a new connection from `client` would go past the server's limits (server_options).
+bool over_connection_limits(const http_server::state& server, const asio::ip::address& client) {
+  const auto& options = server.context.options;
+  if (server.sessions.size() >= options.max_connections) return true;
+  const auto it = server.sessions_by_client.find(client);
+  return it != server.sessions_by_client.end() && it->second >= options.max_connections_per_client;
+}
 
 // After refusing a request whose body we will not read, read (and drop) what the client still
 // sends for a moment before closing: closing with unread data makes the kernel reset the
@@ -349,6 +375,10 @@ asio::awaitable<void> accept_loop(std::shared_ptr<http_server::state> server) {
       continue;
     }
     beast::error_code ignored;
+    if (over_connection_limits(*server, socket.remote_endpoint(ignored).address())) {
+      socket.close(ignored);
+      continue;
+    }
     socket.set_option(tcp::no_delay(true), ignored);
     beast::tcp_stream stream(std::move(socket));
     auto session = run_session(server, std::move(stream));

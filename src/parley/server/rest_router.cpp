@@ -111,24 +111,25 @@ bool refuses_content_type(const route& chosen, const rest_request& request) {
   return !is_json_media_type(request.content_type);
 }
 
-const user* authenticate(const server_context& context, const rest_request& request) {
-  if (context.users.multi_user()) return context.users.authenticate(bearer_token(request.authorization));
-  if (context.options.token.empty() || token_equals(context.options.token, bearer_token(request.authorization))) {
+}  // namespace
+
+const user* authenticate(const server_context& context, std::string_view authorization) {
+  if (context.users.multi_user()) return context.users.authenticate(bearer_token(authorization));
+  if (context.options.token.empty() || token_equals(context.options.token, bearer_token(authorization))) {
     return &context.users.only_user();
   }
   return nullptr;
 }
 
-}  // namespace
+rest_response unauthorized_response(const server_context& context) {
+  return error_response(401, "unauthorized",
+                        context.users.multi_user() ? "Authorization: expected 'Bearer TOKEN' with a user's token"
+                                                   : "Authorization: expected 'Bearer TOKEN' with this server's token");
+}
 
 boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request) {
-  request.who = authenticate(context, request);
-  if (request.who == nullptr) {
-    co_return error_response(401, "unauthorized",
-                             context.users.multi_user()
-                                 ? "Authorization: expected 'Bearer TOKEN' with a user's token"
-                                 : "Authorization: expected 'Bearer TOKEN' with this server's token");
-  }
+  request.who = authenticate(context, request.authorization);
+  if (request.who == nullptr) co_return unauthorized_response(context);
   const auto segments = split_segments(request.path);
   if (segments.empty() || segments.front() != "api") {
     co_return error_response(404, "not_found", "no API route " + request.path);

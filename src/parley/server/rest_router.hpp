@@ -36,5 +36,10 @@ struct rest_response {
 
 // Authenticates, routes and answers one request. Never throws; unexpected failures are 500s.
 boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request);
+// The user whose token the Authorization header carries, or nullptr when it carries none of them
+// (a server without a token takes everyone as its one user).
+const user* authenticate(const server_context& context, std::string_view authorization);
+// The 401 for a request whose token is missing or wrong.
+rest_response unauthorized_response(const server_context& context);
 
 }  // namespace parley::server

@@ -28,6 +28,11 @@ struct server_options {
   std::size_t outbound_queue_packets = 1024;   // per connection
   std::size_t outbound_queue_bytes = 4 << 20;  // per connection
   std::size_t replay_window_events = 4096;     // per dialog, for resuming subscribers
+  // HTTP connections held open at once (idle keep-alives included), in all and from one address:
+  // past either, a new connection is closed as soon as it is accepted, so idle sockets cannot use
+  // up the process's file descriptors.
+  std::size_t max_connections = 1024;
+  std::size_t max_connections_per_client = 128;
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".
