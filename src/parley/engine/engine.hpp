@@ -186,6 +186,8 @@ class engine {
     void touch(dialog_runtime& d, bool drive);
   };
   result<void> prepare_members();
+  // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
+  const llm::tool_spec* dialog_spec(std::string_view name) const;
   llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
 
   root_tree& tree(const std::string& root_id);
@@ -261,6 +263,7 @@ class engine {
   attachment_reader read_attachment_;
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
+  std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
   std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;

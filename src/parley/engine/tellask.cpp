@@ -52,7 +52,8 @@ std::string first_line(std::string_view text) {
 }  // namespace
 
 result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx) {
-  const auto* spec = find_dialog_tool_spec(call.name);
+  // The team's version: its targetAgentId enum refuses an id that is not a member's.
+  const auto* spec = dialog_spec(call.name);
   // A text-syntax member makes the same calls through its text, so what it may call is the
   // function-calling set of its place.
   const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
