@@ -129,6 +129,7 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const std::string content = reflect ? json_string_or(args, "goal") : json_string_or(args, "tellaskContent");
   const std::string target = fbr || reflect ? caller.speaking_member() : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
+  // The schema's enum refused any id outside the team already; this guards the lookups below.
   if (members_.find(target) == members_.end()) {
     return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
                   "; the team's members are: " + join(team_.member_ids(), ", "));

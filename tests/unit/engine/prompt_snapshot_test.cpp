@@ -194,11 +194,14 @@ std::string first_difference(const std::string& stored, const std::string& actua
   for (int line = 1;; ++line) {
     const bool more_left = static_cast<bool>(std::getline(a, left));
     const bool more_right = static_cast<bool>(std::getline(b, right));
-    if (!more_left && !more_right) return "they differ only in line endings";
+    if (!more_left && !more_right) return "they differ only in the final newline";
     if (!more_left) left = "(end of file)";
     if (!more_right) right = "(end of file)";
     if (left != right || !more_left || !more_right) {
-      return "line " + std::to_string(line) + ": checked in `" + left + "`, the code gives `" + right + "`";
+      std::string where = "line " + std::to_string(line);
+      where += ": checked in `" + left;
+      where += "`, the code gives `" + right + "`";
+      return where;
     }
   }
 }

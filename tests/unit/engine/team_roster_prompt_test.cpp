@@ -19,9 +19,9 @@ config::member_config member(std::string id, std::string name, std::vector<std::
   return m;
 }
 
-class TeamRoster : public ::testing::Test {
+class team_roster_test : public ::testing::Test {
  protected:
-  TeamRoster() {
+  team_roster_test() {
     team_.members = {member("lead", "Lead"), member("researcher", "Researcher", {"finding facts on the web"}),
                      member("ghost", "Ghost", {"haunting"}, true)};
   }
@@ -43,6 +43,8 @@ class TeamRoster : public ::testing::Test {
 
   config::team_config team_;
 };
+
+using TeamRoster = team_roster_test;
 
 TEST_F(TeamRoster, HiddenMembersAreLeftOutUnlessTheyAreTheMemberItself) {
   const auto for_lead = section("lead", {});
