@@ -1,5 +1,6 @@
-// An engine on the in-memory store whose one member, `lead`, talks to an OpenAI-compatible fake
-// model server: for tests of what the engine makes of a real provider's answers.
+// An engine on the in-memory store whose members (by default one, `lead`) talk to an
+// OpenAI-compatible fake model server: for tests of what the engine makes of a real provider's
+// answers, and of what it sends (the server records every request).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -24,18 +25,22 @@ struct fake_model_engine {
   std::unique_ptr<store> log = make_memory_store();
   std::unique_ptr<engine::engine> engine;  // null when the set-up failed (a test failure says why)
 
-  // `base_url`: the fake server's, without /v1.
-  explicit fake_model_engine(const std::string& base_url) { start(base_url); }
+  static constexpr const char* kLeadOnly = "  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
+
+  // `base_url`: the fake server's, without /v1. `members`: the entries of team.yaml's `members`
+  // mapping, each with `provider: fake`.
+  explicit fake_model_engine(const std::string& base_url, const std::string& members = kLeadOnly) {
+    start(base_url, members);
+  }
 
  private:
-  void start(const std::string& base_url) {
+  void start(const std::string& base_url, const std::string& members) {
     std::random_device device;
     const auto dir = std::filesystem::temp_directory_path() / ("parley-fake-model-" + std::to_string(device()));
     std::filesystem::create_directories(dir);
-    std::ofstream(dir / "team.yaml")
-        << "version: 1\nproviders:\n  fake: {kind: openai, base_url: \"" << base_url
-        << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
-           "members:\n  lead: {name: Lead, persona: You lead., provider: fake, model: m}\n";
+    std::ofstream(dir / "team.yaml") << "version: 1\nproviders:\n  fake: {kind: openai, base_url: \"" << base_url
+                                     << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\nmembers:\n"
+                                     << members;
     auto team = config::load_team_file(dir / "team.yaml");
     std::filesystem::remove_all(dir);
     ASSERT_TRUE(team) << team.err().message;

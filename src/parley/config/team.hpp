@@ -46,8 +46,12 @@ struct provider_config {
 
 struct member_config {
   std::string id;
-  std::string name;      // display name
-  std::string persona;   // text (inline or read from persona_file)
+  std::string name;     // display name
+  std::string persona;  // text (inline or read from persona_file)
+  // Dominds' routing cards, shown to every teammate in the team section of its system prompt: what
+  // to go to this member for, and what not (one item per line; "label: text" from a mapping).
+  std::vector<std::string> gofor;
+  std::vector<std::string> nogo;
   std::string provider;  // id of a provider_config
   std::string model;
   boost::json::object model_params;

@@ -25,7 +25,7 @@ const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_u
 const std::vector<std::string> kMemberKeys{
     "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
     "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
-    "vision",   "audio",           "dialog_tools"};
+    "vision",   "audio",           "dialog_tools",      "gofor",     "nogo"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.

@@ -75,6 +75,8 @@ result<void> read_choice(const map_reader& map, std::string_view key, const std:
 
 result<void> read_shared_member_fields(const map_reader& map, member_config& member) {
   PARLEY_TRY(map.read_nonempty("name", member.name));
+  PARLEY_TRY(map.read_text_items("gofor", member.gofor));
+  PARLEY_TRY(map.read_text_items("nogo", member.nogo));
   PARLEY_TRY(map.read_nonempty("provider", member.provider));
   PARLEY_TRY(map.read_nonempty("model", member.model));
   PARLEY_TRY(map.read("model_params", member.model_params));

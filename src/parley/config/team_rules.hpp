@@ -35,7 +35,7 @@ std::vector<std::string> provider_ids(const std::vector<provider_config>& provid
 enum class model_keys { parley, dominds };
 result<void> read_models(const map_reader& map, provider_config& provider, model_keys keys);
 
-// name, provider, model, model_params, tools, toolsets, streaming, hidden.
+// name, gofor, nogo, provider, model, model_params, tools, toolsets, streaming, hidden, ...
 // An optional string key whose value must be one of `choices` (an unknown one gets a hint).
 result<void> read_choice(const map_reader& map, std::string_view key, const std::vector<std::string>& choices,
                          std::string& out);

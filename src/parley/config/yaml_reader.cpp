@@ -1,5 +1,6 @@
 #include "parley/config/yaml_reader.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -203,6 +204,39 @@ result<void> map_reader::read(std::string_view key, std::vector<std::string>& ou
     values.push_back(element.Scalar());
   }
   out = std::move(values);
+  return ok();
+}
+
+result<void> map_reader::read_text_items(std::string_view key, std::vector<std::string>& out) const {
+  const entry* item = find(key);
+  if (item == nullptr) return ok();
+  std::vector<std::string> values;
+  if (item->value.IsScalar()) {
+    values.push_back(item->value.Scalar());
+  } else if (item->value.IsSequence()) {
+    PARLEY_TRY(read(key, values));
+  } else if (item->value.IsMap()) {
+    for (const auto& pair : item->value) {
+      if (!pair.first.IsScalar()) {
+        return yaml_error(file_, pair.first.Mark(), path_of(key),
+                          "got " + describe_node(pair.first) + " as a label (expected plain text)");
+      }
+      if (!pair.second.IsScalar()) {
+        return yaml_error(file_, pair.second.Mark(), join_path(path_of(key), pair.first.Scalar()),
+                          "got " + describe_node(pair.second) + " (expected a string)");
+      }
+      values.push_back(pair.first.Scalar() + ": " + pair.second.Scalar());
+    }
+  } else {
+    return type_error(*this, *item, "a string, a list of strings or a mapping of label to text");
+  }
+  // A block scalar ends with a newline, and a blank item says nothing: neither reaches a prompt.
+  std::vector<std::string> kept;
+  for (auto& value : values) {
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0) value.pop_back();
+    if (!value.empty()) kept.push_back(std::move(value));
+  }
+  out = std::move(kept);
   return ok();
 }
 

@@ -73,6 +73,9 @@ class map_reader {
   // A number (integer or decimal) within [min, max]; `expected` describes the range in messages.
   result<void> read_number(std::string_view key, double& out, double min, double max, std::string_view expected) const;
   result<void> read(std::string_view key, std::vector<std::string>& out) const;
+  // Dominds' routing cards (`gofor`, `nogo`): a string, a list of strings, or a mapping of label to
+  // text, each entry read as "label: text". One item per string, in document order.
+  result<void> read_text_items(std::string_view key, std::vector<std::string>& out) const;
   result<void> read(std::string_view key, boost::json::object& out) const;
   result<std::string> require_nonempty(std::string_view key, std::string_view hint = {}) const;
 

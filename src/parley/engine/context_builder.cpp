@@ -6,8 +6,10 @@
 
 #include "parley/core/base64.hpp"
 #include "parley/core/json.hpp"
+#include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/taskdoc.hpp"
+#include "parley/engine/team_roster_prompt.hpp"
 #include "parley/model/multimodal.hpp"
 
 namespace parley::engine {
@@ -27,12 +29,59 @@ void append_taskdoc(const prompt_setting& setting, std::string& prompt) {
   }
 }
 
+dialog_position position_of(const dialog_runtime& dialog) {
+  using kind = dialog_position::kind;
+  dialog_position position;
+  if (!dialog.is_sub()) {
+    position.where = dialog.is_group() ? kind::group : kind::root;
+    return position;
+  }
+  const auto& call = dialog.row().call_kind;
+  position.where = call == dialog_tool::fresh_boots_reasoning ? kind::fbr
+                   : call == dialog_tool::self_reflect        ? kind::reflection
+                   : call == dialog_tool::tellask             ? kind::session
+                                                              : kind::sessionless;
+  position.session_slug = dialog.row().session_slug;
+  if (const auto& assigned = dialog.state().assigned) position.tellasker = assigned->caller_member_id;
+  return position;
+}
+
+// The Tellask-family tools the member may call in this dialog: those of its place (the function
+// set, which a text-syntax member reaches through its text), less what team.yaml dialog_tools omits.
+std::vector<std::string_view> tellask_tools_of(const dialog_runtime& dialog, const config::member_config& member) {
+  const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
+                             : dialog.is_sub() ? dialog_place::sub
+                                               : dialog_place::root;
+  std::vector<std::string_view> tools;
+  for (const auto& spec : dialog_tool_specs(place, false, member.self_reflection)) {
+    if (!is_tellask_call(spec.name) || spec.name == dialog_tool::self_reflect) continue;
+    const auto& listed = member.dialog_tools;
+    if (listed && std::find(listed->begin(), listed->end(), spec.name) == listed->end()) continue;
+    tools.emplace_back(spec.name);
+  }
+  return tools;
+}
+
 std::string system_prompt_for(const dialog_runtime& dialog, const config::member_config& member,
                               const prompt_setting& setting) {
-  std::string prompt = "You are " + member.name + " (@" + member.id + "), a member of an agent team.";
-  if (!member.persona.empty()) {
+  std::string prompt = identity_line(setting.language, member);
+  // A persona read from a block scalar or a file ends with a newline; the sections after it are
+  // separated by one blank line all the same.
+  std::string_view persona = member.persona;
+  while (!persona.empty() && (persona.back() == '\n' || persona.back() == ' ')) persona.remove_suffix(1);
+  if (!persona.empty()) {
     prompt += "\n\n";
-    prompt += member.persona;
+    prompt += persona;
+  }
+  if (setting.team != nullptr) {
+    roster_input roster{setting.language,
+                        setting.team,
+                        &member,
+                        position_of(dialog),
+                        tellask_tools_of(dialog, member),
+                        member.tellask_syntax == "text"};
+    prompt += "\n\n";
+    prompt += team_roster_section(roster);
   }
   if (dialog.is_sub()) {
     prompt += "\n\n";

@@ -1,6 +1,7 @@
-// Assembles what the model sees for one round: the system prompt (identity, persona, the sideline
-// rules of a subdialog, the Taskdoc, memories and reminders — rebuilt every round so a change by
-// another dialog shows at once) and the messages of the dialog's current course, in log order.
+// Assembles what the model sees for one round: the system prompt (identity, persona, its team and
+// where the dialog sits, the sideline rules of a subdialog, the Taskdoc, memories and reminders —
+// rebuilt every round so a change by another dialog shows at once) and the messages of the dialog's current course, in
+// log order.
 #pragma once
 
 #include <filesystem>
@@ -20,6 +21,9 @@ using attachment_reader = std::function<result<std::string>(std::string_view upl
 
 struct prompt_setting {
   std::string_view language = "en";
+  // The member's team: its system prompt names its teammates, the human and where the dialog sits
+  // (team_roster_prompt.hpp). Null: left out (tests that look at other parts of the prompt).
+  const config::team_config* team = nullptr;
   // Borrowed for the one call: a prompt is built per model call, and copying a path is a few
   // allocations.
   const std::filesystem::path* workspace = nullptr;    // null: no Taskdoc is read

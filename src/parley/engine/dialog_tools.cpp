@@ -107,6 +107,23 @@ const llm::tool_spec* find_dialog_tool_spec(std::string_view name) {
   return it == specs.end() ? nullptr : &*it;
 }
 
+std::vector<llm::tool_spec> team_dialog_tool_specs(const std::vector<std::string>& member_ids) {
+  boost::json::array ids;
+  for (const auto& id : member_ids) ids.emplace_back(id);
+  std::vector<llm::tool_spec> specs = every_spec();
+  for (auto& spec : specs) {
+    auto* properties = spec.parameters.if_contains("properties");
+    if (properties == nullptr || !properties->is_object()) continue;
+    auto& fields = properties->as_object();
+    if (!fields.contains("targetAgentId")) continue;
+    fields["targetAgentId"] =
+        boost::json::object{{"type", "string"},
+                            {"enum", ids},
+                            {"description", "The member to ask, by id (see the Team section of your system prompt)."}};
+  }
+  return specs;
+}
+
 std::vector<std::string> dialog_tool_names() {
   std::vector<std::string> names;
   for (const auto& spec : every_spec()) names.push_back(spec.name);

@@ -37,6 +37,9 @@ enum class dialog_place { root, sub, fbr };
 const std::vector<llm::tool_spec>& dialog_tool_specs(dialog_place place, bool text_syntax,
                                                      bool self_reflection = false);
 const llm::tool_spec* find_dialog_tool_spec(std::string_view name);
+// Every dialog tool's spec as a team's members are offered it: `targetAgentId` is an enum of the
+// team's member ids, so a model sees whom it can ask, and the argument check refuses any other id.
+std::vector<llm::tool_spec> team_dialog_tool_specs(const std::vector<std::string>& member_ids);
 std::vector<std::string> dialog_tool_names();
 
 }  // namespace parley::engine

@@ -241,6 +241,26 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
   }
 }
 
+llm::model_request engine::request_for(const dialog_runtime& dialog, const member_setup& member,
+                                       std::int64_t round) const {
+  const prompt_setting setting{team_.language,
+                               &team_,
+                               &team_.workspace,
+                               &member.memories,
+                               dialog.row().task_doc_path,
+                               team_.limits.critical_context_rounds,
+                               &read_attachment_};
+  return build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
+}
+
+result<llm::model_request> engine::model_request_for(const dialog_runtime& dialog, std::int64_t round) const {
+  const auto member = members_.find(dialog.speaking_member());
+  if (member == members_.end()) {
+    return make_error(errc::not_found, "no member '" + dialog.speaking_member() + "' in the team");
+  }
+  return request_for(dialog, member->second, round);
+}
+
 asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round) {
   const std::int64_t genseq = dialog.row().last_genseq + 1;
   PARLEY_CO_TRY(stage(dialog, event_type::generation_started,
@@ -250,13 +270,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   // with the generation's end — one commit per model call instead of two. A crash before either
   // leaves no trace of the generation, which is then simply made again.
 
-  const prompt_setting setting{team_.language,
-                               &team_.workspace,
-                               &member.memories,
-                               dialog.row().task_doc_path,
-                               team_.limits.critical_context_rounds,
-                               &read_attachment_};
-  const auto request = build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
+  const auto request = request_for(dialog, member, round);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
   relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking,

@@ -90,6 +90,7 @@ void engine::set_protected_dirs(std::vector<tools::protected_dir> dirs) {
 
 result<void> engine::prepare_members() {
   if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
+  dialog_specs_ = team_dialog_tool_specs(team_.member_ids());
   for (const auto& member : team_.members) {
     member_setup setup;
     setup.config = &member;
@@ -125,7 +126,7 @@ result<void> engine::prepare_members() {
     auto with_dialog_tools = [&](dialog_place place) {
       auto specs = setup.tool_specs;
       for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) {
-        if (setup.offers_dialog_tool(spec.name)) specs.push_back(spec);
+        if (setup.offers_dialog_tool(spec.name)) specs.push_back(*dialog_spec(spec.name));
       }
       return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
     };
@@ -134,6 +135,12 @@ result<void> engine::prepare_members() {
     members_.emplace(member.id, std::move(setup));
   }
   return ok();
+}
+
+const llm::tool_spec* engine::dialog_spec(std::string_view name) const {
+  const auto it = std::find_if(dialog_specs_.begin(), dialog_specs_.end(),
+                               [&](const llm::tool_spec& spec) { return spec.name == name; });
+  return it == dialog_specs_.end() ? nullptr : &*it;
 }
 
 bool engine::member_setup::offers_dialog_tool(std::string_view name) const {

@@ -169,6 +169,10 @@ class engine {
   std::size_t loaded_dialog_limit() const noexcept { return loaded_limit_; }
   std::size_t loaded_dialogs() const noexcept { return dialogs_.size(); }
 
+  // What a model call of `dialog` in `round` sends — system prompt, tools, messages — built as a
+  // drive builds it, without calling the model: to review what models are told (snapshot tests).
+  result<llm::model_request> model_request_for(const dialog_runtime& dialog, std::int64_t round = 1) const;
+
   const config::team_config& team() const noexcept { return team_; }
   std::string_view provider_kind_of(std::string_view member_id) const;
 
@@ -202,7 +206,10 @@ class engine {
     void touch(dialog_runtime& d, bool drive);
   };
   result<void> prepare_members();
+  // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
+  const llm::tool_spec* dialog_spec(std::string_view name) const;
   llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
+  llm::model_request request_for(const dialog_runtime& dialog, const member_setup& member, std::int64_t round) const;
 
   root_tree& tree(const std::string& root_id);
   void schedule_drive(dialog_runtime& dialog);
@@ -286,6 +293,7 @@ class engine {
   bool retrying_stalled_ = false;  // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
+  std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
   std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;

@@ -52,7 +52,8 @@ std::string first_line(std::string_view text) {
 }  // namespace
 
 result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx) {
-  const auto* spec = find_dialog_tool_spec(call.name);
+  // The team's version: its targetAgentId enum refuses an id that is not a member's.
+  const auto* spec = dialog_spec(call.name);
   // A text-syntax member makes the same calls through its text, so what it may call is the
   // function-calling set of its place.
   const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
@@ -128,6 +129,7 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const std::string content = reflect ? json_string_or(args, "goal") : json_string_or(args, "tellaskContent");
   const std::string target = fbr || reflect ? caller.speaking_member() : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
+  // The schema's enum refused any id outside the team already; this guards the lookups below.
   if (members_.find(target) == members_.end()) {
     return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
                   "; the team's members are: " + join(team_.member_ids(), ", "));

@@ -30,6 +30,20 @@ std::string shown(const json::value& v) {
   return text;
 }
 
+// A misspelt name (a member id, a section) gets the nearest choice as a hint, unless nothing of
+// the word survives in it ('x' for 'a' is no hint).
+std::string choice_hint(const json::value& v, const json::array& choices) {
+  if (!v.is_string()) return {};
+  const std::string_view word = v.get_string();
+  std::vector<std::string> names;
+  for (const auto& choice : choices) {
+    if (choice.is_string()) names.emplace_back(choice.get_string());
+  }
+  const std::string best = closest_match(word, names);
+  if (best.empty() || edit_distance(word, best) >= word.size()) return {};
+  return " (did you mean '" + best + "'?)";
+}
+
 std::string property_path(const std::string& parent, std::string_view name) {
   const bool plain = !name.empty() && name.find_first_not_of(
                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -164,7 +178,9 @@ result<void> validator::check_type(const json::value& v, const json::value& type
 result<void> validator::check_choices(const json::value& v, const json::object& s, const std::string& path) const {
   if (const auto* choices = json_array_at(s, "enum")) {
     const bool found = std::any_of(choices->begin(), choices->end(), [&](const auto& c) { return json_equal(v, c); });
-    if (!found) return fail(path, shown(v) + " is not one of " + json::serialize(*choices));
+    if (!found) {
+      return fail(path, shown(v) + " is not one of " + json::serialize(*choices) + choice_hint(v, *choices));
+    }
   }
   if (const auto* constant = s.if_contains("const"); constant != nullptr && !json_equal(v, *constant)) {
     return fail(path, "must be " + json::serialize(*constant) + ", got " + shown(v));

@@ -54,6 +54,7 @@ TEST_F(DomindsWorkspace, LoadsMembersDefaultsProvidersAndPersonas) {
   model: m-small
   streaming: false
   toolsets: [ws_read]
+  nogo: "legal advice"
   model_params:
     max_tokens: 1024
 default_responder: bob
@@ -70,6 +71,14 @@ members:
     toolsets: [os, ws_mod]
     diligence-push-max: 3
     read_dirs: ["src/**"]
+  carol:
+    gofor:
+      - reviews
+      - |
+        release notes
+    nogo:
+      When: never on weekends
+      RouteTo: "@alice"
 )");
   tree_.write(".minds/team/alice/persona.md", "I am Alice.\n");
   tree_.write(".minds/team/bob/persona.md", "I am Bob.\n");
@@ -78,6 +87,13 @@ members:
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->workspace, tree_.root());
+  // Routing cards: a string, a list or a mapping; member_defaults' nogo where a member has none.
+  ASSERT_EQ(team->members.size(), 3U);
+  EXPECT_EQ(team->members[0].gofor, std::vector<std::string>{"Ask her about design"});
+  EXPECT_EQ(team->members[0].nogo, std::vector<std::string>{"legal advice"});
+  EXPECT_EQ(team->members[2].gofor, (std::vector<std::string>{"reviews", "release notes"}));
+  EXPECT_EQ(team->members[2].nogo, (std::vector<std::string>{"When: never on weekends", "RouteTo: @alice"}));
+  team->members.pop_back();
   EXPECT_EQ(team->base_dir, tree_.root());
   EXPECT_EQ(team->source, tree_.root() / ".minds" / "team.yaml");
   EXPECT_EQ(team->default_member, "bob");

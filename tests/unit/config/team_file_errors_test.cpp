@@ -62,6 +62,14 @@ TEST_F(TeamFile, ListItemOfWrongType) {
             at("10:24") + "members.lead.tools[1]: got a mapping (expected a string)");
 }
 
+// gofor/nogo: a string, a list of strings, or a mapping of label to text (Dominds' routing cards).
+TEST_F(TeamFile, RoutingCardOfWrongShape) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    gofor: {When: [a, b]}\n"),
+            at("10:19") + "members.lead.gofor.When: got a list (expected a string)");
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    nogo: [x, [y]]\n"),
+            at("10:15") + "members.lead.nogo[1]: got a list (expected a string)");
+}
+
 TEST_F(TeamFile, MissingRequiredKeyNamesTheMappingLine) {
   EXPECT_EQ(error_of(R"(providers:
   offline: {kind: scripted, script: script.yaml}

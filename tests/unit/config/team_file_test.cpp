@@ -33,6 +33,10 @@ members:
   lead:
     name: Lead
     persona: "You lead."
+    gofor: "planning the release"
+    nogo:
+      Code: ask the helper
+      Money: ask the human
     provider: offline
     model: scripted-1
     model_params:
@@ -103,6 +107,8 @@ TEST_F(TeamFile, FullFileParsesEveryField) {
   EXPECT_EQ(lead.max_tellask_depth, 3);
   EXPECT_FALSE(lead.streaming);
   EXPECT_TRUE(lead.hidden);
+  EXPECT_EQ(lead.gofor, std::vector<std::string>{"planning the release"});
+  EXPECT_EQ(lead.nogo, (std::vector<std::string>{"Code: ask the helper", "Money: ask the human"}));
 
   const member_config& helper = team->members[1];
   EXPECT_EQ(helper.name, "helper");
@@ -115,6 +121,8 @@ TEST_F(TeamFile, FullFileParsesEveryField) {
   EXPECT_EQ(helper.max_tellask_depth, 4);
   EXPECT_TRUE(helper.streaming);
   EXPECT_FALSE(helper.hidden);
+  EXPECT_TRUE(helper.gofor.empty());
+  EXPECT_TRUE(helper.nogo.empty());
 
   EXPECT_EQ(team->find_member("helper"), &team->members[1]);
   EXPECT_EQ(team->find_member("nobody"), nullptr);

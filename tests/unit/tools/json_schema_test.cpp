@@ -65,6 +65,11 @@ TEST(JsonSchema, EnumListsTheAllowedValues) {
   EXPECT_EQ(problem(R"({"path": "p", "mode": "x"})", kFileSchema), R"(arguments.mode: 'x' is not one of ["a","b"])");
   EXPECT_EQ(problem("2.0", R"({"enum": [1, 2]})"), "");  // numbers compare by value
   EXPECT_EQ(problem("3", R"({"enum": [1, 2]})"), "arguments: 3 is not one of [1,2]");
+  // A near miss gets the nearest choice as a hint (a member id in the Tellask tools' targetAgentId).
+  EXPECT_EQ(problem(R"("wroker")", R"({"enum": ["lead", "worker"]})"),
+            R"(arguments: 'wroker' is not one of ["lead","worker"] (did you mean 'worker'?))");
+  EXPECT_EQ(problem(R"("zzz")", R"({"enum": ["lead", "worker"]})"),
+            R"(arguments: 'zzz' is not one of ["lead","worker"])");
 }
 
 TEST(JsonSchema, ConstRequiresOneValue) {
