@@ -19,8 +19,9 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"member_defaults", "default_responder", "shell_specialists", "members"};
 // Every member key Dominds accepts (team.ts TEAM_YAML_MEMBER_KEYS). Parley reads the shared ones
-// (see read_shared_member_fields) and the access rules (access_reader.hpp), and ignores the rest:
-// routing cards, FBR, icons — none of which widens what a member may do.
+// (see read_shared_member_fields, which takes the gofor/nogo routing cards too) and the access
+// rules (access_reader.hpp), and ignores the rest: FBR settings, icons — none of which widens
+// what a member may do.
 const std::vector<std::string> kMemberKeys{"name",
                                            "from",
                                            "use",
