@@ -32,7 +32,7 @@ constexpr const char* kUsage =
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
     "                      [--cors-origin ORIGIN] [--allowed-host NAME,...] [--turn-window S] [--session-gap S]\n"
     "                      [--reflect-every S] [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N]\n"
-    "                      [--loaded-dialogs N]\n"
+    "                      [--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
     "common options: --data DIR (default ./.parley)\n"
     "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
