@@ -46,7 +46,8 @@ TEST_F(RestTest, ConnectionsPastThePerClientLimitAreClosedAndSlotsComeBack) {
 }
 
 TEST_F(RestTest, ConnectionLimitsThatAreNotCountsAreRefusedAtStart) {
-  server_process bad({"--team", (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(),
+  server_process bad({"--team",
+                      (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(),
                       "--data", data_dir().string(), "--max-connections", "0"});
   EXPECT_FALSE(bad.started());
   EXPECT_NE(bad.output().find("--max-connections"), std::string::npos) << bad.output();

@@ -25,13 +25,17 @@ namespace {
 namespace asio = boost::asio;
 using testing::temp_team;
 
-// A memory store that refuses every append while `refusing` is set, as a full disk would.
+// A memory store that, while `refusing` is set, refuses every append but those that bring a user's
+// message (so a dialog can be created and then fail in its drive), as a disk that filled up
+// right after the message was taken would.
 class refusing_store final : public store {
  public:
   std::atomic<bool> refusing{false};
 
   void append(std::vector<event> batch, append_callback on_durable) override {
-    if (refusing) {
+    const bool brings_input =
+        std::any_of(batch.begin(), batch.end(), [](const event& ev) { return ev.type == event_type::user_message; });
+    if (refusing && !brings_input) {
       if (on_durable) on_durable(make_error(errc::io_error, "database or disk is full (injected)"));
       return;
     }
@@ -85,10 +89,10 @@ TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) 
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
+        log.refusing = true;  // the message is taken; the drive that follows is refused
         new_dialog spec{"lead", "", ""};
         spec.first_message = "hi";
         id = (co_await e.create_root_dialog(std::move(spec))).value();
-        log.refusing = true;  // the message is durable; the drive that follows is refused
         stalled_seen = co_await eventually([&] { return e.stalled_dialogs() == 1; });
         log.refusing = false;
         answered = co_await eventually([&] {
@@ -107,8 +111,7 @@ TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) 
   const auto failed = std::find(types.begin(), types.end(), event_type::drive_failed);
   ASSERT_NE(failed, types.end());
   const auto& failure = events[static_cast<std::size_t>(failed - types.begin())];
-  EXPECT_NE(json_string_or(failure.payload, "message").find("database or disk is full (injected)"),
-            std::string::npos);
+  EXPECT_NE(json_string_or(failure.payload, "message").find("database or disk is full (injected)"), std::string::npos);
   EXPECT_EQ(*(failed + 1), event_type::drive_resumed);
   EXPECT_EQ(types.back(), event_type::generation_finished);
   EXPECT_EQ(log.get_dialog(id).value()->last_error, "");
@@ -125,10 +128,10 @@ TEST(StoreStalls, WithoutRetriesAStalledDriveIsLeftForTheNextStart) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
+        log.refusing = true;
         new_dialog spec{"lead", "", ""};
         spec.first_message = "hi";
         id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        log.refusing = true;
       },
       asio::detached);
   io.run();  // returns: nothing waits for the disk
