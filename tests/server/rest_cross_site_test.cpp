@@ -10,18 +10,6 @@
 namespace parley::test {
 namespace {
 
-std::string code_of(const http_reply& reply) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
-  return std::string(body.at("error").at("code").as_string());
-}
-
-std::string message_of(const http_reply& reply) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return {};
-  return std::string(body.at("error").at("message").as_string());
-}
-
 class CrossSiteTest : public RestTest {
  protected:
   // Starts the q4h team with a tiny web UI of its own, so "/" is a real page.

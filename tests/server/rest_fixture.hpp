@@ -17,6 +17,20 @@
 
 namespace parley::test {
 
+// The `code` of an error reply, or a note saying the reply carried no error object.
+inline std::string code_of(const http_reply& reply) {
+  const auto body = reply.json();
+  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
+  return std::string(body.at("error").at("code").as_string());
+}
+
+// The `message` of an error reply; empty when it carried no error object.
+inline std::string message_of(const http_reply& reply) {
+  const auto body = reply.json();
+  if (!body.is_object() || !body.as_object().contains("error")) return {};
+  return std::string(body.at("error").at("message").as_string());
+}
+
 class RestTest : public ::testing::Test {
  protected:
   void SetUp() override {

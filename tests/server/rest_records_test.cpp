@@ -11,18 +11,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::string code_of(const http_reply& reply) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
-  return std::string(body.at("error").at("code").as_string());
-}
-
-std::string message_of(const http_reply& reply) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return {};
-  return std::string(body.at("error").at("message").as_string());
-}
-
 std::string text(const json::value& v) { return std::string(v.as_string()); }
 
 std::int64_t ms_of(const json::value& iso) { return parse_iso8601_ms(iso.as_string()).value_or(-1); }

@@ -34,35 +34,15 @@ class question_counter final : public engine_observer {
 };
 
 // Records the event types of each batch it is given, and keeps them in a memory store.
-class batch_recorder final : public store {
+class batch_recorder final : public testing::forwarding_store {
  public:
   std::vector<std::vector<std::string>> batches;
 
   void append(std::vector<event> batch, append_callback on_durable) override {
     auto& types = batches.emplace_back();
     for (const auto& ev : batch) types.push_back(ev.type);
-    inner_->append(std::move(batch), std::move(on_durable));
+    forwarding_store::append(std::move(batch), std::move(on_durable));
   }
-  void flush() override { inner_->flush(); }
-  result<std::vector<event>> read_events(std::string_view id, std::int64_t after) override {
-    return inner_->read_events(id, after);
-  }
-  result<std::vector<event>> read_all_events() override { return inner_->read_all_events(); }
-  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override {
-    return inner_->list_dialogs(filter);
-  }
-  result<std::optional<dialog_row>> get_dialog(std::string_view id) override { return inner_->get_dialog(id); }
-  result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
-    return inner_->messages(id, course);
-  }
-  result<std::optional<input_record>> find_input(std::string_view msg_id) override {
-    return inner_->find_input(msg_id);
-  }
-  result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
-  store_stats stats() const override { return inner_->stats(); }
-
- private:
-  std::unique_ptr<store> inner_ = make_memory_store();
 };
 
 // A round that only Tellasks acts on the log alone: the generation, the Tellask and the subdialog

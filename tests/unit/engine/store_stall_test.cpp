@@ -28,7 +28,7 @@ using testing::temp_team;
 // A memory store that, while `refusing` is set, refuses every append but those that bring a user's
 // message (so a dialog can be created and then fail in its drive), as a disk that filled up
 // right after the message was taken would.
-class refusing_store final : public store {
+class refusing_store final : public testing::forwarding_store {
  public:
   std::atomic<bool> refusing{false};
 
@@ -39,28 +39,8 @@ class refusing_store final : public store {
       if (on_durable) on_durable(make_error(errc::io_error, "database or disk is full (injected)"));
       return;
     }
-    inner_->append(std::move(batch), std::move(on_durable));
+    forwarding_store::append(std::move(batch), std::move(on_durable));
   }
-  void flush() override { inner_->flush(); }
-  result<std::vector<event>> read_events(std::string_view id, std::int64_t after) override {
-    return inner_->read_events(id, after);
-  }
-  result<std::vector<event>> read_all_events() override { return inner_->read_all_events(); }
-  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override {
-    return inner_->list_dialogs(filter);
-  }
-  result<std::optional<dialog_row>> get_dialog(std::string_view id) override { return inner_->get_dialog(id); }
-  result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
-    return inner_->messages(id, course);
-  }
-  result<std::optional<input_record>> find_input(std::string_view msg_id) override {
-    return inner_->find_input(msg_id);
-  }
-  result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
-  store_stats stats() const override { return inner_->stats(); }
-
- private:
-  std::unique_ptr<store> inner_ = make_memory_store();
 };
 
 // Polls `done` every 10 ms, at most 30 s: the retry waits a second of real time.
@@ -74,14 +54,32 @@ asio::awaitable<bool> eventually(const std::function<bool()>& done) {
   co_return done();
 }
 
-TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) {
-  temp_team files(testing::kOneMemberTeam, "members:\n  lead:\n    - emit: [{saying: \"hello back\"}]\n");
+// A lead that answers "hello back", on a store that can be made to refuse its drive's writes.
+class StoreStalls : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto made = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
+                               build_builtin_tools());
+    ASSERT_TRUE(made.has_value()) << made.err().message;
+    eng = std::move(*made);
+  }
+
+  // Creates a dialog whose first message is taken and whose drive the log refuses.
+  asio::awaitable<std::string> create_refused_dialog() {
+    log.refusing = true;
+    new_dialog spec{"lead", "", ""};
+    spec.first_message = "hi";
+    co_return (co_await eng->create_root_dialog(std::move(spec))).value();
+  }
+
+  temp_team files{testing::kOneMemberTeam, "members:\n  lead:\n    - emit: [{saying: \"hello back\"}]\n"};
   refusing_store log;
   asio::io_context io;
-  auto eng = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
-                            build_builtin_tools());
-  ASSERT_TRUE(eng.has_value());
-  engine& e = **eng;
+  std::unique_ptr<engine> eng;
+};
+
+TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) {
+  engine& e = *eng;
   e.set_store_retry(true);
   std::string id;
   bool stalled_seen = false;
@@ -89,10 +87,7 @@ TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) 
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        log.refusing = true;  // the message is taken; the drive that follows is refused
-        new_dialog spec{"lead", "", ""};
-        spec.first_message = "hi";
-        id = (co_await e.create_root_dialog(std::move(spec))).value();
+        id = co_await create_refused_dialog();
         stalled_seen = co_await eventually([&] { return e.stalled_dialogs() == 1; });
         log.refusing = false;
         answered = co_await eventually([&] {
@@ -117,25 +112,12 @@ TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) 
   EXPECT_EQ(log.get_dialog(id).value()->last_error, "");
 }
 
-TEST(StoreStalls, WithoutRetriesAStalledDriveIsLeftForTheNextStart) {
-  temp_team files(testing::kOneMemberTeam, "members:\n  lead:\n    - emit: [{saying: \"hello back\"}]\n");
-  refusing_store log;
-  asio::io_context io;
-  auto eng = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
-                            build_builtin_tools());
-  ASSERT_TRUE(eng.has_value());
+TEST_F(StoreStalls, WithoutRetriesAStalledDriveIsLeftForTheNextStart) {
   std::string id;
   asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        log.refusing = true;
-        new_dialog spec{"lead", "", ""};
-        spec.first_message = "hi";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-      },
-      asio::detached);
+      io, [&]() -> asio::awaitable<void> { id = co_await create_refused_dialog(); }, asio::detached);
   io.run();  // returns: nothing waits for the disk
-  EXPECT_EQ((*eng)->stalled_dialogs(), 0U);
+  EXPECT_EQ(eng->stalled_dialogs(), 0U);
   EXPECT_TRUE(log.get_dialog(id).value()->needs_drive);
 }
 
