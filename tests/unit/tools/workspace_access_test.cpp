@@ -11,8 +11,7 @@
 
 #include <unistd.h>
 
-#include "parley/tools/json_schema.hpp"
-#include "parley/tools/workspace_tools.hpp"
+#include "workspace_fixture.hpp"
 
 namespace parley::tools {
 namespace {
@@ -25,53 +24,17 @@ std::vector<access::dir_glob> globs(std::initializer_list<std::string_view> text
   return out;
 }
 
-class WorkspaceAccess : public ::testing::Test {
+class WorkspaceAccess : public testing::workspace_fixture {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("parley-access-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(root_);
-    workspace_ = root_ / "ws";
-    fs::create_directories(workspace_);
-    ctx_.workspace = workspace_;
+    workspace_fixture::SetUp();
     ctx_.access = &rules_;
     ctx_.protected_dirs = &protected_;
-    register_workspace_tools(registry_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  void put(const fs::path& relative, const std::string& content) const {
-    fs::create_directories((workspace_ / relative).parent_path());
-    std::ofstream(workspace_ / relative, std::ios::binary) << content;
-  }
-  std::string contents(const fs::path& relative) const {
-    std::ifstream in(workspace_ / relative, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  tool_outcome call(std::string_view name, std::string_view arguments) {
-    tool* t = registry_.find(name);
-    if (t == nullptr) return {false, "no tool " + std::string(name)};
-    auto args = parse_tool_arguments(arguments, t->spec().parameters);
-    if (!args) return {false, "invalid arguments: " + args.err().message};
-    boost::asio::io_context io;
-    tool_outcome out{false, "<not run>"};
-    boost::asio::co_spawn(io, t->invoke(*args, ctx_), [&](std::exception_ptr failure, tool_outcome outcome) {
-      if (failure) std::rethrow_exception(failure);
-      out = std::move(outcome);
-    });
-    io.run();
-    return out;
   }
   static bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
-  fs::path root_;
-  fs::path workspace_;
   access::access_rules rules_;
   std::vector<protected_dir> protected_;
-  tool_context ctx_;
-  tool_registry registry_;
 };
 
 TEST_F(WorkspaceAccess, AWriteOutsideWriteDirsIsRefusedAndWritesNothing) {

@@ -10,60 +10,15 @@
 
 #include <unistd.h>
 
-#include "parley/tools/json_schema.hpp"
 #include "parley/tools/workspace_path.hpp"
-#include "parley/tools/workspace_tools.hpp"
+#include "workspace_fixture.hpp"
 
 namespace parley::tools {
 namespace {
 
 namespace fs = std::filesystem;
 
-class WorkspaceTools : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("parley-tools-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(root_);
-    workspace_ = root_ / "ws";
-    fs::create_directories(workspace_);
-    ctx_.workspace = workspace_;
-    register_workspace_tools(registry_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  void put(const fs::path& relative, const std::string& content) const {
-    fs::create_directories((workspace_ / relative).parent_path());
-    std::ofstream(workspace_ / relative, std::ios::binary) << content;
-  }
-  std::string contents(const fs::path& relative) const {
-    std::ifstream in(workspace_ / relative, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  // Parses and validates like the engine does, then invokes the tool on an io_context.
-  tool_outcome call(std::string_view name, std::string_view arguments) {
-    tool* t = registry_.find(name);
-    if (t == nullptr) return {false, "no tool " + std::string(name)};
-    auto args = parse_tool_arguments(arguments, t->spec().parameters);
-    if (!args) return {false, "invalid arguments: " + args.err().message};
-    boost::asio::io_context io;
-    tool_outcome out{false, "<not run>"};
-    boost::asio::co_spawn(io, t->invoke(*args, ctx_), [&](std::exception_ptr failure, tool_outcome outcome) {
-      if (failure) std::rethrow_exception(failure);
-      out = std::move(outcome);
-    });
-    io.run();
-    return out;
-  }
-
-  fs::path root_;
-  fs::path workspace_;
-  tool_context ctx_;
-  tool_registry registry_;
-};
+using WorkspaceTools = testing::workspace_fixture;
 
 TEST_F(WorkspaceTools, RegistersToolsAndToolsets) {
   EXPECT_EQ(registry_.names(), (std::vector<std::string>{"edit_file", "list_dir", "read_file", "write_file"}));
