@@ -138,9 +138,14 @@ TEST_F(UsersTest, AnotherUsersDialogIsUnknownOnEveryRoute) {
            {"/api/sessions/" + session_id + "/close", {}},
            {"/api/turns", {{"session_id", session_id}, {"initiator_role", "human"}, {"responder_role", "ai"}}},
            {"/api/turns/" + turn_id + "/close", {}},
-           {"/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}}}}) {
+           {"/api/messages", {{"turn_id", turn_id}, {"sender_role", "human"}, {"content", "x"}}},
+           // Neither tells that the session or turn exists: not a 409 for the session's type, not
+           // a word about the (bogus) memory before the turn is found to be ann's.
+           {"/api/sessions/" + session_id + "/introspection_turns", {{"purpose", "peek"}}},
+           {"/api/turns/" + turn_id + "/memory_links", {{"memory_id", "bogus"}}}}) {
     const auto reply = as(kBen).post(path, json::value(body));
     EXPECT_EQ(reply.status, 404) << path << ": " << reply.body;
+    EXPECT_EQ(reply.body.find("memory"), std::string::npos) << path << ": " << reply.body;
   }
   // Lists that span dialogs leave it out for ben, and keep it for ann.
   EXPECT_EQ(total_of(kBen, "/api/dialogs"), 0);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "parley/config/yaml_value.hpp"
+#include "parley/core/file_text.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
 
@@ -46,12 +47,7 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 result<std::string> read_text_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return make_error(errc::config_error, file.string() + ": cannot open file for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return make_error(errc::config_error, file.string() + ": read failed");
-  return text.str();
+  return read_regular_file(file, errc::config_error);
 }
 
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "parley/core/file_text.hpp"
+
 namespace parley::rtws {
 
 namespace fs = std::filesystem;
@@ -174,14 +176,7 @@ std::string to_json_file_text(const json::value& doc) {
   return text + "]\n";
 }
 
-result<std::string> read_whole_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return make_error(errc::io_error, file.string() + ": cannot open it");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return make_error(errc::io_error, file.string() + ": cannot read it");
-  return text.str();
-}
+result<std::string> read_whole_file(const fs::path& file) { return read_regular_file(file, errc::io_error); }
 
 result<json::value> load_yaml_tree(const fs::path& file) {
   auto text = read_whole_file(file);

@@ -279,8 +279,10 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 5> kFields{"session_id", "initiator_role", "responder_role",
-                                                           "turn_type", "metadata"};
+  // No `metadata`: a turn's is the runtime's own (how it opened and closed), so a client's would be
+  // dropped; it is refused as an unknown field instead. Sessions and messages take metadata.
+  static constexpr std::array<std::string_view, 4> kFields{"session_id", "initiator_role", "responder_role",
+                                                           "turn_type"};
   if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto session_id = required_text(*body, "session_id");
   if (!session_id) co_return field_error(session_id.err());
@@ -299,7 +301,6 @@ handler_result post_turn(server_context& context, const rest_request& request, s
         400, "bad_field",
         "turn_type: a turn opened by " + *initiator + " is '" + implied + "', got '" + *turn_type + "'");
   }
-  if (auto metadata = metadata_field(*body); !metadata) co_return field_error(metadata.err());
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
   auto session = existing(records.session(*session_id), "session", *session_id);
@@ -477,6 +478,10 @@ handler_result post_introspection(server_context& context, const rest_request& r
   auto& records = *context.log.records();
   auto session = existing(records.session(session_id), "session", session_id);
   if (!session) co_return error_response(session.err());
+  // Whether the asker may see the session comes first: another user's session answers exactly
+  // like an unknown one, never with a conflict that would tell it exists.
+  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+  if (!dialogue) co_return error_response(dialogue.err());
   if (session->session_type != "self_reflection") {
     co_return error_response(409, "conflict",
                              "session " + session_id +
@@ -490,8 +495,6 @@ handler_result post_introspection(server_context& context, const rest_request& r
     }
     if (!memory) co_return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
   }
-  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
-  if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
   payload["turnId"] = turn_id;
@@ -539,13 +542,14 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   auto& records = *context.log.records();
   auto turn = existing(records.turn(turn_id), "turn", turn_id);
   if (!turn) co_return error_response(turn.err());
+  // The turn's visibility first: for another user's turn, nothing is said about the memory.
+  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+  if (!dialogue) co_return error_response(dialogue.err());
   auto memory = existing(records.memory_entry(*memory_id), "memory entry", *memory_id);
   if (memory && !may_see_dialogue(context, request, memory->dialogue_id)) {
     memory = make_error(errc::not_found, "no memory entry with id '" + *memory_id + "'");
   }
   if (!memory) co_return error_response(memory.err());
-  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
-  if (!dialogue) co_return error_response(dialogue.err());
   boost::json::object payload{{"turnId", turn_id}, {"memoryId", *memory_id}};
   std::function<result<void>()> always = [] { return ok(); };
   auto written = co_await append_write(context, dialogue->dialog_id, records_event::memory_linked, std::move(payload),

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <string>
 
 #include "parley/config/team.hpp"
@@ -281,7 +283,21 @@ TEST_F(TeamFile, MissingFileIsAnError) {
   auto team = load_team_file(tree_.root() / "absent.yaml");
   ASSERT_FALSE(team);
   EXPECT_EQ(team.err().code, errc::config_error);
-  EXPECT_EQ(team.err().message, (tree_.root() / "absent.yaml").string() + ": cannot open file for reading");
+  EXPECT_EQ(team.err().message, (tree_.root() / "absent.yaml").string() + ": no such file");
+}
+
+// A FIFO would block the read forever and /dev/zero never ends: neither is read, and neither is
+// called "not found".
+TEST_F(TeamFile, ADirectoryAFifoOrADeviceIsRefusedForWhatItIs) {
+  const auto folder = tree_.root() / "folder.yaml";
+  std::filesystem::create_directories(folder);
+  EXPECT_EQ(load_team_file(folder).err().message, folder.string() + ": is a directory, not a file");
+  const auto fifo = tree_.root() / "fifo.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(load_team_file(fifo).err().message,
+            fifo.string() + ": is not a regular file (a FIFO, socket or device), so it is not read");
+  EXPECT_EQ(load_team_file("/dev/zero").err().message,
+            "/dev/zero: is not a regular file (a FIFO, socket or device), so it is not read");
 }
 
 // Lines 1-4 of kMinimalTeam, then an HTTP provider whose fallback is checked.

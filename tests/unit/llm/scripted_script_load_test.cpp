@@ -172,10 +172,10 @@ TEST(ScriptedScriptLoad, LoadsFromAFileAndNamesTheFileInErrors) {
   const auto missing = load_scripted_script(dir / "missing.yaml");
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.err().code, errc::config_error);
-  EXPECT_EQ(missing.err().message, (dir / "missing.yaml").string() + ": cannot open the script file");
+  EXPECT_EQ(missing.err().message, (dir / "missing.yaml").string() + ": no such file");
   const auto directory = load_scripted_script(dir);
   ASSERT_FALSE(directory.has_value());
-  EXPECT_EQ(directory.err().message, dir.string() + ": is a directory, not a script file");
+  EXPECT_EQ(directory.err().message, dir.string() + ": is a directory, not a file");
   std::filesystem::remove_all(dir);
 }
 

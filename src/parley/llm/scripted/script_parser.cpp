@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "parley/core/file_text.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/llm/scripted/script.hpp"
 #include "parley/llm/scripted/script_yaml.hpp"
@@ -345,16 +346,9 @@ result<std::shared_ptr<const scripted_script>> parse_scripted_script(std::string
 }
 
 result<std::shared_ptr<const scripted_script>> load_scripted_script(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    return make_error(errc::config_error, file.string() + ": is a directory, not a script file");
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return make_error(errc::config_error, file.string() + ": cannot open the script file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return make_error(errc::config_error, file.string() + ": cannot read the script file");
-  return parse_scripted_script(text.str(), file.string());
+  auto text = read_regular_file(file, errc::config_error);
+  if (!text) return std::move(text).err();
+  return parse_scripted_script(*text, file.string());
 }
 
 }  // namespace parley::llm
