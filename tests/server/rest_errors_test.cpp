@@ -34,6 +34,14 @@ TEST_F(RestTest, BadBodiesOfCreateAreRefusedAndCreateNothing) {
   reply = c.post("/api/dialogs", boost::json::value{{"content", "hi"}, {"memberId", "nobody"}});
   EXPECT_EQ(reply.status, 400);
   EXPECT_NE(message_of(reply).find("nobody"), std::string::npos);
+  // A misspelt field is an error naming it, as on the records routes, never silently ignored.
+  reply = c.post("/api/dialogs", boost::json::value{{"content", "hi"}, {"titel", "typo"}});
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_EQ(message_of(reply).rfind("titel: unknown field; expected one of memberId, content, title", 0), 0U)
+      << message_of(reply);
+  reply = c.post("/api/dialogs", boost::json::value{{"content", "hi"}, {"title", std::string(1001, 't')}});
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_EQ(message_of(reply), "title: 1001 bytes, over the limit of 1000");
   reply = c.post("/api/dialogs", boost::json::value{{"content", "hi"}, {"title", true}});
   EXPECT_EQ(reply.status, 400);
   EXPECT_EQ(message_of(reply).rfind("title:", 0), 0U);

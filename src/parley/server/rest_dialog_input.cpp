@@ -1,6 +1,8 @@
 // Input that drives a dialog (a message, an answer, resume), stopping it, and giving up on a
 // subdialog. Each answers once the engine has made the input durable; the drive itself runs in the
 // background on the engine's executor.
+#include <array>
+
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -22,6 +24,8 @@ handler_result post_message(server_context& context, const rest_request& request
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 3> kFields{"content", "msgId", "attachment"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto input = read_user_input(context.engine, *body, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   auto attachment = read_attachment(context, request, *body);
@@ -40,6 +44,8 @@ handler_result post_answer(server_context& context, const rest_request& request,
   rest_response failure;
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 3> kFields{"questionId", "content", "msgId"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto question_id = required_text(*body, "questionId");
   if (!question_id) co_return field_error(question_id.err());
   auto input = read_user_input(context.engine, *body, request.idempotency_key);
@@ -77,6 +83,8 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   rest_response failure;
   const auto body = parse_body_object(request.body, true, failure);
   if (!body) co_return failure;
+  static constexpr std::array<std::string_view, 1> kFields{"reason"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto reason = optional_text(*body, "reason");
   if (!reason) co_return field_error(reason.err());
   if (row->kind != "sub") {

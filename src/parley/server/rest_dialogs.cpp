@@ -2,6 +2,7 @@
 #include <boost/json/array.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <set>
 
@@ -15,6 +16,8 @@ namespace parley::server::rest {
 namespace {
 
 constexpr std::int64_t kMaxPage = 500;
+// A title is a line for lists, not a document.
+constexpr std::size_t kMaxTitleBytes = 1000;
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -177,6 +180,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   const auto body = parse_body_object(request.body, false, failure);
   if (!body) co_return failure;
   // Every field is checked before anything is created, so a bad request leaves nothing behind.
+  static constexpr std::array<std::string_view, 9> kFields{
+      "memberId", "content", "title", "taskDocPath", "msgId", "type", "participants", "members", "attachment"};
+  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto input = read_user_input(context.engine, *body, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   auto member = optional_text(*body, "memberId");
@@ -190,6 +196,11 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   if (!attachment) co_return field_error(attachment.err());
   auto title = optional_text(*body, "title");
   if (!title) co_return field_error(title.err());
+  if (title->size() > kMaxTitleBytes) {
+    co_return field_error(make_error(
+        errc::invalid_argument,
+        "title: " + std::to_string(title->size()) + " bytes, over the limit of " + std::to_string(kMaxTitleBytes)));
+  }
   auto task_doc = optional_text(*body, "taskDocPath");
   if (!task_doc) co_return field_error(task_doc.err());
   if (!task_doc->empty()) {

@@ -34,22 +34,6 @@ constexpr std::array<std::string_view, 7> kWritableContentTypes{"text",        "
                                                                 "tool_output", "image",    "audio"};
 constexpr std::size_t kMaxMetaTextBytes = 64 * 1024;
 
-std::string joined(std::span<const std::string_view> values) {
-  std::string out;
-  for (const auto value : values) out += (out.empty() ? "" : ", ") + std::string(value);
-  return out;
-}
-
-result<void> only_fields(const boost::json::object& body, std::span<const std::string_view> allowed) {
-  for (const auto& field : body) {
-    if (std::find(allowed.begin(), allowed.end(), field.key()) == allowed.end()) {
-      return make_error(errc::invalid_argument,
-                        std::string(field.key()) + ": unknown field; expected one of " + joined(allowed));
-    }
-  }
-  return ok();
-}
-
 // A text field that must be one of `values`; `fallback` when absent (empty fallback: required).
 result<std::string> enum_field(const boost::json::object& body, std::string_view key,
                                std::span<const std::string_view> values, std::string_view fallback = {}) {

@@ -1,5 +1,6 @@
 #include "parley/server/rest_support.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "parley/core/ids.hpp"
@@ -71,6 +72,22 @@ result<std::string> required_text(const boost::json::object& body, std::string_v
                           (value->is_string() ? "" : std::string(", got ") + json_kind_name(*value)));
   }
   return std::string(value->as_string());
+}
+
+std::string joined(std::span<const std::string_view> values) {
+  std::string out;
+  for (const auto value : values) out += (out.empty() ? "" : ", ") + std::string(value);
+  return out;
+}
+
+result<void> only_fields(const boost::json::object& body, std::span<const std::string_view> allowed) {
+  for (const auto& field : body) {
+    if (std::find(allowed.begin(), allowed.end(), field.key()) == allowed.end()) {
+      return make_error(errc::invalid_argument,
+                        std::string(field.key()) + ": unknown field; expected one of " + joined(allowed));
+    }
+  }
+  return ok();
 }
 
 result<std::string> optional_text(const boost::json::object& body, std::string_view key) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ std::optional<boost::json::object> parse_body_object(const std::string& body, bo
 // Fields of a request body. Messages name the field and what was expected.
 result<std::string> required_text(const boost::json::object& body, std::string_view key);
 result<std::string> optional_text(const boost::json::object& body, std::string_view key);
+// "a, b, c"
+std::string joined(std::span<const std::string_view> values);
+// Every route refuses fields it does not know, naming the field and the ones it takes: a
+// misspelt field is an error, never silently ignored.
+result<void> only_fields(const boost::json::object& body, std::span<const std::string_view> allowed);
 // An array of strings; empty when absent.
 result<std::vector<std::string>> optional_text_list(const boost::json::object& body, std::string_view key);
 
