@@ -34,6 +34,18 @@ TEST_F(RestTest, AMissingTokenIsRefusedOnTheHeaderBeforeAnyBodyIsRead) {
   EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 0);
 }
 
+// An upload over its limit is refused naming the upload limit (10 MiB by default), not the 1 MiB
+// of JSON bodies, also when the declared length is past both.
+TEST_F(RestTest, AnOversizedUploadIsRefusedNamingTheUploadLimit) {
+  start("q4h");
+  const auto reply = client().raw(
+      "POST /api/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/png\r\n"
+      "Authorization: Bearer " +
+      server_->token() + "\r\nContent-Length: 20000000\r\n\r\n");
+  EXPECT_EQ(reply.status, 413) << reply.body;
+  EXPECT_NE(reply.body.find("body: larger than 10485760 bytes"), std::string::npos) << reply.body;
+}
+
 TEST_F(RestTest, ConnectionsPastThePerClientLimitAreClosedAndSlotsComeBack) {
   start("q4h", {"--max-connections-per-client", "3"});
   asio::io_context io;

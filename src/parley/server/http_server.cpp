@@ -18,8 +18,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -277,7 +277,11 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
     parser.body_limit(std::max(options.max_body_bytes, options.max_upload_bytes));
     stream.expires_after(kIdleTimeout);
     auto [read_ec, read_bytes] = co_await http::async_read_header(stream, buffer, parser, tuple_awaitable);
-    std::size_t body_limit = options.max_body_bytes;
+    // The route's limit, named in a 413: Beast stops at a Content-Length over the larger limit
+    // with the header parsed, so an upload's 413 names the upload limit, not the JSON one.
+    const bool header_read = !read_ec || read_ec == http::error::body_limit;
+    std::size_t body_limit =
+        header_read && is_upload_post(parser.get()) ? options.max_upload_bytes : options.max_body_bytes;
     if (!read_ec && !server->stopping) {
       // Checked on the header, before a body is read: a refused client gets no upgrade, no
       // answer and no second request on this connection.
@@ -291,7 +295,6 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       }
     }
     if (!read_ec) {
-      if (is_upload_post(parser.get())) body_limit = options.max_upload_bytes;  // media may be larger
       if (const auto declared = parser.content_length(); declared && *declared > body_limit) {
         read_ec = http::error::body_limit;
       } else {
