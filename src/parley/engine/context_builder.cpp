@@ -176,6 +176,13 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   request.member_id = member.id;
   request.model = member.model;
   request.system_prompt = system_prompt_for(dialog, member, setting);
+  // Told before the limit, not only failed after it: the last rounds of a drive say so, so that a
+  // model can wrap up (or say what is left) instead of being cut off mid-task.
+  if (const std::int64_t rounds_left = member.max_tool_rounds - round;
+      round > 1 && rounds_left >= 0 && rounds_left < kToolRoundsWarned) {
+    request.system_prompt += "\n\n";
+    request.system_prompt += tool_rounds_warning(setting.language, rounds_left, member.max_tool_rounds);
+  }
   request.params = member.model_params;
   request.tools = std::move(tools);
   request.round = round;

@@ -119,6 +119,25 @@ std::string context_health_warning(std::string_view language, std::string_view l
          " more round(s) the runtime starts a new course for you.\n";
 }
 
+std::string tool_rounds_warning(std::string_view language, std::int64_t rounds_left, std::int64_t max_rounds) {
+  const std::string limit = std::to_string(max_rounds);
+  if (chinese(language)) {
+    if (rounds_left == 0) {
+      return "## 轮次将尽\n这是本次驱动的最后一轮（max_tool_rounds = " + limit +
+             "）：不要再调用工具，现在给出回复——已完成的内容，以及还剩下什么。\n";
+    }
+    return "## 轮次将尽\n本轮之后只剩 " + std::to_string(rounds_left) + " 轮（max_tool_rounds = " + limit +
+           "）。请收尾：尽快给出回复，说明已完成的内容和还剩下什么。\n";
+  }
+  if (rounds_left == 0) {
+    return "## Last round\nThis is the last model round of this drive (max_tool_rounds = " + limit +
+           "): call no more tools; reply now with what is done and what is left.\n";
+  }
+  return "## Rounds running out\n" + std::to_string(rounds_left) +
+         " more round(s) after this one (max_tool_rounds = " + limit +
+         "). Wrap up: reply soon with what is done and what is left.\n";
+}
+
 std::string with_marker(std::string_view marker, std::string_view content) {
   if (content.substr(0, marker.size()) == marker) return std::string(content);
   return std::string(marker) + "\n" + std::string(content);

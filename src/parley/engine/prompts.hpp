@@ -32,6 +32,12 @@ std::string context_full_course_prompt(std::string_view language, std::int64_t c
 std::string context_health_warning(std::string_view language, std::string_view level, std::int64_t prompt_tokens,
                                    std::int64_t context_window, std::int64_t rounds_left);
 
+// How many of a drive's last model rounds carry tool_rounds_warning.
+inline constexpr std::int64_t kToolRoundsWarned = 2;
+// The system prompt's note in the last rounds before max_tool_rounds stops the drive;
+// `rounds_left` is how many more rounds may follow this one (0: this is the last).
+std::string tool_rounds_warning(std::string_view language, std::int64_t rounds_left, std::int64_t max_rounds);
+
 inline constexpr std::string_view kTellaskBackMarker = "【tellaskBack】";
 inline constexpr std::string_view kFinalMarker = "【最终完成】";
 inline constexpr std::string_view kFbrDirectMarker = "【FBR-直接回复】";
