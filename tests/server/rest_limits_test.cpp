@@ -50,6 +50,7 @@ TEST_F(RestTest, ConnectionsPastThePerClientLimitAreClosedAndSlotsComeBack) {
   start("q4h", {"--max-connections-per-client", "3"});
   asio::io_context io;
   std::vector<asio::ip::tcp::socket> held;
+  held.reserve(3);
   for (int i = 0; i < 3; ++i) held.push_back(idle_connection(io, server_->port()));
   // The server counts a connection once it has accepted it; give it the moment that takes.
   EXPECT_TRUE(eventually([&] { return client().get("/api/status").status == 0; }));

@@ -290,7 +290,9 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
         if (parser.get().method() == http::verb::head) refused->body().clear();
         refused->prepare_payload();
         auto [write_ec, written] = co_await http::async_write(stream, *refused, tuple_awaitable);
-        if (!write_ec) co_await linger_and_close(stream);
+        if (!write_ec) {
+          co_await linger_and_close(stream);
+        }
         co_return;
       }
     }

@@ -40,8 +40,10 @@ TEST(Utf8, RepairReplacesEachMaximalIllFormedSubpartWithOneReplacementCharacter)
   EXPECT_EQ(repair_utf8("\xE4\xB8\xAD").text, "\xE4\xB8\xAD");
   EXPECT_EQ(repair_utf8("\xE4\xB8\xAD").replaced, 0U);
   for (int byte = 0; byte < 256; ++byte) {
-    const std::string one(1, static_cast<char>(byte));
-    EXPECT_TRUE(is_valid_utf8(repair_utf8(one + "\xE4\xB8" + one).text)) << byte;
+    std::string text(1, static_cast<char>(byte));
+    text += "\xE4\xB8";
+    text += static_cast<char>(byte);
+    EXPECT_TRUE(is_valid_utf8(repair_utf8(text).text)) << byte;
   }
 }
 

@@ -55,7 +55,7 @@ asio::awaitable<bool> eventually(const std::function<bool()>& done) {
 }
 
 // A lead that answers "hello back", on a store that can be made to refuse its drive's writes.
-class StoreStalls : public ::testing::Test {
+class store_stalls_fixture : public ::testing::Test {
  protected:
   void SetUp() override {
     auto made = engine::create(io.get_executor(), log, files.load(), build_providers(files.load()).value(),
@@ -77,6 +77,7 @@ class StoreStalls : public ::testing::Test {
   asio::io_context io;
   std::unique_ptr<engine> eng;
 };
+using StoreStalls = store_stalls_fixture;
 
 TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) {
   engine& e = *eng;
@@ -102,6 +103,7 @@ TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites
   ASSERT_TRUE(answered);
   const auto events = log.read_events(id, 0).value();
   std::vector<std::string> types;
+  types.reserve(events.size());
   for (const auto& ev : events) types.push_back(ev.type);
   const auto failed = std::find(types.begin(), types.end(), event_type::drive_failed);
   ASSERT_NE(failed, types.end());

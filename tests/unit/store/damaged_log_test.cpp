@@ -74,7 +74,7 @@ TEST(DamagedLog, TheMemoryStoreRefusesThemToo) {
   refuses_what_it_could_not_read_back(*s);
 }
 
-class DamagedSqliteLog : public ::testing::Test {
+class damaged_sqlite_log : public ::testing::Test {
  protected:
   void SetUp() override {
     auto s = open_sqlite_store(dir_.str());
@@ -91,6 +91,7 @@ class DamagedSqliteLog : public ::testing::Test {
   }
   temp_dir dir_;
 };
+using DamagedSqliteLog = damaged_sqlite_log;
 
 TEST_F(DamagedSqliteLog, BadBytesAreReadAsReplacementCharactersAndNamedByTheCheck) {
   store_raw_payload(dir_, "a", 2, "{\"course\":1,\"content\":\"caf\xFF\",\"msgId\":\"m2\",\"origin\":\"user\"}");
