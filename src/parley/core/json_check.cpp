@@ -73,9 +73,12 @@ bool scalar_ok(const json::value& value) noexcept {
 }
 
 // The check without paths, for the common case where nothing is wrong: the stores run it on every
-// event they append, so it allocates nothing but its stack.
+// event they append.
 bool tree_ok(const json::value& root) {
-  std::vector<const json::value*> stack{&root};
+  // Reused from call to call on each thread: the check allocates nothing once warm.
+  thread_local std::vector<const json::value*> stack;
+  stack.clear();
+  stack.push_back(&root);
   while (!stack.empty()) {
     const json::value* value = stack.back();
     stack.pop_back();
