@@ -179,5 +179,12 @@ TEST(ScriptedScriptLoad, LoadsFromAFileAndNamesTheFileInErrors) {
   std::filesystem::remove_all(dir);
 }
 
+// Found by fuzz/scripted_script_fuzzer.cpp: yaml-cpp turns a NUL and the bytes after it into text
+// that is not UTF-8, which a saying would then stream.
+TEST(ScriptedScriptLoad, ANulByteIsRefusedWithItsPosition) {
+  const std::string yaml("members:\n  \"*\":\n    - emit: [{saying: \"a\0_b\"}]\n", 47);
+  EXPECT_EQ(load_error(yaml), "test.yaml:3:25: a NUL byte at offset 40 (a script is text)");
+}
+
 }  // namespace
 }  // namespace parley::llm

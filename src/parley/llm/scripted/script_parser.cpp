@@ -73,6 +73,13 @@ result<std::shared_ptr<const scripted_script>> script_parser::parse(std::string_
     return reader_.fail_at(static_cast<int>(at.line), static_cast<int>(at.column), "",
                            describe_invalid_utf8(yaml_text, *bad) + " (save the script as UTF-8)");
   }
+  // YAML has no NUL, and yaml-cpp turns the bytes around one into text that is not UTF-8 (or
+  // reads the whole file as UTF-16 or UTF-32), which would then be streamed as model output.
+  if (const auto nul = yaml_text.find('\0'); nul != std::string_view::npos) {
+    const text_position at = position_of(yaml_text, nul);
+    return reader_.fail_at(static_cast<int>(at.line), static_cast<int>(at.column), "",
+                           "a NUL byte at offset " + std::to_string(nul) + " (a script is text)");
+  }
   YAML::Node root;
   try {
     root = YAML::Load(std::string(yaml_text));
