@@ -64,6 +64,16 @@ result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
     mark.column = static_cast<int>(at.column);
     return yaml_error(file.string(), mark, {}, describe_invalid_utf8(*text, *bad) + " (save the file as UTF-8)");
   }
+  // YAML has no NUL, and yaml-cpp turns the bytes around one into text that is not UTF-8 (or
+  // reads the whole file as UTF-16 or UTF-32), which would reach the log and every model.
+  if (const auto nul = text->find('\0'); nul != std::string::npos) {
+    const text_position at = position_of(*text, nul);
+    YAML::Mark mark;
+    mark.line = static_cast<int>(at.line);
+    mark.column = static_cast<int>(at.column);
+    return yaml_error(file.string(), mark, {},
+                      "a NUL byte at offset " + std::to_string(nul) + " (a YAML file is text)");
+  }
   try {
     return YAML::Load(*text);
   } catch (const YAML::Exception& e) {
