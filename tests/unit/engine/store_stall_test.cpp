@@ -101,7 +101,7 @@ TEST(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) 
   io.run();
   EXPECT_TRUE(stalled_seen);
   ASSERT_TRUE(answered);
-  const auto events = log.read_events(id).value();
+  const auto events = log.read_events(id, 0).value();
   std::vector<std::string> types;
   for (const auto& ev : events) types.push_back(ev.type);
   const auto failed = std::find(types.begin(), types.end(), event_type::drive_failed);
