@@ -21,7 +21,9 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -159,10 +161,12 @@ struct world {
   }
 
   // Drives still going end first (the scripted model answers at once), so nothing runs against the
-  // engine and the store as they go.
+  // engine and the store as they go. Should something wait for good, the process leaves without
+  // tearing down rather than hang the run (this only happens at exit, after the last input).
   ~world() {
     keep.reset();
-    io.run();
+    io.run_for(std::chrono::seconds(20));
+    if (!io.stopped()) std::_Exit(0);
     log->flush();
   }
   world(const world&) = delete;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan) and runs each for a fixed
-# time over a copy of its checked-in corpus (fuzz/corpus/<name>/), which stays as it is.
+# time over a copy of its checked-in corpus (fuzz/corpus/<name>/), which stays as it is, with its
+# dictionary (fuzz/dict/<name>.dict) when it has one.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default 10 s, every target
 #
@@ -53,6 +54,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$work/tmp-$target" "$artifacts/$target"
   cp fuzz/corpus/"$target"/* "$corpus"/
   log="$artifacts/$target/last-run.log"
+  dict=()
+  [ -f fuzz/dict/"$target".dict ] && dict=(-dict=fuzz/dict/"$target".dict)
   start=$(date +%s)
   set +e
   # -timeout: one input running this long is a hang. -rss_limit_mb: libFuzzer's default. Leaks
@@ -62,7 +65,7 @@ for target in "${targets[@]}"; do
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$build/${target}_fuzzer" "$corpus" \
     -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=25 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$target/" >"$log" 2>&1
+    -print_final_stats=1 -artifact_prefix="$artifacts/$target/" "${dict[@]}" >"$log" 2>&1
   rc=$?
   set -e
   elapsed=$(($(date +%s) - start))
