@@ -350,5 +350,17 @@ TEST_F(TeamFile, ANulByteIsRefusedWithItsPosition) {
             at("10:13") + "a NUL byte at offset 163 (a YAML file is text)");
 }
 
+// Found by fuzz/scripted_script_fuzzer.cpp (the team file reads YAML the same way): yaml-cpp
+// decodes "\N" to the byte 0x85 (and "\_" to 0xA0) rather than to UTF-8.
+TEST_F(TeamFile, EscapesTheYamlReaderDecodesWronglyAreRefused) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    name: \"Line\\Nnext\"\n"),
+            at("10:11") +
+                "the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the character "
+                "itself");
+  auto plain = load(std::string(kMinimalTeam) + "    name: C:\\N\\_x\n");
+  ASSERT_TRUE(plain) << plain.err().message;
+  EXPECT_EQ(plain->members.front().name, "C:\\N\\_x");
+}
+
 }  // namespace
 }  // namespace parley::config

@@ -186,5 +186,14 @@ TEST(ScriptedScriptLoad, ANulByteIsRefusedWithItsPosition) {
   EXPECT_EQ(load_error(yaml), "test.yaml:3:25: a NUL byte at offset 40 (a script is text)");
 }
 
+// Found by fuzz/scripted_script_fuzzer.cpp: yaml-cpp decodes "\_" to the byte 0xA0 (and "\N" to
+// 0x85) rather than to UTF-8, so the saying streamed bytes the log refuses.
+TEST(ScriptedScriptLoad, EscapesTheYamlReaderDecodesWronglyAreRefused) {
+  EXPECT_EQ(load_error("members:\n  \"*\":\n    - emit: [{saying: \"a\\_b\"}]\n"),
+            "test.yaml:3:23: the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the "
+            "character itself");
+  EXPECT_EQ(load_error("members:\n  \"*\":\n    - emit: [{saying: 'a\\_b \\N'}]\n"), "<loaded>");
+}
+
 }  // namespace
 }  // namespace parley::llm
