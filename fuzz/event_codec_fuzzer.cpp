@@ -93,46 +93,6 @@ void check_utf8(std::string_view text) {
   FUZZ_CHECK(at.column <= *found && at.line <= *found, "position_of is past the offset");
 }
 
-std::int64_t ulps_apart(double a, double b) {
-  if (a == b) return 0;
-  if (std::signbit(a) != std::signbit(b)) return INT64_MAX;
-  const auto x = std::bit_cast<std::int64_t>(a);
-  const auto y = std::bit_cast<std::int64_t>(b);
-  return x > y ? x - y : y - x;
-}
-
-// Equal, but for doubles a few ULP apart (Boost.JSON 1.81 parses without correct rounding), and
-// NaN equal to NaN (Boost.JSON 1.81 reads 0e400 as NaN).
-bool same_json(const json::value& a, const json::value& b) {
-  if (a.is_double() && b.is_double()) {
-    if (std::isnan(a.get_double()) || std::isnan(b.get_double())) {
-      return std::isnan(a.get_double()) && std::isnan(b.get_double());
-    }
-    if (std::isinf(a.get_double()) || std::isinf(b.get_double())) return a.get_double() == b.get_double();
-    return ulps_apart(a.get_double(), b.get_double()) <= 4;
-  }
-  if (a.kind() != b.kind()) return false;
-  if (const auto* x = a.if_array()) {
-    const auto& y = b.get_array();
-    if (x->size() != y.size()) return false;
-    for (std::size_t i = 0; i < x->size(); ++i) {
-      if (!same_json((*x)[i], y[i])) return false;
-    }
-    return true;
-  }
-  if (const auto* x = a.if_object()) {
-    const auto& y = b.get_object();
-    if (x->size() != y.size()) return false;
-    auto it = y.begin();
-    for (const auto& [key, value] : *x) {
-      if (it->key() != key || !same_json(value, it->value())) return false;
-      ++it;
-    }
-    return true;
-  }
-  return a == b;
-}
-
 void check_json(std::string_view text) {
   auto parsed = parse_json(text);
   auto strict = parse_json_strict(text);
@@ -141,12 +101,13 @@ void check_json(std::string_view text) {
   if (writable) {
     const std::string written = boost::json::serialize(*parsed);
     auto again = parse_json(written);
-    FUZZ_CHECK(again && same_json(*again, *parsed), "a writable tree does not read back: " + written);
+    FUZZ_CHECK(again && fuzz::same_json(*again, *parsed), "a writable tree does not read back: " + written);
   }
   std::string repairs;
   auto repaired = parse_json_repairing(text, repairs);
   if (parsed) {
-    FUZZ_CHECK(repaired && same_json(*repaired, *parsed) && repairs.empty(), "parse_json_repairing changed valid JSON");
+    FUZZ_CHECK(repaired && fuzz::same_json(*repaired, *parsed) && repairs.empty(),
+               "parse_json_repairing changed valid JSON");
   } else if (repaired) {
     FUZZ_CHECK(!repairs.empty(), "parse_json_repairing read invalid JSON and says it repaired nothing");
     FUZZ_CHECK(is_valid_utf8(repairs), "the repairs are not UTF-8");
@@ -219,8 +180,9 @@ void check_event(codec_db& store, std::string_view dialog_id, std::string_view t
     FUZZ_CHECK(back->dialog_id == ev.dialog_id && back->root_id == ev.root_id && back->seq == ev.seq &&
                    back->type == ev.type && back->ts_ms == ev.ts_ms,
                "the event's columns changed");
-    FUZZ_CHECK(same_json(back->payload, ev.payload), "the payload changed: " + boost::json::serialize(ev.payload) +
-                                                         " → " + boost::json::serialize(back->payload));
+    FUZZ_CHECK(
+        fuzz::same_json(back->payload, ev.payload),
+        "the payload changed: " + boost::json::serialize(ev.payload) + " → " + boost::json::serialize(back->payload));
   }
 
   // Whatever text a damaged log holds reads as an object, or as `corrupt`.
