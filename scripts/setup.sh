@@ -12,6 +12,7 @@ packages=(
   libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates libjemalloc-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  clang-14 libclang-rt-14-dev
   chromium fonts-wqy-microhei
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.

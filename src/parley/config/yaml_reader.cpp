@@ -1,7 +1,11 @@
 #include "parley/config/yaml_reader.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <utility>
@@ -50,6 +54,48 @@ result<std::string> read_text_file(const std::filesystem::path& file) {
   return read_regular_file(file, errc::config_error);
 }
 
+namespace {
+
+// yaml-cpp 0.7 decodes the escapes \N and \_ of a double-quoted scalar to the single bytes 0x85
+// and 0xA0 instead of their UTF-8; every other way to a scalar that is not UTF-8 is refused before
+// parsing. The document's events are read, so that each scalar is looked at once (an alias is not
+// its anchor's subtree again).
+class scalar_utf8_check final : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> bad;
+
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
+    if (!bad && !is_valid_utf8(value)) bad = mark;
+  }
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// Where a scalar of `text` (which parses) is not UTF-8, if anywhere.
+std::optional<YAML::Mark> scalar_not_utf8(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  scalar_utf8_check check;
+  try {
+    while (!check.bad && parser.HandleNextDocument(check)) {
+    }
+  } catch (const YAML::Exception&) {
+    return std::nullopt;  // Load reports it
+  }
+  return check.bad;
+}
+
+constexpr std::string_view kEscapeProblem =
+    "the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the character itself";
+
+}  // namespace
+
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
   auto text = read_text_file(file);
   if (!text) return std::move(text).err();
@@ -61,11 +107,24 @@ result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
     mark.column = static_cast<int>(at.column);
     return yaml_error(file.string(), mark, {}, describe_invalid_utf8(*text, *bad) + " (save the file as UTF-8)");
   }
+  // YAML has no NUL, and yaml-cpp turns the bytes around one into text that is not UTF-8 (or
+  // reads the whole file as UTF-16 or UTF-32), which would reach the log and every model.
+  if (const auto nul = text->find('\0'); nul != std::string::npos) {
+    const text_position at = position_of(*text, nul);
+    YAML::Mark mark;
+    mark.line = static_cast<int>(at.line);
+    mark.column = static_cast<int>(at.column);
+    return yaml_error(file.string(), mark, {},
+                      "a NUL byte at offset " + std::to_string(nul) + " (a YAML file is text)");
+  }
+  YAML::Node root;
   try {
-    return YAML::Load(*text);
+    root = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
     return yaml_error(file.string(), e.mark, {}, "YAML syntax error: " + e.msg);
   }
+  if (const auto bad = scalar_not_utf8(*text)) return yaml_error(file.string(), *bad, {}, kEscapeProblem);
+  return root;
 }
 
 map_reader::map_reader(std::string file, YAML::Mark anchor, std::string path)

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "parley/config/yaml_reader.hpp"
+#include "parley/core/utf8.hpp"
 
 namespace parley::config::detail {
 namespace {
@@ -134,9 +135,8 @@ std::string describe_node(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
   if (node.IsSequence()) return "a list";
   if (!node.IsScalar()) return "null";
-  std::string text = node.Scalar();
-  if (text.size() > kMaxShownChars) text = text.substr(0, kMaxShownChars) + "...";
-  return "'" + text + "'";
+  // Cut on a character boundary, so that the message stays UTF-8.
+  return "'" + utf8_excerpt(node.Scalar(), kMaxShownChars) + "'";
 }
 
 namespace {

@@ -133,26 +133,53 @@ std::string nulls_for_non_finite(std::string_view text, std::size_t& count) {
   return out;
 }
 
+// Replaces every number of the tree that is not finite with null; how many it replaced.
+std::size_t null_non_finite(json::value& root) {
+  std::size_t count = 0;
+  std::vector<json::value*> stack{&root};
+  while (!stack.empty()) {
+    json::value* value = stack.back();
+    stack.pop_back();
+    if (value->is_double() && !std::isfinite(value->get_double())) {
+      *value = nullptr;
+      ++count;
+    } else if (auto* object = value->if_object()) {
+      for (auto& member : *object) stack.push_back(&member.value());
+    } else if (auto* array = value->if_array()) {
+      for (auto& element : *array) stack.push_back(&element);
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 result<json::value> parse_json_repairing(std::string_view text, std::string& repairs) {
   repairs.clear();
   if (auto parsed = parse_json(text)) return parsed;
   std::string fixed(text);
+  std::size_t nulls = 0;
+  // A repaired tree is written back (`parley repair`), so it must be one the log can hold: numbers
+  // the parser read as infinity or NaN (1e999, 0e400) go the way of the Infinity tokens.
+  const auto finish = [&](result<json::value> parsed) {
+    if (!parsed) {
+      repairs.clear();
+      return parsed;
+    }
+    nulls += null_non_finite(*parsed);
+    if (nulls > 0) {
+      repairs += (repairs.empty() ? "" : "; ") + std::to_string(nulls) + " non-finite number(s) replaced by null";
+    }
+    return parsed;
+  };
   if (!is_valid_utf8(fixed)) {
     auto utf8 = repair_utf8(fixed);
     repairs = std::to_string(utf8.replaced) + " invalid UTF-8 sequence(s) replaced by U+FFFD";
     fixed = std::move(utf8.text);
-    if (auto parsed = parse_json(fixed)) return parsed;
+    if (auto parsed = parse_json(fixed)) return finish(std::move(parsed));
   }
-  std::size_t nulls = 0;
   fixed = nulls_for_non_finite(fixed, nulls);
-  if (nulls > 0) {
-    repairs += (repairs.empty() ? "" : "; ") + std::to_string(nulls) + " non-finite number(s) replaced by null";
-  }
-  auto parsed = parse_json(fixed);
-  if (!parsed) repairs.clear();
-  return parsed;
+  return finish(parse_json(fixed));
 }
 
 std::optional<json_problem> find_unwritable_json(const json::value& value, std::string_view root) {

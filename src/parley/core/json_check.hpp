@@ -28,9 +28,10 @@ std::optional<json_problem> find_unwritable_json(const json::object& value, std:
 result<json::value> parse_json_strict(std::string_view text);
 
 // Reads JSON text that an older Parley stored without the checks above: bytes that are not UTF-8
-// become U+FFFD and the tokens `Infinity`, `-Infinity` and `NaN` (outside strings) become null.
-// `repairs` says what was changed ("" when the text read as it is). Fails when even that does not
-// make the text JSON.
+// become U+FFFD and the tokens `Infinity`, `-Infinity` and `NaN` (outside strings) become null, as
+// do numbers of a repaired text that read as infinity or NaN (`1e999`), so that what it returns
+// after a repair is a tree find_unwritable_json accepts. `repairs` says what was changed ("" when
+// the text read as it is). Fails when even that does not make the text JSON.
 result<json::value> parse_json_repairing(std::string_view text, std::string& repairs);
 
 }  // namespace parley

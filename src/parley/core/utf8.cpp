@@ -78,6 +78,15 @@ utf8_repair repair_utf8(std::string_view text) {
   return out;
 }
 
+std::string utf8_excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return repair_utf8(text).text;
+  // A character that straddles the limit is left out rather than cut (continuation bytes are
+  // 10xxxxxx; a well-formed character has at most three).
+  std::size_t end = max_bytes;
+  for (int back = 0; back < 3 && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U; ++back) --end;
+  return repair_utf8(text.substr(0, end)).text + "...";
+}
+
 std::string describe_invalid_utf8(std::string_view text, std::size_t offset) {
   char hex[8];
   std::snprintf(hex, sizeof hex, "0x%02x", offset < text.size() ? static_cast<unsigned char>(text[offset]) : 0U);

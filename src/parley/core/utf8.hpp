@@ -24,6 +24,11 @@ struct utf8_repair {
 // (the Unicode standard's recommended practice, as browsers decode).
 utf8_repair repair_utf8(std::string_view text);
 
+// Text from outside quoted in a message that may be logged or sent: at most about `max_bytes` of
+// `text`, cut on a character boundary and marked "..." when cut, ill-formed sequences shown as
+// U+FFFD. Always valid UTF-8.
+std::string utf8_excerpt(std::string_view text, std::size_t max_bytes);
+
 // "byte 0xff at offset 3 is not valid UTF-8" for error messages; `offset` from first_invalid_utf8.
 std::string describe_invalid_utf8(std::string_view text, std::size_t offset);
 

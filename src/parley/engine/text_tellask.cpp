@@ -487,7 +487,9 @@ std::string render_text_tellask(const text_tellask_call& call) {
     const std::string_view line = content.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
     out += "!?";
     if (body_needs_escape(line)) out += '\\';
-    out.append(line).append("\n");
+    // A line that ends in CR would lose it to the CRLF that "\n" makes of it; ended by a CRLF of
+    // its own, the CR stays content.
+    out.append(line).append(line.ends_with('\r') ? "\r\n" : "\n");
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }

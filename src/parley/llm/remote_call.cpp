@@ -11,6 +11,7 @@
 #include <charconv>
 
 #include "parley/core/json.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/http/url.hpp"
 
 namespace parley::llm {
@@ -41,9 +42,9 @@ std::string server_message(std::string_view body) {
     }
   }
   if (body.empty()) return "(empty body)";
-  std::string quoted(body.substr(0, kMaxQuotedBody));
-  if (body.size() > kMaxQuotedBody) quoted += "...";
-  return quoted;
+  // The body may be in any encoding (a gateway's HTML page) and is cut anywhere: quoted as UTF-8,
+  // since the error ends up in the log (drive_failed), which refuses anything else.
+  return utf8_excerpt(body, kMaxQuotedBody);
 }
 
 std::string host_of(std::string_view url) {
@@ -192,8 +193,7 @@ asio::awaitable<result<void>> stream_sse(http::client& client, const http::reque
 result<json::object> answer_object(std::string_view body) {
   auto parsed = parse_json(body);
   if (!parsed || !parsed->is_object()) {
-    return make_error(errc::provider_error,
-                      "response is not a JSON object: " + std::string(body.substr(0, kMaxQuotedBody)));
+    return make_error(errc::provider_error, "response is not a JSON object: " + utf8_excerpt(body, kMaxQuotedBody));
   }
   return std::move(parsed->get_object());
 }

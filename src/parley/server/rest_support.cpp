@@ -6,12 +6,16 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/server/json_views.hpp"
 #include "parley/server/uploads.hpp"
 
 namespace parley::server {
 
 rest_response error_response(unsigned status, std::string_view code, std::string message) {
+  // Messages quote what the client sent (an id from the path, a header), which is any bytes once
+  // percent-decoded; the body is JSON text, which must be UTF-8 for the client to read it.
+  if (!is_valid_utf8(message)) message = repair_utf8(message).text;
   boost::json::object inner{{"code", code}, {"message", std::move(message)}};
   return rest_response{status, boost::json::object{{"error", std::move(inner)}}, {}};
 }
@@ -202,7 +206,15 @@ result<user_input> read_user_input(const engine::engine& eng, const boost::json:
   }
   auto msg_id = optional_text(body, "msgId");
   if (!msg_id) return std::move(msg_id).err();
-  if (msg_id->empty()) *msg_id = std::string(idempotency_key);
+  if (msg_id->empty()) {
+    // A header is any bytes; the id goes into the log (user_message.msgId), which takes only
+    // UTF-8. Refused rather than repaired: two keys must not become one id.
+    if (auto bad = first_invalid_utf8(idempotency_key)) {
+      return make_error(errc::invalid_argument,
+                        "Idempotency-Key: " + describe_invalid_utf8(idempotency_key, *bad) + "; use UTF-8 text");
+    }
+    *msg_id = std::string(idempotency_key);
+  }
   if (msg_id->size() > kMaxMessageIdBytes) {
     return make_error(errc::invalid_argument, "msgId: " + std::to_string(msg_id->size()) +
                                                   " bytes, over the limit of " + std::to_string(kMaxMessageIdBytes));

@@ -11,7 +11,6 @@
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/json/parse.hpp>
 
 #include <chrono>
 #include <exception>
@@ -20,11 +19,11 @@
 #include <string>
 
 #include "parley/core/json.hpp"
-#include "parley/core/json_check.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/wire_schema.hpp"
+#include "parley/server/ws_decode.hpp"
 #include "parley/server/ws_inputs.hpp"
 #include "parley/server/ws_outbound_queue.hpp"
 
@@ -201,54 +200,16 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
   }
 
   void handle_text(const std::shared_ptr<ws_session>& self, const std::string& text) {
-    if (text.size() > context_.options.max_packet_bytes) {
-      send_error("too_large",
-                 "packet: " + std::to_string(text.size()) + " bytes, over the limit of " +
-                     std::to_string(context_.options.max_packet_bytes),
-                 "");
+    auto decoded = decode_client_packet(text, context_.options.max_packet_bytes);
+    if (auto* refused = std::get_if<packet_refusal>(&decoded)) {
+      send_error(refused->code, std::move(refused->message), refused->ref);
       return;
     }
-    boost::system::error_code parse_error;
-    auto parsed = boost::json::parse(text, parse_error);
-    if (parse_error) {
-      send_error("bad_json", "not JSON: " + parse_error.message(), "");
-      return;
-    }
-    if (!parsed.is_object()) {
-      send_error("bad_json", std::string("expected a JSON object, got ") + json_kind_name(parsed), "");
-      return;
-    }
-    auto& packet = parsed.as_object();
-    if (auto problem = find_unwritable_json(packet)) {
-      send_error("bad_field", problem->message(), "");
-      return;
-    }
-    const auto* type_value = packet.if_contains("type");
-    if (type_value == nullptr || !type_value->is_string()) {
-      send_error("bad_field", "type: expected a string", "");
-      return;
-    }
-    const std::string type(type_value->as_string());
-    const auto* spec = find_packet(packet_direction::client, type);
-    if (spec == nullptr) {
-      send_error("bad_field", "type: unknown packet type '" + type + "'", type);
-      return;
-    }
-    const auto* msg_id = packet.if_contains("msgId");
-    const std::string ref = msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->as_string()) : type;
-    if (auto valid = validate_packet(packet, *spec); !valid) {
-      send_error("bad_field", valid.err().message, ref);
-      return;
-    }
+    auto& [type, ref, dialog_id, packet] = std::get<client_packet>(decoded);
     if (type == "hello") {
-      if (json_int_or(packet, "protocol") != protocol_version) {
-        send_error("bad_field", "protocol: this server speaks protocol " + std::to_string(protocol_version), ref);
-        return;
-      }
       send_welcome();
       return;
     }
-    const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
     if (type != "unsubscribe") {
       if (auto visible = check_dialog(context_, *who_, dialog_id); !visible) {
         send_error(wire_error_code(visible.err().code), visible.err().message, ref);

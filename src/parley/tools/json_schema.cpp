@@ -9,6 +9,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/utf8.hpp"
 
 namespace parley::tools {
 namespace {
@@ -25,9 +26,10 @@ std::string number_text(const json::value& v) {
 
 std::string shown(const json::value& v) {
   constexpr std::size_t kMaxShown = 60;
-  std::string text = v.is_string() ? "'" + std::string(v.get_string()) + "'" : number_text(v);
-  if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...";
-  return text;
+  // Cut on a character boundary: the message becomes a tool result in the log, which refuses
+  // text that is not UTF-8 (a cut character would leave the dialog unable to record its round).
+  if (!v.is_string()) return utf8_excerpt(number_text(v), kMaxShown);
+  return "'" + utf8_excerpt(v.get_string(), kMaxShown) + "'";
 }
 
 // A misspelt name (a member id, a section) gets the nearest choice as a hint, unless nothing of

@@ -365,5 +365,26 @@ TEST_F(TeamFile, AFileThatIsNotUtf8IsRefusedAtTheByte) {
             at("3:17") + "byte 0xe9 at offset 33 is not valid UTF-8 (save the file as UTF-8)");
 }
 
+// Found by fuzz/team_yaml_fuzzer.cpp: yaml-cpp reads a file that starts with NUL bytes as UTF-32
+// and turns a NUL inside a value into bytes that are not UTF-8; YAML has no NUL, so it is refused.
+TEST_F(TeamFile, ANulByteIsRefusedWithItsPosition) {
+  EXPECT_EQ(error_of(std::string("\x01\0\0\0\0\0\0\0: x\n", 12)),
+            at("1:2") + "a NUL byte at offset 1 (a YAML file is text)");
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + std::string("    name: \"a\0_b\"\n", 17)),
+            at("10:13") + "a NUL byte at offset 163 (a YAML file is text)");
+}
+
+// Found by fuzz/scripted_script_fuzzer.cpp (the team file reads YAML the same way): yaml-cpp
+// decodes "\N" to the byte 0x85 (and "\_" to 0xA0) rather than to UTF-8.
+TEST_F(TeamFile, EscapesTheYamlReaderDecodesWronglyAreRefused) {
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "    name: \"Line\\Nnext\"\n"),
+            at("10:11") +
+                "the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the character "
+                "itself");
+  auto plain = load(std::string(kMinimalTeam) + "    name: C:\\N\\_x\n");
+  ASSERT_TRUE(plain) << plain.err().message;
+  EXPECT_EQ(plain->members.front().name, "C:\\N\\_x");
+}
+
 }  // namespace
 }  // namespace parley::config

@@ -124,5 +124,23 @@ TEST(JsonCheck, RepairingReadReplacesBadBytesAndNonFiniteNumbers) {
   EXPECT_FALSE(parse_json_repairing("{\"truncated\":", repairs));
 }
 
+// Found by fuzz/event_codec_fuzzer.cpp: a number the parser reads as infinity (1e999) or NaN
+// (Boost.JSON reads 0e400 so) survived a repair, so `parley repair` wrote back a payload that
+// still did not read as JSON.
+TEST(JsonCheck, ARepairedTreeIsOneTheLogCanHold) {
+  std::string repairs;
+  auto repaired = parse_json_repairing("{\"n\":1e999,\"z\":[0e400],\"s\":\"caf\xFF\"}", repairs);
+  ASSERT_TRUE(repaired);
+  EXPECT_FALSE(find_unwritable_json(*repaired));
+  EXPECT_TRUE(repaired->at("n").is_null());
+  EXPECT_TRUE(repaired->at("z").as_array()[0].is_null());
+  EXPECT_EQ(repairs, "1 invalid UTF-8 sequence(s) replaced by U+FFFD; 2 non-finite number(s) replaced by null");
+
+  auto both = parse_json_repairing(R"({"a":Infinity,"b":-1e999})", repairs);
+  ASSERT_TRUE(both);
+  EXPECT_FALSE(find_unwritable_json(*both));
+  EXPECT_EQ(repairs, "2 non-finite number(s) replaced by null");
+}
+
 }  // namespace
 }  // namespace parley

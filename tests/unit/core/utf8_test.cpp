@@ -57,5 +57,18 @@ TEST(Utf8, DescribesTheOffendingByteAndWhereItIs) {
   EXPECT_EQ(at.column, 2U);
 }
 
+TEST(Utf8, ExcerptIsCutOnACharacterBoundaryAndAlwaysUtf8) {
+  EXPECT_EQ(utf8_excerpt("short", 10), "short");
+  EXPECT_EQ(utf8_excerpt("abcdef", 3), "abc...");
+  // 中 is three bytes: a limit inside it leaves it out rather than cutting it.
+  EXPECT_EQ(utf8_excerpt("a\xE4\xB8\xAD\xE4\xB8\xAD", 5), "a\xE4\xB8\xAD...");
+  EXPECT_EQ(utf8_excerpt("caf\xE9", 10), "caf\xEF\xBF\xBD");
+  const std::string continuation(40, '\x80');
+  EXPECT_TRUE(is_valid_utf8(utf8_excerpt(continuation, 10)));
+  for (std::size_t limit = 0; limit < 12; ++limit) {
+    EXPECT_TRUE(is_valid_utf8(utf8_excerpt("\xF0\x9F\x98\x80\xE4\xB8\xAD\xC3\xA9x\xFF", limit))) << limit;
+  }
+}
+
 }  // namespace
 }  // namespace parley

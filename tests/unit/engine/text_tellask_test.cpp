@@ -367,5 +367,19 @@ TEST(TextTellask, RoundTripParseOfRenderGivesTheSameCallForEveryKind) {
   }
 }
 
+// Found by fuzz/text_tellask_fuzzer.cpp: a content line ending in CR (from "\\r\\r\\n", or a saying
+// that stops after a CR) was rendered with "\\n", which made the CR part of a CRLF and lost it.
+TEST(TextTellask, ContentLinesEndingInCarriageReturnSurviveRenderAndParse) {
+  const auto parsed = parse_text_tellasks("!?@ux\r\n!?first\r\r\n!?last\r");
+  ASSERT_EQ(parsed.calls.size(), 1U);
+  EXPECT_EQ(parsed.calls[0], sessionless("ux", "first\r\nlast\r"));
+  const std::string text = render_text_tellask(parsed.calls[0]);
+  EXPECT_EQ(text, "!?@ux\n!?first\r\r\n!?last\r\r\n");
+  const auto again = parse_text_tellasks(text);
+  expect_no_errors(again);
+  ASSERT_EQ(again.calls.size(), 1U);
+  EXPECT_EQ(again.calls[0], parsed.calls[0]);
+}
+
 }  // namespace
 }  // namespace parley::engine

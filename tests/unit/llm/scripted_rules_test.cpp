@@ -1,6 +1,7 @@
 // Rule selection, conditions, placeholders and the response a rule produces.
 #include <gtest/gtest.h>
 
+#include "parley/core/utf8.hpp"
 #include "scripted_test_support.hpp"
 
 namespace parley::llm {
@@ -248,6 +249,21 @@ members:
   EXPECT_EQ(estimated->usage.input_tokens, 5);   // ceil(17 / 4)
   EXPECT_EQ(estimated->usage.output_tokens, 3);  // ceil(9 / 4)
   EXPECT_EQ(estimated->finish_reason, "stop");
+}
+
+// Found by fuzz/scripted_script_fuzzer.cpp: std::regex matches bytes, so `(.)` took the first byte
+// of 审 and the saying was not UTF-8 (the log refuses such a generation). A cut character is U+FFFD.
+TEST(ScriptedRules, ACaptureThatCutsACharacterStreamsAsUtf8) {
+  const std::string saying = answer(R"yaml(
+chunk_size: 1
+members:
+  a:
+    - when: {last_user_regex: "\u8bf7(.)(..)"}
+      emit: [{saying: "[{{capture.1}}|{{capture.2}}]"}]
+)yaml",
+                                    request_for("a", {message(role::user, "\xE8\xAF\xB7\xE5\xAE\xA1\xE6\x9F\xA5")}));
+  EXPECT_TRUE(is_valid_utf8(saying)) << saying;
+  EXPECT_EQ(saying, "[\xEF\xBF\xBD|\xEF\xBF\xBD\xEF\xBF\xBD]");  // E5 | AE A1: one U+FFFD each
 }
 
 }  // namespace

@@ -179,5 +179,21 @@ TEST(ScriptedScriptLoad, LoadsFromAFileAndNamesTheFileInErrors) {
   std::filesystem::remove_all(dir);
 }
 
+// Found by fuzz/scripted_script_fuzzer.cpp: yaml-cpp turns a NUL and the bytes after it into text
+// that is not UTF-8, which a saying would then stream.
+TEST(ScriptedScriptLoad, ANulByteIsRefusedWithItsPosition) {
+  const std::string yaml("members:\n  \"*\":\n    - emit: [{saying: \"a\0_b\"}]\n", 47);
+  EXPECT_EQ(load_error(yaml), "test.yaml:3:25: a NUL byte at offset 40 (a script is text)");
+}
+
+// Found by fuzz/scripted_script_fuzzer.cpp: yaml-cpp decodes "\_" to the byte 0xA0 (and "\N" to
+// 0x85) rather than to UTF-8, so the saying streamed bytes the log refuses.
+TEST(ScriptedScriptLoad, EscapesTheYamlReaderDecodesWronglyAreRefused) {
+  EXPECT_EQ(load_error("members:\n  \"*\":\n    - emit: [{saying: \"a\\_b\"}]\n"),
+            "test.yaml:3:23: the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the "
+            "character itself");
+  EXPECT_EQ(load_error("members:\n  \"*\":\n    - emit: [{saying: 'a\\_b \\N'}]\n"), "<loaded>");
+}
+
 }  // namespace
 }  // namespace parley::llm

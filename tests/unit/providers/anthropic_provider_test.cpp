@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 
+#include "parley/core/utf8.hpp"
 #include "parley/llm/anthropic/anthropic_provider.hpp"
 #include "recording_sink.hpp"
 #include "support/fake_http_server.hpp"
@@ -304,6 +305,16 @@ TEST_F(anthropic_provider_test, stop_during_endless_stream_returns_partial_inter
   EXPECT_EQ(answer->saying, "partial");
   const std::vector<std::string> expected = {"saying_start", "saying: partial", "saying_finish"};
   EXPECT_EQ(sink_.events, expected);
+}
+
+// Found by fuzz/sse_fuzzer.cpp: the event's name and data were quoted byte for byte; the error is
+// logged (drive_failed), and the log takes only UTF-8.
+TEST_F(anthropic_provider_test, invalid_event_is_quoted_as_utf8) {
+  server_.push(fake_response::sse({kMessageStart, event("content_block_\xFF", "{\"type\": \xE9\x94}")}));
+  auto answer = call(options(), simple_request());
+  ASSERT_FALSE(answer);
+  EXPECT_TRUE(contains(answer.err().message, "invalid JSON in stream event")) << answer.err().message;
+  EXPECT_TRUE(is_valid_utf8(answer.err().message)) << answer.err().message;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
 
+#include "parley/core/utf8.hpp"
 #include "parley/llm/openai/openai_provider.hpp"
 #include "recording_sink.hpp"
 #include "support/fake_http_server.hpp"
@@ -491,6 +492,19 @@ TEST_F(openai_provider_test, stopped_before_start_sends_nothing) {
   ASSERT_TRUE(answer) << answer.err().message;
   EXPECT_EQ(answer->finish_reason, "interrupted");
   EXPECT_TRUE(server_.requests().empty());
+}
+
+// Found by fuzz/sse_fuzzer.cpp: the chunk was quoted byte for byte, and cut after 200 bytes even
+// inside a character; the error is logged (drive_failed), and the log takes only UTF-8.
+TEST_F(openai_provider_test, invalid_chunk_is_quoted_as_utf8) {
+  std::string long_chunk = "data: {\"choices\": \xFF";
+  for (int i = 0; i < 100; ++i) long_chunk += "\xE9\x94\x99";
+  server_.push(fake_response::sse({delta(R"({"content":"a"})"), long_chunk + "\n\n"}));
+  auto answer = call(options(), simple_request());
+  ASSERT_FALSE(answer);
+  EXPECT_TRUE(contains(answer.err().message, "invalid JSON in stream chunk")) << answer.err().message;
+  EXPECT_TRUE(is_valid_utf8(answer.err().message)) << answer.err().message;
+  EXPECT_TRUE(contains(answer.err().message, "\xEF\xBF\xBD")) << answer.err().message;
 }
 
 }  // namespace

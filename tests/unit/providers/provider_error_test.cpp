@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "parley/core/utf8.hpp"
 #include "parley/llm/remote_call.hpp"
 #include "parley/llm/remote_options.hpp"
 
@@ -51,6 +52,23 @@ TEST(provider_errors, retry_after_prefers_milliseconds) {
 TEST(provider_errors, join_url_handles_slashes) {
   EXPECT_EQ(join_url("https://api.openai.com/v1/", "/chat/completions"), "https://api.openai.com/v1/chat/completions");
   EXPECT_EQ(join_url("http://127.0.0.1:8080/v1", "messages"), "http://127.0.0.1:8080/v1/messages");
+}
+
+// Found by fuzz/sse_fuzzer.cpp (the same cut in the stream assemblers): a body quoted in an error
+// is cut anywhere and may be in any encoding, and the error is logged (drive_failed) as UTF-8.
+TEST(provider_errors, a_quoted_body_is_utf8_whatever_it_holds) {
+  http::response answer;
+  answer.status = 502;
+  answer.reason = "Bad Gateway";
+  answer.body = "<html>caf\xE9 \xFF</html>";
+  const std::string latin1 = http_status_error("openai", answer, "http://h/v1").message;
+  EXPECT_TRUE(is_valid_utf8(latin1)) << latin1;
+  EXPECT_NE(latin1.find("caf\xEF\xBF\xBD"), std::string::npos) << latin1;
+  answer.body.clear();
+  for (int i = 0; i < 400; ++i) answer.body += "\xE9\x94\x99";  // 错, 1,200 bytes: cut after 500
+  const std::string cut = http_status_error("openai", answer, "http://h/v1").message;
+  EXPECT_TRUE(is_valid_utf8(cut)) << cut;
+  EXPECT_TRUE(cut.ends_with("\xE9\x94\x99...")) << cut;
 }
 
 }  // namespace

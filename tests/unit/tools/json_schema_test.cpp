@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "parley/core/utf8.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::tools {
@@ -195,6 +196,17 @@ TEST(ParseToolArguments, SchemaErrorsPassThrough) {
   const auto wrong = parse_tool_arguments(R"({"path": 1})", schema_of(kFileSchema));
   ASSERT_FALSE(wrong.has_value());
   EXPECT_EQ(wrong.err().message, "arguments.path: expected string, got integer");
+}
+
+// Found by fuzz/tool_arguments_fuzzer.cpp: a long value was shown cut after 60 bytes, inside a
+// character. The message is a tool result in the log, which refused it, and the dialog with it.
+TEST(JsonSchema, ALongValueIsShownCutOnACharacterBoundary) {
+  std::string selector;
+  for (int i = 0; i < 30; ++i) selector += "\xE7\x9B\xAE\xE6\xA0\x87";  // 目标
+  const std::string message =
+      problem(R"({"selector": ")" + selector + R"("})", R"({"properties": {"selector": {"enum": ["goals"]}}})");
+  EXPECT_TRUE(is_valid_utf8(message)) << message;
+  EXPECT_NE(message.find("...' is not one of [\"goals\"]"), std::string::npos) << message;
 }
 
 }  // namespace

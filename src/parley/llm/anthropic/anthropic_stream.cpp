@@ -1,6 +1,7 @@
 #include "parley/llm/anthropic/anthropic_stream.hpp"
 
 #include "parley/core/json.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/llm/anthropic/anthropic_event.hpp"
 
 namespace parley::llm::anthropic {
@@ -9,9 +10,9 @@ namespace {
 
 constexpr std::size_t kQuotedEvent = 200;
 
-std::string quote(std::string_view text) {
-  return std::string(text.substr(0, kQuotedEvent)) + (text.size() > kQuotedEvent ? "..." : "");
-}
+// The text came from the provider as bytes: it is quoted as UTF-8, because the error ends up in the
+// log (drive_failed), which refuses anything else.
+std::string quote(std::string_view text) { return utf8_excerpt(text, kQuotedEvent); }
 
 std::string_view string_at(const json::object& obj, std::string_view key) {
   const auto* found = obj.if_contains(key);
@@ -57,7 +58,8 @@ result<void> stream_assembler::on_event(const sse_event& event) {
   }
   auto parsed = parse_json(event.data);
   if (!parsed || !parsed->is_object()) {
-    return make_error(errc::provider_error, "invalid JSON in stream event '" + event.event + "': " + quote(event.data));
+    return make_error(errc::provider_error,
+                      "invalid JSON in stream event '" + quote(event.event) + "': " + quote(event.data));
   }
   const json::object& fields = parsed->get_object();
   std::string_view type = string_at(fields, "type");

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "parley/core/json.hpp"
+#include "parley/core/utf8.hpp"
 #include "parley/llm/remote_call.hpp"
 
 namespace parley::llm::openai {
@@ -13,9 +14,9 @@ namespace {
 
 constexpr std::size_t kQuotedChunk = 200;
 
-std::string quote(std::string_view text) {
-  return std::string(text.substr(0, kQuotedChunk)) + (text.size() > kQuotedChunk ? "..." : "");
-}
+// The text came from the provider as bytes: it is quoted as UTF-8, because the error ends up in the
+// log (drive_failed), which refuses anything else.
+std::string quote(std::string_view text) { return utf8_excerpt(text, kQuotedChunk); }
 
 // The finish reasons of Chat Completions, and those compatible servers use for the same things
 // (text-generation-inference, Mistral, the legacy function_call), by the engine's names.

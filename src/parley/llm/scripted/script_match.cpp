@@ -1,5 +1,7 @@
 #include "parley/llm/scripted/script_match.hpp"
 
+#include "parley/core/utf8.hpp"
+
 namespace parley::llm::scripted_detail {
 namespace {
 
@@ -42,7 +44,9 @@ bool condition_holds(const text_condition& condition, const model_request& reque
   if (!std::regex_search(*text, match, *condition.regex)) return false;
   captures->clear();
   captures->reserve(match.size());
-  for (const auto& group : match) captures->push_back(group.str());
+  // std::regex works on bytes, so `.` or `\w*` can end a group inside a multibyte character; a
+  // cut character becomes U+FFFD, or the text streamed from it could not be logged or sent.
+  for (const auto& group : match) captures->push_back(repair_utf8(group.str()).text);
   return true;
 }
 

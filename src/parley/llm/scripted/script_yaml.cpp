@@ -9,6 +9,7 @@
 #include <set>
 
 #include "parley/core/text.hpp"
+#include "parley/core/utf8.hpp"
 
 namespace parley::llm::scripted_detail {
 namespace {
@@ -25,8 +26,8 @@ YAML::Mark position_of(const yaml_field& at) {
 std::string describe(const YAML::Node& node) {
   if (!node.IsScalar()) return yaml_kind_name(node);
   constexpr std::size_t kMaxShown = 40;
-  const std::string& s = node.Scalar();
-  return s.size() <= kMaxShown ? "'" + s + "'" : "'" + s.substr(0, kMaxShown) + "...'";
+  // Cut on a character boundary, so that the message stays UTF-8.
+  return "'" + utf8_excerpt(node.Scalar(), kMaxShown) + "'";
 }
 
 bool is_plain(const YAML::Node& node) { return node.Tag() == "?"; }

@@ -1,0 +1,46 @@
+#include "parley/server/ws_decode.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include "parley/core/json.hpp"
+#include "parley/core/json_check.hpp"
+#include "parley/server/wire_schema.hpp"
+
+namespace parley::server {
+
+std::variant<client_packet, packet_refusal> decode_client_packet(std::string_view text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) {
+    return packet_refusal{
+        "too_large",
+        "packet: " + std::to_string(text.size()) + " bytes, over the limit of " + std::to_string(max_bytes), ""};
+  }
+  boost::system::error_code parse_error;
+  auto parsed = boost::json::parse(text, parse_error);
+  if (parse_error) return packet_refusal{"bad_json", "not JSON: " + parse_error.message(), ""};
+  if (!parsed.is_object()) {
+    return packet_refusal{"bad_json", std::string("expected a JSON object, got ") + json_kind_name(parsed), ""};
+  }
+  auto& packet = parsed.as_object();
+  if (auto problem = find_unwritable_json(packet)) return packet_refusal{"bad_field", problem->message(), ""};
+  const auto* type_value = packet.if_contains("type");
+  if (type_value == nullptr || !type_value->is_string())
+    return packet_refusal{"bad_field", "type: expected a string", ""};
+  std::string type(type_value->as_string());
+  const auto* spec = find_packet(packet_direction::client, type);
+  if (spec == nullptr) return packet_refusal{"bad_field", "type: unknown packet type '" + type + "'", type};
+  const auto* msg_id = packet.if_contains("msgId");
+  std::string ref = msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->as_string()) : type;
+  if (auto valid = validate_packet(packet, *spec); !valid) return packet_refusal{"bad_field", valid.err().message, ref};
+  std::string dialog_id;
+  if (type == "hello") {
+    if (json_int_or(packet, "protocol") != protocol_version) {
+      return packet_refusal{"bad_field", "protocol: this server speaks protocol " + std::to_string(protocol_version),
+                            ref};
+    }
+  } else {
+    dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+  }
+  return client_packet{std::move(type), std::move(ref), std::move(dialog_id), std::move(packet)};
+}
+
+}  // namespace parley::server
