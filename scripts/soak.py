@@ -818,7 +818,12 @@ def main():
         time.sleep(2)
     sample()
     t_verify = time.monotonic()
-    result = verify(client, stats)
+    try:
+        result = verify(client, stats)
+    except (RuntimeError, Stopped, KeyError, ValueError) as e:  # the API could not be read back: a failure
+        log("soak: VERIFY FAILED: %r" % e)
+        result = {"roots": 0, "roots_ours": 0, "lost": [{"kind": "verify", "why": repr(e)}], "duplicates": [],
+                  "unknown_msg_ids": [], "stuck": [], "sent_found": 0, "sent": 0}
     verify_seconds = time.monotonic() - t_verify
     sample()
     stop_rc = server.terminate()
