@@ -83,8 +83,9 @@ std::optional<YAML::Mark> scalar_not_utf8(const std::string& text) {
   YAML::Parser parser(in);
   scalar_utf8_check check;
   try {
-    while (!check.bad && parser.HandleNextDocument(check)) {
-    }
+    // The first document only, as YAML::Load reads (a loop over documents never ends on some
+    // inputs, "," for one).
+    parser.HandleNextDocument(check);
   } catch (const YAML::Exception&) {
     return std::nullopt;  // Load reports it
   }
