@@ -27,6 +27,7 @@
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/model/conversation_reducer.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
@@ -76,8 +77,8 @@ event make(const dialog_history& d, std::string_view type, boost::json::object p
   ev.dialog_id = d.id;
   ev.root_id = d.id;
   ev.seq = d.seq;
-  ev.type = std::string(type);
-  ev.payload = std::move(payload);
+  // Every payload here is complete: decoding it cannot fail.
+  ev.payload = decode_payload(type, payload).value();
   ev.ts_ms = ts;
   return ev;
 }

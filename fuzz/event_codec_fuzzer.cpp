@@ -8,10 +8,10 @@
 //    it accepts serializes and parses back equal (doubles within a few ULP: Boost.JSON 1.81's
 //    parser is not correctly rounded); parse_json_repairing never fails on what parses, changes
 //    nothing then, and says what it repaired otherwise; what it repaired, the log can hold.
-//  - check_appendable takes an event exactly when its ids, type and payload are writable, and its
-//    refusals are UTF-8. An event it takes, written by the store's table writer and read back by
-//    read_event, is the same event. Any payload text put in the table reads back as an object or
-//    as a `corrupt` error, never anything else.
+//  - check_appendable takes an event exactly when its ids, type and payload (as the typed codec
+//    writes it) are writable, and its refusals are UTF-8. An event it takes, written by the store's
+//    table writer and read back by read_event, is the same event. Any payload text put in the
+//    table reads back as a typed event or as a `corrupt` error, never anything else.
 #include <boost/json/serialize.hpp>
 
 #include <bit>
@@ -25,6 +25,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/store/append_check.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/schema.hpp"
@@ -154,36 +155,51 @@ void check_event(codec_db& store, std::string_view dialog_id, std::string_view t
   ev.dialog_id = std::string(dialog_id);
   ev.root_id = std::string(dialog_id);
   ev.seq = 1;
-  ev.type = std::string(type);
   ev.ts_ms = 1700000000123;
   auto parsed = parse_json(text);
+  bool built = false;
   if (parsed && parsed->is_object()) {
-    ev.payload = std::move(parsed->get_object());
+    // What the typed codec refuses is never appended: producers build structs.
+    if (auto typed = decode_payload(type, parsed->get_object())) {
+      ev.payload = std::move(*typed);
+      built = true;
+    }
+  } else if (is_known_event_type(type)) {
+    // Built in code rather than parsed: strings need not be UTF-8 here.
+    ev.payload = events::tool_result{1, 1, std::string(type), "fuzz", true, std::string(text)};
+    built = true;
   } else {
-    // Built in code rather than parsed: strings and keys need not be UTF-8 here.
-    ev.payload["content"] = json::string(text);
-    ev.payload[json::string_view(type)] = 1e300 * (text.size() % 3 == 0 ? 1e300 : 1.0);
+    boost::json::object raw;
+    raw["content"] = json::string(text);
+    raw[json::string_view(type)] = 1e300 * (text.size() % 3 == 0 ? 1e300 : 1.0);
+    ev.payload = events::unknown_event{std::string(type), std::move(raw)};
+    built = true;
   }
-  const bool ids_ok = is_valid_utf8(ev.dialog_id) && is_valid_utf8(ev.type);
-  const bool payload_ok = !find_unwritable_json(ev.payload);
-  const auto checked = check_appendable({ev});
-  FUZZ_CHECK(checked.has_value() == (ids_ok && payload_ok), "check_appendable disagrees with the checks");
-  if (!checked) {
-    FUZZ_CHECK(checked.err().code == errc::invalid_argument, "refused with another code");
-    FUZZ_CHECK(is_valid_utf8(checked.err().message), "the refusal is not UTF-8: " + checked.err().message);
-  } else {
-    fuzz::must(store.clear.run(), "delete");
-    auto id = store.writer.insert_event(ev);
-    FUZZ_CHECK(id.has_value(), "the table writer refused an event check_appendable took");
-    auto back = store.read_back(*id);
-    FUZZ_CHECK(back.has_value(), "an appendable event does not read back: " + (back ? "" : back.err().message));
-    FUZZ_CHECK(back->dialog_id == ev.dialog_id && back->root_id == ev.root_id && back->seq == ev.seq &&
-                   back->type == ev.type && back->ts_ms == ev.ts_ms,
-               "the event's columns changed");
-    FUZZ_CHECK(
-        fuzz::same_json(back->payload, ev.payload),
-        "the payload changed: " + boost::json::serialize(ev.payload) + " → " + boost::json::serialize(back->payload));
+  if (built) {
+    const auto wire = encode_payload(ev.payload);
+    const std::string_view ev_type = ev.type();
+    const bool ids_ok = is_valid_utf8(ev.dialog_id) && is_valid_utf8(ev_type);
+    const bool payload_ok = !find_unwritable_json(wire);
+    const auto checked = check_appendable({ev});
+    FUZZ_CHECK(checked.has_value() == (ids_ok && payload_ok), "check_appendable disagrees with the checks");
+    if (!checked) {
+      FUZZ_CHECK(checked.err().code == errc::invalid_argument, "refused with another code");
+      FUZZ_CHECK(is_valid_utf8(checked.err().message), "the refusal is not UTF-8: " + checked.err().message);
+    } else {
+      fuzz::must(store.clear.run(), "delete");
+      auto id = store.writer.insert_event(ev);
+      FUZZ_CHECK(id.has_value(), "the table writer refused an event check_appendable took");
+      auto back = store.read_back(*id);
+      FUZZ_CHECK(back.has_value(), "an appendable event does not read back: " + (back ? "" : back.err().message));
+      FUZZ_CHECK(back->dialog_id == ev.dialog_id && back->root_id == ev.root_id && back->seq == ev.seq &&
+                     back->type() == ev_type && back->ts_ms == ev.ts_ms,
+                 "the event's columns changed");
+      const auto back_wire = encode_payload(back->payload);
+      FUZZ_CHECK(fuzz::same_json(back_wire, wire),
+                 "the payload changed: " + boost::json::serialize(wire) + " → " + boost::json::serialize(back_wire));
+    }
   }
+  const bool ids_ok = is_valid_utf8(dialog_id) && is_valid_utf8(type);
 
   // Whatever text a damaged log holds reads as an object, or as `corrupt`.
   fuzz::must(store.clear.run(), "delete");

@@ -58,22 +58,17 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
 
 void terminal_printer::on_event(const event& ev) {
   if (quiet_) return;
-  if (ev.type == event_type::generation_finished) {
-    if (const auto* calls = json_array_at(ev.payload, "toolCalls")) {
-      for (const auto& call : *calls) {
-        if (!call.is_object()) continue;
-        const auto& obj = call.get_object();
-        write(std::string(colour_ ? kCyan : "") + "→ " + json_string_or(obj, "name") + " " +
-              shorten(json_string_or(obj, "arguments"), 120) + (colour_ ? kReset : "") + "\n");
-      }
+  if (const auto* finished = ev.as<events::generation_finished>()) {
+    for (const auto& call : finished->tool_calls) {
+      write(std::string(colour_ ? kCyan : "") + "→ " + call.name + " " + shorten(call.arguments, 120) +
+            (colour_ ? kReset : "") + "\n");
     }
-    if (json_bool_or(ev.payload, "interrupted")) write("[generation interrupted]\n");
-  } else if (ev.type == event_type::tool_result) {
-    const bool ok = json_bool_or(ev.payload, "ok", true);
-    write(std::string(colour_ ? kCyan : "") + (ok ? "← " : "← error: ") +
-          shorten(json_string_or(ev.payload, "content"), 160) + (colour_ ? kReset : "") + "\n");
-  } else if (ev.type == event_type::drive_failed) {
-    write("[drive failed: " + json_string_or(ev.payload, "message") + "]\n");
+    if (finished->interrupted) write("[generation interrupted]\n");
+  } else if (const auto* result = ev.as<events::tool_result>()) {
+    write(std::string(colour_ ? kCyan : "") + (result->ok ? "← " : "← error: ") + shorten(result->content, 160) +
+          (colour_ ? kReset : "") + "\n");
+  } else if (const auto* failed = ev.as<events::drive_failed>()) {
+    write("[drive failed: " + failed->message + "]\n");
   }
 }
 

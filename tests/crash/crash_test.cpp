@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "parley/engine/integrity.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
@@ -94,8 +95,9 @@ child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std
 std::vector<std::string> normalized_log(store& log) {
   std::vector<std::string> out;
   for (auto ev : log.read_all_events().value()) {
-    ev.payload.erase("msgId");
-    out.push_back(ev.type + " " + std::to_string(ev.seq) + " " + boost::json::serialize(ev.payload));
+    auto wire = encode_payload(ev.payload);
+    wire.erase("msgId");
+    out.push_back(std::string(ev.type()) + " " + std::to_string(ev.seq) + " " + boost::json::serialize(wire));
   }
   return out;
 }

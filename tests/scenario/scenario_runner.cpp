@@ -19,6 +19,7 @@
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/store.hpp"
 
@@ -262,7 +263,7 @@ void check_expectations(engine::engine& eng, store& log, const YAML::Node& expec
     auto events = log.read_events(resolve(log, run, alias));
     ASSERT_TRUE(events.has_value());
     std::vector<std::string> types;
-    for (const auto& ev : *events) types.push_back(ev.type);
+    for (const auto& ev : *events) types.emplace_back(ev.type());
     EXPECT_EQ(types, entry.second.as<std::vector<std::string>>()) << "events of " << alias;
   }
   for (const auto& entry : expect["dialogs"]) {
@@ -360,8 +361,8 @@ void run_scenario(const fs::path& file, bool durable, std::size_t loaded_limit =
   // PARLEY_SCENARIO_DUMP=1 prints the whole log, for writing and debugging scenarios.
   if (std::getenv("PARLEY_SCENARIO_DUMP") != nullptr) {
     for (const auto& ev : run.log->read_all_events().value()) {
-      std::printf("%s #%lld %s %s\n", ev.dialog_id.c_str(), static_cast<long long>(ev.seq), ev.type.c_str(),
-                  boost::json::serialize(ev.payload).c_str());
+      std::printf("%s #%lld %s %s\n", ev.dialog_id.c_str(), static_cast<long long>(ev.seq),
+                  std::string(ev.type()).c_str(), boost::json::serialize(encode_payload(ev.payload)).c_str());
     }
   }
   check_expectations(**eng, *run.log, scenario["expect"], run);

@@ -59,11 +59,12 @@ TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswer
   auto events = log->read_events(id);
   ASSERT_TRUE(events);
   ASSERT_FALSE(events->empty());
-  EXPECT_EQ(events->back().type, event_type::drive_failed);
-  EXPECT_EQ(parley::json_string_or(events->back().payload, "message"),
+  EXPECT_EQ(events->back().type(), event_type::drive_failed);
+  ASSERT_TRUE(events->back().is<parley::events::drive_failed>());
+  EXPECT_EQ(events->back().as<parley::events::drive_failed>()->message,
             "openai: the model ended with finish_reason 'banana', which is none of stop, length, tool_calls, "
             "content_filter");
-  for (const auto& ev : *events) EXPECT_NE(ev.type, event_type::generation_finished);
+  for (const auto& ev : *events) EXPECT_NE(ev.type(), event_type::generation_finished);
 
   asio::co_spawn(io, say(eng, id, "again"), asio::detached);
   io.run();

@@ -94,8 +94,8 @@ TEST(GenseqDiscard, ABrokenStreamIsDiscardedOnTheWireAndNotDuplicatedInTheLog) {
   int discards = 0;
   int finished = 0;
   for (const auto& ev : *events) {
-    if (ev.type == event_type::generation_discarded) ++discards;
-    if (ev.type == event_type::generation_finished) ++finished;
+    if (ev.is<parley::events::generation_discarded>()) ++discards;
+    if (ev.is<parley::events::generation_finished>()) ++finished;
   }
   EXPECT_EQ(discards, 1);
   EXPECT_EQ(finished, 1);

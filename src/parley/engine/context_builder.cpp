@@ -104,11 +104,13 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
       prompt += std::to_string(i + 1) + ". " + reminders[i] + "\n";
     }
   }
-  if (const auto& health = dialog.state().health; health.level == "caution" || health.level == "critical") {
+  if (const auto& health = dialog.state().health;
+      health.is(events::health_level::caution) || health.is(events::health_level::critical)) {
     const std::int64_t rounds_left =
         std::max<std::int64_t>(setting.critical_context_rounds - health.critical_rounds + 1, 0);
     prompt += "\n\n";
-    prompt += context_health_warning(setting.language, health.level, health.prompt_tokens, health.context_window,
+    prompt += context_health_warning(setting.language, events::to_wire(*health.level), health.prompt_tokens,
+                                     health.context_window,
                                      rounds_left);
   }
   return prompt;

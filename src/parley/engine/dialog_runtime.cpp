@@ -1,6 +1,5 @@
 #include "parley/engine/dialog_runtime.hpp"
 
-#include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/model/projection.hpp"
 
@@ -12,14 +11,10 @@ namespace {
 // event that makes messages with calls) rather than parsed back from the message's text of them.
 std::vector<llm::tool_call> tool_calls_of_new(const event& ev, const message_row& message) {
   std::vector<llm::tool_call> calls;
-  const auto* items = message.tool_calls_json.empty() ? nullptr : json_array_at(ev.payload, "toolCalls");
-  if (items == nullptr) return calls;
-  calls.reserve(items->size());
-  for (const auto& item : *items) {
-    if (!item.is_object()) continue;
-    const auto& obj = item.get_object();
-    calls.push_back({json_string_or(obj, "id"), json_string_or(obj, "name"), json_string_or(obj, "arguments")});
-  }
+  const auto* finished = message.tool_calls_json.empty() ? nullptr : ev.as<events::generation_finished>();
+  if (finished == nullptr) return calls;
+  calls.reserve(finished->tool_calls.size());
+  for (const auto& call : finished->tool_calls) calls.push_back({call.id, call.name, call.arguments});
   return calls;
 }
 
@@ -47,13 +42,12 @@ result<void> dialog_runtime::apply(const event& ev) {
   return ok();
 }
 
-result<void> dialog_runtime::stage(std::string_view type, boost::json::object payload, std::string_view dialog_id,
+result<void> dialog_runtime::stage(events::event_payload payload, std::string_view dialog_id,
                                    std::string_view root_id) {
   event ev;
   ev.dialog_id = row_.id.empty() ? std::string(dialog_id) : row_.id;
   ev.root_id = row_.root_id.empty() ? std::string(root_id) : row_.root_id;
   ev.seq = row_.last_seq + 1;
-  ev.type = std::string(type);
   ev.payload = std::move(payload);
   ev.ts_ms = now_ms();
   PARLEY_TRY(apply(ev));

@@ -48,8 +48,7 @@ class dialog_runtime {
 
   // Builds the next event of this dialog, folds it into row/messages and queues it for the log.
   // `dialog_id`/`root_id` are only needed for the dialog_created event.
-  result<void> stage(std::string_view type, boost::json::object payload, std::string_view dialog_id = {},
-                     std::string_view root_id = {});
+  result<void> stage(events::event_payload payload, std::string_view dialog_id = {}, std::string_view root_id = {});
   std::vector<event> take_staged() { return std::exchange(staged_, {}); }
   const event& last_staged() const { return staged_.back(); }
 

@@ -31,36 +31,25 @@ namespace {
 // Long enough that ordinary generations never checkpoint; short enough that a crash loses little.
 constexpr std::chrono::seconds kCheckpointEvery{2};
 
-boost::json::array tool_calls_json(const std::vector<llm::tool_call>& calls) {
-  boost::json::array out;
-  out.reserve(calls.size());
-  for (const auto& call : calls) {
-    out.push_back(boost::json::object{{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
-  }
+events::generation_finished finished_payload(const dialog_runtime& dialog, const std::string& model,
+                                             std::int64_t genseq, const llm::model_response& response,
+                                             bool interrupted) {
+  events::generation_finished out;
+  out.course = dialog.row().course;
+  out.genseq = genseq;
+  out.thinking = response.thinking;
+  out.saying = response.saying;
+  out.tool_calls.reserve(response.tool_calls.size());
+  for (const auto& call : response.tool_calls) out.tool_calls.push_back({call.id, call.name, call.arguments});
+  out.finish_reason = interrupted ? std::string("interrupted") : response.finish_reason;
+  out.model = model;
+  // Counts the provider did not report are 0, and 0 is not written.
+  out.usage = {response.usage.input_tokens, response.usage.output_tokens, std::max<std::int64_t>(0, response.usage.cached_tokens),
+               std::max<std::int64_t>(0, response.usage.reasoning_tokens)};
+  out.interrupted = interrupted;
+  out.input_arrived = dialog.state().input_during_generation;
+  if (dialog.is_group()) out.member_id = dialog.speaking_member();
   return out;
-}
-
-boost::json::object usage_json(const llm::usage& usage) {
-  boost::json::object out{{"inputTokens", usage.input_tokens}, {"outputTokens", usage.output_tokens}};
-  if (usage.cached_tokens > 0) out["cachedTokens"] = usage.cached_tokens;
-  if (usage.reasoning_tokens > 0) out["reasoningTokens"] = usage.reasoning_tokens;
-  return out;
-}
-
-boost::json::object finished_payload(const dialog_runtime& dialog, const std::string& model, std::int64_t genseq,
-                                     const llm::model_response& response, bool interrupted) {
-  boost::json::object payload{{"course", dialog.row().course},
-                              {"genseq", genseq},
-                              {"thinking", response.thinking},
-                              {"saying", response.saying},
-                              {"toolCalls", tool_calls_json(response.tool_calls)},
-                              {"finishReason", interrupted ? std::string("interrupted") : response.finish_reason},
-                              {"model", model},
-                              {"usage", usage_json(response.usage)},
-                              {"interrupted", interrupted}};
-  if (dialog.state().input_during_generation) payload["inputArrived"] = true;
-  if (dialog.is_group()) payload["memberId"] = dialog.speaking_member();
-  return payload;
 }
 
 bool is_final(const llm::model_response& response, bool interrupted) {
@@ -118,9 +107,9 @@ void make_loggable(tools::tool_outcome& outcome) {
 
 // Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
 // the AI said (or thought) when it made the call.
-boost::json::object introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
-                                     const tools::tool_outcome& outcome, std::int64_t started_ms,
-                                     std::int64_t finished_ms) {
+events::record_introspection introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
+                                              const tools::tool_outcome& outcome, std::int64_t started_ms,
+                                              std::int64_t finished_ms) {
   std::string purpose;
   for (auto m = dialog.messages().rbegin(); m != dialog.messages().rend(); ++m) {
     if (m->role != "assistant") continue;
@@ -133,17 +122,18 @@ boost::json::object introspection_of(const dialog_runtime& dialog, const llm::to
     while (cut > 0 && (static_cast<unsigned char>(purpose[cut]) & 0xc0) == 0x80) --cut;
     purpose = purpose.substr(0, cut) + "…";
   }
-  boost::json::object out{{"turnId", new_uuid()},
-                          {"purpose", std::move(purpose)},
-                          {"toolUsed", call.name},
-                          {"toolInput", call.arguments},
-                          {"toolOutput", outcome.content},
-                          {"startedAt", started_ms},
-                          {"durationMs", finished_ms - started_ms},
-                          {"aiId", dialog.speaking_member()}};
+  events::record_introspection out;
+  out.turn_id = new_uuid();
+  out.purpose = std::move(purpose);
+  out.tool_used = call.name;
+  out.tool_input = call.arguments;
+  out.tool_output = outcome.content;
+  out.started_at = started_ms;
+  out.duration_ms = finished_ms - started_ms;
+  out.ai_id = dialog.speaking_member();
   if (auto entry = memory_written_by(call, outcome.ok); !entry.empty()) {
-    out["generatedEntry"] = entry;
-    out["memoryId"] = new_uuid();
+    out.generated_entry = std::move(entry);
+    out.memory_id = new_uuid();
   }
   return out;
 }
@@ -263,8 +253,7 @@ result<llm::model_request> engine::model_request_for(const dialog_runtime& dialo
 
 asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round) {
   const std::int64_t genseq = dialog.row().last_genseq + 1;
-  PARLEY_CO_TRY(stage(dialog, event_type::generation_started,
-                      boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"round", round}}));
+  PARLEY_CO_TRY(stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw
   // it as it was staged), so it becomes durable with the first checkpoint of a long generation or
   // with the generation's end — one commit per model call instead of two. A crash before either
@@ -275,16 +264,13 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
   relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking,
                                                                 const std::string& saying) {
-    if (!stage(dialog, event_type::generation_progress,
-               boost::json::object{
-                   {"course", dialog.row().course}, {"genseq", genseq}, {"thinking", thinking}, {"saying", saying}})) {
+    if (!stage(dialog, events::generation_progress{dialog.row().course, genseq, thinking, saying})) {
       return;
     }
     writer_.send(dialog.take_staged());
   });
   relay.on_discarded([this, &dialog, genseq](std::string_view reason) {
-    if (!stage(dialog, event_type::generation_discarded,
-               boost::json::object{{"course", dialog.row().course}, {"genseq", genseq}, {"reason", reason}})) {
+    if (!stage(dialog, events::generation_discarded{dialog.row().course, genseq, std::string(reason)})) {
       return;
     }
     writer_.send(dialog.take_staged());
@@ -304,16 +290,16 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
   // Read before generation_finished marks the assignment replied.
   const bool owes_reply = dialog.state().assigned && !dialog.state().assigned->replied;
-  PARLEY_CO_TRY(stage(dialog, event_type::generation_finished,
-                      finished_payload(dialog, member.config->model, genseq, *response, interrupted)));
+  PARLEY_CO_TRY(stage(dialog, finished_payload(dialog, member.config->model, genseq, *response, interrupted)));
   if (!interrupted) PARLEY_CO_TRY(stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {
     // Told like a tool error, so the model can write the Tellask again.
-    PARLEY_CO_TRY(stage(dialog, event_type::user_message,
-                        boost::json::object{{"course", dialog.row().course},
-                                            {"content", std::move(syntax_errors)},
-                                            {"msgId", new_uuid()},
-                                            {"origin", "system"}}));
+    events::user_message told;
+    told.course = dialog.row().course;
+    told.content = std::move(syntax_errors);
+    told.msg_id = new_uuid();
+    told.origin = events::message_origin::system;
+    PARLEY_CO_TRY(stage(dialog, std::move(told)));
   }
   round_effects fx;
   if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, owes_reply, fx));
@@ -355,21 +341,15 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       outcome = co_await run_member_tool(member, call, context);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {
-        auto noted = stage(dialog, records_event::introspection_recorded,
-                           introspection_of(dialog, call, outcome, started_ms, now_ms()));
+        auto noted = stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms()));
         if (!noted) {
           co_await record_failure(dialog, noted.err().message);
           co_return;
         }
       }
     }
-    const auto staged = stage(dialog, event_type::tool_result,
-                              boost::json::object{{"course", dialog.row().course},
-                                                  {"genseq", dialog.row().last_genseq},
-                                                  {"callId", call.id},
-                                                  {"name", call.name},
-                                                  {"ok", outcome.ok},
-                                                  {"content", std::move(outcome.content)}});
+    const auto staged = stage(dialog, events::tool_result{dialog.row().course, dialog.row().last_genseq, call.id,
+                                                          call.name, outcome.ok, std::move(outcome.content)});
     if (!staged) {
       co_await record_failure(dialog, staged.err().message);
       co_return;
@@ -413,8 +393,7 @@ asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup&
 
 asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {
   if (dialog.poisoned) co_return;  // the log refused an earlier batch; only a reload can help
-  if (!stage(dialog, event_type::drive_failed,
-             boost::json::object{{"course", dialog.row().course}, {"message", message}})) {
+  if (!stage(dialog, events::drive_failed{dialog.row().course, message})) {
     co_return;
   }
   (void)co_await commit(dialog);
@@ -424,23 +403,20 @@ result<void> engine::stage_context_health(dialog_runtime& dialog, const member_s
                                           std::int64_t prompt_tokens) {
   if (member.model == nullptr || member.model->context_window <= 0 || prompt_tokens <= 0) return ok();
   const double used = static_cast<double>(prompt_tokens) / static_cast<double>(member.model->context_window);
-  const char* level = used >= member.model->critical_ratio  ? "critical"
-                      : used >= member.model->caution_ratio ? "caution"
-                                                            : "healthy";
+  using events::health_level;
+  const health_level level = used >= member.model->critical_ratio  ? health_level::critical
+                             : used >= member.model->caution_ratio ? health_level::caution
+                                                                   : health_level::healthy;
   const auto& previous = dialog.state().health.level;
   // A healthy context is only worth a record when it was not healthy before.
-  if (std::string_view(level) == "healthy" && (previous.empty() || previous == "healthy")) return ok();
-  return stage(dialog, event_type::context_health,
-               boost::json::object{{"course", dialog.row().course},
-                                   {"genseq", genseq},
-                                   {"level", level},
-                                   {"promptTokens", prompt_tokens},
-                                   {"contextWindow", member.model->context_window}});
+  if (level == health_level::healthy && (!previous || previous == health_level::healthy)) return ok();
+  return stage(dialog, events::context_health{dialog.row().course, genseq, level, prompt_tokens,
+                                              member.model->context_window});
 }
 
 bool engine::context_stayed_critical(const dialog_runtime& dialog) const {
   const auto& health = dialog.state().health;
-  return health.level == "critical" && health.critical_rounds > team_.limits.critical_context_rounds;
+  return health.is(events::health_level::critical) && health.critical_rounds > team_.limits.critical_context_rounds;
 }
 
 }  // namespace parley::engine

@@ -277,25 +277,27 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   }
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
-  boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
-  if (!spec.title.empty()) payload["title"] = spec.title;
-  if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
-  if (!spec.humans.empty()) payload["humans"] = boost::json::array(spec.humans.begin(), spec.humans.end());
-  if (!spec.members.empty()) payload["members"] = boost::json::array(spec.members.begin(), spec.members.end());
-  if (!spec.reflection.empty()) {
-    payload["reflection"] = std::move(spec.reflection);
-    payload["callKind"] = dialog_tool::self_reflect;  // its tool uses are introspection turns, as in a selfReflect
+  events::dialog_created created;
+  created.member_id = spec.member_id;
+  created.kind = events::dialog_kind::root;
+  created.title = spec.title;
+  created.task_doc_path = spec.task_doc_path;
+  created.humans = spec.humans;
+  created.members = spec.members;
+  if (spec.reflection) {
+    created.reflection = std::move(spec.reflection);
+    created.call = events::call_kind::self_reflect;  // its tool uses are introspection turns, as in a selfReflect
   }
-  add_record_windows(payload);
-  if (auto staged = runtime->stage(event_type::dialog_created, std::move(payload), id, id); !staged) {
+  add_record_windows(created);
+  if (auto staged = runtime->stage(std::move(created), id, id); !staged) {
     co_return std::move(staged).err();
   }
   auto& ref = *runtime;
   if (!spec.first_message.empty()) {
     if (spec.first_message_id.empty()) spec.first_message_id = new_uuid();
-    auto input = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id), "user",
-                               std::move(spec.first_message_from), {});
-    if (auto staged = stage(ref, event_type::user_message, std::move(input)); !staged) {
+    auto input = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id),
+                               events::message_origin::user, std::move(spec.first_message_from), std::nullopt);
+    if (auto staged = stage(ref, std::move(input)); !staged) {
       co_return std::move(staged).err();
     }
   }
@@ -321,29 +323,35 @@ asio::awaitable<result<std::string>> engine::start_reflection(std::string member
   new_dialog spec;
   spec.member_id = member_id;
   spec.title = "self-reflection: " + goal;
-  spec.reflection = boost::json::object{{"trigger", trigger}, {"goal", goal}};
+  spec.reflection = events::reflection_spec{std::move(trigger), goal, std::nullopt};
   auto id = co_await create_root_dialog(std::move(spec));
   if (!id) co_return id;
   std::string prompt = reflection_prompt(team_.language, goal, "");
   std::string msg_id = new_uuid();
-  std::string origin = "system";  // the reflection's goal comes from the system, not a human
-  auto posted = co_await post_input(*id, std::move(prompt), std::move(msg_id), std::move(origin));
+  // The reflection's goal comes from the system, not a human.
+  auto posted = co_await post_input(*id, std::move(prompt), std::move(msg_id), events::message_origin::system);
   if (!posted) co_return std::move(posted).err();
   co_return id;
 }
 
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content, std::string msg_id,
                                                         std::string from, boost::json::object attachment) {
-  std::string origin = "user";
-  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id), std::move(origin),
-                                std::move(from), std::move(attachment));
+  std::optional<events::attachment> media;
+  if (!attachment.empty()) {
+    if (auto problem = events::decode_object(attachment, media.emplace(), "attachment")) {
+      co_return make_error(errc::invalid_argument, problem->path + ": " + problem->problem);
+    }
+  }
+  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id),
+                                events::message_origin::user, std::move(from), std::move(media));
 }
 
 asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                 std::string origin, std::string from, boost::json::object attachment) {
-  if (auto valid = check_user_message(content, !attachment.empty()); !valid) co_return std::move(valid).err();
+                                                 events::message_origin origin, std::string from,
+                                                 std::optional<events::attachment> attachment) {
+  if (auto valid = check_user_message(content, attachment.has_value()); !valid) co_return std::move(valid).err();
   // Described before it is recorded: the log holds the words every model will read for it.
-  if (!attachment.empty()) co_await describe_attachment(attachment);
+  if (attachment) co_await describe_attachment(*attachment);
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
@@ -355,7 +363,7 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
     // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
-    if (!msg_id.empty() && origin == "user") {
+    if (!msg_id.empty() && origin == events::message_origin::user) {
       auto earlier = dialog_of_input(msg_id, from);
       if (!earlier) co_return std::move(earlier).err();
       if (*earlier && **earlier == dialog_id) co_return ok();
@@ -370,7 +378,7 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     if (msg_id.empty()) msg_id = new_uuid();
     auto payload = input_payload(dialog, std::move(content), std::move(msg_id), std::move(origin), std::move(from),
                                  std::move(attachment));
-    if (auto staged = stage(dialog, event_type::user_message, std::move(payload)); !staged) {
+    if (auto staged = stage(dialog, std::move(payload)); !staged) {
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
@@ -379,17 +387,18 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   co_return ok();
 }
 
-boost::json::object engine::input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
-                                          std::string origin, std::string from, boost::json::object attachment) const {
-  std::string responder = dialog.is_group() ? responder_for(dialog.row(), content) : std::string();
-  boost::json::object payload{{"course", dialog.row().course},
-                              {"content", std::move(content)},
-                              {"msgId", std::move(msg_id)},
-                              {"origin", std::move(origin)}};
-  if (!from.empty()) payload["from"] = std::move(from);
-  if (!attachment.empty()) payload["attachment"] = std::move(attachment);
-  if (dialog.is_group()) payload["responder"] = std::move(responder);
-  return payload;
+events::user_message engine::input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
+                                           events::message_origin origin, std::string from,
+                                           std::optional<events::attachment> attachment) const {
+  events::user_message input;
+  if (dialog.is_group()) input.responder = responder_for(dialog.row(), content);
+  input.course = dialog.row().course;
+  input.content = std::move(content);
+  input.msg_id = std::move(msg_id);
+  input.origin = origin;
+  input.from = std::move(from);
+  input.media = std::move(attachment);
+  return input;
 }
 
 result<void> engine::check_user_message(std::string_view content, bool with_attachment) const {
@@ -519,22 +528,21 @@ asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round
 result<void> engine::recover_interrupted_generation(dialog_runtime& dialog) {
   // The process ended while this generation streamed. It is closed as interrupted, keeping what
   // its last checkpoint logged, and run again.
-  PARLEY_TRY(stage(dialog, event_type::generation_finished,
-                   boost::json::object{{"course", dialog.row().course},
-                                       {"genseq", dialog.row().last_genseq},
-                                       {"thinking", dialog.state().partial_thinking},
-                                       {"saying", dialog.state().partial_saying},
-                                       {"toolCalls", boost::json::array{}},
-                                       {"finishReason", "process_exit"},
-                                       {"usage", boost::json::object{{"inputTokens", 0}, {"outputTokens", 0}}},
-                                       {"interrupted", true}}));
-  PARLEY_TRY(stage(dialog, event_type::drive_resumed, boost::json::object{}));
+  events::generation_finished closed;
+  closed.course = dialog.row().course;
+  closed.genseq = dialog.row().last_genseq;
+  closed.thinking = dialog.state().partial_thinking;
+  closed.saying = dialog.state().partial_saying;
+  closed.finish_reason = "process_exit";
+  closed.interrupted = true;
+  PARLEY_TRY(stage(dialog, std::move(closed)));
+  PARLEY_TRY(stage(dialog, events::drive_resumed{}));
   writer_.send(dialog.take_staged());
   return ok();
 }
 
-result<void> engine::stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload) {
-  PARLEY_TRY(dialog.stage(type, std::move(payload)));
+result<void> engine::stage(dialog_runtime& dialog, events::event_payload payload) {
+  PARLEY_TRY(dialog.stage(std::move(payload)));
   for (auto* observer : observers_) observer->on_event(dialog.last_staged());
   return ok();
 }

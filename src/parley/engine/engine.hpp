@@ -35,8 +35,8 @@ struct new_dialog {
   std::string member_id;  // empty: the team's default member (in a group: its first member, if any)
   std::string title;
   std::string task_doc_path;  // a `*.tsk` package in the workspace, created if missing
-  // {trigger, goal}: a self-reflection of the member (start_reflection); empty for any other dialog.
-  boost::json::object reflection;
+  // A self-reflection of the member (start_reflection); none for any other dialog.
+  std::optional<events::reflection_spec> reflection;
   // Seed 002's dialogue types. `humans`: the users who take part, its creator first (who may see
   // it). `members`: a group's AI members (two or more with one human: a LIO; any with several
   // humans: an AI in a human group). No members and `humans_only`: humans talk among themselves.
@@ -143,8 +143,7 @@ class engine {
   // A write of seed 002's records API (records_event::session_opened, ...) to a dialog's log.
   // Under the dialog's lock, once everything appended before is committed, `check` decides
   // against the records as they are; its error is returned and nothing is appended.
-  boost::asio::awaitable<result<void>> append_record_write(std::string dialog_id, std::string type,
-                                                           boost::json::object payload,
+  boost::asio::awaitable<result<void>> append_record_write(std::string dialog_id, events::event_payload write,
                                                            std::function<result<void>()> check);
   // Response window and session gap (ms) of the records of dialogs created from now on; 0 keeps
   // seed 002's defaults (3 h, 1 h). Recorded in each dialog_created, so a rebuild uses them.
@@ -248,25 +247,26 @@ class engine {
   result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
                                     std::int64_t prompt_tokens);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
-  // `extra`: fields added to its dialog_created payload.
+  // `reflection`: a selfReflect's (seed 002 self-reflection session).
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                           std::string_view call_kind, std::string_view session_slug,
-                                           boost::json::object extra = {});
+                                           events::call_kind call_kind, std::string_view session_slug,
+                                           std::optional<events::reflection_spec> reflection = std::nullopt);
   // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
   result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
                                     round_effects& fx);
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
-  result<void> stage(dialog_runtime& dialog, std::string_view type, boost::json::object payload);
-  // The payload of a user_message event for `dialog` (course, msgId, a group's responder).
-  boost::json::object input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
-                                    std::string origin, std::string from, boost::json::object attachment) const;
+  result<void> stage(dialog_runtime& dialog, events::event_payload payload);
+  // The user_message event for `dialog` (course, msgId, a group's responder).
+  events::user_message input_payload(const dialog_runtime& dialog, std::string content, std::string msg_id,
+                                     events::message_origin origin, std::string from,
+                                     std::optional<events::attachment> attachment) const;
   // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
   boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
-                                                  std::string origin, std::string from = {},
-                                                  boost::json::object attachment = {});
+                                                  events::message_origin origin, std::string from = {},
+                                                  std::optional<events::attachment> attachment = std::nullopt);
   // media_description.cpp: fills a missing caption/transcription from the team's media members.
-  boost::asio::awaitable<void> describe_attachment(boost::json::object& attachment);
+  boost::asio::awaitable<void> describe_attachment(events::attachment& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
   void mark_poisoned(dialog_runtime& dialog, const std::string& problem);
   // Stalled dialogs (set_store_retry): noted when their drive ends, retried with backoff.
@@ -277,7 +277,7 @@ class engine {
   void note_use(dialog_runtime& dialog);
   void unload_unused_dialogs();
   // Adds the configured record windows to a dialog_created payload.
-  void add_record_windows(boost::json::object& created_payload) const;
+  void add_record_windows(events::dialog_created& created) const;
 
   boost::asio::any_io_executor executor_;
   store& log_;

@@ -81,7 +81,7 @@ void check_waits(const std::string& id, const replayed& d, const std::map<std::s
     if (other->second.row.dead) {
       problems.push_back("dialog " + id + ": waits for dialog " + awaited.dialog_id + ", which is dead");
     }
-    if (awaited.name == "tellaskBack" || awaited.call_id.empty()) continue;
+    if (awaited.name == events::call_kind::tellask_back || awaited.call_id.empty()) continue;
     const auto& assigned = other->second.state.assigned;
     if (!assigned || assigned->caller_id != id || assigned->call_id != awaited.call_id) {
       problems.push_back("dialog " + id + ": waits for subdialog " + awaited.dialog_id + " on call " + awaited.call_id +
@@ -121,7 +121,7 @@ result<integrity_report> check_integrity(store& log) {
     for (const auto& ev : *events) {
       auto step = apply_event(ev, d.row);
       if (!step) {
-        report.problems.push_back("dialog " + stored.id + ": event " + std::to_string(ev.seq) + " (" + ev.type +
+        report.problems.push_back("dialog " + stored.id + ": event " + std::to_string(ev.seq) + " (" + std::string(ev.type()) +
                                   ") does not replay: " + step.err().message);
         break;
       }

@@ -39,12 +39,8 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
     }
     const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
     if (answer.msg_id.empty()) answer.msg_id = new_uuid();
-    if (auto staged = stage(dialog, event_type::question_answered,
-                            boost::json::object{{"course", dialog.row().course},
-                                                {"questionId", answer.question_id},
-                                                {"callId", question->call_id},
-                                                {"content", answer.content},
-                                                {"msgId", answer.msg_id}});
+    if (auto staged = stage(dialog, events::question_answered{dialog.row().course, answer.question_id,
+                                                              question->call_id, answer.content, answer.msg_id});
         !staged) {
       co_return std::move(staged).err();
     }
@@ -96,7 +92,7 @@ asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
     }
     if (dialog.messages().empty())
       co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
-    if (auto staged = stage(dialog, event_type::drive_resumed, boost::json::object{}); !staged) {
+    if (auto staged = stage(dialog, events::drive_resumed{}); !staged) {
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
@@ -117,7 +113,7 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
   auto guard = co_await sub.lock().acquire();
   if (reason.empty()) reason = "declared dead by a human";
   round_effects fx;
-  if (auto staged = stage(sub, event_type::declared_dead, boost::json::object{{"reason", reason}}); !staged) {
+  if (auto staged = stage(sub, events::declared_dead{reason}); !staged) {
     co_return std::move(staged).err();
   }
   // Its Type B entry goes, so the same agentId!sessionSlug starts a brand-new session next time.
@@ -138,18 +134,13 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
           break;
         }
       }
-      auto reply = stage(waiting, event_type::reply_received,
-                         boost::json::object{{"course", waiting.row().course},
-                                             {"callId", call_id},
-                                             {"name", assigned->call_name},
-                                             {"awaited", waits},
-                                             {"fromDialogId", sub.id()},
-                                             {"fromMemberId", sub.row().member_id},
-                                             {"kind", "dead"},
-                                             {"ok", false},
-                                             {"content", "the subdialog of @" + sub.row().member_id +
+      auto reply = stage(waiting, events::reply_received{waiting.row().course, call_id, assigned->call_name, waits,
+                                                         sub.id(), sub.row().member_id, events::reply_kind::dead,
+                                                         false,
+                                                         "the subdialog of @" + sub.row().member_id +
                                                              " was declared dead by a human (" + reason +
-                                                             "); it will not reply. Continue without it."}});
+                                                             "); it will not reply. Continue without it.",
+                                                         std::nullopt});
       if (!reply) co_return std::move(reply).err();
       fx.touch(waiting, true);
     }

@@ -13,17 +13,16 @@ namespace parley::engine {
 
 namespace asio = boost::asio;
 
-asio::awaitable<void> engine::describe_attachment(boost::json::object& attachment) {
-  const std::string kind = json_string_or(attachment, "kind");
-  const bool image = kind == "image";
+asio::awaitable<void> engine::describe_attachment(events::attachment& attachment) {
+  const bool image = attachment.kind == events::attachment_kind::image;
   const std::string& describer = image ? team_.media.captioner : team_.media.transcriber;
-  const char* field = image ? "caption" : "transcription";
-  if (describer.empty() || !json_string_or(attachment, field).empty() || !read_attachment_) co_return;
+  auto& words_field = image ? attachment.caption : attachment.transcription;
+  if (describer.empty() || !words_field.value_or("").empty() || !read_attachment_) co_return;
   const auto member = members_.find(describer);
   if (member == members_.end()) co_return;
-  auto bytes = read_attachment_(json_string_or(attachment, "uploadId"));
+  auto bytes = read_attachment_(attachment.upload_id);
   if (!bytes) {
-    attachment["describeError"] = bytes.err().message;
+    attachment.describe_error = bytes.err().message;
     co_return;
   }
   llm::model_request request;
@@ -34,7 +33,7 @@ asio::awaitable<void> engine::describe_attachment(boost::json::object& attachmen
   request.stream = false;
   llm::chat_message ask;
   ask.content = image ? "Describe this image." : "Transcribe this recording.";
-  ask.media.push_back(llm::media_part{kind, json_string_or(attachment, "mime"), json_string_or(attachment, "format"),
+  ask.media.push_back(llm::media_part{std::string(events::to_wire(attachment.kind)), attachment.mime, attachment.format,
                                       base64_encode(*bytes)});
   request.messages.push_back(std::move(ask));
   llm::stream_sink quiet;  // nobody watches a description being written
@@ -43,11 +42,11 @@ asio::awaitable<void> engine::describe_attachment(boost::json::object& attachmen
   std::string words = described ? described->saying : std::string{};
   while (!words.empty() && (words.back() == '\n' || words.back() == ' ')) words.pop_back();
   if (words.empty()) {
-    attachment["describeError"] = described ? "@" + describer + " answered nothing" : described.err().message;
+    attachment.describe_error = described ? "@" + describer + " answered nothing" : described.err().message;
     co_return;
   }
-  attachment[field] = std::move(words);
-  attachment["describedBy"] = describer;
+  words_field = std::move(words);
+  attachment.described_by = describer;
 }
 
 }  // namespace parley::engine

@@ -68,11 +68,10 @@ asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std
   {
     auto guard = co_await dialog.lock().acquire();
     if (dialog.row().status != "running" || dialog.row().dead) co_return ok();
-    auto staged = stage(dialog, event_type::drive_failed,
-                        boost::json::object{{"course", dialog.row().course},
-                                            {"message", "the log refused a write: " + problem +
-                                                            "; the drive is retried now that it takes writes"}});
-    if (staged) staged = stage(dialog, event_type::drive_resumed, boost::json::object{});
+    auto staged = stage(dialog, events::drive_failed{dialog.row().course,
+                                                     "the log refused a write: " + problem +
+                                                         "; the drive is retried now that it takes writes"});
+    if (staged) staged = stage(dialog, events::drive_resumed{});
     if (!staged) co_return std::move(staged).err();
     if (auto committed = co_await commit(dialog); !committed) co_return committed;
   }

@@ -100,20 +100,21 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
 }
 
 result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                                 std::string_view call_kind, std::string_view session_slug,
-                                                 boost::json::object extra) {
+                                                 events::call_kind call_kind, std::string_view session_slug,
+                                                 std::optional<events::reflection_spec> reflection) {
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
-  boost::json::object payload{{"memberId", member_id},
-                              {"kind", "sub"},
-                              {"parentId", caller.id()},
-                              {"depth", caller.row().depth + 1},
-                              {"callKind", call_kind}};
-  if (!caller.row().task_doc_path.empty()) payload["taskDocPath"] = caller.row().task_doc_path;
-  if (!session_slug.empty()) payload["sessionSlug"] = session_slug;
-  for (auto& [key, value] : extra) payload[key] = std::move(value);
-  add_record_windows(payload);
-  PARLEY_TRY(runtime->stage(event_type::dialog_created, std::move(payload), id, caller.row().root_id));
+  events::dialog_created created;
+  created.member_id = member_id;
+  created.kind = events::dialog_kind::sub;
+  created.parent_id = caller.id();
+  created.depth = caller.row().depth + 1;
+  created.call = call_kind;
+  created.task_doc_path = caller.row().task_doc_path;
+  created.session_slug = std::string(session_slug);
+  created.reflection = std::move(reflection);
+  add_record_windows(created);
+  PARLEY_TRY(runtime->stage(std::move(created), id, caller.row().root_id));
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
   auto* raw = runtime.get();
   dialogs_.emplace(id, std::move(runtime));
@@ -126,6 +127,8 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const bool fbr = call.name == dialog_tool::fresh_boots_reasoning;
   const bool reflect = call.name == dialog_tool::self_reflect;
   const bool registered = call.name == dialog_tool::tellask;
+  const auto kind = events::from_wire<events::call_kind>(call.name);
+  if (!kind) return refuse("tool '" + call.name + "' does not call a teammate");
   const std::string content = reflect ? json_string_or(args, "goal") : json_string_or(args, "tellaskContent");
   const std::string target = fbr || reflect ? caller.speaking_member() : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
@@ -158,12 +161,9 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const bool created = sub == nullptr;
   if (created) {
     // A reflection is recorded as seed 002's self-reflection session (the records reducer reads this).
-    boost::json::object extra;
-    if (reflect) {
-      extra["reflection"] = boost::json::object{
-          {"trigger", "task_reflection"}, {"goal", content}, {"moodState", json_string_or(args, "moodState")}};
-    }
-    auto made = create_subdialog(caller, target, call.name, slug, std::move(extra));
+    std::optional<events::reflection_spec> reflection;
+    if (reflect) reflection = events::reflection_spec{"task_reflection", content, json_string_or(args, "moodState")};
+    auto made = create_subdialog(caller, target, *kind, slug, std::move(reflection));
     if (!made) return std::move(made).err();
     sub = *made;
     if (registered) hierarchy.registry[key] = sub->id();
@@ -175,18 +175,18 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
     if (auto loaded = load(previous->caller_id); loaded && !(*loaded)->row().dead) {
       auto& old_caller = **loaded;
       const bool waits = old_caller.state().awaits_call(previous->call_id);
-      PARLEY_TRY(stage(old_caller, event_type::reply_received,
-                       boost::json::object{{"course", old_caller.row().course},
-                                           {"callId", waits ? previous->call_id : std::string()},
-                                           {"name", previous->call_name},
-                                           {"awaited", waits},
-                                           {"fromDialogId", sub->id()},
-                                           {"fromMemberId", target},
-                                           {"kind", "superseded"},
-                                           {"ok", false},
-                                           {"content", "@" + target + " (session " + previous->session_slug +
-                                                           ") was tellasked again by another dialog before it "
-                                                           "replied; its reply goes to that dialog."}}));
+      PARLEY_TRY(stage(old_caller, events::reply_received{old_caller.row().course,
+                                                          waits ? previous->call_id : std::string(),
+                                                          previous->call_name,
+                                                          waits,
+                                                          sub->id(),
+                                                          target,
+                                                          events::reply_kind::superseded,
+                                                          false,
+                                                          "@" + target + " (session " + previous->session_slug +
+                                                              ") was tellasked again by another dialog before it "
+                                                              "replied; its reply goes to that dialog.",
+                                                          std::nullopt}));
       fx.touch(old_caller, true);
     }
   }
@@ -200,24 +200,17 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   } else if (sub->messages().empty() || new_caller) {
     prompt = course_header(team_.language, caller.speaking_member(), fbr) + "\n\n" + content;
   }
-  boost::json::object assignment{{"callerId", caller.id()}, {"callerMemberId", caller.speaking_member()},
-                                 {"callId", call.id},       {"callName", call.name},
-                                 {"sessionSlug", slug},     {"tellaskContent", content}};
-  PARLEY_TRY(stage(*sub, event_type::user_message,
-                   boost::json::object{{"course", sub->row().course},
-                                       {"content", std::move(prompt)},
-                                       {"msgId", new_uuid()},
-                                       {"origin", "tellask"},
-                                       {"assignment", std::move(assignment)}}));
-  boost::json::object called{{"course", caller.row().course},
-                             {"genseq", caller.row().last_genseq},
-                             {"callId", call.id},
-                             {"name", call.name},
-                             {"subdialogId", sub->id()},
-                             {"targetAgentId", target},
-                             {"tellaskContent", content}};
-  if (registered) called["sessionSlug"] = slug;
-  PARLEY_TRY(stage(caller, event_type::tellask_called, std::move(called)));
+  events::user_message tellask;
+  tellask.course = sub->row().course;
+  tellask.content = std::move(prompt);
+  tellask.msg_id = new_uuid();
+  tellask.origin = events::message_origin::tellask;
+  tellask.assigned = events::assignment{caller.id(), caller.speaking_member(), call.id, *kind, slug, content};
+  PARLEY_TRY(stage(*sub, std::move(tellask)));
+  events::tellask_called called{caller.row().course, caller.row().last_genseq, call.id, *kind, sub->id(), target,
+                                std::nullopt, content};
+  if (registered) called.session_slug = slug;
+  PARLEY_TRY(stage(caller, std::move(called)));
   fx.touch(*sub, true);
   return tool_reply{};
 }
@@ -235,7 +228,7 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
   // The question is the reply to the tellasker's waiting call (seed 001: the subdialog's response
   // with the 【tellaskBack】 marker); its answer comes back as this call's result.
   std::string waiting_call;
-  std::string waiting_name = std::string(dialog_tool::tellask_back);
+  events::call_kind waiting_name = events::call_kind::tellask_back;
   bool waits = false;
   for (const auto& awaited : tellasker.state().awaited) {
     if (awaited.dialog_id == sub.id()) {
@@ -245,25 +238,12 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
       break;
     }
   }
-  PARLEY_TRY(stage(sub, event_type::tellask_called,
-                   boost::json::object{{"course", sub.row().course},
-                                       {"genseq", sub.row().last_genseq},
-                                       {"callId", call.id},
-                                       {"name", call.name},
-                                       {"subdialogId", tellasker.id()},
-                                       {"targetAgentId", tellasker.speaking_member()},
-                                       {"tellaskContent", content}}));
-  PARLEY_TRY(stage(tellasker, event_type::reply_received,
-                   boost::json::object{{"course", tellasker.row().course},
-                                       {"callId", waiting_call},
-                                       {"name", waiting_name},
-                                       {"awaited", waits},
-                                       {"fromDialogId", sub.id()},
-                                       {"fromMemberId", sub.row().member_id},
-                                       {"kind", "tellaskBack"},
-                                       {"ok", true},
-                                       {"backCallId", call.id},
-                                       {"content", content}}));
+  PARLEY_TRY(stage(sub, events::tellask_called{sub.row().course, sub.row().last_genseq, call.id,
+                                               events::call_kind::tellask_back, tellasker.id(),
+                                               tellasker.speaking_member(), std::nullopt, content}));
+  PARLEY_TRY(stage(tellasker, events::reply_received{tellasker.row().course, waiting_call, waiting_name, waits, sub.id(),
+                                                     sub.row().member_id, events::reply_kind::tellask_back, true,
+                                                     content, call.id}));
   fx.touch(tellasker, true);
   return tool_reply{};
 }
@@ -279,19 +259,11 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
       if (!loaded || (*loaded)->row().dead) continue;
       auto& asker = **loaded;
       const bool waits = asker.state().awaits_call(answer.call_id);
-      PARLEY_TRY(stage(asker, event_type::reply_received,
-                       boost::json::object{{"course", asker.row().course},
-                                           {"callId", waits ? answer.call_id : std::string()},
-                                           {"name", dialog_tool::tellask_back},
-                                           {"awaited", waits},
-                                           {"fromDialogId", dialog.id()},
-                                           {"fromMemberId", dialog.row().member_id},
-                                           {"kind", "answer"},
-                                           {"ok", true},
-                                           {"content", saying}}));
-      PARLEY_TRY(stage(dialog, event_type::answer_delivered,
-                       boost::json::object{
-                           {"course", dialog.row().course}, {"toDialogId", asker.id()}, {"callId", answer.call_id}}));
+      PARLEY_TRY(stage(asker, events::reply_received{asker.row().course, waits ? answer.call_id : std::string(),
+                                                     events::call_kind::tellask_back, waits, dialog.id(),
+                                                     dialog.row().member_id, events::reply_kind::answer, true, saying,
+                                                     std::nullopt}));
+      PARLEY_TRY(stage(dialog, events::answer_delivered{dialog.row().course, asker.id(), answer.call_id}));
       fx.touch(asker, true);
     }
     return ok();
@@ -310,20 +282,13 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
       break;
     }
   }
-  PARLEY_TRY(stage(caller, event_type::reply_received,
-                   boost::json::object{{"course", caller.row().course},
-                                       {"callId", call_id},
-                                       {"name", assigned->call_name},
-                                       {"awaited", waits},
-                                       {"fromDialogId", dialog.id()},
-                                       {"fromMemberId", dialog.row().member_id},
-                                       {"kind", "final"},
-                                       {"ok", true},
-                                       {"content", saying}}));
+  PARLEY_TRY(stage(caller, events::reply_received{caller.row().course, call_id, assigned->call_name, waits,
+                                                  dialog.id(), dialog.row().member_id,
+                                                  events::reply_kind::final_saying, true, saying, std::nullopt}));
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call.
   if (dialog.row().call_kind != dialog_tool::tellask) {
-    PARLEY_TRY(stage(dialog, event_type::status_changed, boost::json::object{{"status", "completed"}}));
+    PARLEY_TRY(stage(dialog, events::status_changed{events::dialog_status::completed}));
   }
   return ok();
 }
@@ -332,14 +297,8 @@ result<tool_reply> engine::ask_human(dialog_runtime& dialog, const llm::tool_cal
                                      const boost::json::object& args) {
   const std::string content = json_string_or(args, "tellaskContent");
   const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
-  PARLEY_TRY(stage(dialog, event_type::question_asked,
-                   boost::json::object{{"course", dialog.row().course},
-                                       {"genseq", dialog.row().last_genseq},
-                                       {"callId", call.id},
-                                       {"questionId", new_uuid()},
-                                       {"mentionList", first_line(content)},
-                                       {"tellaskContent", content},
-                                       {"askedAt", format_iso8601_ms(now_ms())}}));
+  PARLEY_TRY(stage(dialog, events::question_asked{dialog.row().course, dialog.row().last_genseq, call.id, new_uuid(),
+                                                  first_line(content), content, format_iso8601_ms(now_ms())}));
   notify_questions(dialog, previous);
   return tool_reply{};
 }

@@ -13,17 +13,17 @@ asio::awaitable<result<void>> engine::expire_turn_window(std::string dialog_id, 
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   auto guard = co_await dialog.lock().acquire();
-  boost::json::object payload{{"turnId", turn_id}};
-  if (auto staged = stage(dialog, records_event::turn_window_expired, std::move(payload)); !staged) {
+  if (auto staged = stage(dialog, events::turn_window_expired{std::move(turn_id)}); !staged) {
     co_return std::move(staged).err();
   }
   co_return co_await commit(dialog);
 }
 
-asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id, std::string type,
-                                                          boost::json::object payload,
+asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id, events::event_payload write,
                                                           std::function<result<void>()> check) {
-  if (!records_event::is_write(type)) co_return make_error(errc::invalid_argument, "not a records write: " + type);
+  if (!events::is_records_write(write)) {
+    co_return make_error(errc::invalid_argument, "not a records write: " + std::string(events::type_of(write)));
+  }
   auto loaded = load(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
@@ -32,13 +32,13 @@ asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id,
   // check reads.
   if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
   if (auto allowed = check(); !allowed) co_return std::move(allowed).err();
-  if (auto staged = stage(dialog, type, std::move(payload)); !staged) co_return std::move(staged).err();
+  if (auto staged = stage(dialog, std::move(write)); !staged) co_return std::move(staged).err();
   co_return co_await commit(dialog);
 }
 
-void engine::add_record_windows(boost::json::object& created_payload) const {
-  if (turn_window_ms_ > 0) created_payload["turnWindowMs"] = turn_window_ms_;
-  if (session_gap_ms_ > 0) created_payload["sessionGapMs"] = session_gap_ms_;
+void engine::add_record_windows(events::dialog_created& created) const {
+  if (turn_window_ms_ > 0) created.turn_window_ms = turn_window_ms_;
+  if (session_gap_ms_ > 0) created.session_gap_ms = session_gap_ms_;
 }
 
 }  // namespace parley::engine

@@ -27,13 +27,13 @@ const config::model_info* find_model(const config::team_config& team, std::strin
   return nullptr;
 }
 
-usage_totals call_usage(const boost::json::object& usage, const config::model_info* model) {
+usage_totals call_usage(const events::token_usage& usage, const config::model_info* model) {
   usage_totals call;
   call.calls = 1;
-  call.input_tokens = json_int_or(usage, "inputTokens");
-  call.output_tokens = json_int_or(usage, "outputTokens");
-  call.cached_tokens = json_int_or(usage, "cachedTokens");
-  call.reasoning_tokens = json_int_or(usage, "reasoningTokens");
+  call.input_tokens = usage.input_tokens;
+  call.output_tokens = usage.output_tokens;
+  call.cached_tokens = usage.cached_tokens;
+  call.reasoning_tokens = usage.reasoning_tokens;
   if (model == nullptr || !model->priced) {
     call.unpriced_calls = 1;
     return call;
@@ -62,20 +62,19 @@ usage_report summarize_usage(const std::vector<event>& events, const config::tea
   usage_report report;
   std::map<std::string, std::string, std::less<>> member_of;  // dialog id → member id
   for (const auto& ev : events) {
-    if (ev.type == event_type::dialog_created) {
-      member_of[ev.dialog_id] = json_string_or(ev.payload, "memberId");
+    if (const auto* created = ev.as<events::dialog_created>()) {
+      member_of[ev.dialog_id] = created->member_id;
       continue;
     }
-    if (ev.type != event_type::generation_finished) continue;
-    const auto* usage = json_object_at(ev.payload, "usage");
-    if (usage == nullptr) continue;
+    const auto* finished = ev.as<events::generation_finished>();
+    if (finished == nullptr) continue;
     const auto member = member_of.find(ev.dialog_id);
     const std::string member_id = member == member_of.end() ? std::string() : member->second;
-    std::string model = json_string_or(ev.payload, "model");
-    if (model.empty()) {  // logged before calls recorded their model
+    std::string model = finished->model.value_or("");
+    if (model.empty()) {  // logged before calls recorded their model, or closed by recovery
       if (const auto* config = team.find_member(member_id)) model = config->model;
     }
-    const auto call = call_usage(*usage, find_model(team, member_id, model));
+    const auto call = call_usage(finished->usage, find_model(team, member_id, model));
     report.team.add(call);
     report.by_member[member_id].add(call);
     report.by_dialog[ev.dialog_id].add(call);

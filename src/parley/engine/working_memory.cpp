@@ -22,7 +22,7 @@ result<tool_reply> engine::edit_reminders(dialog_runtime& dialog, const llm::too
                                           const boost::json::object& args) {
   const std::string content = json_string_or(args, "content");
   if (call.name == dialog_tool::add_reminder) {
-    PARLEY_TRY(stage(dialog, event_type::reminder_added, boost::json::object{{"content", content}}));
+    PARLEY_TRY(stage(dialog, events::reminder_added{content}));
     return answer(true, "reminder " + std::to_string(dialog.state().reminders.size()) + " added");
   }
   const auto count = static_cast<std::int64_t>(dialog.state().reminders.size());
@@ -32,11 +32,10 @@ result<tool_reply> engine::edit_reminders(dialog_runtime& dialog, const llm::too
                              std::to_string(count) + " reminder(s), numbered from 1");
   }
   if (call.name == dialog_tool::update_reminder) {
-    PARLEY_TRY(
-        stage(dialog, event_type::reminder_updated, boost::json::object{{"index", number - 1}, {"content", content}}));
+    PARLEY_TRY(stage(dialog, events::reminder_updated{number - 1, content}));
     return answer(true, "reminder " + std::to_string(number) + " updated");
   }
-  PARLEY_TRY(stage(dialog, event_type::reminder_deleted, boost::json::object{{"index", number - 1}}));
+  PARLEY_TRY(stage(dialog, events::reminder_deleted{number - 1}));
   return answer(true, "reminder " + std::to_string(number) + " deleted");
 }
 
@@ -47,10 +46,9 @@ result<tool_reply> engine::change_mind(dialog_runtime& dialog, const boost::json
   auto changed = write_taskdoc_section(team_.workspace, path, selector, json_string_or(args, "content"),
                                        json_string_or(args, "expectedHash"));
   if (!changed) return answer(false, changed.err().message);
-  PARLEY_TRY(stage(
-      dialog, event_type::taskdoc_changed,
-      boost::json::object{
-          {"selector", selector}, {"path", path}, {"hash", changed->hash}, {"previousHash", changed->previous_hash}}));
+  // write_taskdoc_section took only a known section.
+  const auto section = events::from_wire<events::taskdoc_section>(selector).value_or(events::taskdoc_section::goals);
+  PARLEY_TRY(stage(dialog, events::taskdoc_changed{section, path, changed->hash, changed->previous_hash}));
   return answer(true, "Taskdoc section " + selector + " updated; its hash is now " + changed->hash);
 }
 
@@ -58,18 +56,13 @@ result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_ca
   const auto* spec = find_dialog_tool_spec(dialog_tool::clear_mind);
   auto args = tools::parse_tool_arguments(call.arguments.empty() ? "{}" : call.arguments, spec->parameters);
   auto result_of_call = [&](bool ok, std::string text) {
-    return stage(dialog, event_type::tool_result,
-                 boost::json::object{{"course", dialog.row().course},
-                                     {"genseq", dialog.row().last_genseq},
-                                     {"callId", call.id},
-                                     {"name", call.name},
-                                     {"ok", ok},
-                                     {"content", std::move(text)}});
+    return stage(dialog,
+                 events::tool_result{dialog.row().course, dialog.row().last_genseq, call.id, call.name, ok, std::move(text)});
   };
   if (!args) return result_of_call(false, "invalid arguments for clear_mind: " + args.err().message);
   const auto previous_questions = static_cast<std::int64_t>(dialog.state().questions.size());
   if (const auto reminder = json_string_or(*args, "reminder_content"); !reminder.empty()) {
-    PARLEY_TRY(stage(dialog, event_type::reminder_added, boost::json::object{{"content", reminder}}));
+    PARLEY_TRY(stage(dialog, events::reminder_added{reminder}));
   }
   const std::int64_t next = dialog.row().course + 1;
   PARLEY_TRY(result_of_call(true, "course " + std::to_string(next) + " starts"));
@@ -85,9 +78,13 @@ result<void> engine::stage_course_start(dialog_runtime& dialog, std::string prom
     prompt = course_header(team_.language, assigned->caller_member_id, dialog.is_fbr()) + "\n\n" +
              assigned->tellask_content + "\n\n" + prompt;
   }
-  PARLEY_TRY(stage(dialog, event_type::course_started, boost::json::object{{"course", next}, {"prompt", prompt}}));
-  return stage(dialog, event_type::user_message,
-               boost::json::object{{"course", next}, {"content", prompt}, {"msgId", new_uuid()}, {"origin", "system"}});
+  PARLEY_TRY(stage(dialog, events::course_started{next, prompt}));
+  events::user_message first;
+  first.course = next;
+  first.content = std::move(prompt);
+  first.msg_id = new_uuid();
+  first.origin = events::message_origin::system;
+  return stage(dialog, std::move(first));
 }
 
 }  // namespace parley::engine

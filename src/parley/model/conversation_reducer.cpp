@@ -9,10 +9,12 @@
 #include <optional>
 #include <utility>
 
-#include "parley/core/json.hpp"
+#include "parley/model/event_codec.hpp"
 
 namespace parley {
 namespace {
+
+namespace ev_t = events;
 
 // How a message moves the turn it lands in.
 enum class message_kind {
@@ -48,57 +50,51 @@ std::string id_of(std::string_view kind, const event& ev) {
 
 std::string metadata_text(const boost::json::object& obj) { return boost::json::serialize(obj); }
 
-std::string dialogue_type_of(const event& ev) {
-  if (json_object_at(ev.payload, "reflection") != nullptr) return "ai_self";
-  if (json_string_or(ev.payload, "kind", "root") == "root") {
-    const auto* humans = json_array_at(ev.payload, "humans");
-    const auto* members = json_array_at(ev.payload, "members");
-    const bool group_of_humans = humans != nullptr && humans->size() > 1;
-    if (members == nullptr || members->empty()) {
-      return group_of_humans || json_string_or(ev.payload, "memberId").empty() ? "human_human" : "human_ai";
-    }
+std::string dialogue_type_of(const ev_t::dialog_created& p) {
+  if (p.reflection) return "ai_self";
+  if (p.kind == ev_t::dialog_kind::root) {
+    const bool group_of_humans = p.humans.size() > 1;
+    if (p.members.empty()) return group_of_humans || p.member_id.empty() ? "human_human" : "human_ai";
     return group_of_humans ? "human_group_ai" : "lio_group";
   }
-  return json_string_or(ev.payload, "callKind") == "freshBootsReasoning" ? "ai_self" : "ai_ai";
+  return p.call == ev_t::call_kind::fresh_boots_reasoning ? "ai_self" : "ai_ai";
 }
 
-record_dialogue dialogue_from_created(const event& ev) {
+boost::json::array id_array(const std::vector<std::string>& ids) { return boost::json::array(ids.begin(), ids.end()); }
+
+record_dialogue dialogue_from_created(const event& ev, const ev_t::dialog_created& p) {
   record_dialogue d;
   d.id = record_uuid("dialogue", ev.dialog_id);
   d.dialog_id = ev.dialog_id;
-  d.dialogue_type = dialogue_type_of(ev);
-  d.ai_id = json_string_or(ev.payload, "memberId");
-  const std::string parent = json_string_or(ev.payload, "parentId");
-  if (!parent.empty()) d.relation_id = record_uuid("dialogue", parent);
+  d.dialogue_type = dialogue_type_of(p);
+  d.ai_id = p.member_id;
+  if (!p.parent_id.empty()) d.relation_id = record_uuid("dialogue", p.parent_id);
   d.created_at = ev.ts_ms;
   d.last_activity_at = ev.ts_ms;
   boost::json::object meta{{"dialogId", ev.dialog_id}, {"rootId", ev.root_id}};
-  if (const auto title = json_string_or(ev.payload, "title"); !title.empty()) meta["title"] = title;
-  if (const auto call = json_string_or(ev.payload, "callKind"); !call.empty()) meta["callKind"] = call;
-  if (const auto* humans = json_array_at(ev.payload, "humans"); humans != nullptr && !humans->empty()) {
-    if (humans->front().is_string()) d.human_id = humans->front().get_string();
-    meta["humans"] = *humans;
+  if (!p.title.empty()) meta["title"] = p.title;
+  if (p.call) meta["callKind"] = ev_t::to_wire(*p.call);
+  if (!p.humans.empty()) {
+    d.human_id = p.humans.front();
+    meta["humans"] = id_array(p.humans);
   }
-  if (const auto* members = json_array_at(ev.payload, "members"); members != nullptr && !members->empty()) {
-    meta["members"] = *members;
-  }
+  if (!p.members.empty()) meta["members"] = id_array(p.members);
   d.metadata = metadata_text(meta);
   return d;
 }
 
 // Seed 002's image or audio message: its content is where the medium is, its content_meta what
 // is known of it, including the words the human sent with it.
-void media_message(const boost::json::object& attachment, const std::string& words, record_message& msg) {
-  msg.content_type = json_string_or(attachment, "kind", "image");
-  msg.content = json_string_or(attachment, "url");
-  boost::json::object meta{{"format", json_string_or(attachment, "format")},
-                           {"size_kb", json_int_or(attachment, "sizeKb")},
-                           {"mime", json_string_or(attachment, "mime")},
-                           {"upload_id", json_string_or(attachment, "uploadId")}};
-  for (const auto* field : {"caption", "transcription"}) {
-    if (const auto value = json_string_or(attachment, field); !value.empty()) meta[field] = value;
-  }
-  if (const auto by = json_string_or(attachment, "describedBy"); !by.empty()) meta["described_by"] = by;
+void media_message(const ev_t::attachment& attachment, const std::string& words, record_message& msg) {
+  msg.content_type = std::string(ev_t::to_wire(attachment.kind));
+  msg.content = attachment.url;
+  boost::json::object meta{{"format", attachment.format},
+                           {"size_kb", attachment.size_kb},
+                           {"mime", attachment.mime},
+                           {"upload_id", attachment.upload_id}};
+  if (!attachment.caption.value_or("").empty()) meta["caption"] = *attachment.caption;
+  if (!attachment.transcription.value_or("").empty()) meta["transcription"] = *attachment.transcription;
+  if (!attachment.described_by.value_or("").empty()) meta["described_by"] = *attachment.described_by;
   if (!words.empty()) meta["text"] = words;
   msg.content_meta = metadata_text(meta);
 }
@@ -110,17 +106,19 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
   msg.content = m.content;
   msg.content_type = "text";
   boost::json::object meta{{"course", m.course}};
+  const auto* input = ev.as<ev_t::user_message>();
+  const auto* reply = ev.as<ev_t::reply_received>();
   if (m.role == "user" && m.origin == "tellask") {
     // A Tellask: the tellasker's AI asks this dialog's AI.
     msg.sender_role = "ai";
-    if (const auto* a = json_object_at(ev.payload, "assignment")) msg.sender_id = json_string_or(*a, "callerMemberId");
+    if (input != nullptr && input->assigned) msg.sender_id = input->assigned->caller_member_id;
     meta["origin"] = "tellask";
     out.kind = message_kind::input;
   } else if (m.role == "user" && m.origin == "reply") {
     msg.sender_role = "ai";
-    msg.sender_id = json_string_or(ev.payload, "fromMemberId");
+    if (reply != nullptr) msg.sender_id = reply->from_member_id;
     meta["origin"] = "reply";
-    meta["fromDialogId"] = json_string_or(ev.payload, "fromDialogId");
+    meta["fromDialogId"] = reply != nullptr ? reply->from_dialog_id : std::string();
     out.kind = message_kind::input;
   } else if (m.role == "user" && m.origin == "system") {
     msg.sender_role = "system";
@@ -131,26 +129,28 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     msg.sender_role = "human";
     msg.sender_id = m.speaker;
     out.kind = message_kind::input;
-    if (const auto* attachment = json_object_at(ev.payload, "attachment")) media_message(*attachment, m.content, msg);
-    const auto* responder = ev.payload.if_contains("responder");
-    out.to_human = responder != nullptr && responder->is_string() && responder->get_string().empty();
-    if (!out.to_human && responder != nullptr && responder->is_string()) meta["responder"] = responder->get_string();
+    const std::optional<std::string> responder = input != nullptr ? input->responder : std::nullopt;
+    if (input != nullptr && input->media) media_message(*input->media, m.content, msg);
+    out.to_human = responder && responder->empty();
+    if (!out.to_human && responder) meta["responder"] = *responder;
   } else if (m.role == "assistant") {
     msg.sender_role = "ai";
     msg.sender_id = m.speaker.empty() ? row.member_id : m.speaker;
     meta["genseq"] = m.genseq;
     if (!m.thinking.empty()) meta["thinking"] = m.thinking;
     if (m.interrupted) meta["interrupted"] = true;
+    const auto* finished = ev.as<ev_t::generation_finished>();
     if (!m.tool_calls_json.empty()) {
       msg.content_type = "tool_input";
-      if (const auto* calls = json_array_at(ev.payload, "toolCalls")) meta["toolCalls"] = *calls;
+      if (finished != nullptr) meta["toolCalls"] = ev_t::encode_value(finished->tool_calls);
     }
-    const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !json_bool_or(ev.payload, "inputArrived");
+    const bool input_arrived = finished != nullptr && finished->input_arrived;
+    const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !input_arrived;
     out.kind = final_saying ? message_kind::answer : message_kind::working;
-  } else if (ev.type == event_type::question_answered) {
+  } else if (const auto* answer = ev.as<ev_t::question_answered>()) {
     // The human's answer to an askHuman question.
     msg.sender_role = "human";
-    meta["questionId"] = json_string_or(ev.payload, "questionId");
+    meta["questionId"] = answer->question_id;
     meta["callId"] = m.tool_call_id;
     out.kind = message_kind::input;
   } else {  // a tool's output, relayed by the system
@@ -160,23 +160,21 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     meta["name"] = m.tool_name;
     meta["ok"] = m.ok;
     out.notes = "result of " + m.tool_name;
-    if (ev.type == event_type::reply_received) meta["fromDialogId"] = json_string_or(ev.payload, "fromDialogId");
+    if (reply != nullptr) meta["fromDialogId"] = reply->from_dialog_id;
   }
   msg.metadata = metadata_text(meta);
   return out;
 }
 
 // askHuman's question is the AI speaking to the human: a message of its own.
-classified question_message(const event& ev, const dialog_row& row) {
+classified question_message(const ev_t::question_asked& p, const dialog_row& row) {
   classified out;
   out.kind = message_kind::question;
   out.msg.sender_role = "ai";
   out.msg.sender_id = row.member_id;
-  out.msg.content = json_string_or(ev.payload, "tellaskContent");
+  out.msg.content = p.tellask_content;
   out.msg.content_type = "text";
-  out.msg.metadata = metadata_text({{"course", row.course},
-                                    {"questionId", json_string_or(ev.payload, "questionId")},
-                                    {"callId", json_string_or(ev.payload, "callId")}});
+  out.msg.metadata = metadata_text({{"course", row.course}, {"questionId", p.question_id}, {"callId", p.call_id}});
   return out;
 }
 
@@ -218,17 +216,17 @@ class turn_folder {
   }
 
   // The write API's turn: opened in the current session, never splitting it.
-  void open_written_turn(const boost::json::object& p) {
+  void open_written_turn(const ev_t::record_turn_opened& p) {
     expire_before(ev_.ts_ms);
-    if (!c_.turn_id.empty() || c_.session_id.empty() || json_string_or(p, "sessionId") != c_.session_id) return;
-    open_turn(json_string_or(p, "initiatorRole"), json_string_or(p, "responderRole"), json_string_or(p, "turnId"));
+    if (!c_.turn_id.empty() || c_.session_id.empty() || p.session_id != c_.session_id) return;
+    open_turn(p.initiator_role, p.responder_role, p.turn_id);
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
   }
 
-  void close_written_turn(const boost::json::object& p) {
+  void close_written_turn(const ev_t::record_turn_closed& p) {
     expire_before(ev_.ts_ms);
-    if (c_.turn_id.empty() || json_string_or(p, "turnId") != c_.turn_id) return;
-    if (json_string_or(p, "status") == "unresponded") {
+    if (c_.turn_id.empty() || p.turn_id != c_.turn_id) return;
+    if (p.status == "unresponded") {
       record_turn t = open_turn_row();
       t.turn_type = "unresponded_turn";
       t.status = "unresponded";
@@ -242,55 +240,54 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
   }
 
-  void open_written_session(const boost::json::object& p) {
+  void open_written_session(const ev_t::record_session_opened& p) {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty()) return;  // a turn never spans two sessions
     record_session s;
-    s.id = json_string_or(p, "sessionId");
-    s.session_type = json_string_or(p, "sessionType", "dialogue");
-    s.description = json_string_or(p, "description");
-    s.created_by = json_string_or(p, "createdBy", "human");
-    s.trigger_source = json_string_or(p, "triggerSource");
-    s.goal = json_string_or(p, "goal");
-    s.ai_mood_state = json_string_or(p, "aiMoodState");
-    const auto* meta = json_object_at(p, "metadata");
-    s.metadata = meta != nullptr ? metadata_text(*meta) : "{}";
+    s.id = p.session_id;
+    s.session_type = p.session_type;
+    s.description = p.description;
+    s.created_by = p.created_by;
+    s.trigger_source = p.trigger_source.value_or("");
+    s.goal = p.goal.value_or("");
+    s.ai_mood_state = p.ai_mood_state.value_or("");
+    s.metadata = metadata_text(p.metadata);
     end_current_session(ev_.ts_ms);
     start_session(std::move(s), ev_.ts_ms);
   }
 
-  void close_written_session(const boost::json::object& p) {
+  void close_written_session(const ev_t::record_session_closed& p) {
     expire_before(ev_.ts_ms);
-    if (!c_.turn_id.empty() || c_.session_id.empty() || json_string_or(p, "sessionId") != c_.session_id) return;
-    end_current_session(ev_.ts_ms, json_string_or(p, "summary"));
+    if (!c_.turn_id.empty() || c_.session_id.empty() || p.session_id != c_.session_id) return;
+    end_current_session(ev_.ts_ms, p.summary);
     c_.session_id.clear();
   }
 
   // `sessionId` empty: the current session (the engine's own reflection dialogs do not know it).
-  void place_introspection(const boost::json::object& p) {
-    const std::string session = json_string_or(p, "sessionId");
+  void place_introspection(const ev_t::record_introspection& p) {
+    const std::string session = p.session_id.value_or("");
     if (c_.session_id.empty() || c_.session_type != "self_reflection" ||
         (!session.empty() && session != c_.session_id)) {
       return;
     }
     record_introspection turn;
-    turn.id = json_string_or(p, "turnId");
+    turn.id = p.turn_id;
     turn.session_id = c_.session_id;
     turn.dialogue_id = c_.dialogue_id;
-    turn.purpose = json_string_or(p, "purpose");
-    turn.input_context = json_string_or(p, "inputContext");
-    turn.tool_used = json_string_or(p, "toolUsed");
-    turn.tool_input = json_string_or(p, "toolInput");
-    turn.tool_output = json_string_or(p, "toolOutput");
-    turn.mood_shift = json_string_or(p, "moodShift");
-    turn.value_impact = json_string_or(p, "valueImpact");
-    turn.started_at = json_int_or(p, "startedAt", ev_.ts_ms);
-    turn.duration_ms = json_int_or(p, "durationMs", 0);
-    if (const auto entry = json_string_or(p, "generatedEntry"); !entry.empty()) {
+    turn.purpose = p.purpose;
+    turn.input_context = p.input_context.value_or("");
+    turn.tool_used = p.tool_used.value_or("");
+    turn.tool_input = p.tool_input.value_or("");
+    turn.tool_output = p.tool_output.value_or("");
+    turn.mood_shift = p.mood_shift.value_or("");
+    turn.value_impact = p.value_impact.value_or("");
+    turn.started_at = p.started_at.value_or(ev_.ts_ms);
+    turn.duration_ms = p.duration_ms;
+    if (const auto entry = p.generated_entry.value_or(""); !entry.empty()) {
       record_memory_entry memory;
-      memory.id = json_string_or(p, "memoryId");
+      memory.id = p.memory_id.value_or("");
       memory.dialogue_id = c_.dialogue_id;
-      memory.ai_id = json_string_or(p, "aiId");
+      memory.ai_id = p.ai_id;
       memory.content = entry;
       memory.created_at = ev_.ts_ms;
       memory.source_turn_id = turn.id;
@@ -303,22 +300,21 @@ class turn_folder {
   }
 
   // The write API's message: it joins the pending turn and, from the turn's responder, answers it.
-  void place_written(const boost::json::object& p) {
+  void place_written(const ev_t::record_message& p) {
     expire_before(ev_.ts_ms);
-    if (c_.turn_id.empty() || json_string_or(p, "turnId") != c_.turn_id) return;
+    if (c_.turn_id.empty() || p.turn_id != c_.turn_id) return;
     record_message msg;
-    msg.id = json_string_or(p, "messageId");
+    msg.id = p.message_id;
     msg.dialogue_id = c_.dialogue_id;
     msg.session_id = c_.session_id;
     msg.turn_id = c_.turn_id;
-    msg.sender_role = json_string_or(p, "senderRole");
-    msg.sender_id = json_string_or(p, "senderId");
-    msg.content = json_string_or(p, "content");
-    msg.content_type = json_string_or(p, "contentType", "text");
-    if (const auto* content_meta = json_object_at(p, "contentMeta")) msg.content_meta = metadata_text(*content_meta);
-    boost::json::object meta;
-    if (const auto* given = json_object_at(p, "metadata")) meta = *given;
-    if (const auto reply_to = json_string_or(p, "replyTo"); !reply_to.empty()) meta["reply_to"] = reply_to;
+    msg.sender_role = p.sender_role;
+    msg.sender_id = p.sender_id;
+    msg.content = p.content;
+    msg.content_type = p.content_type;
+    if (p.content_meta) msg.content_meta = metadata_text(*p.content_meta);
+    boost::json::object meta = p.metadata;
+    if (!p.reply_to.empty()) meta["reply_to"] = p.reply_to;
     msg.metadata = metadata_text(meta);
     msg.created_at = ev_.ts_ms;
     msg.dialog_id = ev_.dialog_id;
@@ -326,7 +322,7 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     const bool answers = msg.sender_role == c_.turn_responder;
     const std::string id = msg.id;
-    note_system_utterance(msg, json_string_or(p, "target", "all"), json_string_or(p, "notes"));
+    note_system_utterance(msg, p.target, p.notes);
     out_.message = std::move(msg);
     if (answers) close_responded(id);
   }
@@ -532,64 +528,64 @@ std::string record_uuid(std::string_view kind, std::string_view name, std::int64
   return format_uuid(ordered(static_cast<std::uint64_t>(time_ms) & 0xffffffffffffULL, hi), lo);
 }
 
-bool records_event::is_write(std::string_view type) noexcept {
-  return type == session_opened || type == session_closed || type == turn_opened || type == turn_closed ||
-         type == message_recorded || type == introspection_recorded || type == memory_linked;
+bool touches_records(const event& ev, const projection_step& step) noexcept {
+  return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
+         ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
+         ev_t::is_records_write(ev.payload);
 }
 
-bool touches_records(const event& ev, const projection_step& step) noexcept {
-  return step.new_message.has_value() || ev.type == event_type::dialog_created ||
-         ev.type == event_type::question_asked || ev.type == event_type::status_changed ||
-         ev.type == event_type::declared_dead || ev.type == records_event::turn_window_expired ||
-         records_event::is_write(ev.type);
+namespace {
+
+records_cursor cursor_of(const event& ev, const ev_t::dialog_created& p) {
+  records_cursor cursor;
+  cursor.dialog_id = ev.dialog_id;
+  cursor.dialogue_id = record_uuid("dialogue", ev.dialog_id);
+  cursor.counterpart = p.kind == ev_t::dialog_kind::root ? "human" : "ai";
+  // Recorded in the log, so a rebuild uses the windows the dialog was created with.
+  cursor.window_ms = std::max<std::int64_t>(1, p.turn_window_ms.value_or(kDefaultTurnWindowMs));
+  cursor.gap_ms = std::max<std::int64_t>(1, p.session_gap_ms.value_or(kDefaultSessionGapMs));
+  if (p.reflection) {
+    cursor.reflection_trigger = p.reflection->trigger;
+    cursor.reflection_goal = p.reflection->goal;
+    cursor.reflection_mood = p.reflection->mood_state.value_or("");
+  }
+  return cursor;
 }
+
+}  // namespace
 
 records_step apply_records(const event& ev, const dialog_row& row_after, const projection_step& step,
                            records_cursor& cursor) {
   records_step out;
-  if (ev.type == event_type::dialog_created) {
-    cursor = records_cursor{};
-    cursor.dialog_id = ev.dialog_id;
-    cursor.dialogue_id = record_uuid("dialogue", ev.dialog_id);
-    cursor.counterpart = json_string_or(ev.payload, "kind", "root") == "root" ? "human" : "ai";
-    // Recorded in the log, so a rebuild uses the windows the dialog was created with.
-    cursor.window_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "turnWindowMs", kDefaultTurnWindowMs));
-    cursor.gap_ms = std::max<std::int64_t>(1, json_int_or(ev.payload, "sessionGapMs", kDefaultSessionGapMs));
-    if (const auto* reflection = json_object_at(ev.payload, "reflection")) {
-      cursor.reflection_trigger = json_string_or(*reflection, "trigger", "task_reflection");
-      cursor.reflection_goal = json_string_or(*reflection, "goal");
-      cursor.reflection_mood = json_string_or(*reflection, "moodState");
-    }
-    out.dialogue = dialogue_from_created(ev);
+  if (const auto* created = ev.as<ev_t::dialog_created>()) {
+    cursor = cursor_of(ev, *created);
+    out.dialogue = dialogue_from_created(ev, *created);
     out.new_dialogue = true;
     return out;
   }
   if (cursor.dialogue_id.empty()) return out;  // a dialog older than the records: nothing to fold into
   turn_folder folder(ev, cursor, out);
-  if (ev.type == records_event::turn_window_expired) {
-    if (json_string_or(ev.payload, "turnId") == cursor.turn_id) folder.expire_before(ev.ts_ms + 1);
-  } else if (ev.type == records_event::session_opened) {
-    folder.open_written_session(ev.payload);
-  } else if (ev.type == records_event::session_closed) {
-    folder.close_written_session(ev.payload);
-  } else if (ev.type == records_event::turn_opened) {
-    folder.open_written_turn(ev.payload);
-  } else if (ev.type == records_event::turn_closed) {
-    folder.close_written_turn(ev.payload);
-  } else if (ev.type == records_event::message_recorded) {
-    folder.place_written(ev.payload);
-  } else if (ev.type == records_event::introspection_recorded) {
-    folder.place_introspection(ev.payload);
-  } else if (ev.type == records_event::memory_linked) {
-    out.links.push_back(
-        {json_string_or(ev.payload, "turnId"), json_string_or(ev.payload, "memoryId"), "related", ev.ts_ms});
-  } else if (ev.type == event_type::question_asked) {
-    folder.place(question_message(ev, row_after));
-  } else if (step.new_message) {
-    folder.place(classify(ev, row_after, *step.new_message));
-  }
+  std::visit(ev_t::overloaded{
+                 [&](const ev_t::turn_window_expired& p) {
+                   if (p.turn_id == cursor.turn_id) folder.expire_before(ev.ts_ms + 1);
+                 },
+                 [&](const ev_t::record_session_opened& p) { folder.open_written_session(p); },
+                 [&](const ev_t::record_session_closed& p) { folder.close_written_session(p); },
+                 [&](const ev_t::record_turn_opened& p) { folder.open_written_turn(p); },
+                 [&](const ev_t::record_turn_closed& p) { folder.close_written_turn(p); },
+                 [&](const ev_t::record_message& p) { folder.place_written(p); },
+                 [&](const ev_t::record_introspection& p) { folder.place_introspection(p); },
+                 [&](const ev_t::record_memory_link& p) {
+                   out.links.push_back({p.turn_id, p.memory_id, "related", ev.ts_ms});
+                 },
+                 [&](const ev_t::question_asked& p) { folder.place(question_message(p, row_after)); },
+                 [&](const auto&) {
+                   if (step.new_message) folder.place(classify(ev, row_after, *step.new_message));
+                 },
+             },
+             ev.payload);
   // last_activity_at is the newest message; 0 leaves it as it was (the writer keeps the maximum).
-  if (out.message || ev.type == event_type::status_changed || ev.type == event_type::declared_dead) {
+  if (out.message || ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>()) {
     out.dialogue = activity_update(cursor, row_after, out.message ? ev.ts_ms : 0);
   }
   return out;

@@ -22,31 +22,16 @@
 
 namespace parley {
 
+// The wire names of the records' events (payloads in model/events/records_events.hpp).
 namespace records_event {
-// {turnId} — a turn's response window passed with no response (written by the window timer)
-inline constexpr std::string_view turn_window_expired = "turn_window_expired";
-// Seed 002's write API (docs/records.md "Writing records"). The server checks each against the
-// records before appending it; the reducer applies only what still fits when it folds the event
-// (a write that no longer fits changes no record).
-// {sessionId, sessionType, description, createdBy, metadata} — ends the current session, opens this one
-inline constexpr std::string_view session_opened = "record_session_opened";
-// {sessionId} — ends the current session; the next turn opens a new one
-inline constexpr std::string_view session_closed = "record_session_closed";
-// {turnId, sessionId, initiatorRole, responderRole} — a turn in the current session
-inline constexpr std::string_view turn_opened = "record_turn_opened";
-// {turnId, status} — closes the pending turn `responded` or `unresponded`
-inline constexpr std::string_view turn_closed = "record_turn_closed";
-// {messageId, turnId, senderRole, senderId, content, contentType, metadata, replyTo} — a message in
-// the pending turn; one from the turn's responder answers it
-inline constexpr std::string_view message_recorded = "record_message";
-// {turnId, sessionId, purpose, inputContext, toolUsed, toolInput, toolOutput, generatedEntry,
-//  memoryId, moodShift, valueImpact, startedAt, durationMs, aiId} — a step of the current
-// self-reflection session; a non-empty generatedEntry becomes memory entry `memoryId`
-inline constexpr std::string_view introspection_recorded = "record_introspection";
-// {turnId, memoryId} — a turn refers to a memory entry
-inline constexpr std::string_view memory_linked = "record_memory_link";
-
-bool is_write(std::string_view type) noexcept;
+inline constexpr std::string_view turn_window_expired = events::turn_window_expired::kType;
+inline constexpr std::string_view session_opened = events::record_session_opened::kType;
+inline constexpr std::string_view session_closed = events::record_session_closed::kType;
+inline constexpr std::string_view turn_opened = events::record_turn_opened::kType;
+inline constexpr std::string_view turn_closed = events::record_turn_closed::kType;
+inline constexpr std::string_view message_recorded = events::record_message::kType;
+inline constexpr std::string_view introspection_recorded = events::record_introspection::kType;
+inline constexpr std::string_view memory_linked = events::record_memory_link::kType;
 }  // namespace records_event
 
 // `row_after` is the dialog's projection row after `ev`, `step` what apply_event made of it, and

@@ -18,7 +18,7 @@ namespace parley {
 struct awaited_reply {
   std::string call_id;  // empty: no call waits any more (after answering a tellaskBack), only the dialog
   std::string dialog_id;
-  std::string name;  // the call's name: tellask, tellaskSessionless, freshBootsReasoning, tellaskBack
+  events::call_kind name = events::call_kind::tellask;  // the call's name
 };
 
 // A tellaskBack this dialog received and answers with its next final saying.
@@ -41,17 +41,19 @@ struct assignment {  // seed 001 `assignmentFromSup`
   std::string caller_id;
   std::string caller_member_id;
   std::string call_id;
-  std::string call_name;
+  events::call_kind call_name = events::call_kind::tellask;
   std::string session_slug;
   std::string tellask_content;
   bool replied = false;  // the final reply to this assignment was delivered
 };
 
 struct context_health {  // the last context_health event of the current course
-  std::string level;     // "" (never measured) | "healthy" | "caution" | "critical"
+  std::optional<events::health_level> level;  // nullopt: never measured in this course
   std::int64_t prompt_tokens = 0;
   std::int64_t context_window = 0;
   std::int64_t critical_rounds = 0;  // generations in a row of this course that ended critical
+
+  bool is(events::health_level l) const noexcept { return level == l; }
 };
 
 struct dialog_state {

@@ -1,6 +1,5 @@
 #include "parley/rtws/dialog_replay.hpp"
 
-#include "parley/core/json.hpp"
 #include "parley/model/projection.hpp"
 
 namespace parley::rtws {
@@ -10,8 +9,9 @@ result<std::int64_t> dialog_replay::apply(const event& ev) {
   if (!step) return std::move(step).err();
   apply_state_event(ev, state_);
   ++events_;
-  if (ev.type == event_type::dialog_created) last_accessed_ms_ = ev.ts_ms;
-  if (ev.type == event_type::user_message && json_string_or(ev.payload, "origin") == "tellask") {
+  // Accessed when created and whenever a tellasker calls it.
+  const auto* input = ev.as<events::user_message>();
+  if (ev.is<events::dialog_created>() || (input != nullptr && input->origin == events::message_origin::tellask)) {
     last_accessed_ms_ = ev.ts_ms;
   }
   return row_.course;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "parley/core/time.hpp"
+#include "parley/model/event_codec.hpp"
 
 namespace parley::rtws {
 
@@ -36,13 +37,13 @@ std::int64_t integer_of(const json::value& value) {
 }  // namespace
 
 json::object event_line(const event& ev) {
-  return json::object{{"type", ev.type},
+  return json::object{{"type", ev.type()},
                       {"seq", ev.seq},
                       {"ts", format_iso8601_ms(ev.ts_ms)},
                       {"tsMs", ev.ts_ms},
                       {"dialogId", ev.dialog_id},
                       {"rootId", ev.root_id},
-                      {"payload", ev.payload}};
+                      {"payload", encode_payload(ev.payload)}};
 }
 
 result<event> event_from_line(const json::value& line) {
@@ -65,13 +66,14 @@ result<event> event_from_line(const json::value& line) {
   const auto* payload = root_id ? field_of(*obj, "payload", json::kind::object, problem) : nullptr;
   if (payload == nullptr) return make_error(errc::invalid_argument, problem);
 
+  auto typed = decode_payload(type->get_string(), payload->get_object());
+  if (!typed) return make_error(errc::invalid_argument, "payload." + typed.err().message);
   event ev;
-  ev.type = std::string(type->get_string());
+  ev.payload = std::move(*typed);
   ev.seq = integer_of(*seq);
   ev.ts_ms = integer_of(*ts_ms);
   ev.dialog_id = std::string(dialog_id->get_string());
   ev.root_id = std::string(root_id->get_string());
-  ev.payload = payload->get_object();
   // Both times are written; if they disagree someone edited one of them, and tsMs alone is kept.
   const auto parsed = parse_iso8601_ms(ts->get_string());
   if (!parsed || *parsed != ev.ts_ms) {

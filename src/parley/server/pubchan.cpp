@@ -4,6 +4,7 @@
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/server/json_views.hpp"
 
@@ -14,11 +15,6 @@ std::string new_epoch() {
   std::string id = new_uuid();
   std::erase(id, '-');
   return id;
-}
-
-boost::json::value field_or_null(const boost::json::object& payload, std::string_view key) {
-  const auto* value = payload.if_contains(key);
-  return value != nullptr ? *value : boost::json::value();
 }
 
 // Null for kinds the wire does not carry (a discard arrives as the log's generation_discarded).
@@ -181,16 +177,17 @@ void pubchan::on_stream(const engine::stream_event& ev) {
 }
 
 void pubchan::on_event(const event& ev) {
-  if (ev.type == event_type::dialog_created) {
+  if (const auto* created = ev.as<events::dialog_created>()) {
     // A root's creation is not staged through the engine's observers: on_durable announces it.
-    if (json_string_or(ev.payload, "kind") == "sub") publish_subdialog_created(ev);
+    if (created->kind == events::dialog_kind::sub) publish_subdialog_created(ev);
     return;
   }
   publish_log_event(channel_of(ev.dialog_id, ev.root_id), ev);
 }
 
 void pubchan::on_durable(const event& ev) {
-  if (ev.type != event_type::dialog_created || json_string_or(ev.payload, "kind") == "sub") return;
+  const auto* created = ev.as<events::dialog_created>();
+  if (created == nullptr || created->kind == events::dialog_kind::sub) return;
   dialog_row row;
   if (apply_event(ev, row)) {
     broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(row, false)}}), row);
@@ -213,54 +210,36 @@ void pubchan::publish_subdialog_created(const event& ev) {
   }
 }
 
-void pubchan::publish_log_event(channel& ch, const event& ev) {
-  const auto& p = ev.payload;
-  const auto* runtime = engine_.find(ev.dialog_id);
-  const std::int64_t course = json_int_or(p, "course", runtime != nullptr ? runtime->row().course : 0);
-  const std::int64_t genseq = json_int_or(p, "genseq", runtime != nullptr ? runtime->row().last_genseq : 0);
-  const auto& type = ev.type;
-  const auto strings = [&](std::initializer_list<std::string_view> keys) {
-    boost::json::object out;
-    for (const auto key : keys) out[key] = json_string_or(p, key);
-    return out;
-  };
+namespace {
 
-  if (type == event_type::user_message) {
-    publish(ch, "user_message_evt", course, genseq, ev.seq, strings({"content", "msgId", "origin"}));
-  } else if (type == event_type::generation_started) {
-    publish(ch, "generating_start_evt", course, genseq, ev.seq,
-            boost::json::object{{"round", json_int_or(p, "round")}});
-    ch.generation_start_seq = ch.last_seq;
-  } else if (type == event_type::generation_finished) {
-    ch.generation_start_seq = 0;
-    auto extra = strings({"finishReason", "thinking", "saying"});
-    extra["interrupted"] = json_bool_or(p, "interrupted");
-    const auto* usage = json_object_at(p, "usage");
-    extra["usage"] = usage != nullptr ? *usage : boost::json::object();
-    publish(ch, "generating_finish_evt", course, genseq, ev.seq, std::move(extra));
-    if (const auto* calls = json_array_at(p, "toolCalls")) {
-      for (const auto& call : *calls) {
-        if (!call.is_object()) continue;
-        const auto& c = call.as_object();
-        publish(ch, "tool_call_evt", course, genseq, ev.seq,
-                boost::json::object{{"callId", json_string_or(c, "id")},
-                                    {"name", json_string_or(c, "name")},
-                                    {"arguments", field_or_null(c, "arguments")}});
-      }
-    }
-  } else if (type == event_type::tool_result) {
-    auto extra = strings({"callId", "name", "content"});
-    extra["ok"] = json_bool_or(p, "ok", true);
-    publish(ch, "tool_result_evt", course, genseq, ev.seq, std::move(extra));
-  } else if (type == event_type::tellask_called) {
-    publish(ch, "tellask_call_evt", course, genseq, ev.seq,
-            strings({"callId", "name", "subdialogId", "targetAgentId", "sessionSlug", "tellaskContent"}));
-  } else if (type == event_type::reply_received) {
-    auto extra = strings({"callId", "name", "fromDialogId", "fromMemberId", "kind", "content"});
-    extra["ok"] = json_bool_or(p, "ok", true);
-    publish(ch, "tellask_result_evt", course, genseq, ev.seq, std::move(extra));
-  } else if (type == event_type::reminder_added || type == event_type::reminder_updated ||
-             type == event_type::reminder_deleted) {
+// The course and genseq an event names, if it names them (the dialog's current ones otherwise).
+template <class P>
+std::optional<std::int64_t> course_of(const P& p) {
+  if constexpr (requires { p.course; }) {
+    return p.course;
+  } else {
+    return std::nullopt;
+  }
+}
+template <class P>
+std::optional<std::int64_t> genseq_of(const P& p) {
+  if constexpr (requires { p.genseq; }) {
+    return p.genseq;
+  } else {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void pubchan::publish_log_event(channel& ch, const event& ev) {
+  const auto* runtime = engine_.find(ev.dialog_id);
+  const std::int64_t course = std::visit([](const auto& p) { return course_of(p); }, ev.payload)
+                                  .value_or(runtime != nullptr ? runtime->row().course : 0);
+  const std::int64_t genseq = std::visit([](const auto& p) { return genseq_of(p); }, ev.payload)
+                                  .value_or(runtime != nullptr ? runtime->row().last_genseq : 0);
+  const auto wire = [](auto value) { return boost::json::string_view(events::to_wire(value)); };
+  const auto reminders_changed = [&] {
     boost::json::array reminders;
     if (runtime != nullptr) {
       const auto& list = runtime->state().reminders;
@@ -270,30 +249,89 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
     }
     publish(ch, "reminders_update_evt", course, genseq, ev.seq,
             boost::json::object{{"reminders", std::move(reminders)}});
-  } else if (type == event_type::course_started) {
-    publish(ch, "course_update_evt", course, genseq, ev.seq, strings({"prompt"}));
-  } else if (type == event_type::drive_failed) {
-    // A failure while a generation is open aborted it mid-stream (stream-order violation, provider error).
-    if (ch.generation_start_seq > 0) {
-      ch.generation_start_seq = 0;
-      publish(ch, "stream_error_evt", course, genseq, ev.seq, strings({"message"}));
-    }
-    publish_state(ev.dialog_id, ev.seq);
-  } else if (type == event_type::generation_discarded) {
-    // What this generation streamed so far is void; the generation goes on with a new attempt.
-    publish(ch, "genseq_discard_evt", course, genseq, ev.seq,
-            boost::json::object{{"reason", json_string_or(p, "reason")}});
-  } else if (type == event_type::status_changed || type == event_type::declared_dead ||
-             type == event_type::drive_resumed) {
-    publish_state(ev.dialog_id, ev.seq);
-    if (type == event_type::status_changed && ch.root_id == ch.self_id) {
-      if (const auto row = row_of(ev.dialog_id)) {
-        broadcast(encode_packet("dialog_list_evt",
-                                boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
-                  *row);
-      }
-    }
-  }
+  };
+  const auto state_changed = [&] { publish_state(ev.dialog_id, ev.seq); };
+
+  std::visit(
+      events::overloaded{
+          [&](const events::user_message& p) {
+            publish(ch, "user_message_evt", course, genseq, ev.seq,
+                    boost::json::object{{"content", p.content}, {"msgId", p.msg_id}, {"origin", wire(p.origin)}});
+          },
+          [&](const events::generation_started& p) {
+            publish(ch, "generating_start_evt", course, genseq, ev.seq, boost::json::object{{"round", p.round}});
+            ch.generation_start_seq = ch.last_seq;
+          },
+          [&](const events::generation_finished& p) {
+            ch.generation_start_seq = 0;
+            publish(ch, "generating_finish_evt", course, genseq, ev.seq,
+                    boost::json::object{{"finishReason", p.finish_reason},
+                                        {"thinking", p.thinking},
+                                        {"saying", p.saying},
+                                        {"interrupted", p.interrupted},
+                                        {"usage", events::encode_object(p.usage)}});
+            for (const auto& call : p.tool_calls) {
+              publish(ch, "tool_call_evt", course, genseq, ev.seq,
+                      boost::json::object{{"callId", call.id}, {"name", call.name}, {"arguments", call.arguments}});
+            }
+          },
+          [&](const events::tool_result& p) {
+            publish(ch, "tool_result_evt", course, genseq, ev.seq,
+                    boost::json::object{{"callId", p.call_id}, {"name", p.name}, {"content", p.content}, {"ok", p.ok}});
+          },
+          [&](const events::tellask_called& p) {
+            publish(ch, "tellask_call_evt", course, genseq, ev.seq,
+                    boost::json::object{{"callId", p.call_id},
+                                        {"name", wire(p.name)},
+                                        {"subdialogId", p.subdialog_id},
+                                        {"targetAgentId", p.target_agent_id},
+                                        {"sessionSlug", p.session_slug.value_or("")},
+                                        {"tellaskContent", p.tellask_content}});
+          },
+          [&](const events::reply_received& p) {
+            publish(ch, "tellask_result_evt", course, genseq, ev.seq,
+                    boost::json::object{{"callId", p.call_id},
+                                        {"name", wire(p.name)},
+                                        {"fromDialogId", p.from_dialog_id},
+                                        {"fromMemberId", p.from_member_id},
+                                        {"kind", wire(p.kind)},
+                                        {"content", p.content},
+                                        {"ok", p.ok}});
+          },
+          [&](const events::reminder_added&) { reminders_changed(); },
+          [&](const events::reminder_updated&) { reminders_changed(); },
+          [&](const events::reminder_deleted&) { reminders_changed(); },
+          [&](const events::course_started& p) {
+            publish(ch, "course_update_evt", course, genseq, ev.seq, boost::json::object{{"prompt", p.prompt}});
+          },
+          [&](const events::drive_failed& p) {
+            // A failure while a generation is open aborted it mid-stream (stream-order violation,
+            // provider error).
+            if (ch.generation_start_seq > 0) {
+              ch.generation_start_seq = 0;
+              publish(ch, "stream_error_evt", course, genseq, ev.seq, boost::json::object{{"message", p.message}});
+            }
+            state_changed();
+          },
+          [&](const events::generation_discarded& p) {
+            // What this generation streamed so far is void; the generation goes on with a new attempt.
+            publish(ch, "genseq_discard_evt", course, genseq, ev.seq, boost::json::object{{"reason", p.reason}});
+          },
+          [&](const events::status_changed&) {
+            state_changed();
+            if (ch.root_id == ch.self_id) {
+              if (const auto row = row_of(ev.dialog_id)) {
+                broadcast(encode_packet("dialog_list_evt",
+                                        boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
+                          *row);
+              }
+            }
+          },
+          [&](const events::declared_dead&) { state_changed(); },
+          [&](const events::drive_resumed&) { state_changed(); },
+          [](const auto&) {},  // nothing a client shows
+      },
+      ev.payload);
 }
 
 void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {

@@ -153,8 +153,14 @@ result<void> turn_is_open(records_query& records, std::string_view turn_id) {
 
 // A self-reflection session's own fields (seed 002 SelfReflectionSession); refused on a dialogue
 // session. Payload keys as the log stores them.
-result<boost::json::object> reflection_fields(const boost::json::object& body, bool self_reflection) {
-  boost::json::object out;
+struct reflection_texts {
+  std::optional<std::string> trigger_source;
+  std::optional<std::string> goal;
+  std::optional<std::string> ai_mood_state;
+};
+
+result<reflection_texts> reflection_fields(const boost::json::object& body, bool self_reflection) {
+  reflection_texts out;
   for (const std::string_view key : {"trigger_source", "goal", "ai_mood_state"}) {
     if (body.contains(key) && !self_reflection) {
       return make_error(errc::invalid_argument,
@@ -168,9 +174,9 @@ result<boost::json::object> reflection_fields(const boost::json::object& body, b
   if (!goal) return std::move(goal).err();
   auto mood = optional_text(body, "ai_mood_state");
   if (!mood) return std::move(mood).err();
-  out["triggerSource"] = *trigger;
-  out["goal"] = *goal;
-  out["aiMoodState"] = *mood;
+  out.trigger_source = *trigger;
+  out.goal = *goal;
+  out.ai_mood_state = *mood;
   return out;
 }
 
@@ -179,11 +185,9 @@ rest_response refused(const error& err) {
 }
 
 // Appends the write to the dialog's log once `check` allows it.
-boost::asio::awaitable<result<void>> append_write(server_context& context, std::string dialog_id, std::string_view type,
-                                                  boost::json::object payload, std::function<result<void>()> check) {
-  std::string event_type(type);
-  co_return co_await context.engine.append_record_write(std::move(dialog_id), std::move(event_type), std::move(payload),
-                                                        std::move(check));
+boost::asio::awaitable<result<void>> append_write(server_context& context, std::string dialog_id,
+                                                  events::event_payload write, std::function<result<void>()> check) {
+  co_return co_await context.engine.append_record_write(std::move(dialog_id), std::move(write), std::move(check));
 }
 
 }  // namespace
@@ -214,15 +218,11 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string session_id = new_uuid();
-  boost::json::object payload{{"sessionId", session_id},
-                              {"sessionType", *session_type},
-                              {"description", *description},
-                              {"createdBy", *created_by},
-                              {"metadata", std::move(*metadata)}};
-  for (auto& [key, value] : *reflection) payload[key] = std::move(value);
+  events::record_session_opened opened{session_id, *session_type, *description, *created_by, std::move(*metadata),
+                                       std::move(reflection->trigger_source), std::move(reflection->goal),
+                                       std::move(reflection->ai_mood_state)};
   std::function<result<void>()> check = [&] { return no_turn_pending(records, *dialogue, "starting a session"); };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::session_opened, std::move(payload),
-                                       std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
   if (!written) co_return refused(written.err());
   auto session = existing(records.session(session_id), "session", session_id);
   if (!session) co_return error_response(session.err());
@@ -244,15 +244,14 @@ handler_result close_session(server_context& context, const rest_request& reques
   auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
-  boost::json::object payload{{"sessionId", id}, {"summary", *summary}};
+  events::record_session_closed closing{id, *summary};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(id), "session", id);
     if (!now) return std::move(now).err();
     if (now->end_at != 0) return make_error(errc::conflict, "session " + id + " is already closed");
     return no_turn_pending(records, *dialogue, "closing its session");
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::session_closed, std::move(payload),
-                                       std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
   if (!written) co_return refused(written.err());
   auto closed = existing(records.session(id), "session", id);
   if (!closed) co_return error_response(closed.err());
@@ -293,16 +292,14 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
-  boost::json::object payload{
-      {"turnId", turn_id}, {"sessionId", *session_id}, {"initiatorRole", *initiator}, {"responderRole", *responder}};
+  events::record_turn_opened opened{turn_id, *session_id, *initiator, *responder};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(*session_id), "session", *session_id);
     if (!now) return std::move(now).err();
     if (now->end_at != 0) return make_error(errc::conflict, "session " + *session_id + " is closed; open a new one");
     return no_turn_pending(records, *dialogue, "opening another turn");
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::turn_opened, std::move(payload),
-                                       std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
   if (!written) co_return refused(written.err());
   auto turn = existing(records.turn(turn_id), "turn", turn_id);
   if (!turn) co_return error_response(turn.err());
@@ -324,10 +321,9 @@ handler_result close_turn(server_context& context, const rest_request& request, 
   auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
   if (!dialogue) co_return error_response(dialogue.err());
 
-  boost::json::object payload{{"turnId", id}, {"status", *status}};
+  events::record_turn_closed closing{id, *status};
   std::function<result<void>()> check = [&] { return turn_is_open(records, id); };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::turn_closed, std::move(payload),
-                                       std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
   if (!written) co_return refused(written.err());
   auto closed = existing(records.turn(id), "turn", id);
   if (!closed) co_return error_response(closed.err());
@@ -391,20 +387,12 @@ handler_result post_record_message(server_context& context, const rest_request& 
   }
 
   const std::string message_id = new_uuid();
-  boost::json::object payload{{"messageId", message_id},
-                              {"turnId", *turn_id},
-                              {"senderRole", *sender_role},
-                              {"senderId", *sender_id},
-                              {"content", *content},
-                              {"contentType", *content_type},
-                              {"metadata", std::move(*metadata)},
-                              {"replyTo", *reply_to},
-                              {"target", *target},
-                              {"notes", *notes}};
-  if (!content_meta->empty()) payload["contentMeta"] = std::move(*content_meta);
+  events::record_message written_message{message_id, *turn_id,         *sender_role, *sender_id,
+                                          *content,   *content_type,    std::move(*metadata),
+                                          *reply_to,  *target,          *notes,       std::nullopt};
+  if (!content_meta->empty()) written_message.content_meta = std::move(*content_meta);
   std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::message_recorded,
-                                       std::move(payload), std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(written_message), std::move(check));
   if (!written) co_return refused(written.err());
   auto message = existing(records.message(message_id), "message", message_id);
   if (!message) co_return error_response(message.err());
@@ -421,16 +409,17 @@ handler_result post_introspection(server_context& context, const rest_request& r
   if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
   auto purpose = required_text(*body, "purpose");
   if (!purpose) co_return field_error(purpose.err());
-  boost::json::object payload{{"purpose", *purpose}};
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kTexts{
-      {{"input_context", "inputContext"},
-       {"tool_used", "toolUsed"},
-       {"tool_input", "toolInput"},
-       {"tool_output", "toolOutput"},
-       {"generated_entry", "generatedEntry"},
-       {"mood_shift", "moodShift"},
-       {"value_impact", "valueImpact"}}};
-  for (const auto& [field, key] : kTexts) {
+  events::record_introspection turn;
+  turn.purpose = *purpose;
+  const std::array<std::pair<std::string_view, std::optional<std::string>*>, 7> kTexts{
+      {{"input_context", &turn.input_context},
+       {"tool_used", &turn.tool_used},
+       {"tool_input", &turn.tool_input},
+       {"tool_output", &turn.tool_output},
+       {"generated_entry", &turn.generated_entry},
+       {"mood_shift", &turn.mood_shift},
+       {"value_impact", &turn.value_impact}}};
+  for (const auto& [field, member] : kTexts) {
     auto text = optional_text(*body, field);
     if (!text) co_return field_error(text.err());
     if (text->size() > kMaxIntrospectionFieldBytes) {
@@ -438,17 +427,17 @@ handler_result post_introspection(server_context& context, const rest_request& r
           400, "bad_field",
           std::string(field) + ": more than " + std::to_string(kMaxIntrospectionFieldBytes) + " bytes");
     }
-    payload[key] = *text;
+    *member = *text;
   }
   const auto* duration = body->if_contains("duration_ms");
   if (duration != nullptr && (!duration->is_int64() || duration->as_int64() < 0)) {
     co_return error_response(400, "bad_field", "duration_ms: expected a non-negative integer");
   }
-  payload["durationMs"] = duration == nullptr ? 0 : duration->as_int64();
+  turn.duration_ms = duration == nullptr ? 0 : duration->as_int64();
   if (const auto* started = body->if_contains("started_at")) {
     const auto ms = started->is_string() ? parse_iso8601_ms(started->as_string()) : std::nullopt;
     if (!ms) co_return error_response(400, "bad_field", "started_at: expected a UTC ISO-8601 time");
-    payload["startedAt"] = *ms;
+    turn.started_at = *ms;
   }
   std::vector<std::string> related;
   if (const auto* listed = body->if_contains("related_memory_ids")) {
@@ -481,24 +470,22 @@ handler_result post_introspection(server_context& context, const rest_request& r
   }
 
   const std::string turn_id = new_uuid();
-  payload["turnId"] = turn_id;
-  payload["sessionId"] = session_id;
-  payload["aiId"] = dialogue->ai_id;
-  if (!json_string_or(payload, "generatedEntry").empty()) payload["memoryId"] = new_uuid();
+  turn.turn_id = turn_id;
+  turn.session_id = session_id;
+  turn.ai_id = dialogue->ai_id;
+  if (!turn.generated_entry.value_or("").empty()) turn.memory_id = new_uuid();
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(session_id), "session", session_id);
     if (!now) return std::move(now).err();
     if (now->end_at != 0) return make_error(errc::conflict, "session " + session_id + " is closed");
     return ok();
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::introspection_recorded,
-                                       std::move(payload), std::move(check));
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(turn), std::move(check));
   if (!written) co_return refused(written.err());
   // Links to earlier memory entries are events of their own, each a fact of the log.
   for (const auto& memory_id : related) {
-    boost::json::object link{{"turnId", turn_id}, {"memoryId", memory_id}};
     std::function<result<void>()> always = [] { return ok(); };
-    auto linked = co_await append_write(context, dialogue->dialog_id, records_event::memory_linked, std::move(link),
+    auto linked = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, memory_id},
                                         std::move(always));
     if (!linked) co_return error_response(linked.err());
   }
@@ -534,9 +521,8 @@ handler_result post_memory_link(server_context& context, const rest_request& req
     memory = make_error(errc::not_found, "no memory entry with id '" + *memory_id + "'");
   }
   if (!memory) co_return error_response(memory.err());
-  boost::json::object payload{{"turnId", turn_id}, {"memoryId", *memory_id}};
   std::function<result<void>()> always = [] { return ok(); };
-  auto written = co_await append_write(context, dialogue->dialog_id, records_event::memory_linked, std::move(payload),
+  auto written = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, *memory_id},
                                        std::move(always));
   if (!written) co_return refused(written.err());
   auto links = records.memory_links(turn_id);

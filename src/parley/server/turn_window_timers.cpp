@@ -17,10 +17,9 @@ namespace {
 
 // Events after which a dialog's open turn may be another one (or none).
 bool may_move_turn(const event& ev) {
-  return ev.type == event_type::user_message || ev.type == event_type::generation_finished ||
-         ev.type == event_type::tool_result || ev.type == event_type::reply_received ||
-         ev.type == event_type::question_asked || ev.type == event_type::question_answered ||
-         ev.type == records_event::turn_window_expired || records_event::is_write(ev.type);
+  return ev.is<events::user_message>() || ev.is<events::generation_finished>() || ev.is<events::tool_result>() ||
+         ev.is<events::reply_received>() || ev.is<events::question_asked>() || ev.is<events::question_answered>() ||
+         ev.is<events::turn_window_expired>() || events::is_records_write(ev.payload);
 }
 
 // How long changes gather before the windows they may have moved are re-read: a deadline is set

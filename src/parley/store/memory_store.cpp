@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "parley/core/json.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/append_check.hpp"
 
@@ -13,7 +12,7 @@ result<void> memory_store::apply_batch(std::span<const event> batch, projections
   std::map<std::string, dialog_row, std::less<>> staged;
   std::vector<message_row> new_messages;
   for (const event& ev : batch) {
-    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + ev.type + " has no dialog id");
+    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
     auto row = staged.find(ev.dialog_id);
     if (row == staged.end()) {
       const auto existing = into.dialogs.find(ev.dialog_id);
@@ -37,10 +36,9 @@ void memory_store::append(std::vector<event> batch, append_callback on_durable) 
       stats_.events += static_cast<std::int64_t>(batch.size());
       ++stats_.transactions;
       for (const event& ev : batch) {
-        if (ev.type != event_type::user_message) continue;
-        const std::string msg_id = json_string_or(ev.payload, "msgId");
-        if (!msg_id.empty())
-          inputs_.try_emplace(msg_id, input_record{ev.dialog_id, ev.seq, json_string_or(ev.payload, "from")});
+        const auto* input = ev.as<events::user_message>();
+        if (input != nullptr && !input->msg_id.empty())
+          inputs_.try_emplace(input->msg_id, input_record{ev.dialog_id, ev.seq, input->from});
       }
       std::move(batch.begin(), batch.end(), std::back_inserter(events_));
     }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "engine_test_support.hpp"
+#include "support/typed_events.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
@@ -40,7 +41,7 @@ result<std::unique_ptr<engine>> make_engine(asio::io_context& io, store& log, co
 }
 
 event raw_event(const std::string& dialog, std::int64_t seq, std::string_view type, boost::json::object payload) {
-  return event{dialog, dialog, seq, std::string(type), std::move(payload), now_ms()};
+  return test::typed_event(dialog, dialog, seq, type, std::move(payload), now_ms());
 }
 
 // Creates a root dialog of lead with `first_message` and runs the engine until it is idle. `id` is
@@ -268,7 +269,7 @@ TEST(Engine, AStreamOrderViolationFailsTheDriveAndIsLogged) {
   const auto row = log->get_dialog(id).value();
   ASSERT_TRUE(row.has_value());
   EXPECT_EQ(row->last_error, "stream order violation: saying started while thinking was still open");
-  EXPECT_EQ(log->read_events(id).value().back().type, event_type::drive_failed);
+  EXPECT_EQ(log->read_events(id).value().back().type(), event_type::drive_failed);
 }
 
 TEST(Engine, DialogsAtRestAreUnloadedPastTheLimitAndLoadedAgainFromTheLog) {
@@ -342,10 +343,10 @@ TEST(Engine, ADialogCreatedWithItsFirstMessageIsOneCommit) {
   EXPECT_EQ(commits, 1);
   const auto events = log->read_events(id).value();
   ASSERT_EQ(events.size(), 2U);
-  EXPECT_EQ(events[0].type, event_type::dialog_created);
-  EXPECT_EQ(events[1].type, event_type::user_message);
-  EXPECT_EQ(json_string_or(events[1].payload, "msgId"), "m-1");
-  EXPECT_EQ(json_string_or(events[1].payload, "from"), "ann");
+  EXPECT_EQ(events[0].type(), event_type::dialog_created);
+  ASSERT_TRUE(events[1].is<events::user_message>());
+  EXPECT_EQ(events[1].as<events::user_message>()->msg_id, "m-1");
+  EXPECT_EQ(events[1].as<events::user_message>()->from, "ann");
 }
 
 // Write-ahead: a tool with effects outside the log runs only once the model output that called it
@@ -369,8 +370,8 @@ TEST(Engine, AToolWithEffectsWaitsForItsCallToBeDurableAndAReadingToolDoesNot) {
         [&, name](const boost::json::object&, const tools::tool_context& ctx) {
           bool stored = false;
           for (const auto& ev : log->read_events(ctx.dialog_id).value()) {
-            if (ev.type == event_type::generation_finished &&
-                boost::json::serialize(ev.payload.at("toolCalls")).find(name) != std::string::npos) {
+            if (ev.type() == event_type::generation_finished &&
+                boost::json::serialize(test::wire_of(ev).at("toolCalls")).find(name) != std::string::npos) {
               stored = true;
             }
           }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine_test_support.hpp"
+#include "support/typed_events.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/group_routing.hpp"
@@ -25,7 +26,7 @@ const char* kTwoMemberTeam =
     "  beta: {persona: B, provider: offline, model: m}\n";
 
 event make(std::int64_t seq, std::string_view type, json::object payload) {
-  return event{"g1", "g1", seq, std::string(type), std::move(payload), 1000 + seq};
+  return test::typed_event("g1", "g1", seq, type, std::move(payload), 1000 + seq);
 }
 
 dialog_row group_row(std::vector<std::string> humans, std::vector<std::string> members, std::string default_member) {

@@ -9,6 +9,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "engine_test_support.hpp"
+#include "support/typed_events.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/context_builder.hpp"
@@ -40,7 +41,7 @@ class batch_recorder final : public testing::forwarding_store {
 
   void append(std::vector<event> batch, append_callback on_durable) override {
     auto& types = batches.emplace_back();
-    for (const auto& ev : batch) types.push_back(ev.type);
+    for (const auto& ev : batch) types.emplace_back(ev.type());
     forwarding_store::append(std::move(batch), std::move(on_durable));
   }
 };
@@ -137,7 +138,7 @@ TEST(Hierarchy, RootsSubdialogsAndFbrAreOfferedTheirOwnDialogTools) {
   temp_team files(kTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
   const auto team = files.load();
   auto names_for = [&](boost::json::object created) {
-    auto dialog = dialog_runtime::replay({event{"d", "r", 1, std::string(event_type::dialog_created), created, 0}});
+    auto dialog = dialog_runtime::replay({test::typed_event("d", "r", 1, event_type::dialog_created, created, 0)});
     auto request = build_model_request(**dialog, *team.find_member("lead"), {}, 1, prompt_setting{});
     return std::make_pair(std::move(request.system_prompt), (*dialog)->is_fbr());
   };
@@ -166,19 +167,19 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
   auto log = make_memory_store();
   const auto at = now_ms();
   std::vector<event> batch{
-      {"d1", "d1", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, at},
-      {"d1", "d1", 2, std::string(event_type::user_message), {{"course", 1}, {"content", "hi"}}, at},
-      {"d1", "d1", 3, std::string(event_type::generation_started), {{"course", 1}, {"genseq", 1}}, at},
-      {"d1",
+      test::typed_event("d1", "d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, at),
+      test::typed_event("d1", "d1", 2, event_type::user_message, {{"course", 1}, {"content", "hi"}}, at),
+      test::typed_event("d1", "d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}}, at),
+      test::typed_event("d1",
        "d1",
        4,
-       std::string(event_type::generation_finished),
+       event_type::generation_finished,
        {{"course", 1},
         {"genseq", 1},
         {"toolCalls",
          boost::json::array{boost::json::object{{"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
-       at},
-      {"d1", "d1", 5, std::string(event_type::question_asked), {{"callId", "c1"}, {"questionId", "q1"}}, at}};
+       at),
+      test::typed_event("d1", "d1", 5, event_type::question_asked, {{"callId", "c1"}, {"questionId", "q1"}}, at)};
   std::optional<result<void>> appended;
   log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
   log->flush();
@@ -198,15 +199,15 @@ TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) 
   auto log = make_memory_store();
   const auto at = now_ms();
   std::vector<event> batch{
-      {"d1", "d1", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, at},
-      {"d1", "d1", 2, std::string(event_type::user_message), {{"course", 1}, {"content", "hi"}}, at},
-      {"d1", "d1", 3, std::string(event_type::generation_started), {{"course", 1}, {"genseq", 1}}, at},
-      {"d1",
+      test::typed_event("d1", "d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, at),
+      test::typed_event("d1", "d1", 2, event_type::user_message, {{"course", 1}, {"content", "hi"}}, at),
+      test::typed_event("d1", "d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}}, at),
+      test::typed_event("d1",
        "d1",
        4,
-       std::string(event_type::generation_progress),
+       event_type::generation_progress,
        {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}},
-       at}};
+       at)};
   std::optional<result<void>> appended;
   log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
   log->flush();

@@ -1,5 +1,6 @@
 // The engine's bridge to the store: a commit of nothing is a barrier for earlier sends, costs no
 // trip to the store when none is on its way, and reports a refused send of its dialog.
+#include "support/typed_events.hpp"
 #include "parley/engine/log_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -19,12 +20,12 @@ namespace {
 namespace asio = boost::asio;
 
 event created_event(const std::string& id) {
-  return event{id,
+  return test::typed_event(id,
                id,
                1,
-               std::string(event_type::dialog_created),
+               event_type::dialog_created,
                boost::json::object{{"memberId", "lead"}, {"kind", "root"}, {"depth", 0}},
-               1'700'000'000'000};
+               1'700'000'000'000);
 }
 
 struct durable_events : engine_observer {
@@ -107,8 +108,8 @@ TEST_F(LogWriterTest, ARefusedSendFailsTheNextCommitOfItsDialogOnce) {
   std::vector<result<void>> outcomes;
   run([&]() -> asio::awaitable<void> {
     std::vector<event> ghost;
-    ghost.push_back(event{"ghost", "ghost", 2, std::string(event_type::status_changed),
-                          boost::json::object{{"status", "done"}}, 1'700'000'000'000});
+    ghost.push_back(test::typed_event("ghost", "ghost", 2, event_type::status_changed,
+                          boost::json::object{{"status", "done"}}, 1'700'000'000'000));
     writer.send(std::move(ghost));  // no such dialog: the store refuses it
     std::vector<event> other;
     other.push_back(created_event("other"));

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "support/typed_events.hpp"
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
@@ -85,34 +86,34 @@ std::string tellasker_of(const config::team_config& team, const std::string& mem
 }
 
 std::vector<event> root_events(const std::string& member) {
-  return {{"root", "root", 1, std::string(event_type::dialog_created), {{"memberId", member}, {"kind", "root"}}, 0}};
+  return {test::typed_event("root", "root", 1, event_type::dialog_created, {{"memberId", member}, {"kind", "root"}}, 0)};
 }
 
 std::vector<event> sub_events(const std::string& member, const std::string& tellasker) {
   const boost::json::object assignment{{"callerId", "root"},        {"callerMemberId", tellasker},
                                        {"callId", "call-1"},        {"callName", "tellask"},
                                        {"sessionSlug", "snapshot"}, {"tellaskContent", "Please help."}};
-  return {{"sub",
+  return {test::typed_event("sub",
            "root",
            1,
-           std::string(event_type::dialog_created),
+           event_type::dialog_created,
            {{"memberId", member},
             {"kind", "sub"},
             {"parentId", "root"},
             {"depth", 1},
             {"callKind", "tellask"},
             {"sessionSlug", "snapshot"}},
-           0},
-          {"sub",
+           0),
+          test::typed_event("sub",
            "root",
            2,
-           std::string(event_type::user_message),
+           event_type::user_message,
            {{"course", 1},
             {"content", "Please help."},
             {"msgId", "msg-1"},
             {"origin", "tellask"},
             {"assignment", assignment}},
-           0}};
+           0)};
 }
 
 std::string render(const std::string& team_name, const std::string& member, std::string_view place,

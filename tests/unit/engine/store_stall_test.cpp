@@ -34,7 +34,7 @@ class refusing_store final : public testing::forwarding_store {
 
   void append(std::vector<event> batch, append_callback on_durable) override {
     const bool brings_input =
-        std::any_of(batch.begin(), batch.end(), [](const event& ev) { return ev.type == event_type::user_message; });
+        std::any_of(batch.begin(), batch.end(), [](const event& ev) { return ev.is<events::user_message>(); });
     if (refusing && !brings_input) {
       if (on_durable) on_durable(make_error(errc::io_error, "database or disk is full (injected)"));
       return;
@@ -104,11 +104,12 @@ TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites
   const auto events = log.read_events(id, 0).value();
   std::vector<std::string> types;
   types.reserve(events.size());
-  for (const auto& ev : events) types.push_back(ev.type);
+  for (const auto& ev : events) types.emplace_back(ev.type());
   const auto failed = std::find(types.begin(), types.end(), event_type::drive_failed);
   ASSERT_NE(failed, types.end());
   const auto& failure = events[static_cast<std::size_t>(failed - types.begin())];
-  EXPECT_NE(json_string_or(failure.payload, "message").find("database or disk is full (injected)"), std::string::npos);
+  ASSERT_TRUE(failure.is<events::drive_failed>());
+  EXPECT_NE(failure.as<events::drive_failed>()->message.find("database or disk is full (injected)"), std::string::npos);
   EXPECT_EQ(*(failed + 1), event_type::drive_resumed);
   EXPECT_EQ(types.back(), event_type::generation_finished);
   EXPECT_EQ(log.get_dialog(id).value()->last_error, "");

@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "engine_test_support.hpp"
+#include "support/typed_events.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/engine.hpp"
@@ -23,7 +24,7 @@ std::string system_prompt_at(const std::string& team_yaml, std::int64_t round) {
   EXPECT_TRUE(eng.has_value());
   if (!eng) return {};
   auto dialog = dialog_runtime::replay(
-      {{"d", "d", 1, std::string(event_type::dialog_created), {{"memberId", "lead"}, {"kind", "root"}}, 0}});
+      {test::typed_event("d", "d", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, 0)});
   EXPECT_TRUE(dialog.has_value());
   auto request = (*eng)->model_request_for(**dialog, round);
   EXPECT_TRUE(request.has_value());

@@ -1,6 +1,7 @@
 // Usage and cost summed from the log per dialog, member and team.
 #include <gtest/gtest.h>
 
+#include "support/typed_events.hpp"
 #include "parley/engine/usage_report.hpp"
 
 namespace parley::engine {
@@ -31,13 +32,13 @@ config::team_config priced_team() {
 }
 
 event created(std::string dialog, std::string member) {
-  return event{dialog, dialog, 1, std::string(event_type::dialog_created), {{"memberId", member}}, 0};
+  return test::typed_event(dialog, dialog, 1, event_type::dialog_created, {{"memberId", member}}, 0);
 }
 
 event finished(std::string dialog, std::int64_t seq, boost::json::object usage, std::string model = {}) {
   boost::json::object payload{{"usage", std::move(usage)}};
   if (!model.empty()) payload["model"] = model;
-  return event{dialog, dialog, seq, std::string(event_type::generation_finished), std::move(payload), 0};
+  return test::typed_event(dialog, dialog, seq, event_type::generation_finished, std::move(payload), 0);
 }
 
 TEST(UsageReport, PricesFreshAndCachedInputAndOutputPerMillionTokens) {

@@ -193,13 +193,11 @@ TEST_P(RtwsExport, ForceReplacesStaleFilesAndMovesFinishedRoots) {
   event answer = events->back();
   answer.seq += 1;
   answer.ts_ms += 60'000;
-  answer.type = std::string(event_type::question_answered);
-  answer.payload = {{"course", 2}, {"questionId", "q2"}, {"callId", "c5"}, {"content", "US"}, {"msgId", "m9"}};
+  answer.payload = events::question_answered{2, "q2", "c5", "US", "m9"};
   event completed = answer;
   completed.seq += 1;
   completed.ts_ms += 1;
-  completed.type = std::string(event_type::status_changed);
-  completed.payload = {{"status", "completed"}};
+  completed.payload = events::status_changed{events::dialog_status::completed};
   auto appended = append_sync(*source_.log, {answer, completed});
   ASSERT_TRUE(appended) << appended.err().message;
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "support/typed_events.hpp"
 #include "parley/core/time.hpp"
 #include "parley/model/event.hpp"
 #include "parley/store/store.hpp"
@@ -86,8 +87,7 @@ class log_builder {
     ev.dialog_id = dialog_id;
     ev.root_id = root_id;
     ev.seq = ++seqs_[dialog_id];
-    ev.type = std::string(type);
-    ev.payload = std::move(payload);
+    ev.payload = test::payload_of(type, std::move(payload));
     ev.ts_ms = clock_ms_;
     clock_ms_ += 1'234;
     events_.push_back(ev);
@@ -311,9 +311,9 @@ inline void expect_same_event(const event& a, const event& b) {
   EXPECT_EQ(a.dialog_id, b.dialog_id);
   EXPECT_EQ(a.root_id, b.root_id);
   EXPECT_EQ(a.seq, b.seq);
-  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.type(), b.type());
   EXPECT_EQ(a.ts_ms, b.ts_ms);
-  EXPECT_EQ(json::serialize(a.payload), json::serialize(b.payload)) << a.dialog_id << " seq " << a.seq;
+  EXPECT_EQ(test::wire_of(a), test::wire_of(b)) << a.dialog_id << " seq " << a.seq;
 }
 
 // The same log, the same dialog rows and the same messages for every dialog.

@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include "parley/model/conversation_reducer.hpp"
 #include "parley/store/sqlite/log_repair.hpp"
 #include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
@@ -44,10 +45,11 @@ void refuses_what_it_could_not_read_back(store& s) {
 
   dialog_script again("d1", "d1");
   again.skip_seq();
+  // The typed events hold numbers only as integers; a free-form object (a records write's
+  // metadata) can still carry a double.
   auto infinite = test::append_sync(
-      s, {again.next(event_type::user_message,
-                     {{"course", 1},
-                      {"content", "hi"},
+      s, {again.next(records_event::session_opened,
+                     {{"sessionId", "s1"},
                       {"metadata", boost::json::object{{"x", std::numeric_limits<double>::infinity()}}}})});
   ASSERT_FALSE(infinite);
   EXPECT_NE(infinite.err().message.find("payload.metadata.x: is not a finite number"), std::string::npos)
@@ -99,7 +101,8 @@ TEST_F(DamagedSqliteLog, BadBytesAreReadAsReplacementCharactersAndNamedByTheChec
   ASSERT_TRUE(s);
   auto events = s->read_events("a");
   ASSERT_TRUE(events) << events.err().message;
-  EXPECT_EQ(events->at(1).payload.at("content").as_string(), "caf\xEF\xBF\xBD");
+  ASSERT_TRUE(events->at(1).is<events::user_message>());
+  EXPECT_EQ(events->at(1).as<events::user_message>()->content, "caf\xEF\xBF\xBD");
   auto damaged = s->damaged_events();
   ASSERT_TRUE(damaged) << damaged.err().message;
   ASSERT_EQ(damaged->size(), 1U);
@@ -111,13 +114,49 @@ TEST_F(DamagedSqliteLog, BadBytesAreReadAsReplacementCharactersAndNamedByTheChec
 }
 
 TEST_F(DamagedSqliteLog, NonFiniteNumbersWrittenAsInfinityReadAsNull) {
-  store_raw_payload(dir_, "b", 2, R"({"course":1,"content":"other","metadata":{"x":Infinity},"origin":"user"})");
+  // In a field the typed user_message does not list (ignored when read), so the event still reads.
+  store_raw_payload(dir_, "b", 2,
+                    R"({"course":1,"content":"other","msgId":"m2","metadata":{"x":Infinity},"origin":"user"})");
   auto s = reopen();
   ASSERT_TRUE(s);
   auto events = s->read_events("b");
   ASSERT_TRUE(events) << events.err().message;
-  EXPECT_TRUE(events->at(1).payload.at("metadata").as_object().at("x").is_null());
+  ASSERT_TRUE(events->at(1).is<events::user_message>());
+  EXPECT_EQ(events->at(1).as<events::user_message>()->content, "other");
   EXPECT_EQ(s->damaged_events().value().size(), 1U);
+}
+
+TEST_F(DamagedSqliteLog, AnEventMissingAFieldFailsOnlyItsDialogNamingTheFieldUntilRepairQuarantinesIt) {
+  // JSON that parses, but a user_message without its msgId: never a silent default.
+  store_raw_payload(dir_, "a", 2, R"({"course":1,"content":"first","origin":"user"})");
+  {
+    auto s = reopen();
+    ASSERT_TRUE(s);
+    auto events = s->read_events("a");
+    ASSERT_FALSE(events);
+    EXPECT_EQ(events.err().code, errc::corrupt);
+    EXPECT_NE(events.err().message.find("event 2 (user_message) of dialog a does not decode: msgId: is missing"),
+              std::string::npos)
+        << events.err().message;
+    EXPECT_EQ(s->read_events("b").value().size(), 2U);
+    auto damaged = s->damaged_events();
+    ASSERT_TRUE(damaged) << damaged.err().message;
+    ASSERT_EQ(damaged->size(), 1U);
+    EXPECT_EQ(damaged->at(0).seq, 2);
+    EXPECT_EQ(damaged->at(0).problem, "msgId: is missing");
+  }
+  auto repaired = sqlite::repair_damaged_events(dir_.str());
+  ASSERT_TRUE(repaired) << repaired.err().message;
+  ASSERT_EQ(repaired->size(), 1U);
+  EXPECT_NE(repaired->at(0).action.find("quarantined"), std::string::npos) << repaired->at(0).action;
+  auto s = reopen();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->rebuild_projections());
+  auto events = s->read_events("a");
+  ASSERT_TRUE(events) << events.err().message;
+  ASSERT_TRUE(events->at(1).is<events::event_quarantined>());
+  EXPECT_EQ(events->at(1).as<events::event_quarantined>()->problem, "msgId: is missing");
+  EXPECT_TRUE(s->damaged_events().value().empty());
 }
 
 TEST_F(DamagedSqliteLog, AnUnreadableEventFailsOnlyItsOwnDialogUntilRepairQuarantinesIt) {
@@ -145,8 +184,9 @@ TEST_F(DamagedSqliteLog, AnUnreadableEventFailsOnlyItsOwnDialogUntilRepairQuaran
   auto events = s->read_events("a");
   ASSERT_TRUE(events) << events.err().message;
   ASSERT_EQ(events->size(), 3U);
-  EXPECT_EQ(events->at(1).type, event_type::event_quarantined);
-  EXPECT_EQ(events->at(1).payload.at("originalType").as_string(), "user_message");
+  EXPECT_EQ(events->at(1).type(), event_type::event_quarantined);
+  ASSERT_TRUE(events->at(1).is<events::event_quarantined>());
+  EXPECT_EQ(events->at(1).as<events::event_quarantined>()->original_type, "user_message");
   // The dialog replays: the quarantined event changes nothing, the one after it still counts.
   auto messages = s->messages("a", 1).value();
   ASSERT_EQ(messages.size(), 1U);

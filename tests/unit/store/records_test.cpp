@@ -47,7 +47,10 @@ class timeline {
   }
   event user(std::string_view text, std::string_view origin = "user") {
     json::object p{{"course", 1}, {"content", text}, {"msgId", "m" + std::to_string(seq_)}, {"origin", origin}};
-    if (origin == "tellask") p["assignment"] = json::object{{"callerId", "root"}, {"callerMemberId", "alice"}};
+    if (origin == "tellask") {
+      p["assignment"] = json::object{{"callerId", "root"},     {"callerMemberId", "alice"}, {"callId", "c0"},
+                                     {"callName", "tellask"}, {"sessionSlug", ""},         {"tellaskContent", text}};
+    }
     return next(event_type::user_message, std::move(p));
   }
   event ai(std::string_view saying, bool with_tool_call = false) {
@@ -72,7 +75,7 @@ class timeline {
                                              {"genseq", 1},
                                              {"callId", "ask1"},
                                              {"questionId", "q1"},
-                                             {"mentionList", json::array{}},
+                                             {"mentionList", question},
                                              {"tellaskContent", question},
                                              {"askedAt", "x"}});
   }
@@ -584,7 +587,7 @@ TEST_F(Records, InALioTheMentionedMemberAnswersAndEachAiMessageNamesItsSpeaker) 
   timeline d("lio");
   auto answer_by = [&](std::string_view member, std::string_view saying) {
     auto ev = d.ai(saying);
-    ev.payload["memberId"] = member;
+    std::get<events::generation_finished>(ev.payload).member_id = std::string(member);
     return ev;
   };
   append({d.created({{"memberId", "alice"}, {"humans", json::array{"ann"}}, {"members", json::array{"alice", "bob"}}}),
@@ -606,7 +609,7 @@ TEST_F(Records, AnAiInAHumanGroupAnswersOnlyTheTurnThatMentionsIt) {
           group_message(d.at(0), "ann", "when do we meet?", ""),
           group_message(d.at(kMinute), "ben", "@alice find a day", "alice")});
   auto answer = d.at(2 * kMinute).ai("Friday suits everyone.");
-  answer.payload["memberId"] = "alice";
+  std::get<events::generation_finished>(answer.payload).member_id = "alice";
   append({answer});
   EXPECT_EQ(store_->records()->dialogue("group")->value().dialogue_type, "human_group_ai");
   const auto all = turns("group");

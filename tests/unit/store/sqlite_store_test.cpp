@@ -38,8 +38,8 @@ TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
   ASSERT_EQ(rows.size(), batch.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i][0], std::to_string(batch[i].seq));
-    EXPECT_EQ(rows[i][1], batch[i].type);
-    EXPECT_EQ(test::json::parse(rows[i][2]), test::json::value(batch[i].payload));
+    EXPECT_EQ(rows[i][1], batch[i].type());
+    EXPECT_EQ(test::json::parse(rows[i][2]), test::json::value(test::wire_of(batch[i])));
     EXPECT_EQ(rows[i][3], format_iso8601_ms(batch[i].ts_ms));
     EXPECT_EQ(rows[i][4], std::to_string(batch[i].ts_ms));
   }

@@ -86,7 +86,7 @@ TYPED_TEST(StoreConformance, AppendedEventsReadBackWithPayloadsInSeqOrder) {
     EXPECT_EQ((*events)[i].dialog_id, batch[i].dialog_id);
     EXPECT_EQ((*events)[i].root_id, batch[i].root_id);
     EXPECT_EQ((*events)[i].seq, batch[i].seq);
-    EXPECT_EQ((*events)[i].type, batch[i].type);
+    EXPECT_EQ((*events)[i].type(), batch[i].type());
     EXPECT_EQ((*events)[i].payload, batch[i].payload);
     EXPECT_EQ((*events)[i].ts_ms, batch[i].ts_ms);
   }

@@ -12,7 +12,7 @@
 namespace parley::test {
 
 inline json::array sample_tool_calls() {
-  return json::array{json::object{{"id", "c1"}, {"name", "read_file"}, {"arguments", {{"path", "a.txt"}}}}};
+  return json::array{json::object{{"id", "c1"}, {"name", "read_file"}, {"arguments", R"({"path":"a.txt"})"}}};
 }
 
 // dialog_created, a user message, a generation with a tool call, its result, a final generation,
@@ -87,7 +87,7 @@ inline std::vector<std::vector<event>> varied_history(unsigned seed, int roots, 
       case 3: {
         json::array calls;
         for (int c = pick(3); c > 0; --c)
-          calls.push_back({{"id", "c" + std::to_string(c)}, {"name", "tool"}, {"arguments", {{"n", c}}}});
+          calls.push_back({{"id", "c" + std::to_string(c)}, {"name", "tool"}, {"arguments", R"({"n":)" + std::to_string(c) + "}"}});
         return d.next(event_type::generation_finished,
                       {{"course", st.course},
                        {"genseq", st.genseq},

@@ -15,6 +15,7 @@
 
 #include "parley/model/event.hpp"
 #include "parley/store/store.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::test {
 
@@ -51,8 +52,7 @@ inline event make_event(std::string dialog_id, std::string root_id, std::int64_t
   ev.dialog_id = std::move(dialog_id);
   ev.root_id = std::move(root_id);
   ev.seq = seq;
-  ev.type = std::string(type);
-  ev.payload = std::move(payload);
+  ev.payload = payload_of(type, std::move(payload));
   ev.ts_ms = ts_ms;
   return ev;
 }

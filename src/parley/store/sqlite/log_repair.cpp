@@ -7,6 +7,7 @@
 #include "parley/core/json_check.hpp"
 #include "parley/core/time.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -24,14 +25,16 @@ CREATE TABLE IF NOT EXISTS quarantined_events (
   at_ms INTEGER NOT NULL
 ))sql";
 
-// Why `text` does not read back, or "" when it does.
-std::string payload_problem(std::string_view text) {
+// Why the payload `text` of an event of `type` does not read back, or "" when it does: text that
+// is not JSON, not an object, or an object the typed codec refuses (the field and the problem).
+std::string payload_problem(std::string_view type, std::string_view text) {
   auto parsed = parse_json(text);
   if (!parsed) {
     if (auto bad = first_invalid_utf8(text)) return describe_invalid_utf8(text, *bad);
     return parsed.err().message;
   }
   if (!parsed->is_object()) return std::string("the payload is ") + json_kind_name(*parsed) + ", not an object";
+  if (auto typed = decode_payload(type, parsed->get_object()); !typed) return repair_utf8(typed.err().message).text;
   return {};
 }
 
@@ -55,7 +58,9 @@ class repair_session {
   result<std::string> repair(const damaged_event& damaged, std::string_view text) {
     std::string repairs;
     auto repaired = parse_json_repairing(text, repairs);
-    if (repaired && repaired->is_object()) {
+    // Rewritten only when the repaired object also decodes: a field the codec refuses stays
+    // refused however its bytes are mended.
+    if (repaired && repaired->is_object() && decode_payload(damaged.type, repaired->get_object())) {
       std::string action = "rewritten: " + repairs;
       PARLEY_TRY(keep(damaged, action));
       PARLEY_TRY(rewrite(damaged.event_id, damaged.type, boost::json::serialize(*repaired)));
@@ -127,7 +132,7 @@ result<std::vector<damaged_event>> find_damaged_events(connection& db) {
     auto row = scan->step();
     if (!row) return std::move(row).err();
     if (!*row) return found;
-    std::string problem = payload_problem(scan->text_view_at(4));
+    std::string problem = payload_problem(scan->text_view_at(3), scan->text_view_at(4));
     if (problem.empty()) continue;
     found.push_back({scan->int_at(0), repair_utf8(scan->text_view_at(1)).text, scan->int_at(2),
                      repair_utf8(scan->text_view_at(3)).text, std::move(problem)});

@@ -90,7 +90,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
 }
 
 result<records_writer::cached_cursor*> records_writer::cursor_for(const event& ev) {
-  if (ev.type == event_type::dialog_created) {
+  if (ev.is<events::dialog_created>()) {
     cached_cursor& created = cursors_[ev.dialog_id];
     created.exists = true;
     created.cursor = records_cursor{};

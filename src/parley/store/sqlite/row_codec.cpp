@@ -3,6 +3,8 @@
 #include <boost/json/parse.hpp>
 
 #include "parley/core/json_check.hpp"
+#include "parley/core/utf8.hpp"
+#include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 
 namespace parley::sqlite {
@@ -111,8 +113,9 @@ result<event> read_event(const statement& stmt) {
   ev.dialog_id = stmt.text_at(0);
   ev.root_id = stmt.text_at(1);
   ev.seq = stmt.int_at(2);
-  ev.type = stmt.text_at(3);
+  const std::string type = stmt.text_at(3);
   ev.ts_ms = stmt.int_at(5);
+  const auto which = [&] { return "event " + std::to_string(ev.seq) + " (" + type + ") of dialog " + ev.dialog_id; };
   const std::string_view text = stmt.text_view_at(4);
   boost::system::error_code ec;
   boost::json::value payload = boost::json::parse(text, ec);
@@ -123,18 +126,22 @@ result<event> read_event(const statement& stmt) {
     std::string repairs;
     auto repaired = parse_json_repairing(text, repairs);
     if (!repaired) {
-      return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " (" + ev.type + ") of dialog " +
-                                           ev.dialog_id + " cannot be read: its payload is not JSON (" + ec.message() +
+      return make_error(errc::corrupt, which() + " cannot be read: its payload is not JSON (" + ec.message() +
                                            "); run `parley repair`");
     }
     payload = std::move(*repaired);
   }
   if (!payload.is_object()) {
-    return make_error(errc::corrupt, "event " + std::to_string(ev.seq) + " (" + ev.type + ") of dialog " +
-                                         ev.dialog_id +
-                                         " has a payload that is not a JSON object; run `parley repair`");
+    return make_error(errc::corrupt, which() + " has a payload that is not a JSON object; run `parley repair`");
   }
-  ev.payload = std::move(payload.get_object());
+  // Strict: a missing or mistyped field fails this event's dialog alone, like unreadable text.
+  auto typed = decode_payload(type, payload.get_object());
+  if (!typed) {
+    // The problem quotes stored text (an enum value cut at 64 bytes): kept UTF-8 for the message.
+    return make_error(errc::corrupt, which() + " does not decode: " + repair_utf8(typed.err().message).text +
+                                         "; run `parley repair`");
+  }
+  ev.payload = std::move(*typed);
   return ev;
 }
 
@@ -149,7 +156,7 @@ result<message_row> read_message(const statement& stmt) {
   auto step = apply_event(*ev, before);
   if (!step || !step->new_message) {
     return make_error(errc::corrupt, "message " + std::to_string(ev->seq) + " of dialog " + ev->dialog_id +
-                                         " refers to an event (" + ev->type + ") that is not a message");
+                                         " refers to an event (" + std::string(ev->type()) + ") that is not a message");
   }
   return std::move(*step->new_message);
 }

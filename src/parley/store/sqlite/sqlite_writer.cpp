@@ -383,8 +383,8 @@ result<void> sqlite_writer::apply_events(request& req) {
   // event its dialog's state refuses); the projections fold it again when they catch up.
   for (std::size_t i = 0; i < req.batch.size(); ++i) {
     const event& ev = req.batch[i];
-    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + ev.type + " has no dialog id");
-    auto row = staged_row(ev.dialog_id, ev.type == event_type::dialog_created);
+    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
+    auto row = staged_row(ev.dialog_id, ev.is<events::dialog_created>());
     if (!row) return std::move(row).err();
     auto step = apply_event(ev, **row);
     if (!step) return std::move(step).err();

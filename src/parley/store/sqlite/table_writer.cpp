@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 
 namespace parley::sqlite {
@@ -73,13 +74,14 @@ result<void> table_writer::rollback_to_savepoint() {
 
 result<std::int64_t> table_writer::insert_event(const event& ev) {
   payload_text_.clear();
-  serializer_.reset(&ev.payload);
+  const boost::json::value wire = encode_payload(ev.payload);
+  serializer_.reset(&wire);
   char chunk[4096];
   while (!serializer_.done()) payload_text_.append(serializer_.read(chunk, sizeof chunk));
   insert_event_.bind_text(1, ev.dialog_id);
   insert_event_.bind_text(2, ev.root_id);
   insert_event_.bind_int(3, ev.seq);
-  insert_event_.bind_text(4, ev.type);
+  insert_event_.bind_text(4, ev.type());
   insert_event_.bind_text(5, payload_text_);
   insert_event_.bind_int(6, ev.ts_ms);
   PARLEY_TRY(insert_event_.run());
@@ -93,7 +95,7 @@ result<void> table_writer::write_step(const event& ev, std::int64_t event_id, co
     insert_message_.bind_int(2, step.new_message->course);
     PARLEY_TRY(insert_message_.run());
   }
-  if (ev.type == event_type::dialog_created || step.course_reset) {
+  if (ev.is<events::dialog_created>() || step.course_reset) {
     insert_course_.bind_text(1, row_after.id);
     insert_course_.bind_int(2, row_after.course);
     insert_course_.bind_int(3, ev.ts_ms);

@@ -1,0 +1,190 @@
+// Events of seed 002's conversation records: the response window's timer, and the records write
+// API (docs/records.md "Writing records"). The server checks each write against the records before
+// appending it; the records reducer applies only what still fits when it folds the event.
+// Roles, session types and statuses stay the seed's strings here: they are checked by the REST
+// layer against seed 002's lists and only copied into records rows.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parley/model/events/wire.hpp"
+
+namespace parley::events {
+
+// A turn's response window passed with no response (written by `parley serve`'s window timers).
+struct turn_window_expired {
+  static constexpr std::string_view kType = "turn_window_expired";
+  std::string turn_id;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("turnId", s.turn_id);
+  }
+  bool operator==(const turn_window_expired&) const = default;
+};
+
+// Ends the current session and opens this one.
+struct record_session_opened {
+  static constexpr std::string_view kType = "record_session_opened";
+  std::string session_id;
+  std::string session_type;  // "dialogue" | "self_reflection"
+  std::string description;
+  std::string created_by;  // "system" | "ai" | "human"
+  boost::json::object metadata;
+  // A self_reflection session's (seed 002 SelfReflectionSession); absent for dialogue sessions.
+  std::optional<std::string> trigger_source;
+  std::optional<std::string> goal;
+  std::optional<std::string> ai_mood_state;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("sessionId", s.session_id);
+    v.required("sessionType", s.session_type);
+    v.required("description", s.description);
+    v.required("createdBy", s.created_by);
+    v.required("metadata", s.metadata);
+    v.optional("triggerSource", s.trigger_source);
+    v.optional("goal", s.goal);
+    v.optional("aiMoodState", s.ai_mood_state);
+  }
+  bool operator==(const record_session_opened&) const = default;
+};
+
+// Ends the current session; the next turn opens a new one.
+struct record_session_closed {
+  static constexpr std::string_view kType = "record_session_closed";
+  std::string session_id;
+  std::string summary;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("sessionId", s.session_id);
+    v.since("summary", s.summary, "", "2026-11-25 (461d2c6, self-reflection sessions)");
+  }
+  bool operator==(const record_session_closed&) const = default;
+};
+
+// A turn in the current session.
+struct record_turn_opened {
+  static constexpr std::string_view kType = "record_turn_opened";
+  std::string turn_id;
+  std::string session_id;
+  std::string initiator_role;
+  std::string responder_role;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("turnId", s.turn_id);
+    v.required("sessionId", s.session_id);
+    v.required("initiatorRole", s.initiator_role);
+    v.required("responderRole", s.responder_role);
+  }
+  bool operator==(const record_turn_opened&) const = default;
+};
+
+// Closes the pending turn `responded` or `unresponded`.
+struct record_turn_closed {
+  static constexpr std::string_view kType = "record_turn_closed";
+  std::string turn_id;
+  std::string status;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("turnId", s.turn_id);
+    v.required("status", s.status);
+  }
+  bool operator==(const record_turn_closed&) const = default;
+};
+
+// A message in the pending turn; one from the turn's responder answers it.
+struct record_message {
+  static constexpr std::string_view kType = "record_message";
+  std::string message_id;
+  std::string turn_id;
+  std::string sender_role;
+  std::string sender_id;
+  std::string content;
+  std::string content_type;
+  boost::json::object metadata;
+  std::string reply_to;
+  std::string target;  // a system message's (seed 002 SystemUtteranceLog)
+  std::string notes;
+  std::optional<boost::json::object> content_meta;  // an image or audio message's
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("messageId", s.message_id);
+    v.required("turnId", s.turn_id);
+    v.required("senderRole", s.sender_role);
+    v.required("senderId", s.sender_id);
+    v.required("content", s.content);
+    v.required("contentType", s.content_type);
+    v.required("metadata", s.metadata);
+    v.required("replyTo", s.reply_to);
+    v.since("target", s.target, "all", "2026-11-25 (461d2c6, the SystemUtteranceLog)");
+    v.since("notes", s.notes, "", "2026-11-25 (461d2c6, the SystemUtteranceLog)");
+    v.optional("contentMeta", s.content_meta);
+  }
+  bool operator==(const record_message&) const = default;
+};
+
+// A step of the current self-reflection session (seed 002 IntrospectionTurn); a generatedEntry
+// becomes memory entry `memoryId`. The REST write gives every text (empty when not sent); the
+// engine's own reflection dialogs give the tool's.
+struct record_introspection {
+  static constexpr std::string_view kType = "record_introspection";
+  std::string turn_id;
+  std::optional<std::string> session_id;  // absent: the current session
+  std::string purpose;
+  std::optional<std::string> input_context;
+  std::optional<std::string> tool_used;
+  std::optional<std::string> tool_input;
+  std::optional<std::string> tool_output;
+  std::optional<std::string> generated_entry;
+  std::optional<std::string> memory_id;
+  std::optional<std::string> mood_shift;
+  std::optional<std::string> value_impact;
+  std::optional<std::int64_t> started_at;  // absent: the event's time
+  std::int64_t duration_ms = 0;
+  std::string ai_id;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("turnId", s.turn_id);
+    v.optional("sessionId", s.session_id);
+    v.required("purpose", s.purpose);
+    v.optional("inputContext", s.input_context);
+    v.optional("toolUsed", s.tool_used);
+    v.optional("toolInput", s.tool_input);
+    v.optional("toolOutput", s.tool_output);
+    v.optional("generatedEntry", s.generated_entry);
+    v.optional("memoryId", s.memory_id);
+    v.optional("moodShift", s.mood_shift);
+    v.optional("valueImpact", s.value_impact);
+    v.optional("startedAt", s.started_at);
+    v.required("durationMs", s.duration_ms);
+    v.required("aiId", s.ai_id);
+  }
+  bool operator==(const record_introspection&) const = default;
+};
+
+// A turn refers to a memory entry.
+struct record_memory_link {
+  static constexpr std::string_view kType = "record_memory_link";
+  std::string turn_id;
+  std::string memory_id;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("turnId", s.turn_id);
+    v.required("memoryId", s.memory_id);
+  }
+  bool operator==(const record_memory_link&) const = default;
+};
+
+}  // namespace parley::events

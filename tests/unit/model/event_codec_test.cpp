@@ -1,0 +1,231 @@
+// The typed event codec (model/event_codec.hpp): every type round-trips through its wire object,
+// every refusal names the field, types a binary does not know are kept, fields it does not know
+// are ignored, and fields added to a type later read as their documented default.
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "parley/model/event_codec.hpp"
+
+namespace parley {
+namespace {
+
+namespace ev = events;
+
+// One payload of every type, with every optional field given, so nothing is at a default.
+std::vector<ev::event_payload> one_of_each() {
+  ev::dialog_created created{"lead",
+                             ev::dialog_kind::sub,
+                             "parent1",
+                             "tasks/a.tsk",
+                             "A title",
+                             2,
+                             ev::call_kind::self_reflect,
+                             "desk",
+                             {"ann", "ben"},
+                             {"alpha", "beta"},
+                             ev::reflection_spec{"schedule", "review", "calm"},
+                             60000,
+                             30000};
+  ev::user_message input{3,
+                         "hello",
+                         "m1",
+                         ev::message_origin::tellask,
+                         ev::assignment{"caller", "boss", "call1", ev::call_kind::fresh_boots_reasoning, "s", "do it"},
+                         "ann",
+                         "",
+                         ev::attachment{"u1", "/api/uploads/u1", ev::attachment_kind::audio, "audio/wav", "wav", 12,
+                                        "a caption", "the words", "scribe", "no describer"}};
+  ev::generation_finished finished{2,
+                                   5,
+                                   "thinking",
+                                   "saying",
+                                   {{"c1", "read_file", R"({"path":"a"})"}, {"c2", "tellask", "{}"}},
+                                   "tool_calls",
+                                   "gpt-x",
+                                   "alpha",
+                                   {100, 20, 30, 4},
+                                   true,
+                                   true};
+  ev::record_session_opened session{"s1", "self_reflection", "d", "ai", boost::json::object{{"k", 1.5}},
+                                    "schedule", "goal", "calm"};
+  ev::record_message written{"m1", "t1", "system", "", "text", "text", boost::json::object{{"a", "b"}}, "m0",
+                             "human", "notes", boost::json::object{{"caption", "c"}}};
+  ev::record_introspection introspection{"t1", "s1", "why", "ctx", "tool", "in", "out", "entry", "mem1",
+                                         "calmer", "more", 1700000000000, 250, "lead"};
+  return {created,
+          input,
+          ev::generation_started{1, 2, 3},
+          finished,
+          ev::generation_progress{1, 2, "th", "sa"},
+          ev::generation_discarded{1, 2, "connection reset"},
+          ev::tool_result{1, 2, "c1", "read_file", false, "no such file"},
+          ev::drive_failed{1, "provider error"},
+          ev::status_changed{ev::dialog_status::archived},
+          ev::course_started{2, "fresh start"},
+          ev::tellask_called{1, 2, "c1", ev::call_kind::tellask, "sub1", "helper", "desk", "please"},
+          ev::reply_received{1, "c1", ev::call_kind::tellask_back, true, "sub1", "helper", ev::reply_kind::tellask_back,
+                             true, "question?", "back1"},
+          ev::answer_delivered{1, "sub1", "back1"},
+          ev::question_asked{1, 2, "c1", "q1", "Colour?", "Colour?\nPick one.", "2026-11-26T08:53:09.993Z"},
+          ev::question_answered{1, "q1", "c1", "blue", "m9"},
+          ev::reminder_added{"remember"},
+          ev::reminder_updated{1, "remember more"},
+          ev::reminder_deleted{0},
+          ev::taskdoc_changed{ev::taskdoc_section::constraints, "tasks/a.tsk", "h2", "h1"},
+          ev::context_health{1, 2, ev::health_level::critical, 9000, 10000},
+          ev::declared_dead{"stuck"},
+          ev::drive_resumed{},
+          ev::event_quarantined{"tool_result", "the payload is not JSON"},
+          ev::turn_window_expired{"t1"},
+          session,
+          ev::record_session_closed{"s1", "summary"},
+          ev::record_turn_opened{"t1", "s1", "human", "ai"},
+          ev::record_turn_closed{"t1", "unresponded"},
+          written,
+          introspection,
+          ev::record_memory_link{"t1", "mem1"},
+          ev::unknown_event{"from_a_newer_binary", boost::json::object{{"anything", boost::json::array{1, "two"}}}}};
+}
+
+TEST(EventCodec, EveryTypeRoundTripsThroughItsWireObject) {
+  std::set<std::size_t> covered;
+  for (const auto& payload : one_of_each()) {
+    covered.insert(payload.index());
+    const auto type = ev::type_of(payload);
+    const auto wire = encode_payload(payload);
+    // Through text, as the log stores it.
+    const auto text = boost::json::serialize(wire);
+    const auto parsed = boost::json::parse(text);
+    auto back = decode_payload(type, parsed.as_object());
+    ASSERT_TRUE(back) << type << ": " << back.err().message;
+    EXPECT_EQ(ev::type_of(*back), type);
+    EXPECT_TRUE(*back == payload) << type << " changed: " << text << " -> "
+                                  << boost::json::serialize(encode_payload(*back));
+  }
+  EXPECT_EQ(covered.size(), std::variant_size_v<ev::event_payload>) << "a type has no sample in one_of_each()";
+}
+
+TEST(EventCodec, FieldsAtTheirDefaultAreNotWrittenAndReadBackAsTheDefault) {
+  ev::generation_finished plain{1, 1, "", "hi", {}, "stop", std::nullopt, std::nullopt, {5, 6, 0, 0}, false, false};
+  const auto wire = encode_payload(plain);
+  EXPECT_FALSE(wire.contains("inputArrived"));
+  EXPECT_FALSE(wire.contains("model"));
+  EXPECT_FALSE(wire.contains("memberId"));
+  EXPECT_EQ(wire.at("usage"), (boost::json::object{{"inputTokens", 5}, {"outputTokens", 6}}));
+  auto back = decode_payload(ev::generation_finished::kType, wire);
+  ASSERT_TRUE(back) << back.err().message;
+  EXPECT_TRUE(*back == ev::event_payload(plain));
+}
+
+struct refusal {
+  std::string type;
+  std::string payload;  // JSON text
+  std::string message;  // what the codec says
+};
+
+TEST(EventCodec, StrictDecodingNamesTheFieldAndTheProblem) {
+  const std::vector<refusal> cases = {
+      {"user_message", R"({"course":1,"content":"hi","origin":"user"})", "msgId: is missing"},
+      {"user_message", R"({"course":1,"content":5,"msgId":"m","origin":"user"})",
+       "content: is an integer, not a string"},
+      {"user_message", R"({"course":"1","content":"hi","msgId":"m","origin":"user"})",
+       "course: is a string, not an integer"},
+      {"user_message", R"({"course":1,"content":"hi","msgId":"m","origin":"robot"})",
+       "origin: is 'robot', not one of user|answer|system|tellask|reply"},
+      {"user_message",
+       R"({"course":1,"content":"hi","msgId":"m","origin":"user","attachment":{"uploadId":"u","url":"x","kind":"image","mime":"m","format":"png","sizeKb":"1"}})",
+       "attachment.sizeKb: is a string, not an integer"},
+      {"user_message", R"({"course":1,"content":"hi","msgId":"m","origin":"tellask","assignment":{"callerId":"c"}})",
+       "assignment.callerMemberId: is missing"},
+      {"generation_finished",
+       R"({"course":1,"genseq":1,"thinking":"","saying":"","toolCalls":[],"finishReason":"stop","usage":{"outputTokens":1},"interrupted":false})",
+       "usage.inputTokens: is missing"},
+      {"generation_finished",
+       R"({"course":1,"genseq":1,"thinking":"","saying":"","toolCalls":[{"id":"a","name":"x","arguments":"{}"},{"id":"b","name":3,"arguments":"{}"}],"finishReason":"stop","usage":{"inputTokens":1,"outputTokens":1},"interrupted":false})",
+       "toolCalls[1].name: is an integer, not a string"},
+      {"generation_finished",
+       R"({"course":1,"genseq":1,"thinking":"","saying":"","toolCalls":{},"finishReason":"stop","usage":{"inputTokens":1,"outputTokens":1},"interrupted":false})",
+       "toolCalls: is an object, not an array"},
+      {"generation_started", R"({"course":1,"genseq":18446744073709551615,"round":1})",
+       "genseq: is an integer past the range of int64"},
+      {"tool_result", R"({"course":1,"genseq":1,"callId":"c","name":"n","ok":"yes","content":""})",
+       "ok: is a string, not a boolean"},
+      {"reminder_deleted", R"({"index":1.5})", "index: is a fractional number, not an integer"},
+      {"reply_received",
+       R"({"course":1,"callId":"","name":"tellask","awaited":false,"fromDialogId":"d","fromMemberId":"m","kind":null,"ok":true,"content":""})",
+       "kind: is null, not a string"},
+      {"status_changed", R"({"status":"done"})", "status: is 'done', not one of running|completed|archived"},
+      {"dialog_created", R"({"memberId":"m","kind":"group","depth":0})", "kind: is 'group', not one of root|sub"},
+      {"dialog_created", R"({"memberId":"m","kind":"root","depth":0,"humans":[1]})",
+       "humans[0]: is an integer, not a string"},
+      {"dialog_created", R"({"memberId":"m","kind":"root","depth":0,"reflection":{"goal":"g"}})",
+       "reflection.trigger: is missing"},
+      {"context_health", R"({"course":1,"genseq":1,"level":"fine","promptTokens":1,"contextWindow":2})",
+       "level: is 'fine', not one of healthy|caution|critical"},
+      {"tellask_called",
+       R"({"course":1,"genseq":1,"callId":"c","name":"askHuman","subdialogId":"s","targetAgentId":"t","tellaskContent":""})",
+       "name: is 'askHuman', not one of tellask|tellaskSessionless|freshBootsReasoning|tellaskBack|selfReflect"},
+      {"taskdoc_changed", R"({"selector":"notes","path":"p","hash":"h","previousHash":"g"})",
+       "selector: is 'notes', not one of goals|constraints|progress"},
+      {"record_message",
+       R"({"messageId":"m","turnId":"t","senderRole":"human","senderId":"","content":"","contentType":"text","metadata":[],"replyTo":""})",
+       "metadata: is an array, not an object"},
+      {"declared_dead", R"({})", "reason: is missing"},
+  };
+  for (const auto& c : cases) {
+    auto decoded = decode_payload(c.type, boost::json::parse(c.payload).as_object());
+    ASSERT_FALSE(decoded) << c.type << " " << c.payload << " decoded";
+    EXPECT_EQ(decoded.err().code, errc::corrupt);
+    EXPECT_EQ(decoded.err().message, c.message) << c.type << " " << c.payload;
+  }
+}
+
+TEST(EventCodec, ATypeThisBinaryDoesNotKnowIsKeptAsItWasRead) {
+  const auto raw = boost::json::parse(R"({"x":[1,{"y":null}]})").as_object();
+  auto decoded = decode_payload("tree_of_thoughts_branched", raw);
+  ASSERT_TRUE(decoded) << decoded.err().message;
+  ASSERT_TRUE(std::holds_alternative<ev::unknown_event>(*decoded));
+  EXPECT_EQ(ev::type_of(*decoded), "tree_of_thoughts_branched");
+  EXPECT_EQ(encode_payload(*decoded), raw);
+  EXPECT_FALSE(is_known_event_type("tree_of_thoughts_branched"));
+  EXPECT_TRUE(is_known_event_type("tool_result"));
+}
+
+TEST(EventCodec, AFieldThisBinaryDoesNotKnowIsIgnored) {
+  auto decoded = decode_payload("declared_dead", boost::json::parse(R"({"reason":"r","since":"v9"})").as_object());
+  ASSERT_TRUE(decoded) << decoded.err().message;
+  EXPECT_EQ(std::get<ev::declared_dead>(*decoded).reason, "r");
+  EXPECT_EQ(encode_payload(*decoded), (boost::json::object{{"reason", "r"}}));
+}
+
+TEST(EventCodec, AFieldAddedLaterReadsAsItsDefaultInAnOlderLogAndIsAlwaysWritten) {
+  // record_message's target and notes came with the SystemUtteranceLog (461d2c6).
+  auto older = decode_payload(
+      "record_message",
+      boost::json::parse(
+          R"({"messageId":"m","turnId":"t","senderRole":"system","senderId":"","content":"c","contentType":"text","metadata":{},"replyTo":""})")
+          .as_object());
+  ASSERT_TRUE(older) << older.err().message;
+  const auto& message = std::get<ev::record_message>(*older);
+  EXPECT_EQ(message.target, "all");
+  EXPECT_EQ(message.notes, "");
+  const auto wire = encode_payload(*older);
+  EXPECT_EQ(wire.at("target"), "all");
+  EXPECT_EQ(wire.at("notes"), "");
+}
+
+TEST(EventCodec, EnumsConvertToTheirWireNamesOnlyThroughTheirTables) {
+  EXPECT_EQ(ev::to_wire(ev::call_kind::fresh_boots_reasoning), "freshBootsReasoning");
+  EXPECT_EQ(ev::to_wire(ev::reply_kind::final_saying), "final");
+  EXPECT_EQ(ev::from_wire<ev::call_kind>("tellaskSessionless"), ev::call_kind::tellask_sessionless);
+  EXPECT_EQ(ev::from_wire<ev::health_level>("Critical"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace parley
