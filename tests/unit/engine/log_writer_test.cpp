@@ -109,7 +109,7 @@ TEST_F(LogWriterTest, ARefusedSendFailsTheNextCommitOfItsDialogOnce) {
   run([&]() -> asio::awaitable<void> {
     std::vector<event> ghost;
     ghost.push_back(test::typed_event("ghost", "ghost", 2, event_type::status_changed,
-                          boost::json::object{{"status", "done"}}, 1'700'000'000'000));
+                          boost::json::object{{"status", "completed"}}, 1'700'000'000'000));
     writer.send(std::move(ghost));  // no such dialog: the store refuses it
     std::vector<event> other;
     other.push_back(created_event("other"));

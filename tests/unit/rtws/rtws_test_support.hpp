@@ -133,8 +133,9 @@ inline json::object finished(std::int64_t course, std::int64_t genseq, const std
           {"interrupted", false}};
 }
 
-inline json::object tool_call(const std::string& id, const std::string& name, json::object arguments) {
-  return {{"id", id}, {"name", name}, {"arguments", std::move(arguments)}};
+// The log holds a call's arguments as the JSON text the model wrote.
+inline json::object tool_call(const std::string& id, const std::string& name, const json::object& arguments) {
+  return {{"id", id}, {"name", name}, {"arguments", json::serialize(arguments)}};
 }
 
 // The whole hierarchy, in the interleaved order a run would append it.
