@@ -134,10 +134,10 @@ TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
   {
     auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
     ASSERT_TRUE(db) << db.err().message;
-    // {"course":1,"content":"caf\xff","origin":"user"} in hex, stored as the text of event 2.
+    // {"course":1,"content":"caf\xff","msgId":"m1","origin":"user"} in hex, stored as the text of event 2.
     ASSERT_TRUE(
-        db->exec("UPDATE events SET payload = CAST(X'7b22636f75727365223a312c22636f6e74656e74223a22636166ff22"
-                 "2c226f726967696e223a2275736572227d' AS TEXT) WHERE seq = 2 AND type = 'user_message'"));
+        db->exec("UPDATE events SET payload = CAST(X'7b22636f75727365223a312c22636f6e74656e74223a22636166ff222c"
+                 "226d73674964223a226d31222c226f726967696e223a2275736572227d' AS TEXT) WHERE seq = 2 AND type = 'user_message'"));
   }
   const auto listed = run("dialogs" + data());
   EXPECT_EQ(listed.status, 0) << listed.output;
