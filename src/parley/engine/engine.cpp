@@ -550,6 +550,9 @@ asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
 void engine::mark_poisoned(dialog_runtime& dialog, const std::string& problem) {
   dialog.poisoned = true;
   dialog.store_error = problem;
+  // Not only drives: a refused input (its sender is told) leaves memory ahead of the log too, and
+  // must be reloaded once the log takes writes, or views of the dialog would show what was refused.
+  note_stalled(dialog);
 }
 
 }  // namespace parley::engine
