@@ -220,6 +220,7 @@ void engine::unload_unused_dialogs() {
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
   filter.status = "running";
+  filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::size_t scheduled = 0;
