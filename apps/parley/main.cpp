@@ -23,6 +23,7 @@ constexpr const char* kUsage =
     "  show DIALOG [--json] [--all-courses]          print a transcript\n"
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
+    "  registry DIALOG [--json]   the Type B subdialogs of DIALOG's root (agent!session -> subdialog)\n"
     "  resume DIALOG         drive a stopped or failed dialog again\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
@@ -68,6 +69,7 @@ int main(int argc, char** argv) {
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
   if (verb == "show") return parley::cli::run_verb_show(args);
   if (verb == "questions") return parley::cli::run_verb_questions(args);
+  if (verb == "registry") return parley::cli::run_verb_registry(args);
   if (verb == "answer") return parley::cli::run_verb_answer(args);
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
@@ -76,8 +78,9 @@ int main(int argc, char** argv) {
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
-  const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume",
-                                                       "dead", "check", "repair", "export", "import", "serve"});
+  const std::string hint =
+      parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry", "dead",
+                                  "check", "repair", "export", "import", "serve"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

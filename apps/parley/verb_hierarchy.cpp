@@ -1,12 +1,13 @@
-// `parley questions`, `parley check` and `parley repair`: the open questions for the human across
-// every dialog, the integrity check of the stored hierarchy against the log, and the repair of
-// events whose stored text does not read back.
+// `parley questions`, `parley registry`, `parley check` and `parley repair`: the open questions for
+// the human across every dialog, a root's Type B registry, the integrity check of the stored hierarchy against the log,
+// and the repair of events whose stored text does not read back.
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/integrity.hpp"
@@ -57,6 +58,56 @@ int run_verb_questions(const std::vector<std::string>& raw) {
         item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
         static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
         item.question.id.c_str());
+  }
+  return kExitOk;
+}
+
+int run_verb_registry(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley registry DIALOG [--json]"));
+  }
+  const auto data_dir = data_dir_of(*args);
+  auto team = load_team(*args, data_dir);
+  if (!team) return report(team.err());
+  auto log = open_data_store(data_dir);
+  if (!log) return report(log.err());
+  const auto& dialog_id = args->positionals.front();
+  auto row = (*log)->get_dialog(dialog_id);
+  if (!row) return report(row.err());
+  if (!*row) {
+    return report(make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + data_dir.string()));
+  }
+  auto providers = engine::build_providers(*team);
+  if (!providers) return report(providers.err());
+  boost::asio::io_context io;
+  auto eng =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  if (!eng) return report(eng.err());
+  // The registry belongs to the root: any dialog of the tree names the same one, as over REST.
+  auto entries = (*eng)->registry((**row).root_id);
+  if (!entries) return report(entries.err());
+  if (args->has("json")) {
+    boost::json::array out;
+    for (const auto& entry : *entries) {
+      out.push_back(boost::json::object{{"key", entry.key},
+                                        {"subdialogId", entry.subdialog_id},
+                                        {"agentId", entry.agent_id},
+                                        {"sessionSlug", entry.session_slug},
+                                        {"createdAt", format_iso8601_ms(entry.created_at_ms)},
+                                        {"lastAccessed", format_iso8601_ms(entry.last_accessed_ms)},
+                                        {"locked", entry.locked}});
+    }
+    std::printf(
+        "%s\n",
+        boost::json::serialize(boost::json::object{{"rootId", (**row).root_id}, {"entries", std::move(out)}}).c_str());
+    return kExitOk;
+  }
+  if (entries->empty()) std::printf("root %s has no Type B subdialogs\n", (**row).root_id.c_str());
+  for (const auto& entry : *entries) {
+    std::printf("%s -> %s  (last used %s%s)\n", entry.key.c_str(), entry.subdialog_id.c_str(),
+                format_iso8601_ms(entry.last_accessed_ms).c_str(), entry.locked ? ", working now" : "");
   }
   return kExitOk;
 }

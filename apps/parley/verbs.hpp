@@ -14,6 +14,7 @@ int run_verb_answer(const std::vector<std::string>& args);
 int run_verb_resume(const std::vector<std::string>& args);
 int run_verb_dead(const std::vector<std::string>& args);
 int run_verb_questions(const std::vector<std::string>& args);
+int run_verb_registry(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);

@@ -220,6 +220,56 @@ TEST_F(Cli, ARefusedDomindsWorkspaceChangesNothingOnDisk) {
   EXPECT_FALSE(fs::exists(data_));
 }
 
+// `parley registry` lists the root's Type B subdialogs, asked through the root or any dialog of its
+// tree, as the REST route does.
+TEST_F(Cli, RegistryListsTheRootsTypeBSubdialogs) {
+  fs::create_directories(team_dir_);
+  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
+providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead: {persona: "You lead.", provider: offline, model: scripted}
+  clerk: {persona: "You book.", provider: offline, model: scripted}
+)";
+  std::ofstream(team_dir_ / "script.yaml") << R"(members:
+  lead:
+    - when: {last_tool: "booked"}
+      emit: [{saying: "Trip booked."}]
+    - emit: [{tool_call: {name: tellask, arguments: {targetAgentId: clerk, sessionSlug: booking, tellaskContent: "Book it."}}}]
+  clerk:
+    - emit: [{saying: "booked"}]
+)";
+  const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
+  const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  std::string root;
+  const auto listing = boost::json::parse(run("dialogs --json" + data()).output);
+  for (const auto& dialog : listing.as_array()) {
+    if (dialog.at("parentId").as_string().empty()) root = dialog.at("id").as_string();
+  }
+  ASSERT_FALSE(root.empty());
+
+  const auto listed = run("registry " + root + " --json" + team_flag + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  const auto registry = boost::json::parse(listed.output).as_object();
+  EXPECT_EQ(registry.at("rootId").as_string(), root);
+  const auto& entries = registry.at("entries").as_array();
+  ASSERT_EQ(entries.size(), 1U) << listed.output;
+  EXPECT_EQ(entries[0].at("key").as_string(), "clerk!booking");
+  EXPECT_EQ(entries[0].at("agentId").as_string(), "clerk");
+  const std::string sub(entries[0].at("subdialogId").as_string());
+
+  // Through the subdialog: the same registry, the root's.
+  const auto text = run("registry " + sub + team_flag + data());
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_EQ(text.output.rfind("clerk!booking -> " + sub, 0), 0U) << text.output;
+
+  const auto unknown = run("registry no-such-dialog" + team_flag + data());
+  EXPECT_EQ(unknown.status, 2);  // a name that is not there, as every verb says it
+  EXPECT_NE(unknown.output.find("no dialog 'no-such-dialog'"), std::string::npos) << unknown.output;
+  EXPECT_EQ(run("registry" + team_flag + data()).status, 2);
+}
+
 // A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
 // answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
 TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
