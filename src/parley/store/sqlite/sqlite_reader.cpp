@@ -63,8 +63,11 @@ result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& pa
   std::unique_ptr<sqlite_reader> reader(new sqlite_reader());
   auto db = connection::open_read_only(path);
   if (!db) return std::move(db).err();
-  reader->db_ = std::move(*db);
-  PARLEY_TRY(reader->prepare_all());
+  {
+    parley::lock_guard lock(reader->mutex_);  // nobody else has it yet; the analysis is told so
+    reader->db_ = std::move(*db);
+    PARLEY_TRY(reader->prepare_all());
+  }
   return reader;
 }
 
@@ -89,14 +92,14 @@ result<void> sqlite_reader::prepare_all() {
 }
 
 result<std::vector<event>> sqlite_reader::read_events(std::string_view dialog_id, std::int64_t after_seq) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   events_of_dialog_.bind_text(1, dialog_id);
   events_of_dialog_.bind_int(2, after_seq);
   return collect<event>(events_of_dialog_, read_event);
 }
 
 result<std::vector<event>> sqlite_reader::read_all_events() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return collect<event>(all_events_, read_event);
 }
 
@@ -108,7 +111,7 @@ result<statement*> sqlite_reader::list_statement(const dialog_filter& filter) {
 }
 
 result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter& filter) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   auto stmt = list_statement(filter);
   if (!stmt) return std::move(stmt).err();
   statement& query = **stmt;
@@ -121,7 +124,7 @@ result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter&
 }
 
 result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dialog_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   get_dialog_.bind_text(1, dialog_id);
   auto rows = collect<dialog_row>(get_dialog_, read_dialog);
   if (!rows) return std::move(rows).err();
@@ -131,7 +134,7 @@ result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dia
 
 result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog_id, std::int64_t course) {
   if (course < 0) return make_error(errc::invalid_argument, "course " + std::to_string(course) + " is negative");
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   if (course == 0) {
     messages_all_.bind_text(1, dialog_id);
     return collect<message_row>(messages_all_, read_message);
@@ -142,7 +145,7 @@ result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog
 }
 
 result<std::optional<input_record>> sqlite_reader::find_input(std::string_view msg_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   reset_guard guard(input_by_msg_id_);
   input_by_msg_id_.bind_text(1, msg_id);
   auto row = input_by_msg_id_.step();
@@ -153,7 +156,7 @@ result<std::optional<input_record>> sqlite_reader::find_input(std::string_view m
 }
 
 result<std::vector<damaged_event>> sqlite_reader::damaged_events() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return find_damaged_events(db_);
 }
 

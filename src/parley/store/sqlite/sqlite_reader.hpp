@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/store.hpp"
@@ -35,13 +36,16 @@ class sqlite_reader {
   static constexpr std::size_t kFilterCombinations = 64;  // one bit per dialog_filter condition
 
   sqlite_reader() = default;
-  result<void> prepare_all();
-  result<statement*> list_statement(const dialog_filter& filter);
+  result<void> prepare_all() PARLEY_REQUIRES(mutex_);
+  result<statement*> list_statement(const dialog_filter& filter) PARLEY_REQUIRES(mutex_);
 
-  std::mutex mutex_;
-  connection db_;
-  statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_, input_by_msg_id_;
-  std::array<statement, kFilterCombinations> list_dialogs_;  // prepared on first use
+  parley::mutex mutex_;
+  // Opened and prepared before the reader is shared; used under mutex_ after that.
+  connection db_ PARLEY_GUARDED_BY(mutex_);
+  statement events_of_dialog_ PARLEY_GUARDED_BY(mutex_), all_events_ PARLEY_GUARDED_BY(mutex_),
+      get_dialog_ PARLEY_GUARDED_BY(mutex_), messages_all_ PARLEY_GUARDED_BY(mutex_),
+      messages_of_course_ PARLEY_GUARDED_BY(mutex_), input_by_msg_id_ PARLEY_GUARDED_BY(mutex_);
+  std::array<statement, kFilterCombinations> list_dialogs_ PARLEY_GUARDED_BY(mutex_);  // prepared on first use
 };
 
 }  // namespace parley::sqlite
