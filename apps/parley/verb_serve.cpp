@@ -42,11 +42,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
-     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
-     "max-connections", "max-connections-per-client"},
-    {kAllowDataInWorkspace}};
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
+                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
+                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
+                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
@@ -69,7 +68,8 @@ result<std::uint16_t> parse_port(const std::string& text) {
 }
 
 // --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
-// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist; else no UI.
+// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist, else the web/dist of
+// the source tree it was built from; else no UI.
 result<std::string> find_web_root(const parsed_args& args) {
   std::error_code ec;
   if (const auto web = args.value("web")) {
@@ -85,6 +85,8 @@ result<std::string> find_web_root(const parsed_args& args) {
     if (fs::is_directory(beside_source, ec)) return fs::weakly_canonical(beside_source, ec).string();
   }
   if (fs::is_directory("web/dist", ec)) return fs::absolute("web/dist", ec).string();
+  // The source tree it was built from, wherever the binary was copied and whatever the directory.
+  if (fs::is_directory(PARLEY_WEB_DIST_DIR, ec)) return fs::weakly_canonical(PARLEY_WEB_DIST_DIR, ec).string();
   return std::string{};
 }
 

@@ -108,7 +108,7 @@ TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
   EXPECT_NE(out.output.find("unknown member 'laed' (did you mean 'lead'?)"), std::string::npos) << out.output;
   out = run("show nope" + data());
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "parley: no dialog with id 'nope'\n");
+  EXPECT_EQ(out.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
 }
 
 TEST_F(Cli, OversizedMessageIsRefusedAndStoresNothing) {
@@ -239,12 +239,12 @@ members:
   clerk:
     - when: {last_tool: "Friday"}
       emit: [{saying: "booked for Friday"}]
-    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?"}}}]
+    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?\nMonday or Friday."}}}]
 )";
   const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
   const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
   ASSERT_EQ(started.status, 0) << started.output;
-  EXPECT_NE(started.output.find("1 question(s) wait for you"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
 
   const auto listed = run("questions --json" + data());
   ASSERT_EQ(listed.status, 0) << listed.output;
@@ -255,6 +255,12 @@ members:
   EXPECT_EQ(question.at("member").as_string(), "clerk");
   const std::string clerk = std::string(question.at("dialog").as_object().at("selfId").as_string());
   const std::string question_id = std::string(question.at("id").as_string());
+
+  // The whole question, every line of it.
+  const auto shown = run("questions" + data());
+  EXPECT_NE(shown.output.find("\n  Which day?\n  Monday or Friday.\n  answer: parley answer " + clerk),
+            std::string::npos)
+      << shown.output;
 
   const auto wrong = run("answer " + clerk + " no-such-id Friday" + data());
   EXPECT_EQ(wrong.status, 2);
@@ -315,6 +321,84 @@ members:
   }
   const auto shown = run("show " + id + data());
   EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
+}
+
+}  // namespace
+}  // namespace parley
+
+namespace parley {
+namespace {
+
+TEST_F(Cli, ResumeOfADialogWhoseAnswerWasGivenSaysNothingToResumeAndRepeatsNothing) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  std::size_t events_before = 0;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+    events_before = (*log)->read_events(id).value().size();
+  }
+  const auto out = run("resume " + id + data());
+  EXPECT_EQ(out.status, 1) << out.output;
+  EXPECT_EQ(out.output, "parley: dialog " + id + ": nothing to resume (its last answer was given)\n");
+  auto log = open_sqlite_store(data_.string());
+  EXPECT_EQ((*log)->read_events(id).value().size(), events_before);
+}
+
+TEST_F(Cli, AnUntitledRootIsNamedByItsFirstMessageInDialogs) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet '# What is in the notes?\nAnd more.'").status, 0);
+  const auto listed = run("dialogs" + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("TITLE"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("  What is in the notes?\n"), std::string::npos) << listed.output;
+  const auto json = run("dialogs --json" + data());
+  EXPECT_NE(json.output.find("\"title\":\"What is in the notes?\""), std::string::npos) << json.output;
+}
+
+TEST_F(Cli, VerbsOnADialogNameTheFolderTheyLookedInAndTheDialog) {
+  const auto said = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(said.status, 2) << said.output;
+  EXPECT_EQ(said.output, "parley: no dialog 'nope': there is no Parley data in " + data_.string() +
+                             " (pass --data DIR where the dialog was kept)\n");
+  for (const char* verb : {"resume nope", "dead nope", "answer nope q1 Friday"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no dialog 'nope'"), std::string::npos) << verb << ": " << out.output;
+  }
+  for (const char* verb : {"dialogs", "questions", "check", "show nope"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no Parley data in " + data_.string()), std::string::npos) << verb << ": " << out.output;
+  }
+  EXPECT_FALSE(fs::exists(data_)) << "a verb created a store at a mistyped --data";
+
+  ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
+  const auto missing = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(missing.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
+}
+
+TEST_F(Cli, ShowPrintsToolCallsAndMultiLineResultsAsRunDoes) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+  }
+  const auto shown = run("show " + id + data());
+  ASSERT_EQ(shown.status, 0) << shown.output;
+  EXPECT_NE(shown.output.find("\n  → "), std::string::npos) << shown.output;
+  EXPECT_EQ(shown.output.find("[{\""), std::string::npos) << "calls are printed one by one, not as JSON";
+  EXPECT_NE(shown.output.find("  ← "), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find(" · idle · "), std::string::npos) << shown.output;
+}
+
+TEST_F(Cli, VersionAndRunLabelsWhoIsStreaming) {
+  const auto version = run("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.output.rfind("parley 0.", 0), 0U) << version.output;
+  const auto ran = run("run" + team() + data() + " 'What is in the notes?'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("@lead:\n"), std::string::npos) << ran.output;
 }
 
 }  // namespace
