@@ -5,6 +5,7 @@ import { ApiError, captureToken, get, newMsgId, onAuthError, post } from './api'
 import { $, h, tr } from './dom';
 import { applyI18n, setLang, t, type Key, type Lang } from './i18n';
 import { RecordsView } from './records_view';
+import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { TranscriptView } from './transcript';
 import type { DialogSummary, Packet, Question, RegistryEntry, Reminder, Status, Taskdoc, Team } from './types';
 import { PubChan, type ConnState } from './ws';
@@ -45,6 +46,12 @@ app.innerHTML = `
 <div class="banner offline" data-testid="offline-banner" hidden><span data-i18n="offlineBanner"></span></div>
 <div class="banner auth" data-testid="auth-error" role="alert" hidden><span data-i18n="authError"></span></div>
 <div class="banner err" data-testid="error-banner" role="alert" hidden></div>
+<div class="banner conn-lost" data-testid="conn-banner" role="status" hidden><span data-i18n="connLost"></span></div>
+<nav class="pane-tabs" role="tablist" data-testid="pane-tabs">
+  <button type="button" role="tab" data-pane="left" data-testid="pane-left" data-i18n="paneDialogs"></button>
+  <button type="button" role="tab" data-pane="center" data-testid="pane-center" data-i18n="paneConversation"></button>
+  <button type="button" role="tab" data-pane="right" data-testid="pane-right"><span data-i18n="panePanels"></span> <span class="badge small zero" data-testid="pane-q4h-count">0</span></button>
+</nav>
 <main class="layout">
   <aside class="left">
     <section class="panel" data-testid="team-panel">
@@ -99,6 +106,7 @@ app.innerHTML = `
         <span data-i18n="answering"></span> <span class="q-text" data-testid="answer-question-text"></span>
         <button type="button" class="link" data-testid="answer-cancel" data-i18n="cancel"></button>
       </div>
+      <div class="composer-note" data-testid="composer-note" hidden></div>
       <div class="composer-row">
         <textarea rows="2" data-testid="input" data-i18n-ph="inputPlaceholder"></textarea>
         <button type="submit" data-testid="send" data-i18n="send"></button>
@@ -126,6 +134,16 @@ app.innerHTML = `
 </main>`;
 
 const q = (id: string) => $(`[data-testid="${id}"]`);
+
+// ---------- narrow windows: one pane at a time, chosen by the tabs (wide ones show all three) ----------
+
+type Pane = 'left' | 'center' | 'right';
+function showPane(pane: Pane): void {
+  document.body.dataset.pane = pane;
+  document.querySelectorAll<HTMLElement>('.pane-tabs [data-pane]').forEach((b) => b.setAttribute('aria-selected', String(b.dataset.pane === pane)));
+}
+document.querySelectorAll<HTMLElement>('.pane-tabs [data-pane]').forEach((b) => b.addEventListener('click', () => showPane(b.dataset.pane as Pane)));
+showPane('left');
 
 // ---------- state (render scope only) ----------
 
@@ -192,9 +210,14 @@ function statusBadge(d: DialogSummary, testid?: string): HTMLElement {
   );
 }
 
+// A subdialog is told apart by its task (its title), then its Type B session, then how it was called.
 function dialogLabel(d: DialogSummary): string {
   const who = `@${d.memberId}`;
-  if (d.kind === 'sub') return d.sessionSlug ? `${who} · ${d.sessionSlug}` : `${who} · ${d.callKind ?? ''}`.replace(/ · $/, '');
+  if (d.kind === 'sub') {
+    const what = d.title || d.sessionSlug || d.callKind || '';
+    const slug = d.title && d.sessionSlug ? ` (${d.sessionSlug})` : '';
+    return what ? `${who} · ${what}${slug}` : who;
+  }
   return d.title ? `${d.title}` : who;
 }
 
@@ -296,9 +319,8 @@ q('new-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const content = (q('new-content') as HTMLTextAreaElement).value.trim();
   if (!content) return;
-  const firstLine = content.split('\n')[0];
-  const title = firstLine.length > 60 ? firstLine.slice(0, 57) + '…' : firstLine;
-  const body: Record<string, string> = { content, title, msgId: newMsgId() };
+  // The server titles an untitled root from its first message.
+  const body: Record<string, string> = { content, msgId: newMsgId() };
   const member = (q('new-member') as HTMLSelectElement).value;
   if (member) body.memberId = member;
   const taskDocPath = (q('new-taskdoc') as HTMLInputElement).value.trim();
@@ -332,9 +354,12 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   try {
     d ??= (await get<{ dialog: DialogSummary }>(`/api/dialogs/${encodeURIComponent(id)}`)).dialog;
   } catch (e) {
-    showError(e);
+    if (e instanceof ApiError && e.status === 404) showMissingDialog(id);
+    else showError(e);
     return null;
   }
+  showDialogInAddress(d.id);
+  showPane('center');
   if (state.answering && state.answering.dialog.selfId !== d.id) setAnswering(null);
   state.view?.dispose();
   state.records?.dispose();
@@ -358,6 +383,17 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   return view;
 }
 
+/** A link to a dialog that does not exist (or that this user may not see): said where it would be. */
+function showMissingDialog(id: string): void {
+  state.view?.dispose();
+  state.view = null;
+  state.current = null;
+  renderHead();
+  q('composer').hidden = true;
+  q('tree-box').hidden = true;
+  q('transcript-scroll').replaceChildren(h('div', { class: 'empty', testid: 'missing-dialog' }, tr('noSuchDialog'), ` ${id}`));
+}
+
 function renderHead(): void {
   const d = state.current;
   q('dialog-head').hidden = !d;
@@ -365,14 +401,45 @@ function renderHead(): void {
   q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
   const st = statusBadge(d, 'dialog-status');
   q('dialog-status').replaceWith(st);
-  (q('btn-interrupt') as HTMLButtonElement).disabled = !d.generating;
-  // Resume drives a stopped or failed dialog that waits for nothing (docs/hierarchy.md).
-  (q('btn-resume') as HTMLButtonElement).disabled =
-    d.status !== 'running' || !!d.generating || !!d.dead || (d.openQuestions ?? 0) > 0 || (d.pendingSubdialogs ?? 0) > 0;
+  const stop = q('btn-interrupt') as HTMLButtonElement;
+  stop.disabled = !d.generating;
+  stop.title = t(d.generating ? 'stopApplies' : 'stopNotApplies');
+  // Resume only when the server says it would do something (a stopped or failed drive, calls
+  // without results, unread input): an idle dialog would just repeat its last answer.
+  const resume = q('btn-resume') as HTMLButtonElement;
+  resume.disabled = d.resumable !== true || !!d.generating;
+  resume.dataset.reason = d.resumeReason ?? '';
+  resume.title = t(d.resumable === true ? resumeReasonKey(d.resumeReason) : 'resumeNotApplies');
+  renderComposerState(d);
+}
+
+/** A dialog that takes no more messages says so in the composer instead of failing a send. */
+function renderComposerState(d: DialogSummary): void {
+  const closed: Key | null = d.dead ? 'composerDead' : d.status === 'completed' ? 'composerCompleted' : d.status === 'archived' ? 'composerArchived' : null;
+  const note = q('composer-note');
+  note.hidden = !closed;
+  if (closed) {
+    note.dataset.i18n = closed;
+    note.textContent = t(closed);
+  }
+  (q('input') as HTMLTextAreaElement).disabled = !!closed;
+  (q('send') as HTMLButtonElement).disabled = !!closed;
+  q('composer').classList.toggle('closed', !!closed);
+}
+
+function resumeReasonKey(reason: DialogSummary['resumeReason']): Key {
+  if (reason === 'failed') return 'resumeFailed';
+  if (reason === 'unanswered_calls') return 'resumeCalls';
+  if (reason === 'unread_input') return 'resumeInput';
+  return 'resumeInterrupted';
 }
 
 function updateSummary(d: DialogSummary): void {
   if (state.current?.id === d.id) {
+    // List packets do not say whether resume applies; the last dialog_state_evt or GET does.
+    if (d.resumable === undefined && state.current.status === d.status) {
+      d = { ...d, resumable: state.current.resumable, resumeReason: state.current.resumeReason };
+    }
     state.current = d;
     renderHead();
   }
@@ -474,6 +541,7 @@ q('composer').addEventListener('submit', async (e) => {
     showError(err);
   } finally {
     send.disabled = false;
+    if (state.current) renderComposerState(state.current);
   }
 });
 q('input').addEventListener('keydown', (e) => {
@@ -574,11 +642,8 @@ function renderTree(): void {
       if (node.expanded) collapse(id);
       else void expand(id);
     });
-    const label = h(
-      'span',
-      { class: 'tree-label', testid: 'tree-label' },
-      d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d),
-    );
+    const text = d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d);
+    const label = h('span', { class: 'tree-label', testid: 'tree-label', title: text }, text);
     const row = h(
       'div',
       { class: `tree-row ${state.current?.id === id ? 'current' : ''}` },
@@ -651,6 +716,8 @@ function renderQuestions(): void {
   badge.dataset.count = String(n);
   badge.classList.toggle('zero', n === 0);
   q('q4h-panel-count').textContent = String(n);
+  q('pane-q4h-count').textContent = String(n);
+  q('pane-q4h-count').classList.toggle('zero', n === 0);
   const ul = q('q4h-list');
   ul.replaceChildren();
   if (n === 0) {
@@ -703,6 +770,7 @@ const transcriptHost = {
 };
 
 q('q4h-button').addEventListener('click', () => {
+  showPane('right');
   q('q4h-panel').scrollIntoView({ block: 'start' });
   const first = state.questions[0];
   if (first) void goToQuestion(first);
@@ -714,10 +782,12 @@ async function loadSidePanels(): Promise<void> {
   const d = state.current;
   if (!d) return;
   const rootId = d.rootId || d.id;
+  // Only a root created with a Taskdoc has one: asking for it otherwise is a request that fails.
+  const root = rootId === d.id ? d : state.tree.get(rootId)?.summary;
   const [rem, reg, doc] = await Promise.allSettled([
     get<{ reminders: Reminder[] }>(`/api/dialogs/${encodeURIComponent(d.id)}/reminders`),
     get<{ entries: RegistryEntry[] }>(`/api/dialogs/${encodeURIComponent(rootId)}/registry`),
-    get<Taskdoc>(`/api/dialogs/${encodeURIComponent(rootId)}/taskdoc`),
+    root?.taskDocPath ? get<Taskdoc>(`/api/dialogs/${encodeURIComponent(rootId)}/taskdoc`) : Promise.resolve(null),
   ]);
   if (state.current?.id !== d.id) return;
   renderReminders(rem.status === 'fulfilled' ? rem.value.reminders : []);
@@ -774,12 +844,16 @@ function renderTaskdoc(doc: Taskdoc | null): void {
 
 // ---------- PubChan packets ----------
 
+let everConnected = false;
 function onConnState(s: ConnState): void {
   const el = q('ws-status');
   el.dataset.state = s;
   const key: Key = s === 'open' ? 'connected' : s === 'connecting' ? 'connecting' : 'disconnected';
   el.dataset.i18n = key;
   el.textContent = s === 'unauthorized' ? '✗' : t(key);
+  // Said plainly once a connection that worked is lost (not while the first one is being made).
+  if (s === 'open') everConnected = true;
+  q('conn-banner').hidden = !(everConnected && (s === 'closed' || s === 'connecting'));
   if (s === 'open') {
     // Anything may have changed while we were away.
     scheduleQuestions();
@@ -873,6 +947,11 @@ async function start(): Promise<void> {
     showError(e);
   }
   await Promise.all([loadDialogs(), loadQuestions()]);
+  const linked = dialogInAddress();
+  if (linked) await openDialog(linked);
+  onAddressChange((id) => {
+    if (id && id !== state.current?.id) void openDialog(id);
+  });
   document.body.dataset.ready = 'true';
 }
 
