@@ -650,7 +650,26 @@ test(
     for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
     await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="human"]`, 'Plan the launch', 'the human message');
     await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="ai"]`, 'clerk', 'the lead\'s words');
-    await screenshot(page, '07-records', [tid('records'), unresponded, tid('records-bar')]);
+    // Labels are words, not internal names; the lead's Tellask shows its tool and arguments.
+    const recordsText = await textOf(page, tid('records'));
+    for (const internal of ['human_query', 'human → ai', 'tool_input', 'tool_output']) {
+      assert(!recordsText.includes(internal), `the records view shows '${internal}'`);
+    }
+    await waitText(page, tid('record-tool-call'), 'tellaskSessionless', 'the Tellask call in the records');
+    await waitText(page, tid('record-tool-args-text'), 'Book a venue for the launch.', 'its arguments');
+    assert((await page.locator(`${tid('record-message')} strong`).count()) > 0, 'Markdown renders in the records');
+    await screenshot(page, '07-records', [tid('records'), unresponded, tid('records-bar'), tid('record-tool-call')]);
+
+    // The Chinese mode translates labels, the placeholder and the dates.
+    const enTime = await textOf(page, `${tid('record-turn')} .rec-time`);
+    await page.locator(tid('lang-toggle')).click();
+    await waitText(page, tid('record-who'), '人类', 'the roles in Chinese');
+    await page.waitForFunction(() => /^\d{4}\/\d{1,2}\/\d{1,2}/.test(document.querySelector('[data-testid="record-turn"] .rec-time')?.textContent ?? ''));
+    assert((await page.locator(tid('records-search')).getAttribute('placeholder')) === '搜索本对话…', 'the search placeholder in Chinese');
+    assert(/AM|PM/.test(enTime), `dates were English before (${enTime})`);
+    await screenshot(page, '07-records-zh', [tid('records'), tid('record-who')]);
+    await page.locator(tid('lang-toggle')).click();
+    await waitText(page, tid('record-who'), 'Human', 'the roles in English again');
     for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
 
     // Search finds the message and leads to its turn.

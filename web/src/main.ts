@@ -26,6 +26,8 @@ function applyLang(l: Lang): void {
   applyI18n(document);
   renderThemeButton();
   renderAll();
+  // Its dates are written in the language they were drawn in.
+  if (state.records && state.mode === 'records') void state.records.load();
 }
 
 // ---------- layout ----------
