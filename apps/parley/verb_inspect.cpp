@@ -132,12 +132,12 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     std::printf("%s\n", boost::json::serialize(out).c_str());
     return kExitOk;
   }
-  std::printf("%-17s %-12s %-10s %-8s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
+  std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
               "QUESTIONS", "PENDING", "TOKENS", "COST", "TITLE");
   for (const auto& row : *rows) {
     const auto totals = usage_of(row.id);
     const std::string cost = totals.unpriced_calls < totals.calls ? engine::format_usd(totals.cost_usd) : "-";
-    std::printf("%-17s %-12s %-10s %-8s %6lld %9lld %8lld %9lld %9s  %s\n", row.id.c_str(), row.member_id.c_str(),
+    std::printf("%-17s %-12s %-10s %-13s %6lld %9lld %8lld %9lld %9s  %s\n", row.id.c_str(), row.member_id.c_str(),
                 row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
                 static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs),
                 static_cast<long long>(totals.input_tokens + totals.output_tokens), cost.c_str(), row.title.c_str());

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
@@ -283,7 +284,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   for (const auto& problem : unreadable) {
     std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());
   }
-  if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
+  if (*recovered > 0) {
+    std::printf("parley: recovered %s from the log\n",
+                counted(*recovered, "running dialog", "running dialogs").c_str());
+  }
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {
     windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
@@ -339,8 +343,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     status = kExitRuntime;
   }
   if (const auto stalled = eng->stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %zu dialog(s) stalled on a write the store refused; they resume at the next start\n",
-                 stalled);
+    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
+                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
+                 stalled == 1 ? "it resumes" : "they resume");
     status = kExitRuntime;
   }
   if (gave_up) {

@@ -130,7 +130,8 @@ TEST_F(Cli, AnArgumentThatIsNotUtf8IsRefusedBeforeAnythingIsStored) {
 // A log written before Parley refused such bytes: the store still opens, `check` names the
 // event, `repair` rewrites it with a record of the original, and then all is well.
 TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
-  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  // The demo's one-member flow: seq 2 is then the only user_message at that place in the log.
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
   {
     auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
     ASSERT_TRUE(db) << db.err().message;
@@ -399,6 +400,27 @@ TEST_F(Cli, VersionAndRunLabelsWhoIsStreaming) {
   const auto ran = run("run" + team() + data() + " 'What is in the notes?'");
   ASSERT_EQ(ran.status, 0) << ran.output;
   EXPECT_NE(ran.output.find("@lead:\n"), std::string::npos) << ran.output;
+}
+
+// The demo's first run shows what Parley is: a subdialog, a question for the human, a reminder.
+TEST_F(Cli, TheDemoDelegatesAsksTheHumanAndFinishesOnceAnswered) {
+  const auto started = run("run" + team() + data() + " 'Plan the next sprint'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  EXPECT_NE(started.output.find("→ add_reminder"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("→ tellaskSessionless"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("@researcher (subdialog "), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
+  const auto listed = run("questions --json" + data());
+  auto questions = boost::json::parse(listed.output).as_array();
+  ASSERT_EQ(questions.size(), 1U) << listed.output;
+  const auto& question = questions[0].as_object();
+  EXPECT_EQ(question.at("member").as_string(), "researcher");
+  const std::string sub(question.at("dialog").as_object().at("selfId").as_string());
+  const auto answered = run("answer " + sub + " " + std::string(question.at("id").as_string()) + " 'the CLI'" + data());
+  ASSERT_EQ(answered.status, 0) << answered.output;
+  EXPECT_NE(answered.output.find("3 sprints of 12 days are 864 hours."), std::string::npos) << answered.output;
+  const auto dialogs = run("dialogs" + data());
+  EXPECT_NE(dialogs.output.find("researcher   completed"), std::string::npos) << dialogs.output;
 }
 
 }  // namespace

@@ -72,15 +72,18 @@ const teamDir = join(here, 'team');
 // ---- the server ----
 
 /** Starts `parley serve` and resolves once it printed the `serving http://…` line. */
-function startServer({ token, port = 0, data = null, args: extraArgs = [] } = {}) {
+function startServer({ token, port = 0, data = null, args: extraArgs = [], team = teamDir } = {}) {
   const reuse = data !== null;
   data ??= mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
   // The team folder is the workspace (Taskdocs are written there): use a copy, never the sources.
-  if (!reuse) cpSync(teamDir, join(data, 'team'), { recursive: true });
+  if (!reuse) cpSync(team, join(data, 'team'), { recursive: true });
   const args = ['serve', '--port', String(port), '--data', join(data, 'store'), '--team', join(data, 'team', 'team.yaml'), '--web', webDist];
   if (token) args.push('--token', token);
   args.push(...extraArgs);
-  const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The scripted model whatever the developer's environment says (the demo team would use a real one).
+  const env = { ...process.env };
+  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY']) delete env[key];
+  const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
@@ -511,6 +514,28 @@ test('a phone (390×844): one pane at a time, nothing squeezed, every panel reac
   assert(scrolls, 'the transcript scrolls');
 }, { viewport: PHONE });
 
+test('the demo team shows the hierarchy on the first run: tree, question, reminder, Taskdoc', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  // The Team panel names what answers: the scripted model, not the live model the file asks for.
+  await waitText(page, tid('members'), '@researcher', 'the team panel');
+  const models = await page.locator(tid('member-model')).allTextContents();
+  assert(models.every((m) => m.includes('scripted') && !m.includes('gpt')), `the team panel claims no live model: ${models.join(' | ')}`);
+  await page.locator(tid('new-content')).fill('Plan the next sprint');
+  await page.locator(tid('new-taskdoc')).fill('tasks/sprint.tsk');
+  await page.locator(tid('new-start')).click();
+  await visible(page, `${tid('tree-node')}[data-member="researcher"]`, 'the researcher subdialog in the tree');
+  await waitText(page, `${tid('tree-node')}[data-member="researcher"] ${tid('tree-label')}`, 'milestone 1', 'its task as its label');
+  await waitAttr(page, tid('q4h-badge'), 'data-count', '1', 'the researcher\'s question');
+  await waitText(page, tid('reminder'), 'Report the sprint hours', 'the lead\'s reminder');
+  await waitText(page, tid('taskdoc-goals'), 'Find milestone 1', 'the Taskdoc goals');
+  await screenshot(page, '12-demo-first-run', [`${tid('tree-node')}[data-member="researcher"]`, tid('q4h-item'), tid('reminder'), tid('taskdoc-goals')]);
+  await page.locator(tid('q4h-link')).first().click();
+  await page.locator(tid('input')).fill('the CLI');
+  await page.locator(tid('send')).click();
+  await page.locator(`${tid('tree-node')}[data-kind="root"] > .tree-row`).click();
+  await waitText(page, tid('saying'), '864 hours', 'the lead\'s answer');
+}, { team: 'examples/demo' });
+
 test('theme and language toggles change the page and are remembered', async ({ server, page }) => {
   await gotoApp(page, server.url);
   await waitAttr(page, 'html', 'data-theme', 'light', 'the initial theme');
@@ -869,7 +894,7 @@ for (const t of problem ? [] : tests) {
   let browser;
   const started = Date.now();
   try {
-    server = await startServer(t.extra);
+    server = await startServer({ ...t.extra, team: t.extra.team ? join(opts.source, t.extra.team) : teamDir });
     browser = await openBrowser(t.extra.browserArgs, t.extra.viewport);
     // `swap` hands the runner a replacement server to stop at the end.
     const swap = (next) => ((server = next), next);

@@ -62,6 +62,8 @@ export interface Member {
   id: string;
   name?: string;
   provider?: string;
+  /** The kind of provider that answers (after a fallback): `scripted` when no real model does. */
+  providerKind?: string;
   model?: string;
   tools?: string[];
 }
