@@ -1,7 +1,7 @@
 // Parley web UI. The backend drives every dialog; this page only subscribes to PubChan and posts input.
 // It keeps render-scope data only: the open dialog's transcript, the visible tree levels, the visible list.
 import './style.css';
-import { ApiError, captureToken, get, newMsgId, onAuthError, post } from './api';
+import { ApiError, captureToken, get, newMsgId, onAuthError, post, UNREACHABLE } from './api';
 import { $, h, tr } from './dom';
 import { applyI18n, setLang, t, type Key, type Lang } from './i18n';
 import { LAYOUT_HTML } from './layout';
@@ -446,7 +446,8 @@ q('composer').addEventListener('submit', async (e) => {
     }
     input.value = '';
   } catch (err) {
-    showError(err);
+    // Said as what it means for the text in the box, not as a failed fetch.
+    showError(err instanceof ApiError && err.status === UNREACHABLE ? new Error(t('sendUnreachable')) : err);
   } finally {
     send.disabled = false;
     if (state.current) renderComposerState(state.current);
