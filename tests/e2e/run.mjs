@@ -464,6 +464,8 @@ test('a phone (390×844): one pane at a time, nothing squeezed, every panel reac
   const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   assert(await noSideways(), 'the page does not scroll sideways');
   await visible(page, tid('pane-tabs'), 'the pane tabs');
+  const bar = await page.locator('.topbar').boundingBox();
+  assert(bar.height < 56, `the top bar is one line (${bar.height} px)`);
   await visible(page, tid('new-content'), 'the new dialog form in the first pane');
   const form = await page.locator(tid('new-dialog')).boundingBox();
   assert(form.width > view.width * 0.8, `the form has the width of the screen (${form.width})`);

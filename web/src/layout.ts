@@ -6,7 +6,7 @@ export const LAYOUT_HTML = `
   <div class="conn" data-testid="ws-status" data-state="connecting"></div>
   <div class="spacer"></div>
   <button type="button" class="q4h-button" data-testid="q4h-button">
-    <span data-i18n="q4h"></span>
+    <span class="btn-label" data-i18n="q4h"></span>
     <span class="badge" data-testid="q4h-badge" data-count="0">0</span>
   </button>
   <button type="button" data-testid="theme-toggle"></button>

@@ -756,7 +756,9 @@ function onPacket(p: Packet): void {
 function renderThemeButton(): void {
   const dark = document.documentElement.dataset.theme === 'dark';
   const b = q('theme-toggle');
-  b.textContent = dark ? `☀ ${t('themeToggleLight')}` : `☾ ${t('themeToggle')}`;
+  const label = t(dark ? 'themeToggleLight' : 'themeToggle');
+  b.replaceChildren(dark ? '☀' : '☾', h('span', { class: 'btn-label' }, ` ${label}`));
+  b.title = label; // phones show the icon alone
   b.setAttribute('aria-pressed', String(dark));
 }
 q('theme-toggle').addEventListener('click', () => {
