@@ -423,5 +423,25 @@ TEST_F(Cli, TheDemoDelegatesAsksTheHumanAndFinishesOnceAnswered) {
   EXPECT_NE(dialogs.output.find("researcher   completed"), std::string::npos) << dialogs.output;
 }
 
+// A copy of the binary, started from another directory, still serves the web UI of the source
+// tree it was built from (issue 24: `parley serve` finds its web UI from any directory).
+TEST_F(Cli, ServeFindsItsWebUiFromAnyDirectory) {
+  const fs::path dist = fs::path(PARLEY_SOURCE_DIR) / "web" / "dist" / "index.html";
+  ASSERT_TRUE(fs::exists(dist)) << dist << " is missing: run npm run build in web/ (scripts/setup.sh does)";
+  fs::create_directories(root_ / "elsewhere");
+  fs::copy_file(PARLEY_BINARY, root_ / "elsewhere" / "parley-copy");
+  // SIGINT once it has started: a graceful stop, after the lines this test reads.
+  const std::string command = "cd " + (root_ / "elsewhere").string() + " && timeout -s INT 3 ./parley-copy serve" +
+                              team() + data() + " --port 0 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
+  pclose(pipe);
+  EXPECT_NE(output.find("parley: serving http://"), std::string::npos) << output;
+  EXPECT_EQ(output.find("no web UI found"), std::string::npos) << output;
+}
+
 }  // namespace
 }  // namespace parley
