@@ -297,6 +297,8 @@ function showMissingDialog(id: string): void {
   state.view = null;
   state.current = null;
   renderHead();
+  renderDialogs();
+  syncSubscriptions();
   q('composer').hidden = true;
   q('tree-box').hidden = true;
   q('transcript-scroll').replaceChildren(h('div', { class: 'empty', testid: 'missing-dialog' }, tr('noSuchDialog'), ` ${id}`));
@@ -323,7 +325,10 @@ function renderHead(): void {
 
 /** A dialog that takes no more messages says so in the composer instead of failing a send. */
 function renderComposerState(d: DialogSummary): void {
-  const closed: Key | null = d.dead ? 'composerDead' : d.status === 'completed' ? 'composerCompleted' : d.status === 'archived' ? 'composerArchived' : null;
+  let closed: Key | null = null;
+  if (d.dead) closed = 'composerDead';
+  else if (d.status === 'completed') closed = 'composerCompleted';
+  else if (d.status === 'archived') closed = 'composerArchived';
   const note = q('composer-note');
   note.hidden = !closed;
   if (closed) {
