@@ -170,6 +170,40 @@ TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
   EXPECT_EQ(missing.err().code, errc::not_found);
 }
 
+TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers) {
+  options_.idle_channels_kept = 2;
+  recorder watcher;
+  const auto watched = create_dialog();
+  ASSERT_TRUE(channels_->subscribe(watcher, watched, std::nullopt, ""));
+  say(watched, "stream please");
+  const auto watched_last = channels_->last_seq(watched);
+  ASSERT_GT(watched_last, 0);
+
+  std::vector<std::string> others;
+  for (int i = 0; i < 8; ++i) {
+    others.push_back(create_dialog());
+    say(others.back(), "stream please");
+  }
+  // The watched dialog and at most the two idle ones used last (one sweep may be pending).
+  EXPECT_LE(channels_->channel_count(), 1u + 2u * 2u);
+  EXPECT_EQ(channels_->last_seq(watched), watched_last);
+  EXPECT_GT(channels_->last_seq(others.back()), 0);
+  EXPECT_EQ(channels_->last_seq(others.front()), 0);  // dropped
+
+  // A subscriber that knew the dropped dialog's numbering is told to resync, and what follows is
+  // numbered above every seq the dropped channel gave out.
+  const auto first = others.front();
+  recorder late;
+  ASSERT_TRUE(channels_->subscribe(late, first, 3, channels_->epoch()));
+  ASSERT_EQ(late.packets.size(), 1u);
+  EXPECT_EQ(late.packets[0].at("type").as_string(), "resync");
+  const auto resync_seq = late.packets[0].at("seq").as_int64();
+  say(first, "stream again");
+  ASSERT_GT(late.packets.size(), 1u);
+  EXPECT_EQ(late.packets[1].at("seq").as_int64(), resync_seq + 1);
+  EXPECT_GT(resync_seq, 3);
+}
+
 TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
   recorder everyone;
   channels_->attach(everyone);

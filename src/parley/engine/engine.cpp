@@ -221,6 +221,7 @@ void engine::unload_unused_dialogs() {
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
   filter.status = "running";
+  filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::size_t scheduled = 0;
@@ -553,6 +554,9 @@ asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
 void engine::mark_poisoned(dialog_runtime& dialog, const std::string& problem) {
   dialog.poisoned = true;
   dialog.store_error = problem;
+  // Not only drives: a refused input (its sender is told) leaves memory ahead of the log too, and
+  // must be reloaded once the log takes writes, or views of the dialog would show what was refused.
+  note_stalled(dialog);
 }
 
 }  // namespace parley::engine

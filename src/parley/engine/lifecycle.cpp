@@ -59,11 +59,11 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
 result<std::vector<open_question>> engine::open_questions() {
   dialog_filter filter;
   filter.status = "running";
+  filter.with_open_questions = true;
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::vector<open_question> out;
   for (const auto& row : *rows) {
-    if (row.open_questions == 0 && find(row.id) == nullptr) continue;  // nothing to load for
     auto loaded = load(row.id);
     if (!loaded) return std::move(loaded).err();
     for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});

@@ -68,6 +68,9 @@ asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std
   {
     auto guard = co_await dialog.lock().acquire();
     if (dialog.row().status != "running" || dialog.row().dead) co_return ok();
+    // Reloaded from the log, which owes this dialog nothing: what the log refused was an input
+    // (a message, an answer) whose sender was told so, not a drive that must be done again.
+    if (!dialog.row().needs_drive) co_return ok();
     auto staged = stage(dialog, event_type::drive_failed,
                         boost::json::object{{"course", dialog.row().course},
                                             {"message", "the log refused a write: " + problem +

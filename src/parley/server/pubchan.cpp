@@ -10,6 +10,8 @@
 namespace parley::server {
 namespace {
 
+constexpr std::size_t scanned_roots_kept = 4096;
+
 std::string new_epoch() {
   std::string id = new_uuid();
   std::erase(id, '-');
@@ -69,6 +71,10 @@ std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
 
 bool pubchan::has_children(const dialog_row& row) {
   // Children created before this process started are in the store; later ones arrive as events.
+  if (scanned_roots_.size() >= scanned_roots_kept) {
+    scanned_roots_.clear();
+    parents_.clear();
+  }
   if (scanned_roots_.insert(row.root_id).second) {
     dialog_filter filter;
     filter.root_id = row.root_id;
@@ -86,8 +92,29 @@ pubchan::channel& pubchan::channel_of(std::string_view dialog_id, std::string_vi
   if (inserted) {
     it->second.self_id = dialog_id;
     it->second.root_id = root_id;
+    it->second.last_seq = dropped_seq_ceiling_;
   }
+  it->second.last_used = ++use_clock_;
+  if (inserted) drop_idle_channels();  // never drops `it`: it is the most recently used
   return it->second;
+}
+
+void pubchan::drop_idle_channels() {
+  if (channels_.size() < next_sweep_at_ || channels_.size() <= options_.idle_channels_kept) return;
+  std::vector<std::pair<std::uint64_t, std::string_view>> idle;
+  for (const auto& [id, ch] : channels_) {
+    if (ch.idle()) idle.emplace_back(ch.last_used, id);
+  }
+  if (idle.size() > options_.idle_channels_kept) {
+    const auto drop = idle.size() - options_.idle_channels_kept;
+    std::nth_element(idle.begin(), idle.begin() + static_cast<std::ptrdiff_t>(drop), idle.end());
+    for (std::size_t i = 0; i < drop; ++i) {
+      const auto found = channels_.find(std::string(idle[i].second));
+      dropped_seq_ceiling_ = std::max(dropped_seq_ceiling_, found->second.last_seq);
+      channels_.erase(found);
+    }
+  }
+  next_sweep_at_ = std::max<std::size_t>(2 * channels_.size(), options_.idle_channels_kept + 1);
 }
 
 std::int64_t pubchan::last_seq(std::string_view dialog_id) const {

@@ -78,6 +78,8 @@ result<std::vector<dialog_row>> memory_store::list_dialogs(const dialog_filter& 
     if (!filter.member_id.empty() && row.member_id != filter.member_id) continue;
     if (!filter.root_id.empty() && row.root_id != filter.root_id) continue;
     if (filter.roots_only && !row.parent_id.empty()) continue;
+    if (filter.needing_recovery && !row.generating && !row.needs_drive) continue;
+    if (filter.with_open_questions && row.open_questions <= 0) continue;
     out.push_back(row);
   }
   std::sort(out.begin(), out.end(), [](const dialog_row& a, const dialog_row& b) {

@@ -32,7 +32,11 @@ struct dialog_filter {
   std::string member_id;  // empty = any
   std::string root_id;    // empty = any; set to list one hierarchy
   bool roots_only = false;
-  std::int64_t limit = 0;  // 0 = no limit
+  // Only dialogs a restart must look at (a generation was open, or the dialog has a drive owed):
+  // what `recover_all` loads, through a partial index, so start-up does not grow with history.
+  bool needing_recovery = false;
+  bool with_open_questions = false;  // only dialogs that wait for a human (Q4H)
+  std::int64_t limit = 0;            // 0 = no limit
   std::int64_t offset = 0;
 };
 

@@ -263,6 +263,23 @@ TYPED_TEST(StoreConformance, ListDialogsFiltersByStatusMemberRootAndRootsOnly) {
   EXPECT_TRUE(this->list({.status = "archived"}).empty());
 }
 
+TYPED_TEST(StoreConformance, ListDialogsFindsThoseARestartMustLookAtAndThoseThatAskAHuman) {
+  dialog_script idle("idle", "idle", 100);
+  dialog_script owed("owed", "owed", 200);
+  dialog_script asking("asking", "asking", 300);
+  this->append_ok({idle.created("m"), owed.created("m"), asking.created("m")});
+  this->append_ok({owed.user("do it")});  // a drive is owed
+  this->append_ok({asking.next(event_type::question_asked, {{"course", 1},
+                                                            {"genseq", 1},
+                                                            {"callId", "c1"},
+                                                            {"questionId", "q1"},
+                                                            {"mentionList", boost::json::array{"@human"}},
+                                                            {"tellaskContent", "which day?"},
+                                                            {"askedAt", "2026-11-26T09:00:00.000Z"}})});
+  EXPECT_EQ(this->ids(this->list({.status = "running", .needing_recovery = true})), (std::vector<std::string>{"owed"}));
+  EXPECT_EQ(this->ids(this->list({.with_open_questions = true})), (std::vector<std::string>{"asking"}));
+}
+
 TYPED_TEST(StoreConformance, ListDialogsOrdersByCreatedAtThenIdWithLimitAndOffset) {
   // "b" and "a" share a creation time, so the id breaks the tie.
   dialog_script c("c", "c", 10);

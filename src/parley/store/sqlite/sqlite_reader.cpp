@@ -12,6 +12,8 @@ constexpr unsigned kByStatus = 1;
 constexpr unsigned kByMember = 2;
 constexpr unsigned kByRoot = 4;
 constexpr unsigned kRootsOnly = 8;
+constexpr unsigned kNeedingRecovery = 16;
+constexpr unsigned kWithOpenQuestions = 32;
 
 unsigned filter_mask(const dialog_filter& filter) {
   unsigned mask = 0;
@@ -19,6 +21,8 @@ unsigned filter_mask(const dialog_filter& filter) {
   if (!filter.member_id.empty()) mask |= kByMember;
   if (!filter.root_id.empty()) mask |= kByRoot;
   if (filter.roots_only) mask |= kRootsOnly;
+  if (filter.needing_recovery) mask |= kNeedingRecovery;
+  if (filter.with_open_questions) mask |= kWithOpenQuestions;
   return mask;
 }
 
@@ -28,6 +32,9 @@ std::string list_sql(unsigned mask) {
   if ((mask & kByMember) != 0) sql += " AND member_id = ?2";
   if ((mask & kByRoot) != 0) sql += " AND root_id = ?3";
   if ((mask & kRootsOnly) != 0) sql += " AND parent_id = ''";
+  // Spelled as the partial indexes of schema version 7 are, so that SQLite uses them.
+  if ((mask & kNeedingRecovery) != 0) sql += " AND (generating != 0 OR needs_drive != 0)";
+  if ((mask & kWithOpenQuestions) != 0) sql += " AND open_questions > 0";
   return sql + " ORDER BY created_at_ms, id LIMIT ?4 OFFSET ?5";
 }
 

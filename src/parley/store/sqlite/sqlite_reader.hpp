@@ -32,7 +32,7 @@ class sqlite_reader {
 
  private:
   // One statement per combination of the optional filters (status, member, root, roots only).
-  static constexpr std::size_t kFilterCombinations = 16;
+  static constexpr std::size_t kFilterCombinations = 64;  // one bit per dialog_filter condition
 
   sqlite_reader() = default;
   result<void> prepare_all();
