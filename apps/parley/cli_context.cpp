@@ -67,6 +67,42 @@ result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir) {
   return open_sqlite_store(data_dir.string());
 }
 
+namespace {
+
+bool holds_store(const fs::path& data_dir) {
+  std::error_code ec;
+  return fs::exists(data_dir / "parley.db", ec);
+}
+
+std::string shown(const fs::path& data_dir) {
+  std::error_code ec;
+  const auto absolute = fs::absolute(data_dir, ec);
+  return ec ? data_dir.string() : absolute.lexically_normal().string();
+}
+
+}  // namespace
+
+result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir) {
+  if (!holds_store(data_dir)) {
+    return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
+                                           " (pass --data DIR where `parley run` or `parley serve` kept it)");
+  }
+  return open_data_store(data_dir);
+}
+
+result<void> check_dialog_stored(const fs::path& data_dir, const std::string& dialog_id) {
+  if (!holds_store(data_dir)) {
+    return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
+                                           " (pass --data DIR where the dialog was kept)");
+  }
+  auto log = open_data_store(data_dir);
+  if (!log) return std::move(log).err();
+  auto row = (*log)->get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + shown(data_dir));
+  return ok();
+}
+
 result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
   if (const auto team = args.value("team")) return config::load_team_file(*team);
   if (const auto workspace = args.value("workspace")) return config::load_dominds_workspace(*workspace);

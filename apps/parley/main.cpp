@@ -16,15 +16,16 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: parley <verb> [options]\n"
-    "  run (--team FILE | --workspace DIR) [--member ID] [--taskdoc PATH.tsk] [--data DIR] \"message\"\n"
-    "                      start a root dialog and drive it until it is idle\n"
+    "  run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] [--taskdoc PATH.tsk] \"message\"\n"
+    "                      start a root dialog and drive it until it is idle (the team: --team, --workspace,\n"
+    "                      the one the data directory remembers, or a .minds/ or team.yaml here)\n"
     "  say DIALOG \"message\"  continue a dialog\n"
     "  dialogs [--json] [--status S] [--member M]   list dialogs\n"
     "  show DIALOG [--json] [--all-courses]          print a transcript\n"
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
     "  registry DIALOG [--json]   the Type B subdialogs of DIALOG's root (agent!session -> subdialog)\n"
-    "  resume DIALOG         drive a stopped or failed dialog again\n"
+    "  resume DIALOG         drive again a dialog whose drive ended before its work was done\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
     "  repair                rewrite or quarantine events whose stored text does not read back (server stopped)\n"
@@ -35,6 +36,7 @@ constexpr const char* kUsage =
     "                      [--reflect-every S] [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N]\n"
     "                      [--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
+    "  --version             print the version\n"
     "common options: --data DIR (default ./.parley)\n"
     "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
     "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
@@ -45,6 +47,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
+  }
+  if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0) {
+    std::printf("parley %s\n", PARLEY_VERSION);
+    return parley::cli::kExitOk;
   }
   // Every argument may end up in the log (a message, a title, an id), and the log holds only
   // UTF-8: bytes that are not are refused here, before anything is opened or written.

@@ -51,6 +51,12 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   auto& eng = **created;
   eng.set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
+  printer.set_namer([&eng](std::string_view id) {
+    const auto* dialog = eng.find(id);
+    if (dialog == nullptr) return std::string(id);
+    const std::string who = "@" + dialog->row().member_id;
+    return dialog->is_sub() ? who + " (subdialog " + dialog->id() + ")" : who;
+  });
   eng.add_observer(&printer);
 
   std::optional<error> failure;
@@ -88,7 +94,8 @@ int with_engine(const parsed_args& args, const engine_action& action) {
     return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error));
   }
   if (auto open = eng.open_questions(); open && !open->empty()) {
-    std::printf("%zu question(s) wait for you: see `parley questions`\n", open->size());
+    std::printf("%s for you: see `parley questions`\n",
+                open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
   }
   return kExitOk;
 }
@@ -123,8 +130,8 @@ int run_verb_run(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
     return report(make_error(errc::invalid_argument,
-                             "usage: parley run (--team FILE | --workspace DIR) "
-                             "[--member ID] [--data DIR] \"message\""));
+                             "usage: parley run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] "
+                             "[--taskdoc PATH.tsk] [--data DIR] \"message\""));
   }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
                        args->value("taskdoc").value_or(""), args->positionals[0]});
@@ -134,7 +141,10 @@ int run_verb_say(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kDriveSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 2) {
-    return report(make_error(errc::invalid_argument, "usage: parley say DIALOG \"message\""));
+    return report(make_error(errc::invalid_argument, "usage: parley say DIALOG [--data DIR] \"message\""));
+  }
+  if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
+    return report(stored.err());
   }
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
@@ -143,9 +153,10 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 3) {
-    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION \"answer\""));
+    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION [--data DIR] \"answer\""));
   }
   const auto& p = args->positionals;
+  if (auto stored = check_dialog_stored(data_dir_of(*args), p[0]); !stored) return report(stored.err());
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = p[0];
     engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
@@ -156,8 +167,11 @@ int run_verb_answer(const std::vector<std::string>& raw) {
 int run_verb_resume(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
-  if (args->positionals.size() != 1) return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG"));
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG [--data DIR]"));
+  }
   const std::string id = args->positionals[0];
+  if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
     co_return co_await eng.resume(id);
@@ -168,9 +182,10 @@ int run_verb_dead(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT]"));
+    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT] [--data DIR]"));
   }
   const std::string id = args->positionals[0];
+  if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
   const std::string reason = args->value("reason").value_or("");
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
@@ -21,10 +22,10 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, "usage: parley questions [--json]"));
   const auto data_dir = data_dir_of(*args);
+  auto log = open_existing_store(data_dir);
+  if (!log) return report(log.err());
   auto team = load_team(*args, data_dir);
   if (!team) return report(team.err());
-  auto log = open_data_store(data_dir);
-  if (!log) return report(log.err());
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
   boost::asio::io_context io;
@@ -52,12 +53,12 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   }
   if (open->empty()) std::printf("no open questions\n");
   for (const auto& item : *open) {
-    std::printf(
-        "%s  @%s in dialog %s (root %s, course %lld, event %lld)\n  %s\n  answer: parley answer %s %s \"...\"\n",
-        item.question.asked_at.c_str(), item.dialog.member_id.c_str(), item.dialog.id.c_str(),
-        item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
-        static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
-        item.question.id.c_str());
+    std::printf("%s  @%s in dialog %s (root %s, course %lld, event %lld)\n", item.question.asked_at.c_str(),
+                item.dialog.member_id.c_str(), item.dialog.id.c_str(), item.dialog.root_id.c_str(),
+                static_cast<long long>(item.question.course), static_cast<long long>(item.question.seq));
+    // The whole question, every line of it: the headline alone often leaves out what is asked.
+    std::printf("%s", indented(item.question.tellask_content, "  ").c_str());
+    std::printf("  answer: parley answer %s %s \"...\"\n", item.dialog.id.c_str(), item.question.id.c_str());
   }
   return kExitOk;
 }
@@ -71,7 +72,7 @@ int run_verb_registry(const std::vector<std::string>& raw) {
   const auto data_dir = data_dir_of(*args);
   auto team = load_team(*args, data_dir);
   if (!team) return report(team.err());
-  auto log = open_data_store(data_dir);
+  auto log = open_existing_store(data_dir);  // read-only: never makes a store
   if (!log) return report(log.err());
   const auto& dialog_id = args->positionals.front();
   auto row = (*log)->get_dialog(dialog_id);
@@ -115,14 +116,14 @@ int run_verb_registry(const std::vector<std::string>& raw) {
 int run_verb_check(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
-  auto log = open_data_store(data_dir_of(*args));
+  auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
   auto checked = engine::check_integrity(**log);
   if (!checked) return report(checked.err());
   for (const auto& problem : checked->problems) std::printf("problem: %s\n", problem.c_str());
-  std::printf("%lld dialogs, %lld events checked: %s\n", static_cast<long long>(checked->dialogs),
-              static_cast<long long>(checked->events),
-              checked->problems.empty() ? "ok" : (std::to_string(checked->problems.size()) + " problem(s)").c_str());
+  std::printf("%s, %s checked: %s\n", counted(checked->dialogs, "dialog", "dialogs").c_str(),
+              counted(checked->events, "event", "events").c_str(),
+              checked->problems.empty() ? "ok" : counted(checked->problems.size(), "problem", "problems").c_str());
   return checked->problems.empty() ? kExitOk : kExitRuntime;
 }
 
@@ -147,8 +148,8 @@ int run_verb_repair(const std::vector<std::string>& raw) {
   auto log = open_data_store(data_dir);
   if (!log) return report(log.err());
   if (auto rebuilt = (*log)->rebuild_projections(); !rebuilt) return report(rebuilt.err());
-  std::printf("%zu event(s) repaired; the originals are kept in the table quarantined_events of %s\n", repaired->size(),
-              (data_dir / "parley.db").c_str());
+  std::printf("%s repaired; the originals are kept in the table quarantined_events of %s\n",
+              counted(repaired->size(), "event", "events").c_str(), (data_dir / "parley.db").c_str());
   return kExitOk;
 }
 

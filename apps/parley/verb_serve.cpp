@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
@@ -42,11 +43,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
-     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
-     "max-connections", "max-connections-per-client"},
-    {kAllowDataInWorkspace}};
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
+                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
+                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
+                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
@@ -69,7 +69,8 @@ result<std::uint16_t> parse_port(const std::string& text) {
 }
 
 // --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
-// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist; else no UI.
+// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist, else the web/dist of
+// the source tree it was built from; else no UI.
 result<std::string> find_web_root(const parsed_args& args) {
   std::error_code ec;
   if (const auto web = args.value("web")) {
@@ -85,6 +86,8 @@ result<std::string> find_web_root(const parsed_args& args) {
     if (fs::is_directory(beside_source, ec)) return fs::weakly_canonical(beside_source, ec).string();
   }
   if (fs::is_directory("web/dist", ec)) return fs::absolute("web/dist", ec).string();
+  // The source tree it was built from, wherever the binary was copied and whatever the directory.
+  if (fs::is_directory(PARLEY_WEB_DIST_DIR, ec)) return fs::weakly_canonical(PARLEY_WEB_DIST_DIR, ec).string();
   return std::string{};
 }
 
@@ -281,7 +284,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   for (const auto& problem : unreadable) {
     std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());
   }
-  if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
+  if (*recovered > 0) {
+    std::printf("parley: recovered %s from the log\n",
+                counted(*recovered, "running dialog", "running dialogs").c_str());
+  }
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {
     windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
@@ -337,8 +343,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     status = kExitRuntime;
   }
   if (const auto stalled = eng->stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %zu dialog(s) stalled on a write the store refused; they resume at the next start\n",
-                 stalled);
+    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
+                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
+                 stalled == 1 ? "it resumes" : "they resume");
     status = kExitRuntime;
   }
   if (gave_up) {

@@ -108,7 +108,7 @@ TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
   EXPECT_NE(out.output.find("unknown member 'laed' (did you mean 'lead'?)"), std::string::npos) << out.output;
   out = run("show nope" + data());
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "parley: no dialog with id 'nope'\n");
+  EXPECT_EQ(out.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
 }
 
 TEST_F(Cli, OversizedMessageIsRefusedAndStoresNothing) {
@@ -130,7 +130,8 @@ TEST_F(Cli, AnArgumentThatIsNotUtf8IsRefusedBeforeAnythingIsStored) {
 // A log written before Parley refused such bytes: the store still opens, `check` names the
 // event, `repair` rewrites it with a record of the original, and then all is well.
 TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
-  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  // The demo's one-member flow: seq 2 is then the only user_message at that place in the log.
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
   {
     auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
     ASSERT_TRUE(db) << db.err().message;
@@ -289,12 +290,12 @@ members:
   clerk:
     - when: {last_tool: "Friday"}
       emit: [{saying: "booked for Friday"}]
-    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?"}}}]
+    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?\nMonday or Friday."}}}]
 )";
   const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
   const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
   ASSERT_EQ(started.status, 0) << started.output;
-  EXPECT_NE(started.output.find("1 question(s) wait for you"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
 
   const auto listed = run("questions --json" + data());
   ASSERT_EQ(listed.status, 0) << listed.output;
@@ -305,6 +306,12 @@ members:
   EXPECT_EQ(question.at("member").as_string(), "clerk");
   const std::string clerk = std::string(question.at("dialog").as_object().at("selfId").as_string());
   const std::string question_id = std::string(question.at("id").as_string());
+
+  // The whole question, every line of it.
+  const auto shown = run("questions" + data());
+  EXPECT_NE(shown.output.find("\n  Which day?\n  Monday or Friday.\n  answer: parley answer " + clerk),
+            std::string::npos)
+      << shown.output;
 
   const auto wrong = run("answer " + clerk + " no-such-id Friday" + data());
   EXPECT_EQ(wrong.status, 2);
@@ -365,6 +372,125 @@ members:
   }
   const auto shown = run("show " + id + data());
   EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
+}
+
+}  // namespace
+}  // namespace parley
+
+namespace parley {
+namespace {
+
+TEST_F(Cli, ResumeOfADialogWhoseAnswerWasGivenSaysNothingToResumeAndRepeatsNothing) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  std::size_t events_before = 0;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+    events_before = (*log)->read_events(id).value().size();
+  }
+  const auto out = run("resume " + id + data());
+  EXPECT_EQ(out.status, 1) << out.output;
+  EXPECT_EQ(out.output, "parley: dialog " + id + ": nothing to resume (its last answer was given)\n");
+  auto log = open_sqlite_store(data_.string());
+  EXPECT_EQ((*log)->read_events(id).value().size(), events_before);
+}
+
+TEST_F(Cli, AnUntitledRootIsNamedByItsFirstMessageInDialogs) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet '# What is in the notes?\nAnd more.'").status, 0);
+  const auto listed = run("dialogs" + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("TITLE"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("  What is in the notes?\n"), std::string::npos) << listed.output;
+  const auto json = run("dialogs --json" + data());
+  EXPECT_NE(json.output.find("\"title\":\"What is in the notes?\""), std::string::npos) << json.output;
+}
+
+TEST_F(Cli, VerbsOnADialogNameTheFolderTheyLookedInAndTheDialog) {
+  const auto said = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(said.status, 2) << said.output;
+  EXPECT_EQ(said.output, "parley: no dialog 'nope': there is no Parley data in " + data_.string() +
+                             " (pass --data DIR where the dialog was kept)\n");
+  for (const char* verb : {"resume nope", "dead nope", "answer nope q1 Friday"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no dialog 'nope'"), std::string::npos) << verb << ": " << out.output;
+  }
+  for (const char* verb : {"dialogs", "questions", "check", "show nope"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no Parley data in " + data_.string()), std::string::npos) << verb << ": " << out.output;
+  }
+  EXPECT_FALSE(fs::exists(data_)) << "a verb created a store at a mistyped --data";
+
+  ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
+  const auto missing = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(missing.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
+}
+
+TEST_F(Cli, ShowPrintsToolCallsAndMultiLineResultsAsRunDoes) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+  }
+  const auto shown = run("show " + id + data());
+  ASSERT_EQ(shown.status, 0) << shown.output;
+  EXPECT_NE(shown.output.find("\n  → "), std::string::npos) << shown.output;
+  EXPECT_EQ(shown.output.find("[{\""), std::string::npos) << "calls are printed one by one, not as JSON";
+  EXPECT_NE(shown.output.find("  ← "), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find(" · idle · "), std::string::npos) << shown.output;
+}
+
+TEST_F(Cli, VersionAndRunLabelsWhoIsStreaming) {
+  const auto version = run("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.output.rfind("parley 0.", 0), 0U) << version.output;
+  const auto ran = run("run" + team() + data() + " 'What is in the notes?'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("@lead:\n"), std::string::npos) << ran.output;
+}
+
+// The demo's first run shows what Parley is: a subdialog, a question for the human, a reminder.
+TEST_F(Cli, TheDemoDelegatesAsksTheHumanAndFinishesOnceAnswered) {
+  const auto started = run("run" + team() + data() + " 'Plan the next sprint'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  EXPECT_NE(started.output.find("→ add_reminder"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("→ tellaskSessionless"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("@researcher (subdialog "), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
+  const auto listed = run("questions --json" + data());
+  auto questions = boost::json::parse(listed.output).as_array();
+  ASSERT_EQ(questions.size(), 1U) << listed.output;
+  const auto& question = questions[0].as_object();
+  EXPECT_EQ(question.at("member").as_string(), "researcher");
+  const std::string sub(question.at("dialog").as_object().at("selfId").as_string());
+  const auto answered = run("answer " + sub + " " + std::string(question.at("id").as_string()) + " 'the CLI'" + data());
+  ASSERT_EQ(answered.status, 0) << answered.output;
+  EXPECT_NE(answered.output.find("3 sprints of 12 days are 864 hours."), std::string::npos) << answered.output;
+  const auto dialogs = run("dialogs" + data());
+  EXPECT_NE(dialogs.output.find("researcher   completed"), std::string::npos) << dialogs.output;
+}
+
+// A copy of the binary, started from another directory, still serves the web UI of the source
+// tree it was built from (issue 24: `parley serve` finds its web UI from any directory).
+TEST_F(Cli, ServeFindsItsWebUiFromAnyDirectory) {
+  const fs::path dist = fs::path(PARLEY_SOURCE_DIR) / "web" / "dist" / "index.html";
+  ASSERT_TRUE(fs::exists(dist)) << dist << " is missing: run npm run build in web/ (scripts/setup.sh does)";
+  fs::create_directories(root_ / "elsewhere");
+  fs::copy_file(PARLEY_BINARY, root_ / "elsewhere" / "parley-copy");
+  // SIGINT once it has started: a graceful stop, after the lines this test reads.
+  const std::string command = "cd " + (root_ / "elsewhere").string() + " && timeout -s INT 3 ./parley-copy serve" +
+                              team() + data() + " --port 0 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
+  pclose(pipe);
+  EXPECT_NE(output.find("parley: serving http://"), std::string::npos) << output;
+  EXPECT_EQ(output.find("no web UI found"), std::string::npos) << output;
 }
 
 }  // namespace

@@ -70,6 +70,19 @@ TEST_F(RestTest, TeamListsTheMembers) {
   EXPECT_TRUE(members[0].at("tools").is_array());
 }
 
+TEST_F(RestTest, AnUntitledRootIsTitledByItsFirstLineAndSaysWhetherItHasATaskdoc) {
+  start("q4h");
+  const auto reply = client().post("/api/dialogs", boost::json::value{{"content", "## hello there\nand more"}});
+  ASSERT_EQ(reply.status, 201) << reply.body;
+  const auto summary = reply.json().at("dialog");
+  EXPECT_EQ(summary.at("title"), "hello there");
+  EXPECT_TRUE(summary.at("taskDocPath").is_null());
+  const auto with_doc = client().post(
+      "/api/dialogs", boost::json::value{{"content", "set the goals"}, {"taskDocPath", "tasks/demo.tsk"}});
+  ASSERT_EQ(with_doc.status, 201) << with_doc.body;
+  EXPECT_EQ(with_doc.json().at("dialog").at("taskDocPath"), "tasks/demo.tsk");
+}
+
 TEST_F(RestTest, CreatesARootDialogThatRunsInTheBackground) {
   start("q4h");
   const auto reply = client().post(

@@ -12,6 +12,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
 #include "parley/engine/prompts.hpp"
@@ -279,6 +280,8 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   boost::json::object payload{{"memberId", spec.member_id}, {"kind", "root"}, {"depth", 0}};
+  // Untitled roots are named by their first message, so lists of dialogs can be told apart.
+  if (spec.title.empty() && !spec.first_message.empty()) spec.title = title_from_message(spec.first_message);
   if (!spec.title.empty()) payload["title"] = spec.title;
   if (!spec.task_doc_path.empty()) payload["taskDocPath"] = spec.task_doc_path;
   if (!spec.humans.empty()) payload["humans"] = boost::json::array(spec.humans.begin(), spec.humans.end());

@@ -126,7 +126,9 @@ class engine {
   boost::asio::awaitable<void> wait_until_settled(std::string root_id);
   // Stops the running generation of a dialog; its partial output is kept, marked interrupted.
   result<void> stop(std::string_view dialog_id);
-  // Drives a dialog that was stopped or failed again, unless it waits for a subdialog or a human.
+  // Drives again a dialog whose drive ended before its work was done (stopped, failed, tool calls
+  // without results, unread input; resume_check.hpp). Anything else is a conflict: an idle dialog
+  // has "nothing to resume", one that waits for a subdialog or a human says what it waits for.
   boost::asio::awaitable<result<void>> resume(std::string dialog_id);
 
   // Q4H: validates the question id, records the answer as the askHuman call's result and drives
@@ -290,7 +292,7 @@ class engine {
   std::vector<tools::protected_dir> protected_dirs_;
   std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
   bool store_retry_ = false;
-  bool retrying_stalled_ = false;  // retry_stalled is running
+  bool retrying_stalled_ = false;    // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)

@@ -7,6 +7,7 @@
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/resume_check.hpp"
 
 namespace parley::engine {
 
@@ -78,24 +79,9 @@ asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
   auto& dialog = **loaded;
   {
     auto guard = co_await dialog.lock().acquire();
-    if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
-    if (dialog.row().status != "running") {
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
-    }
-    if (!dialog.state().questions.empty()) {
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " waits for the answer to " +
-                                               std::to_string(dialog.state().questions.size()) +
-                                               " question(s); answer them instead");
-    }
-    if (!dialog.state().awaited.empty()) {
-      std::vector<std::string> ids;
-      for (const auto& awaited : dialog.state().awaited) ids.push_back(awaited.dialog_id);
-      co_return make_error(errc::conflict,
-                           "dialog " + dialog_id + " waits for subdialog(s) " + join(ids, ", ") +
-                               "; they revive it when they reply (declare one dead to stop waiting for it)");
-    }
-    if (dialog.messages().empty())
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
+    // Only a dialog whose drive ended before its work was done: driving an idle one again would
+    // repeat its last answer and that answer's tool effects (resume_check.hpp).
+    if (auto reason = resume_reason_of(dialog); !reason) co_return std::move(reason).err();
     if (auto staged = stage(dialog, event_type::drive_resumed, boost::json::object{}); !staged) {
       co_return std::move(staged).err();
     }

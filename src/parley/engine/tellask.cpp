@@ -11,6 +11,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
@@ -159,6 +160,8 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   if (created) {
     // A reflection is recorded as seed 002's self-reflection session (the records reducer reads this).
     boost::json::object extra;
+    // Named by its task, so a tree of subdialogs of one member can be told apart.
+    if (auto title = title_from_message(content); !title.empty()) extra["title"] = std::move(title);
     if (reflect) {
       extra["reflection"] = boost::json::object{
           {"trigger", "task_reflection"}, {"goal", content}, {"moodState", json_string_or(args, "moodState")}};

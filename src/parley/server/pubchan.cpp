@@ -310,6 +310,8 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
     // What this generation streamed so far is void; the generation goes on with a new attempt.
     publish(ch, "genseq_discard_evt", course, genseq, ev.seq,
             boost::json::object{{"reason", json_string_or(p, "reason")}});
+  } else if (type == event_type::question_answered) {
+    publish_question_answered(ch, ev, course, genseq);
   } else if (type == event_type::status_changed || type == event_type::declared_dead ||
              type == event_type::drive_resumed) {
     publish_state(ev.dialog_id, ev.seq);
@@ -323,12 +325,25 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
   }
 }
 
+// A human's answer to a question (Q4H) is a message of the dialog like any other: subscribers see it
+// as it is recorded, not at the next reload (issue 24). Kept apart from publish_log_event so that
+// the typed-event rewrite can move it into its visitor as one case.
+void pubchan::publish_question_answered(channel& ch, const event& ev, std::int64_t course, std::int64_t genseq) {
+  boost::json::object extra;
+  for (const std::string_view key : {"questionId", "callId", "content", "msgId"}) {
+    extra[key] = json_string_or(ev.payload, key);
+  }
+  publish(ch, "question_answered_evt", course, genseq, ev.seq, std::move(extra));
+}
+
 void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
   const auto row = row_of(dialog_id);
   if (!row) return;
   auto& ch = channel_of(dialog_id, row->root_id);
+  auto summary = dialog_summary_json(*row, has_children(*row));
+  if (const auto* runtime = engine_.find(dialog_id)) add_resume_state(summary, *runtime);
   publish(ch, "dialog_state_evt", row->course, row->last_genseq, log_seq,
-          boost::json::object{{"state", dialog_summary_json(*row, has_children(*row))}});
+          boost::json::object{{"state", std::move(summary)}});
 }
 
 void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }

@@ -98,6 +98,7 @@ class pubchan : public engine::engine_observer {
   void publish_state(std::string_view dialog_id, std::int64_t log_seq);
   void publish_log_event(channel& ch, const event& ev);
   void publish_subdialog_created(const event& ev);
+  void publish_question_answered(channel& ch, const event& ev, std::int64_t course, std::int64_t genseq);
   std::optional<dialog_row> row_of(std::string_view dialog_id);
   bool has_children(const dialog_row& row);
 

@@ -248,7 +248,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
 handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+  auto summary = summary_of(context.log, *row);
+  if (auto loaded = context.engine.load(dialog_id)) add_resume_state(summary, **loaded);
+  co_return json_response(200, boost::json::object{{"dialog", std::move(summary)}});
 }
 
 handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id) {
