@@ -2,9 +2,10 @@
 #pragma once
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 
+#include <optional>
 #include <utility>
 
 namespace parley::tot::testing {
@@ -12,9 +13,11 @@ namespace parley::tot::testing {
 template <class T>
 T run_sync(boost::asio::awaitable<T> work) {
   boost::asio::io_context io;
-  auto future = boost::asio::co_spawn(io, std::move(work), boost::asio::use_future);
+  std::optional<T> out;
+  boost::asio::co_spawn(
+      io, [&]() -> boost::asio::awaitable<void> { out.emplace(co_await std::move(work)); }, boost::asio::detached);
   io.run();
-  return future.get();
+  return std::move(*out);
 }
 
 }  // namespace parley::tot::testing
