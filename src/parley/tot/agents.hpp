@@ -55,6 +55,9 @@ class task_plugin {
   // The answer from a path, when the task can write it itself; nullopt: ask the synthesizer.
   virtual std::optional<final_solution> synthesize(const std::string& problem,
                                                    const std::vector<thought_node>& path) = 0;
+  // Open-ended tasks have no test of a solution: a thought that reaches max_depth above the
+  // threshold is one.
+  virtual bool solution_at_max_depth() const { return false; }
   virtual std::string goal() const = 0;
   virtual std::vector<std::string> constraints() const = 0;
 };

@@ -69,6 +69,11 @@ boost::asio::awaitable<search_outcome> explorer::run(std::string task_id, std::s
       }
     }
   }
+  if (!solution_ && task_.solution_at_max_depth() && best != tree_.root_id &&
+      tree_.nodes.at(best).depth == options_.config.max_depth) {
+    solution_ = best;
+    tree_.nodes.at(best).status = node_status::terminal;
+  }
   tree_.search_state.best_path = path_to(best);
   for (const auto& id : tree_.search_state.best_path) outcome.complete.best_path.push_back(tree_.nodes.at(id));
   const auto& best_node = tree_.nodes.at(best);

@@ -15,13 +15,13 @@ provider_channel::provider_channel(std::shared_ptr<llm::provider> provider, std:
                                    std::chrono::milliseconds timeout)
     : provider_(std::move(provider)), model_(std::move(model)), timeout_(timeout) {}
 
-boost::asio::awaitable<result<std::string>> provider_channel::ask(agent_call call) {
+boost::asio::awaitable<result<std::string>> provider_channel::ask(agent_call& call) {
   llm::model_request request;
   request.member_id = std::string(name_of(call.role));
   request.model = model_;
-  request.system_prompt = std::move(call.system_prompt);
-  request.messages = std::move(call.messages);
-  request.params = std::move(call.params);
+  request.system_prompt = call.system_prompt;
+  request.messages = call.messages;
+  request.params = call.params;
   request.stream = false;
   llm::stream_sink quiet;
   // The timer stops the generation when the time is up; both live as long as either needs them.

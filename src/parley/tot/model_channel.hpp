@@ -30,13 +30,16 @@ struct agent_call {
   std::string system_prompt;
   std::vector<llm::chat_message> messages;  // the request, then any corrections
   json::object params;                      // passed to the provider (temperature, seed ...)
+  // Set by a channel that keeps a conversation (the engine's subdialog), so that a correction
+  // sent with the same call continues it.
+  std::string conversation;
 };
 
 // errc::limit_exceeded: the call outlived its time; errc::provider_error: the model failed.
 class model_channel {
  public:
   virtual ~model_channel() = default;
-  virtual boost::asio::awaitable<result<std::string>> ask(agent_call call) = 0;
+  virtual boost::asio::awaitable<result<std::string>> ask(agent_call& call) = 0;
   virtual const call_meter& meter() const = 0;
 };
 
@@ -45,7 +48,7 @@ class provider_channel final : public model_channel {
  public:
   provider_channel(std::shared_ptr<llm::provider> provider, std::string model,
                    std::chrono::milliseconds timeout = std::chrono::seconds(120));
-  boost::asio::awaitable<result<std::string>> ask(agent_call call) override;
+  boost::asio::awaitable<result<std::string>> ask(agent_call& call) override;
   const call_meter& meter() const override { return meter_; }
 
  private:

@@ -190,6 +190,8 @@ struct noisy_model::impl {
       if (!asked) continue;
       if (const auto* generate = std::get_if<generate_thoughts>(&asked->payload)) return generated(*generate, request);
       if (const auto* evaluate = std::get_if<evaluate_thoughts>(&asked->payload)) return evaluated(*evaluate, request);
+      if (std::holds_alternative<decompose_task>(asked->payload)) return decomposed();
+      if (const auto* synthesize = std::get_if<synthesize_solution>(&asked->payload)) return synthesized(*synthesize);
     }
     return "I only play the Game of 24: give me numbers.";
   }
@@ -216,6 +218,31 @@ struct noisy_model::impl {
       }
     }
     return to_text(message{agent_role::generator, "explorer", out, "", std::nullopt});
+  }
+
+  static std::string decomposed() {
+    decomposition_result out{"equation",
+                             {"Step 1: combine two numbers", "Step 2: combine the result with a third",
+                              "Step 3: reach 24 with the last one"},
+                             3,
+                             {"use each number exactly once", "only + - * /"},
+                             "the final expression equals 24"};
+    return to_text(message{agent_role::decomposer, "orchestrator", out, "", std::nullopt});
+  }
+
+  // Writes the answer the path's last state holds, as a model reading the steps would.
+  static std::string synthesized(const synthesize_solution& asked) {
+    final_solution out;
+    for (const auto& node : asked.best_path) {
+      if (node.parent_id) out.reasoning_trace.push_back(node.content);
+    }
+    const auto expressions = asked.best_path.empty() ? std::vector<std::string>{}
+                                                     : json_strings_at(asked.best_path.back().metadata, "expressions");
+    if (expressions.size() == 1) out.answer = expressions[0] + " = 24";
+    const auto checked = verify_answer(asked.problem, out.answer.empty() ? "?" : out.answer);
+    out.verification = {checked.valid, checked.errors};
+    out.confidence = checked.valid ? 0.9 : 0.1;
+    return to_text(message{agent_role::synthesizer, "explorer", out, "", std::nullopt});
   }
 
   std::string evaluated(const evaluate_thoughts& asked, const llm::model_request& request) {

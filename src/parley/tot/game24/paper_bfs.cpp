@@ -66,7 +66,7 @@ boost::asio::awaitable<paper_bfs_result> paper_bfs::solve(std::string puzzle) {
       call.messages.push_back(user_says(left == "24" ? answer_prompt(puzzle, lines_of(path)) : propose_prompt(left)));
       ++tally.model_calls;
       ++tally.prompts;
-      auto reply = co_await channel_.ask(std::move(call));
+      auto reply = co_await channel_.ask(call);
       if (!reply) continue;
       for (const auto& line : lines_of(*reply)) grown.push_back(path + line + "\n");
     }
@@ -114,7 +114,7 @@ boost::asio::awaitable<double> paper_bfs::value_of(const std::string& puzzle, co
     call.messages.push_back(user_says(prompt));
     call.params["seed"] = sample;
     ++tally.model_calls;
-    auto reply = co_await channel_.ask(std::move(call));
+    auto reply = co_await channel_.ask(call);
     if (reply) value += sample_value(*reply);
   }
   // Four lines without an answer: a path that used its steps and never answered is worth nothing.
