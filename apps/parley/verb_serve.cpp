@@ -32,6 +32,7 @@
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -42,11 +43,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
-     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
-     "max-connections", "max-connections-per-client"},
-    {kAllowDataInWorkspace}};
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
+                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
+                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
+                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
@@ -239,7 +239,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
-  const config::team_config& team = inputs->team;
+  config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
   // Media of image and audio messages live beside the log; models that take them read them here.
@@ -248,15 +248,19 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // only once no coroutine is left, so nothing refers back into these objects when they go.
   asio::io_context io(1);
   std::unique_ptr<engine::engine> eng;
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
   {
-    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
-                                          engine::build_builtin_tools());
+    auto tools = engine::build_builtin_tools();
+    tot_binding->data_dir = data_dir_of(*args);
+    tot::offer_tree_of_thoughts(team, tools, tot_binding);
+    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
     if (!created) return report(created.err());
     eng = std::move(*created);
+    tot_binding->engine = eng.get();
   }
   eng->set_protected_dirs(std::move(inputs->protected_dirs));
   eng->set_record_windows(*turn_window, *session_gap);

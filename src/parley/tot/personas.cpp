@@ -56,4 +56,11 @@ std::string default_persona(agent_role role, task_type type) {
          "nothing else: no prose, no fields the protocol does not list.";
 }
 
+std::string general_persona(agent_role role) {
+  return role_text(role) +
+         "\nThe request names the task type; a thought is one step of the granularity that type asks for.\n"
+         "Reply with exactly one JSON object {\"type\": ..., \"payload\": {...}} of seed 003's ToT protocol and "
+         "nothing else: no prose, no fields the protocol does not list.";
+}
+
 }  // namespace parley::tot

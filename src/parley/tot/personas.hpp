@@ -10,5 +10,7 @@
 namespace parley::tot {
 
 std::string default_persona(agent_role role, task_type type);
+// The same without a task type: the request's task_type says it.
+std::string general_persona(agent_role role);
 
 }  // namespace parley::tot

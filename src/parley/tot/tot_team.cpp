@@ -5,7 +5,8 @@
 
 namespace parley::tot {
 
-void add_tot_members(config::team_config& team, task_type type, const std::string& provider, const std::string& model) {
+void add_tot_members(config::team_config& team, std::optional<task_type> type, const std::string& provider,
+                     const std::string& model) {
   for (auto role : {agent_role::orchestrator, agent_role::decomposer, agent_role::explorer, agent_role::generator,
                     agent_role::evaluator, agent_role::synthesizer}) {
     const std::string id = member_id_of(role);
@@ -13,7 +14,7 @@ void add_tot_members(config::team_config& team, task_type type, const std::strin
     config::member_config member;
     member.id = id;
     member.name = "ToT " + id.substr(4);
-    member.persona = default_persona(role, type);
+    member.persona = type ? default_persona(role, *type) : general_persona(role);
     member.provider = provider;
     member.model = model;
     member.dialog_tools = std::vector<std::string>{};

@@ -5,6 +5,7 @@
 // (they answer in the protocol and delegate nothing).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "parley/config/team.hpp"
@@ -12,6 +13,8 @@
 
 namespace parley::tot {
 
-void add_tot_members(config::team_config& team, task_type type, const std::string& provider, const std::string& model);
+// `type` nullopt: personas that name no task type (members a tool uses for any task).
+void add_tot_members(config::team_config& team, std::optional<task_type> type, const std::string& provider,
+                     const std::string& model);
 
 }  // namespace parley::tot

@@ -12,6 +12,7 @@
 
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/store/memory_store.hpp"
 #include "parley/tot/engine_channel.hpp"
 #include "parley/tot/game24/noisy_model.hpp"
@@ -19,6 +20,7 @@
 #include "parley/tot/run_log.hpp"
 #include "parley/tot/tot_run.hpp"
 #include "parley/tot/tot_team.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "run_sync.hpp"
 
 namespace parley::tot {
@@ -267,6 +269,77 @@ TEST_F(TotRun, ResumeRefusesARunThatDoesNotExist) {
   auto malformed = run({}, {}, std::string("../etc"));
   ASSERT_FALSE(malformed);
   EXPECT_EQ(malformed.err().message.rfind("resume: '../etc' is not a run id", 0), 0u);
+}
+
+}  // namespace
+}  // namespace parley::tot
+
+namespace parley::tot {
+namespace {
+
+TEST(TotTool, AMemberGivenTreeOfThoughtsRunsASearchAndReadsTheFinalSolution) {
+  const auto data_dir = fs::temp_directory_path() / ("parley-tot-tool-" + std::to_string(::getpid()));
+  fs::remove_all(data_dir);
+  auto script = llm::parse_scripted_script(
+      "members:\n  lead:\n"
+      "    - when: {last_tool: 'solved'}\n      emit: [{saying: 'The search answered.'}]\n"
+      "    - emit: [{tool_call: {name: tree_of_thoughts, arguments: {problem: '4 9 10 13', breadth: 3}}}]\n",
+      "script.yaml");
+  ASSERT_TRUE(script) << script.err().message;
+  config::team_config team;
+  team.workspace = data_dir;
+  config::member_config lead;
+  lead.id = "lead";
+  lead.persona = "You lead.";
+  lead.provider = "script";
+  lead.model = "m";
+  lead.tools = {"tree_of_thoughts"};
+  team.members.push_back(lead);
+  team.default_member = "lead";
+  add_tot_members(team, std::nullopt, "noisy24", "noisy24");  // declared: the tool keeps them
+  engine::provider_map providers;
+  providers.emplace("script", std::make_shared<llm::scripted_provider>(*script));
+  providers.emplace("noisy24", std::make_shared<game24::noisy_model>(game24::noise_settings{}));
+  auto tools = engine::build_builtin_tools();
+  auto binding = std::make_shared<tot_tool_binding>();
+  binding->data_dir = data_dir;
+  offer_tree_of_thoughts(team, tools, binding);
+  ASSERT_NE(tools.find("tree_of_thoughts"), nullptr);
+  EXPECT_EQ(tools.find("tree_of_thoughts")->spec().parameters.at("required").as_array().at(0).as_string(), "problem");
+
+  boost::asio::io_context io;
+  auto log = make_memory_store();
+  auto made = engine::engine::create(io.get_executor(), *log, team, std::move(providers), std::move(tools));
+  ASSERT_TRUE(made) << made.err().message;
+  auto& eng = **made;
+  binding->engine = &eng;
+  std::string lead_dialog;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        engine::new_dialog spec;
+        spec.member_id = "lead";
+        spec.first_message = "Make 24 from 4 9 10 13.";
+        auto id = co_await eng.create_root_dialog(std::move(spec));
+        if (!id) co_return;
+        lead_dialog = *id;
+        co_await eng.wait_until_settled(*id);
+      },
+      boost::asio::detached);
+  io.run();
+  ASSERT_FALSE(lead_dialog.empty());
+  const auto said = log->messages(lead_dialog, 1).value();
+  ASSERT_EQ(said.size(), 4u);
+  EXPECT_EQ(said[2].role, "tool");
+  EXPECT_NE(said[2].content.find("\"solved\":true"), std::string::npos) << said[2].content;
+  EXPECT_EQ(said[3].content, "The search answered.");
+  dialog_filter roots;
+  roots.roots_only = true;
+  bool found_run = false;
+  for (const auto& row : log->list_dialogs(roots).value()) found_run = found_run || row.member_id == "tot-orchestrator";
+  EXPECT_TRUE(found_run);
+  EXPECT_TRUE(fs::exists(data_dir / "logs"));
+  fs::remove_all(data_dir);
 }
 
 }  // namespace
