@@ -202,6 +202,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
     searched = co_await search.run(folder.task_id(), request.problem, request.type);
     (void)folder.write(explorer_file, explorer_buffer);
     outcome.stats = searched->complete.stats;
+    outcome.best_path = searched->complete.tree.search_state.best_path;
     outcome.solved = searched->solved;
 
     std::optional<final_solution> answer = task.synthesize(request.problem, searched->complete.best_path);

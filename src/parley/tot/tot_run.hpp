@@ -46,7 +46,8 @@ struct tot_outcome {
   final_solution solution;
   search_stats stats;
   bool solved = false;
-  std::int64_t replayed_calls = 0;  // answered from the log on --resume
+  std::int64_t replayed_calls = 0;     // answered from the log on --resume
+  std::vector<std::string> best_path;  // node ids from the root
 };
 
 // Told of the run as it goes (the CLI prints, the server publishes on the PubChan).

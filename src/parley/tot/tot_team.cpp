@@ -20,6 +20,7 @@ void add_tot_members(config::team_config& team, std::optional<task_type> type, c
     member.dialog_tools = std::vector<std::string>{};
     member.max_tool_rounds = 1;
     member.streaming = false;
+    member.hidden = true;  // not in teammates' rosters: they are called by the explorer, never tellasked
     team.members.push_back(std::move(member));
   }
   if (team.default_member.empty()) team.default_member = member_id_of(agent_role::orchestrator);
