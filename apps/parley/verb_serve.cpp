@@ -33,7 +33,6 @@
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
-#include "parley/tot/tot_team.hpp"
 #include "parley/tot/tot_tool.hpp"
 #include "verbs.hpp"
 
@@ -259,12 +258,6 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     auto tools = engine::build_builtin_tools();
     tot_binding->data_dir = data_dir_of(*args);
     tot::offer_tree_of_thoughts(team, tools, tot_binding);
-    // POST /api/tot runs with the team's ToT members; those it lacks play on its default member's model.
-    if (const auto* lead = team.find_member(team.default_member); lead != nullptr) {
-      const std::string provider = lead->provider;
-      const std::string model = lead->model;
-      tot::add_tot_members(team, std::nullopt, provider, model);
-    }
     auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
     if (!created) return report(created.err());
     eng = std::move(*created);

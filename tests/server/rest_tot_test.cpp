@@ -1,7 +1,7 @@
 // REST black-box of the Tree of Thoughts routes: POST /api/tot refuses bad fields naming them
 // and starts nothing; a run starts with its root dialog, and GET /api/tot/{id} follows it to a
-// final_solution — here one that says what failed, since the q4h team's scripted model does not
-// speak the ToT protocol.
+// final_solution — here one that says what failed, since the test team's scripted model does not
+// speak the ToT protocol. The team's lead lists tree_of_thoughts, so the server has the ToT members.
 #include <chrono>
 #include <thread>
 
@@ -11,7 +11,7 @@ namespace parley::test {
 namespace {
 
 TEST_F(RestTest, TotRefusesBadFieldsNamingThemAndStartsNothing) {
-  start("q4h");
+  start("tot");
   const auto c = client();
   const std::pair<boost::json::value, std::string> cases[] = {
       {boost::json::value{{"depth", 3}}, "problem: required"},
@@ -37,7 +37,7 @@ TEST_F(RestTest, TotRefusesBadFieldsNamingThemAndStartsNothing) {
 }
 
 TEST_F(RestTest, TotStartsARunUnderItsRootAndEndsWithAFinalSolutionSayingWhatFailed) {
-  start("q4h");
+  start("tot");
   const auto c = client();
   const auto reply = c.post("/api/tot", boost::json::value{{"problem", "4 9 10 13"}, {"breadth", 3}});
   ASSERT_EQ(reply.status, 202) << reply.body;
@@ -56,6 +56,15 @@ TEST_F(RestTest, TotStartsARunUnderItsRootAndEndsWithAFinalSolutionSayingWhatFai
   ASSERT_FALSE(errors.empty());
   EXPECT_EQ(std::string(errors[0].as_string()).rfind("GENERATION_FAILED: decomposer", 0), 0U) << errors[0];
   EXPECT_TRUE(std::filesystem::exists(data_dir() / "logs" / task_id / "99-merged-timeline.log"));
+}
+
+TEST_F(RestTest, TotOnATeamWithoutTheToTMembersSaysHowToAddThem) {
+  start("q4h");
+  const auto reply = client().post("/api/tot", boost::json::value{{"problem", "4 9 10 13"}});
+  EXPECT_EQ(reply.status, 409);
+  EXPECT_EQ(message_of(reply).rfind("the team has no tot-orchestrator member: list tree_of_thoughts", 0), 0U)
+      << message_of(reply);
+  EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 0);
 }
 
 }  // namespace

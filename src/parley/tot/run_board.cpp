@@ -5,6 +5,7 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "parley/engine/async_signal.hpp"
+#include "parley/tot/engine_channel.hpp"
 #include "parley/tot/protocol_json.hpp"
 
 namespace parley::tot {
@@ -45,6 +46,13 @@ run_board::run_board(engine::engine& engine, std::filesystem::path data_dir)
 
 boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request request) {
   if (auto checked = check_request(request); !checked) co_return std::move(checked).err();
+  for (auto role : {agent_role::orchestrator, agent_role::decomposer, agent_role::generator, agent_role::evaluator}) {
+    if (engine_.team().find_member(member_id_of(role)) == nullptr) {
+      co_return make_error(errc::conflict, "the team has no " + member_id_of(role) +
+                                               " member: list tree_of_thoughts in a member's tools, or declare the "
+                                               "tot-* members in team.yaml (docs/tot.md)");
+    }
+  }
   auto view = std::make_shared<run_view>();
   auto executor = co_await boost::asio::this_coro::executor;
   boost::asio::co_spawn(
