@@ -36,12 +36,16 @@ inline boost::asio::awaitable<void> run_bounded(std::vector<parallel_job> jobs, 
     boost::asio::co_spawn(
         executor,
         [shared]() -> boost::asio::awaitable<void> {
-          while (shared->next < shared->jobs.size()) co_await shared->jobs[shared->next++]();
+          while (shared->next < shared->jobs.size()) {
+            co_await shared->jobs[shared->next++]();
+          }
           if (--shared->running == 0) shared->done.notify_all();
         },
         boost::asio::detached);
   }
-  while (shared->running > 0) co_await shared->done.wait();
+  while (shared->running > 0) {
+    co_await shared->done.wait();
+  }
 }
 
 }  // namespace parley::tot

@@ -154,6 +154,7 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
   const auto before = tree_.nodes.size();
   std::map<std::string, std::string> seen_keys;  // state key → the node that reached it in this step
   std::vector<parallel_job> jobs;
+  jobs.reserve(parents.size());
   for (const auto& parent : parents) {
     jobs.push_back([this, parent, &seen_keys]() -> boost::asio::awaitable<void> {
       if (solution_ || failure_ || out_of_budget()) co_return;
@@ -163,6 +164,7 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
   co_await run_bounded(std::move(jobs), options_.max_parallel);
 
   std::vector<std::string> fresh;
+  fresh.reserve(seen_keys.size());
   for (const auto& [key, id] : seen_keys) fresh.push_back(id);
   std::vector<std::string> to_evaluate;
   for (const auto& id : fresh) {
@@ -176,7 +178,9 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
       to_evaluate.push_back(id);
     }
   }
-  if (!solution_ && !to_evaluate.empty()) co_await evaluate(to_evaluate);
+  if (!solution_ && !to_evaluate.empty()) {
+    co_await evaluate(to_evaluate);
+  }
 
   std::vector<std::string> kept;
   for (const auto& id : fresh) {
@@ -280,6 +284,7 @@ boost::asio::awaitable<void> explorer::evaluate(const std::vector<std::string>& 
     for (const auto& id : node_ids) batches.push_back({id});
   }
   std::vector<parallel_job> jobs;
+  jobs.reserve(batches.size());
   for (const auto& batch : batches) {
     jobs.push_back([this, batch, context]() -> boost::asio::awaitable<void> {
       if (failure_ || out_of_budget()) co_return;

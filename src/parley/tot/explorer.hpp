@@ -52,7 +52,10 @@ class explorer {
   explorer(task_plugin& task, thought_generator& generator, thought_evaluator& evaluator, explorer_options options,
            search_observer* observer = nullptr);
 
-  boost::asio::awaitable<search_outcome> run(std::string task_id, std::string problem, task_type type);
+  // By value: a coroutine keeps its own copies of what it is given.
+  boost::asio::awaitable<search_outcome> run(std::string task_id,
+                                             std::string problem,  // NOLINT(performance-unnecessary-value-param)
+                                             task_type type);
 
  private:
   struct step_result {
