@@ -36,6 +36,8 @@ constexpr const char* kUsage =
     "                      [--reflect-every S] [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N]\n"
     "                      [--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
+    "  tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--json]\n"
+    "                      a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/; --resume RUN continues one\n"
     "  --version             print the version\n"
     "common options: --data DIR (default ./.parley)\n"
     "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
@@ -84,9 +86,10 @@ int main(int argc, char** argv) {
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
+  if (verb == "tot") return parley::cli::run_verb_tot(args);
   const std::string hint =
       parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry", "dead",
-                                  "check", "repair", "export", "import", "serve"});
+                                  "check", "repair", "export", "import", "serve", "tot"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

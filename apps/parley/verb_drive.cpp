@@ -12,6 +12,7 @@
 
 #include "cli_context.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "terminal_printer.hpp"
 #include "verbs.hpp"
 
@@ -41,14 +42,18 @@ using engine_action = std::function<asio::awaitable<result<void>>(engine::engine
 int with_engine(const parsed_args& args, const engine_action& action) {
   auto inputs = prepare_engine_inputs(args);
   if (!inputs) return report(inputs.err());
-  const config::team_config& team = inputs->team;
+  config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
   asio::io_context io;
-  auto created =
-      engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), engine::build_builtin_tools());
+  auto tools = engine::build_builtin_tools();
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
+  tot_binding->data_dir = data_dir_of(args);
+  tot::offer_tree_of_thoughts(team, tools, tot_binding);
+  auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
   if (!created) return report(created.err());
   auto& eng = **created;
+  tot_binding->engine = &eng;
   eng.set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
   printer.set_namer([&eng](std::string_view id) {

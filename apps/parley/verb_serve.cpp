@@ -33,6 +33,8 @@
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
+#include "parley/tot/run_board.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -242,7 +244,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
-  const config::team_config& team = inputs->team;
+  config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
   // Media of image and audio messages live beside the log; models that take them read them here.
@@ -251,15 +253,19 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // only once no coroutine is left, so nothing refers back into these objects when they go.
   asio::io_context io(1);
   std::unique_ptr<engine::engine> eng;
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
   {
-    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
-                                          engine::build_builtin_tools());
+    auto tools = engine::build_builtin_tools();
+    tot_binding->data_dir = data_dir_of(*args);
+    tot::offer_tree_of_thoughts(team, tools, tot_binding);
+    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
     if (!created) return report(created.err());
     eng = std::move(*created);
+    tot_binding->engine = eng.get();
   }
   eng->set_protected_dirs(std::move(inputs->protected_dirs));
   eng->set_record_windows(*turn_window, *session_gap);
@@ -275,7 +281,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads};
+  tot::run_board tot_runs(*eng, data_dir_of(*args));
+  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
 
   std::vector<std::string> unreadable;
   eng->set_store_retry(true);

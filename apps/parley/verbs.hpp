@@ -18,5 +18,6 @@ int run_verb_registry(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
+int run_verb_tot(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

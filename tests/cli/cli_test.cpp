@@ -374,6 +374,36 @@ members:
   EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
 }
 
+TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
+  const auto out = run("tot '4 9 10 13' --json" + data());
+  ASSERT_EQ(out.status, 0) << out.output;
+  auto printed = boost::json::parse(out.output.substr(out.output.rfind('{', out.output.find("\"task_id\""))));
+  const auto& result = printed.as_object();
+  EXPECT_TRUE(result.at("solved").as_bool());
+  const fs::path log_dir(std::string(result.at("log_dir").as_string()));
+  EXPECT_TRUE(fs::exists(log_dir / "00-task-info.json"));
+  EXPECT_TRUE(fs::exists(log_dir / "99-merged-timeline.log"));
+  EXPECT_EQ(log_dir.parent_path(), data_ / "logs");
+}
+
+TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"tot ''", "parley: problem: must not be empty"},
+      {"tot '4 9 10 13' --task-type poetry", "parley: task_type: 'poetry' is not one of math_reasoning"},
+      {"tot '4 9 10 13' --depth 0", "parley: depth: 0 is outside 1–10"},
+      {"tot '4 9 10 13' --breadth x", "parley: breadth: 'x' is not an integer"},
+      {"tot '4 9 10 13' --threshold 11", "parley: threshold: must be a number 0–10"},
+      {"tot '4 9 10 13' --strategy A*", "parley: strategy: 'A*' is not one of BFS, DFS"},
+      {"tot --resume nope", "parley: resume: 'nope' is not a run id"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const auto out = run(args + data());
+    EXPECT_EQ(out.status, 2) << args << ": " << out.output;
+    EXPECT_EQ(out.output.rfind(expected, 0), 0u) << args << ": " << out.output;
+  }
+  EXPECT_FALSE(fs::exists(data_ / "logs"));
+}
+
 }  // namespace
 }  // namespace parley
 

@@ -91,6 +91,12 @@ class engine {
   // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
   boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
                                                                std::string goal);
+  // A subdialog of `parent_id` that a program drives instead of a Tellask (the ToT explorer's
+  // agent calls, src/parley/tot): `member_id` gets `task` as its first message (origin system) and
+  // is driven. No Tellask assigned it, so it replies to nobody: the program waits until it is idle
+  // and reads its answer. `call_kind` is recorded as its callKind. Its id.
+  boost::asio::awaitable<result<std::string>> create_program_subdialog(std::string parent_id, std::string member_id,
+                                                                       std::string call_kind, std::string task);
   // Durably appends a user message, then schedules the dialog's drive. Waits for a running drive
   // of the same dialog to end first (the per-dialog FIFO lock).
   // `from`: the user who wrote it. In a group dialog the message goes to the member it mentions

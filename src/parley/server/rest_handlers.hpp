@@ -70,4 +70,8 @@ handler_result post_memory_link(server_context& context, const rest_request& req
 handler_result post_upload(server_context& context, const rest_request& request, std::string id);
 handler_result get_upload(server_context& context, const rest_request& request, std::string id);
 
+// rest_tot.cpp: Tree of Thoughts runs (docs/tot.md).
+handler_result post_tot(server_context& context, const rest_request& request, std::string id);
+handler_result get_tot(server_context& context, const rest_request& request, std::string id);
+
 }  // namespace parley::server::rest

@@ -71,6 +71,8 @@ const std::vector<route>& routes() {
       {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
       {"POST", {"uploads"}, &rest::post_upload, body_kind::media},
+      {"POST", {"tot"}, &rest::post_tot},
+      {"GET", {"tot", "{id}"}, &rest::get_tot},
       {"GET", {"uploads", "{id}"}, &rest::get_upload},
   };
   return table;
