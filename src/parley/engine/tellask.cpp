@@ -315,6 +315,9 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
   auto loaded = load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) return ok();
   auto& caller = **loaded;
+  // Seed 001's first-line markers belong to the Tellask sidelines (Type B/C, FBR); a
+  // self-reflection (seed 002) delivers its summary as written.
+  const std::string delivered = dialog.is_self_reflection() ? saying : with_delivery_marker(saying, dialog.is_fbr());
   std::string call_id;
   bool waits = false;
   for (const auto& awaited : caller.state().awaited) {
@@ -333,7 +336,7 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
                                        {"fromMemberId", dialog.row().member_id},
                                        {"kind", "final"},
                                        {"ok", true},
-                                       {"content", with_delivery_marker(saying, dialog.is_fbr())}}));
+                                       {"content", delivered}}));
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call.
   if (dialog.row().call_kind != dialog_tool::tellask) {
