@@ -45,6 +45,15 @@ std::optional<std::string> misplaced_field(std::string_view call, const boost::j
   return std::nullopt;
 }
 
+// A subdialog's tellaskSessionless whose target is the member of its current tellasker (seed 001's
+// flowchart: "Is this a subdialog Tellasking its direct supdialog?" → Type A). With a slug it
+// stays Type B: the flowchart starts from tellaskSessionless.
+bool aims_at_tellasker(const dialog_runtime& dialog, std::string_view call, const boost::json::object& args) {
+  const auto& assigned = dialog.state().assigned;
+  return call == dialog_tool::tellask_sessionless && dialog.is_sub() && assigned &&
+         json_string_or(args, "targetAgentId") == assigned->caller_member_id;
+}
+
 std::string first_line(std::string_view text) {
   const auto end = text.find('\n');
   return std::string(text.substr(0, end));
@@ -90,6 +99,9 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   if (!args) {
     return refuse("invalid arguments for " + call.name + ": " + args.err().message + ". Fix them and call again.");
   }
+  // Seed 001's flowchart asks first whether a subdialog is Tellasking its tellasker: then the call
+  // is Type A, whatever tool named it.
+  if (aims_at_tellasker(dialog, call.name, *args)) return call_tellasker(dialog, call, *args, fx);
   if (call.name == dialog_tool::tellask || call.name == dialog_tool::tellask_sessionless ||
       call.name == dialog_tool::fresh_boots_reasoning || call.name == dialog_tool::self_reflect) {
     return call_teammate(dialog, call, *args, fx);
@@ -252,7 +264,9 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
                    boost::json::object{{"course", sub.row().course},
                                        {"genseq", sub.row().last_genseq},
                                        {"callId", call.id},
-                                       {"name", call.name},
+                                       // What the call became: a tellaskSessionless aimed at the
+                                       // tellasker is a tellaskBack too.
+                                       {"name", dialog_tool::tellask_back},
                                        {"subdialogId", tellasker.id()},
                                        {"targetAgentId", tellasker.speaking_member()},
                                        {"tellaskContent", content}}));
@@ -304,6 +318,9 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
   auto loaded = load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) return ok();
   auto& caller = **loaded;
+  // Seed 001's first-line markers belong to the Tellask sidelines (Type B/C, FBR); a
+  // self-reflection (seed 002) delivers its summary as written.
+  const std::string delivered = dialog.is_self_reflection() ? saying : with_delivery_marker(saying, dialog.is_fbr());
   std::string call_id;
   bool waits = false;
   for (const auto& awaited : caller.state().awaited) {
@@ -322,7 +339,7 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
                                        {"fromMemberId", dialog.row().member_id},
                                        {"kind", "final"},
                                        {"ok", true},
-                                       {"content", saying}}));
+                                       {"content", delivered}}));
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call.
   if (dialog.row().call_kind != dialog_tool::tellask) {
