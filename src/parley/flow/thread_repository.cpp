@@ -1,0 +1,166 @@
+#include "parley/flow/thread_repository.hpp"
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <memory>
+
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+
+namespace parley::flow {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// A plain function, not a coroutine lambda (g++ 12 mishandles captures inside co_await; see
+// engine/log_writer.cpp): the store calls back on its writer thread, the result is posted back.
+auto async_append(store& log, const asio::any_io_executor& executor, std::vector<event> batch) {
+  return asio::async_initiate<decltype(asio::use_awaitable), void(result<void>)>(
+      [&log, executor](auto handler, std::vector<event> events) {
+        auto pending = std::make_shared<decltype(handler)>(std::move(handler));
+        auto guard = asio::make_work_guard(executor);
+        log.append(std::move(events), [pending, guard, executor](result<void> outcome) mutable {
+          asio::post(executor, [pending, outcome = std::move(outcome)]() mutable { (*pending)(std::move(outcome)); });
+          guard.reset();
+        });
+      },
+      asio::use_awaitable, std::move(batch));
+}
+
+}  // namespace
+
+std::int64_t thread_repository::next_seq(std::string_view thread_id) {
+  auto found = last_seq_.find(std::string(thread_id));
+  if (found == last_seq_.end()) {
+    std::int64_t last = 0;
+    if (auto events = log_.read_events(thread_id); events && !events->empty()) last = events->back().seq;
+    found = last_seq_.emplace(std::string(thread_id), last).first;
+  }
+  return found->second + 1;
+}
+
+event thread_repository::make_event(std::string_view thread_id, const flow_event& ev) {
+  event out;
+  out.dialog_id = std::string(thread_id);
+  out.root_id = out.dialog_id;
+  out.type = std::string(type_of(ev));
+  out.payload = to_payload(ev);
+  out.ts_ms = now_ms();
+  return out;
+}
+
+asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch) {
+  std::int64_t seq = next_seq(thread_id);
+  for (auto& ev : batch) ev.seq = seq++;
+  const std::string id(thread_id);
+  auto outcome = co_await async_append(log_, executor_, std::move(batch));
+  if (!outcome) {
+    last_seq_.erase(id);  // read again from the log next time: it holds what it holds
+    co_return outcome;
+  }
+  last_seq_[id] = seq - 1;
+  co_return ok();
+}
+
+asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
+                                                               std::string_view title) {
+  if (main.id.empty()) co_return make_error(errc::invalid_argument, "create_thread: the thread has no id");
+  event created;
+  created.dialog_id = main.id;
+  created.root_id = main.id;
+  created.type = std::string(event_type::dialog_created);
+  created.payload = {{"memberId", member_id}, {"kind", "root"}, {"depth", 0}, {"title", title}};
+  created.ts_ms = now_ms();
+  std::vector<event> batch;
+  batch.push_back(std::move(created));
+  batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  last_seq_[main.id] = 0;
+  co_return co_await append(main.id, std::move(batch));
+}
+
+asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main) {
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  co_return co_await append(main.id, std::move(batch));
+}
+
+asio::awaitable<result<void>> thread_repository::update_message(flow_thread& main, std::string_view message_id,
+                                                                message_patch patch) {
+  flow_message_updated update{std::string(message_id), std::move(patch.text), std::move(patch.meta)};
+  if (!update.text && !update.meta) {
+    co_return make_error(errc::invalid_argument, "updateMessage " + update.message_id + ": nothing to update");
+  }
+  // Applied to a copy first: a patch that does not fit is refused before the log sees it.
+  flow_thread updated = main;
+  PARLEY_CO_TRY(apply_flow_event(update, updated));
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, update));
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch)));
+  // Applied in place (it fitted the copy), so pointers into `main` stay valid.
+  PARLEY_CO_TRY(apply_flow_event(update, main));
+  co_return ok();
+}
+
+asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thread& main, const sub_thread_path& path,
+                                                                        thread_settings settings) {
+  auto target = get_sub_thread_by_path(main, path);
+  if (!target) co_return std::move(target).err();
+  flow_settings_updated update{path.text(), std::move(settings)};
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, update));
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch)));
+  (*target)->settings = std::move(update.settings);
+  co_return ok();
+}
+
+result<const thread_settings*> thread_repository::get_thread_settings(flow_thread& main, const sub_thread_path& path) {
+  auto target = get_sub_thread_by_path(main, path);
+  if (!target) return std::move(target).err();
+  return &(*target)->settings;
+}
+
+result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
+  auto events = log_.read_events(thread_id);
+  if (!events) return std::move(events).err();
+  if (events->empty()) return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
+  flow_thread main;
+  bool saved = false;
+  for (const auto& ev : *events) {
+    auto typed = flow_event_from(ev.type, ev.payload);
+    if (!typed) {
+      if (typed.err().code == errc::not_found) continue;  // dialog_created and others
+      return make_error(typed.err().code, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) +
+                                              ": " + typed.err().message);
+    }
+    if (!saved && !std::holds_alternative<flow_thread_saved>(*typed)) {
+      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + " (" +
+                                           ev.type + ") comes before the thread was first saved");
+    }
+    saved = true;
+    auto applied = apply_flow_event(*typed, main);
+    if (!applied) {
+      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + ": " +
+                                           applied.err().message);
+    }
+  }
+  if (!saved) return make_error(errc::not_found, "dialog " + std::string(thread_id) + " is not a flow thread");
+  last_seq_[std::string(thread_id)] = events->back().seq;
+  return main;
+}
+
+result<flow_thread_info> thread_repository::thread_info(std::string_view thread_id) {
+  auto events = log_.read_events(thread_id);
+  if (!events) return std::move(events).err();
+  if (events->empty() || events->front().type != event_type::dialog_created) {
+    return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
+  }
+  const auto& payload = events->front().payload;
+  return flow_thread_info{std::string(thread_id), json_string_or(payload, "memberId"),
+                          json_string_or(payload, "title")};
+}
+
+}  // namespace parley::flow
