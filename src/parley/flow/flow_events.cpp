@@ -35,15 +35,15 @@ result<flow_thread_saved> flow_thread_saved_from_payload(const boost::json::obje
 }
 
 result<flow_message_updated> flow_message_updated_from_payload(const boost::json::object& payload) {
-  auto fields = strict_object::of(boost::json::value(payload), "flow_message_updated");
+  auto fields = strict_object::of(payload, "flow_message_updated");
   flow_message_updated out;
-  auto id = fields->string_at("messageId");
+  auto id = fields.string_at("messageId");
   if (!id) return std::move(id).err();
   out.message_id = std::move(*id);
-  auto text = fields->optional_string_at("text");
+  auto text = fields.optional_string_at("text");
   if (!text) return std::move(text).err();
   out.text = std::move(*text);
-  auto meta = fields->optional_object_at("meta");
+  auto meta = fields.optional_object_at("meta");
   if (!meta) return std::move(meta).err();
   if (*meta != nullptr) {
     if (const auto* sub = (*meta)->if_contains("_thread")) {
@@ -59,16 +59,16 @@ result<flow_message_updated> flow_message_updated_from_payload(const boost::json
 }
 
 result<flow_settings_updated> flow_settings_updated_from_payload(const boost::json::object& payload) {
-  auto fields = strict_object::of(boost::json::value(payload), "flow_settings_updated");
+  auto fields = strict_object::of(payload, "flow_settings_updated");
   flow_settings_updated out;
-  auto path = fields->string_at("path");
+  auto path = fields.string_at("path");
   if (!path) return std::move(path).err();
   auto parsed_path = parse_sub_thread_path(*path);
   if (!parsed_path) {
     return make_error(errc::invalid_argument, "flow_settings_updated.path: " + parsed_path.err().message);
   }
   out.path = std::move(*path);
-  const auto* settings = fields->find("settings");
+  const auto* settings = fields.find("settings");
   if (settings == nullptr) return make_error(errc::invalid_argument, "flow_settings_updated.settings: missing");
   auto parsed = settings_from_json(*settings, "flow_settings_updated.settings");
   if (!parsed) return std::move(parsed).err();

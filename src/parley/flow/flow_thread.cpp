@@ -67,16 +67,16 @@ result<thread_settings> settings_from_json(const boost::json::value& value, std:
   auto brief = fields->object_at("briefStatus");
   if (!brief) return std::move(brief).err();
   auto brief_fields = strict_object::of(**brief, fields->path_of("briefStatus"));
-  auto phase = brief_fields->string_at("phase");
+  auto phase = brief_fields.string_at("phase");
   if (!phase) return std::move(phase).err();
   out.phase = std::move(*phase);
   auto suggestion = fields->optional_object_at("_phaseUpdateSuggestion");
   if (!suggestion) return std::move(suggestion).err();
   if (*suggestion != nullptr) {
     auto suggestion_fields = strict_object::of(**suggestion, fields->path_of("_phaseUpdateSuggestion"));
-    auto next = suggestion_fields->string_at("phase");
+    auto next = suggestion_fields.string_at("phase");
     if (!next) return std::move(next).err();
-    auto task_id = suggestion_fields->optional_string_at("taskId");
+    auto task_id = suggestion_fields.optional_string_at("taskId");
     if (!task_id) return std::move(task_id).err();
     out.phase_update_suggestion = phase_suggestion{std::move(*next), task_id->value_or("")};
   }

@@ -55,8 +55,8 @@ result<std::vector<const thread_message*>> messages_of_phase(const task& t, flow
 }
 
 asio::awaitable<result<void>> interaction_unit::suggest_phase_update(task& t, flow_thread& main, base_agent& agent) {
-  co_return co_await state_handler::suggest_phase_update(t, main, agent, next_phase(),
-                                                         "the interaction unit of phase \"" + phase() + "\"");
+  const std::string by = "the interaction unit of phase \"" + phase() + "\"";
+  co_return co_await state_handler::suggest_phase_update(t, main, agent, next_phase(), by);
 }
 
 asio::awaitable<result<response>> responsor::run_pair(task& t, flow_thread& main, base_agent& agent, std::size_t skip) {
@@ -83,7 +83,10 @@ asio::awaitable<result<response>> responsor::run_pair(task& t, flow_thread& main
       }
       answer.set_text(last_bot->text);
     } else {
-      PARLEY_CO_TRY(co_await append_and_save(t, main, make_message("bot", answer.full_message(), phase(), "bot")));
+      {
+        auto message = make_message("bot", answer.full_message(), phase(), "bot");
+        PARLEY_CO_TRY(co_await append_and_save(t, main, std::move(message)));
+      }
     }
   }
   if (next_phase() == kCompletedPhase) co_return answer;
@@ -95,7 +98,10 @@ asio::awaitable<result<response>> responsor::run_pair(task& t, flow_thread& main
   bot.text = answer.full_message();
   auto feedback = co_await generate_user_message(bot, t, main, agent);
   if (!feedback) co_return std::move(feedback).err();
-  PARLEY_CO_TRY(co_await append_and_save(t, main, make_message("user", std::move(*feedback), phase(), "feedback")));
+  {
+    auto message = make_message("user", std::move(*feedback), phase(), "feedback");
+    PARLEY_CO_TRY(co_await append_and_save(t, main, std::move(message)));
+  }
   co_return answer;
 }
 
@@ -112,7 +118,10 @@ asio::awaitable<result<response>> starter::execute(task& t, flow_thread& main, b
   if (find_step(*own, "start") == nullptr) {
     auto text = co_await generate_initial_user_message(t, main, agent);
     if (!text) co_return std::move(text).err();
-    PARLEY_CO_TRY(co_await append_and_save(t, main, make_message("user", std::move(*text), phase(), "start")));
+    {
+      auto message = make_message("user", std::move(*text), phase(), "start");
+      PARLEY_CO_TRY(co_await append_and_save(t, main, std::move(message)));
+    }
   }
   response answer;
   if (responsor_) {
@@ -129,7 +138,10 @@ asio::awaitable<result<response>> starter::execute(task& t, flow_thread& main, b
       if (!handled) co_return handled;
       answer = std::move(*handled);
       if (!answer.skip_bot_message_creation()) {
-        PARLEY_CO_TRY(co_await append_and_save(t, main, make_message("bot", answer.full_message(), phase(), "bot")));
+        {
+          auto message = make_message("bot", answer.full_message(), phase(), "bot");
+          PARLEY_CO_TRY(co_await append_and_save(t, main, std::move(message)));
+        }
       }
     }
   }

@@ -28,8 +28,8 @@ asio::awaitable<result<void>> state_handler::suggest_phase_update(task& t, flow_
 
 asio::awaitable<result<void>> state_handler::suggest_phase_update(task& t, flow_thread& main, base_agent& agent) {
   if (next_phase().empty()) co_return ok();
-  co_return co_await suggest_phase_update(t, main, agent, next_phase(),
-                                          "the StateHandler of phase \"" + phase() + "\"");
+  const std::string by = "the StateHandler of phase \"" + phase() + "\"";
+  co_return co_await suggest_phase_update(t, main, agent, next_phase(), by);
 }
 
 }  // namespace parley::flow

@@ -20,6 +20,11 @@ class strict_object {
  public:
   // Fails when `value` is not an object.
   static result<strict_object> of(const boost::json::value& value, std::string_view where);
+  static strict_object of(const boost::json::object& object, std::string_view where) {
+    return strict_object(object, std::string(where));
+  }
+  // Refused: it would keep a pointer into a temporary.
+  static result<strict_object> of(boost::json::value&& value, std::string_view where) = delete;
 
   result<std::string> string_at(std::string_view key) const;
   result<std::optional<std::string>> optional_string_at(std::string_view key) const;

@@ -39,17 +39,21 @@ asio::awaitable<result<response>> run_sub_agent(const sub_agent_factory& factory
 
 }  // namespace
 
-asio::awaitable<result<response>> sub_thread_preparation_handler::handle(task& t, flow_thread& main,
-                                                                         base_agent& agent) {
-  response placeholder(placeholder_);
+task continue_task(const task& from) {
   task next;
   next.id = new_uuid();
   next.name = "ContinueProcessing";  // the name does not matter, the phase does (§8.1)
   next.type = std::string(task::kTypeAction);
   next.skip_user_message = true;
   next.message = "continue";
-  next.meta["originalQuery"] = t.message;
-  placeholder.add_next_task(std::move(next));
+  next.meta["originalQuery"] = from.message;
+  return next;
+}
+
+asio::awaitable<result<response>> sub_thread_preparation_handler::handle(task& t, flow_thread& main,
+                                                                         base_agent& agent) {
+  response placeholder(placeholder_);
+  placeholder.add_next_task(continue_task(t));
   placeholder.meta["_step"] = "placeholder";
   PARLEY_CO_TRY(co_await suggest_phase_update(t, main, agent));
   co_return placeholder;
@@ -71,15 +75,19 @@ asio::awaitable<result<response>> sub_thread_execution_handler::handle(task& t, 
   if (!placeholder.sub_thread) {
     boost::json::object meta = placeholder.meta;
     meta["_thread"] = to_json(new_sub_thread(**served));
-    PARLEY_CO_TRY(co_await t.host_utils->repository.update_message(main, placeholder_id, {std::nullopt, meta}));
+    message_patch with_thread;  // a named patch: g++ 12 mishandles temporaries inside co_await
+    with_thread.meta = std::move(meta);
+    PARLEY_CO_TRY(co_await t.host_utils->repository.update_message(main, placeholder_id, std::move(with_thread)));
   }
   const auto path = served_path_of_task->child(index);
   auto result_of_sub = co_await run_sub_agent(factory_, t, main, agent, path);
   if (!result_of_sub) co_return result_of_sub;
-  PARLEY_CO_TRY(co_await t.host_utils->repository.update_message(main, placeholder_id,
-                                                                 {result_of_sub->full_message(), std::nullopt}));
+  message_patch with_result;
+  with_result.text = result_of_sub->full_message();
+  PARLEY_CO_TRY(co_await t.host_utils->repository.update_message(main, placeholder_id, std::move(with_result)));
   PARLEY_CO_TRY(co_await suggest_phase_update(t, main, agent));
   result_of_sub->set_skip_bot_message_creation();
+  if (continue_after_ && next_phase() != kCompletedPhase) result_of_sub->add_next_task(continue_task(t));
   co_return result_of_sub;
 }
 
@@ -106,8 +114,9 @@ asio::awaitable<result<response>> nested_sub_thread_handler::handle(task& t, flo
   const std::string placeholder_id = (*refreshed)->messages[index].id;
   auto nested = co_await run_sub_agent(factory_, t, main, agent, current_path->child(index));
   if (!nested) co_return nested;
-  PARLEY_CO_TRY(
-      co_await t.host_utils->repository.update_message(main, placeholder_id, {nested->full_message(), std::nullopt}));
+  message_patch with_result;
+  with_result.text = nested->full_message();
+  PARLEY_CO_TRY(co_await t.host_utils->repository.update_message(main, placeholder_id, std::move(with_result)));
   nested->set_skip_bot_message_creation();
   co_return nested;
 }

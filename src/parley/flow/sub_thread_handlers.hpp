@@ -35,12 +35,14 @@ class sub_thread_preparation_handler : public state_handler {
 
 class sub_thread_execution_handler : public state_handler {
  public:
-  sub_thread_execution_handler(phase_config config, sub_agent_factory factory)
-      : state_handler(std::move(config)), factory_(std::move(factory)) {}
+  // `continue_after`: the next phase runs at once (a next task), instead of waiting for the user.
+  sub_thread_execution_handler(phase_config config, sub_agent_factory factory, bool continue_after = true)
+      : state_handler(std::move(config)), factory_(std::move(factory)), continue_after_(continue_after) {}
   boost::asio::awaitable<result<response>> handle(task& t, flow_thread& main, base_agent& agent) override;
 
  private:
   sub_agent_factory factory_;
+  bool continue_after_;
 };
 
 class nested_sub_thread_handler : public state_handler {
@@ -53,6 +55,9 @@ class nested_sub_thread_handler : public state_handler {
   std::string placeholder_;
   sub_agent_factory factory_;
 };
+
+// The task that carries a flow on into its next phase without a user message.
+task continue_task(const task& from);
 
 // A fresh, empty sub-thread (id `sub_<parent>_<n>`), in `initial_phase`.
 flow_thread new_sub_thread(const flow_thread& parent);

@@ -4,10 +4,10 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +20,17 @@ namespace parley::flow::test {
 
 template <class T>
 T run_on(boost::asio::io_context& io, boost::asio::awaitable<T> work) {
-  auto future = boost::asio::co_spawn(io, std::move(work), boost::asio::use_future);
+  std::optional<T> out;
+  // co_spawn wants a default-constructible value; T (a result<>) is not, so a void wrapper stores it.
+  auto wrapper = [](boost::asio::awaitable<T> inner, std::optional<T>& slot) -> boost::asio::awaitable<void> {
+    slot.emplace(co_await std::move(inner));
+  };
+  boost::asio::co_spawn(io, wrapper(std::move(work), out), [](std::exception_ptr failed) {
+    if (failed) std::rethrow_exception(failed);
+  });
   io.restart();
   io.run();
-  return future.get();
+  return std::move(*out);
 }
 
 struct recorded_call {
