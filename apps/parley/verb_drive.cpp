@@ -13,6 +13,7 @@
 #include "cli_context.hpp"
 #include "parley/engine/assembly.hpp"
 #include "terminal_printer.hpp"
+#include "verb_flow.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -126,6 +127,9 @@ int run_verb_run(const std::vector<std::string>& raw) {
                              "usage: parley run (--team FILE | --workspace DIR) "
                              "[--member ID] [--data DIR] \"message\""));
   }
+  if (auto flow = drive_flow(*args, {std::nullopt, args->value("member").value_or(""), args->positionals[0]})) {
+    return *flow;
+  }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
                        args->value("taskdoc").value_or(""), args->positionals[0]});
 }
@@ -136,6 +140,7 @@ int run_verb_say(const std::vector<std::string>& raw) {
   if (args->positionals.size() != 2) {
     return report(make_error(errc::invalid_argument, "usage: parley say DIALOG \"message\""));
   }
+  if (auto flow = drive_flow(*args, {args->positionals[0], {}, args->positionals[1]})) return *flow;
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
 
@@ -158,6 +163,7 @@ int run_verb_resume(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG"));
   const std::string id = args->positionals[0];
+  if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
     co_return co_await eng.resume(id);
