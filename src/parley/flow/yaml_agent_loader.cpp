@@ -231,6 +231,28 @@ result<void> check_graph(const map_reader& at, const std::map<std::string, std::
   return ok();
 }
 
+// §8.1: a sub-thread starts in two steps, so a prepare_subthread handler leads to an
+// execute_subthread one, and every execute_subthread handler is reached from a prepare_subthread one.
+result<void> check_two_step_start(const map_reader& at, const yaml_agent_spec& spec) {
+  std::set<std::string> prepared;
+  for (const auto& [phase, handler] : spec.phases) {
+    if (handler.kind != "prepare_subthread") continue;
+    const auto next = spec.phases.find(handler.next);
+    if (next == spec.phases.end() || next->second.kind != "execute_subthread") {
+      return at.fail("prepare_subthread and execute_subthread go together (§8.1): phase \"" + phase +
+                     "\" prepares a sub-thread but its next phase \"" + handler.next + "\" does not execute one");
+    }
+    prepared.insert(handler.next);
+  }
+  for (const auto& [phase, handler] : spec.phases) {
+    if (handler.kind == "execute_subthread" && prepared.count(phase) == 0) {
+      return at.fail("prepare_subthread and execute_subthread go together (§8.1): phase \"" + phase +
+                     "\" executes a sub-thread that no prepare_subthread phase leads to");
+    }
+  }
+  return ok();
+}
+
 result<std::shared_ptr<const yaml_agent_spec>> load_folder(const fs::path& folder, const load_context& context,
                                                            bool sub_thread) {
   auto file = find_agent_file(folder);
@@ -273,14 +295,7 @@ result<std::shared_ptr<const yaml_agent_spec>> load_folder(const fs::path& folde
       spec->phases.emplace(item.key, std::move(*handler));
     }
   }
-  if (!sub_thread) {
-    const bool prepare = spec->phases.count("prepare_subthread") != 0;
-    const bool execute = spec->phases.count("execute_subthread") != 0;
-    if (prepare != execute) {
-      return top->fail("prepare_subthread and execute_subthread go together (§8.1); only " +
-                       std::string(prepare ? "prepare_subthread" : "execute_subthread") + " is defined");
-    }
-  }
+  if (!sub_thread) PARLEY_TRY(check_two_step_start(*top, *spec));
   if (sub_thread) {
     PARLEY_TRY(top->read("summary", spec->summary));
     if (spec->summary != "last_bot" && spec->summary != "all_bots") {
