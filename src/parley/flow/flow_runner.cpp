@@ -97,12 +97,15 @@ asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
     }
     auto done = co_await run_one(main);
     if (!done) {
-      // The failing step wrote nothing more: memory goes back to what the log holds.
+      // What the steps before it sent is made durable; the failing step sent nothing more, and
+      // memory goes back to what the log holds.
+      (void)co_await repository_.commit(main.id);
       if (auto reloaded = repository_.load_thread(main.id)) main = std::move(*reloaded);
       co_return done;
     }
   }
-  co_return ok();
+  // Nobody hears that the flow waits (or is done) before its steps are durable.
+  co_return co_await repository_.commit(main.id);
 }
 
 asio::awaitable<result<void>> flow_runner::run_one(flow_thread& main) {

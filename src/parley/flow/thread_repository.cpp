@@ -53,17 +53,48 @@ event thread_repository::make_event(std::string_view thread_id, const flow_event
   return out;
 }
 
-asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch) {
+result<void> thread_repository::refused_send_of(std::string_view thread_id) {
+  std::lock_guard lock(refused_->mutex);
+  const auto found = refused_->by_thread.find(std::string(thread_id));
+  if (found == refused_->by_thread.end()) return ok();
+  error refused = std::move(found->second);
+  refused.message = "the log refused an earlier write of thread " + found->first + ": " + refused.message;
+  refused_->by_thread.erase(found);
+  last_seq_.erase(std::string(thread_id));  // read again from the log: it holds what it holds
+  return refused;
+}
+
+asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch,
+                                                        bool wait) {
+  PARLEY_CO_TRY(refused_send_of(thread_id));
   std::int64_t seq = next_seq(thread_id);
   for (auto& ev : batch) ev.seq = seq++;
   const std::string id(thread_id);
+  if (!wait) {
+    last_seq_[id] = seq - 1;
+    log_.append_deferred(std::move(batch), [refused = refused_, id](result<void> outcome) {
+      if (outcome) return;
+      std::lock_guard lock(refused->mutex);
+      refused->by_thread.emplace(id, std::move(outcome).err());  // the first refusal is the one to report
+    });
+    co_return ok();
+  }
   auto outcome = co_await async_append(log_, executor_, std::move(batch));
   if (!outcome) {
-    last_seq_.erase(id);  // read again from the log next time: it holds what it holds
+    last_seq_.erase(id);
     co_return outcome;
   }
   last_seq_[id] = seq - 1;
   co_return ok();
+}
+
+asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_id) {
+  const std::string id(thread_id);
+  // An empty batch commits after every batch sent before it (the store keeps their order).
+  std::vector<event> nothing;
+  auto outcome = co_await async_append(log_, executor_, std::move(nothing));
+  if (!outcome) co_return outcome;
+  co_return refused_send_of(id);
 }
 
 asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
@@ -79,13 +110,13 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   batch.push_back(std::move(created));
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
   last_seq_[main.id] = 0;
-  co_return co_await append(main.id, std::move(batch));
+  co_return co_await append(main.id, std::move(batch), true);
 }
 
 asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main) {
   std::vector<event> batch;
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
-  co_return co_await append(main.id, std::move(batch));
+  co_return co_await append(main.id, std::move(batch), false);
 }
 
 asio::awaitable<result<void>> thread_repository::update_message(flow_thread& main, std::string_view message_id,
@@ -94,14 +125,15 @@ asio::awaitable<result<void>> thread_repository::update_message(flow_thread& mai
   if (!update.text && !update.meta) {
     co_return make_error(errc::invalid_argument, "updateMessage " + update.message_id + ": nothing to update");
   }
-  // Applied to a copy first: a patch that does not fit is refused before the log sees it.
-  flow_thread updated = main;
-  PARLEY_CO_TRY(apply_flow_event(update, updated));
+  // Checked before the log sees it: apply_flow_event changes nothing unless the whole event fits.
   std::vector<event> batch;
   batch.push_back(make_event(main.id, update));
-  PARLEY_CO_TRY(co_await append(main.id, std::move(batch)));
-  // Applied in place (it fitted the copy), so pointers into `main` stay valid.
+  if (find_message(main, update.message_id) == nullptr) {
+    co_return make_error(errc::not_found, "updateMessage: no message " + update.message_id + " in thread " + main.id);
+  }
+  PARLEY_CO_TRY(refused_send_of(main.id));  // so that the send below cannot fail once main has changed
   PARLEY_CO_TRY(apply_flow_event(update, main));
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
   co_return ok();
 }
 
@@ -112,7 +144,7 @@ asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thr
   flow_settings_updated update{path.text(), std::move(settings)};
   std::vector<event> batch;
   batch.push_back(make_event(main.id, update));
-  PARLEY_CO_TRY(co_await append(main.id, std::move(batch)));
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
   (*target)->settings = std::move(update.settings);
   co_return ok();
 }

@@ -13,6 +13,8 @@
 #include <boost/json/object.hpp>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,9 +41,18 @@ struct flow_thread_info {
   std::string title;
 };
 
+// Refused deferred sends by thread id, shared with the store's callbacks (which may outlive a call).
+struct refusals {
+  std::mutex mutex;
+  std::unordered_map<std::string, error> by_thread;
+};
+
 class thread_repository {
  public:
   thread_repository(store& log, boost::asio::any_io_executor executor) : log_(log), executor_(std::move(executor)) {}
+
+  // Awaits the durability of every write sent for `thread_id` so far; fails if the log refused one.
+  boost::asio::awaitable<result<void>> commit(std::string_view thread_id);
 
   // A new main thread: the dialog it lives in and its first content, in one commit.
   boost::asio::awaitable<result<void>> create_thread(const flow_thread& main, std::string_view member_id,
@@ -63,13 +74,17 @@ class thread_repository {
   result<flow_thread_info> thread_info(std::string_view thread_id);
 
  private:
-  boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch);
+  // `wait`: await durability (create_thread); otherwise sent deferred.
+  boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch, bool wait);
+  result<void> refused_send_of(std::string_view thread_id);
   std::int64_t next_seq(std::string_view thread_id);
   event make_event(std::string_view thread_id, const flow_event& ev);
 
   store& log_;
   boost::asio::any_io_executor executor_;
   std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
+  // Why the log refused a deferred send, by thread; written on the store's writer thread.
+  std::shared_ptr<refusals> refused_ = std::make_shared<refusals>();
 };
 
 }  // namespace parley::flow
