@@ -8,9 +8,9 @@ namespace article_creation {
 
 class ArticleCreationAgent final : public parley::flow::base_agent {
  public:
-  ArticleCreationAgent(parley::flow::agent_metadata metadata, parley::flow::thread_settings settings,
+  ArticleCreationAgent(parley::flow::agent_metadata who, parley::flow::thread_settings initial,
                        std::filesystem::path promptDir)
-      : base_agent(std::move(metadata), std::move(settings)), promptDir_(std::move(promptDir)) {}
+      : base_agent(std::move(who), std::move(initial)), promptDir_(std::move(promptDir)) {}
 
  protected:
   parley::result<void> initialize_state_handlers() override {

@@ -7,6 +7,18 @@ namespace parley::flow {
 
 boost::json::object to_payload(const flow_thread_saved& ev) { return {{"thread", to_json(ev.thread)}}; }
 
+boost::json::object to_payload(const flow_thread_appended& ev) {
+  boost::json::array appends;
+  for (const auto& append : ev.appends) {
+    boost::json::array messages;
+    for (const auto& message : append.messages) messages.emplace_back(to_json(message));
+    appends.emplace_back(boost::json::object{{"path", append.path}, {"messages", std::move(messages)}});
+  }
+  boost::json::object out{{"appends", std::move(appends)}};
+  if (ev.settings) out["settings"] = to_json(*ev.settings);
+  return out;
+}
+
 boost::json::object to_payload(const flow_message_updated& ev) {
   boost::json::object out{{"messageId", ev.message_id}};
   if (ev.text) out["text"] = *ev.text;
@@ -32,6 +44,39 @@ result<flow_thread_saved> flow_thread_saved_from_payload(const boost::json::obje
   auto parsed = thread_from_json(*thread, "flow_thread_saved.thread");
   if (!parsed) return std::move(parsed).err();
   return flow_thread_saved{std::move(*parsed)};
+}
+
+result<flow_thread_appended> flow_thread_appended_from_payload(const boost::json::object& payload) {
+  auto fields = strict_object::of(payload, "flow_thread_appended");
+  flow_thread_appended out;
+  auto appends = fields.array_at("appends");
+  if (!appends) return std::move(appends).err();
+  for (std::size_t i = 0; i < (*appends)->size(); ++i) {
+    const std::string where = fields.path_of("appends." + std::to_string(i));
+    auto append = strict_object::of((**appends)[i], where);
+    if (!append) return std::move(append).err();
+    flow_thread_appended::thread_append read;
+    auto path = append->string_at("path");
+    if (!path) return std::move(path).err();
+    if (auto parsed = parse_sub_thread_path(*path); !parsed) {
+      return make_error(errc::invalid_argument, append->path_of("path") + ": " + parsed.err().message);
+    }
+    read.path = std::move(*path);
+    auto messages = append->array_at("messages");
+    if (!messages) return std::move(messages).err();
+    for (std::size_t j = 0; j < (*messages)->size(); ++j) {
+      auto message = message_from_json((**messages)[j], append->path_of("messages." + std::to_string(j)));
+      if (!message) return std::move(message).err();
+      read.messages.push_back(std::move(*message));
+    }
+    out.appends.push_back(std::move(read));
+  }
+  if (const auto* settings = fields.find("settings")) {
+    auto parsed = settings_from_json(*settings, fields.path_of("settings"));
+    if (!parsed) return std::move(parsed).err();
+    out.settings = std::move(*parsed);
+  }
+  return out;
 }
 
 result<flow_message_updated> flow_message_updated_from_payload(const boost::json::object& payload) {
@@ -82,6 +127,11 @@ result<flow_event> flow_event_from(std::string_view type, const boost::json::obj
     if (!ev) return std::move(ev).err();
     return flow_event(std::move(*ev));
   }
+  if (type == flow_thread_appended::kType) {
+    auto ev = flow_thread_appended_from_payload(payload);
+    if (!ev) return std::move(ev).err();
+    return flow_event(std::move(*ev));
+  }
   if (type == flow_message_updated::kType) {
     auto ev = flow_message_updated_from_payload(payload);
     if (!ev) return std::move(ev).err();
@@ -103,6 +153,21 @@ result<void> apply_one(const flow_thread_saved& ev, flow_thread& main) {
                       "flow_thread_saved: thread " + ev.thread.id + " is not the main thread " + main.id);
   }
   main = ev.thread;
+  return ok();
+}
+
+result<void> apply_one(const flow_thread_appended& ev, flow_thread& main) {
+  // Every path is checked first: the event applies whole or not at all.
+  std::vector<flow_thread*> targets;
+  for (const auto& append : ev.appends) {
+    auto target = get_sub_thread_by_path(main, std::string_view(append.path));
+    if (!target) return make_error(target.err().code, "flow_thread_appended: " + target.err().message);
+    targets.push_back(*target);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    for (const auto& message : ev.appends[i].messages) targets[i]->messages.push_back(message);
+  }
+  if (ev.settings) main.settings = *ev.settings;
   return ok();
 }
 

@@ -6,7 +6,11 @@
 // "root", memberId = the flow member) and then holds only these events.
 //
 // Seed 004 §5's persistence points map onto them:
-//   saveThread(thread)                 -> flow_thread_saved   (the whole outermost thread, §5.1.1/3)
+//   saveThread(thread)                 -> flow_thread_saved   (the whole outermost thread, §5.1.1/3),
+//                                         or flow_thread_appended when all that changed since the
+//                                         thread's last write is messages added (at any depth) and
+//                                         the main thread's settings: the log still holds the whole
+//                                         state (replay), at a fraction of the bytes per fsync
 //   updateMessage(thread, id, patch)   -> flow_message_updated (one message's text and/or meta)
 //   updateThreadSettings(thread, s)    -> flow_settings_updated (one thread's settings, by path)
 #pragma once
@@ -17,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "parley/core/result.hpp"
 #include "parley/flow/flow_thread.hpp"
@@ -27,6 +32,18 @@ namespace parley::flow {
 struct flow_thread_saved {
   static constexpr std::string_view kType = "flow_thread_saved";
   flow_thread thread;
+};
+
+// {appends: [{path, messages: [...]}], settings?} — messages added at the end of the threads at
+// `path` ("" = the main thread), and the main thread's new settings when they changed.
+struct flow_thread_appended {
+  static constexpr std::string_view kType = "flow_thread_appended";
+  struct thread_append {
+    std::string path;
+    std::vector<thread_message> messages;
+  };
+  std::vector<thread_append> appends;
+  std::optional<thread_settings> settings;
 };
 
 // {messageId, text?, meta?} — the message with that id, at any depth; `meta` replaces the
@@ -45,18 +62,20 @@ struct flow_settings_updated {
   thread_settings settings;
 };
 
-using flow_event = std::variant<flow_thread_saved, flow_message_updated, flow_settings_updated>;
+using flow_event = std::variant<flow_thread_saved, flow_thread_appended, flow_message_updated, flow_settings_updated>;
 
 boost::json::object to_payload(const flow_thread_saved& ev);
+boost::json::object to_payload(const flow_thread_appended& ev);
 boost::json::object to_payload(const flow_message_updated& ev);
 boost::json::object to_payload(const flow_settings_updated& ev);
 std::string_view type_of(const flow_event& ev);
 boost::json::object to_payload(const flow_event& ev);
 
 result<flow_thread_saved> flow_thread_saved_from_payload(const boost::json::object& payload);
+result<flow_thread_appended> flow_thread_appended_from_payload(const boost::json::object& payload);
 result<flow_message_updated> flow_message_updated_from_payload(const boost::json::object& payload);
 result<flow_settings_updated> flow_settings_updated_from_payload(const boost::json::object& payload);
-// Any of the three by wire name; errc::not_found for a type that is not a flow event.
+// Any of them by wire name; errc::not_found for a type that is not a flow event.
 result<flow_event> flow_event_from(std::string_view type, const boost::json::object& payload);
 
 // Applies one event to the main thread it belongs to (the replay of a flow, and the in-memory

@@ -31,6 +31,48 @@ auto async_append(store& log, const asio::any_io_executor& executor, std::vector
       asio::use_awaitable, std::move(batch));
 }
 
+bool same_settings(const thread_settings& a, const thread_settings& b) {
+  if (a.phase != b.phase || a.phase_start_index != b.phase_start_index || a.extra != b.extra) return false;
+  if (a.phase_update_suggestion.has_value() != b.phase_update_suggestion.has_value()) return false;
+  if (a.phase_update_suggestion && (a.phase_update_suggestion->phase != b.phase_update_suggestion->phase ||
+                                    a.phase_update_suggestion->task_id != b.phase_update_suggestion->task_id)) {
+    return false;
+  }
+  if (a.pending_tasks.size() != b.pending_tasks.size()) return false;
+  for (std::size_t i = 0; i < a.pending_tasks.size(); ++i) {
+    if (a.pending_tasks[i].id != b.pending_tasks[i].id) return false;
+  }
+  return true;
+}
+
+// The messages added to `now` since `before` (the same thread), at any depth; false when anything
+// else changed (a message edited or removed, a sub-thread's settings), which needs a whole snapshot.
+bool collect_appends(const flow_thread& before, const flow_thread& now, const sub_thread_path& path,
+                     std::vector<flow_thread_appended::thread_append>& out) {
+  if (before.id != now.id || now.messages.size() < before.messages.size()) return false;
+  if (!path.is_main() && !same_settings(before.settings, now.settings)) return false;
+  for (std::size_t i = 0; i < before.messages.size(); ++i) {
+    const auto& old_message = before.messages[i];
+    const auto& new_message = now.messages[i];
+    if (old_message.id != new_message.id || old_message.text != new_message.text ||
+        old_message.sender != new_message.sender || old_message.is_virtual != new_message.is_virtual ||
+        old_message.meta != new_message.meta || !old_message.sub_thread != !new_message.sub_thread) {
+      return false;
+    }
+    if (old_message.sub_thread &&
+        !collect_appends(*old_message.sub_thread, *new_message.sub_thread, path.child(i), out)) {
+      return false;
+    }
+  }
+  if (now.messages.size() > before.messages.size()) {
+    flow_thread_appended::thread_append added{path.text(), {}};
+    added.messages.assign(now.messages.begin() + static_cast<std::ptrdiff_t>(before.messages.size()),
+                          now.messages.end());
+    out.push_back(std::move(added));
+  }
+  return true;
+}
+
 }  // namespace
 
 std::int64_t thread_repository::next_seq(std::string_view thread_id) {
@@ -61,6 +103,7 @@ result<void> thread_repository::refused_send_of(std::string_view thread_id) {
   refused.message = "the log refused an earlier write of thread " + found->first + ": " + refused.message;
   refused_->by_thread.erase(found);
   last_seq_.erase(std::string(thread_id));  // read again from the log: it holds what it holds
+  forget(std::string(thread_id));
   return refused;
 }
 
@@ -72,11 +115,7 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
   const std::string id(thread_id);
   if (!wait) {
     last_seq_[id] = seq - 1;
-    log_.append_deferred(std::move(batch), [refused = refused_, id](result<void> outcome) {
-      if (outcome) return;
-      std::lock_guard lock(refused->mutex);
-      refused->by_thread.emplace(id, std::move(outcome).err());  // the first refusal is the one to report
-    });
+    send_deferred(id, std::move(batch));
     co_return ok();
   }
   auto outcome = co_await async_append(log_, executor_, std::move(batch));
@@ -88,11 +127,23 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
   co_return ok();
 }
 
+void thread_repository::send_deferred(const std::string& thread_id, std::vector<event> batch) {
+  log_.append_deferred(std::move(batch), [refused = refused_, thread_id](result<void> outcome) {
+    if (outcome) return;
+    std::lock_guard lock(refused->mutex);
+    refused->by_thread.emplace(thread_id, std::move(outcome).err());  // the first refusal is the one to report
+  });
+}
+
 asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_id) {
   const std::string id(thread_id);
   // An empty batch commits after every batch sent before it (the store keeps their order).
-  std::vector<event> nothing;
-  auto outcome = co_await async_append(log_, executor_, std::move(nothing));
+  std::vector<event> batch;
+  auto outcome = co_await async_append(log_, executor_, std::move(batch));
+  if (!outcome) {
+    last_seq_.erase(id);
+    forget(id);
+  }
   if (!outcome) co_return outcome;
   co_return refused_send_of(id);
 }
@@ -110,12 +161,26 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   batch.push_back(std::move(created));
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
   last_seq_[main.id] = 0;
+  remember(main);
   co_return co_await append(main.id, std::move(batch), true);
 }
 
 asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main) {
   std::vector<event> batch;
-  batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  const auto sent = sent_.find(main.id);
+  flow_thread_appended appended;
+  std::vector<flow_thread_appended::thread_append> added;  // kept only if nothing but additions changed
+  if (sent != sent_.end() && collect_appends(sent->second, main, sub_thread_path(), added)) {
+    appended.appends = std::move(added);
+    if (!same_settings(sent->second.settings, main.settings)) appended.settings = main.settings;
+  }
+  if (!appended.appends.empty() || appended.settings) {
+    batch.push_back(make_event(main.id, appended));
+    PARLEY_CO_TRY(apply_flow_event(appended, sent->second));
+  } else {
+    batch.push_back(make_event(main.id, flow_thread_saved{main}));
+    remember(main);
+  }
   co_return co_await append(main.id, std::move(batch), false);
 }
 
@@ -133,6 +198,7 @@ asio::awaitable<result<void>> thread_repository::update_message(flow_thread& mai
   }
   PARLEY_CO_TRY(refused_send_of(main.id));  // so that the send below cannot fail once main has changed
   PARLEY_CO_TRY(apply_flow_event(update, main));
+  if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
   PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
   co_return ok();
 }
@@ -144,6 +210,7 @@ asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thr
   flow_settings_updated update{path.text(), std::move(settings)};
   std::vector<event> batch;
   batch.push_back(make_event(main.id, update));
+  if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
   PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
   (*target)->settings = std::move(update.settings);
   co_return ok();
@@ -156,6 +223,8 @@ result<const thread_settings*> thread_repository::get_thread_settings(flow_threa
 }
 
 result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
+  // What this repository last wrote is what the log holds (or will, in order): no read needed.
+  if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
   auto events = log_.read_events(thread_id);
   if (!events) return std::move(events).err();
   if (events->empty()) return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
@@ -181,6 +250,7 @@ result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
   }
   if (!saved) return make_error(errc::not_found, "dialog " + std::string(thread_id) + " is not a flow thread");
   last_seq_[std::string(thread_id)] = events->back().seq;
+  remember(main);
   return main;
 }
 

@@ -69,7 +69,8 @@ class thread_repository {
   // getThreadSettings: as they are in memory, which is what the log holds (see above).
   static result<const thread_settings*> get_thread_settings(flow_thread& main, const sub_thread_path& path);
 
-  // The main thread as its events leave it (after a restart: the last durable state).
+  // The main thread as its events leave it (after a restart: the last durable state); a thread this
+  // repository wrote last is answered from memory.
   result<flow_thread> load_thread(std::string_view thread_id);
   result<flow_thread_info> thread_info(std::string_view thread_id);
 
@@ -77,12 +78,21 @@ class thread_repository {
   // `wait`: await durability (create_thread); otherwise sent deferred.
   boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch, bool wait);
   result<void> refused_send_of(std::string_view thread_id);
+  void send_deferred(const std::string& thread_id, std::vector<event> batch);
   std::int64_t next_seq(std::string_view thread_id);
   event make_event(std::string_view thread_id, const flow_event& ev);
 
   store& log_;
   boost::asio::any_io_executor executor_;
   std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
+  // Each thread as its last sent event left it, so save_thread can send only what was added.
+  std::unordered_map<std::string, flow_thread> sent_;
+  static constexpr std::size_t kMaxRemembered = 4096;  // threads kept; others are read from the log
+  void remember(const flow_thread& main) {
+    if (sent_.size() >= kMaxRemembered && sent_.count(main.id) == 0) sent_.erase(sent_.begin());
+    sent_[main.id] = main;
+  }
+  void forget(const std::string& thread_id) { sent_.erase(thread_id); }
   // Why the log refused a deferred send, by thread; written on the store's writer thread.
   std::shared_ptr<refusals> refused_ = std::make_shared<refusals>();
 };

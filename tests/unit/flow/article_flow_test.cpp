@@ -125,20 +125,20 @@ TEST_F(ArticleFlow, EachPersistencePointIsOneEventInTheSeedsOrder) {
   auto types = host.event_types(first->id);
   types.erase(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(before));
   const std::vector<std::string> expected = {
-      "flow_thread_saved",      // the user's answer with its task (runner)
+      "flow_thread_appended",   // the user's answer with its task (runner)
       "flow_settings_updated",  // initial_phase → prepare_subthread applied (agent)
       "flow_settings_updated",  // prepare_subthread suggests execute_subthread (StateHandler)
-      "flow_thread_saved",      // the placeholder and the next task (runner)
+      "flow_thread_appended",   // the placeholder and the next task (runner)
       "flow_settings_updated",  // execute_subthread applied
       "flow_message_updated",   // the sub-thread placed in the placeholder's meta._thread (StateHandler)
-      "flow_thread_saved",      // Starter: initial user message
-      "flow_thread_saved",      // Responsor: bot message
-      "flow_thread_saved",      // Responsor: user feedback
+      "flow_thread_appended",   // Starter: initial user message
+      "flow_thread_appended",   // Responsor: bot message
+      "flow_thread_appended",   // Responsor: user feedback
       "flow_settings_updated",  // Starter suggests outline_review
       "flow_settings_updated",  // outline_review applied
-      "flow_thread_saved",      // nested placeholder with the nested sub-thread (StateHandler)
-      "flow_thread_saved",      // nested Starter: initial user message
-      "flow_thread_saved",      // nested StateHandler's bot message
+      "flow_thread_appended",   // nested placeholder with the nested sub-thread (StateHandler)
+      "flow_thread_appended",   // nested Starter: initial user message
+      "flow_thread_appended",   // nested StateHandler's bot message
       "flow_settings_updated",  // nested Starter suggests completed
       "flow_settings_updated",  // nested completed applied
       "flow_message_updated",   // nested placeholder updated with the review
@@ -146,10 +146,10 @@ TEST_F(ArticleFlow, EachPersistencePointIsOneEventInTheSeedsOrder) {
       "flow_settings_updated",  // outline completed applied
       "flow_message_updated",   // main placeholder updated with the outline's result
       "flow_settings_updated",  // execute_subthread suggests article_writing
-      "flow_thread_saved",      // the task done (skipBotMessageCreation: no new message) + next task
+      "flow_thread_appended",   // the task done (skipBotMessageCreation: no new message) + next task
       "flow_settings_updated",  // article_writing applied
       "flow_settings_updated",  // article_writing suggests completed
-      "flow_thread_saved",      // the article
+      "flow_thread_appended",   // the article
   };
   EXPECT_EQ(types, expected);
 }

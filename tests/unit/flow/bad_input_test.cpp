@@ -33,6 +33,7 @@ TEST_F(FlowBadInput, AStoredPhaseTheAgentLacksIsNamedWithTheAgentsPhases) {
   settings.phase = "proofreading";
   settings.phase_update_suggestion.reset();
   ASSERT_TRUE(test::run_on(host.io, host.repository.update_thread_settings(main, sub_thread_path(), settings)));
+  ASSERT_TRUE(test::run_on(host.io, host.repository.commit(main.id)));
   const auto events_before = host.event_types(first->id).size();
 
   auto failed = test::run_on(host.io, runner.say(first->id, "Tea"));

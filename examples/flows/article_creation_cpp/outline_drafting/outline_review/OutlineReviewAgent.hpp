@@ -11,9 +11,9 @@ namespace article_creation {
 
 class OutlineReviewAgent final : public parley::flow::sub_thread_agent {
  public:
-  OutlineReviewAgent(parley::flow::agent_metadata metadata, parley::flow::thread_settings settings,
+  OutlineReviewAgent(parley::flow::agent_metadata who, parley::flow::thread_settings initial,
                      std::filesystem::path promptDir)
-      : sub_thread_agent(std::move(metadata), std::move(settings)), promptDir_(std::move(promptDir)) {}
+      : sub_thread_agent(std::move(who), std::move(initial)), promptDir_(std::move(promptDir)) {}
 
  protected:
   parley::result<void> initialize_interaction_units() override {
