@@ -76,6 +76,36 @@ TEST_F(FlowEvents, MessageUpdatedAndSettingsUpdatedRoundTrip) {
   EXPECT_EQ(settings_back->settings.phase, "execute_subthread");
 }
 
+TEST_F(FlowEvents, AppendedMessagesRoundTripAndApplyAtTheirPaths) {
+  auto main = sample_thread();
+  thread_message added;
+  added.id = "n1";
+  added.sender = "bot";
+  added.text = "reviewed";
+  flow_thread_appended appended{{{"messages.0.meta._thread", {added}}}, main.settings};
+  appended.settings->phase = "article_writing";
+  auto back = flow_thread_appended_from_payload(to_payload(appended));
+  ASSERT_TRUE(back) << back.err().message;
+  ASSERT_TRUE(apply_flow_event(*back, main));
+  EXPECT_EQ(main.messages[0].sub_thread->messages.back().text, "reviewed");
+  EXPECT_EQ(main.settings.phase, "article_writing");
+
+  auto bad_path = to_payload(appended);
+  bad_path["appends"].as_array()[0].as_object()["path"] = "messages.9.meta._thread";
+  auto parsed = flow_thread_appended_from_payload(bad_path);
+  ASSERT_TRUE(parsed);
+  const auto before = boost::json::serialize(to_json(main));
+  auto refused = apply_flow_event(*parsed, main);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.err().message.find("message index 9 is out of range"), std::string::npos);
+  EXPECT_EQ(boost::json::serialize(to_json(main)), before);  // nothing of it applied
+
+  auto missing = flow_thread_appended_from_payload(
+      boost::json::object{{"appends", boost::json::array{boost::json::object{{"path", ""}}}}});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.err().message, "flow_thread_appended.appends.0.messages: missing");
+}
+
 TEST_F(FlowEvents, AMissingFieldIsNamedWithItsPath) {
   auto payload = to_payload(flow_thread_saved{sample_thread()});
   payload["thread"].as_object()["messages"].as_array()[0].as_object().erase("sender");
