@@ -106,7 +106,7 @@ std::optional<int> drive_flow(const parsed_args& args, const flow_request& reque
       outcome.emplace(co_await runner.say(*request.dialog_id, request.message, request.ui_action));
     }
   };
-  asio::co_spawn(io, work(), [&outcome](std::exception_ptr thrown) {
+  asio::co_spawn(io, work(), [&outcome](const std::exception_ptr& thrown) {
     if (thrown) outcome.emplace(make_error(errc::internal, "the flow ended with an unexpected exception"));
   });
   io.run();

@@ -25,7 +25,8 @@ asio::awaitable<result<response>> sub_thread_agent::execute_sub_thread_interacti
     auto applied = co_await apply_phase_update_suggestion(t, main, false);
     if (!applied) co_return make_error(applied.err().code, where + ": " + applied.err().message);
     const std::string phase = settings.phase;
-    walked += (walked.empty() ? "" : " → ") + phase;
+    if (!walked.empty()) walked += " → ";
+    walked += phase;
     if (phase == kCompletedPhase) {
       auto served = served_thread(t, main);
       if (!served) co_return std::move(served).err();
@@ -33,17 +34,23 @@ asio::awaitable<result<response>> sub_thread_agent::execute_sub_thread_interacti
     }
     const auto unit = interaction_units.find(phase);
     if (unit == interaction_units.end()) {
-      co_return make_error(errc::invalid_argument, where + " has no interaction unit for phase \"" + phase +
-                                                       "\" (its phases: " + describe_phases() + ")");
+      std::string message = where;
+      message.append(" has no interaction unit for phase \"").append(phase).append("\" (its phases: ");
+      message.append(describe_phases()).append(")");
+      co_return make_error(errc::invalid_argument, std::move(message));
     }
     auto done = co_await unit->second->execute(t, main, *this);
     if (!done) {
-      co_return make_error(done.err().code, where + ", phase \"" + phase + "\": " + done.err().message);
+      std::string message = where;
+      message.append(", phase \"").append(phase).append("\": ").append(done.err().message);
+      co_return make_error(done.err().code, std::move(message));
     }
     auto served = served_thread(t, main);
     if (!served) co_return std::move(served).err();
     if (!(*served)->settings.phase_update_suggestion) {
-      co_return make_error(errc::internal, where + ": the unit of phase \"" + phase + "\" suggested no next phase");
+      std::string message = where;
+      message.append(": the unit of phase \"").append(phase).append("\" suggested no next phase");
+      co_return make_error(errc::internal, std::move(message));
     }
   }
   co_return make_error(errc::limit_exceeded, where + ": no `completed` after " + std::to_string(max_steps) +

@@ -20,6 +20,7 @@ namespace {
 // engine/log_writer.cpp): the store calls back on its writer thread, the result is posted back.
 auto async_append(store& log, const asio::any_io_executor& executor, std::vector<event> batch) {
   return asio::async_initiate<decltype(asio::use_awaitable), void(result<void>)>(
+      // NOLINTNEXTLINE(performance-unnecessary-value-param): the batch is moved into the store
       [&log, executor](auto handler, std::vector<event> events) {
         auto pending = std::make_shared<decltype(handler)>(std::move(handler));
         auto guard = asio::make_work_guard(executor);

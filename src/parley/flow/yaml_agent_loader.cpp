@@ -208,9 +208,10 @@ result<yaml_unit_spec> read_unit(const map_reader::entry& item, const map_reader
 // Every phase must lead to `completed` by its `next` links; a `next` must name a phase.
 result<void> check_graph(const map_reader& at, const std::map<std::string, std::string>& next_of) {
   for (const auto& [phase, next] : next_of) {
-    if (next.empty()) return at.fail("phase \"" + phase + "\" has no `next` (a phase, or completed)");
+    std::string problem = "phase \"" + phase;
+    if (next.empty()) return at.fail(problem.append("\" has no `next` (a phase, or completed)"));
     if (next != kCompletedPhase && next_of.count(next) == 0) {
-      return at.fail("phase \"" + phase + "\": next \"" + next + "\" is not a phase of this agent");
+      return at.fail(problem.append("\": next \"").append(next).append("\" is not a phase of this agent"));
     }
   }
   for (const auto& [phase, next] : next_of) {
