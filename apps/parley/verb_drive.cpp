@@ -14,6 +14,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/tot/tot_tool.hpp"
 #include "terminal_printer.hpp"
+#include "verb_flow.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -138,6 +139,9 @@ int run_verb_run(const std::vector<std::string>& raw) {
                              "usage: parley run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] "
                              "[--taskdoc PATH.tsk] [--data DIR] \"message\""));
   }
+  if (auto flow = drive_flow(*args, {std::nullopt, args->value("member").value_or(""), args->positionals[0]})) {
+    return *flow;
+  }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
                        args->value("taskdoc").value_or(""), args->positionals[0]});
 }
@@ -151,6 +155,7 @@ int run_verb_say(const std::vector<std::string>& raw) {
   if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
     return report(stored.err());
   }
+  if (auto flow = drive_flow(*args, {args->positionals[0], {}, args->positionals[1]})) return *flow;
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
 
@@ -177,6 +182,7 @@ int run_verb_resume(const std::vector<std::string>& raw) {
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
+  if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
     co_return co_await eng.resume(id);

@@ -46,8 +46,12 @@ struct provider_config {
 
 struct member_config {
   std::string id;
-  std::string name;     // display name
-  std::string persona;  // text (inline or read from persona_file)
+  // "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004 whose
+  // definition is the folder `flow` (a [Business]Agent.yaml with its prompt/ and sub-thread folders).
+  std::string kind = "llm";
+  std::filesystem::path flow;  // kind flow: resolved against the team file's folder
+  std::string name;            // display name
+  std::string persona;         // text (inline or read from persona_file)
   // Dominds' routing cards, shown to every teammate in the team section of its system prompt: what
   // to go to this member for, and what not (one item per line; "label: text" from a mapping).
   std::vector<std::string> gofor;

@@ -25,7 +25,7 @@ const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_u
 const std::vector<std::string> kMemberKeys{
     "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
     "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
-    "vision",   "audio",           "dialog_tools",      "gofor",     "nogo"};
+    "vision",   "audio",           "dialog_tools",      "gofor",     "nogo",   "kind",           "flow"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.
@@ -187,6 +187,28 @@ result<void> read_team_access(const map_reader& root, detail::access_reader& acc
   return access.read(**map);
 }
 
+// `kind: llm` (the default) or `kind: flow` with `flow: FOLDER` (seed 004's agents, docs/flows.md).
+result<void> read_flow_kind(const map_reader& map, member_config& member, const std::filesystem::path& base_dir) {
+  PARLEY_TRY(map.read("kind", member.kind));
+  if (member.kind != "llm" && member.kind != "flow") {
+    return map.fail_at_value(*map.find("kind"), "unknown member kind '" + member.kind + "' (expected llm or flow)");
+  }
+  const auto* folder = map.find("flow");
+  if (member.kind != "flow") {
+    if (folder != nullptr) return map.fail_at_key(*folder, "key 'flow' applies to members of kind 'flow' only");
+    return ok();
+  }
+  if (folder == nullptr) return map.missing("flow", "the folder of the flow agent (its [Business]Agent.yaml)");
+  std::string relative;
+  PARLEY_TRY(map.read("flow", relative));
+  member.flow = base_dir / relative;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(member.flow, ec)) {
+    return map.fail_at_value(*folder, "flow folder " + member.flow.string() + " does not exist");
+  }
+  return ok();
+}
+
 result<member_config> read_member(const member_source& source, const team_config& team,
                                   const std::vector<std::string>& allowed_keys,
                                   const detail::access_reader& team_access) {
@@ -199,7 +221,11 @@ result<member_config> read_member(const member_source& source, const team_config
   if (!map.has("provider")) return map.missing("provider", "the id of a provider");
   if (!map.has("model")) return map.missing("model", "a model name");
   PARLEY_TRY(detail::check_provider_reference(map, member, team.providers));
-  PARLEY_TRY(read_persona(map, member, team.base_dir));
+  PARLEY_TRY(read_flow_kind(map, member, team.base_dir));
+  // A flow's prompts are its phases' prompt files; a persona is optional for it.
+  if (member.kind != "flow" || map.has("persona") || map.has("persona_file")) {
+    PARLEY_TRY(read_persona(map, member, team.base_dir));
+  }
   PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
   PARLEY_TRY(map.read_positive("max_tellask_depth", member.max_tellask_depth));
   detail::access_reader access = team_access;
