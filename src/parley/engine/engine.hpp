@@ -247,6 +247,9 @@ class engine {
   // model's window, and ends a course that stayed critical for longer than the team allows.
   result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
                                     std::int64_t prompt_tokens);
+  // Stages the diligence push for a root that stopped, when its member's budget and the workspace
+  // allow one (engine/diligence.hpp).
+  bool push_diligence(dialog_runtime& dialog, const config::member_config& member);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
   // `extra`: fields added to its dialog_created payload.
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
@@ -290,7 +293,7 @@ class engine {
   std::vector<tools::protected_dir> protected_dirs_;
   std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
   bool store_retry_ = false;
-  bool retrying_stalled_ = false;  // retry_stalled is running
+  bool retrying_stalled_ = false;    // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)

@@ -138,6 +138,19 @@ result<pid_t> spawn(const process_request& request, int write_end, int read_end)
 
 }  // namespace
 
+result<spawned_process> spawn_process(const process_request& request) {
+  if (request.argv.empty() || request.argv[0].empty()) return make_error(errc::invalid_argument, "no program to run");
+  std::array<int, 2> pipe_fds{-1, -1};
+  if (::pipe2(pipe_fds.data(), O_CLOEXEC) != 0) {
+    return make_error(errc::io_error, std::string("cannot make a pipe: ") + std::strerror(errno));
+  }
+  fd_closer write_end{pipe_fds[1]};
+  fd_closer read_end{pipe_fds[0]};
+  auto pid = spawn(request, write_end.fd, read_end.fd);
+  if (!pid) return std::move(pid).err();
+  return spawned_process{*pid, std::exchange(read_end.fd, -1)};
+}
+
 std::string process_outcome::joined() const {
   if (omitted_bytes == 0) return head + tail;
   return head + "\n[... " + std::to_string(omitted_bytes) + " bytes of output cut here ...]\n" + tail;
@@ -146,20 +159,14 @@ std::string process_outcome::joined() const {
 asio::awaitable<result<process_outcome>> run_process(process_request request, asio::cancellation_slot cancel) {
   if (request.argv.empty() || request.argv[0].empty())
     co_return make_error(errc::invalid_argument, "no program to run");
-  std::array<int, 2> pipe_fds{-1, -1};
-  if (::pipe2(pipe_fds.data(), O_CLOEXEC) != 0) {
-    co_return make_error(errc::io_error, std::string("cannot make a pipe: ") + std::strerror(errno));
-  }
-  fd_closer write_end{pipe_fds[1]};
-  fd_closer read_end{pipe_fds[0]};
-  auto pid = spawn(request, write_end.fd, read_end.fd);
-  if (!pid) co_return std::move(pid).err();
-  ::close(write_end.fd);
-  write_end.fd = -1;
+  auto spawned = spawn_process(request);
+  if (!spawned) co_return std::move(spawned).err();
+  const pid_t child = spawned->pid;
+  fd_closer read_end{spawned->output_fd};
 
   auto executor = co_await asio::this_coro::executor;
   auto state = std::make_shared<run_state>();
-  state->pid = *pid;
+  state->pid = child;
   asio::posix::stream_descriptor output(executor, std::exchange(read_end.fd, -1));
   state->output = &output;
   asio::steady_timer timer(executor, request.timeout);
@@ -186,17 +193,17 @@ asio::awaitable<result<process_outcome>> run_process(process_request request, as
   output.close();
 
   // Await the exit through a pidfd; fall back to a blocking waitpid where there is none.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, *pid, 0));
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
   if (pidfd >= 0) {
     asio::posix::stream_descriptor exit_watch(executor, pidfd);
     (void)co_await exit_watch.async_wait(asio::posix::stream_descriptor::wait_read,
                                          asio::as_tuple(asio::use_awaitable));
   }
   int status = 0;
-  while (::waitpid(*pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   state->exited = true;
-  ::kill(-*pid, SIGKILL);  // whatever it left running in its group goes with it
+  ::kill(-child, SIGKILL);  // whatever it left running in its group goes with it
   timer.cancel();
   if (cancel.is_connected()) cancel.clear();
 

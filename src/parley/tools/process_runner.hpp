@@ -42,6 +42,14 @@ struct process_outcome {
   std::string joined() const;
 };
 
+// A started child: its pid (also its process group) and the read end of its output pipe, which
+// the caller owns. Used by the background processes, which read their output over time.
+struct spawned_process {
+  int pid = -1;
+  int output_fd = -1;
+};
+result<spawned_process> spawn_process(const process_request& request);
+
 // Errors: errc::invalid_argument (empty argv), errc::io_error (the spawn itself failed, e.g. the
 // program does not exist: the message names it). A program that runs and fails is a success
 // with its exit code. `cancel`: emitting it kills the process group and reports cancelled.
