@@ -31,7 +31,8 @@ constexpr const char* kUsage =
     "       parley-bench ws [--subscribers N] [--dialogs D] [--chunks C]\n"
     "       parley-bench records [--messages M] [--dialogues D] [--queries Q]\n"
     "       parley-bench tot24 [--first 901] [--last 1000] [--seed S] [--parallel P] [--real 1 --model M]\n"
-    "       parley-bench flow [--flows N] [--in-flight K]\n";
+    "       parley-bench flow [--flows N] [--in-flight K]\n"
+    "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -44,6 +45,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "records") return run_records_bench(args);
   if (verb == "tot24") return run_tot24_bench(args);
   if (verb == "flow") return run_flow_bench(args);
+  if (verb == "tools") return run_tools_bench(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

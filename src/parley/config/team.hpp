@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "parley/access/access_rules.hpp"
+#include "parley/access/shell_policy.hpp"
 #include "parley/core/result.hpp"
 
 namespace parley::config {
@@ -65,6 +66,10 @@ struct member_config {
   // allows them; absent: all of them. Each offered tool costs prompt tokens on every call.
   std::optional<std::vector<std::string>> dialog_tools;
   std::int64_t max_tool_rounds = 16;
+  // Diligence push (Dominds' `diligence-push-max`): how many times a root dialog of this member
+  // that stops without a question or a pending subdialog is told to go on; 0: never (Parley's
+  // default, so a team opts in).
+  std::int64_t diligence_push_max = 0;
   std::int64_t max_tellask_depth = 4;
   bool streaming = true;
   bool hidden = false;
@@ -80,6 +85,8 @@ struct member_config {
   bool audio = false;
   // Where its file tools may read and write (Dominds' read_dirs, no_write_dirs, ...; docs/team-yaml.md).
   access::access_rules access;
+  // What its shell tools may run (docs/tools.md): the team's `shell`, replaced key by key by its own.
+  access::shell_policy shell;
 };
 
 // Who describes media that arrive without words (seed 002: "a missing caption or transcription

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "parley/config/access_reader.hpp"
+#include "parley/config/shell_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_reader.hpp"
@@ -15,17 +16,38 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"version",   "default_member", "workspace", "language", "limits",
-                                        "providers", "members",        "media",     "access"};
+const std::vector<std::string> kTopKeys{"version", "default_member", "workspace",      "language",
+                                        "limits",  "providers",      "members",        "media",
+                                        "access",  "shell",          "max_tool_rounds"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
 // The access-rule keys (access_reader::keys) are member keys too.
-const std::vector<std::string> kMemberKeys{
-    "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
-    "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
-    "vision",   "audio",           "dialog_tools",      "gofor",     "nogo",   "kind",           "flow"};
+const std::vector<std::string> kMemberKeys{"name",
+                                           "persona",
+                                           "persona_file",
+                                           "provider",
+                                           "model",
+                                           "model_params",
+                                           "tools",
+                                           "toolsets",
+                                           "max_tool_rounds",
+                                           "max_tellask_depth",
+                                           "streaming",
+                                           "hidden",
+                                           "tellask_syntax",
+                                           "self_reflection",
+                                           "vision",
+                                           "audio",
+                                           "dialog_tools",
+                                           "gofor",
+                                           "nogo",
+                                           "kind",
+                                           "flow",
+                                           "shell",
+                                           "diligence_push_max",
+                                           "diligence-push-max"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.
@@ -211,7 +233,8 @@ result<void> read_flow_kind(const map_reader& map, member_config& member, const 
 
 result<member_config> read_member(const member_source& source, const team_config& team,
                                   const std::vector<std::string>& allowed_keys,
-                                  const detail::access_reader& team_access) {
+                                  const detail::access_reader& team_access, const access::shell_policy& team_shell,
+                                  std::int64_t team_max_tool_rounds) {
   const map_reader& map = source.map;
   PARLEY_TRY(map.check_keys(allowed_keys));
   member_config member;
@@ -226,6 +249,7 @@ result<member_config> read_member(const member_source& source, const team_config
   if (member.kind != "flow" || map.has("persona") || map.has("persona_file")) {
     PARLEY_TRY(read_persona(map, member, team.base_dir));
   }
+  member.max_tool_rounds = team_max_tool_rounds;
   PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
   PARLEY_TRY(map.read_positive("max_tellask_depth", member.max_tellask_depth));
   detail::access_reader access = team_access;
@@ -233,6 +257,8 @@ result<member_config> read_member(const member_source& source, const team_config
   auto rules = access.finish();
   if (!rules) return std::move(rules).err();
   member.access = std::move(rules).value();
+  member.shell = team_shell;
+  PARLEY_TRY(detail::read_shell(map, member.shell));
   return member;
 }
 
@@ -285,6 +311,10 @@ result<void> check_member_ids(const std::string& file, const std::vector<member_
 result<void> read_members(const map_reader& root, team_config& team) {
   detail::access_reader team_access;
   PARLEY_TRY(read_team_access(root, team_access));
+  access::shell_policy team_shell;
+  PARLEY_TRY(detail::read_shell(root, team_shell));
+  std::int64_t team_max_tool_rounds = member_config{}.max_tool_rounds;
+  PARLEY_TRY(root.read_positive("max_tool_rounds", team_max_tool_rounds));
   const map_reader::entry* item = root.find("members");
   if (item == nullptr) return root.missing("members", "a mapping of member id to member, or a list of members");
   const bool is_list = item->value.IsSequence();
@@ -304,7 +334,7 @@ result<void> read_members(const map_reader& root, team_config& team) {
   allowed.insert(allowed.end(), access_keys.begin(), access_keys.end());
   if (is_list) allowed.push_back("id");
   for (const auto& source : *sources) {
-    auto member = read_member(source, team, allowed, team_access);
+    auto member = read_member(source, team, allowed, team_access, team_shell, team_max_tool_rounds);
     if (!member) return std::move(member).err();
     team.members.push_back(std::move(member).value());
   }

@@ -15,6 +15,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/diligence.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
@@ -204,6 +205,13 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
       co_await run_tools(dialog, member->second, owed);
       continue;
     }
+    if (round > 0 && !dialog.row().needs_drive && push_diligence(dialog, *member->second.config)) {
+      if (auto committed = co_await commit(dialog); !committed) {
+        co_await record_failure(dialog, committed.err().message);
+        co_return;
+      }
+      continue;
+    }
     // Suspended: a subdialog, the tellasker or the human will revive it through the log.
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
     if (context_stayed_critical(dialog)) {
@@ -239,6 +247,21 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
   if (auto committed = co_await commit(dialog); !committed) {
     co_await record_failure(dialog, committed.err().message);
   }
+}
+
+bool engine::push_diligence(dialog_runtime& dialog, const config::member_config& member) {
+  const auto& row = dialog.row();
+  if (dialog.is_sub() || dialog.is_fbr() || dialog.is_self_reflection() || !dialog.can_drive() ||
+      !row.last_error.empty() || dialog.diligence_pushes >= member.diligence_push_max) {
+    return false;
+  }
+  auto prompt = diligence_prompt(team_.workspace, team_.language);
+  if (!prompt) return false;
+  ++dialog.diligence_pushes;
+  return static_cast<bool>(
+      stage(dialog, event_type::user_message,
+            boost::json::object{
+                {"course", row.course}, {"content", std::move(*prompt)}, {"msgId", new_uuid()}, {"origin", "system"}}));
 }
 
 llm::model_request engine::request_for(const dialog_runtime& dialog, const member_setup& member,
@@ -330,8 +353,15 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
                                         const std::vector<llm::tool_call>& calls) {
-  const tools::tool_context context{dialog.id(), member.config->id, team_.workspace, &member.config->access,
-                                    &protected_dirs_};
+  // engine::stop during the round kills a running command; the calls after it are not run and the
+  // drive ends with a drive_failed that says so (a resume goes on from there).
+  auto& run_control = dialog.begin_tools_run();
+  struct tools_run_end {
+    dialog_runtime& dialog;
+    ~tools_run_end() { (void)dialog.end_tools_run(); }
+  } run_end{dialog};
+  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,   &member.config->access,
+                                    &protected_dirs_, &member.config->shell, run_control.slot()};
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
@@ -350,6 +380,8 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       }
       if (!handled->has_value()) continue;  // waits for another dialog or the human
       outcome = std::move(**handled);
+    } else if (run_control.stopped()) {
+      outcome = {false, "not run: the dialog was stopped before this call"};
     } else {
       const std::int64_t started_ms = now_ms();
       outcome = co_await run_member_tool(member, call, context);
@@ -375,7 +407,15 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       co_return;
     }
   }
-  if (clear_mind_call != nullptr) {
+  if (run_control.stopped()) {
+    if (auto noted = stage(dialog, event_type::drive_failed,
+                           boost::json::object{{"course", dialog.row().course},
+                                               {"message", "stopped while its tools ran; resume the dialog to go on"}});
+        !noted) {
+      co_await record_failure(dialog, noted.err().message);
+      co_return;
+    }
+  } else if (clear_mind_call != nullptr) {
     if (auto started = start_new_course(dialog, *clear_mind_call); !started) {
       co_await record_failure(dialog, started.err().message);
       co_return;

@@ -433,6 +433,7 @@ result<void> engine::stop(std::string_view dialog_id) {
   auto loaded = load(dialog_id);
   if (!loaded) return std::move(loaded).err();
   auto* generation = (*loaded)->generation();
+  if (generation == nullptr) generation = (*loaded)->tools_run();  // a running command is killed
   if (generation == nullptr) {
     return make_error(errc::conflict, "dialog " + std::string(dialog_id) + " is not generating");
   }

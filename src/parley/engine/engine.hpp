@@ -255,6 +255,9 @@ class engine {
   // model's window, and ends a course that stayed critical for longer than the team allows.
   result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
                                     std::int64_t prompt_tokens);
+  // Stages the diligence push for a root that stopped, when its member's budget and the workspace
+  // allow one (engine/diligence.hpp).
+  bool push_diligence(dialog_runtime& dialog, const config::member_config& member);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
   // `extra`: fields added to its dialog_created payload.
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
