@@ -17,5 +17,7 @@ int run_verb_questions(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
+int run_verb_backup(const std::vector<std::string>& args);
+int run_verb_vacuum(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -27,6 +28,8 @@ class sqlite_reader {
   result<std::vector<damaged_event>> damaged_events();
   result<std::optional<input_record>> find_input(std::string_view msg_id);
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
+  // Defined in sqlite_root_listing.cpp.
+  result<root_page> list_roots(const root_listing& listing);
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id);
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course);
 
@@ -37,11 +40,13 @@ class sqlite_reader {
   sqlite_reader() = default;
   result<void> prepare_all();
   result<statement*> list_statement(const dialog_filter& filter);
+  result<statement*> root_statement(unsigned shape);
 
   std::mutex mutex_;
   connection db_;
   statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_, input_by_msg_id_;
   std::array<statement, kFilterCombinations> list_dialogs_;  // prepared on first use
+  std::map<unsigned, statement> list_roots_;                 // by the shape of the query, on first use
 };
 
 }  // namespace parley::sqlite
