@@ -32,7 +32,9 @@ constexpr const char* kUsage =
     "       parley-bench records [--messages M] [--dialogues D] [--queries Q]\n"
     "       parley-bench tot24 [--first 901] [--last 1000] [--seed S] [--parallel P] [--real 1 --model M]\n"
     "       parley-bench flow [--flows N] [--in-flight K]\n"
-    "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n";
+    "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n"
+    "       parley-bench history [--dialogs N] [--queries Q] [--cache DIR] [--parley PATH]\n"
+    "                            (the store is built once per N and schema, then reused)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -46,6 +48,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "tot24") return run_tot24_bench(args);
   if (verb == "flow") return run_flow_bench(args);
   if (verb == "tools") return run_tools_bench(args);
+  if (verb == "history") return run_history_bench(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

@@ -20,7 +20,8 @@ constexpr const char* kUsage =
     "                      start a root dialog and drive it until it is idle (the team: --team, --workspace,\n"
     "                      the one the data directory remembers, or a .minds/ or team.yaml here)\n"
     "  say DIALOG \"message\"  continue a dialog\n"
-    "  dialogs [--json] [--status S] [--member M]   list dialogs\n"
+    "  dialogs [--json] [--status S] [--member M] [--q TEXT] [--limit N] [--cursor C]\n"
+    "                      root dialogs, newest first, a page at a time\n"
     "  show DIALOG [--json] [--all-courses]          print a transcript\n"
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
@@ -29,6 +30,8 @@ constexpr const char* kUsage =
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
     "  repair                rewrite or quarantine events whose stored text does not read back (server stopped)\n"
+    "  backup DEST           copy the store to DEST/parley.db, consistent while `serve` writes\n"
+    "  vacuum [--dry-run]    apply the team's retention policy (archive idle roots; server stopped)\n"
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
@@ -87,9 +90,11 @@ int main(int argc, char** argv) {
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
   if (verb == "tot") return parley::cli::run_verb_tot(args);
+  if (verb == "backup") return parley::cli::run_verb_backup(args);
+  if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
   const std::string hint =
       parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry", "dead",
-                                  "check", "repair", "export", "import", "serve", "tot"});
+                                  "check", "repair", "export", "import", "serve", "tot", "backup", "vacuum"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

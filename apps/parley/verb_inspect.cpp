@@ -1,6 +1,7 @@
 // `parley dialogs` and `parley show`: read-only views of the projections, as text or JSON.
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
 #include <cstdio>
 
 #include "cli_context.hpp"
@@ -8,6 +9,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/usage_report.hpp"
+#include "parley/server/dialog_cursor.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -103,19 +105,62 @@ config::team_config team_or_empty(const parsed_args& args) {
   return team ? std::move(team).value() : config::team_config{};
 }
 
+// --limit N: 1..500, 50 when absent.
+result<std::int64_t> page_limit(const parsed_args& args) {
+  const auto text = args.value("limit");
+  if (!text) return std::int64_t{50};
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc{} || end != text->data() + text->size() || value < 1 || value > 500) {
+    return make_error(errc::invalid_argument, "--limit: expected a whole number from 1 to 500, got '" + *text + "'");
+  }
+  return value;
+}
+
+// Every event of the listed roots' trees: what their usage is summed from, so a page costs its
+// own dialogs and not the whole log.
+result<std::vector<event>> events_of_trees(store& log, const std::vector<dialog_row>& roots) {
+  std::vector<event> out;
+  for (const auto& root : roots) {
+    dialog_filter tree;
+    tree.root_id = root.id;
+    auto rows = log.list_dialogs(tree);
+    if (!rows) return std::move(rows).err();
+    for (const auto& row : *rows) {
+      auto events = log.read_events(row.id);
+      if (!events) return std::move(events).err();
+      out.insert(out.end(), std::make_move_iterator(events->begin()), std::make_move_iterator(events->end()));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+// Root dialogs newest first, a page at a time as GET /api/dialogs pages them (store/root_listing.hpp):
+// `--cursor` takes the cursor the previous page printed last.
 int run_verb_dialogs(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace"}, {"json"}});
+  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}});
   if (!args) return report(args.err());
+  root_listing listing;
+  listing.status = args->value("status").value_or("");
+  listing.member_id = args->value("member").value_or("");
+  listing.text = args->value("q").value_or("");
+  auto limit = page_limit(*args);
+  if (!limit) return report(limit.err());
+  listing.limit = *limit;
+  if (const auto cursor = args->value("cursor"); cursor && !cursor->empty()) {
+    auto key = server::parse_cursor(*cursor);
+    if (!key) return report(make_error(key.err().code, "--" + key.err().message));
+    listing.after = std::move(*key);
+  }
   auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
-  dialog_filter filter;
-  filter.status = args->value("status").value_or("");
-  filter.member_id = args->value("member").value_or("");
-  auto rows = (*log)->list_dialogs(filter);
-  if (!rows) return report(rows.err());
-  auto events = (*log)->read_all_events();
+  auto page = (*log)->list_roots(listing);
+  if (!page) return report(page.err());
+  const std::vector<dialog_row>* rows = &page->rows;
+  const std::string next = page->more && !rows->empty() ? server::cursor_text(page_key_of(rows->back())) : "";
+  auto events = events_of_trees(**log, *rows);
   if (!events) return report(events.err());
   const auto usage = engine::summarize_usage(*events, team_or_empty(*args));
   const auto usage_of = [&](const std::string& id) {
@@ -130,6 +175,8 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
       out.push_back(std::move(item));
     }
     std::printf("%s\n", boost::json::serialize(out).c_str());
+    // stdout stays one JSON array, as before pages; where the next one starts goes to stderr.
+    if (!next.empty()) std::fprintf(stderr, "next page: parley dialogs --json --cursor %s\n", next.c_str());
     return kExitOk;
   }
   std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
@@ -148,6 +195,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
   }
+  if (!next.empty()) std::printf("next page: parley dialogs --cursor %s\n", next.c_str());
   return kExitOk;
 }
 

@@ -19,5 +19,7 @@ int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
 int run_verb_tot(const std::vector<std::string>& args);
+int run_verb_backup(const std::vector<std::string>& args);
+int run_verb_vacuum(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

@@ -87,6 +87,53 @@ TEST_F(Cli, SayContinuesTheDialogWithTheRememberedTeam) {
   EXPECT_NE(listed.output.find("\"id\":\"" + id + "\""), std::string::npos) << listed.output;
 }
 
+// `parley dialogs` pages as GET /api/dialogs does: newest root first, and the command for the
+// next page printed last while there is one.
+TEST_F(Cli, DialogsListsRootsNewestFirstAPageAtATime) {
+  for (const char* words : {"first", "second", "third"}) {
+    ASSERT_EQ(run("run" + team() + data() + " --quiet " + words).status, 0);
+  }
+  std::vector<std::string> ids;
+  {
+    auto log = open_sqlite_store(data_.string());
+    for (const auto& row : (*log)->list_dialogs({.roots_only = true}).value()) ids.push_back(row.id);
+  }
+  ASSERT_EQ(ids.size(), 3U);  // oldest first
+  const auto first = run("dialogs --limit 2" + data());
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_LT(first.output.find(ids[2]), first.output.find(ids[1])) << first.output;
+  EXPECT_EQ(first.output.find(ids[0]), std::string::npos) << first.output;
+  const std::string marker = "next page: parley dialogs --cursor ";
+  const auto at = first.output.find(marker);
+  ASSERT_NE(at, std::string::npos) << first.output;
+  const std::string cursor = first.output.substr(at + marker.size(), first.output.find('\n', at) - at - marker.size());
+  const auto second = run("dialogs --limit 2 --cursor " + cursor + data());
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_NE(second.output.find(ids[0]), std::string::npos) << second.output;
+  EXPECT_EQ(second.output.find(ids[1]), std::string::npos) << second.output;
+  EXPECT_EQ(second.output.find("next page"), std::string::npos) << second.output;
+
+  const auto found = run("dialogs --q SECOND" + data());
+  EXPECT_NE(found.output.find(ids[1]), std::string::npos) << found.output;
+  EXPECT_EQ(found.output.find(ids[2]), std::string::npos) << found.output;
+
+  const auto bad = run("dialogs --limit 0" + data());
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--limit: expected a whole number from 1 to 500, got '0'"), std::string::npos)
+      << bad.output;
+  const auto forged = run("dialogs --cursor nonsense" + data());
+  EXPECT_EQ(forged.status, 2) << forged.output;
+  EXPECT_NE(forged.output.find("--cursor: "), std::string::npos) << forged.output;
+}
+
+// `parley vacuum` with a team that keeps everything changes nothing and says so.
+TEST_F(Cli, VacuumWithoutARetentionPolicyKeepsEverything) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  const auto out = run("vacuum" + team() + data());
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("the team keeps everything"), std::string::npos) << out.output;
+}
+
 TEST_F(Cli, HelpAfterAVerbPrintsTheUsageAndSucceeds) {
   for (const char* line : {"serve --help", "run -h", "--help"}) {
     const auto out = run(line);

@@ -103,6 +103,12 @@ struct limits_config {
   std::int64_t critical_context_rounds = 2;
 };
 
+// What `parley vacuum` does to old roots (docs/team-yaml.md "Retention"). Everything is kept by
+// default; archiving changes a root's status in the log, it deletes nothing.
+struct retention_config {
+  std::int64_t archive_after_days = 0;  // 0 = never: roots idle for longer are archived
+};
+
 struct team_config {
   std::filesystem::path source;     // the file the team was read from
   std::filesystem::path base_dir;   // relative paths resolve against it
@@ -111,6 +117,7 @@ struct team_config {
   std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
   limits_config limits;
   media_config media;
+  retention_config retention;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
 

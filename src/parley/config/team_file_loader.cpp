@@ -16,10 +16,11 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"version", "default_member", "workspace",      "language",
-                                        "limits",  "providers",      "members",        "media",
-                                        "access",  "shell",          "max_tool_rounds"};
+const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",        "limits",
+                                        "providers", "members",       "media",     "access",          "shell",
+                                        "max_tool_rounds", "retention"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
+const std::vector<std::string> kRetentionKeys{"archive_after_days"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
@@ -99,6 +100,14 @@ result<void> read_limits(const map_reader& root, limits_config& limits) {
   PARLEY_TRY((*map)->check_keys(kLimitKeys));
   PARLEY_TRY((*map)->read_positive("max_message_bytes", limits.max_message_bytes));
   return (*map)->read_positive("critical_context_rounds", limits.critical_context_rounds);
+}
+
+result<void> read_retention(const map_reader& root, retention_config& retention) {
+  auto map = root.child("retention");
+  if (!map) return std::move(map).err();
+  if (!map->has_value()) return ok();
+  PARLEY_TRY((*map)->check_keys(kRetentionKeys));
+  return (*map)->read_positive("archive_after_days", retention.archive_after_days);
 }
 
 // Keys that only make sense for some kinds are refused for the others rather than ignored.
@@ -362,6 +371,7 @@ result<team_config> load(const std::filesystem::path& file) {
   }
   PARLEY_TRY(detail::read_choice(*root, "language", {"en", "zh"}, team.language));
   PARLEY_TRY(read_limits(*root, team.limits));
+  PARLEY_TRY(read_retention(*root, team.retention));
   PARLEY_TRY(read_providers(*root, team));
   PARLEY_TRY(read_members(*root, team));
   PARLEY_TRY(detail::read_default_member(*root, "default_member", team));

@@ -22,6 +22,7 @@
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
 #include "parley/store/records_query.hpp"
+#include "parley/store/root_listing.hpp"
 
 namespace parley {
 
@@ -88,6 +89,9 @@ class store {
   virtual result<std::vector<event>> read_all_events() = 0;
 
   virtual result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) = 0;
+  // Root dialogs newest first, filtered and paged (root_listing.hpp). By default a scan of every
+  // root; a store with indexes for it answers from them.
+  virtual result<root_page> list_roots(const root_listing& listing) { return scan_roots(*this, listing); }
   virtual result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) = 0;
   // Messages of one course (course = 0: every course), in seq order.
   virtual result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) = 0;
