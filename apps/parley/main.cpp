@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
     "  registry DIALOG [--json]   the Type B subdialogs of DIALOG's root (agent!session -> subdialog)\n"
+    "  providers [--json]    the providers the team can name (Dominds: built-in catalogue + llm.yaml), key set or not\n"
     "  resume DIALOG         drive a stopped or failed dialog again\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
   if (verb == "show") return parley::cli::run_verb_show(args);
   if (verb == "questions") return parley::cli::run_verb_questions(args);
   if (verb == "registry") return parley::cli::run_verb_registry(args);
+  if (verb == "providers") return parley::cli::run_verb_providers(args);
   if (verb == "answer") return parley::cli::run_verb_answer(args);
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
@@ -79,8 +81,8 @@ int main(int argc, char** argv) {
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
   const std::string hint =
-      parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry", "dead",
-                                  "check", "repair", "export", "import", "serve"});
+      parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry",
+                                  "providers", "dead", "check", "repair", "export", "import", "serve"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

@@ -106,15 +106,39 @@ const map_reader& holder_of(const map_reader& map, const workspace_context& cont
   return *context.defaults;
 }
 
+// The provider must be one Parley can use, and the model one it lists (when it lists any).
+result<void> check_provider(const map_reader& map, const workspace_context& context, const member_config& member) {
+  const map_reader& holder = holder_of(map, context, "provider");
+  const provider_entry* entry = context.llm.find(member.provider);
+  const map_reader::entry* item = holder.find("provider");
+  if (entry == nullptr) {
+    const std::string note = context.llm.found ? "" : " (not built in, and .minds/llm.yaml not found)";
+    return holder.fail_at_value(*item,
+                                detail::unknown_name_problem("provider", member.provider, context.llm.ids()) + note);
+  }
+  if (entry->unsupported.empty()) return ok();
+  return holder.fail_at_value(*item, "provider '" + member.provider + "' (apiType '" + entry->api_type +
+                                         "', defined at " + entry->origin + ") cannot be used: " + entry->unsupported);
+}
+
 result<void> choose_model(const map_reader& map, const workspace_context& context, member_config& member) {
-  if (!member.model.empty()) return ok();
-  for (const auto& provider : context.llm.providers) {
-    if (provider.id != member.provider || provider.models.empty()) continue;
-    member.model = provider.models.front();
+  const provider_config& provider = context.llm.find(member.provider)->config;
+  if (member.model.empty()) {
+    if (!provider.models.empty()) {
+      member.model = provider.models.front();
+      return ok();
+    }
+    return map.missing("model",
+                       "a model name here or in member_defaults; provider '" + member.provider + "' lists no models");
+  }
+  if (provider.models.empty() ||
+      std::find(provider.models.begin(), provider.models.end(), member.model) != provider.models.end()) {
     return ok();
   }
-  return map.missing("model", "a model name here or in member_defaults; provider '" + member.provider +
-                                  "' lists no models in .minds/llm.yaml");
+  const map_reader& holder = holder_of(map, context, "model");
+  return holder.fail_at_value(*holder.find("model"),
+                              detail::unknown_name_problem("model", member.model, provider.models) +
+                                  " (the models of provider '" + member.provider + "')");
 }
 
 result<member_config> read_member(const map_reader& map, const std::string& id, const workspace_context& context) {
@@ -125,9 +149,7 @@ result<member_config> read_member(const map_reader& map, const std::string& id, 
   member.name = id;
   PARLEY_TRY(detail::read_shared_member_fields(map, member));
   if (member.provider.empty()) return map.missing("provider", "a provider id here or in member_defaults");
-  const std::string_view note = context.llm.found ? std::string_view{} : " (.minds/llm.yaml not found)";
-  PARLEY_TRY(
-      detail::check_provider_reference(holder_of(map, context, "provider"), member, context.llm.providers, note));
+  PARLEY_TRY(check_provider(map, context, member));
   PARLEY_TRY(choose_model(map, context, member));
   detail::access_reader access = context.access;
   PARLEY_TRY(access.read(map));
@@ -159,6 +181,25 @@ result<void> read_members(const map_reader& root, const workspace_context& conte
     team.members.push_back(std::move(member).value());
   }
   return ok();
+}
+
+// The providers the engine builds: every usable one llm.yaml defines, and the built-in ones a member
+// names. Each unusable llm.yaml provider no member names is said once, as a notice.
+void use_providers(const detail::dominds_llm& llm, team_config& team) {
+  for (const auto& entry : llm.providers) {
+    const bool named = std::any_of(team.members.begin(), team.members.end(),
+                                   [&](const member_config& member) { return member.provider == entry.config.id; });
+    const bool from_file = entry.origin != "built-in";
+    if (!entry.unsupported.empty()) {
+      if (from_file) {
+        team.notices.push_back(entry.origin + ": providers." + entry.config.id +
+                               ": skipped, not usable by Parley: " + entry.unsupported);
+      }
+      continue;
+    }
+    if (from_file || named) team.providers.push_back(entry.config);
+  }
+  team.provider_entries = llm.providers;
 }
 
 // Dominds' fallback when default_responder is not given: the first member that is not hidden.
@@ -197,7 +238,7 @@ result<team_config> load(const std::filesystem::path& dir) {
   PARLEY_TRY(read_defaults(*root, defaults, context));
   context.defaults = defaults ? &*defaults : nullptr;
   PARLEY_TRY(read_members(*root, context, team));
-  team.providers = llm->providers;
+  use_providers(*llm, team);
   PARLEY_TRY(detail::read_default_member(*root, "default_responder", team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);
   return team;

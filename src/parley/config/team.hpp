@@ -44,6 +44,16 @@ struct provider_config {
   std::vector<model_info> model_details;  // the models declared with properties
 };
 
+// A provider a Dominds workspace can name, from Parley's built-in catalogue or `.minds/llm.yaml`,
+// with where it was defined: what `parley providers` lists.
+struct provider_entry {
+  provider_config config;   // config.kind is empty when Parley does not speak its API
+  std::string name;         // display name
+  std::string api_type;     // Dominds' apiType as written
+  std::string origin;       // "built-in" or "FILE:LINE:COLUMN" of its key in llm.yaml
+  std::string unsupported;  // why Parley cannot use it; empty when it can
+};
+
 struct member_config {
   std::string id;
   std::string name;     // display name
@@ -102,6 +112,11 @@ struct team_config {
   media_config media;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
+  // A Dominds workspace's whole provider table (catalogue merged with llm.yaml); empty for
+  // Parley's own team file, whose `providers` are all there is.
+  std::vector<provider_entry> provider_entries;
+  // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
+  std::vector<std::string> notices;
 
   const member_config* find_member(std::string_view id) const;
   const provider_config* find_provider(std::string_view id) const;

@@ -131,7 +131,8 @@ members:
 }
 
 TEST_F(DomindsWorkspace, ModelListsLanguagePersonasAndFallbacks) {
-  tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: codex\n    models: [first-model, second-model]\n");
+  tree_.write(".minds/llm.yaml",
+              "providers:\n  local:\n    apiType: openai-compatible\n    models: [first-model, second-model]\n");
   tree_.write(".minds/team.yaml", R"(members:
   ghost:
     provider: local
@@ -165,12 +166,17 @@ members:
   EXPECT_EQ(team->members[2].persona, "");
 }
 
+// An apiType Parley does not speak is an error only for a member that uses the provider; the
+// error names the provider, its apiType, where it is defined, and the types Parley speaks.
 TEST_F(DomindsWorkspace, UnknownApiTypeNamesTheAcceptedValues) {
   tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatibel\n");
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
-  EXPECT_EQ(error_of(), at("llm.yaml", "3:14") +
-                            "providers.local.apiType: unknown apiType 'openai-compatibel' (did you mean "
-                            "'openai-compatible'?) (expected one of: openai, openai-compatible, codex, anthropic or "
+  EXPECT_EQ(error_of(), at("team.yaml", "3:15") +
+                            "members.alice.provider: provider 'local' (apiType "
+                            "'openai-compatibel', defined at " +
+                            (tree_.root() / ".minds" / "llm.yaml").string() +
+                            ":2:3) cannot be used: Parley does not speak apiType 'openai-compatibel' (did you mean "
+                            "'openai-compatible'?) (it speaks: openai, openai-compatible, google, anthropic or "
                             "anthropic-compatible)");
 }
 
@@ -185,14 +191,18 @@ TEST_F(DomindsWorkspace, UnknownProviderSuggestsTheClosestProvider) {
   tree_.write(".minds/team.yaml", "member_defaults:\n  provider: lcoal\nmembers:\n  alice:\n    model: m-small\n");
   EXPECT_EQ(error_of(), at("team.yaml", "2:13") +
                             "member_defaults.provider: unknown provider 'lcoal' (did you mean 'local'?) (expected "
-                            "one of: local or cloud)");
+                            "one of: google, codex, minimaxi.com-token-plan, minimaxi.com, minimax.io-token-plan, "
+                            "minimax.io, bigmodel, z.ai, kimi-code, volcano-engine-coding-plan, anthropic, deepseek, "
+                            "aliyun-bailian, openai, local or cloud)");
 }
 
 TEST_F(DomindsWorkspace, ProviderWithoutLlmYaml) {
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
   EXPECT_EQ(error_of(), at("team.yaml", "3:15") +
-                            "members.alice.provider: unknown provider 'local' (none are defined) (.minds/llm.yaml not "
-                            "found)");
+                            "members.alice.provider: unknown provider 'local' (expected one of: google, codex, "
+                            "minimaxi.com-token-plan, minimaxi.com, minimax.io-token-plan, minimax.io, bigmodel, "
+                            "z.ai, kimi-code, volcano-engine-coding-plan, anthropic, deepseek, aliyun-bailian or "
+                            "openai) (not built in, and .minds/llm.yaml not found)");
 }
 
 TEST_F(DomindsWorkspace, ModelCannotBeChosenWhenTheProviderListsNone) {
@@ -200,7 +210,7 @@ TEST_F(DomindsWorkspace, ModelCannotBeChosenWhenTheProviderListsNone) {
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n");
   EXPECT_EQ(error_of(), at("team.yaml", "2:3") +
                             "members.alice: missing required key 'model' (expected a model name here or in "
-                            "member_defaults; provider 'local' lists no models in .minds/llm.yaml)");
+                            "member_defaults; provider 'local' lists no models)");
 }
 
 TEST_F(DomindsWorkspace, DefaultResponderMustBeAMember) {
