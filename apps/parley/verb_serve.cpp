@@ -42,10 +42,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
-                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
-                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
-                          {kAllowDataInWorkspace}};
+const arg_spec kServeSpec{
+    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
+     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
+     "max-connections", "max-connections-per-client"},
+    {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
