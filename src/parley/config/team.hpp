@@ -58,6 +58,10 @@ struct member_config {
   std::string id;
   std::string name;     // display name
   std::string persona;  // text (inline or read from persona_file)
+  // Dominds' other minds files (`.minds/team/<id>/knowhow*.md`, `pitfalls*.md`): lasting knowledge
+  // and lessons, put in the system prompt after the persona. Empty: no section.
+  std::string knowhow;
+  std::string pitfalls;
   // Dominds' routing cards, shown to every teammate in the team section of its system prompt: what
   // to go to this member for, and what not (one item per line; "label: text" from a mapping).
   std::vector<std::string> gofor;
@@ -108,6 +112,9 @@ struct team_config {
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
   std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
+  // Dominds' `.minds/env.<language>.md` (or `env.md`): the runtime environment every member is told
+  // about, after its minds files. Empty: no section.
+  std::string environment;
   limits_config limits;
   media_config media;
   std::vector<provider_config> providers;

@@ -14,6 +14,8 @@ using testing::temp_tree;
 
 class DomindsWorkspace : public ::testing::Test {
  protected:
+  // The work language (which persona file is read) follows LANG, as in Dominds.
+  void SetUp() override { ::setenv("LANG", "C.UTF-8", 1); }
   std::string error_of() {
     auto team = load_dominds_workspace(tree_.root());
     if (team) {
@@ -81,8 +83,8 @@ members:
       RouteTo: "@alice"
 )");
   tree_.write(".minds/team/alice/persona.md", "I am Alice.\n");
-  tree_.write(".minds/team/bob/persona.md", "I am Bob.\n");
-  tree_.write(".minds/team/bob/persona.en.md", "Not preferred.\n");
+  tree_.write(".minds/team/bob/persona.md", "Not preferred: persona.en.md is read first.\n");
+  tree_.write(".minds/team/bob/persona.en.md", "I am Bob.\n");
 
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
@@ -163,7 +165,7 @@ members:
   EXPECT_EQ(team->default_member, "carol");  // the first member that is not hidden
   EXPECT_EQ(team->members[0].model, "first-model");
   EXPECT_EQ(team->members[1].persona, "English.\n");
-  EXPECT_EQ(team->members[2].persona, "");
+  EXPECT_EQ(team->members[2].persona, "You are a helpful assistant.");  // Dominds' default persona
 }
 
 // An apiType Parley does not speak is an error only for a member that uses the provider; the
