@@ -413,5 +413,21 @@ TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
   EXPECT_FALSE(list.back().at("usable").as_bool());
 }
 
+// A member on a provider Parley cannot speak (Dominds' built-in codex) refuses the workspace with
+// the provider, its apiType and where it is defined, and leaves nothing on disk.
+TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "member_defaults:\n  provider: codex\nmembers:\n  dev: {}\n";
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                                 ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at "
+                                 "built-in) cannot be used: ",
+                             0),
+            0U)
+      << out.output;
+  EXPECT_FALSE(fs::exists(data_));
+}
+
 }  // namespace
 }  // namespace parley

@@ -52,9 +52,9 @@ void as_gemini_openai(provider_entry& entry) {
 }  // namespace
 
 const std::vector<std::string>& supported_api_types() {
-  static const std::vector<std::string> kTypes{"openai", "openai-compatible", "google", "anthropic",
-                                               "anthropic-compatible"};
-  return kTypes;
+  static const std::vector<std::string> types{"openai", "openai-compatible", "google", "anthropic",
+                                              "anthropic-compatible"};
+  return types;
 }
 
 void translate_api_type(provider_entry& entry) {
