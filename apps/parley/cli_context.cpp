@@ -103,7 +103,9 @@ result<void> check_dialog_stored(const fs::path& data_dir, const std::string& di
   return ok();
 }
 
-result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
+namespace {
+
+result<config::team_config> find_and_load_team(const parsed_args& args, const fs::path& data_dir) {
   if (const auto team = args.value("team")) return config::load_team_file(*team);
   if (const auto workspace = args.value("workspace")) return config::load_dominds_workspace(*workspace);
   std::error_code ec;
@@ -112,6 +114,17 @@ result<config::team_config> load_team(const parsed_args& args, const fs::path& d
   if (fs::exists("team.yaml", ec)) return config::load_team_file("team.yaml");
   return make_error(errc::config_error,
                     "no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)");
+}
+
+}  // namespace
+
+// The loader's notices (llm.yaml providers skipped as unusable) are said here, once per command.
+result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
+  auto team = find_and_load_team(args, data_dir);
+  if (team) {
+    for (const auto& notice : team->notices) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+  }
+  return team;
 }
 
 void remember_team(const fs::path& data_dir, const config::team_config& team) {

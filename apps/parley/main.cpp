@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
     "  registry DIALOG [--json]   the Type B subdialogs of DIALOG's root (agent!session -> subdialog)\n"
+    "  providers [--json]    the providers the team can name (Dominds: built-in catalogue + llm.yaml), key set or not\n"
     "  resume DIALOG         drive again a dialog whose drive ended before its work was done\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
   if (verb == "show") return parley::cli::run_verb_show(args);
   if (verb == "questions") return parley::cli::run_verb_questions(args);
   if (verb == "registry") return parley::cli::run_verb_registry(args);
+  if (verb == "providers") return parley::cli::run_verb_providers(args);
   if (verb == "answer") return parley::cli::run_verb_answer(args);
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
@@ -93,8 +95,9 @@ int main(int argc, char** argv) {
   if (verb == "backup") return parley::cli::run_verb_backup(args);
   if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
   const std::string hint =
-      parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry", "dead",
-                                  "check", "repair", "export", "import", "serve", "tot", "backup", "vacuum"});
+      parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume", "registry",
+                                  "providers", "dead", "check", "repair", "export", "import", "serve", "tot", "backup",
+                                  "vacuum"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

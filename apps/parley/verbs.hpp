@@ -15,6 +15,7 @@ int run_verb_resume(const std::vector<std::string>& args);
 int run_verb_dead(const std::vector<std::string>& args);
 int run_verb_questions(const std::vector<std::string>& args);
 int run_verb_registry(const std::vector<std::string>& args);
+int run_verb_providers(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);

@@ -570,5 +570,67 @@ TEST_F(Cli, ServeFindsItsWebUiFromAnyDirectory) {
   EXPECT_EQ(output.find("no web UI found"), std::string::npos) << output;
 }
 
+// `parley providers` lists the built-in catalogue merged with llm.yaml, says whether each key
+// variable is set and never prints a key; an unusable llm.yaml provider is noted once on stderr.
+TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "members:\n  alice:\n    provider: deepseek\n";
+  std::ofstream(team_dir_ / ".minds" / "llm.yaml")
+      << "providers:\n  bedrock:\n    apiType: aws-bedrock\n    models: [titan]\n";
+  const std::string where = " --workspace " + team_dir_.string() + data();
+  ::setenv("KIMI_CODE_API_KEY", "sk-kimi-never-printed", 1);
+  ::unsetenv("DEEPSEEK_API_KEY");
+  auto out = run("providers" + where);
+  EXPECT_EQ(out.output.find("sk-kimi-never-printed"), std::string::npos);
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("parley: note: " + (team_dir_ / ".minds" / "llm.yaml").string() +
+                            ":2:3: providers.bedrock: skipped, not usable by Parley"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("deepseek (DeepSeek): anthropic-compatible as anthropic at "
+                            "https://api.deepseek.com/anthropic/v1; key DEEPSEEK_API_KEY not set; 4 models; built-in; "
+                            "used by alice\n"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("codex (Codex (ChatGPT)): codex, not usable: "), std::string::npos) << out.output;
+
+  out = run("providers --json" + where);
+  ::unsetenv("KIMI_CODE_API_KEY");
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_EQ(out.output.find("sk-kimi-never-printed"), std::string::npos);
+  const auto at = out.output.find('[');
+  ASSERT_NE(at, std::string::npos) << out.output;
+  const auto list = boost::json::parse(out.output.substr(at)).as_array();
+  bool saw_kimi = false;
+  for (const auto& item : list) {
+    const auto& provider = item.as_object();
+    if (provider.at("id").as_string() != "kimi-code") continue;
+    saw_kimi = true;
+    EXPECT_EQ(provider.at("keyVariable").as_string(), "KIMI_CODE_API_KEY");
+    EXPECT_TRUE(provider.at("keySet").as_bool());
+    EXPECT_EQ(provider.at("apiType").as_string(), "openai-compatible");
+    EXPECT_EQ(provider.at("models").as_array().at(0).at("contextWindow").as_int64(), 262144);
+  }
+  EXPECT_TRUE(saw_kimi);
+  EXPECT_EQ(list.back().at("id").as_string(), "bedrock");
+  EXPECT_FALSE(list.back().at("usable").as_bool());
+}
+
+// A member on a provider Parley cannot speak (Dominds' built-in codex) refuses the workspace with
+// the provider, its apiType and where it is defined, and leaves nothing on disk.
+TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "member_defaults:\n  provider: codex\nmembers:\n  dev: {}\n";
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                                 ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at "
+                                 "built-in) cannot be used: ",
+                             0),
+            0U)
+      << out.output;
+  EXPECT_FALSE(fs::exists(data_));
+}
+
 }  // namespace
 }  // namespace parley

@@ -45,6 +45,16 @@ struct provider_config {
   std::vector<model_info> model_details;  // the models declared with properties
 };
 
+// A provider a Dominds workspace can name, from Parley's built-in catalogue or `.minds/llm.yaml`,
+// with where it was defined: what `parley providers` lists.
+struct provider_entry {
+  provider_config config;   // config.kind is empty when Parley does not speak its API
+  std::string name;         // display name
+  std::string api_type;     // Dominds' apiType as written
+  std::string origin;       // "built-in" or "FILE:LINE:COLUMN" of its key in llm.yaml
+  std::string unsupported;  // why Parley cannot use it; empty when it can
+};
+
 struct member_config {
   std::string id;
   // "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004 whose
@@ -53,6 +63,10 @@ struct member_config {
   std::filesystem::path flow;  // kind flow: resolved against the team file's folder
   std::string name;            // display name
   std::string persona;         // text (inline or read from persona_file)
+  // Dominds' other minds files (`.minds/team/<id>/knowhow*.md`, `pitfalls*.md`): lasting knowledge
+  // and lessons, put in the system prompt after the persona. Empty: no section.
+  std::string knowhow;
+  std::string pitfalls;
   // Dominds' routing cards, shown to every teammate in the team section of its system prompt: what
   // to go to this member for, and what not (one item per line; "label: text" from a mapping).
   std::vector<std::string> gofor;
@@ -115,11 +129,19 @@ struct team_config {
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
   std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
+  // Dominds' `.minds/env.<language>.md` (or `env.md`): the runtime environment every member is told
+  // about, after its minds files. Empty: no section.
+  std::string environment;
   limits_config limits;
   media_config media;
   retention_config retention;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
+  // A Dominds workspace's whole provider table (catalogue merged with llm.yaml); empty for
+  // Parley's own team file, whose `providers` are all there is.
+  std::vector<provider_entry> provider_entries;
+  // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
+  std::vector<std::string> notices;
 
   const member_config* find_member(std::string_view id) const;
   const provider_config* find_provider(std::string_view id) const;

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 struct snapshot_team {
   std::string name;  // the folder of its snapshots
-  std::string file;  // relative to the source tree
+  std::string file;  // relative to the source tree; a folder ending in '/' is a Dominds workspace
 };
 
 const std::vector<snapshot_team>& teams() {
@@ -45,6 +45,7 @@ const std::vector<snapshot_team>& teams() {
       {"server-slow", "tests/server/teams/slow/team.yaml"},
       {"roster-en", "tests/unit/engine/roster_teams/en.yaml"},
       {"roster-zh", "tests/unit/engine/roster_teams/zh.yaml"},
+      {"dominds", "tests/unit/engine/dominds_team/"},
   };
   return list;
 }
@@ -138,7 +139,11 @@ std::string render(const std::string& team_name, const std::string& member, std:
 std::map<std::string, std::string> expected_snapshots() {
   std::map<std::string, std::string> files;
   for (const auto& entry : teams()) {
-    auto team = config::load_team_file(source_dir() / entry.file);
+    const bool workspace = entry.file.ends_with('/');
+    // A Dominds workspace's work language follows LANG; the snapshots are of the English prompts.
+    if (workspace) ::setenv("LANG", "C.UTF-8", 1);
+    auto team = workspace ? config::load_dominds_workspace(source_dir() / entry.file)
+                          : config::load_team_file(source_dir() / entry.file);
     if (!team) {
       ADD_FAILURE() << entry.file << ": " << team.err().message;
       continue;
