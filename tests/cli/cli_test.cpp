@@ -546,8 +546,9 @@ TEST_F(Cli, TheDemoDelegatesAsksTheHumanAndFinishesOnceAnswered) {
   const auto answered = run("answer " + sub + " " + std::string(question.at("id").as_string()) + " 'the CLI'" + data());
   ASSERT_EQ(answered.status, 0) << answered.output;
   EXPECT_NE(answered.output.find("3 sprints of 12 days are 864 hours."), std::string::npos) << answered.output;
-  const auto dialogs = run("dialogs" + data());
-  EXPECT_NE(dialogs.output.find("researcher   completed"), std::string::npos) << dialogs.output;
+  // `parley dialogs` lists roots; the subdialog's own state is in `show`.
+  const auto sub_shown = run("show " + sub + " --json" + data());
+  EXPECT_NE(sub_shown.output.find("\"status\":\"completed\""), std::string::npos) << sub_shown.output;
 }
 
 // A copy of the binary, started from another directory, still serves the web UI of the source
