@@ -268,18 +268,23 @@ TEST_F(Cli, ARefusedDomindsWorkspaceChangesNothingOnDisk) {
   EXPECT_FALSE(fs::exists(data_));
 }
 
-// `parley registry` lists the root's Type B subdialogs, asked through the root or any dialog of its
-// tree, as the REST route does.
-TEST_F(Cli, RegistryListsTheRootsTypeBSubdialogs) {
-  fs::create_directories(team_dir_);
-  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
+// A lead and a clerk on the scripted model; the caller writes the script. Returns the team's folder.
+fs::path write_lead_and_clerk_team(const fs::path& team_dir) {
+  fs::create_directories(team_dir);
+  std::ofstream(team_dir / "team.yaml") << R"(version: 1
 providers:
   offline: {kind: scripted, script: script.yaml}
 members:
   lead: {persona: "You lead.", provider: offline, model: scripted}
   clerk: {persona: "You book.", provider: offline, model: scripted}
 )";
-  std::ofstream(team_dir_ / "script.yaml") << R"(members:
+  return team_dir;
+}
+
+// `parley registry` lists the root's Type B subdialogs, asked through the root or any dialog of its
+// tree, as the REST route does.
+TEST_F(Cli, RegistryListsTheRootsTypeBSubdialogs) {
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
   lead:
     - when: {last_tool: "booked"}
       emit: [{saying: "Trip booked."}]
@@ -321,15 +326,7 @@ members:
 // A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
 // answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
 TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
-  fs::create_directories(team_dir_);
-  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
-providers:
-  offline: {kind: scripted, script: script.yaml}
-members:
-  lead: {persona: "You lead.", provider: offline, model: scripted}
-  clerk: {persona: "You book.", provider: offline, model: scripted}
-)";
-  std::ofstream(team_dir_ / "script.yaml") << R"(members:
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
   lead:
     - when: {last_tool: "booked"}
       emit: [{saying: "Trip booked."}]

@@ -174,6 +174,31 @@ class store_faults_fixture : public ::testing::Test {
     return out;
   }
 
+  // One-shot faults fire exactly once; a lasting one (a full disk) holds until the messages are
+  // sent and must refuse at least one of them.
+  enum class fault_kind { once, lasting };
+
+  // Runs the workload on a fresh store once per `n`, with `arm(n)` injecting the fault.
+  void for_each_fault(const std::string& what, std::initializer_list<std::int64_t> ns, void (*arm)(std::int64_t),
+                      fault_kind kind = fault_kind::once) {
+    for (const std::int64_t n : ns) {
+      SCOPED_TRACE(what + " " + std::to_string(n));
+      const auto before = injected_faults();
+      run_under([arm, n] { arm(n); }, kind == fault_kind::lasting);
+      if (kind == fault_kind::once) {
+        EXPECT_EQ(injected_faults(), before + 1);
+      } else {
+        EXPECT_GT(injected_faults(), before);
+        EXPECT_GT(refused(), 0) << "the fault took every message";
+      }
+      expect_log_holds_every_acknowledged_input();
+      TearDown();
+      roots_.clear();
+      sent_.clear();
+      SetUp();
+    }
+  }
+
   int refused() const {
     return static_cast<int>(std::count_if(sent_.begin(), sent_.end(), [](const auto& s) { return !s.acknowledged; }));
   }
@@ -188,63 +213,20 @@ using StoreFaults = store_faults_fixture;
 // One failure at each of the first writes of the workload: the message, the drive's commits, the
 // projections' catch-up, checkpoints.
 TEST_F(StoreFaults, TheNthWriteFailing) {
-  for (const std::int64_t n : {1, 2, 3, 5, 8, 13, 21}) {
-    SCOPED_TRACE("write " + std::to_string(n));
-    const auto before = injected_faults();
-    run_under([n] { parley::testing::fail_write_after(n); }, false);
-    EXPECT_EQ(injected_faults(), before + 1);
-    expect_log_holds_every_acknowledged_input();
-    TearDown();
-    roots_.clear();
-    sent_.clear();
-    SetUp();
-  }
+  for_each_fault("write", {1, 2, 3, 5, 8, 13, 21}, parley::testing::fail_write_after);
 }
 
-TEST_F(StoreFaults, TheNthSyncFailing) {
-  for (const std::int64_t n : {1, 2, 3, 5, 8}) {
-    SCOPED_TRACE("sync " + std::to_string(n));
-    const auto before = injected_faults();
-    run_under([n] { parley::testing::fail_sync_after(n); }, false);
-    EXPECT_EQ(injected_faults(), before + 1);
-    expect_log_holds_every_acknowledged_input();
-    TearDown();
-    roots_.clear();
-    sent_.clear();
-    SetUp();
-  }
-}
+TEST_F(StoreFaults, TheNthSyncFailing) { for_each_fault("sync", {1, 2, 3, 5, 8}, parley::testing::fail_sync_after); }
 
 TEST_F(StoreFaults, TheNthAllocationFailing) {
-  for (const std::int64_t n : {1, 10, 100, 1000}) {
-    SCOPED_TRACE("allocation " + std::to_string(n));
-    const auto before = injected_faults();
-    run_under([n] { parley::testing::fail_allocation_after(n); }, false);
-    EXPECT_EQ(injected_faults(), before + 1);
-    expect_log_holds_every_acknowledged_input();
-    TearDown();
-    roots_.clear();
-    sent_.clear();
-    SetUp();
-  }
+  for_each_fault("allocation", {1, 10, 100, 1000}, parley::testing::fail_allocation_after);
 }
 
 // The disk fills up at the Nth write: every message sent after that is refused and said so (those
 // taken before it may have drives that stall); once there is room again the engine records the
 // drives that failed and answers every acknowledged input by itself.
 TEST_F(StoreFaults, ADiskThatFillsUp) {
-  for (const std::int64_t n : {1, 3, 8}) {
-    SCOPED_TRACE("full from write " + std::to_string(n));
-    const auto before = injected_faults();
-    run_under([n] { parley::testing::fill_disk_after(n); }, true);
-    EXPECT_GT(injected_faults(), before);
-    EXPECT_GT(refused(), 0) << "a full disk took every message";
-    expect_log_holds_every_acknowledged_input();
-    TearDown();
-    roots_.clear();
-    sent_.clear();
-    SetUp();
-  }
+  for_each_fault("full from write", {1, 3, 8}, parley::testing::fill_disk_after, fault_kind::lasting);
 }
 
 }  // namespace
