@@ -36,5 +36,9 @@ int run_fanout3_bench(const bench_args& args);
 int run_floor_cpp_bench(const bench_args& args);
 int run_sse_bench(const bench_args& args);
 int run_records_bench(const bench_args& args);
+int run_tot24_bench(const bench_args& args);
+int run_flow_bench(const bench_args& args);
+int run_tools_bench(const bench_args& args);
+int run_history_bench(const bench_args& args);
 
 }  // namespace parley::bench

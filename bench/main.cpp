@@ -29,7 +29,12 @@ constexpr const char* kUsage =
     "       parley-bench floor-cpp [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--mock URL]\n"
     "       parley-bench sse [--mb M] [--rounds R]\n"
     "       parley-bench ws [--subscribers N] [--dialogs D] [--chunks C]\n"
-    "       parley-bench records [--messages M] [--dialogues D] [--queries Q]\n";
+    "       parley-bench records [--messages M] [--dialogues D] [--queries Q]\n"
+    "       parley-bench tot24 [--first 901] [--last 1000] [--seed S] [--parallel P] [--real 1 --model M]\n"
+    "       parley-bench flow [--flows N] [--in-flight K]\n"
+    "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n"
+    "       parley-bench history [--dialogs N] [--queries Q] [--cache DIR] [--parley PATH]\n"
+    "                            (the store is built once per N and schema, then reused)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -40,6 +45,10 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "sse") return run_sse_bench(args);
   if (verb == "ws") return run_ws_bench(args);
   if (verb == "records") return run_records_bench(args);
+  if (verb == "tot24") return run_tot24_bench(args);
+  if (verb == "flow") return run_flow_bench(args);
+  if (verb == "tools") return run_tools_bench(args);
+  if (verb == "history") return run_history_bench(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

@@ -6,6 +6,11 @@ target_compile_options(parley_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow 
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   target_compile_options(parley_flags INTERFACE -Wno-mismatched-new-delete -Wno-maybe-uninitialized)
 endif()
+# Clang checks the locking that core/guarded.hpp annotates (the fuzz preset is the clang build
+# that CI runs): touching guarded state without its mutex fails the build.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  target_compile_options(parley_flags INTERFACE -Wthread-safety -Werror=thread-safety-analysis)
+endif()
 if(PARLEY_SANITIZE)
   target_compile_options(parley_flags INTERFACE -fsanitize=${PARLEY_SANITIZE} -fno-omit-frame-pointer
                                                 -fno-sanitize-recover=undefined)

@@ -14,6 +14,7 @@ packages=(
   clang-format clang-tidy
   clang-14 libclang-rt-14-dev
   chromium fonts-wqy-microhei
+  ripgrep bubblewrap
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -67,7 +67,45 @@ result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir) {
   return open_sqlite_store(data_dir.string());
 }
 
-result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
+namespace {
+
+bool holds_store(const fs::path& data_dir) {
+  std::error_code ec;
+  return fs::exists(data_dir / "parley.db", ec);
+}
+
+std::string shown(const fs::path& data_dir) {
+  std::error_code ec;
+  const auto absolute = fs::absolute(data_dir, ec);
+  return ec ? data_dir.string() : absolute.lexically_normal().string();
+}
+
+}  // namespace
+
+result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir) {
+  if (!holds_store(data_dir)) {
+    return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
+                                           " (pass --data DIR where `parley run` or `parley serve` kept it)");
+  }
+  return open_data_store(data_dir);
+}
+
+result<void> check_dialog_stored(const fs::path& data_dir, const std::string& dialog_id) {
+  if (!holds_store(data_dir)) {
+    return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
+                                           " (pass --data DIR where the dialog was kept)");
+  }
+  auto log = open_data_store(data_dir);
+  if (!log) return std::move(log).err();
+  auto row = (*log)->get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + shown(data_dir));
+  return ok();
+}
+
+namespace {
+
+result<config::team_config> find_and_load_team(const parsed_args& args, const fs::path& data_dir) {
   if (const auto team = args.value("team")) return config::load_team_file(*team);
   if (const auto workspace = args.value("workspace")) return config::load_dominds_workspace(*workspace);
   std::error_code ec;
@@ -76,6 +114,17 @@ result<config::team_config> load_team(const parsed_args& args, const fs::path& d
   if (fs::exists("team.yaml", ec)) return config::load_team_file("team.yaml");
   return make_error(errc::config_error,
                     "no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)");
+}
+
+}  // namespace
+
+// The loader's notices (llm.yaml providers skipped as unusable) are said here, once per command.
+result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
+  auto team = find_and_load_team(args, data_dir);
+  if (team) {
+    for (const auto& notice : team->notices) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+  }
+  return team;
 }
 
 void remember_team(const fs::path& data_dir, const config::team_config& team) {

@@ -30,6 +30,12 @@ std::filesystem::path uploads_dir_of(const parsed_args& args);
 // team's workspace (the file tools still refuse it).
 inline constexpr const char* kAllowDataInWorkspace = "allow-data-in-workspace";
 result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir);
+// For verbs that only read: the store that is there, never a new one where --data was mistyped;
+// its absence is an error naming the folder looked in.
+result<std::unique_ptr<store>> open_existing_store(const std::filesystem::path& data_dir);
+// For verbs that act on a dialog: fails, naming the folder and the id, unless the data directory
+// holds that dialog — checked before the team is looked for, so the error is about what is missing.
+result<void> check_dialog_stored(const std::filesystem::path& data_dir, const std::string& dialog_id);
 
 // The team named by --team or --workspace; else the one the data directory remembers from an
 // earlier `parley run`; else a Dominds `.minds/` or a `team.yaml` in the current directory.

@@ -16,17 +16,24 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: parley <verb> [options]\n"
-    "  run (--team FILE | --workspace DIR) [--member ID] [--taskdoc PATH.tsk] [--data DIR] \"message\"\n"
-    "                      start a root dialog and drive it until it is idle\n"
+    "  run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] [--taskdoc PATH.tsk] \"message\"\n"
+    "                      start a root dialog and drive it until it is idle (the team: --team, --workspace,\n"
+    "                      the one the data directory remembers, or a .minds/ or team.yaml here)\n"
     "  say DIALOG \"message\"  continue a dialog\n"
-    "  dialogs [--json] [--status S] [--member M]   list dialogs\n"
+    "  dialogs [--json] [--status S] [--member M] [--q TEXT] [--limit N] [--cursor C]\n"
+    "                      root dialogs, newest first, a page at a time\n"
     "  show DIALOG [--json] [--all-courses]          print a transcript\n"
     "  questions [--json]    open questions for the human (Q4H) across every dialog\n"
     "  answer DIALOG QUESTION \"answer\"   answer one, and drive until the hierarchy settles\n"
-    "  resume DIALOG         drive a stopped or failed dialog again\n"
+    "  registry DIALOG [--json]   the Type B subdialogs of DIALOG's root (agent!session -> subdialog)\n"
+    "  providers [--json]    the providers the team can name (Dominds: built-in catalogue + llm.yaml), key set or not\n"
+    "  resume DIALOG | --all drive again a dialog (or every one) whose drive ended before its work was done\n"
     "  dead SUBDIALOG [--reason TEXT]      declare a subdialog dead; its caller continues\n"
+    "  complete|archive|reopen ROOT        mark a root done, archive it, or take it up again (seed 001)\n"
     "  check                 validate the stored hierarchy, registry and Q4H index against the log\n"
     "  repair                rewrite or quarantine events whose stored text does not read back (server stopped)\n"
+    "  backup DEST           copy the store to DEST/parley.db, consistent while `serve` writes\n"
+    "  vacuum [--dry-run]    apply the team's retention policy (archive idle roots; server stopped)\n"
     "  export --rtws DIR [--force]   write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)\n"
     "  import --rtws DIR     read a Dominds layout back into the store\n"
     "  serve [--team FILE | --workspace DIR] [--host 127.0.0.1] [--port 7878] [--token T] [--web DIR]\n"
@@ -34,6 +41,9 @@ constexpr const char* kUsage =
     "                      [--reflect-every S] [--reflect-goal TEXT] [--users FILE] [--max-upload-bytes N]\n"
     "                      [--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N]\n"
     "                      the web UI, REST API and WebSocket on one port\n"
+    "  tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--json]\n"
+    "                      a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/; --resume RUN continues one\n"
+    "  --version             print the version\n"
     "common options: --data DIR (default ./.parley)\n"
     "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
     "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
@@ -44,6 +54,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
+  }
+  if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0) {
+    std::printf("parley %s\n", PARLEY_VERSION);
+    return parley::cli::kExitOk;
   }
   // Every argument may end up in the log (a message, a title, an id), and the log holds only
   // UTF-8: bytes that are not are refused here, before anything is opened or written.
@@ -68,16 +82,27 @@ int main(int argc, char** argv) {
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
   if (verb == "show") return parley::cli::run_verb_show(args);
   if (verb == "questions") return parley::cli::run_verb_questions(args);
+  if (verb == "registry") return parley::cli::run_verb_registry(args);
+  if (verb == "providers") return parley::cli::run_verb_providers(args);
   if (verb == "answer") return parley::cli::run_verb_answer(args);
   if (verb == "resume") return parley::cli::run_verb_resume(args);
   if (verb == "dead") return parley::cli::run_verb_dead(args);
+  if (verb == "complete")
+    return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::completed);
+  if (verb == "archive") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::archived);
+  if (verb == "reopen") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::running);
   if (verb == "check") return parley::cli::run_verb_check(args);
   if (verb == "repair") return parley::cli::run_verb_repair(args);
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
-  const std::string hint = parley::did_you_mean(verb, {"run", "say", "dialogs", "show", "questions", "answer", "resume",
-                                                       "dead", "check", "repair", "export", "import", "serve"});
+  if (verb == "tot") return parley::cli::run_verb_tot(args);
+  if (verb == "backup") return parley::cli::run_verb_backup(args);
+  if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
+  const std::string hint =
+      parley::did_you_mean(verb, {"run",      "say",     "dialogs", "show",     "questions", "answer", "resume",
+                                  "complete", "archive", "reopen",  "registry", "providers", "dead",   "check",
+                                  "repair",   "export",  "import",  "serve",    "tot",       "backup", "vacuum"});
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
   return parley::cli::kExitUsage;
 }

@@ -30,9 +30,16 @@ void terminal_printer::write(const std::string& text) const {
   std::fflush(stdout);
 }
 
+void terminal_printer::label(std::string_view dialog_id) {
+  if (dialog_id == last_dialog_ || !namer_) return;
+  last_dialog_ = std::string(dialog_id);
+  write(std::string(colour_ ? kCyan : "") + namer_(dialog_id) + ":" + (colour_ ? kReset : "") + "\n");
+}
+
 void terminal_printer::on_stream(const engine::stream_event& ev) {
   if (quiet_) return;
   using engine::stream_kind;
+  if (ev.kind == stream_kind::thinking_start || ev.kind == stream_kind::saying_start) label(ev.dialog_id);
   switch (ev.kind) {
     case stream_kind::thinking_start:
       write(colour_ ? kDim : "(thinking) ");

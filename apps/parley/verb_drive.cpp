@@ -11,8 +11,11 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "parley/core/text.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "terminal_printer.hpp"
+#include "verb_flow.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -24,6 +27,7 @@ namespace {
 const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title", "taskdoc"},
                           {"quiet", kAllowDataInWorkspace}};
 const arg_spec kActSpec{{"team", "workspace", "data", "reason"}, {"quiet", kAllowDataInWorkspace}};
+const arg_spec kResumeSpec{{"team", "workspace", "data"}, {"quiet", "all", kAllowDataInWorkspace}};
 
 struct drive_request {
   std::optional<std::string> dialog_id;  // empty: create a root dialog
@@ -41,23 +45,33 @@ using engine_action = std::function<asio::awaitable<result<void>>(engine::engine
 int with_engine(const parsed_args& args, const engine_action& action) {
   auto inputs = prepare_engine_inputs(args);
   if (!inputs) return report(inputs.err());
-  const config::team_config& team = inputs->team;
+  config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
   asio::io_context io;
-  auto created =
-      engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), engine::build_builtin_tools());
+  auto tools = engine::build_builtin_tools();
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
+  tot_binding->data_dir = data_dir_of(args);
+  tot::offer_tree_of_thoughts(team, tools, tot_binding);
+  auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
   if (!created) return report(created.err());
   auto& eng = **created;
+  tot_binding->engine = &eng;
   eng.set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
+  printer.set_namer([&eng](std::string_view id) {
+    const auto* dialog = eng.find(id);
+    if (dialog == nullptr) return std::string(id);
+    const std::string who = "@" + dialog->row().member_id;
+    return dialog->is_sub() ? who + " (subdialog " + dialog->id() + ")" : who;
+  });
   eng.add_observer(&printer);
 
   std::optional<error> failure;
   std::string dialog_id;
   asio::signal_set interrupts(io, SIGINT);
   interrupts.async_wait([&](boost::system::error_code ec, int) {
-    if (!ec && !dialog_id.empty()) (void)eng.stop(dialog_id);
+    if (!ec && !dialog_id.empty()) (void)eng.stop(dialog_id, "interrupted from the terminal (Ctrl-C)");
   });
 
   asio::co_spawn(
@@ -83,12 +97,13 @@ int with_engine(const parsed_args& args, const engine_action& action) {
 
   if (failure) return report(*failure);
   const auto* dialog = eng.find(dialog_id);
-  std::printf("dialog %s\n", dialog_id.c_str());
+  if (!dialog_id.empty()) std::printf("dialog %s\n", dialog_id.c_str());
   if (dialog != nullptr && !dialog->row().last_error.empty()) {
     return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error));
   }
   if (auto open = eng.open_questions(); open && !open->empty()) {
-    std::printf("%zu question(s) wait for you: see `parley questions`\n", open->size());
+    std::printf("%s for you: see `parley questions`\n",
+                open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
   }
   return kExitOk;
 }
@@ -123,8 +138,11 @@ int run_verb_run(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
     return report(make_error(errc::invalid_argument,
-                             "usage: parley run (--team FILE | --workspace DIR) "
-                             "[--member ID] [--data DIR] \"message\""));
+                             "usage: parley run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] "
+                             "[--taskdoc PATH.tsk] [--data DIR] \"message\""));
+  }
+  if (auto flow = drive_flow(*args, {std::nullopt, args->value("member").value_or(""), args->positionals[0]})) {
+    return *flow;
   }
   return drive(*args, {std::nullopt, args->value("member").value_or(""), args->value("title").value_or(""),
                        args->value("taskdoc").value_or(""), args->positionals[0]});
@@ -134,8 +152,12 @@ int run_verb_say(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kDriveSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 2) {
-    return report(make_error(errc::invalid_argument, "usage: parley say DIALOG \"message\""));
+    return report(make_error(errc::invalid_argument, "usage: parley say DIALOG [--data DIR] \"message\""));
   }
+  if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
+    return report(stored.err());
+  }
+  if (auto flow = drive_flow(*args, {args->positionals[0], {}, args->positionals[1]})) return *flow;
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
 
@@ -143,9 +165,10 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 3) {
-    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION \"answer\""));
+    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION [--data DIR] \"answer\""));
   }
   const auto& p = args->positionals;
+  if (auto stored = check_dialog_stored(data_dir_of(*args), p[0]); !stored) return report(stored.err());
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = p[0];
     engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
@@ -153,24 +176,71 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   });
 }
 
+namespace {
+
+// Every dialog resume would drive (resume_check.hpp), each driven until its hierarchy settles.
+int resume_all(const parsed_args& args) {
+  std::vector<std::string> resumed;
+  const int status =
+      with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+        const auto candidates = eng.resumable_dialogs(true);
+        for (const auto& id : candidates) {
+          if (auto done = co_await eng.resume(id); !done) co_return std::move(done).err();
+          resumed.push_back(id);
+          dialog_id = id;
+        }
+        for (const auto& id : resumed) {
+          if (const auto* dialog = eng.find(id)) co_await eng.wait_until_settled(dialog->row().root_id);
+        }
+        co_return ok();
+      });
+  std::printf("%zu dialog(s) resumed%s%s\n", resumed.size(), resumed.empty() ? "" : ": ", join(resumed, ", ").c_str());
+  return status;
+}
+
+}  // namespace
+
 int run_verb_resume(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kActSpec);
+  auto args = parse_args(raw, kResumeSpec);
   if (!args) return report(args.err());
-  if (args->positionals.size() != 1) return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG"));
+  if (args->has("all") && args->positionals.empty()) return resume_all(*args);
+  if (args->positionals.size() != 1 || args->has("all")) {
+    return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG | --all [--data DIR]"));
+  }
   const std::string id = args->positionals[0];
+  if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
+  if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
     co_return co_await eng.resume(id);
   });
 }
 
+int run_verb_root_status(const std::vector<std::string>& raw, std::string_view verb, events::dialog_status to) {
+  auto args = parse_args(raw, kActSpec);
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley " + std::string(verb) + " DIALOG [--data DIR]"));
+  }
+  const std::string id = args->positionals[0];
+  if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
+  const int status =
+      with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+        dialog_id = id;
+        co_return co_await eng.set_root_status(id, to);
+      });
+  if (status == kExitOk) std::printf("%s is %s\n", id.c_str(), std::string(events::to_wire(to)).c_str());
+  return status;
+}
+
 int run_verb_dead(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT]"));
+    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT] [--data DIR]"));
   }
   const std::string id = args->positionals[0];
+  if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
   const std::string reason = args->value("reason").value_or("");
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;

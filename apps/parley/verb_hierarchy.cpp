@@ -1,12 +1,14 @@
-// `parley questions`, `parley check` and `parley repair`: the open questions for the human across
-// every dialog, the integrity check of the stored hierarchy against the log, and the repair of
-// events whose stored text does not read back.
+// `parley questions`, `parley registry`, `parley check` and `parley repair`: the open questions for
+// the human across every dialog, a root's Type B registry, the integrity check of the stored hierarchy against the log,
+// and the repair of events whose stored text does not read back.
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
+#include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/integrity.hpp"
@@ -20,10 +22,10 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, "usage: parley questions [--json]"));
   const auto data_dir = data_dir_of(*args);
+  auto log = open_existing_store(data_dir);
+  if (!log) return report(log.err());
   auto team = load_team(*args, data_dir);
   if (!team) return report(team.err());
-  auto log = open_data_store(data_dir);
-  if (!log) return report(log.err());
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
   boost::asio::io_context io;
@@ -51,12 +53,62 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   }
   if (open->empty()) std::printf("no open questions\n");
   for (const auto& item : *open) {
+    std::printf("%s  @%s in dialog %s (root %s, course %lld, event %lld)\n", item.question.asked_at.c_str(),
+                item.dialog.member_id.c_str(), item.dialog.id.c_str(), item.dialog.root_id.c_str(),
+                static_cast<long long>(item.question.course), static_cast<long long>(item.question.seq));
+    // The whole question, every line of it: the headline alone often leaves out what is asked.
+    std::printf("%s", indented(item.question.tellask_content, "  ").c_str());
+    std::printf("  answer: parley answer %s %s \"...\"\n", item.dialog.id.c_str(), item.question.id.c_str());
+  }
+  return kExitOk;
+}
+
+int run_verb_registry(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  if (!args) return report(args.err());
+  if (args->positionals.size() != 1) {
+    return report(make_error(errc::invalid_argument, "usage: parley registry DIALOG [--json]"));
+  }
+  const auto data_dir = data_dir_of(*args);
+  auto team = load_team(*args, data_dir);
+  if (!team) return report(team.err());
+  auto log = open_existing_store(data_dir);  // read-only: never makes a store
+  if (!log) return report(log.err());
+  const auto& dialog_id = args->positionals.front();
+  auto row = (*log)->get_dialog(dialog_id);
+  if (!row) return report(row.err());
+  if (!*row) {
+    return report(make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + data_dir.string()));
+  }
+  auto providers = engine::build_providers(*team);
+  if (!providers) return report(providers.err());
+  boost::asio::io_context io;
+  auto eng =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  if (!eng) return report(eng.err());
+  // The registry belongs to the root: any dialog of the tree names the same one, as over REST.
+  auto entries = (*eng)->registry((**row).root_id);
+  if (!entries) return report(entries.err());
+  if (args->has("json")) {
+    boost::json::array out;
+    for (const auto& entry : *entries) {
+      out.push_back(boost::json::object{{"key", entry.key},
+                                        {"subdialogId", entry.subdialog_id},
+                                        {"agentId", entry.agent_id},
+                                        {"sessionSlug", entry.session_slug},
+                                        {"createdAt", format_iso8601_ms(entry.created_at_ms)},
+                                        {"lastAccessed", format_iso8601_ms(entry.last_accessed_ms)},
+                                        {"locked", entry.locked}});
+    }
     std::printf(
-        "%s  @%s in dialog %s (root %s, course %lld, event %lld)\n  %s\n  answer: parley answer %s %s \"...\"\n",
-        item.question.asked_at.c_str(), item.dialog.member_id.c_str(), item.dialog.id.c_str(),
-        item.dialog.root_id.c_str(), static_cast<long long>(item.question.course),
-        static_cast<long long>(item.question.seq), item.question.mention_list.c_str(), item.dialog.id.c_str(),
-        item.question.id.c_str());
+        "%s\n",
+        boost::json::serialize(boost::json::object{{"rootId", (**row).root_id}, {"entries", std::move(out)}}).c_str());
+    return kExitOk;
+  }
+  if (entries->empty()) std::printf("root %s has no Type B subdialogs\n", (**row).root_id.c_str());
+  for (const auto& entry : *entries) {
+    std::printf("%s -> %s  (last used %s%s)\n", entry.key.c_str(), entry.subdialog_id.c_str(),
+                format_iso8601_ms(entry.last_accessed_ms).c_str(), entry.locked ? ", working now" : "");
   }
   return kExitOk;
 }
@@ -64,14 +116,14 @@ int run_verb_questions(const std::vector<std::string>& raw) {
 int run_verb_check(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
-  auto log = open_data_store(data_dir_of(*args));
+  auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
   auto checked = engine::check_integrity(**log);
   if (!checked) return report(checked.err());
   for (const auto& problem : checked->problems) std::printf("problem: %s\n", problem.c_str());
-  std::printf("%lld dialogs, %lld events checked: %s\n", static_cast<long long>(checked->dialogs),
-              static_cast<long long>(checked->events),
-              checked->problems.empty() ? "ok" : (std::to_string(checked->problems.size()) + " problem(s)").c_str());
+  std::printf("%s, %s checked: %s\n", counted(checked->dialogs, "dialog", "dialogs").c_str(),
+              counted(checked->events, "event", "events").c_str(),
+              checked->problems.empty() ? "ok" : counted(checked->problems.size(), "problem", "problems").c_str());
   return checked->problems.empty() ? kExitOk : kExitRuntime;
 }
 
@@ -96,8 +148,8 @@ int run_verb_repair(const std::vector<std::string>& raw) {
   auto log = open_data_store(data_dir);
   if (!log) return report(log.err());
   if (auto rebuilt = (*log)->rebuild_projections(); !rebuilt) return report(rebuilt.err());
-  std::printf("%zu event(s) repaired; the originals are kept in the table quarantined_events of %s\n", repaired->size(),
-              (data_dir / "parley.db").c_str());
+  std::printf("%s repaired; the originals are kept in the table quarantined_events of %s\n",
+              counted(repaired->size(), "event", "events").c_str(), (data_dir / "parley.db").c_str());
   return kExitOk;
 }
 

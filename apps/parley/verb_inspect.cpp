@@ -1,12 +1,15 @@
 // `parley dialogs` and `parley show`: read-only views of the projections, as text or JSON.
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/usage_report.hpp"
+#include "parley/server/dialog_cursor.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -17,6 +20,7 @@ boost::json::object dialog_json(const dialog_row& row) {
                              {"rootId", row.root_id},
                              {"parentId", row.parent_id},
                              {"member", row.member_id},
+                             {"title", row.title},
                              {"status", row.status},
                              {"course", row.course},
                              {"openQuestions", row.open_questions},
@@ -51,23 +55,47 @@ boost::json::object message_json(const message_row& row) {
   return out;
 }
 
+// What a running dialog is doing, in the words the web UI uses; STATUS is its lifecycle
+// (running, completed, archived), STATE what it does or waits for now.
 std::string state_of(const dialog_row& row) {
+  if (row.dead) return "dead";
   if (row.status != "running") return row.status;
+  if (row.generating) return "generating";
+  if (row.open_questions > 0) return "waiting-human";
+  if (row.pending_subdialogs > 0) return "waiting-sub";
   if (!row.last_error.empty()) return "failed";
-  if (row.generating || row.needs_drive) return "pending";
+  if (row.needs_drive) return "queued";
   return "idle";
+}
+
+// As `parley run` shows them: one "→ name arguments" line per call.
+void print_tool_calls(const std::string& calls_json) {
+  const auto calls = parse_json(calls_json);
+  if (!calls || !calls->is_array()) return;
+  for (const auto& call : calls->as_array()) {
+    if (!call.is_object()) continue;
+    const auto& c = call.as_object();
+    const auto* args = c.if_contains("arguments");
+    const std::string shown_args = args == nullptr     ? ""
+                                   : args->is_string() ? std::string(args->as_string())
+                                                       : boost::json::serialize(*args);
+    std::printf("  → %s %s\n", json_string_or(c, "name").c_str(), shown_args.c_str());
+  }
 }
 
 void print_transcript_line(const message_row& row) {
   if (row.role == "user") {
-    std::printf("[%s] %s: %s\n", format_iso8601_ms(row.ts_ms).c_str(), row.origin.c_str(), row.content.c_str());
+    std::printf("[%s] %s:\n%s", format_iso8601_ms(row.ts_ms).c_str(), row.origin.c_str(),
+                indented(row.content, "  ").c_str());
   } else if (row.role == "assistant") {
-    if (!row.thinking.empty()) std::printf("  (thinking) %s\n", row.thinking.c_str());
-    if (!row.content.empty()) std::printf("  %s\n", row.content.c_str());
-    if (!row.tool_calls_json.empty()) std::printf("  → %s\n", row.tool_calls_json.c_str());
+    if (!row.thinking.empty()) std::printf("  (thinking)\n%s", indented(row.thinking, "    ").c_str());
+    if (!row.content.empty()) std::printf("%s", indented(row.content, "  ").c_str());
+    if (!row.tool_calls_json.empty()) print_tool_calls(row.tool_calls_json);
     if (row.interrupted) std::printf("  [interrupted]\n");
   } else {
-    std::printf("  ← %s%s: %s\n", row.ok ? "" : "error from ", row.tool_name.c_str(), row.content.c_str());
+    // A result keeps its lines (a file, a listing), indented under the call's name.
+    std::printf("  ← %s%s:\n%s", row.ok ? "" : "error from ", row.tool_name.c_str(),
+                indented(row.content, "      ").c_str());
   }
 }
 
@@ -77,19 +105,62 @@ config::team_config team_or_empty(const parsed_args& args) {
   return team ? std::move(team).value() : config::team_config{};
 }
 
+// --limit N: 1..500, 50 when absent.
+result<std::int64_t> page_limit(const parsed_args& args) {
+  const auto text = args.value("limit");
+  if (!text) return std::int64_t{50};
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc{} || end != text->data() + text->size() || value < 1 || value > 500) {
+    return make_error(errc::invalid_argument, "--limit: expected a whole number from 1 to 500, got '" + *text + "'");
+  }
+  return value;
+}
+
+// Every event of the listed roots' trees: what their usage is summed from, so a page costs its
+// own dialogs and not the whole log.
+result<std::vector<event>> events_of_trees(store& log, const std::vector<dialog_row>& roots) {
+  std::vector<event> out;
+  for (const auto& root : roots) {
+    dialog_filter tree;
+    tree.root_id = root.id;
+    auto rows = log.list_dialogs(tree);
+    if (!rows) return std::move(rows).err();
+    for (const auto& row : *rows) {
+      auto events = log.read_events(row.id);
+      if (!events) return std::move(events).err();
+      out.insert(out.end(), std::make_move_iterator(events->begin()), std::make_move_iterator(events->end()));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+// Root dialogs newest first, a page at a time as GET /api/dialogs pages them (store/root_listing.hpp):
+// `--cursor` takes the cursor the previous page printed last.
 int run_verb_dialogs(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace"}, {"json"}});
+  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}});
   if (!args) return report(args.err());
-  auto log = open_data_store(data_dir_of(*args));
+  root_listing listing;
+  listing.status = args->value("status").value_or("");
+  listing.member_id = args->value("member").value_or("");
+  listing.text = args->value("q").value_or("");
+  auto limit = page_limit(*args);
+  if (!limit) return report(limit.err());
+  listing.limit = *limit;
+  if (const auto cursor = args->value("cursor"); cursor && !cursor->empty()) {
+    auto key = server::parse_cursor(*cursor);
+    if (!key) return report(make_error(key.err().code, "--" + key.err().message));
+    listing.after = std::move(*key);
+  }
+  auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
-  dialog_filter filter;
-  filter.status = args->value("status").value_or("");
-  filter.member_id = args->value("member").value_or("");
-  auto rows = (*log)->list_dialogs(filter);
-  if (!rows) return report(rows.err());
-  auto events = (*log)->read_all_events();
+  auto page = (*log)->list_roots(listing);
+  if (!page) return report(page.err());
+  const std::vector<dialog_row>* rows = &page->rows;
+  const std::string next = page->more && !rows->empty() ? server::cursor_text(page_key_of(rows->back())) : "";
+  auto events = events_of_trees(**log, *rows);
   if (!events) return report(events.err());
   const auto usage = engine::summarize_usage(*events, team_or_empty(*args));
   const auto usage_of = [&](const std::string& id) {
@@ -104,17 +175,19 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
       out.push_back(std::move(item));
     }
     std::printf("%s\n", boost::json::serialize(out).c_str());
+    // stdout stays one JSON array, as before pages; where the next one starts goes to stderr.
+    if (!next.empty()) std::fprintf(stderr, "next page: parley dialogs --json --cursor %s\n", next.c_str());
     return kExitOk;
   }
-  std::printf("%-17s %-12s %-10s %-8s %6s %9s %8s %9s %9s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE", "QUESTIONS",
-              "PENDING", "TOKENS", "COST");
+  std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
+              "QUESTIONS", "PENDING", "TOKENS", "COST", "TITLE");
   for (const auto& row : *rows) {
     const auto totals = usage_of(row.id);
     const std::string cost = totals.unpriced_calls < totals.calls ? engine::format_usd(totals.cost_usd) : "-";
-    std::printf("%-17s %-12s %-10s %-8s %6lld %9lld %8lld %9lld %9s\n", row.id.c_str(), row.member_id.c_str(),
+    std::printf("%-17s %-12s %-10s %-13s %6lld %9lld %8lld %9lld %9s  %s\n", row.id.c_str(), row.member_id.c_str(),
                 row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
                 static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs),
-                static_cast<long long>(totals.input_tokens + totals.output_tokens), cost.c_str());
+                static_cast<long long>(totals.input_tokens + totals.output_tokens), cost.c_str(), row.title.c_str());
   }
   if (usage.team.calls > 0) {
     for (const auto& [member, totals] : usage.by_member) {
@@ -122,6 +195,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
   }
+  if (!next.empty()) std::printf("next page: parley dialogs --cursor %s\n", next.c_str());
   return kExitOk;
 }
 
@@ -131,12 +205,12 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (args->positionals.size() != 1) {
     return report(make_error(errc::invalid_argument, "usage: parley show DIALOG [--json] [--all-courses]"));
   }
-  auto log = open_data_store(data_dir_of(*args));
+  auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
   const std::string& id = args->positionals[0];
   auto row = (*log)->get_dialog(id);
   if (!row) return report(row.err());
-  if (!*row) return report(make_error(errc::not_found, "no dialog with id '" + id + "'"));
+  if (!*row) return report(check_dialog_stored(data_dir_of(*args), id).err());
   auto messages = (*log)->messages(id, args->has("all-courses") ? 0 : (*row)->course);
   if (!messages) return report(messages.err());
   auto events = (*log)->read_events(id);

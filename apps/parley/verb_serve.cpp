@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
@@ -32,6 +33,8 @@
 #include "parley/server/server_context.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
+#include "parley/tot/run_board.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -42,11 +45,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{
-    {"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
-     "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
-     "max-connections", "max-connections-per-client"},
-    {kAllowDataInWorkspace}};
+const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
+                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
+                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
+                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kServeUsage =
@@ -69,7 +71,8 @@ result<std::uint16_t> parse_port(const std::string& text) {
 }
 
 // --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
-// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist; else no UI.
+// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist, else the web/dist of
+// the source tree it was built from; else no UI.
 result<std::string> find_web_root(const parsed_args& args) {
   std::error_code ec;
   if (const auto web = args.value("web")) {
@@ -85,6 +88,8 @@ result<std::string> find_web_root(const parsed_args& args) {
     if (fs::is_directory(beside_source, ec)) return fs::weakly_canonical(beside_source, ec).string();
   }
   if (fs::is_directory("web/dist", ec)) return fs::absolute("web/dist", ec).string();
+  // The source tree it was built from, wherever the binary was copied and whatever the directory.
+  if (fs::is_directory(PARLEY_WEB_DIST_DIR, ec)) return fs::weakly_canonical(PARLEY_WEB_DIST_DIR, ec).string();
   return std::string{};
 }
 
@@ -122,8 +127,8 @@ asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
     bool busy = false;
     for (const auto& row : *rows) {
       const auto* dialog = eng.find(row.id);
-      if (dialog == nullptr) continue;  // never loaded by this process: nothing of it runs
-      (void)eng.stop(row.id);           // "not generating" is fine
+      if (dialog == nullptr) continue;                        // never loaded by this process: nothing of it runs
+      (void)eng.stop(row.id, "the server is shutting down");  // "not generating" is fine
       busy = busy || dialog->drive_scheduled;
     }
     if (!busy) break;
@@ -239,7 +244,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
-  const config::team_config& team = inputs->team;
+  config::team_config& team = inputs->team;
   store& log = *inputs->log;
 
   // Media of image and audio messages live beside the log; models that take them read them here.
@@ -248,15 +253,19 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // only once no coroutine is left, so nothing refers back into these objects when they go.
   asio::io_context io(1);
   std::unique_ptr<engine::engine> eng;
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   std::unique_ptr<server::pubchan> channels;
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
   {
-    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers),
-                                          engine::build_builtin_tools());
+    auto tools = engine::build_builtin_tools();
+    tot_binding->data_dir = data_dir_of(*args);
+    tot::offer_tree_of_thoughts(team, tools, tot_binding);
+    auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
     if (!created) return report(created.err());
     eng = std::move(*created);
+    tot_binding->engine = eng.get();
   }
   eng->set_protected_dirs(std::move(inputs->protected_dirs));
   eng->set_record_windows(*turn_window, *session_gap);
@@ -272,7 +281,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads};
+  tot::run_board tot_runs(*eng, data_dir_of(*args));
+  server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
 
   std::vector<std::string> unreadable;
   eng->set_store_retry(true);
@@ -281,7 +291,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   for (const auto& problem : unreadable) {
     std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());
   }
-  if (*recovered > 0) std::printf("parley: recovered %zu running dialog(s) from the log\n", *recovered);
+  if (*recovered > 0) {
+    std::printf("parley: recovered %s from the log\n",
+                counted(*recovered, "running dialog", "running dialogs").c_str());
+  }
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {
     windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
@@ -337,8 +350,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     status = kExitRuntime;
   }
   if (const auto stalled = eng->stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %zu dialog(s) stalled on a write the store refused; they resume at the next start\n",
-                 stalled);
+    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
+                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
+                 stalled == 1 ? "it resumes" : "they resume");
     status = kExitRuntime;
   }
   if (gave_up) {

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "parley/model/events/enums.hpp"
 
 namespace parley::cli {
 
@@ -13,9 +16,16 @@ int run_verb_show(const std::vector<std::string>& args);
 int run_verb_answer(const std::vector<std::string>& args);
 int run_verb_resume(const std::vector<std::string>& args);
 int run_verb_dead(const std::vector<std::string>& args);
+// complete, archive, reopen: seed 001's root lifecycle.
+int run_verb_root_status(const std::vector<std::string>& args, std::string_view verb, events::dialog_status to);
 int run_verb_questions(const std::vector<std::string>& args);
+int run_verb_registry(const std::vector<std::string>& args);
+int run_verb_providers(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
+int run_verb_tot(const std::vector<std::string>& args);
+int run_verb_backup(const std::vector<std::string>& args);
+int run_verb_vacuum(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

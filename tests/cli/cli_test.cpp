@@ -87,6 +87,53 @@ TEST_F(Cli, SayContinuesTheDialogWithTheRememberedTeam) {
   EXPECT_NE(listed.output.find("\"id\":\"" + id + "\""), std::string::npos) << listed.output;
 }
 
+// `parley dialogs` pages as GET /api/dialogs does: newest root first, and the command for the
+// next page printed last while there is one.
+TEST_F(Cli, DialogsListsRootsNewestFirstAPageAtATime) {
+  for (const char* words : {"first", "second", "third"}) {
+    ASSERT_EQ(run("run" + team() + data() + " --quiet " + words).status, 0);
+  }
+  std::vector<std::string> ids;
+  {
+    auto log = open_sqlite_store(data_.string());
+    for (const auto& row : (*log)->list_dialogs({.roots_only = true}).value()) ids.push_back(row.id);
+  }
+  ASSERT_EQ(ids.size(), 3U);  // oldest first
+  const auto first = run("dialogs --limit 2" + data());
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_LT(first.output.find(ids[2]), first.output.find(ids[1])) << first.output;
+  EXPECT_EQ(first.output.find(ids[0]), std::string::npos) << first.output;
+  const std::string marker = "next page: parley dialogs --cursor ";
+  const auto at = first.output.find(marker);
+  ASSERT_NE(at, std::string::npos) << first.output;
+  const std::string cursor = first.output.substr(at + marker.size(), first.output.find('\n', at) - at - marker.size());
+  const auto second = run("dialogs --limit 2 --cursor " + cursor + data());
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_NE(second.output.find(ids[0]), std::string::npos) << second.output;
+  EXPECT_EQ(second.output.find(ids[1]), std::string::npos) << second.output;
+  EXPECT_EQ(second.output.find("next page"), std::string::npos) << second.output;
+
+  const auto found = run("dialogs --q SECOND" + data());
+  EXPECT_NE(found.output.find(ids[1]), std::string::npos) << found.output;
+  EXPECT_EQ(found.output.find(ids[2]), std::string::npos) << found.output;
+
+  const auto bad = run("dialogs --limit 0" + data());
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--limit: expected a whole number from 1 to 500, got '0'"), std::string::npos)
+      << bad.output;
+  const auto forged = run("dialogs --cursor nonsense" + data());
+  EXPECT_EQ(forged.status, 2) << forged.output;
+  EXPECT_NE(forged.output.find("--cursor: "), std::string::npos) << forged.output;
+}
+
+// `parley vacuum` with a team that keeps everything changes nothing and says so.
+TEST_F(Cli, VacuumWithoutARetentionPolicyKeepsEverything) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  const auto out = run("vacuum" + team() + data());
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("the team keeps everything"), std::string::npos) << out.output;
+}
+
 TEST_F(Cli, HelpAfterAVerbPrintsTheUsageAndSucceeds) {
   for (const char* line : {"serve --help", "run -h", "--help"}) {
     const auto out = run(line);
@@ -108,7 +155,7 @@ TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
   EXPECT_NE(out.output.find("unknown member 'laed' (did you mean 'lead'?)"), std::string::npos) << out.output;
   out = run("show nope" + data());
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "parley: no dialog with id 'nope'\n");
+  EXPECT_EQ(out.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
 }
 
 TEST_F(Cli, OversizedMessageIsRefusedAndStoresNothing) {
@@ -130,14 +177,16 @@ TEST_F(Cli, AnArgumentThatIsNotUtf8IsRefusedBeforeAnythingIsStored) {
 // A log written before Parley refused such bytes: the store still opens, `check` names the
 // event, `repair` rewrites it with a record of the original, and then all is well.
 TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
-  ASSERT_EQ(run("run" + team() + data() + " --quiet hello").status, 0);
+  // The demo's one-member flow: seq 2 is then the only user_message at that place in the log.
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
   {
     auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
     ASSERT_TRUE(db) << db.err().message;
     // {"course":1,"content":"caf\xff","msgId":"m1","origin":"user"} in hex, stored as the text of event 2.
     ASSERT_TRUE(
         db->exec("UPDATE events SET payload = CAST(X'7b22636f75727365223a312c22636f6e74656e74223a22636166ff222c"
-                 "226d73674964223a226d31222c226f726967696e223a2275736572227d' AS TEXT) WHERE seq = 2 AND type = 'user_message'"));
+                 "226d73674964223a226d31222c226f726967696e223a2275736572227d' AS TEXT) WHERE seq = 2 AND type = "
+                 "'user_message'"));
   }
   const auto listed = run("dialogs" + data());
   EXPECT_EQ(listed.status, 0) << listed.output;
@@ -220,18 +269,136 @@ TEST_F(Cli, ARefusedDomindsWorkspaceChangesNothingOnDisk) {
   EXPECT_FALSE(fs::exists(data_));
 }
 
-// A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
-// answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
-TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
-  fs::create_directories(team_dir_);
-  std::ofstream(team_dir_ / "team.yaml") << R"(version: 1
+// A lead and a clerk on the scripted model; the caller writes the script. Returns the team's folder.
+fs::path write_lead_and_clerk_team(const fs::path& team_dir) {
+  fs::create_directories(team_dir);
+  std::ofstream(team_dir / "team.yaml") << R"(version: 1
 providers:
   offline: {kind: scripted, script: script.yaml}
 members:
   lead: {persona: "You lead.", provider: offline, model: scripted}
   clerk: {persona: "You book.", provider: offline, model: scripted}
 )";
-  std::ofstream(team_dir_ / "script.yaml") << R"(members:
+  return team_dir;
+}
+
+// `parley registry` lists the root's Type B subdialogs, asked through the root or any dialog of its
+// tree, as the REST route does.
+TEST_F(Cli, RegistryListsTheRootsTypeBSubdialogs) {
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
+  lead:
+    - when: {last_tool: "booked"}
+      emit: [{saying: "Trip booked."}]
+    - emit: [{tool_call: {name: tellask, arguments: {targetAgentId: clerk, sessionSlug: booking, tellaskContent: "Book it."}}}]
+  clerk:
+    - emit: [{saying: "booked"}]
+)";
+  const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
+  const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  std::string root;
+  const auto listing = boost::json::parse(run("dialogs --json" + data()).output);
+  for (const auto& dialog : listing.as_array()) {
+    if (dialog.at("parentId").as_string().empty()) root = dialog.at("id").as_string();
+  }
+  ASSERT_FALSE(root.empty());
+
+  const auto listed = run("registry " + root + " --json" + team_flag + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  const auto registry = boost::json::parse(listed.output).as_object();
+  EXPECT_EQ(registry.at("rootId").as_string(), root);
+  const auto& entries = registry.at("entries").as_array();
+  ASSERT_EQ(entries.size(), 1U) << listed.output;
+  EXPECT_EQ(entries[0].at("key").as_string(), "clerk!booking");
+  EXPECT_EQ(entries[0].at("agentId").as_string(), "clerk");
+  const std::string sub(entries[0].at("subdialogId").as_string());
+
+  // Through the subdialog: the same registry, the root's.
+  const auto text = run("registry " + sub + team_flag + data());
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_EQ(text.output.rfind("clerk!booking -> " + sub, 0), 0U) << text.output;
+
+  const auto unknown = run("registry no-such-dialog" + team_flag + data());
+  EXPECT_EQ(unknown.status, 2);  // a name that is not there, as every verb says it
+  EXPECT_NE(unknown.output.find("no dialog 'no-such-dialog'"), std::string::npos) << unknown.output;
+  EXPECT_EQ(run("registry" + team_flag + data()).status, 2);
+}
+
+// Seed 001's root lifecycle from the CLI: a completed root refuses `say` until reopened, and the
+// Dominds layout files it under done/ with its Type B subdialog and its registry.
+TEST_F(Cli, ACompletedRootMovesToDoneWithItsRegistryAndIsReopened) {
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
+  lead:
+    - when: {last_tool: "booked"}
+      emit: [{saying: "Trip booked."}]
+    - when: {last_user: "thanks"}
+      emit: [{saying: "you are welcome"}]
+    - emit: [{tool_call: {name: tellask, arguments: {targetAgentId: clerk, sessionSlug: booking, tellaskContent: "Book it."}}}]
+  clerk:
+    - emit: [{saying: "booked"}]
+)";
+  const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
+  ASSERT_EQ(run("run" + team_flag + data() + " --quiet 'plan a trip'").status, 0);
+  std::string root;
+  const auto listing = boost::json::parse(run("dialogs --json" + data()).output);
+  for (const auto& dialog : listing.as_array()) {
+    if (dialog.at("parentId").as_string().empty()) root = dialog.at("id").as_string();
+  }
+  ASSERT_FALSE(root.empty());
+
+  const auto completed = run("complete " + root + team_flag + data());
+  ASSERT_EQ(completed.status, 0) << completed.output;
+  EXPECT_NE(completed.output.find(root + " is completed"), std::string::npos) << completed.output;
+  const auto refused = run("say " + root + team_flag + data() + " --quiet 'thanks'");
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.output.find("reopen"), std::string::npos) << refused.output;
+  EXPECT_EQ(run("complete " + root + team_flag + data()).status, 1);  // already completed: a conflict
+  EXPECT_EQ(run("complete no-such-dialog" + team_flag + data()).status, 2);
+  EXPECT_EQ(run("archive" + team_flag + data()).status, 2);
+
+  const fs::path out = root_ / "rtws";
+  ASSERT_EQ(run("export --rtws " + out.string() + data()).status, 0);
+  const fs::path done = out / ".dialogs" / "done" / root;
+  EXPECT_TRUE(fs::is_regular_file(done / "dialog.yaml"));
+  EXPECT_TRUE(fs::is_regular_file(done / "registry.yaml"));
+  EXPECT_FALSE(fs::is_empty(done / "subdialogs"));
+  EXPECT_FALSE(fs::exists(out / ".dialogs" / "run" / root));
+
+  ASSERT_EQ(run("reopen " + root + team_flag + data()).status, 0);
+  const auto said = run("say " + root + team_flag + data() + " --quiet 'thanks'");
+  EXPECT_EQ(said.status, 0) << said.output;
+}
+
+// `parley resume --all` finds what resume would drive — here a dialog whose model call failed — and
+// drives it again (it fails again: the script still has no answer for it).
+TEST_F(Cli, ResumeAllDrivesEveryDialogWhoseDriveEndedEarly) {
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
+  lead:
+    - when: {last_user: "hello"}
+      emit: [{saying: "hi"}]
+  clerk:
+    - emit: [{saying: "ok"}]
+)";
+  const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
+  ASSERT_EQ(run("run" + team_flag + data() + " --quiet 'hello'").status, 0);
+  const auto failed = run("run" + team_flag + data() + " --quiet 'something unscripted'");
+  ASSERT_EQ(failed.status, 1) << failed.output;
+  std::string failed_id;
+  const auto listing = boost::json::parse(run("dialogs --json" + data()).output);
+  for (const auto& dialog : listing.as_array()) {
+    if (dialog.at("title").as_string() == "something unscripted") failed_id = dialog.at("id").as_string();
+  }
+  ASSERT_FALSE(failed_id.empty());
+
+  const auto resumed = run("resume --all" + team_flag + data() + " --quiet");
+  EXPECT_NE(resumed.output.find("1 dialog(s) resumed: " + failed_id), std::string::npos) << resumed.output;
+  EXPECT_EQ(run("resume --all extra" + team_flag + data()).status, 2);
+}
+
+// A lead delegates to a clerk, who asks the human: the CLI lists the question with its call site,
+// answers it (the hierarchy then finishes), checks the store and exports the Dominds layout.
+TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
+  std::ofstream(write_lead_and_clerk_team(team_dir_) / "script.yaml") << R"(members:
   lead:
     - when: {last_tool: "booked"}
       emit: [{saying: "Trip booked."}]
@@ -239,12 +406,12 @@ members:
   clerk:
     - when: {last_tool: "Friday"}
       emit: [{saying: "booked for Friday"}]
-    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?"}}}]
+    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: "Which day?\nMonday or Friday."}}}]
 )";
   const std::string team_flag = " --team " + (team_dir_ / "team.yaml").string();
   const auto started = run("run" + team_flag + data() + " --quiet 'plan a trip'");
   ASSERT_EQ(started.status, 0) << started.output;
-  EXPECT_NE(started.output.find("1 question(s) wait for you"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
 
   const auto listed = run("questions --json" + data());
   ASSERT_EQ(listed.status, 0) << listed.output;
@@ -255,6 +422,12 @@ members:
   EXPECT_EQ(question.at("member").as_string(), "clerk");
   const std::string clerk = std::string(question.at("dialog").as_object().at("selfId").as_string());
   const std::string question_id = std::string(question.at("id").as_string());
+
+  // The whole question, every line of it.
+  const auto shown = run("questions" + data());
+  EXPECT_NE(shown.output.find("\n  Which day?\n  Monday or Friday.\n  answer: parley answer " + clerk),
+            std::string::npos)
+      << shown.output;
 
   const auto wrong = run("answer " + clerk + " no-such-id Friday" + data());
   EXPECT_EQ(wrong.status, 2);
@@ -315,6 +488,218 @@ members:
   }
   const auto shown = run("show " + id + data());
   EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
+}
+
+TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
+  const auto out = run("tot '4 9 10 13' --json" + data());
+  ASSERT_EQ(out.status, 0) << out.output;
+  auto printed = boost::json::parse(out.output.substr(out.output.rfind('{', out.output.find("\"task_id\""))));
+  const auto& result = printed.as_object();
+  EXPECT_TRUE(result.at("solved").as_bool());
+  const fs::path log_dir(std::string(result.at("log_dir").as_string()));
+  EXPECT_TRUE(fs::exists(log_dir / "00-task-info.json"));
+  EXPECT_TRUE(fs::exists(log_dir / "99-merged-timeline.log"));
+  EXPECT_EQ(log_dir.parent_path(), data_ / "logs");
+}
+
+TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"tot ''", "parley: problem: must not be empty"},
+      {"tot '4 9 10 13' --task-type poetry", "parley: task_type: 'poetry' is not one of math_reasoning"},
+      {"tot '4 9 10 13' --depth 0", "parley: depth: 0 is outside 1–10"},
+      {"tot '4 9 10 13' --breadth x", "parley: breadth: 'x' is not an integer"},
+      {"tot '4 9 10 13' --threshold 11", "parley: threshold: must be a number 0–10"},
+      {"tot '4 9 10 13' --strategy A*", "parley: strategy: 'A*' is not one of BFS, DFS"},
+      {"tot --resume nope", "parley: resume: 'nope' is not a run id"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const auto out = run(args + data());
+    EXPECT_EQ(out.status, 2) << args << ": " << out.output;
+    EXPECT_EQ(out.output.rfind(expected, 0), 0u) << args << ": " << out.output;
+  }
+  EXPECT_FALSE(fs::exists(data_ / "logs"));
+}
+
+}  // namespace
+}  // namespace parley
+
+namespace parley {
+namespace {
+
+TEST_F(Cli, ResumeOfADialogWhoseAnswerWasGivenSaysNothingToResumeAndRepeatsNothing) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  std::size_t events_before = 0;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+    events_before = (*log)->read_events(id).value().size();
+  }
+  const auto out = run("resume " + id + data());
+  EXPECT_EQ(out.status, 1) << out.output;
+  EXPECT_EQ(out.output, "parley: dialog " + id + ": nothing to resume (its last answer was given)\n");
+  auto log = open_sqlite_store(data_.string());
+  EXPECT_EQ((*log)->read_events(id).value().size(), events_before);
+}
+
+TEST_F(Cli, AnUntitledRootIsNamedByItsFirstMessageInDialogs) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet '# What is in the notes?\nAnd more.'").status, 0);
+  const auto listed = run("dialogs" + data());
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("TITLE"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("  What is in the notes?\n"), std::string::npos) << listed.output;
+  const auto json = run("dialogs --json" + data());
+  EXPECT_NE(json.output.find("\"title\":\"What is in the notes?\""), std::string::npos) << json.output;
+}
+
+TEST_F(Cli, VerbsOnADialogNameTheFolderTheyLookedInAndTheDialog) {
+  const auto said = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(said.status, 2) << said.output;
+  EXPECT_EQ(said.output, "parley: no dialog 'nope': there is no Parley data in " + data_.string() +
+                             " (pass --data DIR where the dialog was kept)\n");
+  for (const char* verb : {"resume nope", "dead nope", "answer nope q1 Friday"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no dialog 'nope'"), std::string::npos) << verb << ": " << out.output;
+  }
+  for (const char* verb : {"dialogs", "questions", "check", "show nope"}) {
+    const auto out = run(std::string(verb) + data());
+    EXPECT_EQ(out.status, 2) << verb;
+    EXPECT_NE(out.output.find("no Parley data in " + data_.string()), std::string::npos) << verb << ": " << out.output;
+  }
+  EXPECT_FALSE(fs::exists(data_)) << "a verb created a store at a mistyped --data";
+
+  ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
+  const auto missing = run("say nope" + data() + " 'and then?'");
+  EXPECT_EQ(missing.output, "parley: no dialog 'nope' in " + data_.string() + "\n");
+}
+
+TEST_F(Cli, ShowPrintsToolCallsAndMultiLineResultsAsRunDoes) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string id;
+  {
+    auto log = open_sqlite_store(data_.string());
+    id = (*log)->list_dialogs({}).value().at(0).id;
+  }
+  const auto shown = run("show " + id + data());
+  ASSERT_EQ(shown.status, 0) << shown.output;
+  EXPECT_NE(shown.output.find("\n  → "), std::string::npos) << shown.output;
+  EXPECT_EQ(shown.output.find("[{\""), std::string::npos) << "calls are printed one by one, not as JSON";
+  EXPECT_NE(shown.output.find("  ← "), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find(" · idle · "), std::string::npos) << shown.output;
+}
+
+TEST_F(Cli, VersionAndRunLabelsWhoIsStreaming) {
+  const auto version = run("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.output.rfind("parley 0.", 0), 0U) << version.output;
+  const auto ran = run("run" + team() + data() + " 'What is in the notes?'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("@lead:\n"), std::string::npos) << ran.output;
+}
+
+// The demo's first run shows what Parley is: a subdialog, a question for the human, a reminder.
+TEST_F(Cli, TheDemoDelegatesAsksTheHumanAndFinishesOnceAnswered) {
+  const auto started = run("run" + team() + data() + " 'Plan the next sprint'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  EXPECT_NE(started.output.find("→ add_reminder"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("→ tellaskSessionless"), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("@researcher (subdialog "), std::string::npos) << started.output;
+  EXPECT_NE(started.output.find("1 question waits for you"), std::string::npos) << started.output;
+  const auto listed = run("questions --json" + data());
+  auto questions = boost::json::parse(listed.output).as_array();
+  ASSERT_EQ(questions.size(), 1U) << listed.output;
+  const auto& question = questions[0].as_object();
+  EXPECT_EQ(question.at("member").as_string(), "researcher");
+  const std::string sub(question.at("dialog").as_object().at("selfId").as_string());
+  const auto answered = run("answer " + sub + " " + std::string(question.at("id").as_string()) + " 'the CLI'" + data());
+  ASSERT_EQ(answered.status, 0) << answered.output;
+  EXPECT_NE(answered.output.find("3 sprints of 12 days are 864 hours."), std::string::npos) << answered.output;
+  // `parley dialogs` lists roots; the subdialog's own state is in `show`.
+  const auto sub_shown = run("show " + sub + " --json" + data());
+  EXPECT_NE(sub_shown.output.find("\"status\":\"completed\""), std::string::npos) << sub_shown.output;
+}
+
+// A copy of the binary, started from another directory, still serves the web UI of the source
+// tree it was built from (issue 24: `parley serve` finds its web UI from any directory).
+TEST_F(Cli, ServeFindsItsWebUiFromAnyDirectory) {
+  const fs::path dist = fs::path(PARLEY_SOURCE_DIR) / "web" / "dist" / "index.html";
+  ASSERT_TRUE(fs::exists(dist)) << dist << " is missing: run npm run build in web/ (scripts/setup.sh does)";
+  fs::create_directories(root_ / "elsewhere");
+  fs::copy_file(PARLEY_BINARY, root_ / "elsewhere" / "parley-copy");
+  // SIGINT once it has started: a graceful stop, after the lines this test reads.
+  const std::string command = "cd " + (root_ / "elsewhere").string() + " && timeout -s INT 3 ./parley-copy serve" +
+                              team() + data() + " --port 0 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
+  pclose(pipe);
+  EXPECT_NE(output.find("parley: serving http://"), std::string::npos) << output;
+  EXPECT_EQ(output.find("no web UI found"), std::string::npos) << output;
+}
+
+// `parley providers` lists the built-in catalogue merged with llm.yaml, says whether each key
+// variable is set and never prints a key; an unusable llm.yaml provider is noted once on stderr.
+TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "members:\n  alice:\n    provider: deepseek\n";
+  std::ofstream(team_dir_ / ".minds" / "llm.yaml")
+      << "providers:\n  bedrock:\n    apiType: aws-bedrock\n    models: [titan]\n";
+  const std::string where = " --workspace " + team_dir_.string() + data();
+  ::setenv("KIMI_CODE_API_KEY", "sk-kimi-never-printed", 1);
+  ::unsetenv("DEEPSEEK_API_KEY");
+  auto out = run("providers" + where);
+  EXPECT_EQ(out.output.find("sk-kimi-never-printed"), std::string::npos);
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("parley: note: " + (team_dir_ / ".minds" / "llm.yaml").string() +
+                            ":2:3: providers.bedrock: skipped, not usable by Parley"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("deepseek (DeepSeek): anthropic-compatible as anthropic at "
+                            "https://api.deepseek.com/anthropic/v1; key DEEPSEEK_API_KEY not set; 4 models; built-in; "
+                            "used by alice\n"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("codex (Codex (ChatGPT)): codex, not usable: "), std::string::npos) << out.output;
+
+  out = run("providers --json" + where);
+  ::unsetenv("KIMI_CODE_API_KEY");
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_EQ(out.output.find("sk-kimi-never-printed"), std::string::npos);
+  const auto at = out.output.find('[');
+  ASSERT_NE(at, std::string::npos) << out.output;
+  const auto list = boost::json::parse(out.output.substr(at)).as_array();
+  bool saw_kimi = false;
+  for (const auto& item : list) {
+    const auto& provider = item.as_object();
+    if (provider.at("id").as_string() != "kimi-code") continue;
+    saw_kimi = true;
+    EXPECT_EQ(provider.at("keyVariable").as_string(), "KIMI_CODE_API_KEY");
+    EXPECT_TRUE(provider.at("keySet").as_bool());
+    EXPECT_EQ(provider.at("apiType").as_string(), "openai-compatible");
+    EXPECT_EQ(provider.at("models").as_array().at(0).at("contextWindow").as_int64(), 262144);
+  }
+  EXPECT_TRUE(saw_kimi);
+  EXPECT_EQ(list.back().at("id").as_string(), "bedrock");
+  EXPECT_FALSE(list.back().at("usable").as_bool());
+}
+
+// A member on a provider Parley cannot speak (Dominds' built-in codex) refuses the workspace with
+// the provider, its apiType and where it is defined, and leaves nothing on disk.
+TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "member_defaults:\n  provider: codex\nmembers:\n  dev: {}\n";
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                                 ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at "
+                                 "built-in) cannot be used: ",
+                             0),
+            0U)
+      << out.output;
+  EXPECT_FALSE(fs::exists(data_));
 }
 
 }  // namespace

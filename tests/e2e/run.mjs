@@ -72,15 +72,18 @@ const teamDir = join(here, 'team');
 // ---- the server ----
 
 /** Starts `parley serve` and resolves once it printed the `serving http://…` line. */
-function startServer({ token, port = 0, data = null, args: extraArgs = [] } = {}) {
+function startServer({ token, port = 0, data = null, args: extraArgs = [], team = teamDir } = {}) {
   const reuse = data !== null;
   data ??= mkdtempSync(join(tmpdir(), 'parley-e2e-data-'));
   // The team folder is the workspace (Taskdocs are written there): use a copy, never the sources.
-  if (!reuse) cpSync(teamDir, join(data, 'team'), { recursive: true });
+  if (!reuse) cpSync(team, join(data, 'team'), { recursive: true });
   const args = ['serve', '--port', String(port), '--data', join(data, 'store'), '--team', join(data, 'team', 'team.yaml'), '--web', webDist];
   if (token) args.push('--token', token);
   args.push(...extraArgs);
-  const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The scripted model whatever the developer's environment says (the demo team would use a real one).
+  const env = { ...process.env };
+  for (const key of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY']) delete env[key];
+  const proc = spawn(opts.parley, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
@@ -127,13 +130,16 @@ function startServer({ token, port = 0, data = null, args: extraArgs = [] } = {}
 
 // ---- the browser ----
 
-async function openBrowser(extraArgs = []) {
+const DESKTOP = { width: 1400, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function openBrowser(extraArgs = [], viewport = DESKTOP) {
   const profile = mkdtempSync(join(tmpdir(), 'parley-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: [...CHROMIUM_ARGS, ...extraArgs],
-    viewport: { width: 1400, height: 900 },
+    viewport,
     locale: 'en-US',
     colorScheme: 'light',
   });
@@ -141,10 +147,14 @@ async function openBrowser(extraArgs = []) {
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // The console must stay free of errors too: a failed request or a logged exception is a defect.
+  const consoleErrors = [];
+  context.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${m.text()} (${m.location().url ?? ''})`));
   return {
     context,
     page,
     errors,
+    consoleErrors,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
@@ -299,14 +309,25 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await visible(page, tid('answer-mode'), 'the answer mode of the input box');
   await waitText(page, tid('answer-question-text'), 'Which day?', 'the answer mode');
   await screenshot(page, '03-answering', [tid('answer-mode'), tid('answer-question-text')]);
+  const transcriptFetches = [];
+  const countFetch = (r) => r.url().includes('/transcript') && transcriptFetches.push(r.url());
+  page.on('request', countFetch);
   await page.locator(tid('input')).fill('Friday');
   await page.locator(tid('send')).click();
+  // The answer appears as it enters the log (question_answered_evt), not at the next reload.
+  await waitText(page, tid('tellask-result'), 'Friday', 'the human\'s answer in the subdialog');
+  assert(transcriptFetches.length === 0, `the answer came live, not from a refetch (${transcriptFetches.join(', ')})`);
+  page.off('request', countFetch);
   await waitAttr(page, tid('q4h-badge'), 'data-count', '0', 'the Q4H badge after the answer');
   assert(await page.locator(tid('answer-mode')).isHidden(), 'the answer mode ends after the answer');
 
   // The subdialog finishes; the root resumes and completes.
   await waitText(page, tid('saying'), 'Venue booked for Friday', 'the clerk\'s final saying');
   await waitAttr(page, tid('dialog-status'), 'data-status', 'completed', 'the clerk subdialog status');
+  // A completed dialog takes no more messages: the composer says so instead of failing a send.
+  await waitText(page, tid('composer-note'), 'completed', 'the composer on a completed dialog');
+  assert(await page.locator(tid('input')).isDisabled(), 'the input is disabled on a completed dialog');
+  assert(await page.locator(tid('send')).isDisabled(), 'send is disabled on a completed dialog');
   await page.locator(`${tid('tree-node')}[data-kind="root"] > .tree-row`).click();
   await page.waitForFunction((id) => document.querySelector('[data-testid="transcript"]')?.getAttribute('data-dialog') !== id, subId);
   await waitText(page, tid('saying'), 'Done.', 'the root\'s final saying');
@@ -315,6 +336,8 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await waitAttr(page, tid('dialog-status'), 'data-status', ROOT_DONE_STATUS, 'the root status');
   await waitAttr(page, `${tid('tree-node')}[data-member="clerk"] .status`, 'data-status', 'completed', 'the clerk in the tree');
   await screenshot(page, '04-completed', [tid('tellask-result'), tid('dialog-status'), `${tid('tree-node')}[data-member="clerk"]`]);
+  // Its last answer was given: resume would only repeat it, so it is not offered.
+  assert(await page.locator(tid('btn-resume')).isDisabled(), 'resume is disabled on a root whose work is done');
 
   // Collapsing drops the subtree from the page; expanding fetches it again.
   const childrenFetches = [];
@@ -340,9 +363,180 @@ test('stop interrupts a streaming reply; resume is offered', async ({ server, pa
   await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'the status after the stop');
   const said = await textOf(page, tid('saying'));
   assert(said.length > 0 && !said.includes('on and on and on.'), 'the partial saying is kept, not the whole text');
-  assert(await page.locator(tid('btn-resume')).isEnabled(), 'resume is enabled after the stop');
+  await page.locator(`${tid('btn-resume')}:not([disabled])`).waitFor();
+  await waitAttr(page, tid('btn-resume'), 'data-reason', 'interrupted', 'why resume applies');
   assert(await page.locator(tid('btn-interrupt')).isDisabled(), 'stop is disabled after the stop');
+  // Resume goes on with the stopped generation; while it runs, resume no longer applies.
+  await page.locator(tid('btn-resume')).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'generating', 'the status after resume');
+  assert(await page.locator(tid('btn-resume')).isDisabled(), 'resume is disabled while generating');
+  await page.locator(`${tid('btn-interrupt')}:not([disabled])`).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'the status after the second stop');
+  assert((await page.locator(tid('interrupted')).count()) === 2, 'both stopped generations are marked');
 });
+
+for (const [label, viewport] of [['desktop', DESKTOP], ['390×844', PHONE]]) {
+  test(`tool arguments and output are shown as they are (${label})`, async ({ server, page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    await gotoApp(page, server.url);
+    await page.locator(tid('new-content')).fill('read the source');
+    await page.locator(tid('new-start')).click();
+    await waitText(page, tid('saying'), 'I read the three files.', 'the final saying');
+    const outputs = page.locator(tid('tool-output-text'));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="tool-output-text"]').length === 3);
+    const source = readFileSync(join(teamDir, 'src', 'hello.cpp'), 'utf8');
+    assert((await outputs.nth(0).textContent()) === source, `read_file's output is the file byte for byte: ${await outputs.nth(0).textContent()}`);
+    assert((await page.locator(`${tid('tool-output')} h1, ${tid('tool-output')} strong`).count()) === 0, 'no Markdown inside tool output');
+    const look = await outputs.nth(0).evaluate((el) => ({ ws: getComputedStyle(el).whiteSpace, font: getComputedStyle(el).fontFamily }));
+    assert(look.ws === 'pre-wrap' && /mono/i.test(look.font), `monospace with whitespace kept (${JSON.stringify(look)})`);
+    const json = readFileSync(join(teamDir, 'src', 'settings.json'), 'utf8');
+    assert((await outputs.nth(1).textContent()) === JSON.stringify(JSON.parse(json), null, 2), 'JSON output is pretty-printed');
+
+    // The long one starts collapsed; expanding shows all of it; copying copies all of it.
+    const long = page.locator(tid('tool-output')).nth(2);
+    assert((await long.getAttribute('data-collapsed')) === 'true', 'long output starts collapsed');
+    const clipped = await long.locator('pre').evaluate((el) => el.scrollHeight > el.clientHeight + 20);
+    assert(clipped, 'collapsed output is clipped');
+    await long.locator(tid('tool-output-expand')).click();
+    await waitAttr(page, `${tid('tool-output')}[data-collapsed]`, 'data-collapsed', 'false', 'the expanded output');
+    const whole = await long.locator('pre').evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
+    assert(whole, 'expanded output shows every line');
+    await long.locator(tid('tool-output-copy')).click();
+    const guests = readFileSync(join(teamDir, 'src', 'guests.txt'), 'utf8');
+    await page.waitForFunction((want) => navigator.clipboard.readText().then((got) => got === want), guests);
+
+    // Arguments are pretty-printed JSON too.
+    await page.locator(`${tid('tool-call')} summary`).first().click();
+    const args = await page.locator(tid('tool-args-text')).first().textContent();
+    assert(args === JSON.stringify({ path: 'src/hello.cpp' }, null, 2), `the arguments as pretty JSON: ${args}`);
+    await outputs.nth(0).scrollIntoViewIfNeeded();
+    await screenshot(page, `08-tool-output-${viewport.width}`, [tid('tool-output-text'), tid('tool-args-text')]);
+  }, { viewport });
+}
+
+const openDialogIs = (page, id, what) =>
+  page
+    .waitForFunction((want) => document.querySelector('[data-testid="transcript"]')?.getAttribute('data-dialog') === want, id)
+    .catch(() => {
+      throw new AssertionError(`${what}: the open dialog never became ${id}`);
+    });
+
+for (const [label, viewport] of [['desktop', DESKTOP], ['390×844', PHONE]]) {
+  test(`dialogs are titled and linked: #/dialog/ID, back and forward, reload (${label})`, async ({ server, page }) => {
+    await gotoApp(page, server.url);
+    await page.locator(tid('new-member')).selectOption('lead');
+    await page.locator(tid('new-content')).fill('Plan the launch\nwith a venue and a date');
+    await page.locator(tid('new-start')).click();
+    const sub = `${tid('tree-node')}[data-member="clerk"]`;
+    await visible(page, sub, 'the clerk subdialog in the tree');
+    const rootId = await page.locator(tid('transcript')).getAttribute('data-dialog');
+    assert((await page.evaluate(() => location.hash)) === `#/dialog/${rootId}`, 'the address names the new dialog');
+    // Titled by its first line; the subdialog by its task, not by the tool that made it.
+    await waitText(page, `${tid('dialog-item')} .di-title`, 'Plan the launch', 'the dialog list');
+    assert((await textOf(page, `${tid('dialog-item')} .di-title`)) === 'Plan the launch', 'the title is the first line');
+    await waitText(page, `${sub} ${tid('tree-label')}`, 'Book a venue for the launch.', 'the subdialog\'s label');
+    assert(!(await textOf(page, `${sub} ${tid('tree-label')}`)).includes('tellaskSessionless'), 'no tool name in the label');
+    const subId = await page.locator(sub).getAttribute('data-id');
+    await page.locator(`${sub} > .tree-row`).click();
+    await openDialogIs(page, subId, 'the clerk after a click in the tree');
+    assert((await page.evaluate(() => location.hash)) === `#/dialog/${subId}`, 'the address follows the open dialog');
+
+    await page.goBack();
+    await openDialogIs(page, rootId, 'back');
+    await page.goForward();
+    await openDialogIs(page, subId, 'forward');
+    await page.reload();
+    await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+    await openDialogIs(page, subId, 'after a reload');
+    await waitText(page, tid('dialog-title'), '@clerk', 'the title after a reload');
+    await screenshot(page, `09-linked-${viewport.width}`, [tid('dialog-title'), tid('tree-label')]);
+
+    // An address that names no dialog says so where the dialog would be.
+    await page.evaluate(() => (location.hash = '#/dialog/no-such-dialog'));
+    await visible(page, tid('missing-dialog'), 'the missing dialog notice');
+    await waitText(page, tid('missing-dialog'), 'no-such-dialog', 'the missing dialog notice');
+  }, { viewport, consoleAllows: [/status of 404/] });
+}
+
+test('a phone (390×844): one pane at a time, nothing squeezed, every panel reachable', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  const view = page.viewportSize();
+  const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  assert(await noSideways(), 'the page does not scroll sideways');
+  await visible(page, tid('pane-tabs'), 'the pane tabs');
+  const bar = await page.locator('.topbar').boundingBox();
+  assert(bar.height < 56, `the top bar is one line (${bar.height} px)`);
+  await visible(page, tid('new-content'), 'the new dialog form in the first pane');
+  const form = await page.locator(tid('new-dialog')).boundingBox();
+  assert(form.width > view.width * 0.8, `the form has the width of the screen (${form.width})`);
+  await page.locator(tid('new-member')).selectOption('lead');
+  await page.locator(tid('new-content')).fill('Plan the launch');
+  await page.locator(tid('new-start')).click();
+
+  // The conversation takes the screen: a title with room, buttons on one line each.
+  await visible(page, tid('transcript'), 'the transcript');
+  assert(await page.locator(tid('new-content')).isHidden(), 'the dialog list pane is put away');
+  const title = await page.locator(tid('dialog-title')).boundingBox();
+  assert(title && title.width > 100, `the title has room (${title?.width})`);
+  for (const id of ['btn-interrupt', 'btn-resume', 'view-records', 'view-transcript']) {
+    const box = await page.locator(tid(id)).boundingBox();
+    assert(box && box.height < 40 && box.x + box.width <= view.width, `${id} is one line inside the screen (${JSON.stringify(box)})`);
+  }
+  const composer = await page.locator(tid('composer')).boundingBox();
+  assert(composer && composer.y + composer.height <= view.height + 1, 'the composer is on screen');
+  await visible(page, `${tid('tree-node')}[data-member="clerk"]`, 'the tree');
+
+  // The question reaches the panels pane; following it leads back to the conversation.
+  await waitAttr(page, tid('pane-q4h-count'), 'class', 'badge small', 'the question count on the panels tab');
+  await page.locator(tid('pane-right')).click();
+  await visible(page, tid('q4h-item'), 'the question in the panels pane');
+  const panel = await page.locator(tid('q4h-panel')).boundingBox();
+  assert(panel.width > view.width * 0.8 && panel.height > 64, `the Q4H panel is not squeezed (${JSON.stringify(panel)})`);
+  await visible(page, tid('reminders-panel'), 'the reminders panel');
+  await screenshot(page, '10-phone-panels', [tid('q4h-item'), tid('pane-tabs')]);
+  await page.locator(tid('q4h-link')).first().click();
+  await visible(page, tid('answer-mode'), 'the answer mode');
+  await page.locator(tid('input')).fill('Friday');
+  await page.locator(tid('send')).click();
+  await waitText(page, tid('saying'), 'Venue booked for Friday', 'the clerk\'s reply');
+  assert(await noSideways(), 'still no sideways scrolling');
+  await screenshot(page, '11-phone-conversation', [tid('dialog-title'), tid('composer'), tid('pane-tabs')]);
+
+  // A long conversation scrolls inside its pane.
+  await page.locator(tid('pane-left')).click();
+  await page.locator(tid('new-content')).fill('read the source');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'I read the three files.', 'the last saying');
+  const scrolls = await page.locator(tid('transcript-scroll')).evaluate((el) => {
+    el.scrollTop = 0;
+    const top = el.scrollTop;
+    el.scrollTop = el.scrollHeight;
+    return el.scrollHeight > el.clientHeight && el.scrollTop > top;
+  });
+  assert(scrolls, 'the transcript scrolls');
+}, { viewport: PHONE });
+
+test('the demo team shows the hierarchy on the first run: tree, question, reminder, Taskdoc', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  // The Team panel names what answers: the scripted model, not the live model the file asks for.
+  await waitText(page, tid('members'), '@researcher', 'the team panel');
+  const models = await page.locator(tid('member-model')).allTextContents();
+  assert(models.every((m) => m.includes('scripted') && !m.includes('gpt')), `the team panel claims no live model: ${models.join(' | ')}`);
+  await page.locator(tid('new-content')).fill('Plan the next sprint');
+  await page.locator(tid('new-taskdoc')).fill('tasks/sprint.tsk');
+  await page.locator(tid('new-start')).click();
+  await visible(page, `${tid('tree-node')}[data-member="researcher"]`, 'the researcher subdialog in the tree');
+  await waitText(page, `${tid('tree-node')}[data-member="researcher"] ${tid('tree-label')}`, 'milestone 1', 'its task as its label');
+  await waitAttr(page, tid('q4h-badge'), 'data-count', '1', 'the researcher\'s question');
+  await waitText(page, tid('reminder'), 'Report the sprint hours', 'the lead\'s reminder');
+  await waitText(page, tid('taskdoc-goals'), 'Find milestone 1', 'the Taskdoc goals');
+  await screenshot(page, '12-demo-first-run', [`${tid('tree-node')}[data-member="researcher"]`, tid('q4h-item'), tid('reminder'), tid('taskdoc-goals')]);
+  await page.locator(tid('q4h-link')).first().click();
+  await page.locator(tid('input')).fill('the CLI');
+  await page.locator(tid('send')).click();
+  await page.locator(`${tid('tree-node')}[data-kind="root"] > .tree-row`).click();
+  await waitText(page, tid('saying'), '864 hours', 'the lead\'s answer');
+}, { team: 'examples/demo' });
 
 test('theme and language toggles change the page and are remembered', async ({ server, page }) => {
   await gotoApp(page, server.url);
@@ -416,7 +610,7 @@ test('a wrong token shows an auth error; the right one works', async ({ page, se
   assert(await ok.locator(tid('auth-error')).isHidden(), 'no auth error with the right token');
   await waitText(ok, tid('members'), '@lead', 'the team panel with the right token');
   await ok.close();
-}, { token: 'e2e-secret-token' });
+}, { token: 'e2e-secret-token', consoleAllows: [/status of 401/] });
 
 test('the WebSocket reconnects after a server restart and the dialog goes on live', async ({ server, page, swap }) => {
   await gotoApp(page, server.url);
@@ -430,16 +624,24 @@ test('the WebSocket reconnects after a server restart and the dialog goes on liv
   server.keepData = true;
   await server.stop();
   await waitAttr(page, tid('ws-status'), 'data-state', 'closed', 'the WebSocket after the server stopped');
+  // Said plainly; a send while it is down is refused with a sentence and the text is kept.
+  await visible(page, tid('conn-banner'), 'the reconnecting banner');
+  await page.locator(tid('input')).fill('sent while down');
+  await page.locator(tid('send')).click();
+  await waitText(page, tid('error-banner'), 'cannot be reached', 'the refused send');
+  assert(!(await textOf(page, tid('error-banner'))).includes('Failed to fetch'), 'no "Failed to fetch"');
+  assert((await page.locator(tid('input')).inputValue()) === 'sent while down', 'the text stays in the box');
   const again = await swap(await startServer({ port, data: server.data }));
   assert(new URL(again.url).port === port, `the new server took the same port (${again.url})`);
   await page.locator(tid('ws-status') + '[data-state="open"]').waitFor({ timeout: 30000 });
+  assert(await page.locator(tid('conn-banner')).isHidden(), 'the banner goes once the connection is back');
   await page.locator(tid('input')).fill('tell me a long story');
   await page.locator(tid('send')).click();
   await waitText(page, tid('saying'), 'Once upon', 'the reply streamed after the reconnect');
   assert((await page.locator(tid('msg-user')).count()) === 2, 'both user messages are shown once');
   await page.locator(tid('btn-interrupt')).click();
   await visible(page, tid('interrupted'), 'the interrupted mark');
-});
+}, { consoleAllows: [/WebSocket connection to .* failed/, /ERR_CONNECTION_REFUSED/] });
 
 test(
   'records: sessions and turns on a timeline, an unresponded turn marked, search leads to its turn',
@@ -475,7 +677,26 @@ test(
     for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
     await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="human"]`, 'Plan the launch', 'the human message');
     await waitText(page, `${tid('record-turn')} ${tid('record-message')}[data-role="ai"]`, 'clerk', 'the lead\'s words');
-    await screenshot(page, '07-records', [tid('records'), unresponded, tid('records-bar')]);
+    // Labels are words, not internal names; the lead's Tellask shows its tool and arguments.
+    const recordsText = await textOf(page, tid('records'));
+    for (const internal of ['human_query', 'human → ai', 'tool_input', 'tool_output']) {
+      assert(!recordsText.includes(internal), `the records view shows '${internal}'`);
+    }
+    await waitText(page, tid('record-tool-call'), 'tellaskSessionless', 'the Tellask call in the records');
+    await waitText(page, tid('record-tool-args-text'), 'Book a venue for the launch.', 'its arguments');
+    assert((await page.locator(`${tid('record-message')} strong`).count()) > 0, 'Markdown renders in the records');
+    await screenshot(page, '07-records', [tid('records'), unresponded, tid('records-bar'), tid('record-tool-call')]);
+
+    // The Chinese mode translates labels, the placeholder and the dates.
+    const enTime = await textOf(page, `${tid('record-turn')} .rec-time`);
+    await page.locator(tid('lang-toggle')).click();
+    await waitText(page, tid('record-who'), '人类', 'the roles in Chinese');
+    await page.waitForFunction(() => /^\d{4}\/\d{1,2}\/\d{1,2}/.test(document.querySelector('[data-testid="record-turn"] .rec-time')?.textContent ?? ''));
+    assert((await page.locator(tid('records-search')).getAttribute('placeholder')) === '搜索本对话…', 'the search placeholder in Chinese');
+    assert(/AM|PM/.test(enTime), `dates were English before (${enTime})`);
+    await screenshot(page, '07-records-zh', [tid('records'), tid('record-who')]);
+    await page.locator(tid('lang-toggle')).click();
+    await waitText(page, tid('record-who'), 'Human', 'the roles in English again');
     for (const line of await page.locator(`${tid('record-turn')} .rec-turn-line`).all()) await line.click();
 
     // Search finds the message and leads to its turn.
@@ -498,7 +719,8 @@ test(
     await visible(page, tid('transcript'), 'the transcript');
     assert(await page.locator(tid('records-scroll')).isHidden(), 'the records are hidden again');
   },
-  { args: ['--turn-window', '2'] },
+  // The refused search syntax is a 400 on purpose (its message is what the test reads).
+  { args: ['--turn-window', '2'], consoleAllows: [/status of 400 \(Bad Request\) \(\S+\/api\/messages\/search\?q=foo%20AND%20bar/] },
 );
 
 test('the page carries its own secret: the UI works without #token', async ({ server, page }) => {
@@ -615,7 +837,7 @@ test('a page of another origin cannot create, read or subscribe', async ({ serve
   } finally {
     await other.close();
   }
-});
+}, { consoleAllows: [/./] }); // the console here is the attacking page's: its refusals are the point
 
 test(
   'a DNS-rebound name gets neither the page nor the API',
@@ -649,7 +871,8 @@ test(
     const listed = await dialogsOf(server);
     assert(listed.total === 0, `no dialog was created: ${JSON.stringify(listed)}`);
   },
-  { browserArgs: ['--host-resolver-rules=MAP rebound.test 127.0.0.1'] },
+  // The console is the rebound page's: the refused page, requests and WebSocket are the point.
+  { browserArgs: ['--host-resolver-rules=MAP rebound.test 127.0.0.1'], consoleAllows: [/./] },
 );
 
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
@@ -673,12 +896,16 @@ for (const t of problem ? [] : tests) {
   let browser;
   const started = Date.now();
   try {
-    server = await startServer(t.extra);
-    browser = await openBrowser(t.extra.browserArgs);
+    server = await startServer({ ...t.extra, team: t.extra.team ? join(opts.source, t.extra.team) : teamDir });
+    browser = await openBrowser(t.extra.browserArgs, t.extra.viewport);
     // `swap` hands the runner a replacement server to stop at the end.
     const swap = (next) => ((server = next), next);
     await t.fn({ server, page: browser.page, context: browser.context, swap });
     assert(browser.errors.length === 0, `the page threw: ${browser.errors.join(' | ')}`);
+    // A test that provokes errors on purpose (a wrong token, a server that is down, another site's
+    // page) names what it expects; anything else in the console fails it.
+    const unexpected = browser.consoleErrors.filter((e) => !(t.extra.consoleAllows ?? []).some((re) => re.test(e)));
+    assert(unexpected.length === 0, `the console has errors: ${unexpected.join(' | ')}`);
     passed++;
     console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
   } catch (e) {

@@ -6,6 +6,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cstdio>
@@ -164,6 +167,21 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       auto declared = co_await eng.declare_subdialog_dead(id, dead_step["reason"].as<std::string>(""));
       expect_error_text(declared, dead_step, "declare_dead");
       co_await settle(eng, id);
+    } else if (const auto tools_stop = step["stop_during_tools"]) {
+      // Posts, waits (bounded) until the dialog's member tools run, then stops the dialog.
+      const std::string id = resolve(*run.log, run, tools_stop["dialog"].as<std::string>());
+      auto posted = co_await eng.post_user_message(id, tools_stop["text"].as<std::string>());
+      expect_error_text(posted, tools_stop, "stop_during_tools");
+      boost::asio::steady_timer tick(co_await boost::asio::this_coro::executor);
+      bool stopped = false;
+      for (int i = 0; i < 2000 && !stopped; ++i) {
+        const auto* dialog = eng.find(id);
+        if (dialog != nullptr && dialog->running_tools()) stopped = static_cast<bool>(eng.stop(id));
+        tick.expires_after(std::chrono::milliseconds(10));
+        co_await tick.async_wait(boost::asio::use_awaitable);
+      }
+      EXPECT_TRUE(stopped) << "stop_during_tools: the dialog never ran its tools";
+      co_await settle(eng, id);
     } else if (const auto resume_step = step["resume"]) {
       const std::string id = resolve(*run.log, run, resume_step["dialog"].as<std::string>());
       auto resumed = co_await eng.resume(id);
@@ -279,7 +297,11 @@ void check_expectations(engine::engine& eng, store& log, const YAML::Node& expec
     ASSERT_TRUE(row.has_value() && row->has_value());
     auto messages = log.messages(dialog_id, (*row)->course);
     ASSERT_TRUE(messages.has_value());
-    ASSERT_EQ(messages->size(), entry.second.size()) << "messages of " << alias;
+    ASSERT_EQ(messages->size(), entry.second.size()) << "messages of " << alias << ":" << [&] {
+      std::string listed;
+      for (const auto& m : *messages) listed += "\n  " + m.role + " " + m.tool_name + ": " + m.content.substr(0, 120);
+      return listed;
+    }();
     for (std::size_t i = 0; i < messages->size(); ++i) check_message((*messages)[i], entry.second[i]);
   }
   for (const auto& entry : expect["subdialog_count"]) {

@@ -133,6 +133,9 @@ TEST(ModelTold, TheLeadIsToldItsTeammatesAndTheTellaskToolsListTheirIds) {
   EXPECT_TRUE(has(researcher.system, "A subdialog: @lead tellasked you once (tellaskSessionless, Type C)"))
       << researcher.system;
   EXPECT_TRUE(has(researcher.system, "- tellaskBack: Type A, ask @lead, your tellasker")) << researcher.system;
+  // Seed 001's flowchart: a tellaskSessionless aimed at the tellasker is Type A, and the model is told.
+  EXPECT_TRUE(has(researcher.system, "A tellaskSessionless to @lead is taken as a tellaskBack too."))
+      << researcher.system;
   const auto* researcher_target = target_schema(researcher, "tellaskSessionless");
   ASSERT_NE(researcher_target, nullptr);
   EXPECT_EQ(researcher_target->at("enum"), ids);

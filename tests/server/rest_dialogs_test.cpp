@@ -70,6 +70,19 @@ TEST_F(RestTest, TeamListsTheMembers) {
   EXPECT_TRUE(members[0].at("tools").is_array());
 }
 
+TEST_F(RestTest, AnUntitledRootIsTitledByItsFirstLineAndSaysWhetherItHasATaskdoc) {
+  start("q4h");
+  const auto reply = client().post("/api/dialogs", boost::json::value{{"content", "## hello there\nand more"}});
+  ASSERT_EQ(reply.status, 201) << reply.body;
+  const auto summary = reply.json().at("dialog");
+  EXPECT_EQ(summary.at("title"), "hello there");
+  EXPECT_TRUE(summary.at("taskDocPath").is_null());
+  const auto with_doc = client().post(
+      "/api/dialogs", boost::json::value{{"content", "set the goals"}, {"taskDocPath", "tasks/demo.tsk"}});
+  ASSERT_EQ(with_doc.status, 201) << with_doc.body;
+  EXPECT_EQ(with_doc.json().at("dialog").at("taskDocPath"), "tasks/demo.tsk");
+}
+
 TEST_F(RestTest, CreatesARootDialogThatRunsInTheBackground) {
   start("q4h");
   const auto reply = client().post(
@@ -142,6 +155,37 @@ TEST_F(RestTest, ListsRootsNewestFirstWithFilterAndPages) {
   EXPECT_EQ(client().get("/api/dialogs?status=completed").json().at("total"), 0);
   EXPECT_EQ(client().get("/api/dialogs?member=clerk").json().at("total"), 0);
   EXPECT_EQ(client().get("/api/dialogs?member=lead").json().at("total"), 3);
+}
+
+// Paging by cursor: each page names where the next starts, the last names none, and `total`
+// comes with the first page only. A cursor that is not one is refused with the field named.
+TEST_F(RestTest, ListsRootsPageByPageByCursor) {
+  start("q4h");
+  std::vector<std::string> ids;
+  for (const char* words : {"one", "two", "three", "four", "five"}) ids.push_back(create_dialog(words));
+  ASSERT_TRUE(eventually_says(ids.back(), "ok: five"));
+
+  std::vector<std::string> seen;
+  std::string cursor;
+  int pages = 0;
+  for (;; ++pages) {
+    const auto reply = client().get("/api/dialogs?limit=2" + (cursor.empty() ? "" : "&cursor=" + cursor));
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    const auto body = reply.json().as_object();
+    EXPECT_EQ(body.contains("total"), cursor.empty()) << reply.body;
+    for (const auto& row : body.at("dialogs").as_array()) seen.emplace_back(row.at("id").as_string());
+    if (body.at("nextCursor").is_null()) break;
+    cursor = std::string(body.at("nextCursor").as_string());
+    ASSERT_LT(pages, 5) << "pages never end";
+  }
+  EXPECT_EQ(pages, 2);
+  EXPECT_EQ(seen, (std::vector<std::string>{ids[4], ids[3], ids[2], ids[1], ids[0]}));
+
+  for (const char* bad : {"nonsense", "12", ".abc", "12.", "-5.abc", "x1.abc"}) {
+    const auto reply = client().get(std::string("/api/dialogs?cursor=") + bad);
+    EXPECT_EQ(reply.status, 400) << bad;
+    EXPECT_NE(reply.body.find("cursor: "), std::string::npos) << reply.body;
+  }
 }
 
 TEST_F(RestTest, TranscriptPagesAndPostedMessagesContinueTheDialog) {

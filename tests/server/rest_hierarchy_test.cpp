@@ -140,9 +140,27 @@ TEST_F(RestHierarchyTest, ResumeAndInterruptOfAnIdleDialog) {
   const auto stopped = client().post("/api/dialogs/" + id + "/interrupt", std::string(""));
   ASSERT_EQ(stopped.status, 200) << stopped.body;
   EXPECT_EQ(stopped.json().at("stopped"), false);  // nothing was running
+  // Its last answer was given: resume would only repeat it, so it is refused and nothing changes.
+  EXPECT_EQ(dialog(id).at("dialog").at("resumable"), false);
+  const auto before = messages(id).size();
   const auto resumed = client().post("/api/dialogs/" + id + "/resume", std::string(""));
-  EXPECT_EQ(resumed.status, 202) << resumed.body;
-  EXPECT_TRUE(eventually([&] { return settled(id); }));
+  EXPECT_EQ(resumed.status, 409) << resumed.body;
+  EXPECT_EQ(resumed.json().at("error").at("code"), "conflict");
+  EXPECT_NE(resumed.json().at("error").at("message").as_string().find("nothing to resume"), std::string::npos)
+      << resumed.body;
+  EXPECT_TRUE(settled(id));
+  EXPECT_EQ(messages(id).size(), before);
+}
+
+TEST_F(RestHierarchyTest, ADialogWaitingForTheHumanIsNotResumable) {
+  start("q4h");
+  const auto ids = delegate();
+  ASSERT_FALSE(ids.sub.empty());
+  EXPECT_EQ(dialog(ids.sub).at("dialog").at("resumable"), false);
+  EXPECT_EQ(dialog(ids.root).at("dialog").at("resumable"), false);
+  const auto refused = client().post("/api/dialogs/" + ids.sub + "/resume", std::string(""));
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_NE(refused.body.find("answer them instead"), std::string::npos) << refused.body;
 }
 
 TEST_F(RestHierarchyTest, RemindersOfADialog) {

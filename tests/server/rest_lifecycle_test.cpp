@@ -58,6 +58,14 @@ TEST_F(RestTest, InterruptStopsARunningGenerationAndKeepsItsPartialOutput) {
   const auto list = messages(id);
   ASSERT_EQ(list.size(), 2U);
   EXPECT_EQ(list[1].at("interrupted"), true);
+  // A stopped generation is what resume is for: it is offered, and taken.
+  const auto summary = dialog(id).at("dialog");
+  EXPECT_EQ(summary.at("resumable"), true);
+  EXPECT_EQ(summary.at("resumeReason"), "interrupted");
+  const auto resumed = client().post("/api/dialogs/" + id + "/resume", std::string(""));
+  EXPECT_EQ(resumed.status, 202) << resumed.body;
+  EXPECT_TRUE(eventually([&] { return dialog(id).at("dialog").at("generating") == true; }));
+  EXPECT_EQ(client().post("/api/dialogs/" + id + "/interrupt", std::string("")).status, 200);
 }
 
 TEST_F(RestTest, SigtermWhileGeneratingExitsZeroWithTheLogIntact) {

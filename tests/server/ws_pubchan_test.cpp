@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "parley/engine/assembly.hpp"
@@ -169,6 +170,40 @@ TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
   EXPECT_EQ(missing.err().code, errc::not_found);
 }
 
+TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers) {
+  options_.idle_channels_kept = 2;
+  recorder watcher;
+  const auto watched = create_dialog();
+  ASSERT_TRUE(channels_->subscribe(watcher, watched, std::nullopt, ""));
+  say(watched, "stream please");
+  const auto watched_last = channels_->last_seq(watched);
+  ASSERT_GT(watched_last, 0);
+
+  std::vector<std::string> others;
+  for (int i = 0; i < 8; ++i) {
+    others.push_back(create_dialog());
+    say(others.back(), "stream please");
+  }
+  // The watched dialog and at most the two idle ones used last (one sweep may be pending).
+  EXPECT_LE(channels_->channel_count(), 1u + 2u * 2u);
+  EXPECT_EQ(channels_->last_seq(watched), watched_last);
+  EXPECT_GT(channels_->last_seq(others.back()), 0);
+  EXPECT_EQ(channels_->last_seq(others.front()), 0);  // dropped
+
+  // A subscriber that knew the dropped dialog's numbering is told to resync, and what follows is
+  // numbered above every seq the dropped channel gave out.
+  const auto first = others.front();
+  recorder late;
+  ASSERT_TRUE(channels_->subscribe(late, first, 3, channels_->epoch()));
+  ASSERT_EQ(late.packets.size(), 1u);
+  EXPECT_EQ(late.packets[0].at("type").as_string(), "resync");
+  const auto resync_seq = late.packets[0].at("seq").as_int64();
+  say(first, "stream again");
+  ASSERT_GT(late.packets.size(), 1u);
+  EXPECT_EQ(late.packets[1].at("seq").as_int64(), resync_seq + 1);
+  EXPECT_GT(resync_seq, 3);
+}
+
 TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
   recorder everyone;
   channels_->attach(everyone);
@@ -195,6 +230,56 @@ TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
   channels_->close_all();
   EXPECT_EQ(everyone.closed_with, 1001);
   channels_->detach(everyone);
+}
+
+static asio::awaitable<void> answer_co(engine::engine& eng, engine::user_answer answer, std::string root) {
+  auto answered = co_await eng.answer_question(std::move(answer));
+  EXPECT_TRUE(answered) << answered.err().message;
+  co_await eng.wait_until_settled(root);
+}
+
+TEST_F(PubchanTest, AHumansAnswerAndEveryOtherMessageOfTheLogReachSubscribers) {
+  const auto id = create_dialog();
+  say(id, "delegate it");
+  auto open = engine_->open_questions();
+  ASSERT_TRUE(open && open->size() == 1);
+  const auto question = open->front();
+  const std::string sub = question.dialog.id;
+  recorder watcher;
+  channels_->attach(watcher);
+  // From its first event on (the replay window holds all of it), then live.
+  ASSERT_TRUE(channels_->subscribe(watcher, sub, 0, channels_->epoch()));
+  const std::size_t replayed = watcher.packets.size();
+
+  engine::user_answer answer{sub, "blue", "answer-msg-1", question.question.id, "answer"};
+  asio::co_spawn(io_, answer_co(*engine_, std::move(answer), id), asio::detached);
+  io_.run();
+  io_.restart();
+
+  const boost::json::object* answered = nullptr;
+  for (std::size_t i = replayed; i < watcher.packets.size(); ++i) {
+    if (watcher.packets[i].at("type").as_string() == "question_answered_evt") answered = &watcher.packets[i];
+  }
+  ASSERT_NE(answered, nullptr) << "no question_answered_evt among the live packets";
+  EXPECT_EQ(answered->at("content").as_string(), "blue");
+  EXPECT_EQ(answered->at("questionId").as_string(), question.question.id);
+  EXPECT_EQ(answered->at("callId").as_string(), question.question.call_id);
+  EXPECT_EQ(answered->at("msgId").as_string(), "answer-msg-1");
+  EXPECT_EQ(answered->at("dialog").at("selfId").as_string(), sub);
+
+  // Each message the log holds for the subdialog was announced by a packet carrying its logSeq.
+  std::set<std::int64_t> announced;
+  for (const auto& p : watcher.packets) {
+    if (p.contains("logSeq")) announced.insert(p.at("logSeq").as_int64());
+  }
+  const auto stored = log_->messages(sub, 1);
+  ASSERT_TRUE(stored);
+  ASSERT_GE(stored->size(), 4U);  // the task, the askHuman call, the answer, the reply
+  for (const auto& message : *stored) {
+    EXPECT_TRUE(announced.count(message.seq) == 1)
+        << message.role << " message at seq " << message.seq << " (" << message.content << ") reached no subscriber";
+  }
+  channels_->detach(watcher);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // REST client: JSON in and out, `Authorization: Bearer` when a token is known.
+import { t } from './i18n';
 
 const TOKEN_KEY = 'parley.token';
 
@@ -61,12 +62,20 @@ export function reportAuthError(): void {
   authListeners.forEach((fn) => fn());
 }
 
-function send(method: string, path: string, body?: unknown): Promise<Response> {
+/** Status of an ApiError for a server that could not be reached at all (nothing was sent or stored). */
+export const UNREACHABLE = 0;
+
+async function send(method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const tok = token();
   if (tok) headers.Authorization = `Bearer ${tok}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  try {
+    return await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    // fetch says only "Failed to fetch": say what it means for the user.
+    throw new ApiError(UNREACHABLE, 'unreachable', t('serverUnreachable'));
+  }
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {

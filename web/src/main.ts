@@ -1,12 +1,15 @@
 // Parley web UI. The backend drives every dialog; this page only subscribes to PubChan and posts input.
 // It keeps render-scope data only: the open dialog's transcript, the visible tree levels, the visible list.
 import './style.css';
-import { ApiError, captureToken, get, newMsgId, onAuthError, post } from './api';
+import { ApiError, captureToken, get, newMsgId, onAuthError, post, UNREACHABLE } from './api';
 import { $, h, tr } from './dom';
 import { applyI18n, setLang, t, type Key, type Lang } from './i18n';
+import { LAYOUT_HTML } from './layout';
 import { RecordsView } from './records_view';
+import { fetchSidePanels, renderReminders } from './side_panels';
+import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { TranscriptView } from './transcript';
-import type { DialogSummary, Packet, Question, RegistryEntry, Reminder, Status, Taskdoc, Team } from './types';
+import type { DialogSummary, Packet, Question, Reminder, Status, Team } from './types';
 import { PubChan, type ConnState } from './ws';
 
 captureToken();
@@ -25,107 +28,26 @@ function applyLang(l: Lang): void {
   applyI18n(document);
   renderThemeButton();
   renderAll();
+  // Its dates are written in the language they were drawn in.
+  if (state.records && state.mode === 'records') void state.records.load();
 }
 
 // ---------- layout ----------
 
 const app = $('#app');
-app.innerHTML = `
-<header class="topbar">
-  <div class="brand" data-i18n="appTitle"></div>
-  <div class="conn" data-testid="ws-status" data-state="connecting"></div>
-  <div class="spacer"></div>
-  <button type="button" class="q4h-button" data-testid="q4h-button">
-    <span data-i18n="q4h"></span>
-    <span class="badge" data-testid="q4h-badge" data-count="0">0</span>
-  </button>
-  <button type="button" data-testid="theme-toggle"></button>
-  <button type="button" data-testid="lang-toggle" data-i18n="langToggle"></button>
-</header>
-<div class="banner offline" data-testid="offline-banner" hidden><span data-i18n="offlineBanner"></span></div>
-<div class="banner auth" data-testid="auth-error" role="alert" hidden><span data-i18n="authError"></span></div>
-<div class="banner err" data-testid="error-banner" role="alert" hidden></div>
-<main class="layout">
-  <aside class="left">
-    <section class="panel" data-testid="team-panel">
-      <h2 data-i18n="team"></h2>
-      <ul class="members" data-testid="members"></ul>
-    </section>
-    <section class="panel" data-testid="new-dialog">
-      <h2 data-i18n="newDialog"></h2>
-      <form class="new-form" data-testid="new-form">
-        <label><span data-i18n="member"></span><select data-testid="new-member"></select></label>
-        <input type="text" data-testid="new-taskdoc" data-i18n-ph="taskdocPath" />
-        <textarea rows="3" data-testid="new-content" data-i18n-ph="firstMessage" required></textarea>
-        <button type="submit" data-testid="new-start" data-i18n="start"></button>
-      </form>
-    </section>
-    <section class="panel grow" data-testid="dialog-list-panel">
-      <h2 data-i18n="dialogs"></h2>
-      <div class="tabs" role="tablist">
-        <button type="button" role="tab" data-tab="running" data-testid="tab-running" data-i18n="running"></button>
-        <button type="button" role="tab" data-tab="completed" data-testid="tab-completed" data-i18n="completed"></button>
-        <button type="button" role="tab" data-tab="archived" data-testid="tab-archived" data-i18n="archived"></button>
-      </div>
-      <input type="search" data-testid="dialog-search" data-i18n-ph="search" />
-      <ul class="dialog-list" data-testid="dialog-list"></ul>
-    </section>
-  </aside>
-  <section class="center">
-    <div class="dialog-head" data-testid="dialog-head" hidden>
-      <div class="title-line">
-        <span class="dlg-title" data-testid="dialog-title"></span>
-        <span class="status" data-testid="dialog-status"></span>
-      </div>
-      <div class="actions">
-        <span class="view-switch" role="group">
-          <button type="button" data-testid="view-transcript" data-i18n="transcript" aria-pressed="true"></button>
-          <button type="button" data-testid="view-records" data-i18n="records" aria-pressed="false"></button>
-        </span>
-        <button type="button" data-testid="btn-interrupt" data-i18n="stop"></button>
-        <button type="button" data-testid="btn-resume" data-i18n="resume"></button>
-      </div>
-    </div>
-    <details class="tree-box" data-testid="tree-box" open hidden>
-      <summary data-i18n="tree"></summary>
-      <ul class="tree" data-testid="tree"></ul>
-    </details>
-    <div class="tx-scroll" data-testid="transcript-scroll">
-      <div class="empty" data-testid="no-dialog" data-i18n="noDialogSelected"></div>
-    </div>
-    <div class="tx-scroll rec-scroll" data-testid="records-scroll" hidden></div>
-    <form class="composer" data-testid="composer" hidden>
-      <div class="answer-mode" data-testid="answer-mode" hidden>
-        <span data-i18n="answering"></span> <span class="q-text" data-testid="answer-question-text"></span>
-        <button type="button" class="link" data-testid="answer-cancel" data-i18n="cancel"></button>
-      </div>
-      <div class="composer-row">
-        <textarea rows="2" data-testid="input" data-i18n-ph="inputPlaceholder"></textarea>
-        <button type="submit" data-testid="send" data-i18n="send"></button>
-      </div>
-    </form>
-  </section>
-  <aside class="right">
-    <section class="panel" data-testid="q4h-panel" id="q4h-panel">
-      <h2><span data-i18n="q4h"></span> <span class="badge small" data-testid="q4h-panel-count">0</span></h2>
-      <ul class="questions" data-testid="q4h-list"></ul>
-    </section>
-    <section class="panel" data-testid="reminders-panel">
-      <h2 data-i18n="reminders"></h2>
-      <div data-testid="reminders"></div>
-    </section>
-    <section class="panel" data-testid="registry-panel">
-      <h2 data-i18n="registry"></h2>
-      <div data-testid="registry"></div>
-    </section>
-    <section class="panel" data-testid="taskdoc-panel">
-      <h2 data-i18n="taskdoc"></h2>
-      <div data-testid="taskdoc"></div>
-    </section>
-  </aside>
-</main>`;
+app.innerHTML = LAYOUT_HTML;
 
 const q = (id: string) => $(`[data-testid="${id}"]`);
+
+// ---------- narrow windows: one pane at a time, chosen by the tabs (wide ones show all three) ----------
+
+type Pane = 'left' | 'center' | 'right';
+function showPane(pane: Pane): void {
+  document.body.dataset.pane = pane;
+  document.querySelectorAll<HTMLElement>('.pane-tabs [data-pane]').forEach((b) => b.setAttribute('aria-selected', String(b.dataset.pane === pane)));
+}
+document.querySelectorAll<HTMLElement>('.pane-tabs [data-pane]').forEach((b) => b.addEventListener('click', () => showPane(b.dataset.pane as Pane)));
+showPane('left');
 
 // ---------- state (render scope only) ----------
 
@@ -192,9 +114,14 @@ function statusBadge(d: DialogSummary, testid?: string): HTMLElement {
   );
 }
 
+// A subdialog is told apart by its task (its title), then its Type B session, then how it was called.
 function dialogLabel(d: DialogSummary): string {
   const who = `@${d.memberId}`;
-  if (d.kind === 'sub') return d.sessionSlug ? `${who} · ${d.sessionSlug}` : `${who} · ${d.callKind ?? ''}`.replace(/ · $/, '');
+  if (d.kind === 'sub') {
+    const what = d.title || d.sessionSlug || d.callKind || '';
+    const slug = d.title && d.sessionSlug ? ` (${d.sessionSlug})` : '';
+    return what ? `${who} · ${what}${slug}` : who;
+  }
   return d.title ? `${d.title}` : who;
 }
 
@@ -216,7 +143,11 @@ function renderTeam(): void {
         h('strong', {}, m.name || m.id),
         ' ',
         h('span', { class: 'muted' }, `@${m.id}`),
-        h('div', { class: 'muted small' }, [m.provider, m.model].filter(Boolean).join(' · ')),
+        // What answers, not what the team file asked for: a live provider that fell back to the
+        // scripted model does not claim its model.
+        m.providerKind === 'scripted'
+          ? h('div', { class: 'muted small', testid: 'member-model' }, tr('scriptedModel'))
+          : h('div', { class: 'muted small', testid: 'member-model' }, [m.provider, m.model].filter(Boolean).join(' · ')),
       ),
     );
     sel.append(h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (@${m.id})` : `@${m.id}`));
@@ -296,9 +227,8 @@ q('new-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const content = (q('new-content') as HTMLTextAreaElement).value.trim();
   if (!content) return;
-  const firstLine = content.split('\n')[0];
-  const title = firstLine.length > 60 ? firstLine.slice(0, 57) + '…' : firstLine;
-  const body: Record<string, string> = { content, title, msgId: newMsgId() };
+  // The server titles an untitled root from its first message.
+  const body: Record<string, string> = { content, msgId: newMsgId() };
   const member = (q('new-member') as HTMLSelectElement).value;
   if (member) body.memberId = member;
   const taskDocPath = (q('new-taskdoc') as HTMLInputElement).value.trim();
@@ -332,9 +262,12 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   try {
     d ??= (await get<{ dialog: DialogSummary }>(`/api/dialogs/${encodeURIComponent(id)}`)).dialog;
   } catch (e) {
-    showError(e);
+    if (e instanceof ApiError && e.status === 404) showMissingDialog(id);
+    else showError(e);
     return null;
   }
+  showDialogInAddress(d.id);
+  showPane('center');
   if (state.answering && state.answering.dialog.selfId !== d.id) setAnswering(null);
   state.view?.dispose();
   state.records?.dispose();
@@ -358,6 +291,19 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   return view;
 }
 
+/** A link to a dialog that does not exist (or that this user may not see): said where it would be. */
+function showMissingDialog(id: string): void {
+  state.view?.dispose();
+  state.view = null;
+  state.current = null;
+  renderHead();
+  renderDialogs();
+  syncSubscriptions();
+  q('composer').hidden = true;
+  q('tree-box').hidden = true;
+  q('transcript-scroll').replaceChildren(h('div', { class: 'empty', testid: 'missing-dialog' }, tr('noSuchDialog'), ` ${id}`));
+}
+
 function renderHead(): void {
   const d = state.current;
   q('dialog-head').hidden = !d;
@@ -365,14 +311,48 @@ function renderHead(): void {
   q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
   const st = statusBadge(d, 'dialog-status');
   q('dialog-status').replaceWith(st);
-  (q('btn-interrupt') as HTMLButtonElement).disabled = !d.generating;
-  // Resume drives a stopped or failed dialog that waits for nothing (docs/hierarchy.md).
-  (q('btn-resume') as HTMLButtonElement).disabled =
-    d.status !== 'running' || !!d.generating || !!d.dead || (d.openQuestions ?? 0) > 0 || (d.pendingSubdialogs ?? 0) > 0;
+  const stop = q('btn-interrupt') as HTMLButtonElement;
+  stop.disabled = !d.generating;
+  stop.title = t(d.generating ? 'stopApplies' : 'stopNotApplies');
+  // Resume only when the server says it would do something (a stopped or failed drive, calls
+  // without results, unread input): an idle dialog would just repeat its last answer.
+  const resume = q('btn-resume') as HTMLButtonElement;
+  resume.disabled = d.resumable !== true || !!d.generating;
+  resume.dataset.reason = d.resumeReason ?? '';
+  resume.title = t(d.resumable === true ? resumeReasonKey(d.resumeReason) : 'resumeNotApplies');
+  renderComposerState(d);
+}
+
+/** A dialog that takes no more messages says so in the composer instead of failing a send. */
+function renderComposerState(d: DialogSummary): void {
+  let closed: Key | null = null;
+  if (d.dead) closed = 'composerDead';
+  else if (d.status === 'completed') closed = 'composerCompleted';
+  else if (d.status === 'archived') closed = 'composerArchived';
+  const note = q('composer-note');
+  note.hidden = !closed;
+  if (closed) {
+    note.dataset.i18n = closed;
+    note.textContent = t(closed);
+  }
+  (q('input') as HTMLTextAreaElement).disabled = !!closed;
+  (q('send') as HTMLButtonElement).disabled = !!closed;
+  q('composer').classList.toggle('closed', !!closed);
+}
+
+function resumeReasonKey(reason: DialogSummary['resumeReason']): Key {
+  if (reason === 'failed') return 'resumeFailed';
+  if (reason === 'unanswered_calls') return 'resumeCalls';
+  if (reason === 'unread_input') return 'resumeInput';
+  return 'resumeInterrupted';
 }
 
 function updateSummary(d: DialogSummary): void {
   if (state.current?.id === d.id) {
+    // List packets do not say whether resume applies; the last dialog_state_evt or GET does.
+    if (d.resumable === undefined && state.current.status === d.status) {
+      d = { ...d, resumable: state.current.resumable, resumeReason: state.current.resumeReason };
+    }
     state.current = d;
     renderHead();
   }
@@ -471,9 +451,11 @@ q('composer').addEventListener('submit', async (e) => {
     }
     input.value = '';
   } catch (err) {
-    showError(err);
+    // Said as what it means for the text in the box, not as a failed fetch.
+    showError(err instanceof ApiError && err.status === UNREACHABLE ? new Error(t('sendUnreachable')) : err);
   } finally {
     send.disabled = false;
+    if (state.current) renderComposerState(state.current);
   }
 });
 q('input').addEventListener('keydown', (e) => {
@@ -574,11 +556,8 @@ function renderTree(): void {
       if (node.expanded) collapse(id);
       else void expand(id);
     });
-    const label = h(
-      'span',
-      { class: 'tree-label', testid: 'tree-label' },
-      d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d),
-    );
+    const text = d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d);
+    const label = h('span', { class: 'tree-label', testid: 'tree-label', title: text }, text);
     const row = h(
       'div',
       { class: `tree-row ${state.current?.id === id ? 'current' : ''}` },
@@ -651,6 +630,8 @@ function renderQuestions(): void {
   badge.dataset.count = String(n);
   badge.classList.toggle('zero', n === 0);
   q('q4h-panel-count').textContent = String(n);
+  q('pane-q4h-count').textContent = String(n);
+  q('pane-q4h-count').classList.toggle('zero', n === 0);
   const ul = q('q4h-list');
   ul.replaceChildren();
   if (n === 0) {
@@ -703,83 +684,34 @@ const transcriptHost = {
 };
 
 q('q4h-button').addEventListener('click', () => {
+  showPane('right');
   q('q4h-panel').scrollIntoView({ block: 'start' });
   const first = state.questions[0];
   if (first) void goToQuestion(first);
 });
 
-// ---------- side panels: reminders, registry, Taskdoc ----------
+// ---------- side panels: reminders, registry, Taskdoc (side_panels.ts) ----------
 
 async function loadSidePanels(): Promise<void> {
   const d = state.current;
   if (!d) return;
   const rootId = d.rootId || d.id;
-  const [rem, reg, doc] = await Promise.allSettled([
-    get<{ reminders: Reminder[] }>(`/api/dialogs/${encodeURIComponent(d.id)}/reminders`),
-    get<{ entries: RegistryEntry[] }>(`/api/dialogs/${encodeURIComponent(rootId)}/registry`),
-    get<Taskdoc>(`/api/dialogs/${encodeURIComponent(rootId)}/taskdoc`),
-  ]);
-  if (state.current?.id !== d.id) return;
-  renderReminders(rem.status === 'fulfilled' ? rem.value.reminders : []);
-  renderRegistry(reg.status === 'fulfilled' ? reg.value.entries : []);
-  renderTaskdoc(doc.status === 'fulfilled' ? doc.value : null);
-}
-
-function renderReminders(list: Reminder[]): void {
-  const box = q('reminders');
-  box.replaceChildren();
-  if (list.length === 0) {
-    box.append(h('div', { class: 'muted' }, tr('noReminders')));
-    return;
-  }
-  const ol = h('ol', { class: 'reminders' });
-  // Numbered by position: REST numbers reminders from 1 and reminders_update_evt from 0.
-  for (const r of list) ol.append(h('li', { testid: 'reminder', 'data-index': r.index }, r.content));
-  box.append(ol);
-}
-
-function renderRegistry(list: RegistryEntry[]): void {
-  const box = q('registry');
-  box.replaceChildren();
-  if (list.length === 0) {
-    box.append(h('div', { class: 'muted' }, tr('noRegistry')));
-    return;
-  }
-  const ul = h('ul', { class: 'registry' });
-  for (const e of list) {
-    const a = h('a', { href: '#', testid: 'registry-entry', 'data-id': e.subdialogId }, `@${e.agentId} · ${e.sessionSlug}`);
-    a.addEventListener('click', (ev) => {
-      ev.preventDefault();
-      void openDialog(e.subdialogId);
-    });
-    ul.append(h('li', {}, a, e.locked ? ' 🔒' : ''));
-  }
-  box.append(ul);
-}
-
-function renderTaskdoc(doc: Taskdoc | null): void {
-  const box = q('taskdoc');
-  box.replaceChildren();
-  if (!doc) {
-    box.append(h('div', { class: 'muted' }, tr('noTaskdoc')));
-    return;
-  }
-  box.append(h('div', { class: 'muted small', testid: 'taskdoc-path' }, doc.path));
-  for (const key of ['goals', 'constraints', 'progress'] as const) {
-    const text = doc.sections?.[key];
-    if (!text) continue;
-    box.append(h('h3', {}, tr(key)), h('pre', { class: 'taskdoc-section', testid: `taskdoc-${key}` }, text));
-  }
+  const root = rootId === d.id ? d : state.tree.get(rootId)?.summary;
+  await fetchSidePanels(d, root, () => state.current?.id === d.id, (id) => void openDialog(id));
 }
 
 // ---------- PubChan packets ----------
 
+let everConnected = false;
 function onConnState(s: ConnState): void {
   const el = q('ws-status');
   el.dataset.state = s;
   const key: Key = s === 'open' ? 'connected' : s === 'connecting' ? 'connecting' : 'disconnected';
   el.dataset.i18n = key;
   el.textContent = s === 'unauthorized' ? '✗' : t(key);
+  // Said plainly once a connection that worked is lost (not while the first one is being made).
+  if (s === 'open') everConnected = true;
+  q('conn-banner').hidden = !(everConnected && (s === 'closed' || s === 'connecting'));
   if (s === 'open') {
     // Anything may have changed while we were away.
     scheduleQuestions();
@@ -829,7 +761,9 @@ function onPacket(p: Packet): void {
 function renderThemeButton(): void {
   const dark = document.documentElement.dataset.theme === 'dark';
   const b = q('theme-toggle');
-  b.textContent = dark ? `☀ ${t('themeToggleLight')}` : `☾ ${t('themeToggle')}`;
+  const label = t(dark ? 'themeToggleLight' : 'themeToggle');
+  b.replaceChildren(dark ? '☀' : '☾', h('span', { class: 'btn-label' }, ` ${label}`));
+  b.title = label; // phones show the icon alone
   b.setAttribute('aria-pressed', String(dark));
 }
 q('theme-toggle').addEventListener('click', () => {
@@ -873,6 +807,11 @@ async function start(): Promise<void> {
     showError(e);
   }
   await Promise.all([loadDialogs(), loadQuestions()]);
+  const linked = dialogInAddress();
+  if (linked) await openDialog(linked);
+  onAddressChange((id) => {
+    if (id && id !== state.current?.id) void openDialog(id);
+  });
   document.body.dataset.ready = 'true';
 }
 

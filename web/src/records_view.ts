@@ -1,10 +1,13 @@
 // The records view of a dialog (seed 002, docs/records.md): its sessions on a timeline, each with
 // its turns — who asked whom, when, how long the answer took — unresponded turns marked, a turn's
 // messages on a click, and full-text search over the dialogue. Read-only: it asks the REST API
-// and draws; every text is set as text, never as HTML.
+// and draws. Words are rendered as sanitised Markdown, tool arguments and output as they are
+// (tool_output.ts); labels are words in the page's language, never internal names.
 import { ApiError, get } from './api';
 import { h, tr } from './dom';
-import { t, type Key } from './i18n';
+import { lang, t, type Key } from './i18n';
+import { setMarkdown } from './markdown';
+import { rawBlock } from './tool_output';
 
 interface RecordMessage {
   id: string;
@@ -15,6 +18,7 @@ interface RecordMessage {
   content_type: string;
   content_meta: { caption?: string; transcription?: string; text?: string } | null;
   created_at: string;
+  metadata?: { toolCalls?: { id?: string; name?: string; arguments?: unknown }[]; name?: string } | null;
 }
 
 interface RecordTurn {
@@ -40,7 +44,70 @@ interface RecordSession {
   trigger_source?: string | null;
 }
 
-const clock = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+/** A time in the page's language (the toggle, not the browser's locale). */
+const clock = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-US') : '—';
+
+const ROLE_KEYS: Record<string, Key> = { human: 'roleHuman', ai: 'roleAi', system: 'roleSystem' };
+const TURN_KEYS: Record<string, Key> = {
+  human_query: 'turnHumanQuery',
+  ai_prompt: 'turnAiPrompt',
+  system_prompt: 'turnSystemPrompt',
+  unresponded_turn: 'turnUnresponded',
+};
+const CONTENT_KEYS: Record<string, Key> = {
+  text: 'ctText',
+  markdown: 'ctText',
+  image: 'ctImage',
+  audio: 'ctAudio',
+  tool_input: 'ctToolInput',
+  tool_output: 'ctToolOutput',
+  system_context: 'ctSystemContext',
+  prompt: 'ctPrompt',
+  quote_reply: 'ctQuoteReply',
+};
+
+/** A word for an internal name, in the page's language; an unknown name is shown as it is. */
+function word(keys: Record<string, Key>, name: string): HTMLElement | string {
+  const key = keys[name];
+  return key ? tr(key) : name;
+}
+
+/** Who sent a message: the member or user by name, else their role in words. */
+function sender(m: RecordMessage): (HTMLElement | string)[] {
+  const role = word(ROLE_KEYS, m.sender_role);
+  return m.sender_id ? [role, ` @${m.sender_id}`] : [role];
+}
+
+/** A message's body: tool calls and output as they are, words as Markdown. */
+function messageBody(m: RecordMessage): HTMLElement {
+  const box = h('div', { class: 'rec-content' });
+  if (m.content_type === 'tool_input') {
+    if (m.content) {
+      const said = h('div', { class: 'md' });
+      setMarkdown(said, m.content);
+      box.append(said);
+    }
+    for (const call of m.metadata?.toolCalls ?? []) {
+      box.append(
+        h('div', { class: 'rec-tool', testid: 'record-tool-call' }, h('span', { class: 'rec-tool-name' }, 'ƒ ', h('code', {}, call.name ?? '?'))),
+        rawBlock(call.arguments ?? {}, 'record-tool-args'),
+      );
+    }
+    return box;
+  }
+  if (m.content_type === 'tool_output') {
+    box.append(
+      h('div', { class: 'rec-tool', testid: 'record-tool-output' }, tr('resultOf'), ' ', h('code', {}, m.metadata?.name ?? '?')),
+      rawBlock(m.content, 'record-output'),
+    );
+    return box;
+  }
+  const body = h('div', { class: 'md' });
+  setMarkdown(body, messageText(m));
+  box.append(body);
+  return box;
+}
 
 function seconds(ms: number | null): string {
   if (ms === null || ms === undefined) return '';
@@ -63,7 +130,12 @@ export class RecordsView {
   private readonly results = h('ul', { class: 'rec-results', testid: 'search-results' });
   private readonly searchError = h('div', { class: 'rec-error', testid: 'records-search-error', role: 'alert' });
   private readonly count = h('span', { class: 'rec-count', testid: 'unresponded-count', 'data-count': '0' }, '0');
-  private readonly input = h('input', { type: 'search', testid: 'records-search', placeholder: t('searchRecords') });
+  private readonly input = h('input', {
+    type: 'search',
+    testid: 'records-search',
+    placeholder: t('searchRecords'),
+    'data-i18n-ph': 'searchRecords',
+  });
   private disposed = false;
   private loading: Promise<void> | null = null;
   private reloadAgain = false;
@@ -171,8 +243,8 @@ export class RecordsView {
     const line = h(
       'div',
       { class: 'rec-turn-line' },
-      h('span', { class: 'rec-who' }, `${turn.initiator_role} → ${turn.responder_role}`),
-      h('span', { class: 'rec-type' }, turn.turn_type),
+      h('span', { class: 'rec-who', testid: 'record-who' }, word(ROLE_KEYS, turn.initiator_role), ' → ', word(ROLE_KEYS, turn.responder_role)),
+      h('span', { class: 'rec-type', testid: 'record-turn-type' }, word(TURN_KEYS, turn.turn_type)),
       h('span', { class: `rec-status rs-${turn.status}` }, tr(`turn_${turn.status}` as Key)),
       turn.status === 'unresponded' ? h('span', { class: 'rec-mark', testid: 'unresponded-mark' }, '⚠') : null,
       h('span', { class: 'rec-time' }, `${clock(turn.started_at)} → ${ended}`),
@@ -184,9 +256,9 @@ export class RecordsView {
         h(
           'li',
           { class: `rec-message rm-${m.sender_role}`, testid: 'record-message', 'data-role': m.sender_role },
-          h('span', { class: 'rec-sender' }, m.sender_id ? `${m.sender_role} @${m.sender_id}` : m.sender_role),
-          h('span', { class: 'rec-ctype' }, m.content_type),
-          h('pre', { class: 'rec-content' }, messageText(m)),
+          h('span', { class: 'rec-sender' }, ...sender(m)),
+          h('span', { class: 'rec-ctype', 'data-content-type': m.content_type }, word(CONTENT_KEYS, m.content_type)),
+          messageBody(m),
         ),
       ),
     );
@@ -232,7 +304,7 @@ export class RecordsView {
         const li = h(
           'li',
           { class: 'rec-result', testid: 'search-result', 'data-turn-id': m.turn_id },
-          h('span', { class: 'rec-sender' }, m.sender_role),
+          h('span', { class: 'rec-sender' }, ...sender(m)),
           h('span', { class: 'rec-time' }, clock(m.created_at)),
           h('span', { class: 'rec-snippet' }, messageText(m).slice(0, 200)),
         );

@@ -3,6 +3,7 @@
 import { get } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
+import { rawBlock } from './tool_output';
 import type { DialogSummary, Message, Packet, Transcript as TranscriptData } from './types';
 
 const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
@@ -218,7 +219,7 @@ export class TranscriptView {
         'details',
         { class: 'call tool', testid: 'tool-call' },
         h('summary', { class: 'call-head' }, h('span', { class: 'icon' }, 'ƒ'), tr('toolCall'), ' ', h('code', {}, name)),
-        h('pre', { class: 'args' }, fmtArgs(args)),
+        rawBlock(args, 'tool-args'),
       );
     }
     el.dataset.callId = callId;
@@ -244,9 +245,15 @@ export class TranscriptView {
   private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): void {
     const existing = this.resultEls.get(callId);
     if (existing) return;
-    const body = h('div', { class: 'md' });
-    setMarkdown(body, content);
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
+    // Words of a member or a human render as Markdown; a tool's output is shown as it is.
+    let body: HTMLElement;
+    if (isTellask) {
+      body = h('div', { class: 'md' });
+      setMarkdown(body, content);
+    } else {
+      body = rawBlock(content, 'tool-output');
+    }
     const target = this.callEls.get(callId)?.dataset.target;
     if (!from && TELLASK_NAMES.has(name) && target) from = `@${target}`;
     const el = h(
@@ -383,6 +390,10 @@ export class TranscriptView {
       }
       case 'tool_result_evt':
         this.appendResult(String(p.callId ?? ''), String(p.name ?? ''), p.ok !== false, String(p.content ?? ''), null);
+        break;
+      case 'question_answered_evt':
+        // The human's answer, live: the result of the askHuman call that asked.
+        this.appendResult(String(p.callId ?? ''), 'askHuman', true, String(p.content ?? ''), null);
         break;
       case 'tellask_result_evt':
         this.appendResult(

@@ -10,6 +10,7 @@ export interface DialogSummary {
   sessionSlug?: string;
   status: 'running' | 'completed' | 'archived' | string;
   title?: string;
+  taskDocPath?: string | null;
   course?: number;
   depth?: number;
   generating?: boolean;
@@ -23,6 +24,9 @@ export interface DialogSummary {
   createdAt?: string;
   updatedAt?: string;
   lastError?: string;
+  /** Only from GET /api/dialogs/{id} and dialog_state_evt: whether POST resume would drive it. */
+  resumable?: boolean;
+  resumeReason?: 'interrupted' | 'failed' | 'unanswered_calls' | 'unread_input' | null;
 }
 
 export interface ToolCall {
@@ -58,6 +62,8 @@ export interface Member {
   id: string;
   name?: string;
   provider?: string;
+  /** The kind of provider that answers (after a fallback): `scripted` when no real model does. */
+  providerKind?: string;
   model?: string;
   tools?: string[];
 }

@@ -4,6 +4,8 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/config/dominds_api_types.hpp"
+#include "parley/config/provider_catalogue.hpp"
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_reader.hpp"
 
@@ -28,46 +30,55 @@ const std::vector<std::string> kProviderKeys{"name",
                                              "model_param_options",
                                              "models"};
 
-struct api_type_kind {
-  std::string_view api_type;
-  std::string_view kind;
-};
-// Codex speaks the OpenAI wire format; the "-compatible" types are gateways for the same protocols.
-constexpr api_type_kind kApiTypes[] = {{"openai", "openai"},
-                                       {"openai-compatible", "openai"},
-                                       {"codex", "openai"},
-                                       {"anthropic", "anthropic"},
-                                       {"anthropic-compatible", "anthropic"}};
-
-result<std::string> kind_of(const map_reader& map) {
-  auto api_type = map.require_nonempty("apiType", "the provider's API type");
+result<provider_entry> read_provider(const map_reader& table, const map_reader::entry& item) {
+  auto map = table.child_of(item, table.path_of(item.key));
+  if (!map) return std::move(map).err();
+  PARLEY_TRY(map->check_keys(kProviderKeys));
+  provider_entry entry;
+  entry.config.id = item.key;
+  entry.origin = map->file() + ":" + format_position(item.key_node.Mark());
+  auto api_type = map->require_nonempty("apiType", "the provider's API type");
   if (!api_type) return std::move(api_type).err();
-  std::vector<std::string> accepted;
-  for (const auto& entry : kApiTypes) {
-    if (entry.api_type == *api_type) return std::string(entry.kind);
-    accepted.emplace_back(entry.api_type);
-  }
-  return map.fail_at_value(*map.find("apiType"), unknown_name_problem("apiType", *api_type, accepted));
+  entry.api_type = std::move(api_type).value();
+  PARLEY_TRY(map->read_nonempty("name", entry.name));
+  PARLEY_TRY(map->read_nonempty("baseUrl", entry.config.base_url));
+  PARLEY_TRY(map->read_nonempty("apiKeyEnvVar", entry.config.api_key_env));
+  PARLEY_TRY(read_models(*map, entry.config, model_keys::dominds));
+  translate_api_type(entry);
+  return entry;
 }
 
-result<provider_config> read_provider(const map_reader& map, std::string id) {
-  PARLEY_TRY(map.check_keys(kProviderKeys));
-  provider_config provider;
-  provider.id = std::move(id);
-  auto kind = kind_of(map);
-  if (!kind) return std::move(kind).err();
-  provider.kind = std::move(kind).value();
-  PARLEY_TRY(map.read_nonempty("baseUrl", provider.base_url));
-  PARLEY_TRY(map.read_nonempty("apiKeyEnvVar", provider.api_key_env));
-  PARLEY_TRY(read_models(map, provider, model_keys::dominds));
-  apply_provider_defaults(provider);
-  return provider;
+// Dominds' `{...defaults, ...workspace}`: same id replaces in place, a new id goes last.
+void merge(std::vector<provider_entry>& providers, provider_entry entry) {
+  for (auto& existing : providers) {
+    if (existing.config.id != entry.config.id) continue;
+    existing = std::move(entry);
+    return;
+  }
+  providers.push_back(std::move(entry));
 }
 
 }  // namespace
 
+const provider_entry* dominds_llm::find(std::string_view id) const {
+  for (const auto& entry : providers) {
+    if (entry.config.id == id) return &entry;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> dominds_llm::ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(providers.size());
+  for (const auto& entry : providers) ids.push_back(entry.config.id);
+  return ids;
+}
+
 result<dominds_llm> load_dominds_llm(const std::filesystem::path& file) {
   dominds_llm llm;
+  auto builtin = builtin_providers();
+  if (!builtin) return std::move(builtin).err();
+  llm.providers = std::move(builtin).value();
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return llm;
   llm.found = true;
@@ -82,11 +93,9 @@ result<dominds_llm> load_dominds_llm(const std::filesystem::path& file) {
   const map_reader& table = **providers;
   PARLEY_TRY(table.check_unique("provider id"));
   for (const auto& item : table.entries()) {
-    auto map = table.child_of(item, table.path_of(item.key));
-    if (!map) return std::move(map).err();
-    auto provider = read_provider(*map, item.key);
-    if (!provider) return std::move(provider).err();
-    llm.providers.push_back(std::move(provider).value());
+    auto entry = read_provider(table, item);
+    if (!entry) return std::move(entry).err();
+    merge(llm.providers, std::move(entry).value());
   }
   return llm;
 }

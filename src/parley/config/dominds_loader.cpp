@@ -1,6 +1,8 @@
 // load_dominds_workspace: a Dominds workspace read as it is — `.minds/team.yaml` (members and
-// member_defaults), `.minds/llm.yaml` (providers) and `.minds/team/<id>/persona*.md`.
+// member_defaults), `.minds/llm.yaml` (providers, over Parley's built-in catalogue), the minds files
+// `.minds/team/<id>/{persona,knowhow,pitfalls}[.<lang>].md` and `.minds/env[.<lang>].md`.
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <system_error>
@@ -49,36 +51,54 @@ const std::vector<std::string> kMemberKeys{"name",
                                            "icon",
                                            "streaming",
                                            "hidden"};
-constexpr std::string_view kPreferredPersonaLanguage = "en";
 
 // Everything member reading needs besides the member itself.
 struct workspace_context {
   std::filesystem::path team_dir;  // .minds/team
+  std::string language;            // the work language: which minds files are read
   const detail::dominds_llm& llm;
   const map_reader* defaults = nullptr;  // member_defaults, when given
   member_config base;                    // member_defaults applied to an empty member
   detail::access_reader access;          // member_defaults' access rules
 };
 
-// persona.md first; otherwise persona.<lang>.md, English before the rest in name order. A member
-// without any persona file is allowed, as in Dominds.
-result<std::string> read_persona(const std::filesystem::path& member_dir) {
+// Dominds' selection (minds/load.ts): `<kind>.<work language>.md`, then `<kind>.md`; variants in
+// other languages are never used. Neither file: `fallback`.
+result<std::string> read_minds_file(const std::filesystem::path& dir, std::string_view kind, std::string_view language,
+                                    std::string_view fallback) {
   std::error_code ec;
-  const std::filesystem::path plain = member_dir / "persona.md";
-  if (std::filesystem::is_regular_file(plain, ec)) return detail::read_text_file(plain);
-  std::vector<std::filesystem::path> variants;
-  for (std::filesystem::directory_iterator it(member_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.starts_with("persona.") && name.ends_with(".md") && it->is_regular_file(ec))
-      variants.push_back(it->path());
+  for (const std::string& name : {std::string(kind) + "." + std::string(language) + ".md", std::string(kind) + ".md"}) {
+    const std::filesystem::path path = dir / name;
+    if (!std::filesystem::is_regular_file(path, ec)) continue;
+    return detail::read_text_file(path);  // the first file found wins, even blank, as in Dominds
   }
-  if (variants.empty()) return std::string{};
-  std::sort(variants.begin(), variants.end());
-  const std::string english = "persona." + std::string(kPreferredPersonaLanguage) + ".md";
-  for (const auto& variant : variants) {
-    if (variant.filename() == english) return detail::read_text_file(variant);
-  }
-  return detail::read_text_file(variants.front());
+  return std::string(fallback);
+}
+
+// Dominds' work language when none is chosen: the OS locale (LANG), "zh" for Chinese, else "en" —
+// the two languages Parley writes its own prompts in.
+std::string work_language() {
+  const char* lang = std::getenv("LANG");
+  const std::string_view value = lang == nullptr ? std::string_view{} : std::string_view(lang);
+  return value.starts_with("zh") ? "zh" : "en";
+}
+
+// Dominds' persona when a member has no persona file (minds-i18n defaultPersonaText).
+std::string_view default_persona(std::string_view language) {
+  return language == "zh" ? "你是一个乐于助人的助手。" : "You are a helpful assistant.";
+}
+
+result<void> read_minds(const std::filesystem::path& member_dir, std::string_view language, member_config& member) {
+  auto persona = read_minds_file(member_dir, "persona", language, default_persona(language));
+  if (!persona) return std::move(persona).err();
+  member.persona = std::move(persona).value();
+  auto knowhow = read_minds_file(member_dir, "knowhow", language, {});
+  if (!knowhow) return std::move(knowhow).err();
+  member.knowhow = std::move(knowhow).value();
+  auto pitfalls = read_minds_file(member_dir, "pitfalls", language, {});
+  if (!pitfalls) return std::move(pitfalls).err();
+  member.pitfalls = std::move(pitfalls).value();
+  return ok();
 }
 
 // Dominds takes a single id or a list; Parley has no shell tools to gate, so only the shape is checked.
@@ -90,12 +110,50 @@ result<void> check_shell_specialists(const map_reader& root) {
   return detail::type_error(root, *item, "a member id or a list of member ids");
 }
 
+// Dominds' `fbr-effort` (or `fbr_effort`): FBR intensity, 0 turning Fresh Boots Reasoning off for
+// the member. Parley's FBR has no intensity, but 0 is a restriction and is kept: the member is not
+// offered freshBootsReasoning. The member's own key wins over member_defaults'.
+result<void> apply_fbr_effort(const map_reader& map, const workspace_context& context, member_config& member) {
+  for (const map_reader* holder : {&map, context.defaults}) {
+    if (holder == nullptr) continue;
+    for (const std::string_view key : {"fbr-effort", "fbr_effort"}) {
+      const map_reader::entry* item = holder->find(key);
+      if (item == nullptr) continue;
+      if (!item->value.IsScalar() || item->value.Scalar().find_first_not_of("0123456789") != std::string::npos ||
+          item->value.Scalar().empty()) {
+        return detail::type_error(*holder, *item, "a whole number >= 0 (0 turns Fresh Boots Reasoning off)");
+      }
+      if (item->value.Scalar().find_first_not_of('0') == std::string::npos) {
+        member.dialog_tools = std::vector<std::string>{"tellask",         "tellaskSessionless", "tellaskBack",
+                                                       "askHuman",        "add_reminder",       "update_reminder",
+                                                       "delete_reminder", "clear_mind",         "change_mind"};
+      }
+      return ok();
+    }
+  }
+  return ok();
+}
+
+// `from` alone is a no-op in Dominds too; `use`/`import` take the member from an enabled Dominds
+// app, which Parley does not have — refused rather than running a member nobody defined.
+result<void> refuse_app_members(const map_reader& map) {
+  for (const std::string_view key : {"use", "import"}) {
+    if (const map_reader::entry* item = map.find(key)) {
+      return map.fail_at_key(*item, "'" + std::string(key) +
+                                        "' takes a member from a Dominds app, and Parley has no apps; define the "
+                                        "member here instead");
+    }
+  }
+  return ok();
+}
+
 result<void> read_defaults(const map_reader& root, std::optional<map_reader>& defaults, workspace_context& context) {
   auto map = root.child("member_defaults");
   if (!map) return std::move(map).err();
   defaults = std::move(map).value();
   if (!defaults) return ok();
   PARLEY_TRY(defaults->check_keys(kMemberKeys));
+  PARLEY_TRY(refuse_app_members(*defaults));
   PARLEY_TRY(context.access.read(*defaults));
   return detail::read_shared_member_fields(*defaults, context.base);
 }
@@ -106,37 +164,59 @@ const map_reader& holder_of(const map_reader& map, const workspace_context& cont
   return *context.defaults;
 }
 
+// The provider must be one Parley can use, and the model one it lists (when it lists any).
+result<void> check_provider(const map_reader& map, const workspace_context& context, const member_config& member) {
+  const map_reader& holder = holder_of(map, context, "provider");
+  const provider_entry* entry = context.llm.find(member.provider);
+  const map_reader::entry* item = holder.find("provider");
+  if (entry == nullptr) {
+    const std::string note = context.llm.found ? "" : " (not built in, and .minds/llm.yaml not found)";
+    return holder.fail_at_value(*item,
+                                detail::unknown_name_problem("provider", member.provider, context.llm.ids()) + note);
+  }
+  if (entry->unsupported.empty()) return ok();
+  return holder.fail_at_value(*item, "provider '" + member.provider + "' (apiType '" + entry->api_type +
+                                         "', defined at " + entry->origin + ") cannot be used: " + entry->unsupported);
+}
+
 result<void> choose_model(const map_reader& map, const workspace_context& context, member_config& member) {
-  if (!member.model.empty()) return ok();
-  for (const auto& provider : context.llm.providers) {
-    if (provider.id != member.provider || provider.models.empty()) continue;
-    member.model = provider.models.front();
+  const provider_config& provider = context.llm.find(member.provider)->config;
+  if (member.model.empty()) {
+    if (!provider.models.empty()) {
+      member.model = provider.models.front();
+      return ok();
+    }
+    return map.missing("model",
+                       "a model name here or in member_defaults; provider '" + member.provider + "' lists no models");
+  }
+  if (provider.models.empty() ||
+      std::find(provider.models.begin(), provider.models.end(), member.model) != provider.models.end()) {
     return ok();
   }
-  return map.missing("model", "a model name here or in member_defaults; provider '" + member.provider +
-                                  "' lists no models in .minds/llm.yaml");
+  const map_reader& holder = holder_of(map, context, "model");
+  return holder.fail_at_value(*holder.find("model"),
+                              detail::unknown_name_problem("model", member.model, provider.models) +
+                                  " (the models of provider '" + member.provider + "')");
 }
 
 result<member_config> read_member(const map_reader& map, const std::string& id, const workspace_context& context) {
   PARLEY_TRY(map.check_keys(kMemberKeys));
+  PARLEY_TRY(refuse_app_members(map));
   member_config member = context.base;
   member.id = id;
   // A display name in member_defaults would give every member the same name; the id is better.
   member.name = id;
   PARLEY_TRY(detail::read_shared_member_fields(map, member));
   if (member.provider.empty()) return map.missing("provider", "a provider id here or in member_defaults");
-  const std::string_view note = context.llm.found ? std::string_view{} : " (.minds/llm.yaml not found)";
-  PARLEY_TRY(
-      detail::check_provider_reference(holder_of(map, context, "provider"), member, context.llm.providers, note));
+  PARLEY_TRY(check_provider(map, context, member));
+  PARLEY_TRY(apply_fbr_effort(map, context, member));
   PARLEY_TRY(choose_model(map, context, member));
   detail::access_reader access = context.access;
   PARLEY_TRY(access.read(map));
   auto rules = access.finish();
   if (!rules) return std::move(rules).err();
   member.access = std::move(rules).value();
-  auto persona = read_persona(context.team_dir / id);
-  if (!persona) return std::move(persona).err();
-  member.persona = std::move(persona).value();
+  PARLEY_TRY(read_minds(context.team_dir / id, context.language, member));
   return member;
 }
 
@@ -161,12 +241,50 @@ result<void> read_members(const map_reader& root, const workspace_context& conte
   return ok();
 }
 
+// The providers the engine builds: every usable one llm.yaml defines, and the built-in ones a member
+// names. Each unusable llm.yaml provider no member names is said once, as a notice.
+void use_providers(const detail::dominds_llm& llm, team_config& team) {
+  for (const auto& entry : llm.providers) {
+    const bool named = std::any_of(team.members.begin(), team.members.end(),
+                                   [&](const member_config& member) { return member.provider == entry.config.id; });
+    const bool from_file = entry.origin != "built-in";
+    if (!entry.unsupported.empty()) {
+      if (from_file) {
+        team.notices.push_back(entry.origin + ": providers." + entry.config.id +
+                               ": skipped, not usable by Parley: " + entry.unsupported);
+      }
+      continue;
+    }
+    if (from_file || named) team.providers.push_back(entry.config);
+  }
+  team.provider_entries = llm.providers;
+}
+
 // Dominds' fallback when default_responder is not given: the first member that is not hidden.
 std::string first_visible_member(const team_config& team) {
   for (const auto& member : team.members) {
     if (!member.hidden) return member.id;
   }
   return team.members.front().id;
+}
+
+// Dominds always adds two hidden "shadow" members, fuxi (the team manager, with team_mgmt) and
+// pangu, with personas built into Dominds; its own team template names fuxi as default_responder.
+// Parley has neither, so naming one that team.yaml does not define falls back to the first
+// visible member, with a notice, rather than refusing a workspace Dominds accepts.
+result<void> read_default_responder(const map_reader& root, team_config& team) {
+  const map_reader::entry* item = root.find("default_responder");
+  if (item != nullptr && item->value.IsScalar()) {
+    const std::string id = item->value.Scalar();
+    if ((id == "fuxi" || id == "pangu") && team.find_member(id) == nullptr) {
+      team.notices.push_back(root.file() + ":" + detail::format_position(item->value.Mark()) +
+                             ": default_responder: '" + id +
+                             "' is a Dominds shadow member, which Parley does not have; the default member is the "
+                             "first visible one instead");
+      return ok();
+    }
+  }
+  return detail::read_default_member(root, "default_responder", team);
 }
 
 result<team_config> load(const std::filesystem::path& dir) {
@@ -193,12 +311,16 @@ result<team_config> load(const std::filesystem::path& dir) {
   if (!llm) return std::move(llm).err();
 
   std::optional<map_reader> defaults;
-  workspace_context context{minds / "team", *llm};
+  team.language = work_language();
+  auto environment = read_minds_file(minds, "env", team.language, {});
+  if (!environment) return std::move(environment).err();
+  team.environment = std::move(environment).value();
+  workspace_context context{minds / "team", team.language, *llm};
   PARLEY_TRY(read_defaults(*root, defaults, context));
   context.defaults = defaults ? &*defaults : nullptr;
   PARLEY_TRY(read_members(*root, context, team));
-  team.providers = llm->providers;
-  PARLEY_TRY(detail::read_default_member(*root, "default_responder", team));
+  use_providers(*llm, team);
+  PARLEY_TRY(read_default_responder(*root, team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);
   return team;
 }

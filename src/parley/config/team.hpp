@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "parley/access/access_rules.hpp"
+#include "parley/access/shell_policy.hpp"
 #include "parley/core/result.hpp"
 
 namespace parley::config {
@@ -44,10 +45,28 @@ struct provider_config {
   std::vector<model_info> model_details;  // the models declared with properties
 };
 
+// A provider a Dominds workspace can name, from Parley's built-in catalogue or `.minds/llm.yaml`,
+// with where it was defined: what `parley providers` lists.
+struct provider_entry {
+  provider_config config;   // config.kind is empty when Parley does not speak its API
+  std::string name;         // display name
+  std::string api_type;     // Dominds' apiType as written
+  std::string origin;       // "built-in" or "FILE:LINE:COLUMN" of its key in llm.yaml
+  std::string unsupported;  // why Parley cannot use it; empty when it can
+};
+
 struct member_config {
   std::string id;
-  std::string name;     // display name
-  std::string persona;  // text (inline or read from persona_file)
+  // "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004 whose
+  // definition is the folder `flow` (a [Business]Agent.yaml with its prompt/ and sub-thread folders).
+  std::string kind = "llm";
+  std::filesystem::path flow;  // kind flow: resolved against the team file's folder
+  std::string name;            // display name
+  std::string persona;         // text (inline or read from persona_file)
+  // Dominds' other minds files (`.minds/team/<id>/knowhow*.md`, `pitfalls*.md`): lasting knowledge
+  // and lessons, put in the system prompt after the persona. Empty: no section.
+  std::string knowhow;
+  std::string pitfalls;
   // Dominds' routing cards, shown to every teammate in the team section of its system prompt: what
   // to go to this member for, and what not (one item per line; "label: text" from a mapping).
   std::vector<std::string> gofor;
@@ -61,6 +80,10 @@ struct member_config {
   // allows them; absent: all of them. Each offered tool costs prompt tokens on every call.
   std::optional<std::vector<std::string>> dialog_tools;
   std::int64_t max_tool_rounds = 16;
+  // Diligence push (Dominds' `diligence-push-max`): how many times a root dialog of this member
+  // that stops without a question or a pending subdialog is told to go on; 0: never (Parley's
+  // default, so a team opts in).
+  std::int64_t diligence_push_max = 0;
   std::int64_t max_tellask_depth = 4;
   bool streaming = true;
   bool hidden = false;
@@ -76,6 +99,8 @@ struct member_config {
   bool audio = false;
   // Where its file tools may read and write (Dominds' read_dirs, no_write_dirs, ...; docs/team-yaml.md).
   access::access_rules access;
+  // What its shell tools may run (docs/tools.md): the team's `shell`, replaced key by key by its own.
+  access::shell_policy shell;
 };
 
 // Who describes media that arrive without words (seed 002: "a missing caption or transcription
@@ -92,16 +117,31 @@ struct limits_config {
   std::int64_t critical_context_rounds = 2;
 };
 
+// What `parley vacuum` does to old roots (docs/team-yaml.md "Retention"). Everything is kept by
+// default; archiving changes a root's status in the log, it deletes nothing.
+struct retention_config {
+  std::int64_t archive_after_days = 0;  // 0 = never: roots idle for longer are archived
+};
+
 struct team_config {
   std::filesystem::path source;     // the file the team was read from
   std::filesystem::path base_dir;   // relative paths resolve against it
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
   std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
+  // Dominds' `.minds/env.<language>.md` (or `env.md`): the runtime environment every member is told
+  // about, after its minds files. Empty: no section.
+  std::string environment;
   limits_config limits;
   media_config media;
+  retention_config retention;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
+  // A Dominds workspace's whole provider table (catalogue merged with llm.yaml); empty for
+  // Parley's own team file, whose `providers` are all there is.
+  std::vector<provider_entry> provider_entries;
+  // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
+  std::vector<std::string> notices;
 
   const member_config* find_member(std::string_view id) const;
   const provider_config* find_provider(std::string_view id) const;

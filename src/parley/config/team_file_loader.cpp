@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "parley/config/access_reader.hpp"
+#include "parley/config/shell_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_reader.hpp"
@@ -15,17 +16,39 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"version",   "default_member", "workspace", "language", "limits",
-                                        "providers", "members",        "media",     "access"};
+const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",        "limits",
+                                        "providers", "members",       "media",     "access",          "shell",
+                                        "max_tool_rounds", "retention"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
+const std::vector<std::string> kRetentionKeys{"archive_after_days"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
 const std::vector<std::string> kProviderKeys{"kind",         "script",   "base_url", "api_key_env",
                                              "base_url_env", "fallback", "models"};
 // The access-rule keys (access_reader::keys) are member keys too.
-const std::vector<std::string> kMemberKeys{
-    "name",     "persona",         "persona_file",      "provider",  "model",  "model_params",   "tools",
-    "toolsets", "max_tool_rounds", "max_tellask_depth", "streaming", "hidden", "tellask_syntax", "self_reflection",
-    "vision",   "audio",           "dialog_tools",      "gofor",     "nogo"};
+const std::vector<std::string> kMemberKeys{"name",
+                                           "persona",
+                                           "persona_file",
+                                           "provider",
+                                           "model",
+                                           "model_params",
+                                           "tools",
+                                           "toolsets",
+                                           "max_tool_rounds",
+                                           "max_tellask_depth",
+                                           "streaming",
+                                           "hidden",
+                                           "tellask_syntax",
+                                           "self_reflection",
+                                           "vision",
+                                           "audio",
+                                           "dialog_tools",
+                                           "gofor",
+                                           "nogo",
+                                           "kind",
+                                           "flow",
+                                           "shell",
+                                           "diligence_push_max",
+                                           "diligence-push-max"};
 constexpr std::int64_t kSupportedVersion = 1;
 
 // A member as found in either form of `members`, before its fields are read.
@@ -77,6 +100,14 @@ result<void> read_limits(const map_reader& root, limits_config& limits) {
   PARLEY_TRY((*map)->check_keys(kLimitKeys));
   PARLEY_TRY((*map)->read_positive("max_message_bytes", limits.max_message_bytes));
   return (*map)->read_positive("critical_context_rounds", limits.critical_context_rounds);
+}
+
+result<void> read_retention(const map_reader& root, retention_config& retention) {
+  auto map = root.child("retention");
+  if (!map) return std::move(map).err();
+  if (!map->has_value()) return ok();
+  PARLEY_TRY((*map)->check_keys(kRetentionKeys));
+  return (*map)->read_positive("archive_after_days", retention.archive_after_days);
 }
 
 // Keys that only make sense for some kinds are refused for the others rather than ignored.
@@ -187,9 +218,32 @@ result<void> read_team_access(const map_reader& root, detail::access_reader& acc
   return access.read(**map);
 }
 
+// `kind: llm` (the default) or `kind: flow` with `flow: FOLDER` (seed 004's agents, docs/flows.md).
+result<void> read_flow_kind(const map_reader& map, member_config& member, const std::filesystem::path& base_dir) {
+  PARLEY_TRY(map.read("kind", member.kind));
+  if (member.kind != "llm" && member.kind != "flow") {
+    return map.fail_at_value(*map.find("kind"), "unknown member kind '" + member.kind + "' (expected llm or flow)");
+  }
+  const auto* folder = map.find("flow");
+  if (member.kind != "flow") {
+    if (folder != nullptr) return map.fail_at_key(*folder, "key 'flow' applies to members of kind 'flow' only");
+    return ok();
+  }
+  if (folder == nullptr) return map.missing("flow", "the folder of the flow agent (its [Business]Agent.yaml)");
+  std::string relative;
+  PARLEY_TRY(map.read("flow", relative));
+  member.flow = base_dir / relative;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(member.flow, ec)) {
+    return map.fail_at_value(*folder, "flow folder " + member.flow.string() + " does not exist");
+  }
+  return ok();
+}
+
 result<member_config> read_member(const member_source& source, const team_config& team,
                                   const std::vector<std::string>& allowed_keys,
-                                  const detail::access_reader& team_access) {
+                                  const detail::access_reader& team_access, const access::shell_policy& team_shell,
+                                  std::int64_t team_max_tool_rounds) {
   const map_reader& map = source.map;
   PARLEY_TRY(map.check_keys(allowed_keys));
   member_config member;
@@ -199,7 +253,12 @@ result<member_config> read_member(const member_source& source, const team_config
   if (!map.has("provider")) return map.missing("provider", "the id of a provider");
   if (!map.has("model")) return map.missing("model", "a model name");
   PARLEY_TRY(detail::check_provider_reference(map, member, team.providers));
-  PARLEY_TRY(read_persona(map, member, team.base_dir));
+  PARLEY_TRY(read_flow_kind(map, member, team.base_dir));
+  // A flow's prompts are its phases' prompt files; a persona is optional for it.
+  if (member.kind != "flow" || map.has("persona") || map.has("persona_file")) {
+    PARLEY_TRY(read_persona(map, member, team.base_dir));
+  }
+  member.max_tool_rounds = team_max_tool_rounds;
   PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
   PARLEY_TRY(map.read_positive("max_tellask_depth", member.max_tellask_depth));
   detail::access_reader access = team_access;
@@ -207,6 +266,8 @@ result<member_config> read_member(const member_source& source, const team_config
   auto rules = access.finish();
   if (!rules) return std::move(rules).err();
   member.access = std::move(rules).value();
+  member.shell = team_shell;
+  PARLEY_TRY(detail::read_shell(map, member.shell));
   return member;
 }
 
@@ -259,6 +320,10 @@ result<void> check_member_ids(const std::string& file, const std::vector<member_
 result<void> read_members(const map_reader& root, team_config& team) {
   detail::access_reader team_access;
   PARLEY_TRY(read_team_access(root, team_access));
+  access::shell_policy team_shell;
+  PARLEY_TRY(detail::read_shell(root, team_shell));
+  std::int64_t team_max_tool_rounds = member_config{}.max_tool_rounds;
+  PARLEY_TRY(root.read_positive("max_tool_rounds", team_max_tool_rounds));
   const map_reader::entry* item = root.find("members");
   if (item == nullptr) return root.missing("members", "a mapping of member id to member, or a list of members");
   const bool is_list = item->value.IsSequence();
@@ -278,7 +343,7 @@ result<void> read_members(const map_reader& root, team_config& team) {
   allowed.insert(allowed.end(), access_keys.begin(), access_keys.end());
   if (is_list) allowed.push_back("id");
   for (const auto& source : *sources) {
-    auto member = read_member(source, team, allowed, team_access);
+    auto member = read_member(source, team, allowed, team_access, team_shell, team_max_tool_rounds);
     if (!member) return std::move(member).err();
     team.members.push_back(std::move(member).value());
   }
@@ -306,6 +371,7 @@ result<team_config> load(const std::filesystem::path& file) {
   }
   PARLEY_TRY(detail::read_choice(*root, "language", {"en", "zh"}, team.language));
   PARLEY_TRY(read_limits(*root, team.limits));
+  PARLEY_TRY(read_retention(*root, team.retention));
   PARLEY_TRY(read_providers(*root, team));
   PARLEY_TRY(read_members(*root, team));
   PARLEY_TRY(detail::read_default_member(*root, "default_member", team));

@@ -93,6 +93,15 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("vision", member.vision));
   PARLEY_TRY(map.read("audio", member.audio));
   PARLEY_TRY(read_choice(map, "tellask_syntax", {"function", "text"}, member.tellask_syntax));
+  for (const char* key : {"diligence_push_max", "diligence-push-max"}) {
+    double budget = static_cast<double>(member.diligence_push_max);
+    PARLEY_TRY(map.read_number(key, budget, 0, 1000, "an integer from 0 to 1000"));
+    if (const auto* item = map.find(key);
+        item != nullptr && budget != static_cast<double>(static_cast<std::int64_t>(budget))) {
+      return map.fail_at_value(*item, "expected an integer from 0 to 1000");
+    }
+    member.diligence_push_max = static_cast<std::int64_t>(budget);
+  }
   return ok();
 }
 

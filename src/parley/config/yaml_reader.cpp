@@ -37,7 +37,8 @@ std::string join_path(std::string_view parent, std::string_view key) {
 error yaml_error(std::string_view file, const YAML::Mark& mark, std::string_view path, std::string_view problem) {
   std::string text = std::string(file) + ":" + format_position(mark) + ": ";
   if (!path.empty()) text += std::string(path) + ": ";
-  text += problem;
+  // yaml-cpp's messages quote single bytes of the input (an unknown escape): keep the error UTF-8.
+  text += repair_utf8(problem).text;
   return make_error(errc::config_error, std::move(text));
 }
 

@@ -6,6 +6,8 @@
 #include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/tools/basic_tools.hpp"
+#include "parley/tools/memory_tools.hpp"
+#include "parley/tools/shell_tools.hpp"
 #include "parley/tools/workspace_tools.hpp"
 
 namespace parley::engine {
@@ -69,6 +71,8 @@ tools::tool_registry build_builtin_tools() {
   tools::tool_registry registry;
   tools::register_workspace_tools(registry);
   tools::register_basic_tools(registry);
+  tools::register_shell_tools(registry);
+  tools::register_memory_tools(registry);
   return registry;
 }
 

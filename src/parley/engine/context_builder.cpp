@@ -29,6 +29,32 @@ void append_taskdoc(const prompt_setting& setting, std::string& prompt) {
   }
 }
 
+// Text as written, without the blank lines and spaces a file ends with.
+std::string_view trimmed_end(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return text;
+}
+
+// One section of Dominds' minds (Know-How, Pitfalls, Runtime Environment), in its order and with
+// its headings; an empty file adds nothing (Dominds writes "None.", which only costs tokens).
+void append_minds_section(std::string& prompt, std::string_view heading, std::string_view text) {
+  text = trimmed_end(text);
+  if (text.empty()) return;
+  prompt += "\n\n## ";
+  prompt += heading;
+  prompt += "\n\n";
+  prompt += text;
+}
+
+void append_minds(std::string& prompt, const config::member_config& member, const prompt_setting& setting) {
+  const bool zh = setting.language == "zh";
+  append_minds_section(prompt, zh ? "经验知识" : "Know-How", member.knowhow);
+  append_minds_section(prompt, zh ? "避坑指南" : "Pitfalls", member.pitfalls);
+  if (setting.team != nullptr) {
+    append_minds_section(prompt, zh ? "运行环境" : "Runtime Environment", setting.team->environment);
+  }
+}
+
 dialog_position position_of(const dialog_runtime& dialog) {
   using kind = dialog_position::kind;
   dialog_position position;
@@ -67,12 +93,13 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
   std::string prompt = identity_line(setting.language, member);
   // A persona read from a block scalar or a file ends with a newline; the sections after it are
   // separated by one blank line all the same.
-  std::string_view persona = member.persona;
-  while (!persona.empty() && (persona.back() == '\n' || persona.back() == ' ')) persona.remove_suffix(1);
+  const std::string_view persona = trimmed_end(member.persona);
   if (!persona.empty()) {
     prompt += "\n\n";
     prompt += persona;
   }
+  // Dominds' order: persona, know-how, pitfalls, runtime environment, then the team directory.
+  append_minds(prompt, member, setting);
   if (setting.team != nullptr) {
     roster_input roster{setting.language,
                         setting.team,
@@ -110,8 +137,7 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
         std::max<std::int64_t>(setting.critical_context_rounds - health.critical_rounds + 1, 0);
     prompt += "\n\n";
     prompt += context_health_warning(setting.language, events::to_wire(*health.level), health.prompt_tokens,
-                                     health.context_window,
-                                     rounds_left);
+                                     health.context_window, rounds_left);
   }
   return prompt;
 }

@@ -60,20 +60,35 @@ class dialog_runtime {
   llm::generation_control* generation() noexcept { return generation_.get(); }
   llm::generation_control& begin_generation();
   void end_generation() { generation_.reset(); }
+  // While member tools run: stopping it kills a running command (shell_cmd); the round then ends
+  // the drive (engine::run_tools).
+  llm::generation_control* tools_run() noexcept { return tools_run_.get(); }
+  bool running_tools() const noexcept { return tools_run_ != nullptr; }
+  llm::generation_control& begin_tools_run() {
+    tools_run_ = std::make_unique<llm::generation_control>();
+    return *tools_run_;
+  }
+  // True when the run was stopped.
+  bool end_tools_run() {
+    const bool stopped = tools_run_ != nullptr && tools_run_->stopped();
+    tools_run_.reset();
+    return stopped;
+  }
 
   // Nothing holds it across an await: no drive, generation, lock holder or waiter, commit in
   // flight or staged event. The engine may then drop it and load it again from the log.
   bool unused() noexcept {
-    return !drive_scheduled && generation_ == nullptr && !lock_.locked() && lock_.waiting() == 0 &&
-           commits_in_flight == 0 && staged_.empty() && !became_idle.has_waiters();
+    return !drive_scheduled && generation_ == nullptr && tools_run_ == nullptr && !lock_.locked() &&
+           lock_.waiting() == 0 && commits_in_flight == 0 && staged_.empty() && !became_idle.has_waiters();
   }
 
-  bool drive_scheduled = false;  // a drive coroutine is queued or running for this dialog
-  int commits_in_flight = 0;     // engine::commit and commit_round awaiting the log for it
-  std::uint64_t last_used = 0;   // the engine's use clock when it was last loaded or driven
-  bool poisoned = false;         // a commit failed: memory is ahead of the log, reload before use
-  std::string store_error;       // why the log refused it, while poisoned
-  async_signal became_idle;      // notified when a drive ends and no other is scheduled
+  bool drive_scheduled = false;       // a drive coroutine is queued or running for this dialog
+  int commits_in_flight = 0;          // engine::commit and commit_round awaiting the log for it
+  std::uint64_t last_used = 0;        // the engine's use clock when it was last loaded or driven
+  std::int64_t diligence_pushes = 0;  // sent to this root since it was loaded (engine/diligence.hpp)
+  bool poisoned = false;              // a commit failed: memory is ahead of the log, reload before use
+  std::string store_error;            // why the log refused it, while poisoned
+  async_signal became_idle;           // notified when a drive ends and no other is scheduled
 
  private:
   result<void> apply(const event& ev);
@@ -85,6 +100,7 @@ class dialog_runtime {
   std::vector<event> staged_;
   async_lock lock_;
   std::unique_ptr<llm::generation_control> generation_;
+  std::unique_ptr<llm::generation_control> tools_run_;
 };
 
 }  // namespace parley::engine

@@ -15,6 +15,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/diligence.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
@@ -44,7 +45,8 @@ events::generation_finished finished_payload(const dialog_runtime& dialog, const
   out.finish_reason = interrupted ? std::string("interrupted") : response.finish_reason;
   out.model = model;
   // Counts the provider did not report are 0, and 0 is not written.
-  out.usage = {response.usage.input_tokens, response.usage.output_tokens, std::max<std::int64_t>(0, response.usage.cached_tokens),
+  out.usage = {response.usage.input_tokens, response.usage.output_tokens,
+               std::max<std::int64_t>(0, response.usage.cached_tokens),
                std::max<std::int64_t>(0, response.usage.reasoning_tokens)};
   out.interrupted = interrupted;
   out.input_arrived = dialog.state().input_during_generation;
@@ -194,6 +196,13 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
       co_await run_tools(dialog, member->second, owed);
       continue;
     }
+    if (round > 0 && !dialog.row().needs_drive && push_diligence(dialog, *member->second.config)) {
+      if (auto committed = co_await commit(dialog); !committed) {
+        co_await record_failure(dialog, committed.err().message);
+        co_return;
+      }
+      continue;
+    }
     // Suspended: a subdialog, the tellasker or the human will revive it through the log.
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
     if (context_stayed_critical(dialog)) {
@@ -231,6 +240,21 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
   }
 }
 
+bool engine::push_diligence(dialog_runtime& dialog, const config::member_config& member) {
+  const auto& row = dialog.row();
+  if (dialog.is_sub() || dialog.is_fbr() || dialog.is_self_reflection() || !dialog.can_drive() ||
+      !row.last_error.empty() || dialog.diligence_pushes >= member.diligence_push_max) {
+    return false;
+  }
+  auto prompt = diligence_prompt(team_.workspace, team_.language);
+  if (!prompt) return false;
+  ++dialog.diligence_pushes;
+  return static_cast<bool>(stage(dialog, events::user_message{.course = row.course,
+                                                              .content = std::move(*prompt),
+                                                              .msg_id = new_uuid(),
+                                                              .origin = events::message_origin::system}));
+}
+
 llm::model_request engine::request_for(const dialog_runtime& dialog, const member_setup& member,
                                        std::int64_t round) const {
   const prompt_setting setting{team_.language,
@@ -262,13 +286,13 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   const auto request = request_for(dialog, member, round);
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
-  relay.on_checkpoint(kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking,
-                                                                const std::string& saying) {
-    if (!stage(dialog, events::generation_progress{dialog.row().course, genseq, thinking, saying})) {
-      return;
-    }
-    writer_.send(dialog.take_staged());
-  });
+  relay.on_checkpoint(
+      kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking, const std::string& saying) {
+        if (!stage(dialog, events::generation_progress{dialog.row().course, genseq, thinking, saying})) {
+          return;
+        }
+        writer_.send(dialog.take_staged());
+      });
   relay.on_discarded([this, &dialog, genseq](std::string_view reason) {
     if (!stage(dialog, events::generation_discarded{dialog.row().course, genseq, std::string(reason)})) {
       return;
@@ -277,6 +301,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   });
   auto response = co_await member.provider->stream(request, relay, control);
   const bool interrupted = control.stopped() && relay.violation().empty();
+  const std::string stop_reason = control.stop_reason();
   dialog.end_generation();
   if (!relay.violation().empty()) co_return make_error(errc::provider_error, relay.violation());
   if (!response) co_return std::move(response).err();
@@ -290,7 +315,9 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
   // Read before generation_finished marks the assignment replied.
   const bool owes_reply = dialog.state().assigned && !dialog.state().assigned->replied;
-  PARLEY_CO_TRY(stage(dialog, finished_payload(dialog, member.config->model, genseq, *response, interrupted)));
+  auto finished = finished_payload(dialog, member.config->model, genseq, *response, interrupted);
+  if (interrupted && !stop_reason.empty()) finished.stop_reason = stop_reason;
+  PARLEY_CO_TRY(stage(dialog, std::move(finished)));
   if (!interrupted) PARLEY_CO_TRY(stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {
     // Told like a tool error, so the model can write the Tellask again.
@@ -316,8 +343,15 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
                                         const std::vector<llm::tool_call>& calls) {
-  const tools::tool_context context{dialog.id(), member.config->id, team_.workspace, &member.config->access,
-                                    &protected_dirs_};
+  // engine::stop during the round kills a running command; the calls after it are not run and the
+  // drive ends with a drive_failed that says so (a resume goes on from there).
+  auto& run_control = dialog.begin_tools_run();
+  struct tools_run_end {
+    dialog_runtime& dialog;
+    ~tools_run_end() { (void)dialog.end_tools_run(); }
+  } run_end{dialog};
+  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,   &member.config->access,
+                                    &protected_dirs_, &member.config->shell, run_control.slot()};
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
@@ -336,6 +370,8 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       }
       if (!handled->has_value()) continue;  // waits for another dialog or the human
       outcome = std::move(**handled);
+    } else if (run_control.stopped()) {
+      outcome = {false, "not run: the dialog was stopped before this call"};
     } else {
       const std::int64_t started_ms = now_ms();
       outcome = co_await run_member_tool(member, call, context);
@@ -355,7 +391,15 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       co_return;
     }
   }
-  if (clear_mind_call != nullptr) {
+  if (run_control.stopped()) {
+    const std::string why = run_control.stop_reason().empty() ? "" : " (" + run_control.stop_reason() + ")";
+    if (auto noted = stage(dialog, events::drive_failed{dialog.row().course, "stopped while its tools ran" + why +
+                                                                                 "; resume the dialog to go on"});
+        !noted) {
+      co_await record_failure(dialog, noted.err().message);
+      co_return;
+    }
+  } else if (clear_mind_call != nullptr) {
     if (auto started = start_new_course(dialog, *clear_mind_call); !started) {
       co_await record_failure(dialog, started.err().message);
       co_return;
@@ -410,8 +454,8 @@ result<void> engine::stage_context_health(dialog_runtime& dialog, const member_s
   const auto& previous = dialog.state().health.level;
   // A healthy context is only worth a record when it was not healthy before.
   if (level == health_level::healthy && (!previous || previous == health_level::healthy)) return ok();
-  return stage(dialog, events::context_health{dialog.row().course, genseq, level, prompt_tokens,
-                                              member.model->context_window});
+  return stage(dialog,
+               events::context_health{dialog.row().course, genseq, level, prompt_tokens, member.model->context_window});
 }
 
 bool engine::context_stayed_critical(const dialog_runtime& dialog) const {

@@ -12,9 +12,11 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
 #include "parley/engine/prompts.hpp"
+#include "parley/engine/resume_check.hpp"
 #include "parley/engine/taskdoc.hpp"
 
 namespace parley::engine {
@@ -220,6 +222,7 @@ void engine::unload_unused_dialogs() {
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
   filter.status = "running";
+  filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::size_t scheduled = 0;
@@ -280,6 +283,8 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   events::dialog_created created;
   created.member_id = spec.member_id;
   created.kind = events::dialog_kind::root;
+  // Untitled roots are named by their first message, so lists of dialogs can be told apart.
+  if (spec.title.empty() && !spec.first_message.empty()) spec.title = title_from_message(spec.first_message);
   created.title = spec.title;
   created.task_doc_path = spec.task_doc_path;
   created.humans = spec.humans;
@@ -357,9 +362,7 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   auto& dialog = **loaded;
   {
     auto guard = co_await dialog.lock().acquire();
-    if (dialog.row().status != "running") {
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
-    }
+    if (auto open = check_tree_running(dialog); !open) co_return std::move(open).err();
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
     // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
@@ -434,15 +437,68 @@ asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
   }
 }
 
-result<void> engine::stop(std::string_view dialog_id) {
+result<void> engine::check_tree_running(dialog_runtime& dialog) {
+  const auto& row = dialog.row();
+  if (!dialog.is_sub()) {
+    if (row.status == "running") return ok();
+    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status +
+                                          "; reopen it to go on (POST /api/dialogs/" + dialog.id() +
+                                          "/reopen, parley reopen " + dialog.id() + ")");
+  }
+  if (row.status != "running") return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status);
+  auto root = load(row.root_id);
+  if (!root) return std::move(root).err();
+  if ((*root)->row().status != "running") {
+    return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to root " + row.root_id + ", which is " +
+                                          (*root)->row().status + "; reopen the root to go on");
+  }
+  return ok();
+}
+
+result<void> engine::stop(std::string_view dialog_id, std::string reason) {
   auto loaded = load(dialog_id);
   if (!loaded) return std::move(loaded).err();
   auto* generation = (*loaded)->generation();
+  if (generation == nullptr) generation = (*loaded)->tools_run();  // a running command is killed
   if (generation == nullptr) {
     return make_error(errc::conflict, "dialog " + std::string(dialog_id) + " is not generating");
   }
-  generation->stop();
+  generation->stop(std::move(reason));
   return ok();
+}
+
+std::vector<std::string> engine::running_dialogs() const {
+  std::vector<std::string> out;
+  for (const auto& [id, dialog] : dialogs_) {
+    if (dialog->generation() != nullptr || dialog->tools_run() != nullptr) out.push_back(id);
+  }
+  return out;
+}
+
+std::vector<std::string> engine::resumable_dialogs(bool search_store) {
+  std::vector<std::string> out;
+  const auto consider = [&](const dialog_runtime& dialog) {
+    if (!dialog.poisoned && resume_reason_of(dialog)) out.push_back(dialog.id());
+  };
+  for (const auto& [id, dialog] : dialogs_) consider(*dialog);
+  if (search_store) {
+    // Those not in memory: a drive owed since a restart, or a drive that failed.
+    for (const bool failed : {false, true}) {
+      dialog_filter stored;
+      stored.status = "running";
+      stored.needing_recovery = !failed;
+      stored.failed = failed;
+      auto rows = log_.list_dialogs(stored);
+      if (!rows) continue;
+      for (const auto& row : *rows) {
+        if (dialogs_.find(row.id) != dialogs_.end()) continue;
+        if (auto loaded = load(row.id)) consider(**loaded);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 asio::awaitable<void> engine::wait_until_settled(std::string root_id) {
@@ -558,6 +614,9 @@ asio::awaitable<result<void>> engine::commit(dialog_runtime& dialog) {
 void engine::mark_poisoned(dialog_runtime& dialog, const std::string& problem) {
   dialog.poisoned = true;
   dialog.store_error = problem;
+  // Not only drives: a refused input (its sender is told) leaves memory ahead of the log too, and
+  // must be reloaded once the log takes writes, or views of the dialog would show what was refused.
+  note_stalled(dialog);
 }
 
 }  // namespace parley::engine

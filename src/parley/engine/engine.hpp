@@ -91,6 +91,12 @@ class engine {
   // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
   boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
                                                                std::string goal);
+  // A subdialog of `parent_id` that a program drives instead of a Tellask (the ToT explorer's
+  // agent calls, src/parley/tot): `member_id` gets `task` as its first message (origin system) and
+  // is driven. No Tellask assigned it, so it replies to nobody: the program waits until it is idle
+  // and reads its answer. `call_kind` is recorded as its callKind. Its id.
+  boost::asio::awaitable<result<std::string>> create_program_subdialog(std::string parent_id, std::string member_id,
+                                                                       std::string call_kind, std::string task);
   // Durably appends a user message, then schedules the dialog's drive. Waits for a running drive
   // of the same dialog to end first (the per-dialog FIFO lock).
   // `from`: the user who wrote it. In a group dialog the message goes to the member it mentions
@@ -124,10 +130,24 @@ class engine {
   // Suspends until no dialog of the root's hierarchy has a drive queued or running: the tree is
   // done, or waits for a human.
   boost::asio::awaitable<void> wait_until_settled(std::string root_id);
-  // Stops the running generation of a dialog; its partial output is kept, marked interrupted.
-  result<void> stop(std::string_view dialog_id);
-  // Drives a dialog that was stopped or failed again, unless it waits for a subdialog or a human.
+  // Stops the running generation (or tool run) of a dialog; its partial output is kept, marked
+  // interrupted, with `reason` (who or what stopped it) in the log.
+  result<void> stop(std::string_view dialog_id, std::string reason = {});
+  // Run control: the dialogs generating or running tools now, and those `resume` would drive,
+  // sorted by id — in memory, and with `search_store` also those the store holds as owing a drive
+  // or failed (a scan: for resume all, not for a status poll).
+  std::vector<std::string> running_dialogs() const;
+  std::vector<std::string> resumable_dialogs(bool search_store);
+  // Drives again a dialog whose drive ended before its work was done (stopped, failed, tool calls
+  // without results, unread input; resume_check.hpp). Anything else is a conflict: an idle dialog
+  // has "nothing to resume", one that waits for a subdialog or a human says what it waits for.
   boost::asio::awaitable<result<void>> resume(std::string dialog_id);
+  // Seed 001's root lifecycle (engine/root_lifecycle.cpp): running → completed → archived, running
+  // → archived, and reopen (back to running). A running root changes only at rest: with work in
+  // flight in its tree the call is a conflict naming the work, and nothing changes.
+  boost::asio::awaitable<result<void>> set_root_status(std::string root_id, events::dialog_status to);
+  // What still runs in a root's tree: drives, open questions, awaited subdialogs ("" parts none).
+  std::vector<std::string> work_in_flight(const dialog_runtime& root) const;
 
   // Q4H: validates the question id, records the answer as the askHuman call's result and drives
   // the dialog once nothing else holds it.
@@ -246,11 +266,20 @@ class engine {
   // model's window, and ends a course that stayed critical for longer than the team allows.
   result<void> stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
                                     std::int64_t prompt_tokens);
+  // Stages the diligence push for a root that stopped, when its member's budget and the workspace
+  // allow one (engine/diligence.hpp).
+  bool push_diligence(dialog_runtime& dialog, const config::member_config& member);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
-  // `reflection`: a selfReflect's (seed 002 self-reflection session).
+  // `title`: what the subdialog is for, shown in the tree; `reflection`: a selfReflect's (seed 002
+  // self-reflection session).
   result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
                                            events::call_kind call_kind, std::string_view session_slug,
+                                           std::string title,
                                            std::optional<events::reflection_spec> reflection = std::nullopt);
+  result<void> check_root_transition(const dialog_runtime& root, events::dialog_status to) const;
+  // New input is taken only while the dialog's root is running (a completed or archived root is
+  // reopened first).
+  result<void> check_tree_running(dialog_runtime& dialog);
   // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
   result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
                                     round_effects& fx);
@@ -290,7 +319,7 @@ class engine {
   std::vector<tools::protected_dir> protected_dirs_;
   std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
   bool store_retry_ = false;
-  bool retrying_stalled_ = false;  // retry_stalled is running
+  bool retrying_stalled_ = false;    // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)

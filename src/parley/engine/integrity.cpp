@@ -121,8 +121,8 @@ result<integrity_report> check_integrity(store& log) {
     for (const auto& ev : *events) {
       auto step = apply_event(ev, d.row);
       if (!step) {
-        report.problems.push_back("dialog " + stored.id + ": event " + std::to_string(ev.seq) + " (" + std::string(ev.type()) +
-                                  ") does not replay: " + step.err().message);
+        report.problems.push_back("dialog " + stored.id + ": event " + std::to_string(ev.seq) + " (" +
+                                  std::string(ev.type()) + ") does not replay: " + step.err().message);
         break;
       }
       apply_state_event(ev, d.state);

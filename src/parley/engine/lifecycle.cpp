@@ -7,6 +7,7 @@
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/resume_check.hpp"
 
 namespace parley::engine {
 
@@ -54,11 +55,11 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
 result<std::vector<open_question>> engine::open_questions() {
   dialog_filter filter;
   filter.status = "running";
+  filter.with_open_questions = true;
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::vector<open_question> out;
   for (const auto& row : *rows) {
-    if (row.open_questions == 0 && find(row.id) == nullptr) continue;  // nothing to load for
     auto loaded = load(row.id);
     if (!loaded) return std::move(loaded).err();
     for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});
@@ -74,24 +75,9 @@ asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
   auto& dialog = **loaded;
   {
     auto guard = co_await dialog.lock().acquire();
-    if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
-    if (dialog.row().status != "running") {
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " is " + dialog.row().status);
-    }
-    if (!dialog.state().questions.empty()) {
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " waits for the answer to " +
-                                               std::to_string(dialog.state().questions.size()) +
-                                               " question(s); answer them instead");
-    }
-    if (!dialog.state().awaited.empty()) {
-      std::vector<std::string> ids;
-      for (const auto& awaited : dialog.state().awaited) ids.push_back(awaited.dialog_id);
-      co_return make_error(errc::conflict,
-                           "dialog " + dialog_id + " waits for subdialog(s) " + join(ids, ", ") +
-                               "; they revive it when they reply (declare one dead to stop waiting for it)");
-    }
-    if (dialog.messages().empty())
-      co_return make_error(errc::conflict, "dialog " + dialog_id + " has nothing to do yet");
+    // Only a dialog whose drive ended before its work was done: driving an idle one again would
+    // repeat its last answer and that answer's tool effects (resume_check.hpp).
+    if (auto reason = resume_reason_of(dialog); !reason) co_return std::move(reason).err();
     if (auto staged = stage(dialog, events::drive_resumed{}); !staged) {
       co_return std::move(staged).err();
     }
@@ -109,7 +95,7 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
     co_return make_error(errc::invalid_argument, "dialog " + dialog_id + " is a root dialog, not a subdialog");
   }
   if (sub.row().dead) co_return make_error(errc::conflict, "subdialog " + dialog_id + " is already dead");
-  if (auto* generation = sub.generation()) generation->stop();
+  if (auto* generation = sub.generation()) generation->stop("declared dead");
   auto guard = co_await sub.lock().acquire();
   if (reason.empty()) reason = "declared dead by a human";
   round_effects fx;
@@ -135,8 +121,7 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
         }
       }
       auto reply = stage(waiting, events::reply_received{waiting.row().course, call_id, assigned->call_name, waits,
-                                                         sub.id(), sub.row().member_id, events::reply_kind::dead,
-                                                         false,
+                                                         sub.id(), sub.row().member_id, events::reply_kind::dead, false,
                                                          "the subdialog of @" + sub.row().member_id +
                                                              " was declared dead by a human (" + reason +
                                                              "); it will not reply. Continue without it.",

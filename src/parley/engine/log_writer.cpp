@@ -40,7 +40,7 @@ auto async_append(store& log, const asio::any_io_executor& executor, std::vector
 }  // namespace
 
 result<void> log_writer::refused_send_of(std::string_view dialog_id) {
-  std::lock_guard lock(refused_mutex_);
+  parley::lock_guard lock(refused_mutex_);
   if (refused_.empty()) return ok();
   const auto found = refused_.find(std::string(dialog_id));
   if (found == refused_.end()) return ok();
@@ -83,7 +83,7 @@ void log_writer::send(std::vector<event> batch) {
     // A refused send is reported by the next commit of each of its dialogs: nothing is
     // acknowledged past a lost event.
     if (!outcome) {
-      std::lock_guard lock(refused_mutex_);
+      parley::lock_guard lock(refused_mutex_);
       for (auto& id : dialogs) refused_.try_emplace(std::move(id), outcome.err());
     } else if (!kept->empty()) {
       asio::post(executor_, [this, kept] { notify(*kept); });

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/model/event.hpp"
@@ -44,8 +45,8 @@ class log_writer {
   // Sends the store has not yet called back for (it calls back on its own thread).
   std::atomic<std::int64_t> sends_in_flight_{0};
   // Why the store refused a send, by the dialogs it carried events of; written on the store's thread.
-  std::mutex refused_mutex_;
-  std::unordered_map<std::string, error> refused_;
+  parley::mutex refused_mutex_;
+  std::unordered_map<std::string, error> refused_ PARLEY_GUARDED_BY(refused_mutex_);
 };
 
 }  // namespace parley::engine

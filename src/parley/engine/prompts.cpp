@@ -143,4 +143,10 @@ std::string with_marker(std::string_view marker, std::string_view content) {
   return std::string(marker) + "\n" + std::string(content);
 }
 
+std::string with_delivery_marker(std::string_view saying, bool fbr) {
+  if (!fbr) return with_marker(kFinalMarker, saying);
+  if (saying.starts_with(kFbrDirectMarker)) return std::string(saying);
+  return with_marker(kFbrReasoningMarker, saying);
+}
+
 }  // namespace parley::engine

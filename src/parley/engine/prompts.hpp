@@ -46,4 +46,11 @@ inline constexpr std::string_view kFbrReasoningMarker = "【FBR-仅推理】";
 // The content with `marker` as its first line unless it already starts with it.
 std::string with_marker(std::string_view marker, std::string_view content);
 
+// A sideline's final reply as its tellasker receives it (seed 001, "Content markers (first line
+// required)"): it starts with 【最终完成】, or for a Fresh Boots Reasoning sideline with
+// 【FBR-直接回复】 or 【FBR-仅推理】. A reply written without its marker gets one, so the
+// tellasker always reads the stage: 【最终完成】, or 【FBR-仅推理】 for an FBR reply, the weaker claim,
+// since nothing says the FBR answered directly.
+std::string with_delivery_marker(std::string_view saying, bool fbr);
+
 }  // namespace parley::engine

@@ -68,9 +68,12 @@ asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std
   {
     auto guard = co_await dialog.lock().acquire();
     if (dialog.row().status != "running" || dialog.row().dead) co_return ok();
-    auto staged = stage(dialog, events::drive_failed{dialog.row().course,
-                                                     "the log refused a write: " + problem +
-                                                         "; the drive is retried now that it takes writes"});
+    // Reloaded from the log, which owes this dialog nothing: what the log refused was an input
+    // (a message, an answer) whose sender was told so, not a drive that must be done again.
+    if (!dialog.row().needs_drive) co_return ok();
+    auto staged =
+        stage(dialog, events::drive_failed{dialog.row().course, "the log refused a write: " + problem +
+                                                                    "; the drive is retried now that it takes writes"});
     if (staged) staged = stage(dialog, events::drive_resumed{});
     if (!staged) co_return std::move(staged).err();
     if (auto committed = co_await commit(dialog); !committed) co_return committed;

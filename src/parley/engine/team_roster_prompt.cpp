@@ -83,7 +83,7 @@ constexpr wording kEnglish{
         "separate task.",
     .tellask_back =
         "tellaskBack: Type A, ask {who}, your tellasker, for clarification or a decision. No "
-        "sessionSlug.",
+        "sessionSlug. A tellaskSessionless to {who} is taken as a tellaskBack too.",
     .fresh_boots_reasoning =
         "freshBootsReasoning: think one sub-problem through in a fresh dialog of yourself, "
         "without tools.",
@@ -92,7 +92,9 @@ constexpr wording kEnglish{
         "`!?@<id> !tellaskSession <slug> ...`: Type B, a named session with a teammate; the same id "
         "and slug continue it with its context. For work you will follow up on.",
     .text_tellask_sessionless = "`!?@<id> ...`: Type C, a one-off task in a fresh subdialog.",
-    .text_tellask_back = "`!?@tellasker ...`: Type A, ask {who}, your tellasker, for clarification or a decision.",
+    .text_tellask_back =
+        "`!?@tellasker ...`: Type A, ask {who}, your tellasker, for clarification or a decision; "
+        "addressing {who} by id does the same.",
     .text_fresh_boots_reasoning =
         "`!?@self ...`: Fresh Boots Reasoning, think one sub-problem through in a "
         "fresh dialog of yourself, without tools.",
@@ -141,7 +143,9 @@ constexpr wording kChinese{
     .tellask_sessionless =
         "tellaskSessionless：一次性诉请（Type C），在新的支线对话中做一件独立的事；每次调用都是另"
         "一件事。",
-    .tellask_back = "tellaskBack：回问诉请（Type A），向你的诉请者 {who} 请求澄清或决定；不带 sessionSlug。",
+    .tellask_back =
+        "tellaskBack：回问诉请（Type A），向你的诉请者 {who} 请求澄清或决定；不带 sessionSlug。对 {who} 的 "
+        "tellaskSessionless 也按回问诉请处理。",
     .fresh_boots_reasoning =
         "freshBootsReasoning：扪心自问（FBR），在一个没有工具的全新自我对话中把一个子问题想清"
         "楚。",
@@ -150,7 +154,8 @@ constexpr wording kChinese{
         "`!?@<id> !tellaskSession <slug> ...`：长线诉请（Type B），与队友的具名会话；同一 id 加同一 "
         "slug 会接着这个会话，保留其上下文。用于需要后续跟进的工作。",
     .text_tellask_sessionless = "`!?@<id> ...`：一次性诉请（Type C），在新的支线对话中做一件独立的事。",
-    .text_tellask_back = "`!?@tellasker ...`：回问诉请（Type A），向你的诉请者 {who} 请求澄清或决定。",
+    .text_tellask_back =
+        "`!?@tellasker ...`：回问诉请（Type A），向你的诉请者 {who} 请求澄清或决定；直接写 {who} 也一样。",
     .text_fresh_boots_reasoning =
         "`!?@self ...`：扪心自问（FBR），在一个没有工具的全新自我对话中把一个子问题想清"
         "楚。",

@@ -11,6 +11,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
@@ -42,6 +43,15 @@ std::optional<std::string> misplaced_field(std::string_view call, const boost::j
     return "tellaskSessionless takes no sessionSlug; use tellask(...) for a registered session.";
   }
   return std::nullopt;
+}
+
+// A subdialog's tellaskSessionless whose target is the member of its current tellasker (seed 001's
+// flowchart: "Is this a subdialog Tellasking its direct supdialog?" → Type A). With a slug it
+// stays Type B: the flowchart starts from tellaskSessionless.
+bool aims_at_tellasker(const dialog_runtime& dialog, std::string_view call, const boost::json::object& args) {
+  const auto& assigned = dialog.state().assigned;
+  return call == dialog_tool::tellask_sessionless && dialog.is_sub() && assigned &&
+         json_string_or(args, "targetAgentId") == assigned->caller_member_id;
 }
 
 std::string first_line(std::string_view text) {
@@ -89,6 +99,9 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   if (!args) {
     return refuse("invalid arguments for " + call.name + ": " + args.err().message + ". Fix them and call again.");
   }
+  // Seed 001's flowchart asks first whether a subdialog is Tellasking its tellasker: then the call
+  // is Type A, whatever tool named it.
+  if (aims_at_tellasker(dialog, call.name, *args)) return call_tellasker(dialog, call, *args, fx);
   if (call.name == dialog_tool::tellask || call.name == dialog_tool::tellask_sessionless ||
       call.name == dialog_tool::fresh_boots_reasoning || call.name == dialog_tool::self_reflect) {
     return call_teammate(dialog, call, *args, fx);
@@ -101,7 +114,7 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
 
 result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const std::string& member_id,
                                                  events::call_kind call_kind, std::string_view session_slug,
-                                                 std::optional<events::reflection_spec> reflection) {
+                                                 std::string title, std::optional<events::reflection_spec> reflection) {
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   events::dialog_created created;
@@ -112,6 +125,7 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
   created.call = call_kind;
   created.task_doc_path = caller.row().task_doc_path;
   created.session_slug = std::string(session_slug);
+  created.title = std::move(title);
   created.reflection = std::move(reflection);
   add_record_windows(created);
   PARLEY_TRY(runtime->stage(std::move(created), id, caller.row().root_id));
@@ -163,7 +177,8 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
     // A reflection is recorded as seed 002's self-reflection session (the records reducer reads this).
     std::optional<events::reflection_spec> reflection;
     if (reflect) reflection = events::reflection_spec{"task_reflection", content, json_string_or(args, "moodState")};
-    auto made = create_subdialog(caller, target, *kind, slug, std::move(reflection));
+    // Named by its task, so a tree of subdialogs of one member can be told apart.
+    auto made = create_subdialog(caller, target, *kind, slug, title_from_message(content), std::move(reflection));
     if (!made) return std::move(made).err();
     sub = *made;
     if (registered) hierarchy.registry[key] = sub->id();
@@ -175,18 +190,14 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
     if (auto loaded = load(previous->caller_id); loaded && !(*loaded)->row().dead) {
       auto& old_caller = **loaded;
       const bool waits = old_caller.state().awaits_call(previous->call_id);
-      PARLEY_TRY(stage(old_caller, events::reply_received{old_caller.row().course,
-                                                          waits ? previous->call_id : std::string(),
-                                                          previous->call_name,
-                                                          waits,
-                                                          sub->id(),
-                                                          target,
-                                                          events::reply_kind::superseded,
-                                                          false,
-                                                          "@" + target + " (session " + previous->session_slug +
-                                                              ") was tellasked again by another dialog before it "
-                                                              "replied; its reply goes to that dialog.",
-                                                          std::nullopt}));
+      PARLEY_TRY(stage(
+          old_caller,
+          events::reply_received{old_caller.row().course, waits ? previous->call_id : std::string(),
+                                 previous->call_name, waits, sub->id(), target, events::reply_kind::superseded, false,
+                                 "@" + target + " (session " + previous->session_slug +
+                                     ") was tellasked again by another dialog before it "
+                                     "replied; its reply goes to that dialog.",
+                                 std::nullopt}));
       fx.touch(old_caller, true);
     }
   }
@@ -207,8 +218,8 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   tellask.origin = events::message_origin::tellask;
   tellask.assigned = events::assignment{caller.id(), caller.speaking_member(), call.id, *kind, slug, content};
   PARLEY_TRY(stage(*sub, std::move(tellask)));
-  events::tellask_called called{caller.row().course, caller.row().last_genseq, call.id, *kind, sub->id(), target,
-                                std::nullopt, content};
+  events::tellask_called called{
+      caller.row().course, caller.row().last_genseq, call.id, *kind, sub->id(), target, std::nullopt, content};
   if (registered) called.session_slug = slug;
   PARLEY_TRY(stage(caller, std::move(called)));
   fx.touch(*sub, true);
@@ -238,12 +249,13 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
       break;
     }
   }
-  PARLEY_TRY(stage(sub, events::tellask_called{sub.row().course, sub.row().last_genseq, call.id,
-                                               events::call_kind::tellask_back, tellasker.id(),
-                                               tellasker.speaking_member(), std::nullopt, content}));
-  PARLEY_TRY(stage(tellasker, events::reply_received{tellasker.row().course, waiting_call, waiting_name, waits, sub.id(),
-                                                     sub.row().member_id, events::reply_kind::tellask_back, true,
-                                                     content, call.id}));
+  // What the call became: a tellaskSessionless aimed at the tellasker is a tellaskBack too.
+  PARLEY_TRY(stage(
+      sub, events::tellask_called{sub.row().course, sub.row().last_genseq, call.id, events::call_kind::tellask_back,
+                                  tellasker.id(), tellasker.speaking_member(), std::nullopt, content}));
+  PARLEY_TRY(stage(tellasker, events::reply_received{tellasker.row().course, waiting_call, waiting_name, waits,
+                                                     sub.id(), sub.row().member_id, events::reply_kind::tellask_back,
+                                                     true, content, call.id}));
   fx.touch(tellasker, true);
   return tool_reply{};
 }
@@ -259,10 +271,10 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
       if (!loaded || (*loaded)->row().dead) continue;
       auto& asker = **loaded;
       const bool waits = asker.state().awaits_call(answer.call_id);
-      PARLEY_TRY(stage(asker, events::reply_received{asker.row().course, waits ? answer.call_id : std::string(),
-                                                     events::call_kind::tellask_back, waits, dialog.id(),
-                                                     dialog.row().member_id, events::reply_kind::answer, true, saying,
-                                                     std::nullopt}));
+      PARLEY_TRY(stage(
+          asker, events::reply_received{asker.row().course, waits ? answer.call_id : std::string(),
+                                        events::call_kind::tellask_back, waits, dialog.id(), dialog.row().member_id,
+                                        events::reply_kind::answer, true, saying, std::nullopt}));
       PARLEY_TRY(stage(dialog, events::answer_delivered{dialog.row().course, asker.id(), answer.call_id}));
       fx.touch(asker, true);
     }
@@ -273,6 +285,9 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
   auto loaded = load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) return ok();
   auto& caller = **loaded;
+  // Seed 001's first-line markers belong to the Tellask sidelines (Type B/C, FBR); a
+  // self-reflection (seed 002) delivers its summary as written.
+  const std::string delivered = dialog.is_self_reflection() ? saying : with_delivery_marker(saying, dialog.is_fbr());
   std::string call_id;
   bool waits = false;
   for (const auto& awaited : caller.state().awaited) {
@@ -282,9 +297,9 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
       break;
     }
   }
-  PARLEY_TRY(stage(caller, events::reply_received{caller.row().course, call_id, assigned->call_name, waits,
-                                                  dialog.id(), dialog.row().member_id,
-                                                  events::reply_kind::final_saying, true, saying, std::nullopt}));
+  PARLEY_TRY(stage(caller, events::reply_received{caller.row().course, call_id, assigned->call_name, waits, dialog.id(),
+                                                  dialog.row().member_id, events::reply_kind::final_saying, true,
+                                                  delivered, std::nullopt}));
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call.
   if (dialog.row().call_kind != dialog_tool::tellask) {

@@ -56,8 +56,8 @@ result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_ca
   const auto* spec = find_dialog_tool_spec(dialog_tool::clear_mind);
   auto args = tools::parse_tool_arguments(call.arguments.empty() ? "{}" : call.arguments, spec->parameters);
   auto result_of_call = [&](bool ok, std::string text) {
-    return stage(dialog,
-                 events::tool_result{dialog.row().course, dialog.row().last_genseq, call.id, call.name, ok, std::move(text)});
+    return stage(dialog, events::tool_result{dialog.row().course, dialog.row().last_genseq, call.id, call.name, ok,
+                                             std::move(text)});
   };
   if (!args) return result_of_call(false, "invalid arguments for clear_mind: " + args.err().message);
   const auto previous_questions = static_cast<std::int64_t>(dialog.state().questions.size());

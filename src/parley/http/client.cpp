@@ -1,4 +1,5 @@
 #include "parley/http/client.hpp"
+#include "parley/core/guarded.hpp"
 
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -105,7 +106,7 @@ class client::impl {
   // settings once instead of per request is a few allocations less per model call.
   result<std::shared_ptr<const route>> route_to(const std::string& url) {
     {
-      std::lock_guard lock(route_mutex_);
+      parley::lock_guard lock(route_mutex_);
       if (last_route_ != nullptr && last_url_ == url) return last_route_;
     }
     auto target = parse_url(url);
@@ -116,7 +117,7 @@ class client::impl {
     made->pool_key = pool_key(*target, *proxy);
     made->target = std::move(*target);
     made->proxy = std::move(*proxy);
-    std::lock_guard lock(route_mutex_);
+    parley::lock_guard lock(route_mutex_);
     last_url_ = url;
     last_route_ = made;
     return std::shared_ptr<const route>(std::move(made));
@@ -161,9 +162,9 @@ class client::impl {
   std::once_flag tls_once_;
   std::optional<asio::ssl::context> tls_context_;  // set once under tls_once_, then only read
   std::optional<error> tls_setup_error_;
-  std::mutex route_mutex_;
-  std::string last_url_;
-  std::shared_ptr<const route> last_route_;
+  parley::mutex route_mutex_;
+  std::string last_url_ PARLEY_GUARDED_BY(route_mutex_);
+  std::shared_ptr<const route> last_route_ PARLEY_GUARDED_BY(route_mutex_);
 };
 
 client::client(client_options options) : impl_(std::make_unique<impl>(std::move(options))) {}

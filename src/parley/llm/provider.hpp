@@ -115,16 +115,21 @@ class stream_sink {
 // what was produced so far (finish_reason "interrupted").
 class generation_control {
  public:
-  void stop() {
+  // `reason`: who or what stopped it, recorded with the stopped generation ("" when not said; the
+  // first reason given is kept).
+  void stop(std::string reason = {}) {
+    if (!stopped_) reason_ = std::move(reason);
     stopped_ = true;
     signal_.emit(boost::asio::cancellation_type::terminal);
   }
   bool stopped() const noexcept { return stopped_; }
+  const std::string& stop_reason() const noexcept { return reason_; }
   boost::asio::cancellation_slot slot() { return signal_.slot(); }
 
  private:
   boost::asio::cancellation_signal signal_;
   bool stopped_ = false;
+  std::string reason_;
 };
 
 class provider {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/json.hpp"
 #include "parley/llm/remote_call.hpp"
 
@@ -78,7 +79,7 @@ class remote_provider final : public provider {
   }
 
   void append_tools_text(const tool_list& tools, std::string& out) const {
-    std::lock_guard lock(tools_mutex_);
+    parley::lock_guard lock(tools_mutex_);
     for (const auto& [list, text] : tools_texts_) {
       if (!list.owner_before(tools) && !tools.owner_before(list) && !list.expired()) {
         out += text;
@@ -95,8 +96,9 @@ class remote_provider final : public provider {
   typename Wire::options_type options_;
   http::client client_;
   std::string url_;
-  mutable std::mutex tools_mutex_;
-  mutable std::vector<std::pair<std::weak_ptr<const std::vector<tool_spec>>, std::string>> tools_texts_;
+  mutable parley::mutex tools_mutex_;
+  mutable std::vector<std::pair<std::weak_ptr<const std::vector<tool_spec>>, std::string>> tools_texts_
+      PARLEY_GUARDED_BY(tools_mutex_);
 };
 
 }  // namespace parley::llm

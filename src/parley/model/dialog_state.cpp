@@ -36,9 +36,8 @@ class state_folder {
     state_.input_during_generation = true;
     if (p.responder && !p.responder->empty()) state_.responder = *p.responder;
     if (const auto& a = p.assigned) {
-      state_.assigned =
-          assignment{a->caller_id, a->caller_member_id, a->call_id, a->call_name, a->session_slug, a->tellask_content,
-                     false};
+      state_.assigned = assignment{a->caller_id,    a->caller_member_id, a->call_id, a->call_name,
+                                   a->session_slug, a->tellask_content,  false};
     }
   }
 
@@ -95,8 +94,7 @@ class state_folder {
     state_.health.level = p.level;
     state_.health.prompt_tokens = p.prompt_tokens;
     state_.health.context_window = p.context_window;
-    state_.health.critical_rounds =
-        p.level == ev_t::health_level::critical ? state_.health.critical_rounds + 1 : 0;
+    state_.health.critical_rounds = p.level == ev_t::health_level::critical ? state_.health.critical_rounds + 1 : 0;
   }
 
   void operator()(const ev_t::declared_dead&) {

@@ -47,7 +47,7 @@ struct assignment {  // seed 001 `assignmentFromSup`
   bool replied = false;  // the final reply to this assignment was delivered
 };
 
-struct context_health {  // the last context_health event of the current course
+struct context_health {                       // the last context_health event of the current course
   std::optional<events::health_level> level;  // nullopt: never measured in this course
   std::int64_t prompt_tokens = 0;
   std::int64_t context_window = 0;

@@ -57,6 +57,10 @@ inline constexpr std::string_view context_health = events::context_health::kType
 inline constexpr std::string_view declared_dead = events::declared_dead::kType;
 inline constexpr std::string_view drive_resumed = events::drive_resumed::kType;
 inline constexpr std::string_view event_quarantined = events::event_quarantined::kType;
+inline constexpr std::string_view flow_thread_saved = events::flow_thread_saved::kType;
+inline constexpr std::string_view flow_thread_appended = events::flow_thread_appended::kType;
+inline constexpr std::string_view flow_message_updated = events::flow_message_updated::kType;
+inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
 }  // namespace event_type
 
 }  // namespace parley

@@ -97,6 +97,7 @@ const decoder_entry* find_decoder(std::string_view type) noexcept {
 
 std::string_view family_of(std::string_view type) {
   if (type.starts_with("record_") || type == events::turn_window_expired::kType) return "records";
+  if (type.starts_with("flow_")) return "flow";
   return "dialog";
 }
 

@@ -184,8 +184,7 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     return make_error(errc::conflict, "dialog " + ev.dialog_id + " is created twice");
   }
   if (!creating && row.id.empty()) {
-    return make_error(errc::not_found,
-                      "event " + std::string(ev.type()) + " for unknown dialog " + ev.dialog_id);
+    return make_error(errc::not_found, "event " + std::string(ev.type()) + " for unknown dialog " + ev.dialog_id);
   }
   if (ev.seq != row.last_seq + 1) {
     return make_error(errc::conflict, "dialog " + ev.dialog_id + ": event seq " + std::to_string(ev.seq) +

@@ -37,13 +37,9 @@ std::int64_t integer_of(const json::value& value) {
 }  // namespace
 
 json::object event_line(const event& ev) {
-  return json::object{{"type", ev.type()},
-                      {"seq", ev.seq},
-                      {"ts", format_iso8601_ms(ev.ts_ms)},
-                      {"tsMs", ev.ts_ms},
-                      {"dialogId", ev.dialog_id},
-                      {"rootId", ev.root_id},
-                      {"payload", encode_payload(ev.payload)}};
+  return json::object{
+      {"type", ev.type()},        {"seq", ev.seq},        {"ts", format_iso8601_ms(ev.ts_ms)},    {"tsMs", ev.ts_ms},
+      {"dialogId", ev.dialog_id}, {"rootId", ev.root_id}, {"payload", encode_payload(ev.payload)}};
 }
 
 result<event> event_from_line(const json::value& line) {

@@ -4,6 +4,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/resume_check.hpp"
 
 namespace parley::server {
 
@@ -27,6 +28,7 @@ boost::json::object dialog_summary_json(const dialog_row& row, bool has_children
                           {"sessionSlug", text_or_null(row.session_slug)},
                           {"status", row.status},
                           {"title", row.title},
+                          {"taskDocPath", text_or_null(row.task_doc_path)},
                           {"course", row.course},
                           {"depth", row.depth},
                           {"generating", row.generating},
@@ -68,6 +70,12 @@ boost::json::object message_json(const message_row& message) {
                              {"ok", message.ok},
                              {"interrupted", message.interrupted},
                              {"ts", format_iso8601_ms(message.ts_ms)}};
+}
+
+void add_resume_state(boost::json::object& summary, const engine::dialog_runtime& dialog) {
+  const auto reason = engine::resume_reason_of(dialog);
+  summary["resumable"] = reason.has_value();
+  summary["resumeReason"] = reason ? boost::json::value(engine::resume_reason_name(*reason)) : nullptr;
 }
 
 }  // namespace parley::server

@@ -11,6 +11,8 @@
 namespace parley::server {
 namespace {
 
+constexpr std::size_t scanned_roots_kept = 4096;
+
 std::string new_epoch() {
   std::string id = new_uuid();
   std::erase(id, '-');
@@ -65,6 +67,10 @@ std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
 
 bool pubchan::has_children(const dialog_row& row) {
   // Children created before this process started are in the store; later ones arrive as events.
+  if (scanned_roots_.size() >= scanned_roots_kept) {
+    scanned_roots_.clear();
+    parents_.clear();
+  }
   if (scanned_roots_.insert(row.root_id).second) {
     dialog_filter filter;
     filter.root_id = row.root_id;
@@ -82,8 +88,29 @@ pubchan::channel& pubchan::channel_of(std::string_view dialog_id, std::string_vi
   if (inserted) {
     it->second.self_id = dialog_id;
     it->second.root_id = root_id;
+    it->second.last_seq = dropped_seq_ceiling_;
   }
+  it->second.last_used = ++use_clock_;
+  if (inserted) drop_idle_channels();  // never drops `it`: it is the most recently used
   return it->second;
+}
+
+void pubchan::drop_idle_channels() {
+  if (channels_.size() < next_sweep_at_ || channels_.size() <= options_.idle_channels_kept) return;
+  std::vector<std::pair<std::uint64_t, std::string_view>> idle;
+  for (const auto& [id, ch] : channels_) {
+    if (ch.idle()) idle.emplace_back(ch.last_used, id);
+  }
+  if (idle.size() > options_.idle_channels_kept) {
+    const auto drop = idle.size() - options_.idle_channels_kept;
+    std::nth_element(idle.begin(), idle.begin() + static_cast<std::ptrdiff_t>(drop), idle.end());
+    for (std::size_t i = 0; i < drop; ++i) {
+      const auto found = channels_.find(std::string(idle[i].second));
+      dropped_seq_ceiling_ = std::max(dropped_seq_ceiling_, found->second.last_seq);
+      channels_.erase(found);
+    }
+  }
+  next_sweep_at_ = std::max<std::size_t>(2 * channels_.size(), options_.idle_channels_kept + 1);
 }
 
 std::int64_t pubchan::last_seq(std::string_view dialog_id) const {
@@ -264,12 +291,13 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
           },
           [&](const events::generation_finished& p) {
             ch.generation_start_seq = 0;
-            publish(ch, "generating_finish_evt", course, genseq, ev.seq,
-                    boost::json::object{{"finishReason", p.finish_reason},
-                                        {"thinking", p.thinking},
-                                        {"saying", p.saying},
-                                        {"interrupted", p.interrupted},
-                                        {"usage", events::encode_object(p.usage)}});
+            boost::json::object finished{{"finishReason", p.finish_reason},
+                                         {"thinking", p.thinking},
+                                         {"saying", p.saying},
+                                         {"interrupted", p.interrupted},
+                                         {"usage", events::encode_object(p.usage)}};
+            if (p.stop_reason) finished["stopReason"] = *p.stop_reason;
+            publish(ch, "generating_finish_evt", course, genseq, ev.seq, std::move(finished));
             for (const auto& call : p.tool_calls) {
               publish(ch, "tool_call_evt", course, genseq, ev.seq,
                       boost::json::object{{"callId", call.id}, {"name", call.name}, {"arguments", call.arguments}});
@@ -327,9 +355,16 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
               }
             }
           },
+          [&](const events::question_answered& p) {
+            // A human's answer (Q4H) is a message of the dialog like any other: subscribers see it as
+            // it is recorded, not at the next reload.
+            publish(
+                ch, "question_answered_evt", course, genseq, ev.seq,
+                boost::json::object{
+                    {"questionId", p.question_id}, {"callId", p.call_id}, {"content", p.content}, {"msgId", p.msg_id}});
+          },
           [&](const events::declared_dead&) { state_changed(); },
-          [&](const events::drive_resumed&) { state_changed(); },
-          [](const auto&) {},  // nothing a client shows
+          [&](const events::drive_resumed&) { state_changed(); }, [](const auto&) {},  // nothing a client shows
       },
       ev.payload);
 }
@@ -338,8 +373,10 @@ void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
   const auto row = row_of(dialog_id);
   if (!row) return;
   auto& ch = channel_of(dialog_id, row->root_id);
+  auto summary = dialog_summary_json(*row, has_children(*row));
+  if (const auto* runtime = engine_.find(dialog_id)) add_resume_state(summary, *runtime);
   publish(ch, "dialog_state_evt", row->course, row->last_genseq, log_seq,
-          boost::json::object{{"state", dialog_summary_json(*row, has_children(*row))}});
+          boost::json::object{{"state", std::move(summary)}});
 }
 
 void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }

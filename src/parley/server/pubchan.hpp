@@ -64,6 +64,9 @@ class pubchan : public engine::engine_observer {
   std::size_t connection_count() const noexcept { return connections_.size(); }
   // The last wire seq of a dialog (0 when it has none yet); benchmarks match deliveries to it.
   std::int64_t last_seq(std::string_view dialog_id) const;
+  // Dialogs with a replay window in memory: those watched or generating, and at most
+  // `idle_channels_kept` others.
+  std::size_t channel_count() const noexcept { return channels_.size(); }
 
   void on_stream(const engine::stream_event& ev) override;
   void on_event(const event& ev) override;
@@ -79,9 +82,14 @@ class pubchan : public engine::engine_observer {
     std::deque<packet_ptr> ring;  // the last replay_window_events packets, seqs contiguous
     std::vector<pubchan_subscriber*> subscribers;
     std::int64_t generation_start_seq = 0;  // seq of the open generation's generating_start_evt, 0: none
+    std::uint64_t last_used = 0;            // of use_clock_, for dropping the least recently used
+    bool idle() const noexcept { return subscribers.empty() && generation_start_seq == 0; }
   };
 
   channel& channel_of(std::string_view dialog_id, std::string_view root_id);
+  // Drops the least recently used idle channels once there are too many (amortized: a sweep runs
+  // only when the map has doubled since the last one).
+  void drop_idle_channels();
   // Numbers, encodes, records and fans out one dialog event.
   void publish(channel& ch, std::string_view type, std::int64_t course, std::int64_t genseq, std::int64_t log_seq,
                boost::json::object extra, chunk_segment chunk = chunk_segment::none);
@@ -98,7 +106,15 @@ class pubchan : public engine::engine_observer {
   const server_options& options_;
   std::string epoch_;
   std::unordered_map<std::string, channel> channels_;
+  std::uint64_t use_clock_ = 0;
+  std::size_t next_sweep_at_ = 0;
+  // A dialog's channel made again after it was dropped numbers on from here, above every seq any
+  // dropped channel gave out: an `afterSeq` from before the drop can then never be mistaken for a
+  // position in the new numbering (it gets `resync`, or exactly what followed it).
+  std::int64_t dropped_seq_ceiling_ = 0;
   std::map<pubchan_subscriber*, std::set<std::string, std::less<>>> connections_;
+  // Caches of the store, cleared together when they grow past a bound (has_children then asks the
+  // store again).
   std::unordered_set<std::string> parents_;        // dialogs known to have children
   std::unordered_set<std::string> scanned_roots_;  // hierarchies whose parents_ came from the store
 };

@@ -10,6 +10,21 @@ namespace parley::server::rest {
 
 namespace {
 
+// `{reason?}`: why a human stops work, recorded with the stop as "stopped by <user><how>: <reason>".
+result<std::string> stop_reason_of(const rest_request& request, std::string_view how = "") {
+  rest_response failure;
+  const auto body = parse_body_object(request.body, true, failure);
+  if (!body) return make_error(errc::invalid_argument, "the body must be a JSON object");
+  static constexpr std::array<std::string_view, 1> kFields{"reason"};
+  PARLEY_TRY(only_fields(*body, kFields));
+  auto reason = optional_text(*body, "reason");
+  if (!reason) return std::move(reason).err();
+  if (reason->size() > 500) return make_error(errc::invalid_argument, "reason: more than 500 bytes");
+  const std::string by =
+      "stopped by " + (request.who != nullptr ? request.who->id : std::string("a human")) + std::string(how);
+  return reason->empty() ? by : by + ": " + *reason;
+}
+
 boost::json::object accepted(const std::string& msg_id) {
   boost::json::object out{{"accepted", true}};
   if (!msg_id.empty()) out["msgId"] = msg_id;
@@ -63,10 +78,42 @@ handler_result post_answer(server_context& context, const rest_request& request,
 handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
+  auto reason = stop_reason_of(request);
+  if (!reason) co_return field_error(reason.err());
   // Nothing running is not an error for the client: the dialog is stopped either way.
-  const auto stopped = context.engine.stop(dialog_id);
+  const auto stopped = context.engine.stop(dialog_id, std::move(*reason));
   if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
+}
+
+handler_result post_stop_all(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
+  auto reason = stop_reason_of(request, " (stop all)");
+  if (!reason) co_return field_error(reason.err());
+  boost::json::array stopped;
+  for (const auto& id : context.engine.running_dialogs()) {
+    // Only what the asker may see: under --users, one user's stop all leaves the others' work.
+    const auto* runtime = context.engine.find(id);
+    if (runtime == nullptr || !may_see(context, request.who, runtime->row())) continue;
+    if (context.engine.stop(id, *reason)) stopped.emplace_back(id);
+  }
+  co_return json_response(200, boost::json::object{{"stopped", std::move(stopped)}});
+}
+
+handler_result post_resume_all(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
+  boost::json::array resumed;
+  boost::json::array refused;
+  const auto candidates = context.engine.resumable_dialogs(true);  // named: it lives across the co_awaits
+  for (const auto& id : candidates) {
+    const auto* runtime = context.engine.find(id);
+    if (runtime == nullptr || !may_see(context, request.who, runtime->row())) continue;
+    if (auto done = co_await context.engine.resume(id)) {
+      resumed.emplace_back(id);
+    } else {
+      // It changed since it was listed (a drive took it, a human answered): said, not fatal.
+      refused.emplace_back(boost::json::object{{"id", id}, {"message", done.err().message}});
+    }
+  }
+  co_return json_response(200, boost::json::object{{"resumed", std::move(resumed)}, {"refused", std::move(refused)}});
 }
 
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -96,6 +143,37 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   auto updated = find_dialog(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
   co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
+}
+
+namespace {
+
+handler_result set_root_status(server_context& context, const rest_request& request, std::string dialog_id,
+                               events::dialog_status to) {
+  auto row = find_dialog(context, request, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  const auto body = parse_body_object(request.body, true, failure);
+  if (!body) co_return failure;
+  if (auto known = only_fields(*body, {}); !known) co_return field_error(known.err());
+  auto changed = co_await context.engine.set_root_status(dialog_id, to);
+  if (!changed) co_return error_response(changed.err());
+  auto updated = find_dialog(context, request, dialog_id);
+  if (!updated) co_return error_response(updated.err());
+  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
+}
+
+}  // namespace
+
+handler_result post_complete(server_context& context, const rest_request& request, std::string dialog_id) {
+  return set_root_status(context, request, std::move(dialog_id), events::dialog_status::completed);
+}
+
+handler_result post_archive(server_context& context, const rest_request& request, std::string dialog_id) {
+  return set_root_status(context, request, std::move(dialog_id), events::dialog_status::archived);
+}
+
+handler_result post_reopen(server_context& context, const rest_request& request, std::string dialog_id) {
+  return set_root_status(context, request, std::move(dialog_id), events::dialog_status::running);
 }
 
 }  // namespace parley::server::rest

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <set>
 
 #include "parley/engine/taskdoc.hpp"
+#include "parley/server/dialog_cursor.hpp"
 #include "parley/server/json_views.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -16,25 +16,10 @@ namespace parley::server::rest {
 namespace {
 
 constexpr std::int64_t kMaxPage = 500;
+// A search is a few words, not a document.
+constexpr std::size_t kMaxQueryBytes = 1000;
 // A title is a line for lists, not a document.
 constexpr std::size_t kMaxTitleBytes = 1000;
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-// `q` matches the title and the first user message, case-insensitively (ASCII).
-bool matches_query(store& log, const dialog_row& row, const std::string& needle) {
-  if (lowercase(row.title).find(needle) != std::string::npos) return true;
-  auto messages = log.messages(row.id, 1);
-  if (!messages) return false;
-  for (const auto& message : *messages) {
-    if (message.role == "user") return lowercase(message.content).find(needle) != std::string::npos;
-  }
-  return false;
-}
 
 // The rows of one hierarchy and the set of ids that are someone's parent, for hasChildren.
 struct hierarchy_rows {
@@ -135,44 +120,57 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
 
 }  // namespace
 
+// Roots newest first, answered by the store's indexes (store/root_listing.hpp): pages follow
+// each other by `cursor` (the `nextCursor` of the page before); `offset` still works for old
+// clients. `total` counts every root that passes the filters, on pages asked for without a
+// cursor only: a client that pages by cursor has it from its first page, and counting again on
+// every page would cost each page the whole list.
 handler_result list_dialogs(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
-  dialog_filter filter;
-  filter.roots_only = true;
+  root_listing listing;
   if (const auto status = request.query.find("status"); status != request.query.end()) {
     if (status->second != "running" && status->second != "completed" && status->second != "archived") {
       co_return field_error(make_error(
           errc::invalid_argument, "status: expected running, completed or archived, got '" + status->second + "'"));
     }
-    filter.status = status->second;
+    listing.status = status->second;
   }
   if (const auto member = request.query.find("member"); member != request.query.end()) {
-    filter.member_id = member->second;
+    listing.member_id = member->second;
+  }
+  if (const auto q = request.query.find("q"); q != request.query.end()) {
+    if (q->second.size() > kMaxQueryBytes) {
+      co_return field_error(
+          make_error(errc::invalid_argument, "q: at most " + std::to_string(kMaxQueryBytes) + " bytes"));
+    }
+    if (q->second.find('\0') != std::string::npos) {
+      co_return field_error(make_error(errc::invalid_argument, "q: contains a NUL character"));
+    }
+    listing.text = q->second;
+  }
+  if (const auto cursor = request.query.find("cursor"); cursor != request.query.end() && !cursor->second.empty()) {
+    auto key = parse_cursor(cursor->second);
+    if (!key) co_return field_error(key.err());
+    listing.after = std::move(*key);
   }
   const auto limit = query_integer(request, "limit", 50, 1, kMaxPage);
   if (!limit) co_return field_error(limit.err());
   const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
   if (!offset) co_return field_error(offset.err());
+  listing.limit = *limit;
+  listing.offset = *offset;
+  listing.with_total = !listing.after;
+  if (context.users.multi_user()) listing.viewer = root_viewer{request.who->id, request.who->sees_unowned};
 
-  auto rows = context.log.list_dialogs(filter);
-  if (!rows) co_return error_response(rows.err());
-  std::vector<dialog_row> chosen = std::move(*rows);
-  if (context.users.multi_user()) {
-    std::erase_if(chosen, [&](const dialog_row& row) { return !context.users.may_see(*request.who, row); });
-  }
-  if (const auto q = request.query.find("q"); q != request.query.end() && !q->second.empty()) {
-    const auto needle = lowercase(q->second);
-    std::erase_if(chosen, [&](const dialog_row& row) { return !matches_query(context.log, row, needle); });
-  }
-  // Newest first; the id breaks ties so pages are stable.
-  std::sort(chosen.begin(), chosen.end(), [](const dialog_row& a, const dialog_row& b) {
-    return a.created_at_ms != b.created_at_ms ? a.created_at_ms > b.created_at_ms : a.id > b.id;
-  });
-  const auto total = static_cast<std::int64_t>(chosen.size());
-  boost::json::array page;
-  for (auto i = *offset; i < total && i < *offset + *limit; ++i) {
-    page.push_back(summary_of(context.log, chosen[static_cast<std::size_t>(i)]));
-  }
-  co_return json_response(200, boost::json::object{{"dialogs", std::move(page)}, {"total", total}});
+  auto page = context.log.list_roots(listing);
+  if (!page) co_return error_response(page.err());
+  boost::json::array rows;
+  for (const auto& row : page->rows) rows.push_back(summary_of(context.log, row));
+  boost::json::object body{{"dialogs", std::move(rows)}};
+  body["nextCursor"] = page->more && !page->rows.empty()
+                           ? boost::json::value(cursor_text(page_key_of(page->rows.back())))
+                           : boost::json::value(nullptr);
+  if (page->total) body["total"] = *page->total;
+  co_return json_response(200, std::move(body));
 }
 
 handler_result create_dialog(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
@@ -248,7 +246,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
 handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+  auto summary = summary_of(context.log, *row);
+  if (auto loaded = context.engine.load(dialog_id)) add_resume_state(summary, **loaded);
+  co_return json_response(200, boost::json::object{{"dialog", std::move(summary)}});
 }
 
 handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id) {

@@ -31,6 +31,14 @@ handler_result post_answer(server_context& context, const rest_request& request,
 handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result post_dead(server_context& context, const rest_request& request, std::string dialog_id);
+// Run control: stop every running dialog ({reason?}), resume every resumable one; each only among
+// the dialogs the asker may see.
+handler_result post_stop_all(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_resume_all(server_context& context, const rest_request& request, std::string dialog_id);
+// Seed 001's root lifecycle: complete, archive, reopen; each answers with the root's summary.
+handler_result post_complete(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_archive(server_context& context, const rest_request& request, std::string dialog_id);
+handler_result post_reopen(server_context& context, const rest_request& request, std::string dialog_id);
 
 // rest_questions.cpp: open questions for the human across every dialog.
 handler_result list_questions(server_context& context, const rest_request& request, std::string dialog_id);
@@ -69,5 +77,9 @@ handler_result post_memory_link(server_context& context, const rest_request& req
 // rest_uploads.cpp: media for image and audio messages.
 handler_result post_upload(server_context& context, const rest_request& request, std::string id);
 handler_result get_upload(server_context& context, const rest_request& request, std::string id);
+
+// rest_tot.cpp: Tree of Thoughts runs (docs/tot.md).
+handler_result post_tot(server_context& context, const rest_request& request, std::string id);
+handler_result get_tot(server_context& context, const rest_request& request, std::string id);
 
 }  // namespace parley::server::rest

@@ -22,9 +22,21 @@ handler_result get_status(server_context& context, const rest_request& request, 
     store["ok"] = false;
     store["problem"] = std::move(problem);
   }
+  // Run control's counts, among the dialogs the asker may see.
+  std::int64_t running = 0;
+  std::int64_t resumable = 0;
+  for (const auto& id : context.engine.running_dialogs()) {
+    if (const auto* dialog = context.engine.find(id); dialog && may_see(context, request.who, dialog->row())) ++running;
+  }
+  for (const auto& id : context.engine.resumable_dialogs(false)) {
+    if (const auto* dialog = context.engine.find(id); dialog && may_see(context, request.who, dialog->row())) {
+      ++resumable;
+    }
+  }
   co_return json_response(
       200,
       boost::json::object{{"version", context.version},
+                          {"dialogs", boost::json::object{{"running", running}, {"resumable", resumable}}},
                           {"store", std::move(store)},
                           {"protocol", 1},
                           {"scriptedOffline", context.scripted_offline},

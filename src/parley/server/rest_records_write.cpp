@@ -218,8 +218,13 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string session_id = new_uuid();
-  events::record_session_opened opened{session_id, *session_type, *description, *created_by, std::move(*metadata),
-                                       std::move(reflection->trigger_source), std::move(reflection->goal),
+  events::record_session_opened opened{session_id,
+                                       *session_type,
+                                       *description,
+                                       *created_by,
+                                       std::move(*metadata),
+                                       std::move(reflection->trigger_source),
+                                       std::move(reflection->goal),
                                        std::move(reflection->ai_mood_state)};
   std::function<result<void>()> check = [&] { return no_turn_pending(records, *dialogue, "starting a session"); };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
@@ -387,9 +392,9 @@ handler_result post_record_message(server_context& context, const rest_request& 
   }
 
   const std::string message_id = new_uuid();
-  events::record_message written_message{message_id, *turn_id,         *sender_role, *sender_id,
-                                          *content,   *content_type,    std::move(*metadata),
-                                          *reply_to,  *target,          *notes,       std::nullopt};
+  events::record_message written_message{message_id, *turn_id,      *sender_role,         *sender_id,
+                                         *content,   *content_type, std::move(*metadata), *reply_to,
+                                         *target,    *notes,        std::nullopt};
   if (!content_meta->empty()) written_message.content_meta = std::move(*content_meta);
   std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(written_message), std::move(check));
@@ -485,8 +490,10 @@ handler_result post_introspection(server_context& context, const rest_request& r
   // Links to earlier memory entries are events of their own, each a fact of the log.
   for (const auto& memory_id : related) {
     std::function<result<void>()> always = [] { return ok(); };
-    auto linked = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, memory_id},
-                                        std::move(always));
+    // Named, not a temporary in the co_await's arguments: GCC 12 destroys such an aggregate
+    // temporary before the coroutine it was passed to has read it.
+    events::record_memory_link link{turn_id, memory_id};
+    auto linked = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
     if (!linked) co_return error_response(linked.err());
   }
   records_filter of_session;
@@ -522,8 +529,8 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   }
   if (!memory) co_return error_response(memory.err());
   std::function<result<void>()> always = [] { return ok(); };
-  auto written = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, *memory_id},
-                                       std::move(always));
+  events::record_memory_link link{turn_id, *memory_id};  // named: see post_introspection
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
   if (!written) co_return refused(written.err());
   auto links = records.memory_links(turn_id);
   if (!links) co_return error_response(links.err());

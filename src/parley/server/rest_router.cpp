@@ -30,6 +30,8 @@ struct route {
 const std::vector<route>& routes() {
   static const std::vector<route> table{
       {"GET", {"status"}, &rest::get_status},
+      {"POST", {"stop_all"}, &rest::post_stop_all},
+      {"POST", {"resume_all"}, &rest::post_resume_all},
       {"GET", {"team"}, &rest::get_team},
       {"GET", {"usage"}, &rest::get_usage},
       {"GET", {"questions"}, &rest::list_questions},
@@ -47,6 +49,9 @@ const std::vector<route>& routes() {
       {"POST", {"dialogs", "{id}", "interrupt"}, &rest::post_interrupt},
       {"POST", {"dialogs", "{id}", "resume"}, &rest::post_resume},
       {"POST", {"dialogs", "{id}", "dead"}, &rest::post_dead},
+      {"POST", {"dialogs", "{id}", "complete"}, &rest::post_complete},
+      {"POST", {"dialogs", "{id}", "archive"}, &rest::post_archive},
+      {"POST", {"dialogs", "{id}", "reopen"}, &rest::post_reopen},
       // Seed 002's records; "search" comes before "{id}", which would match it too.
       {"GET", {"dialogues", "{id}"}, &rest::get_dialogue},
       {"GET", {"dialogues", "{id}", "sessions"}, &rest::list_dialogue_sessions},
@@ -71,6 +76,8 @@ const std::vector<route>& routes() {
       {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
       {"POST", {"uploads"}, &rest::post_upload, body_kind::media},
+      {"POST", {"tot"}, &rest::post_tot},
+      {"GET", {"tot", "{id}"}, &rest::get_tot},
       {"GET", {"uploads", "{id}"}, &rest::get_upload},
   };
   return table;

@@ -9,6 +9,10 @@
 #include "parley/server/users.hpp"
 #include "parley/store/store.hpp"
 
+namespace parley::tot {
+class run_board;
+}
+
 namespace parley::server {
 
 class pubchan;
@@ -22,7 +26,8 @@ struct server_context {
   const user_directory& users;
   bool scripted_offline = false;  // some member talks to the built-in scripted model
   std::string version;
-  upload_store* uploads = nullptr;  // media of seed 002's image and audio messages; null: none
+  upload_store* uploads = nullptr;     // media of seed 002's image and audio messages; null: none
+  tot::run_board* tot_runs = nullptr;  // POST /api/tot's runs (docs/tot.md); null: the routes answer 404
 };
 
 }  // namespace parley::server

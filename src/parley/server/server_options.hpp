@@ -28,6 +28,10 @@ struct server_options {
   std::size_t outbound_queue_packets = 1024;   // per connection
   std::size_t outbound_queue_bytes = 4 << 20;  // per connection
   std::size_t replay_window_events = 4096;     // per dialog, for resuming subscribers
+  // Replay windows kept for dialogs nobody watches and that do not generate: past this, the least
+  // recently used are dropped (a later subscriber gets `resync`), so memory follows the work in
+  // flight rather than the number of dialogs the process has seen.
+  std::size_t idle_channels_kept = 256;
   // HTTP connections held open at once (idle keep-alives included), in all and from one address:
   // past either, a new connection is closed as soon as it is accepted, so idle sockets cannot use
   // up the process's file descriptors.

@@ -44,7 +44,7 @@ constexpr field_spec segment_edge_evt[] = {PARLEY_EVENT_COMMON};
 constexpr field_spec chunk_evt[] = {PARLEY_EVENT_COMMON, {"content", k::string}, {"firstSeq", k::integer, false}};
 constexpr field_spec generating_finish_evt[] = {
     PARLEY_EVENT_COMMON,  PARLEY_LOG_SEQ,          {"interrupted", k::boolean}, {"finishReason", k::string},
-    {"usage", k::object}, {"thinking", k::string}, {"saying", k::string}};
+    {"usage", k::object}, {"thinking", k::string}, {"saying", k::string},       {"stopReason", k::string, false}};
 constexpr field_spec tool_call_evt[] = {
     PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ, {"callId", k::string}, {"name", k::string}, {"arguments", k::any}};
 constexpr field_spec tool_result_evt[] = {PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ,     {"callId", k::string},
@@ -58,6 +58,9 @@ constexpr field_spec tellask_result_evt[] = {PARLEY_EVENT_COMMON,         PARLEY
                                              {"fromDialogId", k::string}, {"fromMemberId", k::string},
                                              {"kind", k::string},         {"ok", k::boolean},
                                              {"content", k::string}};
+constexpr field_spec question_answered_evt[] = {PARLEY_EVENT_COMMON,       PARLEY_LOG_SEQ,
+                                                {"questionId", k::string}, {"callId", k::string},
+                                                {"content", k::string},    {"msgId", k::string}};
 constexpr field_spec subdialog_created_evt[] = {PARLEY_EVENT_COMMON,
                                                 {"subdialog", k::object, true, {}, {}, "DialogSummary"}};
 constexpr field_spec reminders_update_evt[] = {
@@ -110,6 +113,8 @@ constexpr packet_spec packets[] = {
     {"tool_result_evt", server, tool_result_evt, "log tool_result"},
     {"tellask_call_evt", server, tellask_call_evt, "log tellask_called"},
     {"tellask_result_evt", server, tellask_result_evt, "log reply_received"},
+    {"question_answered_evt", server, question_answered_evt,
+     "log question_answered: a human's answer, the result of the askHuman call callId"},
     {"subdialog_created_evt", server, subdialog_created_evt,
      "log dialog_created of a child, on the parent and the root"},
     {"reminders_update_evt", server, reminders_update_evt, "log reminder_*"},

@@ -79,7 +79,7 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
     PARLEY_CO_TRY(check_open_question(context, dialog_id, answer.question_id));
     co_return co_await context.engine.answer_question(std::move(answer));
   }
-  if (type == "interrupt") co_return context.engine.stop(dialog_id);
+  if (type == "interrupt") co_return context.engine.stop(dialog_id, "stopped by " + who.id);
   if (type == "resume") co_return co_await context.engine.resume(dialog_id);
   if (type == "declare_subdialog_dead") {
     co_return co_await context.engine.declare_subdialog_dead(dialog_id, json_string_or(packet, "reason"));

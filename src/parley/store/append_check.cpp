@@ -89,7 +89,8 @@ result<void> check_appendable(const std::vector<event>& batch) {
     for (const auto& [name, text] : {std::pair<const char*, std::string_view>{"dialog id", ev.dialog_id},
                                      {"root id", ev.root_id},
                                      {"type", type}}) {
-      if (auto bad = first_invalid_utf8(text)) return refuse(ev, std::string(name) + ": " + describe_invalid_utf8(text, *bad));
+      if (auto bad = first_invalid_utf8(text))
+        return refuse(ev, std::string(name) + ": " + describe_invalid_utf8(text, *bad));
     }
     if (auto problem = find_unwritable_payload(ev.payload)) return refuse(ev, problem->message());
   }

@@ -12,7 +12,8 @@ result<void> memory_store::apply_batch(std::span<const event> batch, projections
   std::map<std::string, dialog_row, std::less<>> staged;
   std::vector<message_row> new_messages;
   for (const event& ev : batch) {
-    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
+    if (ev.dialog_id.empty())
+      return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
     auto row = staged.find(ev.dialog_id);
     if (row == staged.end()) {
       const auto existing = into.dialogs.find(ev.dialog_id);
@@ -30,7 +31,7 @@ result<void> memory_store::apply_batch(std::span<const event> batch, projections
 void memory_store::append(std::vector<event> batch, append_callback on_durable) {
   result<void> outcome = check_appendable(batch);
   if (outcome) {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     outcome = apply_batch(batch, projections_);
     if (outcome) {
       stats_.events += static_cast<std::int64_t>(batch.size());
@@ -48,14 +49,14 @@ void memory_store::append(std::vector<event> batch, append_callback on_durable) 
 }
 
 result<std::optional<input_record>> memory_store::find_input(std::string_view msg_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   const auto found = inputs_.find(msg_id);
   if (found == inputs_.end()) return std::optional<input_record>{};
   return std::optional<input_record>{found->second};
 }
 
 result<std::vector<event>> memory_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   std::vector<event> out;
   for (const event& ev : events_) {
     if (ev.dialog_id == dialog_id && ev.seq > after_seq) out.push_back(ev);
@@ -64,18 +65,21 @@ result<std::vector<event>> memory_store::read_events(std::string_view dialog_id,
 }
 
 result<std::vector<event>> memory_store::read_all_events() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return events_;
 }
 
 result<std::vector<dialog_row>> memory_store::list_dialogs(const dialog_filter& filter) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   std::vector<dialog_row> out;
   for (const auto& [id, row] : projections_.dialogs) {
     if (!filter.status.empty() && row.status != filter.status) continue;
     if (!filter.member_id.empty() && row.member_id != filter.member_id) continue;
     if (!filter.root_id.empty() && row.root_id != filter.root_id) continue;
     if (filter.roots_only && !row.parent_id.empty()) continue;
+    if (filter.needing_recovery && !row.generating && !row.needs_drive) continue;
+    if (filter.failed && row.last_error.empty()) continue;
+    if (filter.with_open_questions && row.open_questions <= 0) continue;
     out.push_back(row);
   }
   std::sort(out.begin(), out.end(), [](const dialog_row& a, const dialog_row& b) {
@@ -90,7 +94,7 @@ result<std::vector<dialog_row>> memory_store::list_dialogs(const dialog_filter& 
 }
 
 result<std::optional<dialog_row>> memory_store::get_dialog(std::string_view dialog_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   const auto found = projections_.dialogs.find(dialog_id);
   if (found == projections_.dialogs.end()) return std::optional<dialog_row>{};
   return std::optional<dialog_row>{found->second};
@@ -98,7 +102,7 @@ result<std::optional<dialog_row>> memory_store::get_dialog(std::string_view dial
 
 result<std::vector<message_row>> memory_store::messages(std::string_view dialog_id, std::int64_t course) {
   if (course < 0) return make_error(errc::invalid_argument, "course " + std::to_string(course) + " is negative");
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   std::vector<message_row> out;
   const auto found = projections_.messages.find(dialog_id);
   if (found == projections_.messages.end()) return out;
@@ -109,7 +113,7 @@ result<std::vector<message_row>> memory_store::messages(std::string_view dialog_
 }
 
 result<void> memory_store::rebuild_projections() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   projections rebuilt;
   for (const event& ev : events_) {
     auto applied = apply_batch({&ev, 1}, rebuilt);
@@ -120,7 +124,7 @@ result<void> memory_store::rebuild_projections() {
 }
 
 store_stats memory_store::stats() const {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return stats_;
 }
 

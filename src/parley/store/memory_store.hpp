@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
@@ -37,11 +38,11 @@ class memory_store final : public store {
   // Folds `batch` into `into`, touching it only when every event applies.
   static result<void> apply_batch(std::span<const event> batch, projections& into);
 
-  mutable std::mutex mutex_;
-  std::vector<event> events_;                                // commit order
-  std::map<std::string, input_record, std::less<>> inputs_;  // msgId → its first user message
-  projections projections_;
-  store_stats stats_;
+  mutable parley::mutex mutex_;
+  std::vector<event> events_ PARLEY_GUARDED_BY(mutex_);                                // commit order
+  std::map<std::string, input_record, std::less<>> inputs_ PARLEY_GUARDED_BY(mutex_);  // msgId → its first input
+  projections projections_ PARLEY_GUARDED_BY(mutex_);
+  store_stats stats_ PARLEY_GUARDED_BY(mutex_);
 };
 
 }  // namespace parley

@@ -22,6 +22,7 @@
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
 #include "parley/store/records_query.hpp"
+#include "parley/store/root_listing.hpp"
 
 namespace parley {
 
@@ -32,6 +33,12 @@ struct dialog_filter {
   std::string member_id;  // empty = any
   std::string root_id;    // empty = any; set to list one hierarchy
   bool roots_only = false;
+  // Only dialogs a restart must look at (a generation was open, or the dialog has a drive owed):
+  // what `recover_all` loads, through a partial index, so start-up does not grow with history.
+  bool needing_recovery = false;
+  bool with_open_questions = false;  // only dialogs that wait for a human (Q4H)
+  // Only dialogs whose last drive failed (resume_all's search; no index: a scan of the status).
+  bool failed = false;
   std::int64_t limit = 0;  // 0 = no limit
   std::int64_t offset = 0;
 };
@@ -84,6 +91,9 @@ class store {
   virtual result<std::vector<event>> read_all_events() = 0;
 
   virtual result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) = 0;
+  // Root dialogs newest first, filtered and paged (root_listing.hpp). By default a scan of every
+  // root; a store with indexes for it answers from them.
+  virtual result<root_page> list_roots(const root_listing& listing) { return scan_roots(*this, listing); }
   virtual result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) = 0;
   // Messages of one course (course = 0: every course), in seq order.
   virtual result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) = 0;

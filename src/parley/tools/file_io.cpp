@@ -51,8 +51,9 @@ result<file_text> read_file_prefix(const fs::path& file, std::uintmax_t max_byte
   return out;
 }
 
-result<void> write_file_atomically(const fs::path& file, std::string_view content) {
-  const fs::path temp = file.parent_path() / ("." + file.filename().string() + ".parley-" + new_uuid() + ".tmp");
+result<staged_file> stage_file(const fs::path& file, std::string_view content) {
+  staged_file staged{file, file.parent_path() / ("." + file.filename().string() + ".parley-" + new_uuid() + ".tmp")};
+  const fs::path& temp = staged.temp;
   auto discard_temp = [&temp] {
     std::error_code ignored;
     fs::remove(temp, ignored);
@@ -82,17 +83,33 @@ result<void> write_file_atomically(const fs::path& file, std::string_view conten
   if (const auto existing = fs::status(file, ec); !ec && fs::exists(existing)) {
     fs::permissions(temp, existing.permissions(), ec);  // best effort: the content matters more
   }
-  fs::rename(temp, file, ec);
+  return staged;
+}
+
+void discard_staged(const staged_file& staged) {
+  std::error_code ignored;
+  fs::remove(staged.temp, ignored);
+}
+
+result<void> commit_staged(const staged_file& staged) {
+  std::error_code ec;
+  fs::rename(staged.temp, staged.file, ec);
   if (ec) {
-    discard_temp();
+    discard_staged(staged);
     return make_error(errc::io_error, "cannot replace it: " + ec.message());
   }
   // The rename itself is durable once the folder is flushed.
-  const fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  const fs::path folder = staged.file.parent_path().empty() ? fs::path(".") : staged.file.parent_path();
   if (file_descriptor dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)); dir) {
     (void)::fsync(dir.get());
   }
   return ok();
+}
+
+result<void> write_file_atomically(const fs::path& file, std::string_view content) {
+  auto staged = stage_file(file, content);
+  if (!staged) return std::move(staged).err();
+  return commit_staged(*staged);
 }
 
 }  // namespace parley::tools

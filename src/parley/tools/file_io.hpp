@@ -22,4 +22,15 @@ result<file_text> read_file_prefix(const std::filesystem::path& file, std::uintm
 // Keeps an existing file's permissions.
 result<void> write_file_atomically(const std::filesystem::path& file, std::string_view content);
 
+// The two halves of write_file_atomically, for changes to several files that must all be written
+// before any is replaced (apply_patch): stage every file, then commit each (a rename). A staged
+// file that is not committed must be discarded.
+struct staged_file {
+  std::filesystem::path file;
+  std::filesystem::path temp;
+};
+result<staged_file> stage_file(const std::filesystem::path& file, std::string_view content);
+result<void> commit_staged(const staged_file& staged);
+void discard_staged(const staged_file& staged);
+
 }  // namespace parley::tools

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/json/object.hpp>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "parley/access/access_rules.hpp"
+#include "parley/access/shell_policy.hpp"
 #include "parley/llm/provider.hpp"
 
 namespace parley::tools {
@@ -33,6 +35,10 @@ struct tool_context {
   const access::access_rules* access = nullptr;
   // Refused to every file tool, reads and writes alike; nullptr: none. Owned by the caller.
   const std::vector<protected_dir>* protected_dirs = nullptr;
+  // What its shell tools may run; nullptr: the defaults (no allow or deny patterns, no sandbox).
+  const access::shell_policy* shell = nullptr;
+  // Emitted when the dialog is stopped while its tools run: a running command is killed.
+  boost::asio::cancellation_slot cancel;
 };
 
 struct tool_outcome {

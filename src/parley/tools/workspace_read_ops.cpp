@@ -146,6 +146,10 @@ tool_outcome read_file(const boost::json::object& args, const tool_context& ctx)
   if (type == fs::file_type::not_found) return failed(quote_path(shown) + " does not exist");
   if (type == fs::file_type::directory) return failed(quote_path(shown) + " is a directory; use list_dir");
   if (type != fs::file_type::regular) return failed(quote_path(shown) + " is not a regular file");
+  if (args.contains("start_line") || args.contains("end_line")) {
+    return read_lines(ctx, shown, *where, json_int_or(args, "start_line", 1), json_int_or(args, "end_line", 0),
+                      max_bytes);
+  }
 
   auto text = read_file_prefix(where->absolute, max_bytes);
   if (!text) return failed(quote_path(shown) + ": " + text.err().message);

@@ -49,41 +49,28 @@ tool_outcome edit_file(const boost::json::object& args, const tool_context& ctx)
   const std::string shown = json_string_or(args, "path");
   const std::string old_text = json_string_or(args, "old_text");
   const std::string new_text = json_string_or(args, "new_text");
+  const std::int64_t occurrence = json_int_or(args, "occurrence", 0);
   if (old_text.empty()) return failed("old_text is empty; give the exact text to replace");
-  // An edit reads the file as well (its answers tell whether old_text occurs), so it needs both.
-  auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::file);
-  if (!where) return failed(where.err().message);
-  if (auto readable = resolve_for(ctx, shown, file_access::read, access::path_kind::file); !readable) {
-    return failed(readable.err().message);
-  }
-  std::error_code ec;
-  const auto type = fs::status(where->absolute, ec).type();
-  if (type == fs::file_type::not_found)
-    return failed(quote_path(shown) + " does not exist; use write_file to create it");
-  if (type != fs::file_type::regular) return failed(quote_path(shown) + " is not a regular file");
-
-  auto text = read_file_prefix(where->absolute, kMaxEditBytes);
-  if (!text) return failed(quote_path(shown) + ": " + text.err().message);
-  if (text->bytes.size() < text->size) {
-    return failed(quote_path(shown) + " is too large to edit (" + std::to_string(text->size) + " bytes)");
-  }
-  const auto found = occurrences(text->bytes, old_text);
+  auto file = open_for_edit(ctx, shown);
+  if (!file) return failed(file.err().message);
+  const auto found = occurrences(file->text, old_text);
   if (found.empty()) {
     return failed("old_text was not found in " + quote_path(shown) +
                   "; read the file and copy the text exactly, including whitespace and line breaks");
   }
-  if (found.size() > 1) {
+  if (occurrence == 0 && found.size() > 1) {
     return failed("old_text occurs " + std::to_string(found.size()) + " times in " + quote_path(shown) +
-                  "; include more of the surrounding text so that it matches exactly once");
+                  "; include more of the surrounding text so that it matches exactly once, or give occurrence");
   }
-  std::string edited = std::move(text->bytes);
-  const std::size_t before = edited.size();
-  edited.replace(found.front(), old_text.size(), new_text);
-  if (auto written = write_file_atomically(where->absolute, edited); !written) {
-    return failed(quote_path(shown) + ": " + written.err().message);
+  if (occurrence > static_cast<std::int64_t>(found.size())) {
+    return failed("occurrence " + std::to_string(occurrence) + " asked, but old_text occurs " +
+                  std::to_string(found.size()) + " time" + (found.size() == 1 ? "" : "s") + " in " + quote_path(shown));
   }
-  return tool_outcome{true, "edited " + quote_path(shown) + " (" + std::to_string(before) + " -> " +
-                                std::to_string(edited.size()) + " bytes)"};
+  std::string edited = file->text;
+  edited.replace(found[occurrence == 0 ? 0 : static_cast<std::size_t>(occurrence - 1)], old_text.size(), new_text);
+  return save_edit(
+      *file, shown, edited,
+      (occurrence == 0 ? "edited " : "edited occurrence " + std::to_string(occurrence) + " in ") + quote_path(shown));
 }
 
 }  // namespace parley::tools::detail

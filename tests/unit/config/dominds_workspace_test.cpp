@@ -14,6 +14,8 @@ using testing::temp_tree;
 
 class DomindsWorkspace : public ::testing::Test {
  protected:
+  // The work language (which persona file is read) follows LANG, as in Dominds.
+  void SetUp() override { ::setenv("LANG", "C.UTF-8", 1); }
   std::string error_of() {
     auto team = load_dominds_workspace(tree_.root());
     if (team) {
@@ -81,8 +83,8 @@ members:
       RouteTo: "@alice"
 )");
   tree_.write(".minds/team/alice/persona.md", "I am Alice.\n");
-  tree_.write(".minds/team/bob/persona.md", "I am Bob.\n");
-  tree_.write(".minds/team/bob/persona.en.md", "Not preferred.\n");
+  tree_.write(".minds/team/bob/persona.md", "Not preferred: persona.en.md is read first.\n");
+  tree_.write(".minds/team/bob/persona.en.md", "I am Bob.\n");
 
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
@@ -131,7 +133,8 @@ members:
 }
 
 TEST_F(DomindsWorkspace, ModelListsLanguagePersonasAndFallbacks) {
-  tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: codex\n    models: [first-model, second-model]\n");
+  tree_.write(".minds/llm.yaml",
+              "providers:\n  local:\n    apiType: openai-compatible\n    models: [first-model, second-model]\n");
   tree_.write(".minds/team.yaml", R"(members:
   ghost:
     provider: local
@@ -162,15 +165,20 @@ members:
   EXPECT_EQ(team->default_member, "carol");  // the first member that is not hidden
   EXPECT_EQ(team->members[0].model, "first-model");
   EXPECT_EQ(team->members[1].persona, "English.\n");
-  EXPECT_EQ(team->members[2].persona, "");
+  EXPECT_EQ(team->members[2].persona, "You are a helpful assistant.");  // Dominds' default persona
 }
 
+// An apiType Parley does not speak is an error only for a member that uses the provider; the
+// error names the provider, its apiType, where it is defined, and the types Parley speaks.
 TEST_F(DomindsWorkspace, UnknownApiTypeNamesTheAcceptedValues) {
   tree_.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatibel\n");
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
-  EXPECT_EQ(error_of(), at("llm.yaml", "3:14") +
-                            "providers.local.apiType: unknown apiType 'openai-compatibel' (did you mean "
-                            "'openai-compatible'?) (expected one of: openai, openai-compatible, codex, anthropic or "
+  EXPECT_EQ(error_of(), at("team.yaml", "3:15") +
+                            "members.alice.provider: provider 'local' (apiType "
+                            "'openai-compatibel', defined at " +
+                            (tree_.root() / ".minds" / "llm.yaml").string() +
+                            ":2:3) cannot be used: Parley does not speak apiType 'openai-compatibel' (did you mean "
+                            "'openai-compatible'?) (it speaks: openai, openai-compatible, google, anthropic or "
                             "anthropic-compatible)");
 }
 
@@ -185,14 +193,18 @@ TEST_F(DomindsWorkspace, UnknownProviderSuggestsTheClosestProvider) {
   tree_.write(".minds/team.yaml", "member_defaults:\n  provider: lcoal\nmembers:\n  alice:\n    model: m-small\n");
   EXPECT_EQ(error_of(), at("team.yaml", "2:13") +
                             "member_defaults.provider: unknown provider 'lcoal' (did you mean 'local'?) (expected "
-                            "one of: local or cloud)");
+                            "one of: google, codex, minimaxi.com-token-plan, minimaxi.com, minimax.io-token-plan, "
+                            "minimax.io, bigmodel, z.ai, kimi-code, volcano-engine-coding-plan, anthropic, deepseek, "
+                            "aliyun-bailian, openai, local or cloud)");
 }
 
 TEST_F(DomindsWorkspace, ProviderWithoutLlmYaml) {
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n    model: m\n");
   EXPECT_EQ(error_of(), at("team.yaml", "3:15") +
-                            "members.alice.provider: unknown provider 'local' (none are defined) (.minds/llm.yaml not "
-                            "found)");
+                            "members.alice.provider: unknown provider 'local' (expected one of: google, codex, "
+                            "minimaxi.com-token-plan, minimaxi.com, minimax.io-token-plan, minimax.io, bigmodel, "
+                            "z.ai, kimi-code, volcano-engine-coding-plan, anthropic, deepseek, aliyun-bailian or "
+                            "openai) (not built in, and .minds/llm.yaml not found)");
 }
 
 TEST_F(DomindsWorkspace, ModelCannotBeChosenWhenTheProviderListsNone) {
@@ -200,7 +212,7 @@ TEST_F(DomindsWorkspace, ModelCannotBeChosenWhenTheProviderListsNone) {
   tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: local\n");
   EXPECT_EQ(error_of(), at("team.yaml", "2:3") +
                             "members.alice: missing required key 'model' (expected a model name here or in "
-                            "member_defaults; provider 'local' lists no models in .minds/llm.yaml)");
+                            "member_defaults; provider 'local' lists no models)");
 }
 
 TEST_F(DomindsWorkspace, DefaultResponderMustBeAMember) {

@@ -5,13 +5,13 @@
 #include <map>
 
 #include "engine_test_support.hpp"
-#include "support/typed_events.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/tools/function_tool.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "engine_test_support.hpp"
-#include "support/typed_events.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/group_routing.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {

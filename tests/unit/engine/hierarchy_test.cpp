@@ -9,12 +9,12 @@
 #include <boost/asio/io_context.hpp>
 
 #include "engine_test_support.hpp"
-#include "support/typed_events.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {
@@ -170,15 +170,12 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
       test::typed_event("d1", "d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, at),
       test::typed_event("d1", "d1", 2, event_type::user_message, {{"course", 1}, {"content", "hi"}}, at),
       test::typed_event("d1", "d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}}, at),
-      test::typed_event("d1",
-       "d1",
-       4,
-       event_type::generation_finished,
-       {{"course", 1},
-        {"genseq", 1},
-        {"toolCalls",
-         boost::json::array{boost::json::object{{"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
-       at),
+      test::typed_event("d1", "d1", 4, event_type::generation_finished,
+                        {{"course", 1},
+                         {"genseq", 1},
+                         {"toolCalls", boost::json::array{boost::json::object{
+                                           {"id", "c1"}, {"name", "askHuman"}, {"arguments", "{}"}}}}},
+                        at),
       test::typed_event("d1", "d1", 5, event_type::question_asked, {{"callId", "c1"}, {"questionId", "q1"}}, at)};
   std::optional<result<void>> appended;
   log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
@@ -202,12 +199,8 @@ TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) 
       test::typed_event("d1", "d1", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, at),
       test::typed_event("d1", "d1", 2, event_type::user_message, {{"course", 1}, {"content", "hi"}}, at),
       test::typed_event("d1", "d1", 3, event_type::generation_started, {{"course", 1}, {"genseq", 1}}, at),
-      test::typed_event("d1",
-       "d1",
-       4,
-       event_type::generation_progress,
-       {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}},
-       at)};
+      test::typed_event("d1", "d1", 4, event_type::generation_progress,
+                        {{"course", 1}, {"genseq", 1}, {"thinking", "hmm"}, {"saying", "the who"}}, at)};
   std::optional<result<void>> appended;
   log->append(std::move(batch), [&](result<void> r) { appended = std::move(r); });
   log->flush();

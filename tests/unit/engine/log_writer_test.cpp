@@ -1,7 +1,7 @@
 // The engine's bridge to the store: a commit of nothing is a barrier for earlier sends, costs no
 // trip to the store when none is on its way, and reports a refused send of its dialog.
-#include "support/typed_events.hpp"
 #include "parley/engine/log_writer.hpp"
+#include "support/typed_events.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,12 +20,9 @@ namespace {
 namespace asio = boost::asio;
 
 event created_event(const std::string& id) {
-  return test::typed_event(id,
-               id,
-               1,
-               event_type::dialog_created,
-               boost::json::object{{"memberId", "lead"}, {"kind", "root"}, {"depth", 0}},
-               1'700'000'000'000);
+  return test::typed_event(id, id, 1, event_type::dialog_created,
+                           boost::json::object{{"memberId", "lead"}, {"kind", "root"}, {"depth", 0}},
+                           1'700'000'000'000);
 }
 
 struct durable_events : engine_observer {
@@ -109,7 +106,7 @@ TEST_F(LogWriterTest, ARefusedSendFailsTheNextCommitOfItsDialogOnce) {
   run([&]() -> asio::awaitable<void> {
     std::vector<event> ghost;
     ghost.push_back(test::typed_event("ghost", "ghost", 2, event_type::status_changed,
-                          boost::json::object{{"status", "completed"}}, 1'700'000'000'000));
+                                      boost::json::object{{"status", "completed"}}, 1'700'000'000'000));
     writer.send(std::move(ghost));  // no such dialog: the store refuses it
     std::vector<event> other;
     other.push_back(created_event("other"));

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "engine_test_support.hpp"
-#include "support/typed_events.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/model/multimodal.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley {
 namespace {
@@ -100,12 +100,9 @@ TEST(ContextBuilder, AnImageGoesAsMediaToAMemberWithVisionAndAsItsCaptionToOther
                           {"caption", "a red square"}};
   auto dialog = engine::dialog_runtime::replay(
       {test::typed_event("d", "d", 1, event_type::dialog_created, {{"memberId", "seer"}, {"kind", "root"}}, 1),
-       test::typed_event("d",
-             "d",
-             2,
-             event_type::user_message,
-             {{"course", 1}, {"content", "what is this?"}, {"msgId", "m"}, {"attachment", attachment}},
-             2)});
+       test::typed_event("d", "d", 2, event_type::user_message,
+                         {{"course", 1}, {"content", "what is this?"}, {"msgId", "m"}, {"attachment", attachment}},
+                         2)});
   ASSERT_TRUE(dialog.has_value()) << dialog.err().message;
   const engine::attachment_reader reader = [](std::string_view id) -> result<std::string> {
     if (id != "u1") return make_error(errc::not_found, "no upload");

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "support/typed_events.hpp"
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/store/store.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {
@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 
 struct snapshot_team {
   std::string name;  // the folder of its snapshots
-  std::string file;  // relative to the source tree
+  std::string file;  // relative to the source tree; a folder ending in '/' is a Dominds workspace
 };
 
 const std::vector<snapshot_team>& teams() {
@@ -46,6 +46,7 @@ const std::vector<snapshot_team>& teams() {
       {"server-slow", "tests/server/teams/slow/team.yaml"},
       {"roster-en", "tests/unit/engine/roster_teams/en.yaml"},
       {"roster-zh", "tests/unit/engine/roster_teams/zh.yaml"},
+      {"dominds", "tests/unit/engine/dominds_team/"},
   };
   return list;
 }
@@ -86,34 +87,29 @@ std::string tellasker_of(const config::team_config& team, const std::string& mem
 }
 
 std::vector<event> root_events(const std::string& member) {
-  return {test::typed_event("root", "root", 1, event_type::dialog_created, {{"memberId", member}, {"kind", "root"}}, 0)};
+  return {
+      test::typed_event("root", "root", 1, event_type::dialog_created, {{"memberId", member}, {"kind", "root"}}, 0)};
 }
 
 std::vector<event> sub_events(const std::string& member, const std::string& tellasker) {
   const boost::json::object assignment{{"callerId", "root"},        {"callerMemberId", tellasker},
                                        {"callId", "call-1"},        {"callName", "tellask"},
                                        {"sessionSlug", "snapshot"}, {"tellaskContent", "Please help."}};
-  return {test::typed_event("sub",
-           "root",
-           1,
-           event_type::dialog_created,
-           {{"memberId", member},
-            {"kind", "sub"},
-            {"parentId", "root"},
-            {"depth", 1},
-            {"callKind", "tellask"},
-            {"sessionSlug", "snapshot"}},
-           0),
-          test::typed_event("sub",
-           "root",
-           2,
-           event_type::user_message,
-           {{"course", 1},
-            {"content", "Please help."},
-            {"msgId", "msg-1"},
-            {"origin", "tellask"},
-            {"assignment", assignment}},
-           0)};
+  return {test::typed_event("sub", "root", 1, event_type::dialog_created,
+                            {{"memberId", member},
+                             {"kind", "sub"},
+                             {"parentId", "root"},
+                             {"depth", 1},
+                             {"callKind", "tellask"},
+                             {"sessionSlug", "snapshot"}},
+                            0),
+          test::typed_event("sub", "root", 2, event_type::user_message,
+                            {{"course", 1},
+                             {"content", "Please help."},
+                             {"msgId", "msg-1"},
+                             {"origin", "tellask"},
+                             {"assignment", assignment}},
+                            0)};
 }
 
 std::string render(const std::string& team_name, const std::string& member, std::string_view place,
@@ -139,7 +135,11 @@ std::string render(const std::string& team_name, const std::string& member, std:
 std::map<std::string, std::string> expected_snapshots() {
   std::map<std::string, std::string> files;
   for (const auto& entry : teams()) {
-    auto team = config::load_team_file(source_dir() / entry.file);
+    const bool workspace = entry.file.ends_with('/');
+    // A Dominds workspace's work language follows LANG; the snapshots are of the English prompts.
+    if (workspace) ::setenv("LANG", "C.UTF-8", 1);
+    auto team = workspace ? config::load_dominds_workspace(source_dir() / entry.file)
+                          : config::load_team_file(source_dir() / entry.file);
     if (!team) {
       ADD_FAILURE() << entry.file << ": " << team.err().message;
       continue;

@@ -5,10 +5,10 @@
 #include <boost/asio/io_context.hpp>
 
 #include "engine_test_support.hpp"
-#include "support/typed_events.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/engine.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {

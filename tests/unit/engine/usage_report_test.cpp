@@ -1,8 +1,8 @@
 // Usage and cost summed from the log per dialog, member and team.
 #include <gtest/gtest.h>
 
-#include "support/typed_events.hpp"
 #include "parley/engine/usage_report.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::engine {
 namespace {

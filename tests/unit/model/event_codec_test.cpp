@@ -52,12 +52,21 @@ std::vector<ev::event_payload> one_of_each() {
                                    {100, 20, 30, 4},
                                    true,
                                    true};
-  ev::record_session_opened session{"s1", "self_reflection", "d", "ai", boost::json::object{{"k", 1.5}},
-                                    "schedule", "goal", "calm"};
-  ev::record_message written{"m1", "t1", "system", "", "text", "text", boost::json::object{{"a", "b"}}, "m0",
-                             "human", "notes", boost::json::object{{"caption", "c"}}};
-  ev::record_introspection introspection{"t1", "s1", "why", "ctx", "tool", "in", "out", "entry", "mem1",
-                                         "calmer", "more", 1700000000000, 250, "lead"};
+  ev::record_session_opened session{
+      "s1", "self_reflection", "d", "ai", boost::json::object{{"k", 1.5}}, "schedule", "goal", "calm"};
+  ev::record_message written{"m1",
+                             "t1",
+                             "system",
+                             "",
+                             "text",
+                             "text",
+                             boost::json::object{{"a", "b"}},
+                             "m0",
+                             "human",
+                             "notes",
+                             boost::json::object{{"caption", "c"}}};
+  ev::record_introspection introspection{"t1",    "s1",   "why",    "ctx",  "tool",        "in", "out",
+                                         "entry", "mem1", "calmer", "more", 1700000000000, 250,  "lead"};
   return {created,
           input,
           ev::generation_started{1, 2, 3},
@@ -90,6 +99,11 @@ std::vector<ev::event_payload> one_of_each() {
           written,
           introspection,
           ev::record_memory_link{"t1", "mem1"},
+          ev::flow_thread_saved{boost::json::object{{"id", "f1"}, {"messages", boost::json::array{}}}},
+          ev::flow_thread_appended{{{"", {boost::json::object{{"id", "n1"}, {"sender", "user"}, {"text", "hi"}}}}},
+                                   boost::json::object{{"briefStatus", boost::json::object{{"phase", "p"}}}}},
+          ev::flow_message_updated{"n1", std::string("edited"), std::nullopt},
+          ev::flow_settings_updated{"messages.0.meta._thread", boost::json::object{{"extra", 1}}},
           ev::unknown_event{"from_a_newer_binary", boost::json::object{{"anything", boost::json::array{1, "two"}}}}};
 }
 
@@ -170,7 +184,7 @@ TEST(EventCodec, StrictDecodingNamesTheFieldAndTheProblem) {
        "level: is 'fine', not one of healthy|caution|critical"},
       {"tellask_called",
        R"({"course":1,"genseq":1,"callId":"c","name":"askHuman","subdialogId":"s","targetAgentId":"t","tellaskContent":""})",
-       "name: is 'askHuman', not one of tellask|tellaskSessionless|freshBootsReasoning|tellaskBack|selfReflect"},
+       "name: is 'askHuman', not one of tellask|tellaskSessionless|freshBootsReasoning|tellaskBack|selfReflect|tot"},
       {"taskdoc_changed", R"({"selector":"notes","path":"p","hash":"h","previousHash":"g"})",
        "selector: is 'notes', not one of goals|constraints|progress"},
       {"record_message",

@@ -61,8 +61,7 @@ TEST(EventSchema, TheCheckedInSnapshotMatchesTheCodec) {
   if (stored != boost::json::value(document())) {
     std::ofstream("events.expected.json") << document_text();
     FAIL() << file << " differs from the codec's schema; the codec's version is in "
-           << std::filesystem::absolute("events.expected.json")
-           << " (PARLEY_UPDATE_SNAPSHOTS=1 rewrites the snapshot)";
+           << std::filesystem::absolute("events.expected.json") << " (PARLEY_UPDATE_SNAPSHOTS=1 rewrites the snapshot)";
   }
 }
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "support/typed_events.hpp"
 #include "parley/core/time.hpp"
 #include "parley/model/event.hpp"
 #include "parley/store/store.hpp"
+#include "support/typed_events.hpp"
 
 namespace parley::test {
 

@@ -48,7 +48,7 @@ class timeline {
   event user(std::string_view text, std::string_view origin = "user") {
     json::object p{{"course", 1}, {"content", text}, {"msgId", "m" + std::to_string(seq_)}, {"origin", origin}};
     if (origin == "tellask") {
-      p["assignment"] = json::object{{"callerId", "root"},     {"callerMemberId", "alice"}, {"callId", "c0"},
+      p["assignment"] = json::object{{"callerId", "root"},    {"callerMemberId", "alice"}, {"callId", "c0"},
                                      {"callName", "tellask"}, {"sessionSlug", ""},         {"tellaskContent", text}};
     }
     return next(event_type::user_message, std::move(p));
@@ -463,6 +463,18 @@ TEST_F(Records, FullTextSearchFindsWordsInsideChineseAndEnglishText) {
   EXPECT_EQ(store_->records()->search("\"新加坡\"", f)->items.at(0).content, "明天新加坡38°C，不需要带伞。");
   EXPECT_EQ(store_->records()->search("\"tokyo\"", {})->total, 1);
   EXPECT_EQ(store_->records()->search("\"london\"", {})->total, 0);
+}
+
+TEST_F(Records, FullTextSearchReadsPastAnEmbeddedNul) {
+  timeline d("root");
+  using namespace std::string_literals;
+  const auto content = "before\0after tokyo"s;
+  append({d.created(), d.at(0).user(content)});
+  auto found = store_->records()->search("\"tokyo\"", {});
+  ASSERT_TRUE(found) << found.err().message;
+  ASSERT_EQ(found->total, 1);
+  EXPECT_EQ(found->items.at(0).content, content);  // the record keeps the byte; only the index skips it
+  EXPECT_EQ(store_->records()->search("\"after\"", {})->total, 1);
 }
 
 TEST_F(Records, FiltersPageAndSortByTheRowsOwnTime) {

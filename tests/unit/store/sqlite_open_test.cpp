@@ -236,5 +236,33 @@ TEST(SqliteOpen, MigratesAVersionOneDatabaseKeepingItsDialogs) {
   EXPECT_FALSE((*row)->dead);
 }
 
+// Version 8 indexes the titles of the roots a store already has, so `q` finds them at once.
+TEST(SqliteOpen, MigratingToVersionEightIndexesTheTitlesOfExistingRoots) {
+  temp_dir dir;
+  {
+    auto db = sqlite::connection::open_read_write(dir.db_file());
+    ASSERT_TRUE(db) << db.err().message;
+    ASSERT_TRUE(sqlite::migrate(*db, 1));
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
+        "('r1', 'r1', 1, 'dialog_created', '{\"memberId\":\"alice\",\"kind\":\"root\",\"title\":\"Budget "
+        "Review\"}', 1000),"
+        "('s1', 'r1', 1, 'dialog_created', '{\"memberId\":\"bob\",\"kind\":\"sub\",\"parentId\":\"r1\","
+        "\"title\":\"budget detail\"}', 1001);"
+        "INSERT INTO dialogs VALUES ('r1', 'r1', '', 'alice', 'root', 'running', '', 'Budget Review', '', 1, 0, 1, 0, "
+        "0, 0, 0, 0, 0, 1000, 1000, 0, 0);"
+        "INSERT INTO dialogs VALUES ('s1', 'r1', 'r1', 'bob', 'sub', 'running', '', 'budget detail', '', 1, 1, 1, 0, "
+        "0, 0, 0, 0, 0, 1001, 1001, 0, 0);"));
+    ASSERT_TRUE(sqlite::migrate(*db, 7));
+  }
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT dialog_id FROM root_title_fts"), (test::table_dump{{"r1"}}));
+  auto page = (*s)->list_roots({.text = "budget"});
+  ASSERT_TRUE(page) << page.err().message;
+  ASSERT_EQ(page->rows.size(), 1U);
+  EXPECT_EQ(page->rows.front().id, "r1");
+}
+
 }  // namespace
 }  // namespace parley

@@ -46,6 +46,24 @@ TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
   EXPECT_EQ(rows[0][3], "2023-11-14T22:13:20.123Z");
 }
 
+// Start-up and the Q4H list read only the dialogs they need, however many the store holds.
+TEST(SqliteStore, RecoveryAndOpenQuestionListingsUseTheirPartialIndexes) {
+  temp_dir dir;
+  { auto log = open_or_fail(dir); }
+  const auto plan = [&](const std::string& where) {
+    std::string text;
+    for (const auto& row : test::query(dir.db_file(),
+                                       "EXPLAIN QUERY PLAN SELECT id FROM dialogs WHERE status = "
+                                       "'running' AND " +
+                                           where + " ORDER BY created_at_ms, id")) {
+      text += row.back() + "\n";
+    }
+    return text;
+  };
+  EXPECT_NE(plan("(generating != 0 OR needs_drive != 0)").find("dialogs_needing_recovery"), std::string::npos);
+  EXPECT_NE(plan("open_questions > 0").find("dialogs_with_open_questions"), std::string::npos);
+}
+
 TEST(SqliteStore, ReadableTimestampsMatchIso8601ToTheMillisecond) {
   temp_dir dir;
   auto s = open_or_fail(dir);

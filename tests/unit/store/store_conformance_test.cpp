@@ -263,6 +263,23 @@ TYPED_TEST(StoreConformance, ListDialogsFiltersByStatusMemberRootAndRootsOnly) {
   EXPECT_TRUE(this->list({.status = "archived"}).empty());
 }
 
+TYPED_TEST(StoreConformance, ListDialogsFindsThoseARestartMustLookAtAndThoseThatAskAHuman) {
+  dialog_script idle("idle", "idle", 100);
+  dialog_script owed("owed", "owed", 200);
+  dialog_script asking("asking", "asking", 300);
+  this->append_ok({idle.created("m"), owed.created("m"), asking.created("m")});
+  this->append_ok({owed.user("do it")});  // a drive is owed
+  this->append_ok({asking.next(event_type::question_asked, {{"course", 1},
+                                                            {"genseq", 1},
+                                                            {"callId", "c1"},
+                                                            {"questionId", "q1"},
+                                                            {"mentionList", "@human"},
+                                                            {"tellaskContent", "which day?"},
+                                                            {"askedAt", "2026-11-26T09:00:00.000Z"}})});
+  EXPECT_EQ(this->ids(this->list({.status = "running", .needing_recovery = true})), (std::vector<std::string>{"owed"}));
+  EXPECT_EQ(this->ids(this->list({.with_open_questions = true})), (std::vector<std::string>{"asking"}));
+}
+
 TYPED_TEST(StoreConformance, ListDialogsOrdersByCreatedAtThenIdWithLimitAndOffset) {
   // "b" and "a" share a creation time, so the id breaks the tie.
   dialog_script c("c", "c", 10);
@@ -275,6 +292,92 @@ TYPED_TEST(StoreConformance, ListDialogsOrdersByCreatedAtThenIdWithLimitAndOffse
   EXPECT_EQ(this->ids(this->list({.limit = 2, .offset = 1})), (std::vector<std::string>{"c", "a"}));
   EXPECT_EQ(this->ids(this->list({.offset = 3})), (std::vector<std::string>{"b"}));
   EXPECT_TRUE(this->list({.offset = 10}).empty());
+}
+
+// Roots newest first: each page starts after the key of the one before (keyset), subdialogs
+// never show, `more` says whether another page follows and `total` counts every match.
+TYPED_TEST(StoreConformance, RootsListNewestFirstAndPageByTheKeyOfTheLastRowShown) {
+  dialog_script r1("r1", "r1", 100);
+  dialog_script r2("r2", "r2", 200);
+  dialog_script r3b("r3b", "r3b", 300);
+  dialog_script r3a("r3a", "r3a", 300);  // same millisecond as r3b: the id breaks the tie
+  dialog_script s1("s1", "r1", 400);
+  this->append_ok({r1.created("m"), r2.created("m"), r3b.created("m"), r3a.created("m"), s1.created("m", "r1")});
+
+  root_listing listing{.limit = 2, .with_total = true};
+  auto first = this->store_->list_roots(listing);
+  ASSERT_TRUE(first) << first.err().message;
+  EXPECT_EQ(this->ids(first->rows), (std::vector<std::string>{"r3b", "r3a"}));
+  EXPECT_TRUE(first->more);
+  EXPECT_EQ(first->total, 4);
+
+  listing.after = page_key_of(first->rows.back());
+  listing.with_total = false;
+  auto second = this->store_->list_roots(listing);
+  ASSERT_TRUE(second) << second.err().message;
+  EXPECT_EQ(this->ids(second->rows), (std::vector<std::string>{"r2", "r1"}));
+  EXPECT_FALSE(second->more);
+  EXPECT_FALSE(second->total.has_value());
+
+  // A root created after the first page was read does not shift the pages that follow it.
+  dialog_script newest("r9", "r9", 900);
+  this->append_ok({newest.created("m")});
+  auto again = this->store_->list_roots(listing);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(this->ids(again->rows), (std::vector<std::string>{"r2", "r1"}));
+
+  // offset, for old clients, skips rows after the key.
+  auto skipped = this->store_->list_roots({.limit = 2, .offset = 3});
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(this->ids(skipped->rows), (std::vector<std::string>{"r2", "r1"}));
+  EXPECT_FALSE(skipped->more);
+}
+
+TYPED_TEST(StoreConformance, RootsFilterByStatusMemberViewerAndTextOfTitlesAndHumanMessages) {
+  const auto root_of = [](dialog_script& d, std::string_view member, std::string_view title,
+                          boost::json::array humans) {
+    boost::json::object payload{{"memberId", member}, {"kind", "root"}, {"depth", 0}};
+    if (!title.empty()) payload["title"] = title;
+    if (!humans.empty()) payload["humans"] = std::move(humans);
+    return d.next(event_type::dialog_created, std::move(payload));
+  };
+  dialog_script plan("plan", "plan", 100);
+  dialog_script ship("ship", "ship", 200);
+  dialog_script lone("lone", "lone", 300);
+  dialog_script sub("sub", "plan", 400);
+  this->append_ok({root_of(plan, "alice", "Quarterly PLAN", {"ann"}), root_of(ship, "bob", "", {"ann", "ben"}),
+                   root_of(lone, "alice", "", {}), sub.created("bob", "plan")});
+  this->append_ok({ship.user("please Ship the release"), lone.user("nothing here"), sub.user("ship it too")});
+  // A Tellask is an AI speaking: not a human's words, so `q` does not find its dialog by them.
+  this->append_ok({lone.user("a tellask about shipping", 1, "tellask")});
+  this->append_ok({lone.status("completed")});
+
+  const auto roots = [&](const root_listing& listing) {
+    auto page = this->store_->list_roots(listing);
+    EXPECT_TRUE(page) << page.err().message;
+    return page ? this->ids(page->rows) : std::vector<std::string>{};
+  };
+  using ids = std::vector<std::string>;
+  EXPECT_EQ(roots({.status = "completed"}), ids{"lone"});
+  EXPECT_EQ(roots({.status = "running"}), (ids{"ship", "plan"}));
+  EXPECT_EQ(roots({.member_id = "alice"}), (ids{"lone", "plan"}));
+  EXPECT_EQ(roots({.member_id = "bob"}), ids{"ship"});
+  EXPECT_EQ(roots({.viewer = root_viewer{"ann", false}}), (ids{"ship", "plan"}));
+  EXPECT_EQ(roots({.viewer = root_viewer{"ben", false}}), ids{"ship"});
+  EXPECT_EQ(roots({.viewer = root_viewer{"ops", true}}), ids{"lone"});
+  EXPECT_EQ(roots({.viewer = root_viewer{"an", false}}), ids{});  // a prefix of an id is not the id
+  EXPECT_EQ(roots({.text = "plan"}), ids{"plan"});                // title, any case
+  EXPECT_EQ(roots({.text = "SHIP THE"}), ids{"ship"});            // a human's message, any case
+  EXPECT_EQ(roots({.text = "hip"}), ids{"ship"});                 // a substring
+  EXPECT_EQ(roots({.text = "sh"}), ids{"ship"});                  // shorter than a trigram
+  EXPECT_EQ(roots({.text = "tellask"}), ids{});
+  EXPECT_EQ(roots({.text = "\"quoted\""}), ids{});
+  EXPECT_EQ(roots({.member_id = "alice", .text = "nothing"}), ids{"lone"});
+  EXPECT_EQ(roots({.status = "running", .viewer = root_viewer{"ann", false}, .text = "release"}), ids{"ship"});
+  auto counted = this->store_->list_roots({.viewer = root_viewer{"ann", false}, .limit = 1, .with_total = true});
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->total, 2);
+  EXPECT_TRUE(counted->more);
 }
 
 TYPED_TEST(StoreConformance, GetDialogOfUnknownIdIsEmptyAndMessagesOfItAreNone) {

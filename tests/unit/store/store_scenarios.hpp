@@ -87,7 +87,8 @@ inline std::vector<std::vector<event>> varied_history(unsigned seed, int roots, 
       case 3: {
         json::array calls;
         for (int c = pick(3); c > 0; --c)
-          calls.push_back({{"id", "c" + std::to_string(c)}, {"name", "tool"}, {"arguments", R"({"n":)" + std::to_string(c) + "}"}});
+          calls.push_back(
+              {{"id", "c" + std::to_string(c)}, {"name", "tool"}, {"arguments", R"({"n":)" + std::to_string(c) + "}"}});
         return d.next(event_type::generation_finished,
                       {{"course", st.course},
                        {"genseq", st.genseq},

@@ -21,12 +21,16 @@ namespace fs = std::filesystem;
 using WorkspaceTools = testing::workspace_fixture;
 
 TEST_F(WorkspaceTools, RegistersToolsAndToolsets) {
-  EXPECT_EQ(registry_.names(), (std::vector<std::string>{"edit_file", "list_dir", "read_file", "write_file"}));
+  EXPECT_EQ(registry_.names(), (std::vector<std::string>{"apply_patch", "edit_file", "insert_at_anchor", "list_dir",
+                                                         "make_dir", "move_path", "read_file", "remove_path",
+                                                         "replace_lines", "search_files", "write_file"}));
   ASSERT_NE(registry_.toolset("workspace"), nullptr);
-  EXPECT_EQ(*registry_.toolset("workspace"),
-            (std::vector<std::string>{"list_dir", "read_file", "write_file", "edit_file"}));
+  EXPECT_EQ(
+      *registry_.toolset("workspace"),
+      (std::vector<std::string>{"list_dir", "read_file", "search_files", "write_file", "edit_file", "replace_lines",
+                                "insert_at_anchor", "apply_patch", "move_path", "remove_path", "make_dir"}));
   ASSERT_NE(registry_.toolset("workspace_read"), nullptr);
-  EXPECT_EQ(*registry_.toolset("workspace_read"), (std::vector<std::string>{"list_dir", "read_file"}));
+  EXPECT_EQ(*registry_.toolset("workspace_read"), (std::vector<std::string>{"list_dir", "read_file", "search_files"}));
 }
 
 TEST_F(WorkspaceTools, ReadFileReturnsTheText) {
@@ -93,7 +97,7 @@ TEST_F(WorkspaceTools, EditFileRefusesZeroOrSeveralMatches) {
   EXPECT_FALSE(twice.ok);
   EXPECT_EQ(twice.content,
             "old_text occurs 2 times in 'plan.md'; include more of the surrounding text so that it matches "
-            "exactly once");
+            "exactly once, or give occurrence");
   EXPECT_EQ(contents("plan.md"), "step one\nstep two\n");
   put("aaa.txt", "aaa");  // "aa" overlaps itself: ambiguous, so refused
   EXPECT_FALSE(call("edit_file", R"({"path": "aaa.txt", "old_text": "aa", "new_text": "b"})").ok);

@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "parley/core/guarded.hpp"
 #include "parley/http/detail/connection.hpp"
 
 namespace parley::http::detail {
@@ -25,8 +26,8 @@ class connection_pool {
   std::size_t idle_count() const;
 
  private:
-  mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::deque<std::unique_ptr<connection>>> idle_;  // guarded by mutex_
+  mutable parley::mutex mutex_;
+  std::unordered_map<std::string, std::deque<std::unique_ptr<connection>>> idle_ PARLEY_GUARDED_BY(mutex_);
   std::size_t max_per_host_;
   std::chrono::milliseconds max_idle_;
 };

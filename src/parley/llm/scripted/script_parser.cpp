@@ -132,7 +132,8 @@ result<std::shared_ptr<const scripted_script>> script_parser::parse(std::string_
   try {
     root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::ParserException& e) {
-    return reader_.fail_at(e.mark.line, e.mark.column, "", "invalid YAML: " + e.msg);
+    // yaml-cpp quotes the offending byte alone, which may be half of a UTF-8 character.
+    return reader_.fail_at(e.mark.line, e.mark.column, "", "invalid YAML: " + repair_utf8(e.msg).text);
   }
   if (const auto bad = scalar_not_utf8(std::string(yaml_text))) {
     return reader_.fail_at(bad->line, bad->column, "", kEscapeProblem);

@@ -36,8 +36,8 @@ struct dialog_created {
   std::string task_doc_path;
   std::string title;
   std::int64_t depth = 0;
-  std::optional<call_kind> call;  // how a subdialog was made; a reflection root's is selfReflect
-  std::string session_slug;       // a registered (Type B) subdialog's
+  std::optional<call_kind> call;     // how a subdialog was made; a reflection root's is selfReflect
+  std::string session_slug;          // a registered (Type B) subdialog's
   std::vector<std::string> humans;   // a root's people, its creator first
   std::vector<std::string> members;  // a group's AIs
   std::optional<reflection_spec> reflection;

@@ -19,7 +19,8 @@ enum class dialog_kind { root, sub };
 enum class message_origin { user, answer, system, tellask, reply };
 // The dialog tools that create or call another dialog (seed 001 Tellask A/B/C, FBR, tellaskBack)
 // and selfReflect (seed 002's self-reflection).
-enum class call_kind { tellask, tellask_sessionless, fresh_boots_reasoning, tellask_back, self_reflect };
+// `tot`: a subdialog a Tree of Thoughts run makes for one agent call (engine::create_program_subdialog).
+enum class call_kind { tellask, tellask_sessionless, fresh_boots_reasoning, tellask_back, self_reflect, tot };
 enum class reply_kind { final_saying, tellask_back, answer, superseded, dead };
 enum class health_level { healthy, caution, critical };
 enum class attachment_kind { image, audio };
@@ -51,12 +52,13 @@ struct enum_wire<message_origin> {
 
 template <>
 struct enum_wire<call_kind> {
-  static constexpr std::array<std::pair<call_kind, std::string_view>, 5> values{
+  static constexpr std::array<std::pair<call_kind, std::string_view>, 6> values{
       {{call_kind::tellask, "tellask"},
        {call_kind::tellask_sessionless, "tellaskSessionless"},
        {call_kind::fresh_boots_reasoning, "freshBootsReasoning"},
        {call_kind::tellask_back, "tellaskBack"},
-       {call_kind::self_reflect, "selfReflect"}}};
+       {call_kind::self_reflect, "selfReflect"},
+       {call_kind::tot, "tot"}}};
 };
 
 template <>

@@ -45,7 +45,7 @@ struct attachment {
   std::int64_t size_kb = 0;
   std::optional<std::string> caption;
   std::optional<std::string> transcription;
-  std::optional<std::string> described_by;  // the member who wrote the caption or transcription
+  std::optional<std::string> described_by;    // the member who wrote the caption or transcription
   std::optional<std::string> describe_error;  // why the team's describer wrote none
 
   template <class S, class V>
@@ -150,6 +150,9 @@ struct generation_finished {
   token_usage usage;
   bool interrupted = false;
   bool input_arrived = false;  // input came while it ran: the saying was written without it
+  // Why an interrupted generation was stopped ("stopped by u1", "stop all: …", "server shutting
+  // down"); absent when it was not interrupted, and in logs written before stops had reasons.
+  std::optional<std::string> stop_reason;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -164,6 +167,7 @@ struct generation_finished {
     v.required("usage", s.usage);
     v.required("interrupted", s.interrupted);
     v.defaulted("inputArrived", s.input_arrived, false);
+    v.optional("stopReason", s.stop_reason);
   }
   bool operator==(const generation_finished&) const = default;
 };

@@ -39,7 +39,9 @@ template <class E>
 struct enum_wire;
 
 template <class E>
-concept wire_enum = std::is_enum_v<E> && requires { enum_wire<E>::values; };
+concept wire_enum = std::is_enum_v<E> && requires {
+  enum_wire<E>::values;
+};
 
 template <wire_enum E>
 constexpr std::string_view to_wire(E value) noexcept {
@@ -70,7 +72,9 @@ struct field_probe {
 
 // A struct whose fields are listed for the visitors.
 template <class T>
-concept described = std::is_class_v<T> && requires(T& t, field_probe& v) { T::fields(t, v); };
+concept described = std::is_class_v<T> && requires(T& t, field_probe& v) {
+  T::fields(t, v);
+};
 
 template <class T>
 struct is_vector : std::false_type {};

@@ -183,31 +183,34 @@ result<std::unique_ptr<records_reader>> records_reader::open(const std::string& 
   auto db = connection::open_read_only(path);
   if (!db) return std::move(db).err();
   std::unique_ptr<records_reader> reader(new records_reader());
-  reader->db_ = std::move(*db);
+  {
+    parley::lock_guard lock(reader->mutex_);  // nobody else has it yet; the analysis is told so
+    reader->db_ = std::move(*db);
+  }
   return reader;
 }
 
 result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<record_dialogue>(
       db_, "SELECT " + std::string(kDialogueColumns) + " FROM dialogue WHERE id = ?1 OR dialog_id = ?1", id,
       read_dialogue_row);
 }
 
 result<std::optional<record_session>> records_reader::session(std::string_view id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<record_session>(db_, "SELECT " + std::string(kSessionColumns) + " FROM session AS s WHERE s.id = ?1", id,
                              read_session_row);
 }
 
 result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<record_turn>(db_, "SELECT " + std::string(kTurnColumns) + " FROM turn AS t WHERE t.id = ?1", id,
                           read_turn_row);
 }
 
 result<std::optional<record_message>> records_reader::message(std::string_view id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<record_message>(db_, "SELECT " + std::string(kMessageColumns) + " FROM message AS m WHERE m.id = ?1", id,
                              read_message_row);
 }
@@ -225,7 +228,7 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   q.where_time("s.start_at", f);
   auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_session>(db_, kSessionColumns, "session AS s", q, *order, f, read_session_row);
 }
 
@@ -235,7 +238,7 @@ result<records_page<record_introspection>> records_reader::introspections(const 
   q.where_time("i.started_at", f);
   auto order = order_by(f, "i", "started_at", {"started_at"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_introspection>(db_, kIntrospectionColumns, "introspection_turn AS i", q, *order, f,
                                     read_introspection_row);
 }
@@ -247,13 +250,13 @@ result<records_page<record_system_utterance>> records_reader::system_utterances(
   q.where_time("u.timestamp", f);
   auto order = order_by(f, "u", "timestamp", {"timestamp"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_system_utterance>(db_, kUtteranceColumns, "system_utterance_log AS u", q, *order, f,
                                        read_utterance_row);
 }
 
 result<std::optional<record_memory_entry>> records_reader::memory_entry(std::string_view id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<record_memory_entry>(db_,
                                   "SELECT id, dialogue_id, coalesce(ai_id, ''), content, created_at, "
                                   "coalesce(source_turn_id, '') FROM memory_entry WHERE id = ?1",
@@ -264,7 +267,7 @@ result<std::optional<record_memory_entry>> records_reader::memory_entry(std::str
 }
 
 result<std::vector<record_memory_link>> records_reader::memory_links(std::string_view turn_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
       "SELECT turn_id, memory_id, relation, created_at FROM memory_links WHERE turn_id = ?1 ORDER BY created_at, "
       "memory_id",
@@ -284,7 +287,7 @@ result<records_page<record_turn>> records_reader::turns(const records_filter& f)
   q.where_time("t.started_at", f);
   auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_turn>(db_, kTurnColumns, "turn AS t", q, *order, f, read_turn_row);
 }
 
@@ -293,7 +296,7 @@ result<records_page<record_message>> records_reader::messages(const records_filt
   message_conditions(q, f);
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
 }
 
@@ -312,7 +315,7 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
   }
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
   const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_dialogue>(db_, kDialogueColumns, "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
@@ -322,12 +325,12 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   message_conditions(q, f);
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
 }
 
 result<std::vector<std::string>> records_reader::linked_memories(std::string_view dialogue_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
       "SELECT DISTINCT l.memory_id FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn WHERE "
       "dialogue_id = ?1 UNION ALL SELECT id FROM introspection_turn WHERE dialogue_id = ?1) ORDER BY l.memory_id",
@@ -338,7 +341,7 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
 }
 
 result<std::vector<pending_turn>> records_reader::pending_turns() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
       "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE turn_id != '' "
       "ORDER BY 3",
@@ -350,7 +353,7 @@ result<std::vector<pending_turn>> records_reader::pending_turns() {
 }
 
 result<std::optional<pending_turn>> records_reader::pending_turn_of(std::string_view dialog_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return one<pending_turn>(db_,
                            "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE dialog_id "
                            "= ?1 AND turn_id != ''",

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "parley/core/guarded.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
@@ -39,8 +40,8 @@ class records_reader final : public records_query {
  private:
   records_reader() = default;
 
-  std::mutex mutex_;
-  connection db_;
+  parley::mutex mutex_;
+  connection db_ PARLEY_GUARDED_BY(mutex_);
 };
 
 }  // namespace parley::sqlite

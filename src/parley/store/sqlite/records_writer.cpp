@@ -332,11 +332,14 @@ result<void> records_writer::insert_message(const record_message& m) {
   // Nothing to find in an empty text (a generation that only called tools): no index entry.
   if (m.content.empty() && m.content_meta.empty()) return ok();
   insert_fts_.bind_int(1, db_->last_insert_rowid());
-  if (m.content_meta.empty()) {
+  // FTS5's tokenizer stops at a NUL byte, which would hide every word after it: the index reads
+  // it as a space (the message row keeps the text as it is).
+  if (m.content_meta.empty() && m.content.find('\0') == std::string::npos) {
     insert_fts_.bind_text(2, m.content);
     return insert_fts_.run();
   }
-  const std::string text = search_text_of(m);
+  std::string text = m.content_meta.empty() ? m.content : search_text_of(m);
+  std::replace(text.begin(), text.end(), '\0', ' ');
   insert_fts_.bind_text(2, text);
   return insert_fts_.run();
 }

@@ -138,8 +138,8 @@ result<event> read_event(const statement& stmt) {
   auto typed = decode_payload(type, payload.get_object());
   if (!typed) {
     // The problem quotes stored text (an enum value cut at 64 bytes): kept UTF-8 for the message.
-    return make_error(errc::corrupt, which() + " does not decode: " + repair_utf8(typed.err().message).text +
-                                         "; run `parley repair`");
+    return make_error(errc::corrupt,
+                      which() + " does not decode: " + repair_utf8(typed.err().message).text + "; run `parley repair`");
   }
   ev.payload = std::move(*typed);
   return ev;

@@ -137,6 +137,37 @@ CREATE INDEX events_by_msg_id ON events (
 ) WHERE type = 'user_message';
 )sql";
 
+// Version 7: the few dialogs a start-up must look at, and those that wait for a human, found
+// without reading every dialog's row (store.hpp, dialog_filter): start-up and the Q4H list stay as
+// fast at a million dialogs as at ten.
+constexpr const char* kV7 = R"sql(
+CREATE INDEX dialogs_needing_recovery ON dialogs (status, created_at_ms, id) WHERE generating != 0 OR needs_drive != 0;
+CREATE INDEX dialogs_with_open_questions ON dialogs (status, created_at_ms, id) WHERE open_questions > 0;
+)sql";
+
+// Version 8: root listings at size (store/root_listing.hpp). Partial indexes over roots alone —
+// a quarter of the dialogs in a fanout-3 store, and rows whose indexed columns are fixed at
+// creation — let a page newest first, with or without a member filter, read only its own rows
+// (the status filter walks dialogs_by_status). Titles of roots get a trigram full-text index, as
+// the records' message_fts has for message text, so `q` finds substrings without a scan. The
+// index is kept by triggers rather than by the projector: a title is written when its root is
+// created and never changes, so the update trigger does not run in practice (and when it does,
+// its delete by dialog_id reads the whole index; the id is UNINDEXED).
+constexpr const char* kV8 = R"sql(
+CREATE INDEX dialogs_roots ON dialogs (created_at_ms, id) WHERE parent_id = '';
+CREATE INDEX dialogs_roots_by_member ON dialogs (member_id, created_at_ms, id) WHERE parent_id = '';
+CREATE VIRTUAL TABLE root_title_fts USING fts5 (title, dialog_id UNINDEXED, tokenize = 'trigram');
+CREATE TRIGGER root_title_on_insert AFTER INSERT ON dialogs WHEN new.parent_id = '' AND new.title != '' BEGIN
+  INSERT INTO root_title_fts (title, dialog_id) VALUES (new.title, new.id);
+END;
+CREATE TRIGGER root_title_on_update AFTER UPDATE OF title ON dialogs
+  WHEN new.parent_id = '' AND old.title IS NOT new.title BEGIN
+  DELETE FROM root_title_fts WHERE dialog_id = old.id;
+  INSERT INTO root_title_fts (title, dialog_id) SELECT new.title, new.id WHERE new.title != '';
+END;
+INSERT INTO root_title_fts (title, dialog_id) SELECT title, id FROM dialogs WHERE parent_id = '' AND title != '';
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -149,6 +180,8 @@ constexpr std::array kMigrations{
     migration{4, kV4, kDropRecords, kRecordsSchemaSql},
     migration{kRecordsVersion, kV5, kDropRecords, kRecordsSchemaSql},
     migration{6, kV6},
+    migration{7, kV7},
+    migration{8, kV8},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
@@ -207,7 +240,7 @@ result<void> migrate(connection& db, std::int64_t target) {
 }
 
 result<void> clear_projections(connection& db) {
-  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs;"));
+  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs; DELETE FROM root_title_fts;"));
   return clear_records(db);
 }
 

@@ -12,6 +12,9 @@ constexpr unsigned kByStatus = 1;
 constexpr unsigned kByMember = 2;
 constexpr unsigned kByRoot = 4;
 constexpr unsigned kRootsOnly = 8;
+constexpr unsigned kNeedingRecovery = 16;
+constexpr unsigned kWithOpenQuestions = 32;
+constexpr unsigned kFailed = 64;
 
 unsigned filter_mask(const dialog_filter& filter) {
   unsigned mask = 0;
@@ -19,6 +22,9 @@ unsigned filter_mask(const dialog_filter& filter) {
   if (!filter.member_id.empty()) mask |= kByMember;
   if (!filter.root_id.empty()) mask |= kByRoot;
   if (filter.roots_only) mask |= kRootsOnly;
+  if (filter.needing_recovery) mask |= kNeedingRecovery;
+  if (filter.with_open_questions) mask |= kWithOpenQuestions;
+  if (filter.failed) mask |= kFailed;
   return mask;
 }
 
@@ -28,6 +34,10 @@ std::string list_sql(unsigned mask) {
   if ((mask & kByMember) != 0) sql += " AND member_id = ?2";
   if ((mask & kByRoot) != 0) sql += " AND root_id = ?3";
   if ((mask & kRootsOnly) != 0) sql += " AND parent_id = ''";
+  // Spelled as the partial indexes of schema version 7 are, so that SQLite uses them.
+  if ((mask & kNeedingRecovery) != 0) sql += " AND (generating != 0 OR needs_drive != 0)";
+  if ((mask & kWithOpenQuestions) != 0) sql += " AND open_questions > 0";
+  if ((mask & kFailed) != 0) sql += " AND last_error != ''";
   return sql + " ORDER BY created_at_ms, id LIMIT ?4 OFFSET ?5";
 }
 
@@ -56,8 +66,11 @@ result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& pa
   std::unique_ptr<sqlite_reader> reader(new sqlite_reader());
   auto db = connection::open_read_only(path);
   if (!db) return std::move(db).err();
-  reader->db_ = std::move(*db);
-  PARLEY_TRY(reader->prepare_all());
+  {
+    parley::lock_guard lock(reader->mutex_);  // nobody else has it yet; the analysis is told so
+    reader->db_ = std::move(*db);
+    PARLEY_TRY(reader->prepare_all());
+  }
   return reader;
 }
 
@@ -82,14 +95,14 @@ result<void> sqlite_reader::prepare_all() {
 }
 
 result<std::vector<event>> sqlite_reader::read_events(std::string_view dialog_id, std::int64_t after_seq) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   events_of_dialog_.bind_text(1, dialog_id);
   events_of_dialog_.bind_int(2, after_seq);
   return collect<event>(events_of_dialog_, read_event);
 }
 
 result<std::vector<event>> sqlite_reader::read_all_events() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return collect<event>(all_events_, read_event);
 }
 
@@ -101,7 +114,7 @@ result<statement*> sqlite_reader::list_statement(const dialog_filter& filter) {
 }
 
 result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter& filter) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   auto stmt = list_statement(filter);
   if (!stmt) return std::move(stmt).err();
   statement& query = **stmt;
@@ -114,7 +127,7 @@ result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter&
 }
 
 result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dialog_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   get_dialog_.bind_text(1, dialog_id);
   auto rows = collect<dialog_row>(get_dialog_, read_dialog);
   if (!rows) return std::move(rows).err();
@@ -124,7 +137,7 @@ result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dia
 
 result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog_id, std::int64_t course) {
   if (course < 0) return make_error(errc::invalid_argument, "course " + std::to_string(course) + " is negative");
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   if (course == 0) {
     messages_all_.bind_text(1, dialog_id);
     return collect<message_row>(messages_all_, read_message);
@@ -135,7 +148,7 @@ result<std::vector<message_row>> sqlite_reader::messages(std::string_view dialog
 }
 
 result<std::optional<input_record>> sqlite_reader::find_input(std::string_view msg_id) {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   reset_guard guard(input_by_msg_id_);
   input_by_msg_id_.bind_text(1, msg_id);
   auto row = input_by_msg_id_.step();
@@ -146,7 +159,7 @@ result<std::optional<input_record>> sqlite_reader::find_input(std::string_view m
 }
 
 result<std::vector<damaged_event>> sqlite_reader::damaged_events() {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return find_damaged_events(db_);
 }
 

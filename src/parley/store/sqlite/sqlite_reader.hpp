@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/store.hpp"
@@ -27,21 +29,28 @@ class sqlite_reader {
   result<std::vector<damaged_event>> damaged_events();
   result<std::optional<input_record>> find_input(std::string_view msg_id);
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
+  // Defined in sqlite_root_listing.cpp.
+  result<root_page> list_roots(const root_listing& listing);
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id);
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course);
 
  private:
   // One statement per combination of the optional filters (status, member, root, roots only).
-  static constexpr std::size_t kFilterCombinations = 16;
+  static constexpr std::size_t kFilterCombinations = 128;  // one bit per dialog_filter condition
 
   sqlite_reader() = default;
-  result<void> prepare_all();
-  result<statement*> list_statement(const dialog_filter& filter);
+  result<void> prepare_all() PARLEY_REQUIRES(mutex_);
+  result<statement*> list_statement(const dialog_filter& filter) PARLEY_REQUIRES(mutex_);
+  result<statement*> root_statement(unsigned shape) PARLEY_REQUIRES(mutex_);
 
-  std::mutex mutex_;
-  connection db_;
-  statement events_of_dialog_, all_events_, get_dialog_, messages_all_, messages_of_course_, input_by_msg_id_;
-  std::array<statement, kFilterCombinations> list_dialogs_;  // prepared on first use
+  parley::mutex mutex_;
+  // Opened and prepared before the reader is shared; used under mutex_ after that.
+  connection db_ PARLEY_GUARDED_BY(mutex_);
+  statement events_of_dialog_ PARLEY_GUARDED_BY(mutex_), all_events_ PARLEY_GUARDED_BY(mutex_),
+      get_dialog_ PARLEY_GUARDED_BY(mutex_), messages_all_ PARLEY_GUARDED_BY(mutex_),
+      messages_of_course_ PARLEY_GUARDED_BY(mutex_), input_by_msg_id_ PARLEY_GUARDED_BY(mutex_);
+  std::array<statement, kFilterCombinations> list_dialogs_ PARLEY_GUARDED_BY(mutex_);  // prepared on first use
+  std::map<unsigned, statement> list_roots_ PARLEY_GUARDED_BY(mutex_);  // by the shape of the query, on first use
 };
 
 }  // namespace parley::sqlite

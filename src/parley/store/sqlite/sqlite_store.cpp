@@ -67,6 +67,11 @@ result<std::vector<dialog_row>> sqlite_store::list_dialogs(const dialog_filter& 
   return reader_->list_dialogs(filter);
 }
 
+result<root_page> sqlite_store::list_roots(const root_listing& listing) {
+  PARLEY_TRY(writer_->catch_up());
+  return reader_->list_roots(listing);
+}
+
 result<std::optional<dialog_row>> sqlite_store::get_dialog(std::string_view dialog_id) {
   PARLEY_TRY(writer_->catch_up());
   return reader_->get_dialog(dialog_id);

@@ -77,7 +77,7 @@ sqlite_writer::~sqlite_writer() { shutdown(); }
 
 void sqlite_writer::shutdown() {
   {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_one();
@@ -92,7 +92,7 @@ std::uint64_t sqlite_writer::enqueue(request req) {
   // writer more than applying them did.
   std::vector<std::vector<event>> spent;
   {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     spent.swap(spent_);
     if (!stopped_) {
       req.ticket = ++enqueued_;
@@ -115,8 +115,8 @@ std::uint64_t sqlite_writer::enqueue(request req) {
 }
 
 void sqlite_writer::wait_for(std::uint64_t ticket) {
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return completed_ >= ticket || stopped_; });
+  parley::unique_lock lock(mutex_);
+  lock.wait(done_, [&]() PARLEY_REQUIRES(mutex_) { return completed_ >= ticket || stopped_; });
   spent_.clear();
 }
 
@@ -136,7 +136,7 @@ result<void> sqlite_writer::catch_up() {
   // From a callback, between transactions: what is queued waits for this very thread.
   if (on_writer_thread()) return project_pending();
   {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     const bool idle = completed_ == enqueued_ || stopped_;
     if (idle &&
         projected_through_.load(std::memory_order_acquire) >= committed_through_.load(std::memory_order_acquire)) {
@@ -167,10 +167,12 @@ void sqlite_writer::run() {
   std::vector<request> group;
   for (;;) {
     bool has_group = false;
+    bool stopping = false;
     {
-      std::unique_lock lock(mutex_);
+      parley::unique_lock lock(mutex_);
       has_group = wait_for_work(lock);
-      if (!has_group && stopping_ && unprojected_.empty()) {
+      stopping = stopping_;
+      if (!has_group && stopping && unprojected_.empty()) {
         stopped_ = true;
         done_.notify_all();
         return;
@@ -183,12 +185,12 @@ void sqlite_writer::run() {
     if (!has_group) {
       // Idle past the lag bound, or stopping: a failure leaves the events to the next catch-up,
       // and at shutdown to the next open, which projects the log past the watermark.
-      if (!project_pending() && stopping_) release_projected();
+      if (!project_pending() && stopping) release_projected();
       continue;
     }
     process_group(group);
     {
-      std::lock_guard lock(mutex_);
+      parley::lock_guard lock(mutex_);
       completed_ = group.back().ticket;
       for (request& req : group) {
         if (!req.batch.empty()) spent_.push_back(std::move(req.batch));
@@ -200,7 +202,7 @@ void sqlite_writer::run() {
   }
 }
 
-bool sqlite_writer::wait_for_work(std::unique_lock<std::mutex>& lock) {
+bool sqlite_writer::wait_for_work(parley::unique_lock& lock) {
   using clock = std::chrono::steady_clock;
   for (;;) {
     if (stopping_ || awaited_queued_ > 0) return !queue_.empty();
@@ -225,15 +227,15 @@ bool sqlite_writer::wait_for_work(std::unique_lock<std::mutex>& lock) {
     }
     sleeping_until_ = wake_at ? *wake_at : clock::time_point::max();
     if (wake_at) {
-      wake_.wait_until(lock, *wake_at);
+      lock.wait_until(wake_, *wake_at);
     } else {
-      wake_.wait(lock);
+      lock.wait(wake_);
     }
     sleeping_until_ = clock::time_point::min();
   }
 }
 
-void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
+void sqlite_writer::gather_followers(parley::unique_lock& lock) {
   // Callers whose batches just committed usually append their next batch right away, but from
   // their own threads, so the first of them wakes the writer alone. Without a pause the groups
   // alternate between one batch and all the rest, paying two fsyncs where one would do. The pause
@@ -244,11 +246,12 @@ void sqlite_writer::gather_followers(std::unique_lock<std::mutex>& lock) {
   // A group of deferred batches only is due already: it does not wait either.
   if (stopping_ || awaited_queued_ == 0 || awaited_queued_ >= last_group_awaited_) return;
   const auto window = last_commit_time_ / 2;
-  wake_.wait_for(lock, window, [&] { return stopping_ || awaited_queued_ >= last_group_awaited_; });
+  lock.wait_for(wake_, window,
+                [&]() PARLEY_REQUIRES(mutex_) { return stopping_ || awaited_queued_ >= last_group_awaited_; });
 }
 
 void sqlite_writer::take_group(std::vector<request>& group) {
-  const auto take_front = [&] {
+  const auto take_front = [&]() PARLEY_REQUIRES(mutex_) {
     if (!queue_.front().deferred) --awaited_queued_;
     group.push_back(std::move(queue_.front()));
     queue_.pop_front();
@@ -383,7 +386,8 @@ result<void> sqlite_writer::apply_events(request& req) {
   // event its dialog's state refuses); the projections fold it again when they catch up.
   for (std::size_t i = 0; i < req.batch.size(); ++i) {
     const event& ev = req.batch[i];
-    if (ev.dialog_id.empty()) return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
+    if (ev.dialog_id.empty())
+      return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
     auto row = staged_row(ev.dialog_id, ev.is<events::dialog_created>());
     if (!row) return std::move(row).err();
     auto step = apply_event(ev, **row);
@@ -509,7 +513,7 @@ result<void> sqlite_writer::end_projection(result<void> projected, std::int64_t 
 
 void sqlite_writer::release_projected() {
   {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     for (committed_batch& batch : unprojected_) spent_.push_back(std::move(batch.events));
   }
   unprojected_.clear();
@@ -517,7 +521,7 @@ void sqlite_writer::release_projected() {
 }
 
 std::string sqlite_writer::health_problem() const {
-  std::lock_guard lock(mutex_);
+  parley::lock_guard lock(mutex_);
   return file_problem_;
 }
 
@@ -536,7 +540,7 @@ result<void> sqlite_writer::check_file() {
     }
   }
   {
-    std::lock_guard lock(mutex_);
+    parley::lock_guard lock(mutex_);
     file_problem_ = problem;
   }
   return make_error(errc::io_error, std::move(problem));

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
 #include "parley/store/sqlite/file_identity.hpp"
 #include "parley/store/sqlite/projector.hpp"
@@ -91,9 +92,9 @@ class sqlite_writer {
   void run();
   // Waits for work; true when there is a group to process, false when the projections are due
   // (or the writer is stopping) and the queue is empty.
-  bool wait_for_work(std::unique_lock<std::mutex>& lock);
-  void gather_followers(std::unique_lock<std::mutex>& lock);
-  void take_group(std::vector<request>& group);
+  bool wait_for_work(parley::unique_lock& lock) PARLEY_REQUIRES(mutex_);
+  void gather_followers(parley::unique_lock& lock) PARLEY_REQUIRES(mutex_);
+  void take_group(std::vector<request>& group) PARLEY_REQUIRES(mutex_);
   void process_group(std::vector<request>& group);
   void commit_group(std::vector<request>& group);
   // Applies every batch of the group in the open transaction; the first failure ends it.
@@ -131,27 +132,28 @@ class sqlite_writer {
   const std::chrono::steady_clock::duration projection_lag_;
   const std::chrono::steady_clock::duration deferred_commit_window_;
 
-  mutable std::mutex mutex_;
+  mutable parley::mutex mutex_;
   std::condition_variable wake_;  // the writer: work arrived or shutdown began
   std::condition_variable done_;  // flushers: completed_ advanced or the writer stopped
-  std::deque<request> queue_;
-  std::size_t awaited_queued_ = 0;  // requests in queue_ someone waits on
+  std::deque<request> queue_ PARLEY_GUARDED_BY(mutex_);
+  std::size_t awaited_queued_ PARLEY_GUARDED_BY(mutex_) = 0;  // requests in queue_ someone waits on
   // When the queue last went from empty to holding a deferred batch: its commit is due a
   // deferred_commit_window later.
-  std::chrono::steady_clock::time_point deferred_since_{};
+  std::chrono::steady_clock::time_point deferred_since_ PARLEY_GUARDED_BY(mutex_){};
   // Projected batches, freed by the next append or flush (see enqueue).
-  std::vector<std::vector<event>> spent_;
-  std::uint64_t enqueued_ = 0;   // ticket of the newest queued request
-  std::uint64_t completed_ = 0;  // ticket of the newest request whose callback has returned
-  bool stopping_ = false;
-  bool stopped_ = false;
+  std::vector<std::vector<event>> spent_ PARLEY_GUARDED_BY(mutex_);
+  std::uint64_t enqueued_ PARLEY_GUARDED_BY(mutex_) = 0;   // ticket of the newest queued request
+  std::uint64_t completed_ PARLEY_GUARDED_BY(mutex_) = 0;  // ticket of the newest request whose callback has returned
+  bool stopping_ PARLEY_GUARDED_BY(mutex_) = false;
+  bool stopped_ PARLEY_GUARDED_BY(mutex_) = false;
   std::thread thread_;
   std::thread::id thread_id_;
   // When the last request was queued, and until when the writer sleeps (time_point::min() while it
   // is awake, max() while it waits for work with no deadline): a deferred batch wakes it only if it
   // would otherwise look at the queue later than the batch's window ends (see enqueue).
-  std::chrono::steady_clock::time_point last_enqueued_{};
-  std::chrono::steady_clock::time_point sleeping_until_ = std::chrono::steady_clock::time_point::min();
+  std::chrono::steady_clock::time_point last_enqueued_ PARLEY_GUARDED_BY(mutex_){};
+  std::chrono::steady_clock::time_point sleeping_until_ PARLEY_GUARDED_BY(mutex_) =
+      std::chrono::steady_clock::time_point::min();
   // Group-commit tuning (writer thread only): how many batches someone waited on the last group
   // held, and how long its COMMIT (the fsync) took.
   std::size_t last_group_awaited_ = 0;

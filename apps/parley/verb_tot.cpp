@@ -1,0 +1,229 @@
+// `parley tot "problem"`: one Tree of Thoughts run (seed 003) with the six roles as members of the
+// team (--team / --workspace; without one, the offline noisy Game of 24 model plays them), its log
+// folder under DATA/logs/, and `--resume RUN` to continue a run from that folder.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <charconv>
+#include <cstdio>
+#include <optional>
+
+#include "cli_context.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/tot/game24/noisy_model.hpp"
+#include "parley/tot/protocol_json.hpp"
+#include "parley/tot/protocol_names.hpp"
+#include "parley/tot/run_log.hpp"
+#include "parley/tot/tot_run.hpp"
+#include "parley/tot/tot_team.hpp"
+#include "verbs.hpp"
+
+namespace parley::cli {
+
+namespace asio = boost::asio;
+
+namespace {
+
+const arg_spec kTotSpec{{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold",
+                         "resume", "max-calls", "timeout-ms", "parallel", "noise", "seed"},
+                        {"json", "quiet", kAllowDataInWorkspace}};
+
+constexpr const char* kTotUsage =
+    "usage: parley tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X]\n"
+    "                  [--team FILE | --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS]\n"
+    "                  [--noise none|low|high] [--seed S] [--json]\n"
+    "       parley tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR]";
+
+result<std::int64_t> integer_flag(const parsed_args& args, const std::string& flag, std::int64_t fallback) {
+  const auto text = args.value(flag);
+  if (!text) return fallback;
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc{} || end != text->data() + text->size()) {
+    return make_error(errc::invalid_argument, flag + ": '" + text->substr(0, 40) + "' is not an integer");
+  }
+  return value;
+}
+
+result<std::optional<double>> number_flag(const parsed_args& args, const std::string& flag) {
+  const auto text = args.value(flag);
+  if (!text) return std::optional<double>{};
+  char* end = nullptr;
+  const double value = std::strtod(text->c_str(), &end);
+  if (text->empty() || end != text->c_str() + text->size()) {
+    return make_error(errc::invalid_argument, flag + ": '" + text->substr(0, 40) + "' is not a number");
+  }
+  return std::optional<double>(value);
+}
+
+result<tot::tot_request> request_of(const parsed_args& args) {
+  tot::tot_request request;
+  if (!args.positionals.empty()) request.problem = args.positionals[0];
+  request.task_type = args.value("task-type").value_or("math_reasoning");
+  request.strategy = args.value("strategy");
+  if (args.value("depth")) {
+    auto depth = integer_flag(args, "depth", 0);
+    if (!depth) return std::move(depth).err();
+    request.depth = *depth;
+  }
+  if (args.value("breadth")) {
+    auto breadth = integer_flag(args, "breadth", 0);
+    if (!breadth) return std::move(breadth).err();
+    request.breadth = *breadth;
+  }
+  auto threshold = number_flag(args, "threshold");
+  if (!threshold) return std::move(threshold).err();
+  request.threshold = *threshold;
+  auto calls = integer_flag(args, "max-calls", 400);
+  if (!calls) return std::move(calls).err();
+  request.max_model_calls = *calls;
+  auto timeout = integer_flag(args, "timeout-ms", 120000);
+  if (!timeout) return std::move(timeout).err();
+  if (*timeout < 1 || *timeout > 3600000) return make_error(errc::invalid_argument, "timeout-ms: must be 1–3600000");
+  request.call_timeout = std::chrono::milliseconds(*timeout);
+  auto parallel = integer_flag(args, "parallel", 4);
+  if (!parallel) return std::move(parallel).err();
+  if (*parallel < 1 || *parallel > 16) return make_error(errc::invalid_argument, "parallel: must be 1–16");
+  request.max_parallel = static_cast<std::size_t>(*parallel);
+  return request;
+}
+
+result<tot::game24::noise_settings> noise_of(const parsed_args& args) {
+  tot::game24::noise_settings noise;
+  auto seed = integer_flag(args, "seed", 1);
+  if (!seed) return std::move(seed).err();
+  noise.seed = static_cast<std::uint64_t>(*seed);
+  const std::string level = args.value("noise").value_or("none");
+  if (level == "low") {
+    noise.arithmetic_error_rate = 0.05;
+    noise.missed_move_rate = 0.25;
+    noise.misvalue_rate = 0.10;
+  } else if (level == "high") {
+    noise.arithmetic_error_rate = 0.15;
+    noise.missed_move_rate = 0.45;
+    noise.misvalue_rate = 0.25;
+  } else if (level != "none") {
+    return make_error(errc::invalid_argument, "noise: '" + level.substr(0, 40) + "' is not one of none, low, high");
+  }
+  return noise;
+}
+
+// The team the run's members come from: the given one with the ToT members added on its default
+// member's model, or an offline team on the noisy Game of 24 model.
+result<engine_inputs> tot_inputs(const parsed_args& args, tot::task_type type) {
+  if (args.value("team") || args.value("workspace")) {
+    auto inputs = prepare_engine_inputs(args);
+    if (!inputs) return std::move(inputs).err();
+    const auto* lead = inputs->team.find_member(inputs->team.default_member);
+    if (lead == nullptr) return make_error(errc::config_error, "the team has no default member to take the model from");
+    const std::string provider = lead->provider;
+    const std::string model = lead->model;
+    tot::add_tot_members(inputs->team, type, provider, model);
+    return inputs;
+  }
+  auto noise = noise_of(args);
+  if (!noise) return std::move(noise).err();
+  const auto data_dir = data_dir_of(args);
+  auto log = open_data_store(data_dir);
+  if (!log) return std::move(log).err();
+  engine_inputs inputs;
+  inputs.team.workspace = std::filesystem::current_path();
+  inputs.team.source = "(parley tot: offline noisy Game of 24 model)";
+  inputs.providers.emplace("noisy24", std::make_shared<tot::game24::noisy_model>(*noise));
+  tot::add_tot_members(inputs.team, type, "noisy24", "noisy24");
+  inputs.log = std::move(*log);
+  inputs.protected_dirs = {{data_dir, "Parley's data directory"}};
+  return inputs;
+}
+
+class terminal_progress final : public tot::tot_progress {
+ public:
+  explicit terminal_progress(bool quiet) : quiet_(quiet) {}
+  void on_started(const std::string& task_id, const std::string& root) override {
+    if (!quiet_) std::fprintf(stderr, "parley: ToT run %s (root dialog %s)\n", task_id.c_str(), root.c_str());
+  }
+  void on_log(std::string_view, const std::string& msg) override {
+    if (!quiet_) std::fprintf(stderr, "  %s\n", msg.c_str());
+  }
+
+ private:
+  bool quiet_;
+};
+
+}  // namespace
+
+int run_verb_tot(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, kTotSpec);
+  if (!args) return report(args.err());
+  const auto resume = args->value("resume");
+  if ((resume && !args->positionals.empty()) || (!resume && args->positionals.size() != 1)) {
+    return report(make_error(errc::invalid_argument, kTotUsage));
+  }
+  auto request = request_of(*args);
+  if (!request) return report(request.err());
+  std::string type_name = request->task_type;
+  if (resume) {
+    auto folder = tot::run_folder::open(data_dir_of(*args), *resume);
+    if (!folder) return report(folder.err());
+    auto info = folder->read_task_info();
+    if (!info) return report(info.err());
+    type_name = json_string_or(*info, "task_type");
+  } else if (auto checked = tot::check_request(*request); !checked) {
+    return report(checked.err());  // nothing is opened or written for a refused request
+  }
+  auto type = tot::parse_task_type(type_name, "task_type");
+  if (!type) return report(type.err());
+  auto inputs = tot_inputs(*args, *type);
+  if (!inputs) return report(inputs.err());
+
+  asio::io_context io;
+  auto created = engine::engine::create(io.get_executor(), *inputs->log, inputs->team, std::move(inputs->providers),
+                                        engine::build_builtin_tools());
+  if (!created) return report(created.err());
+  auto& eng = **created;
+  eng.set_protected_dirs(std::move(inputs->protected_dirs));
+  terminal_progress progress(args->has("quiet") || args->has("json"));
+  tot::tot_runner runner(eng, data_dir_of(*args), &progress);
+  std::optional<result<tot::tot_outcome>> finished;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        // Not a conditional expression of two co_awaits: GCC 12 miscompiles those.
+        if (resume) {
+          std::string task_id = *resume;
+          finished = co_await runner.resume(std::move(task_id), *request);
+        } else {
+          finished = co_await runner.run(*request);
+        }
+      },
+      [&](std::exception_ptr thrown) {
+        if (thrown)
+          finished = result<tot::tot_outcome>(make_error(errc::internal, "the ToT run ended with an exception"));
+      });
+  io.run();
+  if (!finished || !*finished) return report(finished ? finished->err() : make_error(errc::internal, "no outcome"));
+  const auto& outcome = finished->value();
+  if (args->has("json")) {
+    const tot::message final_message{tot::agent_role::orchestrator, "user", outcome.solution, outcome.task_id,
+                                     std::nullopt};
+    json::object out{{"task_id", outcome.task_id},
+                     {"root_dialog", outcome.root_dialog},
+                     {"log_dir", outcome.log_dir.string()},
+                     {"solved", outcome.solved},
+                     {"llm_calls", outcome.stats.llm_calls},
+                     {"replayed_calls", outcome.replayed_calls},
+                     {"final_solution", tot::to_json(final_message).at("payload")}};
+    std::printf("%s\n", json::serialize(out).c_str());
+  } else {
+    std::printf("task %s\nlog %s\n", outcome.task_id.c_str(), outcome.log_dir.string().c_str());
+    std::printf("answer %s\n", outcome.solution.answer.empty() ? "(none)" : outcome.solution.answer.c_str());
+    for (const auto& problem : outcome.solution.verification.validation_errors)
+      std::printf("failed %s\n", problem.c_str());
+    std::printf("llm calls %lld, nodes %lld\n", static_cast<long long>(outcome.stats.llm_calls),
+                static_cast<long long>(outcome.stats.total_nodes));
+  }
+  return outcome.solved ? kExitOk : kExitRuntime;
+}
+
+}  // namespace parley::cli

@@ -1,0 +1,79 @@
+// Dominds passes baseUrl to each vendor's SDK, and the SDKs disagree on where the version segment
+// goes: the OpenAI SDK's baseURL ends at `/v1`, the Anthropic SDK's stops before it and appends
+// `/v1/messages` itself. Parley's adapters append only the endpoint (`/chat/completions`,
+// `/messages`), so an Anthropic-type base URL gets `/v1` here. Gemini (`google`) is spoken through
+// Google's OpenAI-compatible endpoint, `<root>/v1beta/openai`, with the same key as a bearer token.
+#include "parley/config/dominds_api_types.hpp"
+
+#include <string_view>
+
+#include "parley/config/team_rules.hpp"
+#include "parley/config/yaml_reader.hpp"
+#include "parley/core/text.hpp"
+
+namespace parley::config::detail {
+namespace {
+
+constexpr std::string_view kGeminiRoot = "https://generativelanguage.googleapis.com";
+constexpr std::string_view kGeminiOpenaiPath = "/v1beta/openai";
+constexpr std::string_view kGeminiKeyEnv = "GEMINI_API_KEY";
+
+std::string without_trailing_slashes(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+void as_openai(provider_entry& entry) {
+  entry.config.kind = "openai";
+  entry.config.base_url = without_trailing_slashes(entry.config.base_url);
+}
+
+void as_anthropic(provider_entry& entry) {
+  entry.config.kind = "anthropic";
+  std::string url = without_trailing_slashes(entry.config.base_url);
+  if (!url.empty() && !ends_with(url, "/v1")) url += "/v1";
+  entry.config.base_url = std::move(url);
+}
+
+void as_gemini_openai(provider_entry& entry) {
+  entry.config.kind = "openai";
+  std::string url = without_trailing_slashes(entry.config.base_url);
+  if (url.empty()) url = kGeminiRoot;
+  // A base URL already naming the OpenAI-compatible endpoint is taken as it is.
+  if (!ends_with(url, "/openai")) url += kGeminiOpenaiPath;
+  entry.config.base_url = std::move(url);
+  if (entry.config.api_key_env.empty()) entry.config.api_key_env = kGeminiKeyEnv;
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_api_types() {
+  static const std::vector<std::string> types{"openai", "openai-compatible", "google", "anthropic",
+                                              "anthropic-compatible"};
+  return types;
+}
+
+void translate_api_type(provider_entry& entry) {
+  const std::string& type = entry.api_type;
+  if (type == "openai" || type == "openai-compatible") {
+    as_openai(entry);
+  } else if (type == "anthropic" || type == "anthropic-compatible") {
+    as_anthropic(entry);
+  } else if (type == "google") {
+    as_gemini_openai(entry);
+  } else if (type == "codex") {
+    entry.unsupported =
+        "apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and speaks the Responses API of "
+        "chatgpt.com; Parley speaks neither (use provider 'openai' with OPENAI_API_KEY)";
+  } else {
+    entry.unsupported = "Parley does not speak apiType '" + type + "'" + did_you_mean(type, supported_api_types()) +
+                        " (it speaks: " + join_names(supported_api_types()) + ")";
+  }
+  if (entry.unsupported.empty()) apply_provider_defaults(entry.config);
+}
+
+}  // namespace parley::config::detail

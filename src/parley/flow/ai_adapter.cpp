@@ -1,0 +1,53 @@
+#include "parley/flow/ai_adapter.hpp"
+
+namespace parley::flow {
+
+namespace {
+
+// Forwards saying chunks of a main-thread call; a sub-thread call gets the plain sink (nothing).
+class chunk_sink final : public llm::stream_sink {
+ public:
+  explicit chunk_sink(const std::function<void(std::string_view)>* observer) : observer_(observer) {}
+  void on_saying_chunk(std::string_view text) override {
+    if (observer_ != nullptr && *observer_) (*observer_)(text);
+  }
+
+ private:
+  const std::function<void(std::string_view)>* observer_;
+};
+
+}  // namespace
+
+std::vector<llm::chat_message> ai_adapter::to_model_messages(const std::vector<thread_message>& messages) {
+  std::vector<llm::chat_message> out;
+  out.reserve(messages.size());
+  for (const auto& message : messages) {
+    if (message.is_virtual) continue;
+    llm::chat_message converted;
+    converted.role = message.sender == "bot" ? llm::role::assistant : llm::role::user;
+    converted.content = message.text;  // the text only: a sub-thread in meta._thread stays behind
+    out.push_back(std::move(converted));
+  }
+  return out;
+}
+
+boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<thread_message>& messages,
+                                                             const chat_options& options) {
+  llm::model_request request;
+  request.member_id = member_id_;
+  request.model = model_;
+  request.system_prompt = options.system_message;
+  request.messages = to_model_messages(messages);
+  request.dialog_id = options.thread_id;
+  request.stream = options.stream;
+  ++calls_;
+  chunk_sink sink(options.stream ? &observer_ : nullptr);
+  llm::generation_control control;
+  auto answer = co_await provider_->stream(request, sink, control);
+  if (!answer) {
+    co_return make_error(errc::provider_error, "model call failed: " + answer.err().message);
+  }
+  co_return std::move(answer->saying);
+}
+
+}  // namespace parley::flow

@@ -1,0 +1,54 @@
+// AIAdapter (seed 004 §2.2, §6.1): every model call of a flow goes through here, to one of
+// Parley's providers. It sends only the first-level messages of the thread it is given — never a
+// sub-thread (`meta._thread`) and never a virtual message (`isVirtual`) — converted to the
+// provider-neutral form ("user" → user, "bot" → assistant). Main threads stream (each saying chunk
+// goes to the stream observer as it arrives); sub-threads take the complete response (§6.1).
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/flow/flow_thread.hpp"
+#include "parley/llm/provider.hpp"
+
+namespace parley::flow {
+
+struct chat_options {
+  std::string system_message;  // systemMessage
+  bool stream = false;
+  std::string thread_id;  // for the provider's request (dialog_id) and error messages
+};
+
+class ai_adapter {
+ public:
+  ai_adapter(std::shared_ptr<llm::provider> provider, std::string member_id, std::string model)
+      : provider_(std::move(provider)), member_id_(std::move(member_id)), model_(std::move(model)) {}
+
+  // chat(messages, {systemMessage, stream}): the bot's answer text. A provider failure is
+  // errc::provider_error.
+  boost::asio::awaitable<result<std::string>> chat(const std::vector<thread_message>& messages,
+                                                   const chat_options& options);
+
+  // What the model is sent for `messages`: first level only, virtual messages left out.
+  static std::vector<llm::chat_message> to_model_messages(const std::vector<thread_message>& messages);
+
+  // Receives the saying chunks of streamed (main-thread) calls.
+  void set_stream_observer(std::function<void(std::string_view)> observer) { observer_ = std::move(observer); }
+  std::int64_t calls() const { return calls_; }
+
+ private:
+  std::shared_ptr<llm::provider> provider_;
+  std::string member_id_;
+  std::string model_;
+  std::function<void(std::string_view)> observer_;
+  std::int64_t calls_ = 0;
+};
+
+}  // namespace parley::flow

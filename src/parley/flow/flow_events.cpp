@@ -1,0 +1,252 @@
+#include "parley/flow/flow_events.hpp"
+
+#include "parley/flow/strict_json.hpp"
+#include "parley/flow/sub_thread_path.hpp"
+#include "parley/model/events/wire.hpp"
+
+namespace parley::flow {
+
+boost::json::object to_payload(const flow_thread_saved& ev) { return {{"thread", to_json(ev.thread)}}; }
+
+boost::json::object to_payload(const flow_thread_appended& ev) {
+  boost::json::array appends;
+  for (const auto& append : ev.appends) {
+    boost::json::array messages;
+    for (const auto& message : append.messages) messages.emplace_back(to_json(message));
+    appends.emplace_back(boost::json::object{{"path", append.path}, {"messages", std::move(messages)}});
+  }
+  boost::json::object out{{"appends", std::move(appends)}};
+  if (ev.settings) out["settings"] = to_json(*ev.settings);
+  return out;
+}
+
+boost::json::object to_payload(const flow_message_updated& ev) {
+  boost::json::object out{{"messageId", ev.message_id}};
+  if (ev.text) out["text"] = *ev.text;
+  if (ev.meta) out["meta"] = *ev.meta;
+  return out;
+}
+
+boost::json::object to_payload(const flow_settings_updated& ev) {
+  return {{"path", ev.path}, {"settings", to_json(ev.settings)}};
+}
+
+std::string_view type_of(const flow_event& ev) {
+  return std::visit([](const auto& typed) { return std::decay_t<decltype(typed)>::kType; }, ev);
+}
+
+boost::json::object to_payload(const flow_event& ev) {
+  return std::visit([](const auto& typed) { return to_payload(typed); }, ev);
+}
+
+result<flow_thread_saved> flow_thread_saved_from_payload(const boost::json::object& payload) {
+  const auto* thread = payload.if_contains("thread");
+  if (thread == nullptr) return make_error(errc::invalid_argument, "flow_thread_saved.thread: missing");
+  auto parsed = thread_from_json(*thread, "flow_thread_saved.thread");
+  if (!parsed) return std::move(parsed).err();
+  return flow_thread_saved{std::move(*parsed)};
+}
+
+result<flow_thread_appended> flow_thread_appended_from_payload(const boost::json::object& payload) {
+  auto fields = strict_object::of(payload, "flow_thread_appended");
+  flow_thread_appended out;
+  auto appends = fields.array_at("appends");
+  if (!appends) return std::move(appends).err();
+  for (std::size_t i = 0; i < (*appends)->size(); ++i) {
+    const std::string where = fields.path_of("appends." + std::to_string(i));
+    auto append = strict_object::of((**appends)[i], where);
+    if (!append) return std::move(append).err();
+    flow_thread_appended::thread_append read;
+    auto path = append->string_at("path");
+    if (!path) return std::move(path).err();
+    if (auto parsed = parse_sub_thread_path(*path); !parsed) {
+      return make_error(errc::invalid_argument, append->path_of("path") + ": " + parsed.err().message);
+    }
+    read.path = std::move(*path);
+    auto messages = append->array_at("messages");
+    if (!messages) return std::move(messages).err();
+    for (std::size_t j = 0; j < (*messages)->size(); ++j) {
+      auto message = message_from_json((**messages)[j], append->path_of("messages." + std::to_string(j)));
+      if (!message) return std::move(message).err();
+      read.messages.push_back(std::move(*message));
+    }
+    out.appends.push_back(std::move(read));
+  }
+  if (const auto* settings = fields.find("settings")) {
+    auto parsed = settings_from_json(*settings, fields.path_of("settings"));
+    if (!parsed) return std::move(parsed).err();
+    out.settings = std::move(*parsed);
+  }
+  return out;
+}
+
+result<flow_message_updated> flow_message_updated_from_payload(const boost::json::object& payload) {
+  auto fields = strict_object::of(payload, "flow_message_updated");
+  flow_message_updated out;
+  auto id = fields.string_at("messageId");
+  if (!id) return std::move(id).err();
+  out.message_id = std::move(*id);
+  auto text = fields.optional_string_at("text");
+  if (!text) return std::move(text).err();
+  out.text = std::move(*text);
+  auto meta = fields.optional_object_at("meta");
+  if (!meta) return std::move(meta).err();
+  if (*meta != nullptr) {
+    if (const auto* sub = (*meta)->if_contains("_thread")) {
+      auto checked = thread_from_json(*sub, "flow_message_updated.meta._thread");
+      if (!checked) return std::move(checked).err();
+    }
+    out.meta = **meta;
+  }
+  if (!out.text && !out.meta) {
+    return make_error(errc::invalid_argument, "flow_message_updated: neither text nor meta is given");
+  }
+  return out;
+}
+
+result<flow_settings_updated> flow_settings_updated_from_payload(const boost::json::object& payload) {
+  auto fields = strict_object::of(payload, "flow_settings_updated");
+  flow_settings_updated out;
+  auto path = fields.string_at("path");
+  if (!path) return std::move(path).err();
+  auto parsed_path = parse_sub_thread_path(*path);
+  if (!parsed_path) {
+    return make_error(errc::invalid_argument, "flow_settings_updated.path: " + parsed_path.err().message);
+  }
+  out.path = std::move(*path);
+  const auto* settings = fields.find("settings");
+  if (settings == nullptr) return make_error(errc::invalid_argument, "flow_settings_updated.settings: missing");
+  auto parsed = settings_from_json(*settings, "flow_settings_updated.settings");
+  if (!parsed) return std::move(parsed).err();
+  out.settings = std::move(*parsed);
+  return out;
+}
+
+result<flow_event> flow_event_from(std::string_view type, const boost::json::object& payload) {
+  if (type == flow_thread_saved::kType) {
+    auto ev = flow_thread_saved_from_payload(payload);
+    if (!ev) return std::move(ev).err();
+    return flow_event(std::move(*ev));
+  }
+  if (type == flow_thread_appended::kType) {
+    auto ev = flow_thread_appended_from_payload(payload);
+    if (!ev) return std::move(ev).err();
+    return flow_event(std::move(*ev));
+  }
+  if (type == flow_message_updated::kType) {
+    auto ev = flow_message_updated_from_payload(payload);
+    if (!ev) return std::move(ev).err();
+    return flow_event(std::move(*ev));
+  }
+  if (type == flow_settings_updated::kType) {
+    auto ev = flow_settings_updated_from_payload(payload);
+    if (!ev) return std::move(ev).err();
+    return flow_event(std::move(*ev));
+  }
+  return make_error(errc::not_found, "not a flow event: " + std::string(type));
+}
+
+events::event_payload to_log_payload(const flow_event& ev) {
+  return std::visit(
+      [](const auto& typed) -> events::event_payload {
+        using T = std::decay_t<decltype(typed)>;
+        if constexpr (std::is_same_v<T, flow_thread_saved>) {
+          return events::flow_thread_saved{to_json(typed.thread)};
+        } else if constexpr (std::is_same_v<T, flow_thread_appended>) {
+          events::flow_thread_appended out;
+          for (const auto& append : typed.appends) {
+            events::flow_thread_append wire{append.path, {}};
+            for (const auto& message : append.messages) wire.messages.push_back(to_json(message));
+            out.appends.push_back(std::move(wire));
+          }
+          if (typed.settings) out.settings = to_json(*typed.settings);
+          return out;
+        } else if constexpr (std::is_same_v<T, flow_message_updated>) {
+          return events::flow_message_updated{typed.message_id, typed.text, typed.meta};
+        } else {
+          return events::flow_settings_updated{typed.path, to_json(typed.settings)};
+        }
+      },
+      ev);
+}
+
+result<flow_event> flow_event_from(const events::event_payload& payload) {
+  return std::visit(
+      [](const auto& wire) -> result<flow_event> {
+        using T = std::decay_t<decltype(wire)>;
+        if constexpr (std::is_same_v<T, events::flow_thread_saved> || std::is_same_v<T, events::flow_thread_appended> ||
+                      std::is_same_v<T, events::flow_message_updated> ||
+                      std::is_same_v<T, events::flow_settings_updated>) {
+          return flow_event_from(T::kType, events::encode_object(wire));
+        } else {
+          return make_error(errc::not_found, "not a flow event");
+        }
+      },
+      payload);
+}
+
+namespace {
+
+result<void> apply_one(const flow_thread_saved& ev, flow_thread& main) {
+  if (!main.id.empty() && ev.thread.id != main.id) {
+    return make_error(errc::invalid_argument,
+                      "flow_thread_saved: thread " + ev.thread.id + " is not the main thread " + main.id);
+  }
+  main = ev.thread;
+  return ok();
+}
+
+result<void> apply_one(const flow_thread_appended& ev, flow_thread& main) {
+  // Every path is checked first: the event applies whole or not at all.
+  std::vector<flow_thread*> targets;
+  for (const auto& append : ev.appends) {
+    auto target = get_sub_thread_by_path(main, std::string_view(append.path));
+    if (!target) return make_error(target.err().code, "flow_thread_appended: " + target.err().message);
+    targets.push_back(*target);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    for (const auto& message : ev.appends[i].messages) targets[i]->messages.push_back(message);
+  }
+  if (ev.settings) main.settings = *ev.settings;
+  return ok();
+}
+
+result<void> apply_one(const flow_message_updated& ev, flow_thread& main) {
+  auto* message = find_message(main, ev.message_id);
+  if (message == nullptr) {
+    return make_error(errc::not_found, "flow_message_updated: no message " + ev.message_id + " in thread " + main.id);
+  }
+  std::unique_ptr<flow_thread> sub_thread;
+  boost::json::object meta;
+  if (ev.meta) {
+    for (const auto& [key, field] : *ev.meta) {
+      if (key != "_thread") meta[key] = field;
+    }
+    if (const auto* sub = ev.meta->if_contains("_thread")) {
+      auto parsed = thread_from_json(*sub, "flow_message_updated.meta._thread");
+      if (!parsed) return std::move(parsed).err();
+      sub_thread = std::make_unique<flow_thread>(std::move(*parsed));
+    }
+  }
+  if (ev.text) message->text = *ev.text;
+  if (ev.meta) {
+    message->meta = std::move(meta);
+    message->sub_thread = std::move(sub_thread);
+  }
+  return ok();
+}
+
+result<void> apply_one(const flow_settings_updated& ev, flow_thread& main) {
+  auto target = get_sub_thread_by_path(main, std::string_view(ev.path));
+  if (!target) return std::move(target).err();
+  (*target)->settings = ev.settings;
+  return ok();
+}
+
+}  // namespace
+
+result<void> apply_flow_event(const flow_event& ev, flow_thread& main) {
+  return std::visit([&main](const auto& typed) { return apply_one(typed, main); }, ev);
+}
+
+}  // namespace parley::flow

@@ -1,0 +1,67 @@
+// The host's side of a flow: what seed 004 leaves to "the system" around BaseAgent. It starts a
+// main thread, takes the user's messages, and runs the flow's tasks one after another until the
+// flow waits for the user again:
+//   a user message is saved together with the task it creates (settings._pendingTasks), in one
+//   event; each task's result — the bot message unless skipBotMessageCreation, the task taken off
+//   the list and the response's next tasks put on it — is saved in one event too.
+// So the log always says what is left to do, and `resume` after a crash runs exactly that. A task
+// that fails leaves the thread as its last durable step left it (the in-memory thread is read back
+// from the log) and stays pending, to be resumed or retried.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "parley/core/result.hpp"
+#include "parley/flow/ai_adapter.hpp"
+#include "parley/flow/base_agent.hpp"
+#include "parley/flow/host_utils.hpp"
+#include "parley/flow/thread_repository.hpp"
+
+namespace parley::flow {
+
+// Builds the main agent of a thread (ArticleCreationAgent.create(metadata, settings)).
+using main_agent_factory = std::function<result<std::unique_ptr<base_agent>>(const thread_settings& settings)>;
+
+struct flow_step_observer {
+  std::function<void(const flow_thread&, const task&)> on_task_done;  // after each task's save
+};
+
+class flow_runner {
+ public:
+  flow_runner(thread_repository& repository, ai_adapter& ai, main_agent_factory factory, std::string member_id)
+      : repository_(repository),
+        ai_(ai),
+        host_{repository, ai},
+        factory_(std::move(factory)),
+        member_id_(std::move(member_id)) {}
+
+  // A new main thread whose first message is `text` from the user; runs until the flow waits.
+  boost::asio::awaitable<result<flow_thread>> start(std::string_view text);
+  // The user says `text` in a waiting flow; runs until it waits again. `ui_action` "retry" marks the
+  // task as a retry (the suggestion is dropped, not applied).
+  boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,
+                                                  std::string_view ui_action = {});
+  // Runs what the log says is left to do (after a crash or a failed step).
+  boost::asio::awaitable<result<flow_thread>> resume(std::string_view thread_id);
+
+  // Bound on tasks per run: a flow that keeps adding next tasks is stopped with an error.
+  std::size_t max_tasks = 256;
+  flow_step_observer observer;
+
+ private:
+  boost::asio::awaitable<result<void>> run_pending(flow_thread& main);
+  boost::asio::awaitable<result<void>> run_one(flow_thread& main);
+
+  thread_repository& repository_;
+  ai_adapter& ai_;
+  host_utils host_;
+  main_agent_factory factory_;
+  std::string member_id_;
+};
+
+}  // namespace parley::flow

@@ -1,0 +1,268 @@
+#include "parley/flow/thread_repository.hpp"
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <memory>
+
+#include "parley/core/json.hpp"
+#include "parley/core/time.hpp"
+
+namespace parley::flow {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// A plain function, not a coroutine lambda (g++ 12 mishandles captures inside co_await; see
+// engine/log_writer.cpp): the store calls back on its writer thread, the result is posted back.
+auto async_append(store& log, const asio::any_io_executor& executor, std::vector<event> batch) {
+  return asio::async_initiate<decltype(asio::use_awaitable), void(result<void>)>(
+      // NOLINTNEXTLINE(performance-unnecessary-value-param): the batch is moved into the store
+      [&log, executor](auto handler, std::vector<event> events) {
+        auto pending = std::make_shared<decltype(handler)>(std::move(handler));
+        auto guard = asio::make_work_guard(executor);
+        log.append(std::move(events), [pending, guard, executor](result<void> outcome) mutable {
+          asio::post(executor, [pending, outcome = std::move(outcome)]() mutable { (*pending)(std::move(outcome)); });
+          guard.reset();
+        });
+      },
+      asio::use_awaitable, std::move(batch));
+}
+
+bool same_settings(const thread_settings& a, const thread_settings& b) {
+  if (a.phase != b.phase || a.phase_start_index != b.phase_start_index || a.extra != b.extra) return false;
+  if (a.phase_update_suggestion.has_value() != b.phase_update_suggestion.has_value()) return false;
+  if (a.phase_update_suggestion && (a.phase_update_suggestion->phase != b.phase_update_suggestion->phase ||
+                                    a.phase_update_suggestion->task_id != b.phase_update_suggestion->task_id)) {
+    return false;
+  }
+  if (a.pending_tasks.size() != b.pending_tasks.size()) return false;
+  for (std::size_t i = 0; i < a.pending_tasks.size(); ++i) {
+    if (a.pending_tasks[i].id != b.pending_tasks[i].id) return false;
+  }
+  return true;
+}
+
+// The messages added to `now` since `before` (the same thread), at any depth; false when anything
+// else changed (a message edited or removed, a sub-thread's settings), which needs a whole snapshot.
+bool collect_appends(const flow_thread& before, const flow_thread& now, const sub_thread_path& path,
+                     std::vector<flow_thread_appended::thread_append>& out) {
+  if (before.id != now.id || now.messages.size() < before.messages.size()) return false;
+  if (!path.is_main() && !same_settings(before.settings, now.settings)) return false;
+  for (std::size_t i = 0; i < before.messages.size(); ++i) {
+    const auto& old_message = before.messages[i];
+    const auto& new_message = now.messages[i];
+    if (old_message.id != new_message.id || old_message.text != new_message.text ||
+        old_message.sender != new_message.sender || old_message.is_virtual != new_message.is_virtual ||
+        old_message.meta != new_message.meta || !old_message.sub_thread != !new_message.sub_thread) {
+      return false;
+    }
+    if (old_message.sub_thread &&
+        !collect_appends(*old_message.sub_thread, *new_message.sub_thread, path.child(i), out)) {
+      return false;
+    }
+  }
+  if (now.messages.size() > before.messages.size()) {
+    flow_thread_appended::thread_append added{path.text(), {}};
+    added.messages.assign(now.messages.begin() + static_cast<std::ptrdiff_t>(before.messages.size()),
+                          now.messages.end());
+    out.push_back(std::move(added));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::int64_t thread_repository::next_seq(std::string_view thread_id) {
+  auto found = last_seq_.find(std::string(thread_id));
+  if (found == last_seq_.end()) {
+    std::int64_t last = 0;
+    if (auto events = log_.read_events(thread_id); events && !events->empty()) last = events->back().seq;
+    found = last_seq_.emplace(std::string(thread_id), last).first;
+  }
+  return found->second + 1;
+}
+
+event thread_repository::make_event(std::string_view thread_id, const flow_event& ev) {
+  event out;
+  out.dialog_id = std::string(thread_id);
+  out.root_id = out.dialog_id;
+  out.payload = to_log_payload(ev);
+  out.ts_ms = now_ms();
+  return out;
+}
+
+result<void> thread_repository::refused_send_of(std::string_view thread_id) {
+  std::lock_guard lock(refused_->mutex);
+  const auto found = refused_->by_thread.find(std::string(thread_id));
+  if (found == refused_->by_thread.end()) return ok();
+  error refused = std::move(found->second);
+  refused.message = "the log refused an earlier write of thread " + found->first + ": " + refused.message;
+  refused_->by_thread.erase(found);
+  last_seq_.erase(std::string(thread_id));  // read again from the log: it holds what it holds
+  forget(std::string(thread_id));
+  return refused;
+}
+
+asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch,
+                                                        bool wait) {
+  PARLEY_CO_TRY(refused_send_of(thread_id));
+  std::int64_t seq = next_seq(thread_id);
+  for (auto& ev : batch) ev.seq = seq++;
+  const std::string id(thread_id);
+  if (!wait) {
+    last_seq_[id] = seq - 1;
+    send_deferred(id, std::move(batch));
+    co_return ok();
+  }
+  auto outcome = co_await async_append(log_, executor_, std::move(batch));
+  if (!outcome) {
+    last_seq_.erase(id);
+    co_return outcome;
+  }
+  last_seq_[id] = seq - 1;
+  co_return ok();
+}
+
+void thread_repository::send_deferred(const std::string& thread_id, std::vector<event> batch) {
+  log_.append_deferred(std::move(batch), [refused = refused_, thread_id](result<void> outcome) {
+    if (outcome) return;
+    std::lock_guard lock(refused->mutex);
+    refused->by_thread.emplace(thread_id, std::move(outcome).err());  // the first refusal is the one to report
+  });
+}
+
+asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_id) {
+  const std::string id(thread_id);
+  // An empty batch commits after every batch sent before it (the store keeps their order).
+  std::vector<event> batch;
+  auto outcome = co_await async_append(log_, executor_, std::move(batch));
+  if (!outcome) {
+    last_seq_.erase(id);
+    forget(id);
+  }
+  if (!outcome) co_return outcome;
+  co_return refused_send_of(id);
+}
+
+asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
+                                                               std::string_view title) {
+  if (main.id.empty()) co_return make_error(errc::invalid_argument, "create_thread: the thread has no id");
+  event created;
+  created.dialog_id = main.id;
+  created.root_id = main.id;
+  events::dialog_created payload;
+  payload.member_id = std::string(member_id);
+  payload.kind = events::dialog_kind::root;
+  payload.title = std::string(title);
+  created.payload = std::move(payload);
+  created.ts_ms = now_ms();
+  std::vector<event> batch;
+  batch.push_back(std::move(created));
+  batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  last_seq_[main.id] = 0;
+  remember(main);
+  co_return co_await append(main.id, std::move(batch), true);
+}
+
+asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main) {
+  std::vector<event> batch;
+  const auto sent = sent_.find(main.id);
+  flow_thread_appended appended;
+  std::vector<flow_thread_appended::thread_append> added;  // kept only if nothing but additions changed
+  if (sent != sent_.end() && collect_appends(sent->second, main, sub_thread_path(), added)) {
+    appended.appends = std::move(added);
+    if (!same_settings(sent->second.settings, main.settings)) appended.settings = main.settings;
+  }
+  if (!appended.appends.empty() || appended.settings) {
+    batch.push_back(make_event(main.id, appended));
+    PARLEY_CO_TRY(apply_flow_event(appended, sent->second));
+  } else {
+    batch.push_back(make_event(main.id, flow_thread_saved{main}));
+    remember(main);
+  }
+  co_return co_await append(main.id, std::move(batch), false);
+}
+
+asio::awaitable<result<void>> thread_repository::update_message(flow_thread& main, std::string_view message_id,
+                                                                message_patch patch) {
+  flow_message_updated update{std::string(message_id), std::move(patch.text), std::move(patch.meta)};
+  if (!update.text && !update.meta) {
+    co_return make_error(errc::invalid_argument, "updateMessage " + update.message_id + ": nothing to update");
+  }
+  // Checked before the log sees it: apply_flow_event changes nothing unless the whole event fits.
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, update));
+  if (find_message(main, update.message_id) == nullptr) {
+    co_return make_error(errc::not_found, "updateMessage: no message " + update.message_id + " in thread " + main.id);
+  }
+  PARLEY_CO_TRY(refused_send_of(main.id));  // so that the send below cannot fail once main has changed
+  PARLEY_CO_TRY(apply_flow_event(update, main));
+  if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
+  co_return ok();
+}
+
+asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thread& main, const sub_thread_path& path,
+                                                                        thread_settings settings) {
+  auto target = get_sub_thread_by_path(main, path);
+  if (!target) co_return std::move(target).err();
+  flow_settings_updated update{path.text(), std::move(settings)};
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, update));
+  if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
+  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
+  (*target)->settings = std::move(update.settings);
+  co_return ok();
+}
+
+result<const thread_settings*> thread_repository::get_thread_settings(flow_thread& main, const sub_thread_path& path) {
+  auto target = get_sub_thread_by_path(main, path);
+  if (!target) return std::move(target).err();
+  return &(*target)->settings;
+}
+
+result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
+  // What this repository last wrote is what the log holds (or will, in order): no read needed.
+  if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
+  auto events = log_.read_events(thread_id);
+  if (!events) return std::move(events).err();
+  if (events->empty()) return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
+  flow_thread main;
+  bool saved = false;
+  for (const auto& ev : *events) {
+    auto typed = flow_event_from(ev.payload);
+    if (!typed) {
+      if (typed.err().code == errc::not_found) continue;  // dialog_created and others
+      return make_error(typed.err().code, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) +
+                                              ": " + typed.err().message);
+    }
+    if (!saved && !std::holds_alternative<flow_thread_saved>(*typed)) {
+      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + " (" +
+                                           std::string(ev.type()) + ") comes before the thread was first saved");
+    }
+    saved = true;
+    auto applied = apply_flow_event(*typed, main);
+    if (!applied) {
+      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + ": " +
+                                           applied.err().message);
+    }
+  }
+  if (!saved) return make_error(errc::not_found, "dialog " + std::string(thread_id) + " is not a flow thread");
+  last_seq_[std::string(thread_id)] = events->back().seq;
+  remember(main);
+  return main;
+}
+
+result<flow_thread_info> thread_repository::thread_info(std::string_view thread_id) {
+  auto events = log_.read_events(thread_id);
+  if (!events) return std::move(events).err();
+  const auto* created = events->empty() ? nullptr : events->front().as<events::dialog_created>();
+  if (created == nullptr) return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
+  return flow_thread_info{std::string(thread_id), created->member_id, created->title};
+}
+
+}  // namespace parley::flow

@@ -1,0 +1,100 @@
+// ThreadRepository (seed 004 §5) on Parley's event log. Every persistence point of the seed is one
+// event (flow_events.hpp), durable before the call returns — the seed's "persist immediately" —
+// and applied to the caller's in-memory thread only once the log took it, so memory and disk
+// agree (§5.1.4). Writes always name the outermost (main) thread (§5.5); a sub-thread is reached
+// by its path. A write that does not fit (unknown message, bad path) is refused before it reaches
+// the log and changes nothing.
+//
+// One repository serves one executor; the flow layer is single-threaded on it, like the engine.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/flow/flow_events.hpp"
+#include "parley/flow/flow_thread.hpp"
+#include "parley/flow/sub_thread_path.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::flow {
+
+struct message_patch {
+  std::optional<std::string> text;
+  std::optional<boost::json::object> meta;  // the whole new meta, `_thread` included when it has one
+};
+
+// Summary of a flow thread for listings.
+struct flow_thread_info {
+  std::string thread_id;
+  std::string member_id;
+  std::string title;
+};
+
+// Refused deferred sends by thread id, shared with the store's callbacks (which may outlive a call).
+struct refusals {
+  std::mutex mutex;
+  std::unordered_map<std::string, error> by_thread;
+};
+
+class thread_repository {
+ public:
+  thread_repository(store& log, boost::asio::any_io_executor executor) : log_(log), executor_(std::move(executor)) {}
+
+  // Awaits the durability of every write sent for `thread_id` so far; fails if the log refused one.
+  boost::asio::awaitable<result<void>> commit(std::string_view thread_id);
+
+  // A new main thread: the dialog it lives in and its first content, in one commit.
+  boost::asio::awaitable<result<void>> create_thread(const flow_thread& main, std::string_view member_id,
+                                                     std::string_view title);
+  // saveThread: the whole main thread, after any change of structure at any depth.
+  boost::asio::awaitable<result<void>> save_thread(const flow_thread& main);
+  // updateMessage: one message (found by id at any depth) gets new text and/or meta; `main` is
+  // updated too.
+  boost::asio::awaitable<result<void>> update_message(flow_thread& main, std::string_view message_id,
+                                                      message_patch patch);
+  // updateThreadSettings: the settings of the thread at `path`; `main` is updated too.
+  boost::asio::awaitable<result<void>> update_thread_settings(flow_thread& main, const sub_thread_path& path,
+                                                              thread_settings settings);
+  // getThreadSettings: as they are in memory, which is what the log holds (see above).
+  static result<const thread_settings*> get_thread_settings(flow_thread& main, const sub_thread_path& path);
+
+  // The main thread as its events leave it (after a restart: the last durable state); a thread this
+  // repository wrote last is answered from memory.
+  result<flow_thread> load_thread(std::string_view thread_id);
+  result<flow_thread_info> thread_info(std::string_view thread_id);
+
+ private:
+  // `wait`: await durability (create_thread); otherwise sent deferred.
+  boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch, bool wait);
+  result<void> refused_send_of(std::string_view thread_id);
+  void send_deferred(const std::string& thread_id, std::vector<event> batch);
+  std::int64_t next_seq(std::string_view thread_id);
+  event make_event(std::string_view thread_id, const flow_event& ev);
+
+  store& log_;
+  boost::asio::any_io_executor executor_;
+  std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
+  // Each thread as its last sent event left it, so save_thread can send only what was added.
+  std::unordered_map<std::string, flow_thread> sent_;
+  static constexpr std::size_t kMaxRemembered = 4096;  // threads kept; others are read from the log
+  void remember(const flow_thread& main) {
+    if (sent_.size() >= kMaxRemembered && sent_.count(main.id) == 0) sent_.erase(sent_.begin());
+    sent_[main.id] = main;
+  }
+  void forget(const std::string& thread_id) { sent_.erase(thread_id); }
+  // Why the log refused a deferred send, by thread; written on the store's writer thread.
+  std::shared_ptr<refusals> refused_ = std::make_shared<refusals>();
+};
+
+}  // namespace parley::flow

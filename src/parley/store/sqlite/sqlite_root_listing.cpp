@@ -1,0 +1,143 @@
+// Root listings from the indexes of schema version 8 (schema.cpp): newest first by a keyset over
+// (created_at_ms, id), status and member in SQL, a viewer's visibility in SQL, and the text
+// filter from two trigram full-text indexes (root titles, and the records' message text). The
+// answer equals scan_roots' (root_listing.hpp); StoreConformance.*Roots* hold both to it.
+#include <string>
+
+#include "parley/store/sqlite/row_codec.hpp"
+#include "parley/store/sqlite/sqlite_reader.hpp"
+
+namespace parley::sqlite {
+namespace {
+
+constexpr unsigned kByStatus = 1;
+constexpr unsigned kByMember = 2;
+constexpr unsigned kByViewer = 4;
+constexpr unsigned kViewerSeesUnowned = 8;
+constexpr unsigned kByIndexedText = 16;  // three characters or more: the trigram indexes answer
+constexpr unsigned kByShortText = 32;    // fewer: a trigram index cannot, so titles and messages are read
+constexpr unsigned kAfterKey = 64;
+constexpr unsigned kCount = 128;  // count(*) of the filtered roots instead of a page
+
+std::size_t utf8_length(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
+  return count;
+}
+
+unsigned shape_of(const root_listing& listing) {
+  unsigned shape = 0;
+  if (!listing.status.empty()) shape |= kByStatus;
+  if (!listing.member_id.empty()) shape |= kByMember;
+  if (listing.viewer) shape |= kByViewer | (listing.viewer->sees_unowned ? kViewerSeesUnowned : 0U);
+  if (!listing.text.empty()) shape |= utf8_length(listing.text) >= 3 ? kByIndexedText : kByShortText;
+  if (listing.after) shape |= kAfterKey;
+  return shape;
+}
+
+// Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text, ?5/?6 the key to start after, ?7 limit, ?8 offset.
+std::string root_sql(unsigned shape) {
+  std::string sql = (shape & kCount) != 0 ? "SELECT count(*)" : "SELECT " + std::string(kDialogColumns);
+  // Spelled as the partial indexes of version 8 are, so that SQLite uses them.
+  sql += " FROM dialogs WHERE parent_id = ''";
+  if ((shape & kByStatus) != 0) sql += " AND status = ?1";
+  if ((shape & kByMember) != 0) sql += " AND member_id = ?2";
+  if ((shape & kByViewer) != 0) {
+    // `humans` is the comma-joined ids of the root's people (row_codec); user ids hold no comma.
+    sql += " AND (instr(',' || humans || ',', ',' || ?3 || ',') > 0";
+    sql += (shape & kViewerSeesUnowned) != 0 ? " OR humans = '')" : ")";
+  }
+  if ((shape & kByIndexedText) != 0) {
+    sql +=
+        " AND id IN (SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?4"
+        " UNION SELECT m.dialog_id FROM message AS m WHERE m.rowid IN"
+        " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4) AND m.sender_role = 'human')";
+  }
+  if ((shape & kByShortText) != 0) {
+    sql +=
+        " AND id IN (SELECT dialog_id FROM root_title_fts WHERE instr(lower(title), ?4) > 0"
+        " UNION SELECT m.dialog_id FROM message AS m WHERE m.sender_role = 'human'"
+        " AND instr(lower(m.content), ?4) > 0)";
+  }
+  if ((shape & kCount) != 0) return sql;
+  if ((shape & kAfterKey) != 0) sql += " AND (created_at_ms, id) < (?5, ?6)";
+  return sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?7 OFFSET ?8";
+}
+
+// The text as a trigram index takes it: one phrase (a substring), its quotes doubled.
+std::string phrase_of(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
+}
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+void bind_filters(statement& stmt, const root_listing& listing, unsigned shape) {
+  if ((shape & kByStatus) != 0) stmt.bind_text(1, listing.status);
+  if ((shape & kByMember) != 0) stmt.bind_text(2, listing.member_id);
+  if ((shape & kByViewer) != 0) stmt.bind_text(3, listing.viewer->user_id);
+  if ((shape & kByIndexedText) != 0) stmt.bind_text_copy(4, phrase_of(listing.text));
+  if ((shape & kByShortText) != 0) stmt.bind_text_copy(4, ascii_lowercase(listing.text));
+}
+
+}  // namespace
+
+result<statement*> sqlite_reader::root_statement(unsigned shape) {
+  statement& stmt = list_roots_[shape];
+  if (!stmt.valid()) PARLEY_TRY(prepare_into(db_, stmt, root_sql(shape)));
+  return &stmt;
+}
+
+result<root_page> sqlite_reader::list_roots(const root_listing& listing) {
+  const unsigned shape = shape_of(listing);
+  const std::int64_t limit = listing.limit > 0 ? listing.limit : 1;
+  parley::lock_guard lock(mutex_);
+  root_page page;
+  {
+    auto found = root_statement(shape);
+    if (!found) return std::move(found).err();
+    statement& query = **found;
+    reset_guard guard(query);
+    bind_filters(query, listing, shape);
+    if (listing.after) {
+      query.bind_int(5, listing.after->created_at_ms);
+      query.bind_text(6, listing.after->id);
+    }
+    query.bind_int(7, limit + 1);  // one more than the page says whether another follows
+    query.bind_int(8, listing.offset > 0 ? listing.offset : 0);
+    for (;;) {
+      auto has_row = query.step();
+      if (!has_row) return std::move(has_row).err();
+      if (!*has_row) break;
+      if (static_cast<std::int64_t>(page.rows.size()) == limit) {
+        page.more = true;
+        break;
+      }
+      page.rows.push_back(read_dialog(query));
+    }
+  }
+  if (listing.with_total) {
+    const unsigned count_shape = (shape & ~kAfterKey) | kCount;
+    auto found = root_statement(count_shape);
+    if (!found) return std::move(found).err();
+    statement& count = **found;
+    reset_guard guard(count);
+    bind_filters(count, listing, count_shape);
+    auto has_row = count.step();
+    if (!has_row) return std::move(has_row).err();
+    page.total = *has_row ? count.int_at(0) : 0;
+  }
+  return page;
+}
+
+}  // namespace parley::sqlite

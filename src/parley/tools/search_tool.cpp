@@ -1,0 +1,194 @@
+// rg --json gives one JSON object a line (begin, match, context, end, summary); each is parsed
+// with its path, so matches can be filtered by the access rules before the model sees them.
+#include "parley/tools/search_tool.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <map>
+
+#include "parley/core/json.hpp"
+#include "parley/core/utf8.hpp"
+#include "parley/tools/process_runner.hpp"
+#include "parley/tools/workspace_access.hpp"
+#include "parley/tools/workspace_ops.hpp"
+
+namespace parley::tools {
+namespace {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+constexpr std::int64_t kDefaultResults = 100;
+constexpr std::int64_t kMaxResults = 1000;
+constexpr std::int64_t kMaxContext = 10;
+constexpr std::size_t kMaxLineBytes = 400;
+constexpr std::size_t kRgOutputCap = std::size_t{8} * 1024 * 1024;
+
+llm::tool_spec search_spec() {
+  json::object properties{
+      {"pattern",
+       json::object{{"type", "string"},
+                    {"minLength", 1},
+                    {"description", "Regular expression (Rust regex syntax), or plain text with fixed_strings"}}},
+      {"path", json::object{{"type", "string"},
+                            {"description", "Folder or file to search, relative to the workspace; default '.'"}}},
+      {"glob",
+       json::object{{"type", "array"},
+                    {"items", json::object{{"type", "string"}}},
+                    {"maxItems", 20},
+                    {"description", "Only files matching these globs, e.g. ['*.cpp', '!*_test.cpp'] ('!' excludes)"}}},
+      {"fixed_strings",
+       json::object{{"type", "boolean"}, {"description", "Treat pattern as plain text (default false)"}}},
+      {"ignore_case", json::object{{"type", "boolean"}, {"description", "Case-insensitive (default false)"}}},
+      {"context_lines", json::object{{"type", "integer"},
+                                     {"minimum", 0},
+                                     {"maximum", kMaxContext},
+                                     {"description", "Lines of context before and after each match (default 0)"}}},
+      {"max_results", json::object{{"type", "integer"},
+                                   {"minimum", 1},
+                                   {"maximum", kMaxResults},
+                                   {"description", "Matching lines shown at most (default 100)"}}},
+  };
+  return {"search_files",
+          "Search the workspace's text files with ripgrep. Answers 'path:line:text' for matching lines and "
+          "'path-line-text' for context lines; files ignored by .gitignore and hidden files are skipped.",
+          json::object{{"type", "object"},
+                       {"properties", std::move(properties)},
+                       {"required", json::array{"pattern"}},
+                       {"additionalProperties", false}}};
+}
+
+std::string text_of(const json::value* field) {
+  if (field == nullptr || !field->is_object()) return {};
+  if (const auto* text = field->as_object().if_contains("text"); text != nullptr && text->is_string()) {
+    return std::string(text->as_string());
+  }
+  return "[bytes that are not UTF-8]";
+}
+
+class search_tool final : public tool {
+ public:
+  explicit search_tool(std::string rg) : rg_(std::move(rg)), spec_(search_spec()) {}
+  const llm::tool_spec& spec() const override { return spec_; }
+  bool has_effects() const override { return false; }
+
+  boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
+    const std::string shown = json_string_or(args, "path", ".");
+    auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::directory);
+    if (!where) co_return detail::failed(where.err().message);
+    std::error_code ec;
+    if (!fs::exists(where->absolute, ec)) co_return detail::failed(detail::quote_path(shown) + " does not exist");
+    process_request request;
+    request.argv = {rg_, "--json", "--no-config", "--no-follow"};
+    if (json_bool_or(args, "fixed_strings")) request.argv.emplace_back("--fixed-strings");
+    if (json_bool_or(args, "ignore_case")) request.argv.emplace_back("--ignore-case");
+    if (const auto context = json_int_or(args, "context_lines", 0); context > 0) {
+      request.argv.push_back("--context=" + std::to_string(context));
+    }
+    // Never searched at all: the reserved places and Parley's data.
+    for (const char* reserved : {"!.minds/", "!.dialogs/", "!*.tsk/", "!*.TSK/"})
+      request.argv.push_back(std::string("--glob=") + reserved);
+    if (ctx.protected_dirs != nullptr) {
+      for (const auto& dir : *ctx.protected_dirs) {
+        const fs::path rel = dir.path.lexically_relative(where->root);
+        if (!rel.empty() && *rel.begin() != "..") request.argv.push_back("--glob=!/" + rel.generic_string() + "/");
+      }
+    }
+    if (const auto* globs = args.if_contains("glob"); globs != nullptr && globs->is_array()) {
+      for (const auto& glob : globs->as_array()) {
+        if (glob.is_string()) request.argv.push_back("--glob=" + std::string(glob.as_string()));
+      }
+    }
+    request.argv.emplace_back("--regexp=" + json_string_or(args, "pattern"));
+    request.argv.emplace_back("--");
+    request.argv.emplace_back(where->relative.generic_string());
+    request.cwd = where->root;
+    request.output_cap = kRgOutputCap;
+    auto ran = co_await run_process(std::move(request));
+    if (!ran) co_return detail::failed("search_files cannot run ripgrep: " + ran.err().message);
+    co_return render(*ran, ctx, static_cast<std::size_t>(json_int_or(args, "max_results", kDefaultResults)),
+                     json_int_or(args, "context_lines", 0) > 0);
+  }
+
+ private:
+  static tool_outcome render(const process_outcome& ran, const tool_context& ctx, std::size_t max_results,
+                             bool with_context) {
+    const std::string output = ran.head + ran.tail;
+    if (ran.timed_out) return detail::failed("search_files timed out; narrow the path or the pattern");
+    if (ran.exit_code == 2 && output.find("{\"type\"") == std::string::npos) {
+      // rg's own error (an invalid regex, a bad glob) is plain text on stderr.
+      return detail::failed("search_files: " + utf8_excerpt(output, 2000));
+    }
+    std::map<std::string, bool, std::less<>> readable;
+    auto may_read = [&](const std::string& path) {
+      auto [it, fresh] = readable.try_emplace(path, false);
+      if (fresh) {
+        it->second = static_cast<bool>(resolve_for(ctx, path, file_access::read, access::path_kind::file));
+      }
+      return it->second;
+    };
+    std::string out;
+    std::size_t matches = 0;
+    std::size_t shown = 0;
+    std::size_t hidden = 0;
+    std::string last_path;
+    std::int64_t last_line = -1;
+    std::size_t start = 0;
+    while (start < output.size()) {
+      std::size_t end = output.find('\n', start);
+      if (end == std::string::npos) end = output.size();
+      const std::string_view line(output.data() + start, end - start);
+      start = end + 1;
+      std::error_code ec;
+      auto value = json::parse(line, ec);
+      if (ec || !value.is_object()) continue;
+      const auto& object = value.as_object();
+      const std::string type = json_string_or(object, "type");
+      if (type != "match" && type != "context") continue;
+      const auto* data = object.if_contains("data");
+      if (data == nullptr || !data->is_object()) continue;
+      const auto& fields = data->as_object();
+      std::string path = text_of(fields.if_contains("path"));
+      if (path.starts_with("./")) path.erase(0, 2);
+      const bool is_match = type == "match";
+      if (!may_read(path)) {
+        hidden += is_match ? 1 : 0;
+        continue;
+      }
+      if (is_match) ++matches;
+      if (shown >= max_results) continue;
+      const std::int64_t number = json_int_or(fields, "line_number", 0);
+      std::string text = text_of(fields.if_contains("lines"));
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+      if (text.size() > kMaxLineBytes) text = utf8_excerpt(text, kMaxLineBytes);
+      if (!last_path.empty() && (path != last_path || number != last_line + 1) && with_context) out += "--\n";
+      out += path + (is_match ? ":" : "-") + std::to_string(number) + (is_match ? ":" : "-") + text + "\n";
+      last_path = path;
+      last_line = number;
+      if (is_match) ++shown;
+    }
+    if (matches == 0) {
+      std::string none = "no matches";
+      if (hidden > 0) none += " (" + std::to_string(hidden) + " in files you may not read, not shown)";
+      return tool_outcome{true, none};
+    }
+    if (matches > shown) {
+      out += "[" + std::to_string(matches - shown) +
+             " more matching lines not shown; raise max_results or narrow the search]\n";
+    }
+    if (ran.omitted_bytes > 0) out += "[ripgrep's output was cut: there are more matches than listed]\n";
+    if (hidden > 0) out += "[" + std::to_string(hidden) + " matches in files you may not read, not shown]\n";
+    return tool_outcome{true, repair_utf8(out).text};
+  }
+
+  std::string rg_;
+  llm::tool_spec spec_;
+};
+
+}  // namespace
+
+std::unique_ptr<tool> make_search_tool(std::string rg_program) {
+  return std::make_unique<search_tool>(std::move(rg_program));
+}
+
+}  // namespace parley::tools

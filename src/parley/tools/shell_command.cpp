@@ -1,0 +1,159 @@
+#include "parley/tools/shell_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "parley/core/utf8.hpp"
+#include "parley/tools/workspace_access.hpp"
+
+extern char** environ;
+
+namespace parley::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string upper(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+bool is_dir(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+void add_bind(std::vector<std::string>& argv, const char* kind, const fs::path& path) {
+  argv.emplace_back(kind);
+  argv.push_back(path.string());
+  argv.push_back(path.string());
+}
+
+std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const tool_context& ctx, const shell_run& run,
+                                         const access::shell_policy& policy) {
+  const fs::path root = fs::weakly_canonical(ctx.workspace);
+  std::vector<std::string> argv{
+      bwrap,   "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc",
+      "/proc", "--tmpfs",           "/tmp"};
+  const auto& rules = rules_of(ctx);
+  // With write_dirs the workspace is read-only and only their fixed folders are writable.
+  const bool scoped = !rules.write.allow_dirs.empty();
+  add_bind(argv, run.read_only || scoped ? "--ro-bind" : "--bind", root);
+  if (!run.read_only) {
+    for (const auto& scope : rules.write.allow_dirs) {
+      const fs::path dir = root / scope.literal_prefix();
+      if (!scope.literal_prefix().empty() && is_dir(dir)) add_bind(argv, "--bind", dir);
+    }
+    for (const auto& scope : rules.write.deny_dirs) {
+      const fs::path dir = root / scope.literal_prefix();
+      if (!scope.literal_prefix().empty() && is_dir(dir)) add_bind(argv, "--ro-bind", dir);
+    }
+  }
+  for (const char* reserved : {".minds", ".dialogs"}) {
+    if (is_dir(root / reserved)) add_bind(argv, "--ro-bind", root / reserved);
+  }
+  if (ctx.protected_dirs != nullptr) {
+    for (const auto& dir : *ctx.protected_dirs) {
+      if (is_dir(dir.path)) {
+        argv.emplace_back("--tmpfs");  // hidden: an empty folder in its place
+        argv.push_back(dir.path.string());
+      }
+    }
+  }
+  if (!policy.network) argv.emplace_back("--unshare-net");
+  argv.emplace_back("--chdir");
+  argv.push_back(run.cwd.string());
+  argv.emplace_back("--");
+  return argv;
+}
+
+}  // namespace
+
+bool is_secret_variable(std::string_view name) {
+  const std::string key = upper(name);
+  for (const char* word : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION"}) {
+    if (key.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> stripped_environment() {
+  std::vector<std::string> env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos || is_secret_variable(text.substr(0, eq))) continue;
+    env.emplace_back(text);
+  }
+  return env;
+}
+
+std::string bubblewrap_program() {
+  for (const char* candidate : {"/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"}) {
+    if (::access(candidate, X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+const access::shell_policy& shell_policy_of(const tool_context& ctx) {
+  static const access::shell_policy kDefaults;
+  return ctx.shell != nullptr ? *ctx.shell : kDefaults;
+}
+
+result<process_request> shell_request(const tool_context& ctx, const shell_run& run) {
+  const auto& policy = shell_policy_of(ctx);
+  process_request request;
+  request.cwd = run.cwd;
+  request.env = stripped_environment();
+  request.output_cap = static_cast<std::size_t>(policy.max_output_bytes);
+  if (policy.sandbox == access::shell_sandbox::bubblewrap) {
+    const std::string bwrap = bubblewrap_program();
+    if (bwrap.empty()) {
+      return make_error(errc::config_error,
+                        "the shell sandbox (bubblewrap) is configured but bwrap is not installed; install Debian's "
+                        "bubblewrap package (scripts/setup.sh does)");
+    }
+    request.argv = bubblewrap_argv(bwrap, ctx, run, policy);
+  }
+  request.argv.insert(request.argv.end(), {"/bin/sh", "-c", run.command});
+  return request;
+}
+
+tool_outcome describe_run(std::string_view command, const process_outcome& ran, std::int64_t timeout_seconds) {
+  std::string status;
+  if (ran.timed_out) {
+    status = "[timed out after " + std::to_string(timeout_seconds) + " s: the command and what it started were killed]";
+  } else if (ran.cancelled) {
+    status = "[cancelled: the dialog was stopped, the command was killed]";
+  } else if (ran.signal != 0) {
+    status = "[ended by signal " + std::to_string(ran.signal) + "]";
+  } else {
+    status = "[exit " + std::to_string(ran.exit_code) + "]";
+  }
+  std::string raw = ran.joined();
+  std::size_t nul = 0;
+  for (char& c : raw) {
+    if (c == '\0') {
+      c = '?';
+      ++nul;
+    }
+  }
+  auto repaired = repair_utf8(raw);
+  std::string out = "$ " + std::string(command) + "\n" + status + "\n" + repaired.text;
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  if (repaired.replaced > 0 || nul > 0) {
+    out += "[the output was not all UTF-8 text: " + std::to_string(repaired.replaced) +
+           " ill-formed sequence(s) shown as U+FFFD, " + std::to_string(nul) + " NUL byte(s) shown as '?']\n";
+  }
+  if (ran.omitted_bytes > 0) {
+    out += "[output capped: " + std::to_string(ran.total_bytes) + " bytes in all, the first and last " +
+           std::to_string(ran.head.size() + ran.tail.size()) + " kept]\n";
+  }
+  return tool_outcome{ran.exited_ok(), std::move(out)};
+}
+
+}  // namespace parley::tools

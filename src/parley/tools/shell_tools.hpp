@@ -1,0 +1,17 @@
+// shell_cmd and readonly_shell: one command line run to completion (shell_command.hpp says how),
+// and start_process, list_processes, read_process and stop_process for long-running ones
+// (background_processes.hpp). Toolsets: "shell" (all of them) and "readonly_shell".
+#pragma once
+
+#include "parley/tools/tool.hpp"
+
+namespace parley::tools {
+
+void register_shell_tools(tool_registry& registry);
+
+// The first words readonly_shell runs (git only with its reading subcommands).
+const std::vector<std::string>& readonly_commands();
+// Why readonly_shell refuses `command_line`, or "".
+std::string readonly_refusal(std::string_view command_line);
+
+}  // namespace parley::tools

@@ -1,0 +1,64 @@
+#include "parley/tot/logged_channel.hpp"
+
+#include "parley/tot/protocol_names.hpp"
+
+namespace parley::tot {
+namespace {
+
+std::string replay_key(std::string_view role, std::string_view request) {
+  return std::string(role) + "\n" + std::string(request);
+}
+
+std::string title_of(agent_role role) {
+  std::string name(name_of(role));
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  return name;
+}
+
+}  // namespace
+
+logged_channel::logged_channel(model_channel& inner, run_folder& folder) : inner_(inner), folder_(folder) {}
+
+result<void> logged_channel::load_replays() {
+  auto calls = folder_.read_calls();
+  if (!calls) return std::move(calls).err();
+  for (const auto& [name, entries] : *calls) {
+    for (const auto& entry : entries) {
+      const auto role = json_string_or(entry.data, "role");
+      const auto request = json_string_or(entry.data, "request");
+      const auto* reply = entry.data.if_contains("reply");
+      if (role.empty() || reply == nullptr || !reply->is_string()) continue;
+      replays_[replay_key(role, request)].emplace_back(reply->get_string());
+    }
+  }
+  return ok();
+}
+
+boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call) {
+  const std::string role(name_of(call.role));
+  const std::string request = call.messages.empty() ? std::string() : call.messages.back().content;
+  const std::string file = folder_.reserve(call.role);
+  log_buffer buffer;
+  buffer.add("info", "📤 [" + title_of(call.role) + "] 收到请求", {{"request_bytes", request.size()}});
+  result<std::string> reply = make_error(errc::internal, "not asked");
+  if (auto found = replays_.find(replay_key(role, request)); found != replays_.end() && !found->second.empty()) {
+    reply = found->second.front();
+    found->second.erase(found->second.begin());
+    ++replayed_;
+    buffer.add("info", "♻️ [" + title_of(call.role) + "] 从日志恢复回复");
+  } else {
+    reply = co_await inner_.ask(call);
+  }
+  if (reply) {
+    buffer.add("progress", "✓ [" + title_of(call.role) + "] 已回复",
+               {{"role", role}, {"request", request}, {"reply", *reply}, {"dialog", call.conversation}});
+  } else {
+    buffer.add("error", "❌ [" + title_of(call.role) + "] " + reply.err().message,
+               {{"role", role}, {"request", request}, {"error", reply.err().message}});
+  }
+  // A failed write of the log must not end the search; the run reports it at the end.
+  (void)folder_.write(file, buffer);
+  co_return reply;
+}
+
+}  // namespace parley::tot

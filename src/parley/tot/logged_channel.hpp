@@ -1,0 +1,32 @@
+// A model channel that writes each agent call to the run's folder (one JSON-Lines file per call,
+// written when the call ends) and, for a resumed run, answers calls the log already holds from
+// the log instead of the model: the search is deterministic given its replies, so it retraces
+// the logged part of the tree without model calls and goes on live where the log stops.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parley/tot/model_channel.hpp"
+#include "parley/tot/run_log.hpp"
+
+namespace parley::tot {
+
+class logged_channel final : public model_channel {
+ public:
+  logged_channel(model_channel& inner, run_folder& folder);
+  // Loads the replies of the folder's call files (for --resume).
+  result<void> load_replays();
+  boost::asio::awaitable<result<std::string>> ask(agent_call& call) override;
+  const call_meter& meter() const override { return inner_.meter(); }
+  std::int64_t replayed() const noexcept { return replayed_; }
+
+ private:
+  model_channel& inner_;
+  run_folder& folder_;
+  std::map<std::string, std::vector<std::string>> replays_;  // role + request → replies in order
+  std::int64_t replayed_ = 0;
+};
+
+}  // namespace parley::tot

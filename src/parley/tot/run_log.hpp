@@ -1,0 +1,71 @@
+// Seed 003's log folder of one ToT run: `logs/tot-YYYYMMDD-HHMMSS-<6 chars>/` under the data
+// directory, with `00-task-info.json`, one JSON-Lines file per agent call named
+// `{seq}-{agent}[-roundN].log` whose lines are {ts, seq, level, msg, data?}, each buffered and
+// written once when its call ends (so a crash leaves every finished call readable), and
+// `99-merged-timeline.log`, every entry merged by (ts, seq) in the seed's human-readable format
+// with its statistics block.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parley/core/json.hpp"
+#include "parley/core/result.hpp"
+#include "parley/tot/protocol.hpp"
+
+namespace parley::tot {
+
+struct log_entry {
+  std::int64_t ts_ms = 0;
+  std::int64_t seq = 0;
+  std::string level;  // info | progress | warning | error
+  std::string msg;
+  json::object data;  // left out of the line when empty
+};
+
+// One agent call's entries, collected in memory and written at once.
+class log_buffer {
+ public:
+  void add(std::string_view level, std::string msg, json::object data = {});
+  const std::vector<log_entry>& entries() const noexcept { return entries_; }
+
+ private:
+  std::vector<log_entry> entries_;
+};
+
+std::string to_json_line(const log_entry& entry);
+result<log_entry> read_json_line(std::string_view line);
+
+class run_folder {
+ public:
+  // A new folder named for `start_ms` with six random characters.
+  static result<run_folder> create(const std::filesystem::path& data_dir, std::int64_t start_ms);
+  // An existing run's folder, by its task id (tot-…): for --resume.
+  static result<run_folder> open(const std::filesystem::path& data_dir, const std::string& task_id);
+
+  const std::string& task_id() const noexcept { return task_id_; }
+  const std::filesystem::path& dir() const noexcept { return dir_; }
+
+  // The file of the next call of `role`: "04-generator-round1.log". The orchestrator, decomposer
+  // and explorer are called once and have no round.
+  std::string reserve(agent_role role);
+  result<void> write(const std::string& file_name, const log_buffer& buffer) const;
+  result<void> write_task_info(const json::object& info) const;
+  result<json::object> read_task_info() const;
+  // Every call file's entries by file name (not 99-merged-timeline.log), in name order.
+  result<std::map<std::string, std::vector<log_entry>>> read_calls() const;
+  // Writes 99-merged-timeline.log from the call files and the task info.
+  result<void> merge_timeline(std::int64_t llm_calls) const;
+
+ private:
+  run_folder(std::filesystem::path dir, std::string task_id) : dir_(std::move(dir)), task_id_(std::move(task_id)) {}
+  std::filesystem::path dir_;
+  std::string task_id_;
+  int next_seq_ = 1;
+  std::map<std::string, int> rounds_;
+};
+
+}  // namespace parley::tot

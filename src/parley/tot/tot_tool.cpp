@@ -1,0 +1,86 @@
+#include "parley/tot/tot_tool.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+
+#include "parley/tot/protocol_json.hpp"
+#include "parley/tot/tot_run.hpp"
+#include "parley/tot/tot_team.hpp"
+
+namespace parley::tot {
+namespace {
+
+boost::json::object schema() {
+  return {{"type", "object"},
+          {"additionalProperties", false},
+          {"required", boost::json::array{"problem"}},
+          {"properties",
+           {{"problem", {{"type", "string"}, {"minLength", 1}, {"maxLength", kMaxProblemBytes}}},
+            {"task_type",
+             {{"type", "string"},
+              {"enum", boost::json::array{"math_reasoning", "creative_writing", "planning", "debugging",
+                                          "architecture_design"}}}},
+            {"strategy", {{"type", "string"}, {"enum", boost::json::array{"BFS", "DFS"}}}},
+            {"depth", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxSearchDepth}}},
+            {"breadth", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxBranchingFactor}}},
+            {"threshold", {{"type", "number"}, {"minimum", 0}, {"maximum", kMaxScore}}}}}};
+}
+
+class tree_of_thoughts_tool final : public tools::tool {
+ public:
+  explicit tree_of_thoughts_tool(std::shared_ptr<tot_tool_binding> binding) : binding_(std::move(binding)) {
+    spec_.name = kTreeOfThoughtsTool;
+    spec_.description =
+        "Solve a problem by a Tree of Thoughts search: candidate steps are generated, scored 0-10 and pruned, "
+        "breadth-first or depth-first, by the team's ToT members. Returns the final answer, its reasoning trace, "
+        "and whether it was verified. Use for puzzles (e.g. Game of 24: problem '4 9 10 13'), plans and designs "
+        "where exploring alternatives pays.";
+    spec_.parameters = schema();
+  }
+  const llm::tool_spec& spec() const override { return spec_; }
+
+  boost::asio::awaitable<tools::tool_outcome> invoke(const boost::json::object& args,
+                                                     const tools::tool_context&) override {
+    if (binding_->engine == nullptr) co_return tools::tool_outcome{false, "tree_of_thoughts is not available here"};
+    tot_request request;
+    request.problem = json_string_or(args, "problem");
+    request.task_type = json_string_or(args, "task_type", "math_reasoning");
+    if (args.contains("strategy")) request.strategy = json_string_or(args, "strategy");
+    if (args.contains("depth")) request.depth = json_int_or(args, "depth");
+    if (args.contains("breadth")) request.breadth = json_int_or(args, "breadth");
+    if (const auto* threshold = args.if_contains("threshold"); threshold != nullptr && threshold->is_number()) {
+      request.threshold = threshold->to_number<double>();
+    }
+    tot_runner runner(*binding_->engine, binding_->data_dir);
+    auto outcome = co_await runner.run(request);
+    if (!outcome) co_return tools::tool_outcome{false, outcome.err().message};
+    const message final_message{agent_role::orchestrator, "caller", outcome->solution, outcome->task_id, std::nullopt};
+    boost::json::object out{{"task_id", outcome->task_id},
+                            {"root_dialog", outcome->root_dialog},
+                            {"solved", outcome->solved},
+                            {"llm_calls", outcome->stats.llm_calls},
+                            {"final_solution", to_json(final_message).at("payload")}};
+    co_return tools::tool_outcome{true, boost::json::serialize(out)};
+  }
+
+ private:
+  std::shared_ptr<tot_tool_binding> binding_;
+  llm::tool_spec spec_;
+};
+
+}  // namespace
+
+void offer_tree_of_thoughts(config::team_config& team, tools::tool_registry& registry,
+                            std::shared_ptr<tot_tool_binding> binding) {
+  registry.add(std::make_unique<tree_of_thoughts_tool>(std::move(binding)));
+  const auto user = std::find_if(team.members.begin(), team.members.end(), [](const config::member_config& m) {
+    return std::find(m.tools.begin(), m.tools.end(), kTreeOfThoughtsTool) != m.tools.end();
+  });
+  if (user == team.members.end()) return;
+  const std::string provider = user->provider;
+  const std::string model = user->model;
+  add_tot_members(team, std::nullopt, provider, model);
+}
+
+}  // namespace parley::tot

@@ -1,0 +1,28 @@
+// The `tree_of_thoughts` tool: a member given it runs a whole ToT run (tot_run.hpp) on a problem
+// and gets the final_solution back as the tool's result. The run's calls are subdialogs of a root
+// of its own (member tot-orchestrator) and its log folder is under the data directory, as for
+// `parley tot`. The tool is registered before the engine exists; `bind` gives it the engine.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "parley/config/team.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/tools/tool.hpp"
+
+namespace parley::tot {
+
+inline constexpr const char* kTreeOfThoughtsTool = "tree_of_thoughts";
+
+struct tot_tool_binding {
+  engine::engine* engine = nullptr;  // set once the engine is created; the engine outlives its tools' calls
+  std::filesystem::path data_dir;
+};
+
+// Registers the tool, and when a member of `team` lists it, adds the ToT members (on that
+// member's provider and model) that a run needs and the team does not declare.
+void offer_tree_of_thoughts(config::team_config& team, tools::tool_registry& registry,
+                            std::shared_ptr<tot_tool_binding> binding);
+
+}  // namespace parley::tot

@@ -1,0 +1,104 @@
+// `parley run --member article_writer` then `parley say`: a member of kind flow (seed 004) run by
+// the real binary on the offline model; the thread is a dialog of the log.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "parley/store/store.hpp"
+
+namespace parley {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct flow_cli_outcome {
+  int status = -1;
+  std::string output;
+};
+
+flow_cli_outcome run_parley(const std::string& args) {
+  const std::string command =
+      "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
+  flow_cli_outcome out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+struct flow_cli_fixture : ::testing::Test {
+  flow_cli_fixture() {
+    std::random_device device;
+    data = fs::temp_directory_path() / ("parley-flow-cli-" + std::to_string(device()));
+  }
+  ~flow_cli_fixture() override {
+    std::error_code ignored;
+    fs::remove_all(data, ignored);
+  }
+  std::string team() const { return " --team " + std::string(PARLEY_SOURCE_DIR) + "/examples/flows/team.yaml"; }
+  std::string data_arg() const { return " --data " + data.string(); }
+  fs::path data;
+};
+using FlowCli = flow_cli_fixture;
+
+std::string dialog_of(const std::string& output) {
+  const auto at = output.find("\ndialog ");
+  if (at == std::string::npos) return {};
+  return output.substr(at + 8, 16);
+}
+
+TEST_F(FlowCli, RunStartsTheFlowAndSayCarriesItThroughItsSubThreadsToTheEnd) {
+  auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_NE(first.output.find("What topic should the article cover, and who will read it?"), std::string::npos)
+      << first.output;
+  EXPECT_NE(first.output.find("the flow waits for you (phase initial_phase, next prepare_subthread)"),
+            std::string::npos);
+  const auto id = dialog_of(first.output);
+  ASSERT_EQ(id.size(), 16U) << first.output;
+
+  auto second = run_parley("say" + data_arg() + " " + id + " 'Tea, for beginners'");
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_NE(second.output.find("[sub-thread sub_" + id), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("Missing: a closing summary"), std::string::npos);
+  EXPECT_NE(second.output.find("Tea for beginners. Tea matters because"), std::string::npos);
+  EXPECT_NE(second.output.find("the flow is completed"), std::string::npos);
+
+  auto third = run_parley("say" + data_arg() + " " + id + " 'more'");
+  EXPECT_EQ(third.status, 1);
+  EXPECT_NE(third.output.find("is completed"), std::string::npos) << third.output;
+
+  // The thread is a root dialog of the flow member in the log.
+  auto log = open_sqlite_store(data.string());
+  ASSERT_TRUE(log.has_value());
+  auto dialogs = (*log)->list_dialogs({}).value();
+  ASSERT_EQ(dialogs.size(), 1U);
+  EXPECT_EQ(dialogs[0].id, id);
+  EXPECT_EQ(dialogs[0].member_id, "article_writer");
+}
+
+TEST_F(FlowCli, AFlowMemberWithAMissingFolderIsAConfigurationError) {
+  fs::create_directories(data / "team");
+  std::ofstream(data / "team/team.yaml")
+      << "version: 1\nworkspace: .\nproviders:\n  p: {kind: scripted, script: s.yaml}\n"
+         "members:\n  w: {kind: flow, flow: nowhere, provider: p, model: m}\n";
+  std::ofstream(data / "team/s.yaml") << "members:\n  \"*\": [{emit: [{saying: hi}]}]\n";
+  auto out = run_parley("run --team " + (data / "team/team.yaml").string() + " --data " + (data / "d").string() +
+                        " --member w hi");
+  EXPECT_EQ(out.status, 2) << out.output;
+  EXPECT_NE(out.output.find("members.w.flow"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("does not exist"), std::string::npos) << out.output;
+}
+
+}  // namespace
+}  // namespace parley

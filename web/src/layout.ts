@@ -1,0 +1,103 @@
+// The page's skeleton: top bar, banners, the pane tabs of narrow windows, and the three panes
+// (dialogs, the open dialog, questions and side panels). Every string is filled in by applyI18n.
+export const LAYOUT_HTML = `
+<header class="topbar">
+  <div class="brand" data-i18n="appTitle"></div>
+  <div class="conn" data-testid="ws-status" data-state="connecting"></div>
+  <div class="spacer"></div>
+  <button type="button" class="q4h-button" data-testid="q4h-button">
+    <span class="btn-label" data-i18n="q4h"></span>
+    <span class="badge" data-testid="q4h-badge" data-count="0">0</span>
+  </button>
+  <button type="button" data-testid="theme-toggle"></button>
+  <button type="button" data-testid="lang-toggle" data-i18n="langToggle"></button>
+</header>
+<div class="banner offline" data-testid="offline-banner" hidden><span data-i18n="offlineBanner"></span></div>
+<div class="banner auth" data-testid="auth-error" role="alert" hidden><span data-i18n="authError"></span></div>
+<div class="banner err" data-testid="error-banner" role="alert" hidden></div>
+<div class="banner conn-lost" data-testid="conn-banner" role="status" hidden><span data-i18n="connLost"></span></div>
+<nav class="pane-tabs" role="tablist" data-testid="pane-tabs">
+  <button type="button" role="tab" data-pane="left" data-testid="pane-left" data-i18n="paneDialogs"></button>
+  <button type="button" role="tab" data-pane="center" data-testid="pane-center" data-i18n="paneConversation"></button>
+  <button type="button" role="tab" data-pane="right" data-testid="pane-right"><span data-i18n="panePanels"></span> <span class="badge small zero" data-testid="pane-q4h-count">0</span></button>
+</nav>
+<main class="layout">
+  <aside class="left">
+    <section class="panel" data-testid="team-panel">
+      <h2 data-i18n="team"></h2>
+      <ul class="members" data-testid="members"></ul>
+    </section>
+    <section class="panel" data-testid="new-dialog">
+      <h2 data-i18n="newDialog"></h2>
+      <form class="new-form" data-testid="new-form">
+        <label><span data-i18n="member"></span><select data-testid="new-member"></select></label>
+        <input type="text" data-testid="new-taskdoc" data-i18n-ph="taskdocPath" />
+        <textarea rows="3" data-testid="new-content" data-i18n-ph="firstMessage" required></textarea>
+        <button type="submit" data-testid="new-start" data-i18n="start"></button>
+      </form>
+    </section>
+    <section class="panel grow" data-testid="dialog-list-panel">
+      <h2 data-i18n="dialogs"></h2>
+      <div class="tabs" role="tablist">
+        <button type="button" role="tab" data-tab="running" data-testid="tab-running" data-i18n="running"></button>
+        <button type="button" role="tab" data-tab="completed" data-testid="tab-completed" data-i18n="completed"></button>
+        <button type="button" role="tab" data-tab="archived" data-testid="tab-archived" data-i18n="archived"></button>
+      </div>
+      <input type="search" data-testid="dialog-search" data-i18n-ph="search" />
+      <ul class="dialog-list" data-testid="dialog-list"></ul>
+    </section>
+  </aside>
+  <section class="center">
+    <div class="dialog-head" data-testid="dialog-head" hidden>
+      <div class="title-line">
+        <span class="dlg-title" data-testid="dialog-title"></span>
+        <span class="status" data-testid="dialog-status"></span>
+      </div>
+      <div class="actions">
+        <span class="view-switch" role="group">
+          <button type="button" data-testid="view-transcript" data-i18n="transcript" aria-pressed="true"></button>
+          <button type="button" data-testid="view-records" data-i18n="records" aria-pressed="false"></button>
+        </span>
+        <button type="button" data-testid="btn-interrupt" data-i18n="stop"></button>
+        <button type="button" data-testid="btn-resume" data-i18n="resume"></button>
+      </div>
+    </div>
+    <details class="tree-box" data-testid="tree-box" open hidden>
+      <summary data-i18n="tree"></summary>
+      <ul class="tree" data-testid="tree"></ul>
+    </details>
+    <div class="tx-scroll" data-testid="transcript-scroll">
+      <div class="empty" data-testid="no-dialog" data-i18n="noDialogSelected"></div>
+    </div>
+    <div class="tx-scroll rec-scroll" data-testid="records-scroll" hidden></div>
+    <form class="composer" data-testid="composer" hidden>
+      <div class="answer-mode" data-testid="answer-mode" hidden>
+        <span data-i18n="answering"></span> <span class="q-text" data-testid="answer-question-text"></span>
+        <button type="button" class="link" data-testid="answer-cancel" data-i18n="cancel"></button>
+      </div>
+      <div class="composer-note" data-testid="composer-note" hidden></div>
+      <div class="composer-row">
+        <textarea rows="2" data-testid="input" data-i18n-ph="inputPlaceholder"></textarea>
+        <button type="submit" data-testid="send" data-i18n="send"></button>
+      </div>
+    </form>
+  </section>
+  <aside class="right">
+    <section class="panel" data-testid="q4h-panel" id="q4h-panel">
+      <h2><span data-i18n="q4h"></span> <span class="badge small" data-testid="q4h-panel-count">0</span></h2>
+      <ul class="questions" data-testid="q4h-list"></ul>
+    </section>
+    <section class="panel" data-testid="reminders-panel">
+      <h2 data-i18n="reminders"></h2>
+      <div data-testid="reminders"></div>
+    </section>
+    <section class="panel" data-testid="registry-panel">
+      <h2 data-i18n="registry"></h2>
+      <div data-testid="registry"></div>
+    </section>
+    <section class="panel" data-testid="taskdoc-panel">
+      <h2 data-i18n="taskdoc"></h2>
+      <div data-testid="taskdoc"></div>
+    </section>
+  </aside>
+</main>`;
