@@ -149,7 +149,9 @@ async function openBrowser(extraArgs = [], viewport = DESKTOP) {
   page.on('pageerror', (e) => errors.push(String(e)));
   // The console must stay free of errors too: a failed request or a logged exception is a defect.
   const consoleErrors = [];
-  context.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${m.text()} (${m.location().url ?? ''})`));
+  // So is a PubChan packet the page left out because it does not match docs/protocol-v1.json.
+  const isDefect = (m) => m.type() === 'error' || (m.type() === 'warning' && m.text().startsWith('PubChan: packet ignored'));
+  context.on('console', (m) => isDefect(m) && consoleErrors.push(`${m.text()} (${m.location().url ?? ''})`));
   return {
     context,
     page,
