@@ -253,7 +253,10 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
   };
 
   if (type == event_type::user_message) {
-    publish(ch, "user_message_evt", course, genseq, ev.seq, strings({"content", "msgId", "origin"}));
+    auto extra = strings({"content", "msgId", "origin"});
+    // A user's image or recording goes along, so a live transcript can show it as REST does.
+    if (const auto* attachment = json_object_at(p, "attachment")) extra["attachment"] = *attachment;
+    publish(ch, "user_message_evt", course, genseq, ev.seq, std::move(extra));
   } else if (type == event_type::generation_started) {
     publish(ch, "generating_start_evt", course, genseq, ev.seq,
             boost::json::object{{"round", json_int_or(p, "round")}});
