@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { registerMediaTests } from './media_tests.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -880,6 +881,8 @@ test(
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
 // engine), waiting for nothing, which the UI shows as idle.
 const ROOT_DONE_STATUS = 'idle';
+
+registerMediaTests({ test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert, viewports: [['desktop', DESKTOP], ['390×844', PHONE]] });
 
 // ---- the runner ----
 

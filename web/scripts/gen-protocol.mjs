@@ -17,6 +17,7 @@ const outPath = join(here, '..', 'src', 'protocol.gen.ts');
 // A shape not listed here stops the generator: a new shape needs a type decided by a person.
 const SHAPES = {
   DialogSummary: { ts: 'DialogSummary', imports: ['DialogSummary'] },
+  Attachment: { ts: 'MessageAttachment', imports: ['MessageAttachment'] },
   '[{index, content}]': { ts: 'Reminder[]', imports: ['Reminder'] },
 };
 

@@ -197,6 +197,15 @@ export const rest = {
   upload: async (file: Blob) =>
     (await call<{ upload: Upload }>('POST', '/api/uploads', { raw: file, contentType: file.type || 'application/octet-stream' })).upload,
 
+  /** An upload's bytes (GET /api/uploads/{id} needs the token, which an <img src> cannot send). */
+  uploadBytes: async (url: string) => {
+    if (!url.startsWith('/api/uploads/')) throw new ApiError(0, 'bad_url', `not an upload: ${url}`);
+    let res = await send('GET', url, undefined);
+    if (res.status === 401 && (await refreshPageToken())) res = await send('GET', url, undefined);
+    if (!res.ok) throw new ApiError(res.status, 'http_' + res.status, `GET ${url}: HTTP ${res.status}`);
+    return res.blob();
+  },
+
   recordSessions: async (dialogId: string) =>
     (await get<{ sessions: RecordSession[] }>(`/api/dialogues/${enc(dialogId)}/sessions?sort_by=start_at&limit=500`)).sessions,
   recordTurns: async (sessionId: string) =>

@@ -2,6 +2,7 @@
 // question, the answer to that question (Q4H) — the same box. Over the PubChan when it is open
 // (acked once durable), over REST otherwise. A dialog that takes no more messages says so here.
 import { ApiError, newMsgId, rest, UNREACHABLE } from './api';
+import { ComposerAttachment } from './composer_attachment';
 import { byTestId as q } from './dom';
 import { showError } from './errors';
 import { t, type Key } from './i18n';
@@ -22,11 +23,14 @@ function textarea(id: string): HTMLTextAreaElement {
 
 export class Composer {
   private answeringQuestion: Question | null = null;
+  private readonly attached: ComposerAttachment;
+  private sending = false;
 
   constructor(
     private readonly chan: PubChan,
     private readonly host: ComposerHost,
   ) {
+    this.attached = new ComposerAttachment(q('center-pane'), () => this.renderSendButton());
     q('answer-cancel').addEventListener('click', () => this.setAnswering(null));
     q('composer').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -69,24 +73,40 @@ export class Composer {
       note.textContent = t(closed);
     }
     textarea('input').disabled = !!closed;
-    q('send').toggleAttribute('disabled', !!closed);
+    q('attach').toggleAttribute('disabled', !!closed);
     q('composer').classList.toggle('closed', !!closed);
+    this.closed = !!closed;
+    this.attached.relabel();
+    this.renderSendButton();
+  }
+
+  private closed = false;
+
+  /** Send waits for an upload in progress, and for the send before it. */
+  private renderSendButton(): void {
+    q('send').toggleAttribute('disabled', this.closed || this.sending || this.attached.busy);
   }
 
   private async submit(): Promise<void> {
     const input = textarea('input');
     const content = input.value.trim();
     const d = this.host.current();
-    if (!content || !d) return;
-    const msgId = newMsgId();
     const answering = this.answeringQuestion;
-    const send = q('send');
-    send.toggleAttribute('disabled', true);
+    // An answer is words; a message may be an attachment alone.
+    const attachment = answering ? undefined : this.attached.attachment();
+    if ((!content && !attachment) || !d || this.attached.busy) return;
+    const msgId = newMsgId();
+    this.sending = true;
+    this.renderSendButton();
     try {
       if (answering) {
         await this.sendAnswer(answering, content, msgId);
         this.setAnswering(null);
         this.host.answered();
+      } else if (attachment) {
+        // The PubChan's input packets carry text only: a message with a file goes over REST.
+        await rest.sendMessage(d.id, { content, msgId, attachment });
+        this.attached.clear();
       } else if (this.chan.isOpen) {
         await this.chan.request({ type: 'drive_dlg_by_user_msg', dialog: { selfId: d.id }, content, msgId }, msgId);
       } else {
@@ -97,7 +117,8 @@ export class Composer {
       // Said as what it means for the text in the box, not as a failed fetch.
       showError(err instanceof ApiError && err.status === UNREACHABLE ? new Error(t('sendUnreachable')) : err);
     } finally {
-      send.toggleAttribute('disabled', false);
+      this.sending = false;
+      this.renderSendButton();
       const current = this.host.current();
       if (current) this.renderState(current);
     }

@@ -3,8 +3,10 @@
 import { rest } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
+import { attachmentEl } from './attachment_view';
+import { toolResultCard } from './tool_card';
 import { rawBlock } from './tool_output';
-import type { DialogSummary, Message, Packet } from './types';
+import type { DialogSummary, Message, MessageAttachment, Packet } from './types';
 
 const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
 
@@ -44,6 +46,7 @@ export class TranscriptView {
   private renderQueued = new Set<Segment>();
   private rafId = 0;
   private disposed = false;
+  private objectUrls: string[] = []; // attachments' bytes, freed with the view
 
   constructor(
     readonly dialog: DialogSummary,
@@ -56,6 +59,8 @@ export class TranscriptView {
   dispose(): void {
     this.disposed = true;
     cancelAnimationFrame(this.rafId);
+    for (const url of this.objectUrls) URL.revokeObjectURL(url);
+    this.objectUrls = [];
   }
 
   /** (Re)loads the current course over REST, then plays the events that arrived meanwhile. */
@@ -116,7 +121,7 @@ export class TranscriptView {
 
   private renderMessage(m: Message): void {
     if (m.role === 'user') {
-      this.list.append(this.userEl(m.content ?? '', m.origin));
+      this.list.append(this.userEl(m.content ?? '', m.origin, m.attachment));
     } else if (m.role === 'assistant') {
       const gen = this.newGen(false);
       if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
@@ -130,14 +135,15 @@ export class TranscriptView {
     }
   }
 
-  private userEl(content: string, origin?: string): HTMLElement {
+  private userEl(content: string, origin?: string, attachment?: MessageAttachment): HTMLElement {
     const body = h('div', { class: 'md' });
     setMarkdown(body, content);
     return h(
       'div',
       { class: 'msg user', testid: 'msg-user', 'data-origin': origin ?? '' },
       origin && origin !== 'user' ? h('div', { class: 'msg-origin' }, origin) : null,
-      body,
+      attachment ? attachmentEl(attachment, (url) => this.objectUrls.push(url)) : null,
+      content || !attachment ? body : null,
     );
   }
 
@@ -246,35 +252,34 @@ export class TranscriptView {
     const existing = this.resultEls.get(callId);
     if (existing) return;
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
-    // Words of a member or a human render as Markdown; a tool's output is shown as it is.
-    let body: HTMLElement;
-    if (isTellask) {
-      body = h('div', { class: 'md' });
-      setMarkdown(body, content);
-    } else {
-      body = rawBlock(content, 'tool-output');
+    // Words of a member or a human render as Markdown; a tool's output is a card (tool_card.ts).
+    const el = isTellask ? this.replyEl(callId, name, ok, content, from) : toolResultCard(callId, name, ok, content);
+    if (callId) {
+      el.dataset.callId = callId;
+      this.resultEls.set(callId, el);
     }
+    this.list.append(el);
+  }
+
+  private replyEl(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement {
+    const body = h('div', { class: 'md' });
+    setMarkdown(body, content);
     const target = this.callEls.get(callId)?.dataset.target;
     if (!from && TELLASK_NAMES.has(name) && target) from = `@${target}`;
-    const el = h(
+    return h(
       'div',
-      { class: `result ${ok ? 'ok' : 'fail'} ${isTellask ? 'tellask-result' : ''}`, testid: isTellask ? 'tellask-result' : 'tool-result' },
+      { class: `result ${ok ? 'ok' : 'fail'} tellask-result`, testid: 'tellask-result' },
       h(
         'div',
         { class: 'call-head' },
         h('span', { class: 'icon' }, ok ? '✓' : '✗'),
-        name === 'askHuman' ? tr('yourAnswer') : isTellask ? tr('replyFrom') : tr('toolResult'),
+        name === 'askHuman' ? tr('yourAnswer') : tr('replyFrom'),
         ' ',
         name === 'askHuman' ? null : from ? h('span', { class: 'from' }, from) : h('code', {}, name),
         ok ? null : tr('failed', 'tag fail'),
       ),
       body,
     );
-    if (callId) {
-      el.dataset.callId = callId;
-      this.resultEls.set(callId, el);
-    }
-    this.list.append(el);
   }
 
   /** REST messages do not name the subdialog a Tellask made: match the children to the calls in order. */
@@ -325,7 +330,7 @@ export class TranscriptView {
         return;
       case 'user_message_evt':
         if (this.isDuplicate(p)) return;
-        this.list.append(this.userEl(p.content, p.origin));
+        this.list.append(this.userEl(p.content, p.origin, p.attachment));
         break;
       case 'generating_start_evt':
         if (this.isDuplicate(p)) return;
