@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registerMediaTests } from './media_tests.mjs';
+import { registerTotTests } from './tot_tests.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -882,7 +883,9 @@ test(
 // engine), waiting for nothing, which the UI shows as idle.
 const ROOT_DONE_STATUS = 'idle';
 
-registerMediaTests({ test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert, viewports: [['desktop', DESKTOP], ['390×844', PHONE]] });
+const helpers = { test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert, viewports: [['desktop', DESKTOP], ['390×844', PHONE]] };
+registerMediaTests(helpers);
+registerTotTests(helpers);
 
 // ---- the runner ----
 

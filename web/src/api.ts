@@ -215,6 +215,8 @@ export const rest = {
 
   startTot: (body: TotRequest) => post<TotStart>('/api/tot', body),
   tot: (taskId: string) => get<TotRun>(`/api/tot/${enc(taskId)}`),
+  /** The ToT runs started on a root dialog (docs/tot.md). */
+  totRunsOf: async (rootDialog: string) => (await get<{ runs: TotRun[] }>(`/api/tot?rootDialog=${enc(rootDialog)}`)).runs,
 };
 
 export function newMsgId(): string {

@@ -20,6 +20,7 @@ import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { fetchSidePanels, renderReminders } from './side_panels';
 import { renderTeam } from './team_panel';
 import { initThemeAndLanguage } from './theme';
+import { isTotRoot, TotView } from './tot_view';
 import { TranscriptView } from './transcript';
 import type { DialogSummary, Packet, Question, Status, Team } from './types';
 import { PubChan, type ConnState } from './ws';
@@ -40,6 +41,7 @@ const state = {
   view: null as TranscriptView | null,
   mode: 'transcript' as 'transcript' | 'records',
   records: null as RecordsView | null,
+  tot: null as TotView | null, // the thought tree, when the open dialog is a ToT run's root
   authFailed: false,
 };
 
@@ -97,7 +99,10 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   state.current = d;
   const view = new TranscriptView(d, transcriptHost);
   state.view = view;
-  q('transcript-scroll').replaceChildren(view.el);
+  state.tot?.dispose();
+  state.tot = isTotRoot(d.memberId, d.kind) ? new TotView(d.id) : null;
+  q('transcript-scroll').replaceChildren(...(state.tot ? [state.tot.el] : []), view.el);
+  void state.tot?.load();
   q('composer').hidden = false;
   renderHead();
   list.render();
@@ -116,6 +121,8 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
 function showMissingDialog(id: string): void {
   state.view?.dispose();
   state.view = null;
+  state.tot?.dispose();
+  state.tot = null;
   state.current = null;
   renderHead();
   list.render();
@@ -284,6 +291,9 @@ function onPacket(p: Packet): void {
     if (current && (current.rootId || current.id) === p.dialog.rootId) void loadSidePanels();
   }
   if (p.type === 'dialog_state_evt') updateSummary(p.state);
+  // A ToT run's agent calls are its root's subdialogs: their news may have grown the tree.
+  const underTotRoot = !!state.tot && !!current && p.dialog.rootId === current.id;
+  if (underTotRoot && (p.type === 'subdialog_created_evt' || p.type === 'dialog_state_evt')) state.tot?.poke();
   if (p.type === 'reminders_update_evt' && current?.id === id) renderReminders(p.reminders);
   if (p.type === 'tellask_call_evt' && inCurrentRoot) void loadSidePanels();
   if (p.type === 'tool_result_evt' && p.name === 'change_mind' && inCurrentRoot) void loadSidePanels();
