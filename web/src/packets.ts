@@ -21,8 +21,7 @@ function kindProblem(value: unknown, spec: FieldSpec): string | null {
     case 'array':
       return Array.isArray(value) ? null : 'expected an array';
     case 'object':
-      if (!isRecord(value)) return 'expected an object';
-      return spec.fields ? fieldsProblem(value, spec.fields, '') : null;
+      return isRecord(value) ? null : 'expected an object';
     case 'any':
       return null;
   }
@@ -37,7 +36,11 @@ function fieldsProblem(obj: Record<string, unknown>, fields: Record<string, Fiel
       continue;
     }
     const problem = kindProblem(value, spec);
-    if (problem) return problem.includes(': ') ? `${prefix}${name}.${problem}` : `${prefix}${name}: ${problem}`;
+    if (problem) return `${prefix}${name}: ${problem}`;
+    if (spec.fields && isRecord(value)) {
+      const inner = fieldsProblem(value, spec.fields, `${prefix}${name}.`);
+      if (inner) return inner;
+    }
   }
   return null;
 }
