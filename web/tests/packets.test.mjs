@@ -1,9 +1,10 @@
 // Unit test of src/packets.ts, the check every PubChan packet passes before the page reads it:
 // a known type, required fields present, fields of the schema's JSON kinds, nested fields named by
 // their path. The TypeScript is transpiled on the fly (typescript's transpileModule) into a
-// temporary folder; ctest runs this as web.packet_checks.
+// temporary folder; ctest runs this as web.packet_checks. It also holds the page to its rules: no
+// `fetch(` outside the REST client, no packet cast.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,13 @@ try {
   const schema = JSON.parse(readFileSync(join(here, '..', '..', 'docs', 'protocol-v1.json'), 'utf8'));
   for (const type of Object.keys(schema.server)) {
     assert.notEqual(serverPacketProblem({ type }), `type: unknown packet type "${type}"`, type);
+  }
+  // The rules the check makes possible: REST only through api.ts, packets never cast.
+  const src = join(here, '..', 'src');
+  for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(join(src, file), 'utf8');
+    if (file !== 'api.ts') assert.ok(!/\bfetch\(/.test(text), `${file} calls fetch( itself: go through rest in api.ts`);
+    assert.ok(!/\bas (Server|Client)?Packet\b|<(Server|Client)?Packet>/.test(text), `${file} casts a packet: narrow it by its type`);
   }
   console.log(`packets: ${cases.length} cases passed`);
 } finally {
