@@ -21,6 +21,17 @@ export function registerTotTests({ test, tid, gotoApp, visible, waitText, waitAt
       // The run's root arrives in the list live and opens with its tree above the transcript.
       await page.locator(`${tid('dialog-item')}[data-id="${rootDialog}"]`).click();
       await waitAttr(page, tid('tot-view'), 'data-task', taskId, 'the thought tree of the run');
+      // Live: the scored thoughts show while the synthesizer is still writing.
+      await page
+        .waitForFunction(
+          () =>
+            document.querySelector('[data-testid="tot-view"]')?.dataset.status === 'running' &&
+            document.querySelectorAll('[data-testid="tot-score"]').length === 3,
+          undefined,
+          { timeout: 20000 },
+        )
+        .catch(() => assert(false, 'the scored thoughts never showed while the run was searching'));
+      await waitText(page, tid('tot-status'), 'searching', 'the running status');
       await waitAttr(page, tid('tot-view'), 'data-status', 'solved', 'the finished run');
       // Each thought as drawn: its own row's content, score and marks.
       const drawn = await page.evaluate(() =>
