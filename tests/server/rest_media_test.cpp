@@ -115,6 +115,25 @@ TEST_F(MediaTest, AMemberWithVisionIsGivenTheImageItself) {
   EXPECT_FALSE(only_message_of_role(dialog, "human").at("content_meta").as_object().contains("described_by"));
 }
 
+TEST_F(MediaTest, TheTranscriptShowsAUserMessagesAttachmentWithItsCaption) {
+  start("media");
+  const auto id = upload_id(kPng, "image/png");
+  const auto created = client().post(
+      "/api/dialogs",
+      json::value{{"content", "look"}, {"attachment", json::object{{"uploadId", id}, {"caption", "a cat"}}}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string dialog(created.json().at("dialog").at("id").as_string());
+  const auto transcript = client().get("/api/dialogs/" + dialog + "/transcript").json();
+  const auto& first = transcript.at("messages").at(0).as_object();
+  EXPECT_EQ(first.at("role"), "user");
+  EXPECT_EQ(first.at("content"), "look");
+  const auto& attachment = first.at("attachment");
+  EXPECT_EQ(attachment.at("uploadId"), id.c_str());
+  EXPECT_EQ(attachment.at("url"), ("/api/uploads/" + id).c_str());
+  EXPECT_EQ(attachment.at("kind"), "image");
+  EXPECT_EQ(attachment.at("caption"), "a cat");
+}
+
 TEST_F(MediaTest, ABadAttachmentIsRefusedNamingTheFieldAndNothingIsPosted) {
   start("media");
   const auto id = create_dialog("first");

@@ -56,6 +56,33 @@ TEST_F(RestTest, TotStartsARunUnderItsRootAndEndsWithAFinalSolutionSayingWhatFai
   ASSERT_FALSE(errors.empty());
   EXPECT_EQ(std::string(errors[0].as_string()).rfind("GENERATION_FAILED: decomposer", 0), 0U) << errors[0];
   EXPECT_TRUE(std::filesystem::exists(data_dir() / "logs" / task_id / "99-merged-timeline.log"));
+
+  // The web UI finds the run from its root dialog.
+  const auto listed = c.get("/api/tot?rootDialog=" + root);
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  const auto listed_json = listed.json();
+  const auto& runs = listed_json.at("runs").as_array();
+  ASSERT_EQ(runs.size(), 1U);
+  EXPECT_EQ(runs[0].at("taskId"), task_id.c_str());
+  EXPECT_EQ(runs[0].at("status"), "failed");
+}
+
+TEST_F(RestTest, TotRunsOfARootAreListedAndBadQueriesNameTheField) {
+  start("tot");
+  const auto c = client();
+  const auto created = c.post("/api/dialogs", boost::json::value{{"content", "hello"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string plain(created.json().at("dialog").at("id").as_string());
+  const auto none = c.get("/api/tot?rootDialog=" + plain);
+  ASSERT_EQ(none.status, 200) << none.body;
+  EXPECT_TRUE(none.json().at("runs").as_array().empty());
+  EXPECT_EQ(c.get("/api/tot?rootDialog=no-such-dialog").status, 404);
+  const auto missing = c.get("/api/tot");
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_EQ(message_of(missing).rfind("rootDialog: required", 0), 0U) << message_of(missing);
+  const auto unknown = c.get("/api/tot?rootDialog=" + plain + "&root=x");
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(message_of(unknown).rfind("root: unknown parameter", 0), 0U) << message_of(unknown);
 }
 
 TEST_F(RestTest, TotOnATeamWithoutTheToTMembersSaysHowToAddThem) {

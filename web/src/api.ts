@@ -1,5 +1,22 @@
-// REST client: JSON in and out, `Authorization: Bearer` when a token is known.
+// The page's one REST client (docs/server.md): every route the UI calls is a typed function of
+// `rest` below, so a route's path, body and answer are written once. JSON in and out (uploads:
+// raw bytes), `Authorization: Bearer` when a token is known, and failures as `ApiError`.
 import { t } from './i18n';
+import type { RecordMessage, RecordSession, RecordTurn } from './records_types';
+import type {
+  Attachment,
+  DialogSummary,
+  Question,
+  RegistryEntry,
+  Reminder,
+  Status,
+  Taskdoc,
+  Team,
+  TotRun,
+  TotStart,
+  Transcript,
+  Upload,
+} from './types';
 
 const TOKEN_KEY = 'parley.token';
 
@@ -65,20 +82,41 @@ export function reportAuthError(): void {
 /** Status of an ApiError for a server that could not be reached at all (nothing was sent or stored). */
 export const UNREACHABLE = 0;
 
-async function send(method: string, path: string, body?: unknown): Promise<Response> {
+type Body = { json: unknown } | { raw: Blob; contentType: string } | undefined;
+
+async function send(method: string, path: string, body: Body): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const tok = token();
   if (tok) headers.Authorization = `Bearer ${tok}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let payload: BodyInit | undefined;
+  if (body && 'json' in body) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body.json);
+  } else if (body) {
+    headers['Content-Type'] = body.contentType;
+    payload = body.raw;
+  }
   try {
-    return await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return await fetch(path, { method, headers, body: payload });
   } catch {
     // fetch says only "Failed to fetch": say what it means for the user.
     throw new ApiError(UNREACHABLE, 'unreachable', t('serverUnreachable'));
   }
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+function errorOf(data: unknown): { code?: string; message?: string } {
+  if (!data || typeof data !== 'object' || !('error' in data)) return {};
+  const err = data.error;
+  if (!err || typeof err !== 'object') return {};
+  return {
+    code: 'code' in err && typeof err.code === 'string' ? err.code : undefined,
+    message: 'message' in err && typeof err.message === 'string' ? err.message : undefined,
+  };
+}
+
+// The answer's shape is the route's documented one (docs/server.md): the server is trusted here
+// as the PubChan's packets are checked in packets.ts.
+async function call<T>(method: string, path: string, body?: Body): Promise<T> {
   let res = await send(method, path, body);
   if (res.status === 401 && (await refreshPageToken())) res = await send(method, path, body);
   const text = await res.text();
@@ -91,15 +129,95 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     }
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    const err = errorOf(data);
     if (res.status === 401) reportAuthError();
-    throw new ApiError(res.status, err?.code ?? 'http_' + res.status, err?.message ?? `${method} ${path}: HTTP ${res.status}`);
+    throw new ApiError(res.status, err.code ?? 'http_' + res.status, err.message ?? `${method} ${path}: HTTP ${res.status}`);
   }
   return data as T;
 }
 
-export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+const get = <T>(path: string) => call<T>('GET', path);
+const post = <T>(path: string, body: unknown = {}) => call<T>('POST', path, { json: body });
+const enc = encodeURIComponent;
+const dialogPath = (id: string, rest = '') => `/api/dialogs/${enc(id)}${rest}`;
+
+export interface DialogListQuery {
+  status: 'running' | 'completed' | 'archived';
+  q?: string;
+  limit?: number;
+}
+
+export interface NewDialog {
+  content: string;
+  msgId: string;
+  memberId?: string;
+  taskDocPath?: string;
+  attachment?: Attachment;
+}
+
+export interface UserMessage {
+  content: string;
+  msgId: string;
+  attachment?: Attachment;
+}
+
+export interface TotRequest {
+  problem: string;
+  taskType?: string;
+  strategy?: 'BFS' | 'DFS';
+  depth?: number;
+  breadth?: number;
+  threshold?: number;
+}
+
+/** Every REST route the page uses. */
+export const rest = {
+  status: () => get<Status>('/api/status'),
+  team: () => get<Team>('/api/team'),
+
+  dialogs: (query: DialogListQuery) => {
+    const params = new URLSearchParams({ status: query.status, limit: String(query.limit ?? 50) });
+    if (query.q) params.set('q', query.q);
+    return get<{ dialogs: DialogSummary[]; total: number }>(`/api/dialogs?${params}`);
+  },
+  dialog: async (id: string) => (await get<{ dialog: DialogSummary }>(dialogPath(id))).dialog,
+  children: async (id: string) => (await get<{ children: DialogSummary[] }>(dialogPath(id, '/children'))).children,
+  transcript: (id: string, limit = 500) => get<Transcript>(dialogPath(id, `/transcript?limit=${limit}`)),
+  reminders: async (id: string) => (await get<{ reminders: Reminder[] }>(dialogPath(id, '/reminders'))).reminders,
+  registry: async (rootId: string) => (await get<{ entries: RegistryEntry[] }>(dialogPath(rootId, '/registry'))).entries,
+  taskdoc: (rootId: string) => get<Taskdoc>(dialogPath(rootId, '/taskdoc')),
+  questions: async () => (await get<{ questions: Question[] }>('/api/questions')).questions,
+
+  createDialog: async (body: NewDialog) => (await post<{ dialog: DialogSummary }>('/api/dialogs', body)).dialog,
+  sendMessage: (id: string, body: UserMessage) => post<{ accepted: boolean; msgId: string }>(dialogPath(id, '/messages'), body),
+  answer: (id: string, body: { questionId: string; content: string; msgId: string }) => post<unknown>(dialogPath(id, '/answer'), body),
+  control: (id: string, kind: 'interrupt' | 'resume') => post<unknown>(dialogPath(id, `/${kind}`)),
+
+  /** Stores one image or recording (docs/server.md "Uploads and attachments"). */
+  upload: async (file: Blob) =>
+    (await call<{ upload: Upload }>('POST', '/api/uploads', { raw: file, contentType: file.type || 'application/octet-stream' })).upload,
+
+  /** An upload's bytes (GET /api/uploads/{id} needs the token, which an <img src> cannot send). */
+  uploadBytes: async (url: string) => {
+    if (!url.startsWith('/api/uploads/')) throw new ApiError(0, 'bad_url', `not an upload: ${url}`);
+    let res = await send('GET', url, undefined);
+    if (res.status === 401 && (await refreshPageToken())) res = await send('GET', url, undefined);
+    if (!res.ok) throw new ApiError(res.status, 'http_' + res.status, `GET ${url}: HTTP ${res.status}`);
+    return res.blob();
+  },
+
+  recordSessions: async (dialogId: string) =>
+    (await get<{ sessions: RecordSession[] }>(`/api/dialogues/${enc(dialogId)}/sessions?sort_by=start_at&limit=500`)).sessions,
+  recordTurns: async (sessionId: string) =>
+    (await get<{ turns: RecordTurn[] }>(`/api/sessions/${enc(sessionId)}/turns?include=messages&sort_by=started_at&limit=500`)).turns,
+  searchRecordMessages: async (dialogId: string, words: string) =>
+    (await get<{ messages: RecordMessage[] }>(`/api/messages/search?q=${enc(words)}&dialogue_id=${enc(dialogId)}&limit=50`)).messages,
+
+  startTot: (body: TotRequest) => post<TotStart>('/api/tot', body),
+  tot: (taskId: string) => get<TotRun>(`/api/tot/${enc(taskId)}`),
+  /** The ToT runs started on a root dialog (docs/tot.md). */
+  totRunsOf: async (rootDialog: string) => (await get<{ runs: TotRun[] }>(`/api/tot?rootDialog=${enc(rootDialog)}`)).runs,
+};
 
 export function newMsgId(): string {
   if (crypto.randomUUID) return crypto.randomUUID();

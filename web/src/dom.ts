@@ -56,3 +56,8 @@ export function argsObject(args: unknown): Record<string, unknown> {
   }
   return args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
 }
+
+/** The page's element with `data-testid="id"` (the layout names every element the code drives). */
+export function byTestId(id: string): HTMLElement {
+  return $(`[data-testid="${id}"]`);
+}

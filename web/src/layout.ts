@@ -47,7 +47,7 @@ export const LAYOUT_HTML = `
       <ul class="dialog-list" data-testid="dialog-list"></ul>
     </section>
   </aside>
-  <section class="center">
+  <section class="center" data-testid="center-pane">
     <div class="dialog-head" data-testid="dialog-head" hidden>
       <div class="title-line">
         <span class="dlg-title" data-testid="dialog-title"></span>
@@ -76,7 +76,15 @@ export const LAYOUT_HTML = `
         <button type="button" class="link" data-testid="answer-cancel" data-i18n="cancel"></button>
       </div>
       <div class="composer-note" data-testid="composer-note" hidden></div>
+      <div class="composer-attachment" data-testid="composer-attachment" hidden>
+        <span class="att-name" data-testid="composer-attachment-name"></span>
+        <input type="text" data-testid="composer-attachment-words">
+        <button type="button" class="link" data-testid="composer-attachment-remove" data-i18n="removeAttachment"></button>
+      </div>
       <div class="composer-row">
+        <input type="file" data-testid="file-input" hidden
+               accept="image/png,image/jpeg,image/gif,image/webp,audio/mpeg,audio/wav,audio/ogg">
+        <button type="button" class="attach-btn" data-testid="attach" data-i18n="attachShort"></button>
         <textarea rows="2" data-testid="input" data-i18n-ph="inputPlaceholder"></textarea>
         <button type="submit" data-testid="send" data-i18n="send"></button>
       </div>

@@ -3,46 +3,12 @@
 // messages on a click, and full-text search over the dialogue. Read-only: it asks the REST API
 // and draws. Words are rendered as sanitised Markdown, tool arguments and output as they are
 // (tool_output.ts); labels are words in the page's language, never internal names.
-import { ApiError, get } from './api';
+import { ApiError, rest } from './api';
 import { h, tr } from './dom';
 import { lang, t, type Key } from './i18n';
 import { setMarkdown } from './markdown';
+import type { RecordMessage, RecordSession, RecordTurn } from './records_types';
 import { rawBlock } from './tool_output';
-
-interface RecordMessage {
-  id: string;
-  turn_id: string;
-  sender_role: 'human' | 'ai' | 'system';
-  sender_id: string | null;
-  content: string;
-  content_type: string;
-  content_meta: { caption?: string; transcription?: string; text?: string } | null;
-  created_at: string;
-  metadata?: { toolCalls?: { id?: string; name?: string; arguments?: unknown }[]; name?: string } | null;
-}
-
-interface RecordTurn {
-  id: string;
-  turn_type: string;
-  initiator_role: string;
-  responder_role: string;
-  started_at: string;
-  closed_at: string | null;
-  status: 'pending' | 'responded' | 'unresponded';
-  response_time: number | null;
-  deadline_at: string | null;
-  messages?: RecordMessage[];
-}
-
-interface RecordSession {
-  id: string;
-  session_type: 'dialogue' | 'self_reflection';
-  start_at: string;
-  end_at: string | null;
-  goal?: string | null;
-  summary?: string | null;
-  trigger_source?: string | null;
-}
 
 /** A time in the page's language (the toggle, not the browser's locale). */
 const clock = (iso: string | null | undefined): string =>
@@ -186,20 +152,15 @@ export class RecordsView {
   }
 
   private async fetchAndDraw(): Promise<void> {
-    const base = `/api/dialogues/${encodeURIComponent(this.dialogId)}`;
     let sessions: RecordSession[];
     try {
-      sessions = (await get<{ sessions: RecordSession[] }>(`${base}/sessions?sort_by=start_at&limit=500`)).sessions;
+      sessions = await rest.recordSessions(this.dialogId);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) sessions = []; // no message yet
       else throw e;
     }
     const turnsOf = await Promise.all(
-      sessions.map((s) =>
-        get<{ turns: RecordTurn[] }>(
-          `/api/sessions/${encodeURIComponent(s.id)}/turns?include=messages&sort_by=started_at&limit=500`,
-        ).then((r) => r.turns),
-      ),
+      sessions.map((s) => rest.recordTurns(s.id)),
     );
     if (this.disposed) return;
     const open = new Set(
@@ -286,8 +247,7 @@ export class RecordsView {
     }
     let found: RecordMessage[];
     try {
-      const q = `/api/messages/search?q=${encodeURIComponent(words)}&dialogue_id=${encodeURIComponent(this.dialogId)}&limit=50`;
-      found = (await get<{ messages: RecordMessage[] }>(q)).messages;
+      found = await rest.searchRecordMessages(this.dialogId, words);
     } catch (e) {
       this.results.replaceChildren();
       this.searchError.textContent = e instanceof Error ? e.message : String(e);

@@ -1,7 +1,7 @@
 // The side panels of the open dialog: its reminders, the Type B registry of its root, and the
 // root's Taskdoc. Drawn from REST when a dialog opens or its hierarchy changes; reminders also
 // from reminders_update_evt.
-import { get } from './api';
+import { rest } from './api';
 import { $, h, tr } from './dom';
 import type { DialogSummary, RegistryEntry, Reminder, Taskdoc } from './types';
 
@@ -19,14 +19,14 @@ export async function fetchSidePanels(
 ): Promise<void> {
   const rootId = d.rootId || d.id;
   const [rem, reg, doc] = await Promise.allSettled([
-    get<{ reminders: Reminder[] }>(`/api/dialogs/${encodeURIComponent(d.id)}/reminders`),
-    get<{ entries: RegistryEntry[] }>(`/api/dialogs/${encodeURIComponent(rootId)}/registry`),
+    rest.reminders(d.id),
+    rest.registry(rootId),
     // Only a root created with a Taskdoc has one: asking for it otherwise is a request that fails.
-    root?.taskDocPath ? get<Taskdoc>(`/api/dialogs/${encodeURIComponent(rootId)}/taskdoc`) : Promise.resolve(null),
+    root?.taskDocPath ? rest.taskdoc(rootId) : Promise.resolve(null),
   ]);
   if (!stillCurrent()) return;
-  renderReminders(rem.status === 'fulfilled' ? rem.value.reminders : []);
-  renderRegistry(reg.status === 'fulfilled' ? reg.value.entries : [], open);
+  renderReminders(rem.status === 'fulfilled' ? rem.value : []);
+  renderRegistry(reg.status === 'fulfilled' ? reg.value : [], open);
   renderTaskdoc(doc.status === 'fulfilled' ? doc.value : null);
 }
 

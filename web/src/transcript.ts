@@ -1,10 +1,12 @@
 // The transcript of one dialog: its messages from REST, then its live events in arrival order.
 // Only this dialog's view data is kept; switching dialogs throws the view away.
-import { get } from './api';
+import { rest } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
+import { attachmentEl } from './attachment_view';
+import { toolResultCard } from './tool_card';
 import { rawBlock } from './tool_output';
-import type { DialogSummary, Message, Packet, Transcript as TranscriptData } from './types';
+import type { DialogSummary, Message, MessageAttachment, Packet } from './types';
 
 const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
 
@@ -44,6 +46,7 @@ export class TranscriptView {
   private renderQueued = new Set<Segment>();
   private rafId = 0;
   private disposed = false;
+  private objectUrls: string[] = []; // attachments' bytes, freed with the view
 
   constructor(
     readonly dialog: DialogSummary,
@@ -56,13 +59,15 @@ export class TranscriptView {
   dispose(): void {
     this.disposed = true;
     cancelAnimationFrame(this.rafId);
+    for (const url of this.objectUrls) URL.revokeObjectURL(url);
+    this.objectUrls = [];
   }
 
   /** (Re)loads the current course over REST, then plays the events that arrived meanwhile. */
   async load(): Promise<void> {
     const loadId = ++this.loadId;
     this.loaded = false; // from here on, events wait in the buffer until the transcript is drawn
-    const data = await get<TranscriptData>(`/api/dialogs/${encodeURIComponent(this.dialog.id)}/transcript?limit=500`);
+    const data = await rest.transcript(this.dialog.id);
     if (this.disposed || loadId !== this.loadId) return; // a newer load (resync) took over
     this.list.replaceChildren();
     this.callEls.clear();
@@ -116,7 +121,7 @@ export class TranscriptView {
 
   private renderMessage(m: Message): void {
     if (m.role === 'user') {
-      this.list.append(this.userEl(m.content ?? '', m.origin));
+      this.list.append(this.userEl(m.content ?? '', m.origin, m.attachment));
     } else if (m.role === 'assistant') {
       const gen = this.newGen(false);
       if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
@@ -130,14 +135,15 @@ export class TranscriptView {
     }
   }
 
-  private userEl(content: string, origin?: string): HTMLElement {
+  private userEl(content: string, origin?: string, attachment?: MessageAttachment): HTMLElement {
     const body = h('div', { class: 'md' });
     setMarkdown(body, content);
     return h(
       'div',
       { class: 'msg user', testid: 'msg-user', 'data-origin': origin ?? '' },
       origin && origin !== 'user' ? h('div', { class: 'msg-origin' }, origin) : null,
-      body,
+      attachment ? attachmentEl(attachment, (url) => this.objectUrls.push(url)) : null,
+      content || !attachment ? body : null,
     );
   }
 
@@ -145,8 +151,8 @@ export class TranscriptView {
     return h('div', { class: 'tag warn', testid: 'interrupted' }, tr('interrupted'));
   }
 
-  private courseDivider(course: unknown): HTMLElement {
-    return h('div', { class: 'course-divider', testid: 'course-divider' }, tr('course'), ' ', String(course ?? ''));
+  private courseDivider(course: number): HTMLElement {
+    return h('div', { class: 'course-divider', testid: 'course-divider' }, tr('course'), ' ', String(course));
   }
 
   private newGen(live: boolean): Gen {
@@ -246,35 +252,34 @@ export class TranscriptView {
     const existing = this.resultEls.get(callId);
     if (existing) return;
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
-    // Words of a member or a human render as Markdown; a tool's output is shown as it is.
-    let body: HTMLElement;
-    if (isTellask) {
-      body = h('div', { class: 'md' });
-      setMarkdown(body, content);
-    } else {
-      body = rawBlock(content, 'tool-output');
+    // Words of a member or a human render as Markdown; a tool's output is a card (tool_card.ts).
+    const el = isTellask ? this.replyEl(callId, name, ok, content, from) : toolResultCard(callId, name, ok, content);
+    if (callId) {
+      el.dataset.callId = callId;
+      this.resultEls.set(callId, el);
     }
+    this.list.append(el);
+  }
+
+  private replyEl(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement {
+    const body = h('div', { class: 'md' });
+    setMarkdown(body, content);
     const target = this.callEls.get(callId)?.dataset.target;
     if (!from && TELLASK_NAMES.has(name) && target) from = `@${target}`;
-    const el = h(
+    return h(
       'div',
-      { class: `result ${ok ? 'ok' : 'fail'} ${isTellask ? 'tellask-result' : ''}`, testid: isTellask ? 'tellask-result' : 'tool-result' },
+      { class: `result ${ok ? 'ok' : 'fail'} tellask-result`, testid: 'tellask-result' },
       h(
         'div',
         { class: 'call-head' },
         h('span', { class: 'icon' }, ok ? '✓' : '✗'),
-        name === 'askHuman' ? tr('yourAnswer') : isTellask ? tr('replyFrom') : tr('toolResult'),
+        name === 'askHuman' ? tr('yourAnswer') : tr('replyFrom'),
         ' ',
         name === 'askHuman' ? null : from ? h('span', { class: 'from' }, from) : h('code', {}, name),
         ok ? null : tr('failed', 'tag fail'),
       ),
       body,
     );
-    if (callId) {
-      el.dataset.callId = callId;
-      this.resultEls.set(callId, el);
-    }
-    this.list.append(el);
   }
 
   /** REST messages do not name the subdialog a Tellask made: match the children to the calls in order. */
@@ -285,7 +290,7 @@ export class TranscriptView {
     if (unlinked.length === 0) return;
     let children: DialogSummary[];
     try {
-      children = (await get<{ children: DialogSummary[] }>(`/api/dialogs/${encodeURIComponent(this.dialog.id)}/children`)).children;
+      children = await rest.children(this.dialog.id);
     } catch {
       return;
     }
@@ -309,7 +314,7 @@ export class TranscriptView {
   // ---- live events ----
 
   private isDuplicate(p: Packet): boolean {
-    return typeof p.logSeq === 'number' && p.logSeq <= this.maxLogSeq;
+    return 'logSeq' in p && typeof p.logSeq === 'number' && p.logSeq <= this.maxLogSeq;
   }
 
   private liveGen(): Gen {
@@ -325,7 +330,7 @@ export class TranscriptView {
         return;
       case 'user_message_evt':
         if (this.isDuplicate(p)) return;
-        this.list.append(this.userEl(String(p.content ?? ''), String(p.origin ?? 'user')));
+        this.list.append(this.userEl(p.content, p.origin, p.attachment));
         break;
       case 'generating_start_evt':
         if (this.isDuplicate(p)) return;
@@ -343,7 +348,7 @@ export class TranscriptView {
         const gen = this.liveGen();
         let seg = gen.open;
         if (!seg || seg.kind !== kind) seg = gen.open = this.addSegment(gen, kind, '', true);
-        seg.text += String(p.content ?? '');
+        seg.text += p.content;
         if (kind === 'thinking') seg.body.textContent = seg.text;
         else this.queueRender(seg);
         break;
@@ -367,42 +372,36 @@ export class TranscriptView {
           return;
         }
         const gen = this.gen ?? this.newGen(true);
-        this.finishGen(gen, String(p.thinking ?? ''), String(p.saying ?? ''), p.interrupted === true);
+        this.finishGen(gen, p.thinking, p.saying, p.interrupted);
         this.gen = null;
-        if (typeof p.logSeq === 'number') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
+        this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
         break;
       }
       case 'tool_call_evt':
-        if (this.callEls.has(String(p.callId))) return;
-        this.appendCall(String(p.callId ?? ''), String(p.name ?? ''), p.arguments);
+        if (this.callEls.has(p.callId)) return;
+        this.appendCall(p.callId, p.name, p.arguments);
         break;
       case 'tellask_call_evt': {
-        const callId = String(p.callId ?? '');
+        const callId = p.callId;
         const el =
           this.callEls.get(callId) ??
-          this.appendCall(callId, String(p.name ?? 'tellask'), {
+          this.appendCall(callId, p.name, {
             targetAgentId: p.targetAgentId,
             sessionSlug: p.sessionSlug,
             tellaskContent: p.tellaskContent,
           });
-        if (p.subdialogId) this.setTellaskLink(el, String(p.subdialogId));
+        if (p.subdialogId) this.setTellaskLink(el, p.subdialogId);
         break;
       }
       case 'tool_result_evt':
-        this.appendResult(String(p.callId ?? ''), String(p.name ?? ''), p.ok !== false, String(p.content ?? ''), null);
+        this.appendResult(p.callId, p.name, p.ok, p.content, null);
         break;
       case 'question_answered_evt':
         // The human's answer, live: the result of the askHuman call that asked.
-        this.appendResult(String(p.callId ?? ''), 'askHuman', true, String(p.content ?? ''), null);
+        this.appendResult(p.callId, 'askHuman', true, p.content, null);
         break;
       case 'tellask_result_evt':
-        this.appendResult(
-          String(p.callId ?? ''),
-          String(p.name ?? ''),
-          p.ok !== false,
-          String(p.content ?? ''),
-          p.fromMemberId ? `@${String(p.fromMemberId)}` : null,
-        );
+        this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null);
         break;
       case 'course_update_evt':
         if (this.isDuplicate(p)) return;
@@ -418,19 +417,19 @@ export class TranscriptView {
           gen.open = null;
         }
         this.list.append(
-          h('div', { class: 'msg notice', testid: 'genseq-discard' }, tr('streamRetried'), ': ', String(p.reason ?? '')),
+          h('div', { class: 'msg notice', testid: 'genseq-discard' }, tr('streamRetried'), ': ', p.reason),
         );
         break;
       }
       case 'stream_error_evt':
         this.list.append(
-          h('div', { class: 'msg error', testid: 'stream-error' }, tr('streamError'), ': ', String(p.message ?? '')),
+          h('div', { class: 'msg error', testid: 'stream-error' }, tr('streamError'), ': ', p.message),
         );
         break;
       default:
         return;
     }
-    if (typeof p.logSeq === 'number' && p.type !== 'tool_call_evt') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
+    if ('logSeq' in p && typeof p.logSeq === 'number' && p.type !== 'tool_call_evt') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
     this.scrollToEnd(near);
   }
 

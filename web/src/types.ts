@@ -1,4 +1,6 @@
 // Wire types of docs/server.md (REST and PubChan protocol v1). Fields the UI does not use are omitted.
+// The PubChan's packets are generated from docs/protocol-v1.json into protocol.gen.ts.
+import type { ServerPacket } from './protocol.gen';
 
 export interface DialogSummary {
   id: string;
@@ -49,6 +51,8 @@ export interface Message {
   ok?: boolean;
   interrupted?: boolean;
   ts?: string;
+  /** A user message's image or recording. */
+  attachment?: MessageAttachment;
 }
 
 export interface Transcript {
@@ -113,13 +117,80 @@ export interface Taskdoc {
   sections: { goals?: string; constraints?: string; progress?: string };
 }
 
-/** Any packet from the server; dialog events carry `dialog`, `seq` and maybe `logSeq`. */
-export interface Packet {
-  type: string;
-  dialog?: { selfId: string; rootId?: string };
-  seq?: number;
-  logSeq?: number;
-  course?: number;
-  genseq?: number;
-  [key: string]: unknown;
+/** Any packet the page handles: what the server sends (protocol.gen.ts, from docs/protocol-v1.json)
+ * and the `resync` the PubChan client makes itself when a reconnect cannot replay what was missed. */
+export type Packet = ServerPacket | LocalResyncPacket;
+
+export interface LocalResyncPacket {
+  type: 'resync';
+  dialog: { selfId: string; rootId?: undefined };
+  local: true;
+}
+
+/** An image or recording a user message carries (docs/server.md "Uploads and attachments"). */
+export interface MessageAttachment {
+  uploadId: string;
+  url: string;
+  kind: 'image' | 'audio';
+  mime?: string;
+  format?: string;
+  sizeKb?: number;
+  caption?: string;
+  transcription?: string;
+  describedBy?: string;
+}
+
+/** What a message sends along: the uploader's own upload, with the words for it if the user gives them. */
+export interface Attachment {
+  uploadId: string;
+  caption?: string;
+  transcription?: string;
+}
+
+/** POST /api/uploads' answer. */
+export interface Upload {
+  id: string;
+  url: string;
+  content_type: 'image' | 'audio';
+  mime: string;
+  format: string;
+  size_kb: number;
+}
+
+/** POST /api/tot's answer (docs/tot.md). */
+export interface TotStart {
+  taskId: string;
+  rootDialog: string;
+}
+
+/** Seed 003's ThoughtNode as GET /api/tot/{taskId} gives it. */
+export interface ThoughtNode {
+  id: string;
+  parent_id: string | null;
+  children_ids: string[];
+  depth: number;
+  content: string;
+  action_type: string;
+  evaluation: { score: number; confidence: number; reasoning: string } | null;
+  status: 'pending' | 'expanded' | 'pruned' | 'terminal';
+  metadata: Record<string, unknown>;
+}
+
+/** Seed 003's final_solution payload. */
+export interface FinalSolution {
+  answer: string;
+  reasoning_trace: string[];
+  confidence: number;
+  verification: { is_valid: boolean; validation_errors: string[] };
+  alternative_solutions: string[];
+}
+
+/** GET /api/tot/{taskId}: the thought tree as it grows and, once done, the final solution. */
+export interface TotRun {
+  taskId: string;
+  rootDialog: string;
+  status: 'running' | 'solved' | 'failed';
+  nodes: ThoughtNode[];
+  bestPath: string[];
+  finalSolution?: FinalSolution;
 }

@@ -1,6 +1,8 @@
 // PubChan client (protocol v1): one WebSocket, reconnected with backoff; every subscription is
 // renewed after a reconnect with afterSeq + epoch so the server replays what was missed (or says resync).
 import { refreshPageToken, reportAuthError, token } from './api';
+import { serverPacketProblem, isServerPacket } from './packets';
+import type { ClientPacket, ServerPacket, SubscribePacket } from './protocol.gen';
 import type { Packet } from './types';
 
 export type ConnState = 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -44,13 +46,15 @@ export class PubChan {
       this.send({ type: 'hello', protocol: 1 });
     };
     ws.onmessage = (ev) => {
-      let p: Packet;
+      let value: unknown;
       try {
-        p = JSON.parse(String(ev.data)) as Packet;
+        value = JSON.parse(String(ev.data));
       } catch {
         return;
       }
-      this.handle(p);
+      // A packet this page does not understand is left out, said once in the console.
+      if (isServerPacket(value)) this.handle(value);
+      else console.warn(`PubChan: packet ignored: ${serverPacketProblem(value)}`);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -84,11 +88,11 @@ export class PubChan {
     this.timer = window.setTimeout(() => this.connect(), delay);
   }
 
-  private handle(p: Packet): void {
+  private handle(p: ServerPacket): void {
     if (p.type === 'welcome') {
-      const epoch = String(p.epoch ?? '');
+      const epoch = p.epoch;
       const sameEpoch = this.epoch === epoch;
-      if (typeof p.scriptedOffline === 'boolean') this.scriptedOffline = p.scriptedOffline;
+      this.scriptedOffline = p.scriptedOffline;
       const previousEpoch = this.epoch;
       if (this.epoch === null || !sameEpoch) this.epoch = epoch;
       if (this.ws && this.ws.readyState === WebSocket.OPEN && !this.welcomed) {
@@ -107,23 +111,20 @@ export class PubChan {
       return;
     }
     if (p.type === 'ack' || p.type === 'error') {
-      const ref = typeof p.ref === 'string' ? p.ref : null;
+      const ref = p.ref ?? null;
       const w = ref ? this.pending.get(ref) : undefined;
       if (w && ref) {
         this.pending.delete(ref);
         if (p.type === 'ack') w.resolve();
-        else w.reject(new Error(String(p.message ?? p.code ?? 'error')));
+        else w.reject(new Error(p.message || p.code || 'error'));
         return;
       }
     }
-    const id = p.dialog?.selfId;
-    if (id && typeof p.seq === 'number' && p.type !== 'resync') {
-      const sub = this.subs.get(id);
-      if (sub) sub.lastSeq = Math.max(sub.lastSeq ?? 0, p.seq);
-    }
-    if (p.type === 'resync' && id) {
-      const sub = this.subs.get(id);
-      if (sub && typeof p.seq === 'number') sub.lastSeq = p.seq;
+    // A dialog's events carry the seq to resume from after a reconnect.
+    if ('seq' in p) {
+      const sub = this.subs.get(p.dialog.selfId);
+      if (sub && p.type === 'resync') sub.lastSeq = p.seq;
+      else if (sub) sub.lastSeq = Math.max(sub.lastSeq ?? 0, p.seq);
     }
     this.onPacket(p);
   }
@@ -135,7 +136,7 @@ export class PubChan {
   }
 
   private sendSubscribe(id: string, sub: Sub, epoch: string | null): void {
-    const pkt: Packet = { type: 'subscribe', dialog: { selfId: id } };
+    const pkt: SubscribePacket = { type: 'subscribe', dialog: { selfId: id } };
     if (sub.lastSeq !== null && epoch) {
       pkt.afterSeq = sub.lastSeq;
       pkt.epoch = epoch;
@@ -160,14 +161,14 @@ export class PubChan {
     return [...this.subs.keys()];
   }
 
-  send(p: Packet): boolean {
+  send(p: ClientPacket): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(p));
     return true;
   }
 
   /** Sends an input packet and resolves on its `ack` (ref = msgId or type). */
-  request(p: Packet, ref: string): Promise<void> {
+  request(p: ClientPacket, ref: string): Promise<void> {
     return new Promise((resolve, reject) => {
       if (!this.isOpen) {
         reject(new Error('not connected'));

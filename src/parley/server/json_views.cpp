@@ -57,19 +57,26 @@ boost::json::object message_json(const message_row& message) {
       tool_calls = std::move(parsed->as_array());
     }
   }
-  return boost::json::object{{"seq", message.seq},
-                             {"course", message.course},
-                             {"genseq", message.genseq},
-                             {"role", message.role},
-                             {"origin", text_or_null(message.origin)},
-                             {"content", message.content},
-                             {"thinking", message.thinking},
-                             {"toolCalls", std::move(tool_calls)},
-                             {"toolCallId", text_or_null(message.tool_call_id)},
-                             {"toolName", text_or_null(message.tool_name)},
-                             {"ok", message.ok},
-                             {"interrupted", message.interrupted},
-                             {"ts", format_iso8601_ms(message.ts_ms)}};
+  boost::json::object out{{"seq", message.seq},
+                          {"course", message.course},
+                          {"genseq", message.genseq},
+                          {"role", message.role},
+                          {"origin", text_or_null(message.origin)},
+                          {"content", message.content},
+                          {"thinking", message.thinking},
+                          {"toolCalls", std::move(tool_calls)},
+                          {"toolCallId", text_or_null(message.tool_call_id)},
+                          {"toolName", text_or_null(message.tool_name)},
+                          {"ok", message.ok},
+                          {"interrupted", message.interrupted},
+                          {"ts", format_iso8601_ms(message.ts_ms)}};
+  // A user message's image or recording, as its user_message event holds it (docs/server.md).
+  if (!message.attachment.empty()) {
+    if (auto parsed = parse_json(message.attachment); parsed && parsed->is_object()) {
+      out["attachment"] = std::move(*parsed);
+    }
+  }
+  return out;
 }
 
 void add_resume_state(boost::json::object& summary, const engine::dialog_runtime& dialog) {

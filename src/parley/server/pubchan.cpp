@@ -282,8 +282,10 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
   std::visit(
       events::overloaded{
           [&](const events::user_message& p) {
-            publish(ch, "user_message_evt", course, genseq, ev.seq,
-                    boost::json::object{{"content", p.content}, {"msgId", p.msg_id}, {"origin", wire(p.origin)}});
+            boost::json::object extra{{"content", p.content}, {"msgId", p.msg_id}, {"origin", wire(p.origin)}};
+            // A user's image or recording goes along, so a live transcript can show it as REST does.
+            if (p.media) extra["attachment"] = events::encode_object(*p.media);
+            publish(ch, "user_message_evt", course, genseq, ev.seq, std::move(extra));
           },
           [&](const events::generation_started& p) {
             publish(ch, "generating_start_evt", course, genseq, ev.seq, boost::json::object{{"round", p.round}});

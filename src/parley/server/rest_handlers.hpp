@@ -80,6 +80,7 @@ handler_result get_upload(server_context& context, const rest_request& request, 
 
 // rest_tot.cpp: Tree of Thoughts runs (docs/tot.md).
 handler_result post_tot(server_context& context, const rest_request& request, std::string id);
+handler_result list_tot(server_context& context, const rest_request& request, std::string id);
 handler_result get_tot(server_context& context, const rest_request& request, std::string id);
 
 }  // namespace parley::server::rest

@@ -77,6 +77,7 @@ const std::vector<route>& routes() {
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
       {"POST", {"uploads"}, &rest::post_upload, body_kind::media},
       {"POST", {"tot"}, &rest::post_tot},
+      {"GET", {"tot"}, &rest::list_tot},
       {"GET", {"tot", "{id}"}, &rest::get_tot},
       {"GET", {"uploads", "{id}"}, &rest::get_upload},
   };

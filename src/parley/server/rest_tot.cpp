@@ -77,6 +77,23 @@ handler_result post_tot(server_context& context, const rest_request& request, st
   co_return json_response(202, {{"taskId", started->task_id}, {"rootDialog", started->root_dialog}});
 }
 
+handler_result list_tot(server_context& context, const rest_request& request, std::string /*id*/) {
+  if (context.tot_runs == nullptr) co_return error_response(404, "not_found", "this server runs no ToT searches");
+  for (const auto& [key, value] : request.query) {
+    if (key != "rootDialog") co_return error_response(400, "bad_field", key.substr(0, 40) + ": unknown parameter");
+  }
+  const auto root = request.query.find("rootDialog");
+  if (root == request.query.end() || root->second.empty()) {
+    co_return error_response(400, "bad_field", "rootDialog: required (the run's root dialog id)");
+  }
+  // Whoever may see the root may see its runs; an unknown root is a 404 like everywhere else.
+  auto row = find_dialog(context, request, root->second);
+  if (!row) co_return error_response(row.err());
+  boost::json::array runs;
+  if (const auto task = context.tot_runs->task_of_root(root->second)) runs.push_back(*context.tot_runs->view(*task));
+  co_return json_response(200, {{"runs", std::move(runs)}});
+}
+
 handler_result get_tot(server_context& context, const rest_request& request, std::string id) {
   if (context.tot_runs == nullptr) co_return error_response(404, "not_found", "this server runs no ToT searches");
   const auto root = context.tot_runs->root_of(id);

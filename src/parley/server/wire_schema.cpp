@@ -36,8 +36,10 @@ constexpr field_spec user_answer_fields[] = {{"dialog", k::object, true, dialog_
 constexpr field_spec dead_fields[] = {{"dialog", k::object, true, dialog_self}, {"reason", k::string, false}};
 
 // --- server → client: dialog events
+// attachment: a user's image or recording (docs/server.md "Uploads and attachments").
 constexpr field_spec user_message_evt[] = {
-    PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ, {"content", k::string}, {"msgId", k::string}, {"origin", k::string}};
+    PARLEY_EVENT_COMMON,  PARLEY_LOG_SEQ,        {"content", k::string},
+    {"msgId", k::string}, {"origin", k::string}, {"attachment", k::object, false, {}, {}, "Attachment"}};
 constexpr field_spec generating_start_evt[] = {PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ, {"round", k::integer}};
 constexpr field_spec segment_edge_evt[] = {PARLEY_EVENT_COMMON};
 // firstSeq: present when queued chunks were coalesced; the packet carries seqs firstSeq..seq.

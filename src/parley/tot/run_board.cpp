@@ -97,6 +97,13 @@ std::optional<std::string> run_board::root_of(std::string_view task_id) const {
   return found->second->root_dialog;
 }
 
+std::optional<std::string> run_board::task_of_root(std::string_view root_dialog) const {
+  for (const auto& [id, run] : runs_) {
+    if (run->root_dialog == root_dialog) return id;
+  }
+  return std::nullopt;
+}
+
 std::optional<json::object> run_board::view(std::string_view task_id) const {
   const auto found = runs_.find(task_id);
   if (found == runs_.end()) return std::nullopt;

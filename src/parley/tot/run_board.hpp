@@ -32,6 +32,9 @@ class run_board {
   // nullopt for a run this board does not know.
   std::optional<json::object> view(std::string_view task_id) const;
   std::optional<std::string> root_of(std::string_view task_id) const;
+  // The run whose root dialog is `root_dialog` (the web UI opens a run from its root); nullopt
+  // when this board started none there.
+  std::optional<std::string> task_of_root(std::string_view root_dialog) const;
 
  private:
   struct run_view;

@@ -1,0 +1,171 @@
+// The open dialog's tree: its root and the subdialogs below it, loaded lazily. A collapsed subtree
+// is dropped and fetched again on expand, so only the visible levels are kept. Every node shown
+// is subscribed on the PubChan (see main.ts) to see its new subdialogs and state changes.
+import { rest } from './api';
+import { byTestId as q, h } from './dom';
+import { showError } from './errors';
+import { dialogLabel, statusBadge } from './status_label';
+import type { DialogSummary } from './types';
+
+interface TreeNode {
+  summary: DialogSummary;
+  children: string[] | null; // loaded only while expanded
+  expanded: boolean;
+}
+
+export interface DialogTreeHost {
+  currentId(): string | undefined;
+  open(id: string): void;
+  /** The set of shown nodes changed: subscriptions follow it. */
+  nodesChanged(): void;
+}
+
+export class DialogTree {
+  private rootId: string | null = null;
+  private nodes = new Map<string, TreeNode>();
+
+  constructor(private readonly host: DialogTreeHost) {}
+
+  ids(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  summary(id: string): DialogSummary | undefined {
+    return this.nodes.get(id)?.summary;
+  }
+
+  /** Shows the tree of `d`'s root with `d` visible: its ancestors expanded, top down. */
+  async ensure(d: DialogSummary): Promise<void> {
+    const rootId = d.rootId || d.id;
+    if (this.rootId !== rootId) {
+      this.rootId = rootId;
+      this.nodes.clear();
+      let root: DialogSummary;
+      try {
+        root = d.id === rootId ? d : await rest.dialog(rootId);
+      } catch (e) {
+        showError(e);
+        return;
+      }
+      this.nodes.set(rootId, { summary: root, children: null, expanded: false });
+      await this.expand(rootId);
+    }
+    if (!this.nodes.has(d.id)) {
+      const chain: string[] = [];
+      let parent = d.parentId;
+      while (parent && !this.nodes.get(parent)?.expanded) {
+        chain.unshift(parent);
+        if (this.nodes.has(parent)) break;
+        try {
+          parent = (await rest.dialog(parent)).parentId;
+        } catch {
+          break;
+        }
+      }
+      for (const id of chain) if (this.nodes.has(id)) await this.expand(id);
+    }
+    q('tree-box').hidden = false;
+    this.render();
+  }
+
+  async expand(id: string): Promise<void> {
+    const node = this.nodes.get(id);
+    if (!node) return;
+    try {
+      const children = await rest.children(id);
+      node.children = children.map((c) => c.id);
+      for (const c of children) {
+        const existing = this.nodes.get(c.id);
+        this.nodes.set(c.id, { summary: c, children: existing?.children ?? null, expanded: existing?.expanded ?? false });
+      }
+      node.expanded = true;
+    } catch (e) {
+      showError(e);
+    }
+    this.host.nodesChanged();
+    this.render();
+  }
+
+  collapse(id: string): void {
+    const node = this.nodes.get(id);
+    if (!node) return;
+    const drop = (nid: string) => {
+      for (const c of this.nodes.get(nid)?.children ?? []) {
+        drop(c);
+        this.nodes.delete(c);
+      }
+    };
+    drop(id);
+    node.children = null;
+    node.expanded = false;
+    this.host.nodesChanged();
+    this.render();
+  }
+
+  /** A shown dialog's new summary (from a packet). */
+  update(d: DialogSummary): void {
+    const node = this.nodes.get(d.id);
+    if (!node) return;
+    node.summary = d;
+    this.render();
+  }
+
+  onSubdialogCreated(parentId: string, sub: DialogSummary): void {
+    const parent = this.nodes.get(parentId);
+    if (!parent) return;
+    parent.summary = { ...parent.summary, hasChildren: true };
+    if (parent.expanded && parent.children && !parent.children.includes(sub.id)) {
+      parent.children.push(sub.id);
+      this.nodes.set(sub.id, { summary: sub, children: null, expanded: false });
+      this.host.nodesChanged();
+    }
+    this.render();
+  }
+
+  render(): void {
+    const ul = q('tree');
+    ul.replaceChildren();
+    if (!this.rootId) return;
+    const rootEl = this.nodeEl(this.rootId);
+    if (rootEl) ul.append(rootEl);
+  }
+
+  private nodeEl(id: string): HTMLElement | null {
+    const node = this.nodes.get(id);
+    if (!node) return null;
+    const d = node.summary;
+    const canExpand = d.hasChildren || (node.children?.length ?? 0) > 0;
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'twisty', testid: 'tree-toggle', 'aria-expanded': String(node.expanded), disabled: !canExpand && !node.expanded },
+      node.expanded ? '▾' : canExpand ? '▸' : '·',
+    );
+    toggle.addEventListener('click', (e) => {
+      e.stopPropagation();
+      if (node.expanded) this.collapse(id);
+      else void this.expand(id);
+    });
+    const text = d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d);
+    const label = h('span', { class: 'tree-label', testid: 'tree-label', title: text }, text);
+    const row = h(
+      'div',
+      { class: `tree-row ${this.host.currentId() === id ? 'current' : ''}` },
+      toggle,
+      label,
+      ' ',
+      statusBadge(d),
+      (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small', testid: 'tree-q4h' }, String(d.openQuestions)) : null,
+    );
+    row.addEventListener('click', () => this.host.open(id));
+    const li = h('li', { testid: 'tree-node', 'data-id': id, 'data-kind': d.kind, 'data-member': d.memberId }, row);
+    if (node.expanded && node.children && node.children.length > 0) {
+      const sub = h('ul', {});
+      for (const c of node.children) {
+        const cel = this.nodeEl(c);
+        if (cel) sub.append(cel);
+      }
+      li.append(sub);
+    }
+    return li;
+  }
+}

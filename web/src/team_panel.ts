@@ -1,0 +1,31 @@
+// The team's members on the left, and the member picker of the new-dialog form.
+import { byTestId as q, h, tr } from './dom';
+import type { Team } from './types';
+
+export function renderTeam(team: Team | null): void {
+  const ul = q('members');
+  const sel = q('new-member');
+  if (!(sel instanceof HTMLSelectElement)) throw new Error('new-member is not a select');
+  ul.replaceChildren();
+  const prev = sel.value;
+  sel.replaceChildren();
+  if (!team) return;
+  for (const m of team.members) {
+    ul.append(
+      h(
+        'li',
+        { testid: 'member', 'data-id': m.id },
+        h('strong', {}, m.name || m.id),
+        ' ',
+        h('span', { class: 'muted' }, `@${m.id}`),
+        // What answers, not what the team file asked for: a live provider that fell back to the
+        // scripted model does not claim its model.
+        m.providerKind === 'scripted'
+          ? h('div', { class: 'muted small', testid: 'member-model' }, tr('scriptedModel'))
+          : h('div', { class: 'muted small', testid: 'member-model' }, [m.provider, m.model].filter(Boolean).join(' · ')),
+      ),
+    );
+    sel.append(h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (@${m.id})` : `@${m.id}`));
+  }
+  sel.value = prev || team.defaultMember || team.members[0]?.id || '';
+}
