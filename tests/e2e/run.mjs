@@ -879,6 +879,41 @@ test(
   { browserArgs: ['--host-resolver-rules=MAP rebound.test 127.0.0.1'], consoleAllows: [/./] },
 );
 
+test('a root is marked done, archived and reopened; stop all and resume all with their counts', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('hello there');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Tell me about the launch.', 'the answer');
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'the idle root');
+  assert(await page.locator(tid('btn-reopen')).isHidden(), 'reopen is not offered on a running root');
+  await page.locator(tid('btn-complete')).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'completed', 'the root marked done');
+  await waitText(page, tid('composer-note'), 'completed', 'the composer on a completed root');
+  assert(await page.locator(tid('btn-complete')).isHidden(), 'mark done is gone once done');
+  await page.locator(tid('tab-completed')).click();
+  await waitText(page, tid('dialog-list'), 'hello there', 'the root under the completed tab');
+  await page.locator(tid('btn-archive')).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'archived', 'the archived root');
+  await page.locator(tid('btn-reopen')).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'the reopened root');
+  assert(await page.locator(tid('input')).isEnabled(), 'the reopened root takes messages');
+
+  // Run control: a long story streams; stop all stops it, resume all takes it up again.
+  await page.locator(tid('tab-running')).click();
+  await page.locator(tid('new-content')).fill('tell me a long story');
+  await page.locator(tid('new-start')).click();
+  await waitText(page, tid('saying'), 'Once upon', 'the streamed saying');
+  await waitText(page, tid('running-count'), '1', 'one dialog running');
+  await page.locator(`${tid('btn-stop-all')}:not([disabled])`).click();
+  await visible(page, tid('interrupted'), 'the interrupted mark');
+  await waitText(page, tid('resumable-count'), '1', 'one dialog to resume');
+  await waitText(page, tid('running-count'), '0', 'nothing running');
+  await page.locator(`${tid('btn-resume-all')}:not([disabled])`).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'generating', 'the dialog resumed');
+  await page.locator(`${tid('btn-stop-all')}:not([disabled])`).click();
+  await waitAttr(page, tid('dialog-status'), 'data-status', 'idle', 'stopped again');
+});
+
 // The root of a finished hierarchy: its status stays "running" (roots are not completed by the
 // engine), waiting for nothing, which the UI shows as idle.
 const ROOT_DONE_STATUS = 'idle';

@@ -192,6 +192,11 @@ export const rest = {
   sendMessage: (id: string, body: UserMessage) => post<{ accepted: boolean; msgId: string }>(dialogPath(id, '/messages'), body),
   answer: (id: string, body: { questionId: string; content: string; msgId: string }) => post<unknown>(dialogPath(id, '/answer'), body),
   control: (id: string, kind: 'interrupt' | 'resume') => post<unknown>(dialogPath(id, `/${kind}`)),
+  /** Seed 001's root lifecycle: mark done, archive, take up again. */
+  lifecycle: async (id: string, kind: 'complete' | 'archive' | 'reopen') =>
+    (await post<{ dialog: DialogSummary }>(dialogPath(id, `/${kind}`))).dialog,
+  stopAll: () => post<{ stopped: string[] }>('/api/stop_all'),
+  resumeAll: () => post<{ resumed: string[]; refused: { id: string; message: string }[] }>('/api/resume_all'),
 
   /** Stores one image or recording (docs/server.md "Uploads and attachments"). */
   upload: async (file: Blob) =>

@@ -5,6 +5,10 @@ export const LAYOUT_HTML = `
   <div class="brand" data-i18n="appTitle"></div>
   <div class="conn" data-testid="ws-status" data-state="connecting"></div>
   <div class="spacer"></div>
+  <span class="run-control" role="group">
+    <button type="button" class="stop-all" data-testid="btn-stop-all"><span class="btn-label" data-i18n="stopAll"></span> <span class="badge small" data-testid="running-count">0</span></button>
+    <button type="button" class="resume-all" data-testid="btn-resume-all"><span class="btn-label" data-i18n="resumeAll"></span> <span class="badge small" data-testid="resumable-count">0</span></button>
+  </span>
   <button type="button" class="q4h-button" data-testid="q4h-button">
     <span class="btn-label" data-i18n="q4h"></span>
     <span class="badge" data-testid="q4h-badge" data-count="0">0</span>
@@ -60,6 +64,9 @@ export const LAYOUT_HTML = `
         </span>
         <button type="button" data-testid="btn-interrupt" data-i18n="stop"></button>
         <button type="button" data-testid="btn-resume" data-i18n="resume"></button>
+        <button type="button" data-testid="btn-complete" data-i18n="markDone" hidden></button>
+        <button type="button" data-testid="btn-archive" data-i18n="archive" hidden></button>
+        <button type="button" data-testid="btn-reopen" data-i18n="reopen" hidden></button>
       </div>
     </div>
     <details class="tree-box" data-testid="tree-box" open hidden>

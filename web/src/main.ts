@@ -5,7 +5,7 @@
 import './style.css';
 import { ApiError, captureToken, onAuthError, rest } from './api';
 import { Composer } from './composer';
-import { renderDialogHead } from './dialog_head';
+import { renderDialogHead, renderRunCounts } from './dialog_head';
 import { DialogList } from './dialog_list';
 import { DialogTree } from './dialog_tree';
 import { byTestId as q, h, tr } from './dom';
@@ -200,6 +200,48 @@ async function control(kind: 'interrupt' | 'resume'): Promise<void> {
 q('btn-interrupt').addEventListener('click', () => void control('interrupt'));
 q('btn-resume').addEventListener('click', () => void control('resume'));
 
+// ---------- seed 001's root lifecycle, and run control over every dialog ----------
+
+async function lifecycle(kind: 'complete' | 'archive' | 'reopen'): Promise<void> {
+  const d = state.current;
+  if (!d) return;
+  try {
+    updateSummary(await rest.lifecycle(d.id, kind));
+  } catch (e) {
+    showError(e); // e.g. work in flight: the server names it
+  }
+}
+q('btn-complete').addEventListener('click', () => void lifecycle('complete'));
+q('btn-archive').addEventListener('click', () => void lifecycle('archive'));
+q('btn-reopen').addEventListener('click', () => void lifecycle('reopen'));
+
+let countsTimer: number | undefined;
+/** Asks the server again for the run counts, soon (several changes in a row ask once). */
+function scheduleRunCounts(delayMs = 300): void {
+  window.clearTimeout(countsTimer);
+  countsTimer = window.setTimeout(() => {
+    // While the server is away (or back with a new secret the page has not read yet) there is
+    // nothing to ask; the welcome of the next connection asks again.
+    if (!chan.isOpen) return;
+    rest
+      .status()
+      .then((status) => {
+        state.status = status;
+        renderRunCounts(status.dialogs);
+      })
+      .catch(() => {}); // the connection banner says when the server is away
+  }, delayMs);
+}
+q('btn-stop-all').addEventListener('click', () => {
+  rest.stopAll().then(() => scheduleRunCounts(), showError);
+});
+q('btn-resume-all').addEventListener('click', () => {
+  rest.resumeAll().then((outcome) => {
+    if (outcome.refused.length > 0) showError(new Error(outcome.refused.map((r) => `${r.id}: ${r.message}`).join('; ')));
+    scheduleRunCounts();
+  }, showError);
+});
+
 // ---------- Q4H: a question leads to its call, with the composer set to answer it ----------
 
 async function goToQuestion(question: Question): Promise<void> {
@@ -269,6 +311,7 @@ function onPacket(p: Packet): void {
       questions.schedule();
       return;
     case 'dialog_list_evt':
+      scheduleRunCounts(); // a root started or changed status: the counts may have moved
       if (typeof p.dialog.id === 'string') {
         list.upsert(p.dialog);
         updateSummary(p.dialog);
@@ -280,6 +323,8 @@ function onPacket(p: Packet): void {
       showError(new Error(p.message || p.code || 'error'));
       return;
     case 'welcome':
+      scheduleRunCounts();
+      return;
     case 'ack':
       return;
   }
@@ -291,6 +336,7 @@ function onPacket(p: Packet): void {
     if (current && (current.rootId || current.id) === p.dialog.rootId) void loadSidePanels();
   }
   if (p.type === 'dialog_state_evt') updateSummary(p.state);
+  if (p.type === 'dialog_state_evt' || p.type === 'generating_start_evt') scheduleRunCounts();
   // A ToT run's agent calls are its root's subdialogs: their news may have grown the tree.
   const underTotRoot = !!state.tot && !!current && p.dialog.rootId === current.id;
   if (underTotRoot && (p.type === 'subdialog_created_evt' || p.type === 'dialog_state_evt')) state.tot?.poke();
@@ -327,6 +373,7 @@ async function start(): Promise<void> {
     if (state.authFailed) return; // nothing else will work without the token
   }
   q('offline-banner').hidden = !state.status?.scriptedOffline;
+  renderRunCounts(state.status?.dialogs);
   chan.connect();
   try {
     state.team = await rest.team();

@@ -81,6 +81,8 @@ export interface Team {
 export interface Status {
   version?: string;
   protocol?: number;
+  /** Run control's counts among the dialogs this user sees (docs/server.md). */
+  dialogs?: { running: number; resumable: number };
   scriptedOffline?: boolean;
   providers?: Record<string, string>;
   authRequired?: boolean;
