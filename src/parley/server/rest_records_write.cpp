@@ -184,7 +184,12 @@ rest_response refused(const error& err) {
   return err.code == errc::invalid_argument ? field_error(err) : error_response(err);
 }
 
-// Appends the write to the dialog's log once `check` allows it.
+// Appends the write to the dialog's log once `check` allows it. Callers pass a named
+// `event_payload` (std::move of a local), never a temporary built inside the co_await expression:
+// g++ 12 mishandles such temporaries (see engine/log_writer.cpp), and a `record_memory_link{...}`
+// written inline here had its strings freed while the store's writer thread still projected the
+// event — the intermittent failure of RecordsViewsRest.ASelfReflectionSession... (valgrind showed
+// the read after free in apply_records).
 boost::asio::awaitable<result<void>> append_write(server_context& context, std::string dialog_id,
                                                   events::event_payload write, std::function<result<void>()> check) {
   co_return co_await context.engine.append_record_write(std::move(dialog_id), std::move(write), std::move(check));
@@ -218,11 +223,17 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string session_id = new_uuid();
-  events::record_session_opened opened{session_id, *session_type, *description, *created_by, std::move(*metadata),
-                                       std::move(reflection->trigger_source), std::move(reflection->goal),
+  events::record_session_opened opened{session_id,
+                                       *session_type,
+                                       *description,
+                                       *created_by,
+                                       std::move(*metadata),
+                                       std::move(reflection->trigger_source),
+                                       std::move(reflection->goal),
                                        std::move(reflection->ai_mood_state)};
   std::function<result<void>()> check = [&] { return no_turn_pending(records, *dialogue, "starting a session"); };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
+  events::event_payload opened_write = std::move(opened);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened_write), std::move(check));
   if (!written) co_return refused(written.err());
   auto session = existing(records.session(session_id), "session", session_id);
   if (!session) co_return error_response(session.err());
@@ -251,7 +262,8 @@ handler_result close_session(server_context& context, const rest_request& reques
     if (now->end_at != 0) return make_error(errc::conflict, "session " + id + " is already closed");
     return no_turn_pending(records, *dialogue, "closing its session");
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
+  events::event_payload closing_write = std::move(closing);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing_write), std::move(check));
   if (!written) co_return refused(written.err());
   auto closed = existing(records.session(id), "session", id);
   if (!closed) co_return error_response(closed.err());
@@ -299,7 +311,8 @@ handler_result post_turn(server_context& context, const rest_request& request, s
     if (now->end_at != 0) return make_error(errc::conflict, "session " + *session_id + " is closed; open a new one");
     return no_turn_pending(records, *dialogue, "opening another turn");
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
+  events::event_payload opened_write = std::move(opened);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened_write), std::move(check));
   if (!written) co_return refused(written.err());
   auto turn = existing(records.turn(turn_id), "turn", turn_id);
   if (!turn) co_return error_response(turn.err());
@@ -323,7 +336,8 @@ handler_result close_turn(server_context& context, const rest_request& request, 
 
   events::record_turn_closed closing{id, *status};
   std::function<result<void>()> check = [&] { return turn_is_open(records, id); };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
+  events::event_payload closing_write = std::move(closing);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing_write), std::move(check));
   if (!written) co_return refused(written.err());
   auto closed = existing(records.turn(id), "turn", id);
   if (!closed) co_return error_response(closed.err());
@@ -387,12 +401,13 @@ handler_result post_record_message(server_context& context, const rest_request& 
   }
 
   const std::string message_id = new_uuid();
-  events::record_message written_message{message_id, *turn_id,         *sender_role, *sender_id,
-                                          *content,   *content_type,    std::move(*metadata),
-                                          *reply_to,  *target,          *notes,       std::nullopt};
+  events::record_message written_message{message_id, *turn_id,      *sender_role,         *sender_id,
+                                         *content,   *content_type, std::move(*metadata), *reply_to,
+                                         *target,    *notes,        std::nullopt};
   if (!content_meta->empty()) written_message.content_meta = std::move(*content_meta);
   std::function<result<void>()> check = [&] { return turn_is_open(records, *turn_id); };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(written_message), std::move(check));
+  events::event_payload message_write = std::move(written_message);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(message_write), std::move(check));
   if (!written) co_return refused(written.err());
   auto message = existing(records.message(message_id), "message", message_id);
   if (!message) co_return error_response(message.err());
@@ -480,13 +495,14 @@ handler_result post_introspection(server_context& context, const rest_request& r
     if (now->end_at != 0) return make_error(errc::conflict, "session " + session_id + " is closed");
     return ok();
   };
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(turn), std::move(check));
+  events::event_payload introspection_write = std::move(turn);
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(introspection_write), std::move(check));
   if (!written) co_return refused(written.err());
   // Links to earlier memory entries are events of their own, each a fact of the log.
   for (const auto& memory_id : related) {
     std::function<result<void>()> always = [] { return ok(); };
-    auto linked = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, memory_id},
-                                        std::move(always));
+    events::event_payload link = events::record_memory_link{turn_id, memory_id};
+    auto linked = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
     if (!linked) co_return error_response(linked.err());
   }
   records_filter of_session;
@@ -522,8 +538,8 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   }
   if (!memory) co_return error_response(memory.err());
   std::function<result<void>()> always = [] { return ok(); };
-  auto written = co_await append_write(context, dialogue->dialog_id, events::record_memory_link{turn_id, *memory_id},
-                                       std::move(always));
+  events::event_payload link = events::record_memory_link{turn_id, *memory_id};
+  auto written = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
   if (!written) co_return refused(written.err());
   auto links = records.memory_links(turn_id);
   if (!links) co_return error_response(links.err());
