@@ -2,6 +2,8 @@
 // subdialog. Each answers once the engine has made the input durable; the drive itself runs in the
 // background on the engine's executor.
 #include <array>
+#include <limits>
+#include <optional>
 
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -9,6 +11,30 @@
 namespace parley::server::rest {
 
 namespace {
+
+// `POST .../dead`: why the subdialog is given up on (optional).
+struct declare_dead_request {
+  std::string reason;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("reason", s.reason);
+  }
+};
+
+// `POST .../answer`: the answer to an open question (seed 001's Q4H).
+struct answer_request {
+  std::string question_id;
+  std::optional<std::string> content;
+  std::string msg_id;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.required_text("questionId", s.question_id);
+    r.text("content", s.content, std::numeric_limits<std::size_t>::max());  // the engine's limit applies
+    r.text("msgId", s.msg_id, std::numeric_limits<std::size_t>::max());     // to_user_input's limit applies
+  }
+};
 
 boost::json::object accepted(const std::string& msg_id) {
   boost::json::object out{{"accepted", true}};
@@ -42,15 +68,11 @@ handler_result post_answer(server_context& context, const rest_request& request,
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, false, failure);
+  auto body = read_body<answer_request>(request, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 3> kFields{"questionId", "content", "msgId"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto question_id = required_text(*body, "questionId");
-  if (!question_id) co_return field_error(question_id.err());
-  auto input = read_user_input(context.engine, *body, request.idempotency_key);
+  auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  engine::user_answer answer{dialog_id, input->content, input->msg_id, *question_id, "answer"};
+  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer"};
   auto answered = co_await context.engine.answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
@@ -81,17 +103,13 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, true, failure);
+  const auto body = read_body<declare_dead_request>(request, true, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 1> kFields{"reason"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto reason = optional_text(*body, "reason");
-  if (!reason) co_return field_error(reason.err());
   if (row->kind != "sub") {
     co_return error_response(400, "bad_request",
                              "dialog " + dialog_id + " is a root dialog; only a subdialog can be declared dead");
   }
-  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, *reason);
+  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, body->reason);
   if (!declared) co_return error_response(declared.err());
   auto updated = find_dialog(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
