@@ -317,6 +317,14 @@ TEST_F(WsTest, BadPacketsGetErrorsNamingTheFieldAndTheConnectionStaysOpen) {
   reply = error_for(R"({"type":"subscribe","dialog":{"selfId":"no-such-dialog"}})");
   EXPECT_EQ(reply.at("code"), "not_found");
 
+  // Past the protocol table, the input is read into a typed packet: a msgId longer than the REST
+  // routes take is refused the same way, naming the field.
+  const auto id = idle_dialog();
+  reply = error_for(R"({"type":"drive_dlg_by_user_msg","dialog":{"selfId":")" + id + R"("},"content":"x","msgId":")" +
+                    std::string(201, 'm') + "\"}");
+  EXPECT_EQ(reply.at("code"), "bad_field");
+  EXPECT_EQ(reply.at("message"), "msgId: 201 bytes, over the limit of 200");
+
   const std::string big = R"({"type":"hello","protocol":1,"pad":")" + std::string(70 << 10, 'x') + "\"}";
   reply = error_for(big);
   EXPECT_EQ(reply.at("code"), "too_large");

@@ -54,8 +54,7 @@ bool field_reader::string_ok(std::string_view name, const boost::json::value& va
     return false;
   }
   if (text.size() > max_bytes) {
-    fail(name,
-         std::to_string(text.size()) + " bytes, more than the " + std::to_string(max_bytes) + " this field may have");
+    fail(name, std::to_string(text.size()) + " bytes, over the limit of " + std::to_string(max_bytes));
     return false;
   }
   return true;
@@ -157,7 +156,7 @@ void field_reader::text_list(std::string_view name, std::vector<std::string>& ou
   if (!value->is_array()) return fail(name, std::string("expected an array of strings, got ") + json_kind_name(*value));
   const auto& items = value->get_array();
   if (items.size() > max_items) {
-    return fail(name, std::to_string(items.size()) + " items, more than the " + std::to_string(max_items) + " allowed");
+    return fail(name, std::to_string(items.size()) + " items, over the limit of " + std::to_string(max_items));
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::string where = std::string(name) + "[" + std::to_string(i) + "]";

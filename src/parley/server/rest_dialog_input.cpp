@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "parley/server/dialog_requests.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -48,13 +49,12 @@ handler_result post_message(server_context& context, const rest_request& request
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, false, failure);
+  auto body = read_body<post_message_request>(request, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 3> kFields{"content", "msgId", "attachment"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto input = read_user_input(context.engine, *body, request.idempotency_key);
+  auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), body->attachment.has_value(),
+                             request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  auto attachment = read_attachment(context, request, *body);
+  auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
   if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
     co_return error_response(shared.err());

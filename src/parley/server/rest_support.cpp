@@ -211,6 +211,9 @@ result<user_input> to_user_input(const engine::engine& eng, const std::optional<
   if (!given_content && !with_attachment) {
     return make_error(errc::invalid_argument, "content: required, a non-empty string");
   }
+  if (given_content && given_content->empty() && !with_attachment) {
+    return make_error(errc::invalid_argument, "content: expected a non-empty string");
+  }
   auto content = std::optional<std::string>(given_content.value_or(""));
   if (auto valid = eng.check_user_message(*content, with_attachment); !valid) {
     return make_error(errc::invalid_argument, "content: " + valid.err().message);
@@ -242,7 +245,13 @@ result<boost::json::object> read_attachment(server_context& context, const rest_
                       std::string("attachment: expected an object {uploadId, caption?, transcription?}, got ") +
                           json_kind_name(*value));
   }
-  const auto& given = value->get_object();
+  return read_attachment(context, request, std::optional<boost::json::object>(value->get_object()));
+}
+
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const std::optional<boost::json::object>& attachment) {
+  if (!attachment) return boost::json::object{};
+  const auto& given = *attachment;
   for (const auto& field : given) {
     if (field.key() != "uploadId" && field.key() != "caption" && field.key() != "transcription") {
       return make_error(errc::invalid_argument, "attachment." + std::string(field.key()) +

@@ -98,6 +98,9 @@ result<user_input> to_user_input(const engine::engine& eng, const std::optional<
 // engine's user_message attachment (model/event.hpp); empty when the body has none.
 result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
                                             const boost::json::object& body);
+// The same from the `attachment` object a typed request read (nullopt: none).
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const std::optional<boost::json::object>& attachment);
 // Lets everyone who sees `root_id` read the attachment's upload (nothing when there is none).
 result<void> share_attachment(server_context& context, const boost::json::object& attachment,
                               const std::string& root_id);

@@ -70,7 +70,7 @@ TEST_F(RequestReader, EachRefusalStartsWithTheFieldsName) {
   EXPECT_EQ(refusal("{}"), "name: required, a non-empty string");
   EXPECT_EQ(refusal(R"({"name":""})"), "name: expected a non-empty string");
   EXPECT_EQ(refusal(R"({"name":7})"), "name: expected a non-empty string, got integer");
-  EXPECT_EQ(refusal(R"({"name":"far too long"})"), "name: 12 bytes, more than the 8 this field may have");
+  EXPECT_EQ(refusal(R"({"name":"far too long"})"), "name: 12 bytes, over the limit of 8");
   EXPECT_EQ(refusal(R"({"name":"a","colour":"green"})"), "colour: expected one of red, blue, got 'green'");
   EXPECT_EQ(refusal(R"({"name":"a","note":[]})"), "note: expected a string, got array");
   EXPECT_EQ(refusal(R"({"name":"a","count":11})"), "count: expected an integer 1..10, got 11");
@@ -78,7 +78,7 @@ TEST_F(RequestReader, EachRefusalStartsWithTheFieldsName) {
   EXPECT_EQ(refusal(R"({"name":"a","at":"yesterday"})").rfind("at: expected a UTC ISO-8601 time", 0), 0U);
   EXPECT_EQ(refusal(R"({"name":"a","tags":"x"})"), "tags: expected an array of strings, got string");
   EXPECT_EQ(refusal(R"({"name":"a","tags":["x",2]})"), "tags[1]: expected a non-empty string, got integer");
-  EXPECT_EQ(refusal(R"({"name":"a","tags":["x","y","z"]})"), "tags: 3 items, more than the 2 allowed");
+  EXPECT_EQ(refusal(R"({"name":"a","tags":["x","y","z"]})"), "tags: 3 items, over the limit of 2");
   EXPECT_EQ(refusal(R"({"name":"a","extra":[]})"), "extra: expected an object, got array");
 }
 
