@@ -31,7 +31,7 @@ struct post_message_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.text("content", s.content, kEngineChecksSize);
+    r.message_text("content", s.content, kEngineChecksSize);
     r.text("msgId", s.msg_id, kEngineChecksSize);
     r.object("attachment", s.attachment);
   }
@@ -52,7 +52,7 @@ struct create_dialog_request {
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.text("memberId", s.member_id);
-    r.text("content", s.content, kEngineChecksSize);
+    r.message_text("content", s.content, kEngineChecksSize);
     r.text("title", s.title, kMaxTitleBytes);
     r.text("taskDocPath", s.task_doc_path);
     r.text("msgId", s.msg_id, kEngineChecksSize);

@@ -81,6 +81,15 @@ void field_reader::text(std::string_view name, std::optional<std::string>& out, 
   if (value != nullptr && string_ok(name, *value, max_bytes)) out.emplace(value->get_string());
 }
 
+void field_reader::message_text(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes) {
+  const auto* value = present(name);
+  if (value == nullptr) return;
+  if (!value->is_string()) {
+    return fail(name, std::string("expected a non-empty string, got ") + json_kind_name(*value));
+  }
+  if (string_ok(name, *value, max_bytes)) out.emplace(value->get_string());
+}
+
 void field_reader::one_of(std::string_view name, std::string& out, std::span<const std::string_view> values,
                           std::string_view fallback) {
   std::optional<std::string> given;

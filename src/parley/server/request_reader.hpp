@@ -42,6 +42,9 @@ class field_reader {
   void text(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
   // A string whose absence matters (nullopt when absent or null).
   void text(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes = kDefaultTextBytes);
+  // The text of a user message: nullopt when absent; a string, else refused as "expected a
+  // non-empty string" (whether it may be empty is the caller's rule: beside an attachment it may).
+  void message_text(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes);
   // One of `values`. Absent: `fallback`, or refused as required when `fallback` is empty.
   void one_of(std::string_view name, std::string& out, std::span<const std::string_view> values,
               std::string_view fallback = {});
