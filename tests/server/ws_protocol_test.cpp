@@ -292,6 +292,7 @@ TEST_F(WsTest, ReconnectWithAfterSeqAndEpochGetsExactlyTheMissedEvents) {
 
 TEST_F(WsTest, BadPacketsGetErrorsNamingTheFieldAndTheConnectionStaysOpen) {
   start();
+  const auto id = idle_dialog();  // before connecting: what its creation announces is not a reply here
   auto client = connect();
   const auto error_for = [&](std::string_view text) {
     client->send(text);
@@ -316,6 +317,13 @@ TEST_F(WsTest, BadPacketsGetErrorsNamingTheFieldAndTheConnectionStaysOpen) {
 
   reply = error_for(R"({"type":"subscribe","dialog":{"selfId":"no-such-dialog"}})");
   EXPECT_EQ(reply.at("code"), "not_found");
+
+  // Past the protocol table, the input is read into a typed packet: a msgId longer than the REST
+  // routes take is refused the same way, naming the field.
+  reply = error_for(R"({"type":"drive_dlg_by_user_msg","dialog":{"selfId":")" + id + R"("},"content":"x","msgId":")" +
+                    std::string(201, 'm') + "\"}");
+  EXPECT_EQ(reply.at("code"), "bad_field");
+  EXPECT_EQ(reply.at("message"), "msgId: 201 bytes, over the limit of 200");
 
   const std::string big = R"({"type":"hello","protocol":1,"pad":")" + std::string(70 << 10, 'x') + "\"}";
   reply = error_for(big);

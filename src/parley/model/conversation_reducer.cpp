@@ -231,11 +231,16 @@ class turn_folder {
       t.turn_type = "unresponded_turn";
       t.status = "unresponded";
       t.closed_at = ev_.ts_ms;
-      t.metadata = metadata_text({{"openedAs", c_.turn_type}, {"closedBy", "api"}});
+      boost::json::object meta{{"openedAs", c_.turn_type}, {"closedBy", p.closed_by.empty() ? "api" : p.closed_by}};
+      if (!p.outcome.empty()) meta["outcome"] = p.outcome;
+      t.metadata = metadata_text(meta);
       out_.closed_turns.push_back(std::move(t));
       c_.turn_id.clear();
     } else {
       close_responded("");
+      if (!p.closed_by.empty()) {
+        out_.closed_turns.back().metadata = metadata_text({{"respondedBy", ""}, {"closedBy", p.closed_by}});
+      }
     }
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
   }
@@ -260,6 +265,7 @@ class turn_folder {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty() || c_.session_id.empty() || p.session_id != c_.session_id) return;
     end_current_session(ev_.ts_ms, p.summary);
+    if (!p.reason.empty()) out_.closed_sessions.back().metadata = metadata_text({{"close_reason", p.reason}});
     c_.session_id.clear();
   }
 

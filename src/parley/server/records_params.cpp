@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "parley/core/time.hpp"
+#include "parley/model/records_write_rules.hpp"
 #include "parley/server/rest_support.hpp"
 
 namespace parley::server {
@@ -82,9 +83,16 @@ result<records_filter> parse_records_params(const rest_request& request, const r
   auto status = enum_param(request, "status", {"pending", "responded", "unresponded"});
   if (!status) return std::move(status).err();
   f.status = std::move(*status);
-  auto type = enum_param(request, "type", {"dialogue", "self_reflection"});
+  // Seed 002's words are taken too: `interaction` and `reflection` (the write API's session types)
+  // and `task` (its "?type=task"): the sessions of the work another AI gave the member, i.e. of
+  // ai_ai dialogues (a Tellask's subdialog).
+  auto type = enum_param(request, "type", {"dialogue", "self_reflection", "interaction", "reflection", "task"});
   if (!type) return std::move(type).err();
-  f.session_type = std::move(*type);
+  if (*type == "task") {
+    f.dialogue_type = "ai_ai";
+  } else if (!type->empty()) {
+    f.session_type = records_rules::session_type_of(*type);
+  }
 
   auto since = time_param(request, "since");
   if (!since) return std::move(since).err();

@@ -2,7 +2,10 @@
 // subdialog. Each answers once the engine has made the input durable; the drive itself runs in the
 // background on the engine's executor.
 #include <array>
+#include <limits>
+#include <optional>
 
+#include "parley/server/dialog_requests.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -10,20 +13,52 @@ namespace parley::server::rest {
 
 namespace {
 
-// `{reason?}`: why a human stops work, recorded with the stop as "stopped by <user><how>: <reason>".
-result<std::string> stop_reason_of(const rest_request& request, std::string_view how = "") {
-  rest_response failure;
-  const auto body = parse_body_object(request.body, true, failure);
-  if (!body) return make_error(errc::invalid_argument, "the body must be a JSON object");
-  static constexpr std::array<std::string_view, 1> kFields{"reason"};
-  PARLEY_TRY(only_fields(*body, kFields));
-  auto reason = optional_text(*body, "reason");
-  if (!reason) return std::move(reason).err();
-  if (reason->size() > 500) return make_error(errc::invalid_argument, "reason: more than 500 bytes");
+// `{reason?}`: why a human stops work (interrupt, stop all), recorded with the stop.
+struct stop_request {
+  std::string reason;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("reason", s.reason, 500);
+  }
+};
+
+// "stopped by <user><how>: <reason>", as the log records the stop.
+std::string stop_reason_of(const rest_request& request, const stop_request& body, std::string_view how = "") {
   const std::string by =
       "stopped by " + (request.who != nullptr ? request.who->id : std::string("a human")) + std::string(how);
-  return reason->empty() ? by : by + ": " + *reason;
+  return body.reason.empty() ? by : by + ": " + body.reason;
 }
+
+// `POST .../complete|archive|reopen` take no fields.
+struct no_fields_request {
+  template <class S, class R>
+  static void fields(S&, R&) {}
+};
+
+// `POST .../dead`: why the subdialog is given up on (optional).
+struct declare_dead_request {
+  std::string reason;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("reason", s.reason);
+  }
+};
+
+// `POST .../answer`: the answer to an open question (seed 001's Q4H).
+struct answer_request {
+  std::string question_id;
+  std::optional<std::string> content;
+  std::string msg_id;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.required_text("questionId", s.question_id);
+    r.message_text("content", s.content, std::numeric_limits<std::size_t>::max());  // the engine's limit applies
+    r.text("msgId", s.msg_id, std::numeric_limits<std::size_t>::max());             // to_user_input's limit applies
+  }
+};
 
 boost::json::object accepted(const std::string& msg_id) {
   boost::json::object out{{"accepted", true}};
@@ -37,13 +72,12 @@ handler_result post_message(server_context& context, const rest_request& request
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, false, failure);
+  auto body = read_body<post_message_request>(request, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 3> kFields{"content", "msgId", "attachment"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto input = read_user_input(context.engine, *body, request.idempotency_key);
+  auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), body->attachment.has_value(),
+                             request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  auto attachment = read_attachment(context, request, *body);
+  auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
   if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
     co_return error_response(shared.err());
@@ -57,15 +91,11 @@ handler_result post_answer(server_context& context, const rest_request& request,
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, false, failure);
+  auto body = read_body<answer_request>(request, false, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 3> kFields{"questionId", "content", "msgId"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto question_id = required_text(*body, "questionId");
-  if (!question_id) co_return field_error(question_id.err());
-  auto input = read_user_input(context.engine, *body, request.idempotency_key);
+  auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  engine::user_answer answer{dialog_id, input->content, input->msg_id, *question_id, "answer"};
+  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer"};
   auto answered = co_await context.engine.answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
@@ -78,23 +108,26 @@ handler_result post_answer(server_context& context, const rest_request& request,
 handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  auto reason = stop_reason_of(request);
-  if (!reason) co_return field_error(reason.err());
+  rest_response failure;
+  const auto body = read_body<stop_request>(request, true, failure);
+  if (!body) co_return failure;
   // Nothing running is not an error for the client: the dialog is stopped either way.
-  const auto stopped = context.engine.stop(dialog_id, std::move(*reason));
+  const auto stopped = context.engine.stop(dialog_id, stop_reason_of(request, *body));
   if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
 }
 
 handler_result post_stop_all(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
-  auto reason = stop_reason_of(request, " (stop all)");
-  if (!reason) co_return field_error(reason.err());
+  rest_response failure;
+  const auto body = read_body<stop_request>(request, true, failure);
+  if (!body) co_return failure;
+  const std::string reason = stop_reason_of(request, *body, " (stop all)");
   boost::json::array stopped;
   for (const auto& id : context.engine.running_dialogs()) {
     // Only what the asker may see: under --users, one user's stop all leaves the others' work.
     const auto* runtime = context.engine.find(id);
     if (runtime == nullptr || !may_see(context, request.who, runtime->row())) continue;
-    if (context.engine.stop(id, *reason)) stopped.emplace_back(id);
+    if (context.engine.stop(id, reason)) stopped.emplace_back(id);
   }
   co_return json_response(200, boost::json::object{{"stopped", std::move(stopped)}});
 }
@@ -128,17 +161,13 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, true, failure);
+  const auto body = read_body<declare_dead_request>(request, true, failure);
   if (!body) co_return failure;
-  static constexpr std::array<std::string_view, 1> kFields{"reason"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto reason = optional_text(*body, "reason");
-  if (!reason) co_return field_error(reason.err());
   if (row->kind != "sub") {
     co_return error_response(400, "bad_request",
                              "dialog " + dialog_id + " is a root dialog; only a subdialog can be declared dead");
   }
-  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, *reason);
+  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, body->reason);
   if (!declared) co_return error_response(declared.err());
   auto updated = find_dialog(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
@@ -152,9 +181,7 @@ handler_result set_root_status(server_context& context, const rest_request& requ
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
-  const auto body = parse_body_object(request.body, true, failure);
-  if (!body) co_return failure;
-  if (auto known = only_fields(*body, {}); !known) co_return field_error(known.err());
+  if (!read_body<no_fields_request>(request, true, failure)) co_return failure;
   auto changed = co_await context.engine.set_root_status(dialog_id, to);
   if (!changed) co_return error_response(changed.err());
   auto updated = find_dialog(context, request, dialog_id);

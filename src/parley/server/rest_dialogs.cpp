@@ -7,6 +7,7 @@
 
 #include "parley/engine/taskdoc.hpp"
 #include "parley/server/dialog_cursor.hpp"
+#include "parley/server/dialog_requests.hpp"
 #include "parley/server/json_views.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -52,48 +53,41 @@ struct dialogue_people {
 };
 
 result<dialogue_people> read_dialogue_people(server_context& context, const user& creator,
-                                             const boost::json::object& body, const std::string& member_id) {
-  auto type = optional_text(body, "type");
-  if (!type) return std::move(type).err();
-  if (type->empty()) *type = "human_ai";
-  if (*type != "human_ai" && *type != "lio_group" && *type != "human_human" && *type != "human_group_ai") {
-    return make_error(errc::invalid_argument,
-                      "type: expected human_ai, lio_group, human_human or human_group_ai, got '" + *type + "'");
+                                             const create_dialog_request& body) {
+  const std::string type = body.dialogue_type();
+  const std::string& member_id = body.member_id;
+  const auto& participants = body.participants;
+  const auto& members = body.members;
+  const bool with_others = type == "human_human" || type == "human_group_ai";
+  const bool with_members = type == "lio_group" || type == "human_group_ai";
+  if (with_others && participants.empty()) {
+    return make_error(errc::invalid_argument, "participants: a " + type + " dialog needs at least one other user");
   }
-  auto participants = optional_text_list(body, "participants");
-  if (!participants) return std::move(participants).err();
-  auto members = optional_text_list(body, "members");
-  if (!members) return std::move(members).err();
-  const bool with_others = *type == "human_human" || *type == "human_group_ai";
-  const bool with_members = *type == "lio_group" || *type == "human_group_ai";
-  if (with_others && participants->empty()) {
-    return make_error(errc::invalid_argument, "participants: a " + *type + " dialog needs at least one other user");
+  if (!with_others && !participants.empty()) {
+    return make_error(errc::invalid_argument, "participants: a " + type + " dialog has one human, its creator");
   }
-  if (!with_others && !participants->empty()) {
-    return make_error(errc::invalid_argument, "participants: a " + *type + " dialog has one human, its creator");
-  }
-  const std::size_t fewest_members = *type == "lio_group" ? 2 : 1;
-  if (with_members && members->size() < fewest_members) {
-    return make_error(errc::invalid_argument, "members: a " + *type + " dialog needs at least " +
+  const std::size_t fewest_members = type == "lio_group" ? 2 : 1;
+  if (with_members && members.size() < fewest_members) {
+    return make_error(errc::invalid_argument, "members: a " + type + " dialog needs at least " +
                                                   std::to_string(fewest_members) + " AI member(s)");
   }
-  if (!with_members && !members->empty()) {
+  if (!with_members && !members.empty()) {
     return make_error(errc::invalid_argument, "members: only lio_group and human_group_ai dialogs have members");
   }
-  if (!member_id.empty() && *type == "human_human") {
+  if (!member_id.empty() && type == "human_human") {
     return make_error(errc::invalid_argument, "memberId: a human_human dialog has no AI");
   }
-  if (!member_id.empty() && *type == "lio_group" &&
-      std::find(members->begin(), members->end(), member_id) == members->end()) {
+  if (!member_id.empty() && type == "lio_group" &&
+      std::find(members.begin(), members.end(), member_id) == members.end()) {
     return make_error(errc::invalid_argument, "memberId: the default responder must be one of members");
   }
-  if (!member_id.empty() && *type == "human_group_ai") {
+  if (!member_id.empty() && type == "human_group_ai") {
     return make_error(errc::invalid_argument, "memberId: in a human_group_ai dialog an AI answers when @mentioned");
   }
   dialogue_people out;
   out.humans.push_back(creator.id);
-  for (std::size_t i = 0; i < participants->size(); ++i) {
-    const auto& id = (*participants)[i];
+  for (std::size_t i = 0; i < participants.size(); ++i) {
+    const auto& id = participants[i];
     const std::string where = "participants[" + std::to_string(i) + "]";
     if (context.users.find(id) == nullptr) {
       return make_error(errc::invalid_argument, where + ": no user '" + id + "' on this server");
@@ -103,8 +97,8 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
     }
     out.humans.push_back(id);
   }
-  for (std::size_t i = 0; i < members->size(); ++i) {
-    const auto& id = (*members)[i];
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const auto& id = members[i];
     const std::string where = "members[" + std::to_string(i) + "]";
     if (context.engine.team().find_member(id) == nullptr) {
       return make_error(errc::invalid_argument, where + ": no member '" + id + "' in the team");
@@ -114,7 +108,7 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
     }
     out.members.push_back(id);
   }
-  out.humans_only = *type == "human_human";
+  out.humans_only = type == "human_human";
   return out;
 }
 
@@ -175,35 +169,22 @@ handler_result list_dialogs(server_context& context, const rest_request& request
 
 handler_result create_dialog(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   rest_response failure;
-  const auto body = parse_body_object(request.body, false, failure);
-  if (!body) co_return failure;
   // Every field is checked before anything is created, so a bad request leaves nothing behind.
-  static constexpr std::array<std::string_view, 9> kFields{
-      "memberId", "content", "title", "taskDocPath", "msgId", "type", "participants", "members", "attachment"};
-  if (auto known = only_fields(*body, kFields); !known) co_return field_error(known.err());
-  auto input = read_user_input(context.engine, *body, request.idempotency_key);
+  auto body = read_body<create_dialog_request>(request, false, failure);
+  if (!body) co_return failure;
+  auto input =
+      to_user_input(context.engine, body->content, body->msg_id, body->attachment.has_value(), request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  auto member = optional_text(*body, "memberId");
-  if (!member) co_return field_error(member.err());
-  if (!member->empty() && context.engine.team().find_member(*member) == nullptr) {
-    co_return field_error(make_error(errc::invalid_argument, "memberId: no member '" + *member + "' in the team"));
+  if (!body->member_id.empty() && context.engine.team().find_member(body->member_id) == nullptr) {
+    co_return field_error(field_problem("memberId", "no member '" + body->member_id + "' in the team"));
   }
-  auto people = read_dialogue_people(context, *request.who, *body, *member);
+  auto people = read_dialogue_people(context, *request.who, *body);
   if (!people) co_return field_error(people.err());
-  auto attachment = read_attachment(context, request, *body);
+  auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
-  auto title = optional_text(*body, "title");
-  if (!title) co_return field_error(title.err());
-  if (title->size() > kMaxTitleBytes) {
-    co_return field_error(make_error(
-        errc::invalid_argument,
-        "title: " + std::to_string(title->size()) + " bytes, over the limit of " + std::to_string(kMaxTitleBytes)));
-  }
-  auto task_doc = optional_text(*body, "taskDocPath");
-  if (!task_doc) co_return field_error(task_doc.err());
-  if (!task_doc->empty()) {
-    if (auto valid = engine::check_task_doc_path(context.engine.team().workspace, *task_doc); !valid) {
-      co_return field_error(make_error(errc::invalid_argument, "taskDocPath: " + valid.err().message));
+  if (!body->task_doc_path.empty()) {
+    if (auto valid = engine::check_task_doc_path(context.engine.team().workspace, body->task_doc_path); !valid) {
+      co_return field_error(field_problem("taskDocPath", valid.err().message));
     }
   }
 
@@ -217,7 +198,7 @@ handler_result create_dialog(server_context& context, const rest_request& reques
       co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
     }
   }
-  engine::new_dialog spec{*member, *title, *task_doc};
+  engine::new_dialog spec{body->member_id, body->title, body->task_doc_path};
   spec.humans = std::move(people->humans);
   spec.members = std::move(people->members);
   spec.humans_only = people->humans_only;

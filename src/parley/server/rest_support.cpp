@@ -201,11 +201,24 @@ result<user_input> read_user_input(const engine::engine& eng, const boost::json:
   const bool with_attachment = body.contains("attachment");
   auto content = with_attachment ? optional_text(body, "content") : required_text(body, "content");
   if (!content) return std::move(content).err();
+  auto msg_id = optional_text(body, "msgId");
+  if (!msg_id) return std::move(msg_id).err();
+  return to_user_input(eng, std::move(*content), std::move(*msg_id), with_attachment, idempotency_key);
+}
+
+result<user_input> to_user_input(const engine::engine& eng, const std::optional<std::string>& given_content,
+                                 std::string given_msg_id, bool with_attachment, std::string_view idempotency_key) {
+  if (!given_content && !with_attachment) {
+    return make_error(errc::invalid_argument, "content: required, a non-empty string");
+  }
+  if (given_content && given_content->empty() && !with_attachment) {
+    return make_error(errc::invalid_argument, "content: expected a non-empty string");
+  }
+  auto content = std::optional<std::string>(given_content.value_or(""));
   if (auto valid = eng.check_user_message(*content, with_attachment); !valid) {
     return make_error(errc::invalid_argument, "content: " + valid.err().message);
   }
-  auto msg_id = optional_text(body, "msgId");
-  if (!msg_id) return std::move(msg_id).err();
+  auto msg_id = std::optional<std::string>(std::move(given_msg_id));
   if (msg_id->empty()) {
     // A header is any bytes; the id goes into the log (user_message.msgId), which takes only
     // UTF-8. Refused rather than repaired: two keys must not become one id.
@@ -232,7 +245,13 @@ result<boost::json::object> read_attachment(server_context& context, const rest_
                       std::string("attachment: expected an object {uploadId, caption?, transcription?}, got ") +
                           json_kind_name(*value));
   }
-  const auto& given = value->get_object();
+  return read_attachment(context, request, std::optional<boost::json::object>(value->get_object()));
+}
+
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const std::optional<boost::json::object>& attachment) {
+  if (!attachment) return boost::json::object{};
+  const auto& given = *attachment;
   for (const auto& field : given) {
     if (field.key() != "uploadId" && field.key() != "caption" && field.key() != "transcription") {
       return make_error(errc::invalid_argument, "attachment." + std::string(field.key()) +

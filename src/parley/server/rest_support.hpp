@@ -14,6 +14,7 @@
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/model/records.hpp"
+#include "parley/server/request_reader.hpp"
 #include "parley/server/rest_router.hpp"
 
 namespace parley::server {
@@ -30,6 +31,21 @@ rest_response json_response(unsigned status, boost::json::object body);
 // fills `failure` with the 400 (bad_json for syntax, bad_request for a non-object) and returns nothing.
 std::optional<boost::json::object> parse_body_object(const std::string& body, bool empty_is_object,
                                                      rest_response& failure);
+
+// A typed request from the body (request_reader.hpp). On failure fills `failure` with the 400 —
+// bad_json or bad_request for the body itself, bad_field naming the field — and returns nothing.
+template <class T>
+std::optional<T> read_body(const rest_request& request, bool empty_is_object, rest_response& failure,
+                           unknown_fields unknown = unknown_fields::refuse) {
+  auto body = parse_body_object(request.body, empty_is_object, failure);
+  if (!body) return std::nullopt;
+  auto typed = read_request<T>(*body, unknown);
+  if (!typed) {
+    failure = field_error(typed.err());
+    return std::nullopt;
+  }
+  return std::move(typed).value();
+}
 
 // Fields of a request body. Messages name the field and what was expected.
 result<std::string> required_text(const boost::json::object& body, std::string_view key);
@@ -75,10 +91,16 @@ struct user_input {
 // either it gets a fresh id.
 result<user_input> read_user_input(const engine::engine& eng, const boost::json::object& body,
                                    std::string_view idempotency_key = {});
+// The same from fields a typed request already read: `content` (absent: nullopt) and `msgId`.
+result<user_input> to_user_input(const engine::engine& eng, const std::optional<std::string>& content,
+                                 std::string msg_id, bool with_attachment, std::string_view idempotency_key = {});
 // `attachment: {uploadId, caption?, transcription?}`: an upload of the asking user, as the
 // engine's user_message attachment (model/event.hpp); empty when the body has none.
 result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
                                             const boost::json::object& body);
+// The same from the `attachment` object a typed request read (nullopt: none).
+result<boost::json::object> read_attachment(server_context& context, const rest_request& request,
+                                            const std::optional<boost::json::object>& attachment);
 // Lets everyone who sees `root_id` read the attachment's upload (nothing when there is none).
 result<void> share_attachment(server_context& context, const boost::json::object& attachment,
                               const std::string& root_id);

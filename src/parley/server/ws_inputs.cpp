@@ -1,6 +1,9 @@
 #include "parley/server/ws_inputs.hpp"
 
+#include <limits>
+
 #include "parley/core/json.hpp"
+#include "parley/server/request_reader.hpp"
 #include "parley/server/rest_support.hpp"
 
 namespace parley::server {
@@ -25,7 +28,47 @@ const char* wire_error_code(errc code) {
   }
 }
 
-namespace {}  // namespace
+namespace {
+
+// The input packets as typed requests. The protocol table (wire_schema.cpp) has already checked
+// which fields a packet has and their JSON kinds — and owns what an unknown field means — so these
+// read the values the engine takes, with its limits, and ignore the rest (`type`, `dialog`).
+constexpr std::size_t kMaxIdBytes = 200;
+
+struct user_message_packet {
+  std::string content;
+  std::string msg_id;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("content", s.content, std::numeric_limits<std::size_t>::max());  // the engine's limit, below
+    r.text("msgId", s.msg_id, kMaxIdBytes);
+  }
+};
+
+struct user_answer_packet {
+  std::string content;
+  std::string msg_id;
+  std::string question_id;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("content", s.content, std::numeric_limits<std::size_t>::max());
+    r.text("msgId", s.msg_id, kMaxIdBytes);
+    r.required_text("questionId", s.question_id, kMaxIdBytes);
+  }
+};
+
+struct declare_dead_packet {
+  std::string reason;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    r.text("reason", s.reason);
+  }
+};
+
+}  // namespace
 
 result<void> check_dialog(server_context& context, const user& who, const std::string& dialog_id) {
   if (const auto* running = context.engine.find(dialog_id);
@@ -68,13 +111,16 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
   const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
   PARLEY_CO_TRY(check_dialog(context, who, dialog_id));
   if (type == "drive_dlg_by_user_msg") {
-    const std::string content = json_string_or(packet, "content");
-    PARLEY_CO_TRY(check_content(context, content));
-    co_return co_await context.engine.post_user_message(dialog_id, content, json_string_or(packet, "msgId"), who.id);
+    auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
+    if (!input) co_return std::move(input).err();
+    PARLEY_CO_TRY(check_content(context, input->content));
+    co_return co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, who.id);
   }
   if (type == "drive_dialog_by_user_answer") {
-    engine::user_answer answer{dialog_id, json_string_or(packet, "content"), json_string_or(packet, "msgId"),
-                               json_string_or(packet, "questionId"), "answer"};
+    auto input = read_request<user_answer_packet>(packet, unknown_fields::ignore);
+    if (!input) co_return std::move(input).err();
+    engine::user_answer answer{dialog_id, std::move(input->content), std::move(input->msg_id),
+                               std::move(input->question_id), "answer"};
     PARLEY_CO_TRY(check_content(context, answer.content));
     PARLEY_CO_TRY(check_open_question(context, dialog_id, answer.question_id));
     co_return co_await context.engine.answer_question(std::move(answer));
@@ -82,7 +128,9 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
   if (type == "interrupt") co_return context.engine.stop(dialog_id, "stopped by " + who.id);
   if (type == "resume") co_return co_await context.engine.resume(dialog_id);
   if (type == "declare_subdialog_dead") {
-    co_return co_await context.engine.declare_subdialog_dead(dialog_id, json_string_or(packet, "reason"));
+    auto input = read_request<declare_dead_packet>(packet, unknown_fields::ignore);
+    if (!input) co_return std::move(input).err();
+    co_return co_await context.engine.declare_subdialog_dead(dialog_id, std::move(input->reason));
   }
   co_return make_error(errc::invalid_argument, "type: '" + type + "' is not an input packet");
 }

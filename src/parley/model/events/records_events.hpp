@@ -60,11 +60,13 @@ struct record_session_closed {
   static constexpr std::string_view kType = "record_session_closed";
   std::string session_id;
   std::string summary;
+  std::string reason;  // seed 002's close reason: "timeout" | "manual" | "task_completed"; "" unsaid
 
   template <class S, class V>
   static void fields(S& s, V& v) {
     v.required("sessionId", s.session_id);
     v.since("summary", s.summary, "", "2026-11-25 (461d2c6, self-reflection sessions)");
+    v.defaulted("reason", s.reason, "");
   }
   bool operator==(const record_session_closed&) const = default;
 };
@@ -87,16 +89,22 @@ struct record_turn_opened {
   bool operator==(const record_turn_opened&) const = default;
 };
 
-// Closes the pending turn `responded` or `unresponded`.
+// Closes the pending turn `responded` or `unresponded`. `outcome` is seed 002's word when the
+// client gave one ("expired" | "ignored", both unresponded), `closedBy` who closed it
+// ("human" | "ai" | "system"; "" unsaid, recorded as "api").
 struct record_turn_closed {
   static constexpr std::string_view kType = "record_turn_closed";
   std::string turn_id;
   std::string status;
+  std::string outcome;
+  std::string closed_by;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
     v.required("turnId", s.turn_id);
     v.required("status", s.status);
+    v.defaulted("outcome", s.outcome, "");
+    v.defaulted("closedBy", s.closed_by, "");
   }
   bool operator==(const record_turn_closed&) const = default;
 };

@@ -219,6 +219,7 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   query_builder q;
   q.where_text("s.dialogue_id = ?", f.dialogue_id);
   q.where_text("s.session_type = ?", f.session_type);
+  q.where_text("s.dialogue_id IN (SELECT d.id FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
   q.where_text(
       "s.dialogue_id IN (SELECT d.id FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "

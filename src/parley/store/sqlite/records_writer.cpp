@@ -35,7 +35,9 @@ result<void> records_writer::prepare(connection& db) {
                           "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (?1, ?2, ?3, ?4, NULL, "
                           "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
   PARLEY_TRY(prepare_into(db, close_session_,
-                          "UPDATE session SET end_at = ?2, summary = coalesce(NULLIF(?3, ''), summary) WHERE id = ?1"));
+                          "UPDATE session SET end_at = ?2, summary = coalesce(NULLIF(?3, ''), summary), "
+                          "metadata = CASE WHEN ?4 = '' THEN metadata ELSE json_patch(metadata, ?4) END "
+                          "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_turn_,
                           "INSERT INTO turn (id, dialogue_id, session_id, turn_type, initiator_role, responder_role, "
                           "started_at, closed_at, status, response_time, window_ms, metadata) VALUES (?1, ?2, ?3, "
@@ -181,6 +183,7 @@ result<void> records_writer::write(const records_step& rows) {
     close_session_.bind_text(1, s.id);
     close_session_.bind_int(2, s.end_at);
     close_session_.bind_text(3, s.summary);
+    close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
     PARLEY_TRY(close_session_.run());
   }
   for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));

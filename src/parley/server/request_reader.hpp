@@ -1,0 +1,99 @@
+// Requests read at the edge by declarative field specs. A request struct lists its fields once, in
+// a static `fields(self, reader)` function — each field's name, JSON type, whether it is required,
+// its enum values, range or size limit — and `read_request<T>(body)` walks that list over a JSON
+// body: the handler gets a typed T, or the first problem as an `invalid_argument` error whose
+// message starts with the field's name ("session_type: expected one of dialogue, self_reflection,
+// got 'x'"), which the REST layer answers 400 `bad_field` and the WebSocket layer as an error packet.
+//
+// Fields the list does not name are refused (what docs/server.md promises for every write route: a
+// misspelt field is an error, never silently dropped), or ignored where a route's documentation
+// says so. Rules that tie fields together live in the struct's optional `check()`, run after every
+// field was read. Strings are checked to be UTF-8 (Boost.JSON's parser already refuses other
+// bytes; a body built another way is checked all the same).
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+
+namespace parley::server {
+
+enum class unknown_fields { refuse, ignore };
+
+// The size a string field may have unless its spec says otherwise.
+inline constexpr std::size_t kDefaultTextBytes = 64 * 1024;
+
+class field_reader {
+ public:
+  explicit field_reader(const boost::json::object& body) : body_(body) {}
+
+  // A string that must be present and non-empty.
+  void required_text(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
+  // A string; absent or null leaves `out` empty.
+  void text(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
+  // A string whose absence matters (nullopt when absent or null).
+  void text(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes = kDefaultTextBytes);
+  // The text of a user message: nullopt when absent; a string, else refused as "expected a
+  // non-empty string" (whether it may be empty is the caller's rule: beside an attachment it may).
+  void message_text(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes);
+  // One of `values`. Absent: `fallback`, or refused as required when `fallback` is empty.
+  void one_of(std::string_view name, std::string& out, std::span<const std::string_view> values,
+              std::string_view fallback = {});
+  // One of `values`, nullopt when absent.
+  void one_of(std::string_view name, std::optional<std::string>& out, std::span<const std::string_view> values);
+  // A JSON object (free-form, e.g. a client's metadata); absent or null leaves `out` empty.
+  void object(std::string_view name, boost::json::object& out);
+  void object(std::string_view name, std::optional<boost::json::object>& out);
+  // A whole number in [min, max]; absent leaves `out` as it is (its default).
+  void integer(std::string_view name, std::int64_t& out, std::int64_t min, std::int64_t max);
+  void integer(std::string_view name, std::optional<std::int64_t>& out, std::int64_t min, std::int64_t max);
+  // A UTC ISO-8601 time, as milliseconds; nullopt when absent.
+  void time(std::string_view name, std::optional<std::int64_t>& out);
+  // An array of non-empty strings, at most `max_items`; absent leaves it empty.
+  void text_list(std::string_view name, std::vector<std::string>& out, std::size_t max_items);
+  void boolean(std::string_view name, bool& out);
+
+  // The first problem, after the walk; an unknown field outranks the others (a misspelt name is
+  // what the client needs to hear about first).
+  result<void> finish(unknown_fields unknown) const;
+
+ private:
+  const boost::json::value* present(std::string_view name);
+  void fail(std::string_view name, std::string problem);
+  bool string_ok(std::string_view name, const boost::json::value& value, std::size_t max_bytes);
+
+  const boost::json::object& body_;
+  std::vector<std::string_view> names_;
+  std::optional<error> problem_;
+};
+
+template <class T>
+concept checked_request = requires(const T& request) {
+  { request.check() } -> std::same_as<result<void>>;
+};
+
+template <class T>
+result<T> read_request(const boost::json::object& body, unknown_fields unknown = unknown_fields::refuse) {
+  T out{};
+  field_reader reader(body);
+  T::fields(out, reader);
+  if (auto read = reader.finish(unknown); !read) return std::move(read).err();
+  if constexpr (checked_request<T>) {
+    if (auto checked = out.check(); !checked) return std::move(checked).err();
+  }
+  return out;
+}
+
+// A refusal naming `field` (for `check()` rules).
+error field_problem(std::string_view field, std::string_view problem);
+
+}  // namespace parley::server
