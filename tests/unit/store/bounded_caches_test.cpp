@@ -37,6 +37,19 @@ TEST(RecencyCache, PastItsLimitKeepsTheMostRecentlyUsedThreeQuarters) {
   for (const char* dropped : {"k1", "k2", "k3"}) EXPECT_EQ(cache.find(dropped), nullptr) << dropped;
 }
 
+TEST(RecencyCache, AValueMovedInUnderAKeyItHoldsIsKeptUnderThatKey) {
+  struct row {
+    std::string id;
+  };
+  sqlite::recency_cache<row> cache(4);
+  row r{"dialog-with-a-long-id-beyond-small-strings"};
+  cache.insert_or_assign(r.id, std::move(r));
+  const row* found = cache.find("dialog-with-a-long-id-beyond-small-strings");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->id, "dialog-with-a-long-id-beyond-small-strings");
+  EXPECT_EQ(cache.size(), 1U);
+}
+
 TEST(RecencyCache, StaysWithinItsLimitHoweverManyKeysPassThrough) {
   sqlite::recency_cache<std::string> cache(100);
   for (int i = 0; i < 100'000; ++i) {

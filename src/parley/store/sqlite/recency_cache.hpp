@@ -38,9 +38,12 @@ class recency_cache {
     e.last_used = ++clock_;
     return e.value;
   }
-  Value& insert_or_assign(const std::string& key, Value value) {
+  // `value` is taken by reference and moved only after `key` is copied in: a caller may pass a key
+  // that lives inside the value it moves (a row and its own id).
+  template <class V>
+  Value& insert_or_assign(const std::string& key, V&& value) {
     Value& slot = (*this)[key];
-    slot = std::move(value);
+    slot = std::forward<V>(value);
     return slot;
   }
 
