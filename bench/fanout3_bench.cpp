@@ -18,6 +18,7 @@
 
 #include "bench_verbs.hpp"
 #include "fanout3_common.hpp"
+#include "fanout3_team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/tools/function_tool.hpp"
@@ -29,63 +30,9 @@ namespace asio = boost::asio;
 namespace fs = std::filesystem;
 using fanout3::options;
 
-constexpr const char* kKeyVariable = "PARLEY_BENCH_MOCK_KEY";  // named by team.yaml; the mock ignores keys
-
-// `all_dialog_tools`: every member is offered all its dialog tools (team.yaml without `dialog_tools`);
-// otherwise each gets only what the workload uses, as the peers' agents do: the lead
-// tellaskSessionless, the worker none.
-void write_team(const fs::path& dir, const std::string& mock, bool stream, bool all_dialog_tools) {
-  fs::create_directories(dir / "workspace");
-  const char* streaming = stream ? "true" : "false";
-  std::ofstream team(dir / "team.yaml");
-  team << "version: 1\nworkspace: workspace\nproviders:\n"
-       << "  mock: {kind: openai, base_url: \"" << mock << "/v1\", api_key_env: " << kKeyVariable << "}\n"
-       << "members:\n"
-       << "  lead:\n    persona: \"" << fanout3::kLeadPrompt << "\"\n"
-       << "    provider: mock\n    model: mock\n    streaming: " << streaming << "\n"
-       << (all_dialog_tools ? "" : "    dialog_tools: [tellaskSessionless]\n");
-  team << "  worker:\n    persona: \"" << fanout3::kWorkerPrompt << "\"\n"
-       << "    provider: mock\n    model: mock\n    tools: [lookup]\n    streaming: " << streaming << "\n"
-       << (all_dialog_tools ? "" : "    dialog_tools: []\n");
-}
-
-// The peers' lookup(key) → "v_<key>", a bench-only tool next to the builtins.
-tools::tool_registry tools_with_lookup() {
-  auto registry = engine::build_builtin_tools();
-  llm::tool_spec spec{"lookup", "Look up the value stored under a key.",
-                      boost::json::parse(R"({"type":"object","properties":{"key":{"type":"string"}},)"
-                                         R"("required":["key"],"additionalProperties":false})")
-                          .as_object()};
-  registry.add(std::make_unique<tools::function_tool>(
-      std::move(spec),
-      [](const boost::json::object& args, const tools::tool_context&) {
-        const auto* key = args.if_contains("key");
-        if (key == nullptr || !key->is_string()) return tools::tool_outcome{false, "lookup needs a string key"};
-        return tools::tool_outcome{true, fanout3::lookup_value(std::string(key->as_string()))};
-      },
-      tools::function_tool::effects::none));
-  return registry;
-}
-
-// One root task: a root dialog of `lead` created with the task as its first message, then wait for the whole
-// hierarchy to settle and read the lead's final saying.
-asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::string task_id) {
-  engine::new_dialog spec{"lead", "", ""};
-  spec.first_message = fanout3::task_input(task_id);
-  auto root = co_await eng.create_root_dialog(std::move(spec));
-  if (!root) co_return std::move(root).err();
-  co_await eng.wait_until_settled(*root);
-  const auto* dialog = eng.find(*root);
-  if (dialog == nullptr) co_return make_error(errc::not_found, "root dialog " + *root + " is gone");
-  if (!dialog->row().last_error.empty()) co_return make_error(errc::provider_error, dialog->row().last_error);
-  if (dialog->messages().empty() || dialog->messages().back().role != "assistant")
-    co_return make_error(errc::internal, "root dialog " + *root + " ended without an answer");
-  co_return dialog->messages().back().content;
-}
-
 asio::awaitable<void> drive(asio::io_context& io, engine::engine& eng, store& log, http::client& control,
                             const options& opts, result<fanout3::measured_run>& out) {
-  fanout3::task_fn task = [&eng](std::string id) { return run_task(eng, std::move(id)); };
+  fanout3::task_fn task = [&eng](std::string id) { return fanout3::run_task(eng, std::move(id)); };
   // The store's projections trail its log: what is still waiting at the end is counted too.
   out = co_await fanout3::measure(io.get_executor(), control, opts, task, [&log] { log.flush(); });
   io.stop();  // idle keep-alive connections may still hold work; nothing else is left to do
@@ -94,16 +41,6 @@ asio::awaitable<void> drive(asio::io_context& io, engine::engine& eng, store& lo
 struct config_figures {
   boost::json::object fields;
 };
-
-// `sync`: full or normal (the SQLite store), or memory (no store I/O: what the engine alone costs).
-result<std::unique_ptr<store>> open_store(const fs::path& dir, const std::string& sync,
-                                          std::chrono::milliseconds projection_lag) {
-  if (sync == "memory") return make_memory_store();
-  sqlite_options storage;
-  storage.durable = sync == "full";
-  storage.projection_lag = projection_lag;
-  return open_sqlite_store((dir / "data").string(), storage);
-}
 
 const char* variant_name(const std::string& sync) {
   return sync == "full" ? "sqlite" : sync == "normal" ? "sqlite-normal" : "memory";
@@ -115,15 +52,16 @@ const char* sync_name(const std::string& sync) {
 
 result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
                                   std::chrono::milliseconds projection_lag, bool all_dialog_tools) {
-  write_team(dir, opts.mock, opts.stream, all_dialog_tools);
+  fanout3::write_team(dir, opts.mock, opts.stream, all_dialog_tools);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
-  auto log = open_store(dir, sync, projection_lag);
+  auto log = fanout3::open_store(dir, sync, projection_lag);
   if (!log) return std::move(log).err();
   asio::io_context io(1);
   auto providers = engine::build_providers(*team);  // the team's own `mock` provider, as `parley serve` builds it
   if (!providers) return std::move(providers).err();
-  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), tools_with_lookup());
+  auto eng =
+      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), fanout3::tools_with_lookup());
   if (!eng) return std::move(eng).err();
   result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
   {
@@ -148,7 +86,7 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
 }  // namespace
 
 int run_fanout3_bench(const bench_args& args) {
-  ::setenv(kKeyVariable, "mock-key", 0);
+  ::setenv(fanout3::kKeyVariable, "mock-key", 0);
   const auto base = fanout3::read_options(args, 500);
   const std::string sync = args.string_or("sync", "full");
   if (sync != "full" && sync != "normal" && sync != "memory") {

@@ -1,6 +1,7 @@
 #include "fanout3_common.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -51,10 +52,11 @@ struct pool_state {
   asio::steady_timer done;
 };
 
-asio::awaitable<void> pool_worker(std::shared_ptr<pool_state> state, char prefix, int count, task_fn run_task) {
+asio::awaitable<void> pool_worker(std::shared_ptr<pool_state> state, char prefix, int count, int first,
+                                  task_fn run_task) {
   while (state->next < count) {
     const int index = state->next++;
-    const std::string id = task_id(prefix, index);
+    const std::string id = task_id(prefix, first + index);
     const auto start = clock::now();
     auto answer = co_await run_task(id);
     if (!answer) {
@@ -128,13 +130,13 @@ std::vector<options> configurations(const bench_args& args, const options& base)
 }
 
 asio::awaitable<pool_outcome> run_pool(asio::any_io_executor executor, char prefix, int count, int concurrency,
-                                       task_fn run_task) {
+                                       task_fn run_task, int first) {
   auto state = std::make_shared<pool_state>(executor);
   state->outcome.latency_ms.assign(static_cast<std::size_t>(count), 0.0);
   const int workers = std::min(concurrency, count);
   state->running = workers;
   for (int i = 0; i < workers; ++i)
-    asio::co_spawn(executor, pool_worker(state, prefix, count, run_task), asio::detached);
+    asio::co_spawn(executor, pool_worker(state, prefix, count, first, run_task), asio::detached);
   if (workers > 0) {
     auto token = asio::as_tuple(asio::use_awaitable);
     co_await state->done.async_wait(token);  // cancelled by the last worker
@@ -168,6 +170,14 @@ double peak_rss_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+double current_rss_mb() {
+  std::ifstream statm("/proc/self/statm");
+  long long size_pages = 0;
+  long long resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return double(resident_pages) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
 asio::awaitable<result<mock_stats>> read_mock_stats(http::client& client, const std::string& mock) {

@@ -57,9 +57,10 @@ struct pool_outcome {
   std::string bad_sample;
 };
 
-// Runs `count` tasks with ids task_id(prefix, i), `concurrency` at a time, checking every answer.
+// Runs `count` tasks with ids task_id(prefix, first + i), `concurrency` at a time, checking every
+// answer; latency_ms[i] is task first + i's.
 boost::asio::awaitable<pool_outcome> run_pool(boost::asio::any_io_executor executor, char prefix, int count,
-                                              int concurrency, task_fn run_task);
+                                              int concurrency, task_fn run_task, int first = 0);
 
 // CPU of this process (all threads, getrusage) and of the whole machine (/proc/stat), for
 // cpu_ms_per_task and the foreign-load figure.
@@ -70,6 +71,8 @@ struct cpu_sample {
 };
 cpu_sample sample_cpu();
 double peak_rss_mb();
+// The resident set now (/proc/self/statm), not the peak: what a soak samples.
+double current_rss_mb();
 
 // The mock's counters (GET /stats) and their reset (POST /reset).
 struct mock_stats {

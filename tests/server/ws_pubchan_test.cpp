@@ -232,6 +232,22 @@ TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
   channels_->detach(everyone);
 }
 
+TEST_F(PubchanTest, RemembersWhichDialogsHaveChildrenForABoundedNumberOfHierarchies) {
+  options_.hierarchies_cached = 3;
+  recorder everyone;
+  channels_->attach(everyone);
+  for (int i = 0; i < 10; ++i) {
+    const auto id = create_dialog();
+    ASSERT_TRUE(channels_->subscribe(everyone, id, std::nullopt, ""));
+    say(id, "delegate it");
+    EXPECT_LE(channels_->cached_parents(), 3u) << "after " << i + 1 << " hierarchies";
+  }
+  int created = 0;
+  for (const auto& p : everyone.packets) created += p.at("type").as_string() == "subdialog_created_evt" ? 1 : 0;
+  EXPECT_EQ(created, 10);
+  channels_->detach(everyone);
+}
+
 static asio::awaitable<void> answer_co(engine::engine& eng, engine::user_answer answer, std::string root) {
   auto answered = co_await eng.answer_question(std::move(answer));
   EXPECT_TRUE(answered) << answered.err().message;

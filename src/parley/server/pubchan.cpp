@@ -11,8 +11,6 @@
 namespace parley::server {
 namespace {
 
-constexpr std::size_t scanned_roots_kept = 4096;
-
 std::string new_epoch() {
   std::string id = new_uuid();
   std::erase(id, '-');
@@ -65,12 +63,14 @@ std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
   return std::move(**stored);
 }
 
+void pubchan::forget_parents() {
+  scanned_roots_.clear();
+  parents_.clear();
+}
+
 bool pubchan::has_children(const dialog_row& row) {
   // Children created before this process started are in the store; later ones arrive as events.
-  if (scanned_roots_.size() >= scanned_roots_kept) {
-    scanned_roots_.clear();
-    parents_.clear();
-  }
+  if (scanned_roots_.size() >= options_.hierarchies_cached) forget_parents();
   if (scanned_roots_.insert(row.root_id).second) {
     dialog_filter filter;
     filter.root_id = row.root_id;
@@ -224,6 +224,8 @@ void pubchan::on_durable(const event& ev) {
 void pubchan::publish_subdialog_created(const event& ev) {
   dialog_row child;
   if (!apply_event(ev, child)) return;
+  // Subdialogs keep being created while nobody asks has_children: this bounds parents_ too.
+  if (parents_.size() >= options_.hierarchies_cached) forget_parents();
   parents_.insert(child.parent_id);
   const auto summary = dialog_summary_json(child, false);
   // On the parent's channel, and the root's when the parent is deeper in the tree.

@@ -67,6 +67,8 @@ class pubchan : public engine::engine_observer {
   // Dialogs with a replay window in memory: those watched or generating, and at most
   // `idle_channels_kept` others.
   std::size_t channel_count() const noexcept { return channels_.size(); }
+  // Dialogs known to have children, cached: at most server_options::hierarchies_cached.
+  std::size_t cached_parents() const noexcept { return parents_.size(); }
 
   void on_stream(const engine::stream_event& ev) override;
   void on_event(const event& ev) override;
@@ -100,6 +102,8 @@ class pubchan : public engine::engine_observer {
   void publish_subdialog_created(const event& ev);
   std::optional<dialog_row> row_of(std::string_view dialog_id);
   bool has_children(const dialog_row& row);
+  // Drops both caches of the store's hierarchy; has_children then asks the store again.
+  void forget_parents();
 
   engine::engine& engine_;
   store& log_;

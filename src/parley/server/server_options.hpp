@@ -32,6 +32,9 @@ struct server_options {
   // recently used are dropped (a later subscriber gets `resync`), so memory follows the work in
   // flight rather than the number of dialogs the process has seen.
   std::size_t idle_channels_kept = 256;
+  // Hierarchies whose parent dialogs PubChan remembers (to say which dialogs have children) before
+  // it forgets them all and asks the store again: bounded, however many subdialogs are created.
+  std::size_t hierarchies_cached = 4096;
   // HTTP connections held open at once (idle keep-alives included), in all and from one address:
   // past either, a new connection is closed as soon as it is accepted, so idle sockets cannot use
   // up the process's file descriptors.

@@ -68,7 +68,7 @@ result<root_page> scan_roots(store& log, const root_listing& listing) {
   }
   std::sort(chosen.begin(), chosen.end(), newer);
   root_page page;
-  if (listing.with_total) page.total = static_cast<std::int64_t>(chosen.size());
+  const auto matched = static_cast<std::int64_t>(chosen.size());
   auto first = chosen.begin();
   if (listing.after)
     first = std::find_if(first, chosen.end(), [&](const dialog_row& row) { return older_than(row, *listing.after); });
@@ -78,6 +78,7 @@ result<root_page> scan_roots(store& log, const root_listing& listing) {
   const auto last = first + std::min<std::int64_t>(limit, chosen.end() - first);
   page.rows.assign(std::make_move_iterator(first), std::make_move_iterator(last));
   page.more = last != chosen.end();
+  if (listing.with_total && (needle.empty() || !page.more)) page.total = matched;
   return page;
 }
 

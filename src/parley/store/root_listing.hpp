@@ -42,13 +42,15 @@ struct root_listing {
   std::optional<root_page_key> after;  // keyset: only rows older than this one
   std::int64_t limit = 50;             // > 0
   std::int64_t offset = 0;             // rows skipped after `after`; for old clients
-  bool with_total = false;             // count every root that passes the filters (not the page)
+  // Count every root that passes the filters (not the page). With `text`, only on the last page:
+  // counting every match of a common term costs far more than finding a page of them.
+  bool with_total = false;
 };
 
 struct root_page {
   std::vector<dialog_row> rows;
   bool more = false;                  // another page follows the last row
-  std::optional<std::int64_t> total;  // when asked for
+  std::optional<std::int64_t> total;  // when asked for (see with_total)
 };
 
 // The row's key, for the cursor of the page that follows it.

@@ -49,6 +49,9 @@ struct store_stats {
   // Commits that brought the projections up to the log (sqlite/projector.hpp); 0 for a store
   // whose projections never trail it.
   std::int64_t projection_transactions = 0;
+  // Dialogs whose state the SQLite writer holds in memory after its last commit — the most any of
+  // its caches holds (sqlite_options::cached_dialogs bounds it); 0 for the in-memory store.
+  std::int64_t cached_dialogs = 0;
 };
 
 // An event whose stored text does not read back as strict JSON (sqlite/log_repair.hpp).
@@ -124,6 +127,10 @@ struct sqlite_options {
   // How long a deferred batch (append_deferred) may wait for a batch someone waits on, whose commit
   // it then shares; past this it commits on its own.
   std::chrono::milliseconds deferred_commit_window{5};
+  // How many dialogs the writer thread keeps in memory (their latest row, projected row and records
+  // cursor), least recently used first out (sqlite/recency_cache.hpp); the rest are read from the
+  // tables when their dialog comes back.
+  std::int64_t cached_dialogs = 4096;
 };
 
 // Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a

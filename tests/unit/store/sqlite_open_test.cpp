@@ -10,6 +10,7 @@
 #include <random>
 
 #include "parley/store/sqlite/schema.hpp"
+#include "parley/store/sqlite/wal_size.hpp"
 #include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
 #include "support/child_process.hpp"
@@ -71,8 +72,19 @@ TEST(SqliteOpen, ADurableStoreReservesItsWalAndReadersSeeOnlyWrittenFrames) {
   ASSERT_TRUE(test::append_sync(**s, std::move(batch)));
   struct stat wal {};
   ASSERT_EQ(::stat((dir.db_file() + "-wal").c_str(), &wal), 0);
-  EXPECT_GE(static_cast<std::int64_t>(wal.st_blocks) * 512, std::int64_t{64} << 20);
+  // An empty store reserves the smallest WAL (wal_size.hpp), not the 64 MiB of a big one.
+  EXPECT_GE(static_cast<std::int64_t>(wal.st_blocks) * 512, std::int64_t{4} << 20);
+  EXPECT_LT(static_cast<std::int64_t>(wal.st_blocks) * 512, std::int64_t{8} << 20);
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*), max(seq) FROM events"), (test::table_dump{{"51", "51"}}));
+}
+
+TEST(SqliteOpen, TheWalGrowsWithTheDatabaseFromFourToSixtyFourMiB) {
+  EXPECT_EQ(sqlite::wal_pages_for(0), 1024);
+  EXPECT_EQ(sqlite::wal_pages_for(4096), 1024);  // a 16 MiB database
+  EXPECT_EQ(sqlite::wal_pages_for(40'000), 10'000);
+  EXPECT_EQ(sqlite::wal_pages_for(65'536), 16'384);  // 256 MiB and more: the largest WAL
+  EXPECT_EQ(sqlite::wal_pages_for(10'000'000), 16'384);
+  EXPECT_EQ(sqlite::wal_bytes_for(16'384, 4096), 32 + 16'384 * (24 + 4096));
 }
 
 // What a writer killed early leaves: the database, its WAL full of committed frames, and a WAL

@@ -380,6 +380,49 @@ TYPED_TEST(StoreConformance, RootsFilterByStatusMemberViewerAndTextOfTitlesAndHu
   EXPECT_TRUE(counted->more);
 }
 
+// A term in nearly every root and a term in a few old ones page alike, whichever way the store
+// finds them (the SQLite store reads a window of the newest roots before it asks its full-text
+// indexes); `total` comes with a text filter only on the last page.
+TYPED_TEST(StoreConformance, RootsByACommonTermAndByARareOnePageAlikeAndCountOnlyOnTheLastPage) {
+  constexpr int kRoots = 260;
+  std::vector<std::string> newest_first;
+  std::vector<dialog_script> scripts;
+  scripts.reserve(kRoots);
+  for (int i = 0; i < kRoots; ++i) {
+    const std::string id = "root-" + std::to_string(1000 + i);
+    scripts.emplace_back(id, id, 1'000 + 10 * i);
+    const bool rare = i == 3 || i == 7;
+    this->append_ok({scripts.back().created("m", {}, rare ? "Common task, RARE too" : "common task")});
+    newest_first.insert(newest_first.begin(), id);
+  }
+  this->append_ok({scripts[1].user("a Zebra crossing")});  // the oldest but one, by a human message alone
+
+  root_listing common{.text = "COMMON", .limit = 7, .with_total = true};
+  std::vector<std::string> paged;
+  for (int pages = 0; pages < 100; ++pages) {
+    auto page = this->store_->list_roots(common);
+    ASSERT_TRUE(page) << page.err().message;
+    for (const auto& row : page->rows) paged.push_back(row.id);
+    EXPECT_EQ(page->total.has_value(), common.with_total && !page->more);
+    if (!page->more) break;
+    common.after = page_key_of(page->rows.back());
+  }
+  EXPECT_EQ(paged, newest_first);
+
+  auto rare = this->store_->list_roots({.text = "rare", .limit = 5, .with_total = true});
+  ASSERT_TRUE(rare);
+  EXPECT_EQ(this->ids(rare->rows), (std::vector<std::string>{"root-1007", "root-1003"}));
+  EXPECT_FALSE(rare->more);
+  EXPECT_EQ(rare->total, 2);
+  auto zebra = this->store_->list_roots({.text = "zebra", .limit = 5});
+  ASSERT_TRUE(zebra);
+  EXPECT_EQ(this->ids(zebra->rows), std::vector<std::string>{"root-1001"});
+  auto short_text = this->store_->list_roots({.text = "ra", .limit = 2});
+  ASSERT_TRUE(short_text);
+  EXPECT_EQ(this->ids(short_text->rows), (std::vector<std::string>{"root-1007", "root-1003"}));
+  EXPECT_TRUE(short_text->more);  // and the zebra
+}
+
 TYPED_TEST(StoreConformance, GetDialogOfUnknownIdIsEmptyAndMessagesOfItAreNone) {
   auto row = this->store_->get_dialog("nobody");
   ASSERT_TRUE(row);

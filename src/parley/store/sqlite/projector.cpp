@@ -4,14 +4,6 @@
 #include "parley/store/sqlite/row_codec.hpp"
 
 namespace parley::sqlite {
-namespace {
-
-// Rows of every dialog projected since the last reset stay cached; past this many the cache is
-// dropped after a commit and refilled on demand, so a long-lived store stays bounded in memory.
-constexpr std::size_t kMaxCachedDialogs = 65536;
-
-}  // namespace
-
 result<void> projector::prepare(connection& db, table_writer& tables) {
   db_ = &db;
   tables_ = &tables;
@@ -31,7 +23,7 @@ result<std::int64_t> projector::stored_watermark() {
 }
 
 result<projector::cached_row*> projector::row_of(const std::string& dialog_id, bool creates) {
-  if (auto cached = rows_.find(dialog_id); cached != rows_.end()) return &cached->second;
+  if (cached_row* cached = rows_.find(dialog_id)) return cached;
   if (creates) return &rows_[dialog_id];  // the log took its creation: it has no row yet
   auto loaded = tables_->load_dialog(dialog_id);
   if (!loaded) return std::move(loaded).err();
@@ -94,7 +86,7 @@ void projector::committed() noexcept {
     entry->before = dialog_row{};
   }
   dirty_.clear();
-  if (rows_.size() > kMaxCachedDialogs) rows_.clear();
+  rows_.trim();  // only between transactions: dirty_ holds no entry now
 }
 
 void projector::forget() noexcept {

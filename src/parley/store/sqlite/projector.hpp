@@ -11,6 +11,7 @@
 // and a crash loses nothing: the next open projects what the log holds past the watermark.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "parley/core/result.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/sqlite/records_writer.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/table_writer.hpp"
@@ -27,6 +29,9 @@ namespace parley::sqlite {
 
 class projector {
  public:
+  // Keeps the rows and records cursors of at most `cached_dialogs` dialogs between transactions.
+  explicit projector(std::size_t cached_dialogs) : records_(cached_dialogs), rows_(cached_dialogs) {}
+
   // Prepares every statement on `db`; `tables` and `db` must outlive this object.
   result<void> prepare(connection& db, table_writer& tables);
 
@@ -46,6 +51,8 @@ class projector {
   void committed() noexcept;
   // The transaction was rolled back: the tables are the truth again.
   void forget() noexcept;
+  // The most dialogs either of its caches holds (rows, records cursors).
+  std::size_t cached_dialogs() const noexcept { return std::max(rows_.size(), records_.cached_dialogs()); }
 
  private:
   // A dialog's projection row as the open transaction leaves it.
@@ -65,7 +72,7 @@ class projector {
   table_writer* tables_ = nullptr;
   records_writer records_;
   statement read_watermark_, write_watermark_, events_after_;
-  std::unordered_map<std::string, cached_row> rows_;
+  recency_cache<cached_row> rows_;
   std::vector<cached_row*> dirty_;  // nodes of rows_, whose addresses are stable
 };
 

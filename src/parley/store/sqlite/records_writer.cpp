@@ -70,12 +70,6 @@ result<void> records_writer::prepare(connection& db) {
   return ok();
 }
 
-namespace {
-// Past this many cursors in memory the cache is dropped after a flush and refilled on demand, so
-// a long-lived store stays bounded in memory.
-constexpr std::size_t kMaxCachedCursors = 65536;
-}  // namespace
-
 result<void> records_writer::apply(const event& ev, const dialog_row& row_after, const projection_step& step) {
   if (!touches_records(ev, step)) return ok();
   auto entry = cursor_for(ev);
@@ -98,12 +92,12 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
     created.cursor = records_cursor{};
     return &created;
   }
-  if (auto found = cursors_.find(ev.dialog_id); found != cursors_.end()) return &found->second;
+  if (cached_cursor* found = cursors_.find(ev.dialog_id)) return found;
   cached_cursor loaded;
   auto exists = load_cursor(ev.dialog_id, loaded.cursor);
   if (!exists) return std::move(exists).err();
   loaded.exists = *exists;
-  return &cursors_.emplace(ev.dialog_id, std::move(loaded)).first->second;
+  return &cursors_.insert_or_assign(ev.dialog_id, std::move(loaded));
 }
 
 result<void> records_writer::flush() {
@@ -119,7 +113,7 @@ result<void> records_writer::flush() {
     cached->dirty = false;
   }
   dirty_cursors_.clear();
-  if (cursors_.size() > kMaxCachedCursors) cursors_.clear();
+  cursors_.trim();  // dirty_cursors_ holds no entry now
   return ok();
 }
 

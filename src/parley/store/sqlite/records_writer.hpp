@@ -16,12 +16,16 @@
 #include "parley/model/event.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
 
 class records_writer {
  public:
+  // Keeps the cursors of at most `cached_dialogs` dialogs between flushes.
+  explicit records_writer(std::size_t cached_dialogs) : cursors_(cached_dialogs) {}
+
   // Prepares every statement on `db`, which must outlive this object.
   result<void> prepare(connection& db);
 
@@ -32,6 +36,7 @@ class records_writer {
   result<void> flush();
   // Forgets what is held in memory, changed or not: after a rollback the tables are the truth again.
   void forget() noexcept;
+  std::size_t cached_dialogs() const noexcept { return cursors_.size(); }
 
  private:
   struct cached_cursor {
@@ -61,7 +66,7 @@ class records_writer {
     bool is_active = false;
     std::int64_t last_activity_at = 0;
   };
-  std::unordered_map<std::string, cached_cursor> cursors_;
+  recency_cache<cached_cursor> cursors_;
   std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
   std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable
 };

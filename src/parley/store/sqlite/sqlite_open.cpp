@@ -10,6 +10,7 @@
 
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_store.hpp"
+#include "parley/store/sqlite/wal_size.hpp"
 
 namespace parley {
 namespace {
@@ -18,10 +19,6 @@ namespace fs = std::filesystem;
 using sqlite::connection;
 
 constexpr const char* kDatabaseFile = "parley.db";
-constexpr std::int64_t kWalAutocheckpointPages = 16384;
-// A WAL is a 32-byte header, then a 24-byte frame header and a page per page written; the store
-// keeps SQLite's default page size.
-constexpr std::int64_t kWalBytesBeforeCheckpoint = 32 + kWalAutocheckpointPages * (24 + 4096);
 // quick_check reports at most this many problems; the first few are enough to name the damage.
 constexpr const char* kQuickCheck = "PRAGMA quick_check(5)";
 
@@ -137,10 +134,28 @@ result<void> configure_writer(connection& db, bool durable) {
   // A statement inside a transaction that may need undoing on its own (an upsert, a trigger that
   // feeds the full-text index) keeps a statement journal; on disk that is a temporary file
   // created, written and deleted for each such statement. Its pages are few, memory is cheaper.
-  PARLEY_TRY(db.exec("PRAGMA temp_store = MEMORY"));
-  // Checkpoints rewrite WAL pages into the database and fsync it; fewer, larger ones cost less
-  // per event than the default every 1,000 pages.
-  return db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(kWalAutocheckpointPages)).c_str());
+  return db.exec("PRAGMA temp_store = MEMORY");
+}
+
+result<std::int64_t> int_pragma(connection& db, const char* sql) {
+  auto stmt = db.prepare(sql, false);
+  if (!stmt) return std::move(stmt).err();
+  auto stepped = stmt->step();
+  if (!stepped) return std::move(stepped).err();
+  return *stepped ? stmt->int_at(0) : 0;
+}
+
+// Checkpoints rewrite WAL pages into the database and fsync it; on a big store fewer, larger ones
+// cost less per event than the default every 1,000 pages, and a small store keeps a small WAL
+// (wal_size.hpp). Returns the WAL's size at a checkpoint, in bytes.
+result<std::int64_t> scale_wal(connection& db) {
+  auto pages = int_pragma(db, "PRAGMA page_count");
+  if (!pages) return std::move(pages).err();
+  auto page_size = int_pragma(db, "PRAGMA page_size");
+  if (!page_size) return std::move(page_size).err();
+  const std::int64_t wal_pages = sqlite::wal_pages_for(*pages);
+  PARLEY_TRY(db.exec(("PRAGMA wal_autocheckpoint = " + std::to_string(wal_pages)).c_str()));
+  return sqlite::wal_bytes_for(wal_pages, *page_size);
 }
 
 // Gives the WAL its full size before the first commit. A commit that grows the file makes its
@@ -148,15 +163,16 @@ result<void> configure_writer(connection& db, bool durable) {
 // writes only data. SQLite reads a WAL up to its last frame with a valid checksum, so the reserved
 // zeros are never read as log. SQLite keeps no POSIX locks on the -wal file, so closing our
 // descriptor releases none of its locks. Best effort: where fallocate is unsupported nothing
-// changes (posix_fallocate would instead write 64 MiB of zeros on every open).
-void reserve_wal(const connection& db) {
+// changes (posix_fallocate would instead write the zeros on every open).
+void reserve_wal(const connection& db, std::int64_t bytes) {
 #ifdef __linux__
   const int fd = ::open((db.path() + "-wal").c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) return;
-  (void)::fallocate(fd, 0, 0, kWalBytesBeforeCheckpoint);
+  (void)::fallocate(fd, 0, 0, bytes);
   ::close(fd);
 #else
   (void)db;
+  (void)bytes;
 #endif
 }
 
@@ -180,7 +196,9 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   auto version_before = sqlite::read_schema_version(*db);
   if (!version_before) return std::move(version_before).err();
   PARLEY_TRY(sqlite::migrate(*db));
-  if (options.durable) reserve_wal(*db);  // the WAL exists once migrate has written to the database
+  auto wal_bytes = scale_wal(*db);
+  if (!wal_bytes) return std::move(wal_bytes).err();
+  if (options.durable) reserve_wal(*db, *wal_bytes);  // the WAL exists once migrate has written to the database
 
   auto reader = sqlite::sqlite_reader::open(path);
   if (!reader) return std::move(reader).err();

@@ -42,6 +42,8 @@ class sqlite_reader {
   result<void> prepare_all() PARLEY_REQUIRES(mutex_);
   result<statement*> list_statement(const dialog_filter& filter) PARLEY_REQUIRES(mutex_);
   result<statement*> root_statement(unsigned shape) PARLEY_REQUIRES(mutex_);
+  result<root_page> root_page_of(const root_listing& listing, unsigned shape, std::int64_t window)
+      PARLEY_REQUIRES(mutex_);
 
   parley::mutex mutex_;
   // Opened and prepared before the reader is shared; used under mutex_ after that.

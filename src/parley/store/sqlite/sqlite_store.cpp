@@ -85,7 +85,8 @@ result<std::vector<message_row>> sqlite_store::messages(std::string_view dialog_
 result<void> sqlite_store::rebuild_projections() { return writer_->rebuild_projections(); }
 
 store_stats sqlite_store::stats() const {
-  return store_stats{writer_->events(), writer_->transactions(), writer_->projection_transactions()};
+  return store_stats{writer_->events(), writer_->transactions(), writer_->projection_transactions(),
+                     writer_->cached_dialogs()};
 }
 
 }  // namespace parley::sqlite

@@ -11,9 +11,6 @@
 namespace parley::sqlite {
 namespace {
 
-// Rows of every dialog appended to since the last reset stay cached; past this many the cache is
-// dropped after a commit and refilled on demand, so a long-lived store stays bounded in memory.
-constexpr std::size_t kMaxCachedDialogs = 65536;
 // Upper bound of the pause that lets followers join a group (see gather_followers), for disks
 // whose fsync is very slow.
 constexpr std::chrono::steady_clock::duration kMaxGatherWindow = std::chrono::milliseconds(2);
@@ -31,12 +28,14 @@ void run_callback(const append_callback& on_done, result<void> outcome) {
 
 sqlite_writer::sqlite_writer(connection db, const sqlite_options& options)
     : db_(std::move(db)),
+      projector_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))),
       max_batch_events_(static_cast<std::size_t>(options.max_batch_events > 0 ? options.max_batch_events : 1)),
       projection_batch_events_(
           static_cast<std::size_t>(options.projection_batch_events > 0 ? options.projection_batch_events : 1)),
       max_unprojected_events_(16 * projection_batch_events_),
       projection_lag_(options.projection_lag),
-      deferred_commit_window_(options.deferred_commit_window) {}
+      deferred_commit_window_(options.deferred_commit_window),
+      latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
 
 result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const sqlite_options& options) {
   std::unique_ptr<sqlite_writer> writer(new sqlite_writer(std::move(db), options));
@@ -330,7 +329,7 @@ void sqlite_writer::commit_group(std::vector<request>& group) {
     }
     return;
   }
-  if (latest_.size() > kMaxCachedDialogs) latest_.clear();
+  trim_caches();
   events_.fetch_add(applied_events, std::memory_order_relaxed);
   transactions_.fetch_add(1, std::memory_order_relaxed);
   hand_over_to_projection(group);
@@ -408,13 +407,13 @@ result<dialog_row*> sqlite_writer::staged_row(const std::string& dialog_id, bool
   for (dialog_row& row : staged_) {
     if (row.id == dialog_id) return &row;
   }
-  if (auto cached = latest_.find(dialog_id); cached != latest_.end()) return &staged_.emplace_back(cached->second);
+  if (const dialog_row* cached = latest_.find(dialog_id)) return &staged_.emplace_back(*cached);
   // A dialog's creation finds no row: nothing to look up. (One that exists already is refused by
   // the log's unique (dialog_id, seq).)
   if (creates) return &staged_.emplace_back();
   auto loaded = load_latest_row(dialog_id);
   if (!loaded) return std::move(loaded).err();
-  if (!loaded->id.empty()) latest_.emplace(dialog_id, *loaded);
+  if (!loaded->id.empty()) latest_.insert_or_assign(dialog_id, *loaded);
   return &staged_.emplace_back(std::move(*loaded));
 }
 
@@ -433,6 +432,12 @@ result<dialog_row> sqlite_writer::load_latest_row(const std::string& dialog_id) 
     }
   }
   return row;
+}
+
+void sqlite_writer::trim_caches() {
+  latest_.trim();
+  const auto held = std::max(latest_.size(), projector_.cached_dialogs());
+  cached_dialogs_.store(static_cast<std::int64_t>(held), std::memory_order_relaxed);
 }
 
 void sqlite_writer::keep_staged_rows() {
@@ -506,6 +511,7 @@ result<void> sqlite_writer::end_projection(result<void> projected, std::int64_t 
     return projected;
   }
   projector_.committed();
+  trim_caches();
   projection_transactions_.fetch_add(1, std::memory_order_relaxed);
   projected_through_.store(through, std::memory_order_release);
   return ok();

@@ -26,6 +26,7 @@
 #include "parley/core/result.hpp"
 #include "parley/store/sqlite/file_identity.hpp"
 #include "parley/store/sqlite/projector.hpp"
+#include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/table_writer.hpp"
 #include "parley/store/store.hpp"
@@ -66,6 +67,8 @@ class sqlite_writer {
   std::int64_t projection_transactions() const noexcept {
     return projection_transactions_.load(std::memory_order_relaxed);
   }
+  // The most dialogs any of the writer's caches held after its last commit (store_stats).
+  std::int64_t cached_dialogs() const noexcept { return cached_dialogs_.load(std::memory_order_relaxed); }
 
  private:
   enum class request_kind { append, catch_up, rebuild };
@@ -117,6 +120,8 @@ class sqlite_writer {
   // went) through event `through`: writes, commits, and on any failure rolls back and forgets.
   result<void> end_projection(result<void> projected, std::int64_t through);
   void release_projected();
+  // Trims the caches to their bound after a commit and publishes their size.
+  void trim_caches();
   result<void> rebuild();
   // Once per commit group: the file is still the one opened. The first failure sticks.
   result<void> check_file();
@@ -159,9 +164,9 @@ class sqlite_writer {
   std::size_t last_group_awaited_ = 0;
   std::chrono::steady_clock::duration last_commit_time_{};
 
-  // Writer-thread state. `latest_` holds dialogs' rows after every event applied so far (the
-  // projection table may be behind): validating an event is an in-memory fold, not a read.
-  std::unordered_map<std::string, dialog_row> latest_;
+  // Writer-thread state. `latest_` holds recently used dialogs' rows after every event applied so
+  // far (the projection table may be behind): validating an event is an in-memory fold, not a read.
+  recency_cache<dialog_row> latest_;
   std::vector<dialog_row> staged_;  // rows touched by the batch being applied, merged on success
   std::vector<result<void>> outcomes_;
   std::vector<committed_batch> unprojected_;
@@ -175,6 +180,7 @@ class sqlite_writer {
   std::atomic<std::int64_t> events_{0};
   std::atomic<std::int64_t> transactions_{0};
   std::atomic<std::int64_t> projection_transactions_{0};
+  std::atomic<std::int64_t> cached_dialogs_{0};
 };
 
 }  // namespace parley::sqlite
