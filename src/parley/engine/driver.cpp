@@ -360,8 +360,8 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     dialog_runtime& dialog;
     ~tools_run_end() { (void)dialog.end_tools_run(); }
   } run_end{dialog};
-  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,   &member.config->access,
-                                    &protected_dirs_, &member.config->shell, run_control.slot()};
+  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,    &member.config->access,
+                                    &protected_dirs_, &member.config->shell, run_control.slot(), member.config->vision};
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
