@@ -117,6 +117,12 @@ void make_loggable(tools::tool_outcome& outcome) {
                      "each is shown as U+FFFD]";
 }
 
+// An image a tool read, kept with its result so that every later model call of the dialog is sent
+// it too (the request is rebuilt from the log each round): `image` of tool_result (docs/events.md).
+boost::json::object image_field(const llm::media_part& part) {
+  return {{"mime", part.mime}, {"format", part.format}, {"data", part.data_base64}};
+}
+
 // Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
 // the AI said (or thought) when it made the call.
 boost::json::object introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
@@ -395,13 +401,14 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
         }
       }
     }
-    const auto staged = stage(dialog, event_type::tool_result,
-                              boost::json::object{{"course", dialog.row().course},
-                                                  {"genseq", dialog.row().last_genseq},
-                                                  {"callId", call.id},
-                                                  {"name", call.name},
-                                                  {"ok", outcome.ok},
-                                                  {"content", std::move(outcome.content)}});
+    boost::json::object result{{"course", dialog.row().course},
+                               {"genseq", dialog.row().last_genseq},
+                               {"callId", call.id},
+                               {"name", call.name},
+                               {"ok", outcome.ok},
+                               {"content", std::move(outcome.content)}};
+    if (!outcome.media.empty()) result["image"] = image_field(outcome.media.front());
+    const auto staged = stage(dialog, event_type::tool_result, std::move(result));
     if (!staged) {
       co_await record_failure(dialog, staged.err().message);
       co_return;

@@ -73,6 +73,12 @@ message_row reply_message(const event& ev, const dialog_row& row) {
     msg.tool_call_id = call_id;
     msg.tool_name = json_string_or(ev.payload, "name");
     msg.ok = json_bool_or(ev.payload, "ok", true);
+    // An image the tool read (read_file of a PNG): kept as the message's attachment, inline.
+    if (const auto* image = json_object_at(ev.payload, "image")) {
+      boost::json::object attachment = *image;
+      attachment["kind"] = "image";
+      msg.attachment = boost::json::serialize(attachment);
+    }
   }
   return msg;
 }
@@ -134,6 +140,12 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
     msg.tool_call_id = json_string_or(ev.payload, "callId");
     msg.tool_name = json_string_or(ev.payload, "name");
     msg.ok = json_bool_or(ev.payload, "ok", true);
+    // An image the tool read (read_file of a PNG): kept as the message's attachment, inline.
+    if (const auto* image = json_object_at(ev.payload, "image")) {
+      boost::json::object attachment = *image;
+      attachment["kind"] = "image";
+      msg.attachment = boost::json::serialize(attachment);
+    }
     row.needs_drive = true;
     ++row.message_count;
     step.new_message = std::move(msg);
