@@ -1,6 +1,7 @@
 #include "parley/config/skills_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <system_error>

@@ -79,7 +79,7 @@ std::string skills_index(std::string_view language, const std::vector<const conf
   return text;
 }
 
-std::unique_ptr<tools::tool> make_read_skill_tool(std::vector<config::skill_config> skills, std::string language) {
+std::unique_ptr<tools::tool> make_read_skill_tool(std::vector<config::skill_config> skills, std::string_view language) {
   auto shared = std::make_shared<const std::vector<config::skill_config>>(std::move(skills));
   const bool zh = language == "zh";
   return std::make_unique<tools::function_tool>(

@@ -24,6 +24,6 @@ std::vector<const config::skill_config*> skills_visible_to(const std::vector<con
 // The `### Skills` index (English or Chinese, as Dominds words it); empty when there are none.
 std::string skills_index(std::string_view language, const std::vector<const config::skill_config*>& skills);
 // The read_skill tool over a copy of the team's skills; a member reads only those it sees.
-std::unique_ptr<tools::tool> make_read_skill_tool(std::vector<config::skill_config> skills, std::string language);
+std::unique_ptr<tools::tool> make_read_skill_tool(std::vector<config::skill_config> skills, std::string_view language);
 
 }  // namespace parley::engine

@@ -218,7 +218,8 @@ TEST_F(openai_provider_test, images_of_tool_results_follow_the_tool_messages_in_
   request.messages.push_back(listing);
   request.messages.push_back({role::user, "And now?"});
   ASSERT_TRUE(call(options(), request));
-  const auto& messages = last_body().at("messages").as_array();
+  const auto body = last_body();
+  const auto& messages = body.at("messages").as_array();
   ASSERT_GE(messages.size(), 5U);
   const auto n = messages.size();
   EXPECT_EQ(messages[n - 4], boost::json::parse(R"({"role": "tool", "tool_call_id": "call_1",
