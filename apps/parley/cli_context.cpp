@@ -4,6 +4,9 @@
 #include <fstream>
 #include <system_error>
 
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/member_toolsets.hpp"
+
 namespace parley::cli {
 
 namespace fs = std::filesystem;
@@ -141,6 +144,8 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   auto team = load_team(args, data_dir);
   if (!team) return std::move(team).err();
   if (!args.has(kAllowDataInWorkspace)) PARLEY_TRY(check_data_outside_workspace(data_dir, team->workspace));
+  // Before the data directory is made: a team the engine would refuse leaves nothing on disk.
+  PARLEY_TRY(engine::check_team_toolsets(*team, engine::build_builtin_tools()));
   auto log = open_data_store(data_dir);
   if (!log) return std::move(log).err();
   remember_team(data_dir, *team);

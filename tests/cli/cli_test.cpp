@@ -702,5 +702,22 @@ TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
   EXPECT_FALSE(fs::exists(data_));
 }
 
+// A Dominds toolset Parley has no tools for refuses the workspace at the member's toolsets, saying
+// what is missing, before the data directory is made.
+TEST_F(Cli, ADomindsToolsetWithoutEquivalentRefusesTheWorkspaceAndChangesNothing) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml")
+      << "member_defaults:\n  provider: deepseek\nmembers:\n  dev:\n    toolsets: [ws_read, team_mgmt]\n";
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                                 ":5:5: members.dev.toolsets: toolset 'team_mgmt' (Dominds) has no equivalent in "
+                                 "Parley: its tools read and edit .minds/",
+                             0),
+            0U)
+      << out.output;
+  EXPECT_FALSE(fs::exists(data_));
+}
+
 }  // namespace
 }  // namespace parley

@@ -178,14 +178,11 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   }
   auto providers = engine::build_providers(*team);
   ASSERT_TRUE(providers) << providers.err().message;
-  tools::tool_registry tools = engine::build_builtin_tools();
-  // Dominds' toolset names are issue 26 item 2 (another branch). Until Parley maps them, stand-ins
-  // with Parley's own file tools let the template run; a real mapping takes precedence.
-  if (tools.toolset("ws_mod") == nullptr) tools.add_toolset("ws_mod", *tools.toolset("workspace"));
-  if (tools.toolset("os") == nullptr) tools.add_toolset("os", {});
+  // The template's toolsets are Dominds' own names (ws_mod, os), mapped to Parley's tools.
   asio::io_context io;
   auto log = make_memory_store();
-  auto eng = engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), std::move(tools));
+  auto eng =
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
   ASSERT_TRUE(eng) << eng.err().message;
   std::string id;
   asio::co_spawn(
@@ -205,6 +202,17 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
   ASSERT_GE(said.size(), 2U);
   EXPECT_EQ(said.back(), "assistant:Built it.");
+
+  // What dev's model was told: the file tools of ws_mod and the shell tools of os.
+  const auto* root = (*eng)->find(id);
+  ASSERT_NE(root, nullptr);
+  auto request = (*eng)->model_request_for(*root);
+  ASSERT_TRUE(request) << request.err().message;
+  std::vector<std::string> names;
+  for (const auto& tool : *request->tools) names.push_back(tool.name);
+  for (const char* told : {"read_file", "write_file", "apply_patch", "search_files", "shell_cmd", "start_process"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
+  }
 }
 
 // The access examples of Dominds' permissions manual (dist/tools/team_mgmt.js, shown by

@@ -7,43 +7,15 @@
 #include <algorithm>
 
 #include "parley/store/store.hpp"
-#include "rest_fixture.hpp"
+#include "records_rest_fixture.hpp"
 
 namespace parley::test {
 namespace {
 
 namespace json = boost::json;
 
-std::string text(const json::value& v) { return std::string(v.as_string()); }
-
-std::string error_field(const http_reply& reply, const char* field) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
-  return text(body.at("error").at(field));
-}
-
-class records_seed_shapes : public RestTest {
+class records_seed_shapes : public RecordsRestTest {
  protected:
-  json::value post_ok(const std::string& target, const json::value& body, int status = 201) {
-    const auto reply = client().post(target, body);
-    EXPECT_EQ(reply.status, status) << target << ": " << reply.body;
-    return reply.json();
-  }
-  json::value get_ok(const std::string& target) {
-    const auto reply = client().get(target);
-    EXPECT_EQ(reply.status, 200) << target << ": " << reply.body;
-    return reply.json();
-  }
-  // `status` with the error's code; for 400 the message starts with the field's name.
-  void expect_refused(const std::string& target, const json::value& body, int status, const std::string& code,
-                      const std::string& field = {}) {
-    const auto reply = client().post(target, body);
-    EXPECT_EQ(reply.status, status) << target << " " << json::serialize(body) << ": " << reply.body;
-    EXPECT_EQ(error_field(reply, "code"), code) << reply.body;
-    if (!field.empty()) {
-      EXPECT_EQ(error_field(reply, "message").rfind(field + ":", 0), 0U) << reply.body;
-    }
-  }
   std::string finished_dialog() {
     const auto id = create_dialog("hello seed shapes");
     EXPECT_TRUE(eventually_says(id, "ok: hello seed shapes"));

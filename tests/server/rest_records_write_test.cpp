@@ -2,43 +2,15 @@
 // turn and its messages written through the API read back through it; the seed's rules (a message
 // belongs to an open turn, a turn to the current session) refused with 409 and bad fields with 400
 // naming the field — and a refused write leaves the records as they were.
-#include "rest_fixture.hpp"
+#include "records_rest_fixture.hpp"
 
 namespace parley::test {
 namespace {
 
 namespace json = boost::json;
 
-std::string text(const json::value& v) { return std::string(v.as_string()); }
-
-std::string error_field(const http_reply& reply, const char* field) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("error")) return "(no error object: " + reply.body + ")";
-  return text(body.at("error").at(field));
-}
-
-class RecordsWriteRest : public RestTest {
+class RecordsWriteRest : public RecordsRestTest {
  protected:
-  json::value post_ok(const std::string& target, const json::value& body, int status = 201) {
-    const auto reply = client().post(target, body);
-    EXPECT_EQ(reply.status, status) << target << ": " << reply.body;
-    return reply.json();
-  }
-  json::value get_ok(const std::string& target) {
-    const auto reply = client().get(target);
-    EXPECT_EQ(reply.status, 200) << target << ": " << reply.body;
-    return reply.json();
-  }
-  // `status` with the error's code; for 400 the message starts with the field's name.
-  void expect_refused(const std::string& target, const json::value& body, int status, const std::string& code,
-                      const std::string& field = {}) {
-    const auto reply = client().post(target, body);
-    EXPECT_EQ(reply.status, status) << target << " " << json::serialize(body) << ": " << reply.body;
-    EXPECT_EQ(error_field(reply, "code"), code) << reply.body;
-    if (!field.empty()) {
-      EXPECT_EQ(error_field(reply, "message").rfind(field + ":", 0), 0U) << reply.body;
-    }
-  }
   // A GET refused with 400 bad_field naming `param`.
   void expect_get_refused(const std::string& target, const std::string& param) {
     const auto reply = client().get(target);

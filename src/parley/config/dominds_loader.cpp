@@ -1,6 +1,7 @@
 // load_dominds_workspace: a Dominds workspace read as it is — `.minds/team.yaml` (members and
 // member_defaults), `.minds/llm.yaml` (providers, over Parley's built-in catalogue), the minds files
-// `.minds/team/<id>/{persona,knowhow,pitfalls}[.<lang>].md` and `.minds/env[.<lang>].md`.
+// `.minds/team/<id>/{persona,knowhow,pitfalls}[.<lang>].md`, `.minds/env[.<lang>].md` and the skills
+// of `.minds/skills/` (skills_reader.hpp).
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
@@ -10,6 +11,7 @@
 
 #include "parley/config/access_reader.hpp"
 #include "parley/config/dominds_llm.hpp"
+#include "parley/config/skills_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_reader.hpp"
@@ -319,6 +321,9 @@ result<team_config> load(const std::filesystem::path& dir) {
   PARLEY_TRY(read_defaults(*root, defaults, context));
   context.defaults = defaults ? &*defaults : nullptr;
   PARLEY_TRY(read_members(*root, context, team));
+  auto skills = detail::read_dominds_skills(team.workspace, team.member_ids(), team.language);
+  if (!skills) return std::move(skills).err();
+  team.skills = std::move(*skills);
   use_providers(*llm, team);
   PARLEY_TRY(read_default_responder(*root, team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);

@@ -76,6 +76,9 @@ struct member_config {
   boost::json::object model_params;
   std::vector<std::string> tools;
   std::vector<std::string> toolsets;
+  // Where `toolsets` was written ("FILE:LINE:COLUMN: members.dev.toolsets", or member_defaults'),
+  // so the names, resolved later against the tool registry, are refused with a position.
+  std::string toolsets_at;
   // The dialog tools (Tellask, askHuman, reminders, clear_mind ...) it is offered, where its place
   // allows them; absent: all of them. Each offered tool costs prompt tokens on every call.
   std::optional<std::vector<std::string>> dialog_tools;
@@ -123,6 +126,19 @@ struct retention_config {
   std::int64_t archive_after_days = 0;  // 0 = never: roots idle for longer are archived
 };
 
+// A Dominds skill (`.minds/skills/team_shared/<id>.md`, `.../individual/<member>/<id>/SKILL.md`, in
+// the work language's variant): listed in the system prompt of the members who see it, its body
+// read with the `read_skill` tool (docs/team-yaml.md "Skills").
+struct skill_config {
+  std::string id;         // the file's stem or the package folder's name
+  std::string member_id;  // empty: team-shared; else only this member sees it
+  std::string title;      // frontmatter `name`
+  std::string description;
+  std::string body;                        // Markdown after the frontmatter, trimmed
+  std::vector<std::string> allowed_tools;  // frontmatter `allowed-tools`: shown, never granted
+  std::string source;                      // path relative to the workspace
+};
+
 struct team_config {
   std::filesystem::path source;     // the file the team was read from
   std::filesystem::path base_dir;   // relative paths resolve against it
@@ -137,6 +153,8 @@ struct team_config {
   retention_config retention;
   std::vector<provider_config> providers;
   std::vector<member_config> members;
+  // Dominds' skills: team-shared ones first, then each member's own, each group by id.
+  std::vector<skill_config> skills;
   // A Dominds workspace's whole provider table (catalogue merged with llm.yaml); empty for
   // Parley's own team file, whose `providers` are all there is.
   std::vector<provider_entry> provider_entries;

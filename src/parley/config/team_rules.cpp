@@ -82,6 +82,9 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("model_params", member.model_params));
   PARLEY_TRY(map.read("tools", member.tools));
   PARLEY_TRY(map.read("toolsets", member.toolsets));
+  if (const auto* item = map.find("toolsets")) {
+    member.toolsets_at = map.file() + ":" + format_position(item->key_node.Mark()) + ": " + map.path_of("toolsets");
+  }
   if (map.has("dialog_tools")) {
     std::vector<std::string> offered;
     PARLEY_TRY(map.read("dialog_tools", offered));

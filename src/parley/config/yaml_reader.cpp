@@ -101,6 +101,11 @@ constexpr std::string_view kEscapeProblem =
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
   auto text = read_text_file(file);
   if (!text) return std::move(text).err();
+  return parse_yaml_text(file, *text);
+}
+
+result<YAML::Node> parse_yaml_text(const std::filesystem::path& file, const std::string& content) {
+  const std::string* text = &content;
   // Names, personas and parameters go into the log and to every model as JSON text, which is UTF-8.
   if (const auto bad = first_invalid_utf8(*text)) {
     const text_position at = position_of(*text, *bad);

@@ -29,6 +29,8 @@ std::string join_names(const std::vector<std::string>& names);
 
 // Reads and parses a whole file; syntax errors carry yaml-cpp's position.
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file);
+// The same checks for YAML already read from `file` (a Markdown file's frontmatter, say).
+result<YAML::Node> parse_yaml_text(const std::filesystem::path& file, const std::string& text);
 result<std::string> read_text_file(const std::filesystem::path& file);
 
 // One YAML mapping being read. It remembers the file, the key path and the position of the key

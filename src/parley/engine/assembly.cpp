@@ -6,6 +6,7 @@
 #include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/tools/basic_tools.hpp"
+#include "parley/tools/dominds_toolsets.hpp"
 #include "parley/tools/memory_tools.hpp"
 #include "parley/tools/shell_tools.hpp"
 #include "parley/tools/workspace_tools.hpp"
@@ -73,6 +74,7 @@ tools::tool_registry build_builtin_tools() {
   tools::register_basic_tools(registry);
   tools::register_shell_tools(registry);
   tools::register_memory_tools(registry);
+  tools::register_dominds_toolsets(registry);
   return registry;
 }
 

@@ -8,6 +8,7 @@
 #include "parley/core/json.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/prompts.hpp"
+#include "parley/engine/skills.hpp"
 #include "parley/engine/taskdoc.hpp"
 #include "parley/engine/team_roster_prompt.hpp"
 #include "parley/model/multimodal.hpp"
@@ -51,6 +52,12 @@ void append_minds(std::string& prompt, const config::member_config& member, cons
   append_minds_section(prompt, zh ? "经验知识" : "Know-How", member.knowhow);
   append_minds_section(prompt, zh ? "避坑指南" : "Pitfalls", member.pitfalls);
   if (setting.team != nullptr) {
+    // Dominds puts the skills index between the Pitfalls and the Runtime Environment.
+    if (const auto index = skills_index(setting.language, skills_visible_to(setting.team->skills, member.id));
+        !index.empty()) {
+      prompt += "\n\n";
+      prompt += index;
+    }
     append_minds_section(prompt, zh ? "运行环境" : "Runtime Environment", setting.team->environment);
   }
 }
@@ -98,7 +105,7 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
     prompt += "\n\n";
     prompt += persona;
   }
-  // Dominds' order: persona, know-how, pitfalls, runtime environment, then the team directory.
+  // Dominds' order: persona, know-how, pitfalls, skills, runtime environment, then the team directory.
   append_minds(prompt, member, setting);
   if (setting.team != nullptr) {
     roster_input roster{setting.language,
@@ -179,6 +186,20 @@ void add_attachment(const message_row& row, const config::member_config& member,
   msg.content = msg.content.empty() ? words : words + "\n" + msg.content;
 }
 
+// An image a tool read goes with its result to a member whose model sees (the adapters put it
+// where their API takes it); a member whose model no longer does is told it was there.
+void add_tool_image(const message_row& row, const config::member_config& member, llm::chat_message& msg) {
+  auto parsed = parse_json(row.attachment);
+  if (!parsed || !parsed->is_object()) return;
+  const auto& image = parsed->get_object();
+  if (!member.vision) {
+    msg.content += "\n[the image is not shown: your model does not take images]";
+    return;
+  }
+  msg.media.push_back(llm::media_part{"image", json_string_or(image, "mime"), json_string_or(image, "format"),
+                                      json_string_or(image, "data")});
+}
+
 }  // namespace
 
 llm::chat_message to_chat_message(const message_row& row, const std::vector<llm::tool_call>& calls) {
@@ -245,6 +266,12 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
       if (group && !row.speaker.empty() && dialog.row().humans.size() > 1)
         msg.content = "[@" + row.speaker + "] " + msg.content;
       request.messages.push_back(std::move(msg));
+      return;
+    }
+    if (row.role == "tool" && !row.attachment.empty()) {
+      auto msg = to_chat_message(row, dialog.tool_calls_of(i));
+      add_tool_image(row, member, msg);
+      request.messages.push_back(text_syntax ? as_text(std::move(msg)) : std::move(msg));
       return;
     }
     // A generation cut off before it said anything leaves nothing for the model to read.

@@ -107,6 +107,10 @@ void make_loggable(tools::tool_outcome& outcome) {
                      "each is shown as U+FFFD]";
 }
 
+// An image a tool read, kept with its result so that every later model call of the dialog is sent
+// it too (the request is rebuilt from the log each round): `image` of tool_result (docs/events.md).
+events::tool_image image_field(const llm::media_part& part) { return {part.mime, part.format, part.data_base64}; }
+
 // Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
 // the AI said (or thought) when it made the call.
 events::record_introspection introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
@@ -350,8 +354,8 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
     dialog_runtime& dialog;
     ~tools_run_end() { (void)dialog.end_tools_run(); }
   } run_end{dialog};
-  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,   &member.config->access,
-                                    &protected_dirs_, &member.config->shell, run_control.slot()};
+  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,    &member.config->access,
+                                    &protected_dirs_, &member.config->shell, run_control.slot(), member.config->vision};
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
@@ -384,8 +388,10 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
         }
       }
     }
-    const auto staged = stage(dialog, events::tool_result{dialog.row().course, dialog.row().last_genseq, call.id,
-                                                          call.name, outcome.ok, std::move(outcome.content)});
+    events::tool_result result{dialog.row().course, dialog.row().last_genseq,   call.id,     call.name,
+                               outcome.ok,          std::move(outcome.content), std::nullopt};
+    if (!outcome.media.empty()) result.image = image_field(outcome.media.front());
+    const auto staged = stage(dialog, std::move(result));
     if (!staged) {
       co_await record_failure(dialog, staged.err().message);
       co_return;

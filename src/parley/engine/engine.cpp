@@ -15,8 +15,10 @@
 #include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
+#include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/resume_check.hpp"
+#include "parley/engine/skills.hpp"
 #include "parley/engine/taskdoc.hpp"
 
 namespace parley::engine {
@@ -93,6 +95,7 @@ void engine::set_protected_dirs(std::vector<tools::protected_dir> dirs) {
 result<void> engine::prepare_members() {
   if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
   dialog_specs_ = team_dialog_tool_specs(team_.member_ids());
+  tools_.add(make_read_skill_tool(team_.skills, team_.language));
   for (const auto& member : team_.members) {
     member_setup setup;
     setup.config = &member;
@@ -104,15 +107,12 @@ result<void> engine::prepare_members() {
                         "member '" + member.id + "' uses provider '" + member.provider + "', which is not configured");
     }
     setup.provider = provider->second.get();
+    auto from_toolsets = resolve_member_toolsets(member, tools_);
+    if (!from_toolsets) return std::move(from_toolsets).err();
     std::vector<std::string> wanted = member.tools;
-    for (const auto& set_name : member.toolsets) {
-      const auto* set = tools_.toolset(set_name);
-      if (set == nullptr) {
-        return make_error(errc::config_error, "member '" + member.id + "': unknown toolset '" + set_name + "'" +
-                                                  did_you_mean(set_name, tools_.toolset_names()));
-      }
-      wanted.insert(wanted.end(), set->begin(), set->end());
-    }
+    wanted.insert(wanted.end(), from_toolsets->begin(), from_toolsets->end());
+    // As Dominds, a member that sees a skill can read it.
+    if (!skills_visible_to(team_.skills, member.id).empty()) wanted.emplace_back(kReadSkillTool);
     for (const auto& name : wanted) {
       auto* found = tools_.find(name);
       if (found == nullptr) {

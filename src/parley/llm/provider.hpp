@@ -24,7 +24,8 @@ struct tool_call {
   std::string arguments;  // JSON text exactly as the model produced it
 };
 
-// An image or a sound given to a model that takes it (user messages only).
+// An image or a sound given to a model that takes it (user messages; images also in tool results,
+// which each adapter places where its API takes them).
 struct media_part {
   std::string kind;    // "image" | "audio"
   std::string mime;    // image/png, audio/wav ...
@@ -35,7 +36,7 @@ struct media_part {
 struct chat_message {
   llm::role role = llm::role::user;
   std::string content;                // text (saying for assistant, output for tool)
-  std::vector<media_part> media;      // user only: sent beside the text
+  std::vector<media_part> media;      // user, and tool (images a tool read): sent beside the text
   std::string thinking;               // assistant only
   std::vector<tool_call> tool_calls;  // assistant only
   std::string tool_call_id;           // tool only

@@ -89,6 +89,12 @@ class projector {
     msg.tool_call_id = p.call_id;
     msg.tool_name = p.name;
     msg.ok = p.ok;
+    // An image the tool read: kept as the message's attachment, inline (context_builder sends it).
+    if (p.image) {
+      auto attachment = ev_t::encode_object(*p.image);
+      attachment["kind"] = "image";
+      msg.attachment = boost::json::serialize(attachment);
+    }
     row_.needs_drive = true;
     add_message(std::move(msg));
   }

@@ -15,6 +15,7 @@
 
 #include "parley/access/access_rules.hpp"
 #include "parley/access/shell_policy.hpp"
+#include "parley/core/result.hpp"
 #include "parley/llm/provider.hpp"
 
 namespace parley::tools {
@@ -39,11 +40,15 @@ struct tool_context {
   const access::shell_policy* shell = nullptr;
   // Emitted when the dialog is stopped while its tools run: a running command is killed.
   boost::asio::cancellation_slot cancel;
+  // The member's model takes images (team.yaml `vision`): read_file of a PNG or JPEG gives it the image.
+  bool takes_images = false;
 };
 
 struct tool_outcome {
   bool ok = true;
   std::string content;
+  // Images for the model beside `content` (read_file of a PNG for a member whose model sees).
+  std::vector<llm::media_part> media = {};
 };
 
 class tool {
@@ -63,14 +68,28 @@ class tool_registry {
   void add(std::unique_ptr<tool> t);
   tool* find(std::string_view name) const;
   std::vector<std::string> names() const;
-  // Named groups of tools a member can be given at once (Dominds "toolsets").
-  void add_toolset(std::string name, std::vector<std::string> tool_names);
+  // Named groups of tools a member can be given at once (Dominds "toolsets"). A toolset added
+  // `in_wildcard` is one of those a member's `toolsets: ["*"]` stands for (Dominds' names).
+  void add_toolset(std::string name, std::vector<std::string> tool_names, bool in_wildcard = false);
   const std::vector<std::string>* toolset(std::string_view name) const;
   std::vector<std::string> toolset_names() const;
+  // A toolset name a team may write (a Dominds one) that Parley has no tools for: naming it is an
+  // error that says what is missing, rather than "unknown toolset".
+  void add_unavailable_toolset(std::string name, std::string missing);
+  const std::string* unavailable_toolset(std::string_view name) const;
+  // The tool names a member's `toolsets:` list stands for, in order and each once: `*` is every
+  // wildcard toolset, `!name` leaves `name` out (as Dominds resolves them). The error is a
+  // sentence naming the toolset and what is wrong.
+  result<std::vector<std::string>> resolve_toolsets(const std::vector<std::string>& names) const;
 
  private:
+  struct toolset_entry {
+    std::vector<std::string> tool_names;
+    bool in_wildcard = false;
+  };
   std::map<std::string, std::unique_ptr<tool>, std::less<>> tools_;
-  std::map<std::string, std::vector<std::string>, std::less<>> toolsets_;
+  std::map<std::string, toolset_entry, std::less<>> toolsets_;
+  std::map<std::string, std::string, std::less<>> unavailable_toolsets_;
 };
 
 }  // namespace parley::tools

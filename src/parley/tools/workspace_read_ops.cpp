@@ -1,9 +1,10 @@
-// list_dir and read_file.
+// list_dir and read_file (images: image_read.hpp).
 #include <algorithm>
 #include <vector>
 
 #include "parley/core/json.hpp"
 #include "parley/tools/file_io.hpp"
+#include "parley/tools/image_read.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
@@ -146,6 +147,9 @@ tool_outcome read_file(const boost::json::object& args, const tool_context& ctx)
   if (type == fs::file_type::not_found) return failed(quote_path(shown) + " does not exist");
   if (type == fs::file_type::directory) return failed(quote_path(shown) + " is a directory; use list_dir");
   if (type != fs::file_type::regular) return failed(quote_path(shown) + " is not a regular file");
+  if (auto head = read_file_prefix(where->absolute, 8); head) {
+    if (const auto image = sniff_image(head->bytes)) return read_image(ctx, shown, where->absolute, head->size, *image);
+  }
   if (args.contains("start_line") || args.contains("end_line")) {
     return read_lines(ctx, shown, *where, json_int_or(args, "start_line", 1), json_int_or(args, "end_line", 0),
                       max_bytes);

@@ -44,7 +44,8 @@ llm::tool_spec read_file_spec() {
       {"type", "integer"}, {"minimum", 0}, {"description", "Last line to read (inclusive); 0 or absent: to the end"}};
   return {"read_file",
           "Read a text file of the workspace, whole or by line range (start_line/end_line, 1-based; the answer "
-          "then starts with the range and the file's line count).",
+          "then starts with the range and the file's line count). A PNG or JPEG image is given to you as an image "
+          "if your model takes images.",
           object_schema(json::object{{"path", text_property("File relative to the workspace")},
                                      {"start_line", line_property("First line to read (1-based)")},
                                      {"end_line", std::move(end_line)},

@@ -93,9 +93,19 @@ TEST(Engine, RefusesAMemberWithAnUnknownToolAndSuggestsTheClosest) {
   EXPECT_EQ(refusal_of_lead("tools: [calculat]"), "member 'lead': unknown tool 'calculat' (did you mean 'calculate'?)");
 }
 
-TEST(Engine, RefusesAnUnknownToolset) {
-  EXPECT_EQ(refusal_of_lead("toolsets: [workspace_reed]"),
-            "member 'lead': unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)");
+TEST(Engine, RefusesAnUnknownToolsetWhereTheListIsWritten) {
+  const std::string message = refusal_of_lead("toolsets: [workspace_reed]");
+  EXPECT_NE(message.find("team.yaml:5:"), std::string::npos) << message;
+  EXPECT_TRUE(
+      message.ends_with(": members.lead.toolsets: unknown toolset 'workspace_reed' (did you mean 'workspace_read'?)"))
+      << message;
+}
+
+TEST(Engine, RefusesADomindsToolsetParleyHasNoToolsForSayingWhatIsMissing) {
+  const std::string message = refusal_of_lead("toolsets: [ws_read, team_mgmt]");
+  EXPECT_NE(message.find(": members.lead.toolsets: toolset 'team_mgmt' (Dominds) has no equivalent in Parley: "),
+            std::string::npos)
+      << message;
 }
 
 TEST(Engine, RefusesAnUnknownDialogToolName) {

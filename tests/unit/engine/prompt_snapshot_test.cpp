@@ -22,6 +22,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/store/store.hpp"
+#include "support/pretty_json.hpp"
 #include "support/typed_events.hpp"
 
 namespace parley::engine {
@@ -57,24 +58,6 @@ const fs::path& source_dir() {
 }
 
 fs::path snapshot_dir() { return source_dir() / "tests" / "unit" / "prompt_snapshots"; }
-
-// Objects one key a line; arrays and scalars as compact JSON.
-void pretty(const boost::json::value& value, std::string& out, int indent) {
-  const std::string pad(static_cast<std::size_t>(indent + 2), ' ');
-  if (value.is_object() && !value.as_object().empty()) {
-    out += "{\n";
-    bool first = true;
-    for (const auto& [key, member] : value.as_object()) {
-      if (!first) out += ",\n";
-      first = false;
-      out += pad + boost::json::serialize(boost::json::string(key)) + ": ";
-      pretty(member, out, indent + 2);
-    }
-    out += "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "}";
-    return;
-  }
-  out += boost::json::serialize(value);
-}
 
 // The subdialog a member is shown in: a Type B session asked by the team's default member (by
 // another member when it is the default, by itself in a team of one).
@@ -124,7 +107,7 @@ std::string render(const std::string& team_name, const std::string& member, std:
   if (request.tools) {
     for (const auto& tool : *request.tools) {
       out += "\n--- " + tool.name + "\n" + tool.description + "\n";
-      pretty(tool.parameters, out, 0);
+      test::pretty_json(tool.parameters, out, 0);
       out += "\n";
     }
   }

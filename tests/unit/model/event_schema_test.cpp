@@ -13,26 +13,10 @@
 #include <sstream>
 
 #include "parley/model/event_codec.hpp"
+#include "support/pretty_json.hpp"
 
 namespace parley {
 namespace {
-
-void pretty(const boost::json::value& value, std::string& out, int indent) {
-  const std::string pad(static_cast<std::size_t>(indent + 2), ' ');
-  if (value.is_object() && !value.as_object().empty()) {
-    out += "{\n";
-    bool first = true;
-    for (const auto& [key, member] : value.as_object()) {
-      if (!first) out += ",\n";
-      first = false;
-      out += pad + boost::json::serialize(boost::json::string(key)) + ": ";
-      pretty(member, out, indent + 2);
-    }
-    out += "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "}";
-    return;
-  }
-  out += boost::json::serialize(value);
-}
 
 boost::json::object document() {
   return {{"log", 1},
@@ -44,7 +28,7 @@ boost::json::object document() {
 
 std::string document_text() {
   std::string out;
-  pretty(document(), out, 0);
+  test::pretty_json(document(), out, 0);
   return out + "\n";
 }
 

@@ -173,6 +173,28 @@ TEST_F(anthropic_provider_test, an_image_goes_as_a_base64_block_before_the_words
   EXPECT_EQ(body.at("messages").at(0).at("content"), expected);
 }
 
+TEST_F(anthropic_provider_test, an_image_a_tool_read_goes_inside_its_tool_result) {
+  server_.push(fake_response::sse({kMessageStart, message_end("end_turn", 1)}));
+  model_request request;
+  request.model = "claude-test";
+  request.messages.push_back({role::user, "Look at the screenshot"});
+  chat_message assistant{role::assistant, ""};
+  assistant.tool_calls = {{"toolu_a", "read_file", R"({"path":"a.png"})"}};
+  request.messages.push_back(assistant);
+  chat_message image{role::tool, "'a.png': a PNG image of 8 bytes, given to you as an image"};
+  image.tool_call_id = "toolu_a";
+  image.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
+  request.messages.push_back(image);
+  ASSERT_TRUE(call(options(), request));
+  const auto received = server_.requests();
+  ASSERT_EQ(received.size(), 1u);
+  const auto body = boost::json::parse(received[0].body).as_object();
+  const auto expected = boost::json::parse(R"([{"type": "tool_result", "tool_use_id": "toolu_a", "content": [
+      {"type": "text", "text": "'a.png': a PNG image of 8 bytes, given to you as an image"},
+      {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]}])");
+  EXPECT_EQ(body.at("messages").at(2).at("content"), expected);
+}
+
 TEST_F(anthropic_provider_test, request_body_merges_tool_results_and_carries_signed_thinking) {
   server_.push(fake_response::sse({kMessageStart, message_end("end_turn", 1)}));
   model_request request;

@@ -201,6 +201,36 @@ TEST_F(openai_provider_test, images_and_audio_go_as_content_parts_beside_the_wor
   EXPECT_EQ(last_body().at("messages").as_array().at(0).at("content"), "Hi");  // words alone stay a string
 }
 
+// Chat Completions takes no image in a tool message: the images read_file gave follow the tool
+// messages of their round, in one user message, and the tool messages keep their words.
+TEST_F(openai_provider_test, images_of_tool_results_follow_the_tool_messages_in_a_user_message) {
+  server_.push(fake_response::sse({delta(R"({"content":"ok"})"), finish("stop"), "data: [DONE]\n\n"}));
+  model_request request = simple_request();
+  chat_message assistant{role::assistant, ""};
+  assistant.tool_calls = {{"call_1", "read_file", R"({"path":"a.png"})"}, {"call_2", "list_dir", "{}"}};
+  request.messages.push_back(assistant);
+  chat_message image{role::tool, "'a.png': a PNG image of 8 bytes, given to you as an image"};
+  image.tool_call_id = "call_1";
+  image.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
+  chat_message listing{role::tool, "a.png"};
+  listing.tool_call_id = "call_2";
+  request.messages.push_back(image);
+  request.messages.push_back(listing);
+  request.messages.push_back({role::user, "And now?"});
+  ASSERT_TRUE(call(options(), request));
+  const auto body = last_body();
+  const auto& messages = body.at("messages").as_array();
+  ASSERT_GE(messages.size(), 5U);
+  const auto n = messages.size();
+  EXPECT_EQ(messages[n - 4], boost::json::parse(R"({"role": "tool", "tool_call_id": "call_1",
+      "content": "'a.png': a PNG image of 8 bytes, given to you as an image"})"));
+  EXPECT_EQ(messages[n - 3], boost::json::parse(R"({"role": "tool", "tool_call_id": "call_2", "content": "a.png"})"));
+  EXPECT_EQ(messages[n - 2], boost::json::parse(R"({"role": "user", "content": [
+      {"type": "text", "text": "[the images of the tool results above]"},
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]})"));
+  EXPECT_EQ(messages[n - 1], boost::json::parse(R"({"role": "user", "content": "And now?"})"));
+}
+
 // The provider keeps each tool list's text; a list it has not seen (or one made again after the
 // old one is gone) must still be sent as it is, never another list's text.
 TEST_F(openai_provider_test, each_request_carries_its_own_tool_list) {

@@ -71,7 +71,19 @@ void write_assistant_blocks(json_text_writer& w, const chat_message& message) {
 void write_user_blocks(json_text_writer& w, const chat_message& message) {
   if (message.role == role::tool) {
     w.begin_object().field("type", "tool_result").field("tool_use_id", message.tool_call_id);
-    w.field("content", message.content).end_object();
+    if (message.media.empty()) {
+      w.field("content", message.content).end_object();
+      return;
+    }
+    // An image a tool read (read_file of a PNG): Anthropic takes it inside the tool_result.
+    w.key("content").begin_array();
+    write_text_block(w, message.content);
+    for (const auto& part : message.media) {
+      if (part.kind != "image") continue;
+      w.begin_object().field("type", "image").key("source").begin_object().field("type", "base64");
+      w.field("media_type", part.mime).field("data", part.data_base64).end_object().end_object();
+    }
+    w.end_array().end_object();
     return;
   }
   // Images come before the words about them, as Anthropic recommends; its models take no audio.

@@ -109,7 +109,26 @@ std::string build_request_body(const model_request& request, bool streaming) {
   if (!request.system_prompt.empty()) {
     w.begin_object().field("role", "system").field("content", request.system_prompt).end_object();
   }
-  for (const auto& message : request.messages) write_message(w, message);
+  // Chat Completions takes images in user messages only: the images tool results carry (read_file
+  // of a PNG) follow the run of tool messages they belong to, in one user message.
+  chat_message tool_images;
+  tool_images.role = role::user;
+  auto flush_tool_images = [&] {
+    if (tool_images.media.empty()) return;
+    tool_images.content = "[the images of the tool results above]";
+    write_message(w, tool_images);
+    tool_images.media.clear();
+  };
+  for (const auto& message : request.messages) {
+    if (message.role != role::tool) flush_tool_images();
+    write_message(w, message);
+    if (message.role == role::tool) {
+      for (const auto& part : message.media) {
+        if (part.kind == "image") tool_images.media.push_back(part);
+      }
+    }
+  }
+  flush_tool_images();
   w.end_array();
   if (streaming) {
     w.key("stream").boolean(true);

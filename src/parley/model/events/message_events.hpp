@@ -208,6 +208,21 @@ struct generation_discarded {
   bool operator==(const generation_discarded&) const = default;
 };
 
+// An image a tool read for a model that takes images (read_file of a PNG or JPEG), inline.
+struct tool_image {
+  std::string mime;
+  std::string format;
+  std::string data;  // base64
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("mime", s.mime);
+    v.required("format", s.format);
+    v.required("data", s.data);
+  }
+  bool operator==(const tool_image&) const = default;
+};
+
 struct tool_result {
   static constexpr std::string_view kType = "tool_result";
   std::int64_t course = 0;
@@ -216,6 +231,9 @@ struct tool_result {
   std::string name;
   bool ok = true;
   std::string content;
+  // Kept with the result so that every later model call of the dialog is sent it too (the
+  // request is rebuilt from the log each round).
+  std::optional<tool_image> image;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -225,6 +243,7 @@ struct tool_result {
     v.required("name", s.name);
     v.required("ok", s.ok);
     v.required("content", s.content);
+    v.optional("image", s.image);
   }
   bool operator==(const tool_result&) const = default;
 };

@@ -1,0 +1,21 @@
+// A member's `toolsets:` resolved against the tool registry, with errors that point at where the
+// list was written (`FILE:LINE:COLUMN: members.dev.toolsets: ...`). The CLI checks the whole team
+// before it opens the data directory, so a team with a toolset Parley lacks changes nothing on disk.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/core/result.hpp"
+#include "parley/tools/tool.hpp"
+
+namespace parley::engine {
+
+// The tool names the member's toolsets stand for (tools::tool_registry::resolve_toolsets).
+result<std::vector<std::string>> resolve_member_toolsets(const config::member_config& member,
+                                                         const tools::tool_registry& registry);
+// Every member's toolsets resolve; the first that does not is the error.
+result<void> check_team_toolsets(const config::team_config& team, const tools::tool_registry& registry);
+
+}  // namespace parley::engine

@@ -1,0 +1,41 @@
+#include "parley/tools/dominds_toolsets.hpp"
+
+namespace parley::tools {
+
+void register_dominds_toolsets(tool_registry& registry) {
+  // Each maps to Parley's tools for the same job; the differences (tools of Dominds' set that have
+  // no Parley counterpart, such as its scratch "pad" tools or env_set) are in docs/team-yaml.md.
+  const bool in_wildcard = true;
+  registry.add_toolset("ws_read", {"list_dir", "read_file", "search_files"}, in_wildcard);
+  registry.add_toolset("ws_mod",
+                       {"list_dir", "read_file", "search_files", "write_file", "edit_file", "replace_lines",
+                        "insert_at_anchor", "apply_patch", "move_path", "remove_path", "make_dir"},
+                       in_wildcard);
+  registry.add_toolset("os", {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"},
+                       in_wildcard);
+  registry.add_toolset("personal_memory", {"add_memory", "replace_memory", "drop_memory", "clear_memory"}, in_wildcard);
+  registry.add_toolset(
+      "team_memory", {"add_team_memory", "replace_team_memory", "drop_team_memory", "clear_team_memory"}, in_wildcard);
+  registry.add_toolset("codex_inspect_and_patch_tools", {"readonly_shell", "apply_patch"}, in_wildcard);
+  // read_skill is the engine's (engine/skills.hpp): it reads the skills the team was loaded with.
+  registry.add_toolset("skills", {"read_skill"}, in_wildcard);
+
+  registry.add_unavailable_toolset(
+      "team_mgmt",
+      "its tools read and edit .minds/ (team.yaml, llm.yaml, minds files, mcp.yaml) from inside a dialog, and Parley "
+      "lets no member change its team; edit .minds/ by hand (parley providers shows what llm.yaml gives)");
+  registry.add_unavailable_toolset(
+      "fs_read",
+      "it reads the machine's files outside the workspace, and Parley's file tools never leave the "
+      "workspace; give ws_read and put what the member needs inside the workspace");
+  registry.add_unavailable_toolset(
+      "mcp_admin", "Parley does not speak MCP (no .minds/mcp.yaml servers to restart, release or disable, no env_set)");
+  registry.add_unavailable_toolset("resources",
+                                   "Parley does not speak MCP (no MCP resources or resource templates to fetch)");
+  registry.add_unavailable_toolset(
+      "control",
+      "Dominds does not let team config assign it either: its reminder, Taskdoc and clear_mind tools are "
+      "given by the runtime; Parley offers them to every member (narrowed by dialog_tools)");
+}
+
+}  // namespace parley::tools

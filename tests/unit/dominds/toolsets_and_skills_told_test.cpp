@@ -1,0 +1,197 @@
+// Issue 26 items 2 and 5 from the model's side: what a member of a Dominds workspace is told —
+// the tools its Dominds toolsets stand for, the skills index in its system prompt — and what
+// read_skill answers in a dialog driven by the scripted model.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/store/store.hpp"
+#include "unit/config/temp_tree.hpp"
+
+namespace parley::engine {
+namespace {
+
+namespace asio = boost::asio;
+
+constexpr std::string_view kLlmYaml = "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n";
+
+class dominds_told_fixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("LANG", "C.UTF-8", 1);
+    tree_.write(".minds/llm.yaml", kLlmYaml);
+  }
+
+  config::team_config load() {
+    auto team = config::load_dominds_workspace(tree_.root());
+    EXPECT_TRUE(team) << team.err().message;
+    return team ? std::move(team).value() : config::team_config{};
+  }
+
+  // The scripted model behind the workspace's provider, with `script` (the scripted format).
+  void script_provider(config::team_config& team, std::string_view script) {
+    tree_.write("script.yaml", script);
+    for (auto& provider : team.providers) {
+      if (provider.id != "local") continue;
+      provider = config::provider_config{};
+      provider.id = "local";
+      provider.kind = "scripted";
+      provider.script = tree_.root() / "script.yaml";
+    }
+  }
+
+  // What `member` is sent for the first model call of a root dialog.
+  llm::model_request told(config::team_config team, const std::string& member) {
+    script_provider(team, "members:\n  \"*\":\n    - emit: [{saying: ok}]\n");
+    asio::io_context io;
+    auto log = make_memory_store();
+    auto providers = build_providers(team);
+    EXPECT_TRUE(providers) << providers.err().message;
+    auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
+    EXPECT_TRUE(eng) << eng.err().message;
+    if (!eng) return {};
+    events::dialog_created created;
+    created.member_id = member;
+    created.kind = events::dialog_kind::root;
+    std::vector<event> events{{"root", "root", 1, std::move(created), 0}};
+    auto dialog = dialog_runtime::replay(events);
+    EXPECT_TRUE(dialog) << dialog.err().message;
+    auto request = (*eng)->model_request_for(**dialog);
+    EXPECT_TRUE(request) << request.err().message;
+    return request ? std::move(request).value() : llm::model_request{};
+  }
+
+  static std::vector<std::string> tool_names(const llm::model_request& request) {
+    std::vector<std::string> names;
+    if (request.tools) {
+      for (const auto& tool : *request.tools) names.push_back(tool.name);
+    }
+    return names;
+  }
+  static bool has(const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  }
+
+  config::testing::temp_tree tree_;
+};
+using DomindsTold = dominds_told_fixture;
+
+TEST_F(DomindsTold, AMemberWithWsReadAndWsModIsToldParleysFileToolsWithTheirSchemas) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults: {provider: local}\nmembers:\n  dev:\n    toolsets: [ws_read, ws_mod]\n");
+  const auto request = told(load(), "dev");
+  const auto names = tool_names(request);
+  const std::vector<std::string> files{"list_dir",  "read_file",     "search_files",     "write_file",
+                                       "edit_file", "replace_lines", "insert_at_anchor", "apply_patch",
+                                       "move_path", "remove_path",   "make_dir"};
+  ASSERT_GE(names.size(), files.size());
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(files.size())), files);
+  EXPECT_FALSE(has(names, "shell_cmd"));
+  EXPECT_FALSE(has(names, "read_skill"));  // no skills in this workspace
+  for (const auto& tool : *request.tools) {
+    if (tool.name != "read_file") continue;
+    const auto& properties = tool.parameters.at("properties").as_object();
+    EXPECT_TRUE(properties.contains("path"));
+    EXPECT_TRUE(properties.contains("start_line"));
+  }
+}
+
+TEST_F(DomindsTold, TheTemplatesOsAndMemoryToolsetsGiveShellAndMemoryTools) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, personal_memory]\nmembers:\n  dev:\n"
+              "    toolsets: [ws_mod, os]\n  reader: {}\n");
+  const auto team = load();
+  const auto dev = tool_names(told(team, "dev"));
+  EXPECT_TRUE(has(dev, "write_file"));
+  EXPECT_TRUE(has(dev, "shell_cmd"));
+  EXPECT_TRUE(has(dev, "start_process"));
+  EXPECT_FALSE(has(dev, "add_memory"));  // a member's own toolsets replace member_defaults', as in Dominds
+  const auto reader = tool_names(told(team, "reader"));
+  EXPECT_TRUE(has(reader, "read_file"));
+  EXPECT_TRUE(has(reader, "add_memory"));
+  EXPECT_FALSE(has(reader, "write_file"));
+}
+
+TEST_F(DomindsTold, AMemberIsToldTheSkillsItSeesAfterItsPitfallsAndCanReadThem) {
+  tree_.write(".minds/team.yaml", "member_defaults: {provider: local}\nmembers:\n  lead: {}\n  helper: {}\n");
+  tree_.write(".minds/team/lead/pitfalls.md", "Never skip the tests.\n");
+  tree_.write(".minds/env.md", "A Debian machine.\n");
+  tree_.write(".minds/skills/team_shared/review.md",
+              "---\nname: Review\ndescription: Before approving.\n---\nRead it all.\n");
+  tree_.write(".minds/skills/individual/helper/triage.md",
+              "---\nname: Triage\ndescription: Sort bugs.\nallowed-tools: [read_file]\n---\nLabel each.\n");
+  const auto team = load();
+  const auto lead = told(team, "lead");
+  const std::string& prompt = lead.system_prompt;
+  const auto pitfalls = prompt.find("## Pitfalls");
+  const auto skills = prompt.find(
+      "### Skills\n\n#### Review\n- ID: `review`\n- Scope: Team Shared\n"
+      "- Description: Before approving.\n- Read body: `read_skill({ \"skill_id\": \"review\" })`");
+  const auto environment = prompt.find("## Runtime Environment");
+  ASSERT_NE(pitfalls, std::string::npos) << prompt;
+  ASSERT_NE(skills, std::string::npos) << prompt;
+  ASSERT_NE(environment, std::string::npos) << prompt;
+  EXPECT_LT(pitfalls, skills);
+  EXPECT_LT(skills, environment);
+  EXPECT_EQ(prompt.find("Triage"), std::string::npos);  // the helper's own skill
+  EXPECT_TRUE(has(tool_names(lead), "read_skill"));
+
+  const auto helper = told(team, "helper").system_prompt;
+  EXPECT_NE(helper.find("#### Triage\n- ID: `triage`\n- Scope: Individual\n"), std::string::npos) << helper;
+  EXPECT_NE(helper.find("- Upstream allowed-tools: read_file (Advisory only"), std::string::npos) << helper;
+}
+
+TEST_F(DomindsTold, ReadSkillAnswersTheBodyOfASkillTheMemberSeesAndRefusesOthers) {
+  tree_.write(".minds/team.yaml", "member_defaults: {provider: local}\nmembers:\n  lead: {}\n  helper: {}\n");
+  tree_.write(".minds/skills/team_shared/review.md",
+              "---\nname: Review\ndescription: Before approving.\n---\nRead it all.\n");
+  tree_.write(".minds/skills/individual/helper/triage.md",
+              "---\nname: Triage\ndescription: Sort bugs.\n---\nLabel each.\n");
+  auto team = load();
+  script_provider(team, R"(members:
+  lead:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: read_skill, arguments: {skill_id: review}}
+        - tool_call: {name: read_skill, arguments: {skill_id: triage}}
+    - emit: [{saying: "Read."}]
+)");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto providers = build_providers(team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
+  ASSERT_TRUE(eng) << eng.err().message;
+  std::string id;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"lead", "", ""};
+        spec.first_message = "Review it.";
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        co_await (*eng)->wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  std::vector<std::string> results;
+  for (const auto& msg : log->messages(id, 1).value()) {
+    if (msg.role == "tool") results.push_back(msg.content);
+  }
+  ASSERT_EQ(results.size(), 2U);
+  EXPECT_EQ(results[0],
+            "# Review\n\n- ID: review\n- Scope: team_shared\n- Source: .minds/skills/team_shared/review.md\n"
+            "- Description: Before approving.\n\nRead it all.");
+  EXPECT_EQ(results[1], "Error: available skill 'triage' was not found. Available: review");
+}
+
+}  // namespace
+}  // namespace parley::engine
