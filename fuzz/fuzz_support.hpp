@@ -4,9 +4,7 @@
 
 #include <boost/json/value.hpp>
 
-#include <bit>
 #include <climits>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -55,46 +53,6 @@ inline std::vector<std::string_view> split_parts(std::string_view input, std::st
     parts.push_back(input.substr(0, at));
     input.remove_prefix(at + separator.size());
   }
-}
-
-inline std::int64_t ulps_apart(double a, double b) {
-  if (a == b) return 0;
-  if (std::signbit(a) != std::signbit(b)) return INT64_MAX;
-  const auto x = std::bit_cast<std::int64_t>(a);
-  const auto y = std::bit_cast<std::int64_t>(b);
-  return x > y ? x - y : y - x;
-}
-
-// Equal, but for doubles a few ULP apart (Boost.JSON 1.81 parses without correct rounding), and
-// NaN equal to NaN (Boost.JSON 1.81 reads 0e400 as NaN).
-inline bool same_json(const boost::json::value& a, const boost::json::value& b) {
-  if (a.is_double() && b.is_double()) {
-    if (std::isnan(a.get_double()) || std::isnan(b.get_double())) {
-      return std::isnan(a.get_double()) && std::isnan(b.get_double());
-    }
-    if (std::isinf(a.get_double()) || std::isinf(b.get_double())) return a.get_double() == b.get_double();
-    return ulps_apart(a.get_double(), b.get_double()) <= 4;
-  }
-  if (a.kind() != b.kind()) return false;
-  if (const auto* x = a.if_array()) {
-    const auto& y = b.get_array();
-    if (x->size() != y.size()) return false;
-    for (std::size_t i = 0; i < x->size(); ++i) {
-      if (!same_json((*x)[i], y[i])) return false;
-    }
-    return true;
-  }
-  if (const auto* x = a.if_object()) {
-    const auto& y = b.get_object();
-    if (x->size() != y.size()) return false;
-    auto it = y.begin();
-    for (const auto& [key, value] : *x) {
-      if (it->key() != key || !same_json(value, it->value())) return false;
-      ++it;
-    }
-    return true;
-  }
-  return a == b;
 }
 
 // A fresh folder under the system's temporary directory, removed with everything in it.

@@ -1,10 +1,11 @@
 #include "parley/core/json.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cmath>
 #include <limits>
+
+#include "parley/core/json_read.hpp"
 
 namespace parley {
 
@@ -60,7 +61,7 @@ std::vector<std::string> json_strings_at(const json::object& obj, std::string_vi
 
 result<json::value> parse_json(std::string_view text) {
   boost::system::error_code ec;
-  json::value value = json::parse(text, ec);
+  json::value value = read_json(text, ec);
   if (ec) return make_error(errc::invalid_argument, "invalid JSON: " + ec.message());
   return value;
 }

@@ -5,11 +5,11 @@
 #include <algorithm>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/core/utf8.hpp"
@@ -88,7 +88,7 @@ constexpr std::string_view kMemoryFolder = ".minds/memory/";
 std::string memory_written_by(const llm::tool_call& call, bool ok) {
   if (!ok || (call.name != "write_file" && call.name != "edit_file")) return {};
   boost::system::error_code ec;
-  const auto args = boost::json::parse(call.arguments, ec);
+  const auto args = read_json(call.arguments, ec);
   if (ec || !args.is_object()) return {};
   const auto& obj = args.get_object();
   if (json_string_or(obj, "path").rfind(kMemoryFolder, 0) != 0) return {};

@@ -3,12 +3,12 @@
 // the caller (tellask_called / question_asked) in the same transaction as the subdialog's
 // assignment; the reply comes back through the log (reply_received), never through a callback,
 // so a crash at any point leaves a consistent state that the next start continues from.
-#include <boost/json/parse.hpp>
 
 #include <regex>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/dialog_title.hpp"
@@ -91,7 +91,7 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
     return refuse("tool '" + call.name + "' is not available in this dialog");
   }
   boost::system::error_code ec;
-  const auto raw = boost::json::parse(call.arguments.empty() ? std::string_view("{}") : call.arguments, ec);
+  const auto raw = read_json(call.arguments.empty() ? std::string_view("{}") : call.arguments, ec);
   if (!ec && raw.is_object()) {
     if (auto problem = misplaced_field(call.name, raw.get_object())) return refuse(*problem);
   }

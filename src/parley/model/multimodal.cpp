@@ -1,10 +1,10 @@
 #include "parley/model/multimodal.hpp"
 
 #include <boost/json/array.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_read.hpp"
 
 namespace parley {
 namespace {
@@ -43,7 +43,7 @@ std::string plain_text_of_markdown(std::string_view markdown) {
 // {"tool": "weather", "result": {...}}), else the text itself.
 std::string tool_output_words(std::string_view content) {
   boost::system::error_code ec;
-  const auto value = boost::json::parse(content, ec);
+  const auto value = read_json(content, ec);
   if (ec || !value.is_object()) return std::string(content);
   const auto& obj = value.get_object();
   const auto* result = obj.if_contains("result");
@@ -115,7 +115,7 @@ context_block parse_multimodal(const multimodal_input& input) {
   } else if (type == "prompt") {
     // The seed's {"type": "system_instruction", "text": ...}, or plain text.
     boost::system::error_code ec;
-    const auto value = boost::json::parse(input.content, ec);
+    const auto value = read_json(input.content, ec);
     block.text_block =
         !ec && value.is_object() ? json_string_or(value.get_object(), "text", input.content) : input.content;
     block.semantic_tags.push_back("instruction");

@@ -1,9 +1,8 @@
 #include "parley/server/ws_decode.hpp"
 
-#include <boost/json/parse.hpp>
-
 #include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/server/wire_schema.hpp"
 
 namespace parley::server {
@@ -15,7 +14,7 @@ std::variant<client_packet, packet_refusal> decode_client_packet(std::string_vie
         "packet: " + std::to_string(text.size()) + " bytes, over the limit of " + std::to_string(max_bytes), ""};
   }
   boost::system::error_code parse_error;
-  auto parsed = boost::json::parse(text, parse_error);
+  auto parsed = read_json(text, parse_error);
   if (parse_error) return packet_refusal{"bad_json", "not JSON: " + parse_error.message(), ""};
   if (!parsed.is_object()) {
     return packet_refusal{"bad_json", std::string("expected a JSON object, got ") + json_kind_name(parsed), ""};

@@ -2,11 +2,10 @@
 // with its path, so matches can be filtered by the access rules before the model sees them.
 #include "parley/tools/search_tool.hpp"
 
-#include <boost/json/parse.hpp>
-
 #include <map>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/tools/process_runner.hpp"
 #include "parley/tools/workspace_access.hpp"
@@ -139,8 +138,8 @@ class search_tool final : public tool {
       if (end == std::string::npos) end = output.size();
       const std::string_view line(output.data() + start, end - start);
       start = end + 1;
-      std::error_code ec;
-      auto value = json::parse(line, ec);
+      boost::system::error_code ec;
+      auto value = read_json(line, ec);
       if (ec || !value.is_object()) continue;
       const auto& object = value.as_object();
       const std::string type = json_string_or(object, "type");

@@ -1,9 +1,8 @@
 // parse_tool_arguments: the model's argument text → a validated JSON object, with errors the
 // model can act on (where the JSON broke, which property is wrong).
-#include <boost/json/stream_parser.hpp>
-
 #include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::tools {
@@ -25,18 +24,13 @@ std::string excerpt_at(std::string_view text, std::size_t offset) {
 result<boost::json::object> parse_tool_arguments(std::string_view text, const boost::json::object& schema) {
   boost::json::value parsed = boost::json::object{};
   if (!is_blank(text)) {
-    boost::json::stream_parser parser;
     boost::system::error_code ec;
-    std::size_t offset = parser.write(text.data(), text.size(), ec);
-    if (!ec) {
-      parser.finish(ec);
-      offset = text.size();
-    }
+    std::size_t offset = 0;
+    parsed = read_json(text, ec, offset);
     if (ec) {
       return make_error(errc::invalid_argument, "arguments are not valid JSON: " + ec.message() + " at offset " +
                                                     std::to_string(offset) + " (" + excerpt_at(text, offset) + ")");
     }
-    parsed = parser.release();
   }
   if (!parsed.is_object()) {
     return make_error(errc::invalid_argument,

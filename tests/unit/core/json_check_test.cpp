@@ -7,6 +7,8 @@
 #include <limits>
 #include <random>
 
+#include "parley/core/json_read.hpp"
+
 namespace parley {
 namespace {
 
@@ -93,7 +95,7 @@ TEST(JsonCheck, AcceptsExactlyWhatSerializesAndParsesBack) {
     const auto value = random_value(0);
     const bool writable = !find_unwritable_json(value);
     boost::system::error_code ec;
-    const auto back = boost::json::parse(boost::json::serialize(value), ec);
+    const auto back = read_json(boost::json::serialize(value), ec);
     const bool reads_back = !ec && back == value;
     ASSERT_EQ(writable, reads_back) << boost::json::serialize(value);
     (writable ? accepted : refused)++;
@@ -133,8 +135,9 @@ TEST(JsonCheck, ARepairedTreeIsOneTheLogCanHold) {
   ASSERT_TRUE(repaired);
   EXPECT_FALSE(find_unwritable_json(*repaired));
   EXPECT_TRUE(repaired->at("n").is_null());
-  EXPECT_TRUE(repaired->at("z").as_array()[0].is_null());
-  EXPECT_EQ(repairs, "1 invalid UTF-8 sequence(s) replaced by U+FFFD; 2 non-finite number(s) replaced by null");
+  // 0e400 is zero (read exactly: the library's own parser makes it NaN).
+  EXPECT_EQ(repaired->at("z").as_array()[0], json::value(0.0));
+  EXPECT_EQ(repairs, "1 invalid UTF-8 sequence(s) replaced by U+FFFD; 1 non-finite number(s) replaced by null");
 
   auto both = parse_json_repairing(R"({"a":Infinity,"b":-1e999})", repairs);
   ASSERT_TRUE(both);

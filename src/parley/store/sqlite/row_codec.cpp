@@ -1,8 +1,7 @@
 #include "parley/store/sqlite/row_codec.hpp"
 
-#include <boost/json/parse.hpp>
-
 #include "parley/core/json_check.hpp"
+#include "parley/core/json_read.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
@@ -118,7 +117,7 @@ result<event> read_event(const statement& stmt) {
   const auto which = [&] { return "event " + std::to_string(ev.seq) + " (" + type + ") of dialog " + ev.dialog_id; };
   const std::string_view text = stmt.text_view_at(4);
   boost::system::error_code ec;
-  boost::json::value payload = boost::json::parse(text, ec);
+  boost::json::value payload = read_json(text, ec);
   if (ec) {
     // Written by a Parley that did not yet refuse such bytes (store/append_check.hpp): read with
     // them replaced, so the dialog stays usable; `parley check` names the event and `parley repair`
