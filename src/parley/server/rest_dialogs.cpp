@@ -19,8 +19,6 @@ namespace {
 constexpr std::int64_t kMaxPage = 500;
 // A search is a few words, not a document.
 constexpr std::size_t kMaxQueryBytes = 1000;
-// A title is a line for lists, not a document.
-constexpr std::size_t kMaxTitleBytes = 1000;
 
 // The rows of one hierarchy and the set of ids that are someone's parent, for hasChildren.
 struct hierarchy_rows {

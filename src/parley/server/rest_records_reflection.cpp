@@ -93,8 +93,8 @@ handler_result post_introspection(server_context& context, const rest_request& r
   of_session.limit = 500;
   auto turns = records.introspections(of_session);
   if (!turns) co_return error_response(turns.err());
-  for (const auto& recorded : turns->items) {
-    if (recorded.id == turn_id) co_return json_response(201, {{"introspection_turn", introspection_json(recorded)}});
+  for (const auto& listed : turns->items) {
+    if (listed.id == turn_id) co_return json_response(201, {{"introspection_turn", introspection_json(listed)}});
   }
   co_return error_response(500, "internal", "introspection turn " + turn_id + " was not recorded");
 }
@@ -119,7 +119,7 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   auto links = records.memory_links(turn_id);
   if (!links) co_return error_response(links.err());
   boost::json::array list;
-  for (const auto& link : *links) list.push_back(memory_link_json(link));
+  for (const auto& stored : *links) list.push_back(memory_link_json(stored));
   co_return json_response(201, {{"memory_links", std::move(list)}});
 }
 
