@@ -55,6 +55,14 @@ class RestTest : public ::testing::Test {
     ASSERT_TRUE(server_->started()) << server_->output();
   }
 
+  // Stops the server (SIGTERM, a clean exit) and starts it again on the same team and data.
+  void restart() {
+    ASSERT_EQ(server_->terminate(), 0) << server_->output();
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+
   std::filesystem::path data_dir() const { return root_ / "data"; }
   rest_client client() const { return rest_client(server_->port(), server_->token()); }
 

@@ -17,12 +17,6 @@ class RecordsWriteRest : public RecordsRestTest {
     EXPECT_EQ(reply.status, 400) << target << ": " << reply.body;
     EXPECT_EQ(error_field(reply, "message").rfind(param + ":", 0), 0U) << reply.body;
   }
-  void restart() {
-    ASSERT_EQ(server_->terminate(), 0) << server_->output();
-    server_ = std::make_unique<server_process>(
-        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
-    ASSERT_TRUE(server_->started()) << server_->output();
-  }
   // A finished dialog whose dialogue the API writes into.
   std::string finished_dialog() {
     const auto id = create_dialog("hello writes");
@@ -213,14 +207,20 @@ TEST_F(RecordsViewsRest, ATurnWithAToolLoopReadsAsTheSeedsDialogueTurn) {
   EXPECT_EQ(view.at("human_input").at("text"), "remember");
   const auto& loop = view.at("tool_loop").as_array();
   ASSERT_EQ(loop.size(), 1U);
-  EXPECT_EQ(loop.at(0).at("prompt_version"), 1);
+  // The version the engine logged with the prompt (GET /api/dialogs/{id}/prompts has its text).
+  const auto version = text(loop.at(0).at("prompt_version"));
+  EXPECT_EQ(version.rfind("pv-", 0), 0U) << version;
+  EXPECT_EQ(version.size(), 19U) << version;
   const auto& call = loop.at(0).at("tool_calls").at(0);
   EXPECT_EQ(call.at("tool_used"), "add_reminder");
   EXPECT_NE(text(call.at("arguments")).find("buy milk"), std::string::npos);
   EXPECT_NE(text(call.at("result")).find("reminder 1 added"), std::string::npos);
   EXPECT_EQ(call.at("context_position"), 2);
-  EXPECT_EQ(view.at("system_actions").at(0).at("action_type"), "tool_call");
-  EXPECT_EQ(view.at("system_actions").at(1).at("action_type"), "tool_response");
+  // The system's lines in order: the prompt it built, the call it ran, the result it relayed.
+  EXPECT_EQ(view.at("system_actions").at(0).at("action_type"), "context_building");
+  EXPECT_EQ(view.at("system_actions").at(0).at("prompt_version"), version.c_str());
+  EXPECT_EQ(view.at("system_actions").at(1).at("action_type"), "tool_call");
+  EXPECT_EQ(view.at("system_actions").at(2).at("action_type"), "tool_response");
   EXPECT_EQ(view.at("ai_response").at("final_output"), "noted");
   EXPECT_EQ(view.at("ai_response").at("used_tool_result"), true);
   EXPECT_TRUE(view.at("human_feedback").is_null());

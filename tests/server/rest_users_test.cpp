@@ -112,6 +112,7 @@ TEST_F(UsersTest, AnotherUsersDialogIsUnknownOnEveryRoute) {
                                   "/api/dialogs/" + id + "/children",
                                   "/api/dialogs/" + id + "/hierarchy",
                                   "/api/dialogs/" + id + "/reminders",
+                                  "/api/dialogs/" + id + "/prompts",
                                   "/api/dialogs/" + id + "/registry",
                                   "/api/dialogues/" + id,
                                   "/api/dialogues/" + dialogue_id,

@@ -288,6 +288,15 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   // leaves no trace of the generation, which is then simply made again.
 
   const auto request = request_for(dialog, member, round);
+  // Seed 002's ActivePromptLog: the prompt's text is logged when its version changes.
+  std::string prompt_version = prompt_versions_.version_of(request);
+  if (prompt_version != dialog.state().prompt_version) {
+    events::prompt_logged logged{dialog.row().course, prompt_version, request.system_prompt, {}, request.model};
+    if (request.tools) {
+      for (const auto& spec : *request.tools) logged.tools.push_back(spec.name);
+    }
+    PARLEY_CO_TRY(stage(dialog, std::move(logged)));
+  }
   auto& control = dialog.begin_generation();
   stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
   relay.on_checkpoint(
@@ -321,6 +330,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   const bool owes_reply = dialog.state().assigned && !dialog.state().assigned->replied;
   auto finished = finished_payload(dialog, member.config->model, genseq, *response, interrupted);
   if (interrupted && !stop_reason.empty()) finished.stop_reason = stop_reason;
+  finished.prompt_version = std::move(prompt_version);
   PARLEY_CO_TRY(stage(dialog, std::move(finished)));
   if (!interrupted) PARLEY_CO_TRY(stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {

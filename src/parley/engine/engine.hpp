@@ -23,6 +23,7 @@
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/log_writer.hpp"
 #include "parley/engine/observer.hpp"
+#include "parley/engine/prompt_versions.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/store/store.hpp"
 #include "parley/tools/tool.hpp"
@@ -322,6 +323,7 @@ class engine {
   bool retrying_stalled_ = false;    // retry_stalled is running
   std::int64_t turn_window_ms_ = 0;  // see set_record_windows
   std::int64_t session_gap_ms_ = 0;
+  prompt_versions prompt_versions_;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
   std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;

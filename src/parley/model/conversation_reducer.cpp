@@ -144,6 +144,7 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
       msg.content_type = "tool_input";
       if (finished != nullptr) meta["toolCalls"] = ev_t::encode_value(finished->tool_calls);
     }
+    if (finished != nullptr && finished->prompt_version) meta["promptVersion"] = *finished->prompt_version;
     const bool input_arrived = finished != nullptr && finished->input_arrived;
     const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !input_arrived;
     out.kind = final_saying ? message_kind::answer : message_kind::working;

@@ -27,6 +27,7 @@ class state_folder {
     clear_partial();
   }
   void operator()(const ev_t::generation_discarded&) { clear_partial(); }
+  void operator()(const ev_t::prompt_logged& p) { state_.prompt_version = p.version; }
   void operator()(const ev_t::generation_progress& p) {
     state_.partial_thinking = p.thinking;
     state_.partial_saying = p.saying;

@@ -71,6 +71,8 @@ struct dialog_state {
   context_health health;
   // In a group: the member the last human message asked to answer (empty: the dialog's member).
   std::string responder;
+  // The version of the last prompt_logged: a generation whose prompt has it logs nothing new.
+  std::string prompt_version;
 
   bool suspended() const { return !awaited.empty() || !questions.empty(); }
   const human_question* find_question(std::string_view id) const;

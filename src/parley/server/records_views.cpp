@@ -51,6 +51,18 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
     const auto& m = messages[position];
     const auto meta = metadata_of(m.metadata);
     if (m.sender_role == "ai" && m.content_type == "tool_input") {
+      // The version the engine logged with the prompt (prompt_logged); null for calls recorded
+      // before prompts had versions.
+      const auto* version = meta.if_contains("promptVersion");
+      json::value prompt_version = version != nullptr && version->is_string() ? *version : json::value(nullptr);
+      if (!prompt_version.is_null()) {
+        out.system_actions.push_back(
+            json::object{{"action_type", "context_building"},
+                         {"content", "the model's prompt, version " + std::string(version->get_string())},
+                         {"prompt_version", prompt_version},
+                         {"at", format_iso8601_ms(m.created_at)},
+                         {"message_id", m.id}});
+      }
       json::array calls;
       if (const auto* listed = json_array_at(meta, "toolCalls")) {
         for (const auto& c : *listed) {
@@ -70,7 +82,7 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
                                                     {"message_id", m.id}});
         }
       }
-      out.rounds.push_back(json::object{{"prompt_version", static_cast<std::int64_t>(out.rounds.size() + 1)},
+      out.rounds.push_back(json::object{{"prompt_version", std::move(prompt_version)},
                                         {"genseq", json_int_or(meta, "genseq", 0)},
                                         {"at", format_iso8601_ms(m.created_at)},
                                         {"thoughts", json_string_or(meta, "thinking")},

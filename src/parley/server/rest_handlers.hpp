@@ -45,6 +45,8 @@ handler_result list_questions(server_context& context, const rest_request& reque
 
 // rest_memory.cpp: a dialog's working memory: reminders, Type B registry, Taskdoc.
 handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id);
+// Seed 002's ActivePromptLog of one dialog (rest_prompts.cpp).
+handler_result get_prompts(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id);
 

@@ -42,6 +42,7 @@ const std::vector<route>& routes() {
       {"GET", {"dialogs", "{id}", "hierarchy"}, &rest::get_hierarchy},
       {"GET", {"dialogs", "{id}", "transcript"}, &rest::get_transcript},
       {"GET", {"dialogs", "{id}", "reminders"}, &rest::get_reminders},
+      {"GET", {"dialogs", "{id}", "prompts"}, &rest::get_prompts},
       {"GET", {"dialogs", "{id}", "registry"}, &rest::get_registry},
       {"GET", {"dialogs", "{id}", "taskdoc"}, &rest::get_taskdoc},
       {"POST", {"dialogs", "{id}", "messages"}, &rest::post_message},

@@ -28,12 +28,12 @@ struct unknown_event {
 
 using event_payload =
     std::variant<dialog_created, user_message, generation_started, generation_finished, generation_progress,
-                 generation_discarded, tool_result, drive_failed, status_changed, course_started, tellask_called,
-                 reply_received, answer_delivered, question_asked, question_answered, reminder_added, reminder_updated,
-                 reminder_deleted, taskdoc_changed, context_health, declared_dead, drive_resumed, event_quarantined,
-                 turn_window_expired, record_session_opened, record_session_closed, record_turn_opened,
-                 record_turn_closed, record_message, record_introspection, record_memory_link, flow_thread_saved,
-                 flow_thread_appended, flow_message_updated, flow_settings_updated, unknown_event>;
+                 prompt_logged, generation_discarded, tool_result, drive_failed, status_changed, course_started,
+                 tellask_called, reply_received, answer_delivered, question_asked, question_answered, reminder_added,
+                 reminder_updated, reminder_deleted, taskdoc_changed, context_health, declared_dead, drive_resumed,
+                 event_quarantined, turn_window_expired, record_session_opened, record_session_closed,
+                 record_turn_opened, record_turn_closed, record_message, record_introspection, record_memory_link,
+                 flow_thread_saved, flow_thread_appended, flow_message_updated, flow_settings_updated, unknown_event>;
 
 // The wire name of the payload's type.
 inline std::string_view type_of(const event_payload& payload) noexcept {

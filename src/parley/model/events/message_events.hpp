@@ -153,6 +153,9 @@ struct generation_finished {
   // Why an interrupted generation was stopped ("stopped by u1", "stop all: …", "server shutting
   // down"); absent when it was not interrupted, and in logs written before stops had reasons.
   std::optional<std::string> stop_reason;
+  // The version of the prompt the model was given (a prompt_logged event holds its text); absent
+  // in logs written before prompts had versions.
+  std::optional<std::string> prompt_version;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -168,8 +171,32 @@ struct generation_finished {
     v.required("interrupted", s.interrupted);
     v.defaulted("inputArrived", s.input_arrived, false);
     v.optional("stopReason", s.stop_reason);
+    v.optional("promptVersion", s.prompt_version);
   }
   bool operator==(const generation_finished&) const = default;
+};
+
+// Seed 002's ActivePromptLog: the system prompt and tool list a member's model was given, logged
+// when a dialog's prompt first takes this version (the same version is not logged again until the
+// prompt changes). The messages of the context are the dialog's own events, so this and the log
+// reproduce every prompt sent.
+struct prompt_logged {
+  static constexpr std::string_view kType = "prompt_logged";
+  std::int64_t course = 0;
+  std::string version;  // "pv-" and 16 hex digits of SHA-256 over the system prompt and tool specs
+  std::string system_prompt;
+  std::vector<std::string> tools;  // the names of the tools offered, in order
+  std::string model;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("course", s.course);
+    v.required("version", s.version);
+    v.required("systemPrompt", s.system_prompt);
+    v.required("tools", s.tools);
+    v.required("model", s.model);
+  }
+  bool operator==(const prompt_logged&) const = default;
 };
 
 // What a long generation has streamed so far; a generation cut by a crash is closed with the last
