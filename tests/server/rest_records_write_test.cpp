@@ -221,8 +221,16 @@ TEST_F(RecordsViewsRest, ATurnWithAToolLoopReadsAsTheSeedsDialogueTurn) {
   EXPECT_EQ(view.at("system_actions").at(0).at("prompt_version"), version.c_str());
   EXPECT_EQ(view.at("system_actions").at(1).at("action_type"), "tool_call");
   EXPECT_EQ(view.at("system_actions").at(2).at("action_type"), "tool_response");
+  EXPECT_EQ(view.at("system_actions").at(1).at("notes"), "the AI called add_reminder");
+  EXPECT_EQ(view.at("system_actions").at(2).at("notes"), "result of add_reminder relayed to the AI");
   EXPECT_EQ(view.at("ai_response").at("final_output"), "noted");
   EXPECT_EQ(view.at("ai_response").at("used_tool_result"), true);
+  EXPECT_TRUE(view.at("ai_response").at("embedding_vector").is_null());  // no embedder configured
+  // The answer's context: the second prompt version (the reminder it added is in its system prompt).
+  const auto prompts = get_ok("/api/dialogs/" + id + "/prompts").at("prompts").as_array();
+  ASSERT_EQ(prompts.size(), 2U);
+  EXPECT_EQ(prompts.at(0).at("version"), version.c_str());
+  EXPECT_EQ(view.at("memory_links").at("context_snapshot_id"), prompts.at(1).at("version"));
   EXPECT_TRUE(view.at("human_feedback").is_null());
 
   // The tool result is also the system speaking to the AI.
@@ -243,6 +251,12 @@ TEST_F(RecordsViewsRest, ATurnWithAToolLoopReadsAsTheSeedsDialogueTurn) {
   EXPECT_EQ(thread.at("turns").as_array().size(), 2U);
   EXPECT_EQ(thread.at("participants").at("ai_ids"), (json::array{"lead"}));
   EXPECT_EQ(thread.at("status"), "active");
+  // Its context snapshots are the prompt versions its model was given.
+  const auto& snapshots = thread.at("context_snapshots").as_array();
+  ASSERT_EQ(snapshots.size(), 2U);
+  EXPECT_EQ(snapshots.at(0).at("snapshot_id"), version.c_str());
+  EXPECT_EQ(snapshots.at(1).at("snapshot_id"), prompts.at(1).at("version"));
+  EXPECT_TRUE(snapshots.at(0).at("created_at").is_string());
 
   expect_get_refused("/api/turns/" + turn_id + "?view=thread", "view");
   expect_get_refused("/api/sessions/" + session_id + "/turns?include=everything", "include");

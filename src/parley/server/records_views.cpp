@@ -60,6 +60,9 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
             json::object{{"action_type", "context_building"},
                          {"content", "the model's prompt, version " + std::string(version->get_string())},
                          {"prompt_version", prompt_version},
+                         {"notes",
+                          "system prompt and tools as GET /api/dialogs/{id}/prompts logs them, with the "
+                          "dialog's messages before this one"},
                          {"at", format_iso8601_ms(m.created_at)},
                          {"message_id", m.id}});
       }
@@ -78,6 +81,7 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
           out.system_actions.push_back(json::object{{"action_type", "tool_call"},
                                                     {"content", json_string_or(call, "arguments")},
                                                     {"tool_used", json_string_or(call, "name")},
+                                                    {"notes", "the AI called " + json_string_or(call, "name")},
                                                     {"at", format_iso8601_ms(m.created_at)},
                                                     {"message_id", m.id}});
         }
@@ -102,6 +106,7 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
         const std::string name = json_string_or(meta, "name");
         action["tool_used"] = name;
         action["tool_result"] = m.content;
+        action["notes"] = "result of " + name + " relayed to the AI";
         if (auto* call = find_call(out.rounds, json_string_or(meta, "callId"))) {
           (*call)["result"] = m.content;
           (*call)["ok"] = json_bool_or(meta, "ok", true);
@@ -137,8 +142,23 @@ json::value ai_response_of(const std::vector<record_message>& messages, bool use
   return json::object{{"thoughts", json_string_or(meta, "thinking")},
                       {"final_output", answer->content},
                       {"used_tool_result", used_tools},
+                      // Filled when an embedder is configured (not yet: docs/records.md).
+                      {"embedding_vector", nullptr},
                       {"message_id", answer->id},
                       {"at", format_iso8601_ms(answer->created_at)}};
+}
+
+// The prompt version the turn's last AI message was given: with the dialog's messages before it,
+// the context that produced the turn's answer (seed 002: "上下文快照ID（用于再现）").
+json::value context_snapshot_of(const std::vector<record_message>& messages) {
+  for (auto m = messages.rbegin(); m != messages.rend(); ++m) {
+    if (m->sender_role != "ai") continue;
+    const auto meta = metadata_of(m->metadata);
+    if (const auto* version = meta.if_contains("promptVersion"); version != nullptr && version->is_string()) {
+      return *version;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -168,7 +188,8 @@ json::object dialogue_turn_view(const dialogue_turn_input& input) {
           {"tool_loop", std::move(loop.rounds)},
           {"ai_response", ai_response_of(input.messages, used_tools)},
           {"human_feedback", std::move(feedback)},
-          {"memory_links", json::object{{"related_memory_ids", std::move(related)}, {"context_snapshot_id", nullptr}}}};
+          {"memory_links", json::object{{"related_memory_ids", std::move(related)},
+                                        {"context_snapshot_id", context_snapshot_of(input.messages)}}}};
 }
 
 json::object conversation_thread_view(const conversation_thread_input& input) {
@@ -194,6 +215,12 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
   }
   json::array memories;
   for (const auto& id : input.linked_memory_ids) memories.emplace_back(id);
+  json::array snapshots;
+  for (const auto& logged : input.prompts) {
+    snapshots.push_back(json::object{{"snapshot_id", logged.prompt.version},
+                                     {"created_at", format_iso8601_ms(logged.logged_at_ms)},
+                                     {"course", logged.prompt.course}});
+  }
   // Parley has no core memory (the seed's personality store), so none is ever touched.
   return {{"conversation_id", d.id},
           {"dialogue_type", d.dialogue_type},
@@ -205,7 +232,7 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
           {"memory_association",
            json::object{{"linked_memory_ids", std::move(memories)}, {"has_core_memory_touched", false}}},
           {"turns", std::move(turns)},
-          {"context_snapshots", json::array{}}};
+          {"context_snapshots", std::move(snapshots)}};
 }
 
 }  // namespace parley::server

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parley/model/conversation_records.hpp"
+#include "parley/server/prompt_log.hpp"
 
 namespace parley::server {
 
@@ -26,6 +27,7 @@ struct conversation_thread_input {
   record_dialogue dialogue;
   std::vector<record_turn> turns;  // oldest first
   std::vector<std::string> linked_memory_ids;
+  std::vector<logged_prompt> prompts;  // the dialog's prompt versions: the thread's context snapshots
 };
 
 boost::json::object conversation_thread_view(const conversation_thread_input& input);

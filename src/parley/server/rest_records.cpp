@@ -189,7 +189,9 @@ handler_result get_dialogue(server_context& context, const rest_request& request
   if (!turns) co_return error_response(turns.err());
   auto memories = records.linked_memories(dialogue->id);
   if (!memories) co_return error_response(memories.err());
-  conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories)};
+  auto prompts = read_logged_prompts(context.log, dialogue->dialog_id);
+  if (!prompts) co_return error_response(prompts.err());
+  conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories), std::move(*prompts)};
   co_return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
 }
 

@@ -51,7 +51,9 @@ std::vector<ev::event_payload> one_of_each() {
                                    "alpha",
                                    {100, 20, 30, 4},
                                    true,
-                                   true};
+                                   true,
+                                   "stopped by ann",
+                                   "pv-0123456789abcdef"};
   ev::record_session_opened session{
       "s1", "self_reflection", "d", "ai", boost::json::object{{"k", 1.5}}, "schedule", "goal", "calm"};
   ev::record_message written{"m1",
@@ -72,6 +74,7 @@ std::vector<ev::event_payload> one_of_each() {
           ev::generation_started{1, 2, 3},
           finished,
           ev::generation_progress{1, 2, "th", "sa"},
+          ev::prompt_logged{1, "pv-0123456789abcdef", "You lead.", {"read_file", "tellask"}, "gpt-x"},
           ev::generation_discarded{1, 2, "connection reset"},
           ev::tool_result{1, 2, "c1", "read_file", false, "no such file"},
           ev::drive_failed{1, "provider error"},
