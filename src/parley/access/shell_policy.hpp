@@ -22,7 +22,7 @@ struct shell_policy {
   std::vector<std::string> deny;
   std::int64_t timeout_seconds = 60;  // default per call; a call may ask for less or up to max
   std::int64_t max_timeout_seconds = 600;
-  std::int64_t max_output_bytes = 64 * 1024;  // head and tail kept
+  std::int64_t max_output_bytes = std::int64_t{64} * 1024;  // head and tail kept
   shell_sandbox sandbox = shell_sandbox::none;
   bool network = false;  // inside the sandbox only: allow the network
 };

@@ -20,8 +20,8 @@ std::size_t prompt_versions::seen_key_hash::operator()(const seen_key& key) cons
 }
 
 const std::string& prompt_versions::tools_digest(const llm::tool_list& tools) {
-  static const std::string kNoTools;
-  if (!tools) return kNoTools;
+  static const std::string no_tools;
+  if (!tools) return no_tools;
   auto found = tool_digests_.find(tools);
   if (found != tool_digests_.end()) return found->second;
   std::string described;

@@ -30,7 +30,7 @@ namespace parley::server {
 enum class unknown_fields { refuse, ignore };
 
 // The size a string field may have unless its spec says otherwise.
-inline constexpr std::size_t kDefaultTextBytes = 64 * 1024;
+inline constexpr std::size_t kDefaultTextBytes = std::size_t{64} * 1024;
 
 class field_reader {
  public:
