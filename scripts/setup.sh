@@ -13,7 +13,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   clang-14 libclang-rt-14-dev
-  chromium fonts-wqy-microhei
+  # Chromium with named fonts, so that every machine lays the web UI out alike (the browser tests
+  # compare it with tests/e2e/layout-baseline.json).
+  chromium fonts-wqy-microhei fonts-dejavu-core fonts-dejavu-extra
   ripgrep bubblewrap
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.

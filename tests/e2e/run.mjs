@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layoutBaseline } from './layout_baseline.mjs';
 import { registerMediaTests } from './media_tests.mjs';
 import { registerTotTests } from './tot_tests.mjs';
 
@@ -212,10 +213,12 @@ async function waitAttr(page, selector, attr, value, what) {
 }
 
 const shots = [];
+const layout = layoutBaseline(join(here, 'layout-baseline.json'), process.env.PARLEY_UPDATE_SNAPSHOTS === '1');
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // Takes the screenshot and looks at it: each key element (a selector) must lie inside the captured
-// viewport with a real size, and its own crop must not be blank (a single-colour crop compresses
-// to a few hundred bytes, anything with text or an icon does not).
+// viewport with a real size, where the layout baseline has it (layout_baseline.mjs), and its own
+// crop must not be blank (a single-colour crop compresses to a few hundred bytes, anything with
+// text or an icon does not).
 async function screenshot(page, name, keyElements = []) {
   const file = join(opts.out, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
@@ -223,13 +226,31 @@ async function screenshot(page, name, keyElements = []) {
   assert(statSync(file).size > 1000, `screenshot ${file} is too small`);
   assert(bytes.subarray(0, 8).equals(PNG_MAGIC), `${file} is not a PNG`);
   const view = page.viewportSize();
-  for (const selector of keyElements) {
+  for (const key of keyElements) {
+    // `{ selector, growing: true }`: a block still streaming, whose height is the moment's.
+    const { selector, growing = false } = typeof key === 'string' ? { selector: key } : key;
     const element = page.locator(selector).first();
-    const box = await element.boundingBox();
+    // A view that redraws while polling (the ToT tree) can replace the element between two looks:
+    // the locator finds the new one on the next.
+    let box = await element.boundingBox();
+    for (let attempt = 0; attempt < 5 && !(box && box.width >= 4 && box.height >= 4); attempt++) {
+      await page.waitForTimeout(200);
+      box = await element.boundingBox();
+    }
     assert(box && box.width >= 4 && box.height >= 4, `${name}: ${selector} has no size in the screenshot`);
     const inside = box.x < view.width && box.y < view.height && box.x + box.width > 0 && box.y + box.height > 0;
     assert(inside, `${name}: ${selector} is outside the captured viewport`);
-    const crop = await element.screenshot();
+    const moved = layout.check(name, selector, box, view, { growing });
+    assert(moved === null, moved);
+    // The region where it was measured, not the element again: a streaming block that collapses
+    // as its generation ends, or a view that redraws, cannot make the capture wait or miss.
+    const clip = {
+      x: Math.max(0, box.x),
+      y: Math.max(0, box.y),
+      width: Math.min(box.width, view.width - Math.max(0, box.x)),
+      height: Math.min(box.height, view.height - Math.max(0, box.y)),
+    };
+    const crop = await page.screenshot({ clip, animations: 'disabled' });
     assert(crop.subarray(0, 8).equals(PNG_MAGIC) && crop.length > 300, `${name}: ${selector} looks blank in the screenshot`);
   }
   shots.push(file);
@@ -273,7 +294,7 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await page.locator(tid('new-start')).click();
   await visible(page, tid('thinking-body'), 'the streamed thinking');
   await visible(page, `${tid('transcript')} .streaming`, 'a segment still streaming');
-  await screenshot(page, '01-streaming', [tid('thinking-body'), tid('offline-banner'), tid('tree-node')]);
+  await screenshot(page, '01-streaming', [{ selector: tid('thinking-body'), growing: true }, tid('offline-banner'), tid('tree-node')]);
   await waitText(page, tid('saying'), 'I will ask the clerk', 'the streamed saying');
   assert((await page.locator(`${tid('saying')} strong`).first().textContent()) === 'clerk', 'saying is rendered as markdown (**clerk** → <strong>)');
   await waitText(page, tid('msg-user'), 'Plan the launch', 'the user message');
@@ -967,6 +988,8 @@ for (const t of problem ? [] : tests) {
   }
 }
 if (shots.length) console.log(`screenshots: ${opts.out}`);
+// Only a run without failures records a baseline (a failed test's boxes are not a layout to keep).
+if (failed === 0) layout.save();
 console.log(`${passed} passed, ${failed} failed`);
 // Set, not exited with: the run ends once the servers and browsers it stopped are gone.
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
