@@ -66,8 +66,8 @@ fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_
 
 fs::path uploads_dir_of(const parsed_args& args) { return data_dir_of(args) / "uploads"; }
 
-result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir) {
-  return open_sqlite_store(data_dir.string());
+result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, const sqlite_options& options) {
+  return open_sqlite_store(data_dir.string(), options);
 }
 
 namespace {
@@ -85,12 +85,12 @@ std::string shown(const fs::path& data_dir) {
 
 }  // namespace
 
-result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir) {
+result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, const sqlite_options& options) {
   if (!holds_store(data_dir)) {
     return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
                                            " (pass --data DIR where `parley run` or `parley serve` kept it)");
   }
-  return open_data_store(data_dir);
+  return open_data_store(data_dir, options);
 }
 
 result<void> check_dialog_stored(const fs::path& data_dir, const std::string& dialog_id) {

@@ -29,10 +29,12 @@ std::filesystem::path uploads_dir_of(const parsed_args& args);
 // The switch that lets a verb that runs the team's tools start with the data directory inside the
 // team's workspace (the file tools still refuse it).
 inline constexpr const char* kAllowDataInWorkspace = "allow-data-in-workspace";
-result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir);
+result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir,
+                                               const sqlite_options& options = {});
 // For verbs that only read: the store that is there, never a new one where --data was mistyped;
 // its absence is an error naming the folder looked in.
-result<std::unique_ptr<store>> open_existing_store(const std::filesystem::path& data_dir);
+result<std::unique_ptr<store>> open_existing_store(const std::filesystem::path& data_dir,
+                                                   const sqlite_options& options = {});
 // For verbs that act on a dialog: fails, naming the folder and the id, unless the data directory
 // holds that dialog — checked before the team is looked for, so the error is about what is missing.
 result<void> check_dialog_stored(const std::filesystem::path& data_dir, const std::string& dialog_id);

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include <limits>
+
 #include "cli_context.hpp"
 #include "cli_text.hpp"
 #include "parley/core/time.hpp"
@@ -116,7 +118,10 @@ int run_verb_registry(const std::vector<std::string>& raw) {
 int run_verb_check(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
-  auto log = open_existing_store(data_dir_of(*args));
+  // The whole file, however large (a server's open checks only the schema of a big one).
+  sqlite_options whole_file;
+  whole_file.full_check_max_bytes = std::numeric_limits<std::int64_t>::max();
+  auto log = open_existing_store(data_dir_of(*args), whole_file);
   if (!log) return report(log.err());
   auto checked = engine::check_integrity(**log);
   if (!checked) return report(checked.err());

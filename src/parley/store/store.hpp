@@ -131,10 +131,16 @@ struct sqlite_options {
   // cursor), least recently used first out (sqlite/recency_cache.hpp); the rest are read from the
   // tables when their dialog comes back.
   std::int64_t cached_dialogs = 4096;
+  // SQLite's quick_check reads every page of the file: seconds for a store of a million dialogs,
+  // which would make start-up grow with history. Files up to this size are checked whole when
+  // opened; larger ones by their header and schema only (a damaged page is refused when it is
+  // read), and whole by `parley check`, which opens with no limit.
+  std::int64_t full_check_max_bytes = std::int64_t{256} << 20;
 };
 
 // Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a
-// database that fails SQLite's integrity check, and never overwrites an existing file it cannot read.
+// database that fails SQLite's integrity check (options.full_check_max_bytes), and never
+// overwrites an existing file it cannot read.
 result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const sqlite_options& options = {});
 std::unique_ptr<store> make_memory_store();
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include "parley/store/sqlite/schema.hpp"
@@ -177,6 +178,33 @@ TEST(SqliteOpen, RefusesADatabaseWithAnOverwrittenPageAndLeavesItByteIdentical) 
   EXPECT_EQ(s.err().code, errc::corrupt);
   EXPECT_NE(s.err().message.find(dir.db_file()), std::string::npos) << s.err().message;
   EXPECT_EQ(test::file_bytes(dir.db_file()), damaged);
+}
+
+// Start-up must not grow with history: past full_check_max_bytes the open checks the header and
+// the schema, not every page, and `parley check` (no limit) still finds the damage.
+TEST(SqliteOpen, ALargeStoreIsCheckedByItsSchemaWhenOpenedAndWholeWhenAskedTo) {
+  temp_dir dir;
+  make_populated_store(dir);
+  const std::string healthy = test::file_bytes(dir.db_file());
+  const auto page_size = static_cast<std::size_t>((static_cast<unsigned char>(healthy[16]) << 8) |
+                                                  static_cast<unsigned char>(healthy[17]));
+  ASSERT_EQ(healthy.size() % page_size, 0U);
+  // The last page holds the newest rows of some table or index: damage there is found only by a
+  // walk of the whole file.
+  test::write_bytes(dir.db_file(), random_bytes(page_size, 9), static_cast<std::streamoff>(healthy.size() - page_size));
+  const std::string damaged = test::file_bytes(dir.db_file());
+
+  sqlite_options whole_file;
+  whole_file.full_check_max_bytes = std::numeric_limits<std::int64_t>::max();
+  auto checked = open_sqlite_store(dir.str(), whole_file);
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.err().code, errc::corrupt);
+  EXPECT_EQ(test::file_bytes(dir.db_file()), damaged);
+
+  sqlite_options schema_only;
+  schema_only.full_check_max_bytes = static_cast<std::int64_t>(damaged.size()) - 1;
+  auto opened = open_sqlite_store(dir.str(), schema_only);
+  EXPECT_TRUE(opened) << opened.err().message;
 }
 
 TEST(SqliteOpen, RefusesADirectoryBelowARegularFileEvenForRoot) {

@@ -60,20 +60,9 @@ result<void> recover_after_crash(const std::string& path) {
   return ok();
 }
 
-// Runs on a read-only connection so a damaged file (or one that is not a database at all) is
-// refused without SQLite ever writing to it (beyond the crash recovery above, which only a file
-// with a journal or WAL of ours beside it gets).
-result<void> check_existing(const std::string& path) {
-  if (auto recovered = recover_after_crash(path); !recovered) {
-    if (recovered.err().code == errc::corrupt) return corrupt_file(path, recovered.err().message);
-    return std::move(recovered).err();
-  }
-  auto db = connection::open_read_only(path);
-  if (!db) {
-    if (db.err().code == errc::corrupt) return corrupt_file(path, db.err().message);
-    return std::move(db).err();
-  }
-  auto check = db->prepare(kQuickCheck, false);
+// Every page of the file: the damage SQLite finds, or ok.
+result<void> quick_check(connection& db, const std::string& path) {
+  auto check = db.prepare(kQuickCheck, false);
   if (!check) {
     if (check.err().code == errc::corrupt) return corrupt_file(path, check.err().message);
     return std::move(check).err();
@@ -92,6 +81,25 @@ result<void> check_existing(const std::string& path) {
     problems.append(line);
   }
   if (!problems.empty()) return corrupt_file(path, problems);
+  return ok();
+}
+
+// Runs on a read-only connection so a damaged file (or one that is not a database at all) is
+// refused without SQLite ever writing to it (beyond the crash recovery above, which only a file
+// with a journal or WAL of ours beside it gets).
+result<void> check_existing(const std::string& path, std::int64_t full_check_max_bytes) {
+  if (auto recovered = recover_after_crash(path); !recovered) {
+    if (recovered.err().code == errc::corrupt) return corrupt_file(path, recovered.err().message);
+    return std::move(recovered).err();
+  }
+  auto db = connection::open_read_only(path);
+  if (!db) {
+    if (db.err().code == errc::corrupt) return corrupt_file(path, db.err().message);
+    return std::move(db).err();
+  }
+  std::error_code size_error;
+  const auto bytes = fs::file_size(path, size_error);
+  if (size_error || static_cast<std::int64_t>(bytes) <= full_check_max_bytes) PARLEY_TRY(quick_check(*db, path));
 
   // A healthy database that is not ours (tables, but no schema_version) is not ours to change.
   auto version = sqlite::read_schema_version(*db);
@@ -187,7 +195,7 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   if (ec) return make_error(errc::io_error, "cannot inspect " + path + ": " + ec.message());
   if (exists) {
     if (!fs::is_regular_file(path, ec)) return make_error(errc::io_error, path + " is not a regular file");
-    PARLEY_TRY(check_existing(path));
+    PARLEY_TRY(check_existing(path, options.full_check_max_bytes));
   }
 
   auto db = options.durable ? connection::open_durable_writer(path) : connection::open_read_write(path);
