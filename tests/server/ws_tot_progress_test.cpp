@@ -3,7 +3,8 @@
 // in order, while the run is still going), and what the packets add up to is exactly the view
 // GET /api/tot gives; a subscriber of another dialog hears nothing of it. Runs outlive the
 // server: after a restart a finished run is listed from its log folder, and one cut off by a
-// kill -9 is shown as interrupted, `parley tot --resume` finishes it, and its roots show that.
+// kill -9 is shown as interrupted, `parley tot --resume` finishes it, and its roots show that. A
+// run a member starts with its tree_of_thoughts tool is found from its root as well.
 #include <boost/json/serialize.hpp>
 
 #include <sys/wait.h>
@@ -160,6 +161,22 @@ TEST_F(TotProgress, AFinishedRunIsListedAfterARestartFromItsLogFolderAsItWasBefo
   EXPECT_EQ(state_of_view(after), state_of_view(before)) << json::serialize(after);
   EXPECT_EQ(client().get("/api/tot/" + task_id).json(), after);
   EXPECT_EQ(client().get("/api/tot/tot-20250101-000000-abcdef").status, 404);
+}
+
+TEST_F(TotProgress, ARunAMemberStartedWithItsToolIsListedUnderItsRootToo) {
+  start("tot_plan");
+  const std::string asked = create_dialog("search for the launch place");
+  ASSERT_TRUE(eventually_says(asked, "The search is done."));
+  const auto roots = client().get("/api/dialogs?member=tot-orchestrator").json();
+  ASSERT_EQ(roots.at("dialogs").as_array().size(), 1U) << json::serialize(roots);
+  const std::string root(roots.at("dialogs").as_array()[0].at("id").as_string());
+  const auto run = run_of_root(root);
+  ASSERT_TRUE(run.is_object());
+  EXPECT_EQ(run.at("status"), "solved");
+  EXPECT_EQ(run.at("nodes").as_array().size(), 4U);
+  EXPECT_EQ(run.at("finalSolution").at("answer"), "Book the town hall");
+  // A root that is no run's has none, the lead's included.
+  EXPECT_TRUE(client().get("/api/tot?rootDialog=" + asked).json().at("runs").as_array().empty());
 }
 
 TEST_F(TotProgress, ARunCutOffByAKillIsInterruptedAfterTheRestartAndResumesToTheEnd) {

@@ -8,6 +8,7 @@
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/tot/engine_channel.hpp"
 #include "parley/tot/run_board.hpp"
 
 namespace parley::server::rest {
@@ -91,7 +92,10 @@ handler_result list_tot(server_context& context, const rest_request& request, st
   auto row = find_dialog(context, request, root->second);
   if (!row) co_return error_response(row.err());
   boost::json::array runs;
-  if (auto view = co_await context.tot_runs->view_of_root(root->second)) runs.emplace_back(std::move(*view));
+  // Only a run's root (held by its orchestrator) has one; other roots are not looked up.
+  if (row->member_id == tot::member_id_of(tot::agent_role::orchestrator)) {
+    if (auto view = co_await context.tot_runs->view_of_root(root->second)) runs.emplace_back(std::move(*view));
+  }
   co_return json_response(200, {{"runs", std::move(runs)}});
 }
 

@@ -161,8 +161,14 @@ boost::asio::awaitable<std::optional<json::object>> run_board::view(std::string 
 }
 
 boost::asio::awaitable<std::optional<json::object>> run_board::view_of_root(std::string root_dialog) {
-  const auto task = task_of_root_.find(root_dialog);
-  if (task == task_of_root_.end()) co_return std::nullopt;
+  auto task = task_of_root_.find(root_dialog);
+  if (task == task_of_root_.end()) {
+    // A run this board did not start and that began after it indexed the folders (the
+    // tree_of_thoughts tool's): the folders are indexed again.
+    for (auto& [root, id] : index_run_roots(data_dir_)) task_of_root_.insert_or_assign(root, std::move(id));
+    task = task_of_root_.find(root_dialog);
+    if (task == task_of_root_.end()) co_return std::nullopt;
+  }
   co_return co_await view(task->second);
 }
 

@@ -38,7 +38,8 @@ class run_board {
   // finalSolution?}; nullopt for a run neither this board nor the log folders know.
   boost::asio::awaitable<std::optional<json::object>> view(std::string task_id);
   // The view of the run started on `root_dialog` (the web UI opens a run from its root); nullopt
-  // when there is none.
+  // when there is none. Ask only for roots a run holds (member tot-orchestrator): a root the
+  // board does not know has the log folders indexed again.
   boost::asio::awaitable<std::optional<json::object>> view_of_root(std::string root_dialog);
 
  private:
