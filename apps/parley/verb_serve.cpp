@@ -31,6 +31,7 @@
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/tot_progress_relay.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
@@ -281,7 +282,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
   }
-  tot::run_board tot_runs(*eng, data_dir_of(*args));
+  server::tot_progress_relay tot_progress(*channels);
+  tot::run_board tot_runs(*eng, data_dir_of(*args), &tot_progress);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
 
   std::vector<std::string> unreadable;

@@ -17,6 +17,7 @@
 #include "parley/tot/run_log.hpp"
 #include "parley/tot/tot_run.hpp"
 #include "parley/tot/tot_team.hpp"
+#include "parley/tot/tot_tool.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -178,10 +179,17 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   if (!inputs) return report(inputs.err());
 
   asio::io_context io;
+  // A team whose member may run searches itself (tools: tree_of_thoughts) runs here too, as under
+  // `parley serve`.
+  auto tools = engine::build_builtin_tools();
+  auto tot_binding = std::make_shared<tot::tot_tool_binding>();
+  tot_binding->data_dir = data_dir_of(*args);
+  tot::offer_tree_of_thoughts(inputs->team, tools, tot_binding);
   auto created = engine::engine::create(io.get_executor(), *inputs->log, inputs->team, std::move(inputs->providers),
-                                        engine::build_builtin_tools());
+                                        std::move(tools));
   if (!created) return report(created.err());
   auto& eng = **created;
+  tot_binding->engine = &eng;
   eng.set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_progress progress(args->has("quiet") || args->has("json"));
   tot::tot_runner runner(eng, data_dir_of(*args), &progress);

@@ -19,6 +19,9 @@ const SHAPES = {
   DialogSummary: { ts: 'DialogSummary', imports: ['DialogSummary'] },
   Attachment: { ts: 'MessageAttachment', imports: ['MessageAttachment'] },
   '[{index, content}]': { ts: 'Reminder[]', imports: ['Reminder'] },
+  ThoughtNode: { ts: 'ThoughtNode', imports: ['ThoughtNode'] },
+  FinalSolution: { ts: 'FinalSolution', imports: ['FinalSolution'] },
+  '[node id]': { ts: 'string[]', imports: [] },
 };
 
 function fail(message) {

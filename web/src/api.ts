@@ -161,13 +161,15 @@ export interface UserMessage {
   attachment?: Attachment;
 }
 
+/** POST /api/tot's body. The page's form sends numbers as typed: a value that is not a number
+ * goes as its text, and the server's refusal names the field. */
 export interface TotRequest {
   problem: string;
   taskType?: string;
-  strategy?: 'BFS' | 'DFS';
-  depth?: number;
-  breadth?: number;
-  threshold?: number;
+  strategy?: string;
+  depth?: number | string;
+  breadth?: number | string;
+  threshold?: number | string;
 }
 
 /** Every REST route the page uses. */

@@ -23,6 +23,7 @@ export interface DialogTreeHost {
 export class DialogTree {
   private rootId: string | null = null;
   private nodes = new Map<string, TreeNode>();
+  private announcedDuringFetch = new Map<string, DialogSummary[]>(); // by parent, while its children are fetched
 
   constructor(private readonly host: DialogTreeHost) {}
 
@@ -71,8 +72,12 @@ export class DialogTree {
   async expand(id: string): Promise<void> {
     const node = this.nodes.get(id);
     if (!node) return;
+    // Children announced while the list is fetched may be missing from it: they are added after.
+    const announced: DialogSummary[] = [];
+    this.announcedDuringFetch.set(id, announced);
     try {
-      const children = await rest.children(id);
+      const fetched = await rest.children(id);
+      const children = [...fetched, ...announced.filter((a) => !fetched.some((c) => c.id === a.id))];
       node.children = children.map((c) => c.id);
       for (const c of children) {
         const existing = this.nodes.get(c.id);
@@ -81,6 +86,8 @@ export class DialogTree {
       node.expanded = true;
     } catch (e) {
       showError(e);
+    } finally {
+      this.announcedDuringFetch.delete(id);
     }
     this.host.nodesChanged();
     this.render();
@@ -111,6 +118,7 @@ export class DialogTree {
   }
 
   onSubdialogCreated(parentId: string, sub: DialogSummary): void {
+    this.announcedDuringFetch.get(parentId)?.push(sub);
     const parent = this.nodes.get(parentId);
     if (!parent) return;
     parent.summary = { ...parent.summary, hasChildren: true };

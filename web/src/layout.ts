@@ -40,6 +40,33 @@ export const LAYOUT_HTML = `
         <button type="submit" data-testid="new-start" data-i18n="start"></button>
       </form>
     </section>
+    <section class="panel" data-testid="tot-start">
+      <details>
+        <summary data-i18n="totStartTitle"></summary>
+        <form class="new-form tot-form" data-testid="tot-form" novalidate>
+          <textarea rows="2" data-testid="tot-problem" data-i18n-ph="totProblem"></textarea>
+          <label><span data-i18n="totTaskType"></span><select data-testid="tot-task-type">
+            <option value="math_reasoning">math_reasoning</option>
+            <option value="creative_writing">creative_writing</option>
+            <option value="planning">planning</option>
+            <option value="debugging">debugging</option>
+            <option value="architecture_design">architecture_design</option>
+          </select></label>
+          <label><span data-i18n="totStrategy"></span><select data-testid="tot-strategy">
+            <option value="" data-i18n="totDefault"></option>
+            <option value="BFS">BFS</option>
+            <option value="DFS">DFS</option>
+          </select></label>
+          <div class="tot-numbers">
+            <label><span data-i18n="totDepth"></span><input type="text" inputmode="decimal" data-testid="tot-depth" /></label>
+            <label><span data-i18n="totBreadth"></span><input type="text" inputmode="decimal" data-testid="tot-breadth" /></label>
+            <label><span data-i18n="totThreshold"></span><input type="text" inputmode="decimal" data-testid="tot-threshold" /></label>
+          </div>
+          <div class="form-error" data-testid="tot-form-error" role="alert" hidden></div>
+          <button type="submit" data-testid="tot-submit" data-i18n="totStart"></button>
+        </form>
+      </details>
+    </section>
     <section class="panel grow" data-testid="dialog-list-panel">
       <h2 data-i18n="dialogs"></h2>
       <div class="tabs" role="tablist">

@@ -20,6 +20,7 @@ import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { fetchSidePanels, renderReminders } from './side_panels';
 import { renderTeam } from './team_panel';
 import { initThemeAndLanguage } from './theme';
+import { wireTotForm } from './tot_form';
 import { isTotRoot, TotView } from './tot_view';
 import { TranscriptView } from './transcript';
 import type { DialogSummary, Packet, Question, Status, Team } from './types';
@@ -77,6 +78,12 @@ wireNewDialogForm(async (d) => {
   list.showRunning();
   list.upsert(d);
   await openDialog(d.id, d);
+});
+
+// A run's root is announced by dialog_list_evt; it is opened here at once.
+wireTotForm(async (run) => {
+  list.showRunning();
+  await openDialog(run.rootDialog);
 });
 
 // ---------- the open dialog ----------
@@ -337,9 +344,11 @@ function onPacket(p: Packet): void {
   }
   if (p.type === 'dialog_state_evt') updateSummary(p.state);
   if (p.type === 'dialog_state_evt' || p.type === 'generating_start_evt') scheduleRunCounts();
-  // A ToT run's agent calls are its root's subdialogs: their news may have grown the tree.
-  const underTotRoot = !!state.tot && !!current && p.dialog.rootId === current.id;
-  if (underTotRoot && (p.type === 'subdialog_created_evt' || p.type === 'dialog_state_evt')) state.tot?.poke();
+  // A ToT run reports its thoughts on its root; a resync of the root fetches the run again.
+  if (state.tot && current?.id === id) {
+    if (p.type === 'tot_progress_evt') state.tot.onProgress(p);
+    if (p.type === 'resync') void state.tot.load();
+  }
   if (p.type === 'reminders_update_evt' && current?.id === id) renderReminders(p.reminders);
   if (p.type === 'tellask_call_evt' && inCurrentRoot) void loadSidePanels();
   if (p.type === 'tool_result_evt' && p.name === 'change_mind' && inCurrentRoot) void loadSidePanels();

@@ -1,16 +1,22 @@
 // A Tree of Thoughts run (seed 003, docs/tot.md) drawn above its root's transcript: every thought
 // with its score, pruned branches struck through, the best path marked, and the final solution.
-// Fetched from GET /api/tot?rootDialog=…; while the run searches it is fetched again when the root
-// reports (its subdialogs are the agent calls) and on a slow timer, and no more once it is done.
+// Fetched once from GET /api/tot?rootDialog=… when the root opens (and again on a resync), then
+// kept up to date by the root's tot_progress_evt packets: each thought as the search generates,
+// values or prunes it, and the run's end. A run the server was stopped in is shown as
+// interrupted, with the command that resumes it.
 import { rest } from './api';
 import { h, tr } from './dom';
 import { showError } from './errors';
 import type { Key } from './i18n';
+import type { TotProgressEvtPacket } from './protocol.gen';
 import type { FinalSolution, ThoughtNode, TotRun } from './types';
 
-const REFRESH_MS = 1000;
-
-const STATUS_KEYS: Record<TotRun['status'], Key> = { running: 'tot_running', solved: 'tot_solved', failed: 'tot_failed' };
+const STATUS_KEYS: Record<TotRun['status'], Key> = {
+  running: 'tot_running',
+  solved: 'tot_solved',
+  failed: 'tot_failed',
+  interrupted: 'tot_interrupted',
+};
 const NODE_KEYS: Record<ThoughtNode['status'], Key> = {
   pending: 'node_pending',
   expanded: 'node_expanded',
@@ -18,16 +24,20 @@ const NODE_KEYS: Record<ThoughtNode['status'], Key> = {
   terminal: 'node_terminal',
 };
 
+const isRunStatus = (s: string): s is TotRun['status'] => Object.hasOwn(STATUS_KEYS, s);
+
 /** Whether a dialog is the root of a ToT run (the orchestrator member holds it). */
 export const isTotRoot = (memberId: string, kind: string) => kind === 'root' && memberId === 'tot-orchestrator';
 
 export class TotView {
   readonly el: HTMLElement;
-  private timer: number | undefined;
+  private run: TotRun | null = null;
   private loading = false;
   private again = false;
   private disposed = false;
-  private done = false;
+  private frame = 0;
+  // Packets that arrive while the run is fetched: played on top of what the fetch returns.
+  private pending: TotProgressEvtPacket[] | null = null;
 
   constructor(private readonly rootDialog: string) {
     this.el = h('section', { class: 'tot-view', testid: 'tot-view' });
@@ -35,12 +45,7 @@ export class TotView {
 
   dispose(): void {
     this.disposed = true;
-    window.clearTimeout(this.timer);
-  }
-
-  /** Something happened under the root: fetch the tree again (once for a burst) unless the run is over. */
-  poke(): void {
-    if (!this.done) void this.load();
+    window.cancelAnimationFrame(this.frame);
   }
 
   async load(): Promise<void> {
@@ -49,33 +54,64 @@ export class TotView {
       return;
     }
     this.loading = true;
+    this.pending = [];
     try {
       const runs = await rest.totRunsOf(this.rootDialog);
       if (this.disposed) return;
-      this.render(runs[runs.length - 1] ?? null);
+      this.run = runs[runs.length - 1] ?? null;
+      for (const p of this.pending) this.apply(p);
+      this.el.dataset.loaded = 'true';
+      this.render();
     } catch (e) {
       showError(e);
     } finally {
       this.loading = false;
+      this.pending = null;
     }
-    if (this.disposed) return;
-    if (this.again) {
+    if (!this.disposed && this.again) {
       this.again = false;
       void this.load();
-    } else if (!this.done) {
-      window.clearTimeout(this.timer);
-      this.timer = window.setTimeout(() => void this.load(), REFRESH_MS);
     }
   }
 
-  private render(run: TotRun | null): void {
+  /** A tot_progress_evt of this root: the thought or the end it reports, drawn on the next frame. */
+  onProgress(p: TotProgressEvtPacket): void {
+    if (this.pending) {
+      this.pending.push(p);
+      return;
+    }
+    this.apply(p);
+    if (!this.frame) {
+      this.frame = window.requestAnimationFrame(() => {
+        this.frame = 0;
+        if (!this.disposed) this.render();
+      });
+    }
+  }
+
+  private apply(p: TotProgressEvtPacket): void {
+    if (!this.run || this.run.taskId !== p.taskId) {
+      this.run = { taskId: p.taskId, rootDialog: this.rootDialog, status: 'running', nodes: [], bestPath: [] };
+    }
+    const run = this.run;
+    if (isRunStatus(p.status)) run.status = p.status;
+    const node = p.node;
+    if (node) {
+      const at = run.nodes.findIndex((n) => n.id === node.id);
+      if (at >= 0) run.nodes[at] = node;
+      else run.nodes.push(node);
+    }
+    if (p.bestPath) run.bestPath = p.bestPath;
+    if (p.finalSolution) run.finalSolution = p.finalSolution;
+  }
+
+  private render(): void {
+    const run = this.run;
     if (!run) {
-      this.done = true;
       this.el.dataset.status = 'gone';
       this.el.replaceChildren(h('h3', {}, tr('totTitle')), h('div', { class: 'muted', testid: 'tot-gone' }, tr('totGone')));
       return;
     }
-    this.done = run.status !== 'running';
     this.el.dataset.status = run.status;
     this.el.dataset.task = run.taskId;
     const best = new Set(run.bestPath);
@@ -88,8 +124,12 @@ export class TotView {
       ' ',
       h('span', { class: 'muted small' }, run.taskId),
     );
+    const resume =
+      run.status === 'interrupted'
+        ? h('div', { class: 'muted', testid: 'tot-interrupted' }, tr('totInterrupted'), ' ', h('code', {}, `parley tot --resume ${run.taskId}`))
+        : '';
     const tree = this.treeEl(run.nodes, best);
-    this.el.replaceChildren(head, tree, run.finalSolution ? this.finalEl(run.finalSolution) : '');
+    this.el.replaceChildren(head, resume, tree, run.finalSolution ? this.finalEl(run.finalSolution) : '');
   }
 
   private treeEl(nodes: ThoughtNode[], best: Set<string>): HTMLElement {

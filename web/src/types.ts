@@ -187,11 +187,12 @@ export interface FinalSolution {
   alternative_solutions: string[];
 }
 
-/** GET /api/tot/{taskId}: the thought tree as it grows and, once done, the final solution. */
+/** GET /api/tot/{taskId}: the thought tree as it grows and, once done, the final solution.
+ * interrupted: the server stopped while the run searched (its log folder keeps what it did). */
 export interface TotRun {
   taskId: string;
   rootDialog: string;
-  status: 'running' | 'solved' | 'failed';
+  status: 'running' | 'solved' | 'failed' | 'interrupted';
   nodes: ThoughtNode[];
   bestPath: string[];
   finalSolution?: FinalSolution;

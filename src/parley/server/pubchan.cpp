@@ -190,6 +190,13 @@ void pubchan::broadcast(const packet_ptr& packet, const dialog_row& root) {
   }
 }
 
+void pubchan::publish_to_root(std::string_view root_id, std::string_view type, boost::json::object extra) {
+  const auto* runtime = engine_.find(root_id);
+  const std::int64_t course = runtime != nullptr ? runtime->row().course : 0;
+  const std::int64_t genseq = runtime != nullptr ? runtime->row().last_genseq : 0;
+  publish(channel_of(root_id, root_id), type, course, genseq, 0, std::move(extra));
+}
+
 void pubchan::on_stream(const engine::stream_event& ev) {
   const char* type = stream_type(ev.kind);
   if (type == nullptr) return;

@@ -70,6 +70,10 @@ class pubchan : public engine::engine_observer {
   // Dialogs known to have children, cached: at most server_options::hierarchies_cached.
   std::size_t cached_parents() const noexcept { return parents_.size(); }
 
+  // A packet about the root `root_id` as a whole (a ToT run's progress), numbered on the root's
+  // channel: only the root's subscribers get it, in order, and a reconnect replays it.
+  void publish_to_root(std::string_view root_id, std::string_view type, boost::json::object extra);
+
   void on_stream(const engine::stream_event& ev) override;
   void on_event(const event& ev) override;
   void on_durable(const event& ev) override;

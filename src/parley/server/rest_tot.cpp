@@ -1,12 +1,14 @@
 // POST /api/tot starts a Tree of Thoughts run (seed 003, src/parley/tot) and answers 202 with its
 // task id and root dialog once the root exists; the run's agent calls then appear on the PubChan
 // as subdialogs of that root. GET /api/tot/{taskId} returns the thought tree as it grows (scores,
-// pruned branches, the best path) and, once done, the final_solution.
+// pruned branches, the best path) and, once done, the final_solution; a run this process did not
+// start (before a restart) is read from its log folder.
 #include <array>
 
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/tot/engine_channel.hpp"
 #include "parley/tot/run_board.hpp"
 
 namespace parley::server::rest {
@@ -90,18 +92,21 @@ handler_result list_tot(server_context& context, const rest_request& request, st
   auto row = find_dialog(context, request, root->second);
   if (!row) co_return error_response(row.err());
   boost::json::array runs;
-  if (const auto task = context.tot_runs->task_of_root(root->second)) runs.push_back(*context.tot_runs->view(*task));
+  // Only a run's root (held by its orchestrator) has one; other roots are not looked up.
+  if (row->member_id == tot::member_id_of(tot::agent_role::orchestrator)) {
+    if (auto view = co_await context.tot_runs->view_of_root(root->second)) runs.emplace_back(std::move(*view));
+  }
   co_return json_response(200, {{"runs", std::move(runs)}});
 }
 
 handler_result get_tot(server_context& context, const rest_request& request, std::string id) {
   if (context.tot_runs == nullptr) co_return error_response(404, "not_found", "this server runs no ToT searches");
-  const auto root = context.tot_runs->root_of(id);
-  if (!root) co_return error_response(404, "not_found", "no ToT run '" + id.substr(0, 40) + "'");
+  auto view = co_await context.tot_runs->view(id);
+  if (!view) co_return error_response(404, "not_found", "no ToT run '" + id.substr(0, 40) + "'");
   // Whoever may see the run's root may see its tree.
-  auto row = find_dialog(context, request, *root);
+  auto row = find_dialog(context, request, json_string_or(*view, "rootDialog"));
   if (!row) co_return error_response(row.err());
-  co_return json_response(200, *context.tot_runs->view(id));
+  co_return json_response(200, std::move(*view));
 }
 
 }  // namespace parley::server::rest

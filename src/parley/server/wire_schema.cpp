@@ -73,6 +73,16 @@ constexpr field_spec dialog_state_evt[] = {
     PARLEY_EVENT_COMMON, {"logSeq", k::integer, false}, {"state", k::object, true, {}, {}, "DialogSummary"}};
 constexpr field_spec stream_error_evt[] = {PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ, {"message", k::string}};
 constexpr field_spec genseq_discard_evt[] = {PARLEY_EVENT_COMMON, PARLEY_LOG_SEQ, {"reason", k::string}};
+// A ToT run on this root (docs/tot.md): step started|generated|evaluated|pruned|updated|finished,
+// status running|solved|failed; node with each thought's news, bestPath and finalSolution with
+// finished. Folding them in order gives GET /api/tot's view of the run.
+constexpr field_spec tot_progress_evt[] = {PARLEY_EVENT_COMMON,
+                                           {"taskId", k::string},
+                                           {"step", k::string},
+                                           {"status", k::string},
+                                           {"node", k::object, false, {}, {}, "ThoughtNode"},
+                                           {"bestPath", k::array, false, {}, {}, "[node id]"},
+                                           {"finalSolution", k::object, false, {}, {}, "FinalSolution"}};
 
 // --- server → client: global and control packets
 constexpr field_spec questions_count_update[] = {{"previousCount", k::integer},
@@ -125,6 +135,8 @@ constexpr packet_spec packets[] = {
     {"stream_error_evt", server, stream_error_evt, "a generation aborted: stream-order violation or provider failure"},
     {"genseq_discard_evt", server, genseq_discard_evt,
      "log generation_discarded: drop what this genseq streamed; the call starts again"},
+    {"tot_progress_evt", server, tot_progress_evt,
+     "a Tree of Thoughts run on this root: a thought generated, evaluated or pruned, or the run's end"},
     {"questions_count_update", server, questions_count_update, "global"},
     {"dialog_list_evt", server, dialog_list_evt, "global: a root was created or changed status"},
     {"welcome", server, welcome_fields, "sent on connect and in answer to hello"},

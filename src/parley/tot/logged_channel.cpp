@@ -5,10 +5,6 @@
 namespace parley::tot {
 namespace {
 
-std::string replay_key(std::string_view role, std::string_view request) {
-  return std::string(role) + "\n" + std::string(request);
-}
-
 std::string title_of(agent_role role) {
   std::string name(name_of(role));
   name[0] = static_cast<char>(name[0] - 'a' + 'A');
@@ -17,20 +13,34 @@ std::string title_of(agent_role role) {
 
 }  // namespace
 
-logged_channel::logged_channel(model_channel& inner, run_folder& folder) : inner_(inner), folder_(folder) {}
+std::string replay_key(std::string_view role, std::string_view request) {
+  return std::string(role) + "\n" + std::string(request);
+}
 
-result<void> logged_channel::load_replays() {
-  auto calls = folder_.read_calls();
+result<recorded_replies> read_recorded_replies(const run_folder& folder) {
+  auto calls = folder.read_calls();
   if (!calls) return std::move(calls).err();
+  recorded_replies out;
   for (const auto& [name, entries] : *calls) {
     for (const auto& entry : entries) {
       const auto role = json_string_or(entry.data, "role");
       const auto request = json_string_or(entry.data, "request");
       const auto* reply = entry.data.if_contains("reply");
+      const auto* replayed = entry.data.if_contains("replayed");
       if (role.empty() || reply == nullptr || !reply->is_string()) continue;
-      replays_[replay_key(role, request)].emplace_back(reply->get_string());
+      if (replayed != nullptr && replayed->is_bool() && replayed->get_bool()) continue;
+      out[replay_key(role, request)].emplace_back(reply->get_string());
     }
   }
+  return out;
+}
+
+logged_channel::logged_channel(model_channel& inner, run_folder& folder) : inner_(inner), folder_(folder) {}
+
+result<void> logged_channel::load_replays() {
+  auto replies = read_recorded_replies(folder_);
+  if (!replies) return std::move(replies).err();
+  replays_ = std::move(*replies);
   return ok();
 }
 
@@ -41,17 +51,20 @@ boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call
   log_buffer buffer;
   buffer.add("info", "📤 [" + title_of(call.role) + "] 收到请求", {{"request_bytes", request.size()}});
   result<std::string> reply = make_error(errc::internal, "not asked");
+  bool replayed = false;
   if (auto found = replays_.find(replay_key(role, request)); found != replays_.end() && !found->second.empty()) {
     reply = found->second.front();
     found->second.erase(found->second.begin());
     ++replayed_;
+    replayed = true;
     buffer.add("info", "♻️ [" + title_of(call.role) + "] 从日志恢复回复");
   } else {
     reply = co_await inner_.ask(call);
   }
   if (reply) {
-    buffer.add("progress", "✓ [" + title_of(call.role) + "] 已回复",
-               {{"role", role}, {"request", request}, {"reply", *reply}, {"dialog", call.conversation}});
+    json::object data{{"role", role}, {"request", request}, {"reply", *reply}, {"dialog", call.conversation}};
+    if (replayed) data["replayed"] = true;
+    buffer.add("progress", "✓ [" + title_of(call.role) + "] 已回复", std::move(data));
   } else {
     buffer.add("error", "❌ [" + title_of(call.role) + "] " + reply.err().message,
                {{"role", role}, {"request", request}, {"error", reply.err().message}});

@@ -13,6 +13,13 @@
 
 namespace parley::tot {
 
+// role + request → the replies the run's folder holds for it, in the order they were asked. Calls
+// that were themselves answered from the log (a resumed run's copies) are left out, so a run
+// resumed twice replays each reply once.
+using recorded_replies = std::map<std::string, std::vector<std::string>>;
+result<recorded_replies> read_recorded_replies(const run_folder& folder);
+std::string replay_key(std::string_view role, std::string_view request);
+
 class logged_channel final : public model_channel {
  public:
   logged_channel(model_channel& inner, run_folder& folder);
@@ -25,7 +32,7 @@ class logged_channel final : public model_channel {
  private:
   model_channel& inner_;
   run_folder& folder_;
-  std::map<std::string, std::vector<std::string>> replays_;  // role + request → replies in order
+  recorded_replies replays_;
   std::int64_t replayed_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "parley/engine/async_signal.hpp"
+#include "parley/tot/durable_run.hpp"
 #include "parley/tot/engine_channel.hpp"
 #include "parley/tot/protocol_json.hpp"
 
@@ -17,7 +18,7 @@ constexpr std::size_t kKeptRuns = 64;
 struct run_board::run_view {
   std::string task_id;
   std::string root_dialog;
-  std::string status = "running";
+  run_status status = run_status::running;
   std::map<std::string, thought_node> nodes;
   std::vector<std::string> best_path;
   std::optional<json::value> final_solution;
@@ -28,21 +29,68 @@ struct run_board::run_view {
 
 class run_board::tracker final : public tot_progress {
  public:
-  explicit tracker(std::shared_ptr<run_view> view) : view_(std::move(view)) {}
+  tracker(const run_board& board, std::shared_ptr<run_view> view) : board_(board), view_(std::move(view)) {}
   void on_started(const std::string& task_id, const std::string& root) override {
     view_->task_id = task_id;
     view_->root_dialog = root;
     view_->started = true;
     view_->started_signal.notify_all();
+    board_.report(*view_, progress_step::started);
   }
-  void on_node(const thought_node& node) override { view_->nodes[node.id] = node; }
+  void on_node(const thought_node& node) override {
+    const auto known = view_->nodes.find(node.id);
+    const auto step = step_between(known == view_->nodes.end() ? nullptr : &known->second, node);
+    view_->nodes[node.id] = node;
+    board_.report(*view_, step, &node);
+  }
 
  private:
+  const run_board& board_;
   std::shared_ptr<run_view> view_;
 };
 
-run_board::run_board(engine::engine& engine, std::filesystem::path data_dir)
-    : engine_(engine), data_dir_(std::move(data_dir)) {}
+run_board::run_board(engine::engine& engine, std::filesystem::path data_dir, run_listener* listener)
+    : engine_(engine), data_dir_(std::move(data_dir)), listener_(listener) {
+  for (auto& [root, task] : index_run_roots(data_dir_)) task_of_root_.emplace(root, std::move(task));
+}
+
+void run_board::report(const run_view& view, progress_step step, const thought_node* node) const {
+  if (listener_ == nullptr) return;
+  run_progress progress{view.task_id, view.root_dialog, step, view.status};
+  if (node != nullptr) progress.node = *node;
+  if (step == progress_step::finished) {
+    progress.best_path = view.best_path;
+    progress.final_solution = view.final_solution;
+  }
+  listener_->on_progress(progress);
+}
+
+void run_board::finish(run_view& view, result<tot_outcome>& outcome) {
+  if (!outcome) {
+    view.status = run_status::failed;
+    if (!view.started) {
+      view.failed_to_start = outcome.err();
+      view.started_signal.notify_all();
+      return;
+    }
+    report(view, progress_step::finished);
+    return;
+  }
+  // What the search changed without telling (expanded parents, merges, the terminal) is told now,
+  // so the reports add up to the final tree.
+  for (const auto& [id, node] : outcome->nodes) {
+    const auto known = view.nodes.find(id);
+    if (known != view.nodes.end() && to_json(known->second) == to_json(node)) continue;
+    const auto step = step_between(known == view.nodes.end() ? nullptr : &known->second, node);
+    view.nodes[id] = node;
+    report(view, step, &node);
+  }
+  view.status = outcome->solved ? run_status::solved : run_status::failed;
+  view.best_path = outcome->best_path;
+  const message final_message{agent_role::orchestrator, "caller", outcome->solution, outcome->task_id, std::nullopt};
+  view.final_solution = to_json(final_message).at("payload");
+  report(view, progress_step::finished);
+}
 
 boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request request) {
   if (auto checked = check_request(request); !checked) co_return std::move(checked).err();
@@ -58,65 +106,70 @@ boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request 
   boost::asio::co_spawn(
       executor,
       [this, view, request = std::move(request)]() -> boost::asio::awaitable<void> {
-        tracker progress(view);
+        tracker progress(*this, view);
         tot_runner runner(engine_, data_dir_, &progress);
         auto outcome = co_await runner.run(request);
-        if (!outcome) {
-          view->status = "failed";
-          if (!view->started) {
-            view->failed_to_start = outcome.err();
-            view->started_signal.notify_all();
-          }
-          co_return;
-        }
-        view->status = outcome->solved ? "solved" : "failed";
-        view->best_path = outcome->best_path;
-        const message final_message{agent_role::orchestrator, "caller", outcome->solution, outcome->task_id,
-                                    std::nullopt};
-        view->final_solution = to_json(final_message).at("payload");
+        finish(*view, outcome);
       },
       boost::asio::detached);
   while (!view->started && !view->failed_to_start) co_await view->started_signal.wait();
   if (view->failed_to_start) co_return *view->failed_to_start;
+  keep(view);
+  co_return started{view->task_id, view->root_dialog};
+}
+
+void run_board::keep(const std::shared_ptr<run_view>& view) {
   runs_[view->task_id] = view;
+  task_of_root_[view->root_dialog] = view->task_id;
   order_.push_back(view->task_id);
   while (order_.size() > kKeptRuns) {
     const auto oldest = runs_.find(order_.front());
-    if (oldest != runs_.end() && oldest->second->status != "running") runs_.erase(oldest);
+    if (oldest != runs_.end() && oldest->second->status != run_status::running) runs_.erase(oldest);
     if (oldest == runs_.end() || !runs_.contains(order_.front()))
       order_.pop_front();
     else
       break;  // the oldest still runs: keep it, and the board grows by one until it ends
   }
-  co_return started{view->task_id, view->root_dialog};
 }
 
-std::optional<std::string> run_board::root_of(std::string_view task_id) const {
-  const auto found = runs_.find(task_id);
-  if (found == runs_.end()) return std::nullopt;
-  return found->second->root_dialog;
-}
-
-std::optional<std::string> run_board::task_of_root(std::string_view root_dialog) const {
-  for (const auto& [id, run] : runs_) {
-    if (run->root_dialog == root_dialog) return id;
-  }
-  return std::nullopt;
-}
-
-std::optional<json::object> run_board::view(std::string_view task_id) const {
-  const auto found = runs_.find(task_id);
-  if (found == runs_.end()) return std::nullopt;
-  const auto& run = *found->second;
+json::object run_board::view_json(const run_view& run) {
   json::array nodes;
   for (const auto& [id, node] : run.nodes) nodes.push_back(to_json(node));
-  json::object out{
-      {"taskId", run.task_id}, {"rootDialog", run.root_dialog}, {"status", run.status}, {"nodes", std::move(nodes)}};
+  json::object out{{"taskId", run.task_id},
+                   {"rootDialog", run.root_dialog},
+                   {"status", name_of(run.status)},
+                   {"nodes", std::move(nodes)}};
   json::array best;
   for (const auto& id : run.best_path) best.emplace_back(id);
   out["bestPath"] = std::move(best);
   if (run.final_solution) out["finalSolution"] = *run.final_solution;
   return out;
+}
+
+boost::asio::awaitable<std::optional<json::object>> run_board::view(std::string task_id) {
+  if (const auto found = runs_.find(task_id); found != runs_.end()) co_return view_json(*found->second);
+  auto durable = co_await read_durable_run(data_dir_, task_id);
+  if (!durable) co_return std::nullopt;
+  run_view run;
+  run.task_id = durable->task_id;
+  run.root_dialog = durable->root_dialogs.empty() ? std::string() : durable->root_dialogs.back();
+  run.status = durable->status;
+  run.nodes = std::move(durable->nodes);
+  run.best_path = std::move(durable->best_path);
+  run.final_solution = std::move(durable->final_solution);
+  co_return view_json(run);
+}
+
+boost::asio::awaitable<std::optional<json::object>> run_board::view_of_root(std::string root_dialog) {
+  auto task = task_of_root_.find(root_dialog);
+  if (task == task_of_root_.end()) {
+    // A run this board did not start and that began after it indexed the folders (the
+    // tree_of_thoughts tool's): the folders are indexed again.
+    for (auto& [root, id] : index_run_roots(data_dir_)) task_of_root_.insert_or_assign(root, std::move(id));
+    task = task_of_root_.find(root_dialog);
+    if (task == task_of_root_.end()) co_return std::nullopt;
+  }
+  co_return co_await view(task->second);
 }
 
 }  // namespace parley::tot

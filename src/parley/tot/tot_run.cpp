@@ -106,6 +106,20 @@ result<checked_request> check_request(const tot_request& request) {
   return out;
 }
 
+result<checked_request> request_of_task_info(const json::object& info, tot_request limits) {
+  limits.problem = json_string_or(info, "problem");
+  limits.task_type = json_string_or(info, "task_type");
+  if (const auto* config = info.if_contains("search_config")) {
+    auto read = read_search_config(*config, "search_config");
+    if (!read) return std::move(read).err();
+    limits.strategy = std::string(name_of(read->strategy));
+    limits.depth = read->max_depth;
+    limits.breadth = read->branching_factor;
+    limits.threshold = read->pruning_threshold;
+  }
+  return check_request(limits);
+}
+
 tot_runner::tot_runner(engine::engine& engine, std::filesystem::path data_dir, tot_progress* progress)
     : engine_(engine), data_dir_(std::move(data_dir)), progress_(progress) {}
 
@@ -120,17 +134,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::resume(std::string task_
   if (!folder) co_return std::move(folder).err();
   auto info = folder->read_task_info();
   if (!info) co_return std::move(info).err();
-  limits.problem = json_string_or(*info, "problem");
-  limits.task_type = json_string_or(*info, "task_type");
-  if (const auto* config = info->if_contains("search_config")) {
-    auto read = read_search_config(*config, "search_config");
-    if (!read) co_return std::move(read).err();
-    limits.strategy = std::string(name_of(read->strategy));
-    limits.depth = read->max_depth;
-    limits.breadth = read->branching_factor;
-    limits.threshold = read->pruning_threshold;
-  }
-  auto checked = check_request(limits);
+  auto checked = request_of_task_info(*info, std::move(limits));
   if (!checked) co_return std::move(checked).err();
   co_return co_await run_checked(std::move(*checked), task_id);
 }
@@ -142,9 +146,15 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   if (!opened) co_return std::move(opened).err();
   run_folder folder = std::move(*opened);
   json::object info = task_info(folder.task_id(), request, start_ms);
+  json::array roots;  // the run's roots so far: a resume opens a new one
   if (resume_id) {
-    if (auto earlier = folder.read_task_info()) info["start_time"] = json_string_or(*earlier, "start_time");
+    if (auto earlier = folder.read_task_info()) {
+      info["start_time"] = json_string_or(*earlier, "start_time");
+      if (const auto* known = earlier->if_contains("root_dialogs"); known != nullptr && known->is_array())
+        roots = known->get_array();
+    }
     info["resumed_at"] = format_iso8601_ms(start_ms);
+    info["root_dialogs"] = roots;
   }
   PARLEY_CO_TRY(folder.write_task_info(info));
 
@@ -153,6 +163,12 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   root_spec.title = "ToT " + folder.task_id() + ": " + request.problem.substr(0, 80);
   auto root = co_await engine_.create_root_dialog(std::move(root_spec));
   if (!root) co_return std::move(root).err();
+  // The folder names its roots from the start, so a server that restarts finds the run from its
+  // root even when the run never ended (docs/tot.md, "After a restart").
+  roots.emplace_back(*root);
+  info["root_dialog"] = *root;
+  info["root_dialogs"] = std::move(roots);
+  PARLEY_CO_TRY(folder.write_task_info(info));
   if (progress_ != nullptr) progress_->on_started(folder.task_id(), *root);
 
   tot_outcome outcome;
@@ -203,6 +219,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
     (void)folder.write(explorer_file, explorer_buffer);
     outcome.stats = searched->complete.stats;
     outcome.best_path = searched->complete.tree.search_state.best_path;
+    outcome.nodes = searched->complete.tree.nodes;
     outcome.solved = searched->solved;
 
     std::optional<final_solution> answer = task.synthesize(request.problem, searched->complete.best_path);
@@ -242,7 +259,6 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   const auto started = parse_iso8601_ms(json_string_or(info, "start_time"));
   info["duration_ms"] = end_ms - started.value_or(start_ms);
   info["status"] = outcome.solved ? "completed" : "failed";
-  info["root_dialog"] = *root;
   info["final_stats"] = {{"total_nodes", outcome.stats.total_nodes},
                          {"llm_calls", outcome.stats.llm_calls},
                          {"best_score", searched ? searched->best_score : 0.0}};

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,9 @@ struct checked_request {
   std::chrono::milliseconds call_timeout{std::chrono::seconds(120)};
 };
 result<checked_request> check_request(const tot_request& request);
+// The request a run's 00-task-info.json records (problem, task type, search config), checked, with
+// `limits` giving what the folder does not record.
+result<checked_request> request_of_task_info(const json::object& info, tot_request limits);
 
 struct tot_outcome {
   std::string task_id;
@@ -46,8 +50,9 @@ struct tot_outcome {
   final_solution solution;
   search_stats stats;
   bool solved = false;
-  std::int64_t replayed_calls = 0;     // answered from the log on --resume
-  std::vector<std::string> best_path;  // node ids from the root
+  std::int64_t replayed_calls = 0;            // answered from the log on --resume
+  std::vector<std::string> best_path;         // node ids from the root
+  std::map<std::string, thought_node> nodes;  // the tree as the search left it (empty: no search)
 };
 
 // Told of the run as it goes (the CLI prints, the server publishes on the PubChan).

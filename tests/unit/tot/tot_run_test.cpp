@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -14,6 +16,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/store/memory_store.hpp"
+#include "parley/tot/durable_run.hpp"
 #include "parley/tot/engine_channel.hpp"
 #include "parley/tot/game24/noisy_model.hpp"
 #include "parley/tot/protocol_json.hpp"
@@ -260,6 +263,71 @@ TEST_F(TotRun, AResumedRunAnswersTheLoggedCallsFromTheLogAndGoesOnLive) {
   EXPECT_EQ(resumed->stats.llm_calls + resumed->replayed_calls, first->stats.llm_calls);
   EXPECT_TRUE(fs::exists(first->log_dir / "99-merged-timeline.log"));
   EXPECT_NE(read_text(first->log_dir / "00-task-info.json").find("\"resumed_at\""), std::string::npos);
+}
+
+// The nodes of a tree as JSON texts by id, to compare two trees whole.
+std::map<std::string, std::string> tree_text(const std::map<std::string, thought_node>& nodes) {
+  std::map<std::string, std::string> out;
+  for (const auto& [id, node] : nodes) out[id] = json::serialize(to_json(node));
+  return out;
+}
+
+TEST_F(TotRun, AFinishedRunReadBackFromItsFolderHasTheSameTreeBestPathAndAnswer) {
+  auto first = run({.problem = "4 9 10 13"});
+  ASSERT_TRUE(first) << first.err().message;
+  ASSERT_TRUE(first->solved);
+  ASSERT_FALSE(first->nodes.empty());
+  auto read = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  ASSERT_TRUE(read) << read.err().message;
+  EXPECT_EQ(read->status, run_status::solved);
+  EXPECT_EQ(tree_text(read->nodes), tree_text(first->nodes));
+  EXPECT_EQ(read->best_path, first->best_path);
+  ASSERT_TRUE(read->final_solution);
+  EXPECT_EQ(read->final_solution->at("answer"), first->solution.answer.c_str());
+  EXPECT_EQ(read->root_dialogs, std::vector<std::string>{first->root_dialog});
+  EXPECT_EQ(index_run_roots(data_dir_).at(first->root_dialog), first->task_id);
+}
+
+TEST_F(TotRun, ARunCutOffMidSearchReadsAsInterruptedAndOnceResumedAsItsResumedTreeUnderBothRoots) {
+  auto first = run({.problem = "4 9 10 13"});
+  ASSERT_TRUE(first) << first.err().message;
+  // As if the process died after its tenth call: the task info still says running.
+  for (const auto& item : fs::directory_iterator(first->log_dir)) {
+    const auto name = item.path().filename().string();
+    const int seq = std::atoi(name.c_str());
+    if (seq > 10 || name.starts_with("01-") || name.starts_with("03-") || name.starts_with("99-"))
+      fs::remove(item.path());
+  }
+  auto info = run_folder::open(data_dir_, first->task_id)->read_task_info();
+  ASSERT_TRUE(info);
+  info->erase("end_time");
+  info->erase("final_stats");
+  (*info)["status"] = "running";
+  ASSERT_TRUE(run_folder::open(data_dir_, first->task_id)->write_task_info(*info));
+
+  auto cut = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  ASSERT_TRUE(cut) << cut.err().message;
+  EXPECT_EQ(cut->status, run_status::interrupted);
+  EXPECT_FALSE(cut->final_solution);
+  EXPECT_TRUE(cut->best_path.empty());
+  EXPECT_GT(cut->nodes.size(), 1U) << "the thoughts of the logged calls";
+  EXPECT_LT(cut->nodes.size(), first->nodes.size());
+  for (const auto& [id, node] : cut->nodes) EXPECT_TRUE(first->nodes.contains(id)) << id;
+
+  auto resumed = run({}, {}, first->task_id);
+  ASSERT_TRUE(resumed) << resumed.err().message;
+  ASSERT_TRUE(resumed->solved);
+  // The folder now holds the replayed calls twice (the first run's and the resume's copies): each
+  // reply is still replayed once.
+  auto read = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  ASSERT_TRUE(read) << read.err().message;
+  EXPECT_EQ(read->status, run_status::solved);
+  EXPECT_EQ(tree_text(read->nodes), tree_text(resumed->nodes));
+  EXPECT_EQ(read->best_path, resumed->best_path);
+  EXPECT_EQ(read->root_dialogs, (std::vector<std::string>{first->root_dialog, resumed->root_dialog}));
+  const auto roots = index_run_roots(data_dir_);
+  EXPECT_EQ(roots.at(first->root_dialog), first->task_id);
+  EXPECT_EQ(roots.at(resumed->root_dialog), first->task_id);
 }
 
 TEST_F(TotRun, ResumeRefusesARunThatDoesNotExist) {
