@@ -145,7 +145,11 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   if (!team) return std::move(team).err();
   if (!args.has(kAllowDataInWorkspace)) PARLEY_TRY(check_data_outside_workspace(data_dir, team->workspace));
   // Before the data directory is made: a team the engine would refuse leaves nothing on disk.
-  PARLEY_TRY(engine::check_team_toolsets(*team, engine::build_builtin_tools()));
+  const auto builtin_tools = engine::build_builtin_tools();
+  PARLEY_TRY(engine::check_team_toolsets(*team, builtin_tools));
+  for (const auto& notice : engine::shell_specialist_notices(*team, builtin_tools)) {
+    std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+  }
   auto log = open_data_store(data_dir);
   if (!log) return std::move(log).err();
   remember_team(data_dir, *team);

@@ -20,6 +20,7 @@
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/member_toolsets.hpp"
 #include "parley/store/store.hpp"
 #include "unit/config/temp_tree.hpp"
 
@@ -62,6 +63,16 @@ std::string without_pasted_note(const std::string& block) {
     if (!in_note) out += line + "\n";
   }
   return out;
+}
+
+// The names of the tools a dialog's model is sent (what it is told it may call).
+std::vector<std::string> told_tool_names(const engine::engine& eng, const engine::dialog_runtime& dialog) {
+  auto request = eng.model_request_for(dialog);
+  EXPECT_TRUE(request) << request.err().message;
+  std::vector<std::string> names;
+  if (!request || !request->tools) return names;
+  for (const auto& tool : *request->tools) names.push_back(tool.name);
+  return names;
 }
 
 class dominds_package_fixture : public ::testing::Test {
@@ -203,14 +214,52 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   ASSERT_GE(said.size(), 2U);
   EXPECT_EQ(said.back(), "assistant:Built it.");
 
-  // What dev's model was told: the file tools of ws_mod and the shell tools of os.
+  // What dev's model was told: the file tools of ws_mod. The template names no shell_specialists,
+  // so, as in Dominds, dev is given none of os's shell tools, and the CLI says so once.
   const auto* root = (*eng)->find(id);
   ASSERT_NE(root, nullptr);
-  auto request = (*eng)->model_request_for(*root);
-  ASSERT_TRUE(request) << request.err().message;
-  std::vector<std::string> names;
-  for (const auto& tool : *request->tools) names.push_back(tool.name);
-  for (const char* told : {"read_file", "write_file", "apply_patch", "search_files", "shell_cmd", "start_process"}) {
+  const auto names = told_tool_names(**eng, *root);
+  for (const char* told : {"read_file", "write_file", "apply_patch", "search_files"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
+  }
+  for (const char* withheld : {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"}) {
+    EXPECT_EQ(std::find(names.begin(), names.end(), withheld), names.end()) << withheld;
+  }
+  const auto notices = engine::shell_specialist_notices(*team, engine::build_builtin_tools());
+  ASSERT_EQ(notices.size(), 1U);
+  EXPECT_NE(notices[0].find(": members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd, "), std::string::npos)
+      << notices[0];
+}
+
+// The same template with `shell_specialists: dev` added, as Dominds' manual tells a team that
+// gives `os` to do: dev is told the shell tools of os.
+TEST_F(DomindsPackage, TeamTemplateWithDevAsShellSpecialistToldTheShellTools) {
+  const std::string manual = read_whole(kPackage / "dist/docs/team_mgmt-toolset.md");
+  const std::string block = without_pasted_note(yaml_block_after(manual, "## Managing `.minds/team.yaml`"));
+  ASSERT_EQ(block.find("shell_specialists"), std::string::npos) << block;
+  tree_.write(".minds/team.yaml", block + "shell_specialists: dev\n");
+  tree_.write(".minds/llm.yaml",
+              "providers:\n  codex:\n    apiType: openai\n    models:\n      gpt-5.2: {context_length: 272000}\n");
+  auto team = config::load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  EXPECT_EQ(team->shell_specialists, std::vector<std::string>{"dev"});
+  EXPECT_TRUE(engine::shell_specialist_notices(*team, engine::build_builtin_tools()).empty());
+  auto providers = engine::build_providers(*team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng =
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+  ASSERT_TRUE(eng) << eng.err().message;
+  events::dialog_created created;
+  created.member_id = "dev";
+  created.kind = events::dialog_kind::root;
+  std::vector<event> events{{"root", "root", 1, std::move(created), 0}};
+  auto dialog = engine::dialog_runtime::replay(events);
+  ASSERT_TRUE(dialog) << dialog.err().message;
+  const auto names = told_tool_names(**eng, **dialog);
+  for (const char* told :
+       {"read_file", "write_file", "shell_cmd", "start_process", "list_processes", "read_process", "stop_process"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
   }
 }

@@ -2,6 +2,7 @@
 // sessions → turns → messages, full-text search, bad input refused naming the parameter, and
 // response windows that passed while the server was down closed at start at their own deadline.
 #include <cstdlib>
+#include <optional>
 
 #include "parley/core/time.hpp"
 #include "rest_fixture.hpp"
@@ -192,6 +193,90 @@ TEST_F(RecordsRest, ARunningServerClosesATurnWhenItsWindowPasses) {
   const auto turn = get_ok("/api/dialogues/" + clerk + "/unresponded_turns").at("turns").at(0);
   EXPECT_EQ(turn.at("responder_role"), "human");
   EXPECT_EQ(ms_of(turn.at("closed_at")), ms_of(turn.at("started_at")) + 1000);
+}
+
+// Seed 002's `expected_window_minutes`: a turn written with its own window waits that long, not
+// its dialogue's. The timers read each pending turn's own deadline, from a running server's
+// records and from the records a restarted server finds.
+class records_turn_windows : public RecordsRest {
+ protected:
+  // The current session of a dialog that finished its first answer.
+  std::string session_of(const std::string& id) {
+    return text(get_ok("/api/dialogues/" + id + "/latest_session").at("session").at("id"));
+  }
+  // POST /api/turns, retried while the dialog still has a turn of its own pending (a refusal
+  // changes nothing); the turn, or null.
+  json::value open_turn(const std::string& session_id, std::optional<int> minutes) {
+    json::object body{{"session_id", session_id}, {"initiator", "ai"}, {"expected_responder", "human"}};
+    if (minutes) body["expected_window_minutes"] = *minutes;
+    json::value turn;
+    eventually([&] {
+      const auto reply = client().post("/api/turns", body);
+      if (reply.status != 201) return false;
+      turn = reply.json().at("turn");
+      return true;
+    });
+    return turn;
+  }
+  std::string status_of(const std::string& turn_id) {
+    return text(get_ok("/api/turns/" + turn_id).at("turn").at("status"));
+  }
+};
+using RecordsTurnWindows = records_turn_windows;
+
+TEST_F(RecordsTurnWindows, ARunningServerClosesEachTurnAtItsOwnWindow) {
+  // Dialogue windows of one second; one turn opened with a window of its own, one minute.
+  start("q4h", {"--turn-window", "1"});
+  const auto own = create_dialog("hello own window");
+  ASSERT_TRUE(eventually_says(own, "ok: hello own window"));
+  const auto other = create_dialog("hello other");
+  ASSERT_TRUE(eventually_says(other, "ok: hello other"));
+  const auto long_turn = open_turn(session_of(own), 1);
+  ASSERT_TRUE(long_turn.is_object());
+  EXPECT_EQ(long_turn.at("expected_window_minutes"), 1);
+  EXPECT_EQ(long_turn.at("response_window_ms"), 60000);
+  EXPECT_EQ(ms_of(long_turn.at("deadline_at")), ms_of(long_turn.at("started_at")) + 60000);
+  // Opened after it, with the dialogue's window: the timer closes it at its second...
+  const auto short_turn = open_turn(session_of(other), std::nullopt);
+  ASSERT_TRUE(short_turn.is_object());
+  EXPECT_EQ(short_turn.at("response_window_ms"), 1000);
+  const std::string short_id = text(short_turn.at("id"));
+  ASSERT_TRUE(eventually([&] { return status_of(short_id) == "unresponded"; })) << server_->output();
+  const auto closed = get_ok("/api/turns/" + short_id).at("turn");
+  EXPECT_EQ(ms_of(closed.at("closed_at")), ms_of(closed.at("started_at")) + 1000);
+  // ... while the turn opened earlier with a window of a minute still waits.
+  const auto waiting = get_ok("/api/turns/" + text(long_turn.at("id"))).at("turn");
+  EXPECT_EQ(waiting.at("status"), "pending");
+  EXPECT_EQ(waiting.at("response_window_ms"), 60000);
+}
+
+TEST_F(RecordsTurnWindows, ARestartedServerClosesATurnAtItsOwnDeadlineAndKeepsTheOthersWaiting) {
+  start("q4h");  // the dialogue windows: three hours
+  const auto own = create_dialog("hello own window");
+  ASSERT_TRUE(eventually_says(own, "ok: hello own window"));
+  const auto other = create_dialog("hello other");
+  ASSERT_TRUE(eventually_says(other, "ok: hello other"));
+  const auto short_turn = open_turn(session_of(own), 2);
+  const auto dialogue_turn = open_turn(session_of(other), std::nullopt);
+  ASSERT_TRUE(short_turn.is_object());
+  ASSERT_TRUE(dialogue_turn.is_object());
+  EXPECT_EQ(dialogue_turn.at("expected_window_minutes"), 180);
+  ASSERT_EQ(server_->terminate(), 0) << server_->output();
+
+  // Ten minutes later: past the turn's own two minutes, well within the dialogue's three hours.
+  ::setenv("PARLEY_CLOCK_OFFSET_MS", std::to_string(10LL * 60 * 1000).c_str(), 1);
+  server_ = std::make_unique<server_process>(
+      std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+  ::unsetenv("PARLEY_CLOCK_OFFSET_MS");
+  ASSERT_TRUE(server_->started()) << server_->output();
+
+  const std::string short_id = text(short_turn.at("id"));
+  ASSERT_TRUE(eventually([&] { return status_of(short_id) == "unresponded"; })) << server_->output();
+  const auto closed = get_ok("/api/turns/" + short_id).at("turn");
+  EXPECT_EQ(ms_of(closed.at("closed_at")), ms_of(closed.at("started_at")) + 2LL * 60 * 1000);
+  EXPECT_EQ(closed.at("expected_window_minutes"), 2);
+  EXPECT_EQ(status_of(text(dialogue_turn.at("id"))), "pending");
+  EXPECT_EQ(server_->terminate(), 0);
 }
 
 TEST_F(RecordsRest, TheResponseWindowIsConfigurableAndRecordedPerDialogue) {

@@ -103,13 +103,47 @@ result<void> read_minds(const std::filesystem::path& member_dir, std::string_vie
   return ok();
 }
 
-// Dominds takes a single id or a list; Parley has no shell tools to gate, so only the shape is checked.
+// Dominds' `shell_specialists`: a single id, a list of ids, or null (none). Only the shape is
+// checked here; the ids are checked against the members once they are read.
 result<void> check_shell_specialists(const map_reader& root) {
   const map_reader::entry* item = root.find("shell_specialists");
   if (item == nullptr || item->value.IsScalar()) return ok();
   std::vector<std::string> ids;
   if (item->value.IsSequence()) return root.read("shell_specialists", ids);
   return detail::type_error(root, *item, "a member id or a list of member ids");
+}
+
+// Dominds' shell rule (team.ts enforceShellSpecialistsPolicy, minds/load.ts): only the members
+// `shell_specialists` names keep shell tools; hidden members are exempt, as Dominds exempts its
+// system-managed ones; absent or null, no visible member keeps them. Dominds reports a listed id
+// that is no member as an error-level problem; Parley refuses the workspace, naming it. The tools
+// themselves are withheld by the engine (engine/member_toolsets.hpp), which knows what `os` or `*`
+// stand for.
+result<void> apply_shell_specialists(const map_reader& root, team_config& team) {
+  const map_reader::entry* item = root.find("shell_specialists");
+  std::vector<YAML::Node> nodes;
+  if (item != nullptr && item->value.IsScalar()) nodes.push_back(item->value);
+  if (item != nullptr && item->value.IsSequence()) {
+    for (const auto& node : item->value) nodes.push_back(node);
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string id = nodes[i].Scalar();
+    const std::string at =
+        item->value.IsSequence() ? "shell_specialists[" + std::to_string(i) + "]" : "shell_specialists";
+    if (team.find_member(id) == nullptr) {
+      return detail::yaml_error(root.file(), nodes[i].Mark(), at,
+                                detail::unknown_name_problem("member", id, team.member_ids()) +
+                                    " (shell_specialists names the members allowed shell tools)");
+    }
+    if (std::find(team.shell_specialists.begin(), team.shell_specialists.end(), id) == team.shell_specialists.end()) {
+      team.shell_specialists.push_back(id);
+    }
+  }
+  for (auto& member : team.members) {
+    const auto& listed = team.shell_specialists;
+    member.shell_specialist = member.hidden || std::find(listed.begin(), listed.end(), member.id) != listed.end();
+  }
+  return ok();
 }
 
 // Dominds' `fbr-effort` (or `fbr_effort`): FBR intensity, 0 turning Fresh Boots Reasoning off for
@@ -325,6 +359,7 @@ result<team_config> load(const std::filesystem::path& dir) {
   if (!skills) return std::move(skills).err();
   team.skills = std::move(*skills);
   use_providers(*llm, team);
+  PARLEY_TRY(apply_shell_specialists(*root, team));
   PARLEY_TRY(read_default_responder(*root, team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);
   return team;

@@ -79,6 +79,11 @@ struct member_config {
   // Where `toolsets` was written ("FILE:LINE:COLUMN: members.dev.toolsets", or member_defaults'),
   // so the names, resolved later against the tool registry, are refused with a position.
   std::string toolsets_at;
+  std::string tools_at;  // the same for `tools`
+  // Dominds' `shell_specialists` rule: false for a visible member of a Dominds workspace that the
+  // list does not name, whose shell tools (tools::is_shell_tool) the engine then withholds — from
+  // what its model is told and from what it may call. Always true in Parley's own format.
+  bool shell_specialist = true;
   // The dialog tools (Tellask, askHuman, reminders, clear_mind ...) it is offered, where its place
   // allows them; absent: all of them. Each offered tool costs prompt tokens on every call.
   std::optional<std::vector<std::string>> dialog_tools;
@@ -158,6 +163,9 @@ struct team_config {
   // A Dominds workspace's whole provider table (catalogue merged with llm.yaml); empty for
   // Parley's own team file, whose `providers` are all there is.
   std::vector<provider_entry> provider_entries;
+  // Dominds' `shell_specialists` (an id or a list; absent or null: none), the members a
+  // non-specialist is told to ask for shell work. Empty for Parley's own team file.
+  std::vector<std::string> shell_specialists;
   // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
   std::vector<std::string> notices;
 

@@ -81,6 +81,9 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read_nonempty("model", member.model));
   PARLEY_TRY(map.read("model_params", member.model_params));
   PARLEY_TRY(map.read("tools", member.tools));
+  if (const auto* item = map.find("tools")) {
+    member.tools_at = map.file() + ":" + format_position(item->key_node.Mark()) + ": " + map.path_of("tools");
+  }
   PARLEY_TRY(map.read("toolsets", member.toolsets));
   if (const auto* item = map.find("toolsets")) {
     member.toolsets_at = map.file() + ":" + format_position(item->key_node.Mark()) + ": " + map.path_of("toolsets");

@@ -17,6 +17,7 @@
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/diligence.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/engine/text_tellask.hpp"
@@ -437,6 +438,10 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
 asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup& member, const llm::tool_call& call,
                                                              const tools::tool_context& context) {
   tools::tool* found = find_tool(member.tools, call.name);
+  const auto& withheld = member.withheld_tools;
+  if (found == nullptr && std::find(withheld.begin(), withheld.end(), call.name) != withheld.end()) {
+    co_return tools::tool_outcome{false, shell_tool_refusal(team_, call.name)};
+  }
   if (found == nullptr) {
     std::vector<std::string> available;
     for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);

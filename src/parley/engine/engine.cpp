@@ -111,6 +111,12 @@ result<void> engine::prepare_members() {
     if (!from_toolsets) return std::move(from_toolsets).err();
     std::vector<std::string> wanted = member.tools;
     wanted.insert(wanted.end(), from_toolsets->begin(), from_toolsets->end());
+    // Dominds' shell_specialists rule: a member it does not list is neither told of shell tools
+    // nor able to call them (run_member_tool refuses, naming whom to ask).
+    setup.withheld_tools = withheld_shell_tools(member, wanted);
+    std::erase_if(wanted, [&](const std::string& name) {
+      return std::find(setup.withheld_tools.begin(), setup.withheld_tools.end(), name) != setup.withheld_tools.end();
+    });
     // As Dominds, a member that sees a skill can read it.
     if (!skills_visible_to(team_.skills, member.id).empty()) wanted.emplace_back(kReadSkillTool);
     for (const auto& name : wanted) {

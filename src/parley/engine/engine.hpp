@@ -205,9 +205,10 @@ class engine {
     const config::model_info* model = nullptr;  // declared context window and prices, if any
     llm::provider* provider = nullptr;
     std::vector<tools::tool*> tools;
-    std::vector<llm::tool_spec> tool_specs;  // its own tools
-    llm::tool_list root_tool_specs;          // its own tools and the dialog tools of a root
-    llm::tool_list sub_tool_specs;           // ... of a subdialog
+    std::vector<llm::tool_spec> tool_specs;   // its own tools
+    std::vector<std::string> withheld_tools;  // asked for, but withheld by shell_specialists
+    llm::tool_list root_tool_specs;           // its own tools and the dialog tools of a root
+    llm::tool_list sub_tool_specs;            // ... of a subdialog
     memory_folders memories;
     // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
     bool offers_dialog_tool(std::string_view name) const;

@@ -1,6 +1,28 @@
 #include "parley/engine/member_toolsets.hpp"
 
+#include <algorithm>
+
+#include "parley/tools/shell_tools.hpp"
+
 namespace parley::engine {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+// Where the shell tools were asked for: `tools:` when it names one, else `toolsets:`.
+std::string asked_at(const config::member_config& member, const config::team_config& team) {
+  const bool by_tools = std::any_of(member.tools.begin(), member.tools.end(),
+                                    [](const std::string& name) { return tools::is_shell_tool(name); });
+  const std::string& at = by_tools ? member.tools_at : member.toolsets_at;
+  if (!at.empty()) return at;
+  return team.source.string() + ": members." + member.id;
+}
+
+}  // namespace
 
 result<std::vector<std::string>> resolve_member_toolsets(const config::member_config& member,
                                                          const tools::tool_registry& registry) {
@@ -19,6 +41,46 @@ result<void> check_team_toolsets(const config::team_config& team, const tools::t
     PARLEY_TRY(resolve_member_toolsets(member, registry));
   }
   return ok();
+}
+
+std::vector<std::string> withheld_shell_tools(const config::member_config& member,
+                                              const std::vector<std::string>& wanted) {
+  std::vector<std::string> withheld;
+  if (member.shell_specialist) return withheld;
+  for (const auto& name : wanted) {
+    if (tools::is_shell_tool(name) && std::find(withheld.begin(), withheld.end(), name) == withheld.end()) {
+      withheld.push_back(name);
+    }
+  }
+  return withheld;
+}
+
+std::string shell_tool_refusal(const config::team_config& team, std::string_view tool_name) {
+  const std::string who = team.shell_specialists.empty()
+                              ? "this team has no shell specialists, so no member runs commands"
+                              : "ask a shell specialist (" + joined(team.shell_specialists) +
+                                    ") to run it with tellask, saying the command and why";
+  return "refused: '" + std::string(tool_name) +
+         "' is a shell tool, and only the members listed in shell_specialists (.minds/team.yaml) may use it; " + who;
+}
+
+std::vector<std::string> shell_specialist_notices(const config::team_config& team,
+                                                  const tools::tool_registry& registry) {
+  std::vector<std::string> notices;
+  for (const auto& member : team.members) {
+    auto wanted = registry.resolve_toolsets(member.toolsets);
+    if (!wanted) continue;  // check_team_toolsets reports it
+    wanted->insert(wanted->end(), member.tools.begin(), member.tools.end());
+    const auto withheld = withheld_shell_tools(member, *wanted);
+    if (withheld.empty()) continue;
+    const std::string listed = team.shell_specialists.empty()
+                                   ? "shell_specialists lists no member"
+                                   : "shell_specialists lists " + joined(team.shell_specialists);
+    notices.push_back(asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" + joined(withheld) +
+                      "): " + listed + ", and as in Dominds only those members keep shell tools; add '" + member.id +
+                      "' to shell_specialists or remove the shell tools from it");
+  }
+  return notices;
 }
 
 }  // namespace parley::engine

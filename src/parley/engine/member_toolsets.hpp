@@ -18,4 +18,15 @@ result<std::vector<std::string>> resolve_member_toolsets(const config::member_co
 // Every member's toolsets resolve; the first that does not is the error.
 result<void> check_team_toolsets(const config::team_config& team, const tools::tool_registry& registry);
 
+// Dominds' `shell_specialists` rule: of the tool names a member asked for (its `tools` and what its
+// toolsets stand for), the shell tools it may not have — all of them when it is not a specialist.
+std::vector<std::string> withheld_shell_tools(const config::member_config& member,
+                                              const std::vector<std::string>& wanted);
+// The refusal a member gets when it calls a shell tool it was not given, naming whom to ask.
+std::string shell_tool_refusal(const config::team_config& team, std::string_view tool_name);
+// Said once when a team is loaded, like the loader's notices: each member whose shell tools are
+// withheld, at the key that asked for them (`FILE:LINE:COLUMN: members.dev.toolsets: ...`).
+std::vector<std::string> shell_specialist_notices(const config::team_config& team,
+                                                  const tools::tool_registry& registry);
+
 }  // namespace parley::engine

@@ -160,7 +160,11 @@ struct records_cursor {
   std::string turn_responder;
   std::string turn_type;
   std::int64_t turn_started_ms = 0;
+  // The open turn's own response window (seed 002's expected_window_minutes); 0: the dialogue's.
+  // The SQLite store keeps it in the open turn's row, not in its cursor table.
+  std::int64_t turn_window_ms = 0;
 
+  std::int64_t open_turn_window_ms() const noexcept { return turn_window_ms > 0 ? turn_window_ms : window_ms; }
   bool operator==(const records_cursor&) const = default;
 };
 

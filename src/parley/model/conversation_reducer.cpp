@@ -185,14 +185,14 @@ class turn_folder {
 
   // Closes the open turn as unresponded when its window passed before `now`.
   void expire_before(std::int64_t now) {
-    if (!c_.turn_id.empty() && now > c_.turn_started_ms + c_.window_ms) close_unresponded();
+    if (!c_.turn_id.empty() && now > c_.turn_started_ms + c_.open_turn_window_ms()) close_unresponded();
   }
 
   void close_unresponded() {
     record_turn t = open_turn_row();
     t.turn_type = "unresponded_turn";
     t.status = "unresponded";
-    t.closed_at = c_.turn_started_ms + c_.window_ms;
+    t.closed_at = c_.turn_started_ms + c_.open_turn_window_ms();
     t.metadata = metadata_text({{"openedAs", c_.turn_type}});
     c_.session_last_ms = std::max(c_.session_last_ms, t.closed_at);
     out_.closed_turns.push_back(std::move(t));
@@ -220,7 +220,7 @@ class turn_folder {
   void open_written_turn(const ev_t::record_turn_opened& p) {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty() || c_.session_id.empty() || p.session_id != c_.session_id) return;
-    open_turn(p.initiator_role, p.responder_role, p.turn_id);
+    open_turn(p.initiator_role, p.responder_role, p.turn_id, p.window_ms);
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
   }
 
@@ -397,7 +397,7 @@ class turn_folder {
     t.initiator_role = c_.turn_initiator;
     t.responder_role = c_.turn_responder;
     t.started_at = c_.turn_started_ms;
-    t.window_ms = c_.window_ms;
+    t.window_ms = c_.open_turn_window_ms();
     return t;
   }
 
@@ -411,7 +411,10 @@ class turn_folder {
     c_.turn_id.clear();
   }
 
-  void open_turn(const std::string& initiator, const std::string& responder, std::string id = {}) {
+  // `window_ms`: the turn's own response window (a written turn's expected_window_minutes); absent,
+  // the dialogue's.
+  void open_turn(const std::string& initiator, const std::string& responder, std::string id = {},
+                 std::optional<std::int64_t> window_ms = std::nullopt) {
     if (id.empty()) {
       if (c_.session_id.empty() || ev_.ts_ms - c_.session_last_ms > c_.gap_ms) open_session();
       id = id_of("turn", ev_);
@@ -422,6 +425,7 @@ class turn_folder {
     c_.turn_responder = responder;
     c_.turn_type = initiator == "human" ? "human_query" : initiator == "ai" ? "ai_prompt" : "system_prompt";
     c_.turn_started_ms = ev_.ts_ms;
+    c_.turn_window_ms = window_ms ? std::max<std::int64_t>(1, *window_ms) : 0;
     record_turn t = open_turn_row();
     t.metadata = "{}";
     out_.opened_turns.push_back(std::move(t));

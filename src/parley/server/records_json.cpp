@@ -115,6 +115,9 @@ boost::json::object turn_json(const record_turn& t) {
       // INTERVAL in the seed: milliseconds here.
       {"response_time", t.status == "responded" ? boost::json::value(t.response_time) : boost::json::value(nullptr)},
       {"response_window_ms", t.window_ms},
+      // The seed's name for the same window, in whole minutes (a window set in milliseconds by
+      // `parley serve --turn-window` is rounded up).
+      {"expected_window_minutes", (t.window_ms + 59999) / 60000},
       {"deadline_at", format_iso8601_ms(t.started_at + t.window_ms)},
       {"metadata", metadata_of(t.metadata)}};
 }

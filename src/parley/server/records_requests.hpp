@@ -91,6 +91,11 @@ struct open_turn_request {
   // After check(): the initiator and responder, whichever name carried them.
   std::string opened_by() const { return initiator_role.value_or(initiator.value_or("")); }
   std::string waits_for() const { return responder_role.value_or(expected_responder.value_or("")); }
+  // The turn's own response window, when the request gives one.
+  std::optional<std::int64_t> window_ms() const {
+    if (!expected_window_minutes) return std::nullopt;
+    return *expected_window_minutes * 60 * 1000;
+  }
 };
 
 struct close_turn_request {

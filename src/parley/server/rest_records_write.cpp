@@ -34,25 +34,6 @@ result<void> turn_is_open(records_query& records, std::string_view turn_id) {
   return records_rules::may_write_to_turn(*turn, *pending, now_ms());
 }
 
-// A turn's response window is its dialogue's (docs/records.md "Turns and response windows"): the
-// seed's `expected_window_minutes` is taken when it says the same, and refused otherwise rather
-// than dropped. The dialogue's window is the one its turns were opened with.
-result<void> window_is_the_dialogues(records_query& records, const std::string& dialogue_id, std::int64_t minutes) {
-  records_filter newest;
-  newest.dialogue_id = dialogue_id;
-  newest.limit = 1;
-  auto turns = records.turns(newest);
-  if (!turns) return std::move(turns).err();
-  const std::int64_t window_ms = turns->items.empty() ? kDefaultTurnWindowMs : turns->items.front().window_ms;
-  if (minutes * 60 * 1000 != window_ms) {
-    return field_problem("expected_window_minutes",
-                         "this dialogue's turns wait " + std::to_string(window_ms / 60000) +
-                             " minutes (parley serve --turn-window); a turn of its own window is not supported, got " +
-                             std::to_string(minutes));
-  }
-  return ok();
-}
-
 // A self-reflection session's own fields; empty for a dialogue session. `triggered_by` (the seed's)
 // gives the trigger when `trigger_source` is not sent.
 events::record_session_opened session_event(const open_session_request& body, std::string session_id) {
@@ -136,14 +117,13 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
+  // The seed's expected_window_minutes is the turn's own response window (checked by the
+  // request reader: a whole number of minutes, 1 to 30 days); absent, the dialogue's.
   events::event_payload opened =
-      events::record_turn_opened{turn_id, body->session_id, body->opened_by(), body->waits_for()};
+      events::record_turn_opened{turn_id, body->session_id, body->opened_by(), body->waits_for(), body->window_ms()};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(body->session_id), "session", body->session_id);
     if (!now) return std::move(now).err();
-    if (body->expected_window_minutes) {
-      PARLEY_TRY(window_is_the_dialogues(records, dialogue->id, *body->expected_window_minutes));
-    }
     auto pending = pending_in(records, dialogue->dialog_id);
     if (!pending) return std::move(pending).err();
     return records_rules::may_open_turn(*now, *pending);

@@ -1,5 +1,7 @@
 #include "parley/tools/dominds_toolsets.hpp"
 
+#include "parley/tools/shell_tools.hpp"
+
 namespace parley::tools {
 
 void register_dominds_toolsets(tool_registry& registry) {
@@ -11,8 +13,7 @@ void register_dominds_toolsets(tool_registry& registry) {
                        {"list_dir", "read_file", "search_files", "write_file", "edit_file", "replace_lines",
                         "insert_at_anchor", "apply_patch", "move_path", "remove_path", "make_dir"},
                        in_wildcard);
-  registry.add_toolset("os", {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"},
-                       in_wildcard);
+  registry.add_toolset("os", shell_tool_names(), in_wildcard);
   registry.add_toolset("personal_memory", {"add_memory", "replace_memory", "drop_memory", "clear_memory"}, in_wildcard);
   registry.add_toolset(
       "team_memory", {"add_team_memory", "replace_team_memory", "drop_team_memory", "clear_team_memory"}, in_wildcard);

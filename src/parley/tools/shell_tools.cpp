@@ -146,11 +146,22 @@ std::string readonly_refusal(std::string_view command_line) {
   return {};
 }
 
+const std::vector<std::string>& shell_tool_names() {
+  static const std::vector<std::string> kNames{"shell_cmd", "start_process", "list_processes", "read_process",
+                                               "stop_process"};
+  return kNames;
+}
+
+bool is_shell_tool(std::string_view name) {
+  const auto& names = shell_tool_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 void register_shell_tools(tool_registry& registry) {
   registry.add(std::make_unique<shell_tool>(false));
   registry.add(std::make_unique<shell_tool>(true));
   register_background_process_tools(registry);
-  registry.add_toolset("shell", {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"});
+  registry.add_toolset("shell", shell_tool_names());
   registry.add_toolset("readonly_shell", {"readonly_shell"});
 }
 

@@ -14,4 +14,10 @@ const std::vector<std::string>& readonly_commands();
 // Why readonly_shell refuses `command_line`, or "".
 std::string readonly_refusal(std::string_view command_line);
 
+// The tools that run arbitrary commands or processes: the "shell" toolset (Dominds' `os`). Dominds'
+// `shell_specialists` rule withholds exactly these from the members it does not list; readonly_shell
+// is not among them, as in Dominds, which offers it to non-specialists for inspection.
+const std::vector<std::string>& shell_tool_names();
+bool is_shell_tool(std::string_view name);
+
 }  // namespace parley::tools

@@ -223,6 +223,47 @@ TEST_F(DomindsWorkspace, DefaultResponderMustBeAMember) {
                 "default_responder: unknown member 'alcie' (did you mean 'alice'?) (expected one of: alice)");
 }
 
+// Dominds' shell_specialists: an id or a list; each must be a member. Only listed (or hidden)
+// members are shell specialists; absent, none is.
+TEST_F(DomindsWorkspace, ShellSpecialistsAreMembersAndMarkWhoMayHaveShellTools) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  const std::string members =
+      "members:\n  alice: {provider: local}\n  bob: {provider: local}\n"
+      "  ops: {provider: local, hidden: true}\n";
+  const auto specialists = [&](const std::string& top) {
+    tree_.write(".minds/team.yaml", top + members);
+    auto team = load_dominds_workspace(tree_.root());
+    EXPECT_TRUE(team) << team.err().message;
+    std::vector<std::string> ids;
+    if (!team) return ids;
+    for (const auto& member : team->members) {
+      if (member.shell_specialist) ids.push_back(member.id);
+    }
+    EXPECT_EQ(ids.size(), team->shell_specialists.size() + 1);  // ops, hidden, is exempt
+    return ids;
+  };
+  EXPECT_EQ(specialists("shell_specialists: bob\n"), (std::vector<std::string>{"bob", "ops"}));
+  EXPECT_EQ(specialists("shell_specialists: [alice, bob]\n"), (std::vector<std::string>{"alice", "bob", "ops"}));
+  EXPECT_EQ(specialists(""), (std::vector<std::string>{"ops"}));
+  EXPECT_EQ(specialists("shell_specialists: null\n"), (std::vector<std::string>{"ops"}));
+}
+
+TEST_F(DomindsWorkspace, AShellSpecialistThatIsNoMemberIsRefusedWithItsLineAndId) {
+  tree_.write(".minds/llm.yaml", kLlmYaml);
+  const std::string members = "members:\n  alice: {provider: local}\n  bob: {provider: local}\n";
+  tree_.write(".minds/team.yaml", "shell_specialists: [alice, bbo]\n" + members);
+  EXPECT_EQ(error_of(), at("team.yaml", "1:28") +
+                            "shell_specialists[1]: unknown member 'bbo' (did you mean 'bob'?) (expected one of: "
+                            "alice or bob) (shell_specialists names the members allowed shell tools)");
+  tree_.write(".minds/team.yaml", "shell_specialists: carol\n" + members);
+  EXPECT_EQ(error_of(), at("team.yaml", "1:20") +
+                            "shell_specialists: unknown member 'carol' (expected one of: alice or bob) "
+                            "(shell_specialists names the members allowed shell tools)");
+  tree_.write(".minds/team.yaml", "shell_specialists: {alice: true}\n" + members);
+  EXPECT_EQ(error_of(), at("team.yaml", "1:20") +
+                            "shell_specialists: got a mapping (expected a member id or a list of member ids)");
+}
+
 TEST_F(DomindsWorkspace, WrongTypeInMemberDefaults) {
   tree_.write(".minds/llm.yaml", kLlmYaml);
   tree_.write(".minds/team.yaml",

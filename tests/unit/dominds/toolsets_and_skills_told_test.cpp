@@ -1,6 +1,7 @@
-// Issue 26 items 2 and 5 from the model's side: what a member of a Dominds workspace is told —
-// the tools its Dominds toolsets stand for, the skills index in its system prompt — and what
-// read_skill answers in a dialog driven by the scripted model.
+// Issue 26 items 1, 2 and 5 from the model's side: what a member of a Dominds workspace is told —
+// the tools its Dominds toolsets stand for, less the shell tools Dominds' shell_specialists rule
+// withholds, the skills index in its system prompt — and what read_skill and a withheld shell_cmd
+// answer in a dialog driven by the scripted model.
 #include <gtest/gtest.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -8,13 +9,16 @@
 #include <boost/asio/io_context.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/engine/member_toolsets.hpp"
 #include "parley/store/store.hpp"
+#include "parley/tools/shell_tools.hpp"
 #include "unit/config/temp_tree.hpp"
 
 namespace parley::engine {
@@ -107,8 +111,8 @@ TEST_F(DomindsTold, AMemberWithWsReadAndWsModIsToldParleysFileToolsWithTheirSche
 
 TEST_F(DomindsTold, TheTemplatesOsAndMemoryToolsetsGiveShellAndMemoryTools) {
   tree_.write(".minds/team.yaml",
-              "member_defaults:\n  provider: local\n  toolsets: [ws_read, personal_memory]\nmembers:\n  dev:\n"
-              "    toolsets: [ws_mod, os]\n  reader: {}\n");
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, personal_memory]\nshell_specialists: dev\n"
+              "members:\n  dev:\n    toolsets: [ws_mod, os]\n  reader: {}\n");
   const auto team = load();
   const auto dev = tool_names(told(team, "dev"));
   EXPECT_TRUE(has(dev, "write_file"));
@@ -119,6 +123,102 @@ TEST_F(DomindsTold, TheTemplatesOsAndMemoryToolsetsGiveShellAndMemoryTools) {
   EXPECT_TRUE(has(reader, "read_file"));
   EXPECT_TRUE(has(reader, "add_memory"));
   EXPECT_FALSE(has(reader, "write_file"));
+}
+
+// Dominds' rule: without shell_specialists no visible member keeps shell tools. The template's
+// dev asks for `os`; it is told its file tools and none of the shell tools, and the CLI says so
+// once, at the key that asked for them.
+TEST_F(DomindsTold, WithoutShellSpecialistsTheTemplatesDevIsToldNoShellTools) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, personal_memory]\nmembers:\n  dev:\n"
+              "    toolsets: [ws_mod, os, codex_inspect_and_patch_tools]\n");
+  const auto team = load();
+  const auto dev = tool_names(told(team, "dev"));
+  EXPECT_TRUE(has(dev, "write_file"));
+  for (const auto& shell : tools::shell_tool_names()) EXPECT_FALSE(has(dev, shell)) << shell;
+  EXPECT_TRUE(has(dev, "readonly_shell"));  // as in Dominds, inspection is not a shell specialist's
+  const auto notices = shell_specialist_notices(team, build_builtin_tools());
+  ASSERT_EQ(notices.size(), 1U);
+  EXPECT_EQ(notices[0], (tree_.root() / ".minds/team.yaml").string() +
+                            ":6:5: members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd, start_process, "
+                            "list_processes, read_process, stop_process): shell_specialists lists no member, and as "
+                            "in Dominds only those members keep shell tools; add 'dev' to shell_specialists or remove "
+                            "the shell tools from it");
+}
+
+// The listed specialist keeps its shell tools, a hidden member is exempt as in Dominds, and a
+// non-specialist loses them whether `os`, `*` or `tools:` asked for them.
+TEST_F(DomindsTold, OnlyShellSpecialistsAndHiddenMembersAreToldShellTools) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, os]\nshell_specialists: [cmdr]\n"
+              "members:\n  cmdr: {}\n  dev: {}\n  ops: {hidden: true}\n  all:\n    toolsets: ['*']\n"
+              "  named:\n    toolsets: [ws_read]\n    tools: [shell_cmd]\n");
+  const auto team = load();
+  EXPECT_EQ(team.shell_specialists, std::vector<std::string>{"cmdr"});
+  EXPECT_TRUE(has(tool_names(told(team, "cmdr")), "shell_cmd"));
+  EXPECT_TRUE(has(tool_names(told(team, "ops")), "shell_cmd"));
+  for (const char* member : {"dev", "all", "named"}) {
+    const auto names = tool_names(told(team, member));
+    EXPECT_TRUE(has(names, "read_file")) << member;
+    for (const auto& shell : tools::shell_tool_names()) EXPECT_FALSE(has(names, shell)) << member << " " << shell;
+  }
+  const auto notices = shell_specialist_notices(team, build_builtin_tools());
+  ASSERT_EQ(notices.size(), 3U);
+  const std::string file = (tree_.root() / ".minds/team.yaml").string();
+  EXPECT_EQ(notices[0].rfind(file + ":3:3: member_defaults.toolsets: shell tools withheld from 'dev' (", 0), 0U)
+      << notices[0];
+  EXPECT_EQ(notices[1].rfind(file + ":10:5: members.all.toolsets: shell tools withheld from 'all' (", 0), 0U)
+      << notices[1];
+  EXPECT_EQ(notices[2].rfind(file + ":13:5: members.named.tools: shell tools withheld from 'named' (shell_cmd): "
+                                    "shell_specialists lists cmdr",
+                             0),
+            0U)
+      << notices[2];
+}
+
+// A non-specialist that calls shell_cmd anyway (a model guessing a tool it was not told of) is
+// refused before anything runs, and told whom to ask.
+TEST_F(DomindsTold, AShellCallByANonSpecialistIsRefusedAndNothingRuns) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_mod, os]\nshell_specialists: cmdr\n"
+              "members:\n  dev: {}\n  cmdr: {}\n");
+  auto team = load();
+  script_provider(team, R"(members:
+  dev:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: shell_cmd, arguments: {command: "touch ran.txt"}}
+    - emit: [{saying: "Asked."}]
+  cmdr:
+    - emit: [{saying: "ok"}]
+)");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto providers = build_providers(team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
+  ASSERT_TRUE(eng) << eng.err().message;
+  std::string id;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"dev", "", ""};
+        spec.first_message = "Touch it.";
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        co_await (*eng)->wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  std::vector<std::string> results;
+  for (const auto& msg : log->messages(id, 1).value()) {
+    if (msg.role == "tool") results.push_back(msg.content);
+  }
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0],
+            "refused: 'shell_cmd' is a shell tool, and only the members listed in shell_specialists "
+            "(.minds/team.yaml) may use it; ask a shell specialist (cmdr) to run it with tellask, saying the command "
+            "and why");
+  EXPECT_FALSE(std::filesystem::exists(tree_.root() / "ran.txt"));
 }
 
 TEST_F(DomindsTold, AMemberIsToldTheSkillsItSeesAfterItsPitfallsAndCanReadThem) {

@@ -3,6 +3,7 @@
 // events' own timestamps, set by each test; nothing here waits on a clock.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -96,9 +97,11 @@ class timeline {
                                                 {"metadata", json::object{}}});
   }
   event session_closed(std::string_view id) { return next(records_event::session_closed, {{"sessionId", id}}); }
-  event turn_opened(std::string_view id, std::string_view session, std::string_view from, std::string_view to) {
-    return next(records_event::turn_opened,
-                {{"turnId", id}, {"sessionId", session}, {"initiatorRole", from}, {"responderRole", to}});
+  event turn_opened(std::string_view id, std::string_view session, std::string_view from, std::string_view to,
+                    std::optional<std::int64_t> window_ms = std::nullopt) {
+    json::object p{{"turnId", id}, {"sessionId", session}, {"initiatorRole", from}, {"responderRole", to}};
+    if (window_ms) p["windowMs"] = *window_ms;
+    return next(records_event::turn_opened, std::move(p));
   }
   event turn_closed(std::string_view id, std::string_view status) {
     return next(records_event::turn_closed, {{"turnId", id}, {"status", status}});
@@ -335,6 +338,42 @@ TEST_F(Records, PendingTurnsNameTheirDialogAndDeadline) {
   EXPECT_EQ(all[0].closed_at, kT0 + 10 * kMinute);
   EXPECT_EQ(all[1].turn_type, "ai_prompt");
   EXPECT_EQ(all[1].responder_role, "human");
+}
+
+// Seed 002's expected_window_minutes: a written turn waits its own window. Its deadline is what
+// the window timers read (pending_turns), the window event closes it there, and a store opened
+// again (its reducer state read back from the tables) still knows the turn's own window.
+TEST_F(Records, AWrittenTurnWaitsItsOwnWindowNotItsDialoguesAcrossAReopen) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hello"), d.at(kMinute).ai("hi"), d.at(2 * kMinute).session_opened("s-1")});
+  append({d.at(3 * kMinute).turn_opened("t-own", "s-1", "ai", "human", 20 * kMinute)});
+  auto pending = store_->records()->pending_turns().value();
+  ASSERT_EQ(pending.size(), 1U);
+  EXPECT_EQ(pending[0].turn_id, "t-own");
+  EXPECT_EQ(pending[0].deadline_ms, kT0 + 23 * kMinute);
+  EXPECT_EQ(turns("root").back().window_ms, 20 * kMinute);
+
+  store_.reset();
+  auto reopened = open_sqlite_store(dir_.str());
+  ASSERT_TRUE(reopened) << reopened.err().message;
+  store_ = std::move(*reopened);
+  EXPECT_EQ(store_->records()->pending_turn_of("root").value()->deadline_ms, kT0 + 23 * kMinute);
+  // Before its own deadline the window event changes nothing; after it, the turn is closed at
+  // start plus its own 20 minutes, not the dialogue's 3 hours.
+  append({d.at(22 * kMinute).window_expired("t-own")});
+  EXPECT_EQ(turns("root").back().status, "pending");
+  append({d.at(40 * kMinute).window_expired("t-own")});
+  const auto closed = turns("root").back();
+  EXPECT_EQ(closed.id, "t-own");
+  EXPECT_EQ(closed.status, "unresponded");
+  EXPECT_EQ(closed.closed_at, kT0 + 23 * kMinute);
+  EXPECT_EQ(closed.window_ms, 20 * kMinute);
+  EXPECT_TRUE(store_->records()->pending_turns()->empty());
+
+  // The next written turn without a window of its own waits the dialogue's again.
+  append({d.at(41 * kMinute).turn_opened("t-dialogue", "s-1", "ai", "human")});
+  EXPECT_EQ(store_->records()->pending_turn_of("root").value()->deadline_ms, kT0 + 41 * kMinute + 3 * kHour);
+  expect_rebuild_keeps({"turn", "records_cursor"});
 }
 
 TEST_F(Records, AnHourWithoutActivityStartsANewSessionAndTheGapIsConfigurable) {

@@ -71,13 +71,15 @@ struct record_session_closed {
   bool operator==(const record_session_closed&) const = default;
 };
 
-// A turn in the current session.
+// A turn in the current session. `windowMs` is the turn's own response window (seed 002's
+// `expected_window_minutes`); absent, the turn waits its dialogue's window.
 struct record_turn_opened {
   static constexpr std::string_view kType = "record_turn_opened";
   std::string turn_id;
   std::string session_id;
   std::string initiator_role;
   std::string responder_role;
+  std::optional<std::int64_t> window_ms;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -85,6 +87,7 @@ struct record_turn_opened {
     v.required("sessionId", s.session_id);
     v.required("initiatorRole", s.initiator_role);
     v.required("responderRole", s.responder_role);
+    v.optional("windowMs", s.window_ms);
   }
   bool operator==(const record_turn_opened&) const = default;
 };

@@ -341,12 +341,18 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
   return collect<std::string>(*stmt, [](const statement& s) { return s.text_at(0); });
 }
 
+// A pending turn's deadline: its start plus its own window, which its row keeps (a turn opened
+// with seed 002's expected_window_minutes), else its dialogue's.
+namespace {
+constexpr std::string_view kPendingTurnSelect =
+    "SELECT c.dialog_id, c.turn_id, "
+    "c.turn_started_ms + coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = c.turn_id), c.window_ms) "
+    "FROM records_cursor AS c WHERE c.turn_id != '' ";
+}  // namespace
+
 result<std::vector<pending_turn>> records_reader::pending_turns() {
   parley::lock_guard lock(mutex_);
-  auto stmt = db_.prepare(
-      "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE turn_id != '' "
-      "ORDER BY 3",
-      false);
+  auto stmt = db_.prepare(std::string(kPendingTurnSelect) + "ORDER BY 3", false);
   if (!stmt) return std::move(stmt).err();
   return collect<pending_turn>(*stmt, [](const statement& s) {
     return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
@@ -355,10 +361,8 @@ result<std::vector<pending_turn>> records_reader::pending_turns() {
 
 result<std::optional<pending_turn>> records_reader::pending_turn_of(std::string_view dialog_id) {
   parley::lock_guard lock(mutex_);
-  return one<pending_turn>(db_,
-                           "SELECT dialog_id, turn_id, turn_started_ms + window_ms FROM records_cursor WHERE dialog_id "
-                           "= ?1 AND turn_id != ''",
-                           dialog_id, [](const statement& s) {
+  return one<pending_turn>(db_, std::string(kPendingTurnSelect) + "AND c.dialog_id = ?1", dialog_id,
+                           [](const statement& s) {
                              return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
                            });
 }

@@ -14,7 +14,10 @@ result<void> records_writer::prepare(connection& db) {
       prepare_into(db, load_cursor_,
                    "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
                    "turn_initiator, turn_responder, turn_type, turn_started_ms, session_type, reflection_trigger, "
-                   "reflection_goal, reflection_mood, turn_initiator_id FROM records_cursor WHERE dialog_id = ?1"));
+                   "reflection_goal, reflection_mood, turn_initiator_id, "
+                   // The open turn's own window lives in its row (records_cursor.turn_window_ms).
+                   "coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = records_cursor.turn_id), 0) "
+                   "FROM records_cursor WHERE dialog_id = ?1"));
   PARLEY_TRY(
       prepare_into(db, save_cursor_,
                    "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
@@ -146,6 +149,7 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, records_c
   out.reflection_goal = load_cursor_.text_at(13);
   out.reflection_mood = load_cursor_.text_at(14);
   out.turn_initiator_id = load_cursor_.text_at(15);
+  out.turn_window_ms = out.turn_id.empty() ? 0 : load_cursor_.int_at(16);
   return true;
 }
 
