@@ -503,6 +503,7 @@ TYPED_TEST(StoreConformance, StatsCountCommittedEventsAndTransactions) {
 // with a msgId, whatever came after it with the same id.
 TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgId) {
   dialog_script d("d1", "d1");
+  auto created = d.created("alice");
   auto message = d.next(event_type::user_message,
                         {{"course", 1}, {"content", "hello"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "ann"}});
   auto asked = d.next(event_type::question_asked, {{"course", 1},
@@ -517,7 +518,7 @@ TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgI
              {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", "Friday"}, {"msgId", "a-1"}});
   auto again = d.next(event_type::user_message,
                       {{"course", 1}, {"content", "other"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "bob"}});
-  this->append_ok({d.created("alice"), message, asked});
+  this->append_ok({created, message, asked});
   this->append_ok({answer, again});
 
   auto found = this->store_->find_input("m-1");
