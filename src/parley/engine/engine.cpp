@@ -277,7 +277,8 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   }
   // A retried create (its reply was lost) returns the dialog the first one made.
   if (!spec.first_message_id.empty()) {
-    auto earlier = dialog_of_input(spec.first_message_id, spec.first_message_from);
+    auto earlier = dialog_of_retry(
+        {.msg_id = spec.first_message_id, .from = spec.first_message_from, .content = spec.first_message});
     if (!earlier) co_return std::move(earlier).err();
     if (*earlier) co_return std::move(**earlier);
   }
@@ -373,10 +374,9 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
     // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
     if (!msg_id.empty() && origin == events::message_origin::user) {
-      auto earlier = dialog_of_input(msg_id, from);
+      auto earlier = dialog_of_retry({.msg_id = msg_id, .dialog_id = dialog_id, .from = from, .content = content});
       if (!earlier) co_return std::move(earlier).err();
-      if (*earlier && **earlier == dialog_id) co_return ok();
-      if (*earlier) co_return make_error(errc::conflict, "msgId: '" + msg_id + "' was already sent to another dialog");
+      if (*earlier) co_return ok();
     }
     // Tool calls owed since a crash are answered first, so the model never sees a call
     // without its result followed by a new question.
@@ -423,14 +423,13 @@ result<void> engine::check_user_message(std::string_view content, bool with_atta
   return ok();
 }
 
-result<std::optional<std::string>> engine::dialog_of_input(std::string_view msg_id, std::string_view from) {
-  auto found = log_.find_input(msg_id);
+result<std::optional<std::string>> engine::dialog_of_retry(const sent_input& input) {
+  auto found = log_.find_input(input.msg_id);
   if (!found) return std::move(found).err();
-  if (!*found) return std::optional<std::string>{};
-  if ((*found)->from != from) {
-    return make_error(errc::conflict, "msgId: '" + std::string(msg_id) + "' was already used for another message");
-  }
-  return std::optional<std::string>{(*found)->dialog_id};
+  auto retried = match_retry(*found, input);
+  if (!retried) return std::move(retried).err();
+  if (!*retried) return std::optional<std::string>{};
+  return std::optional<std::string>{(*retried)->dialog_id};
 }
 
 // Both waits look their dialog or tree up again after each wake: one that is at rest may have been

@@ -21,6 +21,7 @@
 #include "parley/core/result.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/input_retry.hpp"
 #include "parley/engine/log_writer.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/engine/prompt_versions.hpp"
@@ -110,10 +111,10 @@ class engine {
   // The checks post_user_message makes on content, for callers that want them before creating a
   // dialog. Content may be empty only beside an attachment.
   result<void> check_user_message(std::string_view content, bool with_attachment = false) const;
-  // A client's message id makes its create or post idempotent: the dialog that `from` first sent
-  // `msg_id` to, if any. A message id someone else used is a conflict (ids are the client's to
-  // make unique; nothing of the other message is told).
-  result<std::optional<std::string>> dialog_of_input(std::string_view msg_id, std::string_view from);
+  // A client's message id makes its create, post or answer idempotent (input_retry.hpp): the
+  // dialog of the input first taken with `input.msg_id` when `input` is its retry, nullopt when the
+  // id is new. The same id with another body, or one someone else used, is a conflict naming msgId.
+  result<std::optional<std::string>> dialog_of_retry(const sent_input& input);
   // Where media of image and audio messages are read from (the server's uploads).
   void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
   // Folders no file tool may read or write, wherever they are (the data directory, the uploads):
@@ -151,7 +152,8 @@ class engine {
   std::vector<std::string> work_in_flight(const dialog_runtime& root) const;
 
   // Q4H: validates the question id, records the answer as the askHuman call's result and drives
-  // the dialog once nothing else holds it.
+  // the dialog once nothing else holds it. A retry of a taken answer (same msgId, question and
+  // content) succeeds and changes nothing, after a restart too (dialog_of_retry).
   boost::asio::awaitable<result<void>> answer_question(user_answer answer);
   // Open questions of every running dialog, oldest first.
   result<std::vector<open_question>> open_questions();

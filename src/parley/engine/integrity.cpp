@@ -90,6 +90,27 @@ void check_waits(const std::string& id, const replayed& d, const std::map<std::s
   }
 }
 
+// A client's msgId names one input (input_retry.hpp): a second user message or answer with it is a
+// retry that was taken twice.
+class input_ids {
+ public:
+  void note(const std::string& dialog_id, const event& ev, std::vector<std::string>& problems) {
+    const std::string* msg_id = nullptr;
+    if (const auto* message = ev.as<events::user_message>()) msg_id = &message->msg_id;
+    if (const auto* answer = ev.as<events::question_answered>()) msg_id = &answer->msg_id;
+    if (msg_id == nullptr || msg_id->empty()) return;
+    const std::string here = "dialog " + dialog_id + " event " + std::to_string(ev.seq);
+    const auto [first, fresh] = first_.emplace(*msg_id, here);
+    if (!fresh) {
+      problems.push_back(here + ": msgId '" + *msg_id + "' was already taken by " + first->second +
+                         " (a retried input taken twice)");
+    }
+  }
+
+ private:
+  std::map<std::string, std::string> first_;  // msgId → where it was first taken
+};
+
 }  // namespace
 
 result<integrity_report> check_integrity(store& log) {
@@ -104,6 +125,7 @@ result<integrity_report> check_integrity(store& log) {
                               "back (" + bad.problem + "); `parley repair` rewrites or quarantines it");
   }
   std::map<std::string, replayed> all;
+  input_ids inputs;
   for (const auto& stored : *rows) {
     auto events = log.read_events(stored.id);
     replayed d;
@@ -126,6 +148,7 @@ result<integrity_report> check_integrity(store& log) {
         break;
       }
       apply_state_event(ev, d.state);
+      inputs.note(stored.id, ev, report.problems);
     }
     report.events += static_cast<std::int64_t>(events->size());
     all.emplace(stored.id, std::move(d));

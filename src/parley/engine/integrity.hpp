@@ -1,6 +1,7 @@
 // `parley check`: validates what the log implies against what is stored — each dialog's projection
 // row, the hierarchy (parents, roots, depths), the Type B registry (one live subdialog per
-// agentId!sessionSlug), the Q4H index and the waits between dialogs.
+// agentId!sessionSlug), the Q4H index, the waits between dialogs, and that no client msgId was
+// taken twice (a user message or answer per id: input_retry.hpp).
 #pragma once
 
 #include <cstdint>

@@ -25,6 +25,17 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
   auto& dialog = **loaded;
   {
     auto guard = co_await dialog.lock().acquire();
+    // A retry of an answer that was taken (its reply was lost, perhaps with the process): the
+    // question is no longer open, and the first answer stands. Checked under the dialog's lock.
+    if (!answer.msg_id.empty()) {
+      auto earlier = dialog_of_retry({.kind = input_kind::answer,
+                                      .msg_id = answer.msg_id,
+                                      .dialog_id = answer.dialog,
+                                      .content = answer.content,
+                                      .question_id = answer.question_id});
+      if (!earlier) co_return std::move(earlier).err();
+      if (*earlier) co_return ok();
+    }
     const auto* question = dialog.state().find_question(answer.question_id);
     if (question == nullptr) {
       const auto& answered = dialog.state().answered_questions;

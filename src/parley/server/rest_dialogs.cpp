@@ -188,7 +188,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
 
   // A retry of a create whose reply was lost: the first result, nothing made again.
   if (input->msg_id_from_client) {
-    auto earlier = context.engine.dialog_of_input(input->msg_id, request.who->id);
+    auto earlier =
+        context.engine.dialog_of_retry({.msg_id = input->msg_id, .from = request.who->id, .content = input->content});
     if (!earlier) co_return error_response(earlier.err());
     if (*earlier) {
       auto row = find_dialog(context, request, **earlier);

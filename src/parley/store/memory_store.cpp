@@ -36,16 +36,23 @@ void memory_store::append(std::vector<event> batch, append_callback on_durable) 
     if (outcome) {
       stats_.events += static_cast<std::int64_t>(batch.size());
       ++stats_.transactions;
-      for (const event& ev : batch) {
-        const auto* input = ev.as<events::user_message>();
-        if (input != nullptr && !input->msg_id.empty())
-          inputs_.try_emplace(input->msg_id, input_record{ev.dialog_id, ev.seq, input->from});
-      }
+      for (const event& ev : batch) remember_input(ev);
       std::move(batch.begin(), batch.end(), std::back_inserter(events_));
     }
   }
   // Outside the lock, so a callback may read from or append to this store.
   if (on_durable) on_durable(std::move(outcome));
+}
+
+void memory_store::remember_input(const event& ev) {
+  if (const auto* input = ev.as<events::user_message>(); input != nullptr && !input->msg_id.empty()) {
+    inputs_.try_emplace(input->msg_id,
+                        input_record{input_kind::message, ev.dialog_id, ev.seq, input->from, input->content, {}});
+  } else if (const auto* answer = ev.as<events::question_answered>(); answer != nullptr && !answer->msg_id.empty()) {
+    inputs_.try_emplace(
+        answer->msg_id,
+        input_record{input_kind::answer, ev.dialog_id, ev.seq, {}, answer->content, answer->question_id});
+  }
 }
 
 result<std::optional<input_record>> memory_store::find_input(std::string_view msg_id) {

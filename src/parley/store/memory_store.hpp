@@ -37,6 +37,8 @@ class memory_store final : public store {
 
   // Folds `batch` into `into`, touching it only when every event applies.
   static result<void> apply_batch(std::span<const event> batch, projections& into);
+  // Indexes a user message's or an answer's msgId (the first one sent with it stays).
+  void remember_input(const event& ev) PARLEY_REQUIRES(mutex_);
 
   mutable parley::mutex mutex_;
   std::vector<event> events_ PARLEY_GUARDED_BY(mutex_);                                // commit order

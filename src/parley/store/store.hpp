@@ -63,11 +63,17 @@ struct damaged_event {
   std::string problem;
 };
 
-// The user message a client's `msgId` was first sent with (store::find_input).
+// What a client's `msgId` was first sent with (store::find_input): a user message or the answer
+// to a question. A retry is told from a reuse of the id by comparing what it sends with this.
+enum class input_kind { message, answer };
+
 struct input_record {
+  input_kind kind = input_kind::message;
   std::string dialog_id;
   std::int64_t seq = 0;
-  std::string from;  // the `from` of the message: the user who sent it, "" when none was named
+  std::string from;  // the `from` of a message: the user who sent it, "" when none was named (answers: "")
+  std::string content;
+  std::string question_id;  // an answer's question; "" for a message
 };
 
 class store {
@@ -107,7 +113,8 @@ class store {
   // Events whose stored text does not read back as it should (`parley check`); reads repair what
   // they can of them, `parley repair` makes it permanent. A store that keeps no text has none.
   virtual result<std::vector<damaged_event>> damaged_events() { return std::vector<damaged_event>{}; }
-  // The first user message sent with `msg_id`, including batches appended before the call.
+  // The first user message or answer sent with `msg_id`, including batches appended before the
+  // call. The log answers (an index in the SQLite store), so it holds across restarts.
   virtual result<std::optional<input_record>> find_input(std::string_view msg_id) = 0;
   // Empty while the store can take appends; else what broke it for good (the SQLite store's
   // database file replaced or deleted under it), which every append now fails with.

@@ -304,5 +304,39 @@ TEST(SqliteOpen, MigratingToVersionEightIndexesTheTitlesOfExistingRoots) {
   EXPECT_EQ(page->rows.front().id, "r1");
 }
 
+// Version 9 indexes answers' msgIds beside user messages': a store written before it finds both,
+// so a retry sent across the upgrade is still recognised.
+TEST(SqliteOpen, MigratingToVersionNineFindsTheMsgIdsOfEarlierMessagesAndAnswers) {
+  temp_dir dir;
+  {
+    auto db = sqlite::connection::open_read_write(dir.db_file());
+    ASSERT_TRUE(db) << db.err().message;
+    ASSERT_TRUE(sqlite::migrate(*db, 1));
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
+        "('d1', 'd1', 1, 'dialog_created', '{\"memberId\":\"alice\",\"kind\":\"root\"}', 1000),"
+        "('d1', 'd1', 2, 'user_message', '{\"course\":1,\"content\":\"hi\",\"msgId\":\"m-1\",\"origin\":"
+        "\"user\"}', 1001),"
+        "('d1', 'd1', 3, 'question_asked', '{\"course\":1,\"genseq\":1,\"callId\":\"c1\",\"questionId\":"
+        "\"q1\",\"mentionList\":\"Day?\",\"tellaskContent\":\"Day?\",\"askedAt\":\"x\"}', 1002),"
+        "('d1', 'd1', 4, 'question_answered', '{\"course\":1,\"questionId\":\"q1\",\"callId\":\"c1\","
+        "\"content\":\"Friday\",\"msgId\":\"a-1\"}', 1003);"
+        "INSERT INTO dialogs VALUES ('d1', 'd1', '', 'alice', 'root', 'running', '', '', '', 1, 0, 4, 0, 1, 0, 0, "
+        "0, 0, 1000, 1003, 0, 0);"));
+    ASSERT_TRUE(sqlite::migrate(*db, 8));
+  }
+  auto s = open_sqlite_store(dir.str());
+  ASSERT_TRUE(s) << s.err().message;
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT name FROM sqlite_master WHERE name LIKE 'events_by_%msg_id'"),
+            (test::table_dump{{"events_by_input_msg_id"}}));
+  auto message = (*s)->find_input("m-1");
+  ASSERT_TRUE(message && message->has_value());
+  EXPECT_EQ((*message)->seq, 2);
+  auto answer = (*s)->find_input("a-1");
+  ASSERT_TRUE(answer && answer->has_value());
+  EXPECT_EQ((*answer)->kind, input_kind::answer);
+  EXPECT_EQ((*answer)->content, "Friday");
+}
+
 }  // namespace
 }  // namespace parley

@@ -64,6 +64,39 @@ TEST(SqliteStore, RecoveryAndOpenQuestionListingsUseTheirPartialIndexes) {
   EXPECT_NE(plan("open_questions > 0").find("dialogs_with_open_questions"), std::string::npos);
 }
 
+// A retry after a restart is found by an index on the log, not by ids kept in memory.
+TEST(SqliteStore, MsgIdsOfMessagesAndAnswersAreFoundAfterAReopenThroughTheirIndex) {
+  temp_dir dir;
+  {
+    auto log = open_or_fail(dir);
+    ASSERT_NE(log, nullptr);
+    dialog_script d("d1", "d1");
+    ASSERT_TRUE(test::append_sync(*log, {d.created("alice"), d.user("hello")}));
+    ASSERT_TRUE(test::append_sync(
+        *log,
+        {d.next(event_type::question_answered,
+                {{"course", 1}, {"questionId", "q1"}, {"callId", "c1"}, {"content", "Friday"}, {"msgId", "a-1"}})}));
+  }
+  auto log = open_or_fail(dir);
+  ASSERT_NE(log, nullptr);
+  auto message = log->find_input("m2");
+  ASSERT_TRUE(message && message->has_value());
+  EXPECT_EQ((*message)->content, "hello");
+  auto answer = log->find_input("a-1");
+  ASSERT_TRUE(answer && answer->has_value());
+  EXPECT_EQ((*answer)->kind, input_kind::answer);
+  EXPECT_EQ((*answer)->question_id, "q1");
+
+  std::string plan;
+  for (const auto& row : test::query(dir.db_file(),
+                                     "EXPLAIN QUERY PLAN SELECT id FROM events WHERE type IN ('user_message', "
+                                     "'question_answered') AND (CASE WHEN json_valid(payload) THEN "
+                                     "json_extract(payload, '$.msgId') END) = 'a-1'")) {
+    plan += row.back() + "\n";
+  }
+  EXPECT_NE(plan.find("USING INDEX events_by_input_msg_id"), std::string::npos) << plan;
+}
+
 TEST(SqliteStore, ReadableTimestampsMatchIso8601ToTheMillisecond) {
   temp_dir dir;
   auto s = open_or_fail(dir);

@@ -499,5 +499,50 @@ TYPED_TEST(StoreConformance, StatsCountCommittedEventsAndTransactions) {
   EXPECT_EQ(stats.transactions, 2);
 }
 
+// What a retry is compared with (engine/input_retry.hpp): the first user message or answer taken
+// with a msgId, whatever came after it with the same id.
+TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgId) {
+  dialog_script d("d1", "d1");
+  auto created = d.created("alice");
+  auto message = d.next(event_type::user_message,
+                        {{"course", 1}, {"content", "hello"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "ann"}});
+  auto asked = d.next(event_type::question_asked, {{"course", 1},
+                                                   {"genseq", 1},
+                                                   {"callId", "ask1"},
+                                                   {"questionId", "q1"},
+                                                   {"mentionList", "Which day?"},
+                                                   {"tellaskContent", "Which day?"},
+                                                   {"askedAt", "x"}});
+  auto answer =
+      d.next(event_type::question_answered,
+             {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", "Friday"}, {"msgId", "a-1"}});
+  auto again = d.next(event_type::user_message,
+                      {{"course", 1}, {"content", "other"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "bob"}});
+  this->append_ok({created, message, asked});
+  this->append_ok({answer, again});
+
+  auto found = this->store_->find_input("m-1");
+  ASSERT_TRUE(found) << found.err().message;
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->kind, input_kind::message);
+  EXPECT_EQ((*found)->dialog_id, "d1");
+  EXPECT_EQ((*found)->seq, 2);
+  EXPECT_EQ((*found)->from, "ann");
+  EXPECT_EQ((*found)->content, "hello");
+  EXPECT_EQ((*found)->question_id, "");
+
+  auto answered = this->store_->find_input("a-1");
+  ASSERT_TRUE(answered) << answered.err().message;
+  ASSERT_TRUE(answered->has_value());
+  EXPECT_EQ((*answered)->kind, input_kind::answer);
+  EXPECT_EQ((*answered)->seq, 4);
+  EXPECT_EQ((*answered)->content, "Friday");
+  EXPECT_EQ((*answered)->question_id, "q1");
+
+  auto unknown = this->store_->find_input("never-sent");
+  ASSERT_TRUE(unknown);
+  EXPECT_FALSE(unknown->has_value());
+}
+
 }  // namespace
 }  // namespace parley

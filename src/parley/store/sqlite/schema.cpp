@@ -168,6 +168,17 @@ END;
 INSERT INTO root_title_fts (title, dialog_id) SELECT title, id FROM dialogs WHERE parent_id = '' AND title != '';
 )sql";
 
+// Version 9: answers to questions are idempotent by their msgId too (store.hpp, find_input), so
+// the msgId index takes question_answered events besides user messages. Made again rather than
+// added beside: one index, one lookup per retry check. Answers are rare, so the index stays small
+// and appends that are neither pay only the partial index's type test.
+constexpr const char* kV9 = R"sql(
+DROP INDEX events_by_msg_id;
+CREATE INDEX events_by_input_msg_id ON events (
+  (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.msgId') END)
+) WHERE type IN ('user_message', 'question_answered');
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -182,6 +193,7 @@ constexpr std::array kMigrations{
     migration{6, kV6},
     migration{7, kV7},
     migration{8, kV8},
+    migration{9, kV9},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
