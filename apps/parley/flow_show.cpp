@@ -7,6 +7,7 @@
 #include "cli_context.hpp"
 #include "cli_text.hpp"
 #include "parley/flow/sub_thread_path.hpp"
+#include "parley/flow/thread_replay.hpp"
 
 namespace parley::cli {
 namespace {
@@ -45,8 +46,8 @@ void print_thread(const flow::flow_thread& thread, const flow::sub_thread_path& 
 }  // namespace
 
 std::string flow_state_line(const flow::thread_settings& settings) {
+  if (flow::is_completed(settings)) return "the flow is completed";
   const std::string next = settings.phase_update_suggestion ? settings.phase_update_suggestion->phase : "";
-  if (next == flow::kCompletedPhase || settings.phase == flow::kCompletedPhase) return "the flow is completed";
   return "the flow waits for you (phase " + settings.phase + (next.empty() ? "" : ", next " + next) + ")";
 }
 

@@ -38,4 +38,9 @@ result<flow_thread> replay_flow_thread(std::string_view dialog_id, const std::ve
   return main;
 }
 
+bool is_completed(const thread_settings& settings) {
+  return settings.phase == kCompletedPhase ||
+         (settings.phase_update_suggestion && settings.phase_update_suggestion->phase == kCompletedPhase);
+}
+
 }  // namespace parley::flow

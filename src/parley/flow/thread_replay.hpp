@@ -20,4 +20,8 @@ bool is_flow_dialog(const std::vector<event>& events);
 // errc::corrupt naming the event (seq and type) that does not fit the thread built so far.
 result<flow_thread> replay_flow_thread(std::string_view dialog_id, const std::vector<event>& events);
 
+// Whether the flow is over for its user: its phase is `completed`, or the last step suggested it
+// (the suggestion is applied only before a next task, and a completed flow has none).
+bool is_completed(const thread_settings& settings);
+
 }  // namespace parley::flow

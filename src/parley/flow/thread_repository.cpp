@@ -150,7 +150,8 @@ asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_
 }
 
 asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
-                                                               std::string_view title) {
+                                                               std::string_view title,
+                                                               std::vector<std::string> humans) {
   if (main.id.empty()) co_return make_error(errc::invalid_argument, "create_thread: the thread has no id");
   event created;
   created.dialog_id = main.id;
@@ -159,6 +160,7 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   payload.member_id = std::string(member_id);
   payload.kind = events::dialog_kind::root;
   payload.title = std::string(title);
+  payload.humans = std::move(humans);
   created.payload = std::move(payload);
   created.ts_ms = now_ms();
   std::vector<event> batch;
