@@ -9,7 +9,7 @@ flow_host::~flow_host() = default;
 result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executor executor, store& log,
                                                      const config::team_config& team,
                                                      const engine::provider_map& providers) {
-  std::unique_ptr<flow_host> host(new flow_host(log, std::move(executor)));  // NOLINT: private constructor
+  auto host = std::make_unique<flow_host>(log, std::move(executor));
   for (const auto& member : team.members) {
     if (member.kind != "flow") continue;
     auto agent = flow::yaml_flow::load(member.flow);

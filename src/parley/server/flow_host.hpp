@@ -36,6 +36,9 @@ class flow_host {
                                                    const config::team_config& team,
                                                    const engine::provider_map& providers);
 
+  // Serves no member until create() adds the team's flow members.
+  flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
+
   bool is_flow_member(std::string_view member_id) const { return members_.contains(member_id); }
   bool running(std::string_view dialog_id) const { return running_.contains(dialog_id); }
 
@@ -55,8 +58,6 @@ class flow_host {
     std::unique_ptr<flow::ai_adapter> ai;
     std::unique_ptr<flow::flow_runner> runner;
   };
-  flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
-
   flow::thread_repository repository_;
   std::map<std::string, member_flow, std::less<>> members_;
   std::set<std::string, std::less<>> running_;  // dialogs with a step under way
