@@ -80,9 +80,10 @@ TEST_F(RestFlow, AFlowIsStartedAnsweredAndReadAsItsThreadWithNestedSubThreadsAnd
   const auto nested =
       client().get("/api/dialogs/" + id + "/thread?path=messages.3.meta._thread.messages.3.meta._thread");
   ASSERT_EQ(nested.status, 200) << nested.body;
-  EXPECT_EQ(nested.json().at("path"), "messages.3.meta._thread.messages.3.meta._thread");
-  EXPECT_EQ(nested.json().at("phase"), "completed");
-  const auto& review = nested.json().at("thread").at("messages").as_array();
+  const auto nested_view = nested.json();
+  EXPECT_EQ(nested_view.at("path"), "messages.3.meta._thread.messages.3.meta._thread");
+  EXPECT_EQ(nested_view.at("phase"), "completed");
+  const auto& review = nested_view.at("thread").at("messages").as_array();
   ASSERT_EQ(review.size(), 2U);
   EXPECT_EQ(review[1].at("text"), "- Missing: a closing summary\n- Brewing should come before choosing cups");
 
@@ -164,7 +165,8 @@ TEST_F(RestFlow, TheFlowsFirstLevelMessagesAreItsDialoguesMessagesInSeed002sReco
     EXPECT_EQ(turn.at("turn_type"), "human_query");
     EXPECT_EQ(turn.at("status"), "responded");
     const std::string turn_id(turn.at("id").as_string());
-    for (const auto& m : client().get("/api/turns/" + turn_id + "/messages").json().at("messages").as_array()) {
+    const auto turn_messages = client().get("/api/turns/" + turn_id + "/messages").json();
+    for (const auto& m : turn_messages.at("messages").as_array()) {
       said.push_back(std::string(m.at("sender_role").as_string()) + ": " + std::string(m.at("content").as_string()));
     }
   }
