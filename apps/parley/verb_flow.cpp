@@ -9,8 +9,10 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "flow_show.hpp"
 #include "parley/flow/flow_events.hpp"
 #include "parley/flow/flow_runner.hpp"
+#include "parley/flow/thread_replay.hpp"
 #include "parley/flow/yaml_agent.hpp"
 #include "verb_flow.hpp"
 
@@ -23,10 +25,8 @@ namespace {
 // The member of a flow dialog, or nullopt when the dialog is not a flow's main thread.
 std::optional<std::string> flow_member_of(store& log, const std::string& dialog_id) {
   auto events = log.read_events(dialog_id);
-  if (!events || events->size() < 2 || !(*events)[1].is<events::flow_thread_saved>()) return std::nullopt;
-  const auto* created = events->front().as<events::dialog_created>();
-  if (created == nullptr) return std::nullopt;
-  return created->member_id;
+  if (!events || !flow::is_flow_dialog(*events)) return std::nullopt;
+  return events->front().as<events::dialog_created>()->member_id;
 }
 
 std::size_t count_messages(const flow::flow_thread& thread) {
@@ -46,14 +46,7 @@ void print_outcome(const flow::flow_thread& main, std::size_t shown_before, bool
     }
   }
   std::printf("\ndialog %s\n", main.id.c_str());
-  const auto& settings = main.settings;
-  const std::string next = settings.phase_update_suggestion ? settings.phase_update_suggestion->phase : "";
-  if (next == flow::kCompletedPhase || settings.phase == flow::kCompletedPhase) {
-    std::printf("the flow is completed\n");
-  } else {
-    std::printf("the flow waits for you (phase %s%s)\n", settings.phase.c_str(),
-                next.empty() ? "" : (", next " + next).c_str());
-  }
+  std::printf("%s\n", flow_state_line(main.settings).c_str());
 }
 
 }  // namespace

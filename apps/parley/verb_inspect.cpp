@@ -6,9 +6,11 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "flow_show.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/usage_report.hpp"
+#include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
 #include "verbs.hpp"
 
@@ -215,6 +217,11 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (!messages) return report(messages.err());
   auto events = (*log)->read_events(id);
   if (!events) return report(events.err());
+  if (flow::is_flow_dialog(*events)) {
+    auto thread = flow::replay_flow_thread(id, *events);
+    if (!thread) return report(thread.err());
+    return show_flow(**row, *thread, args->has("json"));
+  }
   const auto usage = engine::summarize_usage(*events, team_or_empty(*args)).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);

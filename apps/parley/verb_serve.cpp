@@ -26,6 +26,7 @@
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
+#include "parley/server/flow_host.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
@@ -259,7 +260,12 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
+  std::unique_ptr<server::flow_host> flows;
   {
+    // Members of kind flow run on the flow layer, with the same providers as the engine's members.
+    auto flow_members = server::flow_host::create(io.get_executor(), log, team, inputs->providers);
+    if (!flow_members) return report(flow_members.err());
+    flows = std::move(*flow_members);
     auto tools = engine::build_builtin_tools();
     tot_binding->data_dir = data_dir_of(*args);
     tot::offer_tree_of_thoughts(team, tools, tot_binding);
@@ -285,6 +291,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   server::tot_progress_relay tot_progress(*channels);
   tot::run_board tot_runs(*eng, data_dir_of(*args), &tot_progress);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
+  context.flows = flows.get();
 
   std::vector<std::string> unreadable;
   eng->set_store_retry(true);

@@ -1,6 +1,7 @@
 // `parley run --member article_writer` then `parley say`: a member of kind flow (seed 004) run by
 // the real binary on the offline model; the thread is a dialog of the log.
 #include <gtest/gtest.h>
+#include <boost/json/parse.hpp>
 
 #include <sys/wait.h>
 
@@ -85,6 +86,66 @@ TEST_F(FlowCli, RunStartsTheFlowAndSayCarriesItThroughItsSubThreadsToTheEnd) {
   ASSERT_EQ(dialogs.size(), 1U);
   EXPECT_EQ(dialogs[0].id, id);
   EXPECT_EQ(dialogs[0].member_id, "article_writer");
+}
+
+TEST_F(FlowCli, ShowPrintsThePhaseTheMessagesAndEachSubThreadIndentedUnderTheMessageThatHoldsIt) {
+  auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
+  ASSERT_EQ(first.status, 0) << first.output;
+  const auto id = dialog_of(first.output);
+  ASSERT_EQ(id.size(), 16U) << first.output;
+
+  auto waiting = run_parley("show" + data_arg() + " " + id);
+  ASSERT_EQ(waiting.status, 0) << waiting.output;
+  EXPECT_EQ(waiting.output, "flow dialog " + id +
+                                " · @article_writer · phase initial_phase, next prepare_subthread\n"
+                                "[user] Write me an article\n"
+                                "[bot] What topic should the article cover, and who will read it?\n"
+                                "the flow waits for you (phase initial_phase, next prepare_subthread)\n");
+
+  ASSERT_EQ(run_parley("say" + data_arg() + " " + id + " 'Tea, for beginners'").status, 0);
+  auto done = run_parley("show" + data_arg() + " " + id);
+  ASSERT_EQ(done.status, 0) << done.output;
+  // The outline's sub-thread sits under message 3 (the placeholder the result went into), the
+  // review's nested sub-thread one step further in, each with its own phase.
+  const auto outline = done.output.find("\n    sub-thread messages.3.meta._thread · phase completed · 4 messages\n");
+  const auto review = done.output.find(
+      "\n        sub-thread messages.3.meta._thread.messages.3.meta._thread · phase completed · 2 messages\n"
+      "        [user] Review this outline.");
+  const auto article = done.output.find("\n[bot] Tea for beginners. Tea matters because");
+  ASSERT_NE(outline, std::string::npos) << done.output;
+  ASSERT_NE(review, std::string::npos) << done.output;
+  ASSERT_NE(article, std::string::npos) << done.output;
+  EXPECT_LT(done.output.find("\n[user] Tea, for beginners\n"), outline);
+  EXPECT_LT(outline, review);
+  EXPECT_LT(review, article);
+  EXPECT_NE(done.output.find("\n    [user] Draft an outline for an article. The brief: Tea, for beginners\n"),
+            std::string::npos);
+  EXPECT_TRUE(done.output.ends_with("the flow is completed\n")) << done.output;
+}
+
+TEST_F(FlowCli, ShowJsonPrintsTheThreadObjectAsSeed004ShapesIt) {
+  auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
+  const auto id = dialog_of(first.output);
+  ASSERT_EQ(id.size(), 16U) << first.output;
+  ASSERT_EQ(run_parley("say" + data_arg() + " " + id + " 'Tea, for beginners'").status, 0);
+
+  auto shown = run_parley("show --json" + data_arg() + " " + id);
+  ASSERT_EQ(shown.status, 0) << shown.output;
+  boost::system::error_code parse_error;
+  const auto thread = boost::json::parse(shown.output, parse_error);
+  ASSERT_FALSE(parse_error) << shown.output;
+  EXPECT_EQ(thread.at("id").as_string(), id);
+  const auto& messages = thread.at("messages").as_array();
+  ASSERT_EQ(messages.size(), 5U);
+  EXPECT_EQ(messages[0].at("sender").as_string(), "user");
+  EXPECT_EQ(messages[0].at("text").as_string(), "Write me an article");
+  EXPECT_EQ(thread.at("settings").at("briefStatus").at("phase").as_string(), "article_writing");
+  const auto& outline = messages[3].at("meta").at("_thread");
+  EXPECT_EQ(outline.at("settings").at("briefStatus").at("phase").as_string(), "completed");
+  ASSERT_EQ(outline.at("messages").as_array().size(), 4U);
+  const auto& review = outline.at("messages").at(3).at("meta").at("_thread");
+  EXPECT_EQ(review.at("settings").at("briefStatus").at("phase").as_string(), "completed");
+  EXPECT_EQ(review.at("messages").as_array().size(), 2U);
 }
 
 TEST_F(FlowCli, AFlowMemberWithAMissingFolderIsAConfigurationError) {

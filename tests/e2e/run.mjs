@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { registerFlowTests } from './flow_tests.mjs';
 import { layoutBaseline } from './layout_baseline.mjs';
 import { registerMediaTests } from './media_tests.mjs';
 import { registerTotTests } from './tot_tests.mjs';
@@ -942,6 +943,7 @@ const ROOT_DONE_STATUS = 'idle';
 const helpers = { test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert, viewports: [['desktop', DESKTOP], ['390×844', PHONE]] };
 registerMediaTests(helpers);
 registerTotTests(helpers);
+registerFlowTests(helpers);
 
 // ---- the runner ----
 

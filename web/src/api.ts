@@ -2,6 +2,7 @@
 // `rest` below, so a route's path, body and answer are written once. JSON in and out (uploads:
 // raw bytes), `Authorization: Bearer` when a token is known, and failures as `ApiError`.
 import { t } from './i18n';
+import type { FlowThreadView } from './flow_types';
 import type { RecordMessage, RecordSession, RecordTurn } from './records_types';
 import type {
   Attachment,
@@ -188,6 +189,10 @@ export const rest = {
   reminders: async (id: string) => (await get<{ reminders: Reminder[] }>(dialogPath(id, '/reminders'))).reminders,
   registry: async (rootId: string) => (await get<{ entries: RegistryEntry[] }>(dialogPath(rootId, '/registry'))).entries,
   taskdoc: (rootId: string) => get<Taskdoc>(dialogPath(rootId, '/taskdoc')),
+  /** A flow's dialog (seed 004) as its thread, or the sub-thread at `path`. */
+  flowThread: (id: string, path = '') => get<FlowThreadView>(dialogPath(id, `/thread${path ? `?path=${enc(path)}` : ''}`)),
+  /** The user's message to a flow: answered once the flow waits again, with its thread. */
+  sendFlowMessage: (id: string, body: UserMessage) => post<{ msgId: string; flow: FlowThreadView }>(dialogPath(id, '/messages'), body),
   questions: async () => (await get<{ questions: Question[] }>('/api/questions')).questions,
 
   createDialog: async (body: NewDialog) => (await post<{ dialog: DialogSummary }>('/api/dialogs', body)).dialog,

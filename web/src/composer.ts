@@ -6,13 +6,16 @@ import { ComposerAttachment } from './composer_attachment';
 import { byTestId as q } from './dom';
 import { showError } from './errors';
 import { t, type Key } from './i18n';
-import type { DialogSummary, Question } from './types';
+import type { FlowView } from './flow_view';
+import type { Attachment, DialogSummary, Question } from './types';
 import type { PubChan } from './ws';
 
 export interface ComposerHost {
   current(): DialogSummary | null;
   /** An answer was sent: the question list changes. */
   answered(): void;
+  /** The open dialog's thread when it is a flow's (seed 004): its messages go to the flow over REST. */
+  flow(): FlowView | null;
 }
 
 function textarea(id: string): HTMLTextAreaElement {
@@ -64,6 +67,7 @@ export class Composer {
   renderState(d: DialogSummary): void {
     let closed: Key | null = null;
     if (d.dead) closed = 'composerDead';
+    else if (this.host.flow()?.completed) closed = 'composerFlowCompleted';
     else if (d.status === 'completed') closed = 'composerCompleted';
     else if (d.status === 'archived') closed = 'composerArchived';
     const note = q('composer-note');
@@ -103,6 +107,8 @@ export class Composer {
         await this.sendAnswer(answering, content, msgId);
         this.setAnswering(null);
         this.host.answered();
+      } else if (this.host.flow()) {
+        await this.sendToFlow(this.host.flow() as FlowView, content, attachment, msgId);
       } else if (attachment) {
         // The PubChan's input packets carry text only: a message with a file goes over REST.
         await rest.sendMessage(d.id, { content, msgId, attachment });
@@ -121,6 +127,17 @@ export class Composer {
       this.renderSendButton();
       const current = this.host.current();
       if (current) this.renderState(current);
+    }
+  }
+
+  /** A flow answers once it waits again; the thread it left comes back and is drawn. */
+  private async sendToFlow(flow: FlowView, content: string, attachment: Attachment | undefined, msgId: string): Promise<void> {
+    flow.setWorking(true);
+    try {
+      const answer = await rest.sendFlowMessage(flow.dialogId, { content, msgId, attachment });
+      if (this.host.flow() === flow) flow.render(answer.flow);
+    } finally {
+      flow.setWorking(false);
     }
   }
 

@@ -8,6 +8,7 @@ import { Composer } from './composer';
 import { renderDialogHead, renderRunCounts } from './dialog_head';
 import { DialogList } from './dialog_list';
 import { DialogTree } from './dialog_tree';
+import { FlowView } from './flow_view';
 import { byTestId as q, h, tr } from './dom';
 import { showError } from './errors';
 import { t, type Key } from './i18n';
@@ -43,6 +44,7 @@ const state = {
   mode: 'transcript' as 'transcript' | 'records',
   records: null as RecordsView | null,
   tot: null as TotView | null, // the thought tree, when the open dialog is a ToT run's root
+  flow: null as FlowView | null, // the thread, when the open dialog is a flow's (seed 004)
   authFailed: false,
 };
 
@@ -72,6 +74,7 @@ const questions = new QuestionsPanel({
 const composer = new Composer(chan, {
   current: () => state.current,
   answered: () => questions.schedule(),
+  flow: () => state.flow,
 });
 
 wireNewDialogForm(async (d) => {
@@ -108,8 +111,12 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   state.view = view;
   state.tot?.dispose();
   state.tot = isTotRoot(d.memberId, d.kind) ? new TotView(d.id) : null;
-  q('transcript-scroll').replaceChildren(...(state.tot ? [state.tot.el] : []), view.el);
+  // A flow member's dialog is its thread (its phase, sub-threads), not a transcript.
+  const isFlow = state.team?.members.find((m) => m.id === d.memberId)?.kind === 'flow';
+  state.flow = isFlow ? new FlowView(d.id, renderHead) : null;
+  q('transcript-scroll').replaceChildren(...(state.tot ? [state.tot.el] : []), state.flow ? state.flow.el : view.el);
   void state.tot?.load();
+  state.flow?.load().catch(showError);
   q('composer').hidden = false;
   renderHead();
   list.render();
@@ -130,6 +137,7 @@ function showMissingDialog(id: string): void {
   state.view = null;
   state.tot?.dispose();
   state.tot = null;
+  state.flow = null;
   state.current = null;
   renderHead();
   list.render();

@@ -69,6 +69,8 @@ export interface Member {
   /** The kind of provider that answers (after a fallback): `scripted` when no real model does. */
   providerKind?: string;
   model?: string;
+  /** `flow`: a phase-driven agent of seed 004, whose dialogs are threads (flow_view.ts). */
+  kind?: 'llm' | 'flow';
   tools?: string[];
 }
 

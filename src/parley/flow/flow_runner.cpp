@@ -37,7 +37,7 @@ thread_message user_message(std::string_view text) {
 
 }  // namespace
 
-asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text) {
+asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text, std::vector<std::string> humans) {
   PARLEY_CO_TRY(check_user_text(text));
   auto probe = factory_(thread_settings{});  // refuses a flow whose agent cannot be built, before anything is written
   if (!probe) co_return std::move(probe).err();
@@ -47,7 +47,7 @@ asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text) {
   main.messages.push_back(user_message(text));
   main.settings.pending_tasks.push_back(user_task(text, {}));
   const std::string title(text.substr(0, 80));
-  PARLEY_CO_TRY(co_await repository_.create_thread(main, member_id_, title));
+  PARLEY_CO_TRY(co_await repository_.create_thread(main, member_id_, title, std::move(humans)));
   auto ran = co_await run_pending(main);
   if (!ran) co_return std::move(ran).err();
   co_return main;

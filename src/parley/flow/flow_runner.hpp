@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parley/core/result.hpp"
 #include "parley/flow/ai_adapter.hpp"
@@ -41,7 +42,8 @@ class flow_runner {
         member_id_(std::move(member_id)) {}
 
   // A new main thread whose first message is `text` from the user; runs until the flow waits.
-  boost::asio::awaitable<result<flow_thread>> start(std::string_view text);
+  // `humans`: who may see the thread's dialog on a server with users (thread_repository::create_thread).
+  boost::asio::awaitable<result<flow_thread>> start(std::string_view text, std::vector<std::string> humans = {});
   // The user says `text` in a waiting flow; runs until it waits again. `ui_action` "retry" marks the
   // task as a retry (the suggestion is dropped, not applied).
   boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,

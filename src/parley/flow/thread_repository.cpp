@@ -9,6 +9,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/flow/thread_replay.hpp"
 
 namespace parley::flow {
 
@@ -149,7 +150,8 @@ asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_
 }
 
 asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
-                                                               std::string_view title) {
+                                                               std::string_view title,
+                                                               std::vector<std::string> humans) {
   if (main.id.empty()) co_return make_error(errc::invalid_argument, "create_thread: the thread has no id");
   event created;
   created.dialog_id = main.id;
@@ -158,6 +160,7 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   payload.member_id = std::string(member_id);
   payload.kind = events::dialog_kind::root;
   payload.title = std::string(title);
+  payload.humans = std::move(humans);
   created.payload = std::move(payload);
   created.ts_ms = now_ms();
   std::vector<event> batch;
@@ -230,30 +233,10 @@ result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
   if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
   auto events = log_.read_events(thread_id);
   if (!events) return std::move(events).err();
-  if (events->empty()) return make_error(errc::not_found, "no flow thread " + std::string(thread_id));
-  flow_thread main;
-  bool saved = false;
-  for (const auto& ev : *events) {
-    auto typed = flow_event_from(ev.payload);
-    if (!typed) {
-      if (typed.err().code == errc::not_found) continue;  // dialog_created and others
-      return make_error(typed.err().code, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) +
-                                              ": " + typed.err().message);
-    }
-    if (!saved && !std::holds_alternative<flow_thread_saved>(*typed)) {
-      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + " (" +
-                                           std::string(ev.type()) + ") comes before the thread was first saved");
-    }
-    saved = true;
-    auto applied = apply_flow_event(*typed, main);
-    if (!applied) {
-      return make_error(errc::corrupt, "thread " + std::string(thread_id) + " event " + std::to_string(ev.seq) + ": " +
-                                           applied.err().message);
-    }
-  }
-  if (!saved) return make_error(errc::not_found, "dialog " + std::string(thread_id) + " is not a flow thread");
+  auto main = replay_flow_thread(thread_id, *events);
+  if (!main) return std::move(main).err();
   last_seq_[std::string(thread_id)] = events->back().seq;
-  remember(main);
+  remember(*main);
   return main;
 }
 

@@ -54,9 +54,10 @@ class thread_repository {
   // Awaits the durability of every write sent for `thread_id` so far; fails if the log refused one.
   boost::asio::awaitable<result<void>> commit(std::string_view thread_id);
 
-  // A new main thread: the dialog it lives in and its first content, in one commit.
+  // A new main thread: the dialog it lives in and its first content, in one commit. `humans` are
+  // the root's people (the server's users who may see it), its creator first; none in the CLI.
   boost::asio::awaitable<result<void>> create_thread(const flow_thread& main, std::string_view member_id,
-                                                     std::string_view title);
+                                                     std::string_view title, std::vector<std::string> humans = {});
   // saveThread: the whole main thread, after any change of structure at any depth.
   boost::asio::awaitable<result<void>> save_thread(const flow_thread& main);
   // updateMessage: one message (found by id at any depth) gets new text and/or meta; `main` is

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "parley/model/event_codec.hpp"
+#include "parley/model/flow_records.hpp"
 
 namespace parley {
 namespace {
@@ -164,6 +165,27 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     if (reply != nullptr) meta["fromDialogId"] = reply->from_dialog_id;
   }
   msg.metadata = metadata_text(meta);
+  return out;
+}
+
+// A flow's main-thread message (seed 004): the user asks, the bot answers; a placeholder that will
+// hold a sub-thread's result is the bot at work, so the turn stays open for the answer after it.
+classified flow_message(const flow_main_message& m, const dialog_row& row) {
+  classified out;
+  out.msg.content = m.text;
+  out.msg.content_type = "text";
+  boost::json::object meta{{"flowMessageId", m.id}};
+  if (m.sender == "user") {
+    out.msg.sender_role = "human";
+    if (!row.humans.empty()) out.msg.sender_id = row.humans.front();
+    out.kind = message_kind::input;
+  } else {
+    out.msg.sender_role = "ai";
+    out.msg.sender_id = row.member_id;
+    out.kind = m.placeholder ? message_kind::working : message_kind::answer;
+    if (m.placeholder) meta["placeholder"] = true;
+  }
+  out.msg.metadata = metadata_text(meta);
   return out;
 }
 
@@ -542,7 +564,7 @@ std::string record_uuid(std::string_view kind, std::string_view name, std::int64
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
-         ev_t::is_records_write(ev.payload);
+         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() || ev_t::is_records_write(ev.payload);
 }
 
 namespace {
@@ -590,6 +612,14 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
                    out.links.push_back({p.turn_id, p.memory_id, "related", ev.ts_ms});
                  },
                  [&](const ev_t::question_asked& p) { folder.place(question_message(p, row_after)); },
+                 [&](const ev_t::flow_thread_saved& p) {
+                   // A whole thread is new only at its first save; later saves change what is recorded.
+                   if (!cursor.session_id.empty()) return;
+                   if (auto m = last_main_message(p)) folder.place(flow_message(*m, row_after));
+                 },
+                 [&](const ev_t::flow_thread_appended& p) {
+                   if (auto m = main_message_added(p)) folder.place(flow_message(*m, row_after));
+                 },
                  [&](const auto&) {
                    if (step.new_message) folder.place(classify(ev, row_after, *step.new_message));
                  },

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "parley/server/dialog_requests.hpp"
+#include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -77,6 +78,9 @@ handler_result post_message(server_context& context, const rest_request& request
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), body->attachment.has_value(),
                              request.idempotency_key);
   if (!input) co_return field_error(input.err());
+  if (is_flow_member(context, row->member_id)) {
+    co_return co_await post_flow_message(context, *row, *input, body->attachment.has_value());
+  }
   auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
   if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)

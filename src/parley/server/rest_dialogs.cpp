@@ -9,6 +9,7 @@
 #include "parley/server/dialog_cursor.hpp"
 #include "parley/server/dialog_requests.hpp"
 #include "parley/server/json_views.hpp"
+#include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -175,6 +176,15 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   if (!input) co_return field_error(input.err());
   if (!body->member_id.empty() && context.engine.team().find_member(body->member_id) == nullptr) {
     co_return field_error(field_problem("memberId", "no member '" + body->member_id + "' in the team"));
+  }
+  // A flow member's dialog is run by the flow host; without memberId, a human_ai root goes to the
+  // team's default member, which may be a flow.
+  const std::string& answering = body->member_id.empty() && body->dialogue_type() == "human_ai"
+                                     ? context.engine.team().default_member
+                                     : body->member_id;
+  if (is_flow_member(context, answering)) {
+    co_return co_await create_flow_dialog(context, request, answering, *input, body->attachment.has_value(),
+                                          !body->task_doc_path.empty());
   }
   auto people = read_dialogue_people(context, *request.who, *body);
   if (!people) co_return field_error(people.err());

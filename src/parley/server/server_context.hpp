@@ -15,6 +15,7 @@ class run_board;
 
 namespace parley::server {
 
+class flow_host;
 class pubchan;
 class upload_store;
 
@@ -28,6 +29,7 @@ struct server_context {
   std::string version;
   upload_store* uploads = nullptr;     // media of seed 002's image and audio messages; null: none
   tot::run_board* tot_runs = nullptr;  // POST /api/tot's runs (docs/tot.md); null: the routes answer 404
+  flow_host* flows = nullptr;          // members of kind flow (seed 004); null: the team has none
 };
 
 }  // namespace parley::server

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "parley/core/json.hpp"
+#include "parley/server/flow_host.hpp"
 #include "parley/server/request_reader.hpp"
 #include "parley/server/rest_support.hpp"
 
@@ -101,12 +102,27 @@ result<void> check_content(server_context& context, std::string_view content) {
   return ok();
 }
 
+// A flow's dialog (seed 004) is not the engine's to drive: its messages go to the flow host over
+// REST, which answers once the flow waits again.
+result<void> refuse_flow_dialog(server_context& context, const std::string& dialog_id) {
+  if (context.flows == nullptr) return ok();
+  auto row = context.log.get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (row->has_value() && context.flows->is_flow_member((*row)->member_id)) {
+    return make_error(errc::conflict, "dialog.selfId: dialog " + dialog_id + " is a flow of member " +
+                                          (*row)->member_id + "; post its messages with POST /api/dialogs/" +
+                                          dialog_id + "/messages");
+  }
+  return ok();
+}
+
 }  // namespace
 
 boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
                                                boost::json::object packet) {
   const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
   PARLEY_CO_TRY(check_dialog(context, who, dialog_id));
+  if (type != "interrupt") PARLEY_CO_TRY(refuse_flow_dialog(context, dialog_id));
   if (type == "drive_dlg_by_user_msg") {
     auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
     if (!input) co_return std::move(input).err();

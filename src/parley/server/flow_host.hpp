@@ -1,0 +1,66 @@
+// The server's side of seed 004's flows: members of kind flow are run by the flow layer's runner
+// (src/parley/flow/), not by the engine's drive loop — the same split as `parley run --member` and
+// `parley say` in the CLI. A flow's dialog is a root dialog of its flow member; everything it
+// holds is on the log as flow events (docs/flows.md "On the log").
+//
+// One runner per flow member, all on the engine's executor with one thread repository, so the
+// flow layer stays single-threaded as it is designed to be. A dialog runs one step at a time: a
+// message to a flow that is still working is refused (conflict), never interleaved.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/core/result.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/flow/ai_adapter.hpp"
+#include "parley/flow/flow_runner.hpp"
+#include "parley/flow/thread_repository.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::server {
+
+class flow_host {
+ public:
+  // Loads every flow member's agent folder; a folder that does not load is a config_error naming it.
+  // `providers` are the team's, by provider id (shared with the engine).
+  static result<std::unique_ptr<flow_host>> create(boost::asio::any_io_executor executor, store& log,
+                                                   const config::team_config& team,
+                                                   const engine::provider_map& providers);
+
+  // Serves no member until create() adds the team's flow members.
+  flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
+
+  bool is_flow_member(std::string_view member_id) const { return members_.contains(member_id); }
+  bool running(std::string_view dialog_id) const { return running_.contains(dialog_id); }
+
+  // A new main thread of `member_id` whose first user message is `text`; runs until the flow waits.
+  // `humans`: who may see the new dialog (its creator first), as for any root.
+  boost::asio::awaitable<result<flow::flow_thread>> start(std::string member_id, std::string text,
+                                                          std::vector<std::string> humans);
+  // The user says `text` in the flow `dialog_id` of `member_id`; runs until the flow waits again.
+  boost::asio::awaitable<result<flow::flow_thread>> say(std::string member_id, std::string dialog_id, std::string text);
+
+  flow_host(const flow_host&) = delete;
+  flow_host& operator=(const flow_host&) = delete;
+  ~flow_host();
+
+ private:
+  struct member_flow {
+    std::unique_ptr<flow::ai_adapter> ai;
+    std::unique_ptr<flow::flow_runner> runner;
+  };
+  flow::thread_repository repository_;
+  std::map<std::string, member_flow, std::less<>> members_;
+  std::set<std::string, std::less<>> running_;  // dialogs with a step under way
+};
+
+}  // namespace parley::server

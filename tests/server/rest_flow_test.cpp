@@ -1,0 +1,181 @@
+// Seed 004's flows behind `parley serve`: a flow member's dialog is created and answered over REST,
+// read back as its thread (`GET /api/dialogs/{id}/thread`, a sub-thread by `?path=`), and its
+// first-level messages are the dialogue's messages in seed 002's records.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+
+#include <fstream>
+
+#include "rest_fixture.hpp"
+
+namespace parley::test {
+namespace {
+
+namespace json = boost::json;
+
+constexpr const char* kAnn = "ann-token-0123456789abcdef";
+constexpr const char* kBen = "ben-token-0123456789abcdef";
+
+// The example team of examples/flows (one member, article_writer, of kind flow), offline.
+class flow_rest_fixture : public RestTest {
+ protected:
+  void start_flows(std::vector<std::string> extra = {}) {
+    const auto source = std::filesystem::path(PARLEY_SOURCE_DIR) / "examples/flows";
+    team_dir_ = root_ / "flows";
+    std::filesystem::copy(source, team_dir_, std::filesystem::copy_options::recursive);
+    std::vector<std::string> args{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    server_ = std::make_unique<server_process>(args);
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+
+  // POST /api/dialogs to the flow member; the reply's body.
+  json::value start_flow(const rest_client& as, const std::string& content) {
+    const auto reply = as.post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", content}});
+    EXPECT_EQ(reply.status, 201) << reply.body;
+    return reply.json();
+  }
+};
+using RestFlow = flow_rest_fixture;
+
+std::string phase_of(const json::value& thread) {
+  return std::string(thread.at("settings").at("briefStatus").at("phase").as_string());
+}
+
+TEST_F(RestFlow, AFlowIsStartedAnsweredAndReadAsItsThreadWithNestedSubThreadsAndTheirPhases) {
+  start_flows();
+  const auto created = start_flow(client(), "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  EXPECT_EQ(created.at("dialog").at("memberId"), "article_writer");
+  // The flow ran until it waits for the user: its question, in phase initial_phase.
+  const auto& first = created.at("flow");
+  EXPECT_EQ(first.at("phase"), "initial_phase");
+  EXPECT_EQ(first.at("completed"), false);
+  ASSERT_EQ(first.at("thread").at("messages").as_array().size(), 2U);
+  EXPECT_EQ(first.at("thread").at("messages").at(1).at("text"),
+            "What topic should the article cover, and who will read it?");
+
+  const auto said = client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "Tea, for beginners"}});
+  ASSERT_EQ(said.status, 200) << said.body;
+  EXPECT_EQ(said.json().at("flow").at("completed"), true);
+
+  const auto main = client().get("/api/dialogs/" + id + "/thread");
+  ASSERT_EQ(main.status, 200) << main.body;
+  const auto view = main.json();
+  EXPECT_EQ(view.at("dialogId"), id.c_str());
+  EXPECT_EQ(view.at("path"), "");
+  EXPECT_EQ(view.at("phase"), "article_writing");
+  EXPECT_EQ(view.at("completed"), true);
+  const auto& messages = view.at("thread").at("messages").as_array();
+  ASSERT_EQ(messages.size(), 5U);
+  EXPECT_EQ(messages[4].at("text"), "Tea for beginners. Tea matters because ... (the article)");
+  // The outline's sub-thread inside message 3, the review nested inside its message 3.
+  const auto& outline = messages[3].at("meta").at("_thread");
+  EXPECT_EQ(phase_of(outline), "completed");
+  EXPECT_EQ(phase_of(outline.at("messages").at(3).at("meta").at("_thread")), "completed");
+
+  const auto nested =
+      client().get("/api/dialogs/" + id + "/thread?path=messages.3.meta._thread.messages.3.meta._thread");
+  ASSERT_EQ(nested.status, 200) << nested.body;
+  const auto nested_view = nested.json();
+  EXPECT_EQ(nested_view.at("path"), "messages.3.meta._thread.messages.3.meta._thread");
+  EXPECT_EQ(nested_view.at("phase"), "completed");
+  const auto& review = nested_view.at("thread").at("messages").as_array();
+  ASSERT_EQ(review.size(), 2U);
+  EXPECT_EQ(review[1].at("text"), "- Missing: a closing summary\n- Brewing should come before choosing cups");
+
+  // A completed flow takes no more messages, and the refusal changes nothing.
+  const auto more = client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "more"}});
+  EXPECT_EQ(more.status, 409) << more.body;
+  EXPECT_EQ(client().get("/api/dialogs/" + id + "/thread").json().at("thread"), view.at("thread"));
+}
+
+TEST_F(RestFlow, ABadPathIsA400NamingItsSegmentAndAPlainDialogHasNoThread) {
+  start_flows();
+  const auto created = start_flow(client(), "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  const auto thread = [&](const std::string& query) { return client().get("/api/dialogs/" + id + "/thread" + query); };
+
+  const auto not_index = thread("?path=messages.x.meta._thread");
+  EXPECT_EQ(not_index.status, 400);
+  EXPECT_EQ(code_of(not_index), "bad_field");
+  EXPECT_NE(message_of(not_index).find(
+                "path: subThreadPath \"messages.x.meta._thread\": segment 2 \"x\" is not a message index"),
+            std::string::npos)
+      << not_index.body;
+  const auto misspelt = thread("?path=msgs.1.meta._thread");
+  EXPECT_EQ(misspelt.status, 400);
+  EXPECT_NE(message_of(misspelt).find("segment 1 \"msgs\" should be \"messages\""), std::string::npos) << misspelt.body;
+  const auto no_sub_thread = thread("?path=messages.1.meta._thread");
+  EXPECT_EQ(no_sub_thread.status, 400);
+  EXPECT_NE(message_of(no_sub_thread).find("message 1"), std::string::npos) << no_sub_thread.body;
+  EXPECT_NE(message_of(no_sub_thread).find("has no sub-thread in meta._thread"), std::string::npos);
+  const auto out_of_range = thread("?path=messages.9.meta._thread");
+  EXPECT_EQ(out_of_range.status, 400);
+  EXPECT_NE(message_of(out_of_range).find("message index 9 is out of range"), std::string::npos) << out_of_range.body;
+  const auto unknown = thread("?subThreadPath=messages.1.meta._thread");
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_NE(message_of(unknown).find("subThreadPath: unknown parameter"), std::string::npos) << unknown.body;
+
+  EXPECT_EQ(client().get("/api/dialogs/nosuchdialog0000/thread").status, 404);
+}
+
+TEST_F(RestFlow, AnotherUsersFlowIsNotFoundOnEveryFlowRoute) {
+  const auto users = (root_ / "users.yaml").string();
+  std::ofstream(users) << "users:\n  - {id: ann, token: " << kAnn << "}\n  - {id: ben, token: " << kBen << "}\n";
+  ::chmod(users.c_str(), 0600);
+  start_flows({"--users", users});
+  const rest_client ann(server_->port(), kAnn);
+  const rest_client ben(server_->port(), kBen);
+  const auto created = start_flow(ann, "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  EXPECT_EQ(ann.get("/api/dialogs/" + id + "/thread").status, 200);
+
+  const auto read = ben.get("/api/dialogs/" + id + "/thread");
+  EXPECT_EQ(read.status, 404) << read.body;
+  EXPECT_EQ(ben.get("/api/dialogs/" + id + "/thread?path=messages.x").status, 404);
+  const auto said = ben.post("/api/dialogs/" + id + "/messages", json::value{{"content", "Tea, for beginners"}});
+  EXPECT_EQ(said.status, 404) << said.body;
+  // Ben's refused message changed nothing: the flow still waits for Ann, two messages in.
+  const auto view = ann.get("/api/dialogs/" + id + "/thread").json();
+  EXPECT_EQ(view.at("thread").at("messages").as_array().size(), 2U);
+  EXPECT_EQ(view.at("phase"), "initial_phase");
+}
+
+TEST_F(RestFlow, TheFlowsFirstLevelMessagesAreItsDialoguesMessagesInSeed002sRecords) {
+  start_flows();
+  const auto created = start_flow(client(), "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  ASSERT_EQ(client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "Tea, for beginners"}}).status,
+            200);
+
+  const auto dialogue = client().get("/api/dialogues/" + id).json().at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "human_ai");
+  EXPECT_EQ(dialogue.at("ai_id"), "article_writer");
+  const auto sessions = client().get("/api/dialogues/" + id + "/sessions").json().at("sessions").as_array();
+  ASSERT_EQ(sessions.size(), 1U);
+  const std::string session(sessions[0].at("id").as_string());
+  const auto turns = client().get("/api/sessions/" + session + "/turns").json().at("turns").as_array();
+  ASSERT_EQ(turns.size(), 2U);
+  std::vector<std::string> said;
+  for (const auto& turn : turns) {
+    EXPECT_EQ(turn.at("turn_type"), "human_query");
+    EXPECT_EQ(turn.at("status"), "responded");
+    const std::string turn_id(turn.at("id").as_string());
+    const auto turn_messages = client().get("/api/turns/" + turn_id + "/messages").json();
+    for (const auto& m : turn_messages.at("messages").as_array()) {
+      said.push_back(std::string(m.at("sender_role").as_string()) + ": " + std::string(m.at("content").as_string()));
+    }
+  }
+  // The first level only: the outline and its review stay inside the placeholder's sub-thread.
+  EXPECT_EQ(said, (std::vector<std::string>{"human: Write me an article",
+                                            "ai: What topic should the article cover, and who will read it?",
+                                            "human: Tea, for beginners", "ai: Drafting the outline…",
+                                            "ai: Tea for beginners. Tea matters because ... (the article)"}));
+}
+
+}  // namespace
+}  // namespace parley::test
