@@ -295,7 +295,12 @@ test('hierarchy: stream, subdialog, Q4H answered inline, root completes', async 
   await page.locator(tid('new-start')).click();
   await visible(page, tid('thinking-body'), 'the streamed thinking');
   await visible(page, `${tid('transcript')} .streaming`, 'a segment still streaming');
-  await screenshot(page, '01-streaming', [{ selector: tid('thinking-body'), growing: true }, tid('offline-banner'), tid('tree-node')]);
+  // While it streams, the thinking block and the tree node's live line are as tall as the moment.
+  await screenshot(page, '01-streaming', [
+    { selector: tid('thinking-body'), growing: true },
+    tid('offline-banner'),
+    { selector: tid('tree-node'), growing: true },
+  ]);
   await waitText(page, tid('saying'), 'I will ask the clerk', 'the streamed saying');
   assert((await page.locator(`${tid('saying')} strong`).first().textContent()) === 'clerk', 'saying is rendered as markdown (**clerk** → <strong>)');
   await waitText(page, tid('msg-user'), 'Plan the launch', 'the user message');
