@@ -25,6 +25,20 @@ inline std::string code_of(const http_reply& reply) {
 }
 
 // The `message` of an error reply; empty when it carried no error object.
+// The id of the dialog a create answered with, or what the body said instead.
+inline std::string dialog_id_of(const http_reply& reply) {
+  const auto body = reply.json();
+  if (!body.is_object() || !body.as_object().contains("dialog")) return "(no dialog: " + reply.body + ")";
+  return std::string(body.at("dialog").at("id").as_string());
+}
+
+// How many of a transcript's messages are the user's.
+inline std::int64_t user_messages(const boost::json::array& messages) {
+  std::int64_t count = 0;
+  for (const auto& m : messages) count += m.at("role") == "user" ? 1 : 0;
+  return count;
+}
+
 inline std::string message_of(const http_reply& reply) {
   const auto body = reply.json();
   if (!body.is_object() || !body.as_object().contains("error")) return {};

@@ -96,18 +96,6 @@ class retry_across_restarts : public RestTest {
 };
 using RetryAcrossRestarts = retry_across_restarts;
 
-std::string dialog_id_of(const http_reply& reply) {
-  const auto body = reply.json();
-  if (!body.is_object() || !body.as_object().contains("dialog")) return "(no dialog: " + reply.body + ")";
-  return std::string(body.at("dialog").at("id").as_string());
-}
-
-std::int64_t user_messages(const json::array& messages) {
-  std::int64_t count = 0;
-  for (const auto& m : messages) count += m.at("role") == "user" ? 1 : 0;
-  return count;
-}
-
 TEST_F(RetryAcrossRestarts, ACreateKilledBeforeItsReplyReturnsTheFirstDialogWhenRetried) {
   start("q4h");
   const json::value body{{"content", "hello"}, {"msgId", "create-1"}};

@@ -74,6 +74,36 @@ class dominds_told_fixture : public ::testing::Test {
     return request ? std::move(request).value() : llm::model_request{};
   }
 
+  // Runs a root dialog of `member` on `team` (its provider scripted already) to its end: the
+  // contents of its tool messages, in order.
+  static std::vector<std::string> tool_results(const config::team_config& team, const std::string& member,
+                                               const std::string& first_message) {
+    asio::io_context io;
+    auto log = make_memory_store();
+    auto providers = build_providers(team);
+    EXPECT_TRUE(providers) << providers.err().message;
+    if (!providers) return {};
+    auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
+    EXPECT_TRUE(eng) << eng.err().message;
+    if (!eng) return {};
+    std::string id;
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+          new_dialog spec{member, "", ""};
+          spec.first_message = first_message;
+          id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+          co_await (*eng)->wait_until_idle(id);
+        },
+        asio::detached);
+    io.run();
+    std::vector<std::string> results;
+    for (const auto& msg : log->messages(id, 1).value()) {
+      if (msg.role == "tool") results.push_back(msg.content);
+    }
+    return results;
+  }
+
   static std::vector<std::string> tool_names(const llm::model_request& request) {
     std::vector<std::string> names;
     if (request.tools) {
@@ -192,27 +222,7 @@ TEST_F(DomindsTold, AShellCallByANonSpecialistIsRefusedAndNothingRuns) {
   cmdr:
     - emit: [{saying: "ok"}]
 )");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto providers = build_providers(team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
-  ASSERT_TRUE(eng) << eng.err().message;
-  std::string id;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"dev", "", ""};
-        spec.first_message = "Touch it.";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
-  std::vector<std::string> results;
-  for (const auto& msg : log->messages(id, 1).value()) {
-    if (msg.role == "tool") results.push_back(msg.content);
-  }
+  const auto results = tool_results(team, "dev", "Touch it.");
   ASSERT_EQ(results.size(), 1U);
   EXPECT_EQ(results[0],
             "refused: 'shell_cmd' is a shell tool, and only the members listed in shell_specialists "
@@ -265,27 +275,7 @@ TEST_F(DomindsTold, ReadSkillAnswersTheBodyOfASkillTheMemberSeesAndRefusesOthers
         - tool_call: {name: read_skill, arguments: {skill_id: triage}}
     - emit: [{saying: "Read."}]
 )");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto providers = build_providers(team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
-  ASSERT_TRUE(eng) << eng.err().message;
-  std::string id;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"lead", "", ""};
-        spec.first_message = "Review it.";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
-  std::vector<std::string> results;
-  for (const auto& msg : log->messages(id, 1).value()) {
-    if (msg.role == "tool") results.push_back(msg.content);
-  }
+  const auto results = tool_results(team, "lead", "Review it.");
   ASSERT_EQ(results.size(), 2U);
   EXPECT_EQ(results[0],
             "# Review\n\n- ID: review\n- Scope: team_shared\n- Source: .minds/skills/team_shared/review.md\n"
