@@ -290,6 +290,19 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
   server::tot_progress_relay tot_progress(*channels);
   tot::run_board tot_runs(*eng, data_dir_of(*args), &tot_progress);
+  // A member's tree_of_thoughts runs go through the board too (listed live, progress on the PubChan);
+  // the board goes before the engine that holds the tool, so the tool forgets it first.
+  tot_binding->board = &tot_runs;
+  class board_release {
+   public:
+    explicit board_release(tot::tot_tool_binding& binding) : binding_(binding) {}
+    board_release(const board_release&) = delete;
+    board_release& operator=(const board_release&) = delete;
+    ~board_release() { binding_.board = nullptr; }
+
+   private:
+    tot::tot_tool_binding& binding_;
+  } const forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
 

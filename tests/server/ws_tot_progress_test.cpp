@@ -4,7 +4,8 @@
 // GET /api/tot gives; a subscriber of another dialog hears nothing of it. Runs outlive the
 // server: after a restart a finished run is listed from its log folder, and one cut off by a
 // kill -9 is shown as interrupted, `parley tot --resume` finishes it, and its roots show that. A
-// run a member starts with its tree_of_thoughts tool is found from its root as well.
+// run a member starts with its tree_of_thoughts tool is found from its root as well, and its
+// progress reaches its root's subscribers like a started run's.
 #include <boost/json/serialize.hpp>
 
 #include <sys/wait.h>
@@ -177,6 +178,38 @@ TEST_F(TotProgress, ARunAMemberStartedWithItsToolIsListedUnderItsRootToo) {
   EXPECT_EQ(run.at("finalSolution").at("answer"), "Book the town hall");
   // A root that is no run's has none, the lead's included.
   EXPECT_TRUE(client().get("/api/tot?rootDialog=" + asked).json().at("runs").as_array().empty());
+}
+
+TEST_F(TotProgress, ARunAMemberStartedWithItsToolIsReportedOnItsRootLikeAStartedOne) {
+  start("tot_plan");
+  const std::string asked = create_dialog("search for the launch place");
+  std::string root;
+  ASSERT_TRUE(eventually([&] {
+    const auto roots = client().get("/api/dialogs?member=tot-orchestrator").json();
+    if (roots.at("dialogs").as_array().empty()) return false;
+    root = roots.at("dialogs").as_array()[0].at("id").as_string();
+    return true;
+  }));
+  auto ws = connect();
+  subscribe_from_start(*ws, root);
+  run_state folded;
+  std::vector<std::string> steps;
+  while (steps.empty() || steps.back() != "finished") {
+    auto packet = ws->next_of("tot_progress_evt", 30s);
+    ASSERT_TRUE(packet) << "no tot_progress_evt after " << steps.size() << " steps";
+    EXPECT_EQ(packet->at("dialog").at("selfId"), root.c_str());
+    steps.emplace_back(packet->at("step").as_string());
+    folded.status = packet->at("status").as_string();
+    if (const auto* node = packet->if_contains("node"))
+      folded.nodes[std::string(node->at("id").as_string())] = json::serialize(*node);
+    if (const auto* best = packet->if_contains("bestPath")) folded.best_path = json::serialize(*best);
+    if (const auto* solution = packet->if_contains("finalSolution")) folded.final_solution = json::serialize(*solution);
+  }
+  EXPECT_EQ(steps.front(), "started");
+  EXPECT_EQ(std::count(steps.begin(), steps.end(), "evaluated"), 3);
+  EXPECT_EQ(folded.status, "solved");
+  EXPECT_EQ(folded, state_of_view(run_of_root(root)));
+  ASSERT_TRUE(eventually_says(asked, "The search is done."));
 }
 
 TEST_F(TotProgress, ARunCutOffByAKillIsInterruptedAfterTheRestartAndResumesToTheEnd) {

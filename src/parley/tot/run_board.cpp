@@ -29,11 +29,12 @@ struct run_board::run_view {
 
 class run_board::tracker final : public tot_progress {
  public:
-  tracker(const run_board& board, std::shared_ptr<run_view> view) : board_(board), view_(std::move(view)) {}
+  tracker(run_board& board, std::shared_ptr<run_view> view) : board_(board), view_(std::move(view)) {}
   void on_started(const std::string& task_id, const std::string& root) override {
     view_->task_id = task_id;
     view_->root_dialog = root;
     view_->started = true;
+    board_.keep(view_);
     view_->started_signal.notify_all();
     board_.report(*view_, progress_step::started);
   }
@@ -45,7 +46,7 @@ class run_board::tracker final : public tot_progress {
   }
 
  private:
-  const run_board& board_;
+  run_board& board_;
   std::shared_ptr<run_view> view_;
 };
 
@@ -114,8 +115,16 @@ boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request 
       boost::asio::detached);
   while (!view->started && !view->failed_to_start) co_await view->started_signal.wait();
   if (view->failed_to_start) co_return *view->failed_to_start;
-  keep(view);
   co_return started{view->task_id, view->root_dialog};
+}
+
+boost::asio::awaitable<result<tot_outcome>> run_board::run(tot_request request) {
+  auto view = std::make_shared<run_view>();
+  tracker progress(*this, view);
+  tot_runner runner(engine_, data_dir_, &progress);
+  auto outcome = co_await runner.run(request);
+  finish(*view, outcome);
+  co_return outcome;
 }
 
 void run_board::keep(const std::shared_ptr<run_view>& view) {

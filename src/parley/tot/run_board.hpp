@@ -34,6 +34,9 @@ class run_board {
   // Checks the request (errors name the field; nothing is started), starts the run in the
   // background and returns once its root dialog exists.
   boost::asio::awaitable<result<started>> start(tot_request request);
+  // Runs a search to its end on the board (the tree_of_thoughts tool's runs): listed and reported
+  // from its start like a started one; the outcome is the runner's.
+  boost::asio::awaitable<result<tot_outcome>> run(tot_request request);
   // {taskId, rootDialog, status: running|solved|failed|interrupted, nodes: [...], bestPath,
   // finalSolution?}; nullopt for a run neither this board nor the log folders know.
   boost::asio::awaitable<std::optional<json::object>> view(std::string task_id);

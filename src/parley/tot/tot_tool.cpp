@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "parley/tot/protocol_json.hpp"
+#include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_run.hpp"
 #include "parley/tot/tot_team.hpp"
 
@@ -52,8 +53,7 @@ class tree_of_thoughts_tool final : public tools::tool {
     if (const auto* threshold = args.if_contains("threshold"); threshold != nullptr && threshold->is_number()) {
       request.threshold = threshold->to_number<double>();
     }
-    tot_runner runner(*binding_->engine, binding_->data_dir);
-    auto outcome = co_await runner.run(request);
+    auto outcome = co_await run(std::move(request));
     if (!outcome) co_return tools::tool_outcome{false, outcome.err().message};
     const message final_message{agent_role::orchestrator, "caller", outcome->solution, outcome->task_id, std::nullopt};
     boost::json::object out{{"task_id", outcome->task_id},
@@ -65,6 +65,12 @@ class tree_of_thoughts_tool final : public tools::tool {
   }
 
  private:
+  boost::asio::awaitable<result<tot_outcome>> run(tot_request request) const {
+    if (binding_->board != nullptr) co_return co_await binding_->board->run(std::move(request));
+    tot_runner runner(*binding_->engine, binding_->data_dir);
+    co_return co_await runner.run(std::move(request));
+  }
+
   std::shared_ptr<tot_tool_binding> binding_;
   llm::tool_spec spec_;
 };

@@ -13,11 +13,16 @@
 
 namespace parley::tot {
 
+class run_board;
+
 inline constexpr const char* kTreeOfThoughtsTool = "tree_of_thoughts";
 
 struct tot_tool_binding {
   engine::engine* engine = nullptr;  // set once the engine is created; the engine outlives its tools' calls
   std::filesystem::path data_dir;
+  // The server's board (null elsewhere): a run made through it is listed while it runs and its
+  // progress reaches the PubChan, as a run started by POST /api/tot does. Outlives the tool's calls.
+  run_board* board = nullptr;
 };
 
 // Registers the tool, and when a member of `team` lists it, adds the ToT members (on that
