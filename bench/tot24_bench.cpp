@@ -36,6 +36,18 @@ struct tally {
   std::int64_t calls = 0;
   std::int64_t prompts = 0;  // the paper's count (value samples of one prompt count once)
   std::int64_t tokens = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  void count_tokens(const call_meter& used) {
+    input_tokens = used.input_tokens;
+    output_tokens = used.output_tokens;
+    tokens = input_tokens + output_tokens;
+  }
+  // What the tokens cost at the given prices per 1,000 input and output tokens.
+  double cost(double input_price, double output_price) const {
+    return static_cast<double>(input_tokens) / 1000 * input_price +
+           static_cast<double>(output_tokens) / 1000 * output_price;
+  }
   double per_game(std::int64_t v) const { return games == 0 ? 0 : static_cast<double>(v) / games; }
   double per_solved(std::int64_t v) const { return solved == 0 ? 0 : static_cast<double>(v) / solved; }
 };
@@ -74,7 +86,7 @@ asio::awaitable<tally> run_parley(const std::vector<game24::puzzle>& puzzles, st
   }
   t.calls = calls;
   t.prompts = calls;
-  t.tokens = channel.meter().input_tokens + channel.meter().output_tokens;
+  t.count_tokens(channel.meter());
   co_return t;
 }
 
@@ -90,7 +102,7 @@ asio::awaitable<tally> run_baseline(const std::vector<game24::puzzle>& puzzles, 
     t.calls += result.model_calls;
     t.prompts += result.prompts;
   }
-  t.tokens = channel.meter().input_tokens + channel.meter().output_tokens;
+  t.count_tokens(channel.meter());
   co_return t;
 }
 
@@ -206,9 +218,19 @@ int run_tot24_bench(const bench_args& args) {
     print_row("real", "paper-bfs", paper);
     auto entry = comparison(parley, paper);
     entry["model"] = model;
-    entry["cost_note"] = "tokens × the given --price-in-per-1k/--price-out-per-1k (input and output priced alike here)";
-    entry["parley_cost"] = static_cast<double>(parley.tokens) / 1000 * (in_price + out_price) / 2;
-    entry["paper_bfs_cost"] = static_cast<double>(paper.tokens) / 1000 * (in_price + out_price) / 2;
+    entry["cost_note"] = "input tokens × --price-in-per-1k + output tokens × --price-out-per-1k";
+    const auto priced = [&](const char* method, const tally& t) {
+      const double cost = t.cost(in_price, out_price);
+      std::printf("%-10s %-14s cost %.4f: per game %.4f, per solved game %.4f\n", "real", method, cost,
+                  t.games == 0 ? 0.0 : cost / t.games, t.solved == 0 ? 0.0 : cost / t.solved);
+      return boost::json::object{{"total", cost},
+                                 {"per_game", t.games == 0 ? 0.0 : cost / t.games},
+                                 {"per_solved", t.solved == 0 ? 0.0 : cost / t.solved},
+                                 {"input_tokens", t.input_tokens},
+                                 {"output_tokens", t.output_tokens}};
+    };
+    entry["parley_cost"] = priced("parley", parley);
+    entry["paper_bfs_cost"] = priced("paper-bfs", paper);
     out["real"] = std::move(entry);
   }
   print_json_line(out);
