@@ -78,7 +78,7 @@ std::optional<int> drive_flow(const parsed_args& args, const flow_request& reque
   flow::ai_adapter ai(provider->second, member_id, member->model);
   const bool quiet = args.has("quiet");
   if (!quiet) {
-    ai.set_stream_observer([](std::string_view chunk) {
+    ai.set_stream_observer([](std::string_view /*thread_id*/, std::string_view chunk) {
       std::fwrite(chunk.data(), 1, chunk.size(), stdout);
       std::fflush(stdout);
     });

@@ -27,6 +27,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/flow_host.hpp"
+#include "parley/server/flow_progress_relay.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
@@ -305,6 +306,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   } const forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
+  server::flow_progress_relay flow_progress(*channels);
+  flows->set_observer(&flow_progress);
 
   std::vector<std::string> unreadable;
   eng->set_store_retry(true);

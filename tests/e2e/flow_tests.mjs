@@ -2,7 +2,8 @@
 // examples/flows on the scripted model is started from the new-dialog form; its dialog shows the
 // phase as a badge and waits for the user; the composer's answer goes to the flow, the page draws
 // the thread it left — the outline's sub-thread as a closed block under its message, the review
-// nested inside it, each with its own phase — and a completed flow's composer takes no more.
+// nested inside it, each with its own phase — and a completed flow's composer takes no more. A
+// flow answered by another client is drawn live from the dialog's packets.
 // run.mjs runs it.
 
 export function registerFlowTests({ test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert }) {
@@ -59,5 +60,30 @@ export function registerFlowTests({ test, tid, gotoApp, visible, waitText, waitA
     await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
     await waitAttr(page, tid('flow-view'), 'data-state', 'flowCompleted', 'the flow after a reload');
     assert((await page.locator(tid('flow-subthread')).count()) === 2, 'both sub-threads after a reload');
+  }, { team: 'examples/flows' });
+
+  test('a flow answered from elsewhere is drawn live: its phase, its messages and its sub-threads', async ({ server, page }) => {
+    await gotoApp(page, server.url);
+    await waitAttr(page, tid('ws-status'), 'data-state', 'open', 'the WebSocket status');
+    await page.locator(tid('new-member')).selectOption('article_writer');
+    await page.locator(tid('new-content')).fill('Write me an article');
+    await page.locator(tid('new-start')).click();
+    await waitAttr(page, tid('flow-view'), 'data-state', 'flowWaits', 'the flow waiting for the user');
+    const dialog = await page.locator(tid('flow-view')).getAttribute('data-dialog');
+
+    // Another client (the same user's script) answers the flow over REST: the open page has not
+    // sent anything, so only the dialog's packets can bring the thread the flow leaves.
+    const url = new URL(server.url);
+    const said = await fetch(`${url.origin}/api/dialogs/${dialog}/messages`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${url.hash.slice(7)}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'Tea, for beginners' }),
+    });
+    assert(said.status === 200, `POST the answer: ${said.status} ${await said.clone().text()}`);
+    await waitAttr(page, tid('flow-view'), 'data-state', 'flowCompleted', 'the completed flow, without a reload');
+    await waitAttr(page, tid('flow-phase'), 'data-phase', 'article_writing', 'the phase badge, live');
+    await waitText(page, `${tid('flow-thread')}[data-path=""] > ${tid('flow-msg')}[data-sender="bot"]`, 'Tea for beginners. Tea matters because', 'the article, live');
+    assert((await page.locator(tid('flow-subthread')).count()) === 2, 'both sub-threads, live');
+    assert((await page.locator(tid('flow-live')).count()) === 0, 'the streamed reply gave way to the saved message');
   }, { team: 'examples/flows' });
 }

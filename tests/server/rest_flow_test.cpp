@@ -1,6 +1,7 @@
 // Seed 004's flows behind `parley serve`: a flow member's dialog is created and answered over REST,
 // read back as its thread (`GET /api/dialogs/{id}/thread`, a sub-thread by `?path=`), and its
-// first-level messages are the dialogue's messages in seed 002's records.
+// first-level messages are the dialogue's messages in seed 002's records. A subscriber of the flow's
+// dialog watches it work: the thread's changes and the main thread's reply as it streams.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 
 #include "rest_fixture.hpp"
+#include "ws_client.hpp"
 
 namespace parley::test {
 namespace {
@@ -91,6 +93,40 @@ TEST_F(RestFlow, AFlowIsStartedAnsweredAndReadAsItsThreadWithNestedSubThreadsAnd
   const auto more = client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "more"}});
   EXPECT_EQ(more.status, 409) << more.body;
   EXPECT_EQ(client().get("/api/dialogs/" + id + "/thread").json().at("thread"), view.at("thread"));
+}
+
+TEST_F(RestFlow, ASubscriberSeesTheFlowWorkAndItsMainThreadReplyStreamAsItIsWritten) {
+  start_flows();
+  const std::string id(start_flow(client(), "Write me an article").at("dialog").at("id").as_string());
+  ws_client ws;
+  ASSERT_TRUE(ws.connect(server_->port(), ws_client::protocols_with_token(server_->token())));
+  ASSERT_TRUE(ws.next_of("welcome"));
+  ws.send(json::object{{"type", "subscribe"}, {"dialog", json::object{{"selfId", id}}}});
+  ASSERT_TRUE(ws.next_of("resync"));
+
+  const auto said = client().post("/api/dialogs/" + id + "/messages", json::value{{"content", "Tea, for beginners"}});
+  ASSERT_EQ(said.status, 200) << said.body;
+  std::vector<bool> working;
+  std::string streamed;
+  while (working.empty() || working.back()) {
+    auto packet = ws.next();
+    ASSERT_TRUE(packet) << "no packet after " << working.size() << " thread changes";
+    EXPECT_EQ(packet->at("dialog").at("selfId"), id.c_str());
+    if (packet->at("type") == "flow_thread_evt") working.push_back(packet->at("working").as_bool());
+    if (packet->at("type") == "flow_chunk_evt") {
+      EXPECT_TRUE(!working.empty() && working.back()) << "a reply streams while the step is under way";
+      streamed += packet->at("content").as_string();
+    }
+  }
+  ASSERT_GE(working.size(), 3U) << "the step's start, the thread's changes, its end";
+  EXPECT_TRUE(working.front());
+  EXPECT_EQ(std::count(working.begin(), working.end(), false), 1) << "the end, once";
+  // The main thread's reply is the one that streamed (sub-threads take whole replies, §6.1).
+  const auto answer = said.json();
+  const auto& messages = answer.at("flow").at("thread").at("messages").as_array();
+  EXPECT_EQ(streamed, messages.back().at("text").as_string());
+  const auto& outline = messages.at(3).at("meta").at("_thread").at("messages").as_array();
+  EXPECT_EQ(streamed.find(std::string(outline.at(1).at("text").as_string())), std::string::npos);
 }
 
 TEST_F(RestFlow, ABadPathIsA400NamingItsSegmentAndAPlainDialogHasNoThread) {

@@ -2,16 +2,27 @@
 // and each sub-thread (a message's meta._thread) as a block under the message that holds it —
 // closed until opened, with its own phase and its own sub-threads, to any depth. The page reads
 // the thread from `GET /api/dialogs/{id}/thread`; the composer's answer to the flow comes back
-// with the thread as the flow left it (`render`).
+// with the thread as the flow left it (`render`). While the flow works — on this page's message or
+// on anyone's — the dialog's packets keep it live: `flow_thread_evt` when the thread changed (read
+// again, one read at a time) and `flow_chunk_evt` with the main thread's reply as it streams.
 import { rest } from './api';
 import { h, tr } from './dom';
+import { showError } from './errors';
 import type { FlowMessage, FlowThread, FlowThreadView } from './flow_types';
 import { setMarkdown } from './markdown';
+import type { FlowChunkEvtPacket, FlowThreadEvtPacket } from './protocol.gen';
 
 export class FlowView {
   readonly el: HTMLElement;
   private view: FlowThreadView | null = null;
   private working = false;
+  /** What the last flow_thread_evt said: a step is under way (the user's, or anyone's). */
+  private stepUnderWay = false;
+  private loading = false;
+  private loadAgain = false;
+  /** The main thread's reply as it streams, until the thread is read again after it was saved. */
+  private streamed = '';
+  private streamSaved = false;
 
   constructor(
     readonly dialogId: string,
@@ -35,7 +46,45 @@ export class FlowView {
     this.renderState();
   }
 
+  /** A packet of this dialog: the thread changed, or its reply streams. */
+  onPacket(p: FlowThreadEvtPacket | FlowChunkEvtPacket): void {
+    if (p.type === 'flow_chunk_evt') {
+      this.streamed += p.content;
+      this.renderStreamed();
+      return;
+    }
+    this.stepUnderWay = p.working;
+    // A change after a streamed reply is its saving: the next read has it as a message.
+    if (this.streamed) this.streamSaved = true;
+    this.renderState();
+    void this.reload();
+  }
+
+  /** Reads the thread again; a change told while a read is under way reads once more after it. */
+  private async reload(): Promise<void> {
+    if (this.loading) {
+      this.loadAgain = true;
+      return;
+    }
+    this.loading = true;
+    try {
+      do {
+        this.loadAgain = false;
+        const view = await rest.flowThread(this.dialogId);
+        this.render(view);
+      } while (this.loadAgain);
+    } catch (e) {
+      showError(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
   render(view: FlowThreadView): void {
+    if (this.streamSaved) {
+      this.streamed = '';
+      this.streamSaved = false;
+    }
     this.view = view;
     // Sub-threads the user opened stay open when the thread is drawn again.
     const open = new Set([...this.el.querySelectorAll<HTMLDetailsElement>('details.flow-sub[open]')].map((d) => d.dataset.path));
@@ -47,14 +96,30 @@ export class FlowView {
       h('span', { class: 'flow-state', testid: 'flow-state' }),
     );
     this.el.replaceChildren(head, renderThread(view.thread, view.path, open));
+    this.renderStreamed();
     this.renderState();
     this.changed();
+  }
+
+  /** The streaming reply as the last message of the main thread, while there is one. */
+  private renderStreamed(): void {
+    const list = this.el.querySelector<HTMLElement>('[data-testid="flow-thread"]');
+    let live = this.el.querySelector<HTMLElement>('[data-testid="flow-live"]');
+    if (!this.streamed || !list) {
+      live?.remove();
+      return;
+    }
+    if (!live) {
+      live = h('div', { class: 'msg flow-msg assistant streaming', testid: 'flow-live', 'data-sender': 'bot' });
+      list.append(live);
+    }
+    live.textContent = this.streamed;
   }
 
   private renderState(): void {
     const state = this.el.querySelector<HTMLElement>('[data-testid="flow-state"]');
     if (!state || !this.view) return;
-    const key = this.working || this.view.working ? 'flowWorking' : this.view.completed ? 'flowCompleted' : 'flowWaits';
+    const key = this.working || this.stepUnderWay || this.view.working ? 'flowWorking' : this.view.completed ? 'flowCompleted' : 'flowWaits';
     state.replaceChildren(tr(key));
     this.el.dataset.state = key;
   }

@@ -357,6 +357,9 @@ function onPacket(p: Packet): void {
     if (p.type === 'tot_progress_evt') state.tot.onProgress(p);
     if (p.type === 'resync') void state.tot.load();
   }
+  if ((p.type === 'flow_thread_evt' || p.type === 'flow_chunk_evt') && state.flow && current?.id === id) {
+    state.flow.onPacket(p);
+  }
   if (p.type === 'reminders_update_evt' && current?.id === id) renderReminders(p.reminders);
   if (p.type === 'tellask_call_evt' && inCurrentRoot) void loadSidePanels();
   if (p.type === 'tool_result_evt' && p.name === 'change_mind' && inCurrentRoot) void loadSidePanels();

@@ -389,6 +389,32 @@ export interface TotProgressEvtPacket {
   finalSolution?: FinalSolution;
 }
 
+/** server packet `flow_thread_evt`: a flow's thread changed (GET /api/dialogs/{id}/thread has it); working: a step is under way */
+export interface FlowThreadEvtPacket {
+  type: "flow_thread_evt";
+  dialog: {
+    selfId: string;
+    rootId: string;
+  };
+  course: number;
+  genseq: number;
+  seq: number;
+  working: boolean;
+}
+
+/** server packet `flow_chunk_evt`: a piece of a flow's main-thread bot reply, as the model streams it */
+export interface FlowChunkEvtPacket {
+  type: "flow_chunk_evt";
+  dialog: {
+    selfId: string;
+    rootId: string;
+  };
+  course: number;
+  genseq: number;
+  seq: number;
+  content: string;
+}
+
 /** server packet `questions_count_update`: global */
 export interface QuestionsCountUpdatePacket {
   type: "questions_count_update";
@@ -475,6 +501,8 @@ export type ServerPacket =
   | StreamErrorEvtPacket
   | GenseqDiscardEvtPacket
   | TotProgressEvtPacket
+  | FlowThreadEvtPacket
+  | FlowChunkEvtPacket
   | QuestionsCountUpdatePacket
   | DialogListEvtPacket
   | WelcomePacket
@@ -1336,6 +1364,70 @@ export const SERVER_PACKETS: Record<ServerPacketType, Record<string, FieldSpec>>
     "finalSolution": {
       "kind": "object",
       "required": false
+    }
+  },
+  "flow_thread_evt": {
+    "dialog": {
+      "kind": "object",
+      "required": true,
+      "fields": {
+        "selfId": {
+          "kind": "string",
+          "required": true
+        },
+        "rootId": {
+          "kind": "string",
+          "required": true
+        }
+      }
+    },
+    "course": {
+      "kind": "integer",
+      "required": true
+    },
+    "genseq": {
+      "kind": "integer",
+      "required": true
+    },
+    "seq": {
+      "kind": "integer",
+      "required": true
+    },
+    "working": {
+      "kind": "boolean",
+      "required": true
+    }
+  },
+  "flow_chunk_evt": {
+    "dialog": {
+      "kind": "object",
+      "required": true,
+      "fields": {
+        "selfId": {
+          "kind": "string",
+          "required": true
+        },
+        "rootId": {
+          "kind": "string",
+          "required": true
+        }
+      }
+    },
+    "course": {
+      "kind": "integer",
+      "required": true
+    },
+    "genseq": {
+      "kind": "integer",
+      "required": true
+    },
+    "seq": {
+      "kind": "integer",
+      "required": true
+    },
+    "content": {
+      "kind": "string",
+      "required": true
     }
   },
   "questions_count_update": {

@@ -7,13 +7,15 @@ namespace {
 // Forwards saying chunks of a main-thread call; a sub-thread call gets the plain sink (nothing).
 class chunk_sink final : public llm::stream_sink {
  public:
-  explicit chunk_sink(const std::function<void(std::string_view)>* observer) : observer_(observer) {}
+  chunk_sink(const ai_adapter::stream_observer* observer, std::string_view thread_id)
+      : observer_(observer), thread_id_(thread_id) {}
   void on_saying_chunk(std::string_view text) override {
-    if (observer_ != nullptr && *observer_) (*observer_)(text);
+    if (observer_ != nullptr && *observer_) (*observer_)(thread_id_, text);
   }
 
  private:
-  const std::function<void(std::string_view)>* observer_;
+  const ai_adapter::stream_observer* observer_;
+  std::string_view thread_id_;
 };
 
 }  // namespace
@@ -41,7 +43,7 @@ boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<t
   request.dialog_id = options.thread_id;
   request.stream = options.stream;
   ++calls_;
-  chunk_sink sink(options.stream ? &observer_ : nullptr);
+  chunk_sink sink(options.stream ? &observer_ : nullptr, options.thread_id);
   llm::generation_control control;
   auto answer = co_await provider_->stream(request, sink, control);
   if (!answer) {

@@ -39,15 +39,16 @@ class ai_adapter {
   // What the model is sent for `messages`: first level only, virtual messages left out.
   static std::vector<llm::chat_message> to_model_messages(const std::vector<thread_message>& messages);
 
-  // Receives the saying chunks of streamed (main-thread) calls.
-  void set_stream_observer(std::function<void(std::string_view)> observer) { observer_ = std::move(observer); }
+  // Receives the saying chunks of streamed (main-thread) calls, with the thread they are for.
+  using stream_observer = std::function<void(std::string_view thread_id, std::string_view chunk)>;
+  void set_stream_observer(stream_observer observer) { observer_ = std::move(observer); }
   std::int64_t calls() const { return calls_; }
 
  private:
   std::shared_ptr<llm::provider> provider_;
   std::string member_id_;
   std::string model_;
-  std::function<void(std::string_view)> observer_;
+  stream_observer observer_;
   std::int64_t calls_ = 0;
 };
 

@@ -117,6 +117,7 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
   if (!wait) {
     last_seq_[id] = seq - 1;
     send_deferred(id, std::move(batch));
+    if (changed_) changed_(id);
     co_return ok();
   }
   auto outcome = co_await async_append(log_, executor_, std::move(batch));
@@ -125,6 +126,7 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
     co_return outcome;
   }
   last_seq_[id] = seq - 1;
+  if (changed_) changed_(id);
   co_return ok();
 }
 

@@ -13,6 +13,7 @@
 #include <boost/json/object.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -51,6 +52,10 @@ class thread_repository {
  public:
   thread_repository(store& log, boost::asio::any_io_executor executor) : log_(log), executor_(std::move(executor)) {}
 
+  // Told the thread's id after each write the log was sent (the thread in memory is then what the
+  // log holds, or will hold in order): the server tells the thread's watchers (flow_host).
+  void set_change_observer(std::function<void(std::string_view thread_id)> observer) { changed_ = std::move(observer); }
+
   // Awaits the durability of every write sent for `thread_id` so far; fails if the log refused one.
   boost::asio::awaitable<result<void>> commit(std::string_view thread_id);
 
@@ -85,6 +90,7 @@ class thread_repository {
 
   store& log_;
   boost::asio::any_io_executor executor_;
+  std::function<void(std::string_view)> changed_;
   std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
   // Each thread as its last sent event left it, so save_thread can send only what was added.
   std::unordered_map<std::string, flow_thread> sent_;

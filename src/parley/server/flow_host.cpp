@@ -10,6 +10,10 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
                                                      const config::team_config& team,
                                                      const engine::provider_map& providers) {
   auto host = std::make_unique<flow_host>(log, std::move(executor));
+  flow_host& self = *host;
+  self.repository_.set_change_observer([&self](std::string_view dialog_id) {
+    if (self.observer_ != nullptr) self.observer_->on_thread_changed(dialog_id, self.running(dialog_id));
+  });
   for (const auto& member : team.members) {
     if (member.kind != "flow") continue;
     auto agent = flow::yaml_flow::load(member.flow);
@@ -20,6 +24,9 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
     }
     member_flow runs;
     runs.ai = std::make_unique<flow::ai_adapter>(provider->second, member.id, member.model);
+    runs.ai->set_stream_observer([&self](std::string_view dialog_id, std::string_view chunk) {
+      if (self.observer_ != nullptr) self.observer_->on_saying_chunk(dialog_id, chunk);
+    });
     runs.runner =
         std::make_unique<flow::flow_runner>(host->repository_, *runs.ai, agent->factory(member.id), member.id);
     host->members_.emplace(member.id, std::move(runs));
@@ -51,7 +58,11 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
     ~running_mark() { running.erase(id); }
   } mark{running_, dialog_id};
   running_.insert(dialog_id);
-  co_return co_await found->second.runner->say(dialog_id, text);
+  if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, true);
+  auto outcome = co_await found->second.runner->say(dialog_id, text);
+  running_.erase(dialog_id);
+  if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, false);
+  co_return outcome;
 }
 
 }  // namespace parley::server

@@ -28,6 +28,17 @@
 
 namespace parley::server {
 
+// Who watches the flows as they work (the server's PubChan, flow_progress_relay.hpp).
+class flow_observer {
+ public:
+  virtual ~flow_observer() = default;
+  // The thread of `dialog_id` changed (a message, a sub-thread, a phase); `working`: a step is
+  // still under way.
+  virtual void on_thread_changed(std::string_view dialog_id, bool working) = 0;
+  // A piece of the bot's reply in the main thread of `dialog_id`, as the model streams it.
+  virtual void on_saying_chunk(std::string_view dialog_id, std::string_view text) = 0;
+};
+
 class flow_host {
  public:
   // Loads every flow member's agent folder; a folder that does not load is a config_error naming it.
@@ -38,6 +49,9 @@ class flow_host {
 
   // Serves no member until create() adds the team's flow members.
   flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
+
+  // `observer` (may be null) must outlive the flows' steps.
+  void set_observer(flow_observer* observer) { observer_ = observer; }
 
   bool is_flow_member(std::string_view member_id) const { return members_.contains(member_id); }
   bool running(std::string_view dialog_id) const { return running_.contains(dialog_id); }
@@ -61,6 +75,7 @@ class flow_host {
   flow::thread_repository repository_;
   std::map<std::string, member_flow, std::less<>> members_;
   std::set<std::string, std::less<>> running_;  // dialogs with a step under way
+  flow_observer* observer_ = nullptr;
 };
 
 }  // namespace parley::server

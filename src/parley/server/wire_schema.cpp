@@ -83,6 +83,10 @@ constexpr field_spec tot_progress_evt[] = {PARLEY_EVENT_COMMON,
                                            {"node", k::object, false, {}, {}, "ThoughtNode"},
                                            {"bestPath", k::array, false, {}, {}, "[node id]"},
                                            {"finalSolution", k::object, false, {}, {}, "FinalSolution"}};
+// A flow's dialog (seed 004, docs/server.md "Flows"): its thread changed (fetch it again), and
+// whether a step is still under way; the bot's reply in the main thread as the model streams it.
+constexpr field_spec flow_thread_evt[] = {PARLEY_EVENT_COMMON, {"working", k::boolean}};
+constexpr field_spec flow_chunk_evt[] = {PARLEY_EVENT_COMMON, {"content", k::string}};
 
 // --- server → client: global and control packets
 constexpr field_spec questions_count_update[] = {{"previousCount", k::integer},
@@ -137,6 +141,9 @@ constexpr packet_spec packets[] = {
      "log generation_discarded: drop what this genseq streamed; the call starts again"},
     {"tot_progress_evt", server, tot_progress_evt,
      "a Tree of Thoughts run on this root: a thought generated, evaluated or pruned, or the run's end"},
+    {"flow_thread_evt", server, flow_thread_evt,
+     "a flow's thread changed (GET /api/dialogs/{id}/thread has it); working: a step is under way"},
+    {"flow_chunk_evt", server, flow_chunk_evt, "a piece of a flow's main-thread bot reply, as the model streams it"},
     {"questions_count_update", server, questions_count_update, "global"},
     {"dialog_list_evt", server, dialog_list_evt, "global: a root was created or changed status"},
     {"welcome", server, welcome_fields, "sent on connect and in answer to hello"},
