@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 
 namespace parley::engine {
 namespace {
@@ -124,7 +124,7 @@ result<section_change> write_taskdoc_section(const fs::path& workspace, std::str
                                           ". Read the current Taskdoc in your prompt and retry with expectedHash " +
                                           change.previous_hash + ".");
   }
-  if (auto written = tools::write_file_atomically(file, content); !written) {
+  if (auto written = write_file_atomically(file, content); !written) {
     return make_error(written.err().code,
                       "cannot write Taskdoc section " + file.filename().string() + ": " + written.err().message);
   }

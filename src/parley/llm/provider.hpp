@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/core/tool_spec.hpp"
 
 namespace parley::llm {
 
@@ -24,14 +25,6 @@ struct tool_call {
   std::string arguments;  // JSON text exactly as the model produced it
 };
 
-// An image or a sound given to a model that takes it (user messages; images also in tool results,
-// which each adapter places where its API takes them).
-struct media_part {
-  std::string kind;    // "image" | "audio"
-  std::string mime;    // image/png, audio/wav ...
-  std::string format;  // png, jpeg, wav, mp3 ...
-  std::string data_base64;
-};
 
 struct chat_message {
   llm::role role = llm::role::user;
@@ -42,12 +35,6 @@ struct chat_message {
   std::string tool_call_id;           // tool only
   std::string name;                   // tool only: the tool's name
   std::string thinking_signature;     // assistant only: Anthropic's proof of `thinking`, sent back with it
-};
-
-struct tool_spec {
-  std::string name;
-  std::string description;
-  boost::json::object parameters;  // JSON Schema of the arguments object
 };
 
 // A member's tools, built once when the team is set up and shared by every request it makes: no

@@ -15,7 +15,7 @@
 #include "parley/rtws/index_documents.hpp"
 #include "parley/rtws/index_text.hpp"
 #include "parley/rtws/rtws_layout.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 
 namespace parley::rtws {
 
@@ -57,7 +57,7 @@ result<void> make_folder(const fs::path& folder) {
 }
 
 result<void> write_file(const fs::path& file, std::string_view content, std::int64_t& files) {
-  auto written = tools::write_file_atomically(file, content);
+  auto written = write_file_atomically(file, content);
   if (!written) return make_error(written.err().code, file.string() + ": " + written.err().message);
   ++files;
   return ok();

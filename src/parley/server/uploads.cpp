@@ -9,7 +9,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/server/auth.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 
 namespace parley::server {
 namespace {
@@ -33,7 +33,7 @@ result<upload_info> upload_store::save(std::string_view bytes, const media_kind&
   if (ec) return make_error(errc::io_error, folder_.string() + ": cannot create the uploads folder: " + ec.message());
   upload_info info{generate_token(), media, static_cast<std::int64_t>(bytes.size()), owner, now_ms(), {}};
   // The bytes first: an info file never names content that is not on disk.
-  if (auto written = tools::write_file_atomically(folder_ / info.id, bytes); !written) return std::move(written).err();
+  if (auto written = write_file_atomically(folder_ / info.id, bytes); !written) return std::move(written).err();
   PARLEY_TRY(write_info(info));
   return info;
 }
@@ -47,12 +47,12 @@ result<void> upload_store::write_info(const upload_info& info) const {
                           {"owner", info.owner},
                           {"createdAtMs", info.created_at_ms},
                           {"roots", boost::json::array(info.roots.begin(), info.roots.end())}};
-  return tools::write_file_atomically(folder_ / (info.id + ".json"), boost::json::serialize(doc));
+  return write_file_atomically(folder_ / (info.id + ".json"), boost::json::serialize(doc));
 }
 
 result<upload_info> upload_store::find(std::string_view id) const {
   if (!is_upload_id(id)) return unknown_upload(id);
-  auto text = tools::read_file_prefix(folder_ / (std::string(id) + ".json"), 1 << 20);
+  auto text = read_file_prefix(folder_ / (std::string(id) + ".json"), 1 << 20);
   if (!text) return unknown_upload(id);
   auto parsed = parse_json(text->bytes);
   if (!parsed || !parsed->is_object()) {
@@ -72,7 +72,7 @@ result<upload_info> upload_store::find(std::string_view id) const {
 result<std::string> upload_store::read_bytes(std::string_view id) const {
   auto info = find(id);
   if (!info) return std::move(info).err();
-  auto text = tools::read_file_prefix(folder_ / info->id, static_cast<std::uintmax_t>(info->size_bytes));
+  auto text = read_file_prefix(folder_ / info->id, static_cast<std::uintmax_t>(info->size_bytes));
   if (!text) return make_error(errc::io_error, "upload " + info->id + ": " + text.err().message);
   return std::move(text->bytes);
 }

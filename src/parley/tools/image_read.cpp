@@ -1,7 +1,7 @@
 #include "parley/tools/image_read.hpp"
 
 #include "parley/core/base64.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
 namespace parley::tools::detail {

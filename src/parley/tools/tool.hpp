@@ -16,7 +16,7 @@
 #include "parley/access/access_rules.hpp"
 #include "parley/access/shell_policy.hpp"
 #include "parley/core/result.hpp"
-#include "parley/llm/provider.hpp"
+#include "parley/core/tool_spec.hpp"
 
 namespace parley::tools {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "parley/core/json.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 #include "parley/tools/line_text.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

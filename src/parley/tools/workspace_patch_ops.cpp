@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "parley/core/json.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 #include "parley/tools/unified_diff.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

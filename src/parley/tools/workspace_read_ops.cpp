@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "parley/core/json.hpp"
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 #include "parley/tools/image_read.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

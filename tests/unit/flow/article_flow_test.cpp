@@ -20,7 +20,7 @@ using test::component_calls;
 struct article_flow_fixture : ::testing::Test {
   article_flow_fixture() : host(article_model), runner(host.repository, host.ai, article_agent(), "writer") {
     component_calls().clear();
-    host.ai.set_stream_observer([this](std::string_view chunk) { streamed += chunk; });
+    host.ai.set_stream_observer([this](std::string_view /*thread_id*/, std::string_view chunk) { streamed += chunk; });
   }
   test::host_fixture host;
   flow_runner runner;

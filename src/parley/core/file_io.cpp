@@ -1,4 +1,4 @@
-#include "parley/tools/file_io.hpp"
+#include "parley/core/file_io.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -9,7 +9,7 @@
 
 #include "parley/core/ids.hpp"
 
-namespace parley::tools {
+namespace parley {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ result<void> write_file_atomically(const fs::path& file, std::string_view conten
   return commit_staged(*staged);
 }
 
-}  // namespace parley::tools
+}  // namespace parley

@@ -1,5 +1,5 @@
-// Whole-file reads and atomic writes for the workspace tools. Never throws; errors carry the
-// system's reason so the tools can pass it on.
+// Whole-file reads and atomic writes: the workspace tools', the uploads', the Taskdoc's and the
+// `.dialogs/` export's. Never throws; errors carry the system's reason so callers can pass it on.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 #include "parley/core/result.hpp"
 
-namespace parley::tools {
+namespace parley {
 
 struct file_text {
   std::string bytes;        // at most the requested number of bytes
@@ -33,4 +33,4 @@ result<staged_file> stage_file(const std::filesystem::path& file, std::string_vi
 result<void> commit_staged(const staged_file& staged);
 void discard_staged(const staged_file& staged);
 
-}  // namespace parley::tools
+}  // namespace parley
