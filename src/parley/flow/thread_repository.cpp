@@ -97,7 +97,7 @@ event thread_repository::make_event(std::string_view thread_id, const flow_event
 }
 
 result<void> thread_repository::refused_send_of(std::string_view thread_id) {
-  std::lock_guard lock(refused_->mutex);
+  parley::lock_guard lock(refused_->mutex);
   const auto found = refused_->by_thread.find(std::string(thread_id));
   if (found == refused_->by_thread.end()) return ok();
   error refused = std::move(found->second);
@@ -133,7 +133,7 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
 void thread_repository::send_deferred(const std::string& thread_id, std::vector<event> batch) {
   log_.append_deferred(std::move(batch), [refused = refused_, thread_id](result<void> outcome) {
     if (outcome) return;
-    std::lock_guard lock(refused->mutex);
+    parley::lock_guard lock(refused->mutex);
     refused->by_thread.emplace(thread_id, std::move(outcome).err());  // the first refusal is the one to report
   });
 }

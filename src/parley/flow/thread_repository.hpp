@@ -15,13 +15,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
 #include "parley/flow/flow_events.hpp"
 #include "parley/flow/flow_thread.hpp"
@@ -44,8 +44,8 @@ struct flow_thread_info {
 
 // Refused deferred sends by thread id, shared with the store's callbacks (which may outlive a call).
 struct refusals {
-  std::mutex mutex;
-  std::unordered_map<std::string, error> by_thread;
+  parley::mutex mutex;
+  std::unordered_map<std::string, error> by_thread PARLEY_GUARDED_BY(mutex);
 };
 
 class thread_repository {

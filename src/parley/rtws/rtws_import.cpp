@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "parley/core/guarded.hpp"
 #include "parley/rtws/folder_reader.hpp"
 #include "parley/rtws/index_documents.hpp"
 #include "parley/rtws/rtws_layout.hpp"
@@ -95,9 +95,9 @@ std::optional<read_tree> read_root_folder(const fs::path& folder, std::string_vi
 // Appends each dialog as one batch and waits for all of them; every callback's outcome is checked.
 result<void> append_all(store& log, const std::vector<read_tree>& trees) {
   struct outcomes {
-    std::mutex mutex;
-    std::vector<std::pair<std::string, std::optional<error>>> failed;
-    std::size_t reported = 0;
+    parley::mutex mutex;
+    std::vector<std::pair<std::string, std::optional<error>>> failed PARLEY_GUARDED_BY(mutex);
+    std::size_t reported PARLEY_GUARDED_BY(mutex) = 0;
   };
   auto shared = std::make_shared<outcomes>();
   std::size_t appended = 0;
@@ -105,14 +105,14 @@ result<void> append_all(store& log, const std::vector<read_tree>& trees) {
     for (const read_dialog* dialog : dialogs_of(tree)) {
       ++appended;
       log.append(dialog->events, [shared, id = dialog->id](result<void> outcome) {
-        std::lock_guard lock(shared->mutex);
+        parley::lock_guard lock(shared->mutex);
         ++shared->reported;
         if (!outcome) shared->failed.emplace_back(id, std::move(outcome).err());
       });
     }
   }
   log.flush();
-  std::lock_guard lock(shared->mutex);
+  parley::lock_guard lock(shared->mutex);
   if (shared->failed.empty() && shared->reported == appended) return ok();
   std::string message =
       "the store refused " + std::to_string(shared->failed.size()) + " of " + std::to_string(appended) + " dialogs";

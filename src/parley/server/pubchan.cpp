@@ -7,6 +7,7 @@
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/server/json_views.hpp"
+#include "parley/server/log_event_packets.hpp"
 
 namespace parley::server {
 namespace {
@@ -274,7 +275,11 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
                                   .value_or(runtime != nullptr ? runtime->row().course : 0);
   const std::int64_t genseq = std::visit([](const auto& p) { return genseq_of(p); }, ev.payload)
                                   .value_or(runtime != nullptr ? runtime->row().last_genseq : 0);
-  const auto wire = [](auto value) { return boost::json::string_view(events::to_wire(value)); };
+  // A generation that ends or fails is no longer replayed from its start to a new subscriber.
+  if (ev.as<events::generation_finished>() != nullptr) ch.generation_start_seq = 0;
+  for (auto& packet : packets_for(ev.payload))
+    publish(ch, packet.type, course, genseq, ev.seq, std::move(packet.extra));
+
   const auto reminders_changed = [&] {
     boost::json::array reminders;
     if (runtime != nullptr) {
@@ -287,62 +292,12 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
             boost::json::object{{"reminders", std::move(reminders)}});
   };
   const auto state_changed = [&] { publish_state(ev.dialog_id, ev.seq); };
-
   std::visit(
       events::overloaded{
-          [&](const events::user_message& p) {
-            boost::json::object extra{{"content", p.content}, {"msgId", p.msg_id}, {"origin", wire(p.origin)}};
-            // A user's image or recording goes along, so a live transcript can show it as REST does.
-            if (p.media) extra["attachment"] = events::encode_object(*p.media);
-            publish(ch, "user_message_evt", course, genseq, ev.seq, std::move(extra));
-          },
-          [&](const events::generation_started& p) {
-            publish(ch, "generating_start_evt", course, genseq, ev.seq, boost::json::object{{"round", p.round}});
-            ch.generation_start_seq = ch.last_seq;
-          },
-          [&](const events::generation_finished& p) {
-            ch.generation_start_seq = 0;
-            boost::json::object finished{{"finishReason", p.finish_reason},
-                                         {"thinking", p.thinking},
-                                         {"saying", p.saying},
-                                         {"interrupted", p.interrupted},
-                                         {"usage", events::encode_object(p.usage)}};
-            if (p.stop_reason) finished["stopReason"] = *p.stop_reason;
-            publish(ch, "generating_finish_evt", course, genseq, ev.seq, std::move(finished));
-            for (const auto& call : p.tool_calls) {
-              publish(ch, "tool_call_evt", course, genseq, ev.seq,
-                      boost::json::object{{"callId", call.id}, {"name", call.name}, {"arguments", call.arguments}});
-            }
-          },
-          [&](const events::tool_result& p) {
-            publish(ch, "tool_result_evt", course, genseq, ev.seq,
-                    boost::json::object{{"callId", p.call_id}, {"name", p.name}, {"content", p.content}, {"ok", p.ok}});
-          },
-          [&](const events::tellask_called& p) {
-            publish(ch, "tellask_call_evt", course, genseq, ev.seq,
-                    boost::json::object{{"callId", p.call_id},
-                                        {"name", wire(p.name)},
-                                        {"subdialogId", p.subdialog_id},
-                                        {"targetAgentId", p.target_agent_id},
-                                        {"sessionSlug", p.session_slug.value_or("")},
-                                        {"tellaskContent", p.tellask_content}});
-          },
-          [&](const events::reply_received& p) {
-            publish(ch, "tellask_result_evt", course, genseq, ev.seq,
-                    boost::json::object{{"callId", p.call_id},
-                                        {"name", wire(p.name)},
-                                        {"fromDialogId", p.from_dialog_id},
-                                        {"fromMemberId", p.from_member_id},
-                                        {"kind", wire(p.kind)},
-                                        {"content", p.content},
-                                        {"ok", p.ok}});
-          },
+          [&](const events::generation_started&) { ch.generation_start_seq = ch.last_seq; },
           [&](const events::reminder_added&) { reminders_changed(); },
           [&](const events::reminder_updated&) { reminders_changed(); },
           [&](const events::reminder_deleted&) { reminders_changed(); },
-          [&](const events::course_started& p) {
-            publish(ch, "course_update_evt", course, genseq, ev.seq, boost::json::object{{"prompt", p.prompt}});
-          },
           [&](const events::drive_failed& p) {
             // A failure while a generation is open aborted it mid-stream (stream-order violation,
             // provider error).
@@ -352,30 +307,18 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
             }
             state_changed();
           },
-          [&](const events::generation_discarded& p) {
-            // What this generation streamed so far is void; the generation goes on with a new attempt.
-            publish(ch, "genseq_discard_evt", course, genseq, ev.seq, boost::json::object{{"reason", p.reason}});
-          },
           [&](const events::status_changed&) {
             state_changed();
-            if (ch.root_id == ch.self_id) {
-              if (const auto row = row_of(ev.dialog_id)) {
-                broadcast(encode_packet("dialog_list_evt",
-                                        boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
-                          *row);
-              }
+            if (ch.root_id != ch.self_id) return;
+            if (const auto row = row_of(ev.dialog_id)) {
+              broadcast(encode_packet("dialog_list_evt",
+                                      boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
+                        *row);
             }
           },
-          [&](const events::question_answered& p) {
-            // A human's answer (Q4H) is a message of the dialog like any other: subscribers see it as
-            // it is recorded, not at the next reload.
-            publish(
-                ch, "question_answered_evt", course, genseq, ev.seq,
-                boost::json::object{
-                    {"questionId", p.question_id}, {"callId", p.call_id}, {"content", p.content}, {"msgId", p.msg_id}});
-          },
           [&](const events::declared_dead&) { state_changed(); },
-          [&](const events::drive_resumed&) { state_changed(); }, [](const auto&) {},  // nothing a client shows
+          [&](const events::drive_resumed&) { state_changed(); },
+          [](const auto&) {},  // shown by packets_for, or nothing a client shows
       },
       ev.payload);
 }
