@@ -33,6 +33,7 @@
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/store_reads.hpp"
 #include "parley/server/tot_progress_relay.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
@@ -306,6 +307,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   } const forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
+  // After the context: its reads end (joined) before what they read goes.
+  server::store_reads reads;
+  context.reads = &reads;
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
 

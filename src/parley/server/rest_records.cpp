@@ -1,6 +1,7 @@
 // Seed 002's read routes over the conversation records (docs/records.md): dialogues, sessions,
 // turns, messages, full-text search. Read-only; every id is checked and every parameter parsed
-// before the store is asked.
+// before the store is asked. Each route's reads run on the store's read thread (store_reads.hpp):
+// they touch only the store, the users and the team, none of which the loop changes.
 #include <boost/json/array.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "parley/server/records_views.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 namespace {
@@ -175,179 +177,221 @@ result<dialogue_turn_input> dialogue_turn_of(records_query& records, const recor
 }  // namespace
 
 handler_result get_dialogue(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
-  auto view = choice_param(request, "view", {"conversation_thread"});
-  if (!view) co_return params_error(view.err());
-  auto dialogue = dialogue_at(context, request, id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  if (view->empty()) co_return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
-  auto& records = *context.log.records();
-  records_filter all;
-  all.dialogue_id = dialogue->id;
-  all.limit = 500;
-  auto turns = records.turns(all);
-  if (!turns) co_return error_response(turns.err());
-  auto memories = records.linked_memories(dialogue->id);
-  if (!memories) co_return error_response(memories.err());
-  auto prompts = read_logged_prompts(context.log, dialogue->dialog_id);
-  if (!prompts) co_return error_response(prompts.err());
-  conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories), std::move(*prompts)};
-  co_return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
+  auto read = [&]() -> rest_response {
+    if (auto params = parse_records_params(request, kViewParams); !params) return params_error(params.err());
+    auto view = choice_param(request, "view", {"conversation_thread"});
+    if (!view) return params_error(view.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    if (view->empty()) return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
+    auto& records = *context.log.records();
+    records_filter all;
+    all.dialogue_id = dialogue->id;
+    all.limit = 500;
+    auto turns = records.turns(all);
+    if (!turns) return error_response(turns.err());
+    auto memories = records.linked_memories(dialogue->id);
+    if (!memories) return error_response(memories.err());
+    auto prompts = read_logged_prompts(context.log, dialogue->dialog_id);
+    if (!prompts) return error_response(prompts.err());
+    conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories), std::move(*prompts)};
+    return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kSessionParams);
-  if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, request, id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  filter->dialogue_id = dialogue->id;
-  auto page = context.log.records()->sessions(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("sessions", *page, session_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kSessionParams);
+    if (!filter) return params_error(filter.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    filter->dialogue_id = dialogue->id;
+    auto page = context.log.records()->sessions(*filter);
+    if (!page) return error_response(page.err());
+    return page_response("sessions", *page, session_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_latest_session(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kNoParams); !params) co_return params_error(params.err());
-  auto dialogue = dialogue_at(context, request, id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  records_filter filter;
-  filter.dialogue_id = dialogue->id;
-  filter.sort_by = "start_at";
-  filter.descending = true;
-  filter.limit = 1;
-  auto page = context.log.records()->sessions(filter);
-  if (!page) co_return error_response(page.err());
-  if (page->items.empty()) co_return error_response(404, "not_found", "dialogue '" + id + "' has no session yet");
-  co_return json_response(200, {{"session", session_json(page->items.front())}});
+  auto read = [&]() -> rest_response {
+    if (auto params = parse_records_params(request, kNoParams); !params) return params_error(params.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    records_filter filter;
+    filter.dialogue_id = dialogue->id;
+    filter.sort_by = "start_at";
+    filter.descending = true;
+    filter.limit = 1;
+    auto page = context.log.records()->sessions(filter);
+    if (!page) return error_response(page.err());
+    if (page->items.empty()) return error_response(404, "not_found", "dialogue '" + id + "' has no session yet");
+    return json_response(200, {{"session", session_json(page->items.front())}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_unresponded_turns(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kUnrespondedParams);
-  if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, request, id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  filter->dialogue_id = dialogue->id;
-  filter->status = "unresponded";
-  auto page = context.log.records()->turns(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return turns_response(*context.log.records(), request, *page);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kUnrespondedParams);
+    if (!filter) return params_error(filter.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    filter->dialogue_id = dialogue->id;
+    filter->status = "unresponded";
+    auto page = context.log.records()->turns(*filter);
+    if (!page) return error_response(page.err());
+    return turns_response(*context.log.records(), request, *page);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_session(server_context& context, const rest_request& request, std::string id) {
-  co_return one_record(context, request, id, "session", &records_query::session, session_json);
+  auto read = [&]() -> rest_response {
+    return one_record(context, request, id, "session", &records_query::session, session_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_session_turns(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kTurnParams);
-  if (!filter) co_return params_error(filter.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto session = found_or_404(context, request, (*records)->session(id), "session", id);
-  if (!session) co_return error_response(session.err());
-  filter->session_id = session->id;
-  auto page = (*records)->turns(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return turns_response(**records, request, *page);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kTurnParams);
+    if (!filter) return params_error(filter.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto session = found_or_404(context, request, (*records)->session(id), "session", id);
+    if (!session) return error_response(session.err());
+    filter->session_id = session->id;
+    auto page = (*records)->turns(*filter);
+    if (!page) return error_response(page.err());
+    return turns_response(**records, request, *page);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_turn(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
-  auto view = choice_param(request, "view", {"dialogue_turn"});
-  if (!view) co_return params_error(view.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
-  if (!turn) co_return error_response(turn.err());
-  if (view->empty()) co_return json_response(200, {{"turn", turn_json(*turn)}});
-  auto input = dialogue_turn_of(**records, *turn);
-  if (!input) co_return error_response(input.err());
-  co_return json_response(200, {{"dialogue_turn", dialogue_turn_view(*input)}});
+  auto read = [&]() -> rest_response {
+    if (auto params = parse_records_params(request, kViewParams); !params) return params_error(params.err());
+    auto view = choice_param(request, "view", {"dialogue_turn"});
+    if (!view) return params_error(view.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
+    if (!turn) return error_response(turn.err());
+    if (view->empty()) return json_response(200, {{"turn", turn_json(*turn)}});
+    auto input = dialogue_turn_of(**records, *turn);
+    if (!input) return error_response(input.err());
+    return json_response(200, {{"dialogue_turn", dialogue_turn_view(*input)}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_ai_sessions(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kAiSessionParams);
-  if (!filter) co_return params_error(filter.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  if (context.engine.team().find_member(id) == nullptr) {
-    co_return error_response(404, "not_found", "no member with id '" + id + "' in the team");
-  }
-  filter->ai_id = id;
-  only_visible(context, request, *filter);
-  auto page = (*records)->sessions(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("sessions", *page, session_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kAiSessionParams);
+    if (!filter) return params_error(filter.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    if (context.engine.team().find_member(id) == nullptr) {
+      return error_response(404, "not_found", "no member with id '" + id + "' in the team");
+    }
+    filter->ai_id = id;
+    only_visible(context, request, *filter);
+    auto page = (*records)->sessions(*filter);
+    if (!page) return error_response(page.err());
+    return page_response("sessions", *page, session_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_introspections(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kIntrospectionParams);
-  if (!filter) co_return params_error(filter.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto session = found_or_404(context, request, (*records)->session(id), "session", id);
-  if (!session) co_return error_response(session.err());
-  filter->session_id = session->id;
-  auto page = (*records)->introspections(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("introspection_turns", *page, introspection_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kIntrospectionParams);
+    if (!filter) return params_error(filter.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto session = found_or_404(context, request, (*records)->session(id), "session", id);
+    if (!session) return error_response(session.err());
+    filter->session_id = session->id;
+    auto page = (*records)->introspections(*filter);
+    if (!page) return error_response(page.err());
+    return page_response("introspection_turns", *page, introspection_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kUtteranceParams);
-  if (!filter) co_return params_error(filter.err());
-  auto dialogue = dialogue_at(context, request, id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  filter->dialogue_id = dialogue->id;
-  auto page = context.log.records()->system_utterances(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("system_utterances", *page, system_utterance_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kUtteranceParams);
+    if (!filter) return params_error(filter.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    filter->dialogue_id = dialogue->id;
+    auto page = context.log.records()->system_utterances(*filter);
+    if (!page) return error_response(page.err());
+    return page_response("system_utterances", *page, system_utterance_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_memory_entry(server_context& context, const rest_request& request, std::string id) {
-  co_return one_record(context, request, id, "memory_entry", &records_query::memory_entry, memory_entry_json);
+  auto read = [&]() -> rest_response {
+    return one_record(context, request, id, "memory_entry", &records_query::memory_entry, memory_entry_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kMessageParams);
-  if (!filter) co_return params_error(filter.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
-  if (!turn) co_return error_response(turn.err());
-  auto view = choice_param(request, "view", {"context_block"});
-  if (!view) co_return params_error(view.err());
-  filter->turn_id = turn->id;
-  auto page = (*records)->messages(*filter);
-  if (!page) co_return error_response(page.err());
-  if (view->empty()) co_return page_response("messages", *page, record_message_json);
-  boost::json::array blocks;
-  for (const auto& m : page->items) blocks.push_back(context_block_json(block_of(**records, m)));
-  co_return json_response(200, {{"context_blocks", std::move(blocks)}, {"total", page->total}});
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kMessageParams);
+    if (!filter) return params_error(filter.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
+    if (!turn) return error_response(turn.err());
+    auto view = choice_param(request, "view", {"context_block"});
+    if (!view) return params_error(view.err());
+    filter->turn_id = turn->id;
+    auto page = (*records)->messages(*filter);
+    if (!page) return error_response(page.err());
+    if (view->empty()) return page_response("messages", *page, record_message_json);
+    boost::json::array blocks;
+    for (const auto& m : page->items) blocks.push_back(context_block_json(block_of(**records, m)));
+    return json_response(200, {{"context_blocks", std::move(blocks)}, {"total", page->total}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id) {
-  if (auto params = parse_records_params(request, kViewParams); !params) co_return params_error(params.err());
-  auto view = choice_param(request, "view", {"context_block"});
-  if (!view) co_return params_error(view.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  auto message = found_or_404(context, request, (*records)->message(id), "message", id);
-  if (!message) co_return error_response(message.err());
-  if (view->empty()) co_return json_response(200, {{"message", record_message_json(*message)}});
-  co_return json_response(200, {{"context_block", context_block_json(block_of(**records, *message))}});
+  auto read = [&]() -> rest_response {
+    if (auto params = parse_records_params(request, kViewParams); !params) return params_error(params.err());
+    auto view = choice_param(request, "view", {"context_block"});
+    if (!view) return params_error(view.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto message = found_or_404(context, request, (*records)->message(id), "message", id);
+    if (!message) return error_response(message.err());
+    if (view->empty()) return json_response(200, {{"message", record_message_json(*message)}});
+    return json_response(200, {{"context_block", context_block_json(block_of(**records, *message))}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_human_dialogues(server_context& context, const rest_request& request, std::string id) {
-  auto filter = parse_records_params(request, kHumanDialogueParams);
-  if (!filter) co_return params_error(filter.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  if (context.users.find(id) == nullptr) co_return error_response(404, "not_found", "no user with id '" + id + "'");
-  filter->participant = id;
-  only_visible(context, request, *filter);  // another user's list shows only what both take part in
-  auto page = (*records)->dialogues(*filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("dialogues", *page, dialogue_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kHumanDialogueParams);
+    if (!filter) return params_error(filter.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    if (context.users.find(id) == nullptr) return error_response(404, "not_found", "no user with id '" + id + "'");
+    filter->participant = id;
+    only_visible(context, request, *filter);  // another user's list shows only what both take part in
+    auto page = (*records)->dialogues(*filter);
+    if (!page) return error_response(page.err());
+    return page_response("dialogues", *page, dialogue_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result search_messages(server_context& context, const rest_request& request, std::string /*id*/) {

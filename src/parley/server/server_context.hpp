@@ -1,5 +1,6 @@
 // What every request handler and WebSocket session shares. Everything here lives on the one
-// executor that runs the engine; handlers never block it.
+// executor that runs the engine; handlers never block it: a read of the store that may wait for a
+// commit runs on the read thread (store_reads.hpp).
 #pragma once
 
 #include <string>
@@ -17,6 +18,7 @@ namespace parley::server {
 
 class flow_host;
 class pubchan;
+class store_reads;
 class upload_store;
 
 struct server_context {
@@ -30,6 +32,7 @@ struct server_context {
   upload_store* uploads = nullptr;     // media of seed 002's image and audio messages; null: none
   tot::run_board* tot_runs = nullptr;  // POST /api/tot's runs (docs/tot.md); null: the routes answer 404
   flow_host* flows = nullptr;          // members of kind flow (seed 004); null: the team has none
+  store_reads* reads = nullptr;        // the store's read thread; null: reads run on the loop
 };
 
 }  // namespace parley::server

@@ -2,6 +2,7 @@
 // log (sqlite_writer::catch_up), so a client that heard of an event finds its records.
 #pragma once
 
+#include "parley/core/guarded.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/sqlite_writer.hpp"
@@ -10,7 +11,9 @@ namespace parley::sqlite {
 
 class caught_up_records final : public records_query {
  public:
-  caught_up_records(sqlite_writer& writer, records_reader& reader) : writer_(writer), reader_(reader) {}
+  // `reader` is used under `read_mutex` (the store's, shared with its other read connection).
+  caught_up_records(sqlite_writer& writer, records_reader& reader, parley::mutex& read_mutex)
+      : writer_(writer), reader_(reader), read_mutex_(read_mutex) {}
 
   result<std::optional<record_dialogue>> dialogue(std::string_view id) override {
     return caught_up([&] { return reader_.dialogue(id); });
@@ -65,11 +68,13 @@ class caught_up_records final : public records_query {
   template <class Read>
   auto caught_up(Read read) -> decltype(read()) {
     if (auto current = writer_.catch_up(); !current) return std::move(current).err();
+    parley::lock_guard lock(read_mutex_);
     return read();
   }
 
   sqlite_writer& writer_;
   records_reader& reader_;
+  parley::mutex& read_mutex_;
 };
 
 }  // namespace parley::sqlite

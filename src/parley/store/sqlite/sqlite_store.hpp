@@ -1,5 +1,8 @@
 // The SQLite store: glue between the writer thread (appends, rebuild) and the read connections.
 // Every read first waits for the batches appended before it and catches the projections up.
+// Reads may come from several threads (the event loop, the server's read thread, the writer's
+// callbacks): the read connections are used by one at a time, under `read_mutex_`, which is taken
+// only once the catch-up is done, so no thread waits for a commit while holding it.
 #pragma once
 
 #include <memory>
@@ -39,8 +42,9 @@ class sqlite_store final : public store {
 
  private:
   std::unique_ptr<sqlite_writer> writer_;
-  std::unique_ptr<sqlite_reader> reader_;
-  std::unique_ptr<records_reader> records_;
+  parley::mutex read_mutex_;
+  std::unique_ptr<sqlite_reader> reader_ PARLEY_PT_GUARDED_BY(read_mutex_);
+  std::unique_ptr<records_reader> records_ PARLEY_PT_GUARDED_BY(read_mutex_);
   caught_up_records caught_up_;
 };
 
