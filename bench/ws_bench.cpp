@@ -3,7 +3,9 @@
 // run on a second thread with their own io_context. Phase 1: N subscribers (default 1,000) watch
 // one dialog stream a long saying in many chunks. Phase 2: D dialogs (default 200) stream at once,
 // each to its own subscriber. Latency is from the engine reporting a stream event (an observer
-// stamps the wire seq PubChan just gave it) to a client having read the packet.
+// stamps the wire seq PubChan just gave it) to a client having read the packet. Phase 3: one
+// dialog streams on a durable store while clients create dialogs and search the records, with the
+// records routes reading on the loop and on the store's read thread (issue 20 item 3).
 #include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -13,10 +15,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
 #include <unistd.h>
@@ -40,6 +44,7 @@
 #include "parley/server/http_server.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::bench {
 namespace {
@@ -62,18 +67,20 @@ double rss_kb() {
   return static_cast<double>(pages_resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / 1024.0;
 }
 
-// A member that streams `chunks` chunks of 16 characters, one per millisecond.
+// A member that streams `chunks` chunks of 16 characters, one per millisecond, and one that answers
+// in a word (the records load's dialogs).
 void write_ws_team(const fs::path& dir, int chunks) {
   fs::create_directories(dir / "workspace");
   std::ofstream(dir / "team.yaml")
       << "version: 1\nworkspace: workspace\n"
          "providers:\n  offline: {kind: scripted, script: script.yaml}\n"
-         "members:\n  streamer: {persona: \"You stream.\", provider: offline, model: scripted}\n";
+         "members:\n  streamer: {persona: \"You stream.\", provider: offline, model: scripted}\n"
+         "  writer: {persona: \"You note.\", provider: offline, model: scripted}\n";
   std::string saying;
   for (int i = 0; i < chunks; ++i) saying += "chunk of sixteen";
   std::ofstream(dir / "script.yaml") << "chunk_size: 16\ndelay_ms: 1\nmembers:\n  streamer:\n"
                                         "    - emit: [{saying: \""
-                                     << saying << "\"}]\n";
+                                     << saying << "\"}]\n  writer:\n    - emit: [{saying: \"noted\"}]\n";
 }
 
 // Stamps the time each wire seq of the watched dialogs was published (PubChan is the observer
@@ -189,6 +196,7 @@ asio::awaitable<void> run_client(std::uint16_t port, std::string dialog_id, std:
 struct server_stack {
   asio::io_context io{1};
   std::unique_ptr<store> log = make_memory_store();
+  std::unique_ptr<server::store_reads> reads;  // null: the handlers read on the loop
   server::server_options options;
   std::unique_ptr<engine::engine> eng;
   std::unique_ptr<server::pubchan> channels;
@@ -285,6 +293,123 @@ phase_result run_phase(server_stack& server, int dialogs, int subscribers) {
   return out;
 }
 
+// Starts the server side on `server.log` (the memory store unless the caller put another there):
+// the engine, the PubChan, the stamps and the listener on 127.0.0.1:0, run by the stack's thread.
+result<void> start_stack(server_stack& server, const config::team_config& team, int chunks) {
+  auto providers = engine::build_providers(team);
+  if (!providers) return std::move(providers).err();
+  server.options.port = 0;
+  auto eng = engine::engine::create(server.io.get_executor(), *server.log, team, std::move(*providers),
+                                    engine::build_builtin_tools());
+  if (!eng) return std::move(eng).err();
+  server.eng = std::move(*eng);
+  server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
+  server.stamps = std::make_unique<stamp_observer>(*server.channels, static_cast<std::size_t>(chunks) + 256);
+  server.eng->add_observer(server.stamps.get());
+  server.context = std::make_unique<server::server_context>(server::server_context{
+      *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
+  server.context->reads = server.reads.get();
+  auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
+  if (!listening) return std::move(listening).err();
+  server.listener = std::move(*listening);
+  server.listener->start();
+  server.thread = std::thread([&server] { server.io.run(); });
+  return ok();
+}
+
+void stop_stack(server_stack& server) {
+  server.call([&] {
+    server.listener->stop();
+    server.channels->close_all();
+    return 0;
+  });
+  server.work.reset();
+  server.io.stop();
+  server.thread.join();
+}
+
+// One client of the records load (issue 20 item 3), on one HTTP/1.1 connection: each round
+// creates a dialog of the writer (appends the store's writer commits, and the engine drives) and
+// searches the records (a read that first waits for the projections to take every append before it).
+asio::awaitable<void> run_records_load(std::uint16_t port, int client, std::chrono::microseconds round_every,
+                                       const std::atomic<bool>& stop, std::atomic<std::int64_t>& requests,
+                                       std::atomic<int>& failed) {
+  namespace http = beast::http;
+  constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+  beast::tcp_stream stream(co_await asio::this_coro::executor);
+  const asio::ip::tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), port);
+  if (auto [error] = co_await stream.async_connect(endpoint, use_tuple); error) {
+    ++failed;
+    co_return;
+  }
+  const std::string host = "127.0.0.1:" + std::to_string(port);
+  beast::flat_buffer buffer;
+  const auto exchange = [&](http::request<http::string_body> request, unsigned expected) -> asio::awaitable<bool> {
+    request.set(http::field::host, host);
+    request.prepare_payload();
+    if (auto [error, n] = co_await http::async_write(stream, request, use_tuple); error) co_return false;
+    http::response<http::string_body> response;
+    if (auto [error, n] = co_await http::async_read(stream, buffer, response, use_tuple); error) co_return false;
+    co_return response.result_int() == expected;
+  };
+  // Paced: the same load whichever way the server reads (a round late starts at once).
+  asio::steady_timer pace(co_await asio::this_coro::executor);
+  const auto start = clock_type::now();
+  for (int round = 0; !stop.load(std::memory_order_relaxed); ++round) {
+    pace.expires_at(start + round * round_every);
+    co_await pace.async_wait(use_tuple);
+    http::request<http::string_body> create{http::verb::post, "/api/dialogs", 11};
+    create.set(http::field::content_type, "application/json");
+    create.body() =
+        R"({"memberId":"writer","content":"load )" + std::to_string(client) + " " + std::to_string(round) + "\"}";
+    const http::request<http::string_body> search{http::verb::get, "/api/messages/search?q=load&limit=20", 11};
+    const bool created = co_await exchange(std::move(create), 201);
+    const bool searched = co_await exchange(search, 200);
+    if (!created || !searched) {
+      ++failed;
+      co_return;
+    }
+    requests += 2;
+  }
+}
+
+struct records_phase_result {
+  phase_result stream;
+  std::int64_t load_requests = 0;
+  int load_failed = 0;
+};
+
+// One dialog streams to one subscriber on a durable store while `load_clients` clients write and
+// read records; `read_thread`: the records routes read on the store's read thread (else on the loop,
+// as before it existed).
+result<records_phase_result> run_records_phase(const config::team_config& team, int chunks, const fs::path& data,
+                                               bool read_thread, int load_clients,
+                                               std::chrono::microseconds round_every) {
+  server_stack server;
+  auto opened = open_sqlite_store(data.string());
+  if (!opened) return std::move(opened).err();
+  server.log = std::move(*opened);
+  if (read_thread) server.reads = std::make_unique<server::store_reads>();
+  PARLEY_TRY(start_stack(server, team, chunks));
+  asio::io_context load_io(1);
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> requests{0};
+  std::atomic<int> failed{0};
+  for (int i = 0; i < load_clients; ++i) {
+    asio::co_spawn(load_io, run_records_load(server.listener->port(), i, round_every, stop, requests, failed),
+                   asio::detached);
+  }
+  std::thread load_thread([&] { load_io.run(); });
+  records_phase_result out;
+  out.stream = run_phase(server, 1, 1);
+  stop = true;
+  load_thread.join();
+  stop_stack(server);
+  out.load_requests = requests.load();
+  out.load_failed = failed.load();
+  return out;
+}
+
 fs::path scratch_dir() {
   std::random_device device;
   auto dir = fs::temp_directory_path() / ("parley-ws-bench-" + std::to_string(device()));
@@ -323,33 +448,11 @@ int run_ws_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: %s\n", team.err().message.c_str());
     return 1;
   }
-  auto providers = engine::build_providers(*team);
-  if (!providers) {
-    std::fprintf(stderr, "parley-bench: %s\n", providers.err().message.c_str());
-    return 1;
-  }
   server_stack server;
-  server.options.port = 0;
-  auto eng = engine::engine::create(server.io.get_executor(), *server.log, *team, std::move(*providers),
-                                    engine::build_builtin_tools());
-  if (!eng) {
-    std::fprintf(stderr, "parley-bench: %s\n", eng.err().message.c_str());
+  if (auto started = start_stack(server, *team, chunks); !started) {
+    std::fprintf(stderr, "parley-bench: %s\n", started.err().message.c_str());
     return 1;
   }
-  server.eng = std::move(*eng);
-  server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
-  server.stamps = std::make_unique<stamp_observer>(*server.channels, static_cast<std::size_t>(chunks) + 256);
-  server.eng->add_observer(server.stamps.get());
-  server.context = std::make_unique<server::server_context>(server::server_context{
-      *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
-  auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
-  if (!listening) {
-    std::fprintf(stderr, "parley-bench: %s\n", listening.err().message.c_str());
-    return 1;
-  }
-  server.listener = std::move(*listening);
-  server.listener->start();
-  server.thread = std::thread([&] { server.io.run(); });
 
   boost::json::object out{{"bench", "ws"}, {"chunks_per_generation", chunks}};
   const auto fan = run_phase(server, 1, subscribers);
@@ -364,14 +467,43 @@ int run_ws_bench(const bench_args& args) {
       "latency p50 %.0f us, p99 %.0f us, %d failed\n",
       dialogs, many.events_per_s, many.p50_us, many.p99_us, many.failed);
 
-  server.call([&] {
-    server.listener->stop();
-    server.channels->close_all();
-    return 0;
-  });
-  server.work.reset();
-  server.io.stop();
-  server.thread.join();
+  stop_stack(server);
+
+  // A streaming dialog's chunk latency on a durable store, alone and beside a records load, with the
+  // records routes reading on the loop (as before the read thread) and on the read thread.
+  const int load_clients = args.int_or("records-load-clients", 4);
+  // Each client's rounds (a create and a search) per second.
+  const int load_rounds = std::max(1, args.int_or("records-load-rounds", 200));
+  const std::chrono::microseconds round_every(1'000'000 / load_rounds);
+  struct variant {
+    const char* name;
+    bool read_thread;
+    int load_clients;
+  };
+  const variant variants[] = {
+      {"alone", true, 0}, {"load_reads_on_loop", false, load_clients}, {"load_read_thread", true, load_clients}};
+  boost::json::object records_figures{{"load_clients", load_clients}, {"rounds_per_client_per_s", load_rounds}};
+  int records_failed = 0;
+  for (const auto& v : variants) {
+    auto phase = run_records_phase(*team, chunks, dir / v.name, v.read_thread, v.load_clients, round_every);
+    if (!phase) {
+      std::fprintf(stderr, "parley-bench: %s\n", phase.err().message.c_str());
+      return 1;
+    }
+    // 2,000 chunks a millisecond apart take about 2 s unless the loop stalls.
+    const double stream_s =
+        phase->stream.events_per_s > 0 ? static_cast<double>(phase->stream.packets) / phase->stream.events_per_s : 0;
+    std::printf(
+        "ws records load (%s): chunk latency p50 %.0f us, p99 %.0f us; the stream took %.2f s; %lld load "
+        "requests, %d failed\n",
+        v.name, phase->stream.p50_us, phase->stream.p99_us, stream_s, static_cast<long long>(phase->load_requests),
+        phase->load_failed + phase->stream.failed);
+    records_failed += phase->load_failed + phase->stream.failed;
+    records_figures[v.name] = {{"chunk_p50_us", phase->stream.p50_us},
+                               {"chunk_p99_us", phase->stream.p99_us},
+                               {"stream_s", stream_s},
+                               {"load_requests", phase->load_requests}};
+  }
   std::error_code ec;
   fs::remove_all(dir, ec);
 
@@ -384,9 +516,10 @@ int run_ws_bench(const bench_args& args) {
   out["ws_200_events_per_s"] = many.events_per_s;
   out["ws_200_p50_latency_us"] = many.p50_us;
   out["ws_200_p99_latency_us"] = many.p99_us;
-  out["ws_failed_clients"] = fan.failed + many.failed;
+  out["ws_failed_clients"] = fan.failed + many.failed + records_failed;
+  out["records_load"] = std::move(records_figures);
   print_json_line(out);
-  return fan.failed + many.failed == 0 ? 0 : 1;
+  return fan.failed + many.failed + records_failed == 0 ? 0 : 1;
 }
 
 }  // namespace parley::bench

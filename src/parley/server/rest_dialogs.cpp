@@ -12,6 +12,7 @@
 #include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 
@@ -154,16 +155,19 @@ handler_result list_dialogs(server_context& context, const rest_request& request
   listing.with_total = !listing.after;
   if (context.users.multi_user()) listing.viewer = root_viewer{request.who->id, request.who->sees_unowned};
 
-  auto page = context.log.list_roots(listing);
-  if (!page) co_return error_response(page.err());
-  boost::json::array rows;
-  for (const auto& row : page->rows) rows.push_back(summary_of(context.log, row));
-  boost::json::object body{{"dialogs", std::move(rows)}};
-  body["nextCursor"] = page->more && !page->rows.empty()
-                           ? boost::json::value(cursor_text(page_key_of(page->rows.back())))
-                           : boost::json::value(nullptr);
-  if (page->total) body["total"] = *page->total;
-  co_return json_response(200, std::move(body));
+  auto read = [&]() -> rest_response {
+    auto page = context.log.list_roots(listing);
+    if (!page) return error_response(page.err());
+    boost::json::array rows;
+    for (const auto& row : page->rows) rows.push_back(summary_of(context.log, row));
+    boost::json::object body{{"dialogs", std::move(rows)}};
+    body["nextCursor"] = page->more && !page->rows.empty()
+                             ? boost::json::value(cursor_text(page_key_of(page->rows.back())))
+                             : boost::json::value(nullptr);
+    if (page->total) body["total"] = *page->total;
+    return json_response(200, std::move(body));
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result create_dialog(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
@@ -228,67 +232,86 @@ handler_result create_dialog(server_context& context, const rest_request& reques
                                                             std::move(*attachment));
     if (!posted) co_return error_response(posted.err());
   }
-  auto row = find_dialog(context, request, id);
-  if (!row) co_return error_response(row.err());
-  co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+  // Read back once the projections have the new dialog: on the read thread, which waits for that
+  // commit instead of the loop.
+  auto respond = [&]() -> rest_response {
+    auto row = find_dialog(context, request, id);
+    if (!row) return error_response(row.err());
+    return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+  };
+  co_return co_await read_store(context, std::move(respond));
 }
 
 handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
-  if (!row) co_return error_response(row.err());
-  auto summary = summary_of(context.log, *row);
-  if (auto loaded = context.engine.load(dialog_id)) add_resume_state(summary, **loaded);
-  co_return json_response(200, boost::json::object{{"dialog", std::move(summary)}});
+  auto read = [&]() -> result<boost::json::object> {
+    auto row = find_dialog(context, request, dialog_id);
+    if (!row) return std::move(row).err();
+    return summary_of(context.log, *row);
+  };
+  auto summary = co_await read_store(context, std::move(read));
+  if (!summary) co_return error_response(summary.err());
+  // The engine's part of the summary is the loop's to read.
+  if (auto loaded = context.engine.load(dialog_id)) add_resume_state(*summary, **loaded);
+  co_return json_response(200, boost::json::object{{"dialog", std::move(*summary)}});
 }
 
 handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
-  if (!row) co_return error_response(row.err());
-  auto tree = load_hierarchy(context.log, row->root_id);
-  if (!tree) co_return error_response(tree.err());
-  boost::json::array children;
-  for (const auto& candidate : tree->rows) {
-    if (candidate.parent_id == dialog_id) children.push_back(summary_in(*tree, candidate));
-  }
-  co_return json_response(200, boost::json::object{{"children", std::move(children)}});
+  auto read = [&]() -> rest_response {
+    auto row = find_dialog(context, request, dialog_id);
+    if (!row) return error_response(row.err());
+    auto tree = load_hierarchy(context.log, row->root_id);
+    if (!tree) return error_response(tree.err());
+    boost::json::array children;
+    for (const auto& candidate : tree->rows) {
+      if (candidate.parent_id == dialog_id) children.push_back(summary_in(*tree, candidate));
+    }
+    return json_response(200, boost::json::object{{"children", std::move(children)}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_hierarchy(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
-  if (!row) co_return error_response(row.err());
-  if (row->kind != "root") {
-    co_return error_response(
-        400, "bad_request",
-        "dialog " + dialog_id + " is a subdialog; ask for the hierarchy of its root " + row->root_id);
-  }
-  auto tree = load_hierarchy(context.log, dialog_id);
-  if (!tree) co_return error_response(tree.err());
-  boost::json::array dialogs;
-  for (const auto& candidate : tree->rows) {
-    if (candidate.id != dialog_id) dialogs.push_back(summary_in(*tree, candidate));
-  }
-  co_return json_response(200, boost::json::object{{"root", summary_in(*tree, *row)}, {"dialogs", std::move(dialogs)}});
+  auto read = [&]() -> rest_response {
+    auto row = find_dialog(context, request, dialog_id);
+    if (!row) return error_response(row.err());
+    if (row->kind != "root") {
+      return error_response(
+          400, "bad_request",
+          "dialog " + dialog_id + " is a subdialog; ask for the hierarchy of its root " + row->root_id);
+    }
+    auto tree = load_hierarchy(context.log, dialog_id);
+    if (!tree) return error_response(tree.err());
+    boost::json::array dialogs;
+    for (const auto& candidate : tree->rows) {
+      if (candidate.id != dialog_id) dialogs.push_back(summary_in(*tree, candidate));
+    }
+    return json_response(200, boost::json::object{{"root", summary_in(*tree, *row)}, {"dialogs", std::move(dialogs)}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
-  if (!row) co_return error_response(row.err());
-  const auto course = query_integer(request, "course", row->course, 1, row->course);
-  if (!course) co_return field_error(course.err());
-  const auto limit = query_integer(request, "limit", 200, 1, kMaxPage);
-  if (!limit) co_return field_error(limit.err());
-  const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
-  if (!offset) co_return field_error(offset.err());
-  auto messages = context.log.messages(dialog_id, *course);
-  if (!messages) co_return error_response(messages.err());
-  const auto total = static_cast<std::int64_t>(messages->size());
-  boost::json::array page;
-  for (auto i = *offset; i < total && i < *offset + *limit; ++i) {
-    page.push_back(message_json((*messages)[static_cast<std::size_t>(i)]));
-  }
-  co_return json_response(
-      200, boost::json::object{
-               {"course", *course}, {"courses", row->course}, {"messages", std::move(page)}, {"total", total}});
+  auto read = [&]() -> rest_response {
+    auto row = find_dialog(context, request, dialog_id);
+    if (!row) return error_response(row.err());
+    const auto course = query_integer(request, "course", row->course, 1, row->course);
+    if (!course) return field_error(course.err());
+    const auto limit = query_integer(request, "limit", 200, 1, kMaxPage);
+    if (!limit) return field_error(limit.err());
+    const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
+    if (!offset) return field_error(offset.err());
+    auto messages = context.log.messages(dialog_id, *course);
+    if (!messages) return error_response(messages.err());
+    const auto total = static_cast<std::int64_t>(messages->size());
+    boost::json::array page;
+    for (auto i = *offset; i < total && i < *offset + *limit; ++i) {
+      page.push_back(message_json((*messages)[static_cast<std::size_t>(i)]));
+    }
+    return json_response(
+        200, boost::json::object{
+                 {"course", *course}, {"courses", row->course}, {"messages", std::move(page)}, {"total", total}});
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 }  // namespace parley::server::rest

@@ -395,22 +395,25 @@ handler_result list_human_dialogues(server_context& context, const rest_request&
 }
 
 handler_result search_messages(server_context& context, const rest_request& request, std::string /*id*/) {
-  auto filter = parse_records_params(request, kSearchParams);
-  if (!filter) co_return params_error(filter.err());
-  const auto q = request.query.find("q");
-  auto match = fts_match_of(q == request.query.end() ? std::string_view{} : std::string_view(q->second));
-  if (!match) co_return params_error(match.err());
-  auto records = records_of(context);
-  if (!records) co_return error_response(records.err());
-  if (const auto scope = request.query.find("dialogue_id"); scope != request.query.end()) {
-    auto dialogue = found_or_404(context, request, (*records)->dialogue(scope->second), "dialogue", scope->second);
-    if (!dialogue) co_return error_response(dialogue.err());
-    filter->dialogue_id = dialogue->id;
-  }
-  only_visible(context, request, *filter);
-  auto page = (*records)->search(*match, *filter);
-  if (!page) co_return error_response(page.err());
-  co_return page_response("messages", *page, record_message_json);
+  auto read = [&]() -> rest_response {
+    auto filter = parse_records_params(request, kSearchParams);
+    if (!filter) return params_error(filter.err());
+    const auto q = request.query.find("q");
+    auto match = fts_match_of(q == request.query.end() ? std::string_view{} : std::string_view(q->second));
+    if (!match) return params_error(match.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    if (const auto scope = request.query.find("dialogue_id"); scope != request.query.end()) {
+      auto dialogue = found_or_404(context, request, (*records)->dialogue(scope->second), "dialogue", scope->second);
+      if (!dialogue) return error_response(dialogue.err());
+      filter->dialogue_id = dialogue->id;
+    }
+    only_visible(context, request, *filter);
+    auto page = (*records)->search(*match, *filter);
+    if (!page) return error_response(page.err());
+    return page_response("messages", *page, record_message_json);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 }  // namespace parley::server::rest
