@@ -41,6 +41,15 @@ struct run_state {
   bool operator==(const run_state&) const = default;
 };
 
+// Applies one tot_progress_evt to the run it builds.
+void fold(run_state& run, const json::object& packet) {
+  run.status = packet.at("status").as_string();
+  if (const auto* node = packet.if_contains("node"))
+    run.nodes[std::string(node->at("id").as_string())] = json::serialize(*node);
+  if (const auto* best = packet.if_contains("bestPath")) run.best_path = json::serialize(*best);
+  if (const auto* solution = packet.if_contains("finalSolution")) run.final_solution = json::serialize(*solution);
+}
+
 run_state state_of_view(const json::value& view) {
   run_state out;
   for (const auto& node : view.at("nodes").as_array())
@@ -124,11 +133,7 @@ TEST_F(TotProgress, TheRootsSubscriberSeesEachThoughtInOrderWhileTheRunSearchesA
     EXPECT_GT(seq, last_seq) << "packets in order";
     last_seq = seq;
     steps.emplace_back(packet->at("step").as_string());
-    folded.status = packet->at("status").as_string();
-    if (const auto* node = packet->if_contains("node"))
-      folded.nodes[std::string(node->at("id").as_string())] = json::serialize(*node);
-    if (const auto* best = packet->if_contains("bestPath")) folded.best_path = json::serialize(*best);
-    if (const auto* solution = packet->if_contains("finalSolution")) folded.final_solution = json::serialize(*solution);
+    fold(folded, *packet);
     // Progress is told as it happens: the thought pruned by the threshold is reported while the
     // synthesizer (about 2 s of reply) is still writing.
     if (steps.back() == "pruned" && !running_when_pruned)
@@ -199,11 +204,7 @@ TEST_F(TotProgress, ARunAMemberStartedWithItsToolIsReportedOnItsRootLikeAStarted
     ASSERT_TRUE(packet) << "no tot_progress_evt after " << steps.size() << " steps";
     EXPECT_EQ(packet->at("dialog").at("selfId"), root.c_str());
     steps.emplace_back(packet->at("step").as_string());
-    folded.status = packet->at("status").as_string();
-    if (const auto* node = packet->if_contains("node"))
-      folded.nodes[std::string(node->at("id").as_string())] = json::serialize(*node);
-    if (const auto* best = packet->if_contains("bestPath")) folded.best_path = json::serialize(*best);
-    if (const auto* solution = packet->if_contains("finalSolution")) folded.final_solution = json::serialize(*solution);
+    fold(folded, *packet);
   }
   EXPECT_EQ(steps.front(), "started");
   EXPECT_EQ(std::count(steps.begin(), steps.end(), "evaluated"), 3);

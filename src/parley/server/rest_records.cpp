@@ -113,6 +113,22 @@ result<record_dialogue> dialogue_at(server_context& context, const rest_request&
   return found_or_404(context, request, (*records)->dialogue(id), "dialogue", id);
 }
 
+// A page of one dialogue's rows (its sessions, its system utterances) under the route's parameters.
+template <class Row>
+rest_response dialogue_page(server_context& context, const rest_request& request, const std::string& id,
+                            const records_params_spec& spec,
+                            result<records_page<Row>> (records_query::*fetch)(const records_filter&), const char* key,
+                            boost::json::object (*to_json)(const Row&)) {
+  auto filter = parse_records_params(request, spec);
+  if (!filter) return params_error(filter.err());
+  auto dialogue = dialogue_at(context, request, id);
+  if (!dialogue) return error_response(dialogue.err());
+  filter->dialogue_id = dialogue->id;
+  auto page = (context.log.records()->*fetch)(*filter);
+  if (!page) return error_response(page.err());
+  return page_response(key, *page, to_json);
+}
+
 // GET of one row by id: `{key: row}`, 404 naming the id (the key with spaces: "memory entry").
 template <class Row>
 rest_response one_record(server_context& context, const rest_request& request, const std::string& id,
@@ -201,15 +217,8 @@ handler_result get_dialogue(server_context& context, const rest_request& request
 }
 
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&]() -> rest_response {
-    auto filter = parse_records_params(request, kSessionParams);
-    if (!filter) return params_error(filter.err());
-    auto dialogue = dialogue_at(context, request, id);
-    if (!dialogue) return error_response(dialogue.err());
-    filter->dialogue_id = dialogue->id;
-    auto page = context.log.records()->sessions(*filter);
-    if (!page) return error_response(page.err());
-    return page_response("sessions", *page, session_json);
+  auto read = [&] {
+    return dialogue_page(context, request, id, kSessionParams, &records_query::sessions, "sessions", session_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
@@ -322,15 +331,9 @@ handler_result list_introspections(server_context& context, const rest_request& 
 }
 
 handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&]() -> rest_response {
-    auto filter = parse_records_params(request, kUtteranceParams);
-    if (!filter) return params_error(filter.err());
-    auto dialogue = dialogue_at(context, request, id);
-    if (!dialogue) return error_response(dialogue.err());
-    filter->dialogue_id = dialogue->id;
-    auto page = context.log.records()->system_utterances(*filter);
-    if (!page) return error_response(page.err());
-    return page_response("system_utterances", *page, system_utterance_json);
+  auto read = [&] {
+    return dialogue_page(context, request, id, kUtteranceParams, &records_query::system_utterances, "system_utterances",
+                         system_utterance_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
