@@ -223,6 +223,10 @@ void pubchan::on_event(const event& ev) {
 void pubchan::on_durable(const event& ev) {
   const auto* created = ev.as<events::dialog_created>();
   if (created == nullptr || created->kind == events::dialog_kind::sub) return;
+  // A root this process made has no children in the store (those it gets arrive as events), so
+  // has_children never has to read its hierarchy — a read that would wait for the writer here.
+  if (scanned_roots_.size() >= options_.hierarchies_cached) forget_parents();
+  scanned_roots_.insert(ev.dialog_id);
   dialog_row row;
   if (apply_event(ev, row)) {
     broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(row, false)}}), row);
