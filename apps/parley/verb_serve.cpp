@@ -168,6 +168,68 @@ result<std::optional<std::size_t>> parse_count(const parsed_args& args, const st
   return std::optional<std::size_t>{count};
 }
 
+// What `parley serve`'s flags say, each checked (errors name the flag).
+struct serve_settings {
+  server::server_options options;
+  server::user_directory users;
+  std::int64_t turn_window_ms = 0;
+  std::int64_t session_gap_ms = 0;
+  std::int64_t reflect_every_ms = 0;
+  std::string reflect_goal;
+  std::optional<std::size_t> loaded_dialogs;  // the engine's default when absent
+};
+
+result<serve_settings> read_serve_settings(const parsed_args& args) {
+  serve_settings settings;
+  server::server_options& options = settings.options;
+  options.host = args.value("host").value_or(options.host);
+  if (options.host.empty()) return make_error(errc::invalid_argument, "--host: expected an address");
+  if (const auto port = args.value("port")) {
+    PARLEY_TRY_ASSIGN(options.port, parse_port(*port));
+  }
+  options.token = args.value("token").value_or("");
+  if (args.value("token") && options.token.empty()) {
+    return make_error(errc::invalid_argument, "--token: expected a non-empty token");
+  }
+  if (const auto users_file = args.value("users")) {
+    if (args.value("token")) {
+      return make_error(errc::invalid_argument, "--users: each user has a token of their own; drop --token");
+    }
+    PARLEY_TRY_ASSIGN(settings.users, server::user_directory::load(*users_file));
+  }
+  // Without --token or --users the server makes a token of its own. Off loopback anyone who can
+  // reach the port could drive the team without one. On loopback too, any web page the browser
+  // opens can send requests here; the token is what those pages cannot get. The web UI gets it in
+  // the index.html it is served (only on loopback: off it, whoever reaches the page would get it).
+  if (options.token.empty() && !settings.users.multi_user()) {
+    options.token = server::generate_token();
+    options.token_in_page = server::is_loopback_host(options.host);
+  }
+  PARLEY_TRY(server::normalize_host_name(options.host, "--host"));
+  PARLEY_TRY_ASSIGN(options.allowed_hosts, parse_allowed_hosts(args));
+  options.cors_origin = args.value("cors-origin").value_or("");
+  PARLEY_TRY_ASSIGN(options.web_root, find_web_root(args));
+
+  auto upload_limit = parse_count(args, "max-upload-bytes", 1024, std::size_t{1} << 30, "bytes");
+  if (!upload_limit) return std::move(upload_limit).err();
+  if (*upload_limit) options.max_upload_bytes = **upload_limit;
+  auto max_connections = parse_count(args, "max-connections", 1, 1'000'000, "connections");
+  if (!max_connections) return std::move(max_connections).err();
+  if (*max_connections) options.max_connections = **max_connections;
+  auto per_client = parse_count(args, "max-connections-per-client", 1, 1'000'000, "connections");
+  if (!per_client) return std::move(per_client).err();
+  if (*per_client) options.max_connections_per_client = **per_client;
+
+  PARLEY_TRY_ASSIGN(settings.turn_window_ms, parse_seconds(args, "turn-window"));
+  PARLEY_TRY_ASSIGN(settings.session_gap_ms, parse_seconds(args, "session-gap"));
+  PARLEY_TRY_ASSIGN(settings.reflect_every_ms, parse_seconds(args, "reflect-every"));
+  settings.reflect_goal = args.value("reflect-goal").value_or(kDefaultReflectionGoal);
+  if (settings.reflect_goal.empty()) return make_error(errc::invalid_argument, "--reflect-goal: expected a goal");
+  // How many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit); absent, its default.
+  PARLEY_TRY_ASSIGN(settings.loaded_dialogs, parse_count(args, "loaded-dialogs", 1, 10'000'000, "dialogs"));
+  return settings;
+}
+
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
                                 server::pubchan& channels, server::turn_window_timers* windows, bool& done) {
   listener.stop();
@@ -186,65 +248,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, kServeUsage));
 
-  server::server_options options;
-  options.host = args->value("host").value_or(options.host);
-  if (options.host.empty()) return report(make_error(errc::invalid_argument, "--host: expected an address"));
-  if (const auto port = args->value("port")) {
-    auto parsed = parse_port(*port);
-    if (!parsed) return report(parsed.err());
-    options.port = *parsed;
-  }
-  options.token = args->value("token").value_or("");
-  if (args->value("token") && options.token.empty()) {
-    return report(make_error(errc::invalid_argument, "--token: expected a non-empty token"));
-  }
-  server::user_directory users;
-  if (const auto users_file = args->value("users")) {
-    if (args->value("token")) {
-      return report(make_error(errc::invalid_argument, "--users: each user has a token of their own; drop --token"));
-    }
-    auto loaded = server::user_directory::load(*users_file);
-    if (!loaded) return report(loaded.err());
-    users = std::move(*loaded);
-  }
-  // Without --token or --users the server makes a token of its own. Off loopback anyone who can
-  // reach the port could drive the team without one. On loopback too, any web page the browser
-  // opens can send requests here; the token is what those pages cannot get. The web UI gets it in
-  // the index.html it is served (only on loopback: off it, whoever reaches the page would get it).
-  if (options.token.empty() && !users.multi_user()) {
-    options.token = server::generate_token();
-    options.token_in_page = server::is_loopback_host(options.host);
-  }
-  if (auto bound = server::normalize_host_name(options.host, "--host"); !bound) return report(bound.err());
-  auto allowed_hosts = parse_allowed_hosts(*args);
-  if (!allowed_hosts) return report(allowed_hosts.err());
-  options.allowed_hosts = std::move(*allowed_hosts);
-  options.cors_origin = args->value("cors-origin").value_or("");
-  auto web_root = find_web_root(*args);
-  if (!web_root) return report(web_root.err());
-  options.web_root = *web_root;
-
-  auto upload_limit = parse_count(*args, "max-upload-bytes", 1024, std::size_t{1} << 30, "bytes");
-  if (!upload_limit) return report(upload_limit.err());
-  if (*upload_limit) options.max_upload_bytes = **upload_limit;
-  auto max_connections = parse_count(*args, "max-connections", 1, 1'000'000, "connections");
-  if (!max_connections) return report(max_connections.err());
-  if (*max_connections) options.max_connections = **max_connections;
-  auto per_client = parse_count(*args, "max-connections-per-client", 1, 1'000'000, "connections");
-  if (!per_client) return report(per_client.err());
-  if (*per_client) options.max_connections_per_client = **per_client;
-
-  auto turn_window = parse_seconds(*args, "turn-window");
-  if (!turn_window) return report(turn_window.err());
-  auto session_gap = parse_seconds(*args, "session-gap");
-  if (!session_gap) return report(session_gap.err());
-  auto reflect_every = parse_seconds(*args, "reflect-every");
-  if (!reflect_every) return report(reflect_every.err());
-  const std::string reflect_goal = args->value("reflect-goal").value_or(kDefaultReflectionGoal);
-  if (reflect_goal.empty()) return report(make_error(errc::invalid_argument, "--reflect-goal: expected a goal"));
-  // How many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit); absent, its default.
-  auto loaded_dialogs = parse_count(*args, "loaded-dialogs", 1, 10'000'000, "dialogs");
-  if (!loaded_dialogs) return report(loaded_dialogs.err());
+  auto settings = read_serve_settings(*args);
+  if (!settings) return report(settings.err());
+  server::server_options& options = settings->options;
+  const server::user_directory& users = settings->users;
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(inputs.err());
@@ -277,8 +284,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     tot_binding->engine = eng.get();
   }
   eng->set_protected_dirs(std::move(inputs->protected_dirs));
-  eng->set_record_windows(*turn_window, *session_gap);
-  if (*loaded_dialogs) eng->set_loaded_dialog_limit(**loaded_dialogs);
+  eng->set_record_windows(settings->turn_window_ms, settings->session_gap_ms);
+  if (settings->loaded_dialogs) eng->set_loaded_dialog_limit(*settings->loaded_dialogs);
   eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 
@@ -329,9 +336,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
     if (auto started = windows->start(); !started) return report(started.err());
   }
-  if (*reflect_every > 0) {
+  if (settings->reflect_every_ms > 0) {
     reflections = std::make_unique<server::reflection_schedule>(
-        io.get_executor(), *eng, std::chrono::milliseconds(*reflect_every), reflect_goal);
+        io.get_executor(), *eng, std::chrono::milliseconds(settings->reflect_every_ms), settings->reflect_goal);
     reflections->start();
   }
 

@@ -104,6 +104,14 @@ inline result<void> ok() { return {}; }
     if (!parley_try_result_) return std::move(parley_try_result_).err(); \
   } while (false)
 
+// Assigns the value of an expression returning result<T> to `target`, or propagates its error.
+#define PARLEY_TRY_ASSIGN(target, expr)                                  \
+  do {                                                                   \
+    auto parley_try_result_ = (expr);                                    \
+    if (!parley_try_result_) return std::move(parley_try_result_).err(); \
+    (target) = std::move(*parley_try_result_);                           \
+  } while (false)
+
 // The same for coroutines.
 #define PARLEY_CO_TRY(expr)                                                 \
   do {                                                                      \
