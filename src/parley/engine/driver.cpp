@@ -182,55 +182,41 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
   if (--hierarchy.active_drives == 0) hierarchy.settled.notify_all();
 }
 
+// A drive that cannot go on ends here, with its reason recorded (drive_failed) — the one place a
+// drive's failure is written, whatever step failed.
 asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
+  if (auto driven = co_await drive_rounds(dialog); !driven) co_await record_failure(dialog, driven.err().message);
+}
+
+asio::awaitable<result<void>> engine::drive_rounds(dialog_runtime& dialog) {
   const auto member = members_.find(dialog.speaking_member());
   if (member == members_.end()) {
-    co_await record_failure(dialog, "member '" + dialog.speaking_member() + "' is not in the team");
-    co_return;
+    co_return make_error(errc::not_found, "member '" + dialog.speaking_member() + "' is not in the team");
   }
-  if (dialog.row().generating) {
-    if (auto recovered = recover_interrupted_generation(dialog); !recovered) {
-      co_await record_failure(dialog, recovered.err().message);
-      co_return;
-    }
-  }
+  if (dialog.row().generating) PARLEY_CO_TRY(recover_interrupted_generation(dialog));
   std::int64_t round = 0;
   while (dialog.row().status == "running" && !dialog.row().dead) {
     const auto owed = dialog.unanswered_tool_calls();
     if (!owed.empty()) {
-      co_await run_tools(dialog, member->second, owed);
+      PARLEY_CO_TRY(co_await run_tool_calls(dialog, member->second, owed));
       continue;
     }
     if (round > 0 && !dialog.row().needs_drive && push_diligence(dialog, *member->second.config)) {
-      if (auto committed = co_await commit(dialog); !committed) {
-        co_await record_failure(dialog, committed.err().message);
-        co_return;
-      }
+      PARLEY_CO_TRY(co_await commit(dialog));
       continue;
     }
     // Suspended: a subdialog, the tellasker or the human will revive it through the log.
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
     if (context_stayed_critical(dialog)) {
-      auto started = stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1));
-      if (started) {
-        started = co_await commit(dialog);
-      }
-      if (!started) {
-        co_await record_failure(dialog, started.err().message);
-        co_return;
-      }
+      PARLEY_CO_TRY(stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1)));
+      PARLEY_CO_TRY(co_await commit(dialog));
       continue;
     }
     if (++round > member->second.config->max_tool_rounds) {
-      co_await record_failure(dialog, "stopped after " + std::to_string(round - 1) +
-                                          " model rounds without a final answer (max_tool_rounds)");
-      co_return;
+      co_return make_error(errc::limit_exceeded, "stopped after " + std::to_string(round - 1) +
+                                                     " model rounds without a final answer (max_tool_rounds)");
     }
-    auto generated = co_await generate(dialog, member->second, round);
-    if (!generated) {
-      co_await record_failure(dialog, generated.err().message);
-      co_return;
-    }
+    PARLEY_CO_TRY(co_await generate(dialog, member->second, round));
   }
   // Tool results of the last round may still be in flight; make them durable before going idle —
   // unless another drive of the tree is under way: the tree settles only when its last drive ends,
@@ -238,11 +224,9 @@ asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
   // one is told the tree is done before its events are durable.
   if (tree(dialog.row().root_id).active_drives > 1) {
     writer_.send(dialog.take_staged());
-    co_return;
+    co_return ok();
   }
-  if (auto committed = co_await commit(dialog); !committed) {
-    co_await record_failure(dialog, committed.err().message);
-  }
+  co_return co_await commit(dialog);
 }
 
 bool engine::push_diligence(dialog_runtime& dialog, const config::member_config& member) {
@@ -358,6 +342,12 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
 
 asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
                                         const std::vector<llm::tool_call>& calls) {
+  if (auto ran = co_await run_tool_calls(dialog, member, calls); !ran)
+    co_await record_failure(dialog, ran.err().message);
+}
+
+asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, const member_setup& member,
+                                                     const std::vector<llm::tool_call>& calls) {
   // engine::stop during the round kills a running command; the calls after it are not run and the
   // drive ends with a drive_failed that says so (a resume goes on from there).
   auto& run_control = dialog.begin_tools_run();
@@ -379,10 +369,7 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       continue;
     } else if (is_dialog_tool(call.name)) {
       auto handled = handle_dialog_tool(dialog, call, fx);
-      if (!handled) {
-        co_await record_failure(dialog, handled.err().message);
-        co_return;
-      }
+      if (!handled) co_return std::move(handled).err();
       if (!handled->has_value()) continue;  // waits for another dialog or the human
       outcome = std::move(**handled);
     } else if (run_control.stopped()) {
@@ -392,47 +379,30 @@ asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_set
       outcome = co_await run_member_tool(member, call, context);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {
-        auto noted = stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms()));
-        if (!noted) {
-          co_await record_failure(dialog, noted.err().message);
-          co_return;
-        }
+        PARLEY_CO_TRY(stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms())));
       }
     }
     events::tool_result result{dialog.row().course, dialog.row().last_genseq,   call.id,     call.name,
                                outcome.ok,          std::move(outcome.content), std::nullopt};
     if (!outcome.media.empty()) result.image = image_field(outcome.media.front());
-    const auto staged = stage(dialog, std::move(result));
-    if (!staged) {
-      co_await record_failure(dialog, staged.err().message);
-      co_return;
-    }
+    PARLEY_CO_TRY(stage(dialog, std::move(result)));
   }
   if (run_control.stopped()) {
     const std::string why = run_control.stop_reason().empty() ? "" : " (" + run_control.stop_reason() + ")";
-    if (auto noted = stage(dialog, events::drive_failed{dialog.row().course, "stopped while its tools ran" + why +
-                                                                                 "; resume the dialog to go on"});
-        !noted) {
-      co_await record_failure(dialog, noted.err().message);
-      co_return;
-    }
+    PARLEY_CO_TRY(stage(dialog, events::drive_failed{dialog.row().course, "stopped while its tools ran" + why +
+                                                                              "; resume the dialog to go on"}));
   } else if (clear_mind_call != nullptr) {
-    if (auto started = start_new_course(dialog, *clear_mind_call); !started) {
-      co_await record_failure(dialog, started.err().message);
-      co_return;
-    }
+    PARLEY_CO_TRY(start_new_course(dialog, *clear_mind_call));
   }
   if (fx.touched.empty()) {
     writer_.send(dialog.take_staged());
-    co_return;
+    co_return ok();
   }
   // Subdialogs created or revived: their first events go to the store in one batch with the call
   // that made them, ahead of anything the subdialogs will say; nothing outside the log acts on
   // them, and every read of the store waits for the batches sent before it, so the REST views of
   // the tree never list a subdialog's question before the subdialog.
-  if (auto committed = co_await commit_round(dialog, fx, durability::in_order); !committed) {
-    co_await record_failure(dialog, committed.err().message);
-  }
+  co_return co_await commit_round(dialog, fx, durability::in_order);
 }
 
 asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup& member, const llm::tool_call& call,

@@ -243,9 +243,15 @@ class engine {
   boost::asio::awaitable<result<void>> commit_round(dialog_runtime& dialog, round_effects& fx, durability when);
   boost::asio::awaitable<void> drive(dialog_runtime& dialog);
   boost::asio::awaitable<void> drive_locked(dialog_runtime& dialog);
+  // The drive's rounds until the dialog waits or is done; an error ends the drive (drive_locked
+  // records it).
+  boost::asio::awaitable<result<void>> drive_rounds(dialog_runtime& dialog);
   boost::asio::awaitable<result<void>> generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round);
+  // Runs a round's tool calls and stages their results; run_tools records a failure itself.
   boost::asio::awaitable<void> run_tools(dialog_runtime& dialog, const member_setup& member,
                                          const std::vector<llm::tool_call>& calls);
+  boost::asio::awaitable<result<void>> run_tool_calls(dialog_runtime& dialog, const member_setup& member,
+                                                      const std::vector<llm::tool_call>& calls);
   boost::asio::awaitable<tools::tool_outcome> run_member_tool(const member_setup& member, const llm::tool_call& call,
                                                               const tools::tool_context& context);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
