@@ -69,7 +69,8 @@ engine::engine(asio::any_io_executor executor, store& log, config::team_config t
       team_(std::move(team)),
       providers_(std::move(providers)),
       tools_(std::move(tools)),
-      writer_(log, executor_, observers_) {}
+      writer_(log, executor_, observers_),
+      dialogs_(executor_, log) {}
 
 engine::~engine() = default;
 
@@ -166,64 +167,9 @@ std::string_view engine::provider_kind_of(std::string_view member_id) const {
   return it == members_.end() ? std::string_view{} : it->second.provider->kind();
 }
 
-const dialog_runtime* engine::find(std::string_view dialog_id) const {
-  const auto it = dialogs_.find(std::string(dialog_id));
-  return it == dialogs_.end() ? nullptr : it->second.get();
-}
+const dialog_runtime* engine::find(std::string_view dialog_id) const { return dialogs_.find(dialog_id); }
 
-result<dialog_runtime*> engine::load(std::string_view dialog_id) {
-  if (const auto it = dialogs_.find(std::string(dialog_id)); it != dialogs_.end()) {
-    if (!it->second->poisoned || it->second->drive_scheduled) {
-      note_use(*it->second);
-      return it->second.get();
-    }
-    dialogs_.erase(it);
-  }
-  auto events = log_.read_events(dialog_id);
-  if (!events) return std::move(events).err();
-  if (events->empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
-  auto runtime = dialog_runtime::replay(*events);
-  if (!runtime) return std::move(runtime).err();
-  auto* raw = runtime->get();
-  dialogs_.emplace(std::string(dialog_id), std::move(*runtime));
-  note_use(*raw);
-  return raw;
-}
-
-void engine::note_use(dialog_runtime& dialog) {
-  dialog.last_used = ++use_clock_;
-  if (dialogs_.size() <= loaded_limit_ || unload_posted_) return;
-  // Not now: whoever loaded or drives `dialog` goes on using it; the pass runs between handlers,
-  // when every coroutine that holds a dialog across an await has marked it (unused()).
-  unload_posted_ = true;
-  asio::post(executor_, [this] { unload_unused_dialogs(); });
-}
-
-void engine::unload_unused_dialogs() {
-  unload_posted_ = false;
-  if (dialogs_.size() <= loaded_limit_) return;
-  auto tree_at_rest = [this](const std::string& root_id) {
-    const auto it = trees_.find(root_id);
-    return it == trees_.end() || it->second->active_drives == 0;
-  };
-  std::vector<std::pair<std::uint64_t, std::string>> candidates;
-  for (const auto& [id, dialog] : dialogs_) {
-    if (dialog->unused() && tree_at_rest(dialog->row().root_id)) candidates.emplace_back(dialog->last_used, id);
-  }
-  // Down to three quarters of the limit, so a pass is not needed again at the very next load.
-  const std::size_t keep = loaded_limit_ - loaded_limit_ / 4;
-  const std::size_t drop = std::min(candidates.size(), dialogs_.size() - std::min(keep, dialogs_.size()));
-  std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(drop), candidates.end());
-  for (std::size_t i = 0; i < drop; ++i) dialogs_.erase(candidates[i].second);
-  // A tree none of whose dialogs is loaded, with no drive and nobody waiting for it, is rebuilt
-  // from the log (its registry from its subdialogs' rows) when next needed.
-  std::unordered_set<std::string> loaded_roots;
-  for (const auto& [id, dialog] : dialogs_) loaded_roots.insert(dialog->row().root_id);
-  std::erase_if(trees_, [&](const auto& entry) {
-    const root_tree& hierarchy = *entry.second;
-    return hierarchy.active_drives == 0 && !hierarchy.settled.has_waiters() && loaded_roots.count(entry.first) == 0;
-  });
-}
+result<dialog_runtime*> engine::load(std::string_view dialog_id) { return dialogs_.load(dialog_id); }
 
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
@@ -313,12 +259,11 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
       co_return std::move(staged).err();
     }
   }
-  dialogs_.emplace(id, std::move(runtime));
-  trees_.emplace(id, std::make_unique<root_tree>());  // a new root's registry is empty and complete
-  note_use(ref);
+  dialogs_.add(std::move(runtime));
+  dialogs_.add_new_tree(id);
   if (auto committed = co_await commit(ref); !committed) {
-    dialogs_.erase(id);
-    trees_.erase(id);
+    dialogs_.drop(id);
+    dialogs_.drop_tree(id);
     co_return std::move(committed).err();
   }
   if (ref.row().needs_drive) schedule_drive(ref);
@@ -436,9 +381,9 @@ result<std::optional<std::string>> engine::dialog_of_retry(const sent_input& inp
 // unloaded meanwhile (unload_unused_dialogs).
 asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
   for (;;) {
-    const auto it = dialogs_.find(dialog_id);
-    if (it == dialogs_.end() || !it->second->drive_scheduled) co_return;
-    co_await it->second->became_idle.wait();
+    auto* dialog = dialogs_.find(dialog_id);
+    if (dialog == nullptr || !dialog->drive_scheduled) co_return;
+    co_await dialog->became_idle.wait();
   }
 }
 
@@ -474,9 +419,9 @@ result<void> engine::stop(std::string_view dialog_id, std::string reason) {
 
 std::vector<std::string> engine::running_dialogs() const {
   std::vector<std::string> out;
-  for (const auto& [id, dialog] : dialogs_) {
-    if (dialog->generation() != nullptr || dialog->tools_run() != nullptr) out.push_back(id);
-  }
+  dialogs_.for_each([&out](dialog_runtime& dialog) {
+    if (dialog.generation() != nullptr || dialog.tools_run() != nullptr) out.push_back(dialog.id());
+  });
   return out;
 }
 
@@ -485,7 +430,7 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
   const auto consider = [&](const dialog_runtime& dialog) {
     if (!dialog.poisoned && resume_reason_of(dialog)) out.push_back(dialog.id());
   };
-  for (const auto& [id, dialog] : dialogs_) consider(*dialog);
+  dialogs_.for_each(consider);
   if (search_store) {
     // Those not in memory: a drive owed since a restart, or a drive that failed.
     for (const bool failed : {false, true}) {
@@ -496,7 +441,7 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
       auto rows = log_.list_dialogs(stored);
       if (!rows) continue;
       for (const auto& row : *rows) {
-        if (dialogs_.find(row.id) != dialogs_.end()) continue;
+        if (dialogs_.find(row.id) != nullptr) continue;
         if (auto loaded = load(row.id)) consider(**loaded);
       }
     }
@@ -508,29 +453,13 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
 
 asio::awaitable<void> engine::wait_until_settled(std::string root_id) {
   for (;;) {
-    const auto it = trees_.find(root_id);
-    if (it == trees_.end() || it->second->active_drives == 0) co_return;
-    co_await it->second->settled.wait();
+    auto* hierarchy = dialogs_.find_tree(root_id);
+    if (hierarchy == nullptr || hierarchy->active_drives == 0) co_return;
+    co_await hierarchy->settled.wait();
   }
 }
 
-engine::root_tree& engine::tree(const std::string& root_id) {
-  auto [it, created] = trees_.try_emplace(root_id);
-  if (!created) return *it->second;
-  it->second = std::make_unique<root_tree>();
-  // A root from an earlier run: its registry is rebuilt from its subdialogs (seed 001: "rebuilt on
-  // root load"). Every one of them was committed before this process started.
-  dialog_filter filter;
-  filter.root_id = root_id;
-  if (auto rows = log_.list_dialogs(filter)) {
-    for (const auto& row : *rows) {
-      if (row.kind == "sub" && !row.dead && !row.session_slug.empty()) {
-        it->second->registry[row.member_id + "!" + row.session_slug] = row.id;
-      }
-    }
-  }
-  return *it->second;
-}
+root_tree& engine::tree(const std::string& root_id) { return dialogs_.tree(root_id); }
 
 void engine::schedule_drive(dialog_runtime& dialog) {
   if (dialog.drive_scheduled) return;

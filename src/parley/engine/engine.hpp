@@ -20,6 +20,7 @@
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/context_builder.hpp"
+#include "parley/engine/dialog_cache.hpp"
 #include "parley/engine/dialog_runtime.hpp"
 #include "parley/engine/input_retry.hpp"
 #include "parley/engine/log_writer.hpp"
@@ -187,8 +188,8 @@ class engine {
   // At most `limit` dialogs stay in memory (default 4096). Past it, the least recently used ones
   // that nothing holds, in trees with no drive under way, are dropped and loaded again from the
   // log when next needed, so a long-running server does not keep every dialog it ever ran.
-  void set_loaded_dialog_limit(std::size_t limit) noexcept { loaded_limit_ = limit == 0 ? 1 : limit; }
-  std::size_t loaded_dialog_limit() const noexcept { return loaded_limit_; }
+  void set_loaded_dialog_limit(std::size_t limit) noexcept { dialogs_.set_limit(limit); }
+  std::size_t loaded_dialog_limit() const noexcept { return dialogs_.limit(); }
   std::size_t loaded_dialogs() const noexcept { return dialogs_.size(); }
 
   // What a model call of `dialog` in `round` sends — system prompt, tools, messages — built as a
@@ -214,12 +215,6 @@ class engine {
     memory_folders memories;
     // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
     bool offers_dialog_tool(std::string_view name) const;
-  };
-  // One root and its subdialogs: the per-root registries of seed 001 (the global one is trees_).
-  struct root_tree {
-    std::map<std::string, std::string, std::less<>> registry;  // agentId!sessionSlug → subdialog id
-    std::int64_t active_drives = 0;
-    async_signal settled;
   };
   // Other dialogs a round touched: their staged events commit with the round's, atomically, and
   // those that can go on are driven once it is durable.
@@ -312,9 +307,7 @@ class engine {
   void note_stalled(dialog_runtime& dialog);
   boost::asio::awaitable<void> retry_stalled();
   boost::asio::awaitable<result<void>> recover_stalled(std::string dialog_id, std::string problem);
-  // Marks a dialog as just used, and sees that the loaded dialogs stay within their limit.
-  void note_use(dialog_runtime& dialog);
-  void unload_unused_dialogs();
+  void note_use(dialog_runtime& dialog) { dialogs_.note_use(dialog); }
   // Adds the configured record windows to a dialog_created payload.
   void add_record_windows(events::dialog_created& created) const;
 
@@ -335,11 +328,7 @@ class engine {
   prompt_versions prompt_versions_;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
-  std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
-  std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;
-  std::size_t loaded_limit_ = 4096;
-  std::uint64_t use_clock_ = 0;
-  bool unload_posted_ = false;
+  dialog_cache dialogs_;  // the loaded dialogs and their trees
 };
 
 }  // namespace parley::engine

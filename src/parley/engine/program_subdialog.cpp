@@ -29,11 +29,11 @@ asio::awaitable<result<std::string>> engine::create_program_subdialog(std::strin
   const std::string id = sub.id();
   auto input = input_payload(sub, std::move(task), new_uuid(), events::message_origin::system, "", std::nullopt);
   if (auto staged = stage(sub, std::move(input)); !staged) {
-    dialogs_.erase(id);
+    dialogs_.drop(id);
     co_return std::move(staged).err();
   }
   if (auto committed = co_await commit(sub); !committed) {
-    dialogs_.erase(id);
+    dialogs_.drop(id);
     co_return std::move(committed).err();
   }
   if (sub.row().needs_drive) schedule_drive(sub);

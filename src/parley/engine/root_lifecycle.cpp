@@ -23,8 +23,8 @@ std::string status_word(events::dialog_status status) { return std::string(event
 
 std::vector<std::string> engine::work_in_flight(const dialog_runtime& root) const {
   std::vector<std::string> work;
-  if (const auto it = trees_.find(root.id()); it != trees_.end() && it->second->active_drives > 0) {
-    work.push_back(std::to_string(it->second->active_drives) + " drive(s) running in its tree");
+  if (const auto* hierarchy = dialogs_.find_tree(root.id()); hierarchy != nullptr && hierarchy->active_drives > 0) {
+    work.push_back(std::to_string(hierarchy->active_drives) + " drive(s) running in its tree");
   } else if (root.drive_scheduled || root.row().generating) {
     work.push_back("a drive is running");
   }

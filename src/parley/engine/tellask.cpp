@@ -130,10 +130,7 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
   add_record_windows(created);
   PARLEY_TRY(runtime->stage(std::move(created), id, caller.row().root_id));
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
-  auto* raw = runtime.get();
-  dialogs_.emplace(id, std::move(runtime));
-  note_use(*raw);
-  return raw;
+  return &dialogs_.add(std::move(runtime));
 }
 
 result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool_call& call,

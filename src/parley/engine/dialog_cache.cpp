@@ -1,0 +1,118 @@
+#include "parley/engine/dialog_cache.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace parley::engine {
+
+const dialog_runtime* dialog_cache::find(std::string_view dialog_id) const {
+  const auto it = dialogs_.find(std::string(dialog_id));
+  return it == dialogs_.end() ? nullptr : it->second.get();
+}
+
+dialog_runtime* dialog_cache::find(std::string_view dialog_id) {
+  const auto it = dialogs_.find(std::string(dialog_id));
+  return it == dialogs_.end() ? nullptr : it->second.get();
+}
+
+result<dialog_runtime*> dialog_cache::load(std::string_view dialog_id) {
+  if (const auto it = dialogs_.find(std::string(dialog_id)); it != dialogs_.end()) {
+    if (!it->second->poisoned || it->second->drive_scheduled) {
+      note_use(*it->second);
+      return it->second.get();
+    }
+    dialogs_.erase(it);
+  }
+  auto events = log_.read_events(dialog_id);
+  if (!events) return std::move(events).err();
+  if (events->empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
+  auto runtime = dialog_runtime::replay(*events);
+  if (!runtime) return std::move(runtime).err();
+  return &add(std::move(*runtime));
+}
+
+dialog_runtime& dialog_cache::add(std::unique_ptr<dialog_runtime> dialog) {
+  auto& added = *dialog;
+  dialogs_.insert_or_assign(added.id(), std::move(dialog));
+  note_use(added);
+  return added;
+}
+
+void dialog_cache::drop(const std::string& dialog_id) { dialogs_.erase(dialog_id); }
+
+void dialog_cache::drop_tree(const std::string& root_id) { trees_.erase(root_id); }
+
+root_tree& dialog_cache::tree(const std::string& root_id) {
+  auto [it, created] = trees_.try_emplace(root_id);
+  if (!created) return *it->second;
+  it->second = std::make_unique<root_tree>();
+  // A root from an earlier run: its registry is rebuilt from its subdialogs (seed 001: "rebuilt on
+  // root load"). Every one of them was committed before this process started.
+  dialog_filter filter;
+  filter.root_id = root_id;
+  if (auto rows = log_.list_dialogs(filter)) {
+    for (const auto& row : *rows) {
+      if (row.kind == "sub" && !row.dead && !row.session_slug.empty()) {
+        it->second->registry[row.member_id + "!" + row.session_slug] = row.id;
+      }
+    }
+  }
+  return *it->second;
+}
+
+void dialog_cache::add_new_tree(const std::string& root_id) { trees_.emplace(root_id, std::make_unique<root_tree>()); }
+
+const root_tree* dialog_cache::find_tree(const std::string& root_id) const {
+  const auto it = trees_.find(root_id);
+  return it == trees_.end() ? nullptr : it->second.get();
+}
+
+root_tree* dialog_cache::find_tree(const std::string& root_id) {
+  const auto it = trees_.find(root_id);
+  return it == trees_.end() ? nullptr : it->second.get();
+}
+
+void dialog_cache::note_use(dialog_runtime& dialog) {
+  dialog.last_used = ++use_clock_;
+  if (dialogs_.size() <= limit_ || unload_posted_) return;
+  // Not now: whoever loaded or drives `dialog` goes on using it; the pass runs between handlers,
+  // when every coroutine that holds a dialog across an await has marked it (unused()).
+  unload_posted_ = true;
+  boost::asio::post(executor_, [this] { unload_unused(); });
+}
+
+void dialog_cache::for_each(const std::function<void(dialog_runtime&)>& visit) const {
+  for (const auto& [id, dialog] : dialogs_) visit(*dialog);
+}
+
+void dialog_cache::unload_unused() {
+  unload_posted_ = false;
+  if (dialogs_.size() <= limit_) return;
+  auto tree_at_rest = [this](const std::string& root_id) {
+    const auto* hierarchy = find_tree(root_id);
+    return hierarchy == nullptr || hierarchy->active_drives == 0;
+  };
+  std::vector<std::pair<std::uint64_t, std::string>> candidates;
+  for (const auto& [id, dialog] : dialogs_) {
+    if (dialog->unused() && tree_at_rest(dialog->row().root_id)) candidates.emplace_back(dialog->last_used, id);
+  }
+  // Down to three quarters of the limit, so a pass is not needed again at the very next load.
+  const std::size_t keep = limit_ - limit_ / 4;
+  const std::size_t drop_count = std::min(candidates.size(), dialogs_.size() - std::min(keep, dialogs_.size()));
+  std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(drop_count), candidates.end());
+  for (std::size_t i = 0; i < drop_count; ++i) dialogs_.erase(candidates[i].second);
+  // A tree none of whose dialogs is loaded, with no drive and nobody waiting for it, is rebuilt
+  // from the log when next needed.
+  std::unordered_set<std::string> loaded_roots;
+  for (const auto& [id, dialog] : dialogs_) loaded_roots.insert(dialog->row().root_id);
+  std::erase_if(trees_, [&](const auto& entry) {
+    const root_tree& hierarchy = *entry.second;
+    return hierarchy.active_drives == 0 && !hierarchy.settled.has_waiters() && loaded_roots.count(entry.first) == 0;
+  });
+}
+
+}  // namespace parley::engine

@@ -1,0 +1,77 @@
+// The dialogs an engine holds in memory, and the trees they form. A dialog is loaded from the log
+// once and kept while used; past the limit, the least recently used ones that nothing holds, in
+// trees with no drive under way, are dropped between handlers and loaded again when next needed,
+// so a long-running server does not keep every dialog it ever ran. A tree — seed 001's per-root
+// registry of Type B subdialogs and the count of its drives — is rebuilt from the log (its
+// registry from its subdialogs' rows) when first needed, and dropped with its last dialog.
+//
+// Runs on the engine's executor, like the engine.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "parley/core/result.hpp"
+#include "parley/engine/async_signal.hpp"
+#include "parley/engine/dialog_runtime.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::engine {
+
+// One root and its subdialogs.
+struct root_tree {
+  std::map<std::string, std::string, std::less<>> registry;  // agentId!sessionSlug → subdialog id
+  std::int64_t active_drives = 0;
+  async_signal settled;
+};
+
+class dialog_cache {
+ public:
+  dialog_cache(boost::asio::any_io_executor executor, store& log) : executor_(std::move(executor)), log_(log) {}
+
+  const dialog_runtime* find(std::string_view dialog_id) const;
+  dialog_runtime* find(std::string_view dialog_id);
+  // The loaded dialog, or the one read from the log now (a poisoned one is read again).
+  result<dialog_runtime*> load(std::string_view dialog_id);
+  // A dialog this process made (a new root or subdialog), kept as loaded.
+  dialog_runtime& add(std::unique_ptr<dialog_runtime> dialog);
+  // Forgets a dialog whose creation the log refused, and a root's tree with it.
+  void drop(const std::string& dialog_id);
+  void drop_tree(const std::string& root_id);
+
+  root_tree& tree(const std::string& root_id);
+  // A new root's tree: empty and complete, nothing to read.
+  void add_new_tree(const std::string& root_id);
+  const root_tree* find_tree(const std::string& root_id) const;
+  root_tree* find_tree(const std::string& root_id);
+
+  // Marks a dialog as just used, and sees that the loaded dialogs stay within their limit.
+  void note_use(dialog_runtime& dialog);
+  // Each loaded dialog (the cache holds them; visiting does not change the cache).
+  void for_each(const std::function<void(dialog_runtime&)>& visit) const;
+
+  void set_limit(std::size_t limit) noexcept { limit_ = limit == 0 ? 1 : limit; }
+  std::size_t limit() const noexcept { return limit_; }
+  std::size_t size() const noexcept { return dialogs_.size(); }
+
+ private:
+  void unload_unused();
+
+  boost::asio::any_io_executor executor_;
+  store& log_;
+  std::unordered_map<std::string, std::unique_ptr<dialog_runtime>> dialogs_;
+  std::unordered_map<std::string, std::unique_ptr<root_tree>> trees_;
+  std::size_t limit_ = 4096;
+  std::uint64_t use_clock_ = 0;
+  bool unload_posted_ = false;
+};
+
+}  // namespace parley::engine
