@@ -565,8 +565,8 @@ std::string record_uuid(std::string_view kind, std::string_view name, std::int64
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
-         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() || ev_t::is_records_write(ev.payload) ||
-         ev_t::is_message_analysis(ev.payload);
+         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() ||
+         ev_t::is_records_write(ev.payload) || ev_t::is_message_analysis(ev.payload);
 }
 
 namespace {

@@ -24,9 +24,8 @@ std::string float32_bytes(std::span<const float> values) {
 
 result<std::vector<float>> floats_of_bytes(std::string_view bytes, std::int64_t dimensions) {
   if (dimensions <= 0 || dimensions > kMaxEmbeddingDimensions) {
-    return make_error(errc::invalid_argument,
-                      "dimensions: expected 1 to " + std::to_string(kMaxEmbeddingDimensions) + ", got " +
-                          std::to_string(dimensions));
+    return make_error(errc::invalid_argument, "dimensions: expected 1 to " + std::to_string(kMaxEmbeddingDimensions) +
+                                                  ", got " + std::to_string(dimensions));
   }
   if (bytes.size() != static_cast<std::size_t>(dimensions) * 4) {
     return make_error(errc::invalid_argument, "vector: expected " + std::to_string(dimensions) + " float32s, got " +

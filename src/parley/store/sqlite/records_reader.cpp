@@ -343,8 +343,8 @@ result<std::optional<message_embedding>> records_reader::embedding(std::string_v
   if (!*found) return std::optional<message_embedding>{};
   // The writer stored only checked vectors; a damaged row is reported, never returned.
   auto floats = floats_of_bytes(stmt->blob_view_at(2), stmt->int_at(1));
-  if (!floats) return make_error(errc::corrupt, "message_embedding " + std::string(message_id) + ": " +
-                                                    floats.err().message);
+  if (!floats)
+    return make_error(errc::corrupt, "message_embedding " + std::string(message_id) + ": " + floats.err().message);
   return std::optional<message_embedding>{message_embedding{stmt->text_at(0), std::move(*floats)}};
 }
 
@@ -356,10 +356,11 @@ result<records_page<scored_message>> records_reader::nearest(std::string_view mo
   message_conditions(q, f);
   parley::lock_guard lock(mutex_);
   // First the scores of every candidate (rowid and vector only), then the rows of the page.
-  auto scan = db_.prepare("SELECT m.rowid, e.dimensions, e.vector FROM message AS m JOIN message_embedding AS e ON "
-                          "e.message_id = m.id" +
-                              q.clause() + " ORDER BY m.rowid",
-                          false);
+  auto scan = db_.prepare(
+      "SELECT m.rowid, e.dimensions, e.vector FROM message AS m JOIN message_embedding AS e ON "
+      "e.message_id = m.id" +
+          q.clause() + " ORDER BY m.rowid",
+      false);
   if (!scan) return std::move(scan).err();
   q.bind(*scan);
   struct scored_row {

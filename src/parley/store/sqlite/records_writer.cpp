@@ -76,7 +76,8 @@ result<void> records_writer::prepare(connection& db) {
   // message the records do not hold is dropped, as the metadata patch changes no row then.
   PARLEY_TRY(prepare_into(db, upsert_embedding_,
                           "INSERT INTO message_embedding (message_id, model, dimensions, vector) "
-                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) ON CONFLICT (message_id) DO UPDATE SET model = excluded.model, "
+                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) ON CONFLICT "
+                          "(message_id) DO UPDATE SET model = excluded.model, "
                           "dimensions = excluded.dimensions, vector = excluded.vector"));
   return ok();
 }
