@@ -562,6 +562,8 @@ std::string record_uuid(std::string_view kind, std::string_view name, std::int64
   return format_uuid(ordered(static_cast<std::uint64_t>(time_ms) & 0xffffffffffffULL, hi), lo);
 }
 
+std::string record_message_id(const event& ev) { return id_of("message", ev); }
+
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
