@@ -194,16 +194,17 @@ TEST_F(AnalystRestTest, SemanticSearchRanksTheNearestMessageFirstAndTextSearchIs
   const char* texts[] = {"apples and pears grow in the orchard", "rockets launch satellites into orbit",
                          "the weather forecast says rain tomorrow"};
   for (const char* words : texts) analysed(human_message_of(create_dialog(words)));
-  const auto found = get_ok("/api/messages/search?q=rockets%20orbit%20satellites&mode=semantic&limit=2");
+  const auto found = get_ok("/api/messages/search?q=rockets%20orbit%20satellites&mode=semantic&role=human&limit=2");
   const auto& list = found.at("messages").as_array();
   ASSERT_FALSE(list.empty()) << found;
   EXPECT_EQ(list.front().at("content"), "rockets launch satellites into orbit") << found;
   EXPECT_LE(list.size(), 2U);
   EXPECT_GT(list.front().at("score").as_double(), 0.5);
-  // mode=text (the default) is the trigram search as before.
-  const auto by_text = get_ok("/api/messages/search?q=orchard");
+  // mode=text (the default) is the trigram search as before. (The lead's answers repeat the
+  // human's words, and are embedded too: role=human keeps to the human's messages.)
+  const auto by_text = get_ok("/api/messages/search?q=orchard&role=human");
   ASSERT_EQ(by_text.at("messages").as_array().size(), 1U) << by_text;
-  EXPECT_EQ(get_ok("/api/messages/search?q=orchard&mode=text"), by_text);
+  EXPECT_EQ(get_ok("/api/messages/search?q=orchard&role=human&mode=text"), by_text);
   // Bad input names its field, and changes nothing.
   auto reply = client().get("/api/messages/search?q=orbit&mode=vector");
   EXPECT_EQ(reply.status, 400);
