@@ -25,6 +25,7 @@
 #include "cli_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/message_analyst.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/flow_host.hpp"
 #include "parley/server/flow_progress_relay.hpp"
@@ -231,10 +232,12 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
 }
 
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
-                                server::pubchan& channels, server::turn_window_timers* windows, bool& done) {
+                                server::pubchan& channels, server::turn_window_timers* windows,
+                                engine::message_analyst* analyst, bool& done) {
   listener.stop();
   eng.set_store_retry(false);
   if (windows != nullptr) windows->stop();
+  if (analyst != nullptr) analyst->stop();
   co_await stop_all_drives(eng, log);
   channels.close_all();
   log.flush();
@@ -270,6 +273,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
   std::unique_ptr<server::flow_host> flows;
+  std::unique_ptr<engine::message_analyst> analyst;
   {
     // Members of kind flow run on the flow layer, with the same providers as the engine's members.
     auto flow_members = server::flow_host::create(io.get_executor(), log, team, inputs->providers);
@@ -319,6 +323,12 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   context.reads = &reads;
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
+  // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.
+  if (!team.records.analyst.empty() || team.records.embeddings) {
+    analyst = std::make_unique<engine::message_analyst>(io.get_executor(), *eng, engine::build_embeddings_client(team));
+    eng->add_observer(analyst.get());
+    context.analyst = analyst.get();
+  }
 
   std::vector<std::string> unreadable;
   eng->set_store_retry(true);
@@ -362,7 +372,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
     if (reflections) reflections->stop();
-    auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), shutdown_done);
+    auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });
   bool gave_up = false;

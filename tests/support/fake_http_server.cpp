@@ -72,9 +72,11 @@ struct fake_http_server::state {
   std::vector<received_request> received;  // guarded by mutex
   std::size_t accepted = 0;                // guarded by mutex
   std::string server_name;                 // guarded by mutex
+  fake_http_server::responder answer;      // guarded by mutex
 
   fake_response next_response() {
     std::lock_guard lock(mutex);
+    if (script.empty() && answer && !received.empty()) return answer(received.back());
     if (script.empty()) return fake_response::json(R"({"error":{"message":"fake server: no scripted response"}})", 500);
     fake_response response = std::move(script.front());
     script.pop_front();
@@ -222,6 +224,11 @@ fake_http_server::~fake_http_server() {
 void fake_http_server::push(fake_response response) {
   std::lock_guard lock(state_->mutex);
   state_->script.push_back(std::move(response));
+}
+
+void fake_http_server::answer_with(responder answer) {
+  std::lock_guard lock(state_->mutex);
+  state_->answer = std::move(answer);
 }
 
 std::uint16_t fake_http_server::port() const { return state_->port; }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,10 @@ class fake_http_server {
   fake_http_server& operator=(const fake_http_server&) = delete;
 
   void push(fake_response response);
+  // Once the pushed responses are used up, each request is answered by `answer` (on the server's
+  // thread): a fake whose answer depends on what was asked, such as an embedder.
+  using responder = std::function<fake_response(const received_request&)>;
+  void answer_with(responder answer);
   std::uint16_t port() const;
   std::string base_url() const;  // "http://127.0.0.1:PORT" ("https://..." with TLS)
   std::vector<received_request> requests() const;

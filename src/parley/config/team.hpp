@@ -118,6 +118,20 @@ struct media_config {
   std::string transcriber;  // a member with audio: transcribes audio sent without a transcription
 };
 
+// An OpenAI-compatible `/v1/embeddings` endpoint (seed 002's `embedding_vector`): the base URL and
+// key come from a provider of kind `openai`, as for chat.
+struct embeddings_config {
+  std::string provider;  // a provider id of the team, kind openai
+  std::string model;
+  std::int64_t dimensions = 0;  // every vector must have exactly this many
+};
+
+// Seed 002's message analysis (docs/records.md "Analysis and embeddings"), team.yaml `records`.
+struct records_config {
+  std::string analyst;  // a member whose model reads each human message; empty: none
+  std::optional<embeddings_config> embeddings;
+};
+
 struct limits_config {
   std::int64_t max_message_bytes = std::int64_t{64} * 1024;
   // Model rounds a dialog may go on with a critical context (warned each time) before the
@@ -155,6 +169,7 @@ struct team_config {
   std::string environment;
   limits_config limits;
   media_config media;
+  records_config records;
   retention_config retention;
   std::vector<provider_config> providers;
   std::vector<member_config> members;

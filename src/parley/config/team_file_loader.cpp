@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "parley/config/access_reader.hpp"
+#include "parley/config/records_reader.hpp"
 #include "parley/config/shell_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
@@ -16,9 +17,9 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"version", "default_member", "workspace", "language",        "limits",
-                                        "providers", "members",       "media",     "access",          "shell",
-                                        "max_tool_rounds", "retention"};
+const std::vector<std::string> kTopKeys{"version",         "default_member", "workspace", "language", "limits",
+                                        "providers",       "members",        "media",     "access",   "shell",
+                                        "max_tool_rounds", "retention",      "records"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kRetentionKeys{"archive_after_days"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
@@ -376,6 +377,7 @@ result<team_config> load(const std::filesystem::path& file) {
   PARLEY_TRY(read_members(*root, team));
   PARLEY_TRY(detail::read_default_member(*root, "default_member", team));
   PARLEY_TRY(read_media(*root, team));
+  PARLEY_TRY(detail::read_records(*root, team));
   if (team.default_member.empty()) team.default_member = team.members.front().id;
   return team;
 }

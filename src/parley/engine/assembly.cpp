@@ -68,6 +68,17 @@ result<provider_map> build_providers(const config::team_config& team) {
   return providers;
 }
 
+std::unique_ptr<llm::embeddings_client> build_embeddings_client(const config::team_config& team) {
+  if (!team.records.embeddings) return nullptr;
+  const auto& wanted = *team.records.embeddings;
+  const auto* spec = team.find_provider(wanted.provider);
+  if (spec == nullptr) return nullptr;  // the loader refuses an unknown provider
+  auto options = remote_options_for<llm::embeddings_options>(*spec);
+  options.model = wanted.model;
+  options.dimensions = wanted.dimensions;
+  return std::make_unique<llm::embeddings_client>(std::move(options));
+}
+
 tools::tool_registry build_builtin_tools() {
   tools::tool_registry registry;
   tools::register_workspace_tools(registry);

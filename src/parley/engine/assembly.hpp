@@ -2,17 +2,22 @@
 // configured provider, and the registry of builtin tools.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/llm/openai/openai_embeddings.hpp"
 #include "parley/tools/tool.hpp"
 
 namespace parley::engine {
 
 result<provider_map> build_providers(const config::team_config& team);
 tools::tool_registry build_builtin_tools();
+// The embeddings client of team.yaml `records.embeddings` (its provider's base URL and key, as
+// for chat), or null when none is configured.
+std::unique_ptr<llm::embeddings_client> build_embeddings_client(const config::team_config& team);
 // One line saying which model a member talks to, e.g. "scripted model (offline): script.yaml".
 std::string describe_member_model(const config::team_config& team, const std::string& member_id);
 

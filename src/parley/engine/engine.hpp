@@ -169,6 +169,11 @@ class engine {
   // against the records as they are; its error is returned and nothing is appended.
   boost::asio::awaitable<result<void>> append_record_write(std::string dialog_id, events::event_payload write,
                                                            std::function<result<void>()> check);
+  // What the records' analyst or embedder found about a message (record_message_analyzed,
+  // record_message_embedded; message_analyst.hpp), appended under the dialog's lock.
+  boost::asio::awaitable<result<void>> append_message_analysis(std::string dialog_id, events::event_payload analysis);
+  // The provider a member's model calls go to, or nullptr: for work beside the dialogs (the analyst).
+  llm::provider* provider_of(std::string_view member_id) const;
   // Response window and session gap (ms) of the records of dialogs created from now on; 0 keeps
   // seed 002's defaults (3 h, 1 h). Recorded in each dialog_created, so a rebuild uses them.
   void set_record_windows(std::int64_t turn_window_ms, std::int64_t session_gap_ms) noexcept {

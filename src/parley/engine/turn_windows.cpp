@@ -36,6 +36,23 @@ asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id,
   co_return co_await commit(dialog);
 }
 
+asio::awaitable<result<void>> engine::append_message_analysis(std::string dialog_id, events::event_payload analysis) {
+  if (!events::is_message_analysis(analysis)) {
+    co_return make_error(errc::invalid_argument, "not a message analysis: " + std::string(events::type_of(analysis)));
+  }
+  auto loaded = load(dialog_id);
+  if (!loaded) co_return std::move(loaded).err();
+  auto& dialog = **loaded;
+  auto guard = co_await dialog.lock().acquire();
+  if (auto staged = stage(dialog, std::move(analysis)); !staged) co_return std::move(staged).err();
+  co_return co_await commit(dialog);
+}
+
+llm::provider* engine::provider_of(std::string_view member_id) const {
+  const auto member = members_.find(member_id);
+  return member == members_.end() ? nullptr : member->second.provider;
+}
+
 void engine::add_record_windows(events::dialog_created& created) const {
   if (turn_window_ms_ > 0) created.turn_window_ms = turn_window_ms_;
   if (session_gap_ms_ > 0) created.session_gap_ms = session_gap_ms_;

@@ -140,6 +140,19 @@ struct record_message {
   bool operator==(const record_message&) const = default;
 };
 
+// What the analyst or the embedder added to a message (docs/records.md "Analysis and embeddings"):
+// a JSON merge patch of its metadata and, for an embedding, the vector (little-endian float32
+// bytes, checked: `dimensions` finite values).
+struct record_message_annotation {
+  std::string message_id;
+  std::string metadata_patch;  // a JSON object's text
+  std::string model;           // the embedding's; empty without a vector
+  std::int64_t dimensions = 0;
+  std::string vector;  // empty: no vector to store
+
+  bool operator==(const record_message_annotation&) const = default;
+};
+
 // What the reducer keeps between events of one dialog: its open turn and current session.
 struct records_cursor {
   std::string dialog_id;
@@ -182,10 +195,11 @@ struct records_step {
   std::optional<record_introspection> introspection;
   std::optional<record_memory_entry> memory;
   std::vector<record_memory_link> links;
+  std::optional<record_message_annotation> annotation;
 
   bool empty() const noexcept {
     return !dialogue && closed_sessions.empty() && opened_sessions.empty() && closed_turns.empty() &&
-           opened_turns.empty() && !message && !introspection && !memory && links.empty();
+           opened_turns.empty() && !message && !introspection && !memory && links.empty() && !annotation;
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "parley/model/event_codec.hpp"
 #include "parley/model/flow_records.hpp"
+#include "parley/model/message_annotation.hpp"
 
 namespace parley {
 namespace {
@@ -561,10 +562,13 @@ std::string record_uuid(std::string_view kind, std::string_view name, std::int64
   return format_uuid(ordered(static_cast<std::uint64_t>(time_ms) & 0xffffffffffffULL, hi), lo);
 }
 
+std::string record_message_id(const event& ev) { return id_of("message", ev); }
+
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
-         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() || ev_t::is_records_write(ev.payload);
+         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() ||
+         ev_t::is_records_write(ev.payload) || ev_t::is_message_analysis(ev.payload);
 }
 
 namespace {
@@ -611,6 +615,8 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
                  [&](const ev_t::record_memory_link& p) {
                    out.links.push_back({p.turn_id, p.memory_id, "related", ev.ts_ms});
                  },
+                 [&](const ev_t::record_message_analyzed& p) { out.annotation = annotation_of(p); },
+                 [&](const ev_t::record_message_embedded& p) { out.annotation = annotation_of(p); },
                  [&](const ev_t::question_asked& p) { folder.place(question_message(p, row_after)); },
                  [&](const ev_t::flow_thread_saved& p) {
                    // A whole thread is new only at its first save; later saves change what is recorded.

@@ -48,6 +48,10 @@ records_step apply_records(const event& ev, const dialog_row& row_after, const p
 std::string record_uuid(std::string_view kind, std::string_view name);
 std::string record_uuid(std::string_view kind, std::string_view name, std::int64_t time_ms);
 
+// The id of the records message `ev` makes (when it makes one): for writers that refer to it later,
+// such as the analyst (record_message_analyzed).
+std::string record_message_id(const event& ev);
+
 // True when `ev` can change the records (so the store loads the cursor only for those).
 bool touches_records(const event& ev, const projection_step& step) noexcept;
 

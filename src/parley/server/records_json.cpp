@@ -123,7 +123,17 @@ boost::json::object turn_json(const record_turn& t) {
 }
 
 boost::json::object record_message_json(const record_message& m) {
+  // The analyst's reading (seed 002's intent_tags, emotion, topic_tags) kept in the metadata,
+  // shown at the top as the seed names them; null before (or without) an analysis.
+  const auto meta = metadata_of(m.metadata);
+  const auto field = [&meta](std::string_view key) {
+    const auto* v = meta.if_contains(key);
+    return v == nullptr ? boost::json::value(nullptr) : *v;
+  };
   return {{"id", m.id},
+          {"intent_tags", field("intent_tags")},
+          {"emotion", field("emotion")},
+          {"topic_tags", field("topic_tags")},
           {"turn_id", m.turn_id},
           {"session_id", m.session_id},
           {"dialogue_id", m.dialogue_id},

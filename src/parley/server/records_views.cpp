@@ -120,6 +120,23 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
   return out;
 }
 
+}  // namespace
+
+const record_message* ai_answer_of(const std::vector<record_message>& messages) {
+  const auto answer = std::find_if(messages.rbegin(), messages.rend(), [](const record_message& m) {
+    return m.sender_role == "ai" && m.content_type != "tool_input";
+  });
+  return answer == messages.rend() ? nullptr : &*answer;
+}
+
+json::value tags_of(const record_message& m, std::string_view key) {
+  const auto meta = metadata_of(m.metadata);
+  const auto* tags = meta.if_contains(key);
+  return tags != nullptr && tags->is_array() ? *tags : json::value(nullptr);
+}
+
+namespace {
+
 json::value human_input_of(const std::vector<record_message>& messages) {
   for (const auto& m : messages) {
     if (m.sender_role != "human") continue;
@@ -132,18 +149,18 @@ json::value human_input_of(const std::vector<record_message>& messages) {
   return nullptr;
 }
 
-// The AI's last message that called no tool is its answer.
-json::value ai_response_of(const std::vector<record_message>& messages, bool used_tools) {
-  const auto answer = std::find_if(messages.rbegin(), messages.rend(), [](const record_message& m) {
-    return m.sender_role == "ai" && m.content_type != "tool_input";
-  });
-  if (answer == messages.rend()) return nullptr;
+json::value ai_response_of(const std::vector<record_message>& messages, bool used_tools,
+                           const std::vector<float>& embedding) {
+  const record_message* answer = ai_answer_of(messages);
+  if (answer == nullptr) return nullptr;
   const auto meta = metadata_of(answer->metadata);
+  // The answer's embedding when the team has an embedder (team.yaml records.embeddings).
+  json::value vector = nullptr;
+  if (!embedding.empty()) vector = json::array(embedding.begin(), embedding.end());
   return json::object{{"thoughts", json_string_or(meta, "thinking")},
                       {"final_output", answer->content},
                       {"used_tool_result", used_tools},
-                      // Filled when an embedder is configured (not yet: docs/records.md).
-                      {"embedding_vector", nullptr},
+                      {"embedding_vector", std::move(vector)},
                       {"message_id", answer->id},
                       {"at", format_iso8601_ms(answer->created_at)}};
 }
@@ -186,7 +203,7 @@ json::object dialogue_turn_view(const dialogue_turn_input& input) {
           {"human_input", human_input_of(input.messages)},
           {"system_actions", std::move(loop.system_actions)},
           {"tool_loop", std::move(loop.rounds)},
-          {"ai_response", ai_response_of(input.messages, used_tools)},
+          {"ai_response", ai_response_of(input.messages, used_tools, input.answer_embedding)},
           {"human_feedback", std::move(feedback)},
           {"memory_links", json::object{{"related_memory_ids", std::move(related)},
                                         {"context_snapshot_id", context_snapshot_of(input.messages)}}}};
@@ -228,7 +245,7 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
            json::object{{"human_ids", std::move(humans)}, {"ai_ids", std::move(ais)}, {"context_mode", mode}}},
           {"start_time", format_iso8601_ms(d.created_at)},
           {"status", d.is_active ? "active" : "ended"},
-          {"topic_tags", json::array{}},
+          {"topic_tags", json::array(input.topic_tags.begin(), input.topic_tags.end())},
           {"memory_association",
            json::object{{"linked_memory_ids", std::move(memories)}, {"has_core_memory_touched", false}}},
           {"turns", std::move(turns)},

@@ -19,7 +19,13 @@ struct dialogue_turn_input {
   std::vector<record_message> messages;  // the turn's, in log order
   std::vector<record_memory_link> links;
   std::optional<record_message> human_feedback;  // the human's first message after the turn closed
+  std::vector<float> answer_embedding;           // of the AI's answer (ai_answer_of); empty: none
 };
+
+// The AI's answer in a turn's messages: its last message that called no tool; null without one.
+const record_message* ai_answer_of(const std::vector<record_message>& messages);
+// A message's metadata list `key` (seed 002's intent_tags, topic_tags), or null when absent.
+boost::json::value tags_of(const record_message& m, std::string_view key);
 
 boost::json::object dialogue_turn_view(const dialogue_turn_input& input);
 
@@ -27,7 +33,8 @@ struct conversation_thread_input {
   record_dialogue dialogue;
   std::vector<record_turn> turns;  // oldest first
   std::vector<std::string> linked_memory_ids;
-  std::vector<logged_prompt> prompts;  // the dialog's prompt versions: the thread's context snapshots
+  std::vector<logged_prompt> prompts;   // the dialog's prompt versions: the thread's context snapshots
+  std::vector<std::string> topic_tags;  // of its messages (the analyst's), first seen first
 };
 
 boost::json::object conversation_thread_view(const conversation_thread_input& input);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "parley/core/json.hpp"
+#include "parley/engine/message_analyst.hpp"
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
 #include "parley/server/records_views.hpp"
@@ -26,8 +27,10 @@ const records_params_spec kIntrospectionParams{{"since", "until", "sort_by"}, {"
 const records_params_spec kUtteranceParams{{"since", "until", "sort_by"}, {"timestamp"}};
 const records_params_spec kViewParams{{"view"}, {}};
 const records_params_spec kMessageParams{{"since", "until", "role", "content_type", "sort_by", "view"}, {"created_at"}};
-const records_params_spec kSearchParams{{"q", "dialogue_id", "since", "until", "role", "content_type", "sort_by"},
-                                        {"created_at"}};
+const records_params_spec kSearchParams{
+    {"q", "mode", "dialogue_id", "since", "until", "role", "content_type", "sort_by"}, {"created_at"}};
+// A semantic query is sent to the embeddings provider as it is: bounded like a message's words.
+constexpr std::size_t kMaxSemanticQueryBytes = 8 * 1024;
 const records_params_spec kNoParams{{}, {}};
 const records_params_spec kHumanDialogueParams{{"since", "until", "sort_by"}, {"created_at", "last_activity_at"}};
 
@@ -172,6 +175,11 @@ result<dialogue_turn_input> dialogue_turn_of(records_query& records, const recor
   auto links = records.memory_links(turn.id);
   if (!links) return std::move(links).err();
   input.links = std::move(*links);
+  if (const record_message* answer = ai_answer_of(input.messages)) {
+    auto embedding = records.embedding(answer->id);
+    if (!embedding) return std::move(embedding).err();
+    if (*embedding) input.answer_embedding = std::move((*embedding)->vector);
+  }
   if (turn.closed_at != 0) {
     records_filter after;
     after.dialogue_id = turn.dialogue_id;
@@ -188,6 +196,27 @@ result<dialogue_turn_input> dialogue_turn_of(records_query& records, const recor
     }
   }
   return input;
+}
+
+// The topic tags the analyst gave the dialogue's human messages, each once, first seen first.
+result<std::vector<std::string>> topic_tags_of(records_query& records, const std::string& dialogue_id) {
+  records_filter humans;
+  humans.dialogue_id = dialogue_id;
+  humans.role = "human";
+  humans.limit = 500;
+  auto page = records.messages(humans);
+  if (!page) return std::move(page).err();
+  std::vector<std::string> tags;
+  for (const auto& m : page->items) {
+    const auto list = tags_of(m, "topic_tags");
+    if (!list.is_array()) continue;
+    for (const auto& tag : list.get_array()) {
+      if (!tag.is_string()) continue;
+      std::string text(tag.get_string());
+      if (std::find(tags.begin(), tags.end(), text) == tags.end()) tags.push_back(std::move(text));
+    }
+  }
+  return tags;
 }
 
 }  // namespace
@@ -211,6 +240,9 @@ handler_result get_dialogue(server_context& context, const rest_request& request
     auto prompts = read_logged_prompts(context.log, dialogue->dialog_id);
     if (!prompts) return error_response(prompts.err());
     conversation_thread_input input{*dialogue, std::move(turns->items), std::move(*memories), std::move(*prompts)};
+    auto topics = topic_tags_of(records, dialogue->id);
+    if (!topics) return error_response(topics.err());
+    input.topic_tags = std::move(*topics);
     return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
   };
   co_return co_await read_store(context, std::move(read));
@@ -375,7 +407,16 @@ handler_result get_record_message(server_context& context, const rest_request& r
     if (!records) return error_response(records.err());
     auto message = found_or_404(context, request, (*records)->message(id), "message", id);
     if (!message) return error_response(message.err());
-    if (view->empty()) return json_response(200, {{"message", record_message_json(*message)}});
+    if (view->empty()) {
+      auto out = record_message_json(*message);
+      // The vector only here, where one message is asked for: a list would carry kilobytes a row.
+      auto embedding = (*records)->embedding(message->id);
+      if (!embedding) return error_response(embedding.err());
+      out["embedding_vector"] =
+          *embedding ? boost::json::value(boost::json::array((*embedding)->vector.begin(), (*embedding)->vector.end()))
+                     : boost::json::value(nullptr);
+      return json_response(200, {{"message", std::move(out)}});
+    }
     return json_response(200, {{"context_block", context_block_json(block_of(**records, *message))}});
   };
   co_return co_await read_store(context, std::move(read));
@@ -397,26 +438,72 @@ handler_result list_human_dialogues(server_context& context, const rest_request&
   co_return co_await read_store(context, std::move(read));
 }
 
+namespace {
+
+// mode=semantic: the query's embedding against the messages' (docs/records.md "Semantic search").
+handler_result semantic_search(server_context& context, const rest_request& request, records_filter filter,
+                               records_query& records) {
+  llm::embeddings_client* embedder = context.analyst == nullptr ? nullptr : context.analyst->embedder();
+  if (embedder == nullptr) {
+    co_return error_response(503, "not_configured",
+                             "mode: semantic search needs an embeddings provider; set records.embeddings "
+                             "{provider, model, dimensions} in team.yaml");
+  }
+  const auto q = request.query.find("q");
+  const std::string query = q == request.query.end() ? std::string{} : q->second;
+  if (query.empty()) co_return error_response(400, "bad_field", "q: expected the text to search for");
+  if (query.size() > kMaxSemanticQueryBytes) {
+    co_return error_response(400, "bad_field", "q: longer than " + std::to_string(kMaxSemanticQueryBytes) + " bytes");
+  }
+  if (request.query.contains("sort_by")) {
+    co_return error_response(400, "bad_field", "sort_by: not with mode=semantic, which ranks by similarity");
+  }
+  llm::generation_control control;
+  auto vector = co_await embedder->embed(query, control);
+  if (!vector) co_return error_response(502, "provider_error", "embedding the query: " + vector.err().message);
+  auto page = records.nearest(embedder->model(), *vector, filter);
+  if (!page) co_return error_response(page.err());
+  boost::json::array items;
+  for (const auto& found : page->items) {
+    auto row = record_message_json(found.message);
+    row["score"] = found.score;
+    items.push_back(std::move(row));
+  }
+  co_return json_response(200, {{"messages", std::move(items)}, {"total", page->total}, {"mode", "semantic"}});
+}
+
+}  // namespace
+
 handler_result search_messages(server_context& context, const rest_request& request, std::string /*id*/) {
-  auto read = [&]() -> rest_response {
-    auto filter = parse_records_params(request, kSearchParams);
-    if (!filter) return params_error(filter.err());
-    const auto q = request.query.find("q");
-    auto match = fts_match_of(q == request.query.end() ? std::string_view{} : std::string_view(q->second));
-    if (!match) return params_error(match.err());
-    auto records = records_of(context);
-    if (!records) return error_response(records.err());
+  auto filter = parse_records_params(request, kSearchParams);
+  if (!filter) co_return params_error(filter.err());
+  auto mode = choice_param(request, "mode", {"text", "semantic"});
+  if (!mode) co_return params_error(mode.err());
+  const bool semantic = *mode == "semantic";
+  const auto q = request.query.find("q");
+  auto match = semantic ? result<std::string>(std::string{})
+                        : fts_match_of(q == request.query.end() ? std::string_view{} : std::string_view(q->second));
+  if (!match) co_return params_error(match.err());
+  auto records = records_of(context);
+  if (!records) co_return error_response(records.err());
+  // The scope's dialogue and the text search read the store: on the read thread.
+  auto scope = [&]() -> std::optional<rest_response> {
     if (const auto scope = request.query.find("dialogue_id"); scope != request.query.end()) {
       auto dialogue = found_or_404(context, request, (*records)->dialogue(scope->second), "dialogue", scope->second);
       if (!dialogue) return error_response(dialogue.err());
       filter->dialogue_id = dialogue->id;
     }
     only_visible(context, request, *filter);
+    return std::nullopt;
+  };
+  if (auto refused = co_await read_store(context, std::move(scope))) co_return std::move(*refused);
+  if (semantic) co_return co_await semantic_search(context, request, std::move(*filter), **records);
+  auto text = [&]() -> rest_response {
     auto page = (*records)->search(*match, *filter);
     if (!page) return error_response(page.err());
     return page_response("messages", *page, record_message_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_store(context, std::move(text));
 }
 
 }  // namespace parley::server::rest

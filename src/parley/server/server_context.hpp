@@ -14,6 +14,10 @@ namespace parley::tot {
 class run_board;
 }
 
+namespace parley::engine {
+class message_analyst;
+}
+
 namespace parley::server {
 
 class flow_host;
@@ -33,6 +37,8 @@ struct server_context {
   tot::run_board* tot_runs = nullptr;  // POST /api/tot's runs (docs/tot.md); null: the routes answer 404
   flow_host* flows = nullptr;          // members of kind flow (seed 004); null: the team has none
   store_reads* reads = nullptr;        // the store's read thread; null: reads run on the loop
+  // Seed 002's message analysis and embeddings (team.yaml `records`); null: not configured.
+  engine::message_analyst* analyst = nullptr;
 };
 
 }  // namespace parley::server

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,19 @@ struct pending_turn {
   std::int64_t deadline_ms = 0;
 };
 
+// A message's stored embedding (seed 002's embedding_vector; docs/records.md "Analysis and
+// embeddings").
+struct message_embedding {
+  std::string model;
+  std::vector<float> vector;
+};
+
+// A message found by semantic search, with its cosine similarity to the query.
+struct scored_message {
+  record_message message;
+  double score = 0.0;
+};
+
 class records_query {
  public:
   virtual ~records_query() = default;
@@ -68,6 +82,14 @@ class records_query {
   // Root dialogues, by `participant` and `visible_to`; newest first unless sort_by says otherwise.
   virtual result<records_page<record_dialogue>> dialogues(const records_filter& filter) = 0;
   virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
+
+  // The embedding of a message, if it has one.
+  virtual result<std::optional<message_embedding>> embedding(std::string_view message_id) = 0;
+  // Semantic search: the messages embedded by `model` with as many dimensions as `query`, nearest
+  // first by cosine similarity (ties in log order), under `filter`'s conditions and page. A scan of
+  // the candidates' vectors: no vector index.
+  virtual result<records_page<scored_message>> nearest(std::string_view model, std::span<const float> query,
+                                                       const records_filter& filter) = 0;
 
   // A self-reflection session's introspection turns (by `session_id`), oldest first by default.
   virtual result<records_page<record_introspection>> introspections(const records_filter& filter) = 0;

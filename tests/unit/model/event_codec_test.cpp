@@ -102,6 +102,8 @@ std::vector<ev::event_payload> one_of_each() {
           written,
           introspection,
           ev::record_memory_link{"t1", "mem1"},
+          ev::record_message_analyzed{"m1", 3, "analyst", {"travel", "weather"}, "curious", {"旅行"}, "", 2},
+          ev::record_message_embedded{"m1", 3, "embed-small", 2, "AACAPwAAAEA=", ""},
           ev::flow_thread_saved{boost::json::object{{"id", "f1"}, {"messages", boost::json::array{}}}},
           ev::flow_thread_appended{{{"", {boost::json::object{{"id", "n1"}, {"sender", "user"}, {"text", "hi"}}}}},
                                    boost::json::object{{"briefStatus", boost::json::object{{"phase", "p"}}}}},

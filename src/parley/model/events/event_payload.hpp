@@ -33,7 +33,8 @@ using event_payload =
                  reminder_updated, reminder_deleted, taskdoc_changed, context_health, declared_dead, drive_resumed,
                  event_quarantined, turn_window_expired, record_session_opened, record_session_closed,
                  record_turn_opened, record_turn_closed, record_message, record_introspection, record_memory_link,
-                 flow_thread_saved, flow_thread_appended, flow_message_updated, flow_settings_updated, unknown_event>;
+                 record_message_analyzed, record_message_embedded, flow_thread_saved, flow_thread_appended,
+                 flow_message_updated, flow_settings_updated, unknown_event>;
 
 // The wire name of the payload's type.
 inline std::string_view type_of(const event_payload& payload) noexcept {
@@ -55,6 +56,12 @@ inline bool is_records_write(const event_payload& payload) noexcept {
          std::holds_alternative<record_turn_opened>(payload) || std::holds_alternative<record_turn_closed>(payload) ||
          std::holds_alternative<record_message>(payload) || std::holds_alternative<record_introspection>(payload) ||
          std::holds_alternative<record_memory_link>(payload);
+}
+
+// True for what the analyst and the embedder write about a message (engine/message_analyst.hpp).
+inline bool is_message_analysis(const event_payload& payload) noexcept {
+  return std::holds_alternative<record_message_analyzed>(payload) ||
+         std::holds_alternative<record_message_embedded>(payload);
 }
 
 // std::visit with one lambda per alternative.

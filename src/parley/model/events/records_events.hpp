@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parley/model/events/wire.hpp"
 
@@ -196,6 +197,60 @@ struct record_memory_link {
     v.required("memoryId", s.memory_id);
   }
   bool operator==(const record_memory_link&) const = default;
+};
+
+// The analyst member's reading of a human message (seed 002's `intent_tags` and `emotion` of
+// human_input, `topic_tags` of the ConversationThread), written off the critical path after the
+// message is durable. `error` non-empty: the analysis failed after `attempts` model calls, and
+// the tags are empty. The records reducer folds it into the message's metadata.
+struct record_message_analyzed {
+  static constexpr std::string_view kType = "record_message_analyzed";
+  std::string message_id;        // the records message (its UUID)
+  std::int64_t message_seq = 0;  // the seq of the event that made that message
+  std::string analyst;           // the member who analysed it
+  std::vector<std::string> intent_tags;
+  std::string emotion;
+  std::vector<std::string> topic_tags;
+  std::string error;
+  std::int64_t attempts = 1;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("messageId", s.message_id);
+    v.required("messageSeq", s.message_seq);
+    v.required("analyst", s.analyst);
+    v.required("intentTags", s.intent_tags);
+    v.required("emotion", s.emotion);
+    v.required("topicTags", s.topic_tags);
+    v.defaulted("error", s.error, "");
+    v.required("attempts", s.attempts);
+  }
+  bool operator==(const record_message_analyzed&) const = default;
+};
+
+// A message's embedding (seed 002's `embedding_vector`) from the OpenAI-compatible embeddings
+// provider. `vector` is base64 of `dimensions` little-endian IEEE float32s: 5.3 bytes a dimension
+// in the log, where JSON numbers take about 10. `error` non-empty: embedding failed (a refused
+// answer: malformed, wrong dimension, not finite) and `vector` is empty.
+struct record_message_embedded {
+  static constexpr std::string_view kType = "record_message_embedded";
+  std::string message_id;
+  std::int64_t message_seq = 0;
+  std::string model;
+  std::int64_t dimensions = 0;
+  std::string vector;
+  std::string error;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("messageId", s.message_id);
+    v.required("messageSeq", s.message_seq);
+    v.required("model", s.model);
+    v.required("dimensions", s.dimensions);
+    v.required("vector", s.vector);
+    v.defaulted("error", s.error, "");
+  }
+  bool operator==(const record_message_embedded&) const = default;
 };
 
 }  // namespace parley::events

@@ -42,6 +42,13 @@ class caught_up_records final : public records_query {
   result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override {
     return caught_up([&] { return reader_.search(match, filter); });
   }
+  result<std::optional<message_embedding>> embedding(std::string_view message_id) override {
+    return caught_up([&] { return reader_.embedding(message_id); });
+  }
+  result<records_page<scored_message>> nearest(std::string_view model, std::span<const float> query,
+                                               const records_filter& filter) override {
+    return caught_up([&] { return reader_.nearest(model, query, filter); });
+  }
   result<records_page<record_introspection>> introspections(const records_filter& filter) override {
     return caught_up([&] { return reader_.introspections(filter); });
   }

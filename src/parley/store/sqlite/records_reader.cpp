@@ -1,11 +1,14 @@
 #include "parley/store/sqlite/records_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "parley/model/embedding_vector.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -328,6 +331,67 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
   return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+}
+
+result<std::optional<message_embedding>> records_reader::embedding(std::string_view message_id) {
+  parley::lock_guard lock(mutex_);
+  auto stmt = db_.prepare("SELECT model, dimensions, vector FROM message_embedding WHERE message_id = ?1", false);
+  if (!stmt) return std::move(stmt).err();
+  stmt->bind_text(1, message_id);
+  auto found = stmt->step();
+  if (!found) return std::move(found).err();
+  if (!*found) return std::optional<message_embedding>{};
+  // The writer stored only checked vectors; a damaged row is reported, never returned.
+  auto floats = floats_of_bytes(stmt->blob_view_at(2), stmt->int_at(1));
+  if (!floats)
+    return make_error(errc::corrupt, "message_embedding " + std::string(message_id) + ": " + floats.err().message);
+  return std::optional<message_embedding>{message_embedding{stmt->text_at(0), std::move(*floats)}};
+}
+
+result<records_page<scored_message>> records_reader::nearest(std::string_view model, std::span<const float> query,
+                                                             const records_filter& f) {
+  query_builder q;
+  q.where("e.model = ?", std::string(model));
+  q.where("e.dimensions = ?", static_cast<std::int64_t>(query.size()));
+  message_conditions(q, f);
+  parley::lock_guard lock(mutex_);
+  // First the scores of every candidate (rowid and vector only), then the rows of the page.
+  auto scan = db_.prepare(
+      "SELECT m.rowid, e.dimensions, e.vector FROM message AS m JOIN message_embedding AS e ON "
+      "e.message_id = m.id" +
+          q.clause() + " ORDER BY m.rowid",
+      false);
+  if (!scan) return std::move(scan).err();
+  q.bind(*scan);
+  struct scored_row {
+    std::int64_t rowid = 0;
+    double score = 0.0;
+  };
+  std::vector<scored_row> scored;
+  for (;;) {
+    auto has_row = scan->step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) break;
+    auto floats = floats_of_bytes(scan->blob_view_at(2), scan->int_at(1));
+    if (!floats) continue;  // never written so (the writer checks); not a match either
+    scored.push_back({scan->int_at(0), cosine_similarity(*floats, query)});
+  }
+  records_page<scored_message> out;
+  out.total = static_cast<std::int64_t>(scored.size());
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const scored_row& a, const scored_row& b) { return a.score > b.score; });
+  const auto first = std::min<std::size_t>(scored.size(), static_cast<std::size_t>(f.offset));
+  const auto last = std::min<std::size_t>(scored.size(), first + static_cast<std::size_t>(f.limit));
+  auto fetch = db_.prepare("SELECT " + std::string(kMessageColumns) + " FROM message AS m WHERE m.rowid = ?1", false);
+  if (!fetch) return std::move(fetch).err();
+  for (std::size_t i = first; i < last; ++i) {
+    reset_guard guard(*fetch);
+    fetch->bind_int(1, scored[i].rowid);
+    auto found = fetch->step();
+    if (!found) return std::move(found).err();
+    if (*found) out.items.push_back({read_message_row(*fetch), scored[i].score});
+  }
+  return out;
 }
 
 result<std::vector<std::string>> records_reader::linked_memories(std::string_view dialogue_id) {

@@ -28,6 +28,10 @@ class records_reader final : public records_query {
   result<records_page<record_dialogue>> dialogues(const records_filter& filter) override;
   result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override;
 
+  result<std::optional<message_embedding>> embedding(std::string_view message_id) override;
+  result<records_page<scored_message>> nearest(std::string_view model, std::span<const float> query,
+                                               const records_filter& filter) override;
+
   result<records_page<record_introspection>> introspections(const records_filter& filter) override;
   result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) override;
   result<std::optional<record_memory_entry>> memory_entry(std::string_view id) override;

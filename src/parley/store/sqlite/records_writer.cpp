@@ -70,6 +70,15 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, insert_link_,
                           "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
                           "VALUES (?1, ?2, ?3, ?4)"));
+  PARLEY_TRY(prepare_into(db, patch_message_metadata_,
+                          "UPDATE message SET metadata = json_patch(metadata, ?2) WHERE id = ?1"));
+  // The latest embedding of a message replaces an earlier one (another model, a retry); one for a
+  // message the records do not hold is dropped, as the metadata patch changes no row then.
+  PARLEY_TRY(prepare_into(db, upsert_embedding_,
+                          "INSERT INTO message_embedding (message_id, model, dimensions, vector) "
+                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) ON CONFLICT "
+                          "(message_id) DO UPDATE SET model = excluded.model, "
+                          "dimensions = excluded.dimensions, vector = excluded.vector"));
   return ok();
 }
 
@@ -192,7 +201,20 @@ result<void> records_writer::write(const records_step& rows) {
   if (rows.memory) PARLEY_TRY(insert_memory(*rows.memory));
   if (rows.introspection) PARLEY_TRY(insert_introspection(*rows.introspection));
   for (const record_memory_link& l : rows.links) PARLEY_TRY(insert_link(l));
+  if (rows.annotation) PARLEY_TRY(annotate(*rows.annotation));
   return ok();
+}
+
+result<void> records_writer::annotate(const record_message_annotation& a) {
+  patch_message_metadata_.bind_text(1, a.message_id);
+  patch_message_metadata_.bind_text(2, a.metadata_patch);
+  PARLEY_TRY(patch_message_metadata_.run());
+  if (a.vector.empty()) return ok();
+  upsert_embedding_.bind_text(1, a.message_id);
+  upsert_embedding_.bind_text(2, a.model);
+  upsert_embedding_.bind_int(3, a.dimensions);
+  upsert_embedding_.bind_blob(4, a.vector);
+  return upsert_embedding_.run();
 }
 
 result<void> records_writer::insert_session(const record_session& s) {

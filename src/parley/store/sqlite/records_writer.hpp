@@ -57,11 +57,12 @@ class records_writer {
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);
   result<void> insert_link(const record_memory_link& l);
+  result<void> annotate(const record_message_annotation& a);
 
   connection* db_ = nullptr;
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
-      insert_link_;
+      insert_link_, patch_message_metadata_, upsert_embedding_;
   struct dialogue_activity {
     bool is_active = false;
     std::int64_t last_activity_at = 0;

@@ -179,6 +179,21 @@ CREATE INDEX events_by_input_msg_id ON events (
 ) WHERE type IN ('user_message', 'question_answered');
 )sql";
 
+// Version 10: message embeddings (seed 002's `embedding_vector`, docs/records.md "Analysis and
+// embeddings"), a side table of the records derived from `record_message_embedded` events. The
+// vector is a BLOB of little-endian float32s: 4 bytes a dimension, where JSON text in the message's
+// metadata would take about 10 and would be parsed again by every read of the message. A row of its
+// own keeps the message rows (read by every list) small. Empty after the migration: no log before
+// this version holds an embedding.
+constexpr const char* kV10 = R"sql(
+CREATE TABLE message_embedding (
+  message_id TEXT PRIMARY KEY,
+  model TEXT NOT NULL,
+  dimensions INTEGER NOT NULL,
+  vector BLOB NOT NULL
+);
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -194,6 +209,7 @@ constexpr std::array kMigrations{
     migration{7, kV7},
     migration{8, kV8},
     migration{9, kV9},
+    migration{10, kV10},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

@@ -30,6 +30,10 @@ void statement::bind_text_copy(int index, std::string_view text) {
 
 void statement::bind_int(int index, std::int64_t value) { sqlite3_bind_int64(stmt_.get(), index, value); }
 
+void statement::bind_blob(int index, std::string_view bytes) {
+  sqlite3_bind_blob(stmt_.get(), index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
+}
+
 result<bool> statement::step() {
   const int rc = sqlite3_step(stmt_.get());
   if (rc == SQLITE_ROW) return true;
@@ -62,6 +66,12 @@ std::string_view statement::text_view_at(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_.get(), column));
   if (text == nullptr) return {};
   return {text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
+}
+
+std::string_view statement::blob_view_at(int column) const {
+  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt_.get(), column));
+  if (bytes == nullptr) return {};
+  return {bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
 }
 
 void connection::closer::operator()(sqlite3* raw) const noexcept {

@@ -32,6 +32,8 @@ class statement {
   // For a temporary: SQLite keeps its own copy.
   void bind_text_copy(int index, std::string_view text);
   void bind_int(int index, std::int64_t value);
+  // Bytes as a BLOB, without copying (like bind_text).
+  void bind_blob(int index, std::string_view bytes);
 
   // Advances the statement: true when a row is available, false when done.
   result<bool> step();
@@ -43,6 +45,7 @@ class statement {
   std::int64_t int_at(int column) const;
   std::string text_at(int column) const;
   std::string_view text_view_at(int column) const;  // valid until the next step/reset
+  std::string_view blob_view_at(int column) const;  // valid until the next step/reset
 
  private:
   struct finalizer {
