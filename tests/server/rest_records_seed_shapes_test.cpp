@@ -148,6 +148,30 @@ TEST_F(RecordsSeedShapes, TypeTaskListsTheSessionsOfTheWorkAnotherAiGaveTheMembe
   EXPECT_GE(get_ok("/api/ai/lead/sessions").at("total").as_int64(), 1);
 }
 
+// Seed 002 ④, AI ⇄ AI: a Tellask is produced as an AI-only dialogue, related to its caller's,
+// whose thread names both AIs and no human, in the seed's `group_ai` context mode.
+TEST_F(RecordsSeedShapes, ATellaskIsAnAiOnlyDialogueWhoseThreadNamesBothAis) {
+  start("q4h");
+  const auto root = create_dialog("delegate");
+  ASSERT_TRUE(eventually([&] {
+    const auto tasks = client().get("/api/ai/clerk/sessions?type=task").json();
+    return tasks.is_object() && tasks.at("total") == 1;
+  })) << server_->output();
+  const auto dialogue_id = text(get_ok("/api/ai/clerk/sessions?type=task").at("sessions").at(0).at("dialogue_id"));
+  const auto dialogue = get_ok("/api/dialogues/" + dialogue_id).at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "ai_ai");
+  EXPECT_TRUE(dialogue.at("human_id").is_null());
+  EXPECT_EQ(dialogue.at("relation_id"), get_ok("/api/dialogues/" + root).at("dialogue").at("id"));
+  const auto thread = get_ok("/api/dialogues/" + dialogue_id + "?view=conversation_thread").at("conversation_thread");
+  EXPECT_EQ(thread.at("participants").at("human_ids"), json::array{});
+  EXPECT_EQ(thread.at("participants").at("ai_ids"), (json::array{"clerk", "lead"}));
+  EXPECT_EQ(thread.at("participants").at("context_mode"), "group_ai");
+  // The root is the human's one-to-one dialogue with the lead.
+  const auto root_thread = get_ok("/api/dialogues/" + root + "?view=conversation_thread").at("conversation_thread");
+  EXPECT_EQ(root_thread.at("dialogue_type"), "human_ai");
+  EXPECT_EQ(root_thread.at("participants").at("context_mode"), "1v1");
+}
+
 TEST_F(RecordsSeedShapes, BadSeedShapedInputIsRefusedNamingTheFieldAndNothingReachesTheLog) {
   start("q4h");
   const auto id = finished_dialog();

@@ -251,9 +251,185 @@ TEST_F(UsersTest, AnAiInAGroupOfHumansAnswersOnlyWhenMentioned) {
   EXPECT_EQ(thread.at("conversation_thread").at("participants").at("context_mode"), "group_human");
 }
 
+// Seed 002 ① and ②: humans alone are a private chat when two, a group when three or more,
+// whichever of the two types the creator named; a group must be one.
+TEST_F(UsersTest, TwoHumansAreAPrivateChatAndThreeAreAGroup) {
+  const auto pair = create(kAnn, {{"type", "human_human"}, {"participants", json::array{"ben"}}, {"content", "hi"}});
+  const auto trio =
+      create(kAnn, {{"type", "human_human"}, {"participants", json::array{"ben", "cid"}}, {"content", "hi all"}});
+  const auto named = create(
+      kAnn, {{"type", "human_human_group"}, {"participants", json::array{"ben", "cid"}}, {"content", "hi again"}});
+  auto type_of = [&](const std::string& id) {
+    return std::string(as(kAnn).get("/api/dialogues/" + id).json().at("dialogue").at("dialogue_type").as_string());
+  };
+  EXPECT_EQ(type_of(pair), "human_human");
+  EXPECT_EQ(type_of(trio), "human_human_group");
+  EXPECT_EQ(type_of(named), "human_human_group");
+  const auto private_thread = as(kAnn).get("/api/dialogues/" + pair + "?view=conversation_thread").json();
+  EXPECT_EQ(private_thread.at("conversation_thread").at("participants").at("context_mode"), "1v1");
+  const auto group_thread = as(kCid).get("/api/dialogues/" + named + "?view=conversation_thread").json();
+  EXPECT_EQ(group_thread.at("conversation_thread").at("participants").at("context_mode"), "group_human");
+  EXPECT_EQ(group_thread.at("conversation_thread").at("participants").at("human_ids"),
+            (json::array{"ann", "ben", "cid"}));
+  EXPECT_EQ(as(kAnn).get("/api/dialogs/" + named).json().at("dialog").at("inputTokens").as_int64(), 0);
+}
+
+// Seed 002 ⑦, "AI作为参与者/主持者": a hosting AI speaks to every message that asks nobody by
+// name (a mention still picks who answers); in the same group without a host the AI waits to be
+// mentioned. The echo model shows who answered what.
+TEST_F(UsersTest, AHostingAiAnswersUnmentionedMessagesAndAnUnhostedOneWaitsForAMention) {
+  const auto hosted = create(kAnn, {{"type", "human_group_ai"},
+                                    {"participants", json::array{"ben"}},
+                                    {"members", json::array{"alpha", "beta"}},
+                                    {"host", "alpha"},
+                                    {"content", "when do we meet?"}});
+  ASSERT_TRUE(last_says(kAnn, hosted, "alpha heard: [@ann] when do we meet?"));
+  ASSERT_EQ(as(kBen).post("/api/dialogs/" + hosted + "/messages", json::value{{"content", "friday?"}}).status, 202);
+  ASSERT_TRUE(last_says(kAnn, hosted, "alpha heard: [@ben] friday?"));
+  ASSERT_EQ(as(kBen).post("/api/dialogs/" + hosted + "/messages", json::value{{"content", "@beta agree?"}}).status,
+            202);
+  ASSERT_TRUE(last_says(kAnn, hosted, "beta heard: [@ben] @beta agree?"));
+  EXPECT_EQ(transcript(kAnn, hosted).size(), 6U);
+  const auto dialogue = as(kBen).get("/api/dialogues/" + hosted).json().at("dialogue");
+  EXPECT_EQ(dialogue.at("dialogue_type"), "human_group_ai");
+  EXPECT_EQ(dialogue.at("ai_id"), "alpha");
+  EXPECT_EQ(dialogue.at("metadata").at("host"), "alpha");
+  const std::string session(
+      as(kAnn).get("/api/dialogues/" + hosted + "/sessions").json().at("sessions").at(0).at("id").as_string());
+  const auto turns = as(kAnn).get("/api/sessions/" + session + "/turns").json().at("turns").as_array();
+  ASSERT_EQ(turns.size(), 3U);
+  for (const auto& turn : turns) {
+    EXPECT_EQ(turn.at("responder_role"), "ai");
+    EXPECT_EQ(turn.at("status"), "responded");
+  }
+
+  const auto unhosted = create(kAnn, {{"type", "human_group_ai"},
+                                      {"participants", json::array{"ben"}},
+                                      {"members", json::array{"alpha", "beta"}},
+                                      {"content", "when do we meet?"}});
+  ASSERT_EQ(as(kBen).post("/api/dialogs/" + unhosted + "/messages", json::value{{"content", "friday?"}}).status, 202);
+  ASSERT_EQ(as(kBen).post("/api/dialogs/" + unhosted + "/messages", json::value{{"content", "@alpha agree?"}}).status,
+            202);
+  // Messages are driven in order, so an answer to either unmentioned one would come before this.
+  ASSERT_TRUE(last_says(kAnn, unhosted, "alpha heard: [@ben] @alpha agree?"));
+  const auto list = transcript(kAnn, unhosted);
+  ASSERT_EQ(list.size(), 4U);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(list[i].at("role"), "user") << i;
+  EXPECT_TRUE(
+      as(kAnn).get("/api/dialogues/" + unhosted).json().at("dialogue").at("metadata").as_object().if_contains("host") ==
+      nullptr);
+}
+
+TEST_F(UsersTest, ABadHostOrTooSmallAGroupIsRefusedNamingTheFieldAndNothingIsCreated) {
+  const json::array people{"ben"};
+  const json::array ais{"alpha", "beta"};
+  const std::vector<std::pair<json::object, std::string>> cases{
+      {{{"host", "alpha"}, {"content", "x"}}, "host: only a human_group_ai dialog has a host, not a human_ai"},
+      {{{"type", "lio_group"}, {"members", ais}, {"host", "alpha"}, {"content", "x"}},
+       "host: only a human_group_ai dialog has a host"},
+      {{{"type", "human_group_ai"}, {"participants", people}, {"members", ais}, {"host", "gamma"}, {"content", "x"}},
+       "host: 'gamma' is not one of members"},
+      {{{"type", "human_group_ai"}, {"participants", people}, {"members", ais}, {"host", ""}, {"content", "x"}},
+       "host: expected the id of one of members"},
+      {{{"type", "human_group_ai"}, {"participants", people}, {"members", ais}, {"host", 7}, {"content", "x"}},
+       "host: "},
+      {{{"type", "human_human_group"}, {"participants", people}, {"content", "x"}},
+       "participants: a human_human_group dialog needs at least two other users"},
+      {{{"type", "human_human_group"},
+        {"participants", json::array{"ben", "cid"}},
+        {"memberId", "alpha"},
+        {"content", "x"}},
+       "memberId: a human_human_group dialog has no AI"},
+  };
+  for (const auto& [body, message] : cases) {
+    const auto reply = as(kAnn).post("/api/dialogs", json::value(body));
+    EXPECT_EQ(reply.status, 400) << reply.body;
+    EXPECT_NE(reply.body.find(message), std::string::npos) << reply.body;
+  }
+  EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 0);
+}
+
+// Seed 002, "Human-001 × AI-002 对话窗口（唯一）": with `reuse`, a human's new conversation with an AI
+// goes into their existing dialogue as a new session (200) rather than a new dialogue (201). The
+// pair is one human and one AI; a completed dialogue is not continued; a retry posts nothing twice.
+TEST_F(UsersTest, ReuseContinuesTheHumansDialogueWithThatAiInANewSession) {
+  const json::object opening{{"content", "first"}, {"reuse", true}, {"msgId", "first-1"}};
+  const auto first = as(kAnn).post("/api/dialogs", json::value(opening));
+  ASSERT_EQ(first.status, 201) << first.body;
+  EXPECT_EQ(first.json().at("reused"), false);
+  const std::string id(first.json().at("dialog").at("id").as_string());
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: first"));
+  // A retry of the create that made the dialog answers as it did.
+  const auto first_again = as(kAnn).post("/api/dialogs", json::value(opening));
+  ASSERT_EQ(first_again.status, 201) << first_again.body;
+  EXPECT_EQ(first_again.json().at("dialog").at("id"), id.c_str());
+  EXPECT_EQ(transcript(kAnn, id).size(), 2U);
+
+  const json::object again{{"content", "second"}, {"reuse", true}, {"msgId", "again-1"}};
+  const auto second = as(kAnn).post("/api/dialogs", json::value(again));
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(second.json().at("reused"), true);
+  EXPECT_EQ(second.json().at("dialog").at("id"), id.c_str());
+  const std::string session(second.json().at("sessionId").as_string());
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: second"));
+  // The reply was lost and the client retries: the same answer, and nothing is posted again.
+  const auto retried = as(kAnn).post("/api/dialogs", json::value(again));
+  ASSERT_EQ(retried.status, 200) << retried.body;
+  EXPECT_EQ(retried.json().at("dialog").at("id"), id.c_str());
+  EXPECT_EQ(transcript(kAnn, id).size(), 4U);
+
+  const auto sessions = as(kAnn).get("/api/dialogues/" + id + "/sessions?sort_by=start_at").json();
+  ASSERT_EQ(sessions.at("total"), 2);
+  EXPECT_EQ(sessions.at("sessions").at(1).at("id"), session.c_str());
+  EXPECT_EQ(sessions.at("sessions").at(1).at("created_by"), "human");
+  EXPECT_FALSE(sessions.at("sessions").at(0).at("end_at").is_null());  // the first conversation ended
+  const auto turns = as(kAnn).get("/api/sessions/" + session + "/turns?include=messages").json();
+  ASSERT_EQ(turns.at("total"), 1);
+  EXPECT_EQ(turns.at("turns").at(0).at("messages").at(0).at("content"), "second");
+  EXPECT_EQ(turns.at("turns").at(0).at("status"), "responded");
+
+  // Another human, or another AI, is another pair: a dialogue of its own.
+  const auto bens = as(kBen).post("/api/dialogs", json::value{{"content", "hello"}, {"reuse", true}});
+  ASSERT_EQ(bens.status, 201) << bens.body;
+  EXPECT_NE(bens.json().at("dialog").at("id"), id.c_str());
+  const auto with_beta =
+      as(kAnn).post("/api/dialogs", json::value{{"content", "hi beta"}, {"memberId", "beta"}, {"reuse", true}});
+  ASSERT_EQ(with_beta.status, 201) << with_beta.body;
+  EXPECT_NE(with_beta.json().at("dialog").at("id"), id.c_str());
+
+  // A completed dialogue has ended: the next conversation is a new dialogue.
+  ASSERT_EQ(as(kAnn).post("/api/dialogs/" + id + "/complete", json::object{}).status, 200);
+  const auto after = as(kAnn).post("/api/dialogs", json::value{{"content", "third"}, {"reuse", true}});
+  ASSERT_EQ(after.status, 201) << after.body;
+  EXPECT_NE(after.json().at("dialog").at("id"), id.c_str());
+  EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 3);
+}
+
+TEST_F(UsersTest, ReuseWhereADialogIsNotOneHumansChatWithOneAiIsRefusedAndNothingChanges) {
+  const auto id = create(kAnn, {{"content", "first"}});
+  ASSERT_TRUE(last_says(kAnn, id, "alpha heard: first"));
+  const std::vector<std::pair<json::object, std::string>> cases{
+      {{{"type", "lio_group"}, {"members", json::array{"alpha", "beta"}}, {"reuse", true}, {"content", "x"}},
+       "reuse: only a human_ai dialog is one per human and AI, not a lio_group"},
+      {{{"taskDocPath", "tasks/plan.tsk"}, {"reuse", true}, {"content", "x"}},
+       "reuse: a dialog with a taskDocPath is a task of its own"},
+      {{{"reuse", "yes"}, {"content", "x"}}, "reuse: expected true or false"},
+      {{{"reuse", true}, {"memberId", "omega"}, {"content", "x"}}, "memberId: no member 'omega' in the team"},
+  };
+  for (const auto& [body, message] : cases) {
+    const auto reply = as(kAnn).post("/api/dialogs", json::value(body));
+    EXPECT_EQ(reply.status, 400) << reply.body;
+    EXPECT_NE(reply.body.find(message), std::string::npos) << reply.body;
+  }
+  EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 1);
+  EXPECT_EQ(transcript(kAnn, id).size(), 2U);
+  EXPECT_EQ(total_of(kAnn, "/api/dialogues/" + id + "/sessions"), 1);
+}
+
 TEST_F(UsersTest, ABadDialogueTypeOrPeopleAreRefusedNamingTheFieldAndNothingIsCreated) {
   const std::vector<std::pair<json::object, std::string>> cases{
-      {{{"type", "party"}, {"content", "x"}}, "type: expected human_ai, lio_group, human_human or human_group_ai"},
+      {{{"type", "party"}, {"content", "x"}},
+       "type: expected human_ai, lio_group, human_human, human_human_group or human_group_ai"},
       {{{"type", "human_human"}, {"content", "x"}}, "participants: a human_human dialog needs at least one other user"},
       {{{"type", "human_human"}, {"participants", json::array{"zed"}}, {"content", "x"}},
        "participants[0]: no user 'zed' on this server"},

@@ -24,8 +24,9 @@ std::string first_mention(std::string_view content, const std::vector<std::strin
 
 std::string responder_for(const dialog_row& root, std::string_view content) {
   if (auto mentioned = first_mention(content, root.members); !mentioned.empty()) return mentioned;
-  // A LIO: the human talks to their own AIs, so someone always answers.
-  if (root.humans.size() <= 1 && !root.members.empty()) return root.member_id;
+  // A LIO: the human talks to their own AIs, so someone always answers. A group of humans whose
+  // AI hosts it (its member_id) hears from the host too; without a host nobody answers unasked.
+  if (!root.members.empty()) return root.member_id;
   return {};
 }
 

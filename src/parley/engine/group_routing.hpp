@@ -1,6 +1,8 @@
 // Seed 002's group dialogues: which AI member answers a human's message. In a LIO (one human, several
 // AIs) an `@member` mention picks the responder, else the dialog's default member answers; in a
-// group of humans an AI answers only when mentioned, and every other message is only relayed.
+// group of humans an AI answers when mentioned, and every other message is only relayed — unless
+// an AI hosts the group (created with `host`, kept as the root's member_id): the host answers
+// every message that mentions no member (seed 002 ⑦, "AI作为参与者/主持者").
 #pragma once
 
 #include <string>

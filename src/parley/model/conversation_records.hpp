@@ -17,7 +17,8 @@ inline constexpr std::int64_t kDefaultSessionGapMs = 60LL * 60 * 1000;
 struct record_dialogue {
   std::string id;         // UUID
   std::string dialog_id;  // the Parley dialog it records (its log)
-  // "human_ai" | "ai_ai" | "ai_self" | "lio_group" | "human_human" | "human_group_ai"
+  // "human_ai" | "ai_ai" | "ai_self" | "lio_group" | "human_human" (two humans) | "human_human_group" |
+  // "human_group_ai"
   std::string dialogue_type;
   std::string human_id;     // the human who opened it (a group's others are in metadata.humans)
   std::string ai_id;        // the member that speaks in it

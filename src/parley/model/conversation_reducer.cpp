@@ -52,11 +52,18 @@ std::string id_of(std::string_view kind, const event& ev) {
 
 std::string metadata_text(const boost::json::object& obj) { return boost::json::serialize(obj); }
 
+// Seed 002's seven dialogue types (docs/records.md "Dialogue types"): humans alone are a private
+// chat when two (①) and a group when more (②); an AI with one human is ③, AIs among themselves ④
+// (a Tellask's subdialog), an AI with itself ⑤, one human with several AIs ⑥, AIs among several
+// humans ⑦.
 std::string dialogue_type_of(const ev_t::dialog_created& p) {
   if (p.reflection) return "ai_self";
   if (p.kind == ev_t::dialog_kind::root) {
     const bool group_of_humans = p.humans.size() > 1;
-    if (p.members.empty()) return group_of_humans || p.member_id.empty() ? "human_human" : "human_ai";
+    if (p.members.empty() && (group_of_humans || p.member_id.empty())) {
+      return p.humans.size() > 2 ? "human_human_group" : "human_human";
+    }
+    if (p.members.empty()) return "human_ai";
     return group_of_humans ? "human_group_ai" : "lio_group";
   }
   return p.call == ev_t::call_kind::fresh_boots_reasoning ? "ai_self" : "ai_ai";
@@ -81,6 +88,8 @@ record_dialogue dialogue_from_created(const event& ev, const ev_t::dialog_create
     meta["humans"] = id_array(p.humans);
   }
   if (!p.members.empty()) meta["members"] = id_array(p.members);
+  // An AI hosting a group of humans answers what nobody is asked by name (docs/server.md).
+  if (d.dialogue_type == "human_group_ai" && !p.member_id.empty()) meta["host"] = p.member_id;
   d.metadata = metadata_text(meta);
   return d;
 }

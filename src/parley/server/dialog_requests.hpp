@@ -44,9 +44,12 @@ struct create_dialog_request {
   std::string title;
   std::string task_doc_path;
   std::string msg_id;
-  std::string type;  // human_ai (default) | lio_group | human_human | human_group_ai
+  // human_ai (default) | lio_group | human_human | human_human_group | human_group_ai
+  std::string type;
   std::vector<std::string> participants;
   std::vector<std::string> members;
+  std::optional<std::string> host;  // human_group_ai: the member that answers what mentions nobody
+  bool reuse = false;  // human_ai: continue the user's dialog with this member in a new session (pair_dialogue.hpp)
   std::optional<boost::json::object> attachment;
 
   template <class S, class R>
@@ -59,12 +62,15 @@ struct create_dialog_request {
     r.text("type", s.type);
     r.text_list("participants", s.participants, kMaxDialoguePeople);
     r.text_list("members", s.members, kMaxDialoguePeople);
+    r.text("host", s.host);
+    r.boolean("reuse", s.reuse);
     r.object("attachment", s.attachment);
   }
   result<void> check() const {
     if (!type.empty() && type != "human_ai" && type != "lio_group" && type != "human_human" &&
-        type != "human_group_ai") {
-      return field_problem("type", "expected human_ai, lio_group, human_human or human_group_ai, got '" + type + "'");
+        type != "human_human_group" && type != "human_group_ai") {
+      return field_problem(
+          "type", "expected human_ai, lio_group, human_human, human_human_group or human_group_ai, got '" + type + "'");
     }
     return ok();
   }

@@ -220,12 +220,17 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
   }
   if (humans.empty() && !d.human_id.empty()) humans.emplace_back(d.human_id);
   if (ais.empty() && !d.ai_id.empty()) ais.emplace_back(d.ai_id);
-  // The seed's context modes: two people are 1v1, one human with several AIs a LIO, more a group.
+  for (const auto& other : input.other_ais) {
+    if (std::find(ais.begin(), ais.end(), json::value(other)) == ais.end()) ais.emplace_back(other);
+  }
+  // The seed's context modes: two people are 1v1, one human with several AIs a LIO, more a group;
+  // AIs among themselves with no human (seed 002 ④, a Tellask) are its `group_ai`.
   const char* mode = "1v1";
   if (d.dialogue_type == "lio_group") mode = "LIO";
-  if (d.dialogue_type == "human_group_ai" || (d.dialogue_type == "human_human" && humans.size() > 2)) {
+  if (d.dialogue_type == "human_group_ai" || d.dialogue_type == "human_human_group") {
     mode = "group_human";
   }
+  if (d.dialogue_type == "ai_ai") mode = "group_ai";
   json::array turns;
   for (const auto& t : input.turns) {
     turns.push_back(json::object{{"turn_id", t.id}, {"timestamp", format_iso8601_ms(t.started_at)}});

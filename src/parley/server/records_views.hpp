@@ -35,6 +35,8 @@ struct conversation_thread_input {
   std::vector<std::string> linked_memory_ids;
   std::vector<logged_prompt> prompts;   // the dialog's prompt versions: the thread's context snapshots
   std::vector<std::string> topic_tags;  // of its messages (the analyst's), first seen first
+  // An AI-only dialogue's other AIs (a Tellask's tellaskers), beside its own `ai_id`.
+  std::vector<std::string> other_ais;
 };
 
 boost::json::object conversation_thread_view(const conversation_thread_input& input);

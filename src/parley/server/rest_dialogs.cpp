@@ -9,6 +9,7 @@
 #include "parley/server/dialog_cursor.hpp"
 #include "parley/server/dialog_requests.hpp"
 #include "parley/server/json_views.hpp"
+#include "parley/server/pair_dialogue.hpp"
 #include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -45,12 +46,29 @@ boost::json::object summary_in(const hierarchy_rows& tree, const dialog_row& row
   return dialog_summary_json(row, tree.parents.count(row.id) != 0);
 }
 
-// Seed 002's dialogue types, from `type`, `participants` (other users) and `members` (AIs).
+// Seed 002's dialogue types, from `type`, `participants` (other users), `members` (AIs) and `host`.
 struct dialogue_people {
   std::vector<std::string> humans;  // the creator first
   std::vector<std::string> members;
+  std::string host;  // a human_group_ai's hosting member; "" when an AI answers only when mentioned
   bool humans_only = false;
 };
+
+bool is_humans_only(const std::string& type) { return type == "human_human" || type == "human_human_group"; }
+
+// `host`: only a group of humans with AIs has one, and it is one of those AIs.
+result<std::string> read_host(const create_dialog_request& body) {
+  if (!body.host) return std::string();
+  const std::string type = body.dialogue_type();
+  if (type != "human_group_ai") {
+    return make_error(errc::invalid_argument, "host: only a human_group_ai dialog has a host, not a " + type);
+  }
+  if (body.host->empty()) return make_error(errc::invalid_argument, "host: expected the id of one of members");
+  if (std::find(body.members.begin(), body.members.end(), *body.host) == body.members.end()) {
+    return make_error(errc::invalid_argument, "host: '" + *body.host + "' is not one of members");
+  }
+  return *body.host;
+}
 
 result<dialogue_people> read_dialogue_people(server_context& context, const user& creator,
                                              const create_dialog_request& body) {
@@ -58,13 +76,18 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
   const std::string& member_id = body.member_id;
   const auto& participants = body.participants;
   const auto& members = body.members;
-  const bool with_others = type == "human_human" || type == "human_group_ai";
+  const bool with_others = is_humans_only(type) || type == "human_group_ai";
   const bool with_members = type == "lio_group" || type == "human_group_ai";
   if (with_others && participants.empty()) {
     return make_error(errc::invalid_argument, "participants: a " + type + " dialog needs at least one other user");
   }
   if (!with_others && !participants.empty()) {
     return make_error(errc::invalid_argument, "participants: a " + type + " dialog has one human, its creator");
+  }
+  if (type == "human_human_group" && participants.size() < 2) {
+    return make_error(errc::invalid_argument,
+                      "participants: a human_human_group dialog needs at least two other users (two people are a "
+                      "private human_human dialog)");
   }
   const std::size_t fewest_members = type == "lio_group" ? 2 : 1;
   if (with_members && members.size() < fewest_members) {
@@ -74,16 +97,19 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
   if (!with_members && !members.empty()) {
     return make_error(errc::invalid_argument, "members: only lio_group and human_group_ai dialogs have members");
   }
-  if (!member_id.empty() && type == "human_human") {
-    return make_error(errc::invalid_argument, "memberId: a human_human dialog has no AI");
+  if (!member_id.empty() && is_humans_only(type)) {
+    return make_error(errc::invalid_argument, "memberId: a " + type + " dialog has no AI");
   }
   if (!member_id.empty() && type == "lio_group" &&
       std::find(members.begin(), members.end(), member_id) == members.end()) {
     return make_error(errc::invalid_argument, "memberId: the default responder must be one of members");
   }
   if (!member_id.empty() && type == "human_group_ai") {
-    return make_error(errc::invalid_argument, "memberId: in a human_group_ai dialog an AI answers when @mentioned");
+    return make_error(errc::invalid_argument,
+                      "memberId: in a human_group_ai dialog an AI answers when @mentioned, or as its host (host)");
   }
+  auto host = read_host(body);
+  if (!host) return std::move(host).err();
   dialogue_people out;
   out.humans.push_back(creator.id);
   for (std::size_t i = 0; i < participants.size(); ++i) {
@@ -108,8 +134,49 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
     }
     out.members.push_back(id);
   }
-  out.humans_only = type == "human_human";
+  out.host = std::move(*host);
+  out.humans_only = is_humans_only(type);
   return out;
+}
+
+// The seq of a root's first message, committed with its dialog_created (engine::create_root_dialog).
+constexpr std::int64_t kFirstMessageSeq = 2;
+
+// `reuse`: the message goes to the pair's existing dialog, in a new session, and the answer says
+// so with 200. A retried create whose first try reached this dialog answers as that try did —
+// 201 if it made the dialog — without posting again.
+handler_result continue_pair_dialog(server_context& context, const rest_request& request, const std::string& id,
+                                    user_input input, boost::json::object attachment) {
+  bool retried = false;
+  bool made_by_first_try = false;
+  if (input.msg_id_from_client) {
+    auto earlier =
+        context.engine.dialog_of_retry({.msg_id = input.msg_id, .from = request.who->id, .content = input.content});
+    if (!earlier) co_return error_response(earlier.err());
+    retried = *earlier == id;
+    if (retried) {
+      auto first = context.log.find_input(input.msg_id);
+      if (!first) co_return error_response(first.err());
+      made_by_first_try = *first && (*first)->seq == kFirstMessageSeq;
+    }
+  }
+  boost::json::value session_id = nullptr;
+  if (!retried) {
+    auto session = co_await open_reuse_session(context, id);
+    if (!session) co_return error_response(session.err());
+    if (!session->empty()) session_id = *session;
+    if (auto shared = share_attachment(context, attachment, id); !shared) co_return error_response(shared.err());
+    auto posted = co_await context.engine.post_user_message(id, input.content, input.msg_id, request.who->id,
+                                                            std::move(attachment));
+    if (!posted) co_return error_response(posted.err());
+  }
+  auto row = find_dialog(context, request, id);
+  if (!row) co_return error_response(row.err());
+  if (made_by_first_try) {
+    co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}, {"reused", false}});
+  }
+  co_return json_response(
+      200, boost::json::object{{"dialog", summary_of(context.log, *row)}, {"reused", true}, {"sessionId", session_id}});
 }
 
 }  // namespace
@@ -186,6 +253,7 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   const std::string& answering = body->member_id.empty() && body->dialogue_type() == "human_ai"
                                      ? context.engine.team().default_member
                                      : body->member_id;
+  if (auto valid = check_reuse(*body, is_flow_member(context, answering)); !valid) co_return field_error(valid.err());
   if (is_flow_member(context, answering)) {
     co_return co_await create_flow_dialog(context, request, answering, *input, body->attachment.has_value(),
                                           !body->task_doc_path.empty());
@@ -200,6 +268,13 @@ handler_result create_dialog(server_context& context, const rest_request& reques
     }
   }
 
+  if (body->reuse) {
+    auto pair = find_pair_dialog(context, request.who->id, answering);
+    if (!pair) co_return error_response(pair.err());
+    if (*pair) {
+      co_return co_await continue_pair_dialog(context, request, (*pair)->id, std::move(*input), std::move(*attachment));
+    }
+  }
   // A retry of a create whose reply was lost: the first result, nothing made again.
   if (input->msg_id_from_client) {
     auto earlier =
@@ -211,7 +286,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
       co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
     }
   }
-  engine::new_dialog spec{body->member_id, body->title, body->task_doc_path};
+  // A hosting AI is the group's default responder (group_routing.hpp).
+  engine::new_dialog spec{people->host.empty() ? body->member_id : people->host, body->title, body->task_doc_path};
   spec.humans = std::move(people->humans);
   spec.members = std::move(people->members);
   spec.humans_only = people->humans_only;
@@ -237,7 +313,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   auto respond = [&]() -> rest_response {
     auto row = find_dialog(context, request, id);
     if (!row) return error_response(row.err());
-    return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+    boost::json::object answer{{"dialog", summary_of(context.log, *row)}};
+    if (body->reuse) answer["reused"] = false;
+    return json_response(201, std::move(answer));
   };
   co_return co_await read_store(context, std::move(respond));
 }

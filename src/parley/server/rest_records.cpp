@@ -219,6 +219,25 @@ result<std::vector<std::string>> topic_tags_of(records_query& records, const std
   return tags;
 }
 
+// The members whose AIs asked a subdialog's AI for its work: the one that made it and, for a Type
+// B session a later caller took over, the current tellasker. Each dialog row names its member.
+result<std::vector<std::string>> tellasker_members(store& log, const std::string& dialog_id) {
+  std::vector<std::string> members;
+  auto row = log.get_dialog(dialog_id);
+  if (!row) return std::move(row).err();
+  if (!*row) return members;
+  for (const auto* caller : {&(*row)->parent_id, &(*row)->caller_id}) {
+    if (caller->empty()) continue;
+    auto asking = log.get_dialog(*caller);
+    if (!asking) return std::move(asking).err();
+    if (!*asking || (*asking)->member_id.empty()) continue;
+    if (std::find(members.begin(), members.end(), (*asking)->member_id) == members.end()) {
+      members.push_back((*asking)->member_id);
+    }
+  }
+  return members;
+}
+
 }  // namespace
 
 handler_result get_dialogue(server_context& context, const rest_request& request, std::string id) {
@@ -243,6 +262,11 @@ handler_result get_dialogue(server_context& context, const rest_request& request
     auto topics = topic_tags_of(records, dialogue->id);
     if (!topics) return error_response(topics.err());
     input.topic_tags = std::move(*topics);
+    if (dialogue->dialogue_type == "ai_ai") {
+      auto tellaskers = tellasker_members(context.log, dialogue->dialog_id);
+      if (!tellaskers) return error_response(tellaskers.err());
+      input.other_ais = std::move(*tellaskers);
+    }
     return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
   };
   co_return co_await read_store(context, std::move(read));

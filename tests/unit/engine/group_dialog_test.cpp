@@ -58,6 +58,14 @@ TEST(GroupRouting, ALioAlwaysAnswersAHumanGroupOnlyWhenAnAiIsMentioned) {
   EXPECT_EQ(responder_for(humans, "@alpha hello"), "");
 }
 
+// Seed 002 ⑦: an AI hosting a group of humans (its root's member_id) answers what names nobody.
+TEST(GroupRouting, AHostedGroupOfHumansHearsItsHostUnlessAnotherMemberIsMentioned) {
+  const auto hosted = group_row({"ann", "ben"}, {"alpha", "beta"}, "alpha");
+  EXPECT_EQ(responder_for(hosted, "lunch?"), "alpha");
+  EXPECT_EQ(responder_for(hosted, "@beta book a table"), "beta");
+  EXPECT_EQ(responder_for(hosted, "ask @ben"), "alpha");  // a human's name is no member's
+}
+
 TEST(GroupDialog, TheMentionedMemberSpeaksNextAndOthersWorkReachesItOnlyAsTheirWords) {
   temp_team files(kTwoMemberTeam, "members: {alpha: [{emit: [{saying: ok}]}], beta: [{emit: [{saying: ok}]}]}\n");
   auto loaded = config::load_team_file(files.dir() / "team.yaml");

@@ -673,6 +673,38 @@ TEST_F(Records, AnAiInAHumanGroupAnswersOnlyTheTurnThatMentionsIt) {
   EXPECT_EQ(messages_of_turn(all[1].id).at(1).sender_id, "alice");
 }
 
+// Seed 002 ① and ②: two humans are a private chat, three or more a group; a rebuild agrees.
+TEST_F(Records, TwoHumansArePrivateAndThreeOrMoreAreAGroup) {
+  timeline pair("pair");
+  timeline trio("trio");
+  append({pair.created({{"memberId", ""}, {"humans", json::array{"ann", "ben"}}}),
+          trio.created({{"memberId", ""}, {"humans", json::array{"ann", "ben", "cy"}}}),
+          group_message(trio.at(0), "cy", "who is in?", "")});
+  EXPECT_EQ(store_->records()->dialogue("pair")->value().dialogue_type, "human_human");
+  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, "human_human_group");
+  const auto all = turns("trio");
+  ASSERT_EQ(all.size(), 1U);
+  EXPECT_EQ(all[0].responder_role, "human");
+  expect_rebuild_keeps({"dialogue", "turn", "message"});
+  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, "human_human_group");
+}
+
+// Seed 002 ⑦ with the AI as host: its turns wait for the AI without a mention, and the dialogue
+// names its host.
+TEST_F(Records, AHostedGroupOfHumansWaitsForItsHostWithoutAMention) {
+  timeline d("hosted");
+  append({d.created({{"memberId", "alice"}, {"humans", json::array{"ann", "ben"}}, {"members", json::array{"alice"}}}),
+          group_message(d.at(0), "ann", "when do we meet?", "alice")});
+  const auto dialogue = store_->records()->dialogue("hosted")->value();
+  EXPECT_EQ(dialogue.dialogue_type, "human_group_ai");
+  EXPECT_EQ(dialogue.ai_id, "alice");
+  EXPECT_NE(dialogue.metadata.find(R"("host":"alice")"), std::string::npos) << dialogue.metadata;
+  const auto all = turns("hosted");
+  ASSERT_EQ(all.size(), 1U);
+  EXPECT_EQ(all[0].responder_role, "ai");
+  EXPECT_EQ(all[0].status, "pending");
+}
+
 TEST(RecordsMigration, ADatabaseFromBeforeTheRecordsGetsThemFromItsLog) {
   temp_dir dir;
   {

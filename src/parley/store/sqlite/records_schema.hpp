@@ -15,8 +15,9 @@ namespace parley::sqlite {
 // from, `turn.turn_type` and `turn.window_ms` the turn's type and response window, and
 // `records_cursor` is the reducer's per-dialog state (open turn, current session).
 // `session`, `turn` and `message` keep a rowid: it is their log order, which breaks ties between
-// rows of the same millisecond. `message_fts` is an external-content index (the text is stored once, in `message`); the
-// trigram tokenizer matches inside CJK text, which has no spaces between words.
+// rows of the same millisecond. Version 10 (schema.cpp) made `dialogue` again with `human_human_group`
+// in its CHECK; a fresh database gets this layout first, then that one. `message_fts` is an external-content index (the
+// text is stored once, in `message`); the trigram tokenizer matches inside CJK text, which has no spaces between words.
 // The seed's enumerations are CHECKs written as `x = 'a' OR x = 'b'`, never `x IN ('a', 'b')`: for
 // an IN list SQLite (3.40) builds a temporary index on every INSERT and UPDATE — four per turn row,
 // a fifth of the cost of writing the records.

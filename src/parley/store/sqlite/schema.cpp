@@ -194,6 +194,41 @@ CREATE TABLE message_embedding (
 );
 )sql";
 
+// Version 11: seed 002 tells private and group human⇄human dialogues apart
+// (`human_human_group` beside `human_human`, docs/records.md "Dialogue types"). SQLite cannot alter
+// a CHECK, so `dialogue` is made again with the wider one, its rows copied, the old table dropped
+// and the new one renamed in its place (SQLite's documented way to change a table; no view or
+// trigger names `dialogue`, and foreign keys are not enforced, so the other tables' REFERENCES
+// name the new table once it is renamed). A copied human⇄human row of three or more humans (its
+// `metadata.humans`) becomes a group, as the reducer now classifies it.
+constexpr const char* kV11 = R"sql(
+CREATE TABLE dialogue_v11 (
+  id TEXT PRIMARY KEY,
+  dialog_id TEXT NOT NULL UNIQUE,
+  dialogue_type TEXT NOT NULL CHECK (dialogue_type = 'human_ai' OR dialogue_type = 'ai_ai' OR
+        dialogue_type = 'ai_self' OR dialogue_type = 'lio_group' OR dialogue_type = 'human_human' OR
+        dialogue_type = 'human_human_group' OR dialogue_type = 'human_group_ai'),
+  human_id TEXT,
+  ai_id TEXT,
+  relation_id TEXT,
+  created_at INTEGER NOT NULL,
+  is_active INTEGER NOT NULL,
+  last_activity_at INTEGER NOT NULL,
+  metadata TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT INTO dialogue_v11 (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, created_at, is_active,
+                          last_activity_at, metadata)
+  SELECT id, dialog_id,
+         CASE WHEN dialogue_type = 'human_human' AND json_valid(metadata) AND
+                   coalesce(json_array_length(metadata, '$.humans'), 0) > 2
+              THEN 'human_human_group' ELSE dialogue_type END,
+         human_id, ai_id, relation_id, created_at, is_active, last_activity_at, metadata
+  FROM dialogue;
+DROP TABLE dialogue;
+ALTER TABLE dialogue_v11 RENAME TO dialogue;
+CREATE INDEX dialogue_by_created ON dialogue (created_at);
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -210,6 +245,7 @@ constexpr std::array kMigrations{
     migration{8, kV8},
     migration{9, kV9},
     migration{10, kV10},
+    migration{11, kV11},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
