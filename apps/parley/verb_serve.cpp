@@ -244,6 +244,62 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
   done = true;
 }
 
+// Runs the loop until nothing is left to run, or, once the shutdown is done, until a grace period
+// for clients that never close has passed; false when it gave up on them.
+bool run_until_shut_down(asio::io_context& io, const bool& shutdown_done) {
+  std::optional<std::chrono::steady_clock::time_point> done_at;
+  while (!io.stopped()) {
+    io.run_for(50ms);
+    if (!shutdown_done || io.stopped()) continue;
+    if (!done_at) done_at = std::chrono::steady_clock::now();
+    if (std::chrono::steady_clock::now() - *done_at > kShutdownGrace) return false;
+  }
+  return true;
+}
+
+// A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
+int exit_status_after_shutdown(store& log, const engine::engine& eng) {
+  log.flush();
+  std::fflush(stdout);
+  int status = kExitOk;
+  if (const auto problem = log.health_problem(); !problem.empty()) {
+    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
+    status = kExitRuntime;
+  }
+  if (const auto stalled = eng.stalled_dialogs(); stalled > 0) {
+    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
+                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
+                 stalled == 1 ? "it resumes" : "they resume");
+    status = kExitRuntime;
+  }
+  return status;
+}
+
+// Forgets the run board the tree_of_thoughts tool was given, before the board goes.
+class board_release {
+ public:
+  explicit board_release(tot::tot_tool_binding& binding) : binding_(binding) {}
+  board_release(const board_release&) = delete;
+  board_release& operator=(const board_release&) = delete;
+  ~board_release() { binding_.board = nullptr; }
+
+ private:
+  tot::tot_tool_binding& binding_;
+};
+
+// Says which model each member talks to; true when one of them is the built-in scripted model.
+bool announce_members(const config::team_config& team, const engine::engine& eng) {
+  bool scripted_offline = false;
+  for (const auto& member : team.members) {
+    std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
+    scripted_offline = scripted_offline || eng.provider_kind_of(member.id) == "scripted";
+  }
+  if (scripted_offline) {
+    std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
+  }
+  return scripted_offline;
+}
+
 }  // namespace
 
 int run_verb_serve(const std::vector<std::string>& raw) {
@@ -293,29 +349,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 
-  bool scripted_offline = false;
-  for (const auto& member : team.members) {
-    std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
-    scripted_offline = scripted_offline || eng->provider_kind_of(member.id) == "scripted";
-  }
-  if (scripted_offline) {
-    std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
-  }
+  const bool scripted_offline = announce_members(team, *eng);
   server::tot_progress_relay tot_progress(*channels);
   tot::run_board tot_runs(*eng, data_dir_of(*args), &tot_progress);
   // A member's tree_of_thoughts runs go through the board too (listed live, progress on the PubChan);
   // the board goes before the engine that holds the tool, so the tool forgets it first.
   tot_binding->board = &tot_runs;
-  class board_release {
-   public:
-    explicit board_release(tot::tot_tool_binding& binding) : binding_(binding) {}
-    board_release(const board_release&) = delete;
-    board_release& operator=(const board_release&) = delete;
-    ~board_release() { binding_.board = nullptr; }
-
-   private:
-    tot::tot_tool_binding& binding_;
-  } const forget_board(*tot_binding);
+  const board_release forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
   // After the context: its reads end (joined) before what they read goes.
@@ -375,32 +415,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });
-  bool gave_up = false;
-  std::optional<std::chrono::steady_clock::time_point> done_at;
-  while (!io.stopped()) {
-    io.run_for(50ms);
-    if (!shutdown_done || io.stopped()) continue;
-    if (!done_at) done_at = std::chrono::steady_clock::now();
-    if (std::chrono::steady_clock::now() - *done_at > kShutdownGrace) {
-      gave_up = true;
-      break;
-    }
-  }
-
-  log.flush();
-  std::fflush(stdout);
-  // A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
-  int status = kExitOk;
-  if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
-    status = kExitRuntime;
-  }
-  if (const auto stalled = eng->stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
-                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
-                 stalled == 1 ? "it resumes" : "they resume");
-    status = kExitRuntime;
-  }
+  const bool gave_up = !run_until_shut_down(io, shutdown_done);
+  const int status = exit_status_after_shutdown(log, *eng);
   if (gave_up) {
     // Coroutines still hold references into the engine and the sockets; the log is flushed, so
     // leaving without unwinding them is safe and avoids tearing them down in the wrong order.

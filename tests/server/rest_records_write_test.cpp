@@ -187,7 +187,9 @@ TEST_F(RecordsWriteRest, WrittenRecordsSurviveARestart) {
   restart();
   EXPECT_EQ(get_ok("/api/dialogues/" + id + "/sessions"), sessions);
   EXPECT_EQ(get_ok("/api/turns/" + turn_id), turn);
-  EXPECT_EQ(get_ok("/api/messages/" + text(message.at("id"))).at("message"), message);
+  auto read_back = get_ok("/api/messages/" + text(message.at("id"))).at("message").as_object();
+  read_back.erase("embedding_vector");  // shown only when one message is read; none here
+  EXPECT_EQ(json::value(read_back), message);
 }
 
 class RecordsViewsRest : public RecordsWriteRest {};
