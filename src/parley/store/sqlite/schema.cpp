@@ -179,6 +179,16 @@ CREATE INDEX events_by_input_msg_id ON events (
 ) WHERE type IN ('user_message', 'question_answered');
 )sql";
 
+// Version 10: a message sent to a flow (seed 004) is idempotent by its msgId too (store.hpp,
+// find_input). Its msgId is on the flow event that took it in (`input.msgId`), so a second partial
+// index takes those two types; the index of user messages and answers is left as it is, so their
+// appends pay nothing more.
+constexpr const char* kV10 = R"sql(
+CREATE INDEX events_by_flow_input_msg_id ON events (
+  (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.input.msgId') END)
+) WHERE type IN ('flow_thread_saved', 'flow_thread_appended');
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -194,6 +204,7 @@ constexpr std::array kMigrations{
     migration{7, kV7},
     migration{8, kV8},
     migration{9, kV9},
+    migration{10, kV10},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
