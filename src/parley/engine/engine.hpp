@@ -59,6 +59,7 @@ struct user_answer {
   std::string msg_id;
   std::string question_id;
   std::string continuation_type = "answer";
+  std::string from;  // the user who answers, recorded with the answer; "" when none is named
 };
 
 struct open_question {

@@ -99,7 +99,7 @@ handler_result post_answer(server_context& context, const rest_request& request,
   if (!body) co_return failure;
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer"};
+  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer", request.who->id};
   auto answered = co_await context.engine.answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
