@@ -79,7 +79,7 @@ handler_result post_message(server_context& context, const rest_request& request
                              request.idempotency_key);
   if (!input) co_return field_error(input.err());
   if (is_flow_member(context, row->member_id)) {
-    co_return co_await post_flow_message(context, *row, *input, body->attachment.has_value());
+    co_return co_await post_flow_message(context, request, *row, *input, body->attachment.has_value());
   }
   auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
