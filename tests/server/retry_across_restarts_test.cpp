@@ -167,17 +167,6 @@ class retry_across_restarts : public RestTest {
 };
 using RetryAcrossRestarts = retry_across_restarts;
 
-// An OpenAI-compatible stream that says `text` and stops.
-parley::testing::fake_response saying(std::string_view text) {
-  return parley::testing::fake_response::sse(
-      {R"(data: {"id":"c1","choices":[{"index":0,"delta":{"content":)" + json::serialize(json::string(text)) +
-           R"(},"finish_reason":null}]})"
-           "\n\n",
-       R"(data: {"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})"
-       "\n\n",
-       "data: [DONE]\n\n"});
-}
-
 TEST_F(RetryAcrossRestarts, ACreateKilledBeforeItsReplyReturnsTheFirstDialogWhenRetried) {
   start("q4h");
   const json::value body{{"content", "hello"}, {"msgId", "create-1"}};
@@ -212,7 +201,10 @@ TEST_F(RetryAcrossRestarts, ACreateKilledBeforeItsReplyReturnsTheFirstDialogWhen
 TEST_F(RetryAcrossRestarts, ACreateWithAnAttachmentKilledWhileItIsDescribedMakesOneDialogWhenRetried) {
   parley::testing::fake_http_server captioner;
   captioner.push(parley::testing::fake_response::sse({": describing\n\n"}, parley::testing::fake_ending::never_end));
-  captioner.push(saying("a red square"));
+  // A description is asked for without streaming: the answer is one JSON body.
+  captioner.push(parley::testing::fake_response::json(
+      R"({"id":"c1","choices":[{"index":0,"message":{"role":"assistant","content":"a red square"},)"
+      R"("finish_reason":"stop"}]})"));
   start_media_with_captioner(captioner);
   const auto upload = upload_png();
   ASSERT_FALSE(upload.empty());
@@ -229,7 +221,8 @@ TEST_F(RetryAcrossRestarts, ACreateWithAnAttachmentKilledWhileItIsDescribedMakes
   ASSERT_EQ(again.status, 201) << again.body;
   EXPECT_EQ(dialog_id_of(again), id);
   EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 1);
-  ASSERT_TRUE(eventually_says(id, "lead heard: [image (png, 1 KB)] a red square\nwhat is this?"));
+  ASSERT_TRUE(eventually_says(id, "lead heard: [image (png, 1 KB)] a red square\nwhat is this?"))
+      << json::serialize(messages(id));
   EXPECT_EQ(user_messages(messages(id)), 1);
   EXPECT_EQ(captioner.requests().size(), 2U);  // the cut description, and the retry's
   stop_and_check();
@@ -251,7 +244,8 @@ TEST_F(RetryAcrossRestarts, AFlowCreateKilledWhileItsStepRunsReturnsTheFirstDial
   const auto retried = client().post("/api/dialogs", body);
   ASSERT_EQ(retried.status, 201) << retried.body;
   EXPECT_EQ(dialog_id_of(retried), first);
-  const auto& thread = retried.json().at("flow").at("thread");
+  const auto reply = retried.json();  // kept: `thread` refers into it
+  const auto& thread = reply.at("flow").at("thread");
   ASSERT_EQ(thread.at("messages").as_array().size(), 2U) << retried.body;  // the message and the flow's question
   EXPECT_EQ(thread.at("messages").at(1).at("text"), "What topic should the article cover, and who will read it?");
   const auto again = client().post("/api/dialogs", body);
