@@ -12,9 +12,13 @@
 #include <boost/asio/write.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "parley/engine/integrity.hpp"
 #include "parley/store/store.hpp"
 #include "rest_fixture.hpp"
+#include "support/fake_http_server.hpp"
 #include "ws_client.hpp"
 
 namespace parley::test {
@@ -55,7 +59,8 @@ class retry_across_restarts : public RestTest {
     EXPECT_TRUE(report->problems.empty()) << report->problems.front();
   }
 
-  // The user messages and answers the stored log holds with `msg_id` (the server stopped).
+  // The user messages, answers and messages to flows the stored log holds with `msg_id` (the
+  // server stopped).
   int stored_inputs_with(const std::string& msg_id) const {
     auto log = open_sqlite_store(data_dir().string());
     EXPECT_TRUE(log) << log.err().message;
@@ -67,7 +72,9 @@ class retry_across_restarts : public RestTest {
     for (const auto& ev : *events) {
       const auto* message = ev.as<events::user_message>();
       const auto* answer = ev.as<events::question_answered>();
-      count += (message != nullptr && message->msg_id == msg_id) || (answer != nullptr && answer->msg_id == msg_id);
+      const auto* flow = flow_input_of(ev);
+      count += (message != nullptr && message->msg_id == msg_id) || (answer != nullptr && answer->msg_id == msg_id) ||
+               (flow != nullptr && flow->msg_id == msg_id);
     }
     return count;
   }
@@ -89,6 +96,70 @@ class retry_across_restarts : public RestTest {
     const std::string sub(questions[0].at("dialog").at("selfId").as_string());
     EXPECT_TRUE(eventually([&] { return dialog(sub).at("dialog").at("openQuestions") == 1; }));
     return {root, sub, std::string(questions[0].at("id").as_string())};
+  }
+
+  // The media team (tests/server/teams/media) with its captioner on `captioner`, an
+  // OpenAI-compatible fake whose answers a test scripts: a caption can be made to take forever.
+  void start_media_with_captioner(const parley::testing::fake_http_server& captioner) {
+    team_dir_ = root_ / "media";
+    std::filesystem::copy(std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/media", team_dir_,
+                          std::filesystem::copy_options::recursive);
+    std::ofstream(team_dir_ / "team.yaml")
+        << "version: 1\ndefault_member: lead\nworkspace: workspace\nmedia: {captioner: seer}\nproviders:\n"
+           "  offline: {kind: scripted, script: script.yaml}\n"
+           "  fake: {kind: openai, base_url: \""
+        << captioner.base_url()
+        << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\nmembers:\n"
+           "  lead: {name: Lead, persona: You lead., provider: offline, model: scripted}\n"
+           "  seer: {name: Seer, persona: You see., provider: fake, model: m, vision: true}\n";
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+
+  // The example team of examples/flows (article_writer, a flow member) on its scripted model, each
+  // character of an answer `delay_ms` apart: slow enough that a step is still running when the
+  // server is killed, or (0) as fast as it goes.
+  void write_flow_team(int delay_ms) {
+    if (team_dir_.empty()) {
+      team_dir_ = root_ / "flows";
+      std::filesystem::copy(std::filesystem::path(PARLEY_SOURCE_DIR) / "examples/flows", team_dir_,
+                            std::filesystem::copy_options::recursive);
+    }
+    const auto script = team_dir_ / "article_creation" / "script.yaml";
+    std::ifstream in(script);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text = text.substr(text.find("members:"));
+    std::ofstream(script) << (delay_ms > 0 ? "chunk_size: 1\ndelay_ms: " + std::to_string(delay_ms) + "\n"
+                                           : std::string("chunk_size: 16\n"))
+                          << text;
+  }
+
+  void start_flows(int delay_ms) {
+    write_flow_team(delay_ms);
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+
+  // The flow's main thread as the log holds it.
+  json::array thread_messages(const std::string& id) const {
+    const auto body = client().get("/api/dialogs/" + id + "/thread").json();
+    if (!body.is_object()) return {};
+    return body.at("thread").at("messages").as_array();
+  }
+
+  static std::int64_t user_turns(const json::array& messages) {
+    std::int64_t count = 0;
+    for (const auto& m : messages) count += m.at("sender") == "user" ? 1 : 0;
+    return count;
+  }
+
+  std::string upload_png() {
+    const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + std::string(600, 'p');
+    const auto reply = client().request("POST", "/api/uploads", png, {{"Content-Type", "image/png"}});
+    EXPECT_EQ(reply.status, 201) << reply.body;
+    return reply.status == 201 ? std::string(reply.json().at("upload").at("id").as_string()) : std::string{};
   }
 
   boost::asio::io_context io_;
@@ -122,6 +193,111 @@ TEST_F(RetryAcrossRestarts, ACreateKilledBeforeItsReplyReturnsTheFirstDialogWhen
   EXPECT_EQ(user_messages(messages(first)), 1);
   stop_and_check();
   EXPECT_EQ(stored_inputs_with("create-1"), 1);
+}
+
+// A create with an image is one commit too: the server is killed while the captioner describes the
+// image — after the upload was taken, before anything of the dialog is durable — and the retry
+// makes the dialog once, with its message and caption.
+TEST_F(RetryAcrossRestarts, ACreateWithAnAttachmentKilledWhileItIsDescribedMakesOneDialogWhenRetried) {
+  parley::testing::fake_http_server captioner;
+  captioner.push(parley::testing::fake_response::sse({": describing\n\n"}, parley::testing::fake_ending::never_end));
+  // A description is asked for without streaming: the answer is one JSON body.
+  captioner.push(parley::testing::fake_response::json(
+      R"({"id":"c1","choices":[{"index":0,"message":{"role":"assistant","content":"a red square"},)"
+      R"("finish_reason":"stop"}]})"));
+  start_media_with_captioner(captioner);
+  const auto upload = upload_png();
+  ASSERT_FALSE(upload.empty());
+  const json::value body{
+      {"content", "what is this?"}, {"msgId", "create-media-1"}, {"attachment", json::object{{"uploadId", upload}}}};
+  send_without_reading("/api/dialogs", body);
+  ASSERT_TRUE(eventually([&] { return captioner.requests().size() == 1; }));
+  kill_and_restart();
+
+  const auto retried = client().post("/api/dialogs", body);
+  ASSERT_EQ(retried.status, 201) << retried.body;
+  const auto id = dialog_id_of(retried);
+  const auto again = client().post("/api/dialogs", body);
+  ASSERT_EQ(again.status, 201) << again.body;
+  EXPECT_EQ(dialog_id_of(again), id);
+  EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 1);
+  ASSERT_TRUE(eventually_says(id, "lead heard: [image (png, 1 KB)] a red square\nwhat is this?"))
+      << json::serialize(messages(id));
+  EXPECT_EQ(user_messages(messages(id)), 1);
+  EXPECT_EQ(captioner.requests().size(), 2U);  // the cut description, and the retry's
+  stop_and_check();
+  EXPECT_EQ(stored_inputs_with("create-media-1"), 1);
+}
+
+// A flow (seed 004) records the client's msgId with the message that starts it: a create killed
+// while the flow's first step runs, retried after the restart, runs what was left of that step and
+// answers with the same dialog — never a second one, never the message twice.
+TEST_F(RetryAcrossRestarts, AFlowCreateKilledWhileItsStepRunsReturnsTheFirstDialogWhenRetried) {
+  start_flows(200);
+  const json::value body{{"memberId", "article_writer"}, {"content", "Write me an article"}, {"msgId", "flow-1"}};
+  send_without_reading("/api/dialogs", body);
+  ASSERT_TRUE(eventually([&] { return client().get("/api/dialogs").json().at("total") == 1; }));
+  const std::string first(client().get("/api/dialogs").json().at("dialogs").at(0).at("id").as_string());
+  write_flow_team(0);
+  kill_and_restart();
+
+  const auto retried = client().post("/api/dialogs", body);
+  ASSERT_EQ(retried.status, 201) << retried.body;
+  EXPECT_EQ(dialog_id_of(retried), first);
+  const auto reply = retried.json();  // kept: `thread` refers into it
+  const auto& thread = reply.at("flow").at("thread");
+  ASSERT_EQ(thread.at("messages").as_array().size(), 2U) << retried.body;  // the message and the flow's question
+  EXPECT_EQ(thread.at("messages").at(1).at("text"), "What topic should the article cover, and who will read it?");
+  const auto again = client().post("/api/dialogs", body);
+  ASSERT_EQ(again.status, 201) << again.body;
+  EXPECT_EQ(dialog_id_of(again), first);
+  const auto changed = client().post(
+      "/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write a poem"}, {"msgId", "flow-1"}});
+  EXPECT_EQ(changed.status, 409) << changed.body;
+  EXPECT_EQ(message_of(changed).rfind("msgId: 'flow-1' ", 0), 0U) << changed.body;
+
+  EXPECT_EQ(client().get("/api/dialogs").json().at("total"), 1);
+  EXPECT_EQ(thread_messages(first).size(), 2U);
+  stop_and_check();
+  EXPECT_EQ(stored_inputs_with("flow-1"), 1);
+}
+
+// The same for a message posted to a waiting flow: killed while the step it started runs, the
+// retry finishes that step and answers with the thread; the message is in it once.
+TEST_F(RetryAcrossRestarts, AFlowPostKilledWhileItsStepRunsIsTakenOnceWhenRetried) {
+  start_flows(0);
+  const auto created =
+      client().post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write me an article"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const auto id = dialog_id_of(created);
+  write_flow_team(200);
+  restart();
+  const std::string target = "/api/dialogs/" + id + "/messages";
+  const json::value body{{"content", "Tea, for beginners"}, {"msgId", "flow-post-1"}};
+  send_without_reading(target, body);
+  ASSERT_TRUE(eventually([&] { return user_turns(thread_messages(id)) == 2; }));
+  write_flow_team(0);
+  kill_and_restart();
+
+  const auto retried = client().post(target, body);
+  ASSERT_EQ(retried.status, 200) << retried.body;
+  EXPECT_EQ(retried.json().at("msgId"), "flow-post-1");
+  EXPECT_EQ(retried.json().at("flow").at("completed"), true) << retried.body;
+  const auto messages = thread_messages(id);
+  ASSERT_EQ(messages.size(), 5U);
+  EXPECT_EQ(user_turns(messages), 2);
+  EXPECT_EQ(messages[4].at("text"), "Tea for beginners. Tea matters because ... (the article)");
+  // In the running process: the same answer, nothing appended.
+  const auto again = client().post(target, body);
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.json().at("flow").at("thread").at("messages").as_array().size(), 5U);
+  const auto changed = client().post(target, json::value{{"content", "Coffee"}, {"msgId", "flow-post-1"}});
+  EXPECT_EQ(changed.status, 409) << changed.body;
+  EXPECT_EQ(message_of(changed).rfind("msgId: 'flow-post-1' ", 0), 0U) << changed.body;
+
+  EXPECT_EQ(thread_messages(id).size(), 5U);
+  stop_and_check();
+  EXPECT_EQ(stored_inputs_with("flow-post-1"), 1);
 }
 
 TEST_F(RetryAcrossRestarts, APostKilledBeforeItsReplyIsTakenOnceWhenRetried) {

@@ -218,8 +218,17 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   if (spec.member_id.empty() && !spec.humans_only && spec.members.empty()) {
     co_return make_error(errc::invalid_argument, "a dialog needs a member, members or humans_only");
   }
-  if (!spec.first_message.empty()) {
-    if (auto valid = check_user_message(spec.first_message); !valid) co_return std::move(valid).err();
+  std::optional<events::attachment> media;
+  if (!spec.first_message_attachment.empty()) {
+    if (auto problem = events::decode_object(spec.first_message_attachment, media.emplace(), "attachment")) {
+      co_return make_error(errc::invalid_argument, problem->path + ": " + problem->problem);
+    }
+  }
+  const bool with_first_message = !spec.first_message.empty() || media.has_value();
+  if (with_first_message) {
+    if (auto valid = check_user_message(spec.first_message, media.has_value()); !valid) {
+      co_return std::move(valid).err();
+    }
   }
   // A retried create (its reply was lost) returns the dialog the first one made.
   if (!spec.first_message_id.empty()) {
@@ -228,6 +237,8 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     if (!earlier) co_return std::move(earlier).err();
     if (*earlier) co_return std::move(**earlier);
   }
+  // Described before anything is written: the dialog and its first message share one commit.
+  if (media) co_await describe_attachment(*media);
   if (!spec.task_doc_path.empty()) {
     if (auto made = ensure_taskdoc(team_.workspace, spec.task_doc_path); !made) co_return std::move(made).err();
   }
@@ -251,10 +262,10 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
     co_return std::move(staged).err();
   }
   auto& ref = *runtime;
-  if (!spec.first_message.empty()) {
+  if (with_first_message) {
     if (spec.first_message_id.empty()) spec.first_message_id = new_uuid();
     auto input = input_payload(ref, std::move(spec.first_message), std::move(spec.first_message_id),
-                               events::message_origin::user, std::move(spec.first_message_from), std::nullopt);
+                               events::message_origin::user, std::move(spec.first_message_from), std::move(media));
     if (auto staged = stage(ref, std::move(input)); !staged) {
       co_return std::move(staged).err();
     }

@@ -51,6 +51,10 @@ struct new_dialog {
   std::string first_message;
   std::string first_message_id;  // empty: a new UUID
   std::string first_message_from;
+  // Its attachment (the wire object post_user_message takes; empty: none), described by the team's
+  // captioner or transcriber before the commit, so the message and its media are committed with
+  // the dialog too: a crash while a model describes it leaves nothing, and a retry makes it once.
+  boost::json::object first_message_attachment;
 };
 
 // Seed 001 `drive_dialog_by_user_answer`: the human answers an open question (Q4H).
@@ -60,6 +64,7 @@ struct user_answer {
   std::string msg_id;
   std::string question_id;
   std::string continuation_type = "answer";
+  std::string from;  // the user who answers, recorded with the answer; "" when none is named
 };
 
 struct open_question {

@@ -15,10 +15,9 @@ error conflict(std::string_view msg_id, std::string_view problem) {
 
 result<std::optional<input_record>> match_retry(const std::optional<input_record>& earlier, const sent_input& input) {
   if (!earlier) return std::optional<input_record>{};
-  // Someone else's id first: nothing of their input (its kind, dialog or words) is told.
-  if (earlier->kind == input_kind::message && earlier->from != input.from) {
-    return conflict(input.msg_id, "was already used for another message");
-  }
+  // Someone else's id first: nothing of their input (its kind, dialog or words) is told. An answer
+  // logged before answers recorded their user holds "": only a retry that names nobody matches it.
+  if (earlier->from != input.from) return conflict(input.msg_id, "was already used by another user");
   if (earlier->kind != input.kind) {
     return conflict(input.msg_id, "was already used for " + std::string(kind_name(earlier->kind)) + ", not " +
                                       std::string(kind_name(input.kind)));

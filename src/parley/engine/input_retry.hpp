@@ -20,7 +20,7 @@ struct sent_input {
   input_kind kind = input_kind::message;
   std::string_view msg_id;
   std::string_view dialog_id;  // empty for a create, which names no dialog yet
-  std::string_view from;       // the user who sends it (compared for messages; answers record nobody)
+  std::string_view from;       // the user who sends it: a retry comes from the same user
   std::string_view content;
   std::string_view question_id;  // an answer's question
 };

@@ -90,14 +90,15 @@ void check_waits(const std::string& id, const replayed& d, const std::map<std::s
   }
 }
 
-// A client's msgId names one input (input_retry.hpp): a second user message or answer with it is a
-// retry that was taken twice.
+// A client's msgId names one input (input_retry.hpp): a second user message, answer or message to
+// a flow with it is a retry that was taken twice.
 class input_ids {
  public:
   void note(const std::string& dialog_id, const event& ev, std::vector<std::string>& problems) {
     const std::string* msg_id = nullptr;
     if (const auto* message = ev.as<events::user_message>()) msg_id = &message->msg_id;
     if (const auto* answer = ev.as<events::question_answered>()) msg_id = &answer->msg_id;
+    if (const auto* flow = flow_input_of(ev)) msg_id = &flow->msg_id;
     if (msg_id == nullptr || msg_id->empty()) return;
     const std::string here = "dialog " + dialog_id + " event " + std::to_string(ev.seq);
     const auto [first, fresh] = first_.emplace(*msg_id, here);

@@ -31,6 +31,7 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
       auto earlier = dialog_of_retry({.kind = input_kind::answer,
                                       .msg_id = answer.msg_id,
                                       .dialog_id = answer.dialog,
+                                      .from = answer.from,
                                       .content = answer.content,
                                       .question_id = answer.question_id});
       if (!earlier) co_return std::move(earlier).err();
@@ -51,8 +52,9 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
     }
     const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
     if (answer.msg_id.empty()) answer.msg_id = new_uuid();
-    if (auto staged = stage(dialog, events::question_answered{dialog.row().course, answer.question_id,
-                                                              question->call_id, answer.content, answer.msg_id});
+    if (auto staged =
+            stage(dialog, events::question_answered{dialog.row().course, answer.question_id, question->call_id,
+                                                    answer.content, answer.msg_id, answer.from});
         !staged) {
       co_return std::move(staged).err();
     }

@@ -37,24 +37,26 @@ thread_message user_message(std::string_view text) {
 
 }  // namespace
 
-asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text, std::vector<std::string> humans) {
+asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text, thread_start how) {
   PARLEY_CO_TRY(check_user_text(text));
   auto probe = factory_(thread_settings{});  // refuses a flow whose agent cannot be built, before anything is written
   if (!probe) co_return std::move(probe).err();
   flow_thread main;
-  main.id = new_dialog_id();
+  main.id = how.thread_id.empty() ? new_dialog_id() : std::move(how.thread_id);
   main.settings = (*probe)->settings;
   main.messages.push_back(user_message(text));
   main.settings.pending_tasks.push_back(user_task(text, {}));
   const std::string title(text.substr(0, 80));
-  PARLEY_CO_TRY(co_await repository_.create_thread(main, member_id_, title, std::move(humans)));
+  PARLEY_CO_TRY(
+      co_await repository_.create_thread(main, member_id_, title, std::move(how.humans), std::move(how.input)));
   auto ran = co_await run_pending(main);
   if (!ran) co_return std::move(ran).err();
   co_return main;
 }
 
 asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id, std::string_view text,
-                                                      std::string_view ui_action) {
+                                                      std::string_view ui_action,
+                                                      std::optional<events::flow_input> input) {
   PARLEY_CO_TRY(check_user_text(text));
   if (!ui_action.empty() && ui_action != "retry") {
     co_return make_error(errc::invalid_argument,
@@ -75,7 +77,7 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
   }
   main->messages.push_back(user_message(text));
   main->settings.pending_tasks.push_back(user_task(text, ui_action));
-  PARLEY_CO_TRY(co_await repository_.save_thread(*main));
+  PARLEY_CO_TRY(co_await repository_.save_thread(*main, std::move(input)));
   auto ran = co_await run_pending(*main);
   if (!ran) co_return std::move(ran).err();
   co_return std::move(*main);

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,15 @@ namespace parley::flow {
 // Builds the main agent of a thread (ArticleCreationAgent.create(metadata, settings)).
 using main_agent_factory = std::function<result<std::unique_ptr<base_agent>>(const thread_settings& settings)>;
 
+// How a main thread is started: who may see it, the client's request that brought its first
+// message (recorded with it, so a retry finds the thread), and its id when the caller must know it
+// before the flow runs (empty: a new one).
+struct thread_start {
+  std::vector<std::string> humans;
+  std::optional<events::flow_input> input;
+  std::string thread_id;
+};
+
 struct flow_step_observer {
   std::function<void(const flow_thread&, const task&)> on_task_done;  // after each task's save
 };
@@ -42,12 +52,13 @@ class flow_runner {
         member_id_(std::move(member_id)) {}
 
   // A new main thread whose first message is `text` from the user; runs until the flow waits.
-  // `humans`: who may see the thread's dialog on a server with users (thread_repository::create_thread).
-  boost::asio::awaitable<result<flow_thread>> start(std::string_view text, std::vector<std::string> humans = {});
+  boost::asio::awaitable<result<flow_thread>> start(std::string_view text, thread_start how = {});
   // The user says `text` in a waiting flow; runs until it waits again. `ui_action` "retry" marks the
-  // task as a retry (the suggestion is dropped, not applied).
+  // task as a retry (the suggestion is dropped, not applied). With `input` (the client's request)
+  // the message is durable, and recorded with it, before the flow runs.
   boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,
-                                                  std::string_view ui_action = {});
+                                                  std::string_view ui_action = {},
+                                                  std::optional<events::flow_input> input = {});
   // Runs what the log says is left to do (after a crash or a failed step).
   boost::asio::awaitable<result<flow_thread>> resume(std::string_view thread_id);
 

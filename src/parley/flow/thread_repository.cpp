@@ -75,6 +75,16 @@ bool collect_appends(const flow_thread& before, const flow_thread& now, const su
   return true;
 }
 
+// The client's request rides on the event that takes its message in.
+void attach_input(event& ev, std::optional<events::flow_input> input) {
+  if (!input) return;
+  if (auto* saved = std::get_if<events::flow_thread_saved>(&ev.payload)) {
+    saved->input = std::move(input);
+  } else if (auto* appended = std::get_if<events::flow_thread_appended>(&ev.payload)) {
+    appended->input = std::move(input);
+  }
+}
+
 }  // namespace
 
 std::int64_t thread_repository::next_seq(std::string_view thread_id) {
@@ -123,6 +133,7 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
   auto outcome = co_await async_append(log_, executor_, std::move(batch));
   if (!outcome) {
     last_seq_.erase(id);
+    forget(id);  // read again from the log, which does not hold what was refused
     co_return outcome;
   }
   last_seq_[id] = seq - 1;
@@ -152,8 +163,8 @@ asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_
 }
 
 asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread& main, std::string_view member_id,
-                                                               std::string_view title,
-                                                               std::vector<std::string> humans) {
+                                                               std::string_view title, std::vector<std::string> humans,
+                                                               std::optional<events::flow_input> input) {
   if (main.id.empty()) co_return make_error(errc::invalid_argument, "create_thread: the thread has no id");
   event created;
   created.dialog_id = main.id;
@@ -168,12 +179,14 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   std::vector<event> batch;
   batch.push_back(std::move(created));
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  attach_input(batch.back(), std::move(input));
   last_seq_[main.id] = 0;
   remember(main);
   co_return co_await append(main.id, std::move(batch), true);
 }
 
-asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main) {
+asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main,
+                                                             std::optional<events::flow_input> input) {
   std::vector<event> batch;
   const auto sent = sent_.find(main.id);
   flow_thread_appended appended;
@@ -189,7 +202,9 @@ asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& 
     batch.push_back(make_event(main.id, flow_thread_saved{main}));
     remember(main);
   }
-  co_return co_await append(main.id, std::move(batch), false);
+  const bool wait = input.has_value();
+  attach_input(batch.back(), std::move(input));
+  co_return co_await append(main.id, std::move(batch), wait);
 }
 
 asio::awaitable<result<void>> thread_repository::update_message(flow_thread& main, std::string_view message_id,

@@ -61,10 +61,15 @@ class thread_repository {
 
   // A new main thread: the dialog it lives in and its first content, in one commit. `humans` are
   // the root's people (the server's users who may see it), its creator first; none in the CLI.
+  // `input`: the client's request that brought its first message, recorded with it for retries.
   boost::asio::awaitable<result<void>> create_thread(const flow_thread& main, std::string_view member_id,
-                                                     std::string_view title, std::vector<std::string> humans = {});
-  // saveThread: the whole main thread, after any change of structure at any depth.
-  boost::asio::awaitable<result<void>> save_thread(const flow_thread& main);
+                                                     std::string_view title, std::vector<std::string> humans = {},
+                                                     std::optional<events::flow_input> input = {});
+  // saveThread: the whole main thread, after any change of structure at any depth. With `input`
+  // (the client's request whose message this save takes in) it is recorded on the event and the
+  // save is durable before the call returns, so a retry finds it however the step then ends.
+  boost::asio::awaitable<result<void>> save_thread(const flow_thread& main,
+                                                   std::optional<events::flow_input> input = {});
   // updateMessage: one message (found by id at any depth) gets new text and/or meta; `main` is
   // updated too.
   boost::asio::awaitable<result<void>> update_message(flow_thread& main, std::string_view message_id,

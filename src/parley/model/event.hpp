@@ -63,4 +63,14 @@ inline constexpr std::string_view flow_message_updated = events::flow_message_up
 inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
 }  // namespace event_type
 
+// The client's message a flow event took in (events::flow_input), or null: the other inputs a msgId
+// names are user_message and question_answered (store::find_input, `parley check`).
+inline const events::flow_input* flow_input_of(const event& ev) noexcept {
+  if (const auto* saved = ev.as<events::flow_thread_saved>(); saved != nullptr && saved->input) return &*saved->input;
+  if (const auto* appended = ev.as<events::flow_thread_appended>(); appended != nullptr && appended->input) {
+    return &*appended->input;
+  }
+  return nullptr;
+}
+
 }  // namespace parley

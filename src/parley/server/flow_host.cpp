@@ -1,5 +1,6 @@
 #include "parley/server/flow_host.hpp"
 
+#include "parley/core/ids.hpp"
 #include "parley/flow/yaml_agent.hpp"
 
 namespace parley::server {
@@ -34,15 +35,38 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
   return host;
 }
 
+namespace {
+
+// Marks a dialog as having a step under way, taken off again however the step ends (an exception
+// unwinding the coroutine included).
+struct running_mark {
+  std::set<std::string, std::less<>>& running;
+  std::string id;
+  running_mark(std::set<std::string, std::less<>>& marks, std::string dialog_id)
+      : running(marks), id(std::move(dialog_id)) {
+    running.insert(id);
+  }
+  running_mark(const running_mark&) = delete;
+  running_mark& operator=(const running_mark&) = delete;
+  ~running_mark() { running.erase(id); }
+};
+
+}  // namespace
+
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::start(std::string member_id, std::string text,
-                                                                   std::vector<std::string> humans) {
+                                                                   std::vector<std::string> humans,
+                                                                   std::optional<events::flow_input> input) {
   const auto found = members_.find(member_id);
   if (found == members_.end()) co_return make_error(errc::not_found, "member " + member_id + " is not a flow");
-  co_return co_await found->second.runner->start(text, std::move(humans));
+  // Named before the flow runs, so that a retry arriving meanwhile sees its step under way.
+  flow::thread_start how{std::move(humans), std::move(input), new_dialog_id()};
+  const running_mark mark(running_, how.thread_id);
+  co_return co_await found->second.runner->start(text, std::move(how));
 }
 
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string member_id, std::string dialog_id,
-                                                                 std::string text) {
+                                                                 std::string text,
+                                                                 std::optional<events::flow_input> input) {
   const auto found = members_.find(member_id);
   if (found == members_.end()) {
     co_return make_error(errc::conflict, "dialog " + dialog_id + " is a flow of member " + member_id +
@@ -51,18 +75,30 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
   if (running_.contains(dialog_id)) {
     co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
   }
-  // Taken off again however the step ends (an exception unwinding the coroutine included).
-  struct running_mark {
-    std::set<std::string, std::less<>>& running;
-    std::string id;
-    ~running_mark() { running.erase(id); }
-  } mark{running_, dialog_id};
-  running_.insert(dialog_id);
+  const running_mark mark(running_, dialog_id);
   if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, true);
-  auto outcome = co_await found->second.runner->say(dialog_id, text);
+  const std::string_view no_ui_action;
+  auto outcome = co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
   running_.erase(dialog_id);
   if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, false);
   co_return outcome;
+}
+
+boost::asio::awaitable<result<flow::flow_thread>> flow_host::retried(std::string member_id, std::string dialog_id) {
+  const auto found = members_.find(member_id);
+  if (found == members_.end()) {
+    co_return make_error(errc::conflict, "dialog " + dialog_id + " is a flow of member " + member_id +
+                                             ", which the team no longer has as a flow");
+  }
+  if (running_.contains(dialog_id)) {
+    co_return make_error(errc::conflict, "msgId: dialog " + dialog_id +
+                                             " is still working on this message; retry once the flow waits again");
+  }
+  auto thread = repository_.load_thread(dialog_id);
+  if (!thread) co_return std::move(thread).err();
+  if (thread->settings.pending_tasks.empty()) co_return std::move(*thread);
+  const running_mark mark(running_, dialog_id);
+  co_return co_await found->second.runner->resume(dialog_id);
 }
 
 }  // namespace parley::server

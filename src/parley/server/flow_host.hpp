@@ -57,11 +57,19 @@ class flow_host {
   bool running(std::string_view dialog_id) const { return running_.contains(dialog_id); }
 
   // A new main thread of `member_id` whose first user message is `text`; runs until the flow waits.
-  // `humans`: who may see the new dialog (its creator first), as for any root.
+  // `humans`: who may see the new dialog (its creator first), as for any root. `input`: the
+  // client's request, recorded with the message so that a retry finds it (retried below).
   boost::asio::awaitable<result<flow::flow_thread>> start(std::string member_id, std::string text,
-                                                          std::vector<std::string> humans);
+                                                          std::vector<std::string> humans,
+                                                          std::optional<events::flow_input> input = {});
   // The user says `text` in the flow `dialog_id` of `member_id`; runs until the flow waits again.
-  boost::asio::awaitable<result<flow::flow_thread>> say(std::string member_id, std::string dialog_id, std::string text);
+  boost::asio::awaitable<result<flow::flow_thread>> say(std::string member_id, std::string dialog_id, std::string text,
+                                                        std::optional<events::flow_input> input = {});
+  // The answer to a retry of a create or post the flow `dialog_id` already took (found by its
+  // msgId): its thread, with nothing taken again. A step the first attempt started and a crash cut
+  // is run to its end first — what the log says is left (flow_runner::resume), never the message
+  // again. A conflict while the first attempt's step is still running here.
+  boost::asio::awaitable<result<flow::flow_thread>> retried(std::string member_id, std::string dialog_id);
 
   flow_host(const flow_host&) = delete;
   flow_host& operator=(const flow_host&) = delete;

@@ -79,7 +79,7 @@ handler_result post_message(server_context& context, const rest_request& request
                              request.idempotency_key);
   if (!input) co_return field_error(input.err());
   if (is_flow_member(context, row->member_id)) {
-    co_return co_await post_flow_message(context, *row, *input, body->attachment.has_value());
+    co_return co_await post_flow_message(context, request, *row, *input, body->attachment.has_value());
   }
   auto attachment = read_attachment(context, request, body->attachment);
   if (!attachment) co_return field_error(attachment.err());
@@ -99,7 +99,7 @@ handler_result post_answer(server_context& context, const rest_request& request,
   if (!body) co_return failure;
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
-  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer"};
+  engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer", request.who->id};
   auto answered = co_await context.engine.answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.

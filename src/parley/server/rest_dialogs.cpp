@@ -283,6 +283,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
     if (*earlier) {
       auto row = find_dialog(context, request, **earlier);
       if (!row) co_return error_response(row.err());
+      // The first attempt may have been cut between its commit and sharing its upload.
+      if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
+        co_return error_response(shared.err());
       co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
     }
   }
@@ -291,23 +294,18 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   spec.humans = std::move(people->humans);
   spec.members = std::move(people->members);
   spec.humans_only = people->humans_only;
-  // Without media the message is committed with the dialog; an attachment is shared with the new
-  // dialog's id (and may be described by a model) before its message is posted.
-  const bool with_attachment = !attachment->empty();
-  if (!with_attachment) {
-    spec.first_message = input->content;
-    spec.first_message_id = input->msg_id;
-    spec.first_message_from = request.who->id;
-  }
+  // The message, with its attachment if any, is committed with the dialog: a crash never leaves a
+  // dialog whose create a retry would not find by its msgId.
+  spec.first_message = input->content;
+  spec.first_message_id = input->msg_id;
+  spec.first_message_from = request.who->id;
+  spec.first_message_attachment = *attachment;
   auto created = co_await context.engine.create_root_dialog(std::move(spec));
   if (!created) co_return error_response(created.err());
   const std::string id = *created;
-  if (with_attachment) {
-    if (auto shared = share_attachment(context, *attachment, id); !shared) co_return error_response(shared.err());
-    auto posted = co_await context.engine.post_user_message(id, input->content, input->msg_id, request.who->id,
-                                                            std::move(*attachment));
-    if (!posted) co_return error_response(posted.err());
-  }
+  // Shared once the dialog exists (the upload's readers are its root's people); a kill before
+  // this line is repaired by the retry above.
+  if (auto shared = share_attachment(context, *attachment, id); !shared) co_return error_response(shared.err());
   // Read back once the projections have the new dialog: on the read thread, which waits for that
   // commit instead of the loop.
   auto respond = [&]() -> rest_response {

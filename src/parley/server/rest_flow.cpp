@@ -39,6 +39,30 @@ result<flow::flow_thread> read_flow_thread(server_context& context, const dialog
   return flow::replay_flow_thread(row.id, *events);
 }
 
+// The request recorded with the message it brings (events::flow_input), when the client named it:
+// an id the server made up is never sent again.
+std::optional<events::flow_input> input_of(const rest_request& request, const user_input& input) {
+  if (!input.msg_id_from_client) return std::nullopt;
+  return events::flow_input{input.msg_id, request.who->id, input.content};
+}
+
+// The flow dialog a retry of `input` names: nullopt for a message the log does not hold yet, a
+// conflict naming msgId for an id taken with another body, by another user or for another dialog.
+result<std::optional<std::string>> flow_dialog_of_retry(server_context& context, const rest_request& request,
+                                                        const user_input& input, std::string_view dialog_id,
+                                                        std::string_view member_id) {
+  if (!input.msg_id_from_client) return std::optional<std::string>{};
+  auto earlier = context.engine.dialog_of_retry(
+      {.msg_id = input.msg_id, .dialog_id = dialog_id, .from = request.who->id, .content = input.content});
+  if (!earlier || !*earlier) return earlier;
+  auto row = context.log.get_dialog(**earlier);
+  if (!row) return std::move(row).err();
+  if (!*row || (*row)->member_id != member_id) {
+    return make_error(errc::conflict, "msgId: '" + input.msg_id + "' was already sent to another dialog");
+  }
+  return earlier;
+}
+
 }  // namespace
 
 bool is_flow_member(const server_context& context, std::string_view member_id) {
@@ -72,9 +96,18 @@ handler_result create_flow_dialog(server_context& context, const rest_request& r
     co_return field_error(
         make_error(errc::invalid_argument, "taskDocPath: member " + member_id + " is a flow, which has no Taskdoc"));
   }
+  auto earlier = flow_dialog_of_retry(context, request, input, {}, member_id);
+  if (!earlier) co_return error_response(earlier.err());
   std::vector<std::string> humans;
   humans.push_back(request.who->id);
-  auto started = co_await context.flows->start(member_id, input.content, std::move(humans));
+  // Named, not built inside the co_await (GCC 12 miscompiles such temporaries).
+  auto recorded = input_of(request, input);
+  result<flow::flow_thread> started = make_error(errc::internal, "the flow was not started");
+  if (*earlier) {
+    started = co_await context.flows->retried(member_id, **earlier);
+  } else {
+    started = co_await context.flows->start(member_id, input.content, std::move(humans), std::move(recorded));
+  }
   if (!started) co_return error_response(started.err());
   auto row = find_dialog(context, request, started->id);
   if (!row) co_return error_response(row.err());
@@ -83,13 +116,21 @@ handler_result create_flow_dialog(server_context& context, const rest_request& r
                                               {"flow", flow_view(context, *row, *started, kMainThread, *started)}});
 }
 
-handler_result post_flow_message(server_context& context, const dialog_row& row, const user_input& input,
-                                 bool with_attachment) {
+handler_result post_flow_message(server_context& context, const rest_request& request, const dialog_row& row,
+                                 const user_input& input, bool with_attachment) {
   if (with_attachment) {
     co_return field_error(
         make_error(errc::invalid_argument, "attachment: dialog " + row.id + " is a flow, which takes text only"));
   }
-  auto said = co_await context.flows->say(row.member_id, row.id, input.content);
+  auto earlier = flow_dialog_of_retry(context, request, input, row.id, row.member_id);
+  if (!earlier) co_return error_response(earlier.err());
+  auto recorded = input_of(request, input);
+  result<flow::flow_thread> said = make_error(errc::internal, "the message was not said");
+  if (*earlier) {
+    said = co_await context.flows->retried(row.member_id, row.id);
+  } else {
+    said = co_await context.flows->say(row.member_id, row.id, input.content, std::move(recorded));
+  }
   if (!said) co_return error_response(said.err());  // a completed flow, or one still working: 409
   co_return json_response(
       200, boost::json::object{{"msgId", input.msg_id}, {"flow", flow_view(context, row, *said, kMainThread, *said)}});

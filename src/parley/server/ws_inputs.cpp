@@ -132,8 +132,9 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
   if (type == "drive_dialog_by_user_answer") {
     auto input = read_request<user_answer_packet>(packet, unknown_fields::ignore);
     if (!input) co_return std::move(input).err();
-    engine::user_answer answer{dialog_id, std::move(input->content), std::move(input->msg_id),
-                               std::move(input->question_id), "answer"};
+    engine::user_answer answer{
+        dialog_id, std::move(input->content), std::move(input->msg_id), std::move(input->question_id), "answer",
+        who.id};
     PARLEY_CO_TRY(check_content(context, answer.content));
     // The engine tells a retry of a taken answer (the question is then closed) from a question
     // that was never open; only the latter is refused.

@@ -49,9 +49,11 @@ void memory_store::remember_input(const event& ev) {
     inputs_.try_emplace(input->msg_id,
                         input_record{input_kind::message, ev.dialog_id, ev.seq, input->from, input->content, {}});
   } else if (const auto* answer = ev.as<events::question_answered>(); answer != nullptr && !answer->msg_id.empty()) {
-    inputs_.try_emplace(
-        answer->msg_id,
-        input_record{input_kind::answer, ev.dialog_id, ev.seq, {}, answer->content, answer->question_id});
+    inputs_.try_emplace(answer->msg_id, input_record{input_kind::answer, ev.dialog_id, ev.seq, answer->from,
+                                                     answer->content, answer->question_id});
+  } else if (const auto* flow = flow_input_of(ev); flow != nullptr && !flow->msg_id.empty()) {
+    inputs_.try_emplace(flow->msg_id,
+                        input_record{input_kind::message, ev.dialog_id, ev.seq, flow->from, flow->content, {}});
   }
 }
 

@@ -71,7 +71,7 @@ struct input_record {
   input_kind kind = input_kind::message;
   std::string dialog_id;
   std::int64_t seq = 0;
-  std::string from;  // the `from` of a message: the user who sent it, "" when none was named (answers: "")
+  std::string from;  // the user who sent the message or answer, "" when none was named
   std::string content;
   std::string question_id;  // an answer's question; "" for a message
 };

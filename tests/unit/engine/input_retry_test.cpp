@@ -13,16 +13,17 @@ namespace {
 class input_retry : public ::testing::Test {
  protected:
   static input_record first_message() { return {input_kind::message, "d1", 2, "ann", "hello", ""}; }
-  static input_record first_answer() { return {input_kind::answer, "d1", 5, "", "Friday", "q1"}; }
+  static input_record first_answer() { return {input_kind::answer, "d1", 5, "ann", "Friday", "q1"}; }
   static sent_input message(std::string_view dialog = "d1", std::string_view content = "hello",
                             std::string_view from = "ann") {
     return {.kind = input_kind::message, .msg_id = "m-1", .dialog_id = dialog, .from = from, .content = content};
   }
-  static sent_input answer(std::string_view content = "Friday", std::string_view question = "q1") {
+  static sent_input answer(std::string_view content = "Friday", std::string_view question = "q1",
+                           std::string_view from = "ann") {
     return {.kind = input_kind::answer,
             .msg_id = "m-1",
             .dialog_id = "d1",
-            .from = "ann",
+            .from = from,
             .content = content,
             .question_id = question};
   }
@@ -67,9 +68,13 @@ TEST_F(InputRetry, TheSameIdWithAnotherBodyIsAConflictNamingMsgId) {
   EXPECT_EQ(conflict(first_answer(), message()), "msgId: 'm-1' was already used for an answer, not a message");
 }
 
-TEST_F(InputRetry, AnotherUsersIdIsAConflictThatTellsNothingOfTheirMessage) {
+TEST_F(InputRetry, AnotherUsersIdIsAConflictThatTellsNothingOfTheirInput) {
   EXPECT_EQ(conflict(first_message(), message("d2", "other words", "bob")),
-            "msgId: 'm-1' was already used for another message");
+            "msgId: 'm-1' was already used by another user");
+  // The same words to the same place from someone else are not a retry either.
+  EXPECT_EQ(conflict(first_message(), message("d1", "hello", "bob")), "msgId: 'm-1' was already used by another user");
+  EXPECT_EQ(conflict(first_answer(), answer("Friday", "q1", "bob")), "msgId: 'm-1' was already used by another user");
+  EXPECT_EQ(conflict(first_answer(), message("d1", "hello", "bob")), "msgId: 'm-1' was already used by another user");
 }
 
 TEST_F(InputRetry, CheckReportsAMsgIdTakenTwice) {

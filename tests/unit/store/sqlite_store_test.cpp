@@ -97,6 +97,38 @@ TEST(SqliteStore, MsgIdsOfMessagesAndAnswersAreFoundAfterAReopenThroughTheirInde
   EXPECT_NE(plan.find("USING INDEX events_by_input_msg_id"), std::string::npos) << plan;
 }
 
+// Messages sent to flows too (schema version 10), by their own index, which leaves the appends of
+// user messages and answers as they were.
+TEST(SqliteStore, MsgIdsOfMessagesSentToFlowsAreFoundAfterAReopenThroughTheirIndex) {
+  temp_dir dir;
+  {
+    auto log = open_or_fail(dir);
+    ASSERT_NE(log, nullptr);
+    dialog_script f("f1", "f1");
+    const boost::json::object thread{{"id", "f1"}, {"messages", boost::json::array{}}};
+    ASSERT_TRUE(test::append_sync(
+        *log, {f.created("article_writer"),
+               f.next(event_type::flow_thread_saved,
+                      {{"thread", thread}, {"input", {{"msgId", "fm-1"}, {"from", "ann"}, {"content", "Write"}}}})}));
+  }
+  auto log = open_or_fail(dir);
+  ASSERT_NE(log, nullptr);
+  auto found = log->find_input("fm-1");
+  ASSERT_TRUE(found && found->has_value());
+  EXPECT_EQ((*found)->dialog_id, "f1");
+  EXPECT_EQ((*found)->from, "ann");
+  EXPECT_EQ((*found)->content, "Write");
+
+  std::string plan;
+  for (const auto& row : test::query(dir.db_file(),
+                                     "EXPLAIN QUERY PLAN SELECT id FROM events WHERE type IN ('flow_thread_saved', "
+                                     "'flow_thread_appended') AND (CASE WHEN json_valid(payload) THEN "
+                                     "json_extract(payload, '$.input.msgId') END) = 'fm-1'")) {
+    plan += row.back() + "\n";
+  }
+  EXPECT_NE(plan.find("USING INDEX events_by_flow_input_msg_id"), std::string::npos) << plan;
+}
+
 TEST(SqliteStore, ReadableTimestampsMatchIso8601ToTheMillisecond) {
   temp_dir dir;
   auto s = open_or_fail(dir);

@@ -513,9 +513,9 @@ TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgI
                                                    {"mentionList", "Which day?"},
                                                    {"tellaskContent", "Which day?"},
                                                    {"askedAt", "x"}});
-  auto answer =
-      d.next(event_type::question_answered,
-             {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", "Friday"}, {"msgId", "a-1"}});
+  auto answer = d.next(
+      event_type::question_answered,
+      {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", "Friday"}, {"msgId", "a-1"}, {"from", "ann"}});
   auto again = d.next(event_type::user_message,
                       {{"course", 1}, {"content", "other"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "bob"}});
   this->append_ok({created, message, asked});
@@ -538,10 +538,40 @@ TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgI
   EXPECT_EQ((*answered)->seq, 4);
   EXPECT_EQ((*answered)->content, "Friday");
   EXPECT_EQ((*answered)->question_id, "q1");
+  EXPECT_EQ((*answered)->from, "ann");  // who answered: another user's copy is no retry
 
   auto unknown = this->store_->find_input("never-sent");
   ASSERT_TRUE(unknown);
   EXPECT_FALSE(unknown->has_value());
+}
+
+// A message sent to a flow is recorded on the flow event that took it in (`input`): found by its
+// msgId like a user message, whether it started the thread or was posted to it.
+TYPED_TEST(StoreConformance, FindInputNamesTheMessageAFlowTookInWithAMsgId) {
+  dialog_script f("f1", "f1");
+  auto created = f.created("article_writer");
+  const boost::json::object thread{{"id", "f1"}, {"messages", boost::json::array{}}};
+  auto started = f.next(event_type::flow_thread_saved,
+                        {{"thread", thread}, {"input", {{"msgId", "fm-1"}, {"from", "ann"}, {"content", "Write"}}}});
+  auto plain = f.next(event_type::flow_thread_appended, {{"appends", boost::json::array{}}});
+  auto posted = f.next(event_type::flow_thread_appended,
+                       {{"appends", boost::json::array{}}, {"input", {{"msgId", "fm-2"}, {"content", "Tea"}}}});
+  this->append_ok({created, started});
+  this->append_ok({plain, posted});
+
+  auto first = this->store_->find_input("fm-1");
+  ASSERT_TRUE(first) << first.err().message;
+  ASSERT_TRUE(first->has_value());
+  EXPECT_EQ((*first)->kind, input_kind::message);
+  EXPECT_EQ((*first)->dialog_id, "f1");
+  EXPECT_EQ((*first)->seq, 2);
+  EXPECT_EQ((*first)->from, "ann");
+  EXPECT_EQ((*first)->content, "Write");
+  auto second = this->store_->find_input("fm-2");
+  ASSERT_TRUE(second && second->has_value());
+  EXPECT_EQ((*second)->seq, 4);
+  EXPECT_EQ((*second)->from, "");
+  EXPECT_EQ((*second)->content, "Tea");
 }
 
 }  // namespace

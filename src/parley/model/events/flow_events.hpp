@@ -14,14 +14,34 @@
 
 namespace parley::events {
 
+// A user's message as a client sent it to a flow, on the event that first made it durable (the
+// thread's creation, or the save that took the message in): a retried create or post with the
+// same msgId finds it there and answers with the first result (engine/input_retry.hpp). The
+// message itself is in the thread; this is the request it came in.
+struct flow_input {
+  std::string msg_id;
+  std::string from;  // the user who sent it, "" when none was named
+  std::string content;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("msgId", s.msg_id);
+    v.defaulted("from", s.from, "");
+    v.required("content", s.content);
+  }
+  bool operator==(const flow_input&) const = default;
+};
+
 // saveThread: the whole outermost thread.
 struct flow_thread_saved {
   static constexpr std::string_view kType = "flow_thread_saved";
   boost::json::object thread;
+  std::optional<flow_input> input;  // the user's message this save took in; absent in logs before it
 
   template <class S, class V>
   static void fields(S& s, V& v) {
     v.required("thread", s.thread);
+    v.optional("input", s.input);
   }
   bool operator==(const flow_thread_saved&) const = default;
 };
@@ -46,11 +66,13 @@ struct flow_thread_appended {
   static constexpr std::string_view kType = "flow_thread_appended";
   std::vector<flow_thread_append> appends;
   std::optional<boost::json::object> settings;
+  std::optional<flow_input> input;  // the user's message this save took in (flow_thread_saved)
 
   template <class S, class V>
   static void fields(S& s, V& v) {
     v.required("appends", s.appends);
     v.optional("settings", s.settings);
+    v.optional("input", s.input);
   }
   bool operator==(const flow_thread_appended&) const = default;
 };

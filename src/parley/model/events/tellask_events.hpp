@@ -118,6 +118,9 @@ struct question_answered {
   std::string call_id;
   std::string content;
   std::string msg_id;
+  // The user who answered ("" when none was named, and in logs written before it was recorded): a
+  // retry of the answer must come from the same user (engine/input_retry.hpp).
+  std::string from;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -126,6 +129,7 @@ struct question_answered {
     v.required("callId", s.call_id);
     v.required("content", s.content);
     v.required("msgId", s.msg_id);
+    v.defaulted("from", s.from, "");
   }
   bool operator==(const question_answered&) const = default;
 };

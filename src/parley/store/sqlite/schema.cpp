@@ -229,6 +229,16 @@ ALTER TABLE dialogue_v11 RENAME TO dialogue;
 CREATE INDEX dialogue_by_created ON dialogue (created_at);
 )sql";
 
+// Version 12: a message sent to a flow (seed 004) is idempotent by its msgId too (store.hpp,
+// find_input). Its msgId is on the flow event that took it in (`input.msgId`), so a second partial
+// index takes those two types; the index of user messages and answers is left as it is, so their
+// appends pay nothing more.
+constexpr const char* kV12 = R"sql(
+CREATE INDEX events_by_flow_input_msg_id ON events (
+  (CASE WHEN json_valid(payload) THEN json_extract(payload, '$.input.msgId') END)
+) WHERE type IN ('flow_thread_saved', 'flow_thread_appended');
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -246,6 +256,7 @@ constexpr std::array kMigrations{
     migration{9, kV9},
     migration{10, kV10},
     migration{11, kV11},
+    migration{12, kV12},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
