@@ -37,6 +37,17 @@ thread_message user_message(std::string_view text) {
 
 }  // namespace
 
+asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text) {
+  thread_start how;
+  co_return co_await start(text, std::move(how));
+}
+
+asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id, std::string_view text,
+                                                      std::string_view ui_action) {
+  std::optional<events::flow_input> none;
+  co_return co_await say(thread_id, text, ui_action, std::move(none));
+}
+
 asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text, thread_start how) {
   PARLEY_CO_TRY(check_user_text(text));
   auto probe = factory_(thread_settings{});  // refuses a flow whose agent cannot be built, before anything is written

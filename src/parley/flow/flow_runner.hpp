@@ -52,13 +52,18 @@ class flow_runner {
         member_id_(std::move(member_id)) {}
 
   // A new main thread whose first message is `text` from the user; runs until the flow waits.
-  boost::asio::awaitable<result<flow_thread>> start(std::string_view text, thread_start how = {});
+  boost::asio::awaitable<result<flow_thread>> start(std::string_view text, thread_start how);
+  // A new main thread with no people and no client input (the CLI's). An overload, not a default
+  // argument: GCC 12 frees a defaulted aggregate argument of a coroutine wrongly.
+  boost::asio::awaitable<result<flow_thread>> start(std::string_view text);
   // The user says `text` in a waiting flow; runs until it waits again. `ui_action` "retry" marks the
   // task as a retry (the suggestion is dropped, not applied). With `input` (the client's request)
   // the message is durable, and recorded with it, before the flow runs.
   boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,
-                                                  std::string_view ui_action = {},
-                                                  std::optional<events::flow_input> input = {});
+                                                  std::string_view ui_action, std::optional<events::flow_input> input);
+  // Without a client's input (overloads rather than default arguments, as for start).
+  boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,
+                                                  std::string_view ui_action = {});
   // Runs what the log says is left to do (after a crash or a failed step).
   boost::asio::awaitable<result<flow_thread>> resume(std::string_view thread_id);
 
