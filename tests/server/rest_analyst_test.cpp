@@ -73,7 +73,10 @@ class AnalystRestTest : public RecordsRestTest {
     std::stringstream text;
     text << std::ifstream(team_dir_ / "team.yaml").rdbuf();
     std::string yaml = text.str();
-    yaml.replace(yaml.find("EMBEDDINGS_URL"), 14, embedder_.base_url());
+    const std::string placeholder = "EMBEDDINGS_URL";  // in the file's comment too: every one is replaced
+    for (auto at = yaml.find(placeholder); at != std::string::npos; at = yaml.find(placeholder, at)) {
+      yaml.replace(at, placeholder.size(), embedder_.base_url());
+    }
     std::ofstream(team_dir_ / "team.yaml") << yaml;
     server_ = std::make_unique<server_process>(
         std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
@@ -86,7 +89,8 @@ class AnalystRestTest : public RecordsRestTest {
     EXPECT_TRUE(eventually([&] {
       const auto reply = client().get("/api/turns/" + first_turn_of(dialog) + "/messages?role=human");
       if (reply.status != 200) return false;
-      const auto& list = reply.json().at("messages").as_array();
+      const auto body = reply.json();
+      const auto& list = body.at("messages").as_array();
       if (list.empty()) return false;
       id = text(list.front().at("id"));
       return true;
