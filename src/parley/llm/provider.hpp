@@ -25,7 +25,6 @@ struct tool_call {
   std::string arguments;  // JSON text exactly as the model produced it
 };
 
-
 struct chat_message {
   llm::role role = llm::role::user;
   std::string content;                // text (saying for assistant, output for tool)

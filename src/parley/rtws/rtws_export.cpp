@@ -10,12 +10,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "parley/core/file_io.hpp"
 #include "parley/core/ids.hpp"
 #include "parley/rtws/dialog_replay.hpp"
 #include "parley/rtws/index_documents.hpp"
 #include "parley/rtws/index_text.hpp"
 #include "parley/rtws/rtws_layout.hpp"
-#include "parley/core/file_io.hpp"
 
 namespace parley::rtws {
 

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
+#include "parley/core/file_io.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/server/auth.hpp"
-#include "parley/core/file_io.hpp"
 
 namespace parley::server {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <boost/json/array.hpp>
 
-#include "parley/core/json.hpp"
 #include "parley/core/file_io.hpp"
+#include "parley/core/json.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/workspace_ops.hpp"
 

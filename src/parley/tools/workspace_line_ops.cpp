@@ -3,8 +3,8 @@
 // file atomically, so a refused edit leaves the file as it was.
 #include <algorithm>
 
-#include "parley/core/json.hpp"
 #include "parley/core/file_io.hpp"
+#include "parley/core/json.hpp"
 #include "parley/tools/line_text.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 
-#include "parley/core/json.hpp"
 #include "parley/core/file_io.hpp"
+#include "parley/core/json.hpp"
 #include "parley/tools/unified_diff.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

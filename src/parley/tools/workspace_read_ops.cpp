@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "parley/core/json.hpp"
 #include "parley/core/file_io.hpp"
+#include "parley/core/json.hpp"
 #include "parley/tools/image_read.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"

@@ -1,7 +1,7 @@
 // write_file and edit_file: both replace the file atomically, so a crash or a concurrent reader
 // never sees half a file.
-#include "parley/core/json.hpp"
 #include "parley/core/file_io.hpp"
+#include "parley/core/json.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
 

@@ -513,9 +513,12 @@ TYPED_TEST(StoreConformance, FindInputNamesTheFirstMessageOrAnswerTakenWithAMsgI
                                                    {"mentionList", "Which day?"},
                                                    {"tellaskContent", "Which day?"},
                                                    {"askedAt", "x"}});
-  auto answer = d.next(
-      event_type::question_answered,
-      {{"course", 1}, {"questionId", "q1"}, {"callId", "ask1"}, {"content", "Friday"}, {"msgId", "a-1"}, {"from", "ann"}});
+  auto answer = d.next(event_type::question_answered, {{"course", 1},
+                                                       {"questionId", "q1"},
+                                                       {"callId", "ask1"},
+                                                       {"content", "Friday"},
+                                                       {"msgId", "a-1"},
+                                                       {"from", "ann"}});
   auto again = d.next(event_type::user_message,
                       {{"course", 1}, {"content", "other"}, {"msgId", "m-1"}, {"origin", "user"}, {"from", "bob"}});
   this->append_ok({created, message, asked});
