@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -54,10 +56,11 @@ result<void> records_writer::prepare(connection& db) {
                    "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
                    "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
+  // An utterance is its message, written just before it (schema version 11): only what the
+  // message lacks is stored.
   PARLEY_TRY(prepare_into(db, insert_utterance_,
-                          "INSERT INTO system_utterance_log (log_id, timestamp, conversation_id, trigger, content, "
-                          "target, linked_turn_id, notes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULLIF(?7, ''), "
-                          "NULLIF(?8, ''))"));
+                          "INSERT INTO system_utterance (message_rowid, trigger, target, notes) "
+                          "SELECT m.rowid, ?2, ?3, NULLIF(?4, '') FROM message AS m WHERE m.id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_introspection_,
                           "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
                           "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
@@ -233,14 +236,15 @@ result<void> records_writer::insert_session(const record_session& s) {
 
 result<void> records_writer::insert_utterance(const record_system_utterance& u) {
   insert_utterance_.bind_text(1, u.log_id);
-  insert_utterance_.bind_int(2, u.timestamp);
-  insert_utterance_.bind_text(3, u.conversation_id);
-  insert_utterance_.bind_text(4, u.trigger);
-  insert_utterance_.bind_text(5, u.content);
-  insert_utterance_.bind_text(6, u.target);
-  insert_utterance_.bind_text(7, u.linked_turn_id);
-  insert_utterance_.bind_text(8, u.notes);
-  return insert_utterance_.run();
+  insert_utterance_.bind_text(2, u.trigger);
+  insert_utterance_.bind_text(3, u.target);
+  insert_utterance_.bind_text(4, u.notes);
+  PARLEY_TRY(insert_utterance_.run());
+  // The reducer makes an utterance only of a message it wrote in the same step.
+  if (sqlite3_changes(db_->get()) != 1) {
+    return make_error(errc::internal, "system utterance " + u.log_id + " has no message to refer to");
+  }
+  return ok();
 }
 
 result<void> records_writer::insert_introspection(const record_introspection& t) {

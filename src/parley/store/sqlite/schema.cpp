@@ -269,6 +269,31 @@ const char* v13_view_sql() {
   return sql.c_str();
 }
 
+// Version 14: a system utterance is its message (seed 002 SystemUtteranceLog, docs/records.md):
+// its id, time, dialogue, turn and text were copies of the message's, with an index of its own —
+// 1.8 KB of a fanout-3 task's 33 KB. The table keeps what only an utterance has (trigger, target,
+// notes), keyed by its message's rowid; `system_utterance_log` becomes a view with the seed's
+// columns and the old table's order (its rowid was its message's insertion order too). A
+// dialogue's utterances are found through `message_by_dialogue`, a turn's through `message_by_turn`.
+constexpr const char* kV14 = R"sql(
+CREATE TABLE system_utterance (
+  message_rowid INTEGER PRIMARY KEY,
+  trigger TEXT NOT NULL CHECK (trigger = 'tool_result' OR trigger = 'context_hint' OR
+        trigger = 'proactive_prompt'),
+  target TEXT NOT NULL CHECK (target = 'human' OR target = 'ai' OR target = 'all'),
+  notes TEXT
+);
+INSERT INTO system_utterance (message_rowid, trigger, target, notes)
+  SELECT m.rowid, l.trigger, l.target, l.notes FROM system_utterance_log AS l JOIN message AS m ON m.id = l.log_id
+  ORDER BY l.rowid;
+DROP TABLE system_utterance_log;
+CREATE VIEW system_utterance_log AS
+  SELECT m.id AS log_id, m.created_at AS timestamp, m.dialogue_id AS conversation_id, u.trigger AS trigger,
+         m.content AS content, u.target AS target, NULLIF(m.turn_id, '') AS linked_turn_id, u.notes AS notes,
+         u.message_rowid AS rowid
+  FROM system_utterance AS u JOIN message AS m ON m.rowid = u.message_rowid;
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -288,6 +313,7 @@ const std::array kMigrations{
     migration{11, kV11},
     migration{12, kV12},
     migration{13, kPromptVersionsTableSql, kV13Copy, v13_view_sql()},
+    migration{14, kV14},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
