@@ -1,7 +1,5 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <string_view>
 
@@ -57,10 +55,12 @@ result<void> records_writer::prepare(connection& db) {
                    "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 11): only what the
-  // message lacks is stored.
+  // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
+  // rows opens a statement savepoint, and a savepoint makes FTS5 flush the message text it holds
+  // in memory — a quarter of the writer's instructions when every utterance did it.
   PARLEY_TRY(prepare_into(db, insert_utterance_,
                           "INSERT INTO system_utterance (message_rowid, trigger, target, notes) "
-                          "SELECT m.rowid, ?2, ?3, NULLIF(?4, '') FROM message AS m WHERE m.id = ?1"));
+                          "VALUES (?1, ?2, ?3, NULLIF(?4, ''))"));
   PARLEY_TRY(prepare_into(db, insert_introspection_,
                           "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
                           "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
@@ -199,8 +199,18 @@ result<void> records_writer::write(const records_step& rows) {
   for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));
   for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
-  if (rows.message) PARLEY_TRY(insert_message(*rows.message));
-  if (rows.utterance) PARLEY_TRY(insert_utterance(*rows.utterance));
+  std::int64_t message_rowid = 0;
+  if (rows.message) {
+    PARLEY_TRY(insert_message(*rows.message));
+    message_rowid = last_message_rowid_;
+  }
+  if (rows.utterance) {
+    // The reducer makes an utterance only of the message it places in the same step.
+    if (!rows.message || rows.message->id != rows.utterance->log_id) {
+      return make_error(errc::internal, "system utterance " + rows.utterance->log_id + " has no message to refer to");
+    }
+    PARLEY_TRY(insert_utterance(*rows.utterance, message_rowid));
+  }
   if (rows.memory) PARLEY_TRY(insert_memory(*rows.memory));
   if (rows.introspection) PARLEY_TRY(insert_introspection(*rows.introspection));
   for (const record_memory_link& l : rows.links) PARLEY_TRY(insert_link(l));
@@ -234,17 +244,12 @@ result<void> records_writer::insert_session(const record_session& s) {
   return insert_session_.run();
 }
 
-result<void> records_writer::insert_utterance(const record_system_utterance& u) {
-  insert_utterance_.bind_text(1, u.log_id);
+result<void> records_writer::insert_utterance(const record_system_utterance& u, std::int64_t message_rowid) {
+  insert_utterance_.bind_int(1, message_rowid);
   insert_utterance_.bind_text(2, u.trigger);
   insert_utterance_.bind_text(3, u.target);
   insert_utterance_.bind_text(4, u.notes);
-  PARLEY_TRY(insert_utterance_.run());
-  // The reducer makes an utterance only of a message it wrote in the same step.
-  if (sqlite3_changes(db_->get()) != 1) {
-    return make_error(errc::internal, "system utterance " + u.log_id + " has no message to refer to");
-  }
-  return ok();
+  return insert_utterance_.run();
 }
 
 result<void> records_writer::insert_introspection(const record_introspection& t) {
@@ -356,9 +361,10 @@ result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);
   PARLEY_TRY(insert_message_.run());
+  last_message_rowid_ = db_->last_insert_rowid();
   // Nothing to find in an empty text (a generation that only called tools): no index entry.
   if (m.content.empty() && m.content_meta.empty()) return ok();
-  insert_fts_.bind_int(1, db_->last_insert_rowid());
+  insert_fts_.bind_int(1, last_message_rowid_);
   // FTS5's tokenizer stops at a NUL byte, which would hide every word after it: the index reads
   // it as a space (the message row keeps the text as it is).
   if (m.content_meta.empty() && m.content.find('\0') == std::string::npos) {

@@ -53,7 +53,8 @@ class records_writer {
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s);
   result<void> insert_message(const record_message& m);
-  result<void> insert_utterance(const record_system_utterance& u);
+  // An utterance is stored as a reference to its message's row (schema version 11).
+  result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);
   result<void> insert_link(const record_memory_link& l);
@@ -67,6 +68,7 @@ class records_writer {
     bool is_active = false;
     std::int64_t last_activity_at = 0;
   };
+  std::int64_t last_message_rowid_ = 0;  // of the latest insert_message
   recency_cache<cached_cursor> cursors_;
   std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
   std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable
