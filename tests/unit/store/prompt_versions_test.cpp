@@ -1,4 +1,4 @@
-// Schema version 10: a prompt's text is stored once per version (store/sqlite/prompt_versions.hpp),
+// Schema version 13: a prompt's text is stored once per version (store/sqlite/prompt_versions.hpp),
 // and every reader of the log still sees each prompt_logged event whole, as it was appended.
 #include <gtest/gtest.h>
 
@@ -157,15 +157,15 @@ TEST(PromptVersions, AnEventWhoseVersionLostItsTextIsReportedNamingTheVersion) {
   EXPECT_FALSE(s->read_events("a"));
 }
 
-// A store written before version 10 moves its texts into prompt_versions when it opens: every
+// A store written before version 13 moves its texts into prompt_versions when it opens: every
 // event reads back as before, the projections equal a rebuild, and the log is smaller.
-TEST(PromptVersions, MigratingToVersionTenMovesLoggedTextsOutAndEveryEventReadsBackTheSame) {
+TEST(PromptVersions, MigratingToVersionThirteenMovesLoggedTextsOutAndEveryEventReadsBackTheSame) {
   temp_dir dir;
   {
-    // A log written by version 9: the text in every prompt_logged event.
+    // A log written by version 12: the text in every prompt_logged event.
     auto db = sqlite::connection::open_read_write(dir.db_file());
     ASSERT_TRUE(db) << db.err().message;
-    ASSERT_TRUE(sqlite::migrate(*db, 9));
+    ASSERT_TRUE(sqlite::migrate(*db, 12));
     ASSERT_TRUE(
         db->exec("INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
                  "('a', 'a', 1, 'dialog_created', '{\"memberId\":\"lead\",\"kind\":\"root\",\"depth\":0}', 1000),"
@@ -213,16 +213,16 @@ TEST(PromptVersions, MigratingToVersionTenMovesLoggedTextsOutAndEveryEventReadsB
 
 // A payload an older version stored unreadable is left as it is: the migration's json calls
 // never see it, so it cannot fail the migration.
-TEST(PromptVersions, MigratingToVersionTenLeavesAnUnreadablePayloadAlone) {
+TEST(PromptVersions, MigratingToVersionThirteenLeavesAnUnreadablePayloadAlone) {
   temp_dir dir;
   auto db = sqlite::connection::open_read_write(dir.db_file());
   ASSERT_TRUE(db) << db.err().message;
-  ASSERT_TRUE(sqlite::migrate(*db, 9));
+  ASSERT_TRUE(sqlite::migrate(*db, 12));
   ASSERT_TRUE(
       db->exec("INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES "
                "('a', 'a', 1, 'prompt_logged', 'not json', 1000),"
                "('a', 'a', 2, 'prompt_logged', '[1]', 1001)"));
-  auto migrated = sqlite::migrate(*db, 10);
+  auto migrated = sqlite::migrate(*db, 13);
   ASSERT_TRUE(migrated) << migrated.err().message;
   EXPECT_EQ(test::query(dir.db_file(), "SELECT payload FROM events_readable ORDER BY id"),
             (test::table_dump{{"not json"}, {"[1]"}}));

@@ -1,4 +1,4 @@
-// Schema version 11: a system utterance is its message. The table keeps only what the message
+// Schema version 14: a system utterance is its message. The table keeps only what the message
 // lacks, and `system_utterance_log` is a view with the seed's columns.
 #include <gtest/gtest.h>
 
@@ -18,8 +18,8 @@ constexpr const char* kUtteranceRows =
     "SELECT log_id, timestamp, conversation_id, trigger, content, target, linked_turn_id, notes "
     "FROM system_utterance_log ORDER BY timestamp, rowid";
 
-// Two messages of the system and one of the AI, as version 10 stored them.
-constexpr const char* kVersionTenRecords = R"sql(
+// Two messages of the system and one of the AI, as version 13 stored them.
+constexpr const char* kVersionThirteenRecords = R"sql(
 INSERT INTO dialogue VALUES ('g1', 'd1', 'human_ai', 'u1', 'lead', NULL, 1000, 1, 1003, '{}');
 INSERT INTO session VALUES ('s1', 'g1', 'dialogue', 1000, NULL, NULL, 'system', '{}', NULL, NULL, NULL, NULL);
 INSERT INTO turn VALUES ('t1', 'g1', 's1', 'human_query', 'human', 'ai', 1000, NULL, 'pending', NULL, 60000, '{}');
@@ -33,16 +33,16 @@ INSERT INTO system_utterance_log VALUES
   ('m3', 1002, 'g1', 'context_hint', 'Go on.', 'all', NULL, NULL);
 )sql";
 
-TEST(SystemUtterance, MigratingToVersionElevenKeepsEveryUtteranceAsTheViewOfItsMessage) {
+TEST(SystemUtterance, MigratingToVersionFourteenKeepsEveryUtteranceAsTheViewOfItsMessage) {
   temp_dir dir;
   auto db = sqlite::connection::open_read_write(dir.db_file());
   ASSERT_TRUE(db) << db.err().message;
-  ASSERT_TRUE(sqlite::migrate(*db, 10));
-  ASSERT_TRUE(db->exec(kVersionTenRecords));
+  ASSERT_TRUE(sqlite::migrate(*db, 13));
+  ASSERT_TRUE(db->exec(kVersionThirteenRecords));
   const auto before = test::query(dir.db_file(), kUtteranceRows);
   ASSERT_EQ(before.size(), 2U);
 
-  auto migrated = sqlite::migrate(*db, 11);
+  auto migrated = sqlite::migrate(*db, 14);
   ASSERT_TRUE(migrated) << migrated.err().message;
   EXPECT_EQ(test::query(dir.db_file(), kUtteranceRows), before);
   EXPECT_EQ(test::query(dir.db_file(), "SELECT type FROM sqlite_master WHERE name = 'system_utterance_log'"),

@@ -54,7 +54,7 @@ result<void> records_writer::prepare(connection& db) {
                    "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
                    "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
-  // An utterance is its message, written just before it (schema version 11): only what the
+  // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
   // rows opens a statement savepoint, and a savepoint makes FTS5 flush the message text it holds
   // in memory — a quarter of the writer's instructions when every utterance did it.

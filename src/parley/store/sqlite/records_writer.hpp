@@ -53,7 +53,7 @@ class records_writer {
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s);
   result<void> insert_message(const record_message& m);
-  // An utterance is stored as a reference to its message's row (schema version 11).
+  // An utterance is stored as a reference to its message's row (schema version 14).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);
