@@ -1,13 +1,14 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/message_tool_calls.hpp"
 
 namespace parley::sqlite {
-
 result<void> records_writer::prepare(connection& db) {
   db_ = &db;
   PARLEY_TRY(
@@ -52,7 +53,8 @@ result<void> records_writer::prepare(connection& db) {
       prepare_into(db, insert_message_,
                    "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
                    "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
-                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, " +
+                       std::string(kStoredMetadataSql) + ", ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -92,7 +94,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor)));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>()));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -187,7 +189,7 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows) {
+result<void> records_writer::write(const records_step& rows, bool calls_in_log) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
@@ -201,7 +203,7 @@ result<void> records_writer::write(const records_step& rows) {
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
   std::int64_t message_rowid = 0;
   if (rows.message) {
-    PARLEY_TRY(insert_message(*rows.message));
+    PARLEY_TRY(insert_message(*rows.message, calls_in_log));
     message_rowid = last_message_rowid_;
   }
   if (rows.utterance) {
@@ -346,7 +348,7 @@ std::string search_text_of(const record_message& m) {
 
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m) {
+result<void> records_writer::insert_message(const record_message& m, bool calls_in_log) {
   insert_message_.bind_text(1, m.id);
   insert_message_.bind_text(2, m.dialogue_id);
   insert_message_.bind_text(3, m.session_id);
@@ -360,6 +362,7 @@ result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);
+  insert_message_.bind_int(14, calls_in_log && m.content_type == "tool_input" ? 1 : 0);
   PARLEY_TRY(insert_message_.run());
   last_message_rowid_ = db_->last_insert_rowid();
   // Nothing to find in an empty text (a generation that only called tools): no index entry.

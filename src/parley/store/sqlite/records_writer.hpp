@@ -47,12 +47,14 @@ class records_writer {
   result<cached_cursor*> cursor_for(const event& ev);
   result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
   result<void> save_cursor(const records_cursor& cursor);
-  result<void> write(const records_step& rows);
+  // calls_in_log: the rows come from a generation_finished event, which holds the message's tool
+  // calls (message_tool_calls.hpp).
+  result<void> write(const records_step& rows, bool calls_in_log);
   result<void> write_dialogue(const record_dialogue& d, bool inserted);
   result<void> insert_turn(const record_turn& t);
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s);
-  result<void> insert_message(const record_message& m);
+  result<void> insert_message(const record_message& m, bool calls_in_log);
   // An utterance is stored as a reference to its message's row (schema version 14).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);

@@ -1,5 +1,6 @@
 #include "parley/store/sqlite/schema.hpp"
 
+#include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
 
@@ -314,6 +315,8 @@ const std::array kMigrations{
     migration{12, kV12},
     migration{13, kPromptVersionsTableSql, kV13Copy, v13_view_sql()},
     migration{14, kV14},
+    // Version 15: a message's tool calls are read from its event (message_tool_calls.hpp).
+    migration{15, kV15MessageToolCallsSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
