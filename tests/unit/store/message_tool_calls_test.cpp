@@ -78,6 +78,17 @@ TEST(MessageToolCalls, AToolInputMessageStoresNullAndEveryReaderGetsItsEventsCal
   EXPECT_EQ((*one)->metadata, page->items[0].metadata);
 }
 
+// The scan finds the key's array whatever its strings hold, and leaves text without one alone.
+TEST(MessageToolCalls, TheStoredMetadataHasNullForTheCallsArrayAndEverythingElseAsWritten) {
+  EXPECT_EQ(
+      sqlite::metadata_without_tool_calls(
+          R"({"course":1,"thinking":"say \"toolCalls\":[ ]","toolCalls":[{"id":"c1","arguments":"{\"a\":\"]}\\\"\"}"},{"id":"c2","arguments":"[[{"}],"promptVersion":"pv"})"),
+      R"({"course":1,"thinking":"say \"toolCalls\":[ ]","toolCalls":null,"promptVersion":"pv"})");
+  EXPECT_EQ(sqlite::metadata_without_tool_calls(R"({"genseq":1,"toolCalls":[]})"), R"({"genseq":1,"toolCalls":null})");
+  EXPECT_EQ(sqlite::metadata_without_tool_calls(R"({"genseq":1})"), std::nullopt);
+  EXPECT_EQ(sqlite::metadata_without_tool_calls(R"({"toolCalls":[{"id":"c1")"), std::nullopt);  // cut short
+}
+
 // Rows as version 14 stored them: one copy equal to its event's calls, one that is not (kept),
 // and a text message, against a log holding the two generations.
 constexpr const char* kVersionFourteenRows = R"sql(

@@ -1,6 +1,7 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -53,8 +54,7 @@ result<void> records_writer::prepare(connection& db) {
       prepare_into(db, insert_message_,
                    "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
                    "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
-                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, " +
-                       std::string(kStoredMetadataSql) + ", ?11, ?12, NULLIF(?13, ''))"));
+                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -358,11 +358,13 @@ result<void> records_writer::insert_message(const record_message& m, bool calls_
   insert_message_.bind_text(7, m.content);
   insert_message_.bind_text(8, m.content_type);
   insert_message_.bind_int(9, m.created_at);
-  insert_message_.bind_text(10, m.metadata);
+  // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).
+  std::optional<std::string> without_calls;
+  if (calls_in_log && m.content_type == "tool_input") without_calls = metadata_without_tool_calls(m.metadata);
+  insert_message_.bind_text(10, without_calls ? *without_calls : m.metadata);
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);
-  insert_message_.bind_int(14, calls_in_log && m.content_type == "tool_input" ? 1 : 0);
   PARLEY_TRY(insert_message_.run());
   last_message_rowid_ = db_->last_insert_rowid();
   // Nothing to find in an empty text (a generation that only called tools): no index entry.
