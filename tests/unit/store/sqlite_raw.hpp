@@ -52,6 +52,7 @@ inline std::vector<table_dump> dump_projections(const std::string& db_file) {
           query(db_file, "SELECT rowid, * FROM turn ORDER BY rowid"),
           query(db_file, "SELECT rowid, * FROM message ORDER BY rowid"),
           query(db_file, "SELECT * FROM records_cursor ORDER BY dialog_id"),
+          query(db_file, "SELECT rowid, * FROM system_utterance_log ORDER BY rowid"),
           query(db_file, "SELECT rowid, content FROM message_fts ORDER BY rowid"),
           query(db_file, "SELECT count(*) FROM message_fts WHERE message_fts MATCH 'the'")};
 }

@@ -8,6 +8,7 @@
 #include "parley/core/time.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
+#include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -34,6 +35,13 @@ std::string payload_problem(std::string_view type, std::string_view text) {
     return parsed.err().message;
   }
   if (!parsed->is_object()) return std::string("the payload is ") + json_kind_name(*parsed) + ", not an object";
+  const auto& object = parsed->get_object();
+  if (type == events::prompt_logged::kType && !object.contains("systemPrompt")) {
+    const auto* version = object.if_contains("version");
+    const std::string name = version != nullptr && version->is_string() ? std::string(version->get_string()) : "";
+    return "the text of prompt version '" + repair_utf8(name).text +
+           "' is neither in the event nor in prompt_versions (schema version 13 stores it once there)";
+  }
   if (auto typed = decode_payload(type, parsed->get_object()); !typed) return repair_utf8(typed.err().message).text;
   return {};
 }
@@ -44,12 +52,14 @@ class repair_session {
 
   result<void> prepare() {
     PARLEY_TRY(db_.exec(kQuarantineTable));
-    PARLEY_TRY(prepare_into(db_, keep_,
-                            "INSERT INTO quarantined_events SELECT id, dialog_id, seq, type, "
-                            "CAST(payload AS BLOB), ?2, ?3, ?4 FROM events WHERE id = ?1"));
-    PARLEY_TRY(prepare_into(db_, keep_dialog_,
-                            "INSERT INTO quarantined_events SELECT id, dialog_id, seq, type, "
-                            "CAST(payload AS BLOB), ?2, ?3, ?4 FROM events WHERE dialog_id = ?1"));
+    PARLEY_TRY(
+        prepare_into(db_, keep_,
+                     std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, CAST(") +
+                         kEventPayloadSql + " AS BLOB), ?2, ?3, ?4 FROM events AS e WHERE e.id = ?1"));
+    PARLEY_TRY(
+        prepare_into(db_, keep_dialog_,
+                     std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, CAST(") +
+                         kEventPayloadSql + " AS BLOB), ?2, ?3, ?4 FROM events AS e WHERE e.dialog_id = ?1"));
     PARLEY_TRY(prepare_into(db_, rewrite_, "UPDATE events SET type = ?2, payload = ?3 WHERE id = ?1"));
     PARLEY_TRY(prepare_into(db_, drop_dialog_, "DELETE FROM events WHERE dialog_id = ?1"));
     return prepare_into(db_, count_dialog_, "SELECT count(*) FROM events WHERE dialog_id = ?1");
@@ -124,7 +134,11 @@ class repair_session {
 }  // namespace
 
 result<std::vector<damaged_event>> find_damaged_events(connection& db) {
-  auto scan = db.prepare("SELECT id, dialog_id, seq, type, payload FROM events ORDER BY id", false);
+  // The payload as appended (a shared prompt text put back), so an event reads here as it does
+  // everywhere else.
+  auto scan = db.prepare(
+      std::string("SELECT e.id, e.dialog_id, e.seq, e.type, ") + kEventPayloadSql + " FROM events AS e ORDER BY e.id",
+      false);
   if (!scan) return std::move(scan).err();
   reset_guard guard(*scan);
   std::vector<damaged_event> found;
@@ -153,7 +167,7 @@ result<std::vector<repaired_event>> repair_damaged_events(const std::string& dir
     if (damaged->empty()) return out;
     repair_session session(*db);
     PARLEY_TRY(session.prepare());
-    auto text_of = db->prepare("SELECT payload FROM events WHERE id = ?1", false);
+    auto text_of = db->prepare(std::string("SELECT ") + kEventPayloadSql + " FROM events AS e WHERE e.id = ?1", false);
     if (!text_of) return std::move(text_of).err();
     for (auto& event : *damaged) {
       reset_guard guard(*text_of);

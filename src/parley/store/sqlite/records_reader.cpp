@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/sqlite/message_tool_calls.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -30,9 +32,15 @@ constexpr std::string_view kUtteranceColumns =
 constexpr std::string_view kTurnColumns =
     "t.id, t.dialogue_id, t.session_id, t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
     "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
-constexpr std::string_view kMessageColumns =
-    "m.id, m.dialogue_id, m.session_id, m.turn_id, m.sender_role, coalesce(m.sender_id, ''), m.content, "
-    "m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, coalesce(m.content_meta, '')";
+// The metadata as the reducer wrote it: a tool_input message's calls come from its event.
+const std::string& message_columns() {
+  static const std::string columns =
+      std::string(
+          "m.id, m.dialogue_id, m.session_id, m.turn_id, m.sender_role, coalesce(m.sender_id, ''), m.content, "
+          "m.content_type, m.created_at, ") +
+      kMessageMetadataSql + ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
+  return columns;
+}
 
 record_dialogue read_dialogue_row(const statement& s) {
   return record_dialogue{s.text_at(0), s.text_at(1), s.text_at(2),     s.text_at(3), s.text_at(4),
@@ -214,7 +222,7 @@ result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
 
 result<std::optional<record_message>> records_reader::message(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_message>(db_, "SELECT " + std::string(kMessageColumns) + " FROM message AS m WHERE m.id = ?1", id,
+  return one<record_message>(db_, "SELECT " + message_columns() + " FROM message AS m WHERE m.id = ?1", id,
                              read_message_row);
 }
 
@@ -301,7 +309,7 @@ result<records_page<record_message>> records_reader::messages(const records_filt
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+  return page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
 }
 
 result<records_page<record_dialogue>> records_reader::dialogues(const records_filter& f) {
@@ -330,7 +338,7 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_message>(db_, kMessageColumns, "message AS m", q, *order, f, read_message_row);
+  return page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
 }
 
 result<std::optional<message_embedding>> records_reader::embedding(std::string_view message_id) {
@@ -382,7 +390,7 @@ result<records_page<scored_message>> records_reader::nearest(std::string_view mo
                    [](const scored_row& a, const scored_row& b) { return a.score > b.score; });
   const auto first = std::min<std::size_t>(scored.size(), static_cast<std::size_t>(f.offset));
   const auto last = std::min<std::size_t>(scored.size(), first + static_cast<std::size_t>(f.limit));
-  auto fetch = db_.prepare("SELECT " + std::string(kMessageColumns) + " FROM message AS m WHERE m.rowid = ?1", false);
+  auto fetch = db_.prepare("SELECT " + message_columns() + " FROM message AS m WHERE m.rowid = ?1", false);
   if (!fetch) return std::move(fetch).err();
   for (std::size_t i = first; i < last; ++i) {
     reset_guard guard(*fetch);

@@ -1,13 +1,15 @@
 #include "parley/store/sqlite/records_writer.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/message_tool_calls.hpp"
 
 namespace parley::sqlite {
-
 result<void> records_writer::prepare(connection& db) {
   db_ = &db;
   PARLEY_TRY(
@@ -54,10 +56,13 @@ result<void> records_writer::prepare(connection& db) {
                    "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
                    "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
+  // An utterance is its message, written just before it (schema version 14): only what the
+  // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
+  // rows opens a statement savepoint, and a savepoint makes FTS5 flush the message text it holds
+  // in memory — a quarter of the writer's instructions when every utterance did it.
   PARLEY_TRY(prepare_into(db, insert_utterance_,
-                          "INSERT INTO system_utterance_log (log_id, timestamp, conversation_id, trigger, content, "
-                          "target, linked_turn_id, notes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULLIF(?7, ''), "
-                          "NULLIF(?8, ''))"));
+                          "INSERT INTO system_utterance (message_rowid, trigger, target, notes) "
+                          "VALUES (?1, ?2, ?3, NULLIF(?4, ''))"));
   PARLEY_TRY(prepare_into(db, insert_introspection_,
                           "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
                           "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
@@ -89,7 +94,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor)));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>()));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -184,7 +189,7 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows) {
+result<void> records_writer::write(const records_step& rows, bool calls_in_log) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
@@ -196,8 +201,18 @@ result<void> records_writer::write(const records_step& rows) {
   for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));
   for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
-  if (rows.message) PARLEY_TRY(insert_message(*rows.message));
-  if (rows.utterance) PARLEY_TRY(insert_utterance(*rows.utterance));
+  std::int64_t message_rowid = 0;
+  if (rows.message) {
+    PARLEY_TRY(insert_message(*rows.message, calls_in_log));
+    message_rowid = last_message_rowid_;
+  }
+  if (rows.utterance) {
+    // The reducer makes an utterance only of the message it places in the same step.
+    if (!rows.message || rows.message->id != rows.utterance->log_id) {
+      return make_error(errc::internal, "system utterance " + rows.utterance->log_id + " has no message to refer to");
+    }
+    PARLEY_TRY(insert_utterance(*rows.utterance, message_rowid));
+  }
   if (rows.memory) PARLEY_TRY(insert_memory(*rows.memory));
   if (rows.introspection) PARLEY_TRY(insert_introspection(*rows.introspection));
   for (const record_memory_link& l : rows.links) PARLEY_TRY(insert_link(l));
@@ -231,15 +246,11 @@ result<void> records_writer::insert_session(const record_session& s) {
   return insert_session_.run();
 }
 
-result<void> records_writer::insert_utterance(const record_system_utterance& u) {
-  insert_utterance_.bind_text(1, u.log_id);
-  insert_utterance_.bind_int(2, u.timestamp);
-  insert_utterance_.bind_text(3, u.conversation_id);
-  insert_utterance_.bind_text(4, u.trigger);
-  insert_utterance_.bind_text(5, u.content);
-  insert_utterance_.bind_text(6, u.target);
-  insert_utterance_.bind_text(7, u.linked_turn_id);
-  insert_utterance_.bind_text(8, u.notes);
+result<void> records_writer::insert_utterance(const record_system_utterance& u, std::int64_t message_rowid) {
+  insert_utterance_.bind_int(1, message_rowid);
+  insert_utterance_.bind_text(2, u.trigger);
+  insert_utterance_.bind_text(3, u.target);
+  insert_utterance_.bind_text(4, u.notes);
   return insert_utterance_.run();
 }
 
@@ -337,7 +348,7 @@ std::string search_text_of(const record_message& m) {
 
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m) {
+result<void> records_writer::insert_message(const record_message& m, bool calls_in_log) {
   insert_message_.bind_text(1, m.id);
   insert_message_.bind_text(2, m.dialogue_id);
   insert_message_.bind_text(3, m.session_id);
@@ -347,14 +358,18 @@ result<void> records_writer::insert_message(const record_message& m) {
   insert_message_.bind_text(7, m.content);
   insert_message_.bind_text(8, m.content_type);
   insert_message_.bind_int(9, m.created_at);
-  insert_message_.bind_text(10, m.metadata);
+  // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).
+  std::optional<std::string> without_calls;
+  if (calls_in_log && m.content_type == "tool_input") without_calls = metadata_without_tool_calls(m.metadata);
+  insert_message_.bind_text(10, without_calls ? *without_calls : m.metadata);
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);
   PARLEY_TRY(insert_message_.run());
+  last_message_rowid_ = db_->last_insert_rowid();
   // Nothing to find in an empty text (a generation that only called tools): no index entry.
   if (m.content.empty() && m.content_meta.empty()) return ok();
-  insert_fts_.bind_int(1, db_->last_insert_rowid());
+  insert_fts_.bind_int(1, last_message_rowid_);
   // FTS5's tokenizer stops at a NUL byte, which would hide every word after it: the index reads
   // it as a space (the message row keeps the text as it is).
   if (m.content_meta.empty() && m.content.find('\0') == std::string::npos) {

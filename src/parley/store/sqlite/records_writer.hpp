@@ -47,13 +47,16 @@ class records_writer {
   result<cached_cursor*> cursor_for(const event& ev);
   result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
   result<void> save_cursor(const records_cursor& cursor);
-  result<void> write(const records_step& rows);
+  // calls_in_log: the rows come from a generation_finished event, which holds the message's tool
+  // calls (message_tool_calls.hpp).
+  result<void> write(const records_step& rows, bool calls_in_log);
   result<void> write_dialogue(const record_dialogue& d, bool inserted);
   result<void> insert_turn(const record_turn& t);
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s);
-  result<void> insert_message(const record_message& m);
-  result<void> insert_utterance(const record_system_utterance& u);
+  result<void> insert_message(const record_message& m, bool calls_in_log);
+  // An utterance is stored as a reference to its message's row (schema version 14).
+  result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);
   result<void> insert_link(const record_memory_link& l);
@@ -67,6 +70,7 @@ class records_writer {
     bool is_active = false;
     std::int64_t last_activity_at = 0;
   };
+  std::int64_t last_message_rowid_ = 0;  // of the latest insert_message
   recency_cache<cached_cursor> cursors_;
   std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
   std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable

@@ -5,6 +5,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
+#include "parley/store/sqlite/prompt_versions.hpp"
 
 namespace parley::sqlite {
 
@@ -105,6 +106,12 @@ dialog_row read_dialog(const statement& stmt) {
   row.humans = split_ids(stmt.text_view_at(26));
   row.members = split_ids(stmt.text_view_at(27));
   return row;
+}
+
+const std::string& event_columns() {
+  static const std::string columns =
+      std::string("e.dialog_id, e.root_id, e.seq, e.type, ") + kEventPayloadSql + ", e.ts_ms";
+  return columns;
 }
 
 result<event> read_event(const statement& stmt) {

@@ -18,8 +18,9 @@ inline constexpr std::string_view kDialogColumns =
     "updated_at_ms, generating, needs_drive, call_kind, session_slug, caller_id, dead, humans, members";
 inline constexpr int kDialogColumnCount = 28;
 
-// Columns of `events`, qualified by `e` so the same list serves queries that join it.
-inline constexpr std::string_view kEventColumns = "e.dialog_id, e.root_id, e.seq, e.type, e.payload, e.ts_ms";
+// Columns of `events`, qualified by `e` so the same list serves queries that join it. The payload
+// is read as it was appended (kEventPayloadSql puts a shared prompt text back).
+const std::string& event_columns();
 inline constexpr int kEventColumnCount = 6;
 
 // "?1, ?2, ... ?n" for an INSERT of `count` columns.

@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/schema.hpp"
 
+#include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
 
 #include <array>
@@ -239,11 +241,65 @@ CREATE INDEX events_by_flow_input_msg_id ON events (
 ) WHERE type IN ('flow_thread_saved', 'flow_thread_appended');
 )sql";
 
+// Version 13: a prompt's text once per version (prompt_versions.hpp, docs/store.md "A prompt's
+// text, once"). The texts already logged move there: the first text of each version is kept, and
+// every event whose text is exactly that one is stored without it; the others keep theirs. The
+// shell's view shows each payload as appended. CASE guards every json_ call with json_valid: a
+// payload an older version stored unreadable stays as it is (docs/events.md).
+constexpr const char* kV13Copy = R"sql(
+INSERT OR IGNORE INTO prompt_versions (version, system_prompt, tools)
+  SELECT json_extract(payload, '$.version'), json_extract(payload, '$.systemPrompt'), json_extract(payload, '$.tools')
+  FROM events
+  WHERE type = 'prompt_logged' AND CASE WHEN json_valid(payload) THEN
+      json_type(payload, '$.version') = 'text' AND json_type(payload, '$.systemPrompt') = 'text' AND
+      json_type(payload, '$.tools') = 'array' ELSE 0 END
+  ORDER BY id;
+UPDATE events SET payload = json_remove(payload, '$.systemPrompt', '$.tools')
+  WHERE type = 'prompt_logged' AND CASE WHEN json_valid(payload) THEN EXISTS (
+      SELECT 1 FROM prompt_versions AS p WHERE p.version = json_extract(events.payload, '$.version') AND
+        p.system_prompt = json_extract(events.payload, '$.systemPrompt') AND
+        p.tools = json_extract(events.payload, '$.tools')) ELSE 0 END;
+DROP VIEW events_readable;
+)sql";
+
+const char* v13_view_sql() {
+  static const std::string sql =
+      std::string("CREATE VIEW events_readable AS SELECT e.id, e.dialog_id, e.root_id, e.seq, e.type, ") +
+      kEventPayloadSql +
+      " AS payload, strftime('%Y-%m-%dT%H:%M:%fZ', e.ts_ms / 1000.0, 'unixepoch') AS ts, e.ts_ms FROM events AS e;";
+  return sql.c_str();
+}
+
+// Version 14: a system utterance is its message (seed 002 SystemUtteranceLog, docs/records.md):
+// its id, time, dialogue, turn and text were copies of the message's, with an index of its own —
+// 1.8 KB of a fanout-3 task's 33 KB. The table keeps what only an utterance has (trigger, target,
+// notes), keyed by its message's rowid; `system_utterance_log` becomes a view with the seed's
+// columns and the old table's order (its rowid was its message's insertion order too). A
+// dialogue's utterances are found through `message_by_dialogue`, a turn's through `message_by_turn`.
+constexpr const char* kV14 = R"sql(
+CREATE TABLE system_utterance (
+  message_rowid INTEGER PRIMARY KEY,
+  trigger TEXT NOT NULL CHECK (trigger = 'tool_result' OR trigger = 'context_hint' OR
+        trigger = 'proactive_prompt'),
+  target TEXT NOT NULL CHECK (target = 'human' OR target = 'ai' OR target = 'all'),
+  notes TEXT
+);
+INSERT INTO system_utterance (message_rowid, trigger, target, notes)
+  SELECT m.rowid, l.trigger, l.target, l.notes FROM system_utterance_log AS l JOIN message AS m ON m.id = l.log_id
+  ORDER BY l.rowid;
+DROP TABLE system_utterance_log;
+CREATE VIEW system_utterance_log AS
+  SELECT m.id AS log_id, m.created_at AS timestamp, m.dialogue_id AS conversation_id, u.trigger AS trigger,
+         m.content AS content, u.target AS target, NULLIF(m.turn_id, '') AS linked_turn_id, u.notes AS notes,
+         u.message_rowid AS rowid
+  FROM system_utterance AS u JOIN message AS m ON m.rowid = u.message_rowid;
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
 
-constexpr std::array kMigrations{
+const std::array kMigrations{
     migration{1, kV1},
     migration{2, kV2},
     // Version 3: seed 002's conversation records (records_schema.hpp, in their current layout).
@@ -257,6 +313,10 @@ constexpr std::array kMigrations{
     migration{10, kV10},
     migration{11, kV11},
     migration{12, kV12},
+    migration{13, kPromptVersionsTableSql, kV13Copy, v13_view_sql()},
+    migration{14, kV14},
+    // Version 15: a message's tool calls are read from its event (message_tool_calls.hpp).
+    migration{15, kV15MessageToolCallsSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

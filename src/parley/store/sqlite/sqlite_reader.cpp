@@ -75,11 +75,11 @@ result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& pa
 }
 
 result<void> sqlite_reader::prepare_all() {
-  const std::string events = "SELECT " + std::string(kEventColumns) + " FROM events AS e";
+  const std::string events = "SELECT " + event_columns() + " FROM events AS e";
   const std::string dialogs = "SELECT " + std::string(kDialogColumns) + " FROM dialogs";
   // A dialog's messages are found through the log's (dialog_id, seq) index.
   const std::string messages =
-      "SELECT " + std::string(kEventColumns) + ", m.course FROM events AS e JOIN messages AS m ON m.event_id = e.id";
+      "SELECT " + event_columns() + ", m.course FROM events AS e JOIN messages AS m ON m.event_id = e.id";
   PARLEY_TRY(prepare_into(db_, events_of_dialog_, events + " WHERE e.dialog_id = ?1 AND e.seq > ?2 ORDER BY e.seq"));
   PARLEY_TRY(prepare_into(db_, all_events_, events + " ORDER BY e.id"));
   PARLEY_TRY(prepare_into(db_, get_dialog_, dialogs + " WHERE id = ?1"));

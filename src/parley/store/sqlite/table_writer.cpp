@@ -64,7 +64,7 @@ result<void> table_writer::prepare(connection& db) {
                                                 return !is_fixed_column(c);
                                               }) + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, load_dialog_, "SELECT " + dialog_cols + " FROM dialogs WHERE id = ?1"));
-  return ok();
+  return prompts_.prepare(db);
 }
 
 result<void> table_writer::rollback_to_savepoint() {
@@ -74,7 +74,8 @@ result<void> table_writer::rollback_to_savepoint() {
 
 result<std::int64_t> table_writer::insert_event(const event& ev) {
   payload_text_.clear();
-  const boost::json::value wire = encode_payload(ev.payload);
+  boost::json::value wire = encode_payload(ev.payload);
+  if (const auto* logged = ev.as<events::prompt_logged>()) PARLEY_TRY(prompts_.share(*logged, wire.as_object()));
   serializer_.reset(&wire);
   char chunk[4096];
   while (!serializer_.done()) payload_text_.append(serializer_.read(chunk, sizeof chunk));

@@ -13,6 +13,7 @@
 #include "parley/model/event.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -30,7 +31,8 @@ class table_writer {
   // Undoes everything since `savepoint()` and ends the savepoint.
   result<void> rollback_to_savepoint();
 
-  // Returns the event's id (its position in the log).
+  // Returns the event's id (its position in the log). A `prompt_logged` is stored without the
+  // text its version already has in `prompt_versions` (prompt_versions.hpp).
   result<std::int64_t> insert_event(const event& ev);
   // Writes the rows one applied event (stored as `event_id`) produced: its message, and the
   // course it started.
@@ -47,6 +49,7 @@ class table_writer {
   connection* db_ = nullptr;
   statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
   statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_;
+  prompt_version_store prompts_;
 
   // Reused across events so serializing a payload does not allocate.
   boost::json::serializer serializer_;
