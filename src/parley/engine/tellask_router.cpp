@@ -4,6 +4,8 @@
 // assignment; the reply comes back through the log (reply_received), never through a callback,
 // so a crash at any point leaves a consistent state that the next start continues from.
 
+#include "parley/engine/tellask_router.hpp"
+
 #include <regex>
 
 #include "parley/core/ids.hpp"
@@ -13,36 +15,16 @@
 #include "parley/core/time.hpp"
 #include "parley/engine/dialog_title.hpp"
 #include "parley/engine/dialog_tools.hpp"
-#include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
-#include "parley/tools/json_schema.hpp"
 
 namespace parley::engine {
 namespace {
-
-using tool_reply = std::optional<tools::tool_outcome>;
 
 tool_reply refuse(std::string message) { return tools::tool_outcome{false, std::move(message)}; }
 
 bool valid_slug(std::string_view slug) {
   static const std::regex grammar("[a-zA-Z][a-zA-Z0-9_-]*");
   return std::regex_match(slug.begin(), slug.end(), grammar);
-}
-
-// Checks made before the schema, for mistakes the seed names: a clearer message than "unknown field".
-std::optional<std::string> misplaced_field(std::string_view call, const boost::json::object& raw) {
-  if (call == dialog_tool::tellask_back && raw.contains("sessionSlug")) {
-    return "tellaskBack takes no sessionSlug: it always goes to your tellasker. Use tellask(...) to reach a "
-           "registered session.";
-  }
-  if (call == dialog_tool::fresh_boots_reasoning && (raw.contains("sessionSlug") || raw.contains("mentionList"))) {
-    return "freshBootsReasoning takes neither sessionSlug nor mentionList: it always starts a new tool-less "
-           "subdialog of yourself.";
-  }
-  if (call == dialog_tool::tellask_sessionless && raw.contains("sessionSlug")) {
-    return "tellaskSessionless takes no sessionSlug; use tellask(...) for a registered session.";
-  }
-  return std::nullopt;
 }
 
 // A subdialog's tellaskSessionless whose target is the member of its current tellasker (seed 001's
@@ -61,60 +43,20 @@ std::string first_line(std::string_view text) {
 
 }  // namespace
 
-result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx) {
-  // The team's version: its targetAgentId enum refuses an id that is not a member's.
-  const auto* spec = dialog_spec(call.name);
-  // A text-syntax member makes the same calls through its text, so what it may call is the
-  // function-calling set of its place.
-  const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
-                             : dialog.is_sub() ? dialog_place::sub
-                                               : dialog_place::root;
-  const auto member = members_.find(dialog.speaking_member());
-  const bool may_reflect = member != members_.end() && member->second.config->self_reflection;
-  const auto& offered = dialog_tool_specs(place, false, may_reflect);
-  const bool is_offered =
-      std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
-  if (is_offered && member != members_.end() && !member->second.offers_dialog_tool(call.name)) {
-    return refuse("tool '" + call.name + "' is not offered to member '" + member->first + "' (team.yaml dialog_tools)");
-  }
-  if (!is_offered) {
-    if (call.name == dialog_tool::tellask_back) {
-      return refuse(
-          "tellaskBack is only available inside a subdialog; this is a root dialog. Use askHuman to ask "
-          "the human.");
-    }
-    if (call.name == dialog_tool::change_mind) {
-      return refuse(
-          "change_mind is only available in the root dialog; ask your tellasker with tellaskBack to update "
-          "the Taskdoc.");
-    }
-    return refuse("tool '" + call.name + "' is not available in this dialog");
-  }
-  boost::system::error_code ec;
-  const auto raw = read_json(call.arguments.empty() ? std::string_view("{}") : call.arguments, ec);
-  if (!ec && raw.is_object()) {
-    if (auto problem = misplaced_field(call.name, raw.get_object())) return refuse(*problem);
-  }
-  auto args = tools::parse_tool_arguments(call.arguments.empty() ? "{}" : call.arguments, spec->parameters);
-  if (!args) {
-    return refuse("invalid arguments for " + call.name + ": " + args.err().message + ". Fix them and call again.");
-  }
+result<tool_reply> tellask_router::route(dialog_runtime& caller, const llm::tool_call& call,
+                                         const boost::json::object& args, round_effects& fx) {
   // Seed 001's flowchart asks first whether a subdialog is Tellasking its tellasker: then the call
   // is Type A, whatever tool named it.
-  if (aims_at_tellasker(dialog, call.name, *args)) return call_tellasker(dialog, call, *args, fx);
-  if (call.name == dialog_tool::tellask || call.name == dialog_tool::tellask_sessionless ||
-      call.name == dialog_tool::fresh_boots_reasoning || call.name == dialog_tool::self_reflect) {
-    return call_teammate(dialog, call, *args, fx);
-  }
-  if (call.name == dialog_tool::tellask_back) return call_tellasker(dialog, call, *args, fx);
-  if (call.name == dialog_tool::ask_human) return ask_human(dialog, call, *args);
-  if (call.name == dialog_tool::change_mind) return change_mind(dialog, *args);
-  return edit_reminders(dialog, call, *args);
+  if (aims_at_tellasker(caller, call.name, args)) return call_tellasker(caller, call, args, fx);
+  if (call.name == dialog_tool::tellask_back) return call_tellasker(caller, call, args, fx);
+  if (call.name == dialog_tool::ask_human) return ask_human(caller, call, args);
+  return call_teammate(caller, call, args, fx);
 }
 
-result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                                 events::call_kind call_kind, std::string_view session_slug,
-                                                 std::string title, std::optional<events::reflection_spec> reflection) {
+result<dialog_runtime*> tellask_router::create_subdialog(dialog_runtime& caller, const std::string& member_id,
+                                                         events::call_kind call_kind, std::string_view session_slug,
+                                                         std::string title,
+                                                         std::optional<events::reflection_spec> reflection) {
   const std::string id = new_dialog_id();
   auto runtime = dialog_runtime::empty();
   events::dialog_created created;
@@ -127,14 +69,14 @@ result<dialog_runtime*> engine::create_subdialog(dialog_runtime& caller, const s
   created.session_slug = std::string(session_slug);
   created.title = std::move(title);
   created.reflection = std::move(reflection);
-  add_record_windows(created);
+  windows_.add_to(created);
   PARLEY_TRY(runtime->stage(std::move(created), id, caller.row().root_id));
   for (auto* observer : observers_) observer->on_event(runtime->last_staged());
   return &dialogs_.add(std::move(runtime));
 }
 
-result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool_call& call,
-                                         const boost::json::object& args, round_effects& fx) {
+result<tool_reply> tellask_router::call_teammate(dialog_runtime& caller, const llm::tool_call& call,
+                                                 const boost::json::object& args, round_effects& fx) {
   const bool fbr = call.name == dialog_tool::fresh_boots_reasoning;
   const bool reflect = call.name == dialog_tool::self_reflect;
   const bool registered = call.name == dialog_tool::tellask;
@@ -144,27 +86,28 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   const std::string target = fbr || reflect ? caller.speaking_member() : json_string_or(args, "targetAgentId");
   const std::string slug = registered ? json_string_or(args, "sessionSlug") : std::string();
   // The schema's enum refused any id outside the team already; this guards the lookups below.
-  if (members_.find(target) == members_.end()) {
+  if (team_.find_member(target) == nullptr) {
     return refuse("unknown targetAgentId '" + target + "'" + did_you_mean(target, team_.member_ids()) +
                   "; the team's members are: " + join(team_.member_ids(), ", "));
   }
   if (registered && !valid_slug(slug)) {
     return refuse("sessionSlug '" + slug + "' is malformed: it must match [a-zA-Z][a-zA-Z0-9_-]*");
   }
-  const auto& caller_member = *members_.at(caller.speaking_member()).config;
-  if (caller.row().depth + 1 > caller_member.max_tellask_depth) {
+  const auto* caller_member = team_.find_member(caller.speaking_member());
+  if (caller_member == nullptr) return refuse("unknown member '" + caller.speaking_member() + "'");
+  if (caller.row().depth + 1 > caller_member->max_tellask_depth) {
     return refuse("Tellask depth limit reached: this dialog is at depth " + std::to_string(caller.row().depth) +
-                  " and max_tellask_depth is " + std::to_string(caller_member.max_tellask_depth) +
+                  " and max_tellask_depth is " + std::to_string(caller_member->max_tellask_depth) +
                   ". Do the work here or reply to your tellasker.");
   }
 
   // Type B: the root's registry decides between resuming and creating (seed 001).
-  auto& hierarchy = tree(caller.row().root_id);
+  auto& hierarchy = dialogs_.tree(caller.row().root_id);
   const std::string key = target + "!" + slug;
   dialog_runtime* sub = nullptr;
   if (registered) {
     if (const auto hit = hierarchy.registry.find(key); hit != hierarchy.registry.end()) {
-      auto loaded = load(hit->second);
+      auto loaded = dialogs_.load(hit->second);
       if (loaded && !(*loaded)->row().dead && !(*loaded)->poisoned) sub = *loaded;
     }
     if (sub == &caller) return refuse("a dialog cannot tellask its own session '" + key + "'");
@@ -184,7 +127,7 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   // A registered session re-tellasked while an earlier caller still waits for it: the reply goes
   // to the latest caller, so the earlier one is told now instead of waiting forever.
   if (const auto& previous = sub->state().assigned; previous && !previous->replied) {
-    if (auto loaded = load(previous->caller_id); loaded && !(*loaded)->row().dead) {
+    if (auto loaded = dialogs_.load(previous->caller_id); loaded && !(*loaded)->row().dead) {
       auto& old_caller = **loaded;
       const bool waits = old_caller.state().awaits_call(previous->call_id);
       PARLEY_TRY(stage(
@@ -223,11 +166,11 @@ result<tool_reply> engine::call_teammate(dialog_runtime& caller, const llm::tool
   return tool_reply{};
 }
 
-result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_call& call,
-                                          const boost::json::object& args, round_effects& fx) {
+result<tool_reply> tellask_router::call_tellasker(dialog_runtime& sub, const llm::tool_call& call,
+                                                  const boost::json::object& args, round_effects& fx) {
   const auto& assigned = sub.state().assigned;
   if (!assigned) return refuse("tellaskBack has no tellasker to go to: this subdialog has no assignment");
-  auto loaded = load(assigned->caller_id);
+  auto loaded = dialogs_.load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) {
     return refuse("your tellasker (dialog " + assigned->caller_id + ") is gone; finish with what you have");
   }
@@ -257,14 +200,14 @@ result<tool_reply> engine::call_tellasker(dialog_runtime& sub, const llm::tool_c
   return tool_reply{};
 }
 
-result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
-                                          round_effects& fx) {
+result<void> tellask_router::deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
+                                                  round_effects& fx) {
   // The state before this generation_finished was applied decides: answer owed tellaskBacks first.
   // (apply_state_event marks the assignment replied only when nothing is owed.)
   if (!dialog.state().owed.empty()) {
     const auto owed = dialog.state().owed;
     for (const auto& answer : owed) {
-      auto loaded = load(answer.dialog_id);
+      auto loaded = dialogs_.load(answer.dialog_id);
       if (!loaded || (*loaded)->row().dead) continue;
       auto& asker = **loaded;
       const bool waits = asker.state().awaits_call(answer.call_id);
@@ -279,7 +222,7 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
   }
   const auto& assigned = dialog.state().assigned;
   if (!owes_reply || !assigned) return ok();
-  auto loaded = load(assigned->caller_id);
+  auto loaded = dialogs_.load(assigned->caller_id);
   if (!loaded || (*loaded)->row().dead) return ok();
   auto& caller = **loaded;
   // Seed 001's first-line markers belong to the Tellask sidelines (Type B/C, FBR); a
@@ -305,8 +248,8 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
   return ok();
 }
 
-result<tool_reply> engine::ask_human(dialog_runtime& dialog, const llm::tool_call& call,
-                                     const boost::json::object& args) {
+result<tool_reply> tellask_router::ask_human(dialog_runtime& dialog, const llm::tool_call& call,
+                                             const boost::json::object& args) {
   const std::string content = json_string_or(args, "tellaskContent");
   const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
   PARLEY_TRY(stage(dialog, events::question_asked{dialog.row().course, dialog.row().last_genseq, call.id, new_uuid(),
@@ -315,10 +258,70 @@ result<tool_reply> engine::ask_human(dialog_runtime& dialog, const llm::tool_cal
   return tool_reply{};
 }
 
-void engine::notify_questions(const dialog_runtime& dialog, std::int64_t previous_count) {
+void tellask_router::notify_questions(const dialog_runtime& dialog, std::int64_t previous_count) const {
   const questions_count_update update{previous_count, static_cast<std::int64_t>(dialog.state().questions.size()),
                                       dialog.id(), dialog.row().root_id, dialog.row().course};
   for (auto* observer : observers_) observer->on_questions_count(update);
+}
+
+result<void> tellask_router::forget_dead_subdialog(dialog_runtime& sub, const std::string& reason, round_effects& fx) {
+  // Its Type B entry goes, so the same agentId!sessionSlug starts a brand-new session next time.
+  auto& hierarchy = dialogs_.tree(sub.row().root_id);
+  for (auto it = hierarchy.registry.begin(); it != hierarchy.registry.end();) {
+    it = it->second == sub.id() ? hierarchy.registry.erase(it) : std::next(it);
+  }
+  // The caller that waits for it gets a failed result and goes on.
+  if (const auto& assigned = sub.state().assigned; assigned && !assigned->replied) {
+    if (auto caller = dialogs_.load(assigned->caller_id); caller && !(*caller)->row().dead) {
+      auto& waiting = **caller;
+      std::string call_id;
+      bool waits = false;
+      for (const auto& awaited : waiting.state().awaited) {
+        if (awaited.dialog_id == sub.id()) {
+          call_id = awaited.call_id;
+          waits = true;
+          break;
+        }
+      }
+      PARLEY_TRY(stage(waiting, events::reply_received{waiting.row().course, call_id, assigned->call_name, waits,
+                                                       sub.id(), sub.row().member_id, events::reply_kind::dead, false,
+                                                       "the subdialog of @" + sub.row().member_id +
+                                                           " was declared dead by a human (" + reason +
+                                                           "); it will not reply. Continue without it.",
+                                                       std::nullopt}));
+      fx.touch(waiting, true);
+    }
+  }
+  return ok();
+}
+
+result<std::vector<registry_entry>> tellask_router::registry(std::string_view root_id) {
+  auto root = dialogs_.load(root_id);
+  if (!root) return std::move(root).err();
+  if ((*root)->is_sub()) {
+    return make_error(errc::invalid_argument, "dialog " + std::string(root_id) +
+                                                  " is a subdialog; the registry belongs to its root " +
+                                                  (*root)->row().root_id);
+  }
+  std::vector<registry_entry> out;
+  for (const auto& [key, sub_id] : dialogs_.tree(std::string(root_id)).registry) {
+    auto sub = dialogs_.load(sub_id);
+    if (!sub) return std::move(sub).err();
+    const auto& row = (*sub)->row();
+    std::int64_t last_accessed = row.created_at_ms;
+    for (const auto& message : (*sub)->messages()) {
+      if (message.origin == "tellask") last_accessed = message.ts_ms;
+    }
+    out.push_back(
+        {key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed, (*sub)->lock().locked()});
+  }
+  return out;
+}
+
+result<void> tellask_router::stage(dialog_runtime& dialog, events::event_payload payload) {
+  PARLEY_TRY(dialog.stage(std::move(payload)));
+  for (auto* observer : observers_) observer->on_event(dialog.last_staged());
+  return ok();
 }
 
 }  // namespace parley::engine
