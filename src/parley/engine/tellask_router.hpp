@@ -79,11 +79,48 @@ class tellask_router {
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count) const;
 
  private:
-  result<tool_reply> call_teammate(dialog_runtime& caller, const llm::tool_call& call, const boost::json::object& args,
-                                   round_effects& fx);
+  // What a call to a teammate names, read from its arguments by the path that takes it.
+  struct teammate_call {
+    std::string call_id;
+    events::call_kind kind;
+    std::string target;   // the member whose subdialog answers
+    std::string slug;     // Type B's sessionSlug; empty for the others
+    std::string content;  // what the caller asks (a selfReflect's goal)
+  };
+
+  // One function per path of seed 001's flowchart (tellask_router.cpp quotes the rules).
+  // Type A: a subdialog asks its tellasker (tellaskBack, or tellaskSessionless aimed at it).
   result<tool_reply> call_tellasker(dialog_runtime& sub, const llm::tool_call& call, const boost::json::object& args,
                                     round_effects& fx);
+  // Type B: `tellask` with a sessionSlug, resumed from or registered in the root's registry.
+  result<tool_reply> call_registered_session(dialog_runtime& caller, const llm::tool_call& call,
+                                             const boost::json::object& args, round_effects& fx);
+  // Type C: `tellaskSessionless`, always a new subdialog, never registered.
+  result<tool_reply> call_sessionless(dialog_runtime& caller, const llm::tool_call& call,
+                                      const boost::json::object& args, round_effects& fx);
+  // Fresh Boots Reasoning: a new tool-less subdialog of the caller's own member.
+  result<tool_reply> call_fresh_boots(dialog_runtime& caller, const llm::tool_call& call,
+                                      const boost::json::object& args, round_effects& fx);
+  // Seed 002's selfReflect: a self-reflection session of the caller's own member.
+  result<tool_reply> call_self_reflection(dialog_runtime& caller, const llm::tool_call& call,
+                                          const boost::json::object& args, round_effects& fx);
+  // Q4H: askHuman records an open question; the dialog waits for the human's answer.
   result<tool_reply> ask_human(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
+  // The final saying's two paths: answers owed to tellaskBacks, else the reply to the assignment.
+  result<void> answer_owed_tellask_backs(dialog_runtime& dialog, const std::string& saying, round_effects& fx);
+  result<void> reply_to_tellasker(dialog_runtime& dialog, const std::string& saying, round_effects& fx);
+  // A Type B session's earlier caller that still waits is told `superseded`.
+  result<void> supersede_waiting_caller(dialog_runtime& session, const std::string& target, round_effects& fx);
+
+  // The refusal of a call to `target` (an unknown member, a malformed Type B `slug`, the caller's
+  // max_tellask_depth), or nullopt when the call may go on.
+  std::optional<tool_reply> refusal_of_teammate_call(const dialog_runtime& caller, const std::string& target,
+                                                     const std::string* slug) const;
+  // The live session the root's registry holds for `key` (agentId!sessionSlug), or null.
+  dialog_runtime* registered_session(const std::string& root_id, const std::string& key);
+  // Stages the subdialog's assignment (its next user message, `prompt`) and the caller's wait.
+  result<tool_reply> assign(dialog_runtime& caller, dialog_runtime& sub, const teammate_call& tellask,
+                            std::string prompt, round_effects& fx);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, events::event_payload payload);
 
