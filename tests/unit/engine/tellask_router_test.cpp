@@ -22,7 +22,7 @@ namespace {
 
 using testing::temp_team;
 
-const char* kTeam =
+constexpr const char* kTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n"
     "  lead: {persona: L, provider: offline, model: m}\n"
