@@ -328,7 +328,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
     PARLEY_CO_TRY(stage(dialog, std::move(told)));
   }
   round_effects fx;
-  if (deliver) PARLEY_CO_TRY(deliver_final_saying(dialog, response->saying, owes_reply, fx));
+  if (deliver) PARLEY_CO_TRY(router_.deliver_final_saying(dialog, response->saying, owes_reply, fx));
   // Durable before any of its tool calls runs — unless no call has effects outside the log.
   const auto& calls = response->tool_calls;
   const bool without_effects =

@@ -487,11 +487,6 @@ void engine::schedule_if_drivable(dialog_runtime& dialog) {
   }
 }
 
-void engine::round_effects::touch(dialog_runtime& d, bool drive) {
-  if (std::find(touched.begin(), touched.end(), &d) == touched.end()) touched.push_back(&d);
-  if (drive && std::find(to_drive.begin(), to_drive.end(), &d) == to_drive.end()) to_drive.push_back(&d);
-}
-
 asio::awaitable<result<void>> engine::commit_round(dialog_runtime& dialog, round_effects& fx, durability when) {
   if (fx.touched.empty() && when == durability::before_going_on) co_return co_await commit(dialog);
   // One batch, one transaction: a Tellask and the subdialog it creates, a reply and the wait it

@@ -26,6 +26,9 @@
 #include "parley/engine/log_writer.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/engine/prompt_versions.hpp"
+#include "parley/engine/record_windows.hpp"
+#include "parley/engine/round_effects.hpp"
+#include "parley/engine/tellask_router.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/store/store.hpp"
 #include "parley/tools/tool.hpp"
@@ -70,16 +73,6 @@ struct user_answer {
 struct open_question {
   dialog_row dialog;
   human_question question;
-};
-
-struct registry_entry {  // seed 001 SubdialogRegistry entry
-  std::string key;       // agentId!sessionSlug
-  std::string subdialog_id;
-  std::string agent_id;
-  std::string session_slug;
-  std::int64_t created_at_ms = 0;
-  std::int64_t last_accessed_ms = 0;
-  bool locked = false;  // being driven right now
 };
 
 class engine {
@@ -182,8 +175,8 @@ class engine {
   // Response window and session gap (ms) of the records of dialogs created from now on; 0 keeps
   // seed 002's defaults (3 h, 1 h). Recorded in each dialog_created, so a rebuild uses them.
   void set_record_windows(std::int64_t turn_window_ms, std::int64_t session_gap_ms) noexcept {
-    turn_window_ms_ = turn_window_ms;
-    session_gap_ms_ = session_gap_ms;
+    record_windows_.turn_window_ms = turn_window_ms;
+    record_windows_.session_gap_ms = session_gap_ms;
   }
   // The Type B registry of a root (seed 001 registry.yaml), sorted by key.
   result<std::vector<registry_entry>> registry(std::string_view root_id);
@@ -226,13 +219,6 @@ class engine {
     // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
     bool offers_dialog_tool(std::string_view name) const;
   };
-  // Other dialogs a round touched: their staged events commit with the round's, atomically, and
-  // those that can go on are driven once it is durable.
-  struct round_effects {
-    std::vector<dialog_runtime*> touched;
-    std::vector<dialog_runtime*> to_drive;
-    void touch(dialog_runtime& d, bool drive);
-  };
   result<void> prepare_members();
   // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
   const llm::tool_spec* dialog_spec(std::string_view name) const;
@@ -262,15 +248,10 @@ class engine {
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
   result<void> recover_interrupted_generation(dialog_runtime& dialog);
 
-  // Dialog tools (tellask.cpp, working_memory.cpp). A handler stages its events and returns the
-  // call's result, or nothing when the call waits for another dialog or the human.
-  using tool_reply = std::optional<tools::tool_outcome>;
+  // Dialog tools (dialog_tool_calls.cpp; the Tellask family in tellask_router, the rest in
+  // working_memory.cpp). A handler stages its events and returns the call's result, or nothing when
+  // the call waits for another dialog or the human.
   result<tool_reply> handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx);
-  result<tool_reply> call_teammate(dialog_runtime& caller, const llm::tool_call& call, const boost::json::object& args,
-                                   round_effects& fx);
-  result<tool_reply> call_tellasker(dialog_runtime& sub, const llm::tool_call& call, const boost::json::object& args,
-                                    round_effects& fx);
-  result<tool_reply> ask_human(dialog_runtime& dialog, const llm::tool_call& call, const boost::json::object& args);
   result<tool_reply> edit_reminders(dialog_runtime& dialog, const llm::tool_call& call,
                                     const boost::json::object& args);
   result<tool_reply> change_mind(dialog_runtime& dialog, const boost::json::object& args);
@@ -285,20 +266,10 @@ class engine {
   // allow one (engine/diligence.hpp).
   bool push_diligence(dialog_runtime& dialog, const config::member_config& member);
   bool context_stayed_critical(const dialog_runtime& dialog) const;
-  // `title`: what the subdialog is for, shown in the tree; `reflection`: a selfReflect's (seed 002
-  // self-reflection session).
-  result<dialog_runtime*> create_subdialog(dialog_runtime& caller, const std::string& member_id,
-                                           events::call_kind call_kind, std::string_view session_slug,
-                                           std::string title,
-                                           std::optional<events::reflection_spec> reflection = std::nullopt);
   result<void> check_root_transition(const dialog_runtime& root, events::dialog_status to) const;
   // New input is taken only while the dialog's root is running (a completed or archived root is
   // reopened first).
   result<void> check_tree_running(dialog_runtime& dialog);
-  // A final saying: answers the tellaskBacks the dialog owes, else replies to its assignment.
-  result<void> deliver_final_saying(dialog_runtime& dialog, const std::string& saying, bool owes_reply,
-                                    round_effects& fx);
-  void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, events::event_payload payload);
   // The user_message event for `dialog` (course, msgId, a group's responder).
@@ -332,13 +303,13 @@ class engine {
   std::vector<tools::protected_dir> protected_dirs_;
   std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
   bool store_retry_ = false;
-  bool retrying_stalled_ = false;    // retry_stalled is running
-  std::int64_t turn_window_ms_ = 0;  // see set_record_windows
-  std::int64_t session_gap_ms_ = 0;
+  bool retrying_stalled_ = false;  // retry_stalled is running
+  record_windows record_windows_;  // see set_record_windows
   prompt_versions prompt_versions_;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
-  dialog_cache dialogs_;  // the loaded dialogs and their trees
+  dialog_cache dialogs_;                                                 // the loaded dialogs and their trees
+  tellask_router router_{dialogs_, team_, observers_, record_windows_};  // seed 001's Tellask routing
 };
 
 }  // namespace parley::engine

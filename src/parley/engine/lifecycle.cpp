@@ -59,7 +59,7 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
-    notify_questions(dialog, previous);
+    router_.notify_questions(dialog, previous);
   }
   schedule_if_drivable(dialog);
   co_return ok();
@@ -115,58 +115,10 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
   if (auto staged = stage(sub, events::declared_dead{reason}); !staged) {
     co_return std::move(staged).err();
   }
-  // Its Type B entry goes, so the same agentId!sessionSlug starts a brand-new session next time.
-  auto& hierarchy = tree(sub.row().root_id);
-  for (auto it = hierarchy.registry.begin(); it != hierarchy.registry.end();) {
-    it = it->second == sub.id() ? hierarchy.registry.erase(it) : std::next(it);
-  }
-  // The caller that waits for it gets a failed result and goes on.
-  if (const auto& assigned = sub.state().assigned; assigned && !assigned->replied) {
-    if (auto caller = load(assigned->caller_id); caller && !(*caller)->row().dead) {
-      auto& waiting = **caller;
-      std::string call_id;
-      bool waits = false;
-      for (const auto& awaited : waiting.state().awaited) {
-        if (awaited.dialog_id == sub.id()) {
-          call_id = awaited.call_id;
-          waits = true;
-          break;
-        }
-      }
-      auto reply = stage(waiting, events::reply_received{waiting.row().course, call_id, assigned->call_name, waits,
-                                                         sub.id(), sub.row().member_id, events::reply_kind::dead, false,
-                                                         "the subdialog of @" + sub.row().member_id +
-                                                             " was declared dead by a human (" + reason +
-                                                             "); it will not reply. Continue without it.",
-                                                         std::nullopt});
-      if (!reply) co_return std::move(reply).err();
-      fx.touch(waiting, true);
-    }
-  }
+  if (auto routed = router_.forget_dead_subdialog(sub, reason, fx); !routed) co_return std::move(routed).err();
   co_return co_await commit_round(sub, fx, durability::before_going_on);
 }
 
-result<std::vector<registry_entry>> engine::registry(std::string_view root_id) {
-  auto root = load(root_id);
-  if (!root) return std::move(root).err();
-  if ((*root)->is_sub()) {
-    return make_error(errc::invalid_argument, "dialog " + std::string(root_id) +
-                                                  " is a subdialog; the registry belongs to its root " +
-                                                  (*root)->row().root_id);
-  }
-  std::vector<registry_entry> out;
-  for (const auto& [key, sub_id] : tree(std::string(root_id)).registry) {
-    auto sub = load(sub_id);
-    if (!sub) return std::move(sub).err();
-    const auto& row = (*sub)->row();
-    std::int64_t last_accessed = row.created_at_ms;
-    for (const auto& message : (*sub)->messages()) {
-      if (message.origin == "tellask") last_accessed = message.ts_ms;
-    }
-    out.push_back(
-        {key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed, (*sub)->lock().locked()});
-  }
-  return out;
-}
+result<std::vector<registry_entry>> engine::registry(std::string_view root_id) { return router_.registry(root_id); }
 
 }  // namespace parley::engine

@@ -23,7 +23,7 @@ asio::awaitable<result<std::string>> engine::create_program_subdialog(std::strin
   }
   const auto kind = events::from_wire<events::call_kind>(call_kind);
   if (!kind) co_return make_error(errc::invalid_argument, "call kind '" + call_kind + "' is not one the log knows");
-  auto made = create_subdialog(parent, member_id, *kind, "", "");
+  auto made = router_.create_subdialog(parent, member_id, *kind, "", "");
   if (!made) co_return std::move(made).err();
   auto& sub = **made;
   const std::string id = sub.id();

@@ -53,9 +53,6 @@ llm::provider* engine::provider_of(std::string_view member_id) const {
   return member == members_.end() ? nullptr : member->second.provider;
 }
 
-void engine::add_record_windows(events::dialog_created& created) const {
-  if (turn_window_ms_ > 0) created.turn_window_ms = turn_window_ms_;
-  if (session_gap_ms_ > 0) created.session_gap_ms = session_gap_ms_;
-}
+void engine::add_record_windows(events::dialog_created& created) const { record_windows_.add_to(created); }
 
 }  // namespace parley::engine

@@ -67,7 +67,7 @@ result<void> engine::start_new_course(dialog_runtime& dialog, const llm::tool_ca
   const std::int64_t next = dialog.row().course + 1;
   PARLEY_TRY(result_of_call(true, "course " + std::to_string(next) + " starts"));
   PARLEY_TRY(stage_course_start(dialog, new_course_prompt(team_.language, next)));
-  if (previous_questions > 0) notify_questions(dialog, previous_questions);
+  if (previous_questions > 0) router_.notify_questions(dialog, previous_questions);
   return ok();
 }
 
