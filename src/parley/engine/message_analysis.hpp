@@ -19,7 +19,7 @@ namespace parley::engine {
 inline constexpr std::size_t kMaxAnalysisTags = 8;
 inline constexpr std::size_t kMaxAnalysisTagBytes = 64;
 // Longer messages are cut (on a UTF-8 boundary) before the analyst reads them.
-inline constexpr std::size_t kMaxAnalysedTextBytes = 16 * 1024;
+inline constexpr std::size_t kMaxAnalysedTextBytes = std::size_t{16} * 1024;
 // Errors recorded in the log are cut to this many bytes.
 inline constexpr std::size_t kMaxAnalysisErrorBytes = 300;
 

@@ -137,8 +137,12 @@ void message_analyst::pump() {
 }
 
 asio::awaitable<void> message_analyst::run(job work) {
-  if (work.analyse) co_await analyse(work);
-  if (embedder_ && !stopped_ && !work.text.empty()) co_await embed(work);
+  if (work.analyse) {
+    co_await analyse(work);
+  }
+  if (embedder_ && !stopped_ && !work.text.empty()) {
+    co_await embed(work);
+  }
   --running_;
   pump();
 }
