@@ -221,6 +221,108 @@ TEST_F(AnalystRestTest, SemanticSearchRanksTheNearestMessageFirstAndTextSearchIs
   EXPECT_EQ(error_field(reply, "message").rfind("q:", 0), 0U) << reply.body;
 }
 
+TEST_F(AnalystRestTest, TheAnalystIsInstructedInTheMessagesLanguage) {
+  start_analyst_team();
+  // reader answers a Chinese message well only when its instruction is Chinese (script.yaml).
+  const auto chinese = analysed(human_message_of(create_dialog("明天新加坡会下雨吗？我需要带伞吗？")));
+  EXPECT_EQ(chinese.at("metadata").at("analysis").at("status"), "ok") << chinese;
+  EXPECT_EQ(chinese.at("intent_tags"), (boost::json::array{"travel"}));
+  EXPECT_EQ(chinese.at("topic_tags"), (boost::json::array{"新加坡"}));
+  const auto& zh_step = chinese.at("metadata").at("analysis_steps").at(0);
+  EXPECT_EQ(zh_step.at("parser"), "TextParser") << chinese;
+  EXPECT_EQ(zh_step.at("language"), "zh");
+  EXPECT_EQ(zh_step.at("status"), "done");
+  const auto english = analysed(human_message_of(create_dialog("Will the weather hold in Singapore?")));
+  EXPECT_EQ(english.at("metadata").at("analysis_steps").at(0).at("language"), "en") << english;
+  EXPECT_EQ(english.at("metadata").at("analysis_steps").as_array().size(), 1U);  // text only: one step
+}
+
+TEST_F(AnalystRestTest, AHumansAnswerToAQuestionIsAnalysedAndEmbeddedLikeTheirMessages) {
+  start_analyst_team();
+  const auto dialog = create_dialog("ask me where to go");
+  ASSERT_TRUE(eventually([&] { return client().get("/api/questions").json().at("questions").as_array().size() == 1; }));
+  const auto question = client().get("/api/questions").json().at("questions").at(0);
+  const auto answered =
+      client().post("/api/dialogs/" + dialog + "/answer",
+                    boost::json::value{{"questionId", question.at("id")}, {"content", "Somewhere with sunny weather"}});
+  ASSERT_EQ(answered.status, 202) << answered.body;
+  ASSERT_TRUE(eventually([&] {
+    const auto list = messages(dialog);
+    return !list.empty() && list.back().at("role") == "assistant" &&
+           std::string(list.back().at("content").as_string()).rfind("lead noted:", 0) == 0;
+  }));
+  std::string answer_id;
+  ASSERT_TRUE(eventually([&] {
+    const auto found = client().get("/api/messages/search?q=Somewhere&role=human").json();
+    if (!found.is_object() || found.at("messages").as_array().empty()) return false;
+    answer_id = text(found.at("messages").at(0).at("id"));
+    return true;
+  }));
+  const auto answer = analysed(answer_id);
+  EXPECT_EQ(answer.at("sender_role"), "human") << answer;
+  EXPECT_EQ(answer.at("content"), "Somewhere with sunny weather");
+  EXPECT_EQ(answer.at("intent_tags"), (boost::json::array{"travel", "weather"}));
+  EXPECT_EQ(answer.at("emotion"), "curious");
+  EXPECT_EQ(answer.at("metadata").at("embedding").at("status"), "ok");
+  EXPECT_TRUE(answer.at("embedding_vector").is_array());
+}
+
+TEST_F(AnalystRestTest, AnImagesParserStepsAreRecordedWithWhoMadeEachAndWithWhatModel) {
+  start_analyst_team();
+  const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + std::string(600, 'p');
+  auto upload = [&] {
+    const auto reply = client().request("POST", "/api/uploads", png, {{"Content-Type", "image/png"}});
+    EXPECT_EQ(reply.status, 201) << reply.body;
+    return text(reply.json().at("upload").at("id"));
+  };
+  // Sent without a caption: seer (media.captioner) describes it before the message is recorded.
+  const auto described =
+      client().post("/api/dialogs", boost::json::value{{"content", "I miss this place"},
+                                                       {"attachment", boost::json::object{{"uploadId", upload()}}}});
+  ASSERT_EQ(described.status, 201) << described.body;
+  const auto image = analysed(human_message_of(text(described.json().at("dialog").at("id"))));
+  EXPECT_EQ(image.at("content_type"), "image") << image;
+  EXPECT_EQ(image.at("intent_tags"), (boost::json::array{"memory"}));
+  EXPECT_EQ(image.at("emotion"), "nostalgic");
+  const auto& steps = image.at("metadata").at("analysis_steps").as_array();
+  ASSERT_EQ(steps.size(), 3U) << image;
+  EXPECT_EQ(steps[0], (boost::json::object{{"parser", "ImageParser"},
+                                           {"medium", "image"},
+                                           {"kind", "caption"},
+                                           {"status", "done"},
+                                           {"member", "seer"},
+                                           {"model", "scripted-vision"},
+                                           {"output", "a beach at sunset"}}));
+  EXPECT_EQ(steps[1], (boost::json::object{{"parser", "TextParser"},
+                                           {"medium", "text"},
+                                           {"kind", "text_analysis"},
+                                           {"status", "done"},
+                                           {"member", "reader"},
+                                           {"model", "scripted"},
+                                           {"language", "en"}}));
+  EXPECT_EQ(steps[2], (boost::json::object{{"parser", "IntegrationManager"},
+                                           {"medium", "mixed"},
+                                           {"kind", "integration"},
+                                           {"status", "done"},
+                                           {"output", "I miss this place\na beach at sunset"}}));
+  // Sent with its caption: the sender's words, no model; the analyst's refused replies are a
+  // failed text step, recorded as such.
+  const auto captioned = client().post(
+      "/api/dialogs",
+      boost::json::value{{"content", "look"},
+                         {"attachment", boost::json::object{{"uploadId", upload()}, {"caption", "my cat"}}}});
+  ASSERT_EQ(captioned.status, 201) << captioned.body;
+  const auto cat = analysed(human_message_of(text(captioned.json().at("dialog").at("id"))));
+  const auto& cat_steps = cat.at("metadata").at("analysis_steps").as_array();
+  ASSERT_EQ(cat_steps.size(), 3U) << cat;
+  EXPECT_EQ(cat_steps[0].at("status"), "given");
+  EXPECT_EQ(cat_steps[0].at("output"), "my cat");
+  EXPECT_FALSE(cat_steps[0].as_object().contains("member"));
+  EXPECT_EQ(cat_steps[1].at("status"), "failed");
+  EXPECT_EQ(text(cat_steps[1].at("error")).rfind("intent_tags: expected an array of strings", 0), 0U) << cat;
+  EXPECT_EQ(cat.at("metadata").at("analysis").at("status"), "failed");
+}
+
 TEST_F(AnalystRestTest, SemanticSearchWithoutAnEmbedderNamesTheMissingConfiguration) {
   start("media");
   const auto reply = client().get("/api/messages/search?q=anything&mode=semantic");

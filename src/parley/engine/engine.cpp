@@ -281,27 +281,6 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
   co_return id;
 }
 
-asio::awaitable<result<std::string>> engine::start_reflection(std::string member_id, std::string trigger,
-                                                              std::string goal) {
-  const auto* member = team_.find_member(member_id);
-  if (member == nullptr) co_return make_error(errc::not_found, "unknown member '" + member_id + "'");
-  if (!member->self_reflection) {
-    co_return make_error(errc::conflict, "member '" + member_id + "' does not reflect (self_reflection is off)");
-  }
-  new_dialog spec;
-  spec.member_id = member_id;
-  spec.title = "self-reflection: " + goal;
-  spec.reflection = events::reflection_spec{std::move(trigger), goal, std::nullopt};
-  auto id = co_await create_root_dialog(std::move(spec));
-  if (!id) co_return id;
-  std::string prompt = reflection_prompt(team_.language, goal, "");
-  std::string msg_id = new_uuid();
-  // The reflection's goal comes from the system, not a human.
-  auto posted = co_await post_input(*id, std::move(prompt), std::move(msg_id), events::message_origin::system);
-  if (!posted) co_return std::move(posted).err();
-  co_return id;
-}
-
 asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, std::string content, std::string msg_id,
                                                         std::string from, boost::json::object attachment) {
   std::optional<events::attachment> media;
@@ -316,7 +295,7 @@ asio::awaitable<result<void>> engine::post_user_message(std::string dialog_id, s
 
 asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::string content, std::string msg_id,
                                                  events::message_origin origin, std::string from,
-                                                 std::optional<events::attachment> attachment) {
+                                                 std::optional<events::attachment> attachment, session_opener open) {
   if (auto valid = check_user_message(content, attachment.has_value()); !valid) co_return std::move(valid).err();
   // Described before it is recorded: the log holds the words every model will read for it.
   if (attachment) co_await describe_attachment(*attachment);
@@ -343,7 +322,18 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
     if (msg_id.empty()) msg_id = new_uuid();
     auto payload = input_payload(dialog, std::move(content), std::move(msg_id), std::move(origin), std::move(from),
                                  std::move(attachment));
+    bool session_staged = false;
+    if (open) {
+      auto session = co_await stage_opened_session(dialog, open);
+      if (!session) co_return std::move(session).err();
+      session_staged = *session;
+    }
     if (auto staged = stage(dialog, std::move(payload)); !staged) {
+      // The session must not reach the log without its message; memory applied it already.
+      if (session_staged) {
+        (void)dialog.take_staged();
+        mark_poisoned(dialog, staged.err().message);
+      }
       co_return std::move(staged).err();
     }
     if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();

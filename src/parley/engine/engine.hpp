@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -75,6 +76,17 @@ struct open_question {
   human_question question;
 };
 
+// Decides the records session a message opens (post_user_message_in_new_session); nullopt: none.
+using session_opener = std::function<result<std::optional<events::record_session_opened>>()>;
+
+// What start_reflection did: the reflection's dialog, its new session, and whether the dialog was
+// the kind's existing one.
+struct reflection_started {
+  std::string dialog_id;
+  std::string session_id;
+  bool reused = false;
+};
+
 class engine {
  public:
   // Checks that every member's provider and tools exist; the engine keeps references to `log`.
@@ -88,10 +100,14 @@ class engine {
   void add_observer(engine_observer* observer) { observers_.push_back(observer); }
 
   boost::asio::awaitable<result<std::string>> create_root_dialog(new_dialog spec);
-  // A self-reflection of `member_id` in a root dialog of its own (seed 002's AI ⇄ self, opened by
-  // `trigger`, e.g. a schedule): created, given the goal by the system, and driven. Its id.
-  boost::asio::awaitable<result<std::string>> start_reflection(std::string member_id, std::string trigger,
-                                                               std::string goal);
+  // A self-reflection of `member_id` (seed 002's AI ⇄ self, opened by `trigger`, e.g. a schedule;
+  // engine/reflection.cpp). Seed 002 keeps one reflection dialogue per kind — the goal, as its
+  // "周总结" window — so the member's running reflection root with this goal is found in the log
+  // and takes a new self-reflection session; only the first of a kind creates a root. The session
+  // and the goal's system prompt are one commit, then the dialog is driven. A reflection of that
+  // kind still at work is a conflict naming its dialog, and nothing is written.
+  boost::asio::awaitable<result<reflection_started>> start_reflection(std::string member_id, std::string trigger,
+                                                                      std::string goal);
   // A subdialog of `parent_id` that a program drives instead of a Tellask (the ToT explorer's
   // agent calls, src/parley/tot): `member_id` gets `task` as its first message (origin system) and
   // is driven. No Tellask assigned it, so it replies to nobody: the program waits until it is idle
@@ -107,6 +123,14 @@ class engine {
   boost::asio::awaitable<result<void>> post_user_message(std::string dialog_id, std::string content,
                                                          std::string msg_id = {}, std::string from = {},
                                                          boost::json::object attachment = {});
+  // post_user_message that first opens a records session (seed 002's new session in a reused
+  // dialogue) in the same commit as the message: a refused message leaves no empty session.
+  // `open` decides under the dialog's lock, with the records caught up, which session (nullopt:
+  // none, e.g. while a turn is pending); its error refuses the message.
+  boost::asio::awaitable<result<void>> post_user_message_in_new_session(std::string dialog_id, std::string content,
+                                                                        std::string msg_id, std::string from,
+                                                                        boost::json::object attachment,
+                                                                        session_opener open);
   // The checks post_user_message makes on content, for callers that want them before creating a
   // dialog. Content may be empty only beside an attachment.
   result<void> check_user_message(std::string_view content, bool with_attachment = false) const;
@@ -277,9 +301,16 @@ class engine {
                                      events::message_origin origin, std::string from,
                                      std::optional<events::attachment> attachment) const;
   // Input to a running dialog (`origin` user or system), durable before it returns; then driven.
+  // `open`: a records session staged before the input, in its commit (session_opener).
   boost::asio::awaitable<result<void>> post_input(std::string dialog_id, std::string content, std::string msg_id,
                                                   events::message_origin origin, std::string from = {},
-                                                  std::optional<events::attachment> attachment = std::nullopt);
+                                                  std::optional<events::attachment> attachment = std::nullopt,
+                                                  session_opener open = {});
+  // session_input.cpp: stages the session `open` decides on, once what was staged before is
+  // committed (the records it reads are current). Whether one was staged.
+  boost::asio::awaitable<result<bool>> stage_opened_session(dialog_runtime& dialog, const session_opener& open);
+  // reflection.cpp: the member's running reflection root whose goal is `goal`, from the log.
+  result<std::optional<std::string>> find_reflection_dialog(const std::string& member_id, const std::string& goal);
   // media_description.cpp: fills a missing caption/transcription from the team's media members.
   boost::asio::awaitable<void> describe_attachment(events::attachment& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
@@ -310,6 +341,7 @@ class engine {
   std::map<std::string, member_setup, std::less<>> members_;
   dialog_cache dialogs_;                                                 // the loaded dialogs and their trees
   tellask_router router_{dialogs_, team_, observers_, record_windows_};  // seed 001's Tellask routing
+  std::set<std::string> reflections_starting_;  // member + goal of start_reflection calls under way
 };
 
 }  // namespace parley::engine

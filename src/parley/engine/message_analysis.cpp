@@ -2,25 +2,42 @@
 
 #include <boost/json/parse.hpp>
 
+#include <cctype>
+
 #include "parley/core/utf8.hpp"
 
 namespace parley::engine {
 namespace {
 
+// What precedes the message in the analyst's user turn; the retry finds the language by it.
+constexpr std::string_view kLeadZh = "消息：\n";
+constexpr std::string_view kLeadEn = "The message:\n";
 constexpr std::string_view kShape = R"({"intent_tags": ["..."], "emotion": "...", "topic_tags": ["..."]})";
 
-std::string system_prompt_for(const config::member_config& analyst) {
+std::string system_prompt_for(const config::member_config& analyst, std::string_view language) {
   std::string prompt = analyst.persona.empty() ? std::string{} : analyst.persona + "\n\n";
+  const std::string tags = std::to_string(kMaxAnalysisTags);
+  const std::string bytes = std::to_string(kMaxAnalysisTagBytes);
+  if (language == "zh") {
+    prompt +=
+        "你要分析人类在与一个 AI 团队的对话中写下的一条消息。只回复一个 JSON 对象，不要其他任何内容（不要说明，"
+        "不要代码块），形如：\n";
+    prompt += kShape;
+    prompt += "\n- intent_tags：人类想要什么，用简短的小写英文标签（如 \"travel\"、\"weather\"），最多 " + tags +
+              " 个；\n- emotion：用一个英文词表示消息流露的情绪（如 \"neutral\"、\"curious\"、\"worried\"）；\n"
+              "- topic_tags：消息谈的是什么，用消息本身的语言（中文），最多 " +
+              tags + " 个。\n每个标签最多 " + bytes + " 字节。没有合适的就给空列表。";
+    return prompt;
+  }
   prompt +=
       "You analyse one message a human wrote in a conversation with an AI team. Reply with exactly one JSON "
       "object and nothing else (no prose, no code fence), of this shape:\n";
   prompt += kShape;
   prompt += "\n- intent_tags: what the human wants, as short lowercase tags (e.g. \"travel\", \"weather\"), at most " +
-            std::to_string(kMaxAnalysisTags) +
+            tags +
             ";\n- emotion: one word for the emotion the message shows (e.g. \"neutral\", \"curious\", \"worried\");\n"
             "- topic_tags: what the message is about, in the message's own language, at most " +
-            std::to_string(kMaxAnalysisTags) + ".\nEach tag is at most " + std::to_string(kMaxAnalysisTagBytes) +
-            " bytes. Use empty lists when nothing fits.";
+            tags + ".\nEach tag is at most " + bytes + " bytes. Use empty lists when nothing fits.";
   return prompt;
 }
 
@@ -58,25 +75,50 @@ result<std::vector<std::string>> read_tags(const boost::json::object& obj, std::
 
 }  // namespace
 
+std::string_view analysis_language(std::string_view text) {
+  std::size_t han = 0;
+  std::size_t latin = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b0 = static_cast<unsigned char>(text[i]);
+    if (b0 < 0x80) {
+      latin += std::isalpha(b0) != 0 ? 1 : 0;
+    } else if ((b0 & 0xF0) == 0xE0 && i + 2 < text.size()) {
+      const auto cp = ((b0 & 0x0FU) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3FU) << 6) |
+                      (static_cast<unsigned char>(text[i + 2]) & 0x3FU);
+      // CJK ideographs (extension A and the unified block), CJK punctuation, full-width forms.
+      if ((cp >= 0x3400 && cp <= 0x9FFF) || (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFFEF)) ++han;
+      i += 2;
+    }
+  }
+  // A Chinese character says about as much as an English word of a few letters.
+  return han > 0 && han * 3 >= latin ? "zh" : "en";
+}
+
 llm::model_request analysis_request(const config::member_config& analyst, std::string_view text) {
+  const std::string_view language = analysis_language(text);
   llm::model_request request;
   request.member_id = analyst.id;
   request.model = analyst.model;
   request.params = analyst.model_params;
-  request.system_prompt = system_prompt_for(analyst);
+  request.system_prompt = system_prompt_for(analyst, language);
   request.stream = false;
-  request.messages.push_back({llm::role::user, "The message:\n" + cut(text, kMaxAnalysedTextBytes)});
+  const std::string_view lead = language == "zh" ? kLeadZh : kLeadEn;
+  request.messages.push_back({llm::role::user, std::string(lead) + cut(text, kMaxAnalysedTextBytes)});
   return request;
 }
 
 llm::model_request analysis_retry(llm::model_request first, std::string_view answer, std::string_view problem) {
+  const bool zh = !first.messages.empty() && first.messages.front().content.starts_with(kLeadZh);
   llm::chat_message said;
   said.role = llm::role::assistant;
   said.content = cut(answer, kMaxAnalysedTextBytes);
   first.messages.push_back(std::move(said));
-  first.messages.push_back({llm::role::user, "That reply was refused (" + std::string(problem) +
-                                                 "). Reply again with only the JSON object of the shape " +
-                                                 std::string(kShape) + "."});
+  // The problem is quoted as the parser wrote it (field names are the JSON's own).
+  std::string again = zh ? "这个回复被拒绝了（" + std::string(problem) + "）。请只回复这个形状的 JSON 对象：" +
+                               std::string(kShape) + "。"
+                         : "That reply was refused (" + std::string(problem) +
+                               "). Reply again with only the JSON object of the shape " + std::string(kShape) + ".";
+  first.messages.push_back({llm::role::user, std::move(again)});
   first.round = 2;
   return first;
 }

@@ -31,6 +31,48 @@ std::string text_of(const events::user_message& m) {
 
 std::string bounded(std::string_view problem) { return utf8_excerpt(problem, kMaxAnalysisErrorBytes); }
 
+std::string model_of(const config::team_config& team, const std::string& member_id) {
+  const auto* member = team.find_member(member_id);
+  return member == nullptr ? std::string() : member->model;
+}
+
+// The medium's parser step (seed 002's ImageParser / AudioParser): its words were made when the
+// message was taken (engine/media_description.cpp) by the team's captioner or transcriber, or sent
+// with it.
+events::analysis_step medium_step(const config::team_config& team, const events::attachment& media) {
+  const bool image = media.kind == events::attachment_kind::image;
+  events::analysis_step step;
+  step.parser = image ? "ImageParser" : "AudioParser";
+  step.medium = image ? "image" : "audio";
+  step.kind = image ? "caption" : "transcription";
+  const std::string words = (image ? media.caption : media.transcription).value_or("");
+  const std::string& describer = image ? team.media.captioner : team.media.transcriber;
+  if (!words.empty()) {
+    step.output = bounded(words);
+    step.member = media.described_by.value_or("");
+    step.status = step.member.empty() ? "given" : "done";
+  } else if (!media.describe_error.value_or("").empty()) {
+    step.status = "failed";
+    step.member = describer;
+    step.error = bounded(*media.describe_error);
+  } else {
+    step.status = "skipped";  // no describer configured, and the sender gave no words
+  }
+  if (!step.member.empty()) step.model = model_of(team, step.member);
+  return step;
+}
+
+// seed 002's IntegrationManager: the text and the medium's words as one block for the context.
+events::analysis_step integration_step(const std::string& text) {
+  events::analysis_step step;
+  step.parser = "IntegrationManager";
+  step.medium = "mixed";
+  step.kind = "integration";
+  step.status = text.empty() ? "skipped" : "done";
+  step.output = bounded(text);
+  return step;
+}
+
 }  // namespace
 
 message_analyst::message_analyst(asio::any_io_executor executor, engine& eng,
@@ -45,12 +87,17 @@ void message_analyst::on_durable(const event& ev) {
   if (const auto* input = ev.as<events::user_message>()) {
     if (input->origin != events::message_origin::user) return;
     std::string text = text_of(*input);
-    if (text.empty() || (!analyst && !embedder_)) return;
-    enqueue({ev.dialog_id, record_message_id(ev), ev.seq, std::move(text), analyst});
-  } else if (const auto* answer = ev.as<events::generation_finished>()) {
+    // A medium without words still gets its parser's step recorded (why it has none).
+    if ((text.empty() && !(analyst && input->media)) || (!analyst && !embedder_)) return;
+    enqueue({ev.dialog_id, record_message_id(ev), ev.seq, std::move(text), analyst, input->media});
+  } else if (const auto* answer = ev.as<events::question_answered>()) {
+    // A human's answer to a question (Q4H) is a human message like any other.
+    if (answer->content.empty() || (!analyst && !embedder_)) return;
+    enqueue({ev.dialog_id, record_message_id(ev), ev.seq, answer->content, analyst});
+  } else if (const auto* finished = ev.as<events::generation_finished>()) {
     // An AI's final answer (seed 002's ai_response) is embedded, not analysed.
-    if (!embedder_ || answer->interrupted || !answer->tool_calls.empty() || answer->saying.empty()) return;
-    enqueue({ev.dialog_id, record_message_id(ev), ev.seq, answer->saying, false});
+    if (!embedder_ || finished->interrupted || !finished->tool_calls.empty() || finished->saying.empty()) return;
+    enqueue({ev.dialog_id, record_message_id(ev), ev.seq, finished->saying, false});
   }
 }
 
@@ -90,8 +137,12 @@ void message_analyst::pump() {
 }
 
 asio::awaitable<void> message_analyst::run(job work) {
-  if (work.analyse) co_await analyse(work);
-  if (embedder_ && !stopped_) co_await embed(work);
+  if (work.analyse) {
+    co_await analyse(work);
+  }
+  if (embedder_ && !stopped_ && !work.text.empty()) {
+    co_await embed(work);
+  }
   --running_;
   pump();
 }
@@ -105,7 +156,17 @@ asio::awaitable<void> message_analyst::analyse(const job& work) {
   out.message_seq = work.seq;
   out.analyst = analyst_id;
   out.attempts = 0;
-  if (member == nullptr || provider == nullptr) {
+  events::analysis_step text_step;
+  text_step.parser = "TextParser";
+  text_step.medium = "text";
+  text_step.kind = "text_analysis";
+  text_step.member = analyst_id;
+  text_step.model = member == nullptr ? std::string() : member->model;
+  text_step.language = std::string(analysis_language(work.text));
+  if (work.text.empty()) {
+    out.error = "nothing to analyse: the message has no text and its medium no words";
+    text_step.language.clear();
+  } else if (member == nullptr || provider == nullptr) {
     out.error = "the analyst @" + analyst_id + " has no model";
   } else {
     auto control = std::make_shared<llm::generation_control>();
@@ -134,6 +195,11 @@ asio::awaitable<void> message_analyst::analyse(const job& work) {
     std::erase(controls_, control);
   }
   if (stopped_) co_return;
+  text_step.status = work.text.empty() ? "skipped" : out.error.empty() ? "done" : "failed";
+  text_step.error = work.text.empty() ? std::string() : out.error;
+  if (work.media) out.steps.push_back(medium_step(engine_.team(), *work.media));
+  out.steps.push_back(std::move(text_step));
+  if (work.media) out.steps.push_back(integration_step(work.text));
   auto appended = co_await engine_.append_message_analysis(work.dialog_id, std::move(out));
   if (!appended) {
     std::fprintf(stderr, "parley: recording the analysis of a message of dialog %s: %s\n", work.dialog_id.c_str(),

@@ -1,6 +1,9 @@
 // Seed 002's message analysis off the critical path (docs/records.md "Analysis and embeddings").
-// An observer of the engine: once a human's message is durable (its drive already scheduled), the
-// team's analyst member reads it and the embedder embeds it; an AI's final answer is embedded too.
+// An observer of the engine: once a human's message or answer to a question is durable (its drive
+// already scheduled), the team's analyst member reads it and the embedder embeds it; an AI's final
+// answer is embedded too. The analysis records seed 002's MultiModalInputParser steps: the
+// medium's (the caption or transcription the team's describer made when the message was taken),
+// the text's (the analyst, instructed in the message's language) and their merge.
 // Each result — or its failure — is appended to the message's dialog as `record_message_analyzed`
 // / `record_message_embedded`, which the records reducer folds into the message. Nothing here is
 // awaited by a drive: the work runs in coroutines of its own, at most kMaxRunning at a time, with
@@ -13,6 +16,7 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +53,7 @@ class message_analyst final : public engine_observer {
     std::int64_t seq = 0;
     std::string text;
     bool analyse = false;
+    std::optional<events::attachment> media;  // an image's or a recording's: its parser's step
   };
   void enqueue(job work);
   void pump();

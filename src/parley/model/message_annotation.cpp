@@ -4,6 +4,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <utility>
+
 #include "parley/model/embedding_vector.hpp"
 
 namespace parley {
@@ -12,6 +14,24 @@ namespace {
 boost::json::array strings(const std::vector<std::string>& values) {
   boost::json::array out;
   for (const auto& v : values) out.emplace_back(v);
+  return out;
+}
+
+// Seed 002's MultiModalInputParser steps, in the message's metadata beside the analysis.
+boost::json::array steps_json(const std::vector<events::analysis_step>& steps) {
+  boost::json::array out;
+  for (const auto& step : steps) {
+    boost::json::object one{
+        {"parser", step.parser}, {"medium", step.medium}, {"kind", step.kind}, {"status", step.status}};
+    for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"member", &step.member},
+                                     {"model", &step.model},
+                                     {"output", &step.output},
+                                     {"error", &step.error},
+                                     {"language", &step.language}}) {
+      if (!value->empty()) one[key] = *value;
+    }
+    out.emplace_back(std::move(one));
+  }
   return out;
 }
 
@@ -33,6 +53,7 @@ record_message_annotation annotation_of(const events::record_message_analyzed& a
     analysis["error"] = analyzed.error;
   }
   patch["analysis"] = std::move(analysis);
+  if (!analyzed.steps.empty()) patch["analysis_steps"] = steps_json(analyzed.steps);
   out.metadata_patch = boost::json::serialize(patch);
   return out;
 }

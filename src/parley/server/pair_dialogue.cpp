@@ -1,6 +1,5 @@
 #include "parley/server/pair_dialogue.hpp"
 
-#include <functional>
 #include <utility>
 
 #include "parley/core/ids.hpp"
@@ -54,27 +53,23 @@ result<std::optional<dialog_row>> find_pair_dialog(server_context& context, cons
   }
 }
 
-boost::asio::awaitable<result<std::string>> open_reuse_session(server_context& context, std::string dialog_id) {
-  if (context.log.records() == nullptr) co_return std::string();
-  auto& records = *context.log.records();
-  events::record_session_opened opened;
-  opened.session_id = new_uuid();
-  opened.session_type = "dialogue";
-  opened.created_by = "human";
-  opened.metadata = boost::json::object{{"triggered_by", "human"}, {"opened_by", "reuse"}};
-  const std::string session_id = opened.session_id;
-  bool turn_pending = false;
-  std::function<result<void>()> check = [&]() -> result<void> {
-    auto pending = pending_in(records, dialog_id);
+engine::session_opener reuse_session_opener(server_context& context, std::string dialog_id, std::string& opened_id) {
+  return [&context, dialog_id = std::move(dialog_id),
+          &opened_id]() -> result<std::optional<events::record_session_opened>> {
+    using opened_session = std::optional<events::record_session_opened>;
+    if (context.log.records() == nullptr) return opened_session();
+    auto pending = pending_in(*context.log.records(), dialog_id);
     if (!pending) return std::move(pending).err();
-    turn_pending = pending->has_value();
-    return records_rules::may_open_session(*pending);
+    // A turn never spans two sessions: the message joins the current one.
+    if (!records_rules::may_open_session(*pending)) return opened_session();
+    events::record_session_opened opened;
+    opened.session_id = new_uuid();
+    opened.session_type = "dialogue";
+    opened.created_by = "human";
+    opened.metadata = boost::json::object{{"triggered_by", "human"}, {"opened_by", "reuse"}};
+    opened_id = opened.session_id;
+    return opened_session(std::move(opened));
   };
-  events::event_payload write = std::move(opened);
-  auto written = co_await append_write(context, dialog_id, std::move(write), std::move(check));
-  if (!written && turn_pending) co_return std::string();
-  if (!written) co_return std::move(written).err();
-  co_return session_id;
 }
 
 }  // namespace parley::server

@@ -25,9 +25,10 @@ result<void> check_reuse(const create_dialog_request& body, bool flow_member);
 result<std::optional<dialog_row>> find_pair_dialog(server_context& context, const std::string& user,
                                                    const std::string& member);
 
-// Starts a new dialogue session in `dialog_id` for the message that follows: its id, or "" when
-// a turn is still pending there (the message joins the current session, as a turn never spans
-// two) or the store keeps no records.
-boost::asio::awaitable<result<std::string>> open_reuse_session(server_context& context, std::string dialog_id);
+// What decides the new dialogue session of `dialog_id` for the message that follows, staged with
+// that message in one commit (engine::post_user_message_in_new_session): none when a turn is still
+// pending there (the message joins the current session, as a turn never spans two) or the store
+// keeps no records. The session's id is written to `opened_id`, which must outlive the post.
+engine::session_opener reuse_session_opener(server_context& context, std::string dialog_id, std::string& opened_id);
 
 }  // namespace parley::server

@@ -33,10 +33,6 @@ void reflection_schedule::arm() {
 void reflection_schedule::reflect_now() {
   for (const auto& member : engine_.team().members) {
     if (!member.self_reflection) continue;
-    if (const auto latest = latest_.find(member.id); latest != latest_.end()) {
-      const auto* previous = engine_.find(latest->second);
-      if (previous != nullptr && previous->drive_scheduled) continue;
-    }
     asio::co_spawn(executor_, reflect(member.id), asio::detached);
   }
 }
@@ -45,11 +41,10 @@ asio::awaitable<void> reflection_schedule::reflect(std::string member_id) {
   std::string trigger = "schedule";
   std::string goal = goal_;
   auto started = co_await engine_.start_reflection(member_id, std::move(trigger), std::move(goal));
-  if (!started) {
+  // A member still reflecting on the goal (a conflict) skips this tick; the engine says so.
+  if (!started && started.err().code != errc::conflict) {
     std::fprintf(stderr, "parley: scheduled reflection of @%s: %s\n", member_id.c_str(), started.err().message.c_str());
-    co_return;
   }
-  latest_[member_id] = *started;
 }
 
 }  // namespace parley::server

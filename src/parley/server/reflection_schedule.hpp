@@ -1,6 +1,7 @@
 // Self-reflection on a schedule (seed 002: reflection opened by a schedule): every `every` the
 // members with `self_reflection: true` each start a reflection toward `goal`, recorded with
-// trigger_source `schedule`. A member still busy with its previous scheduled reflection skips a
+// trigger_source `schedule`, each in a new session of the member's one reflection dialogue for
+// that goal (engine::start_reflection). A member still busy with its previous reflection skips a
 // tick. Runs on the server's executor; stop() ends it.
 #pragma once
 
@@ -8,7 +9,6 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
-#include <map>
 #include <string>
 
 #include "parley/engine/engine.hpp"
@@ -36,7 +36,6 @@ class reflection_schedule {
   std::string goal_;
   boost::asio::steady_timer timer_;
   bool stopped_ = false;
-  std::map<std::string, std::string> latest_;  // member → its latest scheduled reflection dialog
 };
 
 }  // namespace parley::server

@@ -162,13 +162,14 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
   }
   boost::json::value session_id = nullptr;
   if (!retried) {
-    auto session = co_await open_reuse_session(context, id);
-    if (!session) co_return error_response(session.err());
-    if (!session->empty()) session_id = *session;
     if (auto shared = share_attachment(context, attachment, id); !shared) co_return error_response(shared.err());
-    auto posted = co_await context.engine.post_user_message(id, input.content, input.msg_id, request.who->id,
-                                                            std::move(attachment));
+    // The new session and the message are one commit: a refused message leaves no empty session.
+    std::string opened;
+    auto open = reuse_session_opener(context, id, opened);
+    auto posted = co_await context.engine.post_user_message_in_new_session(
+        id, input.content, input.msg_id, request.who->id, std::move(attachment), std::move(open));
     if (!posted) co_return error_response(posted.err());
+    if (!opened.empty()) session_id = opened;
   }
   auto row = find_dialog(context, request, id);
   if (!row) co_return error_response(row.err());

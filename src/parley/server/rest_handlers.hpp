@@ -78,6 +78,8 @@ handler_result close_turn(server_context& context, const rest_request& request, 
 handler_result post_record_message(server_context& context, const rest_request& request, std::string id);
 handler_result post_introspection(server_context& context, const rest_request& request, std::string id);
 handler_result post_memory_link(server_context& context, const rest_request& request, std::string id);
+// rest_reflections.cpp
+handler_result post_reflection(server_context& context, const rest_request& request, std::string id);
 
 // rest_uploads.cpp: media for image and audio messages.
 handler_result post_upload(server_context& context, const rest_request& request, std::string id);

@@ -77,6 +77,7 @@ const std::vector<route>& routes() {
       {"POST", {"messages"}, &rest::post_record_message},
       {"POST", {"sessions", "{id}", "introspection_turns"}, &rest::post_introspection},
       {"POST", {"turns", "{id}", "memory_links"}, &rest::post_memory_link},
+      {"POST", {"reflections"}, &rest::post_reflection},
       {"POST", {"uploads"}, &rest::post_upload, body_kind::media},
       {"POST", {"tot"}, &rest::post_tot},
       {"GET", {"tot"}, &rest::list_tot},

@@ -43,6 +43,31 @@ TEST(MessageAnalysis, TheRetryQuotesTheRefusedReplyAndTheProblem) {
   EXPECT_EQ(retry.system_prompt, first.system_prompt);
 }
 
+TEST(MessageAnalysis, AChineseMessageIsAnalysedWithTheChineseInstructionAndItsRetryIsChineseToo) {
+  const auto request = analysis_request(reader(), "明天新加坡会下雨吗？我需要带伞吗？");
+  EXPECT_EQ(request.system_prompt.rfind("You read people.", 0), 0U) << request.system_prompt;
+  EXPECT_NE(request.system_prompt.find("只回复一个 JSON 对象"), std::string::npos) << request.system_prompt;
+  EXPECT_NE(request.system_prompt.find(R"({"intent_tags": ["..."], "emotion": "...", "topic_tags": ["..."]})"),
+            std::string::npos);
+  EXPECT_EQ(request.system_prompt.find("You analyse one message"), std::string::npos) << request.system_prompt;
+  ASSERT_EQ(request.messages.size(), 1U);
+  EXPECT_EQ(request.messages[0].content, "消息：\n明天新加坡会下雨吗？我需要带伞吗？");
+  const auto retry = analysis_retry(request, "好的", "the reply is not JSON: syntax error");
+  ASSERT_EQ(retry.messages.size(), 3U);
+  EXPECT_EQ(retry.messages[2].content.rfind("这个回复被拒绝了（the reply is not JSON: syntax error）", 0), 0U)
+      << retry.messages[2].content;
+}
+
+TEST(MessageAnalysis, TheInstructionsLanguageIsTheOneThatCarriesTheMessage) {
+  EXPECT_EQ(analysis_language("Will it rain in Singapore?"), "en");
+  EXPECT_EQ(analysis_language("明天新加坡会下雨吗？"), "zh");
+  // A Chinese sentence with a few English words is Chinese; a word of Chinese in English is not.
+  EXPECT_EQ(analysis_language("我想用 Python 写一个脚本"), "zh");
+  EXPECT_EQ(analysis_language("How do I say thank you in Chinese? Is it 谢谢?"), "en");
+  EXPECT_EQ(analysis_language(""), "en");
+  EXPECT_EQ(analysis_language("こんにちは"), "en");  // kana are not Chinese characters
+}
+
 TEST(MessageAnalysis, AStrictReplyIsReadAndAnythingElseIsRefusedNamingTheField) {
   auto good = parse_analysis(R"({"intent_tags": ["travel"], "emotion": "calm", "topic_tags": ["旅行"]})");
   ASSERT_TRUE(good) << good.err().message;

@@ -199,6 +199,35 @@ struct record_memory_link {
   bool operator==(const record_memory_link&) const = default;
 };
 
+// One step of seed 002's MultiModalInputParser on a message: the parser for a medium, what it
+// produced (an image's caption, a recording's transcription, the text's tags, the merged context
+// block), who produced it with which model, and how it went.
+struct analysis_step {
+  std::string parser;  // "ImageParser" | "AudioParser" | "TextParser" | "IntegrationManager"
+  std::string medium;  // "image" | "audio" | "text" | "mixed"
+  std::string kind;    // "caption" | "transcription" | "text_analysis" | "integration"
+  std::string status;  // "done" | "given" (the sender sent it) | "failed" | "skipped" (nobody configured)
+  std::string member;  // the member who made it; "" for the sender's or the system's own
+  std::string model;
+  std::string output;  // what it made, cut to a few hundred bytes
+  std::string error;
+  std::string language;  // the text analysis: the language it was instructed in ("zh" | "en")
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("parser", s.parser);
+    v.required("medium", s.medium);
+    v.required("kind", s.kind);
+    v.required("status", s.status);
+    v.defaulted("member", s.member, "");
+    v.defaulted("model", s.model, "");
+    v.defaulted("output", s.output, "");
+    v.defaulted("error", s.error, "");
+    v.defaulted("language", s.language, "");
+  }
+  bool operator==(const analysis_step&) const = default;
+};
+
 // The analyst member's reading of a human message (seed 002's `intent_tags` and `emotion` of
 // human_input, `topic_tags` of the ConversationThread), written off the critical path after the
 // message is durable. `error` non-empty: the analysis failed after `attempts` model calls, and
@@ -213,6 +242,9 @@ struct record_message_analyzed {
   std::vector<std::string> topic_tags;
   std::string error;
   std::int64_t attempts = 1;
+  // The MultiModalInputParser's steps: the text's analysis, and for an image or a recording its
+  // medium's step and the merge of both. Absent in logs written before them.
+  std::vector<analysis_step> steps;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -224,6 +256,7 @@ struct record_message_analyzed {
     v.required("topicTags", s.topic_tags);
     v.defaulted("error", s.error, "");
     v.required("attempts", s.attempts);
+    v.defaulted("steps", s.steps, {});
   }
   bool operator==(const record_message_analyzed&) const = default;
 };

@@ -1,0 +1,37 @@
+// Input that opens a records session (seed 002: a Dialogue holds many Sessions). A reused
+// human⇄AI dialogue and a reflection dialogue of a kind take each new conversation in a session of
+// its own; the session is staged just before the message and committed with it, so a refused
+// message (a dead dialog, a completed root, a full disk) never leaves an empty session behind.
+#include "parley/engine/engine.hpp"
+
+namespace parley::engine {
+
+namespace asio = boost::asio;
+
+asio::awaitable<result<bool>> engine::stage_opened_session(dialog_runtime& dialog, const session_opener& open) {
+  // What the dialog sent but did not await (a generation's end, tool results) must be in the
+  // records that `open` reads, and only the session may stay staged if the message is refused.
+  if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
+  auto session = open();
+  if (!session) co_return std::move(session).err();
+  if (!*session) co_return false;
+  events::event_payload opened = std::move(**session);
+  if (auto staged = stage(dialog, std::move(opened)); !staged) co_return std::move(staged).err();
+  co_return true;
+}
+
+asio::awaitable<result<void>> engine::post_user_message_in_new_session(std::string dialog_id, std::string content,
+                                                                       std::string msg_id, std::string from,
+                                                                       boost::json::object attachment,
+                                                                       session_opener open) {
+  std::optional<events::attachment> media;
+  if (!attachment.empty()) {
+    if (auto problem = events::decode_object(attachment, media.emplace(), "attachment")) {
+      co_return make_error(errc::invalid_argument, problem->path + ": " + problem->problem);
+    }
+  }
+  co_return co_await post_input(std::move(dialog_id), std::move(content), std::move(msg_id),
+                                events::message_origin::user, std::move(from), std::move(media), std::move(open));
+}
+
+}  // namespace parley::engine
