@@ -121,6 +121,43 @@ TEST_F(ReflectionDialogue, AReflectionStillAtWorkIsNotStartedTwiceAndBadInputCha
   EXPECT_EQ(next.at("dialog_id"), dialog.c_str());
 }
 
+TEST_F(ReflectionDialogue, AReflectionAfterOneWhoseDriveFailedOpensASessionOfItsOwn) {
+  start("reflect");
+  const auto scribe_reflects = [&](const std::string& trigger, int status) {
+    return post_ok("/api/reflections",
+                   json::value{{"member_id", "scribe"}, {"goal", "tidy my notes"}, {"trigger_source", trigger}},
+                   status);
+  };
+  const auto first = scribe_reflects("api", 201);
+  const auto dialog = text(first.at("dialog_id"));
+  const auto dialogue = text(first.at("dialogue_id"));
+  // The scribe's model has no answer for a reflection: the drive fails, and the reflection's turn still waits.
+  const auto failed = [&] {
+    const auto error = get_ok("/api/dialogs/" + dialog).at("dialog").at("lastError");
+    return error.is_string() && !error.as_string().empty();
+  };
+  ASSERT_TRUE(eventually(failed, std::chrono::seconds(5)))
+      << json::serialize(get_ok("/api/dialogs/" + dialog + "/transcript")) << server_->output();
+  ASSERT_EQ(get_ok("/api/dialogues/" + dialogue + "/unresponded_turns").at("total"), 0);
+
+  // The next reflection of the kind is a session of its own (a turn never spans two sessions):
+  // the waiting turn expired unanswered, closed by the system.
+  const auto second = scribe_reflects("schedule", 200);
+  const auto session = text(second.at("session_id"));
+  EXPECT_NE(session, text(first.at("session_id")));
+  EXPECT_EQ(get_ok("/api/sessions/" + session).at("session").at("id"), session.c_str());
+  const auto sessions = sessions_of(dialogue);
+  ASSERT_EQ(sessions.size(), 2U);
+  EXPECT_EQ(sessions[1].at("id"), session.c_str());
+  const auto expired = get_ok("/api/dialogues/" + dialogue + "/unresponded_turns").at("turns").as_array();
+  ASSERT_EQ(expired.size(), 1U);
+  EXPECT_EQ(expired[0].at("session_id"), first.at("session_id"));
+  EXPECT_EQ(expired[0].at("metadata").at("outcome"), "expired");
+  EXPECT_EQ(expired[0].at("metadata").at("closedBy"), "system");
+  // The second reflection's goal is a message of its own session.
+  EXPECT_EQ(get_ok("/api/sessions/" + session + "/turns").at("total"), 1);
+}
+
 TEST_F(ReflectionDialogue, AReusedDialoguesNewSessionIsCommittedWithItsMessageOrNotAtAll) {
   start("reflect");
   const auto made = client().post("/api/dialogs", json::value{{"content", "hello"}, {"msgId", "hello-1"}});

@@ -76,8 +76,9 @@ struct open_question {
   human_question question;
 };
 
-// Decides the records session a message opens (post_user_message_in_new_session); nullopt: none.
-using session_opener = std::function<result<std::optional<events::record_session_opened>>()>;
+// The records events a message opens (post_user_message_in_new_session), staged before it in its
+// commit: a session, after closing a turn that would otherwise span two sessions; empty: none.
+using session_opener = std::function<result<std::vector<events::event_payload>>()>;
 
 // What start_reflection did: the reflection's dialog, its new session, and whether the dialog was
 // the kind's existing one.

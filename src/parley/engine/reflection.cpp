@@ -11,6 +11,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/model/records_write_rules.hpp"
+#include "parley/store/records_query.hpp"
 
 namespace parley::engine {
 
@@ -35,6 +36,15 @@ events::record_session_opened reflection_session(const std::string& trigger, con
   opened.trigger_source = trigger;
   opened.goal = goal;
   return opened;
+}
+
+events::record_turn_closed stale_turn_expired(std::string turn_id) {
+  events::record_turn_closed closed;
+  closed.turn_id = std::move(turn_id);
+  closed.status = "unresponded";
+  closed.outcome = "expired";
+  closed.closed_by = "system";
+  return closed;
 }
 
 // Clears the member's kind from the starts under way when start_reflection returns.
@@ -118,8 +128,18 @@ asio::awaitable<result<reflection_started>> engine::start_reflection(std::string
   }
   auto opened = reflection_session(trigger, goal);
   started.session_id = opened.session_id;
-  session_opener open = [&opened]() -> result<std::optional<events::record_session_opened>> {
-    return std::optional<events::record_session_opened>(std::move(opened));
+  session_opener open = [this, &opened,
+                         &dialog_id = started.dialog_id]() -> result<std::vector<events::event_payload>> {
+    std::vector<events::event_payload> opening;
+    // A turn left waiting by an earlier reflection whose drive failed would keep the records
+    // from opening the session (a turn never spans two); it expired unanswered.
+    if (auto* records = log_.records(); records != nullptr) {
+      auto pending = records->pending_turn_of(dialog_id);
+      if (!pending) return std::move(pending).err();
+      if (*pending) opening.emplace_back(stale_turn_expired((*pending)->turn_id));
+    }
+    opening.emplace_back(std::move(opened));
+    return opening;
   };
   std::string prompt = reflection_prompt(team_.language, goal, "");
   std::string msg_id = new_uuid();

@@ -12,12 +12,12 @@ asio::awaitable<result<bool>> engine::stage_opened_session(dialog_runtime& dialo
   // What the dialog sent but did not await (a generation's end, tool results) must be in the
   // records that `open` reads, and only the session may stay staged if the message is refused.
   if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
-  auto session = open();
-  if (!session) co_return std::move(session).err();
-  if (!*session) co_return false;
-  events::event_payload opened = std::move(**session);
-  if (auto staged = stage(dialog, std::move(opened)); !staged) co_return std::move(staged).err();
-  co_return true;
+  auto opening = open();
+  if (!opening) co_return std::move(opening).err();
+  for (auto& payload : *opening) {
+    if (auto staged = stage(dialog, std::move(payload)); !staged) co_return std::move(staged).err();
+  }
+  co_return !opening->empty();
 }
 
 asio::awaitable<result<void>> engine::post_user_message_in_new_session(std::string dialog_id, std::string content,

@@ -54,21 +54,22 @@ result<std::optional<dialog_row>> find_pair_dialog(server_context& context, cons
 }
 
 engine::session_opener reuse_session_opener(server_context& context, std::string dialog_id, std::string& opened_id) {
-  return [&context, dialog_id = std::move(dialog_id),
-          &opened_id]() -> result<std::optional<events::record_session_opened>> {
-    using opened_session = std::optional<events::record_session_opened>;
-    if (context.log.records() == nullptr) return opened_session();
+  return [&context, dialog_id = std::move(dialog_id), &opened_id]() -> result<std::vector<events::event_payload>> {
+    using opening = std::vector<events::event_payload>;
+    if (context.log.records() == nullptr) return opening();
     auto pending = pending_in(*context.log.records(), dialog_id);
     if (!pending) return std::move(pending).err();
     // A turn never spans two sessions: the message joins the current one.
-    if (!records_rules::may_open_session(*pending)) return opened_session();
+    if (!records_rules::may_open_session(*pending)) return opening();
     events::record_session_opened opened;
     opened.session_id = new_uuid();
     opened.session_type = "dialogue";
     opened.created_by = "human";
     opened.metadata = boost::json::object{{"triggered_by", "human"}, {"opened_by", "reuse"}};
     opened_id = opened.session_id;
-    return opened_session(std::move(opened));
+    opening staged;
+    staged.emplace_back(std::move(opened));
+    return staged;
   };
 }
 
