@@ -361,6 +361,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads;
   context.reads = &reads;
+  eng->set_store_reads(&reads);  // the engine's misses and msgId checks too
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
   // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.

@@ -230,10 +230,15 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
       co_return std::move(valid).err();
     }
   }
-  // A retried create (its reply was lost) returns the dialog the first one made.
+  // A retried create (its reply was lost) returns the dialog the first one made. The id stays
+  // claimed until this create's commit has ended: one sent twice at once is checked after the first
+  // is durable, and finds it.
+  input_claims::claim checked;
   if (!spec.first_message_id.empty()) {
-    auto earlier = dialog_of_retry(
-        {.msg_id = spec.first_message_id, .from = spec.first_message_from, .content = spec.first_message});
+    checked = co_await inputs_checked_.acquire(spec.first_message_id);
+    const sent_input sent{
+        .msg_id = spec.first_message_id, .from = spec.first_message_from, .content = spec.first_message};
+    auto earlier = co_await dialog_of_retry(sent);
     if (!earlier) co_return std::move(earlier).err();
     if (*earlier) co_return std::move(**earlier);
   }
@@ -320,17 +325,22 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   if (auto valid = check_user_message(content, attachment.has_value()); !valid) co_return std::move(valid).err();
   // Described before it is recorded: the log holds the words every model will read for it.
   if (attachment) co_await describe_attachment(*attachment);
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
-  auto& dialog = **loaded;
+  auto& dialog = **loaded;  // locked at once: a dialog waited for is never unloaded
   {
     auto guard = co_await dialog.lock().acquire();
+    if (auto root = co_await load_root(dialog); !root) co_return std::move(root).err();
     if (auto open = check_tree_running(dialog); !open) co_return std::move(open).err();
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
-    // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
+    // under the dialog's lock and the msgId's claim, after the first one's commit, so two at once
+    // — to this dialog or another — cannot both be taken.
+    input_claims::claim checked;
     if (!msg_id.empty() && origin == events::message_origin::user) {
-      auto earlier = dialog_of_retry({.msg_id = msg_id, .dialog_id = dialog_id, .from = from, .content = content});
+      checked = co_await inputs_checked_.acquire(msg_id);
+      const sent_input sent{.msg_id = msg_id, .dialog_id = dialog_id, .from = from, .content = content};
+      auto earlier = co_await dialog_of_retry(sent);
       if (!earlier) co_return std::move(earlier).err();
       if (*earlier) co_return ok();
     }
@@ -379,13 +389,26 @@ result<void> engine::check_user_message(std::string_view content, bool with_atta
   return ok();
 }
 
-result<std::optional<std::string>> engine::dialog_of_retry(const sent_input& input) {
-  auto found = log_.find_input(input.msg_id);
-  if (!found) return std::move(found).err();
+asio::awaitable<result<std::optional<std::string>>> engine::dialog_of_retry(const sent_input& input) {
+  // The SQLite store answers once the batches queued before are committed: on the read thread.
+  auto find = [&log = log_, msg_id = std::string(input.msg_id)] { return log.find_input(msg_id); };
+  auto found = co_await read_off_loop(reads_, std::move(find));
+  if (!found) co_return std::move(found).err();
   auto retried = match_retry(*found, input);
-  if (!retried) return std::move(retried).err();
-  if (!*retried) return std::optional<std::string>{};
-  return std::optional<std::string>{(*retried)->dialog_id};
+  if (!retried) co_return std::move(retried).err();
+  if (!*retried) co_return std::optional<std::string>{};
+  co_return std::optional<std::string>{(*retried)->dialog_id};
+}
+
+asio::awaitable<result<dialog_runtime*>> engine::load_async(std::string dialog_id) {
+  co_return co_await dialogs_.load_async(std::move(dialog_id), reads_);
+}
+
+asio::awaitable<result<void>> engine::load_root(const dialog_runtime& dialog) {
+  if (!dialog.is_sub()) co_return ok();
+  auto root = co_await load_async(dialog.row().root_id);
+  if (!root) co_return std::move(root).err();
+  co_return ok();
 }
 
 // Both waits look their dialog or tree up again after each wake: one that is at rest may have been

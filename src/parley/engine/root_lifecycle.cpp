@@ -40,7 +40,7 @@ std::vector<std::string> engine::work_in_flight(const dialog_runtime& root) cons
 }
 
 asio::awaitable<result<void>> engine::set_root_status(std::string root_id, events::dialog_status to) {
-  auto loaded = load(root_id);
+  auto loaded = co_await load_async(root_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& root = **loaded;
   if (root.is_sub()) {
