@@ -123,7 +123,7 @@ std::string url_host(const std::string& host) {
 // whose drive starts a new generation, which is stopped in turn), at most kShutdownGrace.
 asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
   dialog_filter running;
-  running.status = "running";
+  running.status = events::dialog_status::running;
   const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
   asio::steady_timer pause(co_await asio::this_coro::executor);
   while (std::chrono::steady_clock::now() < deadline) {

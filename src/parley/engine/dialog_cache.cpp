@@ -78,7 +78,7 @@ boost::asio::awaitable<result<dialog_runtime*>> dialog_cache::load_async(std::st
 
 void dialog_cache::add_to_registry(root_tree& hierarchy, const std::vector<dialog_row>& rows) {
   for (const auto& row : rows) {
-    if (row.kind == "sub" && !row.dead && !row.session_slug.empty()) {
+    if (row.kind == events::dialog_kind::sub && !row.dead && !row.session_slug.empty()) {
       hierarchy.registry[row.member_id + "!" + row.session_slug] = row.id;
     }
   }

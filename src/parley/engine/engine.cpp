@@ -173,7 +173,7 @@ result<dialog_runtime*> engine::load(std::string_view dialog_id) { return dialog
 
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
-  filter.status = "running";
+  filter.status = events::dialog_status::running;
   filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
@@ -424,17 +424,20 @@ asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
 result<void> engine::check_tree_running(dialog_runtime& dialog) {
   const auto& row = dialog.row();
   if (!dialog.is_sub()) {
-    if (row.status == "running") return ok();
-    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status +
+    if (row.status == events::dialog_status::running) return ok();
+    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + std::string(events::to_wire(row.status)) +
                                           "; reopen it to go on (POST /api/dialogs/" + dialog.id() +
                                           "/reopen, parley reopen " + dialog.id() + ")");
   }
-  if (row.status != "running") return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status);
+  if (row.status != events::dialog_status::running) {
+    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + std::string(events::to_wire(row.status)));
+  }
   auto root = load(row.root_id);
   if (!root) return std::move(root).err();
-  if ((*root)->row().status != "running") {
+  if ((*root)->row().status != events::dialog_status::running) {
     return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to root " + row.root_id + ", which is " +
-                                          (*root)->row().status + "; reopen the root to go on");
+                                          std::string(events::to_wire((*root)->row().status)) +
+                                          "; reopen the root to go on");
   }
   return ok();
 }
@@ -469,7 +472,7 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
     // Those not in memory: a drive owed since a restart, or a drive that failed.
     for (const bool failed : {false, true}) {
       dialog_filter stored;
-      stored.status = "running";
+      stored.status = events::dialog_status::running;
       stored.needing_recovery = !failed;
       stored.failed = failed;
       auto rows = log_.list_dialogs(stored);
@@ -504,7 +507,7 @@ void engine::schedule_drive(dialog_runtime& dialog) {
 }
 
 void engine::schedule_if_drivable(dialog_runtime& dialog) {
-  if (dialog.poisoned || dialog.row().dead || dialog.row().status != "running") return;
+  if (dialog.poisoned || dialog.row().dead || dialog.row().status != events::dialog_status::running) return;
   if ((dialog.can_drive() && dialog.row().needs_drive) || !dialog.unanswered_tool_calls().empty()) {
     schedule_drive(dialog);
   }

@@ -71,7 +71,7 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
 
 result<std::vector<open_question>> engine::open_questions() {
   dialog_filter filter;
-  filter.status = "running";
+  filter.status = events::dialog_status::running;
   filter.with_open_questions = true;
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();

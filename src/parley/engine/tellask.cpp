@@ -299,7 +299,7 @@ result<void> engine::deliver_final_saying(dialog_runtime& dialog, const std::str
                                                   delivered, std::nullopt}));
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call.
-  if (dialog.row().call_kind != dialog_tool::tellask) {
+  if (dialog.row().call_kind != events::call_kind::tellask) {
     PARLEY_TRY(stage(dialog, events::status_changed{events::dialog_status::completed}));
   }
   return ok();

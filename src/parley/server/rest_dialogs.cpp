@@ -191,11 +191,11 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
 handler_result list_dialogs(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   root_listing listing;
   if (const auto status = request.query.find("status"); status != request.query.end()) {
-    if (status->second != "running" && status->second != "completed" && status->second != "archived") {
+    listing.status = events::from_wire<events::dialog_status>(status->second);
+    if (!listing.status) {
       co_return field_error(make_error(
           errc::invalid_argument, "status: expected running, completed or archived, got '" + status->second + "'"));
     }
-    listing.status = status->second;
   }
   if (const auto member = request.query.find("member"); member != request.query.end()) {
     listing.member_id = member->second;
@@ -352,7 +352,7 @@ handler_result get_hierarchy(server_context& context, const rest_request& reques
   auto read = [&]() -> rest_response {
     auto row = find_dialog(context, request, dialog_id);
     if (!row) return error_response(row.err());
-    if (row->kind != "root") {
+    if (row->kind != events::dialog_kind::root) {
       return error_response(
           400, "bad_request",
           "dialog " + dialog_id + " is a subdialog; ask for the hierarchy of its root " + row->root_id);
