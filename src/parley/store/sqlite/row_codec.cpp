@@ -79,7 +79,8 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_int(20, row.updated_at_ms);
   stmt.bind_int(21, row.generating ? 1 : 0);
   stmt.bind_int(22, row.needs_drive ? 1 : 0);
-  stmt.bind_text(23, row.call_kind ? events::to_wire(*row.call_kind) : std::string_view());
+  // Never a null pointer: SQLite binds that as NULL, and the column is NOT NULL.
+  stmt.bind_text(23, row.call_kind ? events::to_wire(*row.call_kind) : std::string_view(""));
   stmt.bind_text(24, row.session_slug);
   stmt.bind_text(25, row.caller_id);
   stmt.bind_int(26, row.dead ? 1 : 0);
