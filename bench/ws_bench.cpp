@@ -197,6 +197,7 @@ struct server_stack {
   asio::io_context io{1};
   std::unique_ptr<store> log = make_memory_store();
   std::unique_ptr<server::store_reads> reads;  // null: the handlers read on the loop
+  bool engine_reads_off_loop = true;           // false: the engine reads on the loop (as before it could)
   server::server_options options;
   std::unique_ptr<engine::engine> eng;
   std::unique_ptr<server::pubchan> channels;
@@ -309,6 +310,7 @@ result<void> start_stack(server_stack& server, const config::team_config& team, 
   server.context = std::make_unique<server::server_context>(server::server_context{
       *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
   server.context->reads = server.reads.get();
+  if (server.engine_reads_off_loop) server.eng->set_store_reads(server.reads.get());
   auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
   if (!listening) return std::move(listening).err();
   server.listener = std::move(*listening);
@@ -381,15 +383,17 @@ struct records_phase_result {
 
 // One dialog streams to one subscriber on a durable store while `load_clients` clients write and
 // read records; `read_thread`: the records routes read on the store's read thread (else on the loop,
-// as before it existed).
+// as before it existed); `engine_read_thread`: the engine's own reads (a create's msgId check, a
+// dialog read back) too.
 result<records_phase_result> run_records_phase(const config::team_config& team, int chunks, const fs::path& data,
-                                               bool read_thread, int load_clients,
+                                               bool read_thread, bool engine_read_thread, int load_clients,
                                                std::chrono::microseconds round_every) {
   server_stack server;
   auto opened = open_sqlite_store(data.string());
   if (!opened) return std::move(opened).err();
   server.log = std::move(*opened);
   if (read_thread) server.reads = std::make_unique<server::store_reads>();
+  server.engine_reads_off_loop = engine_read_thread;
   PARLEY_TRY(start_stack(server, team, chunks));
   asio::io_context load_io(1);
   std::atomic<bool> stop{false};
@@ -470,7 +474,8 @@ int run_ws_bench(const bench_args& args) {
   stop_stack(server);
 
   // A streaming dialog's chunk latency on a durable store, alone and beside a records load, with the
-  // records routes reading on the loop (as before the read thread) and on the read thread.
+  // records routes reading on the loop (as before the read thread) and on the read thread, the
+  // engine's own reads on the loop (as before issue 20's last step) and on the read thread.
   const int load_clients = args.int_or("records-load-clients", 4);
   // Each client's rounds (a create and a search) per second.
   const int load_rounds = std::max(1, args.int_or("records-load-rounds", 200));
@@ -478,14 +483,18 @@ int run_ws_bench(const bench_args& args) {
   struct variant {
     const char* name;
     bool read_thread;
+    bool engine_read_thread;
     int load_clients;
   };
-  const variant variants[] = {
-      {"alone", true, 0}, {"load_reads_on_loop", false, load_clients}, {"load_read_thread", true, load_clients}};
+  const variant variants[] = {{"alone", true, true, 0},
+                              {"load_reads_on_loop", false, false, load_clients},
+                              {"load_engine_reads_on_loop", true, false, load_clients},
+                              {"load_read_thread", true, true, load_clients}};
   boost::json::object records_figures{{"load_clients", load_clients}, {"rounds_per_client_per_s", load_rounds}};
   int records_failed = 0;
   for (const auto& v : variants) {
-    auto phase = run_records_phase(*team, chunks, dir / v.name, v.read_thread, v.load_clients, round_every);
+    auto phase = run_records_phase(*team, chunks, dir / v.name, v.read_thread, v.engine_read_thread, v.load_clients,
+                                   round_every);
     if (!phase) {
       std::fprintf(stderr, "parley-bench: %s\n", phase.err().message.c_str());
       return 1;

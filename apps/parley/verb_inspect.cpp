@@ -23,7 +23,7 @@ boost::json::object dialog_json(const dialog_row& row) {
                              {"parentId", row.parent_id},
                              {"member", row.member_id},
                              {"title", row.title},
-                             {"status", row.status},
+                             {"status", events::to_wire(row.status)},
                              {"course", row.course},
                              {"openQuestions", row.open_questions},
                              {"pendingSubdialogs", row.pending_subdialogs},
@@ -61,7 +61,7 @@ boost::json::object message_json(const message_row& row) {
 // (running, completed, archived), STATE what it does or waits for now.
 std::string state_of(const dialog_row& row) {
   if (row.dead) return "dead";
-  if (row.status != "running") return row.status;
+  if (row.status != events::dialog_status::running) return std::string(events::to_wire(row.status));
   if (row.generating) return "generating";
   if (row.open_questions > 0) return "waiting-human";
   if (row.pending_subdialogs > 0) return "waiting-sub";
@@ -145,7 +145,13 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}});
   if (!args) return report(args.err());
   root_listing listing;
-  listing.status = args->value("status").value_or("");
+  if (const auto status = args->value("status")) {
+    listing.status = events::from_wire<events::dialog_status>(*status);
+    if (!listing.status) {
+      return report(make_error(errc::invalid_argument,
+                               "--status: expected running, completed or archived, got '" + *status + "'"));
+    }
+  }
   listing.member_id = args->value("member").value_or("");
   listing.text = args->value("q").value_or("");
   auto limit = page_limit(*args);
@@ -187,8 +193,9 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     const auto totals = usage_of(row.id);
     const std::string cost = totals.unpriced_calls < totals.calls ? engine::format_usd(totals.cost_usd) : "-";
     std::printf("%-17s %-12s %-10s %-13s %6lld %9lld %8lld %9lld %9s  %s\n", row.id.c_str(), row.member_id.c_str(),
-                row.status.c_str(), state_of(row).c_str(), static_cast<long long>(row.course),
-                static_cast<long long>(row.open_questions), static_cast<long long>(row.pending_subdialogs),
+                std::string(events::to_wire(row.status)).c_str(), state_of(row).c_str(),
+                static_cast<long long>(row.course), static_cast<long long>(row.open_questions),
+                static_cast<long long>(row.pending_subdialogs),
                 static_cast<long long>(totals.input_tokens + totals.output_tokens), cost.c_str(), row.title.c_str());
   }
   if (usage.team.calls > 0) {

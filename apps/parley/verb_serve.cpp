@@ -123,7 +123,7 @@ std::string url_host(const std::string& host) {
 // whose drive starts a new generation, which is stopped in turn), at most kShutdownGrace.
 asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
   dialog_filter running;
-  running.status = "running";
+  running.status = events::dialog_status::running;
   const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
   asio::steady_timer pause(co_await asio::this_coro::executor);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -361,6 +361,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads;
   context.reads = &reads;
+  eng->set_store_reads(&reads);  // the engine's misses and msgId checks too
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
   // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.

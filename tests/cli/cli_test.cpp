@@ -446,7 +446,7 @@ TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
   ASSERT_EQ(exported.status, 0) << exported.output;
   auto log = open_sqlite_store(data_.string());
   ASSERT_TRUE(log.has_value());
-  const auto roots = (*log)->list_dialogs(dialog_filter{"", "", "", true, 0, 0}).value();
+  const auto roots = (*log)->list_dialogs(dialog_filter{.roots_only = true}).value();
   ASSERT_EQ(roots.size(), 1U);
   EXPECT_EQ((*log)->messages(roots[0].id, 1).value().back().content, "Trip booked.");
   EXPECT_TRUE(fs::exists(data_ / "rtws" / ".dialogs" / "run" / roots[0].id / "subdialogs" / clerk / "dialog.yaml"));

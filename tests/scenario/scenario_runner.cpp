@@ -78,7 +78,7 @@ std::string resolve(store& log, scenario_run& run, const std::string& ref) {
   auto rows = log.list_dialogs(filter);
   if (!rows) return {};
   for (const auto& row : *rows) {
-    if (row.kind == "sub" && row.member_id == member && --nth == 0) return row.id;
+    if (row.kind == events::dialog_kind::sub && row.member_id == member && --nth == 0) return row.id;
   }
   return {};
 }
@@ -209,7 +209,7 @@ void check_dialog_fields(store& log, scenario_run& run, const dialog_row& row, c
     const auto& value = field.second;
     SCOPED_TRACE(alias + "." + key);
     if (key == "status")
-      EXPECT_EQ(row.status, value.as<std::string>());
+      EXPECT_EQ(events::to_wire(row.status), value.as<std::string>());
     else if (key == "course")
       EXPECT_EQ(row.course, value.as<std::int64_t>());
     else if (key == "needs_drive")
@@ -225,9 +225,9 @@ void check_dialog_fields(store& log, scenario_run& run, const dialog_row& row, c
     else if (key == "member")
       EXPECT_EQ(row.member_id, value.as<std::string>());
     else if (key == "kind")
-      EXPECT_EQ(row.kind, value.as<std::string>());
+      EXPECT_EQ(events::to_wire(row.kind), value.as<std::string>());
     else if (key == "call_kind")
-      EXPECT_EQ(row.call_kind, value.as<std::string>());
+      EXPECT_EQ(row.call_kind ? events::to_wire(*row.call_kind) : "", value.as<std::string>());
     else if (key == "session_slug")
       EXPECT_EQ(row.session_slug, value.as<std::string>());
     else if (key == "depth")

@@ -70,10 +70,10 @@ dialog_position position_of(const dialog_runtime& dialog) {
     return position;
   }
   const auto& call = dialog.row().call_kind;
-  position.where = call == dialog_tool::fresh_boots_reasoning ? kind::fbr
-                   : call == dialog_tool::self_reflect        ? kind::reflection
-                   : call == dialog_tool::tellask             ? kind::session
-                                                              : kind::sessionless;
+  position.where = call == events::call_kind::fresh_boots_reasoning ? kind::fbr
+                   : call == events::call_kind::self_reflect        ? kind::reflection
+                   : call == events::call_kind::tellask             ? kind::session
+                                                                    : kind::sessionless;
   position.session_slug = dialog.row().session_slug;
   if (const auto& assigned = dialog.state().assigned) position.tellasker = assigned->caller_member_id;
   return position;

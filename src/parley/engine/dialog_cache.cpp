@@ -19,20 +19,69 @@ dialog_runtime* dialog_cache::find(std::string_view dialog_id) {
   return it == dialogs_.end() ? nullptr : it->second.get();
 }
 
-result<dialog_runtime*> dialog_cache::load(std::string_view dialog_id) {
-  if (const auto it = dialogs_.find(std::string(dialog_id)); it != dialogs_.end()) {
-    if (!it->second->poisoned || it->second->drive_scheduled) {
-      note_use(*it->second);
-      return it->second.get();
-    }
-    dialogs_.erase(it);
+dialog_runtime* dialog_cache::usable(std::string_view dialog_id) {
+  const auto it = dialogs_.find(std::string(dialog_id));
+  if (it == dialogs_.end()) return nullptr;
+  if (!it->second->poisoned || it->second->drive_scheduled) {
+    note_use(*it->second);
+    return it->second.get();
   }
-  auto events = log_.read_events(dialog_id);
-  if (!events) return std::move(events).err();
-  if (events->empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
-  auto runtime = dialog_runtime::replay(*events);
+  dialogs_.erase(it);
+  ++drops_;
+  return nullptr;
+}
+
+result<dialog_runtime*> dialog_cache::install(std::string_view dialog_id, const std::vector<event>& events) {
+  if (events.empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
+  auto runtime = dialog_runtime::replay(events);
   if (!runtime) return std::move(runtime).err();
   return &add(std::move(*runtime));
+}
+
+result<dialog_runtime*> dialog_cache::load(std::string_view dialog_id) {
+  if (auto* loaded = usable(dialog_id)) return loaded;
+  auto events = log_.read_events(dialog_id);
+  if (!events) return std::move(events).err();
+  return install(dialog_id, *events);
+}
+
+boost::asio::awaitable<result<dialog_runtime*>> dialog_cache::load_async(std::string dialog_id, store_reads* reads) {
+  // A few tries at most: each one that comes back stale saw a drop, which is rare and posted.
+  for (int attempt = 0;; ++attempt) {
+    if (auto* loaded = usable(dialog_id)) co_return loaded;
+    const auto drops_before = drops_;
+    auto read_events = [&log = log_, id = dialog_id] { return log.read_events(id); };
+    auto events = co_await read_off_loop(reads, std::move(read_events));
+    // Someone else loaded it meanwhile: theirs may hold staged events that the log does not.
+    if (auto* loaded = usable(dialog_id)) co_return loaded;
+    if (drops_ != drops_before && attempt < 3) continue;
+    if (!events) co_return std::move(events).err();
+    if (events->empty() || find_tree(events->front().root_id) != nullptr) co_return install(dialog_id, *events);
+    // Its tree's registry, read off the loop too: tree() would read it here when next needed.
+    const std::string root_id = events->front().root_id;
+    auto read_rows = [&log = log_, root_id] {
+      dialog_filter filter;
+      filter.root_id = root_id;
+      return log.list_dialogs(filter);
+    };
+    auto rows = co_await read_off_loop(reads, std::move(read_rows));
+    if (auto* loaded = usable(dialog_id)) co_return loaded;
+    if (drops_ != drops_before && attempt < 3) continue;
+    auto installed = install(dialog_id, *events);
+    if (installed && rows && find_tree(root_id) == nullptr) {
+      auto [it, created] = trees_.try_emplace(root_id, std::make_unique<root_tree>());
+      add_to_registry(*it->second, *rows);
+    }
+    co_return installed;
+  }
+}
+
+void dialog_cache::add_to_registry(root_tree& hierarchy, const std::vector<dialog_row>& rows) {
+  for (const auto& row : rows) {
+    if (row.kind == events::dialog_kind::sub && !row.dead && !row.session_slug.empty()) {
+      hierarchy.registry[row.member_id + "!" + row.session_slug] = row.id;
+    }
+  }
 }
 
 dialog_runtime& dialog_cache::add(std::unique_ptr<dialog_runtime> dialog) {
@@ -42,9 +91,15 @@ dialog_runtime& dialog_cache::add(std::unique_ptr<dialog_runtime> dialog) {
   return added;
 }
 
-void dialog_cache::drop(const std::string& dialog_id) { dialogs_.erase(dialog_id); }
+void dialog_cache::drop(const std::string& dialog_id) {
+  dialogs_.erase(dialog_id);
+  ++drops_;
+}
 
-void dialog_cache::drop_tree(const std::string& root_id) { trees_.erase(root_id); }
+void dialog_cache::drop_tree(const std::string& root_id) {
+  trees_.erase(root_id);
+  ++drops_;
+}
 
 root_tree& dialog_cache::tree(const std::string& root_id) {
   auto [it, created] = trees_.try_emplace(root_id);
@@ -54,13 +109,7 @@ root_tree& dialog_cache::tree(const std::string& root_id) {
   // root load"). Every one of them was committed before this process started.
   dialog_filter filter;
   filter.root_id = root_id;
-  if (auto rows = log_.list_dialogs(filter)) {
-    for (const auto& row : *rows) {
-      if (row.kind == "sub" && !row.dead && !row.session_slug.empty()) {
-        it->second->registry[row.member_id + "!" + row.session_slug] = row.id;
-      }
-    }
-  }
+  if (auto rows = log_.list_dialogs(filter)) add_to_registry(*it->second, *rows);
   return *it->second;
 }
 
@@ -105,6 +154,7 @@ void dialog_cache::unload_unused() {
   const std::size_t drop_count = std::min(candidates.size(), dialogs_.size() - std::min(keep, dialogs_.size()));
   std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(drop_count), candidates.end());
   for (std::size_t i = 0; i < drop_count; ++i) dialogs_.erase(candidates[i].second);
+  ++drops_;
   // A tree none of whose dialogs is loaded, with no drive and nobody waiting for it, is rebuilt
   // from the log when next needed.
   std::unordered_set<std::string> loaded_roots;

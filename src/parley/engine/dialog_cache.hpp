@@ -5,10 +5,13 @@
 // registry of Type B subdialogs and the count of its drives — is rebuilt from the log (its
 // registry from its subdialogs' rows) when first needed, and dropped with its last dialog.
 //
-// Runs on the engine's executor, like the engine.
+// Runs on the engine's executor, like the engine. A miss read with `load_async` reads the log on the
+// store's read thread (store_reads.hpp), so a dialog coming back does not stall the loop while the
+// store catches up; `load` reads it right here, for the callers that cannot await.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +25,7 @@
 #include "parley/core/result.hpp"
 #include "parley/engine/async_signal.hpp"
 #include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley::engine {
@@ -41,6 +45,9 @@ class dialog_cache {
   dialog_runtime* find(std::string_view dialog_id);
   // The loaded dialog, or the one read from the log now (a poisoned one is read again).
   result<dialog_runtime*> load(std::string_view dialog_id);
+  // The same, reading a miss — the dialog's events, and its tree's registry when that is not held
+  // either — on `reads` (null: right here) while the loop goes on.
+  boost::asio::awaitable<result<dialog_runtime*>> load_async(std::string dialog_id, store_reads* reads);
   // A dialog this process made (a new root or subdialog), kept as loaded.
   dialog_runtime& add(std::unique_ptr<dialog_runtime> dialog);
   // Forgets a dialog whose creation the log refused, and a root's tree with it.
@@ -64,6 +71,11 @@ class dialog_cache {
 
  private:
   void unload_unused();
+  // The loaded dialog if it may be used as it is; a poisoned one is dropped, to be read again.
+  dialog_runtime* usable(std::string_view dialog_id);
+  // Builds a read dialog and keeps it.
+  result<dialog_runtime*> install(std::string_view dialog_id, const std::vector<event>& events);
+  static void add_to_registry(root_tree& hierarchy, const std::vector<dialog_row>& rows);
 
   boost::asio::any_io_executor executor_;
   store& log_;
@@ -72,6 +84,9 @@ class dialog_cache {
   std::size_t limit_ = 4096;
   std::uint64_t use_clock_ = 0;
   bool unload_posted_ = false;
+  // Counts the dialogs and trees dropped: a read awaited off the loop is stale if this moved while
+  // it ran (the dialog may have been loaded, changed and dropped meanwhile), and is read again.
+  std::uint64_t drops_ = 0;
 };
 
 }  // namespace parley::engine

@@ -33,11 +33,13 @@ class dialog_runtime {
   // message arrived rather than at every prompt that shows it.
   const std::vector<llm::tool_call>& tool_calls_of(std::size_t index) const { return tool_calls_[index]; }
   const dialog_state& state() const noexcept { return state_; }
-  bool is_sub() const noexcept { return row_.kind == "sub"; }
-  bool is_fbr() const noexcept { return row_.call_kind == "freshBootsReasoning"; }
-  bool is_self_reflection() const noexcept { return row_.call_kind == "selfReflect"; }
+  bool is_sub() const noexcept { return row_.kind == events::dialog_kind::sub; }
+  bool is_fbr() const noexcept { return row_.call_kind == events::call_kind::fresh_boots_reasoning; }
+  bool is_self_reflection() const noexcept { return row_.call_kind == events::call_kind::self_reflect; }
   // The gates of seed 001, derived from the log: running, not dead, nothing awaited.
-  bool can_drive() const noexcept { return row_.status == "running" && !row_.dead && !state_.suspended(); }
+  bool can_drive() const noexcept {
+    return row_.status == events::dialog_status::running && !row_.dead && !state_.suspended();
+  }
   const std::string& id() const noexcept { return row_.id; }
   // A root several AI members or humans share (seed 002's group dialogue types).
   bool is_group() const noexcept { return !row_.members.empty() || row_.humans.size() > 1; }

@@ -195,7 +195,7 @@ asio::awaitable<result<void>> engine::drive_rounds(dialog_runtime& dialog) {
   }
   if (dialog.row().generating) PARLEY_CO_TRY(recover_interrupted_generation(dialog));
   std::int64_t round = 0;
-  while (dialog.row().status == "running" && !dialog.row().dead) {
+  while (dialog.row().status == events::dialog_status::running && !dialog.row().dead) {
     const auto owed = dialog.unanswered_tool_calls();
     if (!owed.empty()) {
       PARLEY_CO_TRY(co_await run_tool_calls(dialog, member->second, owed));

@@ -173,7 +173,7 @@ result<dialog_runtime*> engine::load(std::string_view dialog_id) { return dialog
 
 result<std::size_t> engine::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
-  filter.status = "running";
+  filter.status = events::dialog_status::running;
   filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
@@ -230,10 +230,15 @@ asio::awaitable<result<std::string>> engine::create_root_dialog(new_dialog spec)
       co_return std::move(valid).err();
     }
   }
-  // A retried create (its reply was lost) returns the dialog the first one made.
+  // A retried create (its reply was lost) returns the dialog the first one made. The id stays
+  // claimed until this create's commit has ended: one sent twice at once is checked after the first
+  // is durable, and finds it.
+  input_claims::claim checked;
   if (!spec.first_message_id.empty()) {
-    auto earlier = dialog_of_retry(
-        {.msg_id = spec.first_message_id, .from = spec.first_message_from, .content = spec.first_message});
+    checked = co_await inputs_checked_.acquire(spec.first_message_id);
+    const sent_input sent{
+        .msg_id = spec.first_message_id, .from = spec.first_message_from, .content = spec.first_message};
+    auto earlier = co_await dialog_of_retry(sent);
     if (!earlier) co_return std::move(earlier).err();
     if (*earlier) co_return std::move(**earlier);
   }
@@ -299,17 +304,22 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   if (auto valid = check_user_message(content, attachment.has_value()); !valid) co_return std::move(valid).err();
   // Described before it is recorded: the log holds the words every model will read for it.
   if (attachment) co_await describe_attachment(*attachment);
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
-  auto& dialog = **loaded;
+  auto& dialog = **loaded;  // locked at once: a dialog waited for is never unloaded
   {
     auto guard = co_await dialog.lock().acquire();
+    if (auto root = co_await load_root(dialog); !root) co_return std::move(root).err();
     if (auto open = check_tree_running(dialog); !open) co_return std::move(open).err();
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
-    // under the dialog's lock, after the first one's commit, so two at once cannot both be taken.
+    // under the dialog's lock and the msgId's claim, after the first one's commit, so two at once
+    // — to this dialog or another — cannot both be taken.
+    input_claims::claim checked;
     if (!msg_id.empty() && origin == events::message_origin::user) {
-      auto earlier = dialog_of_retry({.msg_id = msg_id, .dialog_id = dialog_id, .from = from, .content = content});
+      checked = co_await inputs_checked_.acquire(msg_id);
+      const sent_input sent{.msg_id = msg_id, .dialog_id = dialog_id, .from = from, .content = content};
+      auto earlier = co_await dialog_of_retry(sent);
       if (!earlier) co_return std::move(earlier).err();
       if (*earlier) co_return ok();
     }
@@ -369,13 +379,26 @@ result<void> engine::check_user_message(std::string_view content, bool with_atta
   return ok();
 }
 
-result<std::optional<std::string>> engine::dialog_of_retry(const sent_input& input) {
-  auto found = log_.find_input(input.msg_id);
-  if (!found) return std::move(found).err();
+asio::awaitable<result<std::optional<std::string>>> engine::dialog_of_retry(const sent_input& input) {
+  // The SQLite store answers once the batches queued before are committed: on the read thread.
+  auto find = [&log = log_, msg_id = std::string(input.msg_id)] { return log.find_input(msg_id); };
+  auto found = co_await read_off_loop(reads_, std::move(find));
+  if (!found) co_return std::move(found).err();
   auto retried = match_retry(*found, input);
-  if (!retried) return std::move(retried).err();
-  if (!*retried) return std::optional<std::string>{};
-  return std::optional<std::string>{(*retried)->dialog_id};
+  if (!retried) co_return std::move(retried).err();
+  if (!*retried) co_return std::optional<std::string>{};
+  co_return std::optional<std::string>{(*retried)->dialog_id};
+}
+
+asio::awaitable<result<dialog_runtime*>> engine::load_async(std::string dialog_id) {
+  co_return co_await dialogs_.load_async(std::move(dialog_id), reads_);
+}
+
+asio::awaitable<result<void>> engine::load_root(const dialog_runtime& dialog) {
+  if (!dialog.is_sub()) co_return ok();
+  auto root = co_await load_async(dialog.row().root_id);
+  if (!root) co_return std::move(root).err();
+  co_return ok();
 }
 
 // Both waits look their dialog or tree up again after each wake: one that is at rest may have been
@@ -391,17 +414,20 @@ asio::awaitable<void> engine::wait_until_idle(std::string dialog_id) {
 result<void> engine::check_tree_running(dialog_runtime& dialog) {
   const auto& row = dialog.row();
   if (!dialog.is_sub()) {
-    if (row.status == "running") return ok();
-    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status +
+    if (row.status == events::dialog_status::running) return ok();
+    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + std::string(events::to_wire(row.status)) +
                                           "; reopen it to go on (POST /api/dialogs/" + dialog.id() +
                                           "/reopen, parley reopen " + dialog.id() + ")");
   }
-  if (row.status != "running") return make_error(errc::conflict, "dialog " + dialog.id() + " is " + row.status);
+  if (row.status != events::dialog_status::running) {
+    return make_error(errc::conflict, "dialog " + dialog.id() + " is " + std::string(events::to_wire(row.status)));
+  }
   auto root = load(row.root_id);
   if (!root) return std::move(root).err();
-  if ((*root)->row().status != "running") {
+  if ((*root)->row().status != events::dialog_status::running) {
     return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to root " + row.root_id + ", which is " +
-                                          (*root)->row().status + "; reopen the root to go on");
+                                          std::string(events::to_wire((*root)->row().status)) +
+                                          "; reopen the root to go on");
   }
   return ok();
 }
@@ -436,7 +462,7 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
     // Those not in memory: a drive owed since a restart, or a drive that failed.
     for (const bool failed : {false, true}) {
       dialog_filter stored;
-      stored.status = "running";
+      stored.status = events::dialog_status::running;
       stored.needing_recovery = !failed;
       stored.failed = failed;
       auto rows = log_.list_dialogs(stored);
@@ -471,7 +497,7 @@ void engine::schedule_drive(dialog_runtime& dialog) {
 }
 
 void engine::schedule_if_drivable(dialog_runtime& dialog) {
-  if (dialog.poisoned || dialog.row().dead || dialog.row().status != "running") return;
+  if (dialog.poisoned || dialog.row().dead || dialog.row().status != events::dialog_status::running) return;
   if ((dialog.can_drive() && dialog.row().needs_drive) || !dialog.unanswered_tool_calls().empty()) {
     schedule_drive(dialog);
   }

@@ -2,7 +2,9 @@
 // every step to the log before acting on it. Clients never drive; they post input and observe.
 //
 // Threading: every member function and every coroutine runs on the one executor given at
-// creation (a single-threaded io_context). The store's writer thread is the only other thread.
+// creation (a single-threaded io_context). The store's writer thread is the only other thread, and
+// its read thread when one is given (set_store_reads): the reads a coroutine may await — a retry's
+// msgId, a dialog coming back into memory — run there, so the loop never waits for the store.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -23,12 +25,14 @@
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_cache.hpp"
 #include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/input_claims.hpp"
 #include "parley/engine/input_retry.hpp"
 #include "parley/engine/log_writer.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/engine/prompt_versions.hpp"
 #include "parley/engine/record_windows.hpp"
 #include "parley/engine/round_effects.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/engine/tellask_router.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/store/store.hpp"
@@ -138,7 +142,12 @@ class engine {
   // A client's message id makes its create, post or answer idempotent (input_retry.hpp): the
   // dialog of the input first taken with `input.msg_id` when `input` is its retry, nullopt when the
   // id is new. The same id with another body, or one someone else used, is a conflict naming msgId.
-  result<std::optional<std::string>> dialog_of_retry(const sent_input& input);
+  // The log is asked on the read thread; `input`'s strings must outlive the await.
+  boost::asio::awaitable<result<std::optional<std::string>>> dialog_of_retry(const sent_input& input);
+  // Where the engine's reads of the store run: the server's read thread (null, the default: on the
+  // engine's own thread, as a one-shot CLI verb wants). Set before the first input; outlives it.
+  void set_store_reads(store_reads* reads) noexcept { reads_ = reads; }
+  store_reads* reads() const noexcept { return reads_; }
   // Where media of image and audio messages are read from (the server's uploads).
   void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
   // Folders no file tool may read or write, wherever they are (the data directory, the uploads):
@@ -189,7 +198,8 @@ class engine {
   boost::asio::awaitable<result<void>> expire_turn_window(std::string dialog_id, std::string turn_id);
   // A write of seed 002's records API (records_event::session_opened, ...) to a dialog's log.
   // Under the dialog's lock, once everything appended before is committed, `check` decides
-  // against the records as they are; its error is returned and nothing is appended.
+  // against the records as they are; its error is returned and nothing is appended. It runs on the
+  // read thread (set_store_reads), so it reads the store and nothing of the loop's.
   boost::asio::awaitable<result<void>> append_record_write(std::string dialog_id, events::event_payload write,
                                                            std::function<result<void>()> check);
   // What the records' analyst or embedder found about a message (record_message_analyzed,
@@ -208,6 +218,8 @@ class engine {
 
   // Loads one dialog from the log (once); later calls return the loaded runtime.
   result<dialog_runtime*> load(std::string_view dialog_id);
+  // The same for a coroutine: a dialog not in memory is read on the read thread (set_store_reads).
+  boost::asio::awaitable<result<dialog_runtime*>> load_async(std::string dialog_id);
   // Loads every running dialog and schedules a drive for those with pending work. A dialog whose
   // log cannot be read is left alone, so that one damaged dialog never keeps the others from
   // running; each is named in `unreadable` (if given) with why.
@@ -295,6 +307,9 @@ class engine {
   // New input is taken only while the dialog's root is running (a completed or archived root is
   // reopened first).
   result<void> check_tree_running(dialog_runtime& dialog);
+  // Loads a subdialog's root (off the loop on a miss), for check_tree_running after it; a root has
+  // nothing to load.
+  boost::asio::awaitable<result<void>> load_root(const dialog_runtime& dialog);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, events::event_payload payload);
   // The user_message event for `dialog` (course, msgId, a group's responder).
@@ -310,8 +325,6 @@ class engine {
   // session_input.cpp: stages the session `open` decides on, once what was staged before is
   // committed (the records it reads are current). Whether one was staged.
   boost::asio::awaitable<result<bool>> stage_opened_session(dialog_runtime& dialog, const session_opener& open);
-  // reflection.cpp: the member's running reflection root whose goal is `goal`, from the log.
-  result<std::optional<std::string>> find_reflection_dialog(const std::string& member_id, const std::string& goal);
   // media_description.cpp: fills a missing caption/transcription from the team's media members.
   boost::asio::awaitable<void> describe_attachment(events::attachment& attachment);
   boost::asio::awaitable<result<void>> commit(dialog_runtime& dialog);
@@ -343,6 +356,8 @@ class engine {
   dialog_cache dialogs_;                                                 // the loaded dialogs and their trees
   tellask_router router_{dialogs_, team_, observers_, record_windows_};  // seed 001's Tellask routing
   std::set<std::string> reflections_starting_;  // member + goal of start_reflection calls under way
+  store_reads* reads_ = nullptr;                // see set_store_reads
+  input_claims inputs_checked_;                 // msgIds being checked and committed now (input_claims.hpp)
 };
 
 }  // namespace parley::engine

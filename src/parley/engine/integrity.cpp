@@ -39,7 +39,7 @@ void compare_rows(const std::string& id, const dialog_row& stored, const dialog_
 void check_hierarchy(const std::string& id, const replayed& d, const std::map<std::string, replayed>& all,
                      std::vector<std::string>& problems) {
   const auto& row = d.row;
-  if (row.kind == "root") {
+  if (row.kind == events::dialog_kind::root) {
     if (row.root_id != id || !row.parent_id.empty()) {
       problems.push_back("dialog " + id + ": a root dialog must be its own root and have no parent");
     }
@@ -161,7 +161,7 @@ result<integrity_report> check_integrity(store& log) {
     if (d.unreadable) continue;
     compare_rows(id, d.stored, d.row, report.problems);
     check_waits(id, d, all, report.problems);
-    if (d.row.kind == "sub" && !d.row.dead && !d.row.session_slug.empty()) {
+    if (d.row.kind == events::dialog_kind::sub && !d.row.dead && !d.row.session_slug.empty()) {
       const std::string key = d.row.member_id + "!" + d.row.session_slug;
       const auto [it, fresh] = registry.emplace(d.row.root_id + " " + key, id);
       if (!fresh) {

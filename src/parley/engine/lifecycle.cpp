@@ -20,20 +20,24 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
   }
   if (answer.question_id.empty()) co_return make_error(errc::invalid_argument, "questionId is empty");
   if (auto valid = check_user_message(answer.content); !valid) co_return std::move(valid).err();
-  auto loaded = load(answer.dialog);
+  auto loaded = co_await load_async(answer.dialog);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   {
     auto guard = co_await dialog.lock().acquire();
     // A retry of an answer that was taken (its reply was lost, perhaps with the process): the
-    // question is no longer open, and the first answer stands. Checked under the dialog's lock.
+    // question is no longer open, and the first answer stands. Checked under the dialog's lock and
+    // the msgId's claim (input_claims.hpp).
+    input_claims::claim checked;
     if (!answer.msg_id.empty()) {
-      auto earlier = dialog_of_retry({.kind = input_kind::answer,
-                                      .msg_id = answer.msg_id,
-                                      .dialog_id = answer.dialog,
-                                      .from = answer.from,
-                                      .content = answer.content,
-                                      .question_id = answer.question_id});
+      checked = co_await inputs_checked_.acquire(answer.msg_id);
+      const sent_input sent{.kind = input_kind::answer,
+                            .msg_id = answer.msg_id,
+                            .dialog_id = answer.dialog,
+                            .from = answer.from,
+                            .content = answer.content,
+                            .question_id = answer.question_id};
+      auto earlier = co_await dialog_of_retry(sent);
       if (!earlier) co_return std::move(earlier).err();
       if (*earlier) co_return ok();
     }
@@ -67,7 +71,7 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
 
 result<std::vector<open_question>> engine::open_questions() {
   dialog_filter filter;
-  filter.status = "running";
+  filter.status = events::dialog_status::running;
   filter.with_open_questions = true;
   auto rows = log_.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
@@ -83,7 +87,7 @@ result<std::vector<open_question>> engine::open_questions() {
 }
 
 asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   {
@@ -101,7 +105,7 @@ asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
 }
 
 asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_id, std::string reason) {
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& sub = **loaded;
   if (!sub.is_sub()) {

@@ -15,10 +15,10 @@ asio::awaitable<result<std::string>> engine::create_program_subdialog(std::strin
     co_return make_error(errc::not_found, "unknown member '" + member_id + "'");
   }
   if (auto valid = check_user_message(task); !valid) co_return std::move(valid).err();
-  auto loaded = load(parent_id);
+  auto loaded = co_await load_async(parent_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& parent = **loaded;
-  if (parent.row().status != "running" || parent.row().dead) {
+  if (parent.row().status != events::dialog_status::running || parent.row().dead) {
     co_return make_error(errc::conflict, "dialog " + parent_id + " is not running");
   }
   const auto kind = events::from_wire<events::call_kind>(call_kind);

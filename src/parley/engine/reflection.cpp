@@ -60,21 +60,21 @@ class starting_guard {
   std::string key_;
 };
 
-}  // namespace
-
-result<std::optional<std::string>> engine::find_reflection_dialog(const std::string& member_id,
-                                                                  const std::string& goal) {
+// The member's running reflection root on `goal`, read from the store (a read of the read thread:
+// it touches nothing but the store).
+result<std::optional<std::string>> find_reflection_dialog(store& log, const std::string& member_id,
+                                                          const std::string& goal) {
   dialog_filter filter;
-  filter.status = "running";
+  filter.status = events::dialog_status::running;
   filter.member_id = member_id;
   filter.roots_only = true;
-  auto rows = log_.list_dialogs(filter);
+  auto rows = log.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
   std::optional<std::string> newest;
   for (const auto& row : *rows) {
-    if (row.call_kind != "selfReflect" || row.dead) continue;
+    if (row.call_kind != events::call_kind::self_reflect || row.dead) continue;
     // The kind is in the root's first event; a reflection root is one per kind, so few are read.
-    auto logged = log_.read_events(row.id);
+    auto logged = log.read_events(row.id);
     if (!logged) return std::move(logged).err();
     if (logged->empty()) continue;
     const auto* created = logged->front().as<events::dialog_created>();
@@ -83,6 +83,8 @@ result<std::optional<std::string>> engine::find_reflection_dialog(const std::str
   }
   return newest;
 }
+
+}  // namespace
 
 asio::awaitable<result<reflection_started>> engine::start_reflection(std::string member_id, std::string trigger,
                                                                      std::string goal) {
@@ -104,11 +106,12 @@ asio::awaitable<result<reflection_started>> engine::start_reflection(std::string
                          "member '" + member_id + "' is already starting a reflection on '" + goal + "'");
   }
   const starting_guard guard(reflections_starting_, key);
-  auto existing = find_reflection_dialog(member_id, goal);
+  auto find = [&log = log_, member_id, goal] { return find_reflection_dialog(log, member_id, goal); };
+  auto existing = co_await read_off_loop(reads_, std::move(find));
   if (!existing) co_return std::move(existing).err();
   reflection_started started;
   if (*existing) {
-    auto loaded = load(**existing);
+    auto loaded = co_await load_async(**existing);
     if (!loaded) co_return std::move(loaded).err();
     if (const auto work = work_in_flight(**loaded); !work.empty()) {
       co_return make_error(errc::conflict, "member '" + member_id + "' is still reflecting on '" + goal +

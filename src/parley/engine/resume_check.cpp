@@ -36,7 +36,9 @@ result<resume_reason> resume_reason_of(const dialog_runtime& dialog) {
   const auto& row = dialog.row();
   const std::string& id = dialog.id();
   if (row.dead) return make_error(errc::conflict, "dialog " + id + " was declared dead");
-  if (row.status != "running") return make_error(errc::conflict, "dialog " + id + " is " + row.status);
+  if (row.status != events::dialog_status::running) {
+    return make_error(errc::conflict, "dialog " + id + " is " + std::string(events::to_wire(row.status)));
+  }
   const auto& state = dialog.state();
   if (!state.questions.empty()) {
     return make_error(errc::conflict, "dialog " + id + " waits for the answer to " +

@@ -45,7 +45,7 @@ result<retention_outcome> apply_retention(store& log, const config::retention_co
     if (!page) return std::move(page).err();
     std::vector<event> batch;
     for (const auto& root : page->rows) {
-      if (root.status == "archived" || root.updated_at_ms >= cutoff) continue;
+      if (root.status == events::dialog_status::archived || root.updated_at_ms >= cutoff) continue;
       if (!at_rest(root)) {
         ++out.still_at_work;
         continue;

@@ -40,7 +40,7 @@ std::vector<std::string> engine::work_in_flight(const dialog_runtime& root) cons
 }
 
 asio::awaitable<result<void>> engine::set_root_status(std::string root_id, events::dialog_status to) {
-  auto loaded = load(root_id);
+  auto loaded = co_await load_async(root_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& root = **loaded;
   if (root.is_sub()) {
@@ -62,13 +62,12 @@ asio::awaitable<result<void>> engine::set_root_status(std::string root_id, event
 
 result<void> engine::check_root_transition(const dialog_runtime& root, events::dialog_status to) const {
   const std::string& root_id = root.id();
-  const auto from = events::from_wire<events::dialog_status>(root.row().status);
-  if (!from) return make_error(errc::corrupt, "dialog " + root_id + " has status '" + root.row().status + "'");
-  if (*from == to) return make_error(errc::conflict, "dialog " + root_id + " is already " + status_word(to));
-  if (to == events::dialog_status::completed && *from == events::dialog_status::archived) {
+  const auto from = root.row().status;
+  if (from == to) return make_error(errc::conflict, "dialog " + root_id + " is already " + status_word(to));
+  if (to == events::dialog_status::completed && from == events::dialog_status::archived) {
     return make_error(errc::conflict, "dialog " + root_id + " is archived; reopen it before completing it");
   }
-  if (*from != events::dialog_status::running) return ok();
+  if (from != events::dialog_status::running) return ok();
   if (const auto work = work_in_flight(root); !work.empty()) {
     return make_error(errc::conflict, "dialog " + root_id + " has work in flight (" + join(work, "; ") +
                                           "): stop it, answer its questions or declare its subdialogs dead first; "

@@ -67,7 +67,7 @@ asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std
   if (dialog.poisoned) co_return ok();  // a drive still holds the old runtime; it notes it again
   {
     auto guard = co_await dialog.lock().acquire();
-    if (dialog.row().status != "running" || dialog.row().dead) co_return ok();
+    if (dialog.row().status != events::dialog_status::running || dialog.row().dead) co_return ok();
     // Reloaded from the log, which owes this dialog nothing: what the log refused was an input
     // (a message, an answer) whose sender was told so, not a drive that must be done again.
     if (!dialog.row().needs_drive) co_return ok();

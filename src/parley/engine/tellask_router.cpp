@@ -247,7 +247,7 @@ result<void> tellask_router::reply_to_tellasker(dialog_runtime& dialog, const st
   fx.touch(caller, true);
   // A one-off subdialog is done once it has replied; a registered session stays for the next call
   // (seed 001: "Registered subdialogs persist in the registry until root completion").
-  if (dialog.row().call_kind != dialog_tool::tellask) {
+  if (dialog.row().call_kind != events::call_kind::tellask) {
     PARLEY_TRY(stage(dialog, events::status_changed{events::dialog_status::completed}));
   }
   return ok();

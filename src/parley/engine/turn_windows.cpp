@@ -9,7 +9,7 @@ namespace parley::engine {
 namespace asio = boost::asio;
 
 asio::awaitable<result<void>> engine::expire_turn_window(std::string dialog_id, std::string turn_id) {
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   auto guard = co_await dialog.lock().acquire();
@@ -24,14 +24,15 @@ asio::awaitable<result<void>> engine::append_record_write(std::string dialog_id,
   if (!events::is_records_write(write)) {
     co_return make_error(errc::invalid_argument, "not a records write: " + std::string(events::type_of(write)));
   }
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   auto guard = co_await dialog.lock().acquire();
   // Events sent but not awaited (a generation's start, tool results) must be in the records the
   // check reads.
   if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
-  if (auto allowed = check(); !allowed) co_return std::move(allowed).err();
+  // The check reads the records, which first catch the projections up: on the read thread.
+  if (auto allowed = co_await read_off_loop(reads_, check); !allowed) co_return std::move(allowed).err();
   if (auto staged = stage(dialog, std::move(write)); !staged) co_return std::move(staged).err();
   co_return co_await commit(dialog);
 }
@@ -40,7 +41,7 @@ asio::awaitable<result<void>> engine::append_message_analysis(std::string dialog
   if (!events::is_message_analysis(analysis)) {
     co_return make_error(errc::invalid_argument, "not a message analysis: " + std::string(events::type_of(analysis)));
   }
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   auto guard = co_await dialog.lock().acquire();

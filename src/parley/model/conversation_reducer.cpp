@@ -507,7 +507,7 @@ record_dialogue activity_update(const records_cursor& c, const dialog_row& row, 
   record_dialogue d;
   d.id = c.dialogue_id;
   d.dialog_id = row.id;
-  d.is_active = row.status == "running" && !row.dead;
+  d.is_active = row.status == ev_t::dialog_status::running && !row.dead;
   d.last_activity_at = last_activity;
   return d;
 }

@@ -35,15 +35,15 @@ class projector {
     row_.root_id = ev_.root_id;
     row_.parent_id = p.parent_id;
     row_.member_id = p.member_id;
-    row_.kind = std::string(ev_t::to_wire(p.kind));
+    row_.kind = p.kind;
     row_.task_doc_path = p.task_doc_path;
     row_.title = p.title;
     row_.depth = p.depth;
-    row_.call_kind = p.call ? std::string(ev_t::to_wire(*p.call)) : std::string();
+    row_.call_kind = p.call;
     row_.session_slug = p.session_slug;
     row_.humans = p.humans;
     row_.members = p.members;
-    row_.status = "running";
+    row_.status = ev_t::dialog_status::running;
     row_.course = 1;
     row_.created_at_ms = ev_.ts_ms;
   }
@@ -106,7 +106,7 @@ class projector {
   }
 
   void operator()(const ev_t::status_changed& p) {
-    row_.status = std::string(ev_t::to_wire(p.status));
+    row_.status = p.status;
     if (p.status != ev_t::dialog_status::running) row_.needs_drive = false;
   }
 

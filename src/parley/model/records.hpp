@@ -1,10 +1,16 @@
 // Projection rows: what the store derives from the log for queries (dialog list, transcripts).
 // Plain data, no I/O. `apply_event` in projection.hpp is the only code that computes them.
+// A row's kind, status and call kind are the log's enums (model/events/enums.hpp); a store keeps
+// them as their wire strings (events::to_wire / events::from_wire are the one conversion each), and
+// a stored string that is none of them is an error naming the dialog and the field.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "parley/model/events/enums.hpp"
 
 namespace parley {
 
@@ -13,13 +19,14 @@ struct dialog_row {
   std::string root_id;
   std::string parent_id;  // empty for a root dialog
   std::string member_id;
-  std::string kind;  // "root" | "sub"
-  // Subdialogs: the call that created it ("tellask" | "tellaskSessionless" | "freshBootsReasoning"),
-  // its Type B session slug (empty unless registered) and the current tellasker dialog.
-  std::string call_kind;
+  events::dialog_kind kind = events::dialog_kind::root;
+  // Subdialogs: the call that created it (tellask, tellaskSessionless, freshBootsReasoning, ...; a
+  // self-reflection root has selfReflect; none for other roots), its Type B session slug (empty
+  // unless registered) and the current tellasker dialog.
+  std::optional<events::call_kind> call_kind;
   std::string session_slug;
   std::string caller_id;
-  std::string status;  // "running" | "completed" | "archived"
+  events::dialog_status status = events::dialog_status::running;
   std::string task_doc_path;
   std::string title;
   std::string last_error;

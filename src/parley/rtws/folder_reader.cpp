@@ -162,10 +162,10 @@ std::optional<read_dialog> read_dialog_folder(const fs::path& folder, const std:
   }
 
   const dialog_row& row = dialog.replay.row();
-  const std::string expected_kind = is_root ? "root" : "sub";
+  const auto expected_kind = is_root ? events::dialog_kind::root : events::dialog_kind::sub;
   if (row.kind != expected_kind) {
     problems.add(folder.string() + ": dialog " + id + " is filed as a " + (is_root ? "root" : "subdialog") +
-                 " but its dialog_created event makes it kind '" + row.kind + "'");
+                 " but its dialog_created event makes it kind '" + std::string(events::to_wire(row.kind)) + "'");
   }
   check_index_file(folder / layout::dialog_file, dialog_document(row), false, problems, files);
   check_index_file(folder / layout::latest_file, latest_document(row), false, problems, files);

@@ -83,14 +83,14 @@ json::object dialog_document(const dialog_row& row) {
   json::object doc{{"id", row.id},
                    {"rootId", row.root_id},
                    {"memberId", row.member_id},
-                   {"kind", row.kind},
+                   {"kind", events::to_wire(row.kind)},
                    {"title", row.title},
                    {"taskDocPath", row.task_doc_path},
                    {"createdAt", format_iso8601_ms(row.created_at_ms)},
-                   {"status", row.status}};
-  if (row.kind == "sub") {
+                   {"status", events::to_wire(row.status)}};
+  if (row.kind == events::dialog_kind::sub) {
     doc["parentId"] = row.parent_id;
-    doc["callKind"] = row.call_kind;
+    doc["callKind"] = row.call_kind ? events::to_wire(*row.call_kind) : std::string_view();
     doc["sessionSlug"] = row.session_slug;
     doc["callerId"] = row.caller_id;
     doc["depth"] = row.depth;
@@ -101,7 +101,7 @@ json::object dialog_document(const dialog_row& row) {
 
 json::object latest_document(const dialog_row& row) {
   return json::object{{"currentCourse", row.course},
-                      {"status", row.status},
+                      {"status", events::to_wire(row.status)},
                       {"needsDrive", row.needs_drive},
                       {"generating", row.generating},
                       {"lastModified", format_iso8601_ms(row.updated_at_ms)},
@@ -132,7 +132,7 @@ json::object registry_document(const std::vector<const dialog_replay*>& subdialo
   std::map<std::string, json::object> entries;
   for (const dialog_replay* sub : subdialogs) {
     const dialog_row& row = sub->row();
-    if (row.kind != "sub" || row.dead || row.session_slug.empty()) continue;
+    if (row.kind != events::dialog_kind::sub || row.dead || row.session_slug.empty()) continue;
     entries[row.member_id + "!" + row.session_slug] =
         json::object{{"subdialogId", row.id},
                      {"agentId", row.member_id},

@@ -56,8 +56,8 @@ std::vector<fs::path> dialog_folders(const fs::path& folder, problem_list& probl
 void check_tree(const read_tree& tree, std::string_view bucket, problem_list& problems, std::int64_t& files) {
   const dialog_row& root = tree.root.replay.row();
   if (const auto belongs = bucket_for_status(root.status); belongs != bucket) {
-    problems.add(tree.root.folder.string() + ": its status is '" + root.status + "', so it belongs under " +
-                 std::string(belongs) + "/, not " + std::string(bucket) + "/");
+    problems.add(tree.root.folder.string() + ": its status is '" + std::string(events::to_wire(root.status)) +
+                 "', so it belongs under " + std::string(belongs) + "/, not " + std::string(bucket) + "/");
   }
   std::set<std::string, std::less<>> members{root.id};
   for (const auto& sub : tree.subs) members.insert(sub.id);

@@ -8,8 +8,8 @@ namespace fs = std::filesystem;
 
 fs::path dialogs_path(const fs::path& rtws) { return rtws / layout::dialogs_folder; }
 
-std::string_view bucket_for_status(std::string_view status) {
-  return status == "completed" || status == "archived" ? layout::done_folder : layout::run_folder;
+std::string_view bucket_for_status(events::dialog_status status) {
+  return status == events::dialog_status::running ? layout::run_folder : layout::done_folder;
 }
 
 fs::path root_path(const fs::path& rtws, std::string_view bucket, std::string_view root_id) {

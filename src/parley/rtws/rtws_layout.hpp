@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "parley/core/result.hpp"
+#include "parley/model/events/enums.hpp"
 
 namespace parley::rtws {
 
@@ -28,7 +29,7 @@ inline constexpr std::string_view registry_file = "registry.yaml";  // roots onl
 // `<rtws>/.dialogs`
 std::filesystem::path dialogs_path(const std::filesystem::path& rtws);
 // "done" for a completed or archived root, "run" otherwise: the folder a root lives under.
-std::string_view bucket_for_status(std::string_view status);
+std::string_view bucket_for_status(events::dialog_status status);
 // `<rtws>/.dialogs/<bucket>/<rootId>`
 std::filesystem::path root_path(const std::filesystem::path& rtws, std::string_view bucket, std::string_view root_id);
 // `<root folder>/subdialogs/<subId>`

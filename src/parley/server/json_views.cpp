@@ -19,29 +19,30 @@ boost::json::value text_or_null(const std::string& text) {
 }  // namespace
 
 boost::json::object dialog_summary_json(const dialog_row& row, bool has_children) {
-  boost::json::object out{{"id", row.id},
-                          {"rootId", row.root_id},
-                          {"parentId", text_or_null(row.parent_id)},
-                          {"memberId", row.member_id},
-                          {"kind", row.kind},
-                          {"callKind", text_or_null(row.call_kind)},
-                          {"sessionSlug", text_or_null(row.session_slug)},
-                          {"status", row.status},
-                          {"title", row.title},
-                          {"taskDocPath", text_or_null(row.task_doc_path)},
-                          {"course", row.course},
-                          {"depth", row.depth},
-                          {"generating", row.generating},
-                          {"needsDrive", row.needs_drive},
-                          {"dead", row.dead},
-                          {"openQuestions", row.open_questions},
-                          {"pendingSubdialogs", row.pending_subdialogs},
-                          {"hasChildren", has_children},
-                          {"inputTokens", row.input_tokens},
-                          {"outputTokens", row.output_tokens},
-                          {"createdAt", format_iso8601_ms(row.created_at_ms)},
-                          {"updatedAt", format_iso8601_ms(row.updated_at_ms)},
-                          {"lastError", text_or_null(row.last_error)}};
+  boost::json::object out{
+      {"id", row.id},
+      {"rootId", row.root_id},
+      {"parentId", text_or_null(row.parent_id)},
+      {"memberId", row.member_id},
+      {"kind", events::to_wire(row.kind)},
+      {"callKind", row.call_kind ? boost::json::value(events::to_wire(*row.call_kind)) : boost::json::value(nullptr)},
+      {"sessionSlug", text_or_null(row.session_slug)},
+      {"status", events::to_wire(row.status)},
+      {"title", row.title},
+      {"taskDocPath", text_or_null(row.task_doc_path)},
+      {"course", row.course},
+      {"depth", row.depth},
+      {"generating", row.generating},
+      {"needsDrive", row.needs_drive},
+      {"dead", row.dead},
+      {"openQuestions", row.open_questions},
+      {"pendingSubdialogs", row.pending_subdialogs},
+      {"hasChildren", has_children},
+      {"inputTokens", row.input_tokens},
+      {"outputTokens", row.output_tokens},
+      {"createdAt", format_iso8601_ms(row.created_at_ms)},
+      {"updatedAt", format_iso8601_ms(row.updated_at_ms)},
+      {"lastError", text_or_null(row.last_error)}};
   // A root's people (seed 002's dialogue types), when it records them.
   if (!row.humans.empty()) out["humans"] = boost::json::array(row.humans.begin(), row.humans.end());
   if (!row.members.empty()) out["members"] = boost::json::array(row.members.begin(), row.members.end());

@@ -14,8 +14,8 @@ namespace {
 constexpr std::int64_t kPairSearchPage = 200;
 
 bool is_pair_of(const dialog_row& row, const std::string& user, const std::string& member) {
-  return row.kind == "root" && row.member_id == member && row.members.empty() && row.humans.size() == 1 &&
-         row.humans.front() == user && row.call_kind.empty();
+  return row.kind == events::dialog_kind::root && row.member_id == member && row.members.empty() &&
+         row.humans.size() == 1 && row.humans.front() == user && !row.call_kind.has_value();
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ result<void> check_reuse(const create_dialog_request& body, bool flow_member) {
 result<std::optional<dialog_row>> find_pair_dialog(server_context& context, const std::string& user,
                                                    const std::string& member) {
   root_listing listing;
-  listing.status = "running";
+  listing.status = events::dialog_status::running;
   listing.member_id = member;
   listing.limit = kPairSearchPage;
   if (context.users.multi_user()) listing.viewer = root_viewer{user, false};

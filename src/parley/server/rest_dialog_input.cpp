@@ -167,7 +167,7 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   rest_response failure;
   const auto body = read_body<declare_dead_request>(request, true, failure);
   if (!body) co_return failure;
-  if (row->kind != "sub") {
+  if (row->kind != events::dialog_kind::sub) {
     co_return error_response(400, "bad_request",
                              "dialog " + dialog_id + " is a root dialog; only a subdialog can be declared dead");
   }

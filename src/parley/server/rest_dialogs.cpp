@@ -150,12 +150,14 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
   bool retried = false;
   bool made_by_first_try = false;
   if (input.msg_id_from_client) {
-    auto earlier =
-        context.engine.dialog_of_retry({.msg_id = input.msg_id, .from = request.who->id, .content = input.content});
+    // Named, not built inside the co_await (GCC 12 miscompiles such temporaries).
+    const engine::sent_input sent{.msg_id = input.msg_id, .from = request.who->id, .content = input.content};
+    auto earlier = co_await context.engine.dialog_of_retry(sent);
     if (!earlier) co_return error_response(earlier.err());
     retried = *earlier == id;
     if (retried) {
-      auto first = context.log.find_input(input.msg_id);
+      auto find = [&log = context.log, msg_id = input.msg_id] { return log.find_input(msg_id); };
+      auto first = co_await read_store(context, std::move(find));
       if (!first) co_return error_response(first.err());
       made_by_first_try = *first && (*first)->seq == kFirstMessageSeq;
     }
@@ -190,11 +192,11 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
 handler_result list_dialogs(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   root_listing listing;
   if (const auto status = request.query.find("status"); status != request.query.end()) {
-    if (status->second != "running" && status->second != "completed" && status->second != "archived") {
+    listing.status = events::from_wire<events::dialog_status>(status->second);
+    if (!listing.status) {
       co_return field_error(make_error(
           errc::invalid_argument, "status: expected running, completed or archived, got '" + status->second + "'"));
     }
-    listing.status = status->second;
   }
   if (const auto member = request.query.find("member"); member != request.query.end()) {
     listing.member_id = member->second;
@@ -278,8 +280,8 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   }
   // A retry of a create whose reply was lost: the first result, nothing made again.
   if (input->msg_id_from_client) {
-    auto earlier =
-        context.engine.dialog_of_retry({.msg_id = input->msg_id, .from = request.who->id, .content = input->content});
+    const engine::sent_input sent{.msg_id = input->msg_id, .from = request.who->id, .content = input->content};
+    auto earlier = co_await context.engine.dialog_of_retry(sent);
     if (!earlier) co_return error_response(earlier.err());
     if (*earlier) {
       auto row = find_dialog(context, request, **earlier);
@@ -328,7 +330,7 @@ handler_result get_dialog(server_context& context, const rest_request& request, 
   auto summary = co_await read_store(context, std::move(read));
   if (!summary) co_return error_response(summary.err());
   // The engine's part of the summary is the loop's to read.
-  if (auto loaded = context.engine.load(dialog_id)) add_resume_state(*summary, **loaded);
+  if (auto loaded = co_await context.engine.load_async(dialog_id)) add_resume_state(*summary, **loaded);
   co_return json_response(200, boost::json::object{{"dialog", std::move(*summary)}});
 }
 
@@ -351,7 +353,7 @@ handler_result get_hierarchy(server_context& context, const rest_request& reques
   auto read = [&]() -> rest_response {
     auto row = find_dialog(context, request, dialog_id);
     if (!row) return error_response(row.err());
-    if (row->kind != "root") {
+    if (row->kind != events::dialog_kind::root) {
       return error_response(
           400, "bad_request",
           "dialog " + dialog_id + " is a subdialog; ask for the hierarchy of its root " + row->root_id);

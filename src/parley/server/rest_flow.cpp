@@ -8,6 +8,7 @@
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/flow_host.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 
@@ -48,19 +49,23 @@ std::optional<events::flow_input> input_of(const rest_request& request, const us
 
 // The flow dialog a retry of `input` names: nullopt for a message the log does not hold yet, a
 // conflict naming msgId for an id taken with another body, by another user or for another dialog.
-result<std::optional<std::string>> flow_dialog_of_retry(server_context& context, const rest_request& request,
-                                                        const user_input& input, std::string_view dialog_id,
-                                                        std::string_view member_id) {
-  if (!input.msg_id_from_client) return std::optional<std::string>{};
-  auto earlier = context.engine.dialog_of_retry(
-      {.msg_id = input.msg_id, .dialog_id = dialog_id, .from = request.who->id, .content = input.content});
-  if (!earlier || !*earlier) return earlier;
-  auto row = context.log.get_dialog(**earlier);
-  if (!row) return std::move(row).err();
+boost::asio::awaitable<result<std::optional<std::string>>> flow_dialog_of_retry(server_context& context,
+                                                                                const rest_request& request,
+                                                                                const user_input& input,
+                                                                                std::string dialog_id,
+                                                                                std::string member_id) {
+  if (!input.msg_id_from_client) co_return std::optional<std::string>{};
+  const engine::sent_input sent{
+      .msg_id = input.msg_id, .dialog_id = dialog_id, .from = request.who->id, .content = input.content};
+  auto earlier = co_await context.engine.dialog_of_retry(sent);
+  if (!earlier || !*earlier) co_return earlier;
+  auto read_row = [&log = context.log, id = **earlier] { return log.get_dialog(id); };
+  auto row = co_await read_store(context, std::move(read_row));
+  if (!row) co_return std::move(row).err();
   if (!*row || (*row)->member_id != member_id) {
-    return make_error(errc::conflict, "msgId: '" + input.msg_id + "' was already sent to another dialog");
+    co_return make_error(errc::conflict, "msgId: '" + input.msg_id + "' was already sent to another dialog");
   }
-  return earlier;
+  co_return earlier;
 }
 
 }  // namespace
@@ -96,7 +101,7 @@ handler_result create_flow_dialog(server_context& context, const rest_request& r
     co_return field_error(
         make_error(errc::invalid_argument, "taskDocPath: member " + member_id + " is a flow, which has no Taskdoc"));
   }
-  auto earlier = flow_dialog_of_retry(context, request, input, {}, member_id);
+  auto earlier = co_await flow_dialog_of_retry(context, request, input, std::string(), member_id);
   if (!earlier) co_return error_response(earlier.err());
   std::vector<std::string> humans;
   humans.push_back(request.who->id);
@@ -122,7 +127,7 @@ handler_result post_flow_message(server_context& context, const rest_request& re
     co_return field_error(
         make_error(errc::invalid_argument, "attachment: dialog " + row.id + " is a flow, which takes text only"));
   }
-  auto earlier = flow_dialog_of_retry(context, request, input, row.id, row.member_id);
+  auto earlier = co_await flow_dialog_of_retry(context, request, input, row.id, row.member_id);
   if (!earlier) co_return error_response(earlier.err());
   auto recorded = input_of(request, input);
   result<flow::flow_thread> said = make_error(errc::internal, "the message was not said");

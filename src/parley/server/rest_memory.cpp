@@ -45,7 +45,7 @@ handler_result get_taskdoc(server_context& context, const rest_request& request,
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   std::string path = row->task_doc_path;
-  if (path.empty() && row->kind == "sub") {
+  if (path.empty() && row->kind == events::dialog_kind::sub) {
     // Subdialogs work on their root's task.
     if (auto root = find_dialog(context, request, row->root_id)) path = root->task_doc_path;
   }

@@ -16,14 +16,15 @@ class run_board;
 
 namespace parley::engine {
 class message_analyst;
-}
+class store_reads;
+}  // namespace parley::engine
 
 namespace parley::server {
 
 class flow_host;
 class pubchan;
-class store_reads;
 class upload_store;
+using store_reads = engine::store_reads;
 
 struct server_context {
   engine::engine& engine;

@@ -82,7 +82,7 @@ result<std::vector<dialog_row>> memory_store::list_dialogs(const dialog_filter& 
   parley::lock_guard lock(mutex_);
   std::vector<dialog_row> out;
   for (const auto& [id, row] : projections_.dialogs) {
-    if (!filter.status.empty() && row.status != filter.status) continue;
+    if (filter.status && row.status != *filter.status) continue;
     if (!filter.member_id.empty() && row.member_id != filter.member_id) continue;
     if (!filter.root_id.empty() && row.root_id != filter.root_id) continue;
     if (filter.roots_only && !row.parent_id.empty()) continue;

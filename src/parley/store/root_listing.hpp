@@ -34,9 +34,9 @@ struct root_viewer {
 };
 
 struct root_listing {
-  std::string status;                 // empty = any
-  std::string member_id;              // empty = any
-  std::optional<root_viewer> viewer;  // nullopt = every root
+  std::optional<events::dialog_status> status;  // none = any
+  std::string member_id;                        // empty = any
+  std::optional<root_viewer> viewer;            // nullopt = every root
   // Case-insensitive substring of the title or of a message a human sent in the root; empty = any.
   std::string text;
   std::optional<root_page_key> after;  // keyset: only rows older than this one

@@ -29,9 +29,9 @@ namespace parley {
 using append_callback = std::function<void(result<void>)>;
 
 struct dialog_filter {
-  std::string status;     // empty = any
-  std::string member_id;  // empty = any
-  std::string root_id;    // empty = any; set to list one hierarchy
+  std::optional<events::dialog_status> status;  // none = any
+  std::string member_id;                        // empty = any
+  std::string root_id;                          // empty = any; set to list one hierarchy
   bool roots_only = false;
   // Only dialogs a restart must look at (a generation was open, or the dialog has a drive owed):
   // what `recover_all` loads, through a partial index, so start-up does not grow with history.

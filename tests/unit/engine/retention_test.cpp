@@ -18,7 +18,7 @@ class retention : public ::testing::Test {
     auto appended = test::append_sync(*log_, std::move(batch));
     ASSERT_TRUE(appended) << appended.err().message;
   }
-  std::string status_of(const std::string& id) { return (*log_->get_dialog(id))->status; }
+  std::string status_of(const std::string& id) { return std::string(events::to_wire((*log_->get_dialog(id))->status)); }
 
   std::unique_ptr<store> log_ = make_memory_store();
 };

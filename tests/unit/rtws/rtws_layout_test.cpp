@@ -24,9 +24,9 @@ TEST(RtwsLayout, OnlyCanonicalCourseFileNamesAreCourses) {
 }
 
 TEST(RtwsLayout, CompletedAndArchivedRootsLiveUnderDone) {
-  EXPECT_EQ(bucket_for_status("running"), "run");
-  EXPECT_EQ(bucket_for_status("completed"), "done");
-  EXPECT_EQ(bucket_for_status("archived"), "done");
+  EXPECT_EQ(bucket_for_status(events::dialog_status::running), "run");
+  EXPECT_EQ(bucket_for_status(events::dialog_status::completed), "done");
+  EXPECT_EQ(bucket_for_status(events::dialog_status::archived), "done");
   EXPECT_EQ(root_path("/ws", "done", "r1"), std::filesystem::path("/ws/.dialogs/done/r1"));
   EXPECT_EQ(subdialog_path("/ws/.dialogs/run/r1", "s1"), std::filesystem::path("/ws/.dialogs/run/r1/subdialogs/s1"));
 }

@@ -399,7 +399,7 @@ TEST(SqliteStore, ReopenedStoreFindsEveryEventAndProjectionAndContinuesTheLog) {
   auto appended = test::append_sync(*s, {test::make_event("root-0", "root-0", row.last_seq + 1,
                                                           event_type::status_changed, {{"status", "archived"}}, 1)});
   ASSERT_TRUE(appended) << appended.err().message;
-  EXPECT_EQ(s->get_dialog("root-0")->value().status, "archived");
+  EXPECT_EQ(s->get_dialog("root-0")->value().status, events::dialog_status::archived);
 }
 
 // Messages are stored as references to their events and decoded on read, so every course's
@@ -456,6 +456,30 @@ TEST(SqliteStore, MessageThatRefersToANonMessageEventIsReportedCorrupt) {
   EXPECT_EQ(messages.err().code, errc::corrupt);
 }
 
+// A row's kind, status and call kind are read into the log's enums at the store's edge: a stored
+// string that is none of them is an error naming the dialog and the column, never a default.
+TEST(SqliteStore, AnUnknownStatusKindOrCallKindInARowIsAnErrorNamingTheDialogAndTheColumn) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1");
+  ASSERT_TRUE(test::append_sync(*s, {d.created("alice"), d.user("hello")}));
+  s->flush();
+  for (const auto& [column, stored] : {std::pair{"status", "paused"}, {"kind", "branch"}, {"call_kind", "tellAll"}}) {
+    SCOPED_TRACE(column);
+    test::exec(dir.db_file(), "UPDATE dialogs SET kind = 'root', status = 'running', call_kind = '' WHERE id = 'd1'");
+    const std::string damage = std::string("UPDATE dialogs SET ") + column + " = '" + stored + "' WHERE id = 'd1'";
+    test::exec(dir.db_file(), damage.c_str());
+    auto row = s->get_dialog("d1");
+    ASSERT_FALSE(row);
+    EXPECT_EQ(row.err().code, errc::corrupt);
+    EXPECT_NE(row.err().message.find("dialog d1"), std::string::npos) << row.err().message;
+    EXPECT_NE(row.err().message.find(std::string("dialogs.") + column + " is '" + stored + "'"), std::string::npos)
+        << row.err().message;
+    EXPECT_FALSE(s->list_dialogs({}));
+  }
+}
+
 // Most commits write only a row's progress columns; a status change must still reach the row and
 // the status index, also for a row the writer loaded from the table rather than created.
 TEST(SqliteStore, StatusChangesOfLoadedRowsReachTheStatusIndex) {
@@ -470,8 +494,8 @@ TEST(SqliteStore, StatusChangesOfLoadedRowsReachTheStatusIndex) {
   ASSERT_NE(s, nullptr);
   ASSERT_TRUE(test::append_sync(*s, {d.user("again")}));
   ASSERT_TRUE(test::append_sync(*s, {d.status("completed"), d.user("late")}));
-  EXPECT_TRUE(s->list_dialogs({.status = "running"})->empty());
-  const auto completed = *s->list_dialogs({.status = "completed"});
+  EXPECT_TRUE(s->list_dialogs({.status = events::dialog_status::running})->empty());
+  const auto completed = *s->list_dialogs({.status = events::dialog_status::completed});
   ASSERT_EQ(completed.size(), 1U);
   EXPECT_EQ(completed[0].last_seq, 5);
   EXPECT_EQ(completed[0].message_count, 3);

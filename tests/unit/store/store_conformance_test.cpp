@@ -125,10 +125,10 @@ TYPED_TEST(StoreConformance, ProjectionsFollowARealisticDialog) {
 
   const dialog_row row = this->dialog("d1");
   EXPECT_EQ(row.member_id, "alice");
-  EXPECT_EQ(row.kind, "root");
+  EXPECT_EQ(row.kind, events::dialog_kind::root);
   EXPECT_EQ(row.title, "Plan");
   EXPECT_EQ(row.task_doc_path, "tasks/plan.md");
-  EXPECT_EQ(row.status, "completed");
+  EXPECT_EQ(row.status, events::dialog_status::completed);
   EXPECT_EQ(row.course, 2);
   EXPECT_EQ(row.last_seq, 10);
   EXPECT_EQ(row.last_genseq, 2);
@@ -254,13 +254,13 @@ TYPED_TEST(StoreConformance, ListDialogsFiltersByStatusMemberRootAndRootsOnly) {
   this->append_ok({r2.status("completed")});
 
   EXPECT_EQ(this->ids(this->list({})), (std::vector<std::string>{"r1", "s1", "r2"}));
-  EXPECT_EQ(this->ids(this->list({.status = "completed"})), (std::vector<std::string>{"r2"}));
-  EXPECT_EQ(this->ids(this->list({.status = "running"})), (std::vector<std::string>{"r1", "s1"}));
+  EXPECT_EQ(this->ids(this->list({.status = events::dialog_status::completed})), (std::vector<std::string>{"r2"}));
+  EXPECT_EQ(this->ids(this->list({.status = events::dialog_status::running})), (std::vector<std::string>{"r1", "s1"}));
   EXPECT_EQ(this->ids(this->list({.member_id = "bob"})), (std::vector<std::string>{"s1", "r2"}));
   EXPECT_EQ(this->ids(this->list({.root_id = "r1"})), (std::vector<std::string>{"r1", "s1"}));
   EXPECT_EQ(this->ids(this->list({.roots_only = true})), (std::vector<std::string>{"r1", "r2"}));
   EXPECT_EQ(this->ids(this->list({.member_id = "bob", .roots_only = true})), (std::vector<std::string>{"r2"}));
-  EXPECT_TRUE(this->list({.status = "archived"}).empty());
+  EXPECT_TRUE(this->list({.status = events::dialog_status::archived}).empty());
 }
 
 TYPED_TEST(StoreConformance, ListDialogsFindsThoseARestartMustLookAtAndThoseThatAskAHuman) {
@@ -276,7 +276,8 @@ TYPED_TEST(StoreConformance, ListDialogsFindsThoseARestartMustLookAtAndThoseThat
                                                             {"mentionList", "@human"},
                                                             {"tellaskContent", "which day?"},
                                                             {"askedAt", "2026-11-26T09:00:00.000Z"}})});
-  EXPECT_EQ(this->ids(this->list({.status = "running", .needing_recovery = true})), (std::vector<std::string>{"owed"}));
+  EXPECT_EQ(this->ids(this->list({.status = events::dialog_status::running, .needing_recovery = true})),
+            (std::vector<std::string>{"owed"}));
   EXPECT_EQ(this->ids(this->list({.with_open_questions = true})), (std::vector<std::string>{"asking"}));
 }
 
@@ -358,8 +359,8 @@ TYPED_TEST(StoreConformance, RootsFilterByStatusMemberViewerAndTextOfTitlesAndHu
     return page ? this->ids(page->rows) : std::vector<std::string>{};
   };
   using ids = std::vector<std::string>;
-  EXPECT_EQ(roots({.status = "completed"}), ids{"lone"});
-  EXPECT_EQ(roots({.status = "running"}), (ids{"ship", "plan"}));
+  EXPECT_EQ(roots({.status = events::dialog_status::completed}), ids{"lone"});
+  EXPECT_EQ(roots({.status = events::dialog_status::running}), (ids{"ship", "plan"}));
   EXPECT_EQ(roots({.member_id = "alice"}), (ids{"lone", "plan"}));
   EXPECT_EQ(roots({.member_id = "bob"}), ids{"ship"});
   EXPECT_EQ(roots({.viewer = root_viewer{"ann", false}}), (ids{"ship", "plan"}));
@@ -373,7 +374,8 @@ TYPED_TEST(StoreConformance, RootsFilterByStatusMemberViewerAndTextOfTitlesAndHu
   EXPECT_EQ(roots({.text = "tellask"}), ids{});
   EXPECT_EQ(roots({.text = "\"quoted\""}), ids{});
   EXPECT_EQ(roots({.member_id = "alice", .text = "nothing"}), ids{"lone"});
-  EXPECT_EQ(roots({.status = "running", .viewer = root_viewer{"ann", false}, .text = "release"}), ids{"ship"});
+  EXPECT_EQ(roots({.status = events::dialog_status::running, .viewer = root_viewer{"ann", false}, .text = "release"}),
+            ids{"ship"});
   auto counted = this->store_->list_roots({.viewer = root_viewer{"ann", false}, .limit = 1, .with_total = true});
   ASSERT_TRUE(counted);
   EXPECT_EQ(counted->total, 2);

@@ -156,7 +156,7 @@ TEST_F(TotRun, EachAgentCallIsASubdialogOfTheRunsRootHeldByItsRoleMember) {
   std::set<std::string> members;
   for (const auto& sub : subs) {
     EXPECT_EQ(sub.parent_id, outcome->root_dialog);
-    EXPECT_EQ(sub.call_kind, "tot");
+    EXPECT_EQ(sub.call_kind, events::call_kind::tot);
     members.insert(sub.member_id);
   }
   EXPECT_EQ(members, (std::set<std::string>{"tot-decomposer", "tot-generator", "tot-evaluator"}));

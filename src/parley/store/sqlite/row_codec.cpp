@@ -42,6 +42,19 @@ std::vector<std::string> split_ids(std::string_view text) {
   return out;
 }
 
+// A stored enum column, or an error naming the dialog, the column and what it holds.
+template <events::wire_enum E>
+result<E> stored_enum(const dialog_row& row, std::string_view column, std::string_view text) {
+  if (auto value = events::from_wire<E>(text)) return *value;
+  std::string known;
+  for (const auto& [e, name] : events::enum_wire<E>::values) {
+    if (!known.empty()) known += ", ";
+    known += name;
+  }
+  return make_error(errc::corrupt, "dialog " + row.id + ": dialogs." + std::string(column) + " is '" +
+                                       std::string(text) + "', not one of " + known);
+}
+
 }  // namespace
 
 void bind_dialog(statement& stmt, const dialog_row& row) {
@@ -49,8 +62,8 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_text(2, row.root_id);
   stmt.bind_text(3, row.parent_id);
   stmt.bind_text(4, row.member_id);
-  stmt.bind_text(5, row.kind);
-  stmt.bind_text(6, row.status);
+  stmt.bind_text(5, events::to_wire(row.kind));
+  stmt.bind_text(6, events::to_wire(row.status));
   stmt.bind_text(7, row.task_doc_path);
   stmt.bind_text(8, row.title);
   stmt.bind_text(9, row.last_error);
@@ -67,7 +80,8 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_int(20, row.updated_at_ms);
   stmt.bind_int(21, row.generating ? 1 : 0);
   stmt.bind_int(22, row.needs_drive ? 1 : 0);
-  stmt.bind_text(23, row.call_kind);
+  // Never a null pointer: SQLite binds that as NULL, and the column is NOT NULL.
+  stmt.bind_text(23, row.call_kind ? events::to_wire(*row.call_kind) : std::string_view(""));
   stmt.bind_text(24, row.session_slug);
   stmt.bind_text(25, row.caller_id);
   stmt.bind_int(26, row.dead ? 1 : 0);
@@ -75,14 +89,14 @@ void bind_dialog(statement& stmt, const dialog_row& row) {
   stmt.bind_text_copy(28, joined_ids(row.members));
 }
 
-dialog_row read_dialog(const statement& stmt) {
+result<dialog_row> read_dialog(const statement& stmt) {
   dialog_row row;
   row.id = stmt.text_at(0);
   row.root_id = stmt.text_at(1);
   row.parent_id = stmt.text_at(2);
   row.member_id = stmt.text_at(3);
-  row.kind = stmt.text_at(4);
-  row.status = stmt.text_at(5);
+  PARLEY_TRY_ASSIGN(row.kind, stored_enum<events::dialog_kind>(row, "kind", stmt.text_view_at(4)));
+  PARLEY_TRY_ASSIGN(row.status, stored_enum<events::dialog_status>(row, "status", stmt.text_view_at(5)));
   row.task_doc_path = stmt.text_at(6);
   row.title = stmt.text_at(7);
   row.last_error = stmt.text_at(8);
@@ -99,7 +113,9 @@ dialog_row read_dialog(const statement& stmt) {
   row.updated_at_ms = stmt.int_at(19);
   row.generating = stmt.int_at(20) != 0;
   row.needs_drive = stmt.int_at(21) != 0;
-  row.call_kind = stmt.text_at(22);
+  if (const auto call = stmt.text_view_at(22); !call.empty()) {
+    PARLEY_TRY_ASSIGN(row.call_kind, stored_enum<events::call_kind>(row, "call_kind", call));
+  }
   row.session_slug = stmt.text_at(23);
   row.caller_id = stmt.text_at(24);
   row.dead = stmt.int_at(25) != 0;

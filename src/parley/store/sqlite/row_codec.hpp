@@ -29,8 +29,9 @@ std::string placeholders(int count);
 // Binds parameters ?1..?n in column-list order. Text is bound by reference (see statement).
 void bind_dialog(statement& stmt, const dialog_row& row);
 
-// Read a row selected with the matching column list, starting at column 0.
-dialog_row read_dialog(const statement& stmt);
+// Read a row selected with the matching column list, starting at column 0. Fails with `corrupt`,
+// naming the dialog and the column, when a kind, status or call kind is not one the log knows.
+result<dialog_row> read_dialog(const statement& stmt);
 // Fails with `corrupt` when the stored payload is not a JSON object.
 result<event> read_event(const statement& stmt);
 // A message is its event (kEventColumns) followed by `messages.course`, decoded by apply_event,

@@ -18,7 +18,7 @@ constexpr unsigned kFailed = 64;
 
 unsigned filter_mask(const dialog_filter& filter) {
   unsigned mask = 0;
-  if (!filter.status.empty()) mask |= kByStatus;
+  if (filter.status) mask |= kByStatus;
   if (!filter.member_id.empty()) mask |= kByMember;
   if (!filter.root_id.empty()) mask |= kByRoot;
   if (filter.roots_only) mask |= kRootsOnly;
@@ -127,7 +127,7 @@ result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter&
   auto stmt = list_statement(filter);
   if (!stmt) return std::move(stmt).err();
   statement& query = **stmt;
-  if (!filter.status.empty()) query.bind_text(1, filter.status);
+  if (filter.status) query.bind_text(1, events::to_wire(*filter.status));
   if (!filter.member_id.empty()) query.bind_text(2, filter.member_id);
   if (!filter.root_id.empty()) query.bind_text(3, filter.root_id);
   query.bind_int(4, filter.limit > 0 ? filter.limit : -1);  // SQLite: a negative LIMIT means none

@@ -40,7 +40,7 @@ std::size_t utf8_length(std::string_view text) {
 
 unsigned shape_of(const root_listing& listing) {
   unsigned shape = 0;
-  if (!listing.status.empty()) shape |= kByStatus;
+  if (listing.status) shape |= kByStatus;
   if (!listing.member_id.empty()) shape |= kByMember;
   if (listing.viewer) shape |= kByViewer | (listing.viewer->sees_unowned ? kViewerSeesUnowned : 0U);
   if (!listing.text.empty()) shape |= utf8_length(listing.text) >= 3 ? kByIndexedText : kByShortText;
@@ -108,7 +108,7 @@ std::string ascii_lowercase(std::string_view text) {
 }
 
 void bind_filters(statement& stmt, const root_listing& listing, unsigned shape) {
-  if ((shape & kByStatus) != 0) stmt.bind_text(1, listing.status);
+  if ((shape & kByStatus) != 0) stmt.bind_text(1, events::to_wire(*listing.status));
   if ((shape & kByMember) != 0) stmt.bind_text(2, listing.member_id);
   if ((shape & kByViewer) != 0) stmt.bind_text(3, listing.viewer->user_id);
   if ((shape & kByIndexedText) != 0) stmt.bind_text_copy(4, phrase_of(listing.text));
@@ -147,7 +147,9 @@ result<root_page> sqlite_reader::root_page_of(const root_listing& listing, unsig
       page.more = true;
       break;
     }
-    page.rows.push_back(read_dialog(query));
+    auto row = read_dialog(query);
+    if (!row) return std::move(row).err();
+    page.rows.push_back(std::move(*row));
   }
   return page;
 }

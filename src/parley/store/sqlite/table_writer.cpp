@@ -121,7 +121,9 @@ result<std::optional<dialog_row>> table_writer::load_dialog(std::string_view dia
   auto found = load_dialog_.step();
   if (!found) return std::move(found).err();
   if (!*found) return std::optional<dialog_row>{};
-  return std::optional<dialog_row>{read_dialog(load_dialog_)};
+  auto row = read_dialog(load_dialog_);
+  if (!row) return std::move(row).err();
+  return std::optional<dialog_row>{std::move(*row)};
 }
 
 bool same_fixed_columns(const dialog_row& a, const dialog_row& b) noexcept {
