@@ -157,7 +157,7 @@ TEST_F(TellaskRouter, ATypeCCallAlwaysMakesANewUnregisteredSubdialogThatIsToldWh
   EXPECT_NE(&first, &second);
   EXPECT_TRUE(router.registry("r1")->empty());
   EXPECT_EQ(second.messages().back().content, course_header(team.language, "lead", false) + "\n\nTwo.");
-  EXPECT_EQ(second.row().call_kind, "tellaskSessionless");
+  EXPECT_EQ(second.row().call_kind, events::call_kind::tellask_sessionless);
 }
 
 TEST_F(TellaskRouter, ASubdialogsSessionlessCallToItsTellaskersMemberIsATypeATellaskBack) {
@@ -210,8 +210,8 @@ TEST_F(TellaskRouter, AFinalSayingRepliesToTheCallerAndCompletesAOneOffButNotASe
   EXPECT_EQ(told[0].call_id, "c1");
   EXPECT_EQ(told[0].content, with_delivery_marker("Here it is.", false));
   EXPECT_EQ(told[1].call_id, "c2");
-  EXPECT_EQ(one_off.row().status, "completed");
-  EXPECT_EQ(session.row().status, "running");  // a registered session stays for the next call
+  EXPECT_EQ(one_off.row().status, events::dialog_status::completed);
+  EXPECT_EQ(session.row().status, events::dialog_status::running);  // a registered session stays for the next call
 }
 
 TEST_F(TellaskRouter, AQuestionForTheHumanIsIndexedAndObserversHearTheCount) {
