@@ -34,7 +34,7 @@ void bind_dialog(statement& stmt, const dialog_row& row);
 result<dialog_row> read_dialog(const statement& stmt);
 // Fails with `corrupt` when the stored payload is not a JSON object.
 result<event> read_event(const statement& stmt);
-// A message is its event (kEventColumns) followed by `messages.course`, decoded by apply_event,
+// A message is its event (event_columns()) followed by `messages.course`, decoded by apply_event,
 // the reducer that created the message row: a message depends on nothing but its event and the
 // course it was appended in. Fails with `corrupt` when the event does not make a message.
 result<message_row> read_message(const statement& stmt);
