@@ -205,6 +205,28 @@ TEST_F(Cli, AnEventStoredWithBadBytesIsNamedByCheckAndRewrittenByRepair) {
   EXPECT_EQ(run("repair" + data()).output, "every event reads back: nothing to repair\n");
 }
 
+// A projection row holding a value this version does not know (written by a newer Parley, or
+// damaged): `check` names the dialog and the column instead of reading it as some default.
+TEST_F(Cli, CheckNamesADialogRowWhoseStatusThisVersionDoesNotKnow) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet 'What is in the notes?'").status, 0);
+  std::string dialog_id;
+  {
+    auto db = sqlite::connection::open_read_write((data_ / "parley.db").string());
+    ASSERT_TRUE(db) << db.err().message;
+    auto root = db->prepare("SELECT id FROM dialogs WHERE parent_id = ''", false);
+    ASSERT_TRUE(root) << root.err().message;
+    auto found = root->step();
+    ASSERT_TRUE(found && *found);
+    dialog_id = root->text_at(0);
+    root->reset();
+    ASSERT_TRUE(db->exec("UPDATE dialogs SET status = 'paused' WHERE parent_id = ''"));
+  }
+  const auto checked = run("check" + data());
+  EXPECT_NE(checked.status, 0) << checked.output;
+  EXPECT_NE(checked.output.find("dialog " + dialog_id), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("dialogs.status is 'paused'"), std::string::npos) << checked.output;
+}
+
 TEST_F(Cli, CorruptDatabaseIsRefusedAndLeftAlone) {
   fs::create_directories(data_);
   const std::string garbage(8192, '\x5a');
