@@ -481,12 +481,13 @@ TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue
   ASSERT_GT(std::stoll(projected[0][0]), 100);
   EXPECT_EQ(recorded, projected);  // these logs ask no questions: one record per projected message
   // Each message's turn, session and dialogue exist and agree with each other.
-  EXPECT_EQ(query("SELECT count(*) FROM message m JOIN turn t ON t.id = m.turn_id JOIN session s "
-                  "ON s.id = m.session_id AND s.id = t.session_id JOIN dialogue d ON d.id = m.dialogue_id "
-                  "AND d.id = t.dialogue_id AND d.id = s.dialogue_id"),
+  // They name each other by rowid (schema version 16).
+  EXPECT_EQ(query("SELECT count(*) FROM message m JOIN turn t ON t.rowid = m.turn_rowid JOIN session s "
+                  "ON s.rowid = m.session_rowid AND s.rowid = t.session_rowid JOIN dialogue d "
+                  "ON d.rowid = m.dialogue_rowid AND d.rowid = t.dialogue_rowid AND d.rowid = s.dialogue_rowid"),
             recorded);
   EXPECT_EQ(query("SELECT count(*) FROM dialogue"), query("SELECT count(*) FROM dialogs"));
-  EXPECT_EQ(query("SELECT count(*) FROM turn WHERE id NOT IN (SELECT turn_id FROM message)"),
+  EXPECT_EQ(query("SELECT count(*) FROM turn WHERE rowid NOT IN (SELECT turn_rowid FROM message)"),
             (test::table_dump{{"0"}}));
 }
 

@@ -36,7 +36,7 @@ result<void> records_writer::prepare(connection& db) {
                           "UPDATE dialogue SET is_active = ?2, last_activity_at = max(last_activity_at, ?3) "
                           "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_session_,
-                          "INSERT INTO session (id, dialogue_id, session_type, start_at, end_at, description, "
+                          "INSERT INTO session (id, dialogue_rowid, session_type, start_at, end_at, description, "
                           "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (?1, ?2, ?3, ?4, NULL, "
                           "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
   PARLEY_TRY(prepare_into(db, close_session_,
@@ -44,17 +44,21 @@ result<void> records_writer::prepare(connection& db) {
                           "metadata = CASE WHEN ?4 = '' THEN metadata ELSE json_patch(metadata, ?4) END "
                           "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_turn_,
-                          "INSERT INTO turn (id, dialogue_id, session_id, turn_type, initiator_role, responder_role, "
-                          "started_at, closed_at, status, response_time, window_ms, metadata) VALUES (?1, ?2, ?3, "
+                          "INSERT INTO turn (id, dialogue_rowid, session_rowid, turn_type, initiator_role, "
+                          "responder_role, started_at, closed_at, status, response_time, window_ms, metadata) VALUES "
+                          "(?1, ?2, NULLIF(?3, 0), "
                           "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
                           "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 WHERE id = ?1"));
   PARLEY_TRY(
       prepare_into(db, insert_message_,
-                   "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
-                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
-                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+                   "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
+                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, "
+                   "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+  PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -94,7 +98,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>()));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>(), cached));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -107,6 +111,7 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
     cached_cursor& created = cursors_[ev.dialog_id];
     created.exists = true;
     created.cursor = records_cursor{};
+    created.dialogue = created.session = created.turn = known_rowid{};
     return &created;
   }
   if (cached_cursor* found = cursors_.find(ev.dialog_id)) return found;
@@ -189,8 +194,8 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows, bool calls_in_log) {
-  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue));
+result<void> records_writer::write(const records_step& rows, bool calls_in_log, cached_cursor& known) {
+  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, known));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
     close_session_.bind_int(2, s.end_at);
@@ -198,12 +203,12 @@ result<void> records_writer::write(const records_step& rows, bool calls_in_log) 
     close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
     PARLEY_TRY(close_session_.run());
   }
-  for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));
+  for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s, known));
   for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
-  for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
+  for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
-    PARLEY_TRY(insert_message(*rows.message, calls_in_log));
+    PARLEY_TRY(insert_message(*rows.message, calls_in_log, known));
     message_rowid = last_message_rowid_;
   }
   if (rows.utterance) {
@@ -232,9 +237,23 @@ result<void> records_writer::annotate(const record_message_annotation& a) {
   return upsert_embedding_.run();
 }
 
-result<void> records_writer::insert_session(const record_session& s) {
+result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& known, const std::string& id) {
+  if (id.empty()) return std::int64_t{0};
+  if (known.id == id) return known.rowid;
+  reset_guard guard(find);
+  find.bind_text(1, id);
+  auto found = find.step();
+  if (!found) return std::move(found).err();
+  if (!*found) return std::int64_t{0};
+  known = known_rowid{id, find.int_at(0)};
+  return known.rowid;
+}
+
+result<void> records_writer::insert_session(const record_session& s, cached_cursor& known) {
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, s.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
   insert_session_.bind_text(1, s.id);
-  insert_session_.bind_text(2, s.dialogue_id);
+  insert_session_.bind_int(2, *dialogue);
   insert_session_.bind_text(3, s.session_type);
   insert_session_.bind_int(4, s.start_at);
   insert_session_.bind_text(5, s.description);
@@ -243,7 +262,9 @@ result<void> records_writer::insert_session(const record_session& s) {
   insert_session_.bind_text(8, s.trigger_source);
   insert_session_.bind_text(9, s.goal);
   insert_session_.bind_text(10, s.ai_mood_state);
-  return insert_session_.run();
+  PARLEY_TRY(insert_session_.run());
+  known.session = known_rowid{s.id, db_->last_insert_rowid()};
+  return ok();
 }
 
 result<void> records_writer::insert_utterance(const record_system_utterance& u, std::int64_t message_rowid) {
@@ -289,7 +310,7 @@ result<void> records_writer::insert_link(const record_memory_link& l) {
   return insert_link_.run();
 }
 
-result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted) {
+result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted, cached_cursor& known) {
   if (!inserted) {
     // Written once per transaction by flush(), with the latest state and the newest activity.
     auto [waiting, first] = activity_.try_emplace(d.id, dialogue_activity{d.is_active, d.last_activity_at});
@@ -309,20 +330,28 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
   insert_dialogue_.bind_text(10, d.metadata);
-  return insert_dialogue_.run();
+  PARLEY_TRY(insert_dialogue_.run());
+  known.dialogue = known_rowid{d.id, db_->last_insert_rowid()};
+  return ok();
 }
 
-result<void> records_writer::insert_turn(const record_turn& t) {
+result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& known) {
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, t.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, known.session, t.session_id);
+  if (!session) return std::move(session).err();
   insert_turn_.bind_text(1, t.id);
-  insert_turn_.bind_text(2, t.dialogue_id);
-  insert_turn_.bind_text(3, t.session_id);
+  insert_turn_.bind_int(2, *dialogue);
+  insert_turn_.bind_int(3, *session);
   insert_turn_.bind_text(4, t.turn_type);
   insert_turn_.bind_text(5, t.initiator_role);
   insert_turn_.bind_text(6, t.responder_role);
   insert_turn_.bind_int(7, t.started_at);
   insert_turn_.bind_int(8, t.window_ms);
   insert_turn_.bind_text(9, t.metadata);
-  return insert_turn_.run();
+  PARLEY_TRY(insert_turn_.run());
+  known.turn = known_rowid{t.id, db_->last_insert_rowid()};
+  return ok();
 }
 
 result<void> records_writer::close_turn(const record_turn& t) {
@@ -348,11 +377,17 @@ std::string search_text_of(const record_message& m) {
 
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m, bool calls_in_log) {
+result<void> records_writer::insert_message(const record_message& m, bool calls_in_log, cached_cursor& known) {
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, m.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, known.session, m.session_id);
+  if (!session) return std::move(session).err();
+  auto turn = rowid_of(find_turn_, known.turn, m.turn_id);
+  if (!turn) return std::move(turn).err();
   insert_message_.bind_text(1, m.id);
-  insert_message_.bind_text(2, m.dialogue_id);
-  insert_message_.bind_text(3, m.session_id);
-  insert_message_.bind_text(4, m.turn_id);
+  insert_message_.bind_int(2, *dialogue);
+  insert_message_.bind_int(3, *session);
+  insert_message_.bind_int(4, *turn);
   insert_message_.bind_text(5, m.sender_role);
   insert_message_.bind_text(6, m.sender_id);
   insert_message_.bind_text(7, m.content);

@@ -51,7 +51,7 @@ unsigned shape_of(const root_listing& listing) {
 // The window's test of one root (alias d) for the lowercased text ?4: what scan_roots tests.
 constexpr const char* kRootMentions =
     "(instr(lower(d.title), ?4) > 0 OR EXISTS (SELECT 1 FROM dialogue AS g JOIN message AS m"
-    " ON m.dialogue_id = g.id WHERE g.dialog_id = d.id AND m.sender_role = 'human'"
+    " ON m.dialogue_rowid = g.rowid WHERE g.dialog_id = d.id AND m.sender_role = 'human'"
     " AND instr(lower(m.content), ?4) > 0))";
 
 // Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text, ?5/?6 the key to start after, ?7 limit, ?8
