@@ -6,6 +6,7 @@
 #include <string>
 
 #include "parley/store/sqlite/records_reader.hpp"
+#include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "sqlite_raw.hpp"
@@ -19,7 +20,14 @@ using test::temp_dir;
 // Rows as version 15 stored them: two dialogues (the second created first, so its rowid is the
 // smaller), two sessions, a turn each, messages of both (one outside any turn, one of a session
 // whose row is missing), two system utterances, and rowids with a gap, as deletes leave them.
+// The log holds the events of four of them: three whose field is the message's text, one whose is
+// not (a message the migration must keep whole), and none for the image.
 constexpr const char* kVersionFifteenRows = R"sql(
+INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES
+  ('d2', 'd2', 2, 'generation_finished', '{"course":1,"genseq":1,"saying":"Hello there","toolCalls":[]}', 1005),
+  ('d1', 'd1', 2, 'user_message', '{"course":1,"content":"What is the weather?","msgId":"x"}', 2000),
+  ('d1', 'd1', 4, 'tool_result', '{"course":1,"genseq":1,"callId":"c1","name":"w","ok":true,"content":"weather: sunny"}', 2005),
+  ('d1', 'd1', 5, 'user_message', '{"course":1,"content":"Go on, please.","msgId":"y"}', 2005);
 INSERT INTO dialogue VALUES
   ('g1', 'd1', 'human_ai', 'u1', 'lead', NULL, 2000, 1, 2010, '{}'),
   ('g2', 'd2', 'ai_ai', NULL, 'helper', NULL, 1000, 0, 1005, '{"members":["helper"]}');
@@ -48,9 +56,10 @@ INSERT INTO system_utterance (message_rowid, trigger, target, notes) VALUES
 constexpr const char* kMessagesBefore =
     "SELECT rowid, id, dialogue_id, session_id, turn_id, sender_role, coalesce(sender_id, '-'), content, content_type, "
     "created_at, metadata, dialog_id, seq, coalesce(content_meta, '-') FROM message ORDER BY rowid";
-constexpr const char* kMessagesAfter =
-    "SELECT m.rowid, m.id, d.id, coalesce(s.id, ''), coalesce(t.id, ''), m.sender_role, coalesce(m.sender_id, '-'), "
-    "m.content, m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, coalesce(m.content_meta, '-') "
+const std::string kMessagesAfter =
+    "SELECT m.rowid, m.id, d.id, coalesce(s.id, ''), coalesce(t.id, ''), m.sender_role, coalesce(m.sender_id, '-'), " +
+    std::string(sqlite::kMessageContentSql) +
+    ", m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, coalesce(m.content_meta, '-') "
     "FROM message AS m JOIN dialogue AS d ON d.rowid = m.dialogue_rowid "
     "LEFT JOIN session AS s ON s.rowid = m.session_rowid LEFT JOIN turn AS t ON t.rowid = m.turn_rowid "
     "ORDER BY m.rowid";
@@ -94,6 +103,9 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   }
   EXPECT_EQ(test::query(dir.db_file(), kMessagesAfter), messages);
   EXPECT_EQ(test::query(dir.db_file(), kTurnsAfter), turns);
+  // Only the texts that are their event's field are read from the log.
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT id FROM message WHERE content IS NULL ORDER BY rowid"),
+            (test::table_dump{{"m0"}, {"m1"}, {"m2"}}));
   EXPECT_EQ(test::query(dir.db_file(), kSessionsAfter), sessions);
   EXPECT_EQ(test::query(dir.db_file(),
                         "SELECT id, dialog_id, dialogue_type, human_id, ai_id, relation_id, created_at, is_active, "
@@ -128,6 +140,8 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   EXPECT_EQ(page->items[1].turn_id, "t1");
   EXPECT_EQ(page->items[2].turn_id, "");
   EXPECT_EQ(page->items[3].dialogue_id, "g1");
+  EXPECT_EQ(page->items[0].content, "What is the weather?");
+  EXPECT_EQ(page->items[2].content, "Go on.");
   records_filter by_turn;
   by_turn.turn_id = "t2";
   auto of_turn = (*reader)->messages(by_turn);

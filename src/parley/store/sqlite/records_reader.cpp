@@ -11,6 +11,7 @@
 
 #include "parley/model/embedding_vector.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/records_v16.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -54,10 +55,10 @@ const std::string& turn_columns() {
 }
 // The metadata as the reducer wrote it: a tool_input message's calls come from its event.
 const std::string& message_columns() {
-  static const std::string columns =
-      "m.id, " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " + id_of("turn", "m") +
-      ", m.sender_role, coalesce(m.sender_id, ''), m.content, m.content_type, m.created_at, " + kMessageMetadataSql +
-      ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
+  static const std::string columns = "m.id, " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " +
+                                     id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
+                                     kMessageContentSql + ", m.content_type, m.created_at, " + kMessageMetadataSql +
+                                     ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
   return columns;
 }
 

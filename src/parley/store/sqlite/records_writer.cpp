@@ -98,7 +98,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>(), cached));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev, cached));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -194,7 +194,7 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows, bool calls_in_log, cached_cursor& known) {
+result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, known));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
@@ -208,7 +208,7 @@ result<void> records_writer::write(const records_step& rows, bool calls_in_log, 
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
-    PARLEY_TRY(insert_message(*rows.message, calls_in_log, known));
+    PARLEY_TRY(insert_message(*rows.message, ev, known));
     message_rowid = last_message_rowid_;
   }
   if (rows.utterance) {
@@ -375,9 +375,24 @@ std::string search_text_of(const record_message& m) {
          json_string_or(fields, "text");
 }
 
+// Whether `m`'s text is exactly the field of its event that kMessageContentSql reads
+// (records_v16.hpp), so the row may store NULL instead. Never an empty text (stored as it is, it
+// costs nothing and needs no lookup) nor one with a NUL byte (which json_extract might not give
+// back whole).
+bool text_is_in_log(const record_message& m, const event& ev) {
+  if (m.content.empty() || m.dialog_id != ev.dialog_id || m.seq != ev.seq) return false;
+  if (m.content.find('\0') != std::string::npos) return false;
+  if (const auto* input = ev.as<events::user_message>()) return input->content == m.content;
+  if (const auto* generation = ev.as<events::generation_finished>()) return generation->saying == m.content;
+  if (const auto* result = ev.as<events::tool_result>()) return result->content == m.content;
+  if (const auto* reply = ev.as<events::reply_received>()) return reply->content == m.content;
+  return false;
+}
+
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m, bool calls_in_log, cached_cursor& known) {
+result<void> records_writer::insert_message(const record_message& m, const event& ev, cached_cursor& known) {
+  const bool calls_in_log = ev.is<events::generation_finished>();
   auto dialogue = rowid_of(find_dialogue_, known.dialogue, m.dialogue_id);
   if (!dialogue) return std::move(dialogue).err();
   auto session = rowid_of(find_session_, known.session, m.session_id);
@@ -390,7 +405,11 @@ result<void> records_writer::insert_message(const record_message& m, bool calls_
   insert_message_.bind_int(4, *turn);
   insert_message_.bind_text(5, m.sender_role);
   insert_message_.bind_text(6, m.sender_id);
-  insert_message_.bind_text(7, m.content);
+  if (text_is_in_log(m, ev)) {
+    insert_message_.bind_null(7);  // read from the log (records_v16.hpp)
+  } else {
+    insert_message_.bind_text(7, m.content);
+  }
   insert_message_.bind_text(8, m.content_type);
   insert_message_.bind_int(9, m.created_at);
   // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).

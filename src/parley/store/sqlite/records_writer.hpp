@@ -56,9 +56,9 @@ class records_writer {
   result<cached_cursor*> cursor_for(const event& ev);
   result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
   result<void> save_cursor(const records_cursor& cursor);
-  // calls_in_log: the rows come from a generation_finished event, which holds the message's tool
-  // calls (message_tool_calls.hpp).
-  result<void> write(const records_step& rows, bool calls_in_log, cached_cursor& known);
+  // `ev` made the rows: a message whose text or tool calls are a copy of its fields refers to it
+  // (message_tool_calls.hpp, records_v16.hpp).
+  result<void> write(const records_step& rows, const event& ev, cached_cursor& known);
   // The rowid of `id` in the table `find` looks it up in: `known`'s when it is that row, else
   // found (and then remembered there); 0 for "" or a row that does not exist.
   result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
@@ -66,7 +66,7 @@ class records_writer {
   result<void> insert_turn(const record_turn& t, cached_cursor& known);
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s, cached_cursor& known);
-  result<void> insert_message(const record_message& m, bool calls_in_log, cached_cursor& known);
+  result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
   // An utterance is stored as a reference to its message's row (schema version 14).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);

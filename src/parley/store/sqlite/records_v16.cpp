@@ -1,0 +1,27 @@
+#include "parley/store/sqlite/records_v16.hpp"
+
+#include <string>
+
+namespace parley::sqlite {
+
+const char* v16_records_views_sql() {
+  static const std::string sql =
+      std::string(
+          // What search finds a message by (records_writer indexes exactly this text).
+          "CREATE VIEW message_search AS SELECT m.rowid AS message_rowid, "
+          "CASE WHEN m.content_meta IS NULL THEN ") +
+      kMessageContentSql + " ELSE " + kMessageContentSql +
+      " || char(10) || coalesce(json_extract(m.content_meta, '$.caption'), '') || char(10) || "
+      "coalesce(json_extract(m.content_meta, '$.transcription'), '') || char(10) || "
+      "coalesce(json_extract(m.content_meta, '$.text'), '') END AS content FROM message AS m;\n"
+      // The seed's SystemUtteranceLog: an utterance is its message (schema version 14).
+      "CREATE VIEW system_utterance_log AS SELECT m.id AS log_id, m.created_at AS timestamp, "
+      "d.id AS conversation_id, u.trigger AS trigger, " +
+      kMessageContentSql +
+      " AS content, u.target AS target, t.id AS linked_turn_id, u.notes AS notes, u.message_rowid AS rowid "
+      "FROM system_utterance AS u JOIN message AS m ON m.rowid = u.message_rowid "
+      "JOIN dialogue AS d ON d.rowid = m.dialogue_rowid LEFT JOIN turn AS t ON t.rowid = m.turn_rowid;\n";
+  return sql.c_str();
+}
+
+}  // namespace parley::sqlite
