@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/schema.hpp"
@@ -40,9 +41,11 @@ INSERT INTO turn (rowid, id, dialogue_id, session_id, turn_type, initiator_role,
          (9, 't2', 'g2', 's2', 'ai_prompt', 'ai', 'ai', 1000, 1005, 'responded', 5, 60000, '{}');
 INSERT INTO message (rowid, id, dialogue_id, session_id, turn_id, sender_role, sender_id, content, content_type,
                      created_at, metadata, dialog_id, seq, content_meta) VALUES
-  (2, 'm0', 'g2', 's2', 't2', 'ai', 'helper', 'Hello there', 'text', 1005, '{}', 'd2', 2, NULL),
-  (5, 'm1', 'g1', 's1', 't1', 'human', 'u1', 'What is the weather?', 'text', 2000, '{}', 'd1', 2, NULL),
-  (6, 'm2', 'g1', 's1', 't1', 'system', NULL, 'weather: sunny', 'tool_output', 2005, '{}', 'd1', 4, NULL),
+  (2, 'm0', 'g2', 's2', 't2', 'ai', 'helper', 'Hello there', 'text', 1005, '{"course":1,"genseq":1}', 'd2', 2, NULL),
+  (5, 'm1', 'g1', 's1', 't1', 'human', 'u1', 'What is the weather?', 'text', 2000, '{"course":1,"responder":"x"}',
+   'd1', 2, NULL),
+  (6, 'm2', 'g1', 's1', 't1', 'system', NULL, 'weather: sunny', 'tool_output', 2005,
+   '{"course":1,"callId":"c1","name":"w","ok":true}', 'd1', 4, NULL),
   (8, 'm3', 'g1', 's1', '', 'system', NULL, 'Go on.', 'system_context', 2005, '{}', 'd1', 5, NULL),
   (11, 'm4', 'g1', 's-gone', 't1', 'ai', 'lead', 'Sunny, the weather is.', 'image', 2010, '{}', 'd1', 6,
    '{"caption":"a sun"}');
@@ -56,13 +59,15 @@ INSERT INTO system_utterance (message_rowid, trigger, target, notes) VALUES
 constexpr const char* kMessagesBefore =
     "SELECT rowid, id, dialogue_id, session_id, turn_id, sender_role, coalesce(sender_id, '-'), content, content_type, "
     "created_at, metadata, dialog_id, seq, coalesce(content_meta, '-') FROM message ORDER BY rowid";
-const std::string kMessagesAfter =
-    "SELECT m.rowid, m.id, d.id, coalesce(s.id, ''), coalesce(t.id, ''), m.sender_role, coalesce(m.sender_id, '-'), " +
-    std::string(sqlite::kMessageContentSql) +
-    ", m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, coalesce(m.content_meta, '-') "
-    "FROM message AS m JOIN dialogue AS d ON d.rowid = m.dialogue_rowid "
-    "LEFT JOIN session AS s ON s.rowid = m.session_rowid LEFT JOIN turn AS t ON t.rowid = m.turn_rowid "
-    "ORDER BY m.rowid";
+std::string messages_after() {
+  return "SELECT m.rowid, m.id, d.id, coalesce(s.id, ''), coalesce(t.id, ''), m.sender_role, coalesce(m.sender_id, "
+         "'-'), " +
+         std::string(sqlite::kMessageContentSql) + ", m.content_type, m.created_at, " + sqlite::message_metadata_sql() +
+         ", m.dialog_id, m.seq, coalesce(m.content_meta, '-') "
+         "FROM message AS m JOIN dialogue AS d ON d.rowid = m.dialogue_rowid "
+         "LEFT JOIN session AS s ON s.rowid = m.session_rowid LEFT JOIN turn AS t ON t.rowid = m.turn_rowid "
+         "ORDER BY m.rowid";
+}
 constexpr const char* kTurnsBefore =
     "SELECT rowid, id, dialogue_id, session_id, turn_type, status, started_at FROM turn ORDER BY rowid";
 constexpr const char* kTurnsAfter =
@@ -101,11 +106,14 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
     auto migrated = sqlite::migrate(*db, 16);
     ASSERT_TRUE(migrated) << migrated.err().message;
   }
-  EXPECT_EQ(test::query(dir.db_file(), kMessagesAfter), messages);
+  EXPECT_EQ(test::query(dir.db_file(), messages_after()), messages);
   EXPECT_EQ(test::query(dir.db_file(), kTurnsAfter), turns);
   // Only the texts that are their event's field are read from the log.
   EXPECT_EQ(test::query(dir.db_file(), "SELECT id FROM message WHERE content IS NULL ORDER BY rowid"),
             (test::table_dump{{"m0"}, {"m1"}, {"m2"}}));
+  // And only the metadata that is the shape its event builds (not m1's, which has a responder).
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT id FROM message WHERE metadata IS NULL ORDER BY rowid"),
+            (test::table_dump{{"m0"}, {"m2"}}));
   EXPECT_EQ(test::query(dir.db_file(), kSessionsAfter), sessions);
   EXPECT_EQ(test::query(dir.db_file(),
                         "SELECT id, dialog_id, dialogue_type, human_id, ai_id, relation_id, created_at, is_active, "
@@ -142,6 +150,7 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   EXPECT_EQ(page->items[3].dialogue_id, "g1");
   EXPECT_EQ(page->items[0].content, "What is the weather?");
   EXPECT_EQ(page->items[2].content, "Go on.");
+  EXPECT_EQ(page->items[1].metadata, R"({"course":1,"callId":"c1","name":"w","ok":true})");
   records_filter by_turn;
   by_turn.turn_id = "t2";
   auto of_turn = (*reader)->messages(by_turn);

@@ -23,13 +23,9 @@ std::optional<std::string> metadata_without_tool_calls(std::string_view metadata
 
 // `m.metadata` of `message AS m` as the reducer wrote it. Only a `tool_input` message whose
 // stored calls are null is looked up (instr first: json_type would parse every other row);
-// json() gives the extracted text its JSON type again, which a subquery's result has lost.
-inline constexpr const char* kMessageMetadataSql =
-    "CASE WHEN m.content_type = 'tool_input' AND instr(m.metadata, '\"toolCalls\":null') > 0 THEN "
-    "CASE WHEN json_valid(m.metadata) AND json_type(m.metadata, '$.toolCalls') = 'null' THEN "
-    "json_set(m.metadata, '$.toolCalls', json((SELECT json_extract(e.payload, '$.toolCalls') FROM events AS e "
-    "WHERE e.dialog_id = m.dialog_id AND e.seq = m.seq AND e.type = 'generation_finished'))) "
-    "ELSE m.metadata END ELSE m.metadata END";
+// json() gives the extracted text its JSON type again, which a subquery's result has lost. What
+// is stored may itself be read from the log since version 16 (message_log_metadata.hpp).
+const std::string& message_metadata_sql();
 
 // The migration to version 15: every stored copy that is exactly its event's calls becomes null.
 // CASE guards the json calls with json_valid, so a row or payload no json function can read is

@@ -57,7 +57,7 @@ const std::string& turn_columns() {
 const std::string& message_columns() {
   static const std::string columns = "m.id, " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " +
                                      id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
-                                     kMessageContentSql + ", m.content_type, m.created_at, " + kMessageMetadataSql +
+                                     kMessageContentSql + ", m.content_type, m.created_at, " + message_metadata_sql() +
                                      ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
   return columns;
 }

@@ -2,10 +2,15 @@
 
 #include <string>
 
+#include "parley/store/sqlite/message_log_metadata.hpp"
+
 namespace parley::sqlite {
 
-const char* v16_records_views_sql() {
+const char* v16_records_from_log_sql() {
   static const std::string sql =
+      // A message's metadata that is the shape its event builds is read from the log
+      // (message_log_metadata.hpp).
+      std::string("UPDATE message AS m SET metadata = NULL WHERE m.metadata = ") + kMessageMetadataFromLogSql + ";\n" +
       std::string(
           // What search finds a message by (records_writer indexes exactly this text).
           "CREATE VIEW message_search AS SELECT m.rowid AS message_rowid, "

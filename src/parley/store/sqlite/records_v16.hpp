@@ -14,7 +14,8 @@
 // index and `system_utterance` name messages by theirs), and makes the views on them again. A
 // reference to a row that does not exist (never written so) becomes NULL, or 0 for a dialogue.
 //
-// A message's text that is a copy of its event's field (a user_message's `content`, a
+// A message's metadata that is only a shape of its event's fields is read from the log too
+// (message_log_metadata.hpp). A message's text that is a copy of its event's field (a user_message's `content`, a
 // generation_finished's `saying`, a tool_result's or reply_received's `content`) is stored NULL
 // and read from the log by kMessageContentSql: 0.8 KB of a fanout-3 task. A message whose text is
 // not its event's (written through the records routes, an analyst's, one the migration found
@@ -31,9 +32,10 @@ inline constexpr const char* kMessageContentSql =
     "CASE e_.type WHEN 'generation_finished' THEN '$.saying' ELSE '$.content' END) END "
     "FROM events AS e_ WHERE e_.dialog_id = m.dialog_id AND e_.seq = m.seq))";
 
-// The views of version 16 (message_search, system_utterance_log), which read the text through
-// kMessageContentSql. Run after kV16RecordsSql.
-const char* v16_records_views_sql();
+// The rest of version 16, run after kV16RecordsSql: metadata that its event builds becomes NULL
+// (message_log_metadata.hpp), and the views (message_search, system_utterance_log) are made again
+// reading the text through kMessageContentSql.
+const char* v16_records_from_log_sql();
 
 inline constexpr const char* kV16RecordsSql = R"sql(
 DROP VIEW system_utterance_log;
@@ -121,7 +123,7 @@ CREATE TABLE message_v16 (
           content_type = 'tool_input' OR content_type = 'tool_output' OR
           content_type = 'system_context' OR content_type = 'command'),
   created_at INTEGER NOT NULL,
-  metadata TEXT NOT NULL,
+  metadata TEXT,
   dialog_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
   content_meta TEXT

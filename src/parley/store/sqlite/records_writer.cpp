@@ -7,6 +7,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 
 namespace parley::sqlite {
@@ -79,8 +80,9 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, insert_link_,
                           "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
                           "VALUES (?1, ?2, ?3, ?4)"));
-  PARLEY_TRY(prepare_into(db, patch_message_metadata_,
-                          "UPDATE message SET metadata = json_patch(metadata, ?2) WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(
+      db, patch_message_metadata_,
+      "UPDATE message AS m SET metadata = json_patch(" + stored_message_metadata_sql() + ", ?2) WHERE m.id = ?1"));
   // The latest embedding of a message replaces an earlier one (another model, a retry); one for a
   // message the records do not hold is dropped, as the metadata patch changes no row then.
   PARLEY_TRY(prepare_into(db, upsert_embedding_,
@@ -389,6 +391,14 @@ bool text_is_in_log(const record_message& m, const event& ev) {
   return false;
 }
 
+// Whether `metadata`, as the row would store it, is the shape kMessageMetadataFromLogSql builds
+// from `m`'s event.
+bool metadata_is_in_log(const record_message& m, const std::string& metadata, const event& ev) {
+  if (m.dialog_id != ev.dialog_id || m.seq != ev.seq) return false;
+  const auto canonical = canonical_metadata_of(ev, m.content_type);
+  return canonical && *canonical == metadata;
+}
+
 }  // namespace
 
 result<void> records_writer::insert_message(const record_message& m, const event& ev, cached_cursor& known) {
@@ -415,7 +425,12 @@ result<void> records_writer::insert_message(const record_message& m, const event
   // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).
   std::optional<std::string> without_calls;
   if (calls_in_log && m.content_type == "tool_input") without_calls = metadata_without_tool_calls(m.metadata);
-  insert_message_.bind_text(10, without_calls ? *without_calls : m.metadata);
+  const std::string& metadata = without_calls ? *without_calls : m.metadata;
+  if (metadata_is_in_log(m, metadata, ev)) {
+    insert_message_.bind_null(10);  // built from the log (message_log_metadata.hpp)
+  } else {
+    insert_message_.bind_text(10, metadata);
+  }
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);

@@ -319,7 +319,7 @@ const std::array kMigrations{
     // Version 15: a message's tool calls are read from its event (message_tool_calls.hpp).
     migration{15, kV15MessageToolCallsSql},
     // Version 16: the records refer to rows and to the log (records_v16.hpp).
-    migration{16, kV16RecordsSql, v16_records_views_sql()},
+    migration{16, kV16RecordsSql, v16_records_from_log_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
