@@ -50,6 +50,9 @@ INSERT INTO message (rowid, id, dialogue_id, session_id, turn_id, sender_role, s
   (11, 'm4', 'g1', 's-gone', 't1', 'ai', 'lead', 'Sunny, the weather is.', 'image', 2010, '{}', 'd1', 6,
    '{"caption":"a sun"}');
 INSERT INTO message_fts (rowid, content) SELECT message_rowid, content FROM message_search;
+INSERT INTO records_cursor VALUES
+  ('d1', 'g1', 'human', 10800000, 3600000, 's1', 'dialogue', 2010, '', '', '', 't1', 'human', 'u1', 'ai', 'human_query', 2000),
+  ('d2', 'g2', 'ai', 10800000, 3600000, 's2', 'dialogue', 1005, '', '', '', '', '', '', '', '', 0);
 INSERT INTO system_utterance (message_rowid, trigger, target, notes) VALUES
   (6, 'tool_result', 'ai', 'result of weather'),
   (8, 'context_hint', 'all', NULL);
@@ -98,6 +101,8 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   const auto dialogues = test::query(dir.db_file(), "SELECT * FROM dialogue ORDER BY id");
   const auto utterances = test::query(dir.db_file(), kUtterances);
   const auto searchable = test::query(dir.db_file(), kSearchable);
+  const auto cursors =
+      test::query(dir.db_file(), "SELECT dialog_id, dialogue_id, session_id, turn_id FROM records_cursor ORDER BY 1");
   ASSERT_EQ(test::query(dir.db_file(), kFound), (test::table_dump{{"5"}, {"6"}, {"11"}}));
   ASSERT_EQ(utterances.size(), 2U);
   {
@@ -123,6 +128,12 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   EXPECT_EQ(test::query(dir.db_file(), "SELECT id FROM dialogue ORDER BY rowid"), (test::table_dump{{"g2"}, {"g1"}}));
   EXPECT_EQ(test::query(dir.db_file(), kUtterances), utterances);
   EXPECT_EQ(test::query(dir.db_file(), kSearchable), searchable);
+  EXPECT_EQ(
+      test::query(dir.db_file(),
+                  "SELECT c.dialog_id, d.id, s.id, coalesce(t.id, '') FROM records_cursor AS c "
+                  "JOIN dialogue AS d ON d.rowid = c.dialogue_rowid JOIN session AS s ON s.rowid = c.session_rowid "
+                  "LEFT JOIN turn AS t ON t.rowid = c.turn_rowid ORDER BY 1"),
+      cursors);
   EXPECT_EQ(test::query(dir.db_file(), kFound), (test::table_dump{{"5"}, {"6"}, {"11"}}));
   // No table of the rebuild is left behind, and the text references are gone.
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v16'"),
@@ -162,6 +173,13 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   auto none = (*reader)->messages(unknown);
   ASSERT_TRUE(none) << none.err().message;
   EXPECT_EQ(none->total, 0);
+  // The open turn's deadline: its start plus its own window.
+  auto pending = (*reader)->pending_turns();
+  ASSERT_TRUE(pending) << pending.err().message;
+  ASSERT_EQ(pending->size(), 1U);
+  EXPECT_EQ((*pending)[0].dialog_id, "d1");
+  EXPECT_EQ((*pending)[0].turn_id, "t1");
+  EXPECT_EQ((*pending)[0].deadline_ms, 62000);
   auto turn = (*reader)->turn("t2");
   ASSERT_TRUE(turn && turn->has_value());
   EXPECT_EQ((*turn)->dialogue_id, "g2");

@@ -437,9 +437,8 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
 // with seed 002's expected_window_minutes), else its dialogue's.
 namespace {
 constexpr std::string_view kPendingTurnSelect =
-    "SELECT c.dialog_id, c.turn_id, "
-    "c.turn_started_ms + coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = c.turn_id), c.window_ms) "
-    "FROM records_cursor AS c WHERE c.turn_id != '' ";
+    "SELECT c.dialog_id, t.id, c.turn_started_ms + coalesce(t.window_ms, c.window_ms) "
+    "FROM records_cursor AS c JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.turn_rowid != 0 ";
 }  // namespace
 
 result<std::vector<pending_turn>> records_reader::pending_turns() {

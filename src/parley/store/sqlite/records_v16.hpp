@@ -10,6 +10,9 @@
 // by rowid declares it as its INTEGER PRIMARY KEY, so that VACUUM keeps it (SQLite may renumber an
 // implicit rowid). The name stays `rowid`, so every query that said `m.rowid` reads the same.
 //
+// `records_cursor`, the reducer's per-dialog state, names its dialogue, session and open turn by
+// rowid too (0 for none).
+//
 // The migration makes the four tables again, in the current layout, keeping every rowid (the FTS
 // index and `system_utterance` name messages by theirs), and makes the views on them again. A
 // reference to a row that does not exist (never written so) becomes NULL, or 0 for a dialogue.
@@ -142,6 +145,36 @@ INSERT INTO message_v16 (rowid, id, dialogue_rowid, session_rowid, turn_rowid, s
               THEN NULL ELSE m.content END,
          m.content_type, m.created_at, m.metadata, m.dialog_id, m.seq, m.content_meta
   FROM message AS m ORDER BY m.rowid;
+CREATE TABLE records_cursor_v16 (
+  dialog_id TEXT PRIMARY KEY,
+  dialogue_rowid INTEGER NOT NULL,
+  counterpart TEXT NOT NULL,
+  window_ms INTEGER NOT NULL,
+  gap_ms INTEGER NOT NULL,
+  session_rowid INTEGER NOT NULL,
+  session_type TEXT NOT NULL,
+  session_last_ms INTEGER NOT NULL,
+  reflection_trigger TEXT NOT NULL,
+  reflection_goal TEXT NOT NULL,
+  reflection_mood TEXT NOT NULL,
+  turn_rowid INTEGER NOT NULL,
+  turn_initiator TEXT NOT NULL,
+  turn_initiator_id TEXT NOT NULL,
+  turn_responder TEXT NOT NULL,
+  turn_type TEXT NOT NULL,
+  turn_started_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO records_cursor_v16 (dialog_id, dialogue_rowid, counterpart, window_ms, gap_ms, session_rowid, session_type,
+                                session_last_ms, reflection_trigger, reflection_goal, reflection_mood, turn_rowid,
+                                turn_initiator, turn_initiator_id, turn_responder, turn_type, turn_started_ms)
+  SELECT c.dialog_id, coalesce((SELECT d.rowid FROM dialogue_v16 AS d WHERE d.id = c.dialogue_id), 0), c.counterpart,
+         c.window_ms, c.gap_ms, coalesce((SELECT s.rowid FROM session AS s WHERE s.id = c.session_id), 0),
+         c.session_type, c.session_last_ms, c.reflection_trigger, c.reflection_goal, c.reflection_mood,
+         coalesce((SELECT t.rowid FROM turn AS t WHERE t.id = c.turn_id), 0), c.turn_initiator, c.turn_initiator_id,
+         c.turn_responder, c.turn_type, c.turn_started_ms
+  FROM records_cursor AS c;
+DROP TABLE records_cursor;
+ALTER TABLE records_cursor_v16 RENAME TO records_cursor;
 DROP TABLE message;
 DROP TABLE turn;
 DROP TABLE session;

@@ -15,16 +15,20 @@ result<void> records_writer::prepare(connection& db) {
   db_ = &db;
   PARLEY_TRY(
       prepare_into(db, load_cursor_,
-                   "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
-                   "turn_initiator, turn_responder, turn_type, turn_started_ms, session_type, reflection_trigger, "
-                   "reflection_goal, reflection_mood, turn_initiator_id, "
+                   "SELECT coalesce((SELECT d.id FROM dialogue AS d WHERE d.rowid = c.dialogue_rowid), ''), "
+                   "c.counterpart, c.window_ms, c.gap_ms, "
+                   "coalesce((SELECT s.id FROM session AS s WHERE s.rowid = c.session_rowid), ''), "
+                   "c.session_last_ms, coalesce(t.id, ''), "
+                   "c.turn_initiator, c.turn_responder, c.turn_type, c.turn_started_ms, c.session_type, "
                    // The open turn's own window lives in its row (records_cursor.turn_window_ms).
-                   "coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = records_cursor.turn_id), 0) "
-                   "FROM records_cursor WHERE dialog_id = ?1"));
+                   "c.reflection_trigger, c.reflection_goal, c.reflection_mood, c.turn_initiator_id, "
+                   "coalesce(t.window_ms, 0), "
+                   "c.dialogue_rowid, c.session_rowid, c.turn_rowid "
+                   "FROM records_cursor AS c LEFT JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.dialog_id = ?1"));
   PARLEY_TRY(
       prepare_into(db, save_cursor_,
-                   "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
-                   "gap_ms, session_id, session_last_ms, turn_id, turn_initiator, turn_responder, turn_type, "
+                   "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_rowid, counterpart, window_ms, "
+                   "gap_ms, session_rowid, session_last_ms, turn_rowid, turn_initiator, turn_responder, turn_type, "
                    "turn_started_ms, session_type, reflection_trigger, reflection_goal, reflection_mood, "
                    "turn_initiator_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
                    "?16, ?17)"));
@@ -118,7 +122,7 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
   }
   if (cached_cursor* found = cursors_.find(ev.dialog_id)) return found;
   cached_cursor loaded;
-  auto exists = load_cursor(ev.dialog_id, loaded.cursor);
+  auto exists = load_cursor(ev.dialog_id, loaded);
   if (!exists) return std::move(exists).err();
   loaded.exists = *exists;
   return &cursors_.insert_or_assign(ev.dialog_id, std::move(loaded));
@@ -133,7 +137,7 @@ result<void> records_writer::flush() {
   }
   activity_.clear();
   for (cached_cursor* cached : dirty_cursors_) {
-    PARLEY_TRY(save_cursor(cached->cursor));
+    PARLEY_TRY(save_cursor(*cached));
     cached->dirty = false;
   }
   dirty_cursors_.clear();
@@ -147,7 +151,8 @@ void records_writer::forget() noexcept {
   activity_.clear();
 }
 
-result<bool> records_writer::load_cursor(const std::string& dialog_id, records_cursor& out) {
+result<bool> records_writer::load_cursor(const std::string& dialog_id, cached_cursor& loaded) {
+  records_cursor& out = loaded.cursor;
   reset_guard guard(load_cursor_);
   load_cursor_.bind_text(1, dialog_id);
   auto found = load_cursor_.step();
@@ -171,18 +176,29 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, records_c
   out.reflection_mood = load_cursor_.text_at(14);
   out.turn_initiator_id = load_cursor_.text_at(15);
   out.turn_window_ms = out.turn_id.empty() ? 0 : load_cursor_.int_at(16);
+  // The rows it names, which the dialog's next rows refer to by these rowids.
+  loaded.dialogue = known_rowid{out.dialogue_id, load_cursor_.int_at(17)};
+  loaded.session = known_rowid{out.session_id, load_cursor_.int_at(18)};
+  loaded.turn = known_rowid{out.turn_id, load_cursor_.int_at(19)};
   return true;
 }
 
-result<void> records_writer::save_cursor(const records_cursor& c) {
+result<void> records_writer::save_cursor(cached_cursor& cached) {
+  const records_cursor& c = cached.cursor;
+  auto dialogue = rowid_of(find_dialogue_, cached.dialogue, c.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, cached.session, c.session_id);
+  if (!session) return std::move(session).err();
+  auto turn = rowid_of(find_turn_, cached.turn, c.turn_id);
+  if (!turn) return std::move(turn).err();
   save_cursor_.bind_text(1, c.dialog_id);
-  save_cursor_.bind_text(2, c.dialogue_id);
+  save_cursor_.bind_int(2, *dialogue);
   save_cursor_.bind_text(3, c.counterpart);
   save_cursor_.bind_int(4, c.window_ms);
   save_cursor_.bind_int(5, c.gap_ms);
-  save_cursor_.bind_text(6, c.session_id);
+  save_cursor_.bind_int(6, *session);
   save_cursor_.bind_int(7, c.session_last_ms);
-  save_cursor_.bind_text(8, c.turn_id);
+  save_cursor_.bind_int(8, *turn);
   save_cursor_.bind_text(9, c.turn_initiator);
   save_cursor_.bind_text(10, c.turn_responder);
   save_cursor_.bind_text(11, c.turn_type);

@@ -54,8 +54,9 @@ class records_writer {
     known_rowid dialogue, session, turn;
   };
   result<cached_cursor*> cursor_for(const event& ev);
-  result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
-  result<void> save_cursor(const records_cursor& cursor);
+  // The cursor and the rowids of the rows it names (records_cursor keeps those, schema 16).
+  result<bool> load_cursor(const std::string& dialog_id, cached_cursor& loaded);
+  result<void> save_cursor(cached_cursor& cached);
   // `ev` made the rows: a message whose text or tool calls are a copy of its fields refers to it
   // (message_tool_calls.hpp, records_v16.hpp).
   result<void> write(const records_step& rows, const event& ev, cached_cursor& known);
