@@ -3,7 +3,7 @@
 // generation's `toolCalls` in the message's metadata, a copy of the `generation_finished` event
 // the message names by (dialog_id, seq): 0.8 KB of a fanout-3 task. The SQLite store keeps the
 // key, with null in place of the calls, so the metadata keeps its key order, and every reader of
-// `message.metadata` reads it through kMessageMetadataSql, which puts the calls back from the
+// `message.metadata` reads it through message_metadata_sql(), which puts the calls back from the
 // event. A message whose calls are not that event's (one the migration found different, or a
 // message written through the records routes) keeps its own copy.
 #pragma once
