@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
@@ -29,8 +30,12 @@ INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) VALUES
   ('d1', 'd1', 2, 'user_message', '{"course":1,"content":"What is the weather?","msgId":"x"}', 2000),
   ('d1', 'd1', 4, 'tool_result', '{"course":1,"genseq":1,"callId":"c1","name":"w","ok":true,"content":"weather: sunny"}', 2005),
   ('d1', 'd1', 5, 'user_message', '{"course":1,"content":"Go on, please.","msgId":"y"}', 2005);
+INSERT INTO dialogs (id, root_id, parent_id, member_id, kind, status, task_doc_path, title, last_error, course, depth,
+                     last_seq, last_genseq, message_count, open_questions, pending_subdialogs, input_tokens,
+                     output_tokens, created_at_ms, updated_at_ms, generating, needs_drive) VALUES
+  ('d1', 'd1', '', 'lead', 'root', 'running', '', 'Weather', '', 1, 0, 6, 1, 4, 0, 0, 0, 0, 2000, 2010, 0, 0);
 INSERT INTO dialogue VALUES
-  ('g1', 'd1', 'human_ai', 'u1', 'lead', NULL, 2000, 1, 2010, '{}'),
+  ('g1', 'd1', 'human_ai', 'u1', 'lead', NULL, 2000, 1, 2010, '{"dialogId":"d1","rootId":"d1","title":"Weather"}'),
   ('g2', 'd2', 'ai_ai', NULL, 'helper', NULL, 1000, 0, 1005, '{"members":["helper"]}');
 INSERT INTO session (rowid, id, dialogue_id, session_type, start_at, end_at, description, created_by, metadata)
   VALUES (4, 's1', 'g1', 'dialogue', 2000, NULL, NULL, 'system', '{}'),
@@ -121,9 +126,13 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
             (test::table_dump{{"m0"}, {"m2"}}));
   EXPECT_EQ(test::query(dir.db_file(), kSessionsAfter), sessions);
   EXPECT_EQ(test::query(dir.db_file(),
-                        "SELECT id, dialog_id, dialogue_type, human_id, ai_id, relation_id, created_at, is_active, "
-                        "last_activity_at, metadata FROM dialogue ORDER BY id"),
+                        "SELECT d.id, d.dialog_id, d.dialogue_type, d.human_id, d.ai_id, d.relation_id, "
+                        "d.created_at, d.is_active, d.last_activity_at, " +
+                            std::string(sqlite::kDialogueMetadataSql) + " FROM dialogue AS d ORDER BY id"),
             dialogues);
+  // A dialogue keeps what follows its dialogId and rootId, which are its dialog's.
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT metadata FROM dialogue ORDER BY id"),
+            (test::table_dump{{R"(,"title":"Weather")"}, {R"({"members":["helper"]})"}}));
   // A dialogue's rowid follows creation.
   EXPECT_EQ(test::query(dir.db_file(), "SELECT id FROM dialogue ORDER BY rowid"), (test::table_dump{{"g2"}, {"g1"}}));
   EXPECT_EQ(test::query(dir.db_file(), kUtterances), utterances);
@@ -180,6 +189,9 @@ TEST(RecordsRowRefs, MigratingAVersionFifteenDatabaseKeepsEveryRowRowidAndAnswer
   EXPECT_EQ((*pending)[0].dialog_id, "d1");
   EXPECT_EQ((*pending)[0].turn_id, "t1");
   EXPECT_EQ((*pending)[0].deadline_ms, 62000);
+  auto dialogue = (*reader)->dialogue("d1");
+  ASSERT_TRUE(dialogue && dialogue->has_value());
+  EXPECT_EQ((*dialogue)->metadata, R"({"dialogId":"d1","rootId":"d1","title":"Weather"})");
   auto turn = (*reader)->turn("t2");
   ASSERT_TRUE(turn && turn->has_value());
   EXPECT_EQ((*turn)->dialogue_id, "g2");

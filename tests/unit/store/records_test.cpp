@@ -492,6 +492,8 @@ TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue
   // A text that is its event's field is stored once, in the log, and every text reads back.
   EXPECT_NE(query("SELECT count(*) FROM message WHERE content IS NULL"), (test::table_dump{{"0"}}));
   EXPECT_EQ(query("SELECT count(*) FROM message_search WHERE content IS NULL"), (test::table_dump{{"0"}}));
+  // A dialogue stores what follows its dialogId and rootId (message_log_metadata.hpp).
+  EXPECT_EQ(query("SELECT count(*) FROM dialogue WHERE metadata LIKE '{%'"), (test::table_dump{{"0"}}));
 }
 
 TEST_F(Records, FullTextSearchFindsWordsInsideChineseAndEnglishText) {

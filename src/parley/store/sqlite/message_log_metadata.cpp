@@ -61,4 +61,16 @@ std::optional<std::string> canonical_metadata_of(const event& ev, std::string_vi
   return std::nullopt;
 }
 
+std::string dialogue_metadata_to_store(const std::string& metadata, std::string_view dialog_id,
+                                       std::string_view root_id) {
+  if (!plain(dialog_id) || !plain(root_id)) return metadata;
+  const std::string prefix = "{\"dialogId\":" + quoted(dialog_id) + ",\"rootId\":" + quoted(root_id);
+  if (metadata.size() <= prefix.size() || metadata.compare(0, prefix.size(), prefix) != 0 || metadata.back() != '}') {
+    return metadata;
+  }
+  const char next = metadata[prefix.size()];
+  if (next != ',' && next != '}') return metadata;
+  return metadata.substr(prefix.size(), metadata.size() - prefix.size() - 1);
+}
+
 }  // namespace parley::sqlite

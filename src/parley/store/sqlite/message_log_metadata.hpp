@@ -51,4 +51,18 @@ const std::string& stored_message_metadata_sql();
 // metadata it would store.
 std::optional<std::string> canonical_metadata_of(const event& ev, std::string_view content_type);
 
+// A records dialogue's metadata begins with its dialog's `dialogId` and `rootId` (the reducer
+// writes them first), copies of its own `dialog_id` and of the dialog's root in `dialogs`. The row
+// stores what follows them, without the closing brace ("" or `,"title":...`), and
+// kDialogueMetadataSql puts them back; a metadata that does not begin so is stored whole (it
+// begins with '{', which the rest never does).
+inline constexpr const char* kDialogueMetadataSql =
+    "CASE WHEN substr(d.metadata, 1, 1) = '{' THEN d.metadata ELSE '{\"dialogId\":' || json_quote(d.dialog_id) || "
+    "',\"rootId\":' || json_quote((SELECT g.root_id FROM dialogs AS g WHERE g.id = d.dialog_id)) || d.metadata || "
+    "'}' END";
+
+// What a dialogue row of `dialog_id` under `root_id` stores of `metadata` (see kDialogueMetadataSql).
+std::string dialogue_metadata_to_store(const std::string& metadata, std::string_view dialog_id,
+                                       std::string_view root_id);
+
 }  // namespace parley::sqlite

@@ -10,15 +10,22 @@
 #include <vector>
 
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 
 namespace parley::sqlite {
 namespace {
 
-constexpr std::string_view kDialogueColumns =
-    "id, dialog_id, dialogue_type, coalesce(human_id, ''), coalesce(ai_id, ''), coalesce(relation_id, ''), "
-    "created_at, is_active, last_activity_at, metadata";
+// The metadata as the reducer wrote it: its first two keys come from the log (message_log_metadata.hpp).
+const std::string& dialogue_columns() {
+  static const std::string columns =
+      std::string(
+          "d.id, d.dialog_id, d.dialogue_type, coalesce(d.human_id, ''), coalesce(d.ai_id, ''), "
+          "coalesce(d.relation_id, ''), d.created_at, d.is_active, d.last_activity_at, ") +
+      kDialogueMetadataSql;
+  return columns;
+}
 // A row names the rows it refers to by rowid (schema version 16, records_v16.hpp): the UUID text
 // of `alias.<table>_rowid`, put back by one lookup of that rowid ('' when it names none).
 std::string id_of(std::string_view table, std::string_view alias) {
@@ -224,7 +231,7 @@ result<std::unique_ptr<records_reader>> records_reader::open(const std::string& 
 result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
   parley::lock_guard lock(mutex_);
   return one<record_dialogue>(
-      db_, "SELECT " + std::string(kDialogueColumns) + " FROM dialogue WHERE id = ?1 OR dialog_id = ?1", id,
+      db_, "SELECT " + dialogue_columns() + " FROM dialogue AS d WHERE d.id = ?1 OR d.dialog_id = ?1", id,
       read_dialogue_row);
 }
 
@@ -253,7 +260,8 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
   q.where_text(
       "s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
-      "OR EXISTS (SELECT 1 FROM json_each(d.metadata, '$.members') WHERE value = p.member))",
+      "OR EXISTS (SELECT 1 FROM json_each(" +
+          std::string(kDialogueMetadataSql) + ", '$.members') WHERE value = p.member))",
       f.ai_id);
   visibility_condition(q, "s.dialogue_rowid", f);
   q.where_time("s.start_at", f);
@@ -347,7 +355,7 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
   const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
   parley::lock_guard lock(mutex_);
-  return page<record_dialogue>(db_, kDialogueColumns, "dialogue AS d", q, order, f, read_dialogue_row);
+  return page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {

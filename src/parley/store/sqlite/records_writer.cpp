@@ -213,7 +213,7 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
 result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
-  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, known));
+  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
     close_session_.bind_int(2, s.end_at);
@@ -328,7 +328,8 @@ result<void> records_writer::insert_link(const record_memory_link& l) {
   return insert_link_.run();
 }
 
-result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted, cached_cursor& known) {
+result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted, const event& ev,
+                                            cached_cursor& known) {
   if (!inserted) {
     // Written once per transaction by flush(), with the latest state and the newest activity.
     auto [waiting, first] = activity_.try_emplace(d.id, dialogue_activity{d.is_active, d.last_activity_at});
@@ -347,7 +348,10 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
-  insert_dialogue_.bind_text(10, d.metadata);
+  // Its dialogId and rootId are read from its own row and `dialogs` (message_log_metadata.hpp).
+  const std::string stored =
+      d.dialog_id == ev.dialog_id ? dialogue_metadata_to_store(d.metadata, d.dialog_id, ev.root_id) : d.metadata;
+  insert_dialogue_.bind_text(10, stored);
   PARLEY_TRY(insert_dialogue_.run());
   known.dialogue = known_rowid{d.id, db_->last_insert_rowid()};
   return ok();

@@ -63,7 +63,7 @@ class records_writer {
   // The rowid of `id` in the table `find` looks it up in: `known`'s when it is that row, else
   // found (and then remembered there); 0 for "" or a row that does not exist.
   result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
-  result<void> write_dialogue(const record_dialogue& d, bool inserted, cached_cursor& known);
+  result<void> write_dialogue(const record_dialogue& d, bool inserted, const event& ev, cached_cursor& known);
   result<void> insert_turn(const record_turn& t, cached_cursor& known);
   result<void> close_turn(const record_turn& t);
   result<void> insert_session(const record_session& s, cached_cursor& known);
