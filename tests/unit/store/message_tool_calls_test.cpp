@@ -8,6 +8,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
@@ -54,10 +55,12 @@ TEST(MessageToolCalls, AToolInputMessageStoresNullAndEveryReaderGetsItsEventsCal
       s, {d.created("lead"), d.user("Look it up."), generation(d, two_calls()), generation(d, {}, "Done.")}));
   s.flush();
 
-  // Stored: the key, in its place, with null; none of the arguments' text.
-  EXPECT_EQ(test::query(dir.db_file(),
-                        "SELECT content_type, metadata FROM message WHERE sender_role = 'ai' "
-                        "ORDER BY rowid"),
+  // Stored: the key, in its place, with null; none of the arguments' text. Since version 16 the
+  // row keeps even that only as the shape its event builds (message_log_metadata.hpp).
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM message WHERE metadata IS NULL"),
+            (test::table_dump{{"3"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT m.content_type, " + sqlite::stored_message_metadata_sql() +
+                                           " FROM message AS m WHERE m.sender_role = 'ai' ORDER BY m.rowid"),
             (test::table_dump{{"tool_input", R"({"course":1,"genseq":1,"toolCalls":null})"},
                               {"text", R"({"course":1,"genseq":1})"}}));
 
@@ -113,7 +116,7 @@ TEST(MessageToolCalls, MigratingToVersionFifteenDropsOnlyCopiesEqualToTheirEvent
   ASSERT_TRUE(sqlite::migrate(*db, 14));
   ASSERT_TRUE(db->exec(kVersionFourteenRows));
   const std::string read_back =
-      std::string("SELECT m.id, ") + sqlite::kMessageMetadataSql + " FROM message AS m ORDER BY m.rowid";
+      std::string("SELECT m.id, ") + sqlite::message_metadata_sql() + " FROM message AS m ORDER BY m.rowid";
   const auto before = test::query(dir.db_file(), "SELECT id, metadata FROM message ORDER BY rowid");
 
   auto migrated = sqlite::migrate(*db, 15);

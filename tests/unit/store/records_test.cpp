@@ -481,13 +481,19 @@ TEST_F(Records, EveryMessageOfEveryDialogLandsInExactlyOneTurnSessionAndDialogue
   ASSERT_GT(std::stoll(projected[0][0]), 100);
   EXPECT_EQ(recorded, projected);  // these logs ask no questions: one record per projected message
   // Each message's turn, session and dialogue exist and agree with each other.
-  EXPECT_EQ(query("SELECT count(*) FROM message m JOIN turn t ON t.id = m.turn_id JOIN session s "
-                  "ON s.id = m.session_id AND s.id = t.session_id JOIN dialogue d ON d.id = m.dialogue_id "
-                  "AND d.id = t.dialogue_id AND d.id = s.dialogue_id"),
+  // They name each other by rowid (schema version 16).
+  EXPECT_EQ(query("SELECT count(*) FROM message m JOIN turn t ON t.rowid = m.turn_rowid JOIN session s "
+                  "ON s.rowid = m.session_rowid AND s.rowid = t.session_rowid JOIN dialogue d "
+                  "ON d.rowid = m.dialogue_rowid AND d.rowid = t.dialogue_rowid AND d.rowid = s.dialogue_rowid"),
             recorded);
   EXPECT_EQ(query("SELECT count(*) FROM dialogue"), query("SELECT count(*) FROM dialogs"));
-  EXPECT_EQ(query("SELECT count(*) FROM turn WHERE id NOT IN (SELECT turn_id FROM message)"),
+  EXPECT_EQ(query("SELECT count(*) FROM turn WHERE rowid NOT IN (SELECT turn_rowid FROM message)"),
             (test::table_dump{{"0"}}));
+  // A text that is its event's field is stored once, in the log, and every text reads back.
+  EXPECT_NE(query("SELECT count(*) FROM message WHERE content IS NULL"), (test::table_dump{{"0"}}));
+  EXPECT_EQ(query("SELECT count(*) FROM message_search WHERE content IS NULL"), (test::table_dump{{"0"}}));
+  // A dialogue stores what follows its dialogId and rootId (message_log_metadata.hpp).
+  EXPECT_EQ(query("SELECT count(*) FROM dialogue WHERE metadata LIKE '{%'"), (test::table_dump{{"0"}}));
 }
 
 TEST_F(Records, FullTextSearchFindsWordsInsideChineseAndEnglishText) {
@@ -587,7 +593,7 @@ TEST_F(Records, ABatchRefusedInsideAGroupLeavesNoTraceInItsDialogsNextTurn) {
   const auto second = messages_of_turn(all[1].id);
   ASSERT_EQ(second.size(), 1U);
   EXPECT_EQ(second[0].content, "q3");
-  EXPECT_EQ(query("SELECT count(*) FROM message WHERE content LIKE 'never%'"), (test::table_dump{{"0"}}));
+  EXPECT_EQ(query("SELECT count(*) FROM message_search WHERE content LIKE 'never%'"), (test::table_dump{{"0"}}));
 
   expect_rebuild_keeps({"turn", "message", "records_cursor"});
 

@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/message_tool_calls.hpp"
 
+#include "parley/store/sqlite/message_log_metadata.hpp"
+
 namespace parley::sqlite {
 
 std::optional<std::string> metadata_without_tool_calls(std::string_view metadata) {
@@ -31,6 +33,20 @@ std::optional<std::string> metadata_without_tool_calls(std::string_view metadata
     }
   }
   return std::nullopt;  // not JSON the reducer wrote: kept whole
+}
+
+const std::string& message_metadata_sql() {
+  static const std::string sql = [] {
+    const std::string& stored = stored_message_metadata_sql();
+    return "CASE WHEN m.content_type = 'tool_input' AND instr(" + stored + ", '\"toolCalls\":null') > 0 THEN " +
+           "CASE WHEN json_valid(" + stored + ") AND json_type(" + stored + ", '$.toolCalls') = 'null' THEN " +
+           "json_set(" + stored +
+           ", '$.toolCalls', json((SELECT json_extract(e.payload, '$.toolCalls') FROM events AS e "
+           "WHERE e.dialog_id = m.dialog_id AND e.seq = m.seq AND e.type = 'generation_finished'))) "
+           "ELSE " +
+           stored + " END ELSE " + stored + " END";
+  }();
+  return sql;
 }
 
 }  // namespace parley::sqlite

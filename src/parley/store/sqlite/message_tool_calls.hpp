@@ -3,7 +3,7 @@
 // generation's `toolCalls` in the message's metadata, a copy of the `generation_finished` event
 // the message names by (dialog_id, seq): 0.8 KB of a fanout-3 task. The SQLite store keeps the
 // key, with null in place of the calls, so the metadata keeps its key order, and every reader of
-// `message.metadata` reads it through kMessageMetadataSql, which puts the calls back from the
+// `message.metadata` reads it through message_metadata_sql(), which puts the calls back from the
 // event. A message whose calls are not that event's (one the migration found different, or a
 // message written through the records routes) keeps its own copy.
 #pragma once
@@ -23,13 +23,9 @@ std::optional<std::string> metadata_without_tool_calls(std::string_view metadata
 
 // `m.metadata` of `message AS m` as the reducer wrote it. Only a `tool_input` message whose
 // stored calls are null is looked up (instr first: json_type would parse every other row);
-// json() gives the extracted text its JSON type again, which a subquery's result has lost.
-inline constexpr const char* kMessageMetadataSql =
-    "CASE WHEN m.content_type = 'tool_input' AND instr(m.metadata, '\"toolCalls\":null') > 0 THEN "
-    "CASE WHEN json_valid(m.metadata) AND json_type(m.metadata, '$.toolCalls') = 'null' THEN "
-    "json_set(m.metadata, '$.toolCalls', json((SELECT json_extract(e.payload, '$.toolCalls') FROM events AS e "
-    "WHERE e.dialog_id = m.dialog_id AND e.seq = m.seq AND e.type = 'generation_finished'))) "
-    "ELSE m.metadata END ELSE m.metadata END";
+// json() gives the extracted text its JSON type again, which a subquery's result has lost. What
+// is stored may itself be read from the log since version 16 (message_log_metadata.hpp).
+const std::string& message_metadata_sql();
 
 // The migration to version 15: every stored copy that is exactly its event's calls becomes null.
 // CASE guards the json calls with json_valid, so a row or payload no json function can read is

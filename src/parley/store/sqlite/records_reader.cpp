@@ -10,18 +10,42 @@
 #include <vector>
 
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/records_v16.hpp"
 
 namespace parley::sqlite {
 namespace {
 
-constexpr std::string_view kDialogueColumns =
-    "id, dialog_id, dialogue_type, coalesce(human_id, ''), coalesce(ai_id, ''), coalesce(relation_id, ''), "
-    "created_at, is_active, last_activity_at, metadata";
-constexpr std::string_view kSessionColumns =
-    "s.id, s.dialogue_id, s.session_type, s.start_at, coalesce(s.end_at, 0), coalesce(s.description, ''), "
-    "s.created_by, s.metadata, coalesce(s.trigger_source, ''), coalesce(s.goal, ''), coalesce(s.ai_mood_state, ''), "
-    "coalesce(s.summary, '')";
+// The metadata as the reducer wrote it: its first two keys come from the log (message_log_metadata.hpp).
+const std::string& dialogue_columns() {
+  static const std::string columns =
+      std::string(
+          "d.id, d.dialog_id, d.dialogue_type, coalesce(d.human_id, ''), coalesce(d.ai_id, ''), "
+          "coalesce(d.relation_id, ''), d.created_at, d.is_active, d.last_activity_at, ") +
+      kDialogueMetadataSql;
+  return columns;
+}
+// A row names the rows it refers to by rowid (schema version 16, records_v16.hpp): the UUID text
+// of `alias.<table>_rowid`, put back by one lookup of that rowid ('' when it names none).
+std::string id_of(std::string_view table, std::string_view alias) {
+  return "coalesce((SELECT x.id FROM " + std::string(table) + " AS x WHERE x.rowid = " + std::string(alias) + "." +
+         std::string(table) + "_rowid), '')";
+}
+// A filter by a UUID: the rowid it names, looked up once (NULL, so no row matches, when none).
+std::string rowid_is(std::string_view table, std::string_view alias) {
+  return std::string(alias) + "." + std::string(table) + "_rowid = (SELECT x.rowid FROM " + std::string(table) +
+         " AS x WHERE x.id = ?)";
+}
+
+const std::string& session_columns() {
+  static const std::string columns =
+      "s.id, " + id_of("dialogue", "s") +
+      ", s.session_type, s.start_at, coalesce(s.end_at, 0), coalesce(s.description, ''), "
+      "s.created_by, s.metadata, coalesce(s.trigger_source, ''), coalesce(s.goal, ''), coalesce(s.ai_mood_state, ''), "
+      "coalesce(s.summary, '')";
+  return columns;
+}
 constexpr std::string_view kIntrospectionColumns =
     "i.id, i.session_id, i.dialogue_id, i.purpose, coalesce(i.input_context, ''), coalesce(i.tool_used, ''), "
     "coalesce(i.tool_input, ''), coalesce(i.tool_output, ''), coalesce(i.generated_entry, ''), "
@@ -29,16 +53,19 @@ constexpr std::string_view kIntrospectionColumns =
 constexpr std::string_view kUtteranceColumns =
     "u.log_id, u.timestamp, u.conversation_id, u.trigger, u.content, u.target, coalesce(u.linked_turn_id, ''), "
     "coalesce(u.notes, '')";
-constexpr std::string_view kTurnColumns =
-    "t.id, t.dialogue_id, t.session_id, t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
-    "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
+const std::string& turn_columns() {
+  static const std::string columns =
+      "t.id, " + id_of("dialogue", "t") + ", " + id_of("session", "t") +
+      ", t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
+      "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
+  return columns;
+}
 // The metadata as the reducer wrote it: a tool_input message's calls come from its event.
 const std::string& message_columns() {
-  static const std::string columns =
-      std::string(
-          "m.id, m.dialogue_id, m.session_id, m.turn_id, m.sender_role, coalesce(m.sender_id, ''), m.content, "
-          "m.content_type, m.created_at, ") +
-      kMessageMetadataSql + ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
+  static const std::string columns = "m.id, " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " +
+                                     id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
+                                     kMessageContentSql + ", m.content_type, m.created_at, " + message_metadata_sql() +
+                                     ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
   return columns;
 }
 
@@ -168,21 +195,21 @@ result<std::optional<Row>> one(connection& db, const std::string& sql, std::stri
 }
 
 // Rows whose dialogue lies under a root `f.visible_to` takes part in (ids never contain a comma).
-void visibility_condition(query_builder& q, std::string_view dialogue_column, const records_filter& f) {
+void visibility_condition(query_builder& q, std::string_view dialogue_rowid_column, const records_filter& f) {
   if (f.visible_to.empty()) return;
   std::string condition =
-      std::string(dialogue_column) +
-      " IN (SELECT d.id FROM dialogue AS d JOIN dialogs AS g ON g.id = d.dialog_id "
+      std::string(dialogue_rowid_column) +
+      " IN (SELECT d.rowid FROM dialogue AS d JOIN dialogs AS g ON g.id = d.dialog_id "
       "JOIN dialogs AS r ON r.id = g.root_id WHERE instr(',' || r.humans || ',', ',' || ? || ',') > 0";
   condition += f.or_unowned ? " OR r.humans = '')" : ")";
   q.where(condition, f.visible_to);
 }
 
 void message_conditions(query_builder& q, const records_filter& f) {
-  visibility_condition(q, "m.dialogue_id", f);
-  q.where_text("m.dialogue_id = ?", f.dialogue_id);
-  q.where_text("m.session_id = ?", f.session_id);
-  q.where_text("m.turn_id = ?", f.turn_id);
+  visibility_condition(q, "m.dialogue_rowid", f);
+  q.where_text(rowid_is("dialogue", "m"), f.dialogue_id);
+  q.where_text(rowid_is("session", "m"), f.session_id);
+  q.where_text(rowid_is("turn", "m"), f.turn_id);
   q.where_text("m.sender_role = ?", f.role);
   q.where_text("m.content_type = ?", f.content_type);
   q.where_time("m.created_at", f);
@@ -204,20 +231,19 @@ result<std::unique_ptr<records_reader>> records_reader::open(const std::string& 
 result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
   parley::lock_guard lock(mutex_);
   return one<record_dialogue>(
-      db_, "SELECT " + std::string(kDialogueColumns) + " FROM dialogue WHERE id = ?1 OR dialog_id = ?1", id,
+      db_, "SELECT " + dialogue_columns() + " FROM dialogue AS d WHERE d.id = ?1 OR d.dialog_id = ?1", id,
       read_dialogue_row);
 }
 
 result<std::optional<record_session>> records_reader::session(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_session>(db_, "SELECT " + std::string(kSessionColumns) + " FROM session AS s WHERE s.id = ?1", id,
+  return one<record_session>(db_, "SELECT " + session_columns() + " FROM session AS s WHERE s.id = ?1", id,
                              read_session_row);
 }
 
 result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_turn>(db_, "SELECT " + std::string(kTurnColumns) + " FROM turn AS t WHERE t.id = ?1", id,
-                          read_turn_row);
+  return one<record_turn>(db_, "SELECT " + turn_columns() + " FROM turn AS t WHERE t.id = ?1", id, read_turn_row);
 }
 
 result<std::optional<record_message>> records_reader::message(std::string_view id) {
@@ -228,20 +254,21 @@ result<std::optional<record_message>> records_reader::message(std::string_view i
 
 result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
   query_builder q;
-  q.where_text("s.dialogue_id = ?", f.dialogue_id);
+  q.where_text(rowid_is("dialogue", "s"), f.dialogue_id);
   q.where_text("s.session_type = ?", f.session_type);
-  q.where_text("s.dialogue_id IN (SELECT d.id FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
+  q.where_text("s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
   q.where_text(
-      "s.dialogue_id IN (SELECT d.id FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
-      "OR EXISTS (SELECT 1 FROM json_each(d.metadata, '$.members') WHERE value = p.member))",
+      "s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
+      "OR EXISTS (SELECT 1 FROM json_each(" +
+          std::string(kDialogueMetadataSql) + ", '$.members') WHERE value = p.member))",
       f.ai_id);
-  visibility_condition(q, "s.dialogue_id", f);
+  visibility_condition(q, "s.dialogue_rowid", f);
   q.where_time("s.start_at", f);
   auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_session>(db_, kSessionColumns, "session AS s", q, *order, f, read_session_row);
+  return page<record_session>(db_, session_columns(), "session AS s", q, *order, f, read_session_row);
 }
 
 result<records_page<record_introspection>> records_reader::introspections(const records_filter& f) {
@@ -293,14 +320,14 @@ result<std::vector<record_memory_link>> records_reader::memory_links(std::string
 
 result<records_page<record_turn>> records_reader::turns(const records_filter& f) {
   query_builder q;
-  q.where_text("t.dialogue_id = ?", f.dialogue_id);
-  q.where_text("t.session_id = ?", f.session_id);
+  q.where_text(rowid_is("dialogue", "t"), f.dialogue_id);
+  q.where_text(rowid_is("session", "t"), f.session_id);
   q.where_text("t.status = ?", f.status);
   q.where_time("t.started_at", f);
   auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_turn>(db_, kTurnColumns, "turn AS t", q, *order, f, read_turn_row);
+  return page<record_turn>(db_, turn_columns(), "turn AS t", q, *order, f, read_turn_row);
 }
 
 result<records_page<record_message>> records_reader::messages(const records_filter& f) {
@@ -318,7 +345,7 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
       "d.dialog_id IN (SELECT id FROM dialogs WHERE parent_id = '' AND "
       "instr(',' || humans || ',', ',' || ? || ',') > 0)",
       f.participant);
-  visibility_condition(q, "d.id", f);
+  visibility_condition(q, "d.rowid", f);
   q.where_time("d.created_at", f);
   // `dialogue` has no rowid: its id breaks ties. Newest first unless the caller sorts.
   const std::string_view column = f.sort_by.empty() ? std::string_view("created_at") : std::string_view(f.sort_by);
@@ -328,7 +355,7 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
   const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
   parley::lock_guard lock(mutex_);
-  return page<record_dialogue>(db_, kDialogueColumns, "dialogue AS d", q, order, f, read_dialogue_row);
+  return page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
@@ -406,7 +433,8 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
   parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
       "SELECT DISTINCT l.memory_id FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn WHERE "
-      "dialogue_id = ?1 UNION ALL SELECT id FROM introspection_turn WHERE dialogue_id = ?1) ORDER BY l.memory_id",
+      "dialogue_rowid = (SELECT d.rowid FROM dialogue AS d WHERE d.id = ?1) UNION ALL SELECT id FROM "
+      "introspection_turn WHERE dialogue_id = ?1) ORDER BY l.memory_id",
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, dialogue_id);
@@ -417,9 +445,8 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
 // with seed 002's expected_window_minutes), else its dialogue's.
 namespace {
 constexpr std::string_view kPendingTurnSelect =
-    "SELECT c.dialog_id, c.turn_id, "
-    "c.turn_started_ms + coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = c.turn_id), c.window_ms) "
-    "FROM records_cursor AS c WHERE c.turn_id != '' ";
+    "SELECT c.dialog_id, t.id, c.turn_started_ms + coalesce(t.window_ms, c.window_ms) "
+    "FROM records_cursor AS c JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.turn_rowid != 0 ";
 }  // namespace
 
 result<std::vector<pending_turn>> records_reader::pending_turns() {

@@ -7,6 +7,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 
 namespace parley::sqlite {
@@ -14,16 +15,20 @@ result<void> records_writer::prepare(connection& db) {
   db_ = &db;
   PARLEY_TRY(
       prepare_into(db, load_cursor_,
-                   "SELECT dialogue_id, counterpart, window_ms, gap_ms, session_id, session_last_ms, turn_id, "
-                   "turn_initiator, turn_responder, turn_type, turn_started_ms, session_type, reflection_trigger, "
-                   "reflection_goal, reflection_mood, turn_initiator_id, "
+                   "SELECT coalesce((SELECT d.id FROM dialogue AS d WHERE d.rowid = c.dialogue_rowid), ''), "
+                   "c.counterpart, c.window_ms, c.gap_ms, "
+                   "coalesce((SELECT s.id FROM session AS s WHERE s.rowid = c.session_rowid), ''), "
+                   "c.session_last_ms, coalesce(t.id, ''), "
+                   "c.turn_initiator, c.turn_responder, c.turn_type, c.turn_started_ms, c.session_type, "
                    // The open turn's own window lives in its row (records_cursor.turn_window_ms).
-                   "coalesce((SELECT t.window_ms FROM turn AS t WHERE t.id = records_cursor.turn_id), 0) "
-                   "FROM records_cursor WHERE dialog_id = ?1"));
+                   "c.reflection_trigger, c.reflection_goal, c.reflection_mood, c.turn_initiator_id, "
+                   "coalesce(t.window_ms, 0), "
+                   "c.dialogue_rowid, c.session_rowid, c.turn_rowid "
+                   "FROM records_cursor AS c LEFT JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.dialog_id = ?1"));
   PARLEY_TRY(
       prepare_into(db, save_cursor_,
-                   "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_id, counterpart, window_ms, "
-                   "gap_ms, session_id, session_last_ms, turn_id, turn_initiator, turn_responder, turn_type, "
+                   "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_rowid, counterpart, window_ms, "
+                   "gap_ms, session_rowid, session_last_ms, turn_rowid, turn_initiator, turn_responder, turn_type, "
                    "turn_started_ms, session_type, reflection_trigger, reflection_goal, reflection_mood, "
                    "turn_initiator_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
                    "?16, ?17)"));
@@ -36,7 +41,7 @@ result<void> records_writer::prepare(connection& db) {
                           "UPDATE dialogue SET is_active = ?2, last_activity_at = max(last_activity_at, ?3) "
                           "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_session_,
-                          "INSERT INTO session (id, dialogue_id, session_type, start_at, end_at, description, "
+                          "INSERT INTO session (id, dialogue_rowid, session_type, start_at, end_at, description, "
                           "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (?1, ?2, ?3, ?4, NULL, "
                           "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
   PARLEY_TRY(prepare_into(db, close_session_,
@@ -44,17 +49,21 @@ result<void> records_writer::prepare(connection& db) {
                           "metadata = CASE WHEN ?4 = '' THEN metadata ELSE json_patch(metadata, ?4) END "
                           "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_turn_,
-                          "INSERT INTO turn (id, dialogue_id, session_id, turn_type, initiator_role, responder_role, "
-                          "started_at, closed_at, status, response_time, window_ms, metadata) VALUES (?1, ?2, ?3, "
+                          "INSERT INTO turn (id, dialogue_rowid, session_rowid, turn_type, initiator_role, "
+                          "responder_role, started_at, closed_at, status, response_time, window_ms, metadata) VALUES "
+                          "(?1, ?2, NULLIF(?3, 0), "
                           "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
                           "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 WHERE id = ?1"));
   PARLEY_TRY(
       prepare_into(db, insert_message_,
-                   "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, "
-                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, ?3, "
-                   "?4, ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+                   "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
+                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, "
+                   "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+  PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -75,8 +84,9 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, insert_link_,
                           "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
                           "VALUES (?1, ?2, ?3, ?4)"));
-  PARLEY_TRY(prepare_into(db, patch_message_metadata_,
-                          "UPDATE message SET metadata = json_patch(metadata, ?2) WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(
+      db, patch_message_metadata_,
+      "UPDATE message AS m SET metadata = json_patch(" + stored_message_metadata_sql() + ", ?2) WHERE m.id = ?1"));
   // The latest embedding of a message replaces an earlier one (another model, a retry); one for a
   // message the records do not hold is dropped, as the metadata patch changes no row then.
   PARLEY_TRY(prepare_into(db, upsert_embedding_,
@@ -94,7 +104,7 @@ result<void> records_writer::apply(const event& ev, const dialog_row& row_after,
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev.is<events::generation_finished>()));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev, cached));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -107,11 +117,12 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
     cached_cursor& created = cursors_[ev.dialog_id];
     created.exists = true;
     created.cursor = records_cursor{};
+    created.dialogue = created.session = created.turn = known_rowid{};
     return &created;
   }
   if (cached_cursor* found = cursors_.find(ev.dialog_id)) return found;
   cached_cursor loaded;
-  auto exists = load_cursor(ev.dialog_id, loaded.cursor);
+  auto exists = load_cursor(ev.dialog_id, loaded);
   if (!exists) return std::move(exists).err();
   loaded.exists = *exists;
   return &cursors_.insert_or_assign(ev.dialog_id, std::move(loaded));
@@ -126,7 +137,7 @@ result<void> records_writer::flush() {
   }
   activity_.clear();
   for (cached_cursor* cached : dirty_cursors_) {
-    PARLEY_TRY(save_cursor(cached->cursor));
+    PARLEY_TRY(save_cursor(*cached));
     cached->dirty = false;
   }
   dirty_cursors_.clear();
@@ -140,7 +151,8 @@ void records_writer::forget() noexcept {
   activity_.clear();
 }
 
-result<bool> records_writer::load_cursor(const std::string& dialog_id, records_cursor& out) {
+result<bool> records_writer::load_cursor(const std::string& dialog_id, cached_cursor& loaded) {
+  records_cursor& out = loaded.cursor;
   reset_guard guard(load_cursor_);
   load_cursor_.bind_text(1, dialog_id);
   auto found = load_cursor_.step();
@@ -164,18 +176,29 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, records_c
   out.reflection_mood = load_cursor_.text_at(14);
   out.turn_initiator_id = load_cursor_.text_at(15);
   out.turn_window_ms = out.turn_id.empty() ? 0 : load_cursor_.int_at(16);
+  // The rows it names, which the dialog's next rows refer to by these rowids.
+  loaded.dialogue = known_rowid{out.dialogue_id, load_cursor_.int_at(17)};
+  loaded.session = known_rowid{out.session_id, load_cursor_.int_at(18)};
+  loaded.turn = known_rowid{out.turn_id, load_cursor_.int_at(19)};
   return true;
 }
 
-result<void> records_writer::save_cursor(const records_cursor& c) {
+result<void> records_writer::save_cursor(cached_cursor& cached) {
+  const records_cursor& c = cached.cursor;
+  auto dialogue = rowid_of(find_dialogue_, cached.dialogue, c.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, cached.session, c.session_id);
+  if (!session) return std::move(session).err();
+  auto turn = rowid_of(find_turn_, cached.turn, c.turn_id);
+  if (!turn) return std::move(turn).err();
   save_cursor_.bind_text(1, c.dialog_id);
-  save_cursor_.bind_text(2, c.dialogue_id);
+  save_cursor_.bind_int(2, *dialogue);
   save_cursor_.bind_text(3, c.counterpart);
   save_cursor_.bind_int(4, c.window_ms);
   save_cursor_.bind_int(5, c.gap_ms);
-  save_cursor_.bind_text(6, c.session_id);
+  save_cursor_.bind_int(6, *session);
   save_cursor_.bind_int(7, c.session_last_ms);
-  save_cursor_.bind_text(8, c.turn_id);
+  save_cursor_.bind_int(8, *turn);
   save_cursor_.bind_text(9, c.turn_initiator);
   save_cursor_.bind_text(10, c.turn_responder);
   save_cursor_.bind_text(11, c.turn_type);
@@ -189,8 +212,8 @@ result<void> records_writer::save_cursor(const records_cursor& c) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows, bool calls_in_log) {
-  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue));
+result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
+  if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
     close_session_.bind_text(1, s.id);
     close_session_.bind_int(2, s.end_at);
@@ -198,12 +221,12 @@ result<void> records_writer::write(const records_step& rows, bool calls_in_log) 
     close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
     PARLEY_TRY(close_session_.run());
   }
-  for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s));
+  for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s, known));
   for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
-  for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t));
+  for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
-    PARLEY_TRY(insert_message(*rows.message, calls_in_log));
+    PARLEY_TRY(insert_message(*rows.message, ev, known));
     message_rowid = last_message_rowid_;
   }
   if (rows.utterance) {
@@ -232,9 +255,23 @@ result<void> records_writer::annotate(const record_message_annotation& a) {
   return upsert_embedding_.run();
 }
 
-result<void> records_writer::insert_session(const record_session& s) {
+result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& known, const std::string& id) {
+  if (id.empty()) return std::int64_t{0};
+  if (known.id == id) return known.rowid;
+  reset_guard guard(find);
+  find.bind_text(1, id);
+  auto found = find.step();
+  if (!found) return std::move(found).err();
+  if (!*found) return std::int64_t{0};
+  known = known_rowid{id, find.int_at(0)};
+  return known.rowid;
+}
+
+result<void> records_writer::insert_session(const record_session& s, cached_cursor& known) {
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, s.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
   insert_session_.bind_text(1, s.id);
-  insert_session_.bind_text(2, s.dialogue_id);
+  insert_session_.bind_int(2, *dialogue);
   insert_session_.bind_text(3, s.session_type);
   insert_session_.bind_int(4, s.start_at);
   insert_session_.bind_text(5, s.description);
@@ -243,7 +280,9 @@ result<void> records_writer::insert_session(const record_session& s) {
   insert_session_.bind_text(8, s.trigger_source);
   insert_session_.bind_text(9, s.goal);
   insert_session_.bind_text(10, s.ai_mood_state);
-  return insert_session_.run();
+  PARLEY_TRY(insert_session_.run());
+  known.session = known_rowid{s.id, db_->last_insert_rowid()};
+  return ok();
 }
 
 result<void> records_writer::insert_utterance(const record_system_utterance& u, std::int64_t message_rowid) {
@@ -289,7 +328,8 @@ result<void> records_writer::insert_link(const record_memory_link& l) {
   return insert_link_.run();
 }
 
-result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted) {
+result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted, const event& ev,
+                                            cached_cursor& known) {
   if (!inserted) {
     // Written once per transaction by flush(), with the latest state and the newest activity.
     auto [waiting, first] = activity_.try_emplace(d.id, dialogue_activity{d.is_active, d.last_activity_at});
@@ -308,21 +348,32 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
-  insert_dialogue_.bind_text(10, d.metadata);
-  return insert_dialogue_.run();
+  // Its dialogId and rootId are read from its own row and `dialogs` (message_log_metadata.hpp).
+  const std::string stored =
+      d.dialog_id == ev.dialog_id ? dialogue_metadata_to_store(d.metadata, d.dialog_id, ev.root_id) : d.metadata;
+  insert_dialogue_.bind_text(10, stored);
+  PARLEY_TRY(insert_dialogue_.run());
+  known.dialogue = known_rowid{d.id, db_->last_insert_rowid()};
+  return ok();
 }
 
-result<void> records_writer::insert_turn(const record_turn& t) {
+result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& known) {
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, t.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, known.session, t.session_id);
+  if (!session) return std::move(session).err();
   insert_turn_.bind_text(1, t.id);
-  insert_turn_.bind_text(2, t.dialogue_id);
-  insert_turn_.bind_text(3, t.session_id);
+  insert_turn_.bind_int(2, *dialogue);
+  insert_turn_.bind_int(3, *session);
   insert_turn_.bind_text(4, t.turn_type);
   insert_turn_.bind_text(5, t.initiator_role);
   insert_turn_.bind_text(6, t.responder_role);
   insert_turn_.bind_int(7, t.started_at);
   insert_turn_.bind_int(8, t.window_ms);
   insert_turn_.bind_text(9, t.metadata);
-  return insert_turn_.run();
+  PARLEY_TRY(insert_turn_.run());
+  known.turn = known_rowid{t.id, db_->last_insert_rowid()};
+  return ok();
 }
 
 result<void> records_writer::close_turn(const record_turn& t) {
@@ -346,22 +397,60 @@ std::string search_text_of(const record_message& m) {
          json_string_or(fields, "text");
 }
 
+// Whether `m`'s text is exactly the field of its event that kMessageContentSql reads
+// (records_v16.hpp), so the row may store NULL instead. Never an empty text (stored as it is, it
+// costs nothing and needs no lookup) nor one with a NUL byte (which json_extract might not give
+// back whole).
+bool text_is_in_log(const record_message& m, const event& ev) {
+  if (m.content.empty() || m.dialog_id != ev.dialog_id || m.seq != ev.seq) return false;
+  if (m.content.find('\0') != std::string::npos) return false;
+  if (const auto* input = ev.as<events::user_message>()) return input->content == m.content;
+  if (const auto* generation = ev.as<events::generation_finished>()) return generation->saying == m.content;
+  if (const auto* result = ev.as<events::tool_result>()) return result->content == m.content;
+  if (const auto* reply = ev.as<events::reply_received>()) return reply->content == m.content;
+  return false;
+}
+
+// Whether `metadata`, as the row would store it, is the shape kMessageMetadataFromLogSql builds
+// from `m`'s event.
+bool metadata_is_in_log(const record_message& m, const std::string& metadata, const event& ev) {
+  if (m.dialog_id != ev.dialog_id || m.seq != ev.seq) return false;
+  const auto canonical = canonical_metadata_of(ev, m.content_type);
+  return canonical && *canonical == metadata;
+}
+
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m, bool calls_in_log) {
+result<void> records_writer::insert_message(const record_message& m, const event& ev, cached_cursor& known) {
+  const bool calls_in_log = ev.is<events::generation_finished>();
+  auto dialogue = rowid_of(find_dialogue_, known.dialogue, m.dialogue_id);
+  if (!dialogue) return std::move(dialogue).err();
+  auto session = rowid_of(find_session_, known.session, m.session_id);
+  if (!session) return std::move(session).err();
+  auto turn = rowid_of(find_turn_, known.turn, m.turn_id);
+  if (!turn) return std::move(turn).err();
   insert_message_.bind_text(1, m.id);
-  insert_message_.bind_text(2, m.dialogue_id);
-  insert_message_.bind_text(3, m.session_id);
-  insert_message_.bind_text(4, m.turn_id);
+  insert_message_.bind_int(2, *dialogue);
+  insert_message_.bind_int(3, *session);
+  insert_message_.bind_int(4, *turn);
   insert_message_.bind_text(5, m.sender_role);
   insert_message_.bind_text(6, m.sender_id);
-  insert_message_.bind_text(7, m.content);
+  if (text_is_in_log(m, ev)) {
+    insert_message_.bind_null(7);  // read from the log (records_v16.hpp)
+  } else {
+    insert_message_.bind_text(7, m.content);
+  }
   insert_message_.bind_text(8, m.content_type);
   insert_message_.bind_int(9, m.created_at);
   // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).
   std::optional<std::string> without_calls;
   if (calls_in_log && m.content_type == "tool_input") without_calls = metadata_without_tool_calls(m.metadata);
-  insert_message_.bind_text(10, without_calls ? *without_calls : m.metadata);
+  const std::string& metadata = without_calls ? *without_calls : m.metadata;
+  if (metadata_is_in_log(m, metadata, ev)) {
+    insert_message_.bind_null(10);  // built from the log (message_log_metadata.hpp)
+  } else {
+    insert_message_.bind_text(10, metadata);
+  }
   insert_message_.bind_text(11, m.dialog_id);
   insert_message_.bind_int(12, m.seq);
   insert_message_.bind_text(13, m.content_meta);

@@ -39,22 +39,35 @@ class records_writer {
   std::size_t cached_dialogs() const noexcept { return cursors_.size(); }
 
  private:
+  // A row the records refer to by rowid (schema version 16, records_v16.hpp): the UUID it was
+  // found or written with.
+  struct known_rowid {
+    std::string id;
+    std::int64_t rowid = 0;
+  };
   struct cached_cursor {
     bool exists = false;  // a dialog created before the records existed has none
     bool dirty = false;
     records_cursor cursor;
+    // The dialog's latest dialogue, session and turn, which nearly every row it writes refers to:
+    // remembered, so that a message costs no lookup of them.
+    known_rowid dialogue, session, turn;
   };
   result<cached_cursor*> cursor_for(const event& ev);
-  result<bool> load_cursor(const std::string& dialog_id, records_cursor& out);
-  result<void> save_cursor(const records_cursor& cursor);
-  // calls_in_log: the rows come from a generation_finished event, which holds the message's tool
-  // calls (message_tool_calls.hpp).
-  result<void> write(const records_step& rows, bool calls_in_log);
-  result<void> write_dialogue(const record_dialogue& d, bool inserted);
-  result<void> insert_turn(const record_turn& t);
+  // The cursor and the rowids of the rows it names (records_cursor keeps those, schema 16).
+  result<bool> load_cursor(const std::string& dialog_id, cached_cursor& loaded);
+  result<void> save_cursor(cached_cursor& cached);
+  // `ev` made the rows: a message whose text or tool calls are a copy of its fields refers to it
+  // (message_tool_calls.hpp, records_v16.hpp).
+  result<void> write(const records_step& rows, const event& ev, cached_cursor& known);
+  // The rowid of `id` in the table `find` looks it up in: `known`'s when it is that row, else
+  // found (and then remembered there); 0 for "" or a row that does not exist.
+  result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
+  result<void> write_dialogue(const record_dialogue& d, bool inserted, const event& ev, cached_cursor& known);
+  result<void> insert_turn(const record_turn& t, cached_cursor& known);
   result<void> close_turn(const record_turn& t);
-  result<void> insert_session(const record_session& s);
-  result<void> insert_message(const record_message& m, bool calls_in_log);
+  result<void> insert_session(const record_session& s, cached_cursor& known);
+  result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
   // An utterance is stored as a reference to its message's row (schema version 14).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
@@ -65,7 +78,7 @@ class records_writer {
   connection* db_ = nullptr;
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
-      insert_link_, patch_message_metadata_, upsert_embedding_;
+      insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_;
   struct dialogue_activity {
     bool is_active = false;
     std::int64_t last_activity_at = 0;

@@ -3,6 +3,7 @@
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
+#include "parley/store/sqlite/records_v16.hpp"
 
 #include <array>
 #include <string>
@@ -317,6 +318,8 @@ const std::array kMigrations{
     migration{14, kV14},
     // Version 15: a message's tool calls are read from its event (message_tool_calls.hpp).
     migration{15, kV15MessageToolCallsSql},
+    // Version 16: the records refer to rows and to the log (records_v16.hpp).
+    migration{16, kV16RecordsSql, v16_records_from_log_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

@@ -30,6 +30,8 @@ void statement::bind_text_copy(int index, std::string_view text) {
 
 void statement::bind_int(int index, std::int64_t value) { sqlite3_bind_int64(stmt_.get(), index, value); }
 
+void statement::bind_null(int index) { sqlite3_bind_null(stmt_.get(), index); }
+
 void statement::bind_blob(int index, std::string_view bytes) {
   sqlite3_bind_blob(stmt_.get(), index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
 }

@@ -32,6 +32,7 @@ class statement {
   // For a temporary: SQLite keeps its own copy.
   void bind_text_copy(int index, std::string_view text);
   void bind_int(int index, std::int64_t value);
+  void bind_null(int index);
   // Bytes as a BLOB, without copying (like bind_text).
   void bind_blob(int index, std::string_view bytes);
 

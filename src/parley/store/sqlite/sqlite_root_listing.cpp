@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
 
@@ -48,11 +49,17 @@ unsigned shape_of(const root_listing& listing) {
   return shape;
 }
 
-// The window's test of one root (alias d) for the lowercased text ?4: what scan_roots tests.
-constexpr const char* kRootMentions =
-    "(instr(lower(d.title), ?4) > 0 OR EXISTS (SELECT 1 FROM dialogue AS g JOIN message AS m"
-    " ON m.dialogue_id = g.id WHERE g.dialog_id = d.id AND m.sender_role = 'human'"
-    " AND instr(lower(m.content), ?4) > 0))";
+// The window's test of one root (alias d) for the lowercased text ?4: what scan_roots tests. A
+// message's text may be its event's (records_v16.hpp).
+const std::string& root_mentions() {
+  static const std::string sql =
+      std::string(
+          "(instr(lower(d.title), ?4) > 0 OR EXISTS (SELECT 1 FROM dialogue AS g JOIN message AS m"
+          " ON m.dialogue_rowid = g.rowid WHERE g.dialog_id = d.id AND m.sender_role = 'human'"
+          " AND instr(lower(") +
+      kMessageContentSql + "), ?4) > 0))";
+  return sql;
+}
 
 // Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text, ?5/?6 the key to start after, ?7 limit, ?8
 // offset, ?9 the window (kWindowed).
@@ -79,12 +86,13 @@ std::string root_sql(unsigned shape) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE instr(lower(title), ?4) > 0"
         " UNION SELECT m.dialog_id FROM message AS m WHERE m.sender_role = 'human'"
-        " AND instr(lower(m.content), ?4) > 0)";
+        " AND instr(lower(" +
+        std::string(kMessageContentSql) + "), ?4) > 0)";
   }
   if ((shape & kCount) != 0) return sql;
   if ((shape & kAfterKey) != 0) sql += " AND (created_at_ms, id) < (?5, ?6)";
   if (windowed) {
-    sql = select + " FROM (" + sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?9) AS d WHERE " + kRootMentions;
+    sql = select + " FROM (" + sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?9) AS d WHERE " + root_mentions();
   }
   return sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?7 OFFSET ?8";
 }
