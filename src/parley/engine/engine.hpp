@@ -4,7 +4,9 @@
 // Threading: every member function and every coroutine runs on the one executor given at
 // creation (a single-threaded io_context). The store's writer thread is the only other thread, and
 // its read thread when one is given (set_store_reads): the reads a coroutine may await — a retry's
-// msgId, a dialog coming back into memory — run there, so the loop never waits for the store.
+// msgId, a dialog coming back into memory, what the Tellask routing will load, a records session's
+// opener — run there, so the loop never waits for the store (start-up recovery and the CLI's
+// one-shot verbs read right here).
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

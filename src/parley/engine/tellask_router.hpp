@@ -13,7 +13,9 @@
 //
 // It is given only what routing needs: the loaded dialogs and their trees (whose registry it
 // keeps), the team (members, depth limits, language), who hears of staged events, and the record
-// windows a subdialog is created with. Runs on the engine's executor, like the engine.
+// windows a subdialog is created with. Runs on the engine's executor, like the engine. Its loads
+// find their dialogs in memory: the drive awaits the prefetch_for_* of the path first, which reads
+// what is missing on the store's read thread (tellask_prefetch.cpp).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
