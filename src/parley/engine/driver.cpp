@@ -310,7 +310,9 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   }
 
   // The dialogs a final saying goes to are read first, off the loop (tellask_router.hpp).
-  if (is_final(*response, interrupted)) co_await router_.prefetch_for_final_saying(dialog, reads_);
+  if (is_final(*response, interrupted)) {
+    co_await router_.prefetch_for_final_saying(dialog, reads_);
+  }
   const bool deliver =
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
   // Read before generation_finished marks the assignment replied.

@@ -58,7 +58,9 @@ asio::awaitable<void> tellask_router::prefetch_for_final_saying(const dialog_run
   std::vector<std::string> wanted;
   for (const auto& answer : dialog.state().owed) wanted.push_back(answer.dialog_id);
   if (auto caller = assigned_caller(dialog)) wanted.push_back(std::move(*caller));
-  for (auto& id : wanted) (void)co_await dialogs_.load_async(std::move(id), reads);
+  for (auto& id : wanted) {
+    (void)co_await dialogs_.load_async(std::move(id), reads);
+  }
 }
 
 asio::awaitable<void> tellask_router::prefetch_for_dead(const dialog_runtime& sub, store_reads* reads) {

@@ -205,7 +205,7 @@ class noting_store final : public store {
   std::optional<noting_records> records_;
 };
 
-const char* kTeam =
+constexpr const char* kTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n"
     "  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic], self_reflection: true}\n"
@@ -215,7 +215,7 @@ const char* kTeam =
 // callee asks the human, then its tellasker (tellaskBack), and replies. In a second root a Type C
 // callee asks the human and, answered, replies at once. Rules on a tool's result come first: a
 // reply is the last tool result after the task.
-const char* kScript =
+constexpr const char* kScript =
     "members:\n"
     "  lead:\n"
     "    - when: {last_tool: \"which format\"}\n      emit: [{saying: \"format-plain\"}]\n"
@@ -340,10 +340,14 @@ struct engine_loop_reads : ::testing::Test {
               auto answered = co_await eng->answer_question(answer);
               EXPECT_TRUE(answered.has_value()) << answered.err().message;
             }
-            for (const auto& root : out.roots) co_await eng->wait_until_settled(root);
+            for (const auto& root : out.roots) {
+              co_await eng->wait_until_settled(root);
+            }
             auto reflection = co_await eng->start_reflection("lead", "api", "zebra review");
             EXPECT_TRUE(reflection.has_value()) << reflection.err().message;
-            if (reflection) co_await eng->wait_until_settled(reflection->dialog_id);
+            if (reflection) {
+              co_await eng->wait_until_settled(reflection->dialog_id);
+            }
             const auto resumable = co_await eng->resumable_dialogs_async();
             EXPECT_EQ(resumable, std::vector<std::string>{}) << "all done";
           },
