@@ -113,6 +113,21 @@ root_tree& dialog_cache::tree(const std::string& root_id) {
   return *it->second;
 }
 
+boost::asio::awaitable<result<root_tree*>> dialog_cache::tree_async(std::string root_id, store_reads* reads) {
+  if (auto* held = find_tree(root_id)) co_return held;
+  auto read_rows = [&log = log_, root_id] {
+    dialog_filter filter;
+    filter.root_id = root_id;
+    return log.list_dialogs(filter);
+  };
+  auto rows = co_await read_off_loop(reads, std::move(read_rows));
+  if (auto* held = find_tree(root_id)) co_return held;
+  if (!rows) co_return std::move(rows).err();
+  auto [it, created] = trees_.try_emplace(root_id, std::make_unique<root_tree>());
+  add_to_registry(*it->second, *rows);
+  co_return it->second.get();
+}
+
 void dialog_cache::add_new_tree(const std::string& root_id) { trees_.emplace(root_id, std::make_unique<root_tree>()); }
 
 const root_tree* dialog_cache::find_tree(const std::string& root_id) const {

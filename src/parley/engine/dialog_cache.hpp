@@ -7,7 +7,7 @@
 //
 // Runs on the engine's executor, like the engine. A miss read with `load_async` reads the log on the
 // store's read thread (store_reads.hpp), so a dialog coming back does not stall the loop while the
-// store catches up; `load` reads it right here, for the callers that cannot await.
+// store catches up; `load` reads it right here, for start-up recovery and the CLI's one-shot verbs.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -54,7 +54,12 @@ class dialog_cache {
   void drop(const std::string& dialog_id);
   void drop_tree(const std::string& root_id);
 
+  // The root's tree; one not held is rebuilt from the log right here (at start-up, or in a CLI
+  // verb). A coroutine calls tree_async first: while one of its dialogs is loaded, the tree is held.
   root_tree& tree(const std::string& root_id);
+  // The same, a rebuild's read of the subdialogs' rows on `reads` (null: right here). Another
+  // coroutine may have built the tree meanwhile: theirs is kept, it may hold newer entries.
+  boost::asio::awaitable<result<root_tree*>> tree_async(std::string root_id, store_reads* reads);
   // A new root's tree: empty and complete, nothing to read.
   void add_new_tree(const std::string& root_id);
   const root_tree* find_tree(const std::string& root_id) const;

@@ -309,6 +309,10 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
     syntax_errors = calls_from_text(dialog, genseq, *response);
   }
 
+  // The dialogs a final saying goes to are read first, off the loop (tellask_router.hpp).
+  if (is_final(*response, interrupted)) {
+    co_await router_.prefetch_for_final_saying(dialog, reads_);
+  }
   const bool deliver =
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
   // Read before generation_finished marks the assignment replied.
@@ -368,6 +372,8 @@ asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, con
       clear_mind_call = &call;
       continue;
     } else if (is_dialog_tool(call.name)) {
+      // What the routing loads is read first, off the loop (tellask_router.hpp).
+      co_await router_.prefetch_for_call(dialog, call, reads_);
       auto handled = handle_dialog_tool(dialog, call, fx);
       if (!handled) co_return std::move(handled).err();
       if (!handled->has_value()) continue;  // waits for another dialog or the human

@@ -422,7 +422,9 @@ result<void> engine::check_tree_running(dialog_runtime& dialog) {
   if (row.status != events::dialog_status::running) {
     return make_error(errc::conflict, "dialog " + dialog.id() + " is " + std::string(events::to_wire(row.status)));
   }
-  auto root = load(row.root_id);
+  // Loaded by load_root, awaited just before; `load` reads only if a caller skipped it.
+  auto* held = dialogs_.find(row.root_id);
+  auto root = held != nullptr ? result<dialog_runtime*>(held) : load(row.root_id);
   if (!root) return std::move(root).err();
   if ((*root)->row().status != events::dialog_status::running) {
     return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to root " + row.root_id + ", which is " +
@@ -476,6 +478,31 @@ std::vector<std::string> engine::resumable_dialogs(bool search_store) {
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+asio::awaitable<std::vector<std::string>> engine::resumable_dialogs_async() {
+  std::vector<std::string> out;
+  for (const bool failed : {false, true}) {
+    dialog_filter stored;
+    stored.status = events::dialog_status::running;
+    stored.needing_recovery = !failed;
+    stored.failed = failed;
+    auto list = [&log = log_, stored] { return log.list_dialogs(stored); };
+    auto rows = co_await read_off_loop(reads_, std::move(list));
+    if (!rows) continue;
+    for (const auto& row : *rows) {
+      // Each is looked at as it comes: one read earlier may be unloaded meanwhile.
+      auto loaded = co_await load_async(row.id);
+      if (loaded && !(*loaded)->poisoned && resume_reason_of(**loaded)) out.push_back(row.id);
+    }
+  }
+  // And those in memory, looked at last: nothing is awaited from here on.
+  dialogs_.for_each([&out](dialog_runtime& dialog) {
+    if (!dialog.poisoned && resume_reason_of(dialog)) out.push_back(dialog.id());
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  co_return out;
 }
 
 asio::awaitable<void> engine::wait_until_settled(std::string root_id) {

@@ -4,7 +4,9 @@
 // Threading: every member function and every coroutine runs on the one executor given at
 // creation (a single-threaded io_context). The store's writer thread is the only other thread, and
 // its read thread when one is given (set_store_reads): the reads a coroutine may await — a retry's
-// msgId, a dialog coming back into memory — run there, so the loop never waits for the store.
+// msgId, a dialog coming back into memory, what the Tellask routing will load, a records session's
+// opener — run there, so the loop never waits for the store (start-up recovery and the CLI's
+// one-shot verbs read right here).
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -82,6 +84,8 @@ struct open_question {
 
 // The records events a message opens (post_user_message_in_new_session), staged before it in its
 // commit: a session, after closing a turn that would otherwise span two sessions; empty: none.
+// It runs on the engine's read thread (set_store_reads): it may read the store, and must touch
+// nothing of the loop's but values its caller keeps alive across the await.
 using session_opener = std::function<result<std::vector<events::event_payload>>()>;
 
 // What start_reflection did: the reflection's dialog, its new session, and whether the dialog was
@@ -166,13 +170,17 @@ class engine {
   // done, or waits for a human.
   boost::asio::awaitable<void> wait_until_settled(std::string root_id);
   // Stops the running generation (or tool run) of a dialog; its partial output is kept, marked
-  // interrupted, with `reason` (who or what stopped it) in the log.
+  // interrupted, with `reason` (who or what stopped it) in the log. A dialog not in memory is
+  // read, only to tell an unknown id (not found) from an idle dialog (a conflict).
   result<void> stop(std::string_view dialog_id, std::string reason = {});
   // Run control: the dialogs generating or running tools now, and those `resume` would drive,
   // sorted by id — in memory, and with `search_store` also those the store holds as owing a drive
   // or failed (a scan: for resume all, not for a status poll).
   std::vector<std::string> running_dialogs() const;
   std::vector<std::string> resumable_dialogs(bool search_store);
+  // resumable_dialogs(true) for a coroutine: the scan of the store and the dialogs it loads are
+  // read on the read thread (set_store_reads).
+  boost::asio::awaitable<std::vector<std::string>> resumable_dialogs_async();
   // Drives again a dialog whose drive ended before its work was done (stopped, failed, tool calls
   // without results, unread input; resume_check.hpp). Anything else is a conflict: an idle dialog
   // has "nothing to resume", one that waits for a subdialog or a human says what it waits for.
@@ -188,8 +196,10 @@ class engine {
   // the dialog once nothing else holds it. A retry of a taken answer (same msgId, question and
   // content) succeeds and changes nothing, after a restart too (dialog_of_retry).
   boost::asio::awaitable<result<void>> answer_question(user_answer answer);
-  // Open questions of every running dialog, oldest first.
+  // Open questions of every running dialog, oldest first; read right here (a CLI verb).
   result<std::vector<open_question>> open_questions();
+  // The same for a coroutine: the store is read on the read thread (set_store_reads).
+  boost::asio::awaitable<result<std::vector<open_question>>> open_questions_async();
   // A human gives up on a subdialog: it is never driven again, its Type B registry entry goes (the
   // slug starts afresh next time), and a caller waiting for it gets a failed result and continues.
   boost::asio::awaitable<result<void>> declare_subdialog_dead(std::string dialog_id, std::string reason);
@@ -213,14 +223,19 @@ class engine {
     record_windows_.turn_window_ms = turn_window_ms;
     record_windows_.session_gap_ms = session_gap_ms;
   }
-  // The Type B registry of a root (seed 001 registry.yaml), sorted by key.
+  // The Type B registry of a root (seed 001 registry.yaml), sorted by key; read right here (a CLI
+  // verb), or with registry_async on the read thread (set_store_reads).
   result<std::vector<registry_entry>> registry(std::string_view root_id);
+  boost::asio::awaitable<result<std::vector<registry_entry>>> registry_async(std::string root_id);
 
-  // Loads one dialog from the log (once); later calls return the loaded runtime.
+  // Loads one dialog from the log (once); later calls return the loaded runtime. A miss reads the
+  // store right here: for start-up recovery and the CLI's one-shot verbs; a coroutine of a server
+  // calls load_async.
   result<dialog_runtime*> load(std::string_view dialog_id);
   // The same for a coroutine: a dialog not in memory is read on the read thread (set_store_reads).
   boost::asio::awaitable<result<dialog_runtime*>> load_async(std::string dialog_id);
-  // Loads every running dialog and schedules a drive for those with pending work. A dialog whose
+  // Loads every running dialog and schedules a drive for those with pending work. Reads the store
+  // right here: it runs at start-up, before the server serves. A dialog whose
   // log cannot be read is left alone, so that one damaged dialog never keeps the others from
   // running; each is named in `unreadable` (if given) with why.
   result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr);

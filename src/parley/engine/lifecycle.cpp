@@ -69,21 +69,51 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
   co_return ok();
 }
 
-result<std::vector<open_question>> engine::open_questions() {
+namespace {
+
+dialog_filter asking_dialogs() {
   dialog_filter filter;
   filter.status = events::dialog_status::running;
   filter.with_open_questions = true;
-  auto rows = log_.list_dialogs(filter);
+  return filter;
+}
+
+void add_questions(std::vector<open_question>& out, const dialog_runtime& dialog) {
+  for (const auto& question : dialog.state().questions) out.push_back({dialog.row(), question});
+}
+
+std::vector<open_question> oldest_first(std::vector<open_question> out) {
+  std::sort(out.begin(), out.end(),
+            [](const open_question& a, const open_question& b) { return a.question.asked_at < b.question.asked_at; });
+  return out;
+}
+
+}  // namespace
+
+result<std::vector<open_question>> engine::open_questions() {
+  auto rows = log_.list_dialogs(asking_dialogs());
   if (!rows) return std::move(rows).err();
   std::vector<open_question> out;
   for (const auto& row : *rows) {
     auto loaded = load(row.id);
     if (!loaded) return std::move(loaded).err();
-    for (const auto& question : (*loaded)->state().questions) out.push_back({(*loaded)->row(), question});
+    add_questions(out, **loaded);
   }
-  std::sort(out.begin(), out.end(),
-            [](const open_question& a, const open_question& b) { return a.question.asked_at < b.question.asked_at; });
-  return out;
+  return oldest_first(std::move(out));
+}
+
+asio::awaitable<result<std::vector<open_question>>> engine::open_questions_async() {
+  auto list = [&log = log_] { return log.list_dialogs(asking_dialogs()); };
+  auto rows = co_await read_off_loop(reads_, std::move(list));
+  if (!rows) co_return std::move(rows).err();
+  std::vector<open_question> out;
+  for (const auto& row : *rows) {
+    // Each dialog's questions are taken as it comes: one read earlier may be unloaded meanwhile.
+    auto loaded = co_await load_async(row.id);
+    if (!loaded) co_return std::move(loaded).err();
+    add_questions(out, **loaded);
+  }
+  co_return oldest_first(std::move(out));
 }
 
 asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
@@ -114,6 +144,7 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
   if (sub.row().dead) co_return make_error(errc::conflict, "subdialog " + dialog_id + " is already dead");
   if (auto* generation = sub.generation()) generation->stop("declared dead");
   auto guard = co_await sub.lock().acquire();
+  co_await router_.prefetch_for_dead(sub, reads_);
   if (reason.empty()) reason = "declared dead by a human";
   round_effects fx;
   if (auto staged = stage(sub, events::declared_dead{reason}); !staged) {
@@ -124,5 +155,9 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
 }
 
 result<std::vector<registry_entry>> engine::registry(std::string_view root_id) { return router_.registry(root_id); }
+
+asio::awaitable<result<std::vector<registry_entry>>> engine::registry_async(std::string root_id) {
+  co_return co_await router_.load_registry(std::move(root_id), reads_);
+}
 
 }  // namespace parley::engine

@@ -12,7 +12,10 @@ asio::awaitable<result<bool>> engine::stage_opened_session(dialog_runtime& dialo
   // What the dialog sent but did not await (a generation's end, tool results) must be in the
   // records that `open` reads, and only the session may stay staged if the message is refused.
   if (auto flushed = co_await commit(dialog); !flushed) co_return std::move(flushed).err();
-  auto opening = open();
+  // `open` reads the records and nothing of the loop's (session_opener): on the read thread, so
+  // the records' catch-up does not stall the loop. The dialog's lock is held meanwhile.
+  auto run_open = [&open] { return open(); };
+  auto opening = co_await read_off_loop(reads_, std::move(run_open));
   if (!opening) co_return std::move(opening).err();
   for (auto& payload : *opening) {
     if (auto staged = stage(dialog, std::move(payload)); !staged) co_return std::move(staged).err();

@@ -57,7 +57,7 @@ asio::awaitable<void> engine::retry_stalled() {
 
 asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std::string problem) {
   // A poisoned runtime at rest is dropped here and replayed from the log.
-  auto loaded = load(dialog_id);
+  auto loaded = co_await load_async(dialog_id);
   if (!loaded) {
     // Gone (unknown, or unreadable): nothing to retry; a read failure of the store is retried.
     if (loaded.err().code == errc::not_found || loaded.err().code == errc::corrupt) co_return ok();

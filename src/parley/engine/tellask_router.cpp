@@ -395,15 +395,18 @@ result<std::vector<registry_entry>> tellask_router::registry(std::string_view ro
   for (const auto& [key, sub_id] : dialogs_.tree(std::string(root_id)).registry) {
     auto sub = dialogs_.load(sub_id);
     if (!sub) return std::move(sub).err();
-    const auto& row = (*sub)->row();
-    std::int64_t last_accessed = row.created_at_ms;
-    for (const auto& message : (*sub)->messages()) {
-      if (message.origin == "tellask") last_accessed = message.ts_ms;
-    }
-    out.push_back(
-        {key, sub_id, row.member_id, row.session_slug, row.created_at_ms, last_accessed, (*sub)->lock().locked()});
+    out.push_back(entry_of(key, **sub));
   }
   return out;
+}
+
+registry_entry tellask_router::entry_of(const std::string& key, dialog_runtime& sub) {
+  const auto& row = sub.row();
+  std::int64_t last_accessed = row.created_at_ms;
+  for (const auto& message : sub.messages()) {
+    if (message.origin == "tellask") last_accessed = message.ts_ms;
+  }
+  return {key, sub.id(), row.member_id, row.session_slug, row.created_at_ms, last_accessed, sub.lock().locked()};
 }
 
 result<void> tellask_router::stage(dialog_runtime& dialog, events::event_payload payload) {

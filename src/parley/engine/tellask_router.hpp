@@ -13,9 +13,12 @@
 //
 // It is given only what routing needs: the loaded dialogs and their trees (whose registry it
 // keeps), the team (members, depth limits, language), who hears of staged events, and the record
-// windows a subdialog is created with. Runs on the engine's executor, like the engine.
+// windows a subdialog is created with. Runs on the engine's executor, like the engine. Its loads
+// find their dialogs in memory: the drive awaits the prefetch_for_* of the path first, which reads
+// what is missing on the store's read thread (tellask_prefetch.cpp).
 #pragma once
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -31,6 +34,7 @@
 #include "parley/engine/observer.hpp"
 #include "parley/engine/record_windows.hpp"
 #include "parley/engine/round_effects.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/tools/tool.hpp"
 
@@ -73,8 +77,22 @@ class tellask_router {
                                            events::call_kind call_kind, std::string_view session_slug,
                                            std::string title,
                                            std::optional<events::reflection_spec> reflection = std::nullopt);
-  // The Type B registry of a root (seed 001 registry.yaml), sorted by key.
+  // The Type B registry of a root (seed 001 registry.yaml), sorted by key; dialogs not in memory
+  // are read right here (a CLI verb, a test).
   result<std::vector<registry_entry>> registry(std::string_view root_id);
+  // The same for a coroutine: what is not in memory is read on `reads` (null: right here).
+  boost::asio::awaitable<result<std::vector<registry_entry>>> load_registry(std::string root_id, store_reads* reads);
+
+  // What the routing of a call, a final saying or a dead subdialog will load — a caller, a Type B
+  // session and its earlier caller, the tellaskBacks owed, the tree's registry — read into memory
+  // first, on `reads`, so the routing itself (synchronous) never reads the store on the loop. What
+  // is loaded here stays: the routing runs in a drive of the same tree (or with the subdialog
+  // locked), and the cache drops nothing of a tree with a drive under way, nor a tree with a
+  // dialog loaded. A read that fails is left to the routing, which meets the same failure.
+  boost::asio::awaitable<void> prefetch_for_call(const dialog_runtime& caller, const llm::tool_call& call,
+                                                 store_reads* reads);
+  boost::asio::awaitable<void> prefetch_for_final_saying(const dialog_runtime& dialog, store_reads* reads);
+  boost::asio::awaitable<void> prefetch_for_dead(const dialog_runtime& sub, store_reads* reads);
   // Tells observers that the dialog's open questions (the Q4H index) changed from `previous_count`.
   void notify_questions(const dialog_runtime& dialog, std::int64_t previous_count) const;
 
@@ -121,6 +139,7 @@ class tellask_router {
   // Stages the subdialog's assignment (its next user message, `prompt`) and the caller's wait.
   result<tool_reply> assign(dialog_runtime& caller, dialog_runtime& sub, const teammate_call& tellask,
                             std::string prompt, round_effects& fx);
+  static registry_entry entry_of(const std::string& key, dialog_runtime& sub);
   // Stages an event on the dialog and tells observers at once (before it is durable).
   result<void> stage(dialog_runtime& dialog, events::event_payload payload);
 

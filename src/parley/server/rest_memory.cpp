@@ -11,8 +11,9 @@ namespace parley::server::rest {
 handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  // Reminders live in the dialog's state, derived from its log; the engine loads it once.
-  auto loaded = context.engine.load(dialog_id);
+  // Reminders live in the dialog's state, derived from its log; the engine loads it once, off the
+  // loop.
+  auto loaded = co_await context.engine.load_async(dialog_id);
   if (!loaded) co_return error_response(loaded.err());
   boost::json::array reminders;
   std::int64_t index = 1;  // numbered from 1, as the reminder tools number them
@@ -26,7 +27,7 @@ handler_result get_registry(server_context& context, const rest_request& request
   auto row = find_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // The registry belongs to the root; asking through any dialog of the tree shows the same one.
-  auto entries = context.engine.registry(row->root_id);
+  auto entries = co_await context.engine.registry_async(row->root_id);
   if (!entries) co_return error_response(entries.err());
   boost::json::array out;
   for (const auto& entry : *entries) {

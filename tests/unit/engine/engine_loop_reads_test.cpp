@@ -1,0 +1,418 @@
+// No store read of the engine runs on the thread that runs the io_context once it is given a read
+// thread (engine::set_store_reads). Real Tellask dialogs are driven through the scripted model with
+// a loaded-dialog limit of one, so callers and callees are dropped from memory mid-task, and across
+// a restart: a Type B session resumed, a Type C callee's question answered by a human, its
+// tellaskBack to a caller that is not in memory, a final saying delivered to a caller that is not
+// in memory, and a reflection opened with its records session. Every read of the store — a dialog's events, its
+// row, the list of dialogs, a msgId, its messages, the records — notes the thread it ran on, and
+// the dialogs must end with the same log as an engine without the limit leaves.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "engine_test_support.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/store_reads.hpp"
+#include "parley/store/records_query.hpp"
+
+namespace parley::engine {
+namespace {
+
+namespace asio = boost::asio;
+using testing::temp_team;
+
+// Where each read ran, while the test watches (not while it sets up or compares).
+class read_threads {
+ public:
+  void watch(bool on) { watching_ = on; }
+  void note(const char* what) {
+    if (!watching_) return;
+    const std::lock_guard lock(mutex_);
+    reads_.push_back({what, std::this_thread::get_id()});
+  }
+  // The reads that ran on `loop`, by name.
+  std::vector<std::string> on(std::thread::id loop) const {
+    const std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [what, thread] : reads_) {
+      if (thread == loop) out.push_back(what);
+    }
+    return out;
+  }
+  std::size_t count(std::string_view what) const {
+    const std::lock_guard lock(mutex_);
+    return static_cast<std::size_t>(
+        std::count_if(reads_.begin(), reads_.end(), [what](const read& one) { return one.what == what; }));
+  }
+
+ private:
+  struct read {
+    std::string what;
+    std::thread::id thread;
+  };
+  std::atomic<bool> watching_{false};
+  mutable std::mutex mutex_;
+  std::vector<read> reads_;
+};
+
+// The records of the store, each query noted.
+class noting_records final : public records_query {
+ public:
+  noting_records(records_query& inner, read_threads& threads) : inner_(inner), threads_(threads) {}
+
+  result<std::optional<record_dialogue>> dialogue(std::string_view id) override {
+    threads_.note("records.dialogue");
+    return inner_.dialogue(id);
+  }
+  result<std::optional<record_session>> session(std::string_view id) override {
+    threads_.note("records.session");
+    return inner_.session(id);
+  }
+  result<std::optional<record_turn>> turn(std::string_view id) override {
+    threads_.note("records.turn");
+    return inner_.turn(id);
+  }
+  result<std::optional<record_message>> message(std::string_view id) override {
+    threads_.note("records.message");
+    return inner_.message(id);
+  }
+  result<records_page<record_session>> sessions(const records_filter& filter) override {
+    threads_.note("records.sessions");
+    return inner_.sessions(filter);
+  }
+  result<records_page<record_turn>> turns(const records_filter& filter) override {
+    threads_.note("records.turns");
+    return inner_.turns(filter);
+  }
+  result<records_page<record_message>> messages(const records_filter& filter) override {
+    threads_.note("records.messages");
+    return inner_.messages(filter);
+  }
+  result<records_page<record_dialogue>> dialogues(const records_filter& filter) override {
+    threads_.note("records.dialogues");
+    return inner_.dialogues(filter);
+  }
+  result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override {
+    threads_.note("records.search");
+    return inner_.search(match, filter);
+  }
+  result<std::optional<message_embedding>> embedding(std::string_view message_id) override {
+    threads_.note("records.embedding");
+    return inner_.embedding(message_id);
+  }
+  result<records_page<scored_message>> nearest(std::string_view model, std::span<const float> query,
+                                               const records_filter& filter) override {
+    threads_.note("records.nearest");
+    return inner_.nearest(model, query, filter);
+  }
+  result<records_page<record_introspection>> introspections(const records_filter& filter) override {
+    threads_.note("records.introspections");
+    return inner_.introspections(filter);
+  }
+  result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) override {
+    threads_.note("records.system_utterances");
+    return inner_.system_utterances(filter);
+  }
+  result<std::optional<record_memory_entry>> memory_entry(std::string_view id) override {
+    threads_.note("records.memory_entry");
+    return inner_.memory_entry(id);
+  }
+  result<std::vector<record_memory_link>> memory_links(std::string_view turn_id) override {
+    threads_.note("records.memory_links");
+    return inner_.memory_links(turn_id);
+  }
+  result<std::vector<std::string>> linked_memories(std::string_view dialogue_id) override {
+    threads_.note("records.linked_memories");
+    return inner_.linked_memories(dialogue_id);
+  }
+  result<std::vector<pending_turn>> pending_turns() override {
+    threads_.note("records.pending_turns");
+    return inner_.pending_turns();
+  }
+  result<std::optional<pending_turn>> pending_turn_of(std::string_view dialog_id) override {
+    threads_.note("records.pending_turn_of");
+    return inner_.pending_turn_of(dialog_id);
+  }
+
+ private:
+  records_query& inner_;
+  read_threads& threads_;
+};
+
+// A SQLite store (it keeps the records) whose every read notes its thread.
+class noting_store final : public store {
+ public:
+  explicit noting_store(std::unique_ptr<store> inner) : inner_(std::move(inner)) {
+    if (inner_->records() != nullptr) records_.emplace(*inner_->records(), threads);
+  }
+
+  void append(std::vector<event> batch, append_callback on_durable) override {
+    inner_->append(std::move(batch), std::move(on_durable));
+  }
+  void append_deferred(std::vector<event> batch, append_callback on_durable) override {
+    inner_->append_deferred(std::move(batch), std::move(on_durable));
+  }
+  void flush() override { inner_->flush(); }
+  result<std::vector<event>> read_events(std::string_view id, std::int64_t after) override {
+    threads.note("read_events");
+    return inner_->read_events(id, after);
+  }
+  result<std::vector<event>> read_all_events() override {
+    threads.note("read_all_events");
+    return inner_->read_all_events();
+  }
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override {
+    threads.note("list_dialogs");
+    return inner_->list_dialogs(filter);
+  }
+  result<root_page> list_roots(const root_listing& listing) override {
+    threads.note("list_roots");
+    return inner_->list_roots(listing);
+  }
+  result<std::optional<dialog_row>> get_dialog(std::string_view id) override {
+    threads.note("get_dialog");
+    return inner_->get_dialog(id);
+  }
+  result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
+    threads.note("messages");
+    return inner_->messages(id, course);
+  }
+  result<std::optional<input_record>> find_input(std::string_view msg_id) override {
+    threads.note("find_input");
+    return inner_->find_input(msg_id);
+  }
+  result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
+  store_stats stats() const override { return inner_->stats(); }
+  records_query* records() noexcept override { return records_ ? &*records_ : nullptr; }
+
+  read_threads threads;
+
+ private:
+  std::unique_ptr<store> inner_;
+  std::optional<noting_records> records_;
+};
+
+constexpr const char* kTeam =
+    "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+    "members:\n"
+    "  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic], self_reflection: true}\n"
+    "  helper: {persona: \"You help.\", provider: offline, model: m, toolsets: [basic]}\n";
+
+// The lead sends a Type B session two tasks, then a Type C callee one it cannot do alone; the
+// callee asks the human, then its tellasker (tellaskBack), and replies. In a second root a Type C
+// callee asks the human and, answered, replies at once. Rules on a tool's result come first: a
+// reply is the last tool result after the task.
+constexpr const char* kScript =
+    "members:\n"
+    "  lead:\n"
+    "    - when: {last_tool: \"which format\"}\n      emit: [{saying: \"format-plain\"}]\n"
+    "    - when: {last_tool: \"helper-done\"}\n      emit: [{saying: \"lead-done\"}]\n"
+    "    - when: {last_user: \"first\"}\n"
+    "      emit: [{tool_call: {name: tellask, arguments: {targetAgentId: helper, sessionSlug: s1, "
+    "tellaskContent: \"count one\"}}}]\n"
+    "    - when: {last_user: \"second\"}\n"
+    "      emit: [{tool_call: {name: tellask, arguments: {targetAgentId: helper, sessionSlug: s1, "
+    "tellaskContent: \"count two\"}}}]\n"
+    "    - when: {last_user: \"third\"}\n"
+    "      emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: helper, "
+    "tellaskContent: \"ask a human\"}}}]\n"
+    "    - when: {last_user: \"fifth\"}\n"
+    "      emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: helper, "
+    "tellaskContent: \"pick a color\"}}}]\n"
+    "    - emit: [{saying: \"reflected\"}]\n"
+    "  helper:\n"
+    "    - when: {last_tool: \"blue\"}\n      emit: [{saying: \"helper-done blue\"}]\n"
+    "    - when: {last_tool: \"format-plain\"}\n      emit: [{saying: \"helper-done three\"}]\n"
+    "    - when: {last_tool: \"42\"}\n"
+    "      emit: [{tool_call: {name: tellaskBack, arguments: {tellaskContent: \"which format?\"}}}]\n"
+    "    - when: {last_user: \"count one\"}\n      emit: [{saying: \"helper-done one\"}]\n"
+    "    - when: {last_user: \"count two\"}\n      emit: [{saying: \"helper-done two\"}]\n"
+    "    - when: {last_user: \"ask a human\"}\n"
+    "      emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"what number?\"}}}]\n"
+    "    - when: {last_user: \"pick a color\"}\n"
+    "      emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"what color?\"}}}]\n";
+
+struct engine_loop_reads : ::testing::Test {
+  struct run {
+    std::filesystem::path dir;
+    std::unique_ptr<noting_store> log;
+    std::vector<std::string> roots;
+    std::vector<std::string> reads_on_loop;
+    std::size_t event_reads = 0;  // dialogs read back into memory
+  };
+
+  engine_loop_reads() {
+    std::random_device device;
+    base = std::filesystem::temp_directory_path() / ("parley-loop-reads-" + std::to_string(device()));
+  }
+  ~engine_loop_reads() override { std::filesystem::remove_all(base); }
+  engine_loop_reads(const engine_loop_reads&) = delete;
+  engine_loop_reads& operator=(const engine_loop_reads&) = delete;
+
+  std::unique_ptr<engine> make_engine(asio::io_context& io, store& log) {
+    auto team = files.load();
+    auto made = engine::create(io.get_executor(), log, team, build_providers(team).value(), build_builtin_tools());
+    EXPECT_TRUE(made.has_value()) << made.err().message;
+    return made ? std::move(*made) : nullptr;
+  }
+
+  // The whole scenario, in two processes (engines) over one store. `limit`: the loaded-dialog
+  // limit (0: the default); `off_loop`: whether the engines are given a read thread.
+  run drive_scenario(const std::string& name, std::size_t limit, bool off_loop) {
+    run out;
+    out.dir = base / name;
+    std::filesystem::create_directories(out.dir);
+    out.log = std::make_unique<noting_store>(open_sqlite_store(out.dir.string()).value());
+    auto& log = *out.log;
+    store_reads reads;
+    const auto loop = std::this_thread::get_id();
+    std::vector<user_answer> answers;
+    {  // The first process: the Type B session twice, then the Type C callee that asks the human.
+      asio::io_context io;
+      auto eng = make_engine(io, log);
+      if (limit > 0) eng->set_loaded_dialog_limit(limit);
+      if (off_loop) eng->set_store_reads(&reads);
+      log.threads.watch(true);
+      asio::co_spawn(
+          io,
+          [&]() -> asio::awaitable<void> {
+            new_dialog spec{"lead", "", ""};
+            spec.first_message = "first task";
+            auto id = co_await eng->create_root_dialog(std::move(spec));
+            EXPECT_TRUE(id.has_value()) << id.err().message;
+            if (!id) co_return;
+            out.roots.push_back(*id);
+            co_await eng->wait_until_settled(*id);
+            for (const char* task : {"second task", "third task"}) {
+              auto posted = co_await eng->post_user_message(*id, task, "", "ann");
+              EXPECT_TRUE(posted.has_value()) << task << ": " << posted.err().message;
+              co_await eng->wait_until_settled(*id);
+            }
+            new_dialog other{"lead", "", ""};
+            other.first_message = "fifth task";
+            auto second_root = co_await eng->create_root_dialog(std::move(other));
+            EXPECT_TRUE(second_root.has_value()) << second_root.err().message;
+            if (!second_root) co_return;
+            out.roots.push_back(*second_root);
+            co_await eng->wait_until_settled(*second_root);
+          },
+          asio::detached);
+      io.run();
+      log.threads.watch(false);
+    }
+    {  // After a restart nothing is in memory: the answer, the tellaskBack, the replies, a reflection.
+      asio::io_context io;
+      auto eng = make_engine(io, log);
+      if (limit > 0) eng->set_loaded_dialog_limit(limit);
+      if (off_loop) eng->set_store_reads(&reads);
+      log.threads.watch(true);
+      asio::co_spawn(
+          io,
+          [&]() -> asio::awaitable<void> {
+            // The server's awaitable views read on the read thread too.
+            auto open = co_await eng->open_questions_async();
+            EXPECT_TRUE(open.has_value() && open->size() == 2U) << name << ": both callees ask the human";
+            if (!open) co_return;
+            for (const auto& asked : *open) {
+              user_answer answer;
+              answer.dialog = asked.dialog.id;
+              answer.question_id = asked.question.id;
+              answer.content = asked.question.tellask_content == "what number?" ? "42" : "blue";
+              answer.from = "ann";
+              answers.push_back(std::move(answer));
+            }
+            auto registry = co_await eng->registry_async(out.roots.front());
+            EXPECT_TRUE(registry.has_value() && registry->size() == 1U && registry->front().key == "helper!s1");
+            for (auto& answer : answers) {
+              auto answered = co_await eng->answer_question(answer);
+              EXPECT_TRUE(answered.has_value()) << answered.err().message;
+            }
+            for (const auto& root : out.roots) {
+              co_await eng->wait_until_settled(root);
+            }
+            auto reflection = co_await eng->start_reflection("lead", "api", "zebra review");
+            EXPECT_TRUE(reflection.has_value()) << reflection.err().message;
+            if (reflection) {
+              co_await eng->wait_until_settled(reflection->dialog_id);
+            }
+            const auto resumable = co_await eng->resumable_dialogs_async();
+            EXPECT_EQ(resumable, std::vector<std::string>{}) << "all done";
+          },
+          asio::detached);
+      io.run();
+      log.threads.watch(false);
+    }
+    out.reads_on_loop = log.threads.on(loop);
+    out.event_reads = log.threads.count("read_events");
+    return out;
+  }
+
+  // What each dialog of the store said and did, without ids or times, sorted: two runs that did
+  // the same work compare equal.
+  static std::vector<std::string> shape_of(store& log) {
+    std::vector<std::string> shapes;
+    auto rows = log.list_dialogs({});
+    EXPECT_TRUE(rows.has_value());
+    if (!rows) return shapes;
+    for (const auto& row : *rows) {
+      std::string shape = row.member_id + " " + std::string(events::to_wire(row.kind)) + " " +
+                          std::string(events::to_wire(row.status)) + ":";
+      auto logged = log.read_events(row.id);
+      EXPECT_TRUE(logged.has_value());
+      if (logged) {
+        for (const auto& ev : *logged) shape += " " + std::string(ev.type());
+      }
+      for (std::int64_t course = 1; course <= row.course; ++course) {
+        auto said = log.messages(row.id, course);
+        EXPECT_TRUE(said.has_value());
+        if (!said) continue;
+        for (const auto& message : *said) shape += "\n  " + message.role + ": " + message.content;
+      }
+      shapes.push_back(std::move(shape));
+    }
+    std::sort(shapes.begin(), shapes.end());
+    return shapes;
+  }
+
+  temp_team files{kTeam, kScript};
+  std::filesystem::path base;
+};
+using EngineLoopReads = engine_loop_reads;
+
+TEST_F(EngineLoopReads, TellaskDialogsUnloadedMidTaskAndAfterARestartReadNothingOnTheLoop) {
+  auto unloaded = drive_scenario("unloaded", 1, true);
+  EXPECT_EQ(unloaded.reads_on_loop, std::vector<std::string>{}) << "reads made on the io_context's thread";
+
+  auto kept = drive_scenario("kept", 0, false);
+  // Past the limit, dialogs went and came back mid-task: more of them were read than after the
+  // restart alone.
+  EXPECT_GT(unloaded.event_reads, kept.event_reads);
+  const auto shape = shape_of(*unloaded.log);
+  EXPECT_EQ(shape, shape_of(*kept.log));
+  // The work was done: every reply reached its caller, and the reflection answered.
+  ASSERT_EQ(shape.size(), 6U);  // two roots, a Type B session, two Type C callees, the reflection
+  const auto said = [&shape](const std::string& text) {
+    return std::any_of(shape.begin(), shape.end(),
+                       [&text](const std::string& one) { return one.find(text) != std::string::npos; });
+  };
+  for (const char* text : {"helper-done one", "helper-done two", "which format?", "format-plain", "helper-done three",
+                           "lead-done", "reflected"}) {
+    EXPECT_TRUE(said(text)) << text;
+  }
+}
+
+}  // namespace
+}  // namespace parley::engine
