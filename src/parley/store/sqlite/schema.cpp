@@ -1,5 +1,6 @@
 #include "parley/store/sqlite/schema.hpp"
 
+#include "parley/store/sqlite/compact_log.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
@@ -317,6 +318,8 @@ const std::array kMigrations{
     migration{14, kV14},
     // Version 15: a message's tool calls are read from its event (message_tool_calls.hpp).
     migration{15, kV15MessageToolCallsSql},
+    // Version 17: the log keyed by integers (compact_log.hpp); the shell's view made again over it.
+    migration{17, v17_compact_log_sql(), v13_view_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
