@@ -82,6 +82,30 @@ TEST(CompactLog, EachEventKeepsIntegersAndEachDialogIdAndTypeNameIsStoredOnce) {
   EXPECT_EQ(read->back().type(), "user_message");
 }
 
+// The view joins the maps, so an event whose key lost its row (only damage does that) would vanish
+// from every read: `parley check` (damaged_events) names it instead.
+TEST(CompactLog, AnEventWhoseDialogKeyLostItsRowIsNamedByTheCheckNotLeftOutSilently) {
+  temp_dir dir;
+  {
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    dialog_script root("root-1", "root-1");
+    dialog_script sub("sub-1", "root-1");
+    ASSERT_TRUE(test::append_sync(*s, {root.created("lead"), sub.created("worker", "root-1"), sub.user("work")}));
+  }
+  test::exec(dir.db_file(), "DELETE FROM dialog_keys WHERE id = 'sub-1'");
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  auto damaged = s->damaged_events();
+  ASSERT_TRUE(damaged) << damaged.err().message;
+  ASSERT_EQ(damaged->size(), 2U);
+  EXPECT_EQ(damaged->front().event_id, 2);
+  EXPECT_EQ(damaged->front().seq, 1);
+  EXPECT_NE(damaged->front().problem.find("no row for its dialog key 2"), std::string::npos)
+      << damaged->front().problem;
+  EXPECT_EQ(damaged->back().event_id, 3);
+}
+
 // A batch that fails after making a dialog's key takes the key with it: the writer must not keep
 // using it, or the next creation of that dialog would name a row that is not there.
 TEST(CompactLog, AKeyMadeByABatchThatFailedIsMadeAgainByTheNextBatch) {
