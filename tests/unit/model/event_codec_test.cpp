@@ -148,11 +148,58 @@ TEST(EventCodec, FieldsAtTheirDefaultAreNotWrittenAndReadBackAsTheDefault) {
   const auto wire = encode_payload(plain);
   EXPECT_FALSE(wire.contains("inputArrived"));
   EXPECT_FALSE(wire.contains("model"));
+  EXPECT_FALSE(wire.contains("thinking"));
+  EXPECT_FALSE(wire.contains("toolCalls"));
+  EXPECT_FALSE(wire.contains("interrupted"));
+  EXPECT_EQ(wire.at("saying"), "hi");
   EXPECT_FALSE(wire.contains("memberId"));
   EXPECT_EQ(wire.at("usage"), (boost::json::object{{"inputTokens", 5}, {"outputTokens", 6}}));
   auto back = decode_payload(ev::generation_finished::kType, wire);
   ASSERT_TRUE(back) << back.err().message;
   EXPECT_TRUE(*back == ev::event_payload(plain));
+}
+
+// The fields defaulted since schema version 17 (docs/events.md, "Fields at their default"): an
+// older log writes each of them; it reads as the same event as the shorter form written now.
+TEST(EventCodec, AnOlderLogsFieldsAtTheirDefaultReadTheSameAsTheShortFormWrittenNow) {
+  struct shapes {
+    std::string_view type;
+    const char* older;    // as every version before 17 wrote it
+    const char* shorter;  // as it is written now
+  };
+  const std::vector<shapes> cases = {
+      {"generation_finished",
+       R"({"course":1,"genseq":2,"thinking":"","saying":"","toolCalls":[],"finishReason":"stop","usage":{"inputTokens":1,"outputTokens":1},"interrupted":false})",
+       R"({"course":1,"genseq":2,"finishReason":"stop","usage":{"inputTokens":1,"outputTokens":1}})"},
+      {"tool_result", R"({"course":1,"genseq":1,"callId":"c","name":"lookup","ok":true,"content":"v"})",
+       R"({"course":1,"genseq":1,"callId":"c","name":"lookup","content":"v"})"},
+      {"reply_received",
+       R"({"course":1,"callId":"c","name":"tellaskSessionless","awaited":true,"fromDialogId":"d","fromMemberId":"w","kind":"final","ok":true,"content":"done"})",
+       R"({"course":1,"callId":"c","name":"tellaskSessionless","fromDialogId":"d","fromMemberId":"w","kind":"final","content":"done"})"},
+      {"user_message",
+       R"({"course":1,"content":"x","msgId":"m","origin":"tellask","assignment":{"callerId":"p","callerMemberId":"lead","callId":"c","callName":"tellaskSessionless","sessionSlug":"","tellaskContent":"x"}})",
+       R"({"course":1,"content":"x","msgId":"m","origin":"tellask","assignment":{"callerId":"p","callerMemberId":"lead","callId":"c","callName":"tellaskSessionless","tellaskContent":"x"}})"},
+  };
+  for (const auto& c : cases) {
+    auto older = decode_payload(c.type, boost::json::parse(c.older).as_object());
+    ASSERT_TRUE(older) << c.type << ": " << older.err().message;
+    auto shorter = decode_payload(c.type, boost::json::parse(c.shorter).as_object());
+    ASSERT_TRUE(shorter) << c.type << ": " << shorter.err().message;
+    EXPECT_TRUE(*older == *shorter) << c.type;
+    EXPECT_EQ(encode_payload(*older), boost::json::parse(c.shorter).as_object()) << c.type;
+  }
+  // A value other than the default is written and read as it is.
+  auto failed = decode_payload(
+      "reply_received",
+      boost::json::parse(
+          R"({"course":1,"callId":"c","name":"tellaskSessionless","awaited":false,"fromDialogId":"d","fromMemberId":"w","kind":"final","ok":false,"content":"no"})")
+          .as_object());
+  ASSERT_TRUE(failed) << failed.err().message;
+  const auto& reply = std::get<ev::reply_received>(*failed);
+  EXPECT_FALSE(reply.awaited);
+  EXPECT_FALSE(reply.ok);
+  EXPECT_EQ(encode_payload(*failed).at("awaited"), false);
+  EXPECT_EQ(encode_payload(*failed).at("ok"), false);
 }
 
 struct refusal {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "parley/core/time.hpp"
+#include "parley/store/sqlite/compact_log.hpp"
 #include "sqlite_raw.hpp"
 #include "store_scenarios.hpp"
 
@@ -88,10 +89,12 @@ TEST(SqliteStore, MsgIdsOfMessagesAndAnswersAreFoundAfterAReopenThroughTheirInde
   EXPECT_EQ((*answer)->question_id, "q1");
 
   std::string plan;
-  for (const auto& row : test::query(dir.db_file(),
-                                     "EXPLAIN QUERY PLAN SELECT id FROM events WHERE type IN ('user_message', "
-                                     "'question_answered') AND (CASE WHEN json_valid(payload) THEN "
-                                     "json_extract(payload, '$.msgId') END) = 'a-1'")) {
+  for (const auto& row :
+       test::query(dir.db_file(), "EXPLAIN QUERY PLAN SELECT l.id FROM event_log AS l WHERE l.type_code IN (" +
+                                      std::to_string(sqlite::kUserMessageCode) + ", " +
+                                      std::to_string(sqlite::kQuestionAnsweredCode) +
+                                      ") AND (CASE WHEN json_valid(l.payload) THEN "
+                                      "json_extract(l.payload, '$.msgId') END) = 'a-1'")) {
     plan += row.back() + "\n";
   }
   EXPECT_NE(plan.find("USING INDEX events_by_input_msg_id"), std::string::npos) << plan;
@@ -120,10 +123,12 @@ TEST(SqliteStore, MsgIdsOfMessagesSentToFlowsAreFoundAfterAReopenThroughTheirInd
   EXPECT_EQ((*found)->content, "Write");
 
   std::string plan;
-  for (const auto& row : test::query(dir.db_file(),
-                                     "EXPLAIN QUERY PLAN SELECT id FROM events WHERE type IN ('flow_thread_saved', "
-                                     "'flow_thread_appended') AND (CASE WHEN json_valid(payload) THEN "
-                                     "json_extract(payload, '$.input.msgId') END) = 'fm-1'")) {
+  for (const auto& row :
+       test::query(dir.db_file(), "EXPLAIN QUERY PLAN SELECT l.id FROM event_log AS l WHERE l.type_code IN (" +
+                                      std::to_string(sqlite::kFlowThreadSavedCode) + ", " +
+                                      std::to_string(sqlite::kFlowThreadAppendedCode) +
+                                      ") AND (CASE WHEN json_valid(l.payload) THEN "
+                                      "json_extract(l.payload, '$.input.msgId') END) = 'fm-1'")) {
     plan += row.back() + "\n";
   }
   EXPECT_NE(plan.find("USING INDEX events_by_flow_input_msg_id"), std::string::npos) << plan;

@@ -29,7 +29,7 @@ struct assignment {
     v.required("callerMemberId", s.caller_member_id);
     v.required("callId", s.call_id);
     v.required("callName", s.call_name);
-    v.required("sessionSlug", s.session_slug);
+    v.defaulted("sessionSlug", s.session_slug, "");  // since schema version 17: most calls name none
     v.required("tellaskContent", s.tellask_content);
   }
   bool operator==(const assignment&) const = default;
@@ -161,14 +161,16 @@ struct generation_finished {
   static void fields(S& s, V& v) {
     v.required("course", s.course);
     v.required("genseq", s.genseq);
-    v.required("thinking", s.thinking);
-    v.required("saying", s.saying);
-    v.required("toolCalls", s.tool_calls);
+    // Defaulted since schema version 17 (docs/events.md, "Fields at their default"): a generation
+    // that only calls tools says nothing, and few think or are interrupted. Older logs write them.
+    v.defaulted("thinking", s.thinking, "");
+    v.defaulted("saying", s.saying, "");
+    v.defaulted("toolCalls", s.tool_calls, {});
     v.required("finishReason", s.finish_reason);
     v.optional("model", s.model);
     v.optional("memberId", s.member_id);
     v.required("usage", s.usage);
-    v.required("interrupted", s.interrupted);
+    v.defaulted("interrupted", s.interrupted, false);
     v.defaulted("inputArrived", s.input_arrived, false);
     v.optional("stopReason", s.stop_reason);
     v.optional("promptVersion", s.prompt_version);
@@ -268,7 +270,7 @@ struct tool_result {
     v.required("genseq", s.genseq);
     v.required("callId", s.call_id);
     v.required("name", s.name);
-    v.required("ok", s.ok);
+    v.defaulted("ok", s.ok, true);  // since schema version 17: a failure is the rarer case
     v.required("content", s.content);
     v.optional("image", s.image);
   }

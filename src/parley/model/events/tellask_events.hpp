@@ -58,11 +58,13 @@ struct reply_received {
     v.required("course", s.course);
     v.required("callId", s.call_id);
     v.required("name", s.name);
-    v.required("awaited", s.awaited);
+    // Defaulted since schema version 17 (docs/events.md): nearly every reply ends a wait and is
+    // not a failure. The struct's own initial value of `awaited` stays false for code that builds one.
+    v.defaulted("awaited", s.awaited, true);
     v.required("fromDialogId", s.from_dialog_id);
     v.required("fromMemberId", s.from_member_id);
     v.required("kind", s.kind);
-    v.required("ok", s.ok);
+    v.defaulted("ok", s.ok, true);
     v.required("content", s.content);
     v.optional("backCallId", s.back_call_id);
   }

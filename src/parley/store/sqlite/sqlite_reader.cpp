@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "parley/store/sqlite/compact_log.hpp"
 #include "parley/store/sqlite/log_repair.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 
@@ -86,20 +87,31 @@ result<void> sqlite_reader::prepare_all() {
   PARLEY_TRY(prepare_into(db_, messages_all_, messages + " WHERE e.dialog_id = ?1 ORDER BY e.seq"));
   PARLEY_TRY(
       prepare_into(db_, messages_of_course_, messages + " WHERE e.dialog_id = ?1 AND m.course = ?2 ORDER BY e.seq"));
-  // The expressions and the type tests are the indexes' own (schema.cpp, versions 9 and 10), so each
-  // half of the query is answered by its index.
-  PARLEY_TRY(prepare_into(db_, input_by_msg_id_,
-                          "SELECT id, type, dialog_id, seq, coalesce(json_extract(payload, '$.from'), ''), "
-                          "coalesce(json_extract(payload, '$.content'), ''), "
-                          "coalesce(json_extract(payload, '$.questionId'), '') FROM events "
-                          "WHERE type IN ('user_message', 'question_answered') AND (CASE WHEN json_valid(payload) "
-                          "THEN json_extract(payload, '$.msgId') END) = ?1 "
-                          "UNION ALL "
-                          "SELECT id, type, dialog_id, seq, coalesce(json_extract(payload, '$.input.from'), ''), "
-                          "coalesce(json_extract(payload, '$.input.content'), ''), '' FROM events "
-                          "WHERE type IN ('flow_thread_saved', 'flow_thread_appended') AND (CASE WHEN "
-                          "json_valid(payload) THEN json_extract(payload, '$.input.msgId') END) = ?1 "
-                          "ORDER BY 1 LIMIT 1"));
+  // The expressions and the type tests are the indexes' own (compact_log.cpp, schema version 17), so
+  // each half of the query is answered by its index on event_log.
+  const std::string codes =
+      "l.type_code IN (" + std::to_string(kUserMessageCode) + ", " + std::to_string(kQuestionAnsweredCode) + ")";
+  const std::string flow_codes =
+      "l.type_code IN (" + std::to_string(kFlowThreadSavedCode) + ", " + std::to_string(kFlowThreadAppendedCode) + ")";
+  const std::string identity =
+      "SELECT l.id, (SELECT name FROM event_types WHERE code = l.type_code), "
+      "(SELECT id FROM dialog_keys WHERE key = l.dialog_key), l.seq, ";
+  PARLEY_TRY(
+      prepare_into(db_, input_by_msg_id_,
+                   identity +
+                       "coalesce(json_extract(l.payload, '$.from'), ''), "
+                       "coalesce(json_extract(l.payload, '$.content'), ''), "
+                       "coalesce(json_extract(l.payload, '$.questionId'), '') FROM event_log AS l WHERE " +
+                       codes +
+                       " AND (CASE WHEN json_valid(l.payload) THEN json_extract(l.payload, '$.msgId') END) = ?1 "
+                       "UNION ALL " +
+                       identity +
+                       "coalesce(json_extract(l.payload, '$.input.from'), ''), "
+                       "coalesce(json_extract(l.payload, '$.input.content'), ''), '' FROM event_log AS l WHERE " +
+                       flow_codes +
+                       " AND (CASE WHEN json_valid(l.payload) THEN json_extract(l.payload, '$.input.msgId') "
+                       "END) = ?1 "
+                       "ORDER BY 1 LIMIT 1"));
   return ok();
 }
 

@@ -50,7 +50,7 @@ result<void> table_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, release_, "RELEASE batch"));
   PARLEY_TRY(prepare_into(db, rollback_to_, "ROLLBACK TO batch"));
   PARLEY_TRY(prepare_into(db, insert_event_,
-                          "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) "
+                          "INSERT INTO event_log (dialog_key, root_key, seq, type_code, payload, ts_ms) "
                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
   PARLEY_TRY(prepare_into(db, insert_message_, "INSERT INTO messages (event_id, course) VALUES (?1, ?2)"));
   // A course number can only start once per dialog; a repeated start records the latest one.
@@ -64,10 +64,12 @@ result<void> table_writer::prepare(connection& db) {
                                                 return !is_fixed_column(c);
                                               }) + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, load_dialog_, "SELECT " + dialog_cols + " FROM dialogs WHERE id = ?1"));
+  PARLEY_TRY(keys_.prepare(db));
   return prompts_.prepare(db);
 }
 
 result<void> table_writer::rollback_to_savepoint() {
+  keys_.rolled_back();
   PARLEY_TRY(rollback_to_.run());
   return release_.run();
 }
@@ -79,10 +81,16 @@ result<std::int64_t> table_writer::insert_event(const event& ev) {
   serializer_.reset(&wire);
   char chunk[4096];
   while (!serializer_.done()) payload_text_.append(serializer_.read(chunk, sizeof chunk));
-  insert_event_.bind_text(1, ev.dialog_id);
-  insert_event_.bind_text(2, ev.root_id);
+  auto dialog_key = keys_.dialog_key(ev.dialog_id);
+  if (!dialog_key) return std::move(dialog_key).err();
+  auto root_key = ev.root_id == ev.dialog_id ? dialog_key : keys_.dialog_key(ev.root_id);
+  if (!root_key) return std::move(root_key).err();
+  auto type_code = keys_.type_code(ev.type());
+  if (!type_code) return std::move(type_code).err();
+  insert_event_.bind_int(1, *dialog_key);
+  insert_event_.bind_int(2, *root_key);
   insert_event_.bind_int(3, ev.seq);
-  insert_event_.bind_text(4, ev.type());
+  insert_event_.bind_int(4, *type_code);
   insert_event_.bind_text(5, payload_text_);
   insert_event_.bind_int(6, ev.ts_ms);
   PARLEY_TRY(insert_event_.run());

@@ -13,6 +13,7 @@
 #include "parley/model/event.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/sqlite/compact_log.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
@@ -23,9 +24,19 @@ class table_writer {
   // Prepares every statement on `db`, which must outlive this object.
   result<void> prepare(connection& db);
 
-  result<void> begin() { return begin_.run(); }
-  result<void> commit() { return commit_.run(); }
-  result<void> rollback() { return rollback_.run(); }
+  result<void> begin() {
+    keys_.rolled_back();  // whatever an earlier transaction left pending did not commit
+    return begin_.run();
+  }
+  result<void> commit() {
+    PARLEY_TRY(commit_.run());
+    keys_.committed();
+    return ok();
+  }
+  result<void> rollback() {
+    keys_.rolled_back();
+    return rollback_.run();
+  }
   result<void> savepoint() { return savepoint_.run(); }
   result<void> release() { return release_.run(); }
   // Undoes everything since `savepoint()` and ends the savepoint.
@@ -50,6 +61,8 @@ class table_writer {
   statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
   statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_;
   prompt_version_store prompts_;
+  // Dialog keys of the dialogs in flight, as many as the writer caches latest rows of.
+  log_keys keys_{4096};
 
   // Reused across events so serializing a payload does not allocate.
   boost::json::serializer serializer_;
