@@ -9,10 +9,10 @@
 namespace parley::server::rest {
 
 handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // Reminders live in the dialog's state, derived from its log; the engine loads it once.
-  auto loaded = context.engine.load(dialog_id);
+  auto loaded = co_await context.engine.load_async(dialog_id);
   if (!loaded) co_return error_response(loaded.err());
   boost::json::array reminders;
   std::int64_t index = 1;  // numbered from 1, as the reminder tools number them
@@ -23,9 +23,11 @@ handler_result get_reminders(server_context& context, const rest_request& reques
 }
 
 handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // The registry belongs to the root; asking through any dialog of the tree shows the same one.
+  // The root is read back first off the loop (the engine's registry loads what it lacks in place).
+  if (auto root = co_await context.engine.load_async(row->root_id); !root) co_return error_response(root.err());
   auto entries = context.engine.registry(row->root_id);
   if (!entries) co_return error_response(entries.err());
   boost::json::array out;
@@ -42,12 +44,12 @@ handler_result get_registry(server_context& context, const rest_request& request
 }
 
 handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   std::string path = row->task_doc_path;
   if (path.empty() && row->kind == events::dialog_kind::sub) {
     // Subdialogs work on their root's task.
-    if (auto root = find_dialog(context, request, row->root_id)) path = root->task_doc_path;
+    if (auto root = co_await read_dialog(context, request, row->root_id)) path = root->task_doc_path;
   }
   if (path.empty()) co_return error_response(404, "not_found", "dialog " + dialog_id + " has no Taskdoc");
   const auto sections = engine::read_taskdoc(context.engine.team().workspace, path);
