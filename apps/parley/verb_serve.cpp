@@ -361,7 +361,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads;
   context.reads = &reads;
-  eng->set_store_reads(&reads);  // the engine's misses and msgId checks too
+  eng->set_store_reads(&reads);                          // the engine's misses and msgId checks too
+  channels->set_store_reads(&reads, io.get_executor());  // and the PubChan's hierarchies
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
   // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.
@@ -384,7 +385,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {
-    windows = std::make_unique<server::turn_window_timers>(io.get_executor(), *eng, *records, [] { return now_ms(); });
+    windows = std::make_unique<server::turn_window_timers>(
+        io.get_executor(), *eng, *records, [] { return now_ms(); }, &reads);
     if (auto started = windows->start(); !started) return report(started.err());
   }
   if (settings->reflect_every_ms > 0) {

@@ -1,5 +1,8 @@
 #include "parley/server/pubchan.hpp"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
 #include <algorithm>
 
 #include "parley/core/ids.hpp"
@@ -59,6 +62,9 @@ void pubchan::detach(pubchan_subscriber& subscriber) {
 
 std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
   if (const auto* runtime = engine_.find(dialog_id)) return runtime->row();
+  // With a read thread, never a read here: what the engine reports about a dialog comes while it
+  // holds it, and a dialog it dropped since has nothing new to say.
+  if (reads_ != nullptr) return std::nullopt;
   auto stored = log_.get_dialog(dialog_id);
   if (!stored || !stored->has_value()) return std::nullopt;
   return std::move(**stored);
@@ -69,16 +75,62 @@ void pubchan::forget_parents() {
   parents_.clear();
 }
 
+void pubchan::take_hierarchy(const std::string& root_id, const std::vector<dialog_row>& rows) {
+  if (scanned_roots_.size() >= options_.hierarchies_cached) forget_parents();
+  scanned_roots_.insert(root_id);
+  // Merged, not replaced: children announced while the read was under way stay known.
+  for (const auto& r : rows) {
+    if (!r.parent_id.empty()) parents_.insert(r.parent_id);
+  }
+}
+
+namespace {
+
+result<std::vector<dialog_row>> read_hierarchy(store& log, const std::string& root_id) {
+  dialog_filter filter;
+  filter.root_id = root_id;
+  return log.list_dialogs(filter);
+}
+
+}  // namespace
+
+boost::asio::awaitable<void> pubchan::learn_hierarchy(std::string root_id) {
+  if (scanned_roots_.contains(root_id)) co_return;
+  auto read = [&log = log_, &root_id] { return read_hierarchy(log, root_id); };
+  auto rows = co_await engine::read_off_loop(reads_, std::move(read));
+  // A hierarchy that cannot be read is asked again next time.
+  if (rows) take_hierarchy(root_id, *rows);
+}
+
+boost::asio::awaitable<void> pubchan::learn_in_background(std::string root_id) {
+  co_await learn_hierarchy(root_id);
+  const auto found = learning_.find(root_id);
+  if (found == learning_.end()) co_return;
+  const auto published = std::move(found->second);
+  learning_.erase(found);
+  for (const auto& id : published) {
+    if (!parents_.contains(id)) continue;
+    publish_state(id, 0);
+    const auto row = row_of(id);
+    if (row && row->parent_id.empty()) {
+      broadcast(encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(*row, true)}}),
+                *row);
+    }
+  }
+}
+
 bool pubchan::has_children(const dialog_row& row) {
   // Children created before this process started are in the store; later ones arrive as events.
-  if (scanned_roots_.size() >= options_.hierarchies_cached) forget_parents();
-  if (scanned_roots_.insert(row.root_id).second) {
-    dialog_filter filter;
-    filter.root_id = row.root_id;
-    if (auto rows = log_.list_dialogs(filter)) {
-      for (const auto& r : *rows) {
-        if (!r.parent_id.empty()) parents_.insert(r.parent_id);
-      }
+  if (!scanned_roots_.contains(row.root_id)) {
+    if (reads_ == nullptr) {
+      // No read thread (tests, benchmarks): read right here, as the answer is wanted now.
+      if (auto rows = read_hierarchy(log_, row.root_id)) take_hierarchy(row.root_id, *rows);
+    } else {
+      // Never a read on the loop: what is known now goes out, and the hierarchy is read on the
+      // read thread; a dialog that turns out to have children then has its state published again.
+      auto [learning, first] = learning_.try_emplace(row.root_id);
+      learning->second.insert(row.id);
+      if (first) boost::asio::co_spawn(executor_, learn_in_background(row.root_id), boost::asio::detached);
     }
   }
   return parents_.contains(row.id);
@@ -121,14 +173,22 @@ std::int64_t pubchan::last_seq(std::string_view dialog_id) const {
 
 result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
                                 std::optional<std::int64_t> after_seq, std::string_view epoch) {
-  auto found = channels_.find(std::string(dialog_id));
-  if (found == channels_.end()) {
-    const auto row = row_of(dialog_id);
-    if (!row) return make_error(errc::not_found, "dialog.selfId: no dialog '" + std::string(dialog_id) + "'");
-    channel_of(dialog_id, row->root_id);
-    found = channels_.find(std::string(dialog_id));
+  std::string root_id;
+  if (const auto* runtime = engine_.find(dialog_id)) {
+    root_id = runtime->row().root_id;
+  } else {
+    auto stored = log_.get_dialog(dialog_id);
+    if (!stored) return std::move(stored).err();
+    if (!*stored) return make_error(errc::not_found, "dialog.selfId: no dialog '" + std::string(dialog_id) + "'");
+    root_id = (*stored)->root_id;
   }
-  channel& ch = found->second;
+  subscribe(subscriber, dialog_id, root_id, after_seq, epoch);
+  return ok();
+}
+
+void pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id, std::string_view root_id,
+                        std::optional<std::int64_t> after_seq, std::string_view epoch) {
+  channel& ch = channel_of(dialog_id, root_id);
   auto& subscribed = connections_[&subscriber];
   if (subscribed.insert(std::string(dialog_id)).second) ch.subscribers.push_back(&subscriber);
 
@@ -154,7 +214,6 @@ result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view
       subscriber.deliver(ch.ring[i]);
     }
   }
-  return ok();
 }
 
 void pubchan::unsubscribe(pubchan_subscriber& subscriber, std::string_view dialog_id) {
@@ -340,15 +399,26 @@ void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
 void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }
 
 void pubchan::on_questions_count(const engine::questions_count_update& update) {
-  const auto root = row_of(update.root_id);
-  if (!root) return;
-  broadcast(encode_packet("questions_count_update",
-                          boost::json::object{
-                              {"previousCount", update.previous_count},
-                              {"questionCount", update.question_count},
-                              {"dialog", boost::json::object{{"selfId", update.self_id}, {"rootId", update.root_id}}},
-                              {"course", update.course}}),
-            *root);
+  auto packet = encode_packet(
+      "questions_count_update",
+      boost::json::object{{"previousCount", update.previous_count},
+                          {"questionCount", update.question_count},
+                          {"dialog", boost::json::object{{"selfId", update.self_id}, {"rootId", update.root_id}}},
+                          {"course", update.course}});
+  if (const auto root = row_of(update.root_id)) {
+    broadcast(packet, *root);
+  } else if (reads_ == nullptr) {
+    if (auto stored = log_.get_dialog(update.root_id); stored && *stored) broadcast(packet, **stored);
+  } else {
+    boost::asio::co_spawn(executor_, broadcast_after_reading(std::move(packet), std::string(update.root_id)),
+                          boost::asio::detached);
+  }
+}
+
+boost::asio::awaitable<void> pubchan::broadcast_after_reading(packet_ptr packet, std::string root_id) {
+  auto read = [&log = log_, &root_id] { return log.get_dialog(root_id); };
+  auto root = co_await engine::read_off_loop(reads_, std::move(read));
+  if (root && *root) broadcast(packet, **root);
 }
 
 }  // namespace parley::server

@@ -18,9 +18,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/observer.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/server/server_options.hpp"
 #include "parley/server/wire_packet.hpp"
 #include "parley/store/store.hpp"
@@ -53,10 +57,27 @@ class pubchan : public engine::engine_observer {
   void attach(pubchan_subscriber& subscriber);
   void detach(pubchan_subscriber& subscriber);
 
-  // Delivers the replay (afterSeq + epoch inside the window) or a `resync`, then live events.
-  // Fails with not_found for an unknown dialog.
+  // Where the PubChan reads the store: on this read thread, never on the loop (null: right there,
+  // for tests and benchmarks that build a PubChan without one).
+  // What it awaits resumes on `executor`, the engine's.
+  void set_store_reads(engine::store_reads* reads, boost::asio::any_io_executor executor) {
+    reads_ = reads;
+    executor_ = std::move(executor);
+  }
+
+  // Delivers the replay (afterSeq + epoch inside the window) or a `resync`, then live events. The
+  // caller has read the dialog's row (it checked that the dialog exists and who may see it), so
+  // subscribing reads nothing.
+  void subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id, std::string_view root_id,
+                 std::optional<std::int64_t> after_seq, std::string_view epoch);
+  // The same for a caller that has no row: the engine's, else the store's, read right here — for
+  // tests and tools with no loop to keep free. Fails with not_found for an unknown dialog.
   result<void> subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
                          std::optional<std::int64_t> after_seq, std::string_view epoch);
+  // Reads which dialogs of the hierarchy `root_id` have children, unless known already: awaited
+  // by an input or a subscription before it reaches a hierarchy the store holds from before this
+  // process, so that the state packets that follow say `hasChildren` without a read on the loop.
+  boost::asio::awaitable<void> learn_hierarchy(std::string root_id);
   void unsubscribe(pubchan_subscriber& subscriber, std::string_view dialog_id);
 
   // Closes every WebSocket with code 1001 (going away): graceful shutdown.
@@ -104,8 +125,17 @@ class pubchan : public engine::engine_observer {
   void publish_state(std::string_view dialog_id, std::int64_t log_seq);
   void publish_log_event(channel& ch, const event& ev);
   void publish_subdialog_created(const event& ev);
+  // The row of a dialog the engine holds; else nullopt, or without a read thread the store's.
   std::optional<dialog_row> row_of(std::string_view dialog_id);
   bool has_children(const dialog_row& row);
+  // The parents of a hierarchy, merged into parents_.
+  void take_hierarchy(const std::string& root_id, const std::vector<dialog_row>& rows);
+  // has_children asked of a hierarchy nobody learnt: read in the background; the dialogs whose
+  // state went out meanwhile are published again if they turn out to have children.
+  boost::asio::awaitable<void> learn_in_background(std::string root_id);
+  // A global packet about a root the engine does not hold: to whom it goes is the root's row's to
+  // say, read on the read thread first.
+  boost::asio::awaitable<void> broadcast_after_reading(packet_ptr packet, std::string root_id);
   // Drops both caches of the store's hierarchy; has_children then asks the store again.
   void forget_parents();
 
@@ -125,6 +155,10 @@ class pubchan : public engine::engine_observer {
   // store again).
   std::unordered_set<std::string> parents_;        // dialogs known to have children
   std::unordered_set<std::string> scanned_roots_;  // hierarchies whose parents_ came from the store
+  // Hierarchies read in the background, with the dialogs whose state was published before.
+  std::unordered_map<std::string, std::set<std::string>> learning_;
+  engine::store_reads* reads_ = nullptr;
+  boost::asio::any_io_executor executor_;
 };
 
 }  // namespace parley::server

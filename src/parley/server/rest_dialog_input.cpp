@@ -70,7 +70,7 @@ boost::json::object accepted(const std::string& msg_id) {
 }  // namespace
 
 handler_result post_message(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   auto body = read_body<post_message_request>(request, false, failure);
@@ -92,7 +92,7 @@ handler_result post_message(server_context& context, const rest_request& request
 }
 
 handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   auto body = read_body<answer_request>(request, false, failure);
@@ -110,12 +110,15 @@ handler_result post_answer(server_context& context, const rest_request& request,
 }
 
 handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   const auto body = read_body<stop_request>(request, true, failure);
   if (!body) co_return failure;
-  // Nothing running is not an error for the client: the dialog is stopped either way.
+  // Nothing running is not an error for the client: the dialog is stopped either way. A dialog not
+  // in memory runs nothing, and is not read back into memory on the loop just to say so.
+  if (context.engine.find(dialog_id) == nullptr)
+    co_return json_response(200, boost::json::object{{"stopped", false}});
   const auto stopped = context.engine.stop(dialog_id, stop_reason_of(request, *body));
   if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
@@ -126,11 +129,14 @@ handler_result post_stop_all(server_context& context, const rest_request& reques
   const auto body = read_body<stop_request>(request, true, failure);
   if (!body) co_return failure;
   const std::string reason = stop_reason_of(request, *body, " (stop all)");
-  boost::json::array stopped;
+  std::vector<dialog_row> running;
   for (const auto& id : context.engine.running_dialogs()) {
-    // Only what the asker may see: under --users, one user's stop all leaves the others' work.
-    const auto* runtime = context.engine.find(id);
-    if (runtime == nullptr || !may_see(context, request.who, runtime->row())) continue;
+    if (const auto* runtime = context.engine.find(id)) running.push_back(runtime->row());
+  }
+  // Only what the asker may see: under --users, one user's stop all leaves the others' work.
+  const auto visible = co_await read_visible_ids(context, request, std::move(running));
+  boost::json::array stopped;
+  for (const auto& id : visible) {
     if (context.engine.stop(id, reason)) stopped.emplace_back(id);
   }
   co_return json_response(200, boost::json::object{{"stopped", std::move(stopped)}});
@@ -139,10 +145,12 @@ handler_result post_stop_all(server_context& context, const rest_request& reques
 handler_result post_resume_all(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   boost::json::array resumed;
   boost::json::array refused;
-  const auto candidates = context.engine.resumable_dialogs(true);  // named: it lives across the co_awaits
-  for (const auto& id : candidates) {
-    const auto* runtime = context.engine.find(id);
-    if (runtime == nullptr || !may_see(context, request.who, runtime->row())) continue;
+  std::vector<dialog_row> candidates;
+  for (const auto& id : co_await context.engine.resumable_dialogs_async()) {
+    if (const auto* runtime = context.engine.find(id)) candidates.push_back(runtime->row());
+  }
+  const auto visible = co_await read_visible_ids(context, request, std::move(candidates));
+  for (const auto& id : visible) {
     if (auto done = co_await context.engine.resume(id)) {
       resumed.emplace_back(id);
     } else {
@@ -154,7 +162,7 @@ handler_result post_resume_all(server_context& context, const rest_request& requ
 }
 
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   auto resumed = co_await context.engine.resume(dialog_id);
   if (!resumed) co_return error_response(resumed.err());
@@ -162,7 +170,7 @@ handler_result post_resume(server_context& context, const rest_request& request,
 }
 
 handler_result post_dead(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   const auto body = read_body<declare_dead_request>(request, true, failure);
@@ -173,24 +181,24 @@ handler_result post_dead(server_context& context, const rest_request& request, s
   }
   auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, body->reason);
   if (!declared) co_return error_response(declared.err());
-  auto updated = find_dialog(context, request, dialog_id);
+  auto updated = co_await read_dialog_summary(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
-  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
+  co_return json_response(200, boost::json::object{{"dialog", std::move(*updated)}});
 }
 
 namespace {
 
 handler_result set_root_status(server_context& context, const rest_request& request, std::string dialog_id,
                                events::dialog_status to) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   rest_response failure;
   if (!read_body<no_fields_request>(request, true, failure)) co_return failure;
   auto changed = co_await context.engine.set_root_status(dialog_id, to);
   if (!changed) co_return error_response(changed.err());
-  auto updated = find_dialog(context, request, dialog_id);
+  auto updated = co_await read_dialog_summary(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
-  co_return json_response(200, boost::json::object{{"dialog", summary_of(context.log, *updated)}});
+  co_return json_response(200, boost::json::object{{"dialog", std::move(*updated)}});
 }
 
 }  // namespace

@@ -173,13 +173,13 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
     if (!posted) co_return error_response(posted.err());
     if (!opened.empty()) session_id = opened;
   }
-  auto row = find_dialog(context, request, id);
-  if (!row) co_return error_response(row.err());
+  auto summary = co_await read_dialog_summary(context, request, id);
+  if (!summary) co_return error_response(summary.err());
   if (made_by_first_try) {
-    co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}, {"reused", false}});
+    co_return json_response(201, boost::json::object{{"dialog", std::move(*summary)}, {"reused", false}});
   }
   co_return json_response(
-      200, boost::json::object{{"dialog", summary_of(context.log, *row)}, {"reused", true}, {"sessionId", session_id}});
+      200, boost::json::object{{"dialog", std::move(*summary)}, {"reused", true}, {"sessionId", session_id}});
 }
 
 }  // namespace
@@ -272,7 +272,10 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   }
 
   if (body->reuse) {
-    auto pair = find_pair_dialog(context, request.who->id, answering);
+    auto find = [&context, user = request.who->id, member = answering] {
+      return find_pair_dialog(context, user, member);
+    };
+    auto pair = co_await read_store(context, std::move(find));
     if (!pair) co_return error_response(pair.err());
     if (*pair) {
       co_return co_await continue_pair_dialog(context, request, (*pair)->id, std::move(*input), std::move(*attachment));
@@ -284,12 +287,13 @@ handler_result create_dialog(server_context& context, const rest_request& reques
     auto earlier = co_await context.engine.dialog_of_retry(sent);
     if (!earlier) co_return error_response(earlier.err());
     if (*earlier) {
-      auto row = find_dialog(context, request, **earlier);
+      auto row = co_await read_dialog(context, request, **earlier);
       if (!row) co_return error_response(row.err());
       // The first attempt may have been cut between its commit and sharing its upload.
       if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
         co_return error_response(shared.err());
-      co_return json_response(201, boost::json::object{{"dialog", summary_of(context.log, *row)}});
+      auto summary = co_await read_summary(context, std::move(*row));
+      co_return json_response(201, boost::json::object{{"dialog", std::move(summary)}});
     }
   }
   // A hosting AI is the group's default responder (group_routing.hpp).

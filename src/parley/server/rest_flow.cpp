@@ -29,9 +29,10 @@ boost::json::object flow_view(const server_context& context, const dialog_row& r
                              {"thread", flow::to_json(shown)}};
 }
 
-// The main thread of a flow's dialog; 404 for a dialog that holds none.
-result<flow::flow_thread> read_flow_thread(server_context& context, const dialog_row& row) {
-  auto events = context.log.read_events(row.id);
+// The main thread of a flow's dialog; 404 for a dialog that holds none. Reads the log: called
+// inside read_store.
+result<flow::flow_thread> read_flow_thread(store& log, const dialog_row& row) {
+  auto events = log.read_events(row.id);
   if (!events) return std::move(events).err();
   if (!flow::is_flow_dialog(*events)) {
     return make_error(errc::not_found, "dialog " + row.id + " is not a flow's thread (its member is " + row.member_id +
@@ -75,7 +76,7 @@ bool is_flow_member(const server_context& context, std::string_view member_id) {
 }
 
 handler_result get_flow_thread(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   for (const auto& [key, value] : request.query) {
     if (key != "path") co_return field_error(make_error(errc::invalid_argument, key + ": unknown parameter; use path"));
@@ -84,7 +85,8 @@ handler_result get_flow_thread(server_context& context, const rest_request& requ
   const std::string path_text = asked == request.query.end() ? std::string() : asked->second;
   auto path = flow::parse_sub_thread_path(path_text);
   if (!path) co_return field_error(make_error(errc::invalid_argument, "path: " + path.err().message));
-  auto main = read_flow_thread(context, *row);
+  auto read_thread = [&log = context.log, &row = *row] { return read_flow_thread(log, row); };
+  auto main = co_await read_store(context, std::move(read_thread));
   if (!main) co_return error_response(main.err());
   auto shown = flow::get_sub_thread_by_path(*main, *path);
   if (!shown) co_return field_error(make_error(errc::invalid_argument, "path: " + shown.err().message));
@@ -114,10 +116,11 @@ handler_result create_flow_dialog(server_context& context, const rest_request& r
     started = co_await context.flows->start(member_id, input.content, std::move(humans), std::move(recorded));
   }
   if (!started) co_return error_response(started.err());
-  auto row = find_dialog(context, request, started->id);
+  auto row = co_await read_dialog(context, request, started->id);
   if (!row) co_return error_response(row.err());
+  auto summary = co_await read_summary(context, *row);
   co_return json_response(201,
-                          boost::json::object{{"dialog", summary_of(context.log, *row)},
+                          boost::json::object{{"dialog", std::move(summary)},
                                               {"flow", flow_view(context, *row, *started, kMainThread, *started)}});
 }
 

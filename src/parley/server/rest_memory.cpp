@@ -9,7 +9,7 @@
 namespace parley::server::rest {
 
 handler_result get_reminders(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // Reminders live in the dialog's state, derived from its log; the engine loads it once, off the
   // loop.
@@ -24,7 +24,7 @@ handler_result get_reminders(server_context& context, const rest_request& reques
 }
 
 handler_result get_registry(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   // The registry belongs to the root; asking through any dialog of the tree shows the same one.
   auto entries = co_await context.engine.registry_async(row->root_id);
@@ -43,12 +43,12 @@ handler_result get_registry(server_context& context, const rest_request& request
 }
 
 handler_result get_taskdoc(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
+  auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
   std::string path = row->task_doc_path;
   if (path.empty() && row->kind == events::dialog_kind::sub) {
     // Subdialogs work on their root's task.
-    if (auto root = find_dialog(context, request, row->root_id)) path = root->task_doc_path;
+    if (auto root = co_await read_dialog(context, request, row->root_id)) path = root->task_doc_path;
   }
   if (path.empty()) co_return error_response(404, "not_found", "dialog " + dialog_id + " has no Taskdoc");
   const auto sections = engine::read_taskdoc(context.engine.team().workspace, path);

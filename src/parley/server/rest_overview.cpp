@@ -6,6 +6,7 @@
 
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 
@@ -23,16 +24,19 @@ handler_result get_status(server_context& context, const rest_request& request, 
     store["problem"] = std::move(problem);
   }
   // Run control's counts, among the dialogs the asker may see.
-  std::int64_t running = 0;
-  std::int64_t resumable = 0;
-  for (const auto& id : context.engine.running_dialogs()) {
-    if (const auto* dialog = context.engine.find(id); dialog && may_see(context, request.who, dialog->row())) ++running;
-  }
-  for (const auto& id : context.engine.resumable_dialogs(false)) {
-    if (const auto* dialog = context.engine.find(id); dialog && may_see(context, request.who, dialog->row())) {
-      ++resumable;
+  const auto rows_of = [&context](const std::vector<std::string>& ids) {
+    std::vector<dialog_row> rows;
+    for (const auto& id : ids) {
+      if (const auto* dialog = context.engine.find(id)) rows.push_back(dialog->row());
     }
-  }
+    return rows;
+  };
+  auto running_rows = rows_of(context.engine.running_dialogs());
+  auto resumable_rows = rows_of(context.engine.resumable_dialogs(false));
+  const auto running =
+      static_cast<std::int64_t>((co_await read_visible_ids(context, request, std::move(running_rows))).size());
+  const auto resumable =
+      static_cast<std::int64_t>((co_await read_visible_ids(context, request, std::move(resumable_rows))).size());
   co_return json_response(
       200,
       boost::json::object{{"version", context.version},
@@ -71,7 +75,8 @@ handler_result get_team(server_context& context, const rest_request& /*request*/
 }
 
 handler_result get_usage(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
-  auto rows = context.log.list_dialogs(dialog_filter{});
+  auto list = [&log = context.log] { return log.list_dialogs(dialog_filter{}); };
+  auto rows = co_await read_store(context, std::move(list));
   if (!rows) co_return error_response(rows.err());
   // A user counts the tokens of the dialogs they may see, no one else's.
   if (context.users.multi_user()) {

@@ -7,13 +7,16 @@
 #include "parley/server/prompt_log.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 
 handler_result get_prompts(server_context& context, const rest_request& request, std::string dialog_id) {
-  auto row = find_dialog(context, request, dialog_id);
-  if (!row) co_return error_response(row.err());
-  auto logged = read_logged_prompts(context.log, dialog_id);
+  auto read = [&context, &request, &dialog_id]() -> result<std::vector<logged_prompt>> {
+    if (auto row = find_dialog(context, request, dialog_id); !row) return std::move(row).err();
+    return read_logged_prompts(context.log, dialog_id);
+  };
+  auto logged = co_await read_store(context, std::move(read));
   if (!logged) co_return error_response(logged.err());
   boost::json::array prompts;
   for (const auto& entry : *logged) {

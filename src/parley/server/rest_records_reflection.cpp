@@ -6,6 +6,7 @@
 #include <boost/json/array.hpp>
 
 #include <functional>
+#include <variant>
 
 #include "parley/core/ids.hpp"
 #include "parley/model/records_write_rules.hpp"
@@ -14,6 +15,7 @@
 #include "parley/server/records_write_support.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 namespace {
@@ -52,25 +54,32 @@ handler_result post_introspection(server_context& context, const rest_request& r
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto session = existing(records.session(session_id), "session", session_id);
-  if (!session) co_return error_response(session.err());
-  // Whether the asker may see the session comes first: another user's session answers exactly
-  // like an unknown one, never with a conflict that would tell it exists.
-  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  if (session->session_type != "self_reflection") {
-    co_return error_response(records_rules::may_record_introspection(*session).err());
-  }
-  for (const auto& id : body->related_memory_ids) {
-    auto memory = visible_memory(context, request, records, id);
-    if (!memory) co_return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
-  }
+  // The session's dialogue, read before anything is appended; a refusal is the response.
+  auto find = [&]() -> std::variant<record_dialogue, rest_response> {
+    auto session = existing(records.session(session_id), "session", session_id);
+    if (!session) return error_response(session.err());
+    // Whether the asker may see the session comes first: another user's session answers exactly
+    // like an unknown one, never with a conflict that would tell it exists.
+    auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+    if (!dialogue) return error_response(dialogue.err());
+    if (session->session_type != "self_reflection") {
+      return error_response(records_rules::may_record_introspection(*session).err());
+    }
+    for (const auto& id : body->related_memory_ids) {
+      auto memory = visible_memory(context, request, records, id);
+      if (!memory) return error_response(400, "bad_field", "related_memory_ids: " + memory.err().message);
+    }
+    return std::move(*dialogue);
+  };
+  auto found = co_await read_store(context, std::move(find));
+  if (auto* refusal = std::get_if<rest_response>(&found)) co_return std::move(*refusal);
+  const auto& dialogue = std::get<record_dialogue>(found);
 
   const std::string turn_id = new_uuid();
   auto turn = introspection_event(*body);
   turn.turn_id = turn_id;
   turn.session_id = session_id;
-  turn.ai_id = dialogue->ai_id;
+  turn.ai_id = dialogue.ai_id;
   if (!turn.generated_entry.value_or("").empty()) turn.memory_id = new_uuid();
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(session_id), "session", session_id);
@@ -78,25 +87,28 @@ handler_result post_introspection(server_context& context, const rest_request& r
     return records_rules::may_record_introspection(*now);
   };
   events::event_payload recorded = std::move(turn);
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(recorded), std::move(check));
+  auto written = co_await append_write(context, dialogue.dialog_id, std::move(recorded), std::move(check));
   if (!written) co_return refused(written.err());
   // Links to earlier memory entries are events of their own, each a fact of the log.
   for (const auto& memory_id : body->related_memory_ids) {
     std::function<result<void>()> always = [] { return ok(); };
     events::event_payload link = events::record_memory_link{turn_id, memory_id};
-    auto linked = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
+    auto linked = co_await append_write(context, dialogue.dialog_id, std::move(link), std::move(always));
     if (!linked) co_return error_response(linked.err());
   }
-  records_filter of_session;
-  of_session.session_id = session_id;
-  of_session.sort_by = "started_at";
-  of_session.limit = 500;
-  auto turns = records.introspections(of_session);
-  if (!turns) co_return error_response(turns.err());
-  for (const auto& listed : turns->items) {
-    if (listed.id == turn_id) co_return json_response(201, {{"introspection_turn", introspection_json(listed)}});
-  }
-  co_return error_response(500, "internal", "introspection turn " + turn_id + " was not recorded");
+  auto read_back = [&]() -> rest_response {
+    records_filter of_session;
+    of_session.session_id = session_id;
+    of_session.sort_by = "started_at";
+    of_session.limit = 500;
+    auto turns = records.introspections(of_session);
+    if (!turns) return error_response(turns.err());
+    for (const auto& listed : turns->items) {
+      if (listed.id == turn_id) return json_response(201, {{"introspection_turn", introspection_json(listed)}});
+    }
+    return error_response(500, "internal", "introspection turn " + turn_id + " was not recorded");
+  };
+  co_return co_await read_store(context, std::move(read_back));
 }
 
 handler_result post_memory_link(server_context& context, const rest_request& request, std::string turn_id) {
@@ -105,18 +117,24 @@ handler_result post_memory_link(server_context& context, const rest_request& req
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto turn = existing(records.turn(turn_id), "turn", turn_id);
-  if (!turn) co_return error_response(turn.err());
-  // The turn's visibility first: for another user's turn, nothing is said about the memory.
-  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+  auto find = [&]() -> result<record_dialogue> {
+    auto turn = existing(records.turn(turn_id), "turn", turn_id);
+    if (!turn) return std::move(turn).err();
+    // The turn's visibility first: for another user's turn, nothing is said about the memory.
+    auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+    if (!dialogue) return dialogue;
+    auto memory = visible_memory(context, request, records, body->memory_id);
+    if (!memory) return std::move(memory).err();
+    return dialogue;
+  };
+  auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
-  auto memory = visible_memory(context, request, records, body->memory_id);
-  if (!memory) co_return error_response(memory.err());
   std::function<result<void>()> always = [] { return ok(); };
   events::event_payload link = events::record_memory_link{turn_id, body->memory_id};
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(link), std::move(always));
   if (!written) co_return refused(written.err());
-  auto links = records.memory_links(turn_id);
+  auto read_back = [&records, &turn_id] { return records.memory_links(turn_id); };
+  auto links = co_await read_store(context, std::move(read_back));
   if (!links) co_return error_response(links.err());
   boost::json::array list;
   for (const auto& stored : *links) list.push_back(memory_link_json(stored));

@@ -9,6 +9,7 @@
 #include <boost/json/object.hpp>
 
 #include <functional>
+#include <variant>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/time.hpp"
@@ -18,6 +19,7 @@
 #include "parley/server/records_write_support.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server::rest {
 namespace {
@@ -62,7 +64,10 @@ handler_result post_session(server_context& context, const rest_request& request
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto dialogue = visible_dialogue_of(context, request, records, body->dialogue_id, "dialogue", body->dialogue_id);
+  auto find = [&] {
+    return visible_dialogue_of(context, request, records, body->dialogue_id, "dialogue", body->dialogue_id);
+  };
+  auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string session_id = new_uuid();
@@ -74,7 +79,8 @@ handler_result post_session(server_context& context, const rest_request& request
   events::event_payload opened = session_event(*body, session_id);
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
   if (!written) co_return refused(written.err());
-  auto session = existing(records.session(session_id), "session", session_id);
+  auto read_back = [&] { return existing(records.session(session_id), "session", session_id); };
+  auto session = co_await read_store(context, std::move(read_back));
   if (!session) co_return error_response(session.err());
   co_return json_response(201, {{"session", session_json(*session)}, {"session_id", session_id}});
 }
@@ -85,9 +91,12 @@ handler_result close_session(server_context& context, const rest_request& reques
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto session = existing(records.session(id), "session", id);
-  if (!session) co_return error_response(session.err());
-  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+  auto find = [&]() -> result<record_dialogue> {
+    auto session = existing(records.session(id), "session", id);
+    if (!session) return std::move(session).err();
+    return visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+  };
+  auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
   events::event_payload closing = events::record_session_closed{id, body->summary, body->reason.value_or("")};
@@ -100,7 +109,8 @@ handler_result close_session(server_context& context, const rest_request& reques
   };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
   if (!written) co_return refused(written.err());
-  auto closed = existing(records.session(id), "session", id);
+  auto read_back = [&] { return existing(records.session(id), "session", id); };
+  auto closed = co_await read_store(context, std::move(read_back));
   if (!closed) co_return error_response(closed.err());
   co_return json_response(200, {{"session", session_json(*closed)}});
 }
@@ -111,9 +121,12 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto session = existing(records.session(body->session_id), "session", body->session_id);
-  if (!session) co_return error_response(session.err());
-  auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+  auto find = [&]() -> result<record_dialogue> {
+    auto session = existing(records.session(body->session_id), "session", body->session_id);
+    if (!session) return std::move(session).err();
+    return visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
+  };
+  auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string turn_id = new_uuid();
@@ -130,7 +143,8 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(opened), std::move(check));
   if (!written) co_return refused(written.err());
-  auto turn = existing(records.turn(turn_id), "turn", turn_id);
+  auto read_back = [&] { return existing(records.turn(turn_id), "turn", turn_id); };
+  auto turn = co_await read_store(context, std::move(read_back));
   if (!turn) co_return error_response(turn.err());
   co_return json_response(
       201, {{"turn", turn_json(*turn)}, {"turn_id", turn_id}, {"status", records_rules::seed_turn_status(*turn)}});
@@ -142,9 +156,12 @@ handler_result close_turn(server_context& context, const rest_request& request, 
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto turn = existing(records.turn(id), "turn", id);
-  if (!turn) co_return error_response(turn.err());
-  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+  auto find = [&]() -> result<record_dialogue> {
+    auto turn = existing(records.turn(id), "turn", id);
+    if (!turn) return std::move(turn).err();
+    return visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+  };
+  auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
   const std::string status = records_rules::turn_status_of(body->status);
@@ -153,7 +170,8 @@ handler_result close_turn(server_context& context, const rest_request& request, 
   std::function<result<void>()> check = [&] { return turn_is_open(records, id); };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
   if (!written) co_return refused(written.err());
-  auto closed = existing(records.turn(id), "turn", id);
+  auto read_back = [&] { return existing(records.turn(id), "turn", id); };
+  auto closed = co_await read_store(context, std::move(read_back));
   if (!closed) co_return error_response(closed.err());
   co_return json_response(
       200, {{"turn", turn_json(*closed)}, {"turn_id", id}, {"status", records_rules::seed_turn_status(*closed)}});
@@ -231,25 +249,37 @@ handler_result post_record_message(server_context& context, const rest_request& 
   if (!body) co_return failure;
   if (context.log.records() == nullptr) co_return no_records();
   auto& records = *context.log.records();
-  auto turn = turn_of_message(context, request, records, *body);
-  if (!turn) co_return refused(turn.err());
-  auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
-  if (!dialogue) co_return error_response(dialogue.err());
-  if (!body->reply_to.empty()) {
-    auto quoted = existing(records.message(body->reply_to), "message", body->reply_to);
-    if (!quoted) co_return error_response(400, "bad_field", "reply_to: " + quoted.err().message);
-    if (quoted->dialogue_id != dialogue->id) {
-      co_return error_response(400, "bad_field", "reply_to: message " + body->reply_to + " is in another dialogue");
+  // What the message joins, read before anything is appended; a refusal is the response.
+  struct joined {
+    record_turn turn;
+    record_dialogue dialogue;
+  };
+  auto find = [&]() -> std::variant<joined, rest_response> {
+    auto turn = turn_of_message(context, request, records, *body);
+    if (!turn) return refused(turn.err());
+    auto dialogue = visible_dialogue_of(context, request, records, turn->dialogue_id, "turn", turn->id);
+    if (!dialogue) return error_response(dialogue.err());
+    if (!body->reply_to.empty()) {
+      auto quoted = existing(records.message(body->reply_to), "message", body->reply_to);
+      if (!quoted) return error_response(400, "bad_field", "reply_to: " + quoted.err().message);
+      if (quoted->dialogue_id != dialogue->id) {
+        return error_response(400, "bad_field", "reply_to: message " + body->reply_to + " is in another dialogue");
+      }
     }
-  }
+    return joined{std::move(*turn), std::move(*dialogue)};
+  };
+  auto found = co_await read_store(context, std::move(find));
+  if (auto* refusal = std::get_if<rest_response>(&found)) co_return std::move(*refusal);
+  const auto& [turn, dialogue] = std::get<joined>(found);
 
   const std::string message_id = new_uuid();
-  const std::string turn_id = turn->id;
+  const std::string turn_id = turn.id;
   std::function<result<void>()> check = [&] { return turn_is_open(records, turn_id); };
   events::event_payload write = message_event(std::move(*body), message_id, turn_id);
-  auto written = co_await append_write(context, dialogue->dialog_id, std::move(write), std::move(check));
+  auto written = co_await append_write(context, dialogue.dialog_id, std::move(write), std::move(check));
   if (!written) co_return refused(written.err());
-  auto message = existing(records.message(message_id), "message", message_id);
+  auto read_back = [&] { return existing(records.message(message_id), "message", message_id); };
+  auto message = co_await read_store(context, std::move(read_back));
   if (!message) co_return error_response(message.err());
   auto shown = record_message_json(*message);
   auto created_at = shown.at("created_at");

@@ -8,6 +8,7 @@
 #include "parley/core/json_check.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/server/json_views.hpp"
+#include "parley/server/store_reads.hpp"
 #include "parley/server/uploads.hpp"
 
 namespace parley::server {
@@ -188,6 +189,46 @@ bool has_children(store& log, const dialog_row& row) {
 
 boost::json::object summary_of(store& log, const dialog_row& row) {
   return dialog_summary_json(row, has_children(log, row));
+}
+
+boost::asio::awaitable<result<dialog_row>> read_dialog(server_context& context, const rest_request& request,
+                                                       std::string dialog_id) {
+  auto read = [&context, &request, id = std::move(dialog_id)] { return find_dialog(context, request, id); };
+  co_return co_await read_store(context, std::move(read));
+}
+
+boost::asio::awaitable<boost::json::object> read_summary(server_context& context, dialog_row row) {
+  auto read = [&log = context.log, row = std::move(row)] { return summary_of(log, row); };
+  co_return co_await read_store(context, std::move(read));
+}
+
+boost::asio::awaitable<std::vector<std::string>> read_visible_ids(server_context& context, const rest_request& request,
+                                                                  std::vector<dialog_row> rows) {
+  if (!context.users.multi_user()) {
+    std::vector<std::string> all;
+    all.reserve(rows.size());
+    for (auto& row : rows) all.push_back(std::move(row.id));
+    co_return all;
+  }
+  auto read = [&context, &request, rows = std::move(rows)] {
+    std::vector<std::string> visible;
+    for (const auto& row : rows) {
+      if (may_see(context, request.who, row)) visible.push_back(row.id);
+    }
+    return visible;
+  };
+  co_return co_await read_store(context, std::move(read));
+}
+
+boost::asio::awaitable<result<boost::json::object>> read_dialog_summary(server_context& context,
+                                                                        const rest_request& request,
+                                                                        std::string dialog_id) {
+  auto read = [&context, &request, id = std::move(dialog_id)]() -> result<boost::json::object> {
+    auto row = find_dialog(context, request, id);
+    if (!row) return std::move(row).err();
+    return summary_of(context.log, *row);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 std::string new_message_id() { return new_uuid(); }

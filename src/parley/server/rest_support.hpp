@@ -2,6 +2,7 @@
 // JSON bodies, fields and query parameters, and dialog lookups. Internal to the server module.
 #pragma once
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -62,6 +63,9 @@ result<std::vector<std::string>> optional_text_list(const boost::json::object& b
 result<std::int64_t> query_integer(const rest_request& request, std::string_view key, std::int64_t fallback,
                                    std::int64_t min, std::int64_t max);
 
+// The lookups below read the store and so wait for its catch-up: a handler calls them inside
+// `read_store` (store_reads.hpp), or awaits the read_* forms, which do.
+
 // A dialog by id, without asking who wants it (for the server's own use).
 result<dialog_row> load_dialog(store& log, std::string_view dialog_id);
 // Whether `who` may see `row`: they take part in its root (users.hpp).
@@ -75,6 +79,18 @@ bool may_see_dialogue(server_context& context, const rest_request& request, std:
 // Whether any dialog of the row's hierarchy has it as parent.
 bool has_children(store& log, const dialog_row& row);
 boost::json::object summary_of(store& log, const dialog_row& row);
+
+// find_dialog, summary_of, and the two, read on the store's read thread while the loop serves.
+boost::asio::awaitable<result<dialog_row>> read_dialog(server_context& context, const rest_request& request,
+                                                       std::string dialog_id);
+boost::asio::awaitable<boost::json::object> read_summary(server_context& context, dialog_row row);
+// The ids of those of `rows` the requesting user may see (a subdialog's root is read for it), in
+// their order; every one of them without a read when the server has one user.
+boost::asio::awaitable<std::vector<std::string>> read_visible_ids(server_context& context, const rest_request& request,
+                                                                  std::vector<dialog_row> rows);
+boost::asio::awaitable<result<boost::json::object>> read_dialog_summary(server_context& context,
+                                                                        const rest_request& request,
+                                                                        std::string dialog_id);
 
 // A fresh id for an input the client sent without msgId, so the response can name it.
 std::string new_message_id();

@@ -89,7 +89,7 @@ handler_result list_tot(server_context& context, const rest_request& request, st
     co_return error_response(400, "bad_field", "rootDialog: required (the run's root dialog id)");
   }
   // Whoever may see the root may see its runs; an unknown root is a 404 like everywhere else.
-  auto row = find_dialog(context, request, root->second);
+  auto row = co_await read_dialog(context, request, root->second);
   if (!row) co_return error_response(row.err());
   boost::json::array runs;
   // Only a run's root (held by its orchestrator) has one; other roots are not looked up.
@@ -104,7 +104,7 @@ handler_result get_tot(server_context& context, const rest_request& request, std
   auto view = co_await context.tot_runs->view(id);
   if (!view) co_return error_response(404, "not_found", "no ToT run '" + id.substr(0, 40) + "'");
   // Whoever may see the run's root may see its tree.
-  auto row = find_dialog(context, request, json_string_or(*view, "rootDialog"));
+  auto row = co_await read_dialog(context, request, json_string_or(*view, "rootDialog"));
   if (!row) co_return error_response(row.err());
   co_return json_response(200, std::move(*view));
 }

@@ -5,6 +5,7 @@
 
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 #include "parley/server/uploads.hpp"
 
 namespace parley::server::rest {
@@ -41,7 +42,9 @@ handler_result get_upload(server_context& context, const rest_request& request, 
   if (context.uploads == nullptr) co_return no_uploads();
   auto info = context.uploads->find(id);
   if (!info) co_return error_response(info.err());
-  if (!may_read(context, request, *info)) {
+  // Another user's upload is theirs to read if they see one of its roots: a read of the store.
+  auto check = [&context, &request, &info = *info] { return may_read(context, request, info); };
+  if (!co_await read_store(context, std::move(check))) {
     co_return error_response(404, "not_found", "no upload with id '" + id + "'");
   }
   auto bytes = context.uploads->read_bytes(id);

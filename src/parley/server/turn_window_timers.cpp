@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "parley/model/conversation_reducer.hpp"
 
@@ -29,11 +31,12 @@ constexpr std::chrono::milliseconds kRefreshDelay{20};
 }  // namespace
 
 turn_window_timers::turn_window_timers(asio::any_io_executor executor, engine::engine& eng, records_query& records,
-                                       clock now)
+                                       clock now, engine::store_reads* reads)
     : executor_(executor),
       engine_(eng),
       records_(records),
       now_(std::move(now)),
+      reads_(reads),
       timer_(executor),
       refresh_timer_(executor) {}
 
@@ -55,19 +58,36 @@ void turn_window_timers::stop() {
 void turn_window_timers::on_durable(const event& ev) {
   if (stopped_ || !may_move_turn(ev)) return;
   changed_.insert(ev.dialog_id);
-  if (refresh_armed_) return;
+  if (!refresh_armed_) arm_refresh();
+}
+
+void turn_window_timers::arm_refresh() {
   refresh_armed_ = true;
   refresh_timer_.expires_after(kRefreshDelay);
   refresh_timer_.async_wait([this](boost::system::error_code ec) {
-    refresh_armed_ = false;
-    if (ec || stopped_) return;
-    refresh_changed();
+    if (ec || stopped_) {
+      refresh_armed_ = false;
+      return;
+    }
+    asio::co_spawn(executor_, refresh_changed(), asio::detached);
   });
 }
 
-void turn_window_timers::refresh_changed() {
-  for (const std::string& dialog_id : changed_) {
-    auto pending = records_.pending_turn_of(dialog_id);
+asio::awaitable<void> turn_window_timers::refresh_changed() {
+  // Reading the records waits for their projection to catch up: on the read thread. Dialogs that
+  // change meanwhile gather for the next refresh, armed once this one is in.
+  std::vector<std::string> dialogs(changed_.begin(), changed_.end());
+  changed_.clear();
+  using windows = std::vector<std::pair<std::string, result<std::optional<pending_turn>>>>;
+  auto read = [&records = records_, &dialogs] {
+    windows out;
+    for (const auto& dialog_id : dialogs) out.emplace_back(dialog_id, records.pending_turn_of(dialog_id));
+    return out;
+  };
+  auto read_windows = co_await engine::read_off_loop(reads_, std::move(read));
+  refresh_armed_ = false;
+  if (stopped_) co_return;
+  for (auto& [dialog_id, pending] : read_windows) {
     if (!pending) {
       std::fprintf(stderr, "parley: turn windows: %s\n", pending.err().message.c_str());
       continue;
@@ -78,7 +98,7 @@ void turn_window_timers::refresh_changed() {
       schedule_.erase(dialog_id);
     }
   }
-  changed_.clear();
+  if (!changed_.empty()) arm_refresh();
   arm();
 }
 

@@ -16,6 +16,7 @@
 #include "parley/core/result.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/observer.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/turn_window_schedule.hpp"
 
@@ -25,8 +26,11 @@ class turn_window_timers final : public engine::engine_observer {
  public:
   using clock = std::function<std::int64_t()>;  // UTC ms; the log's clock (now_ms) in production
 
-  turn_window_timers(boost::asio::any_io_executor executor, engine::engine& eng, records_query& records, clock now);
-  // Loads every open window and arms the timer. Call once, after recovery.
+  // The windows are re-read on `reads`, the store's read thread (null: on the loop).
+  turn_window_timers(boost::asio::any_io_executor executor, engine::engine& eng, records_query& records, clock now,
+                     engine::store_reads* reads = nullptr);
+  // Loads every open window and arms the timer. Call once, after recovery and before the loop
+  // serves: this one read is made right here.
   result<void> start();
   // Cancels the timer (shutdown); nothing fires afterwards.
   void stop();
@@ -41,19 +45,21 @@ class turn_window_timers final : public engine::engine_observer {
 
  private:
   void arm();
-  void refresh_changed();
+  void arm_refresh();
+  boost::asio::awaitable<void> refresh_changed();
   boost::asio::awaitable<void> expire_due();
 
   boost::asio::any_io_executor executor_;
   engine::engine& engine_;
   records_query& records_;
   clock now_;
+  engine::store_reads* reads_;
   turn_window_schedule schedule_;
   boost::asio::steady_timer timer_;
   std::int64_t armed_for_ = -1;  // the deadline the timer waits for, -1 when idle
   boost::asio::steady_timer refresh_timer_;
   std::unordered_set<std::string> changed_;  // dialogs whose window is to be re-read
-  bool refresh_armed_ = false;
+  bool refresh_armed_ = false;               // from the refresh's timer until its read is in
   bool stopped_ = false;
 };
 

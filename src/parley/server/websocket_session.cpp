@@ -171,7 +171,9 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
         send_error("bad_json", "expected a text frame holding a JSON object", "");
       } else {
         const auto text = beast::buffers_to_string(buffer.data());
-        handle_text(self, text);
+        // Awaited: the next packet is read once this one is handled, so a client's packets take
+        // effect in the order it sent them even when one waits for a read of the store.
+        co_await handle_text(self, text);
       }
       buffer.consume(buffer.size());
     }
@@ -199,35 +201,35 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     (void)self;
   }
 
-  void handle_text(const std::shared_ptr<ws_session>& self, const std::string& text) {
+  asio::awaitable<void> handle_text(std::shared_ptr<ws_session> self, std::string text) {
     auto decoded = decode_client_packet(text, context_.options.max_packet_bytes);
     if (auto* refused = std::get_if<packet_refusal>(&decoded)) {
       send_error(refused->code, std::move(refused->message), refused->ref);
-      return;
+      co_return;
     }
     auto& [type, ref, dialog_id, packet] = std::get<client_packet>(decoded);
     if (type == "hello") {
       send_welcome();
-      return;
+      co_return;
     }
-    if (type != "unsubscribe") {
-      if (auto visible = check_dialog(context_, *who_, dialog_id); !visible) {
-        send_error(wire_error_code(visible.err().code), visible.err().message, ref);
-        return;
-      }
+    if (type == "unsubscribe") {
+      context_.channels.unsubscribe(*this, dialog_id);
+      co_return;
+    }
+    auto visible = co_await check_dialog(context_, *who_, dialog_id);
+    if (!visible) {
+      send_error(wire_error_code(visible.err().code), visible.err().message, ref);
+      co_return;
     }
     if (type == "subscribe") {
       std::optional<std::int64_t> after_seq;
       if (const auto* after = packet.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
         after_seq = json_int_or(packet, "afterSeq");
       }
-      auto subscribed = context_.channels.subscribe(*this, dialog_id, after_seq, json_string_or(packet, "epoch"));
-      if (!subscribed) send_error(wire_error_code(subscribed.err().code), subscribed.err().message, ref);
-      return;
-    }
-    if (type == "unsubscribe") {
-      context_.channels.unsubscribe(*this, dialog_id);
-      return;
+      // The state packets the subscriber gets next say whether each dialog has children.
+      co_await context_.channels.learn_hierarchy(visible->root_id);
+      context_.channels.subscribe(*this, dialog_id, visible->root_id, after_seq, json_string_or(packet, "epoch"));
+      co_return;
     }
     // Input runs beside the reader: posting may wait for the dialog's running drive to end.
     asio::co_spawn(ws_.get_executor(), handle_input(self, type, std::move(packet), ref), asio::detached);

@@ -4,8 +4,10 @@
 
 #include "parley/core/json.hpp"
 #include "parley/server/flow_host.hpp"
+#include "parley/server/pubchan.hpp"
 #include "parley/server/request_reader.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
 
 namespace parley::server {
 
@@ -71,18 +73,35 @@ struct declare_dead_packet {
 
 }  // namespace
 
-result<void> check_dialog(server_context& context, const user& who, const std::string& dialog_id) {
-  if (const auto* running = context.engine.find(dialog_id);
-      running != nullptr && (!context.users.multi_user() || may_see(context, &who, running->row()))) {
-    return ok();
+namespace {
+
+// Whether `who` may see a dialog the engine holds, when memory can tell: always with one user; a
+// root by its people; a subdialog by its root's, if the engine holds that too.
+std::optional<bool> visible_in_memory(server_context& context, const user& who, const dialog_row& row) {
+  if (!context.users.multi_user()) return true;
+  if (row.parent_id.empty()) return context.users.may_see(who, row);
+  if (const auto* root = context.engine.find(row.root_id)) return context.users.may_see(who, root->row());
+  return std::nullopt;
+}
+
+}  // namespace
+
+boost::asio::awaitable<result<dialog_row>> check_dialog(server_context& context, const user& who,
+                                                        std::string dialog_id) {
+  if (const auto* running = context.engine.find(dialog_id)) {
+    auto row = running->row();
+    if (visible_in_memory(context, who, row).value_or(false)) co_return row;
   }
-  auto row = context.log.get_dialog(dialog_id);
-  if (!row) return std::move(row).err();
-  // Another user's dialog is answered like an unknown one.
-  if (!row->has_value() || !may_see(context, &who, **row)) {
-    return make_error(errc::not_found, "dialog.selfId: no dialog '" + dialog_id + "'");
-  }
-  return ok();
+  auto read = [&context, &who, &dialog_id]() -> result<dialog_row> {
+    auto row = context.log.get_dialog(dialog_id);
+    if (!row) return std::move(row).err();
+    // Another user's dialog is answered like an unknown one.
+    if (!row->has_value() || !may_see(context, &who, **row)) {
+      return make_error(errc::not_found, "dialog.selfId: no dialog '" + dialog_id + "'");
+    }
+    return std::move(**row);
+  };
+  co_return co_await read_store(context, std::move(read));
 }
 
 namespace {
@@ -104,14 +123,10 @@ result<void> check_content(server_context& context, std::string_view content) {
 
 // A flow's dialog (seed 004) is not the engine's to drive: its messages go to the flow host over
 // REST, which answers once the flow waits again.
-result<void> refuse_flow_dialog(server_context& context, const std::string& dialog_id) {
-  if (context.flows == nullptr) return ok();
-  auto row = context.log.get_dialog(dialog_id);
-  if (!row) return std::move(row).err();
-  if (row->has_value() && context.flows->is_flow_member((*row)->member_id)) {
-    return make_error(errc::conflict, "dialog.selfId: dialog " + dialog_id + " is a flow of member " +
-                                          (*row)->member_id + "; post its messages with POST /api/dialogs/" +
-                                          dialog_id + "/messages");
+result<void> refuse_flow_dialog(server_context& context, const dialog_row& row) {
+  if (context.flows != nullptr && context.flows->is_flow_member(row.member_id)) {
+    return make_error(errc::conflict, "dialog.selfId: dialog " + row.id + " is a flow of member " + row.member_id +
+                                          "; post its messages with POST /api/dialogs/" + row.id + "/messages");
   }
   return ok();
 }
@@ -121,8 +136,11 @@ result<void> refuse_flow_dialog(server_context& context, const std::string& dial
 boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
                                                boost::json::object packet) {
   const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
-  PARLEY_CO_TRY(check_dialog(context, who, dialog_id));
-  if (type != "interrupt") PARLEY_CO_TRY(refuse_flow_dialog(context, dialog_id));
+  auto row = co_await check_dialog(context, who, dialog_id);
+  if (!row) co_return std::move(row).err();
+  if (type != "interrupt") PARLEY_CO_TRY(refuse_flow_dialog(context, *row));
+  // The drive's state packets say whether each dialog has children: known before it starts.
+  co_await context.channels.learn_hierarchy(row->root_id);
   if (type == "drive_dlg_by_user_msg") {
     auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
     if (!input) co_return std::move(input).err();

@@ -17,8 +17,11 @@ bool is_input_packet(std::string_view type);
 // `packet` has been validated against the protocol table. Errors name the field when one is at fault.
 boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
                                                boost::json::object packet);
-// The dialog exists and `who` may see it (dialog.selfId: not_found otherwise, also for another user's).
-result<void> check_dialog(server_context& context, const user& who, const std::string& dialog_id);
+// The dialog's row, when it exists and `who` may see it (dialog.selfId: not_found otherwise, also
+// for another user's). A dialog the engine holds is answered from memory; others are read on the
+// store's read thread while the loop serves.
+boost::asio::awaitable<result<dialog_row>> check_dialog(server_context& context, const user& who,
+                                                        std::string dialog_id);
 // The `code` of an error packet for an engine error.
 const char* wire_error_code(errc code);
 
