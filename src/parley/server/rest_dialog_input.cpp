@@ -117,8 +117,7 @@ handler_result post_interrupt(server_context& context, const rest_request& reque
   if (!body) co_return failure;
   // Nothing running is not an error for the client: the dialog is stopped either way. A dialog not
   // in memory runs nothing, and is not read back into memory on the loop just to say so.
-  if (context.engine.find(dialog_id) == nullptr)
-    co_return json_response(200, boost::json::object{{"stopped", false}});
+  if (context.engine.find(dialog_id) == nullptr) co_return json_response(200, boost::json::object{{"stopped", false}});
   const auto stopped = context.engine.stop(dialog_id, stop_reason_of(request, *body));
   if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
