@@ -326,7 +326,13 @@ void stop_stack(server_stack& server) {
     server.channels->close_all();
     return 0;
   });
+  // What is left (the read thread's answers, the engine's last commits, connections the clients
+  // close) runs to its end, so no coroutine is destroyed suspended after what it refers to; a
+  // connection that stays open is given up on after a grace period.
   server.work.reset();
+  const auto give_up_at = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (!server.io.stopped() && std::chrono::steady_clock::now() < give_up_at)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   server.io.stop();
   server.thread.join();
 }
