@@ -252,6 +252,11 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
   EXPECT_EQ(speakers, (std::vector<std::string>{"human/text", "ai/tool_input", "system/tool_output", "ai/text"}));
   EXPECT_EQ(msgs[1].sender_id, "alice");
   EXPECT_EQ(msgs[3].content, "No umbrella needed.");
+  // The log leaves a successful result's `ok` out (its default), and the message's metadata, built
+  // from the event, still says it.
+  EXPECT_EQ(query("SELECT json_type(payload, '$.ok') IS NULL FROM events WHERE type = 'tool_result'"),
+            (test::table_dump{{"1"}}));
+  EXPECT_NE(msgs[2].metadata.find(R"("ok":true)"), std::string::npos) << msgs[2].metadata;
   for (const auto& m : msgs) {
     EXPECT_EQ(m.session_id, t.session_id);
     EXPECT_EQ(m.dialogue_id, dialogue.id);
