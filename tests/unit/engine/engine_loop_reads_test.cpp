@@ -26,7 +26,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/store_reads.hpp"
-#include "parley/store/records_query.hpp"
+#include "support/read_journal_store.hpp"
 
 namespace parley::engine {
 namespace {
@@ -34,176 +34,7 @@ namespace {
 namespace asio = boost::asio;
 using testing::temp_team;
 
-// Where each read ran, while the test watches (not while it sets up or compares).
-class read_threads {
- public:
-  void watch(bool on) { watching_ = on; }
-  void note(const char* what) {
-    if (!watching_) return;
-    const std::lock_guard lock(mutex_);
-    reads_.push_back({what, std::this_thread::get_id()});
-  }
-  // The reads that ran on `loop`, by name.
-  std::vector<std::string> on(std::thread::id loop) const {
-    const std::lock_guard lock(mutex_);
-    std::vector<std::string> out;
-    for (const auto& [what, thread] : reads_) {
-      if (thread == loop) out.push_back(what);
-    }
-    return out;
-  }
-  std::size_t count(std::string_view what) const {
-    const std::lock_guard lock(mutex_);
-    return static_cast<std::size_t>(
-        std::count_if(reads_.begin(), reads_.end(), [what](const read& one) { return one.what == what; }));
-  }
-
- private:
-  struct read {
-    std::string what;
-    std::thread::id thread;
-  };
-  std::atomic<bool> watching_{false};
-  mutable std::mutex mutex_;
-  std::vector<read> reads_;
-};
-
-// The records of the store, each query noted.
-class noting_records final : public records_query {
- public:
-  noting_records(records_query& inner, read_threads& threads) : inner_(inner), threads_(threads) {}
-
-  result<std::optional<record_dialogue>> dialogue(std::string_view id) override {
-    threads_.note("records.dialogue");
-    return inner_.dialogue(id);
-  }
-  result<std::optional<record_session>> session(std::string_view id) override {
-    threads_.note("records.session");
-    return inner_.session(id);
-  }
-  result<std::optional<record_turn>> turn(std::string_view id) override {
-    threads_.note("records.turn");
-    return inner_.turn(id);
-  }
-  result<std::optional<record_message>> message(std::string_view id) override {
-    threads_.note("records.message");
-    return inner_.message(id);
-  }
-  result<records_page<record_session>> sessions(const records_filter& filter) override {
-    threads_.note("records.sessions");
-    return inner_.sessions(filter);
-  }
-  result<records_page<record_turn>> turns(const records_filter& filter) override {
-    threads_.note("records.turns");
-    return inner_.turns(filter);
-  }
-  result<records_page<record_message>> messages(const records_filter& filter) override {
-    threads_.note("records.messages");
-    return inner_.messages(filter);
-  }
-  result<records_page<record_dialogue>> dialogues(const records_filter& filter) override {
-    threads_.note("records.dialogues");
-    return inner_.dialogues(filter);
-  }
-  result<records_page<record_message>> search(std::string_view match, const records_filter& filter) override {
-    threads_.note("records.search");
-    return inner_.search(match, filter);
-  }
-  result<std::optional<message_embedding>> embedding(std::string_view message_id) override {
-    threads_.note("records.embedding");
-    return inner_.embedding(message_id);
-  }
-  result<records_page<scored_message>> nearest(std::string_view model, std::span<const float> query,
-                                               const records_filter& filter) override {
-    threads_.note("records.nearest");
-    return inner_.nearest(model, query, filter);
-  }
-  result<records_page<record_introspection>> introspections(const records_filter& filter) override {
-    threads_.note("records.introspections");
-    return inner_.introspections(filter);
-  }
-  result<records_page<record_system_utterance>> system_utterances(const records_filter& filter) override {
-    threads_.note("records.system_utterances");
-    return inner_.system_utterances(filter);
-  }
-  result<std::optional<record_memory_entry>> memory_entry(std::string_view id) override {
-    threads_.note("records.memory_entry");
-    return inner_.memory_entry(id);
-  }
-  result<std::vector<record_memory_link>> memory_links(std::string_view turn_id) override {
-    threads_.note("records.memory_links");
-    return inner_.memory_links(turn_id);
-  }
-  result<std::vector<std::string>> linked_memories(std::string_view dialogue_id) override {
-    threads_.note("records.linked_memories");
-    return inner_.linked_memories(dialogue_id);
-  }
-  result<std::vector<pending_turn>> pending_turns() override {
-    threads_.note("records.pending_turns");
-    return inner_.pending_turns();
-  }
-  result<std::optional<pending_turn>> pending_turn_of(std::string_view dialog_id) override {
-    threads_.note("records.pending_turn_of");
-    return inner_.pending_turn_of(dialog_id);
-  }
-
- private:
-  records_query& inner_;
-  read_threads& threads_;
-};
-
-// A SQLite store (it keeps the records) whose every read notes its thread.
-class noting_store final : public store {
- public:
-  explicit noting_store(std::unique_ptr<store> inner) : inner_(std::move(inner)) {
-    if (inner_->records() != nullptr) records_.emplace(*inner_->records(), threads);
-  }
-
-  void append(std::vector<event> batch, append_callback on_durable) override {
-    inner_->append(std::move(batch), std::move(on_durable));
-  }
-  void append_deferred(std::vector<event> batch, append_callback on_durable) override {
-    inner_->append_deferred(std::move(batch), std::move(on_durable));
-  }
-  void flush() override { inner_->flush(); }
-  result<std::vector<event>> read_events(std::string_view id, std::int64_t after) override {
-    threads.note("read_events");
-    return inner_->read_events(id, after);
-  }
-  result<std::vector<event>> read_all_events() override {
-    threads.note("read_all_events");
-    return inner_->read_all_events();
-  }
-  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override {
-    threads.note("list_dialogs");
-    return inner_->list_dialogs(filter);
-  }
-  result<root_page> list_roots(const root_listing& listing) override {
-    threads.note("list_roots");
-    return inner_->list_roots(listing);
-  }
-  result<std::optional<dialog_row>> get_dialog(std::string_view id) override {
-    threads.note("get_dialog");
-    return inner_->get_dialog(id);
-  }
-  result<std::vector<message_row>> messages(std::string_view id, std::int64_t course) override {
-    threads.note("messages");
-    return inner_->messages(id, course);
-  }
-  result<std::optional<input_record>> find_input(std::string_view msg_id) override {
-    threads.note("find_input");
-    return inner_->find_input(msg_id);
-  }
-  result<void> rebuild_projections() override { return inner_->rebuild_projections(); }
-  store_stats stats() const override { return inner_->stats(); }
-  records_query* records() noexcept override { return records_ ? &*records_ : nullptr; }
-
-  read_threads threads;
-
- private:
-  std::unique_ptr<store> inner_;
-  std::optional<noting_records> records_;
-};
+using journaling_store = parley::test::journaling_store;
 
 constexpr const char* kTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
@@ -248,7 +79,7 @@ constexpr const char* kScript =
 struct engine_loop_reads : ::testing::Test {
   struct run {
     std::filesystem::path dir;
-    std::unique_ptr<noting_store> log;
+    std::unique_ptr<journaling_store> log;
     std::vector<std::string> roots;
     std::vector<std::string> reads_on_loop;
     std::size_t event_reads = 0;  // dialogs read back into memory
@@ -275,8 +106,9 @@ struct engine_loop_reads : ::testing::Test {
     run out;
     out.dir = base / name;
     std::filesystem::create_directories(out.dir);
-    out.log = std::make_unique<noting_store>(open_sqlite_store(out.dir.string()).value());
+    out.log = std::make_unique<journaling_store>(open_sqlite_store(out.dir.string()).value());
     auto& log = *out.log;
+    log.journal().watch(false);  // the set-up's reads are not the engine's
     store_reads reads;
     const auto loop = std::this_thread::get_id();
     std::vector<user_answer> answers;
@@ -285,7 +117,7 @@ struct engine_loop_reads : ::testing::Test {
       auto eng = make_engine(io, log);
       if (limit > 0) eng->set_loaded_dialog_limit(limit);
       if (off_loop) eng->set_store_reads(&reads);
-      log.threads.watch(true);
+      log.journal().watch(true);
       asio::co_spawn(
           io,
           [&]() -> asio::awaitable<void> {
@@ -311,14 +143,14 @@ struct engine_loop_reads : ::testing::Test {
           },
           asio::detached);
       io.run();
-      log.threads.watch(false);
+      log.journal().watch(false);
     }
     {  // After a restart nothing is in memory: the answer, the tellaskBack, the replies, a reflection.
       asio::io_context io;
       auto eng = make_engine(io, log);
       if (limit > 0) eng->set_loaded_dialog_limit(limit);
       if (off_loop) eng->set_store_reads(&reads);
-      log.threads.watch(true);
+      log.journal().watch(true);
       asio::co_spawn(
           io,
           [&]() -> asio::awaitable<void> {
@@ -353,10 +185,10 @@ struct engine_loop_reads : ::testing::Test {
           },
           asio::detached);
       io.run();
-      log.threads.watch(false);
+      log.journal().watch(false);
     }
-    out.reads_on_loop = log.threads.on(loop);
-    out.event_reads = log.threads.count("read_events");
+    out.reads_on_loop = log.journal().on(loop);
+    out.event_reads = log.journal().count("read_events");
     return out;
   }
 
