@@ -363,6 +363,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   context.reads = &reads;
   eng->set_store_reads(&reads);                          // the engine's misses and msgId checks too
   channels->set_store_reads(&reads, io.get_executor());  // and the PubChan's hierarchies
+  flows->set_store_reads(&reads);                        // and the flows' threads
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
   // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.

@@ -73,7 +73,7 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
     co_return make_error(errc::invalid_argument,
                          "_ui_action: expected \"retry\" or nothing, got \"" + std::string(ui_action) + "\"");
   }
-  auto main = repository_.load_thread(thread_id);
+  auto main = co_await repository_.load_thread_async(std::string(thread_id));
   if (!main) co_return std::move(main).err();
   if (!main->settings.pending_tasks.empty()) {
     co_return make_error(errc::conflict, "thread " + std::string(thread_id) + " is still working on task \"" +
@@ -95,7 +95,7 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
 }
 
 asio::awaitable<result<flow_thread>> flow_runner::resume(std::string_view thread_id) {
-  auto main = repository_.load_thread(thread_id);
+  auto main = co_await repository_.load_thread_async(std::string(thread_id));
   if (!main) co_return std::move(main).err();
   auto ran = co_await run_pending(*main);
   if (!ran) co_return std::move(ran).err();
@@ -113,7 +113,7 @@ asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
       // What the steps before it sent is made durable; the failing step sent nothing more, and
       // memory goes back to what the log holds.
       (void)co_await repository_.commit(main.id);
-      if (auto reloaded = repository_.load_thread(main.id)) main = std::move(*reloaded);
+      if (auto reloaded = co_await repository_.load_thread_async(main.id)) main = std::move(*reloaded);
       co_return done;
     }
   }

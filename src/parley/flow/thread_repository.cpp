@@ -87,14 +87,18 @@ void attach_input(event& ev, std::optional<events::flow_input> input) {
 
 }  // namespace
 
-std::int64_t thread_repository::next_seq(std::string_view thread_id) {
-  auto found = last_seq_.find(std::string(thread_id));
-  if (found == last_seq_.end()) {
-    std::int64_t last = 0;
-    if (auto events = log_.read_events(thread_id); events && !events->empty()) last = events->back().seq;
-    found = last_seq_.emplace(std::string(thread_id), last).first;
-  }
-  return found->second + 1;
+asio::awaitable<result<std::vector<event>>> thread_repository::read_thread_events(std::string thread_id) {
+  if (reader_) co_return co_await reader_(log_, std::move(thread_id));
+  co_return log_.read_events(thread_id);
+}
+
+asio::awaitable<std::int64_t> thread_repository::next_seq(std::string thread_id) {
+  if (const auto found = last_seq_.find(thread_id); found != last_seq_.end()) co_return found->second + 1;
+  std::int64_t last = 0;
+  if (auto events = co_await read_thread_events(thread_id); events && !events->empty()) last = events->back().seq;
+  // A write of this repository while the read was awaited knows better than the read.
+  const auto found = last_seq_.try_emplace(thread_id, last).first;
+  co_return found->second + 1;
 }
 
 event thread_repository::make_event(std::string_view thread_id, const flow_event& ev) {
@@ -121,7 +125,7 @@ result<void> thread_repository::refused_send_of(std::string_view thread_id) {
 asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch,
                                                         bool wait) {
   PARLEY_CO_TRY(refused_send_of(thread_id));
-  std::int64_t seq = next_seq(thread_id);
+  std::int64_t seq = co_await next_seq(std::string(thread_id));
   for (auto& ev : batch) ev.seq = seq++;
   const std::string id(thread_id);
   if (!wait) {
@@ -250,9 +254,22 @@ result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
   if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
   auto events = log_.read_events(thread_id);
   if (!events) return std::move(events).err();
-  auto main = replay_flow_thread(thread_id, *events);
+  return thread_from(thread_id, *events);
+}
+
+asio::awaitable<result<flow_thread>> thread_repository::load_thread_async(std::string thread_id) {
+  if (auto known = sent_.find(thread_id); known != sent_.end()) co_return known->second;
+  auto events = co_await read_thread_events(thread_id);
+  if (!events) co_return std::move(events).err();
+  // Written by this repository while the read was awaited: memory is newer than what was read.
+  if (auto known = sent_.find(thread_id); known != sent_.end()) co_return known->second;
+  co_return thread_from(thread_id, *events);
+}
+
+result<flow_thread> thread_repository::thread_from(std::string_view thread_id, const std::vector<event>& events) {
+  auto main = replay_flow_thread(thread_id, events);
   if (!main) return std::move(main).err();
-  last_seq_[std::string(thread_id)] = events->back().seq;
+  last_seq_[std::string(thread_id)] = events.back().seq;
   remember(*main);
   return main;
 }

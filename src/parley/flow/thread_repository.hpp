@@ -80,9 +80,18 @@ class thread_repository {
   // getThreadSettings: as they are in memory, which is what the log holds (see above).
   static result<const thread_settings*> get_thread_settings(flow_thread& main, const sub_thread_path& path);
 
+  // Reads a thread's events for load_thread_async and the first append to a thread it does not
+  // know: the server's read thread, so that a read of the SQLite store, which first waits for the
+  // writer's commit, does not stall the event loop. Without one the repository reads right here.
+  using events_reader =
+      std::function<boost::asio::awaitable<result<std::vector<event>>>(store& log, std::string thread_id)>;
+  void set_events_reader(events_reader reader) { reader_ = std::move(reader); }
+
   // The main thread as its events leave it (after a restart: the last durable state); a thread this
-  // repository wrote last is answered from memory.
+  // repository wrote last is answered from memory. load_thread reads on the calling thread (the
+  // CLI's verbs); a coroutine awaits load_thread_async, which reads with the events reader.
   result<flow_thread> load_thread(std::string_view thread_id);
+  boost::asio::awaitable<result<flow_thread>> load_thread_async(std::string thread_id);
   result<flow_thread_info> thread_info(std::string_view thread_id);
 
  private:
@@ -90,12 +99,16 @@ class thread_repository {
   boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch, bool wait);
   result<void> refused_send_of(std::string_view thread_id);
   void send_deferred(const std::string& thread_id, std::vector<event> batch);
-  std::int64_t next_seq(std::string_view thread_id);
+  boost::asio::awaitable<std::int64_t> next_seq(std::string thread_id);
+  boost::asio::awaitable<result<std::vector<event>>> read_thread_events(std::string thread_id);
+  // The thread its events leave, remembered with its last seq.
+  result<flow_thread> thread_from(std::string_view thread_id, const std::vector<event>& events);
   event make_event(std::string_view thread_id, const flow_event& ev);
 
   store& log_;
   boost::asio::any_io_executor executor_;
   std::function<void(std::string_view)> changed_;
+  events_reader reader_;
   std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
   // Each thread as its last sent event left it, so save_thread can send only what was added.
   std::unordered_map<std::string, flow_thread> sent_;

@@ -1,11 +1,28 @@
 #include "parley/server/flow_host.hpp"
 
 #include "parley/core/ids.hpp"
+#include "parley/engine/store_reads.hpp"
 #include "parley/flow/yaml_agent.hpp"
 
 namespace parley::server {
 
 flow_host::~flow_host() = default;
+
+namespace {
+
+// A flow thread's events, read on `reads`; a plain function, so its frame keeps its own copies.
+boost::asio::awaitable<result<std::vector<event>>> read_thread_events(engine::store_reads* reads, store& log,
+                                                                      std::string thread_id) {
+  auto read = [&log, thread_id = std::move(thread_id)] { return log.read_events(thread_id); };
+  co_return co_await engine::read_off_loop(reads, std::move(read));
+}
+
+}  // namespace
+
+void flow_host::set_store_reads(engine::store_reads* reads) {
+  repository_.set_events_reader(
+      [reads](store& log, std::string thread_id) { return read_thread_events(reads, log, std::move(thread_id)); });
+}
 
 result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executor executor, store& log,
                                                      const config::team_config& team,
@@ -94,7 +111,7 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::retried(std::string
     co_return make_error(errc::conflict, "msgId: dialog " + dialog_id +
                                              " is still working on this message; retry once the flow waits again");
   }
-  auto thread = repository_.load_thread(dialog_id);
+  auto thread = co_await repository_.load_thread_async(dialog_id);
   if (!thread) co_return std::move(thread).err();
   if (thread->settings.pending_tasks.empty()) co_return std::move(*thread);
   const running_mark mark(running_, dialog_id);

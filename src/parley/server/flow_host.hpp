@@ -50,6 +50,10 @@ class flow_host {
   // Serves no member until create() adds the team's flow members.
   flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
 
+  // The flows' reads of the log run on `reads` (the store's read thread), awaited; it must outlive
+  // the flows' steps.
+  void set_store_reads(engine::store_reads* reads);
+
   // `observer` (may be null) must outlive the flows' steps.
   void set_observer(flow_observer* observer) { observer_ = observer; }
 
