@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++ cmake ninja-build ccache pkg-config git
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-  libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates libjemalloc-dev
+  libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates libjemalloc-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   clang-14 libclang-rt-14-dev

@@ -92,6 +92,57 @@ CREATE INDEX events_by_flow_input_msg_id ON event_log (
 ) WHERE type_code IN (35, 36);
 )sql";
 
+// Version 18: a payload may be a compressed blob (payload_codec.hpp). The view decodes it, so every
+// reader of `events.payload` reads JSON text as before; the triggers are made again over the new
+// view (they store TEXT: only the writer compresses); the expression indexes read through the
+// function, whose expression find_input repeats. `events_stored` is `events` with the payload also
+// as stored, for the readers that decode a blob themselves and name the event it belongs to
+// (row_codec.hpp, find_damaged_events).
+constexpr const char* kV18PayloadSql = R"sql(
+DROP VIEW IF EXISTS events_readable;
+DROP TRIGGER events_insert;
+DROP TRIGGER events_update;
+DROP TRIGGER events_delete;
+DROP VIEW events;
+CREATE VIEW events AS
+  SELECT l.id AS id, d.id AS dialog_id, r.id AS root_id, l.seq AS seq, t.name AS type,
+         parley_payload(l.payload) AS payload, l.ts_ms AS ts_ms
+  FROM event_log AS l JOIN dialog_keys AS d ON d.key = l.dialog_key JOIN dialog_keys AS r ON r.key = l.root_key
+    JOIN event_types AS t ON t.code = l.type_code;
+CREATE VIEW events_stored AS
+  SELECT l.id AS id, d.id AS dialog_id, r.id AS root_id, l.seq AS seq, t.name AS type,
+         parley_payload(l.payload) AS payload, l.payload AS stored_payload, l.ts_ms AS ts_ms
+  FROM event_log AS l JOIN dialog_keys AS d ON d.key = l.dialog_key JOIN dialog_keys AS r ON r.key = l.root_key
+    JOIN event_types AS t ON t.code = l.type_code;
+CREATE TRIGGER events_insert INSTEAD OF INSERT ON events BEGIN
+  INSERT OR IGNORE INTO dialog_keys (id) VALUES (new.root_id), (new.dialog_id);
+  INSERT OR IGNORE INTO event_types (name) VALUES (new.type);
+  INSERT INTO event_log (id, dialog_key, seq, root_key, type_code, ts_ms, payload) VALUES (
+    new.id, (SELECT key FROM dialog_keys WHERE id = new.dialog_id), new.seq,
+    (SELECT key FROM dialog_keys WHERE id = new.root_id), (SELECT code FROM event_types WHERE name = new.type),
+    new.ts_ms, new.payload);
+END;
+CREATE TRIGGER events_update INSTEAD OF UPDATE ON events BEGIN
+  INSERT OR IGNORE INTO dialog_keys (id) VALUES (new.root_id), (new.dialog_id);
+  INSERT OR IGNORE INTO event_types (name) VALUES (new.type);
+  UPDATE event_log SET id = new.id, dialog_key = (SELECT key FROM dialog_keys WHERE id = new.dialog_id),
+    seq = new.seq, root_key = (SELECT key FROM dialog_keys WHERE id = new.root_id),
+    type_code = (SELECT code FROM event_types WHERE name = new.type), ts_ms = new.ts_ms, payload = new.payload
+  WHERE id = old.id;
+END;
+CREATE TRIGGER events_delete INSTEAD OF DELETE ON events BEGIN
+  DELETE FROM event_log WHERE id = old.id;
+END;
+DROP INDEX events_by_input_msg_id;
+DROP INDEX events_by_flow_input_msg_id;
+CREATE INDEX events_by_input_msg_id ON event_log (
+  (CASE WHEN json_valid(parley_payload(payload)) THEN json_extract(parley_payload(payload), '$.msgId') END)
+) WHERE type_code IN (2, 16);
+CREATE INDEX events_by_flow_input_msg_id ON event_log (
+  (CASE WHEN json_valid(parley_payload(payload)) THEN json_extract(parley_payload(payload), '$.input.msgId') END)
+) WHERE type_code IN (35, 36);
+)sql";
+
 static_assert(kUserMessageCode == 2 && kQuestionAnsweredCode == 16 && kFlowThreadSavedCode == 35 &&
                   kFlowThreadAppendedCode == 36,
               "the codes kEventTypeCodesSql and the indexes of kV17LogSql give these types");
@@ -102,6 +153,8 @@ const char* v17_compact_log_sql() {
   static const std::string sql = std::string(kV17MapsSql) + kEventTypeCodesSql + kV17LogSql;
   return sql.c_str();
 }
+
+const char* v18_payload_blobs_sql() { return kV18PayloadSql; }
 
 result<void> log_keys::prepare(connection& db) {
   db_ = &db;

@@ -40,6 +40,10 @@ inline constexpr std::int64_t kFlowThreadAppendedCode = 36;
 // key. The indexes of versions 9 and 12 are made on `event_log` with type codes.
 const char* v17_compact_log_sql();
 
+// The migration to version 18 (payload_codec.hpp): `events` made again over `parley_payload`, with
+// its triggers, and the expression indexes made over the function. No row is rewritten.
+const char* v18_payload_blobs_sql();
+
 // The writer's keys: a dialog id's key and a type name's code, looked up in the tables once and
 // then cached. A key made inside a transaction is only cached once that transaction commits, so a
 // rollback never leaves the cache naming a row that is not there.

@@ -9,6 +9,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
+#include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -173,7 +174,7 @@ result<std::vector<damaged_event>> find_damaged_events(connection& db) {
   // The payload as appended (a shared prompt text put back), so an event reads here as it does
   // everywhere else.
   auto scan = db.prepare(
-      std::string("SELECT e.id, e.dialog_id, e.seq, e.type, ") + kEventPayloadSql + " FROM events AS e ORDER BY e.id",
+      "SELECT e.id, e.dialog_id, e.seq, e.type, " + event_payload_column() + " FROM events_stored AS e ORDER BY e.id",
       false);
   if (!scan) return std::move(scan).err();
   reset_guard guard(*scan);
@@ -183,7 +184,8 @@ result<std::vector<damaged_event>> find_damaged_events(connection& db) {
     auto row = scan->step();
     if (!row) return std::move(row).err();
     if (!*row) return found;
-    std::string problem = payload_problem(scan->text_view_at(3), scan->text_view_at(4));
+    auto text = stored_payload_text(*scan, 4);
+    std::string problem = text ? payload_problem(scan->text_view_at(3), *text) : text.err().message;
     if (problem.empty()) continue;
     found->push_back({scan->int_at(0), repair_utf8(scan->text_view_at(1)).text, scan->int_at(2),
                       repair_utf8(scan->text_view_at(3)).text, std::move(problem)});

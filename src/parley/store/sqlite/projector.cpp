@@ -11,7 +11,7 @@ result<void> projector::prepare(connection& db, table_writer& tables) {
   PARLEY_TRY(prepare_into(db, read_watermark_, "SELECT event_id FROM projected_through"));
   PARLEY_TRY(prepare_into(db, write_watermark_, "UPDATE projected_through SET event_id = ?1"));
   return prepare_into(db, events_after_,
-                      "SELECT " + event_columns() + ", e.id FROM events AS e WHERE e.id > ?1 ORDER BY e.id");
+                      "SELECT " + event_columns() + ", e.id FROM events_stored AS e WHERE e.id > ?1 ORDER BY e.id");
 }
 
 result<std::int64_t> projector::stored_watermark() {

@@ -5,6 +5,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
+#include "parley/store/sqlite/payload_codec.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 
 namespace parley::sqlite {
@@ -124,10 +125,22 @@ result<dialog_row> read_dialog(const statement& stmt) {
   return row;
 }
 
+const std::string& event_payload_column() {
+  // Only a prompt_logged event needs its text in SQL (to put a shared prompt back); every other
+  // payload is read as stored, and a blob is decoded here, where the event can be named.
+  static const std::string column =
+      std::string("CASE WHEN e.type != 'prompt_logged' THEN e.stored_payload ELSE (") + kEventPayloadSql + ") END";
+  return column;
+}
+
 const std::string& event_columns() {
-  static const std::string columns =
-      std::string("e.dialog_id, e.root_id, e.seq, e.type, ") + kEventPayloadSql + ", e.ts_ms";
+  static const std::string columns = "e.dialog_id, e.root_id, e.seq, e.type, " + event_payload_column() + ", e.ts_ms";
   return columns;
+}
+
+result<std::string> stored_payload_text(const statement& stmt, int column) {
+  if (!stmt.is_blob_at(column)) return stmt.text_at(column);
+  return decode_payload_blob(stmt.blob_view_at(column));
 }
 
 result<event> read_event(const statement& stmt) {
@@ -138,7 +151,16 @@ result<event> read_event(const statement& stmt) {
   const std::string type = stmt.text_at(3);
   ev.ts_ms = stmt.int_at(5);
   const auto which = [&] { return "event " + std::to_string(ev.seq) + " (" + type + ") of dialog " + ev.dialog_id; };
-  const std::string_view text = stmt.text_view_at(4);
+  std::string decoded;
+  std::string_view text;
+  if (stmt.is_blob_at(4)) {
+    auto blob = decode_payload_blob(stmt.blob_view_at(4));
+    if (!blob) return make_error(errc::corrupt, which() + " cannot be read: " + blob.err().message);
+    decoded = std::move(*blob);
+    text = decoded;
+  } else {
+    text = stmt.text_view_at(4);
+  }
   boost::system::error_code ec;
   boost::json::value payload = read_json(text, ec);
   if (ec) {

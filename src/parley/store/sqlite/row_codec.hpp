@@ -20,7 +20,13 @@ inline constexpr int kDialogColumnCount = 28;
 
 // Columns of `events`, qualified by `e` so the same list serves queries that join it. The payload
 // is read as it was appended (kEventPayloadSql puts a shared prompt text back).
+// Over `events_stored AS e` (schema version 18): a compressed payload is decoded by read_event.
 const std::string& event_columns();
+// The payload as appended, TEXT or a compressed blob (stored_payload_text reads either).
+const std::string& event_payload_column();
+// The JSON text of a payload column read through event_payload_column(); an unreadable blob's
+// problem otherwise (the caller names the event).
+result<std::string> stored_payload_text(const statement& stmt, int column);
 inline constexpr int kEventColumnCount = 6;
 
 // "?1, ?2, ... ?n" for an INSERT of `count` columns.

@@ -323,6 +323,8 @@ const std::array kMigrations{
     migration{16, kV16RecordsSql, v16_records_from_log_sql()},
     // Version 17: the log keyed by integers (compact_log.hpp); the shell's view made again over it.
     migration{17, v17_compact_log_sql(), v13_view_sql()},
+    // Version 18: a payload may be a blob compressed with a fixed dictionary (payload_codec.hpp).
+    migration{18, v18_payload_blobs_sql(), v13_view_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

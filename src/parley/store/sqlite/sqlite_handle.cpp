@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "parley/store/sqlite/payload_codec.hpp"
 #include "parley/store/sqlite/wal_batching_vfs.hpp"
 
 namespace parley::sqlite {
@@ -76,6 +77,8 @@ std::string_view statement::blob_view_at(int column) const {
   return {bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
 }
 
+bool statement::is_blob_at(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_BLOB; }
+
 void connection::closer::operator()(sqlite3* raw) const noexcept {
   // Statements are owned elsewhere and finalized first; close_v2 still defers safely if one leaks.
   sqlite3_close_v2(raw);
@@ -100,6 +103,10 @@ result<connection> connection::open(const std::string& path, int flags, const ch
     return make_error(errc_from_sqlite(rc), "cannot open database " + path + ": " + message);
   }
   sqlite3_extended_result_codes(raw, 1);
+  // Every connection Parley opens reads the log's payloads, whose view and indexes call this.
+  if (const int registered = register_payload_function(raw); registered != SQLITE_OK) {
+    return make_error(errc_from_sqlite(registered), "cannot open database " + path + ": " + sqlite3_errstr(registered));
+  }
   // Readers and the writer share the file; a short wait beats failing on a checkpoint's brief lock.
   sqlite3_busy_timeout(raw, 5000);
   return conn;

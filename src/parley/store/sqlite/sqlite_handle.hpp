@@ -46,7 +46,8 @@ class statement {
   std::int64_t int_at(int column) const;
   std::string text_at(int column) const;
   std::string_view text_view_at(int column) const;  // valid until the next step/reset
-  std::string_view blob_view_at(int column) const;  // valid until the next step/reset
+  std::string_view blob_view_at(int column) const;
+  bool is_blob_at(int column) const;  // valid until the next step/reset
 
  private:
   struct finalizer {

@@ -76,11 +76,11 @@ result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& pa
 }
 
 result<void> sqlite_reader::prepare_all() {
-  const std::string events = "SELECT " + event_columns() + " FROM events AS e";
+  const std::string events = "SELECT " + event_columns() + " FROM events_stored AS e";
   const std::string dialogs = "SELECT " + std::string(kDialogColumns) + " FROM dialogs";
   // A dialog's messages are found through the log's (dialog_id, seq) index.
   const std::string messages =
-      "SELECT " + event_columns() + ", m.course FROM events AS e JOIN messages AS m ON m.event_id = e.id";
+      "SELECT " + event_columns() + ", m.course FROM events_stored AS e JOIN messages AS m ON m.event_id = e.id";
   PARLEY_TRY(prepare_into(db_, events_of_dialog_, events + " WHERE e.dialog_id = ?1 AND e.seq > ?2 ORDER BY e.seq"));
   PARLEY_TRY(prepare_into(db_, all_events_, events + " ORDER BY e.id"));
   PARLEY_TRY(prepare_into(db_, get_dialog_, dialogs + " WHERE id = ?1"));
@@ -99,17 +99,17 @@ result<void> sqlite_reader::prepare_all() {
   PARLEY_TRY(
       prepare_into(db_, input_by_msg_id_,
                    identity +
-                       "coalesce(json_extract(l.payload, '$.from'), ''), "
-                       "coalesce(json_extract(l.payload, '$.content'), ''), "
-                       "coalesce(json_extract(l.payload, '$.questionId'), '') FROM event_log AS l WHERE " +
+                       "coalesce(json_extract(parley_payload(l.payload), '$.from'), ''), "
+                       "coalesce(json_extract(parley_payload(l.payload), '$.content'), ''), "
+                       "coalesce(json_extract(parley_payload(l.payload), '$.questionId'), '') FROM event_log AS l WHERE " +
                        codes +
-                       " AND (CASE WHEN json_valid(l.payload) THEN json_extract(l.payload, '$.msgId') END) = ?1 "
+                       " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), '$.msgId') END) = ?1 "
                        "UNION ALL " +
                        identity +
-                       "coalesce(json_extract(l.payload, '$.input.from'), ''), "
-                       "coalesce(json_extract(l.payload, '$.input.content'), ''), '' FROM event_log AS l WHERE " +
+                       "coalesce(json_extract(parley_payload(l.payload), '$.input.from'), ''), "
+                       "coalesce(json_extract(parley_payload(l.payload), '$.input.content'), ''), '' FROM event_log AS l WHERE " +
                        flow_codes +
-                       " AND (CASE WHEN json_valid(l.payload) THEN json_extract(l.payload, '$.input.msgId') "
+                       " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), '$.input.msgId') "
                        "END) = ?1 "
                        "ORDER BY 1 LIMIT 1"));
   return ok();

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "parley/model/event_codec.hpp"
+#include "parley/store/sqlite/payload_codec.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 
 namespace parley::sqlite {
@@ -91,7 +92,22 @@ result<std::int64_t> table_writer::insert_event(const event& ev) {
   insert_event_.bind_int(2, *root_key);
   insert_event_.bind_int(3, ev.seq);
   insert_event_.bind_int(4, *type_code);
-  insert_event_.bind_text(5, payload_text_);
+  auto compressed = encode_payload_blob(payload_text_, payload_blob_);
+  if (!compressed) return std::move(compressed).err();
+  if (*compressed) {
+    // The append path refuses what it could not read back: a blob is stored only once it has
+    // decoded to the very text it was made from.
+    auto read_back = decode_payload_blob(payload_blob_);
+    if (!read_back || *read_back != payload_text_) {
+      return make_error(errc::io_error, "event " + std::to_string(ev.seq) + " (" + std::string(ev.type()) +
+                                            ") of dialog " + ev.dialog_id +
+                                            " was refused: its compressed payload does not read back" +
+                                            (read_back ? std::string() : " (" + read_back.err().message + ")"));
+    }
+    insert_event_.bind_blob(5, payload_blob_);
+  } else {
+    insert_event_.bind_text(5, payload_text_);
+  }
   insert_event_.bind_int(6, ev.ts_ms);
   PARLEY_TRY(insert_event_.run());
   return db_->last_insert_rowid();

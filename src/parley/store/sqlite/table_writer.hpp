@@ -67,6 +67,7 @@ class table_writer {
   // Reused across events so serializing a payload does not allocate.
   boost::json::serializer serializer_;
   std::string payload_text_;
+  std::string payload_blob_;  // payload_text_ compressed, when that pays (payload_codec.hpp)
 };
 
 // True when `a` and `b` agree on every column an index of `dialogs` holds (and the others the

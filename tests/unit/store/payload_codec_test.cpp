@@ -1,0 +1,232 @@
+// Schema version 18: the log's payloads compressed with a fixed dictionary
+// (store/sqlite/payload_codec.hpp). A blob decodes to the very JSON it was made from, old TEXT rows
+// read as before, an unreadable blob is an error naming its event, and dictionary 1 never changes.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "parley/model/event_codec.hpp"
+#include "parley/store/sqlite/payload_codec.hpp"
+#include "parley/store/sqlite/schema.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+#include "sqlite_raw.hpp"
+#include "store_scenarios.hpp"
+#include "store_test_support.hpp"
+
+namespace parley {
+namespace {
+
+using test::dialog_script;
+using test::temp_dir;
+using payload_codec = ::testing::Test;
+
+constexpr const char* kEveryColumn = "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM events ORDER BY id";
+constexpr const char* kReadable = "SELECT * FROM events_readable ORDER BY id";
+
+std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
+  auto s = open_sqlite_store(dir.str());
+  EXPECT_TRUE(s) << s.err().message;
+  return s ? std::move(*s) : nullptr;
+}
+
+std::string long_json() {
+  return R"({"course":1,"content":"You are the responder (tellaskee dialog) for this dialog; the tellasker )"
+         R"(dialog is @lead (the current caller).\n\nPlease summarise the three files.","origin":"tellask"})";
+}
+
+// Old blobs need these exact bytes: editing the dictionary would make every stored blob unreadable.
+TEST_F(payload_codec, DictionaryOneIsFrozen) {
+  EXPECT_EQ(sqlite::payload_dictionary_v1().size(), 10474U);
+  EXPECT_EQ(sqlite::fnv1a_64(sqlite::payload_dictionary_v1()), 0x0ULL) << std::hex
+                                                                       << sqlite::fnv1a_64(
+                                                                              sqlite::payload_dictionary_v1());
+}
+
+TEST_F(payload_codec, ALongPayloadBecomesASmallerBlobThatDecodesToTheSameText) {
+  const std::string json = long_json();
+  std::string blob;
+  auto made = sqlite::encode_payload_blob(json, blob);
+  ASSERT_TRUE(made) << made.err().message;
+  ASSERT_TRUE(*made);
+  EXPECT_EQ(static_cast<unsigned char>(blob[0]), sqlite::kPayloadFormatZstdDict1);
+  EXPECT_LT(blob.size(), json.size() / 2);
+  auto text = sqlite::decode_payload_blob(blob);
+  ASSERT_TRUE(text) << text.err().message;
+  EXPECT_EQ(*text, json);
+}
+
+TEST_F(payload_codec, AShortPayloadStaysText) {
+  std::string blob = "left over";
+  auto made = sqlite::encode_payload_blob(R"({"status":"completed"})", blob);
+  ASSERT_TRUE(made);
+  EXPECT_FALSE(*made);
+  EXPECT_TRUE(blob.empty());
+}
+
+TEST_F(payload_codec, ADamagedBlobIsAnErrorSayingWhatIsWrong) {
+  std::string blob;
+  ASSERT_TRUE(sqlite::encode_payload_blob(long_json(), blob));
+  EXPECT_NE(sqlite::decode_payload_blob("").err().message.find("empty"), std::string::npos);
+  std::string other_format = blob;
+  other_format[0] = 2;
+  EXPECT_NE(sqlite::decode_payload_blob(other_format).err().message.find("format byte 2"), std::string::npos);
+  EXPECT_EQ(sqlite::decode_payload_blob(blob.substr(0, 2)).err().code, errc::corrupt);
+  EXPECT_EQ(sqlite::decode_payload_blob(blob.substr(0, blob.size() - 3)).err().code, errc::corrupt);
+  std::string flipped = blob;
+  for (std::size_t i = 4; i < flipped.size(); i += 3) flipped[i] = static_cast<char>(~flipped[i]);
+  auto read = sqlite::decode_payload_blob(flipped);
+  if (read) EXPECT_NE(*read, long_json());  // never the original: zstd has no checksum here, the reader's JSON check follows
+}
+
+// Every event type the product has written (tests/data/events-v1.jsonl), each in a dialog of its
+// own, is stored and read back equal; the long ones are stored as blobs.
+TEST_F(payload_codec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  std::ifstream in(std::filesystem::path(PARLEY_SOURCE_DIR) / "tests" / "data" / "events-v1.jsonl");
+  ASSERT_TRUE(in);
+  std::vector<event> written;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto wire = boost::json::parse(line).as_object();
+    const std::string type(wire.at("type").as_string());
+    auto typed = decode_payload(type, wire.at("payload").as_object());
+    ASSERT_TRUE(typed) << type << ": " << typed.err().message;
+    const std::string id = "d-" + std::to_string(++number);
+    dialog_script script(id, id);
+    event created = script.created("lead");
+    event ev = script.user("placeholder");
+    ev.payload = std::move(*typed);
+    ASSERT_TRUE(test::append_sync(*s, {created, ev})) << line;
+    written.push_back(ev);
+  }
+  ASSERT_GT(written.size(), 30U);
+  for (const auto& ev : written) {
+    auto read = s->read_events(ev.dialog_id);
+    ASSERT_TRUE(read) << read.err().message;
+    ASSERT_EQ(read->size(), 2U);
+    EXPECT_EQ(read->back().payload, ev.payload) << ev.type();
+  }
+  EXPECT_NE(test::query(dir.db_file(), "SELECT count(*) FROM event_log WHERE typeof(payload) = 'blob'"),
+            (test::table_dump{{"0"}}));
+}
+
+// A store of version 17 (its TEXT rows kept) migrates without a rewrite: the same rows through
+// `events` and `events_readable`, the same projections, equal to a rebuild; new rows are blobs
+// beside the old TEXT ones and both read.
+TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTakesBlobsBesideItsText) {
+  temp_dir written;
+  {
+    auto s = open_or_fail(written);
+    ASSERT_NE(s, nullptr);
+    for (auto& batch : test::varied_history(23, 4, 30)) ASSERT_TRUE(test::append_sync(*s, std::move(batch)));
+  }
+  const auto rows = test::query(written.db_file(), kEveryColumn);
+  ASSERT_GE(rows.size(), 100U);
+  const auto projections = test::dump_projections(written.db_file());
+
+  temp_dir old;
+  {
+    auto db = sqlite::connection::open_read_write(old.db_file());
+    ASSERT_TRUE(db) << db.err().message;
+    ASSERT_TRUE(sqlite::migrate(*db, 17));
+    auto attached = db->exec(("ATTACH '" + written.db_file() + "' AS w").c_str());
+    ASSERT_TRUE(attached) << attached.err().message;
+    auto copied = db->exec(
+        "INSERT INTO events (id, dialog_id, root_id, seq, type, payload, ts_ms) "
+        "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM w.events ORDER BY id");
+    ASSERT_TRUE(copied) << copied.err().message;
+    ASSERT_TRUE(db->exec("DETACH w"));
+  }
+  EXPECT_EQ(test::query(old.db_file(), "SELECT DISTINCT typeof(payload) FROM event_log"),
+            (test::table_dump{{"text"}}));
+  const auto readable_before = test::query(old.db_file(), kReadable);
+
+  auto s = open_or_fail(old);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(test::query(old.db_file(), "SELECT version FROM schema_version"),
+            (test::table_dump{{std::to_string(sqlite::latest_schema_version())}}));
+  EXPECT_EQ(test::query(old.db_file(), kEveryColumn), rows);
+  EXPECT_EQ(test::query(old.db_file(), kReadable), readable_before);
+  EXPECT_EQ(test::dump_projections(old.db_file()), projections);
+  ASSERT_TRUE(s->rebuild_projections());
+  EXPECT_EQ(test::dump_projections(old.db_file()), projections);
+
+  dialog_script late("late-1", "late-1");
+  const event user = late.user(long_json());
+  ASSERT_TRUE(test::append_sync(*s, {late.created("lead"), user}));
+  EXPECT_EQ(test::query(old.db_file(), "SELECT DISTINCT typeof(payload) FROM event_log ORDER BY 1"),
+            (test::table_dump{{"blob"}, {"text"}}));
+  auto all = s->read_all_events();
+  ASSERT_TRUE(all) << all.err().message;
+  EXPECT_EQ(all->size(), rows.size() + 2);
+  EXPECT_EQ(all->back().payload, user.payload);
+  // The message-id index reads through the function: a retry of the blob's message is found.
+  auto found = s->find_input(std::get<events::user_message>(user.payload).msg_id);
+  ASSERT_TRUE(found) << found.err().message;
+  EXPECT_TRUE(found->has_value());
+}
+
+// Damage to a blob fails its dialog alone, with an error naming the event, and `parley check`
+// (damaged_events) lists it; it never crashes a reader.
+TEST_F(payload_codec, ACorruptedBlobIsAnErrorNamingItsEventAndTheCheckListsIt) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script root("root-1", "root-1");
+  dialog_script other("root-2", "root-2");
+  ASSERT_TRUE(test::append_sync(*s, {root.created("lead"), root.user(long_json()), other.created("lead")}));
+  ASSERT_EQ(test::query(dir.db_file(), "SELECT seq FROM event_log WHERE typeof(payload) = 'blob'"),
+            (test::table_dump{{"2"}}));
+  test::exec(dir.db_file(),
+             "UPDATE event_log SET payload = substr(payload, 1, 6) || zeroblob(8) WHERE typeof(payload) = 'blob'");
+  auto read = s->read_events("root-1");
+  ASSERT_FALSE(read);
+  EXPECT_NE(read.err().message.find("event 2 (user_message) of dialog root-1"), std::string::npos)
+      << read.err().message;
+  EXPECT_TRUE(s->read_events("root-2"));
+  auto damaged = s->damaged_events();
+  ASSERT_TRUE(damaged) << damaged.err().message;
+  ASSERT_EQ(damaged->size(), 1U);
+  EXPECT_EQ(damaged->front().dialog_id, "root-1");
+  EXPECT_EQ(damaged->front().seq, 2);
+  EXPECT_NE(damaged->front().problem.find("payload blob"), std::string::npos) << damaged->front().problem;
+}
+
+// The sqlite3 shell has no parley_payload: it still reads the log's scalar columns (the payload
+// needs `parley events`).
+TEST_F(payload_codec, AConnectionWithoutTheFunctionStillReadsTheLogsScalarColumns) {
+  temp_dir dir;
+  {
+    auto s = open_or_fail(dir);
+    ASSERT_NE(s, nullptr);
+    dialog_script root("root-1", "root-1");
+    ASSERT_TRUE(test::append_sync(*s, {root.created("lead"), root.user(long_json())}));
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(dir.db_file().c_str(), &raw, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, &sqlite3_close);
+  std::string seen;
+  char* message = nullptr;
+  const int rc = sqlite3_exec(
+      db.get(), "SELECT seq, type_code, typeof(payload) FROM event_log ORDER BY id",
+      [](void* out, int columns, char** values, char**) {
+        auto& text = *static_cast<std::string*>(out);
+        for (int c = 0; c < columns; ++c) text += std::string(values[c]) + (c + 1 < columns ? "," : ";");
+        return 0;
+      },
+      &seen, &message);
+  EXPECT_EQ(rc, SQLITE_OK) << (message != nullptr ? message : "");
+  sqlite3_free(message);
+  EXPECT_EQ(seen, "1,1,text;2,2,blob;");
+}
+
+}  // namespace
+}  // namespace parley
