@@ -130,8 +130,9 @@ struct codec_db {
   codec_db() : db(sqlite::connection::open_read_write(":memory:").value()) {
     fuzz::must(sqlite::migrate(db), "migrate");
     fuzz::must(writer.prepare(db), "prepare the table writer");
-    fuzz::must(sqlite::prepare_into(db, read, "SELECT " + sqlite::event_columns() + " FROM events e WHERE e.id = ?1"),
-               "prepare the read");
+    fuzz::must(
+        sqlite::prepare_into(db, read, "SELECT " + sqlite::event_columns() + " FROM events_stored e WHERE e.id = ?1"),
+        "prepare the read");
     fuzz::must(sqlite::prepare_into(db, raw_insert,
                                     "INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) "
                                     "VALUES (?1, ?1, 1, ?2, ?3, 7)"),

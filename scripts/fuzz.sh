@@ -23,9 +23,9 @@ fi
 # the targets set (the SSE target's 512-byte lines, the 2 KiB WebSocket packet limit).
 declare -A max_len=(
   [sse]=8192 [ws_packet]=4096 [rest_api]=4096 [team_yaml]=4096 [scripted_script]=4096
-  [text_tellask]=4096 [tool_arguments]=4096 [workspace_path]=512 [event_codec]=4096
+  [text_tellask]=4096 [tool_arguments]=4096 [workspace_path]=512 [event_codec]=4096 [payload_blob]=4096
 )
-all_targets=(sse ws_packet rest_api team_yaml scripted_script text_tellask tool_arguments workspace_path event_codec)
+all_targets=(sse ws_packet rest_api team_yaml scripted_script text_tellask tool_arguments workspace_path event_codec payload_blob)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do

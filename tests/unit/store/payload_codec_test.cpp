@@ -22,7 +22,6 @@ namespace {
 
 using test::dialog_script;
 using test::temp_dir;
-using payload_codec = ::testing::Test;
 
 constexpr const char* kEveryColumn = "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM events ORDER BY id";
 constexpr const char* kReadable = "SELECT * FROM events_readable ORDER BY id";
@@ -39,14 +38,12 @@ std::string long_json() {
 }
 
 // Old blobs need these exact bytes: editing the dictionary would make every stored blob unreadable.
-TEST_F(payload_codec, DictionaryOneIsFrozen) {
+TEST(PayloadCodec, DictionaryOneIsFrozen) {
   EXPECT_EQ(sqlite::payload_dictionary_v1().size(), 10474U);
-  EXPECT_EQ(sqlite::fnv1a_64(sqlite::payload_dictionary_v1()), 0x0ULL) << std::hex
-                                                                       << sqlite::fnv1a_64(
-                                                                              sqlite::payload_dictionary_v1());
+  EXPECT_EQ(sqlite::fnv1a_64(sqlite::payload_dictionary_v1()), 0x07183873a1837300ULL);
 }
 
-TEST_F(payload_codec, ALongPayloadBecomesASmallerBlobThatDecodesToTheSameText) {
+TEST(PayloadCodec, ALongPayloadBecomesASmallerBlobThatDecodesToTheSameText) {
   const std::string json = long_json();
   std::string blob;
   auto made = sqlite::encode_payload_blob(json, blob);
@@ -59,7 +56,7 @@ TEST_F(payload_codec, ALongPayloadBecomesASmallerBlobThatDecodesToTheSameText) {
   EXPECT_EQ(*text, json);
 }
 
-TEST_F(payload_codec, AShortPayloadStaysText) {
+TEST(PayloadCodec, AShortPayloadStaysText) {
   std::string blob = "left over";
   auto made = sqlite::encode_payload_blob(R"({"status":"completed"})", blob);
   ASSERT_TRUE(made);
@@ -67,7 +64,7 @@ TEST_F(payload_codec, AShortPayloadStaysText) {
   EXPECT_TRUE(blob.empty());
 }
 
-TEST_F(payload_codec, ADamagedBlobIsAnErrorSayingWhatIsWrong) {
+TEST(PayloadCodec, ADamagedBlobIsAnErrorSayingWhatIsWrong) {
   std::string blob;
   ASSERT_TRUE(sqlite::encode_payload_blob(long_json(), blob));
   EXPECT_NE(sqlite::decode_payload_blob("").err().message.find("empty"), std::string::npos);
@@ -79,12 +76,13 @@ TEST_F(payload_codec, ADamagedBlobIsAnErrorSayingWhatIsWrong) {
   std::string flipped = blob;
   for (std::size_t i = 4; i < flipped.size(); i += 3) flipped[i] = static_cast<char>(~flipped[i]);
   auto read = sqlite::decode_payload_blob(flipped);
-  if (read) EXPECT_NE(*read, long_json());  // never the original: zstd has no checksum here, the reader's JSON check follows
+  if (read)
+    EXPECT_NE(*read, long_json());  // never the original: zstd has no checksum here, the reader's JSON check follows
 }
 
 // Every event type the product has written (tests/data/events-v1.jsonl), each in a dialog of its
 // own, is stored and read back equal; the long ones are stored as blobs.
-TEST_F(payload_codec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
+TEST(PayloadCodec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
   temp_dir dir;
   auto s = open_or_fail(dir);
   ASSERT_NE(s, nullptr);
@@ -101,17 +99,21 @@ TEST_F(payload_codec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
     ASSERT_TRUE(typed) << type << ": " << typed.err().message;
     const std::string id = "d-" + std::to_string(++number);
     dialog_script script(id, id);
-    event created = script.created("lead");
+    std::vector<event> batch;
+    // A dialog_created of the fixture is the dialog's first event; any other follows one.
+    if (type != event_type::dialog_created) batch.push_back(script.created("lead"));
     event ev = script.user("placeholder");
     ev.payload = std::move(*typed);
-    ASSERT_TRUE(test::append_sync(*s, {created, ev})) << line;
+    batch.push_back(ev);
+    auto appended = test::append_sync(*s, std::move(batch));
+    ASSERT_TRUE(appended) << line << ": " << appended.err().message;
     written.push_back(ev);
   }
   ASSERT_GT(written.size(), 30U);
   for (const auto& ev : written) {
     auto read = s->read_events(ev.dialog_id);
     ASSERT_TRUE(read) << read.err().message;
-    ASSERT_EQ(read->size(), 2U);
+    ASSERT_FALSE(read->empty());
     EXPECT_EQ(read->back().payload, ev.payload) << ev.type();
   }
   EXPECT_NE(test::query(dir.db_file(), "SELECT count(*) FROM event_log WHERE typeof(payload) = 'blob'"),
@@ -121,7 +123,7 @@ TEST_F(payload_codec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
 // A store of version 17 (its TEXT rows kept) migrates without a rewrite: the same rows through
 // `events` and `events_readable`, the same projections, equal to a rebuild; new rows are blobs
 // beside the old TEXT ones and both read.
-TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTakesBlobsBesideItsText) {
+TEST(PayloadCodec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTakesBlobsBesideItsText) {
   temp_dir written;
   {
     auto s = open_or_fail(written);
@@ -129,7 +131,7 @@ TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTake
     for (auto& batch : test::varied_history(23, 4, 30)) ASSERT_TRUE(test::append_sync(*s, std::move(batch)));
   }
   const auto rows = test::query(written.db_file(), kEveryColumn);
-  ASSERT_GE(rows.size(), 100U);
+  ASSERT_GE(rows.size(), 60U);
   const auto projections = test::dump_projections(written.db_file());
 
   temp_dir old;
@@ -145,8 +147,7 @@ TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTake
     ASSERT_TRUE(copied) << copied.err().message;
     ASSERT_TRUE(db->exec("DETACH w"));
   }
-  EXPECT_EQ(test::query(old.db_file(), "SELECT DISTINCT typeof(payload) FROM event_log"),
-            (test::table_dump{{"text"}}));
+  EXPECT_EQ(test::query(old.db_file(), "SELECT DISTINCT typeof(payload) FROM event_log"), (test::table_dump{{"text"}}));
   const auto readable_before = test::query(old.db_file(), kReadable);
 
   auto s = open_or_fail(old);
@@ -160,8 +161,10 @@ TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTake
   EXPECT_EQ(test::dump_projections(old.db_file()), projections);
 
   dialog_script late("late-1", "late-1");
+  const event created = late.created("lead");
   const event user = late.user(long_json());
-  ASSERT_TRUE(test::append_sync(*s, {late.created("lead"), user}));
+  auto appended = test::append_sync(*s, {created, user});
+  ASSERT_TRUE(appended) << appended.err().message;
   EXPECT_EQ(test::query(old.db_file(), "SELECT DISTINCT typeof(payload) FROM event_log ORDER BY 1"),
             (test::table_dump{{"blob"}, {"text"}}));
   auto all = s->read_all_events();
@@ -176,33 +179,35 @@ TEST_F(payload_codec, AVersionSeventeenStoreReadsTheSameAfterTheMigrationAndTake
 
 // Damage to a blob fails its dialog alone, with an error naming the event, and `parley check`
 // (damaged_events) lists it; it never crashes a reader.
-TEST_F(payload_codec, ACorruptedBlobIsAnErrorNamingItsEventAndTheCheckListsIt) {
+TEST(PayloadCodec, ACorruptedBlobIsAnErrorNamingItsEventAndTheCheckListsIt) {
   temp_dir dir;
   auto s = open_or_fail(dir);
   ASSERT_NE(s, nullptr);
   dialog_script root("root-1", "root-1");
   dialog_script other("root-2", "root-2");
-  ASSERT_TRUE(test::append_sync(*s, {root.created("lead"), root.user(long_json()), other.created("lead")}));
-  ASSERT_EQ(test::query(dir.db_file(), "SELECT seq FROM event_log WHERE typeof(payload) = 'blob'"),
-            (test::table_dump{{"2"}}));
-  test::exec(dir.db_file(),
-             "UPDATE event_log SET payload = substr(payload, 1, 6) || zeroblob(8) WHERE typeof(payload) = 'blob'");
+  // A title long enough to be compressed: dialog_created is in no expression index, so the damage
+  // below is written as a disk would, without SQLite reading the old blob.
+  ASSERT_TRUE(test::append_sync(*s, {root.created("lead", {}, long_json()), root.user("hi"), other.created("lead")}));
+  ASSERT_EQ(
+      test::query(dir.db_file(), "SELECT typeof(payload) FROM event_log WHERE seq = 1 AND type_code = 1 ORDER BY id"),
+      (test::table_dump{{"blob"}, {"text"}}));
+  test::exec(dir.db_file(), "UPDATE event_log SET payload = substr(payload, 1, length(payload) - 5) WHERE id = 1");
   auto read = s->read_events("root-1");
   ASSERT_FALSE(read);
-  EXPECT_NE(read.err().message.find("event 2 (user_message) of dialog root-1"), std::string::npos)
+  EXPECT_NE(read.err().message.find("event 1 (dialog_created) of dialog root-1"), std::string::npos)
       << read.err().message;
   EXPECT_TRUE(s->read_events("root-2"));
   auto damaged = s->damaged_events();
   ASSERT_TRUE(damaged) << damaged.err().message;
   ASSERT_EQ(damaged->size(), 1U);
   EXPECT_EQ(damaged->front().dialog_id, "root-1");
-  EXPECT_EQ(damaged->front().seq, 2);
+  EXPECT_EQ(damaged->front().seq, 1);
   EXPECT_NE(damaged->front().problem.find("payload blob"), std::string::npos) << damaged->front().problem;
 }
 
 // The sqlite3 shell has no parley_payload: it still reads the log's scalar columns (the payload
 // needs `parley events`).
-TEST_F(payload_codec, AConnectionWithoutTheFunctionStillReadsTheLogsScalarColumns) {
+TEST(PayloadCodec, AConnectionWithoutTheFunctionStillReadsTheLogsScalarColumns) {
   temp_dir dir;
   {
     auto s = open_or_fail(dir);

@@ -33,9 +33,9 @@ struct dctx_free {
 
 // Digested once per process: a dictionary's tables cost far more to build than a payload to compress.
 const ZSTD_CDict* cdict_v1() {
-  static const std::unique_ptr<ZSTD_CDict, cdict_free> dict(ZSTD_createCDict_advanced(
-      kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_rawContent,
-      ZSTD_getCParams(kCompressionLevel, 0, sizeof kDictionaryV1), ZSTD_defaultCMem));
+  static const std::unique_ptr<ZSTD_CDict, cdict_free> dict(
+      ZSTD_createCDict_advanced(kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_rawContent,
+                                ZSTD_getCParams(kCompressionLevel, 0, sizeof kDictionaryV1), ZSTD_defaultCMem));
   return dict.get();
 }
 
@@ -161,8 +161,8 @@ result<std::string> decode_payload_blob(std::string_view blob) {
   const size_t read = ZSTD_decompressDCtx(ctx, text.data(), text.size(), frame.data(), frame.size());
   if (ZSTD_isError(read) != 0U) {
     ZSTD_DCtx_reset(ctx, ZSTD_reset_session_only);
-    return make_error(errc::corrupt, std::string("the payload blob does not decompress (zstd: ") +
-                                         ZSTD_getErrorName(read) + ")");
+    return make_error(errc::corrupt,
+                      std::string("the payload blob does not decompress (zstd: ") + ZSTD_getErrorName(read) + ")");
   }
   if (read != text.size()) return make_error(errc::corrupt, "the payload blob is shorter than its header says");
   return text;

@@ -96,22 +96,24 @@ result<void> sqlite_reader::prepare_all() {
   const std::string identity =
       "SELECT l.id, (SELECT name FROM event_types WHERE code = l.type_code), "
       "(SELECT id FROM dialog_keys WHERE key = l.dialog_key), l.seq, ";
-  PARLEY_TRY(
-      prepare_into(db_, input_by_msg_id_,
-                   identity +
-                       "coalesce(json_extract(parley_payload(l.payload), '$.from'), ''), "
-                       "coalesce(json_extract(parley_payload(l.payload), '$.content'), ''), "
-                       "coalesce(json_extract(parley_payload(l.payload), '$.questionId'), '') FROM event_log AS l WHERE " +
-                       codes +
-                       " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), '$.msgId') END) = ?1 "
-                       "UNION ALL " +
-                       identity +
-                       "coalesce(json_extract(parley_payload(l.payload), '$.input.from'), ''), "
-                       "coalesce(json_extract(parley_payload(l.payload), '$.input.content'), ''), '' FROM event_log AS l WHERE " +
-                       flow_codes +
-                       " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), '$.input.msgId') "
-                       "END) = ?1 "
-                       "ORDER BY 1 LIMIT 1"));
+  PARLEY_TRY(prepare_into(
+      db_, input_by_msg_id_,
+      identity +
+          "coalesce(json_extract(parley_payload(l.payload), '$.from'), ''), "
+          "coalesce(json_extract(parley_payload(l.payload), '$.content'), ''), "
+          "coalesce(json_extract(parley_payload(l.payload), '$.questionId'), '') FROM event_log AS l WHERE " +
+          codes +
+          " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), "
+          "'$.msgId') END) = ?1 "
+          "UNION ALL " +
+          identity +
+          "coalesce(json_extract(parley_payload(l.payload), '$.input.from'), ''), "
+          "coalesce(json_extract(parley_payload(l.payload), '$.input.content'), ''), '' FROM event_log AS l WHERE " +
+          flow_codes +
+          " AND (CASE WHEN json_valid(parley_payload(l.payload)) THEN json_extract(parley_payload(l.payload), "
+          "'$.input.msgId') "
+          "END) = ?1 "
+          "ORDER BY 1 LIMIT 1"));
   return ok();
 }
 
