@@ -18,8 +18,9 @@
 namespace parley::sqlite {
 
 inline constexpr unsigned char kPayloadFormatZstdDict1 = 1;
-// Shorter payloads stay TEXT: a frame's header and the format byte eat what a few dozen bytes save.
-inline constexpr std::size_t kPayloadCompressMinBytes = 48;
+// Shorter payloads stay TEXT: below this a frame's header and the format byte eat any saving. A
+// fanout-3 task's eight `generation_started` payloads (33 bytes each) become 16-byte blobs.
+inline constexpr std::size_t kPayloadCompressMinBytes = 16;
 // A decoded payload larger than this is refused: no event the product writes comes near it, and a
 // damaged header must not make the reader allocate gigabytes.
 inline constexpr std::uint64_t kPayloadMaxDecodedBytes = 64ULL << 20;
