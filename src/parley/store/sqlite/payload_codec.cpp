@@ -1,7 +1,7 @@
 #include "parley/store/sqlite/payload_codec.hpp"
 
 #include <sqlite3.h>
-// The magicless format and the raw-content dictionaries are in zstd's stable-but-static API.
+// The magicless format and the advanced dictionary constructors are in zstd's stable-but-static API.
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
@@ -34,14 +34,14 @@ struct dctx_free {
 // Digested once per process: a dictionary's tables cost far more to build than a payload to compress.
 const ZSTD_CDict* cdict_v1() {
   static const std::unique_ptr<ZSTD_CDict, cdict_free> dict(
-      ZSTD_createCDict_advanced(kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_rawContent,
+      ZSTD_createCDict_advanced(kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_fullDict,
                                 ZSTD_getCParams(kCompressionLevel, 0, sizeof kDictionaryV1), ZSTD_defaultCMem));
   return dict.get();
 }
 
 const ZSTD_DDict* ddict_v1() {
   static const std::unique_ptr<ZSTD_DDict, ddict_free> dict(ZSTD_createDDict_advanced(
-      kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_rawContent, ZSTD_defaultCMem));
+      kDictionaryV1, sizeof kDictionaryV1, ZSTD_dlm_byRef, ZSTD_dct_fullDict, ZSTD_defaultCMem));
   return dict.get();
 }
 
