@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "parley/store/sqlite/record_id.hpp"
 #include "parley/store/sqlite/wal_batching_vfs.hpp"
 
 namespace parley::sqlite {
@@ -100,6 +101,10 @@ result<connection> connection::open(const std::string& path, int flags, const ch
     return make_error(errc_from_sqlite(rc), "cannot open database " + path + ": " + message);
   }
   sqlite3_extended_result_codes(raw, 1);
+  // Every statement on the records reads and writes their ids through these (record_id.hpp).
+  if (const int registered = register_record_id_functions(raw); registered != SQLITE_OK) {
+    return make_error(errc_from_sqlite(registered), "cannot open database " + path + ": " + sqlite3_errstr(registered));
+  }
   // Readers and the writer share the file; a short wait beats failing on a checkpoint's brief lock.
   sqlite3_busy_timeout(raw, 5000);
   return conn;

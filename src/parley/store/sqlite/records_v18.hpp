@@ -1,0 +1,28 @@
+// Schema version 18: the records' ids as 16 bytes (record_id.hpp, docs/store.md "Record ids as 16
+// bytes"). Kept apart from schema.cpp's list so the version it gets there is the only thing tied to
+// it.
+//
+// A UUID id (what record_uuid makes) took 36 bytes of text in its row and again in its unique index:
+// a fanout-3 task has 18 messages, 4 turns, 4 sessions and 4 dialogues. Stored as its 16 bytes it
+// takes 17 (with its header byte). Any other id, which older data or a caller may hold, stays the
+// text it is. The columns keep their TEXT declaration: a blob keeps its storage class under TEXT
+// affinity, so the tables are not made again, only their id values rewritten. The views read the
+// columns as they are; the reader gives the text back (record_id_text).
+#pragma once
+
+namespace parley::sqlite {
+
+inline constexpr const char* kV18RecordIdsSql = R"sql(
+UPDATE dialogue SET id = record_id_blob(id), relation_id = record_id_blob(relation_id);
+UPDATE session SET id = record_id_blob(id);
+UPDATE turn SET id = record_id_blob(id);
+UPDATE message SET id = record_id_blob(id);
+UPDATE message_embedding SET message_id = record_id_blob(message_id);
+UPDATE introspection_turn SET id = record_id_blob(id), session_id = record_id_blob(session_id),
+  dialogue_id = record_id_blob(dialogue_id);
+UPDATE memory_entry SET id = record_id_blob(id), dialogue_id = record_id_blob(dialogue_id),
+  source_turn_id = record_id_blob(source_turn_id);
+UPDATE memory_links SET turn_id = record_id_blob(turn_id), memory_id = record_id_blob(memory_id);
+)sql";
+
+}  // namespace parley::sqlite
