@@ -5,6 +5,7 @@
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v18.hpp"
 
 #include <array>
 #include <string>
@@ -323,6 +324,8 @@ const std::array kMigrations{
     migration{16, kV16RecordsSql, v16_records_from_log_sql()},
     // Version 17: the log keyed by integers (compact_log.hpp); the shell's view made again over it.
     migration{17, v17_compact_log_sql(), v13_view_sql()},
+    // Version 18: the records' ids as 16 bytes (records_v18.hpp).
+    migration{18, kV18RecordIdsSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
