@@ -314,8 +314,7 @@ result<std::vector<record_memory_link>> records_reader::memory_links(std::string
   parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
       "SELECT record_id_text(turn_id), record_id_text(memory_id), relation, created_at FROM memory_links "
-      "WHERE turn_id = record_id_blob(?1) ORDER BY created_at, "
-      "memory_id",
+      "WHERE turn_id = record_id_blob(?1) ORDER BY created_at, record_id_text(memory_id)",
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, turn_id);
@@ -353,13 +352,14 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
       f.participant);
   visibility_condition(q, "d.rowid", f);
   q.where_time("d.created_at", f);
-  // `dialogue` has no rowid: its id breaks ties. Newest first unless the caller sorts.
+  // Its id breaks ties, in its text order (a UUID stored as 16 bytes sorts as its text would, an id
+  // of another shape where it did). Newest first unless the caller sorts.
   const std::string_view column = f.sort_by.empty() ? std::string_view("created_at") : std::string_view(f.sort_by);
   if (column != "created_at" && column != "last_activity_at") {
     return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
   }
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
-  const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
+  const std::string order = " ORDER BY d." + std::string(column) + direction + ", record_id_text(d.id)" + direction;
   parley::lock_guard lock(mutex_);
   return page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
@@ -442,7 +442,7 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
       "SELECT DISTINCT record_id_text(l.memory_id) FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn "
       "WHERE "
       "dialogue_rowid = (SELECT d.rowid FROM dialogue AS d WHERE d.id = record_id_blob(?1)) UNION ALL SELECT id FROM "
-      "introspection_turn WHERE dialogue_id = record_id_blob(?1)) ORDER BY l.memory_id",
+      "introspection_turn WHERE dialogue_id = record_id_blob(?1)) ORDER BY 1",
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, dialogue_id);
