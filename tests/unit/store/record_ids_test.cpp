@@ -1,7 +1,7 @@
 // Schema version 18: the records' UUID ids stored as 16 bytes (record_id.hpp). A store written
-// with text ids (version 17) answers every records route the same after the migration, ids
-// included; a rebuild of the projections gives the same rows; an id that is not a canonical UUID
-// stays the text it is; and an unknown or malformed id still finds nothing.
+// with text ids (version 17) answers every records route the same after the migration, ids and a
+// turn's `respondedBy` included; a rebuild of the projections gives the same rows; an id that is
+// not a canonical UUID stays the text it is; and an unknown or malformed id still finds nothing.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -161,6 +161,9 @@ constexpr const char* kBackToVersionSeventeen = R"sql(
 UPDATE dialogue SET id = record_id_text(id), relation_id = record_id_text(relation_id);
 UPDATE session SET id = record_id_text(id);
 UPDATE turn SET id = record_id_text(id);
+UPDATE turn SET metadata = '{"respondedBy":' || json_quote((SELECT record_id_text(m.id) FROM message AS m
+  WHERE m.rowid = turn.responded_by)) || '}' WHERE responded_by IS NOT NULL;
+ALTER TABLE turn DROP COLUMN responded_by;
 UPDATE message SET id = record_id_text(id);
 UPDATE message_embedding SET message_id = record_id_text(message_id);
 UPDATE introspection_turn SET id = record_id_text(id), session_id = record_id_text(session_id),
@@ -210,9 +213,23 @@ TEST(RecordIds, AVersionSeventeenStoreAnswersEveryRecordsRouteTheSameAfterTheMig
   EXPECT_EQ(blob_ids[0][0], test::query(dir.db_file(), "SELECT count(*) FROM dialogue")[0][0]);
   EXPECT_EQ(blob_ids[0][4], test::query(dir.db_file(), "SELECT count(*) FROM message")[0][0]);
   EXPECT_NE(blob_ids[0][1], "0");  // the subdialogs' relation_id
+  // A turn answered by a message names it by rowid, and reads back as the reducer wrote it.
+  const auto answered =
+      test::query(dir.db_file(), "SELECT count(*) FROM turn WHERE responded_by IS NOT NULL AND metadata = ''");
+  EXPECT_NE(answered[0][0], "0");
+  std::size_t responded = 0;
+  for (const auto& t : written.turns) {
+    if (t.metadata.starts_with(R"({"respondedBy":")")) {
+      ++responded;
+      EXPECT_EQ(t.metadata.size(), 54U) << t.metadata;
+    }
+  }
+  EXPECT_GT(responded, 0U);
 
   test::exec(dir.db_file(), kBackToVersionSeventeen);
   EXPECT_EQ(test::query(dir.db_file(), kBlobIds), (test::table_dump{{"0", "0", "0", "0", "0", "0"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM pragma_table_info('turn') WHERE name = 'responded_by'"),
+            (test::table_dump{{"0"}}));
 
   auto s = open_or_fail(dir);
   ASSERT_NE(s, nullptr);

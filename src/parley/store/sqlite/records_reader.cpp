@@ -13,6 +13,7 @@
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v18.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -57,10 +58,10 @@ constexpr std::string_view kUtteranceColumns =
     "coalesce(record_id_text(u.linked_turn_id), ''), "
     "coalesce(u.notes, '')";
 const std::string& turn_columns() {
-  static const std::string columns =
-      "record_id_text(t.id), " + id_of("dialogue", "t") + ", " + id_of("session", "t") +
-      ", t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
-      "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
+  static const std::string columns = "record_id_text(t.id), " + id_of("dialogue", "t") + ", " + id_of("session", "t") +
+                                     ", t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
+                                     "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, " +
+                                     std::string(kTurnMetadataSql);
   return columns;
 }
 // The metadata as the reducer wrote it: a tool_input message's calls come from its event.

@@ -9,6 +9,7 @@
 #include "parley/model/conversation_reducer.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/record_id.hpp"
 
 namespace parley::sqlite {
 result<void> records_writer::prepare(connection& db) {
@@ -54,10 +55,12 @@ result<void> records_writer::prepare(connection& db) {
                           "responder_role, started_at, closed_at, status, response_time, window_ms, metadata) VALUES "
                           "(record_id_blob(?1), ?2, NULLIF(?3, 0), "
                           "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
+  // A metadata that only names the answering message by its UUID keeps that message's rowid
+  // instead, and '' (records_v18.hpp).
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
-                          "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 "
-                          "WHERE id = record_id_blob(?1)"));
+                          "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6, "
+                          "responded_by = NULLIF(?7, 0) WHERE id = record_id_blob(?1)"));
   PARLEY_TRY(prepare_into(
       db, insert_message_,
       "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
@@ -66,6 +69,7 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = record_id_blob(?1)"));
   PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = record_id_blob(?1)"));
   PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = record_id_blob(?1)"));
+  PARLEY_TRY(prepare_into(db, find_message_, "SELECT rowid FROM message WHERE id = record_id_blob(?1)"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -228,12 +232,17 @@ result<void> records_writer::write(const records_step& rows, const event& ev, ca
     PARLEY_TRY(close_session_.run());
   }
   for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s, known));
-  for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
     PARLEY_TRY(insert_message(*rows.message, ev, known));
     message_rowid = last_message_rowid_;
+  }
+  // After the message, which is usually the one that answered the turn it closes: its rowid is
+  // then known without a lookup. A message refers to its turn by rowid, which closing keeps.
+  static const std::string no_message;
+  for (const record_turn& t : rows.closed_turns) {
+    PARLEY_TRY(close_turn(t, message_rowid, rows.message ? rows.message->id : no_message));
   }
   if (rows.utterance) {
     // The reducer makes an utterance only of the message it places in the same step.
@@ -382,13 +391,46 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   return ok();
 }
 
-result<void> records_writer::close_turn(const record_turn& t) {
+namespace {
+
+// The message UUID `metadata` names when it is exactly `{"respondedBy":"<canonical UUID>"}`, the
+// text kTurnMetadataSql (records_v18.hpp) builds back byte for byte; else empty.
+std::string_view responded_by_only(std::string_view metadata) {
+  constexpr std::string_view prefix = R"({"respondedBy":")";
+  constexpr std::string_view suffix = R"("})";
+  if (metadata.size() != prefix.size() + 36 + suffix.size()) return {};
+  if (!metadata.starts_with(prefix) || !metadata.ends_with(suffix)) return {};
+  const std::string_view id = metadata.substr(prefix.size(), 36);
+  return canonical_uuid_bytes(id) ? id : std::string_view{};
+}
+
+}  // namespace
+
+result<void> records_writer::close_turn(const record_turn& t, std::int64_t message_rowid,
+                                        const std::string& message_id) {
+  std::int64_t responded_by = 0;
+  if (const std::string_view by = responded_by_only(t.metadata); !by.empty()) {
+    if (by == message_id) {
+      responded_by = message_rowid;
+    } else {
+      reset_guard guard(find_message_);
+      find_message_.bind_text(1, by);
+      auto found = find_message_.step();
+      if (!found) return std::move(found).err();
+      if (*found) responded_by = find_message_.int_at(0);
+    }
+  }
   close_turn_.bind_text(1, t.id);
   close_turn_.bind_text(2, t.turn_type);
   close_turn_.bind_int(3, t.closed_at);
   close_turn_.bind_text(4, t.status);
   close_turn_.bind_int(5, t.response_time);
-  close_turn_.bind_text(6, t.metadata);
+  if (responded_by != 0) {
+    close_turn_.bind_text(6, "");
+  } else {
+    close_turn_.bind_text(6, t.metadata);
+  }
+  close_turn_.bind_int(7, responded_by);
   return close_turn_.run();
 }
 

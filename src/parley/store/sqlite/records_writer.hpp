@@ -65,7 +65,8 @@ class records_writer {
   result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
   result<void> write_dialogue(const record_dialogue& d, bool inserted, const event& ev, cached_cursor& known);
   result<void> insert_turn(const record_turn& t, cached_cursor& known);
-  result<void> close_turn(const record_turn& t);
+  // `message_rowid`/`message_id`: the message this step inserted (0 and "" when none).
+  result<void> close_turn(const record_turn& t, std::int64_t message_rowid, const std::string& message_id);
   result<void> insert_session(const record_session& s, cached_cursor& known);
   result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
   // An utterance is stored as a reference to its message's row (schema version 14).
@@ -78,7 +79,8 @@ class records_writer {
   connection* db_ = nullptr;
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
-      insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_;
+      insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_,
+      find_message_;
   struct dialogue_activity {
     bool is_active = false;
     std::int64_t last_activity_at = 0;
