@@ -79,6 +79,14 @@ std::string uuid_text_of(const uuid_bytes& bytes) {
   return out;
 }
 
+void bind_record_id(statement& stmt, int index, std::string_view id) {
+  if (auto bytes = canonical_uuid_bytes(id)) {
+    sqlite3_bind_blob(stmt.get(), index, bytes->data(), static_cast<int>(bytes->size()), SQLITE_TRANSIENT);
+    return;
+  }
+  stmt.bind_text(index, id);
+}
+
 int register_record_id_functions(sqlite3* db) noexcept {
   // Deterministic and innocuous: usable in views, indexes and by any statement on the connection.
   constexpr int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;

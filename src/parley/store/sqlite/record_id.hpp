@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
 namespace parley::sqlite {
 
 using uuid_bytes = std::array<std::uint8_t, 16>;
@@ -23,6 +25,12 @@ std::optional<uuid_bytes> canonical_uuid_bytes(std::string_view text) noexcept;
 
 // The canonical lowercase text of 16 bytes.
 std::string uuid_text_of(const uuid_bytes& bytes);
+
+// Binds `id` at `index` as record_id_blob would convert it: its 16 bytes (copied) when it is a
+// canonical UUID, else the text itself (not copied: `id` must outlive the statement's run). The
+// writer binds so rather than calling the SQL function in each statement, which cost the records
+// writer 3 % more instructions.
+void bind_record_id(statement& stmt, int index, std::string_view id);
 
 // Registers, on `db`, the deterministic SQL functions every records statement uses:
 //   record_id_blob(x): x's 16 bytes when x is a canonical UUID text, else x unchanged;

@@ -36,40 +36,39 @@ result<void> records_writer::prepare(connection& db) {
   // Empty text is stored as NULL where the seed's column is optional.
   PARLEY_TRY(prepare_into(db, insert_dialogue_,
                           "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, "
-                          "created_at, is_active, last_activity_at, metadata) VALUES (record_id_blob(?1), ?2, ?3, "
-                          "NULLIF(?4, ''), NULLIF(?5, ''), record_id_blob(NULLIF(?6, '')), ?7, ?8, ?9, ?10)"));
+                          "created_at, is_active, last_activity_at, metadata) VALUES (?1, ?2, ?3, "
+                          "NULLIF(?4, ''), NULLIF(?5, ''), NULLIF(?6, ''), ?7, ?8, ?9, ?10)"));
   PARLEY_TRY(prepare_into(db, update_dialogue_,
                           "UPDATE dialogue SET is_active = ?2, last_activity_at = max(last_activity_at, ?3) "
-                          "WHERE id = record_id_blob(?1)"));
-  PARLEY_TRY(prepare_into(
-      db, insert_session_,
-      "INSERT INTO session (id, dialogue_rowid, session_type, start_at, end_at, description, "
-      "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (record_id_blob(?1), ?2, ?3, ?4, NULL, "
-      "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
+                          "WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, insert_session_,
+                          "INSERT INTO session (id, dialogue_rowid, session_type, start_at, end_at, description, "
+                          "created_by, metadata, trigger_source, goal, ai_mood_state) VALUES (?1, ?2, ?3, ?4, NULL, "
+                          "NULLIF(?5, ''), ?6, ?7, NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''))"));
   PARLEY_TRY(prepare_into(db, close_session_,
                           "UPDATE session SET end_at = ?2, summary = coalesce(NULLIF(?3, ''), summary), "
                           "metadata = CASE WHEN ?4 = '' THEN metadata ELSE json_patch(metadata, ?4) END "
-                          "WHERE id = record_id_blob(?1)"));
+                          "WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_turn_,
                           "INSERT INTO turn (id, dialogue_rowid, session_rowid, turn_type, initiator_role, "
                           "responder_role, started_at, closed_at, status, response_time, window_ms, metadata) VALUES "
-                          "(record_id_blob(?1), ?2, NULLIF(?3, 0), "
+                          "(?1, ?2, NULLIF(?3, 0), "
                           "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
   // A metadata that only names the answering message by its UUID keeps that message's rowid
   // instead, and '' (records_v18.hpp).
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
                           "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6, "
-                          "responded_by = NULLIF(?7, 0) WHERE id = record_id_blob(?1)"));
-  PARLEY_TRY(prepare_into(
-      db, insert_message_,
-      "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
-      "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (record_id_blob(?1), ?2, "
-      "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
-  PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = record_id_blob(?1)"));
-  PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = record_id_blob(?1)"));
-  PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = record_id_blob(?1)"));
-  PARLEY_TRY(prepare_into(db, find_message_, "SELECT rowid FROM message WHERE id = record_id_blob(?1)"));
+                          "responded_by = NULLIF(?7, 0) WHERE id = ?1"));
+  PARLEY_TRY(
+      prepare_into(db, insert_message_,
+                   "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
+                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, "
+                   "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+  PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_message_, "SELECT rowid FROM message WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -81,29 +80,28 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, insert_introspection_,
                           "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
                           "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
-                          "duration_ms) VALUES (record_id_blob(?1), record_id_blob(?2), record_id_blob(?3), ?4, "
+                          "duration_ms) VALUES (?1, ?2, ?3, ?4, "
                           "NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), "
                           "NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''), NULLIF(?11, ''), ?12, ?13)"));
   PARLEY_TRY(prepare_into(db, insert_memory_,
                           "INSERT INTO memory_entry (id, dialogue_id, ai_id, content, created_at, source_turn_id) "
-                          "VALUES (record_id_blob(?1), record_id_blob(?2), NULLIF(?3, ''), ?4, ?5, "
-                          "record_id_blob(NULLIF(?6, '')))"));
+                          "VALUES (?1, ?2, NULLIF(?3, ''), ?4, ?5, "
+                          "NULLIF(?6, ''))"));
   // A link made twice is one link.
   PARLEY_TRY(prepare_into(db, insert_link_,
                           "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
-                          "VALUES (record_id_blob(?1), record_id_blob(?2), ?3, ?4)"));
-  PARLEY_TRY(prepare_into(db, patch_message_metadata_,
-                          "UPDATE message AS m SET metadata = json_patch(" + stored_message_metadata_sql() +
-                              ", ?2) WHERE m.id = record_id_blob(?1)"));
+                          "VALUES (?1, ?2, ?3, ?4)"));
+  PARLEY_TRY(prepare_into(
+      db, patch_message_metadata_,
+      "UPDATE message AS m SET metadata = json_patch(" + stored_message_metadata_sql() + ", ?2) WHERE m.id = ?1"));
   // The latest embedding of a message replaces an earlier one (another model, a retry); one for a
   // message the records do not hold is dropped, as the metadata patch changes no row then.
-  PARLEY_TRY(prepare_into(
-      db, upsert_embedding_,
-      "INSERT INTO message_embedding (message_id, model, dimensions, vector) "
-      "SELECT record_id_blob(?1), ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = record_id_blob(?1)) "
-      "ON CONFLICT "
-      "(message_id) DO UPDATE SET model = excluded.model, "
-      "dimensions = excluded.dimensions, vector = excluded.vector"));
+  PARLEY_TRY(prepare_into(db, upsert_embedding_,
+                          "INSERT INTO message_embedding (message_id, model, dimensions, vector) "
+                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) "
+                          "ON CONFLICT "
+                          "(message_id) DO UPDATE SET model = excluded.model, "
+                          "dimensions = excluded.dimensions, vector = excluded.vector"));
   return ok();
 }
 
@@ -140,7 +138,7 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
 
 result<void> records_writer::flush() {
   for (const auto& [id, activity] : activity_) {
-    update_dialogue_.bind_text(1, id);
+    bind_record_id(update_dialogue_, 1, id);
     update_dialogue_.bind_int(2, activity.is_active ? 1 : 0);
     update_dialogue_.bind_int(3, activity.last_activity_at);
     PARLEY_TRY(update_dialogue_.run());
@@ -225,7 +223,7 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
 result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
-    close_session_.bind_text(1, s.id);
+    bind_record_id(close_session_, 1, s.id);
     close_session_.bind_int(2, s.end_at);
     close_session_.bind_text(3, s.summary);
     close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
@@ -259,11 +257,11 @@ result<void> records_writer::write(const records_step& rows, const event& ev, ca
 }
 
 result<void> records_writer::annotate(const record_message_annotation& a) {
-  patch_message_metadata_.bind_text(1, a.message_id);
+  bind_record_id(patch_message_metadata_, 1, a.message_id);
   patch_message_metadata_.bind_text(2, a.metadata_patch);
   PARLEY_TRY(patch_message_metadata_.run());
   if (a.vector.empty()) return ok();
-  upsert_embedding_.bind_text(1, a.message_id);
+  bind_record_id(upsert_embedding_, 1, a.message_id);
   upsert_embedding_.bind_text(2, a.model);
   upsert_embedding_.bind_int(3, a.dimensions);
   upsert_embedding_.bind_blob(4, a.vector);
@@ -274,7 +272,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
   if (id.empty()) return std::int64_t{0};
   if (known.id == id) return known.rowid;
   reset_guard guard(find);
-  find.bind_text(1, id);
+  bind_record_id(find, 1, id);
   auto found = find.step();
   if (!found) return std::move(found).err();
   if (!*found) return std::int64_t{0};
@@ -285,7 +283,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
 result<void> records_writer::insert_session(const record_session& s, cached_cursor& known) {
   auto dialogue = rowid_of(find_dialogue_, known.dialogue, s.dialogue_id);
   if (!dialogue) return std::move(dialogue).err();
-  insert_session_.bind_text(1, s.id);
+  bind_record_id(insert_session_, 1, s.id);
   insert_session_.bind_int(2, *dialogue);
   insert_session_.bind_text(3, s.session_type);
   insert_session_.bind_int(4, s.start_at);
@@ -309,9 +307,9 @@ result<void> records_writer::insert_utterance(const record_system_utterance& u, 
 }
 
 result<void> records_writer::insert_introspection(const record_introspection& t) {
-  insert_introspection_.bind_text(1, t.id);
-  insert_introspection_.bind_text(2, t.session_id);
-  insert_introspection_.bind_text(3, t.dialogue_id);
+  bind_record_id(insert_introspection_, 1, t.id);
+  bind_record_id(insert_introspection_, 2, t.session_id);
+  bind_record_id(insert_introspection_, 3, t.dialogue_id);
   insert_introspection_.bind_text(4, t.purpose);
   insert_introspection_.bind_text(5, t.input_context);
   insert_introspection_.bind_text(6, t.tool_used);
@@ -326,18 +324,18 @@ result<void> records_writer::insert_introspection(const record_introspection& t)
 }
 
 result<void> records_writer::insert_memory(const record_memory_entry& m) {
-  insert_memory_.bind_text(1, m.id);
-  insert_memory_.bind_text(2, m.dialogue_id);
+  bind_record_id(insert_memory_, 1, m.id);
+  bind_record_id(insert_memory_, 2, m.dialogue_id);
   insert_memory_.bind_text(3, m.ai_id);
   insert_memory_.bind_text(4, m.content);
   insert_memory_.bind_int(5, m.created_at);
-  insert_memory_.bind_text(6, m.source_turn_id);
+  bind_record_id(insert_memory_, 6, m.source_turn_id);
   return insert_memory_.run();
 }
 
 result<void> records_writer::insert_link(const record_memory_link& l) {
-  insert_link_.bind_text(1, l.turn_id);
-  insert_link_.bind_text(2, l.memory_id);
+  bind_record_id(insert_link_, 1, l.turn_id);
+  bind_record_id(insert_link_, 2, l.memory_id);
   insert_link_.bind_text(3, l.relation);
   insert_link_.bind_int(4, l.created_at);
   return insert_link_.run();
@@ -354,12 +352,12 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
     }
     return ok();
   }
-  insert_dialogue_.bind_text(1, d.id);
+  bind_record_id(insert_dialogue_, 1, d.id);
   insert_dialogue_.bind_text(2, d.dialog_id);
   insert_dialogue_.bind_text(3, d.dialogue_type);
   insert_dialogue_.bind_text(4, d.human_id);
   insert_dialogue_.bind_text(5, d.ai_id);
-  insert_dialogue_.bind_text(6, d.relation_id);
+  bind_record_id(insert_dialogue_, 6, d.relation_id);
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
@@ -377,7 +375,7 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   if (!dialogue) return std::move(dialogue).err();
   auto session = rowid_of(find_session_, known.session, t.session_id);
   if (!session) return std::move(session).err();
-  insert_turn_.bind_text(1, t.id);
+  bind_record_id(insert_turn_, 1, t.id);
   insert_turn_.bind_int(2, *dialogue);
   insert_turn_.bind_int(3, *session);
   insert_turn_.bind_text(4, t.turn_type);
@@ -414,13 +412,13 @@ result<void> records_writer::close_turn(const record_turn& t, std::int64_t messa
       responded_by = message_rowid;
     } else {
       reset_guard guard(find_message_);
-      find_message_.bind_text(1, by);
+      bind_record_id(find_message_, 1, by);
       auto found = find_message_.step();
       if (!found) return std::move(found).err();
       if (*found) responded_by = find_message_.int_at(0);
     }
   }
-  close_turn_.bind_text(1, t.id);
+  bind_record_id(close_turn_, 1, t.id);
   close_turn_.bind_text(2, t.turn_type);
   close_turn_.bind_int(3, t.closed_at);
   close_turn_.bind_text(4, t.status);
@@ -477,7 +475,7 @@ result<void> records_writer::insert_message(const record_message& m, const event
   if (!session) return std::move(session).err();
   auto turn = rowid_of(find_turn_, known.turn, m.turn_id);
   if (!turn) return std::move(turn).err();
-  insert_message_.bind_text(1, m.id);
+  bind_record_id(insert_message_, 1, m.id);
   insert_message_.bind_int(2, *dialogue);
   insert_message_.bind_int(3, *session);
   insert_message_.bind_int(4, *turn);
