@@ -138,7 +138,7 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
 
 result<void> records_writer::flush() {
   for (const auto& [id, activity] : activity_) {
-    bind_record_id(update_dialogue_, 1, id);
+    bind_record_id(update_dialogue_, 1, id, id_bytes_[1]);
     update_dialogue_.bind_int(2, activity.is_active ? 1 : 0);
     update_dialogue_.bind_int(3, activity.last_activity_at);
     PARLEY_TRY(update_dialogue_.run());
@@ -223,7 +223,7 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
 result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
-    bind_record_id(close_session_, 1, s.id);
+    bind_record_id(close_session_, 1, s.id, id_bytes_[1]);
     close_session_.bind_int(2, s.end_at);
     close_session_.bind_text(3, s.summary);
     close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
@@ -257,11 +257,11 @@ result<void> records_writer::write(const records_step& rows, const event& ev, ca
 }
 
 result<void> records_writer::annotate(const record_message_annotation& a) {
-  bind_record_id(patch_message_metadata_, 1, a.message_id);
+  bind_record_id(patch_message_metadata_, 1, a.message_id, id_bytes_[1]);
   patch_message_metadata_.bind_text(2, a.metadata_patch);
   PARLEY_TRY(patch_message_metadata_.run());
   if (a.vector.empty()) return ok();
-  bind_record_id(upsert_embedding_, 1, a.message_id);
+  bind_record_id(upsert_embedding_, 1, a.message_id, id_bytes_[1]);
   upsert_embedding_.bind_text(2, a.model);
   upsert_embedding_.bind_int(3, a.dimensions);
   upsert_embedding_.bind_blob(4, a.vector);
@@ -272,7 +272,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
   if (id.empty()) return std::int64_t{0};
   if (known.id == id) return known.rowid;
   reset_guard guard(find);
-  bind_record_id(find, 1, id);
+  bind_record_id(find, 1, id, id_bytes_[1]);
   auto found = find.step();
   if (!found) return std::move(found).err();
   if (!*found) return std::int64_t{0};
@@ -283,7 +283,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
 result<void> records_writer::insert_session(const record_session& s, cached_cursor& known) {
   auto dialogue = rowid_of(find_dialogue_, known.dialogue, s.dialogue_id);
   if (!dialogue) return std::move(dialogue).err();
-  bind_record_id(insert_session_, 1, s.id);
+  bind_record_id(insert_session_, 1, s.id, id_bytes_[1]);
   insert_session_.bind_int(2, *dialogue);
   insert_session_.bind_text(3, s.session_type);
   insert_session_.bind_int(4, s.start_at);
@@ -307,9 +307,9 @@ result<void> records_writer::insert_utterance(const record_system_utterance& u, 
 }
 
 result<void> records_writer::insert_introspection(const record_introspection& t) {
-  bind_record_id(insert_introspection_, 1, t.id);
-  bind_record_id(insert_introspection_, 2, t.session_id);
-  bind_record_id(insert_introspection_, 3, t.dialogue_id);
+  bind_record_id(insert_introspection_, 1, t.id, id_bytes_[1]);
+  bind_record_id(insert_introspection_, 2, t.session_id, id_bytes_[2]);
+  bind_record_id(insert_introspection_, 3, t.dialogue_id, id_bytes_[3]);
   insert_introspection_.bind_text(4, t.purpose);
   insert_introspection_.bind_text(5, t.input_context);
   insert_introspection_.bind_text(6, t.tool_used);
@@ -324,18 +324,18 @@ result<void> records_writer::insert_introspection(const record_introspection& t)
 }
 
 result<void> records_writer::insert_memory(const record_memory_entry& m) {
-  bind_record_id(insert_memory_, 1, m.id);
-  bind_record_id(insert_memory_, 2, m.dialogue_id);
+  bind_record_id(insert_memory_, 1, m.id, id_bytes_[1]);
+  bind_record_id(insert_memory_, 2, m.dialogue_id, id_bytes_[2]);
   insert_memory_.bind_text(3, m.ai_id);
   insert_memory_.bind_text(4, m.content);
   insert_memory_.bind_int(5, m.created_at);
-  bind_record_id(insert_memory_, 6, m.source_turn_id);
+  bind_record_id(insert_memory_, 6, m.source_turn_id, id_bytes_[6]);
   return insert_memory_.run();
 }
 
 result<void> records_writer::insert_link(const record_memory_link& l) {
-  bind_record_id(insert_link_, 1, l.turn_id);
-  bind_record_id(insert_link_, 2, l.memory_id);
+  bind_record_id(insert_link_, 1, l.turn_id, id_bytes_[1]);
+  bind_record_id(insert_link_, 2, l.memory_id, id_bytes_[2]);
   insert_link_.bind_text(3, l.relation);
   insert_link_.bind_int(4, l.created_at);
   return insert_link_.run();
@@ -352,12 +352,12 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
     }
     return ok();
   }
-  bind_record_id(insert_dialogue_, 1, d.id);
+  bind_record_id(insert_dialogue_, 1, d.id, id_bytes_[1]);
   insert_dialogue_.bind_text(2, d.dialog_id);
   insert_dialogue_.bind_text(3, d.dialogue_type);
   insert_dialogue_.bind_text(4, d.human_id);
   insert_dialogue_.bind_text(5, d.ai_id);
-  bind_record_id(insert_dialogue_, 6, d.relation_id);
+  bind_record_id(insert_dialogue_, 6, d.relation_id, id_bytes_[6]);
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
@@ -375,7 +375,7 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   if (!dialogue) return std::move(dialogue).err();
   auto session = rowid_of(find_session_, known.session, t.session_id);
   if (!session) return std::move(session).err();
-  bind_record_id(insert_turn_, 1, t.id);
+  bind_record_id(insert_turn_, 1, t.id, id_bytes_[1]);
   insert_turn_.bind_int(2, *dialogue);
   insert_turn_.bind_int(3, *session);
   insert_turn_.bind_text(4, t.turn_type);
@@ -412,13 +412,13 @@ result<void> records_writer::close_turn(const record_turn& t, std::int64_t messa
       responded_by = message_rowid;
     } else {
       reset_guard guard(find_message_);
-      bind_record_id(find_message_, 1, by);
+      bind_record_id(find_message_, 1, by, id_bytes_[1]);
       auto found = find_message_.step();
       if (!found) return std::move(found).err();
       if (*found) responded_by = find_message_.int_at(0);
     }
   }
-  bind_record_id(close_turn_, 1, t.id);
+  bind_record_id(close_turn_, 1, t.id, id_bytes_[1]);
   close_turn_.bind_text(2, t.turn_type);
   close_turn_.bind_int(3, t.closed_at);
   close_turn_.bind_text(4, t.status);
@@ -475,7 +475,7 @@ result<void> records_writer::insert_message(const record_message& m, const event
   if (!session) return std::move(session).err();
   auto turn = rowid_of(find_turn_, known.turn, m.turn_id);
   if (!turn) return std::move(turn).err();
-  bind_record_id(insert_message_, 1, m.id);
+  bind_record_id(insert_message_, 1, m.id, id_bytes_[1]);
   insert_message_.bind_int(2, *dialogue);
   insert_message_.bind_int(3, *session);
   insert_message_.bind_int(4, *turn);

@@ -6,6 +6,7 @@
 // last_activity_at), which nearly every message changes, is written the same way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "parley/model/projection.hpp"
 #include "parley/model/records.hpp"
 #include "parley/store/sqlite/recency_cache.hpp"
+#include "parley/store/sqlite/record_id.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -86,6 +88,9 @@ class records_writer {
     std::int64_t last_activity_at = 0;
   };
   std::int64_t last_message_rowid_ = 0;  // of the latest insert_message
+  // The 16 bytes of the ids bound at each parameter index (bind_record_id), until the statement
+  // that is bound next at that index: each statement is run right after its binds.
+  std::array<uuid_bytes, 7> id_bytes_{};
   recency_cache<cached_cursor> cursors_;
   std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
   std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable
