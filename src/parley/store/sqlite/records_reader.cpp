@@ -13,6 +13,7 @@
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v19.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -21,49 +22,52 @@ namespace {
 const std::string& dialogue_columns() {
   static const std::string columns =
       std::string(
-          "d.id, d.dialog_id, d.dialogue_type, coalesce(d.human_id, ''), coalesce(d.ai_id, ''), "
-          "coalesce(d.relation_id, ''), d.created_at, d.is_active, d.last_activity_at, ") +
+          "record_id_text(d.id), d.dialog_id, d.dialogue_type, coalesce(d.human_id, ''), "
+          "coalesce(d.ai_id, ''), coalesce(record_id_text(d.relation_id), ''), d.created_at, d.is_active, "
+          "d.last_activity_at, ") +
       kDialogueMetadataSql;
   return columns;
 }
 // A row names the rows it refers to by rowid (schema version 16, records_v16.hpp): the UUID text
 // of `alias.<table>_rowid`, put back by one lookup of that rowid ('' when it names none).
 std::string id_of(std::string_view table, std::string_view alias) {
-  return "coalesce((SELECT x.id FROM " + std::string(table) + " AS x WHERE x.rowid = " + std::string(alias) + "." +
-         std::string(table) + "_rowid), '')";
+  return "coalesce((SELECT record_id_text(x.id) FROM " + std::string(table) +
+         " AS x WHERE x.rowid = " + std::string(alias) + "." + std::string(table) + "_rowid), '')";
 }
 // A filter by a UUID: the rowid it names, looked up once (NULL, so no row matches, when none).
 std::string rowid_is(std::string_view table, std::string_view alias) {
   return std::string(alias) + "." + std::string(table) + "_rowid = (SELECT x.rowid FROM " + std::string(table) +
-         " AS x WHERE x.id = ?)";
+         " AS x WHERE x.id = record_id_blob(?))";
 }
 
 const std::string& session_columns() {
   static const std::string columns =
-      "s.id, " + id_of("dialogue", "s") +
+      "record_id_text(s.id), " + id_of("dialogue", "s") +
       ", s.session_type, s.start_at, coalesce(s.end_at, 0), coalesce(s.description, ''), "
       "s.created_by, s.metadata, coalesce(s.trigger_source, ''), coalesce(s.goal, ''), coalesce(s.ai_mood_state, ''), "
       "coalesce(s.summary, '')";
   return columns;
 }
 constexpr std::string_view kIntrospectionColumns =
-    "i.id, i.session_id, i.dialogue_id, i.purpose, coalesce(i.input_context, ''), coalesce(i.tool_used, ''), "
+    "record_id_text(i.id), record_id_text(i.session_id), record_id_text(i.dialogue_id), i.purpose, "
+    "coalesce(i.input_context, ''), coalesce(i.tool_used, ''), "
     "coalesce(i.tool_input, ''), coalesce(i.tool_output, ''), coalesce(i.generated_entry, ''), "
     "coalesce(i.mood_shift, ''), coalesce(i.value_impact, ''), i.started_at, i.duration_ms";
 constexpr std::string_view kUtteranceColumns =
-    "u.log_id, u.timestamp, u.conversation_id, u.trigger, u.content, u.target, coalesce(u.linked_turn_id, ''), "
+    "record_id_text(u.log_id), u.timestamp, record_id_text(u.conversation_id), u.trigger, u.content, u.target, "
+    "coalesce(record_id_text(u.linked_turn_id), ''), "
     "coalesce(u.notes, '')";
 const std::string& turn_columns() {
-  static const std::string columns =
-      "t.id, " + id_of("dialogue", "t") + ", " + id_of("session", "t") +
-      ", t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
-      "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, t.metadata";
+  static const std::string columns = "record_id_text(t.id), " + id_of("dialogue", "t") + ", " + id_of("session", "t") +
+                                     ", t.turn_type, t.initiator_role, t.responder_role, t.started_at, "
+                                     "coalesce(t.closed_at, 0), t.status, coalesce(t.response_time, 0), t.window_ms, " +
+                                     std::string(kTurnMetadataSql);
   return columns;
 }
 // The metadata as the reducer wrote it: a tool_input message's calls come from its event.
 const std::string& message_columns() {
-  static const std::string columns = "m.id, " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " +
-                                     id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
+  static const std::string columns = "record_id_text(m.id), " + id_of("dialogue", "m") + ", " + id_of("session", "m") +
+                                     ", " + id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
                                      kMessageContentSql + ", m.content_type, m.created_at, " + message_metadata_sql() +
                                      ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
   return columns;
@@ -231,25 +235,26 @@ result<std::unique_ptr<records_reader>> records_reader::open(const std::string& 
 result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
   parley::lock_guard lock(mutex_);
   return one<record_dialogue>(
-      db_, "SELECT " + dialogue_columns() + " FROM dialogue AS d WHERE d.id = ?1 OR d.dialog_id = ?1", id,
-      read_dialogue_row);
+      db_, "SELECT " + dialogue_columns() + " FROM dialogue AS d WHERE d.id = record_id_blob(?1) OR d.dialog_id = ?1",
+      id, read_dialogue_row);
 }
 
 result<std::optional<record_session>> records_reader::session(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_session>(db_, "SELECT " + session_columns() + " FROM session AS s WHERE s.id = ?1", id,
-                             read_session_row);
+  return one<record_session>(db_, "SELECT " + session_columns() + " FROM session AS s WHERE s.id = record_id_blob(?1)",
+                             id, read_session_row);
 }
 
 result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_turn>(db_, "SELECT " + turn_columns() + " FROM turn AS t WHERE t.id = ?1", id, read_turn_row);
+  return one<record_turn>(db_, "SELECT " + turn_columns() + " FROM turn AS t WHERE t.id = record_id_blob(?1)", id,
+                          read_turn_row);
 }
 
 result<std::optional<record_message>> records_reader::message(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_message>(db_, "SELECT " + message_columns() + " FROM message AS m WHERE m.id = ?1", id,
-                             read_message_row);
+  return one<record_message>(db_, "SELECT " + message_columns() + " FROM message AS m WHERE m.id = record_id_blob(?1)",
+                             id, read_message_row);
 }
 
 result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
@@ -273,7 +278,7 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
 
 result<records_page<record_introspection>> records_reader::introspections(const records_filter& f) {
   query_builder q;
-  q.where_text("i.session_id = ?", f.session_id);
+  q.where_text("i.session_id = record_id_blob(?)", f.session_id);
   q.where_time("i.started_at", f);
   auto order = order_by(f, "i", "started_at", {"started_at"});
   if (!order) return std::move(order).err();
@@ -284,8 +289,8 @@ result<records_page<record_introspection>> records_reader::introspections(const 
 
 result<records_page<record_system_utterance>> records_reader::system_utterances(const records_filter& f) {
   query_builder q;
-  q.where_text("u.conversation_id = ?", f.dialogue_id);
-  q.where_text("u.linked_turn_id = ?", f.turn_id);
+  q.where_text("u.conversation_id = record_id_blob(?)", f.dialogue_id);
+  q.where_text("u.linked_turn_id = record_id_blob(?)", f.turn_id);
   q.where_time("u.timestamp", f);
   auto order = order_by(f, "u", "timestamp", {"timestamp"});
   if (!order) return std::move(order).err();
@@ -297,8 +302,9 @@ result<records_page<record_system_utterance>> records_reader::system_utterances(
 result<std::optional<record_memory_entry>> records_reader::memory_entry(std::string_view id) {
   parley::lock_guard lock(mutex_);
   return one<record_memory_entry>(db_,
-                                  "SELECT id, dialogue_id, coalesce(ai_id, ''), content, created_at, "
-                                  "coalesce(source_turn_id, '') FROM memory_entry WHERE id = ?1",
+                                  "SELECT record_id_text(id), record_id_text(dialogue_id), coalesce(ai_id, ''), "
+                                  "content, created_at, coalesce(record_id_text(source_turn_id), '') "
+                                  "FROM memory_entry WHERE id = record_id_blob(?1)",
                                   id, [](const statement& s) {
                                     return record_memory_entry{s.text_at(0), s.text_at(1), s.text_at(2),
                                                                s.text_at(3), s.int_at(4),  s.text_at(5)};
@@ -308,8 +314,8 @@ result<std::optional<record_memory_entry>> records_reader::memory_entry(std::str
 result<std::vector<record_memory_link>> records_reader::memory_links(std::string_view turn_id) {
   parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
-      "SELECT turn_id, memory_id, relation, created_at FROM memory_links WHERE turn_id = ?1 ORDER BY created_at, "
-      "memory_id",
+      "SELECT record_id_text(turn_id), record_id_text(memory_id), relation, created_at FROM memory_links "
+      "WHERE turn_id = record_id_blob(?1) ORDER BY created_at, record_id_text(memory_id)",
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, turn_id);
@@ -347,13 +353,14 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
       f.participant);
   visibility_condition(q, "d.rowid", f);
   q.where_time("d.created_at", f);
-  // `dialogue` has no rowid: its id breaks ties. Newest first unless the caller sorts.
+  // Its id breaks ties, in its text order (a UUID stored as 16 bytes sorts as its text would, an id
+  // of another shape where it did). Newest first unless the caller sorts.
   const std::string_view column = f.sort_by.empty() ? std::string_view("created_at") : std::string_view(f.sort_by);
   if (column != "created_at" && column != "last_activity_at") {
     return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
   }
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
-  const std::string order = " ORDER BY d." + std::string(column) + direction + ", d.id" + direction;
+  const std::string order = " ORDER BY d." + std::string(column) + direction + ", record_id_text(d.id)" + direction;
   parley::lock_guard lock(mutex_);
   return page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
@@ -370,7 +377,8 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
 
 result<std::optional<message_embedding>> records_reader::embedding(std::string_view message_id) {
   parley::lock_guard lock(mutex_);
-  auto stmt = db_.prepare("SELECT model, dimensions, vector FROM message_embedding WHERE message_id = ?1", false);
+  auto stmt = db_.prepare(
+      "SELECT model, dimensions, vector FROM message_embedding WHERE message_id = record_id_blob(?1)", false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, message_id);
   auto found = stmt->step();
@@ -432,9 +440,10 @@ result<records_page<scored_message>> records_reader::nearest(std::string_view mo
 result<std::vector<std::string>> records_reader::linked_memories(std::string_view dialogue_id) {
   parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(
-      "SELECT DISTINCT l.memory_id FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn WHERE "
-      "dialogue_rowid = (SELECT d.rowid FROM dialogue AS d WHERE d.id = ?1) UNION ALL SELECT id FROM "
-      "introspection_turn WHERE dialogue_id = ?1) ORDER BY l.memory_id",
+      "SELECT DISTINCT record_id_text(l.memory_id) FROM memory_links AS l WHERE l.turn_id IN (SELECT id FROM turn "
+      "WHERE "
+      "dialogue_rowid = (SELECT d.rowid FROM dialogue AS d WHERE d.id = record_id_blob(?1)) UNION ALL SELECT id FROM "
+      "introspection_turn WHERE dialogue_id = record_id_blob(?1)) ORDER BY 1",
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, dialogue_id);
@@ -445,7 +454,7 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
 // with seed 002's expected_window_minutes), else its dialogue's.
 namespace {
 constexpr std::string_view kPendingTurnSelect =
-    "SELECT c.dialog_id, t.id, c.turn_started_ms + coalesce(t.window_ms, c.window_ms) "
+    "SELECT c.dialog_id, record_id_text(t.id), c.turn_started_ms + coalesce(t.window_ms, c.window_ms) "
     "FROM records_cursor AS c JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.turn_rowid != 0 ";
 }  // namespace
 

@@ -9,22 +9,23 @@
 #include "parley/model/conversation_reducer.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/record_id.hpp"
 
 namespace parley::sqlite {
 result<void> records_writer::prepare(connection& db) {
   db_ = &db;
-  PARLEY_TRY(
-      prepare_into(db, load_cursor_,
-                   "SELECT coalesce((SELECT d.id FROM dialogue AS d WHERE d.rowid = c.dialogue_rowid), ''), "
-                   "c.counterpart, c.window_ms, c.gap_ms, "
-                   "coalesce((SELECT s.id FROM session AS s WHERE s.rowid = c.session_rowid), ''), "
-                   "c.session_last_ms, coalesce(t.id, ''), "
-                   "c.turn_initiator, c.turn_responder, c.turn_type, c.turn_started_ms, c.session_type, "
-                   // The open turn's own window lives in its row (records_cursor.turn_window_ms).
-                   "c.reflection_trigger, c.reflection_goal, c.reflection_mood, c.turn_initiator_id, "
-                   "coalesce(t.window_ms, 0), "
-                   "c.dialogue_rowid, c.session_rowid, c.turn_rowid "
-                   "FROM records_cursor AS c LEFT JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.dialog_id = ?1"));
+  PARLEY_TRY(prepare_into(
+      db, load_cursor_,
+      "SELECT coalesce((SELECT record_id_text(d.id) FROM dialogue AS d WHERE d.rowid = c.dialogue_rowid), ''), "
+      "c.counterpart, c.window_ms, c.gap_ms, "
+      "coalesce((SELECT record_id_text(s.id) FROM session AS s WHERE s.rowid = c.session_rowid), ''), "
+      "c.session_last_ms, coalesce(record_id_text(t.id), ''), "
+      "c.turn_initiator, c.turn_responder, c.turn_type, c.turn_started_ms, c.session_type, "
+      // The open turn's own window lives in its row (records_cursor.turn_window_ms).
+      "c.reflection_trigger, c.reflection_goal, c.reflection_mood, c.turn_initiator_id, "
+      "coalesce(t.window_ms, 0), "
+      "c.dialogue_rowid, c.session_rowid, c.turn_rowid "
+      "FROM records_cursor AS c LEFT JOIN turn AS t ON t.rowid = c.turn_rowid WHERE c.dialog_id = ?1"));
   PARLEY_TRY(
       prepare_into(db, save_cursor_,
                    "INSERT OR REPLACE INTO records_cursor (dialog_id, dialogue_rowid, counterpart, window_ms, "
@@ -35,8 +36,8 @@ result<void> records_writer::prepare(connection& db) {
   // Empty text is stored as NULL where the seed's column is optional.
   PARLEY_TRY(prepare_into(db, insert_dialogue_,
                           "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, "
-                          "created_at, is_active, last_activity_at, metadata) VALUES (?1, ?2, ?3, NULLIF(?4, ''), "
-                          "NULLIF(?5, ''), NULLIF(?6, ''), ?7, ?8, ?9, ?10)"));
+                          "created_at, is_active, last_activity_at, metadata) VALUES (?1, ?2, ?3, "
+                          "NULLIF(?4, ''), NULLIF(?5, ''), NULLIF(?6, ''), ?7, ?8, ?9, ?10)"));
   PARLEY_TRY(prepare_into(db, update_dialogue_,
                           "UPDATE dialogue SET is_active = ?2, last_activity_at = max(last_activity_at, ?3) "
                           "WHERE id = ?1"));
@@ -53,9 +54,12 @@ result<void> records_writer::prepare(connection& db) {
                           "responder_role, started_at, closed_at, status, response_time, window_ms, metadata) VALUES "
                           "(?1, ?2, NULLIF(?3, 0), "
                           "?4, ?5, ?6, ?7, NULL, 'pending', NULL, ?8, ?9)"));
+  // A metadata that only names the answering message by its UUID keeps that message's rowid
+  // instead, and '' (records_v19.hpp).
   PARLEY_TRY(prepare_into(db, close_turn_,
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
-                          "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6 WHERE id = ?1"));
+                          "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6, "
+                          "responded_by = NULLIF(?7, 0) WHERE id = ?1"));
   PARLEY_TRY(
       prepare_into(db, insert_message_,
                    "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
@@ -64,6 +68,7 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_message_, "SELECT rowid FROM message WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -75,11 +80,13 @@ result<void> records_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, insert_introspection_,
                           "INSERT INTO introspection_turn (id, session_id, dialogue_id, purpose, input_context, "
                           "tool_used, tool_input, tool_output, generated_entry, mood_shift, value_impact, started_at, "
-                          "duration_ms) VALUES (?1, ?2, ?3, ?4, NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), "
+                          "duration_ms) VALUES (?1, ?2, ?3, ?4, "
+                          "NULLIF(?5, ''), NULLIF(?6, ''), NULLIF(?7, ''), "
                           "NULLIF(?8, ''), NULLIF(?9, ''), NULLIF(?10, ''), NULLIF(?11, ''), ?12, ?13)"));
   PARLEY_TRY(prepare_into(db, insert_memory_,
                           "INSERT INTO memory_entry (id, dialogue_id, ai_id, content, created_at, source_turn_id) "
-                          "VALUES (?1, ?2, NULLIF(?3, ''), ?4, ?5, NULLIF(?6, ''))"));
+                          "VALUES (?1, ?2, NULLIF(?3, ''), ?4, ?5, "
+                          "NULLIF(?6, ''))"));
   // A link made twice is one link.
   PARLEY_TRY(prepare_into(db, insert_link_,
                           "INSERT OR IGNORE INTO memory_links (turn_id, memory_id, relation, created_at) "
@@ -91,7 +98,8 @@ result<void> records_writer::prepare(connection& db) {
   // message the records do not hold is dropped, as the metadata patch changes no row then.
   PARLEY_TRY(prepare_into(db, upsert_embedding_,
                           "INSERT INTO message_embedding (message_id, model, dimensions, vector) "
-                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) ON CONFLICT "
+                          "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM message WHERE id = ?1) "
+                          "ON CONFLICT "
                           "(message_id) DO UPDATE SET model = excluded.model, "
                           "dimensions = excluded.dimensions, vector = excluded.vector"));
   return ok();
@@ -130,7 +138,7 @@ result<records_writer::cached_cursor*> records_writer::cursor_for(const event& e
 
 result<void> records_writer::flush() {
   for (const auto& [id, activity] : activity_) {
-    update_dialogue_.bind_text(1, id);
+    bind_record_id(update_dialogue_, 1, id, id_bytes_[1]);
     update_dialogue_.bind_int(2, activity.is_active ? 1 : 0);
     update_dialogue_.bind_int(3, activity.last_activity_at);
     PARLEY_TRY(update_dialogue_.run());
@@ -215,19 +223,24 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
 result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
-    close_session_.bind_text(1, s.id);
+    bind_record_id(close_session_, 1, s.id, id_bytes_[1]);
     close_session_.bind_int(2, s.end_at);
     close_session_.bind_text(3, s.summary);
     close_session_.bind_text(4, s.metadata);  // what closing adds to it (a close reason), or ""
     PARLEY_TRY(close_session_.run());
   }
   for (const record_session& s : rows.opened_sessions) PARLEY_TRY(insert_session(s, known));
-  for (const record_turn& t : rows.closed_turns) PARLEY_TRY(close_turn(t));
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
     PARLEY_TRY(insert_message(*rows.message, ev, known));
     message_rowid = last_message_rowid_;
+  }
+  // After the message, which is usually the one that answered the turn it closes: its rowid is
+  // then known without a lookup. A message refers to its turn by rowid, which closing keeps.
+  static const std::string no_message;
+  for (const record_turn& t : rows.closed_turns) {
+    PARLEY_TRY(close_turn(t, message_rowid, rows.message ? rows.message->id : no_message));
   }
   if (rows.utterance) {
     // The reducer makes an utterance only of the message it places in the same step.
@@ -244,11 +257,11 @@ result<void> records_writer::write(const records_step& rows, const event& ev, ca
 }
 
 result<void> records_writer::annotate(const record_message_annotation& a) {
-  patch_message_metadata_.bind_text(1, a.message_id);
+  bind_record_id(patch_message_metadata_, 1, a.message_id, id_bytes_[1]);
   patch_message_metadata_.bind_text(2, a.metadata_patch);
   PARLEY_TRY(patch_message_metadata_.run());
   if (a.vector.empty()) return ok();
-  upsert_embedding_.bind_text(1, a.message_id);
+  bind_record_id(upsert_embedding_, 1, a.message_id, id_bytes_[1]);
   upsert_embedding_.bind_text(2, a.model);
   upsert_embedding_.bind_int(3, a.dimensions);
   upsert_embedding_.bind_blob(4, a.vector);
@@ -259,7 +272,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
   if (id.empty()) return std::int64_t{0};
   if (known.id == id) return known.rowid;
   reset_guard guard(find);
-  find.bind_text(1, id);
+  bind_record_id(find, 1, id, id_bytes_[1]);
   auto found = find.step();
   if (!found) return std::move(found).err();
   if (!*found) return std::int64_t{0};
@@ -270,7 +283,7 @@ result<std::int64_t> records_writer::rowid_of(statement& find, known_rowid& know
 result<void> records_writer::insert_session(const record_session& s, cached_cursor& known) {
   auto dialogue = rowid_of(find_dialogue_, known.dialogue, s.dialogue_id);
   if (!dialogue) return std::move(dialogue).err();
-  insert_session_.bind_text(1, s.id);
+  bind_record_id(insert_session_, 1, s.id, id_bytes_[1]);
   insert_session_.bind_int(2, *dialogue);
   insert_session_.bind_text(3, s.session_type);
   insert_session_.bind_int(4, s.start_at);
@@ -294,9 +307,9 @@ result<void> records_writer::insert_utterance(const record_system_utterance& u, 
 }
 
 result<void> records_writer::insert_introspection(const record_introspection& t) {
-  insert_introspection_.bind_text(1, t.id);
-  insert_introspection_.bind_text(2, t.session_id);
-  insert_introspection_.bind_text(3, t.dialogue_id);
+  bind_record_id(insert_introspection_, 1, t.id, id_bytes_[1]);
+  bind_record_id(insert_introspection_, 2, t.session_id, id_bytes_[2]);
+  bind_record_id(insert_introspection_, 3, t.dialogue_id, id_bytes_[3]);
   insert_introspection_.bind_text(4, t.purpose);
   insert_introspection_.bind_text(5, t.input_context);
   insert_introspection_.bind_text(6, t.tool_used);
@@ -311,18 +324,18 @@ result<void> records_writer::insert_introspection(const record_introspection& t)
 }
 
 result<void> records_writer::insert_memory(const record_memory_entry& m) {
-  insert_memory_.bind_text(1, m.id);
-  insert_memory_.bind_text(2, m.dialogue_id);
+  bind_record_id(insert_memory_, 1, m.id, id_bytes_[1]);
+  bind_record_id(insert_memory_, 2, m.dialogue_id, id_bytes_[2]);
   insert_memory_.bind_text(3, m.ai_id);
   insert_memory_.bind_text(4, m.content);
   insert_memory_.bind_int(5, m.created_at);
-  insert_memory_.bind_text(6, m.source_turn_id);
+  bind_record_id(insert_memory_, 6, m.source_turn_id, id_bytes_[6]);
   return insert_memory_.run();
 }
 
 result<void> records_writer::insert_link(const record_memory_link& l) {
-  insert_link_.bind_text(1, l.turn_id);
-  insert_link_.bind_text(2, l.memory_id);
+  bind_record_id(insert_link_, 1, l.turn_id, id_bytes_[1]);
+  bind_record_id(insert_link_, 2, l.memory_id, id_bytes_[2]);
   insert_link_.bind_text(3, l.relation);
   insert_link_.bind_int(4, l.created_at);
   return insert_link_.run();
@@ -339,12 +352,12 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
     }
     return ok();
   }
-  insert_dialogue_.bind_text(1, d.id);
+  bind_record_id(insert_dialogue_, 1, d.id, id_bytes_[1]);
   insert_dialogue_.bind_text(2, d.dialog_id);
   insert_dialogue_.bind_text(3, d.dialogue_type);
   insert_dialogue_.bind_text(4, d.human_id);
   insert_dialogue_.bind_text(5, d.ai_id);
-  insert_dialogue_.bind_text(6, d.relation_id);
+  bind_record_id(insert_dialogue_, 6, d.relation_id, id_bytes_[6]);
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
@@ -362,7 +375,7 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   if (!dialogue) return std::move(dialogue).err();
   auto session = rowid_of(find_session_, known.session, t.session_id);
   if (!session) return std::move(session).err();
-  insert_turn_.bind_text(1, t.id);
+  bind_record_id(insert_turn_, 1, t.id, id_bytes_[1]);
   insert_turn_.bind_int(2, *dialogue);
   insert_turn_.bind_int(3, *session);
   insert_turn_.bind_text(4, t.turn_type);
@@ -376,13 +389,46 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   return ok();
 }
 
-result<void> records_writer::close_turn(const record_turn& t) {
-  close_turn_.bind_text(1, t.id);
+namespace {
+
+// The message UUID `metadata` names when it is exactly `{"respondedBy":"<canonical UUID>"}`, the
+// text kTurnMetadataSql (records_v19.hpp) builds back byte for byte; else empty.
+std::string_view responded_by_only(std::string_view metadata) {
+  constexpr std::string_view prefix = R"({"respondedBy":")";
+  constexpr std::string_view suffix = R"("})";
+  if (metadata.size() != prefix.size() + 36 + suffix.size()) return {};
+  if (!metadata.starts_with(prefix) || !metadata.ends_with(suffix)) return {};
+  const std::string_view id = metadata.substr(prefix.size(), 36);
+  return canonical_uuid_bytes(id) ? id : std::string_view{};
+}
+
+}  // namespace
+
+result<void> records_writer::close_turn(const record_turn& t, std::int64_t message_rowid,
+                                        const std::string& message_id) {
+  std::int64_t responded_by = 0;
+  if (const std::string_view by = responded_by_only(t.metadata); !by.empty()) {
+    if (by == message_id) {
+      responded_by = message_rowid;
+    } else {
+      reset_guard guard(find_message_);
+      bind_record_id(find_message_, 1, by, id_bytes_[1]);
+      auto found = find_message_.step();
+      if (!found) return std::move(found).err();
+      if (*found) responded_by = find_message_.int_at(0);
+    }
+  }
+  bind_record_id(close_turn_, 1, t.id, id_bytes_[1]);
   close_turn_.bind_text(2, t.turn_type);
   close_turn_.bind_int(3, t.closed_at);
   close_turn_.bind_text(4, t.status);
   close_turn_.bind_int(5, t.response_time);
-  close_turn_.bind_text(6, t.metadata);
+  if (responded_by != 0) {
+    close_turn_.bind_text(6, "");
+  } else {
+    close_turn_.bind_text(6, t.metadata);
+  }
+  close_turn_.bind_int(7, responded_by);
   return close_turn_.run();
 }
 
@@ -429,7 +475,7 @@ result<void> records_writer::insert_message(const record_message& m, const event
   if (!session) return std::move(session).err();
   auto turn = rowid_of(find_turn_, known.turn, m.turn_id);
   if (!turn) return std::move(turn).err();
-  insert_message_.bind_text(1, m.id);
+  bind_record_id(insert_message_, 1, m.id, id_bytes_[1]);
   insert_message_.bind_int(2, *dialogue);
   insert_message_.bind_int(3, *session);
   insert_message_.bind_int(4, *turn);

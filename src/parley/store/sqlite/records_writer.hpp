@@ -6,6 +6,7 @@
 // last_activity_at), which nearly every message changes, is written the same way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "parley/model/projection.hpp"
 #include "parley/model/records.hpp"
 #include "parley/store/sqlite/recency_cache.hpp"
+#include "parley/store/sqlite/record_id.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
 namespace parley::sqlite {
@@ -65,7 +67,8 @@ class records_writer {
   result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
   result<void> write_dialogue(const record_dialogue& d, bool inserted, const event& ev, cached_cursor& known);
   result<void> insert_turn(const record_turn& t, cached_cursor& known);
-  result<void> close_turn(const record_turn& t);
+  // `message_rowid`/`message_id`: the message this step inserted (0 and "" when none).
+  result<void> close_turn(const record_turn& t, std::int64_t message_rowid, const std::string& message_id);
   result<void> insert_session(const record_session& s, cached_cursor& known);
   result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
   // An utterance is stored as a reference to its message's row (schema version 14).
@@ -78,12 +81,16 @@ class records_writer {
   connection* db_ = nullptr;
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
-      insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_;
+      insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_,
+      find_message_;
   struct dialogue_activity {
     bool is_active = false;
     std::int64_t last_activity_at = 0;
   };
   std::int64_t last_message_rowid_ = 0;  // of the latest insert_message
+  // The 16 bytes of the ids bound at each parameter index (bind_record_id), until the statement
+  // that is bound next at that index: each statement is run right after its binds.
+  std::array<uuid_bytes, 7> id_bytes_{};
   recency_cache<cached_cursor> cursors_;
   std::unordered_map<std::string, dialogue_activity> activity_;  // by dialogue id, not yet written
   std::vector<cached_cursor*> dirty_cursors_;                    // nodes of cursors_, whose addresses are stable

@@ -5,6 +5,7 @@
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v19.hpp"
 
 #include <array>
 #include <string>
@@ -325,6 +326,8 @@ const std::array kMigrations{
     migration{17, v17_compact_log_sql(), v13_view_sql()},
     // Version 18: a payload may be a blob compressed with a fixed dictionary (payload_codec.hpp).
     migration{18, v18_payload_blobs_sql(), v13_view_sql()},
+    // Version 19: the records' ids as 16 bytes (records_v19.hpp).
+    migration{19, kV19RecordIdsSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
