@@ -53,14 +53,15 @@ class repair_session {
 
   result<void> prepare() {
     PARLEY_TRY(db_.exec(kQuarantineTable));
-    PARLEY_TRY(
-        prepare_into(db_, keep_,
-                     std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, CAST(") +
-                         kEventPayloadSql + " AS BLOB), ?2, ?3, ?4 FROM events AS e WHERE e.id = ?1"));
-    PARLEY_TRY(
-        prepare_into(db_, keep_dialog_,
-                     std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, CAST(") +
-                         kEventPayloadSql + " AS BLOB), ?2, ?3, ?4 FROM events AS e WHERE e.dialog_id = ?1"));
+    PARLEY_TRY(prepare_into(
+        db_, keep_,
+        std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, coalesce(CAST(") +
+            kEventPayloadSql + " AS BLOB), e.stored_payload), ?2, ?3, ?4 FROM events_stored AS e WHERE e.id = ?1"));
+    PARLEY_TRY(prepare_into(
+        db_, keep_dialog_,
+        std::string("INSERT INTO quarantined_events SELECT e.id, e.dialog_id, e.seq, e.type, coalesce(CAST(") +
+            kEventPayloadSql +
+            " AS BLOB), e.stored_payload), ?2, ?3, ?4 FROM events_stored AS e WHERE e.dialog_id = ?1"));
     PARLEY_TRY(prepare_into(db_, rewrite_, "UPDATE events SET type = ?2, payload = ?3 WHERE id = ?1"));
     PARLEY_TRY(prepare_into(db_, drop_dialog_, "DELETE FROM events WHERE dialog_id = ?1"));
     return prepare_into(db_, count_dialog_, "SELECT count(*) FROM events WHERE dialog_id = ?1");
@@ -204,6 +205,9 @@ result<std::vector<repaired_event>> repair_damaged_events(const std::string& dir
     if (!damaged) return std::move(damaged).err();
     std::vector<repaired_event> out;
     if (damaged->empty()) return out;
+    // A damaged blob reads as NULL now, while a msgId index may still hold what it read before the
+    // damage: made again first, so the changes below find the entries they remove.
+    PARLEY_TRY(db->exec("REINDEX events_by_input_msg_id; REINDEX events_by_flow_input_msg_id;"));
     repair_session session(*db);
     PARLEY_TRY(session.prepare());
     auto text_of = db->prepare(std::string("SELECT ") + kEventPayloadSql + " FROM events AS e WHERE e.id = ?1", false);

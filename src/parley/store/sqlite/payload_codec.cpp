@@ -81,8 +81,10 @@ void sql_payload(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
       const auto size = static_cast<std::size_t>(sqlite3_value_bytes(value));
       auto text = decode_payload_blob(std::string_view(bytes == nullptr ? "" : bytes, size));
       if (!text) {
-        const std::string message = "parley_payload: " + text.err().message;
-        sqlite3_result_error(context, message.c_str(), static_cast<int>(message.size()));
+        // NULL, not an error: the msgId indexes evaluate this on every change of a row, so an
+        // error would leave a damaged row impossible to quarantine or delete (`parley repair`).
+        // The C++ readers decode the stored bytes themselves and name the damage.
+        sqlite3_result_null(context);
         return;
       }
       sqlite3_result_text64(context, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);

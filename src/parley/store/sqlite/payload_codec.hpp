@@ -37,7 +37,8 @@ result<bool> encode_payload_blob(std::string_view json, std::string& out);
 result<std::string> decode_payload_blob(std::string_view blob);
 
 // Registers `parley_payload(x)` on `db` (an sqlite3*): TEXT gives itself, a BLOB its JSON text,
-// anything else or an unreadable blob an SQL error. Deterministic, so indexes may use it.
+// an unreadable blob NULL (so an index over it never blocks a repair), a number an SQL error. Deterministic, so indexes
+// may use it.
 int register_payload_function(void* db) noexcept;
 
 }  // namespace parley::sqlite
