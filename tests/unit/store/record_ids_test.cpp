@@ -156,7 +156,7 @@ std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
   return s ? std::move(*s) : nullptr;
 }
 
-// What version 18 stored: every id as its text.
+// What version 18 stored: every id as its text (and `courses` a table, which version 21 makes a view).
 constexpr const char* kBackToVersionEighteen = R"sql(
 UPDATE dialogue SET id = record_id_text(id), relation_id = record_id_text(relation_id);
 UPDATE session SET id = record_id_text(id);
@@ -171,6 +171,11 @@ UPDATE introspection_turn SET id = record_id_text(id), session_id = record_id_te
 UPDATE memory_entry SET id = record_id_text(id), dialogue_id = record_id_text(dialogue_id),
   source_turn_id = record_id_text(source_turn_id);
 UPDATE memory_links SET turn_id = record_id_text(turn_id), memory_id = record_id_text(memory_id);
+CREATE TEMP TABLE courses_rows AS SELECT * FROM courses;
+DROP VIEW courses;
+CREATE TABLE courses (dialog_id TEXT NOT NULL, course INTEGER NOT NULL, started_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (dialog_id, course)) WITHOUT ROWID;
+INSERT INTO courses SELECT * FROM courses_rows;
 DELETE FROM schema_version;
 INSERT INTO schema_version (version) VALUES (18);
 )sql";

@@ -555,8 +555,7 @@ TEST(SqliteStore, RebuildRestoresTamperedProjectionsAndAppendsContinue) {
   const auto before = test::dump_projections(dir.db_file());
 
   test::exec(dir.db_file(),
-             "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE event_id % 2 = 0;"
-             "DELETE FROM courses WHERE course > 1; INSERT INTO courses VALUES ('nobody', 1, 0);");
+             "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE event_id % 2 = 0;");
   ASSERT_NE(test::dump_projections(dir.db_file()), before);
   ASSERT_TRUE(s->rebuild_projections());
   EXPECT_EQ(test::dump_projections(dir.db_file()), before);
@@ -578,6 +577,25 @@ TEST(SqliteStore, CourseRowsRecordCreationAndEachNewCourse) {
   const test::table_dump expected{{"d1", "1", "1000"}, {"d1", "2", "1008"}};
   EXPECT_EQ(test::query(dir.db_file(), "SELECT dialog_id, course, started_at_ms FROM courses ORDER BY course"),
             expected);
+}
+
+// `courses` is a view of the log (schema version 21): a course number started again keeps its
+// latest start, as the table's INSERT OR REPLACE did, and the rows are there before any projection.
+TEST(SqliteStore, CoursesReadFromTheLogKeepTheLatestStartOfACourse) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script d("d1", "d1", 5000);
+  dialog_script other("d2", "d2", 9000);
+  ASSERT_TRUE(test::append_sync(
+      *s, {d.created("lead"), d.next(event_type::course_started, {{"course", 2}, {"prompt", "a"}}),
+           d.next(event_type::course_started, {{"course", 2}, {"prompt", "again"}}), other.created("lead")}));
+  const test::table_dump expected{{"d1", "1", "5000"}, {"d1", "2", "5002"}, {"d2", "1", "9000"}};
+  EXPECT_EQ(
+      test::query(dir.db_file(), "SELECT dialog_id, course, started_at_ms FROM courses ORDER BY dialog_id, course"),
+      expected);
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT type FROM sqlite_master WHERE name = 'courses'"),
+            (test::table_dump{{"view"}}));
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ result<void> projector::project(const event& ev, std::int64_t event_id) {
     return make_error(errc::corrupt, "the log of " + db_->path() + " does not replay at event " +
                                          std::to_string(event_id) + ": " + step.err().message);
   }
-  PARLEY_TRY(tables_->write_step(ev, event_id, cached.row, *step));
+  PARLEY_TRY(tables_->write_step(event_id, *step));
   return records_.apply(ev, cached.row, *step);
 }
 

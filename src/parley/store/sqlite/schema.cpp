@@ -1,6 +1,7 @@
 #include "parley/store/sqlite/schema.hpp"
 
 #include "parley/store/sqlite/compact_log.hpp"
+#include "parley/store/sqlite/courses_view.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
@@ -328,6 +329,8 @@ const std::array kMigrations{
     migration{18, v18_payload_blobs_sql(), v13_view_sql()},
     // Version 19: the records' ids as 16 bytes (records_v19.hpp).
     migration{19, kV19RecordIdsSql},
+    // Version 21: `courses` read from the log (courses_view.hpp).
+    migration{21, kV21CoursesViewSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
@@ -386,7 +389,7 @@ result<void> migrate(connection& db, std::int64_t target) {
 }
 
 result<void> clear_projections(connection& db) {
-  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM courses; DELETE FROM dialogs; DELETE FROM root_title_fts;"));
+  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM dialogs; DELETE FROM root_title_fts;"));
   return clear_records(db);
 }
 

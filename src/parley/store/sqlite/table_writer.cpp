@@ -54,9 +54,6 @@ result<void> table_writer::prepare(connection& db) {
                           "INSERT INTO event_log (dialog_key, root_key, seq, type_code, payload, ts_ms) "
                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
   PARLEY_TRY(prepare_into(db, insert_message_, "INSERT INTO messages (event_id, course) VALUES (?1, ?2)"));
-  // A course number can only start once per dialog; a repeated start records the latest one.
-  PARLEY_TRY(prepare_into(db, insert_course_,
-                          "INSERT OR REPLACE INTO courses (dialog_id, course, started_at_ms) VALUES (?1, ?2, ?3)"));
   PARLEY_TRY(prepare_into(db, upsert_dialog_,
                           "INSERT INTO dialogs (" + dialog_cols + ") VALUES (" + placeholders(kDialogColumnCount) +
                               ") ON CONFLICT (id) DO UPDATE SET " +
@@ -113,19 +110,13 @@ result<std::int64_t> table_writer::insert_event(const event& ev) {
   return db_->last_insert_rowid();
 }
 
-result<void> table_writer::write_step(const event& ev, std::int64_t event_id, const dialog_row& row_after,
-                                      const projection_step& step) {
+result<void> table_writer::write_step(std::int64_t event_id, const projection_step& step) {
   if (step.new_message) {
     insert_message_.bind_int(1, event_id);
     insert_message_.bind_int(2, step.new_message->course);
     PARLEY_TRY(insert_message_.run());
   }
-  if (ev.is<events::dialog_created>() || step.course_reset) {
-    insert_course_.bind_text(1, row_after.id);
-    insert_course_.bind_int(2, row_after.course);
-    insert_course_.bind_int(3, ev.ts_ms);
-    PARLEY_TRY(insert_course_.run());
-  }
+  // `courses` is a view of the log (schema version 21, courses_view.hpp): nothing to write.
   return ok();
 }
 

@@ -45,10 +45,9 @@ class table_writer {
   // Returns the event's id (its position in the log). A `prompt_logged` is stored without the
   // text its version already has in `prompt_versions` (prompt_versions.hpp).
   result<std::int64_t> insert_event(const event& ev);
-  // Writes the rows one applied event (stored as `event_id`) produced: its message, and the
-  // course it started.
-  result<void> write_step(const event& ev, std::int64_t event_id, const dialog_row& row_after,
-                          const projection_step& step);
+  // Writes the row one applied event (stored as `event_id`) produced: its message. (The course it
+  // started is read from the log by the `courses` view, courses_view.hpp.)
+  result<void> write_step(std::int64_t event_id, const projection_step& step);
   // Inserts or replaces the whole row.
   result<void> upsert_dialog(const dialog_row& row);
   // Updates a stored row whose fixed columns (see same_fixed_columns) have not changed: the
@@ -59,7 +58,7 @@ class table_writer {
  private:
   connection* db_ = nullptr;
   statement begin_, commit_, rollback_, savepoint_, release_, rollback_to_;
-  statement insert_event_, insert_message_, insert_course_, upsert_dialog_, update_dialog_, load_dialog_;
+  statement insert_event_, insert_message_, upsert_dialog_, update_dialog_, load_dialog_;
   prompt_version_store prompts_;
   // Dialog keys of the dialogs in flight, as many as the writer caches latest rows of.
   log_keys keys_{4096};
