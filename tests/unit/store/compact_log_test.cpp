@@ -59,16 +59,17 @@ TEST(CompactLog, EachEventKeepsIntegersAndEachDialogIdAndTypeNameIsStoredOnce) {
 
   EXPECT_EQ(test::query(dir.db_file(), "SELECT type FROM sqlite_master WHERE name = 'events'"),
             (test::table_dump{{"view"}}));
-  EXPECT_EQ(test::query(dir.db_file(), "SELECT key, id FROM dialog_keys ORDER BY key"),
-            (test::table_dump{{"1", "root-1"}, {"2", "sub-1"}}));
+  // Each dialog's root and time base once (schema version 24): a row's root is NULL, its dialog's.
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT key, id, root_key, typeof(base_ms) FROM dialog_keys ORDER BY key"),
+            (test::table_dump{{"1", "root-1", "1", "integer"}, {"2", "sub-1", "1", "integer"}}));
   EXPECT_EQ(test::query(dir.db_file(),
-                        "SELECT dialog_key, root_key, seq, type_code, typeof(dialog_key), typeof(type_code) "
+                        "SELECT dialog_key, typeof(root_key), seq, type_code, typeof(dialog_key), typeof(type_code) "
                         "FROM event_log ORDER BY id"),
-            (test::table_dump{{"1", "1", "1", "1", "integer", "integer"},
-                              {"1", "1", "2", "2", "integer", "integer"},
-                              {"2", "1", "1", "1", "integer", "integer"},
-                              {"2", "1", "2", "2", "integer", "integer"},
-                              {"1", "1", "3", "10", "integer", "integer"}}));
+            (test::table_dump{{"1", "null", "1", "1", "integer", "integer"},
+                              {"1", "null", "2", "2", "integer", "integer"},
+                              {"2", "null", "1", "1", "integer", "integer"},
+                              {"2", "null", "2", "2", "integer", "integer"},
+                              {"1", "null", "3", "10", "integer", "integer"}}));
   EXPECT_EQ(test::query(dir.db_file(), "SELECT dialog_id, root_id, seq, type FROM events ORDER BY id"),
             (test::table_dump{{"root-1", "root-1", "1", "dialog_created"},
                               {"root-1", "root-1", "2", "user_message"},
@@ -196,6 +197,32 @@ TEST(CompactLog, TheMigrationKeepsUnknownTypesUnreadablePayloadsAndRootsWithoutE
             (test::table_dump{{"39"}}));
   EXPECT_EQ(test::query(dir.db_file(), "SELECT key, id FROM dialog_keys ORDER BY key"),
             (test::table_dump{{"1", "a"}, {"2", "elsewhere"}, {"3", "b"}}));
+}
+
+// An event whose root is not its dialog's keeps its own, and times before the dialog's first event
+// (a clock set back) read back as written (schema version 24, log_bases.hpp).
+TEST(CompactLog, AnEventWithAnotherRootAndAnEarlierTimeReadsBackAsWritten) {
+  temp_dir dir;
+  auto s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
+  dialog_script root("root-1", "root-1", 50'000);
+  dialog_script other("root-2", "root-2", 60'000);
+  dialog_script odd("sub-1", "root-1", 70'000);
+  ASSERT_TRUE(test::append_sync(*s, {root.created("lead"), other.created("lead"), odd.created("worker", "root-1")}));
+  event moved = test::make_event("sub-1", "root-2", 2, event_type::user_message,
+                                 {{"course", 1}, {"content", "x"}, {"msgId", "m-2"}, {"origin", "user"}}, 12);
+  ASSERT_TRUE(test::append_sync(*s, {moved}));
+  EXPECT_EQ(test::query(dir.db_file(),
+                        "SELECT l.seq, l.root_key, l.ts_delta FROM event_log AS l JOIN dialog_keys AS d "
+                        "ON d.key = l.dialog_key WHERE d.id = 'sub-1' ORDER BY l.seq"),
+            (test::table_dump{{"1", "", "0"}, {"2", "2", "-69988"}}));
+  EXPECT_EQ(test::query(dir.db_file(), "SELECT root_id, ts_ms FROM events WHERE dialog_id = 'sub-1' ORDER BY seq"),
+            (test::table_dump{{"root-1", "70000"}, {"root-2", "12"}}));
+  auto read = s->read_events("sub-1");
+  ASSERT_TRUE(read) << read.err().message;
+  ASSERT_EQ(read->size(), 2U);
+  EXPECT_EQ((*read)[1].root_id, "root-2");
+  EXPECT_EQ((*read)[1].ts_ms, 12);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "parley/store/sqlite/compact_log.hpp"
 
+#include "parley/store/sqlite/log_bases.hpp"
+
 #include <string>
 
 namespace parley::sqlite {
@@ -156,10 +158,13 @@ const char* v17_compact_log_sql() {
 
 const char* v18_payload_blobs_sql() { return kV18PayloadSql; }
 
+const char* v24_log_bases_sql() { return kV24LogBasesSql; }
+
 result<void> log_keys::prepare(connection& db) {
   db_ = &db;
-  PARLEY_TRY(prepare_into(db, find_dialog_, "SELECT key FROM dialog_keys WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_dialog_, "SELECT key, root_key, base_ms FROM dialog_keys WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, insert_dialog_, "INSERT INTO dialog_keys (id) VALUES (?1)"));
+  PARLEY_TRY(prepare_into(db, set_dialog_base_, "UPDATE dialog_keys SET root_key = ?2, base_ms = ?3 WHERE key = ?1"));
   PARLEY_TRY(prepare_into(db, find_type_, "SELECT code FROM event_types WHERE name = ?1"));
   return prepare_into(db, insert_type_, "INSERT INTO event_types (name) VALUES (?1)");
 }
@@ -177,12 +182,61 @@ result<std::int64_t> log_keys::look_up(statement& find, statement& insert, std::
   return db_->last_insert_rowid();
 }
 
-result<std::int64_t> log_keys::dialog_key(const std::string& dialog_id) {
-  if (const std::int64_t* cached = dialogs_.find(dialog_id)) return *cached;
+result<log_keys::dialog_entry> log_keys::dialog(const std::string& dialog_id, const std::string& root_id,
+                                                std::int64_t ts_ms) {
+  if (const dialog_entry* cached = dialogs_.find(dialog_id)) return *cached;
   if (const auto it = pending_dialogs_.find(dialog_id); it != pending_dialogs_.end()) return it->second;
-  auto key = look_up(find_dialog_, insert_dialog_, dialog_id);
-  if (key) pending_dialogs_.emplace(dialog_id, *key);
-  return key;
+  dialog_entry entry;
+  bool has_base = false;
+  {
+    reset_guard guard(find_dialog_);
+    find_dialog_.bind_text(1, dialog_id);
+    auto row = find_dialog_.step();
+    if (!row) return std::move(row).err();
+    if (*row) {
+      entry.key = find_dialog_.int_at(0);
+      has_base = !find_dialog_.is_null_at(1) && !find_dialog_.is_null_at(2);
+      entry.root_key = find_dialog_.int_at(1);
+      entry.base_ms = find_dialog_.int_at(2);
+    }
+  }
+  if (entry.key == 0) {
+    insert_dialog_.bind_text(1, dialog_id);
+    PARLEY_TRY(insert_dialog_.run());
+    entry.key = db_->last_insert_rowid();
+  }
+  if (!has_base) {
+    // The dialog's first event (or a key made before as somebody's root): its root and time
+    // become the dialog's.
+    if (root_id == dialog_id) {
+      entry.root_key = entry.key;
+    } else {
+      auto root_key = key_of(root_id);
+      if (!root_key) return std::move(root_key).err();
+      entry.root_key = *root_key;
+    }
+    entry.base_ms = ts_ms;
+    set_dialog_base_.bind_int(1, entry.key);
+    set_dialog_base_.bind_int(2, entry.root_key);
+    set_dialog_base_.bind_int(3, entry.base_ms);
+    PARLEY_TRY(set_dialog_base_.run());
+  }
+  pending_dialogs_.emplace(dialog_id, entry);
+  return entry;
+}
+
+result<std::int64_t> log_keys::key_of(const std::string& id) {
+  if (const dialog_entry* cached = dialogs_.find(id)) return cached->key;
+  if (const auto it = pending_dialogs_.find(id); it != pending_dialogs_.end()) return it->second.key;
+  reset_guard guard(find_dialog_);
+  find_dialog_.bind_text(1, id);
+  auto row = find_dialog_.step();
+  if (!row) return std::move(row).err();
+  if (*row) return find_dialog_.int_at(0);
+  find_dialog_.reset();
+  insert_dialog_.bind_text(1, id);
+  PARLEY_TRY(insert_dialog_.run());
+  return db_->last_insert_rowid();
 }
 
 result<std::int64_t> log_keys::type_code(std::string_view name) {

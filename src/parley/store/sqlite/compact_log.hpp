@@ -44,6 +44,9 @@ const char* v17_compact_log_sql();
 // its triggers, and the expression indexes made over the function. No row is rewritten.
 const char* v18_payload_blobs_sql();
 
+// The migration to version 24 (log_bases.hpp).
+const char* v24_log_bases_sql();
+
 // The writer's keys: a dialog id's key and a type name's code, looked up in the tables once and
 // then cached. A key made inside a transaction is only cached once that transaction commits, so a
 // rollback never leaves the cache naming a row that is not there.
@@ -54,8 +57,16 @@ class log_keys {
   // Prepares the statements on `db`, which must outlive this object.
   result<void> prepare(connection& db);
 
-  // The key of `dialog_id`, made if the log has none yet.
-  result<std::int64_t> dialog_key(const std::string& dialog_id);
+  // A dialog's key with its root's key and its time base (schema version 24, log_bases.hpp): made
+  // if the log has none yet, from the root and the time of the dialog's first event.
+  struct dialog_entry {
+    std::int64_t key = 0;
+    std::int64_t root_key = 0;
+    std::int64_t base_ms = 0;
+  };
+  result<dialog_entry> dialog(const std::string& dialog_id, const std::string& root_id, std::int64_t ts_ms);
+  // The key of `id` alone (a root's), made if the log has none yet.
+  result<std::int64_t> key_of(const std::string& id);
   // The code of the type named `name`, made if the log has none yet.
   result<std::int64_t> type_code(std::string_view name);
 
@@ -68,12 +79,12 @@ class log_keys {
   result<std::int64_t> look_up(statement& find, statement& insert, std::string_view text);
 
   connection* db_ = nullptr;
-  statement find_dialog_, insert_dialog_, find_type_, insert_type_;
-  recency_cache<std::int64_t> dialogs_;
+  statement find_dialog_, insert_dialog_, set_dialog_base_, find_type_, insert_type_;
+  recency_cache<dialog_entry> dialogs_;
   // A few dozen types: ordered maps, found by a string_view without making a string.
   std::map<std::string, std::int64_t, std::less<>> types_;
   // Looked up or made in the open transaction.
-  std::unordered_map<std::string, std::int64_t> pending_dialogs_;
+  std::unordered_map<std::string, dialog_entry> pending_dialogs_;
   std::map<std::string, std::int64_t, std::less<>> pending_types_;
 };
 

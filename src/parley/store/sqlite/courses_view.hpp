@@ -9,18 +9,16 @@
 
 namespace parley::sqlite {
 
-// The codes are kEventTypeCodesSql's (compact_log.cpp): 1 = dialog_created, 11 = course_started.
+// Over the `events` view, so that it reads the log in whatever layout a later version gives it.
 inline constexpr const char* kV21CoursesViewSql = R"sql(
 DROP TABLE courses;
 CREATE VIEW courses AS
-  SELECT d.id AS dialog_id, c.course AS course, c.started_at_ms AS started_at_ms
-  FROM (SELECT dialog_key, course, ts_ms AS started_at_ms, max(id) AS latest
-        FROM (SELECT id, dialog_key, 1 AS course, ts_ms FROM event_log WHERE type_code = 1
+  SELECT dialog_id, course, started_at_ms
+  FROM (SELECT dialog_id, course, ts_ms AS started_at_ms, max(id) AS latest
+        FROM (SELECT id, dialog_id, 1 AS course, ts_ms FROM events WHERE type = 'dialog_created'
               UNION ALL
-              SELECT id, dialog_key, json_extract(parley_payload(payload), '$.course'), ts_ms
-              FROM event_log WHERE type_code = 11)
-        GROUP BY dialog_key, course) AS c
-    JOIN dialog_keys AS d ON d.key = c.dialog_key;
+              SELECT id, dialog_id, json_extract(payload, '$.course'), ts_ms FROM events WHERE type = 'course_started')
+        GROUP BY dialog_id, course);
 )sql";
 
 }  // namespace parley::sqlite

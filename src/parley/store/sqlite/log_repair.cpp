@@ -138,12 +138,15 @@ class repair_session {
 // missing from every read without a word; nothing deletes from the maps, so only damage does this.
 result<std::vector<damaged_event>> events_without_keys(connection& db) {
   auto orphans = db.prepare(
-      "SELECT l.id, l.seq, l.dialog_key, l.root_key, l.type_code, "
+      "SELECT l.id, l.seq, l.dialog_key, l.root, l.type_code, "
       "(SELECT id FROM dialog_keys WHERE key = l.dialog_key) IS NULL, "
-      "(SELECT id FROM dialog_keys WHERE key = l.root_key) IS NULL, "
-      "(SELECT name FROM event_types WHERE code = l.type_code) IS NULL FROM event_log AS l "
+      "l.root IS NOT NULL AND (SELECT id FROM dialog_keys WHERE key = l.root) IS NULL, "
+      "(SELECT name FROM event_types WHERE code = l.type_code) IS NULL "
+      // A row's root is its own or, NULL, its dialog's (schema version 24, log_bases.hpp).
+      "FROM (SELECT id, seq, dialog_key, type_code, coalesce(root_key, (SELECT root_key FROM dialog_keys AS d "
+      "WHERE d.key = event_log.dialog_key)) AS root FROM event_log) AS l "
       "WHERE NOT EXISTS (SELECT 1 FROM dialog_keys WHERE key = l.dialog_key) "
-      "OR NOT EXISTS (SELECT 1 FROM dialog_keys WHERE key = l.root_key) "
+      "OR (l.root IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dialog_keys WHERE key = l.root)) "
       "OR NOT EXISTS (SELECT 1 FROM event_types WHERE code = l.type_code) ORDER BY l.id",
       false);
   if (!orphans) return std::move(orphans).err();

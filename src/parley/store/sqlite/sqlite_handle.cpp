@@ -80,6 +80,8 @@ std::string_view statement::blob_view_at(int column) const {
 
 bool statement::is_blob_at(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_BLOB; }
 
+bool statement::is_null_at(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL; }
+
 void connection::closer::operator()(sqlite3* raw) const noexcept {
   // Statements are owned elsewhere and finalized first; close_v2 still defers safely if one leaks.
   sqlite3_close_v2(raw);

@@ -48,6 +48,7 @@ class statement {
   std::string_view text_view_at(int column) const;  // valid until the next step/reset
   std::string_view blob_view_at(int column) const;
   bool is_blob_at(int column) const;  // valid until the next step/reset
+  bool is_null_at(int column) const;
 
  private:
   struct finalizer {

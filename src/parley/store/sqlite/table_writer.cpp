@@ -51,7 +51,7 @@ result<void> table_writer::prepare(connection& db) {
   PARLEY_TRY(prepare_into(db, release_, "RELEASE batch"));
   PARLEY_TRY(prepare_into(db, rollback_to_, "ROLLBACK TO batch"));
   PARLEY_TRY(prepare_into(db, insert_event_,
-                          "INSERT INTO event_log (dialog_key, root_key, seq, type_code, payload, ts_ms) "
+                          "INSERT INTO event_log (dialog_key, root_key, seq, type_code, payload, ts_delta) "
                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
   PARLEY_TRY(prepare_into(db, insert_message_, "INSERT INTO messages (event_id, course) VALUES (?1, ?2)"));
   PARLEY_TRY(prepare_into(db, upsert_dialog_,
@@ -79,14 +79,19 @@ result<std::int64_t> table_writer::insert_event(const event& ev) {
   serializer_.reset(&wire);
   char chunk[4096];
   while (!serializer_.done()) payload_text_.append(serializer_.read(chunk, sizeof chunk));
-  auto dialog_key = keys_.dialog_key(ev.dialog_id);
-  if (!dialog_key) return std::move(dialog_key).err();
-  auto root_key = ev.root_id == ev.dialog_id ? dialog_key : keys_.dialog_key(ev.root_id);
+  auto dialog = keys_.dialog(ev.dialog_id, ev.root_id, ev.ts_ms);
+  if (!dialog) return std::move(dialog).err();
+  auto root_key = ev.root_id == ev.dialog_id ? result<std::int64_t>(dialog->key) : keys_.key_of(ev.root_id);
   if (!root_key) return std::move(root_key).err();
   auto type_code = keys_.type_code(ev.type());
   if (!type_code) return std::move(type_code).err();
-  insert_event_.bind_int(1, *dialog_key);
-  insert_event_.bind_int(2, *root_key);
+  insert_event_.bind_int(1, dialog->key);
+  // NULL: the dialog's root (log_bases.hpp), as for every event the engine writes.
+  if (*root_key == dialog->root_key) {
+    insert_event_.bind_null(2);
+  } else {
+    insert_event_.bind_int(2, *root_key);
+  }
   insert_event_.bind_int(3, ev.seq);
   insert_event_.bind_int(4, *type_code);
   auto compressed = encode_payload_blob(payload_text_, payload_blob_);
@@ -105,7 +110,7 @@ result<std::int64_t> table_writer::insert_event(const event& ev) {
   } else {
     insert_event_.bind_text(5, payload_text_);
   }
-  insert_event_.bind_int(6, ev.ts_ms);
+  insert_event_.bind_int(6, ev.ts_ms - dialog->base_ms);
   PARLEY_TRY(insert_event_.run());
   return db_->last_insert_rowid();
 }
