@@ -263,8 +263,10 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
   }
   // The tool's output is also the system speaking to the AI (seed 002 SystemUtteranceLog). Its ids
   // are stored as 16 bytes (record_id.hpp).
-  EXPECT_EQ(query("SELECT log_id = record_id_blob('" + msgs[2].id + "'), length(log_id), trigger, target, "
-                  "linked_turn_id = record_id_blob('" + t.id + "'), notes FROM system_utterance_log"),
+  EXPECT_EQ(query("SELECT log_id = record_id_blob('" + msgs[2].id +
+                  "'), length(log_id), trigger, target, "
+                  "linked_turn_id = record_id_blob('" +
+                  t.id + "'), notes FROM system_utterance_log"),
             (test::table_dump{{"1", "16", "tool_result", "ai", "1", "result of add"}}));
 }
 
