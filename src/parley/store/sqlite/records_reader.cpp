@@ -13,6 +13,7 @@
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -111,6 +112,19 @@ class query_builder {
     clause.replace(clause.find('?'), 1, "?" + std::to_string(values_.size() + 1));
     sql_ += clause;
     values_.push_back(std::move(value));
+  }
+  // A condition whose every `?` is the same value.
+  void where_repeated(std::string_view condition, std::string value) {
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    const std::string numbered = "?" + std::to_string(values_.size() + 1);
+    for (const char c : condition) {
+      if (c == '?') {
+        sql_ += numbered;
+      } else {
+        sql_ += c;
+      }
+    }
+    values_.emplace_back(std::move(value));
   }
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
@@ -359,8 +373,22 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
+  auto words = phrases_of(match);
+  if (!words) return std::move(words).err();
   query_builder q;
-  q.where("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)", std::string(match));
+  // Each word as the phrase query of a `detail=full` index found it (trigram_text.hpp): the rows
+  // holding all its trigrams, tested exactly. A word of fewer than three characters has no
+  // trigram, so, as that phrase did, it finds nothing.
+  for (std::string& word : *words) {
+    if (trigram_characters(word) < 3) {
+      q.where("? IS NULL", std::move(word));  // a condition no row meets: the word is never NULL
+      continue;
+    }
+    q.where_repeated(
+        "m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH parley_trigram_match(?) AND "
+        "instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0)",
+        std::move(word));
+  }
   message_conditions(q, f);
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "parley/store/sqlite/trigram_text.hpp"
 #include "parley/store/sqlite/wal_batching_vfs.hpp"
 
 namespace parley::sqlite {
@@ -102,6 +103,11 @@ result<connection> connection::open(const std::string& path, int flags, const ch
   sqlite3_extended_result_codes(raw, 1);
   // Readers and the writer share the file; a short wait beats failing on a checkpoint's brief lock.
   sqlite3_busy_timeout(raw, 5000);
+  // Searches over the trigram indexes test their candidates with these (trigram_text.hpp).
+  if (const int registered = register_trigram_functions(raw); registered != SQLITE_OK) {
+    return make_error(errc_from_sqlite(registered),
+                      "cannot register the search functions on " + path + ": " + sqlite3_errstr(registered));
+  }
   return conn;
 }
 
