@@ -1,6 +1,7 @@
 #include "parley/store/sqlite/schema.hpp"
 
 #include "parley/store/sqlite/compact_log.hpp"
+#include "parley/store/sqlite/fts_without_positions.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
@@ -323,6 +324,8 @@ const std::array kMigrations{
     migration{16, kV16RecordsSql, v16_records_from_log_sql()},
     // Version 17: the log keyed by integers (compact_log.hpp); the shell's view made again over it.
     migration{17, v17_compact_log_sql(), v13_view_sql()},
+    // Version 18: the trigram indexes without positions (fts_without_positions.hpp).
+    migration{18, kFtsWithoutPositionsSql},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
