@@ -12,6 +12,7 @@
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/sqlite/sqlite_store.hpp"
 #include "parley/store/sqlite/trigram_text.hpp"
+#include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
 
 namespace parley {
@@ -200,6 +201,101 @@ TEST_F(TrigramSearch, TheStoresSearchAndRootListingFindWhatTheFullIndexFinds) {
     for (const auto& row : page->rows) roots.insert(row.id);
     EXPECT_EQ(roots, expected_roots) << "listing: " << needle;
   }
+}
+
+std::set<std::string> texts_of(sqlite::connection& db, const std::string& sql, const std::string& bound) {
+  auto stmt = db.prepare(sql, false);
+  EXPECT_TRUE(stmt) << stmt.err().message;
+  std::set<std::string> out;
+  if (!stmt) return out;
+  stmt->bind_text(1, bound);
+  for (auto row = stmt->step(); row && *row; row = stmt->step()) out.insert(stmt->text_at(0));
+  return out;
+}
+
+// The two indexes as schema version 17 had them (detail=full), filled as it filled them.
+constexpr const char* kBackToVersion17 = R"sql(
+DROP TABLE message_fts;
+CREATE VIRTUAL TABLE message_fts USING fts5 (content, content = 'message_search', content_rowid = 'message_rowid',
+                                             tokenize = 'trigram');
+INSERT INTO message_fts (rowid, content) SELECT message_rowid, parley_indexed_text(content) FROM message_search;
+DROP TABLE root_title_fts;
+CREATE VIRTUAL TABLE root_title_fts USING fts5 (title, dialog_id UNINDEXED, tokenize = 'trigram');
+INSERT INTO root_title_fts (title, dialog_id) SELECT title, id FROM dialogs WHERE parent_id = '' AND title != '';
+UPDATE schema_version SET version = 17;
+)sql";
+
+// Version 17's queries: a phrase of each index, as the listing and the records search asked them.
+constexpr const char* kMessagesByPhrase =
+    "SELECT id FROM message WHERE rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1)";
+constexpr const char* kRootsByPhrase =
+    "SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?1 UNION SELECT m.dialog_id FROM message AS m "
+    "WHERE m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1) AND m.sender_role = 'human'";
+
+TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {
+  temp_dir store_dir;
+  const std::size_t n = texts().size();
+  {
+    auto opened = open_sqlite_store(store_dir.str());
+    ASSERT_TRUE(opened) << opened.err().message;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string id = "r" + std::to_string(i);
+      std::vector<event> batch{
+          test::make_event(id, id, 1, event_type::dialog_created,
+                           {{"memberId", "alice"}, {"kind", "root"}, {"depth", 0}, {"title", texts()[(i + 3) % n]}},
+                           1'700'000'000'000 + static_cast<std::int64_t>(i))};
+      batch.push_back(test::make_event(id, id, 2, event_type::user_message,
+                                       {{"course", 1},
+                                        {"content", texts()[i] + " / " + texts()[(i + 1) % n]},
+                                        {"msgId", "m" + id},
+                                        {"origin", "user"}},
+                                       1'700'000'000'000 + static_cast<std::int64_t>(i)));
+      ASSERT_TRUE(test::append_sync(**opened, std::move(batch)));
+    }
+  }
+  std::vector<std::set<std::string>> messages_before;
+  std::vector<std::set<std::string>> roots_before;
+  {
+    auto db = sqlite::connection::open_read_write(store_dir.db_file());
+    ASSERT_TRUE(db) << db.err().message;
+    auto downgraded = db->exec(kBackToVersion17);
+    ASSERT_TRUE(downgraded) << downgraded.err().message;
+    for (const std::string& needle : needles()) {
+      messages_before.push_back(texts_of(*db, kMessagesByPhrase, phrase_of(needle)));
+      roots_before.push_back(texts_of(*db, kRootsByPhrase, phrase_of(needle)));
+    }
+  }
+  auto reopened = open_sqlite_store(store_dir.str());  // migrates to version 18
+  ASSERT_TRUE(reopened) << reopened.err().message;
+  auto& store = **reopened;
+  store.flush();
+  EXPECT_EQ(test::query(store_dir.db_file(), "SELECT version FROM schema_version"), (test::table_dump{{"18"}}));
+  EXPECT_EQ(test::query(store_dir.db_file(),
+                        "SELECT name FROM sqlite_master WHERE name IN ('message_fts', 'root_title_fts') AND "
+                        "sql LIKE '%detail = none%' AND sql LIKE '%columnsize = 0%' ORDER BY name"),
+            (test::table_dump{{"message_fts"}, {"root_title_fts"}}));
+  std::size_t found_somewhere = 0;
+  for (std::size_t k = 0; k < needles().size(); ++k) {
+    const std::string& needle = needles()[k];
+    records_filter f;
+    f.limit = 1000;
+    auto found = store.records()->search(phrase_of(needle), f);
+    ASSERT_TRUE(found) << needle << ": " << found.err().message;
+    std::set<std::string> messages;
+    for (const auto& m : found->items) messages.insert(m.id);
+    EXPECT_EQ(messages, messages_before[k]) << "search: " << needle;
+    found_somewhere += messages.empty() ? 0 : 1;
+    if (sqlite::trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
+    root_listing listing;
+    listing.text = needle;
+    listing.limit = 1000;
+    auto page = store.list_roots(listing);
+    ASSERT_TRUE(page) << needle << ": " << page.err().message;
+    std::set<std::string> roots;
+    for (const auto& row : page->rows) roots.insert(row.id);
+    EXPECT_EQ(roots, roots_before[k]) << "listing: " << needle;
+  }
+  EXPECT_GT(found_somewhere, needles().size() / 2);
 }
 
 TEST(TrigramMatch, QuotesEachTrigramSoNoInputBecomesSyntax) {
