@@ -82,7 +82,8 @@ class records_query {
   virtual result<records_page<record_dialogue>> dialogues(const records_filter& filter) = 0;
   // Full-text search; `match` is one or more double-quoted phrases separated by spaces (a quote
   // inside doubled), as fts_match_of writes them. A message is found when its text contains every
-  // phrase, case folded as FTS5's trigram tokenizer folds; a phrase under three characters finds none.
+  // phrase, case folded as FTS5's trigram tokenizer folds; a phrase under three characters is no
+  // condition beside longer ones and finds nothing alone (as FTS5's phrase queries did).
   virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
 
   // The embedding of a message, if it has one.

@@ -201,6 +201,21 @@ TEST_F(TrigramSearch, TheStoresSearchAndRootListingFindWhatTheFullIndexFinds) {
     for (const auto& row : page->rows) roots.insert(row.id);
     EXPECT_EQ(roots, expected_roots) << "listing: " << needle;
   }
+  // Several words: the messages that hold every one of them, as the phrases together found.
+  for (std::size_t k = 0; k + 1 < needles().size(); ++k) {
+    const std::string& first = needles()[k];
+    const std::string& second = needles()[k + 1];
+    const std::string both = phrase_of(first) + " " + phrase_of(second);
+    std::set<std::string> expected;
+    for (const std::int64_t rowid : rowids(*reference, both)) expected.insert(texts()[rowid - 1]);
+    records_filter f;
+    f.limit = 1000;
+    auto found = store.records()->search(both, f);
+    ASSERT_TRUE(found) << both << ": " << found.err().message;
+    std::set<std::string> messages;
+    for (const auto& m : found->items) messages.insert(m.content);
+    EXPECT_EQ(messages, expected) << "search: " << both;
+  }
 }
 
 std::set<std::string> texts_of(sqlite::connection& db, const std::string& sql, const std::string& bound) {

@@ -113,18 +113,18 @@ class query_builder {
     sql_ += clause;
     values_.push_back(std::move(value));
   }
-  // A condition whose every `?` is the same value.
-  void where_repeated(std::string_view condition, std::string value) {
+  // A condition whose `?`s take `values` in order (as many as it has).
+  void where_each(std::string_view condition, std::vector<std::string> values) {
     sql_ += sql_.empty() ? " WHERE " : " AND ";
-    const std::string numbered = "?" + std::to_string(values_.size() + 1);
+    std::size_t next = 0;
     for (const char c : condition) {
-      if (c == '?') {
-        sql_ += numbered;
-      } else {
+      if (c != '?') {
         sql_ += c;
+        continue;
       }
+      values_.emplace_back(std::move(values.at(next++)));
+      sql_ += "?" + std::to_string(values_.size());
     }
-    values_.emplace_back(std::move(value));
   }
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
@@ -376,18 +376,29 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   auto words = phrases_of(match);
   if (!words) return std::move(words).err();
   query_builder q;
-  // Each word as the phrase query of a `detail=full` index found it (trigram_text.hpp): the rows
-  // holding all its trigrams, tested exactly. A word of fewer than three characters has no
-  // trigram, so, as that phrase did, it finds nothing.
+  // The words as phrase queries of a `detail=full` index found them (trigram_text.hpp): one
+  // query of the index for the rows holding every trigram of every word — so a common word does
+  // not make a long list of its own — then each word tested in those few rows' text. A word of
+  // exactly three characters is one trigram, which the index answers exactly: no test. A word of
+  // fewer has no trigram: FTS5 read its phrase as no condition beside other words, and as no match
+  // alone, and so does this.
+  std::string trigrams;
+  std::string tests;
+  std::vector<std::string> values(1);
   for (std::string& word : *words) {
-    if (trigram_characters(word) < 3) {
-      q.where("? IS NULL", std::move(word));  // a condition no row meets: the word is never NULL
-      continue;
-    }
-    q.where_repeated(
-        "m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH parley_trigram_match(?) AND "
-        "instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0)",
-        std::move(word));
+    const std::size_t characters = trigram_characters(word);
+    if (characters < 3) continue;
+    trigrams += (trigrams.empty() ? "" : " AND ") + trigram_match_of(word);
+    if (characters == 3) continue;
+    tests += " AND instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0";
+    values.push_back(std::move(word));
+  }
+  if (trigrams.empty()) {
+    q.where("? IS NULL", std::string(match));  // a condition no row meets: the text is never NULL
+  } else {
+    values.front() = std::move(trigrams);
+    q.where_each("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?" + tests + ")",
+                 std::move(values));
   }
   message_conditions(q, f);
   auto order = order_by(f, "m", "created_at", {"created_at"});
