@@ -315,7 +315,10 @@ TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {
 
 TEST(TrigramMatch, QuotesEachTrigramSoNoInputBecomesSyntax) {
   EXPECT_EQ(sqlite::trigram_match_of("ab"), "");
+  EXPECT_EQ(sqlite::trigram_match_of("abc"), "\"abc\"");
   EXPECT_EQ(sqlite::trigram_match_of("abcd"), "\"abc\" AND \"bcd\"");
+  EXPECT_EQ(sqlite::trigram_match_of("abcdef"), "\"abc\" AND \"def\"");
+  EXPECT_EQ(sqlite::trigram_match_of("abcdefgh"), "\"abc\" AND \"def\" AND \"fgh\"");
   EXPECT_EQ(sqlite::trigram_match_of("a\"b*"), "\"a\"\"b\" AND \"\"\"b*\"");
   EXPECT_EQ(sqlite::trigram_match_of("新加坡的"), "\"新加坡\" AND \"加坡的\"");
   EXPECT_EQ(sqlite::trigram_characters("新加坡"), 3U);

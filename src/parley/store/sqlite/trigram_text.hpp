@@ -2,8 +2,8 @@
 // docs/store.md "Full-text indexes without positions"). Such an index knows which rows hold a
 // trigram but not where, so FTS5 refuses a phrase ("abcd" is the trigrams abc, bcd at adjacent
 // places). A search for a text is then two steps with the same answer as the phrase:
-//   1. candidates: the rows holding every trigram of the text (`trigram_match_of`, an AND of
-//      one-trigram phrases, which `detail=none` accepts);
+//   1. candidates: the rows holding the trigrams that cover the text (`trigram_match_of`, an AND
+//      of one-trigram phrases, which `detail=none` accepts);
 //   2. the exact test: the candidate's text, folded the way the trigram tokenizer folds case
 //      (`parley_trigram_fold`, which asks the tokenizer itself: Unicode case folding, diacritics
 //      kept, where SQLite's LIKE and lower() fold ASCII only), contains the folded needle.
@@ -23,9 +23,11 @@ struct sqlite3;
 
 namespace parley::sqlite {
 
-// The FTS5 query of the rows that hold every trigram of `text`: `"abc" AND "bcd" AND …`, each
-// trigram its own quoted token (a `"` in it doubled). Characters are split as the tokenizer reads
-// UTF-8. Empty when `text` has fewer than three characters: no trigram, nothing an index can find.
+// An FTS5 query of the rows that may hold `text`: `"abc" AND "def" AND …`, the trigrams that cover
+// it without overlap (and the last one), each its own quoted token (a `"` in it doubled). Every row
+// holding `text` is found; for more than three characters, others may be too, which the exact test
+// removes. Characters are split as the tokenizer reads UTF-8. Empty when `text` has fewer than
+// three characters: no trigram, nothing an index can find.
 std::string trigram_match_of(std::string_view text);
 
 // `text` as the trigram indexes take it: FTS5's tokenizer stops at a NUL byte, so the records
