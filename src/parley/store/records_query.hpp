@@ -78,9 +78,12 @@ class records_query {
   virtual result<records_page<record_session>> sessions(const records_filter& filter) = 0;
   virtual result<records_page<record_turn>> turns(const records_filter& filter) = 0;
   virtual result<records_page<record_message>> messages(const records_filter& filter) = 0;
-  // Full-text search; `match` is an FTS5 expression the caller built from quoted terms only.
   // Root dialogues, by `participant` and `visible_to`; newest first unless sort_by says otherwise.
   virtual result<records_page<record_dialogue>> dialogues(const records_filter& filter) = 0;
+  // Full-text search; `match` is one or more double-quoted phrases separated by spaces (a quote
+  // inside doubled), as fts_match_of writes them. A message is found when its text contains every
+  // phrase, case folded as FTS5's trigram tokenizer folds; a phrase under three characters is no
+  // condition beside longer ones and finds nothing alone (as FTS5's phrase queries did).
   virtual result<records_page<record_message>> search(std::string_view match, const records_filter& filter) = 0;
 
   // The embedding of a message, if it has one.

@@ -14,6 +14,7 @@
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -115,6 +116,19 @@ class query_builder {
     clause.replace(clause.find('?'), 1, "?" + std::to_string(values_.size() + 1));
     sql_ += clause;
     values_.push_back(std::move(value));
+  }
+  // A condition whose `?`s take `values` in order (as many as it has).
+  void where_each(std::string_view condition, std::vector<std::string> values) {
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    std::size_t next = 0;
+    for (const char c : condition) {
+      if (c != '?') {
+        sql_ += c;
+        continue;
+      }
+      values_.emplace_back(std::move(values.at(next++)));
+      sql_ += "?" + std::to_string(values_.size());
+    }
   }
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
@@ -366,8 +380,33 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
+  auto words = phrases_of(match);
+  if (!words) return std::move(words).err();
   query_builder q;
-  q.where("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)", std::string(match));
+  // The words as phrase queries of a `detail=full` index found them (trigram_text.hpp): one
+  // query of the index for the rows holding every trigram of every word — so a common word does
+  // not make a long list of its own — then each word tested in those few rows' text. A word of
+  // exactly three characters is one trigram, which the index answers exactly: no test. A word of
+  // fewer has no trigram: FTS5 read its phrase as no condition beside other words, and as no match
+  // alone, and so does this.
+  std::string trigrams;
+  std::string tests;
+  std::vector<std::string> values(1);
+  for (std::string& word : *words) {
+    const std::size_t characters = trigram_characters(word);
+    if (characters < 3) continue;
+    trigrams += (trigrams.empty() ? "" : " AND ") + trigram_match_of(word);
+    if (characters == 3) continue;
+    tests += " AND instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0";
+    values.push_back(std::move(word));
+  }
+  if (trigrams.empty()) {
+    q.where("? IS NULL", std::string(match));  // a condition no row meets: the text is never NULL
+  } else {
+    values.front() = std::move(trigrams);
+    q.where_each("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?" + tests + ")",
+                 std::move(values));
+  }
   message_conditions(q, f);
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();

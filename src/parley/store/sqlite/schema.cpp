@@ -2,6 +2,7 @@
 
 #include "parley/store/sqlite/compact_log.hpp"
 #include "parley/store/sqlite/courses_view.hpp"
+#include "parley/store/sqlite/fts_without_positions.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/records_schema.hpp"
@@ -329,11 +330,16 @@ const std::array kMigrations{
     // Version 17: the log keyed by integers (compact_log.hpp); the shell's view made again over it.
     migration{17, v17_compact_log_sql(), v13_view_sql()},
     // Version 18: a payload may be a blob compressed with a fixed dictionary (payload_codec.hpp).
-    migration{18, v18_payload_blobs_sql(), v13_view_sql()},
+    migration{18, v18_payload_blobs_sql(), v13_view_sql(), nullptr,
+              "SELECT 1 FROM sqlite_master WHERE name = 'events_stored'"},
     // Version 19: the records' ids as 16 bytes (records_v19.hpp).
-    migration{19, kV19RecordIdsSql},
+    migration{19, kV19RecordIdsSql, nullptr, nullptr,
+              "SELECT 1 FROM pragma_table_info('turn') WHERE name = 'responded_by'"},
+    // Version 20: the trigram indexes without positions (fts_without_positions.hpp).
+    migration{20, kFtsWithoutPositionsSql},
     // Version 21: `courses` read from the log (courses_view.hpp).
-    migration{21, kV21CoursesViewSql},
+    migration{21, kV21CoursesViewSql, nullptr, nullptr,
+              "SELECT 1 FROM sqlite_master WHERE name = 'courses' AND type = 'view'"},
     // Version 24: a dialog's root and time base kept once (log_bases.hpp); the shell's view made again.
     migration{24, v24_log_bases_sql(), v13_view_sql(), nullptr,
               "SELECT 1 FROM pragma_table_info('event_log') WHERE name = 'ts_delta'"},

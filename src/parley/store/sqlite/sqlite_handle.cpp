@@ -4,6 +4,7 @@
 
 #include "parley/store/sqlite/payload_codec.hpp"
 #include "parley/store/sqlite/record_id.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 #include "parley/store/sqlite/wal_batching_vfs.hpp"
 
 namespace parley::sqlite {
@@ -106,10 +107,12 @@ result<connection> connection::open(const std::string& path, int flags, const ch
     return make_error(errc_from_sqlite(rc), "cannot open database " + path + ": " + message);
   }
   sqlite3_extended_result_codes(raw, 1);
-  // Every connection Parley opens reads the log's payloads, whose view and indexes call the first,
-  // and the records' ids, which every statement on the records reads and writes through the others
-  // (record_id.hpp).
-  for (const int registered : {register_payload_function(raw), register_record_id_functions(raw)}) {
+  // Every connection Parley opens reads the log's payloads, whose view and indexes call the first;
+  // the records' ids, which every statement on the records reads and writes through the second
+  // (record_id.hpp); and the trigram indexes, whose searches test their candidates with the third
+  // (trigram_text.hpp).
+  for (const int registered :
+       {register_payload_function(raw), register_record_id_functions(raw), register_trigram_functions(raw)}) {
     if (registered != SQLITE_OK) {
       return make_error(errc_from_sqlite(registered),
                         "cannot open database " + path + ": " + sqlite3_errstr(registered));

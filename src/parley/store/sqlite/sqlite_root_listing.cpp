@@ -16,6 +16,7 @@
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::sqlite {
 namespace {
@@ -61,8 +62,8 @@ const std::string& root_mentions() {
   return sql;
 }
 
-// Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text, ?5/?6 the key to start after, ?7 limit, ?8
-// offset, ?9 the window (kWindowed).
+// Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text (kByIndexedText: its trigrams' query), ?5/?6
+// the key to start after, ?7 limit, ?8 offset, ?9 the window (kWindowed), ?10 the text (kByIndexedText).
 std::string root_sql(unsigned shape) {
   const bool windowed = (shape & kWindowed) != 0;
   const std::string select = (shape & kCount) != 0 ? "SELECT count(*)" : "SELECT " + std::string(kDialogColumns);
@@ -79,8 +80,10 @@ std::string root_sql(unsigned shape) {
   if ((shape & kByIndexedText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?4"
+        " AND instr(parley_trigram_fold(title), parley_trigram_fold(?10)) > 0"
         " UNION SELECT m.dialog_id FROM message AS m WHERE m.rowid IN"
-        " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4) AND m.sender_role = 'human')";
+        " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4"
+        " AND instr(parley_trigram_fold(content), parley_trigram_fold(?10)) > 0) AND m.sender_role = 'human')";
   }
   if ((shape & kByShortText) != 0) {
     sql +=
@@ -97,16 +100,6 @@ std::string root_sql(unsigned shape) {
   return sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?7 OFFSET ?8";
 }
 
-// The text as a trigram index takes it: one phrase (a substring), its quotes doubled.
-std::string phrase_of(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
-}
-
 std::string ascii_lowercase(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
@@ -119,7 +112,12 @@ void bind_filters(statement& stmt, const root_listing& listing, unsigned shape) 
   if ((shape & kByStatus) != 0) stmt.bind_text(1, events::to_wire(*listing.status));
   if ((shape & kByMember) != 0) stmt.bind_text(2, listing.member_id);
   if ((shape & kByViewer) != 0) stmt.bind_text(3, listing.viewer->user_id);
-  if ((shape & kByIndexedText) != 0) stmt.bind_text_copy(4, phrase_of(listing.text));
+  if ((shape & kByIndexedText) != 0) {
+    // The indexes keep no positions (schema 18): the rows holding every trigram of the text, each
+    // then tested for the text itself (trigram_text.hpp), are the rows its phrase found.
+    stmt.bind_text_copy(4, trigram_match_of(listing.text));
+    stmt.bind_text(10, listing.text);
+  }
   if ((shape & (kByShortText | kWindowed)) != 0) stmt.bind_text_copy(4, ascii_lowercase(listing.text));
 }
 

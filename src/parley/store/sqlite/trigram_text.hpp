@@ -1,0 +1,50 @@
+// Substring search over the trigram full-text indexes kept with `detail=none` (schema version 20,
+// docs/store.md "Full-text indexes without positions"). Such an index knows which rows hold a
+// trigram but not where, so FTS5 refuses a phrase ("abcd" is the trigrams abc, bcd at adjacent
+// places). A search for a text is then two steps with the same answer as the phrase:
+//   1. candidates: the rows holding the trigrams that cover the text (`trigram_match_of`, an AND
+//      of one-trigram phrases, which `detail=none` accepts);
+//   2. the exact test: the candidate's text, folded the way the trigram tokenizer folds case
+//      (`parley_trigram_fold`, which asks the tokenizer itself: Unicode case folding, diacritics
+//      kept, where SQLite's LIKE and lower() fold ASCII only), contains the folded needle.
+// Both are SQL functions on every connection (sqlite_handle.cpp registers them), so a query says
+//   t MATCH parley_trigram_match(?1) AND instr(parley_trigram_fold(col), parley_trigram_fold(?1)) > 0
+// The caller's text is only ever bound, and each trigram is quoted: quotes, `%`, `_`, `*` and any
+// FTS5 syntax in it are literal characters.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/core/result.hpp"
+
+struct sqlite3;
+
+namespace parley::sqlite {
+
+// An FTS5 query of the rows that may hold `text`: `"abc" AND "def" AND …`, the trigrams that cover
+// it without overlap (and the last one), each its own quoted token (a `"` in it doubled). Every row
+// holding `text` is found; for more than three characters, others may be too, which the exact test
+// removes. Characters are split as the tokenizer reads UTF-8. Empty when `text` has fewer than
+// three characters: no trigram, nothing an index can find.
+std::string trigram_match_of(std::string_view text);
+
+// `text` as the trigram indexes take it: FTS5's tokenizer stops at a NUL byte, so the records
+// writer gives it a space there instead (the row keeps the byte).
+std::string indexed_text_of(std::string_view text);
+
+// The number of characters of `text` as the trigram tokenizer counts them.
+std::size_t trigram_characters(std::string_view text);
+
+// The words of a search as `fts_match_of` (server/records_params.hpp) writes them: one or more
+// phrases, each in double quotes with a quote inside doubled, separated by spaces. Anything else
+// is refused, naming the problem.
+result<std::vector<std::string>> phrases_of(std::string_view match);
+
+// Registers on `db`, each deterministic and NULL for NULL: `parley_trigram_fold(text)` (the
+// text's indexed_text_of, case folded by the connection's trigram tokenizer), `parley_indexed_text(text)`
+// and `parley_trigram_match(text)` (trigram_match_of). Returns SQLite's result code.
+int register_trigram_functions(sqlite3* db) noexcept;
+
+}  // namespace parley::sqlite
