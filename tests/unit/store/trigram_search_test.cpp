@@ -243,7 +243,7 @@ UPDATE schema_version SET version = 17;
 
 // Version 17's queries: a phrase of each index, as the listing and the records search asked them.
 constexpr const char* kMessagesByPhrase =
-    "SELECT id FROM message WHERE rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1)";
+    "SELECT record_id_text(id) FROM message WHERE rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1)";
 constexpr const char* kRootsByPhrase =
     "SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?1 UNION SELECT m.dialog_id FROM message AS m "
     "WHERE m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1) AND m.sender_role = 'human'";
