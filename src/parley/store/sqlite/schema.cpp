@@ -7,6 +7,7 @@
 #include "parley/store/sqlite/records_schema.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 
 #include <array>
 #include <string>
@@ -331,6 +332,8 @@ const std::array kMigrations{
     migration{19, kV19RecordIdsSql},
     // Version 21: `courses` read from the log (courses_view.hpp).
     migration{21, kV21CoursesViewSql},
+    // Version 22: a records message names its event by the log's row id (records_v22.hpp).
+    migration{22, kV22MessageEventIdSql, v22_views_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {

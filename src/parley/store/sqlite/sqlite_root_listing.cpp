@@ -14,6 +14,7 @@
 #include <string>
 
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
 
@@ -79,13 +80,17 @@ std::string root_sql(unsigned shape) {
   if ((shape & kByIndexedText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?4"
-        " UNION SELECT m.dialog_id FROM message AS m WHERE m.rowid IN"
+        " UNION SELECT " +
+        std::string(kMessageDialogIdSql) +
+        " FROM message AS m WHERE m.rowid IN"
         " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4) AND m.sender_role = 'human')";
   }
   if ((shape & kByShortText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE instr(lower(title), ?4) > 0"
-        " UNION SELECT m.dialog_id FROM message AS m WHERE m.sender_role = 'human'"
+        " UNION SELECT " +
+        std::string(kMessageDialogIdSql) +
+        " FROM message AS m WHERE m.sender_role = 'human'"
         " AND instr(lower(" +
         std::string(kMessageContentSql) + "), ?4) > 0)";
   }
