@@ -21,7 +21,6 @@ namespace {
 
 using test::answers_of;
 using test::open_or_fail;
-using test::route_answers;
 using test::temp_dir;
 
 constexpr std::string_view kUuid = "01a21b4c-4e06-8c0d-80df-00faed1fd5dc";
