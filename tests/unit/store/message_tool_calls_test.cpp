@@ -124,6 +124,9 @@ TEST(MessageToolCalls, MigratingToVersionFifteenDropsOnlyCopiesEqualToTheirEvent
   EXPECT_EQ(test::query(dir.db_file(), "SELECT id, metadata FROM message ORDER BY rowid"),
             (test::table_dump{
                 {"m1", R"({"genseq":1,"toolCalls":null,"promptVersion":"pv"})"}, before[1], before[2], before[3]}));
+  // Read as the store reads them, in the latest layout (since version 22 a row names its event by id).
+  migrated = sqlite::migrate(*db, sqlite::latest_schema_version());
+  ASSERT_TRUE(migrated) << migrated.err().message;
   EXPECT_EQ(test::query(dir.db_file(), read_back), before);
 }
 

@@ -11,6 +11,7 @@
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
+#include "records_route_answers.hpp"
 #include "sqlite_raw.hpp"
 #include "store_scenarios.hpp"
 #include "store_test_support.hpp"
@@ -18,6 +19,8 @@
 namespace parley {
 namespace {
 
+using test::answers_of;
+using test::open_or_fail;
 using test::temp_dir;
 
 constexpr std::string_view kUuid = "01a21b4c-4e06-8c0d-80df-00faed1fd5dc";
@@ -58,105 +61,8 @@ TEST(RecordIdBytes, TheSqlFunctionsConvertOnlyCanonicalUuidsAndRoundTripEverythi
             (test::table_dump{{"blob", "0102"}}));
 }
 
-// Everything the records routes answer, by every id the store holds.
-struct route_answers {
-  std::vector<record_dialogue> dialogues;
-  std::vector<record_session> sessions;
-  std::vector<record_turn> turns;
-  std::vector<record_message> messages;
-  std::vector<record_system_utterance> utterances;
-  std::vector<record_memory_link> links;
-  std::vector<record_memory_entry> memories;
-  std::vector<std::string> linked;
-  std::vector<std::int64_t> totals;
-  std::vector<std::string> pending;
-  bool operator==(const route_answers&) const = default;
-};
-
-template <class Row>
-void add_page(route_answers& out, std::vector<Row>& into, const result<records_page<Row>>& page) {
-  ASSERT_TRUE(page) << page.err().message;
-  out.totals.push_back(page->total);
-  into.insert(into.end(), page->items.begin(), page->items.end());
-}
-
-route_answers answers_of(const temp_dir& dir) {
-  route_answers out;
-  auto opened = sqlite::records_reader::open(dir.db_file());
-  EXPECT_TRUE(opened) << opened.err().message;
-  if (!opened) return out;
-  auto& reader = **opened;
-  records_filter all;
-  all.limit = 100000;
-  auto messages = reader.messages(all);
-  auto turns = reader.turns(all);
-  auto sessions = reader.sessions(all);
-  auto roots = reader.dialogues(all);
-  add_page(out, out.messages, messages);
-  add_page(out, out.turns, turns);
-  add_page(out, out.sessions, sessions);
-  add_page(out, out.dialogues, roots);
-  add_page(out, out.messages, reader.search("\"the\"", all));
-  if (!messages || !turns || !sessions) return out;
-  for (const auto& m : messages->items) {
-    auto one = reader.message(m.id);
-    EXPECT_TRUE(one && one->has_value()) << m.id;
-    if (one && *one) out.messages.push_back(**one);
-    auto d = reader.dialogue(m.dialogue_id);
-    EXPECT_TRUE(d && d->has_value()) << m.dialogue_id;
-    if (d && *d) out.dialogues.push_back(**d);
-  }
-  for (const auto& s : sessions->items) {
-    auto one = reader.session(s.id);
-    EXPECT_TRUE(one && one->has_value()) << s.id;
-    if (one && *one) out.sessions.push_back(**one);
-    records_filter by_session = all;
-    by_session.session_id = s.id;
-    add_page(out, out.messages, reader.messages(by_session));
-    add_page(out, out.turns, reader.turns(by_session));
-  }
-  for (const auto& t : turns->items) {
-    auto one = reader.turn(t.id);
-    EXPECT_TRUE(one && one->has_value()) << t.id;
-    if (one && *one) out.turns.push_back(**one);
-    records_filter by_turn = all;
-    by_turn.turn_id = t.id;
-    add_page(out, out.messages, reader.messages(by_turn));
-    add_page(out, out.utterances, reader.system_utterances(by_turn));
-    auto links = reader.memory_links(t.id);
-    EXPECT_TRUE(links) << links.err().message;
-    if (links) out.links.insert(out.links.end(), links->begin(), links->end());
-    records_filter by_dialogue = all;
-    by_dialogue.dialogue_id = t.dialogue_id;
-    add_page(out, out.sessions, reader.sessions(by_dialogue));
-    add_page(out, out.turns, reader.turns(by_dialogue));
-    add_page(out, out.messages, reader.messages(by_dialogue));
-    add_page(out, out.utterances, reader.system_utterances(by_dialogue));
-    auto linked = reader.linked_memories(t.dialogue_id);
-    EXPECT_TRUE(linked) << linked.err().message;
-    if (linked) out.linked.insert(out.linked.end(), linked->begin(), linked->end());
-  }
-  for (const auto& memory_id : out.linked) {
-    auto memory = reader.memory_entry(memory_id);
-    EXPECT_TRUE(memory && memory->has_value()) << memory_id;
-    if (memory && *memory) out.memories.push_back(**memory);
-  }
-  auto pending = reader.pending_turns();
-  EXPECT_TRUE(pending) << pending.err().message;
-  if (pending) {
-    for (const auto& p : *pending)
-      out.pending.push_back(p.dialog_id + " " + p.turn_id + " " + std::to_string(p.deadline_ms));
-  }
-  return out;
-}
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
-}
-
-// What version 18 stored: every id as its text (and `courses` a table, which version 21 makes a view).
+// What version 18 stored: every id as its text (and `courses` a table, which version 21 makes a
+// view; a message's event named by its pair, which version 22 names by id: kBackToVersionTwentyOne).
 constexpr const char* kBackToVersionEighteen = R"sql(
 UPDATE dialogue SET id = record_id_text(id), relation_id = record_id_text(relation_id);
 UPDATE session SET id = record_id_text(id);
@@ -231,6 +137,7 @@ TEST(RecordIds, AVersionEighteenStoreAnswersEveryRecordsRouteTheSameAfterTheMigr
   }
   EXPECT_GT(responded, 0U);
 
+  test::exec(dir.db_file(), test::back_to_version_twenty_one().c_str());
   test::exec(dir.db_file(), kBackToVersionEighteen);
   EXPECT_EQ(test::query(dir.db_file(), kBlobIds), (test::table_dump{{"0", "0", "0", "0", "0", "0"}}));
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM pragma_table_info('turn') WHERE name = 'responded_by'"),

@@ -245,7 +245,8 @@ UPDATE schema_version SET version = 17;
 constexpr const char* kMessagesByPhrase =
     "SELECT record_id_text(id) FROM message WHERE rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1)";
 constexpr const char* kRootsByPhrase =
-    "SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?1 UNION SELECT m.dialog_id FROM message AS m "
+    "SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?1 UNION SELECT (SELECT d.id FROM event_log AS l "
+    "JOIN dialog_keys AS d ON d.key = l.dialog_key WHERE l.id = m.event_id) FROM message AS m "
     "WHERE m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1) AND m.sender_role = 'human'";
 
 TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {

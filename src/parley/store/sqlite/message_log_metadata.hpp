@@ -21,27 +21,32 @@ namespace parley::sqlite {
 // message_tool_calls.hpp). The writer stores NULL only where canonical_metadata_of equals the
 // metadata, and it finds plain every string json_quote is asked to quote here, so the two agree
 // byte for byte.
-inline constexpr const char* kMessageMetadataFromLogSql =
-    "(SELECT CASE WHEN json_valid(e_.payload) THEN CASE e_.type "
-    "WHEN 'user_message' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || "
-    "CASE WHEN json_extract(e_.payload, '$.origin') = 'tellask' THEN ',\"origin\":\"tellask\"' ELSE '' END || '}' "
-    "WHEN 'generation_finished' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"genseq\":' || "
-    "json_extract(e_.payload, '$.genseq') || "
-    "CASE WHEN json_array_length(e_.payload, '$.toolCalls') > 0 THEN ',\"toolCalls\":null' ELSE '' END || "
-    "CASE WHEN json_type(e_.payload, '$.promptVersion') = 'text' THEN ',\"promptVersion\":' || "
-    "json_quote(json_extract(e_.payload, '$.promptVersion')) ELSE '' END || '}' "
-    "WHEN 'tool_result' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"callId\":' || "
-    "json_quote(json_extract(e_.payload, '$.callId')) || ',\"name\":' || json_quote(json_extract(e_.payload, "
-    "'$.name')) || ',\"ok\":' || CASE WHEN coalesce(json_extract(e_.payload, '$.ok'), 1) THEN 'true' ELSE 'false' END "
-    "|| '}' "
-    "WHEN 'reply_received' THEN CASE WHEN m.content_type = 'tool_output' THEN '{\"course\":' || "
-    "json_extract(e_.payload, '$.course') || ',\"callId\":' || json_quote(json_extract(e_.payload, '$.callId')) || "
-    "',\"name\":' || json_quote(json_extract(e_.payload, '$.name')) || ',\"ok\":' || "
-    "CASE WHEN coalesce(json_extract(e_.payload, '$.ok'), 1) THEN 'true' ELSE 'false' END || ',\"fromDialogId\":' || "
-    "json_quote(json_extract(e_.payload, '$.fromDialogId')) || '}' "
-    "ELSE '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"origin\":\"reply\",\"fromDialogId\":' || "
-    "json_quote(json_extract(e_.payload, '$.fromDialogId')) || '}' END "
-    "END END FROM events AS e_ WHERE e_.dialog_id = m.dialog_id AND e_.seq = m.seq)";
+#define PARLEY_MESSAGE_METADATA_FROM_EVENT_SQL                                                                        \
+  "(SELECT CASE WHEN json_valid(e_.payload) THEN CASE e_.type "                                                       \
+  "WHEN 'user_message' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || "                               \
+  "CASE WHEN json_extract(e_.payload, '$.origin') = 'tellask' THEN ',\"origin\":\"tellask\"' ELSE '' END || '}' "     \
+  "WHEN 'generation_finished' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"genseq\":' || "      \
+  "json_extract(e_.payload, '$.genseq') || "                                                                          \
+  "CASE WHEN json_array_length(e_.payload, '$.toolCalls') > 0 THEN ',\"toolCalls\":null' ELSE '' END || "             \
+  "CASE WHEN json_type(e_.payload, '$.promptVersion') = 'text' THEN ',\"promptVersion\":' || "                        \
+  "json_quote(json_extract(e_.payload, '$.promptVersion')) ELSE '' END || '}' "                                       \
+  "WHEN 'tool_result' THEN '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"callId\":' || "              \
+  "json_quote(json_extract(e_.payload, '$.callId')) || ',\"name\":' || json_quote(json_extract(e_.payload, "          \
+  "'$.name')) || ',\"ok\":' || CASE WHEN coalesce(json_extract(e_.payload, '$.ok'), 1) THEN 'true' ELSE 'false' END " \
+  "|| '}' "                                                                                                           \
+  "WHEN 'reply_received' THEN CASE WHEN m.content_type = 'tool_output' THEN '{\"course\":' || "                       \
+  "json_extract(e_.payload, '$.course') || ',\"callId\":' || json_quote(json_extract(e_.payload, '$.callId')) || "    \
+  "',\"name\":' || json_quote(json_extract(e_.payload, '$.name')) || ',\"ok\":' || "                                  \
+  "CASE WHEN coalesce(json_extract(e_.payload, '$.ok'), 1) THEN 'true' ELSE 'false' END || ',\"fromDialogId\":' || "  \
+  "json_quote(json_extract(e_.payload, '$.fromDialogId')) || '}' "                                                    \
+  "ELSE '{\"course\":' || json_extract(e_.payload, '$.course') || ',\"origin\":\"reply\",\"fromDialogId\":' || "      \
+  "json_quote(json_extract(e_.payload, '$.fromDialogId')) || '}' END "                                                \
+  "END END FROM events AS e_ WHERE "
+// Version 16's expression, which its migration runs: the event named by (dialog_id, seq).
+inline constexpr const char* kV16MessageMetadataFromLogSql =
+    PARLEY_MESSAGE_METADATA_FROM_EVENT_SQL "e_.dialog_id = m.dialog_id AND e_.seq = m.seq)";
+// Since version 22 the row names its event by id (records_v22.hpp).
+inline constexpr const char* kMessageMetadataFromLogSql = PARLEY_MESSAGE_METADATA_FROM_EVENT_SQL "e_.id = m.event_id)";
 
 // `m.metadata` as stored by version 15: its own, or else kMessageMetadataFromLogSql.
 const std::string& stored_message_metadata_sql();

@@ -42,7 +42,7 @@ const std::string& message_metadata_sql() {
            "CASE WHEN json_valid(" + stored + ") AND json_type(" + stored + ", '$.toolCalls') = 'null' THEN " +
            "json_set(" + stored +
            ", '$.toolCalls', json((SELECT json_extract(e.payload, '$.toolCalls') FROM events AS e "
-           "WHERE e.dialog_id = m.dialog_id AND e.seq = m.seq AND e.type = 'generation_finished'))) "
+           "WHERE e.id = m.event_id AND e.type = 'generation_finished'))) "
            "ELSE " +
            stored + " END ELSE " + stored + " END";
   }();

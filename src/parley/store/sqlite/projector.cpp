@@ -51,7 +51,7 @@ result<void> projector::project(const event& ev, std::int64_t event_id) {
                                          std::to_string(event_id) + ": " + step.err().message);
   }
   PARLEY_TRY(tables_->write_step(event_id, *step));
-  return records_.apply(ev, cached.row, *step);
+  return records_.apply(ev, event_id, cached.row, *step);
 }
 
 result<std::int64_t> projector::project_log_after(std::int64_t after_event_id) {

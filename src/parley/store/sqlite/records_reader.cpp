@@ -14,6 +14,7 @@
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 #include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::sqlite {
@@ -67,10 +68,10 @@ const std::string& turn_columns() {
 }
 // The metadata as the reducer wrote it: a tool_input message's calls come from its event.
 const std::string& message_columns() {
-  static const std::string columns = "record_id_text(m.id), " + id_of("dialogue", "m") + ", " + id_of("session", "m") +
-                                     ", " + id_of("turn", "m") + ", m.sender_role, coalesce(m.sender_id, ''), " +
-                                     kMessageContentSql + ", m.content_type, m.created_at, " + message_metadata_sql() +
-                                     ", m.dialog_id, m.seq, coalesce(m.content_meta, '')";
+  static const std::string columns =
+      "record_id_text(m.id), " + id_of("dialogue", "m") + ", " + id_of("session", "m") + ", " + id_of("turn", "m") +
+      ", m.sender_role, coalesce(m.sender_id, ''), " + kMessageContentSql + ", m.content_type, m.created_at, " +
+      message_metadata_sql() + ", " + kMessageDialogIdSql + ", " + kMessageSeqSql + ", coalesce(m.content_meta, '')";
   return columns;
 }
 

@@ -14,6 +14,7 @@ namespace parley::sqlite {
 // seed's columns: `dialogue.dialog_id` and `message.dialog_id, seq` name the log records they come
 // from, `turn.turn_type` and `turn.window_ms` the turn's type and response window, and
 // `records_cursor` is the reducer's per-dialog state (open turn, current session).
+// (Since version 22 a message names its event by `event_log.id` instead: records_v22.hpp.)
 // `session`, `turn` and `message` keep a rowid: it is their log order, which breaks ties between
 // rows of the same millisecond. Version 10 (schema.cpp) made `dialogue` again with `human_human_group`
 // in its CHECK; a fresh database gets this layout first, then that one. `message_fts` is an external-content index (the

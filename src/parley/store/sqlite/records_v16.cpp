@@ -3,6 +3,7 @@
 #include <string>
 
 #include "parley/store/sqlite/message_log_metadata.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 
 namespace parley::sqlite {
 
@@ -22,27 +23,35 @@ std::string dialogue_metadata_sql() {
 
 }  // namespace
 
-const char* v16_records_from_log_sql() {
-  static const std::string sql =
-      // A message's metadata that is the shape its event builds is read from the log
-      // (message_log_metadata.hpp).
-      std::string("UPDATE message AS m SET metadata = NULL WHERE m.metadata = ") + kMessageMetadataFromLogSql + ";\n" +
-      dialogue_metadata_sql() +
-      std::string(
-          // What search finds a message by (records_writer indexes exactly this text).
-          "CREATE VIEW message_search AS SELECT m.rowid AS message_rowid, "
-          "CASE WHEN m.content_meta IS NULL THEN ") +
-      kMessageContentSql + " ELSE " + kMessageContentSql +
+std::string records_views_sql(const std::string& content_sql) {
+  return
+      // What search finds a message by (records_writer indexes exactly this text).
+      "CREATE VIEW message_search AS SELECT m.rowid AS message_rowid, "
+      "CASE WHEN m.content_meta IS NULL THEN " +
+      content_sql + " ELSE " + content_sql +
       " || char(10) || coalesce(json_extract(m.content_meta, '$.caption'), '') || char(10) || "
       "coalesce(json_extract(m.content_meta, '$.transcription'), '') || char(10) || "
       "coalesce(json_extract(m.content_meta, '$.text'), '') END AS content FROM message AS m;\n"
       // The seed's SystemUtteranceLog: an utterance is its message (schema version 14).
       "CREATE VIEW system_utterance_log AS SELECT m.id AS log_id, m.created_at AS timestamp, "
       "d.id AS conversation_id, u.trigger AS trigger, " +
-      kMessageContentSql +
+      content_sql +
       " AS content, u.target AS target, t.id AS linked_turn_id, u.notes AS notes, u.message_rowid AS rowid "
       "FROM system_utterance AS u JOIN message AS m ON m.rowid = u.message_rowid "
       "JOIN dialogue AS d ON d.rowid = m.dialogue_rowid LEFT JOIN turn AS t ON t.rowid = m.turn_rowid;\n";
+}
+
+const char* v16_records_from_log_sql() {
+  static const std::string sql =
+      // A message's metadata that is the shape its event builds is read from the log
+      // (message_log_metadata.hpp).
+      std::string("UPDATE message AS m SET metadata = NULL WHERE m.metadata = ") + kV16MessageMetadataFromLogSql +
+      ";\n" + dialogue_metadata_sql() + records_views_sql(kV16MessageContentSql);
+  return sql.c_str();
+}
+
+const char* v22_views_sql() {
+  static const std::string sql = records_views_sql(kMessageContentSql);
   return sql.c_str();
 }
 

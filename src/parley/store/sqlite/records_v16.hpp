@@ -25,20 +25,30 @@
 // different) keeps its own.
 #pragma once
 
+#include <string>
+
 namespace parley::sqlite {
 
 // `m.content` of `message AS m` as the reducer wrote it. The writer stores NULL only where the
 // event's field is exactly the text, so json_extract gives it back byte for byte; json_valid
 // keeps a payload no json function can read from failing the query.
-inline constexpr const char* kMessageContentSql =
-    "coalesce(m.content, (SELECT CASE WHEN json_valid(e_.payload) THEN json_extract(e_.payload, "
-    "CASE e_.type WHEN 'generation_finished' THEN '$.saying' ELSE '$.content' END) END "
-    "FROM events AS e_ WHERE e_.dialog_id = m.dialog_id AND e_.seq = m.seq))";
+// Version 22 names the event by id (records_v22.hpp, kMessageContentSql); this is version 16's
+// expression, which its migration runs.
+#define PARLEY_MESSAGE_CONTENT_FROM_EVENT_SQL                                                   \
+  "coalesce(m.content, (SELECT CASE WHEN json_valid(e_.payload) THEN json_extract(e_.payload, " \
+  "CASE e_.type WHEN 'generation_finished' THEN '$.saying' ELSE '$.content' END) END "          \
+  "FROM events AS e_ WHERE "
+inline constexpr const char* kV16MessageContentSql =
+    PARLEY_MESSAGE_CONTENT_FROM_EVENT_SQL "e_.dialog_id = m.dialog_id AND e_.seq = m.seq))";
 
 // The rest of version 16, run after kV16RecordsSql: metadata that its event builds becomes NULL
 // (message_log_metadata.hpp), and the views (message_search, system_utterance_log) are made again
 // reading the text through kMessageContentSql.
 const char* v16_records_from_log_sql();
+
+// The two views over `message` that read its text through `content_sql` (kV16MessageContentSql at
+// version 16, records_v22.hpp's kMessageContentSql since version 22).
+std::string records_views_sql(const std::string& content_sql);
 
 inline constexpr const char* kV16RecordsSql = R"sql(
 DROP VIEW system_utterance_log;

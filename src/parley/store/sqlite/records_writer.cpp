@@ -60,15 +60,17 @@ result<void> records_writer::prepare(connection& db) {
                           "UPDATE turn SET turn_type = ?2, closed_at = ?3, status = ?4, "
                           "response_time = CASE WHEN ?4 = 'responded' THEN ?5 END, metadata = ?6, "
                           "responded_by = NULLIF(?7, 0) WHERE id = ?1"));
-  PARLEY_TRY(
-      prepare_into(db, insert_message_,
-                   "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
-                   "content, content_type, created_at, metadata, dialog_id, seq, content_meta) VALUES (?1, ?2, "
-                   "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, ?12, NULLIF(?13, ''))"));
+  PARLEY_TRY(prepare_into(db, insert_message_,
+                          "INSERT INTO message (id, dialogue_rowid, session_rowid, turn_rowid, sender_role, sender_id, "
+                          "content, content_type, created_at, metadata, event_id, content_meta) VALUES (?1, ?2, "
+                          "NULLIF(?3, 0), NULLIF(?4, 0), ?5, NULLIF(?6, ''), ?7, ?8, ?9, ?10, ?11, NULLIF(?12, ''))"));
   PARLEY_TRY(prepare_into(db, find_dialogue_, "SELECT rowid FROM dialogue WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, find_session_, "SELECT rowid FROM session WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, find_turn_, "SELECT rowid FROM turn WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db, find_message_, "SELECT rowid FROM message WHERE id = ?1"));
+  PARLEY_TRY(prepare_into(db, find_event_,
+                          "SELECT l.id FROM event_log AS l JOIN dialog_keys AS k ON k.key = l.dialog_key "
+                          "WHERE k.id = ?1 AND l.seq = ?2"));
   PARLEY_TRY(prepare_into(db, insert_fts_, "INSERT INTO message_fts (rowid, content) VALUES (?1, ?2)"));
   // An utterance is its message, written just before it (schema version 14): only what the
   // message lacks is stored. VALUES, not INSERT ... SELECT: a statement that may insert several
@@ -105,14 +107,15 @@ result<void> records_writer::prepare(connection& db) {
   return ok();
 }
 
-result<void> records_writer::apply(const event& ev, const dialog_row& row_after, const projection_step& step) {
+result<void> records_writer::apply(const event& ev, std::int64_t event_id, const dialog_row& row_after,
+                                   const projection_step& step) {
   if (!touches_records(ev, step)) return ok();
   auto entry = cursor_for(ev);
   if (!entry) return std::move(entry).err();
   cached_cursor& cached = **entry;
   if (!cached.exists) return ok();  // created before the records existed and not rebuilt since
   // A failure below fails the projection, and the projector then forgets every cursor (forget).
-  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev, cached));
+  PARLEY_TRY(write(apply_records(ev, row_after, step, cached.cursor), ev, event_id, cached));
   if (!cached.dirty) {
     cached.dirty = true;
     dirty_cursors_.push_back(&cached);
@@ -220,7 +223,8 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
 }
 
 // Parents before children: a dialogue before its sessions, a session before its turns.
-result<void> records_writer::write(const records_step& rows, const event& ev, cached_cursor& known) {
+result<void> records_writer::write(const records_step& rows, const event& ev, std::int64_t event_id,
+                                   cached_cursor& known) {
   if (rows.dialogue) PARLEY_TRY(write_dialogue(*rows.dialogue, rows.new_dialogue, ev, known));
   for (const record_session& s : rows.closed_sessions) {
     bind_record_id(close_session_, 1, s.id, id_bytes_[1]);
@@ -233,7 +237,7 @@ result<void> records_writer::write(const records_step& rows, const event& ev, ca
   for (const record_turn& t : rows.opened_turns) PARLEY_TRY(insert_turn(t, known));
   std::int64_t message_rowid = 0;
   if (rows.message) {
-    PARLEY_TRY(insert_message(*rows.message, ev, known));
+    PARLEY_TRY(insert_message(*rows.message, ev, event_id, known));
     message_rowid = last_message_rowid_;
   }
   // After the message, which is usually the one that answered the turn it closes: its rowid is
@@ -467,7 +471,17 @@ bool metadata_is_in_log(const record_message& m, const std::string& metadata, co
 
 }  // namespace
 
-result<void> records_writer::insert_message(const record_message& m, const event& ev, cached_cursor& known) {
+result<std::int64_t> records_writer::event_id_of(const std::string& dialog_id, std::int64_t seq) {
+  reset_guard guard(find_event_);
+  find_event_.bind_text(1, dialog_id);
+  find_event_.bind_int(2, seq);
+  auto found = find_event_.step();
+  if (!found) return std::move(found).err();
+  return *found ? find_event_.int_at(0) : std::int64_t{0};
+}
+
+result<void> records_writer::insert_message(const record_message& m, const event& ev, std::int64_t event_id,
+                                            cached_cursor& known) {
   const bool calls_in_log = ev.is<events::generation_finished>();
   auto dialogue = rowid_of(find_dialogue_, known.dialogue, m.dialogue_id);
   if (!dialogue) return std::move(dialogue).err();
@@ -497,9 +511,20 @@ result<void> records_writer::insert_message(const record_message& m, const event
   } else {
     insert_message_.bind_text(10, metadata);
   }
-  insert_message_.bind_text(11, m.dialog_id);
-  insert_message_.bind_int(12, m.seq);
-  insert_message_.bind_text(13, m.content_meta);
+  // The message names its event by its row id (records_v22.hpp): the event being applied, or, for
+  // a message the reducer made for another event, that one's, looked up.
+  if (m.dialog_id == ev.dialog_id && m.seq == ev.seq) {
+    insert_message_.bind_int(11, event_id);
+  } else {
+    auto other = event_id_of(m.dialog_id, m.seq);
+    if (!other) return std::move(other).err();
+    if (*other != 0) {
+      insert_message_.bind_int(11, *other);
+    } else {
+      insert_message_.bind_null(11);
+    }
+  }
+  insert_message_.bind_text(12, m.content_meta);
   PARLEY_TRY(insert_message_.run());
   last_message_rowid_ = db_->last_insert_rowid();
   // Nothing to find in an empty text (a generation that only called tools): no index entry.

@@ -31,8 +31,9 @@ class records_writer {
   // Prepares every statement on `db`, which must outlive this object.
   result<void> prepare(connection& db);
 
-  // Folds one applied event (its dialog row after it, and what apply_event made of it).
-  result<void> apply(const event& ev, const dialog_row& row_after, const projection_step& step);
+  // Folds one applied event (its dialog row after it, and what apply_event made of it). A message
+  // made from it names it by `event_id`, its row id in the log (records_v22.hpp).
+  result<void> apply(const event& ev, std::int64_t event_id, const dialog_row& row_after, const projection_step& step);
 
   // Writes the cursors and dialogue activity changed since the last flush. Call before committing.
   result<void> flush();
@@ -61,7 +62,7 @@ class records_writer {
   result<void> save_cursor(cached_cursor& cached);
   // `ev` made the rows: a message whose text or tool calls are a copy of its fields refers to it
   // (message_tool_calls.hpp, records_v16.hpp).
-  result<void> write(const records_step& rows, const event& ev, cached_cursor& known);
+  result<void> write(const records_step& rows, const event& ev, std::int64_t event_id, cached_cursor& known);
   // The rowid of `id` in the table `find` looks it up in: `known`'s when it is that row, else
   // found (and then remembered there); 0 for "" or a row that does not exist.
   result<std::int64_t> rowid_of(statement& find, known_rowid& known, const std::string& id);
@@ -70,7 +71,9 @@ class records_writer {
   // `message_rowid`/`message_id`: the message this step inserted (0 and "" when none).
   result<void> close_turn(const record_turn& t, std::int64_t message_rowid, const std::string& message_id);
   result<void> insert_session(const record_session& s, cached_cursor& known);
-  result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
+  result<void> insert_message(const record_message& m, const event& ev, std::int64_t event_id, cached_cursor& known);
+  // The log's row id of the event at (dialog_id, seq), or 0 when the log has none.
+  result<std::int64_t> event_id_of(const std::string& dialog_id, std::int64_t seq);
   // An utterance is stored as a reference to its message's row (schema version 14).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
@@ -82,7 +85,7 @@ class records_writer {
   statement load_cursor_, save_cursor_, insert_dialogue_, update_dialogue_, insert_session_, close_session_,
       insert_turn_, close_turn_, insert_message_, insert_fts_, insert_utterance_, insert_introspection_, insert_memory_,
       insert_link_, patch_message_metadata_, upsert_embedding_, find_dialogue_, find_session_, find_turn_,
-      find_message_;
+      find_message_, find_event_;
   struct dialogue_activity {
     bool is_active = false;
     std::int64_t last_activity_at = 0;

@@ -8,6 +8,7 @@
 #include "parley/store/sqlite/records_schema.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 
 #include <array>
 #include <string>
@@ -340,6 +341,9 @@ const std::array kMigrations{
     // Version 21: `courses` read from the log (courses_view.hpp).
     migration{21, kV21CoursesViewSql, nullptr, nullptr,
               "SELECT 1 FROM sqlite_master WHERE name = 'courses' AND type = 'view'"},
+    // Version 22: a records message names its event by the log's row id (records_v22.hpp).
+    migration{22, kV22MessageEventIdSql, v22_views_sql(), nullptr,
+              "SELECT 1 FROM pragma_table_info('message') WHERE name = 'event_id'"},
     // Version 24: a dialog's root and time base kept once (log_bases.hpp); the shell's view made again.
     migration{24, v24_log_bases_sql(), v13_view_sql(), nullptr,
               "SELECT 1 FROM pragma_table_info('event_log') WHERE name = 'ts_delta'"},

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
 #include "parley/store/sqlite/trigram_text.hpp"
@@ -81,14 +82,18 @@ std::string root_sql(unsigned shape) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?4"
         " AND instr(parley_trigram_fold(title), parley_trigram_fold(?10)) > 0"
-        " UNION SELECT m.dialog_id FROM message AS m WHERE m.rowid IN"
+        " UNION SELECT " +
+        std::string(kMessageDialogIdSql) +
+        " FROM message AS m WHERE m.rowid IN"
         " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4"
         " AND instr(parley_trigram_fold(content), parley_trigram_fold(?10)) > 0) AND m.sender_role = 'human')";
   }
   if ((shape & kByShortText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE instr(lower(title), ?4) > 0"
-        " UNION SELECT m.dialog_id FROM message AS m WHERE m.sender_role = 'human'"
+        " UNION SELECT " +
+        std::string(kMessageDialogIdSql) +
+        " FROM message AS m WHERE m.sender_role = 'human'"
         " AND instr(lower(" +
         std::string(kMessageContentSql) + "), ?4) > 0)";
   }
