@@ -11,6 +11,7 @@
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
+#include "records_v21_form.hpp"
 #include "sqlite_raw.hpp"
 #include "store_scenarios.hpp"
 #include "store_test_support.hpp"
@@ -231,6 +232,7 @@ TEST(RecordIds, AVersionEighteenStoreAnswersEveryRecordsRouteTheSameAfterTheMigr
   }
   EXPECT_GT(responded, 0U);
 
+  test::exec(dir.db_file(), test::back_to_version_twenty_one_records_sql().c_str());
   test::exec(dir.db_file(), kBackToVersionEighteen);
   EXPECT_EQ(test::query(dir.db_file(), kBlobIds), (test::table_dump{{"0", "0", "0", "0", "0", "0"}}));
   EXPECT_EQ(test::query(dir.db_file(), "SELECT count(*) FROM pragma_table_info('turn') WHERE name = 'responded_by'"),

@@ -7,6 +7,7 @@
 #include "parley/store/sqlite/records_schema.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
+#include "parley/store/sqlite/records_v23.hpp"
 
 #include <array>
 #include <string>
@@ -331,6 +332,8 @@ const std::array kMigrations{
     migration{19, kV19RecordIdsSql},
     // Version 21: `courses` read from the log (courses_view.hpp).
     migration{21, kV21CoursesViewSql},
+    // Version 23: utterances and dialogue metadata the log gives are read from it (records_v23.hpp).
+    migration{23, v23_records_from_log_sql()},
 };
 
 result<void> apply_one(connection& db, const migration& step) {
