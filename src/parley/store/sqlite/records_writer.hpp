@@ -71,7 +71,8 @@ class records_writer {
   result<void> close_turn(const record_turn& t, std::int64_t message_rowid, const std::string& message_id);
   result<void> insert_session(const record_session& s, cached_cursor& known);
   result<void> insert_message(const record_message& m, const event& ev, cached_cursor& known);
-  // An utterance is stored as a reference to its message's row (schema version 14).
+  // An utterance is stored as a reference to its message's row (schema version 14), and only when
+  // its values are not what the log gives (schema version 23, utterance_from_log.hpp).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);
