@@ -11,6 +11,7 @@
 
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "records_v21_form.hpp"
 #include "store_test_support.hpp"
 
 namespace parley::test {
@@ -113,10 +114,12 @@ inline std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
   return s ? std::move(*s) : nullptr;
 }
 
-// What version 21 stored (records_v22.hpp): a message names its event by (dialog_id, seq), and the
-// views read the text through that pair. Leaves schema_version as it is.
+// What version 21 stored: the utterances and dialogue metadata of version 23 put back
+// (records_v21_form.hpp), then a message names its event by (dialog_id, seq), and the views read
+// the text through that pair (records_v22.hpp). Leaves schema_version as it is.
 inline std::string back_to_version_twenty_one() {
-  return "DROP VIEW system_utterance_log;\n"
+  return back_to_version_twenty_one_records_sql() +
+         "DROP VIEW system_utterance_log;\n"
          "DROP VIEW message_search;\n"
          "ALTER TABLE message ADD COLUMN dialog_id TEXT NOT NULL DEFAULT '';\n"
          "ALTER TABLE message ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;\n"

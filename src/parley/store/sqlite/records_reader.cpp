@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
@@ -20,14 +21,15 @@
 namespace parley::sqlite {
 namespace {
 
-// The metadata as the reducer wrote it: its first two keys come from the log (message_log_metadata.hpp).
+// The metadata as the reducer wrote it, from the log where the row stores none
+// (dialogue_metadata_from_log.hpp).
 const std::string& dialogue_columns() {
   static const std::string columns =
       std::string(
           "record_id_text(d.id), d.dialog_id, d.dialogue_type, coalesce(d.human_id, ''), "
           "coalesce(d.ai_id, ''), coalesce(record_id_text(d.relation_id), ''), d.created_at, d.is_active, "
           "d.last_activity_at, ") +
-      kDialogueMetadataSql;
+      dialogue_metadata_sql();
   return columns;
 }
 // A row names the rows it refers to by rowid (schema version 16, records_v16.hpp): the UUID text
@@ -281,7 +283,7 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   q.where_text(
       "s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
       "OR EXISTS (SELECT 1 FROM json_each(" +
-          std::string(kDialogueMetadataSql) + ", '$.members') WHERE value = p.member))",
+          dialogue_metadata_sql() + ", '$.members') WHERE value = p.member))",
       f.ai_id);
   visibility_condition(q, "s.dialogue_rowid", f);
   q.where_time("s.start_at", f);

@@ -7,9 +7,11 @@
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/record_id.hpp"
+#include "parley/store/sqlite/utterance_from_log.hpp"
 
 namespace parley::sqlite {
 result<void> records_writer::prepare(connection& db) {
@@ -251,7 +253,10 @@ result<void> records_writer::write(const records_step& rows, const event& ev, st
     if (!rows.message || rows.message->id != rows.utterance->log_id) {
       return make_error(errc::internal, "system utterance " + rows.utterance->log_id + " has no message to refer to");
     }
-    PARLEY_TRY(insert_utterance(*rows.utterance, message_rowid));
+    // One the engine made is read from its message and event (utterance_from_log.hpp).
+    if (!utterance_is_in_log(*rows.utterance, *rows.message, ev)) {
+      PARLEY_TRY(insert_utterance(*rows.utterance, message_rowid));
+    }
   }
   if (rows.memory) PARLEY_TRY(insert_memory(*rows.memory));
   if (rows.introspection) PARLEY_TRY(insert_introspection(*rows.introspection));
@@ -345,6 +350,20 @@ result<void> records_writer::insert_link(const record_memory_link& l) {
   return insert_link_.run();
 }
 
+namespace {
+
+// What a dialogue row stores of its metadata: '' for the text its dialog_created event gives
+// (dialogue_metadata_from_log.hpp), else what follows its dialogId and rootId, which are read from
+// its own row and `dialogs` (message_log_metadata.hpp), or its whole text when that is ''.
+std::string dialogue_metadata_stored(const record_dialogue& d, const event& ev) {
+  if (d.dialog_id != ev.dialog_id) return d.metadata;
+  if (dialogue_metadata_is_in_log(d.metadata, d.dialogue_type, ev)) return {};
+  std::string rest = dialogue_metadata_to_store(d.metadata, d.dialog_id, ev.root_id);
+  return rest.empty() ? d.metadata : rest;
+}
+
+}  // namespace
+
 result<void> records_writer::write_dialogue(const record_dialogue& d, bool inserted, const event& ev,
                                             cached_cursor& known) {
   if (!inserted) {
@@ -365,9 +384,7 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
   insert_dialogue_.bind_int(7, d.created_at);
   insert_dialogue_.bind_int(8, d.is_active ? 1 : 0);
   insert_dialogue_.bind_int(9, d.last_activity_at);
-  // Its dialogId and rootId are read from its own row and `dialogs` (message_log_metadata.hpp).
-  const std::string stored =
-      d.dialog_id == ev.dialog_id ? dialogue_metadata_to_store(d.metadata, d.dialog_id, ev.root_id) : d.metadata;
+  const std::string stored = dialogue_metadata_stored(d, ev);  // bound without a copy: lives until run()
   insert_dialogue_.bind_text(10, stored);
   PARLEY_TRY(insert_dialogue_.run());
   known.dialogue = known_rowid{d.id, db_->last_insert_rowid()};

@@ -74,7 +74,8 @@ class records_writer {
   result<void> insert_message(const record_message& m, const event& ev, std::int64_t event_id, cached_cursor& known);
   // The log's row id of the event at (dialog_id, seq), or 0 when the log has none.
   result<std::int64_t> event_id_of(const std::string& dialog_id, std::int64_t seq);
-  // An utterance is stored as a reference to its message's row (schema version 14).
+  // An utterance is stored as a reference to its message's row (schema version 14), and only when
+  // its values are not what the log gives (schema version 23, utterance_from_log.hpp).
   result<void> insert_utterance(const record_system_utterance& u, std::int64_t message_rowid);
   result<void> insert_introspection(const record_introspection& t);
   result<void> insert_memory(const record_memory_entry& m);

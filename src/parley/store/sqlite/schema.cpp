@@ -9,6 +9,7 @@
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
 #include "parley/store/sqlite/records_v22.hpp"
+#include "parley/store/sqlite/records_v23.hpp"
 
 #include <array>
 #include <string>
@@ -344,6 +345,8 @@ const std::array kMigrations{
     // Version 22: a records message names its event by the log's row id (records_v22.hpp).
     migration{22, kV22MessageEventIdSql, v22_views_sql(), nullptr,
               "SELECT 1 FROM pragma_table_info('message') WHERE name = 'event_id'"},
+    // Version 23: utterances and dialogue metadata the log gives are read from it (records_v23.hpp).
+    migration{23, v23_records_from_log_sql()},
     // Version 24: a dialog's root and time base kept once (log_bases.hpp); the shell's view made again.
     migration{24, v24_log_bases_sql(), v13_view_sql(), nullptr,
               "SELECT 1 FROM pragma_table_info('event_log') WHERE name = 'ts_delta'"},
