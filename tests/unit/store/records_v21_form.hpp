@@ -10,6 +10,7 @@
 #include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 
 namespace parley::test {
 

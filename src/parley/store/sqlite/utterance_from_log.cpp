@@ -4,6 +4,7 @@
 
 #include "parley/model/events/wire.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
+#include "parley/store/sqlite/records_v22.hpp"
 
 namespace parley::sqlite {
 namespace {
