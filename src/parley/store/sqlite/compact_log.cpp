@@ -137,6 +137,11 @@ CREATE TRIGGER events_delete INSTEAD OF DELETE ON events BEGIN
 END;
 DROP INDEX events_by_input_msg_id;
 DROP INDEX events_by_flow_input_msg_id;
+)sql";
+
+// The msgId indexes over the function (versions 18 and 24 make them; find_input repeats their
+// expressions).
+constexpr const char* kMsgIdIndexesSql = R"sql(
 CREATE INDEX events_by_input_msg_id ON event_log (
   (CASE WHEN json_valid(parley_payload(payload)) THEN json_extract(parley_payload(payload), '$.msgId') END)
 ) WHERE type_code IN (2, 16);
@@ -156,9 +161,15 @@ const char* v17_compact_log_sql() {
   return sql.c_str();
 }
 
-const char* v18_payload_blobs_sql() { return kV18PayloadSql; }
+const char* v18_payload_blobs_sql() {
+  static const std::string sql = std::string(kV18PayloadSql) + kMsgIdIndexesSql;
+  return sql.c_str();
+}
 
-const char* v24_log_bases_sql() { return kV24LogBasesSql; }
+const char* v24_log_bases_sql() {
+  static const std::string sql = std::string(kV24LogBasesSql) + kMsgIdIndexesSql;
+  return sql.c_str();
+}
 
 result<void> log_keys::prepare(connection& db) {
   db_ = &db;

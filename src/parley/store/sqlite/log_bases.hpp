@@ -11,7 +11,7 @@
 // The migration copies the log into the new table in id order (every event keeps its id), with
 // rows whose dialog key has no map row kept as they were (their delta from 0, their root explicit)
 // so that `parley repair` still finds them; the views, triggers and indexes that name the log are
-// made again (those of version 18).
+// made again (those of version 18; compact_log.cpp adds the msgId indexes).
 #pragma once
 
 namespace parley::sqlite {
@@ -87,12 +87,6 @@ END;
 CREATE TRIGGER events_delete INSTEAD OF DELETE ON events BEGIN
   DELETE FROM event_log WHERE id = old.id;
 END;
-CREATE INDEX events_by_input_msg_id ON event_log (
-  (CASE WHEN json_valid(parley_payload(payload)) THEN json_extract(parley_payload(payload), '$.msgId') END)
-) WHERE type_code IN (2, 16);
-CREATE INDEX events_by_flow_input_msg_id ON event_log (
-  (CASE WHEN json_valid(parley_payload(payload)) THEN json_extract(parley_payload(payload), '$.input.msgId') END)
-) WHERE type_code IN (35, 36);
 )sql";
 
 }  // namespace parley::sqlite
