@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "parley/core/fnv1a.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/flow_records.hpp"
 #include "parley/model/message_annotation.hpp"
@@ -39,11 +40,6 @@ std::uint64_t mix64(std::uint64_t x) noexcept {  // splitmix64's finalizer
   x ^= x >> 27;
   x *= 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) noexcept {
-  for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
-  return hash;
 }
 
 std::string id_of(std::string_view kind, const event& ev) {
@@ -536,7 +532,7 @@ std::string format_uuid(std::uint64_t hi, std::uint64_t lo) {
 
 // Two independent 64-bit hashes of "kind:name", each finalized, make the 128 bits.
 std::pair<std::uint64_t, std::uint64_t> name_hash(std::string_view kind, std::string_view name) {
-  const std::uint64_t seed_a = fnv1a(name, fnv1a(":", fnv1a(kind, 0xcbf29ce484222325ULL)));
+  const std::uint64_t seed_a = fnv1a(name, fnv1a(":", fnv1a(kind, kFnv1aOffsetBasis)));
   const std::uint64_t seed_b = fnv1a(name, fnv1a(":", fnv1a(kind, 0x84222325cbf29ce4ULL)));
   return {mix64(seed_a), mix64(seed_b ^ 0x9e3779b97f4a7c15ULL)};
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "parley/core/fnv1a.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/log_repair.hpp"
 #include "parley/store/sqlite/payload_codec.hpp"
@@ -41,7 +42,7 @@ std::string long_json() {
 // Old blobs need these exact bytes: editing the dictionary would make every stored blob unreadable.
 TEST(PayloadCodec, DictionaryOneIsFrozen) {
   EXPECT_EQ(sqlite::payload_dictionary_v1().size(), 10620U);
-  EXPECT_EQ(sqlite::fnv1a_64(sqlite::payload_dictionary_v1()), 0x21eeb369e65bcb26ULL);
+  EXPECT_EQ(fnv1a(sqlite::payload_dictionary_v1()), 0x21eeb369e65bcb26ULL);
 }
 
 TEST(PayloadCodec, ALongPayloadBecomesASmallerBlobThatDecodesToTheSameText) {
@@ -84,8 +85,9 @@ TEST(PayloadCodec, ADamagedBlobIsAnErrorSayingWhatIsWrong) {
   std::string flipped = blob;
   for (std::size_t i = 4; i < flipped.size(); i += 3) flipped[i] = static_cast<char>(~flipped[i]);
   auto read = sqlite::decode_payload_blob(flipped);
-  if (read)
+  if (read) {
     EXPECT_NE(*read, long_json());  // never the original: zstd has no checksum here, the reader's JSON check follows
+  }
 }
 
 // Every event type the product has written (tests/data/events-v1.jsonl), each in a dialog of its

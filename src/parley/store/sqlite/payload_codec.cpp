@@ -105,15 +105,6 @@ std::string_view payload_dictionary_v1() noexcept {
   return {reinterpret_cast<const char*>(kDictionaryV1), sizeof kDictionaryV1};
 }
 
-std::uint64_t fnv1a_64(std::string_view bytes) noexcept {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char c : bytes) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
 result<bool> encode_payload_blob(std::string_view json, std::string& out) {
   out.clear();
   if (json.size() < kPayloadCompressMinBytes) return false;

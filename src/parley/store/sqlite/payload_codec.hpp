@@ -25,9 +25,8 @@ inline constexpr std::size_t kPayloadCompressMinBytes = 16;
 // damaged header must not make the reader allocate gigabytes.
 inline constexpr std::uint64_t kPayloadMaxDecodedBytes = 64ULL << 20;
 
-// Dictionary 1's bytes and their FNV-1a hash (pinned by a test).
+// Dictionary 1's bytes (their FNV-1a hash is pinned by a test).
 std::string_view payload_dictionary_v1() noexcept;
-std::uint64_t fnv1a_64(std::string_view bytes) noexcept;
 
 // The blob for `json`, or nothing when it should stay TEXT (too short, or it did not shrink).
 // `out` is reused by the caller between calls. Uses this thread's compression context.
