@@ -33,7 +33,7 @@ struct corpus {
 };
 
 // A JSON string literal, quotes included.
-std::string quoted(std::string_view text) { return boost::json::serialize(boost::json::string(text)); }
+std::string json_quoted(std::string_view text) { return boost::json::serialize(boost::json::string(text)); }
 
 // Deterministic "words" of a few characters, like the tokens a model streams (quotes, newlines and
 // non-ASCII included, so escapes and UTF-8 are part of the work).
@@ -77,12 +77,12 @@ std::string openai_response(token_source& tokens, int serial) {
   std::string out;
   const auto chunk = [&](const std::string& delta) { out += "data: " + head + delta + tail + "\n\n"; };
   chunk(R"({"role":"assistant","content":""})");
-  for (int i = 0; i < kThinkingTokens; ++i) chunk(R"({"reasoning_content":)" + quoted(tokens.next()) + "}");
-  for (int i = 0; i < kSayingTokens; ++i) chunk(R"({"content":)" + quoted(tokens.next()) + "}");
+  for (int i = 0; i < kThinkingTokens; ++i) chunk(R"({"reasoning_content":)" + json_quoted(tokens.next()) + "}");
+  for (int i = 0; i < kSayingTokens; ++i) chunk(R"({"content":)" + json_quoted(tokens.next()) + "}");
   chunk(R"({"tool_calls":[{"index":0,"id":"call_)" + std::to_string(serial) +
         R"(","type":"function","function":{"name":"read_file","arguments":""}}]})");
   for (const auto& piece : tokens.argument_pieces(kArgumentPieces))
-    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":)" + quoted(piece) + "}}]}");
+    chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":)" + json_quoted(piece) + "}}]}");
   out += "data: " + head + R"({},"logprobs":null,"finish_reason":"tool_calls"}]})" + "\n\n";
   out += R"(data: {"id":"chatcmpl-9x","object":"chat.completion.chunk","created":1731000000,"model":"gpt-4o",)"
          R"("choices":[],"usage":{"prompt_tokens":1834,"completion_tokens":466,"total_tokens":2300,)"
@@ -108,7 +108,7 @@ std::string anthropic_response(token_source& tokens, int serial) {
   for (int i = 0; i < kThinkingTokens; ++i) {
     event("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta",)"
                                  R"("thinking":)" +
-                                     quoted(tokens.next()) + "}}");
+                                     json_quoted(tokens.next()) + "}}");
   }
   event("content_block_delta",
         R"({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":")" +
@@ -117,7 +117,7 @@ std::string anthropic_response(token_source& tokens, int serial) {
   event("content_block_start", R"({"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}})");
   for (int i = 0; i < kSayingTokens; ++i) {
     event("content_block_delta", R"({"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":)" +
-                                     quoted(tokens.next()) + "}}");
+                                     json_quoted(tokens.next()) + "}}");
     if (i % 100 == 99) event("ping", R"({"type": "ping"})");
   }
   event("content_block_stop", R"({"type":"content_block_stop","index":1})");
@@ -127,7 +127,7 @@ std::string anthropic_response(token_source& tokens, int serial) {
   for (const auto& piece : tokens.argument_pieces(kArgumentPieces)) {
     event("content_block_delta", R"({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta",)"
                                  R"("partial_json":)" +
-                                     quoted(piece) + "}}");
+                                     json_quoted(piece) + "}}");
   }
   event("content_block_stop", R"({"type":"content_block_stop","index":2})");
   event("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},)"

@@ -51,12 +51,12 @@ members:
 )";
 }
 
-struct figures {
+struct tree_figures {
   double seconds = 0;
   std::int64_t failures = 0;
 };
 
-asio::awaitable<void> drive_roots(engine::engine& eng, std::string member, int& next, int total, figures& out) {
+asio::awaitable<void> drive_roots(engine::engine& eng, std::string member, int& next, int total, tree_figures& out) {
   while (next < total) {
     ++next;
     engine::new_dialog spec{member, "", ""};
@@ -76,8 +76,8 @@ asio::awaitable<void> drive_roots(engine::engine& eng, std::string member, int& 
   }
 }
 
-result<figures> run_durable(const fs::path& team_file, const fs::path& data, const std::string& member, int roots,
-                            int in_flight) {
+result<tree_figures> run_durable(const fs::path& team_file, const fs::path& data, const std::string& member, int roots,
+                                 int in_flight) {
   auto team = config::load_team_file(team_file);
   if (!team) return std::move(team).err();
   auto log = open_sqlite_store(data.string());
@@ -88,7 +88,7 @@ result<figures> run_durable(const fs::path& team_file, const fs::path& data, con
   auto eng =
       engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
   if (!eng) return std::move(eng).err();
-  figures out;
+  tree_figures out;
   int next = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < in_flight; ++i) asio::co_spawn(io, drive_roots(**eng, member, next, roots, out), asio::detached);

@@ -193,7 +193,7 @@ asio::awaitable<void> run_client(std::uint16_t port, std::string dialog_id, std:
 }
 
 // The server side: everything on one io_context run by one thread.
-struct server_stack {
+struct ws_server_stack {
   asio::io_context io{1};
   std::unique_ptr<store> log = make_memory_store();
   std::unique_ptr<server::store_reads> reads;  // null: the handlers read on the loop
@@ -249,7 +249,7 @@ double percentile_us(std::vector<std::int64_t>& values, double q) {
 }
 
 // `subscribers` clients spread over `dialogs` dialogs (client i watches dialog i % dialogs).
-phase_result run_phase(server_stack& server, int dialogs, int subscribers) {
+phase_result run_phase(ws_server_stack& server, int dialogs, int subscribers) {
   std::promise<std::vector<std::string>> created;
   auto ids_future = created.get_future();
   asio::co_spawn(server.io, create_dialogs(*server.eng, dialogs, created), asio::detached);
@@ -296,7 +296,7 @@ phase_result run_phase(server_stack& server, int dialogs, int subscribers) {
 
 // Starts the server side on `server.log` (the memory store unless the caller put another there):
 // the engine, the PubChan, the stamps and the listener on 127.0.0.1:0, run by the stack's thread.
-result<void> start_stack(server_stack& server, const config::team_config& team, int chunks) {
+result<void> start_stack(ws_server_stack& server, const config::team_config& team, int chunks) {
   auto providers = engine::build_providers(team);
   if (!providers) return std::move(providers).err();
   server.options.port = 0;
@@ -320,7 +320,7 @@ result<void> start_stack(server_stack& server, const config::team_config& team, 
   return ok();
 }
 
-void stop_stack(server_stack& server) {
+void stop_stack(ws_server_stack& server) {
   server.call([&] {
     server.listener->stop();
     server.channels->close_all();
@@ -395,7 +395,7 @@ struct records_phase_result {
 result<records_phase_result> run_records_phase(const config::team_config& team, int chunks, const fs::path& data,
                                                bool read_thread, bool engine_read_thread, int load_clients,
                                                std::chrono::microseconds round_every) {
-  server_stack server;
+  ws_server_stack server;
   auto opened = open_sqlite_store(data.string());
   if (!opened) return std::move(opened).err();
   server.log = std::move(*opened);
@@ -459,7 +459,7 @@ int run_ws_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: %s\n", team.err().message.c_str());
     return 1;
   }
-  server_stack server;
+  ws_server_stack server;
   if (auto started = start_stack(server, *team, chunks); !started) {
     std::fprintf(stderr, "parley-bench: %s\n", started.err().message.c_str());
     return 1;

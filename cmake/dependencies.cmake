@@ -20,11 +20,10 @@ endif()
 if(PARLEY_BUILD_BENCH)
   find_package(benchmark QUIET)
 endif()
-# Asio: coroutines only, no deprecated interfaces, one translation unit per library would be nicer
-# but the header-only mode keeps the build simple.
+# Asio: coroutines only, no deprecated interfaces (BOOST_ASIO_NO_DEPRECATED is in parley_flags, as
+# every file sees Asio through the precompiled header), header-only.
 add_library(parley_asio INTERFACE)
 target_link_libraries(parley_asio INTERFACE Boost::headers Threads::Threads)
-target_compile_definitions(parley_asio INTERFACE BOOST_ASIO_NO_DEPRECATED)
 
 # The programs (parley, parley-bench) allocate with jemalloc. The engine makes many small,
 # short-lived JSON values on one thread and the store frees them on another; glibc's malloc spent

@@ -2,6 +2,17 @@
 add_library(parley_flags INTERFACE)
 target_compile_options(parley_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
                                               -Wno-missing-field-initializers)
+# Every file sees Boost.Asio through the shared precompiled header (cmake/precompiled_headers.cmake),
+# so its configuration is the same everywhere: coroutines only, no deprecated interfaces.
+target_compile_definitions(parley_flags INTERFACE BOOST_ASIO_NO_DEPRECATED)
+# A precompiled header gcc cannot use is otherwise ignored without a word (and the build is slow).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(parley_flags INTERFACE -Winvalid-pch)
+endif()
+# clang stamps a precompiled header with its build time, which ccache cannot cache.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  target_compile_options(parley_flags INTERFACE -Xclang -fno-pch-timestamp)
+endif()
 # Boost.Asio's awaitable frames trip this gcc 12 false positive.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   target_compile_options(parley_flags INTERFACE -Wno-mismatched-new-delete -Wno-maybe-uninitialized)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan) and runs each for a fixed
+# Builds the libFuzzer targets (in the `debug` preset's tree: clang, ASan + UBSan, the same objects
+# the sanitizer tests run) and runs each for a fixed
 # time over a copy of its checked-in corpus (fuzz/corpus/<name>/), which stays as it is, with its
 # dictionary (fuzz/dict/<name>.dict) when it has one.
 #
@@ -35,12 +36,12 @@ for target in "${targets[@]}"; do
   fi
 done
 
-echo "fuzz: building the fuzz preset"
-cmake --preset fuzz >/dev/null 2>&1 || cmake --preset fuzz  # quiet unless it fails
-cmake --build --preset fuzz -j2
+echo "fuzz: building the fuzz targets (debug preset)"
+cmake --preset debug >/dev/null 2>&1 || cmake --preset debug  # quiet unless it fails
+cmake --build --preset debug --target parley_fuzzers
 
-build=build/fuzz/fuzz
-artifacts=build/fuzz/artifacts
+build=build/debug/fuzz
+artifacts=build/debug/fuzz-artifacts
 mkdir -p "$artifacts"
 # The targets make their temporary folders under TMPDIR; this one goes whatever happens.
 work=$(mktemp -d "${TMPDIR:-/tmp}/parley-fuzz.XXXXXX")

@@ -12,7 +12,7 @@ packages=(
   libyaml-cpp-dev libsqlite3-dev sqlite3 libssl-dev ca-certificates libjemalloc-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev lld
   # Chromium with named fonts, so that every machine lays the web UI out alike (the browser tests
   # compare it with tests/e2e/layout-baseline.json).
   chromium fonts-wqy-microhei fonts-dejavu-core fonts-dejavu-extra

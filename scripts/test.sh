@@ -1,17 +1,57 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the release build, then the AddressSanitizer +
-# UndefinedBehaviorSanitizer build, then every fuzz target for a short, fixed time (scripts/fuzz.sh,
-# fuzz/README.md). Prints ctest's summary for each build and `fuzz: N passed, M failed`.
+# Sets up, builds and runs every test: the release build (gcc) and its tests, then the clang
+# AddressSanitizer + UndefinedBehaviorSanitizer build and its tests, then every fuzz target, built
+# from the same sanitizer objects, for a short, fixed time (scripts/fuzz.sh, fuzz/README.md).
+# Prints ctest's summary for each build, `fuzz: N passed, M failed`, and the wall and CPU time of
+# each phase (docs/build.md).
+#
+#   scripts/test.sh              # what CI runs (.ci/run); ccache makes a second run fast
+#   scripts/test.sh --timings    # the same from cold: no ccache, the build folders removed first
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+
+cold=0
+case "${1:-}" in
+  "") ;;
+  --timings) cold=1 ;;
+  *) echo "usage: scripts/test.sh [--timings]" >&2; exit 2 ;;
+esac
+if [ $cold -eq 1 ]; then
+  export CCACHE_DISABLE=1
+  rm -rf build/release build/debug
+fi
+
+report=$(mktemp "${TMPDIR:-/tmp}/parley-test-times.XXXXXX")
+trap 'rm -f "$report"' EXIT
 status=0
+# phase NAME COMMAND...: runs COMMAND, records its wall, user and system seconds (children included);
+# a failing phase fails the run but the later phases still run.
+phase() {
+  local name=$1
+  shift
+  local times rc=0
+  times=$(mktemp "${TMPDIR:-/tmp}/parley-phase.XXXXXX")
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" 2>&3 || rc=$?; } 3>&2 2>"$times"
+  echo "$name $(tail -1 "$times") $rc" >>"$report"
+  rm -f "$times"
+  [ $rc -eq 0 ] || status=1
+  return 0
+}
+
+phase setup scripts/setup.sh
+[ $status -eq 0 ] || exit 1
 for preset in release debug; do
   echo "=== $preset: build ==="
-  scripts/build.sh "$preset"
+  phase "$preset-build" scripts/build.sh "$preset"
   echo "=== $preset: test ==="
-  ctest --preset "$preset" || status=1
+  phase "$preset-test" ctest --preset "$preset"
 done
 echo "=== fuzz: ${PARLEY_FUZZ_SECONDS:-10} s per target ==="
-scripts/fuzz.sh "${PARLEY_FUZZ_SECONDS:-10}" || status=1
+phase fuzz scripts/fuzz.sh "${PARLEY_FUZZ_SECONDS:-10}"
+
+echo "=== times ($([ $cold -eq 1 ] && echo "cold: no ccache" || echo "ccache ${CCACHE_DISABLE:+off}${CCACHE_DISABLE:-on}")) ==="
+awk '{ printf "%-14s %7.1f min wall %7.1f CPU-min%s\n", $1, $2 / 60, ($3 + $4) / 60, ($5 == 0 ? "" : "  (failed)")
+       wall += $2; cpu += $3 + $4 }
+     END { printf "%-14s %7.1f min wall %7.1f CPU-min\n", "total", wall / 60, cpu / 60 }' "$report"
 exit $status

@@ -15,6 +15,24 @@ std::vector<std::string> parsed_args::values_of(const std::string& flag) const {
   return it == all_values.end() ? std::vector<std::string>{} : it->second;
 }
 
+namespace {
+
+// Flags whose value is free text (a reason, a goal, a search): it may span lines. Every other
+// flag's value is a name, an id, a path or a number: one line of visible text.
+bool free_text_flag(std::string_view name) { return name == "reason" || name == "reflect-goal" || name == "q"; }
+
+// A flag's value holds no control character but tab and (in free text) newline. Nothing a user
+// means is lost: such a byte in a name is a paste gone wrong.
+result<void> check_flag_value(std::string_view name, std::string_view value) {
+  const bool free_text = free_text_flag(name);
+  const auto bad = first_control_character(value, free_text ? "\t\n" : "\t");
+  if (!bad) return ok();
+  return make_error(errc::invalid_argument,
+                    "--" + std::string(name) + ": " + *bad + (free_text ? "" : "; give one line of visible text"));
+}
+
+}  // namespace
+
 result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_spec& spec) {
   parsed_args parsed;
   std::vector<std::string> known(spec.value_flags.begin(), spec.value_flags.end());
@@ -43,6 +61,7 @@ result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_s
         if (i + 1 >= args.size()) return make_error(errc::invalid_argument, "--" + name + " needs a value");
         inline_value = args[++i];
       }
+      PARLEY_TRY(check_flag_value(name, *inline_value));
       parsed.values[name] = *inline_value;
       parsed.all_values[name].push_back(*inline_value);
     } else {

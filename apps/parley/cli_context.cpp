@@ -66,8 +66,24 @@ fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_
 
 fs::path uploads_dir_of(const parsed_args& args) { return data_dir_of(args) / "uploads"; }
 
-result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, const sqlite_options& options) {
-  return open_sqlite_store(data_dir.string(), options);
+namespace {
+
+std::string& current_verb() {
+  static std::string verb = "open";
+  return verb;
+}
+
+}  // namespace
+
+void set_current_verb(std::string verb) { current_verb() = std::move(verb); }
+
+result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, sqlite_options options) {
+  options.writer_command = current_verb();
+  auto opened = open_sqlite_store(data_dir.string(), options);
+  if (opened) {
+    for (const auto& notice : (*opened)->open_notices()) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+  }
+  return opened;
 }
 
 namespace {
@@ -85,12 +101,13 @@ std::string shown(const fs::path& data_dir) {
 
 }  // namespace
 
-result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, const sqlite_options& options) {
+result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, const sqlite_options& options,
+                                                   bool log_as_projected) {
   if (!holds_store(data_dir)) {
     return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
                                            " (pass --data DIR where `parley run` or `parley serve` kept it)");
   }
-  return open_data_store(data_dir, options);
+  return open_sqlite_store_read_only(data_dir.string(), options, log_as_projected);
 }
 
 result<void> check_dialog_stored(const fs::path& data_dir, const std::string& dialog_id) {
@@ -98,7 +115,7 @@ result<void> check_dialog_stored(const fs::path& data_dir, const std::string& di
     return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
                                            " (pass --data DIR where the dialog was kept)");
   }
-  auto log = open_data_store(data_dir);
+  auto log = open_sqlite_store_read_only(data_dir.string());
   if (!log) return std::move(log).err();
   auto row = (*log)->get_dialog(dialog_id);
   if (!row) return std::move(row).err();

@@ -23,18 +23,25 @@ inline constexpr int kExitUsage = 2;
 // Prints "parley: <message>" on stderr and returns the exit status the error deserves.
 int report(const error& err);
 
+// The verb this process runs (set once, by main): a process that writes the store names it in the
+// data directory's lock file, so that another process it refuses can say who holds the store.
+void set_current_verb(std::string verb);
+
 std::filesystem::path data_dir_of(const parsed_args& args);
 // Where `parley serve` keeps uploaded media: inside the data directory.
 std::filesystem::path uploads_dir_of(const parsed_args& args);
 // The switch that lets a verb that runs the team's tools start with the data directory inside the
 // team's workspace (the file tools still refuse it).
 inline constexpr const char* kAllowDataInWorkspace = "allow-data-in-workspace";
-result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir,
-                                               const sqlite_options& options = {});
+// For verbs that write: the store opened for writing, which takes the data directory's lock (one
+// writer per store); while another process holds it, an errc::conflict naming that process.
+result<std::unique_ptr<store>> open_data_store(const std::filesystem::path& data_dir, sqlite_options options = {});
 // For verbs that only read: the store that is there, never a new one where --data was mistyped;
-// its absence is an error naming the folder looked in.
+// its absence is an error naming the folder looked in. Opened read-only (store.hpp): it works
+// beside a running `parley serve` and writes nothing, not even a migration.
+// `log_as_projected`: the log as far as the projections reach (open_sqlite_store_read_only).
 result<std::unique_ptr<store>> open_existing_store(const std::filesystem::path& data_dir,
-                                                   const sqlite_options& options = {});
+                                                   const sqlite_options& options = {}, bool log_as_projected = false);
 // For verbs that act on a dialog: fails, naming the folder and the id, unless the data directory
 // holds that dialog — checked before the team is looked for, so the error is about what is missing.
 result<void> check_dialog_stored(const std::filesystem::path& data_dir, const std::string& dialog_id);

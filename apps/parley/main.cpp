@@ -9,6 +9,7 @@
 #include "cli_context.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
+#include "terminal_guard.hpp"
 #include "verb_rtws.hpp"
 #include "verbs.hpp"
 
@@ -51,6 +52,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  parley::cli::guard_terminal_output();
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
       return parley::cli::kExitOk;
     }
   }
+  parley::cli::set_current_verb(verb);
   if (verb == "run") return parley::cli::run_verb_run(args);
   if (verb == "say") return parley::cli::run_verb_say(args);
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);

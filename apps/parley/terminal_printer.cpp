@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "parley/core/json.hpp"
+#include "terminal_guard.hpp"
 
 namespace parley::cli {
 namespace {
@@ -30,10 +31,19 @@ void terminal_printer::write(const std::string& text) const {
   std::fflush(stdout);
 }
 
+// The colours are the CLI's own sequences: written around the guard that escapes everything else
+// (terminal_guard.hpp), and only to a terminal.
+void terminal_printer::colour(const char* sequence) const {
+  if (colour_) write_terminal_control(sequence);
+}
+
 void terminal_printer::label(std::string_view dialog_id) {
   if (dialog_id == last_dialog_ || !namer_) return;
   last_dialog_ = std::string(dialog_id);
-  write(std::string(colour_ ? kCyan : "") + namer_(dialog_id) + ":" + (colour_ ? kReset : "") + "\n");
+  colour(kCyan);
+  write(namer_(dialog_id) + ":");
+  colour(kReset);
+  write("\n");
 }
 
 void terminal_printer::on_stream(const engine::stream_event& ev) {
@@ -42,14 +52,19 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
   if (ev.kind == stream_kind::thinking_start || ev.kind == stream_kind::saying_start) label(ev.dialog_id);
   switch (ev.kind) {
     case stream_kind::thinking_start:
-      write(colour_ ? kDim : "(thinking) ");
+      if (colour_) {
+        colour(kDim);
+      } else {
+        write("(thinking) ");
+      }
       break;
     case stream_kind::thinking_chunk:
     case stream_kind::saying_chunk:
       write(std::string(ev.text));
       break;
     case stream_kind::thinking_finish:
-      write(colour_ ? std::string(kReset) + "\n" : "\n");
+      colour(kReset);
+      write("\n");
       break;
     case stream_kind::saying_start:
       break;
@@ -57,7 +72,8 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
       write("\n");
       break;
     case stream_kind::discard:
-      write(std::string(colour_ ? kReset : "") + "\n[connection lost: " + std::string(ev.text) +
+      colour(kReset);
+      write("\n[connection lost: " + std::string(ev.text) +
             "; what was shown above is discarded and the model is asked again]\n");
       break;
   }
@@ -67,13 +83,17 @@ void terminal_printer::on_event(const event& ev) {
   if (quiet_) return;
   if (const auto* finished = ev.as<events::generation_finished>()) {
     for (const auto& call : finished->tool_calls) {
-      write(std::string(colour_ ? kCyan : "") + "→ " + call.name + " " + shorten(call.arguments, 120) +
-            (colour_ ? kReset : "") + "\n");
+      colour(kCyan);
+      write("→ " + call.name + " " + shorten(call.arguments, 120));
+      colour(kReset);
+      write("\n");
     }
     if (finished->interrupted) write("[generation interrupted]\n");
   } else if (const auto* result = ev.as<events::tool_result>()) {
-    write(std::string(colour_ ? kCyan : "") + (result->ok ? "← " : "← error: ") + shorten(result->content, 160) +
-          (colour_ ? kReset : "") + "\n");
+    colour(kCyan);
+    write((result->ok ? "← " : "← error: ") + shorten(result->content, 160));
+    colour(kReset);
+    write("\n");
   } else if (const auto* failed = ev.as<events::drive_failed>()) {
     write("[drive failed: " + failed->message + "]\n");
   }

@@ -22,6 +22,7 @@ class terminal_printer final : public engine::engine_observer {
 
  private:
   void write(const std::string& text) const;
+  void colour(const char* sequence) const;
   bool quiet_;
   bool colour_;
   void label(std::string_view dialog_id);

@@ -16,6 +16,7 @@
 #include "parley/tot/tot_tool.hpp"
 #include "terminal_printer.hpp"
 #include "verb_flow.hpp"
+#include "verb_remote.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -141,6 +142,11 @@ int run_verb_run(const std::vector<std::string>& raw) {
                              "usage: parley run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] "
                              "[--taskdoc PATH.tsk] [--data DIR] \"message\""));
   }
+  if (auto served = through_running_server(
+          *args, {remote_verb::run, "", args->positionals[0], "", args->value("member").value_or(""),
+                  args->value("title").value_or(""), args->value("taskdoc").value_or("")})) {
+    return *served;
+  }
   if (auto flow = drive_flow(*args, {std::nullopt, args->value("member").value_or(""), args->positionals[0]})) {
     return *flow;
   }
@@ -157,6 +163,9 @@ int run_verb_say(const std::vector<std::string>& raw) {
   if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
     return report(stored.err());
   }
+  if (auto served = through_running_server(*args, {remote_verb::say, args->positionals[0], args->positionals[1]})) {
+    return *served;
+  }
   if (auto flow = drive_flow(*args, {args->positionals[0], {}, args->positionals[1]})) return *flow;
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
@@ -169,6 +178,7 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   }
   const auto& p = args->positionals;
   if (auto stored = check_dialog_stored(data_dir_of(*args), p[0]); !stored) return report(stored.err());
+  if (auto served = through_running_server(*args, {remote_verb::answer, p[0], p[2], p[1]})) return *served;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = p[0];
     engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
@@ -203,12 +213,16 @@ int resume_all(const parsed_args& args) {
 int run_verb_resume(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kResumeSpec);
   if (!args) return report(args.err());
-  if (args->has("all") && args->positionals.empty()) return resume_all(*args);
+  if (args->has("all") && args->positionals.empty()) {
+    if (auto served = through_running_server(*args, {remote_verb::resume_all})) return *served;
+    return resume_all(*args);
+  }
   if (args->positionals.size() != 1 || args->has("all")) {
     return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG | --all [--data DIR]"));
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
+  if (auto served = through_running_server(*args, {remote_verb::resume, id})) return *served;
   if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
@@ -224,6 +238,10 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
+  const remote_verb remote = to == events::dialog_status::completed  ? remote_verb::complete
+                             : to == events::dialog_status::archived ? remote_verb::archive
+                                                                     : remote_verb::reopen;
+  if (auto served = through_running_server(*args, {remote, id})) return *served;
   const int status =
       with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
         dialog_id = id;
@@ -242,6 +260,7 @@ int run_verb_dead(const std::vector<std::string>& raw) {
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
   const std::string reason = args->value("reason").value_or("");
+  if (auto served = through_running_server(*args, {remote_verb::dead, id, reason})) return *served;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
     co_return co_await eng.declare_subdialog_dead(id, reason);

@@ -121,7 +121,8 @@ int run_verb_check(const std::vector<std::string>& raw) {
   // The whole file, however large (a server's open checks only the schema of a big one).
   sqlite_options whole_file;
   whole_file.full_check_max_bytes = std::numeric_limits<std::int64_t>::max();
-  auto log = open_existing_store(data_dir_of(*args), whole_file);
+  // The log as far as the projections reach, so that a server writing meanwhile makes no mismatch.
+  auto log = open_existing_store(data_dir_of(*args), whole_file, /*log_as_projected=*/true);
   if (!log) return report(log.err());
   auto checked = engine::check_integrity(**log);
   if (!checked) return report(checked.err());

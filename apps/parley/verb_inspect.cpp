@@ -12,6 +12,7 @@
 #include "parley/engine/usage_report.hpp"
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
+#include "transcript_text.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -68,37 +69,6 @@ std::string state_of(const dialog_row& row) {
   if (!row.last_error.empty()) return "failed";
   if (row.needs_drive) return "queued";
   return "idle";
-}
-
-// As `parley run` shows them: one "→ name arguments" line per call.
-void print_tool_calls(const std::string& calls_json) {
-  const auto calls = parse_json(calls_json);
-  if (!calls || !calls->is_array()) return;
-  for (const auto& call : calls->as_array()) {
-    if (!call.is_object()) continue;
-    const auto& c = call.as_object();
-    const auto* args = c.if_contains("arguments");
-    const std::string shown_args = args == nullptr     ? ""
-                                   : args->is_string() ? std::string(args->as_string())
-                                                       : boost::json::serialize(*args);
-    std::printf("  → %s %s\n", json_string_or(c, "name").c_str(), shown_args.c_str());
-  }
-}
-
-void print_transcript_line(const message_row& row) {
-  if (row.role == "user") {
-    std::printf("[%s] %s:\n%s", format_iso8601_ms(row.ts_ms).c_str(), row.origin.c_str(),
-                indented(row.content, "  ").c_str());
-  } else if (row.role == "assistant") {
-    if (!row.thinking.empty()) std::printf("  (thinking)\n%s", indented(row.thinking, "    ").c_str());
-    if (!row.content.empty()) std::printf("%s", indented(row.content, "  ").c_str());
-    if (!row.tool_calls_json.empty()) print_tool_calls(row.tool_calls_json);
-    if (row.interrupted) std::printf("  [interrupted]\n");
-  } else {
-    // A result keeps its lines (a file, a listing), indented under the call's name.
-    std::printf("  ← %s%s:\n%s", row.ok ? "" : "error from ", row.tool_name.c_str(),
-                indented(row.content, "      ").c_str());
-  }
 }
 
 // Prices live in the team file; without a team, tokens are still counted and cost is unknown.

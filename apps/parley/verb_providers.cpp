@@ -13,6 +13,7 @@
 
 #include "cli_args.hpp"
 #include "cli_context.hpp"
+#include "parley/core/text.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -71,12 +72,6 @@ boost::json::object to_json(const config::team_config& team, const config::provi
   return out;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
-
 void print_line(const config::team_config& team, const config::provider_entry& entry) {
   std::string line = entry.config.id;
   if (!entry.name.empty()) line += " (" + entry.name + ")";
@@ -92,7 +87,7 @@ void print_line(const config::team_config& team, const config::provider_entry& e
   }
   line += "; " + std::to_string(entry.config.models.size()) + " models; " + entry.origin;
   const auto users = users_of(team, entry.config.id);
-  if (!users.empty()) line += "; used by " + join(users);
+  if (!users.empty()) line += "; used by " + join(users, ", ");
   std::printf("%s\n", line.c_str());
 }
 

@@ -28,13 +28,9 @@ int run_verb_export(const std::vector<std::string>& raw) {
   if (!args) return report(args.err());
   auto rtws = rtws_of(*args, "usage: parley export --rtws DIR [--data DIR] [--force]");
   if (!rtws) return report(rtws.err());
-  // Exporting must not create an empty database where the user mistyped --data.
-  const auto data_dir = data_dir_of(*args);
-  std::error_code ec;
-  if (!std::filesystem::exists(data_dir / "parley.db", ec)) {
-    return report(make_error(errc::not_found, "no Parley data in " + data_dir.string() + " (pass --data DIR)"));
-  }
-  auto log = open_data_store(data_dir);
+  // Exporting only reads: never an empty database where the user mistyped --data, and it works
+  // beside a running server.
+  auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
   auto summary = rtws::export_rtws(**log, *rtws, args->has("force"));
   if (!summary) return report(summary.err());

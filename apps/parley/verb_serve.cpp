@@ -40,6 +40,7 @@
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "server_link.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -117,6 +118,12 @@ result<std::vector<std::string>> parse_allowed_hosts(const parsed_args& args) {
 
 std::string url_host(const std::string& host) {
   return host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
+}
+
+// Where a CLI verb on this machine reaches the server: a wildcard address is reached on loopback.
+std::string local_api_url(const std::string& host, unsigned short port) {
+  const std::string reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host;
+  return "http://" + url_host(reachable) + ":" + std::to_string(port) + "/";
 }
 
 // Stops every generation, then waits until no drive is queued or running (a stop can wake a caller
@@ -400,6 +407,21 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!listening) return report(listening.err());
   listener = std::move(*listening);
   listener->start();
+  // CLI verbs that write, given this data directory, go through this API (cli/server_link.hpp):
+  // its URL in the directory's lock, its token in a file only this user reads.
+  if (auto announced = log.announce_api(local_api_url(options.host, listener->port())); !announced) {
+    std::fprintf(stderr, "parley: warning: %s\n", announced.err().message.c_str());
+  }
+  std::optional<credential_file> credential;
+  if (!options.token.empty()) {
+    auto written = credential_file::write(data_dir_of(*args), options.token);
+    if (written) {
+      credential.emplace(std::move(*written));
+    } else {
+      std::fprintf(stderr, "parley: warning: CLI verbs cannot go through this server: %s\n",
+                   written.err().message.c_str());
+    }
+  }
   std::string url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/";
   if (!options.token.empty()) url += "#token=" + options.token;
   if (options.web_root.empty())

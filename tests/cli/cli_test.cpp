@@ -13,30 +13,17 @@
 
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/store.hpp"
+#include "support/cli_runner.hpp"
 
 namespace parley {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct outcome {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
+using outcome = parley::testing::cli_outcome;
 
-outcome run(const std::string& args) {
-  // The demo must use its offline model here whatever the developer's environment says.
-  const std::string command =
-      "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
-  outcome out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+// The demo uses its offline model here whatever the developer's environment says (run_cli).
+outcome run(const std::string& args) { return parley::testing::run_cli(args); }
 
 class Cli : public ::testing::Test {
  protected:
@@ -124,6 +111,34 @@ TEST_F(Cli, DialogsListsRootsNewestFirstAPageAtATime) {
   const auto forged = run("dialogs --cursor nonsense" + data());
   EXPECT_EQ(forged.status, 2) << forged.output;
   EXPECT_NE(forged.output.find("--cursor: "), std::string::npos) << forged.output;
+}
+
+// A flag's value is a name, an id or a path (free text for --reason, --q, --reflect-goal): a
+// control character in one is refused before anything is opened, naming the flag and the byte.
+TEST_F(Cli, AControlCharacterInAFlagValueIsRefusedAndNothingIsMade) {
+  // popen runs /bin/sh: printf makes the ESC byte.
+  const auto titled = run("run" + team() + data() + " --title \"$(printf 'bad\\033[31mtitle')\" hello");
+  EXPECT_EQ(titled.status, 2) << titled.output;
+  EXPECT_NE(titled.output.find("--title: control character U+001B at byte 3; give one line of visible text"),
+            std::string::npos)
+      << titled.output;
+  EXPECT_EQ(titled.output.find('\x1b'), std::string::npos) << titled.output;
+  EXPECT_FALSE(std::filesystem::exists(data_ / "parley.db"));
+}
+
+// A second writer on a data directory another process writes is refused, naming the holder; the
+// reading verbs still work (tests/server/many_processes_test.cpp does the same beside a server).
+TEST_F(Cli, ASecondWriterIsRefusedNamingTheProcessThatHoldsTheStore) {
+  ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
+  auto held = open_sqlite_store(data_.string());
+  ASSERT_TRUE(held) << held.err().message;
+  const auto second = run("run" + team() + data() + " --quiet second");
+  EXPECT_EQ(second.status, 1) << second.output;
+  EXPECT_NE(second.output.find("is in use by pid " + std::to_string(::getpid()) + " (parley open)"), std::string::npos)
+      << second.output;
+  const auto listed = run("dialogs" + data());
+  EXPECT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("first"), std::string::npos) << listed.output;
 }
 
 // `parley vacuum` with a team that keeps everything changes nothing and says so.

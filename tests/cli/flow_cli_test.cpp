@@ -13,29 +13,16 @@
 #include <string>
 
 #include "parley/store/store.hpp"
+#include "support/cli_runner.hpp"
 
 namespace parley {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct flow_cli_outcome {
-  int status = -1;
-  std::string output;
-};
+using flow_cli_outcome = parley::testing::cli_outcome;
 
-flow_cli_outcome run_parley(const std::string& args) {
-  const std::string command =
-      "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
-  flow_cli_outcome out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+flow_cli_outcome run_parley(const std::string& args) { return parley::testing::run_cli(args); }
 
 struct flow_cli_fixture : ::testing::Test {
   flow_cli_fixture() {

@@ -12,26 +12,12 @@
 
 #include "parley/store/store.hpp"
 #include "rest_fixture.hpp"
+#include "support/cli_runner.hpp"
 
 namespace parley::test {
 namespace {
 
-struct cli_outcome {
-  int status = -1;
-  std::string output;
-};
-
-cli_outcome run_cli(const std::string& args) {
-  const std::string command = std::string(PARLEY_BINARY) + " " + args + " 2>&1";
-  cli_outcome out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using parley::testing::run_cli;
 
 using backup_while_serving = RestTest;
 using BackupWhileServing = backup_while_serving;

@@ -15,12 +15,14 @@
 
 #include "fake_model_engine.hpp"
 #include "support/fake_http_server.hpp"
+#include "support/openai_stream.hpp"
 
 namespace parley::server {
 namespace {
 
 namespace asio = boost::asio;
 using parley::testing::fake_response;
+using parley::testing::openai_chunk;
 
 constexpr const char* kMembers =
     "  lead: {name: Lead, persona: You lead the research., provider: fake, model: m}\n"
@@ -32,21 +34,17 @@ constexpr const char* kMembers =
     "    provider: fake\n"
     "    model: m\n";
 
-std::string chunk(std::string_view delta, std::string_view finish_reason) {
-  return R"(data: {"id":"c1","choices":[{"index":0,"delta":)" + std::string(delta) + R"(,"finish_reason":)" +
-         std::string(finish_reason) + "}]}\n\n";
-}
-
 fake_response saying(std::string_view text) {
-  return fake_response::sse({chunk(R"({"content":)" + boost::json::serialize(boost::json::string(text)) + "}", "null"),
-                             chunk("{}", R"("stop")"), "data: [DONE]\n\n"});
+  return fake_response::sse(
+      {openai_chunk(R"({"content":)" + boost::json::serialize(boost::json::string(text)) + "}", "null"),
+       openai_chunk("{}", R"("stop")"), "data: [DONE]\n\n"});
 }
 
 fake_response tool_call(std::string_view name, std::string_view arguments) {
   const std::string call = R"({"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":")" +
                            std::string(name) + R"(","arguments":)" +
                            boost::json::serialize(boost::json::string(arguments)) + "}}]}";
-  return fake_response::sse({chunk(call, "null"), chunk("{}", R"("tool_calls")"), "data: [DONE]\n\n"});
+  return fake_response::sse({openai_chunk(call, "null"), openai_chunk("{}", R"("tool_calls")"), "data: [DONE]\n\n"});
 }
 
 asio::awaitable<void> ask(engine::engine& eng, std::string& id, std::string text) {

@@ -13,17 +13,14 @@
 #include "parley/core/json.hpp"
 #include "parley/model/event.hpp"
 #include "support/fake_http_server.hpp"
+#include "support/openai_stream.hpp"
 
 namespace parley::server {
 namespace {
 
 namespace asio = boost::asio;
 using parley::testing::fake_response;
-
-std::string chunk(std::string_view delta, std::string_view finish_reason) {
-  return R"(data: {"id":"c1","choices":[{"index":0,"delta":)" + std::string(delta) + R"(,"finish_reason":)" +
-         std::string(finish_reason) + "}]}\n\n";
-}
+using parley::testing::openai_chunk;
 
 // Temporaries are kept out of the co_await expressions: g++ 12 mishandles some of them.
 asio::awaitable<void> say(engine::engine& eng, std::string& id, std::string text) {
@@ -40,10 +37,10 @@ asio::awaitable<void> say(engine::engine& eng, std::string& id, std::string text
 
 TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswersTheNextMessage) {
   parley::testing::fake_http_server model;
-  model.push(
-      fake_response::sse({chunk(R"({"content":"Hal"})", "null"), chunk("{}", R"("banana")"), "data: [DONE]\n\n"}));
-  model.push(
-      fake_response::sse({chunk(R"({"content":"Hello"})", "null"), chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
+  model.push(fake_response::sse(
+      {openai_chunk(R"({"content":"Hal"})", "null"), openai_chunk("{}", R"("banana")"), "data: [DONE]\n\n"}));
+  model.push(fake_response::sse(
+      {openai_chunk(R"({"content":"Hello"})", "null"), openai_chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
 
   parley::testing::fake_model_engine setup(model.base_url());
   ASSERT_NE(setup.engine, nullptr);

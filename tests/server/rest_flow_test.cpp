@@ -11,15 +11,13 @@
 #include <fstream>
 
 #include "rest_fixture.hpp"
+#include "test_users.hpp"
 #include "ws_client.hpp"
 
 namespace parley::test {
 namespace {
 
 namespace json = boost::json;
-
-constexpr const char* kAnn = "ann-token-0123456789abcdef";
-constexpr const char* kBen = "ben-token-0123456789abcdef";
 
 // The example team of examples/flows (one member, article_writer, of kind flow), offline.
 class flow_rest_fixture : public RestTest {

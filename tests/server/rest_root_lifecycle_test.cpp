@@ -18,9 +18,9 @@ class root_lifecycle : public RestTest {
   std::string status(const std::string& id) const {
     return std::string(dialog(id).at("dialog").at("status").as_string());
   }
-  // The root's stored events (read from the store the server writes; SQLite allows the reader).
+  // The root's stored events, read beside the server that writes them (a read-only snapshot).
   std::size_t events_of(const std::string& id) const {
-    auto opened = open_sqlite_store((data_dir()).string(), {});
+    auto opened = open_sqlite_store_read_only((data_dir()).string());
     if (!opened) return 0;
     auto events = (*opened)->read_events(id);
     return events ? events->size() : 0;
@@ -122,7 +122,7 @@ TEST_F(RootLifecycle, StopAllRecordsItsReasonAndResumeAllDrivesWhatItStopped) {
   // The stop's reason is in the log, with the interrupted generation.
   bool recorded = false;
   {
-    auto opened = open_sqlite_store(data_dir().string(), {});
+    auto opened = open_sqlite_store_read_only(data_dir().string());
     ASSERT_TRUE(opened) << opened.err().message;
     auto events = (*opened)->read_events(id);
     ASSERT_TRUE(events);

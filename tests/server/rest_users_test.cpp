@@ -13,6 +13,7 @@
 #include <string>
 
 #include "rest_fixture.hpp"
+#include "test_users.hpp"
 #include "ws_client.hpp"
 
 namespace parley::test {
@@ -20,8 +21,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr const char* kAnn = "ann-token-0123456789abcdef";
-constexpr const char* kBen = "ben-token-0123456789abcdef";
 constexpr const char* kCid = "cid-token-0123456789abcdef";
 
 class UsersTest : public RestTest {

@@ -326,7 +326,10 @@ TEST_F(RetryAcrossRestarts, APostKilledBeforeItsReplyIsTakenOnceWhenRetried) {
 
 TEST_F(RetryAcrossRestarts, AnAnswerIsIdempotentInTheProcessAndAfterAKill) {
   start("q4h");
-  const auto [root, sub, question] = open_question();
+  const auto opened = open_question();
+  const std::string& root = opened[0];
+  const std::string& sub = opened[1];
+  const std::string& question = opened[2];
   ASSERT_FALSE(question.empty());
   const std::string target = "/api/dialogs/" + sub + "/answer";
   const json::value body{{"questionId", question}, {"content", "Friday"}, {"msgId", "answer-1"}};
@@ -359,7 +362,10 @@ TEST_F(RetryAcrossRestarts, AnAnswerIsIdempotentInTheProcessAndAfterAKill) {
 // The WebSocket's inputs: the packets a browser resends after a reconnect to a restarted server.
 TEST_F(RetryAcrossRestarts, WebSocketAnswersAndMessagesResentAfterAKillAreAcknowledgedOnce) {
   start("q4h");
-  const auto [root, sub, question] = open_question();
+  const auto opened = open_question();
+  const std::string& root = opened[0];
+  const std::string& sub = opened[1];
+  const std::string& question = opened[2];
   ASSERT_FALSE(question.empty());
   json::object answer{{"type", "drive_dialog_by_user_answer"},
                       {"dialog", json::object{{"selfId", sub}}},

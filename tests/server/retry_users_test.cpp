@@ -15,15 +15,13 @@
 
 #include "parley/store/store.hpp"
 #include "rest_fixture.hpp"
+#include "test_users.hpp"
 #include "ws_client.hpp"
 
 namespace parley::test {
 namespace {
 
 namespace json = boost::json;
-
-constexpr const char* kAnn = "ann-token-0123456789abcdef";
-constexpr const char* kBen = "ben-token-0123456789abcdef";
 
 class retry_users_fixture : public RestTest {
  protected:
@@ -80,7 +78,10 @@ TEST_F(RetryUsers, AnotherUserSendingTheSameAnswerAndMsgIdIsAConflictNotARetry) 
                                 {"members", json::array{"lead"}},
                                 {"content", "@lead delegate the trip"},
                                 {"msgId", "ann-create-1"}};
-  const auto [root, sub, question] = shared_question(create_body);
+  const auto shared = shared_question(create_body);
+  const std::string& root = shared[0];
+  const std::string& sub = shared[1];
+  const std::string& question = shared[2];
   ASSERT_FALSE(question.empty());
   // A user message's id is held to the same rule: ben sending ann's first message with its id to
   // the dialog it went to is not her retry.

@@ -28,7 +28,7 @@ std::string saying_delta(std::string_view text) {
 const std::string stop_chunk =
     "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
 
-struct recorder final : pubchan_subscriber {
+struct discard_recorder final : pubchan_subscriber {
   std::vector<boost::json::object> packets;
   void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
   bool sees_root(const dialog_row& /*root*/) const override { return true; }
@@ -59,7 +59,7 @@ TEST(GenseqDiscard, ABrokenStreamIsDiscardedOnTheWireAndNotDuplicatedInTheLog) {
   auto& eng = *setup.engine;
   server_options options;
   pubchan channels(eng, *log, options);
-  recorder sub;
+  discard_recorder sub;
   channels.attach(sub);
 
   std::string id;

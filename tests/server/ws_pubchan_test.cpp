@@ -23,7 +23,7 @@ namespace {
 
 namespace asio = boost::asio;
 
-struct recorder final : pubchan_subscriber {
+struct pubchan_recorder final : pubchan_subscriber {
   std::vector<boost::json::object> packets;
   std::uint16_t closed_with = 0;
   void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
@@ -87,7 +87,7 @@ class PubchanTest : public ::testing::Test {
 };
 
 TEST_F(PubchanTest, StreamsADialogInOrderWithSeqStrictlyPlusOne) {
-  recorder sub;
+  pubchan_recorder sub;
   channels_->attach(sub);
   const auto id = create_dialog();
   ASSERT_FALSE(id.empty());
@@ -142,29 +142,29 @@ TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
   const auto last = channels_->last_seq(id);
   ASSERT_GT(last, 10);
 
-  recorder replayed;
+  pubchan_recorder replayed;
   ASSERT_TRUE(channels_->subscribe(replayed, id, 5, channels_->epoch()));
   ASSERT_EQ(replayed.packets.size(), static_cast<std::size_t>(last - 5));
   for (std::size_t i = 0; i < replayed.packets.size(); ++i) EXPECT_EQ(replayed.packets[i].at("seq").as_int64(), 6 + i);
 
-  recorder stale;
+  pubchan_recorder stale;
   ASSERT_TRUE(channels_->subscribe(stale, id, 5, "another-epoch"));
   ASSERT_EQ(stale.packets.size(), 1u);
   EXPECT_EQ(stale.packets[0].at("type").as_string(), "resync");
   EXPECT_EQ(stale.packets[0].at("seq").as_int64(), last);
 
-  recorder up_to_date;
+  pubchan_recorder up_to_date;
   ASSERT_TRUE(channels_->subscribe(up_to_date, id, last, channels_->epoch()));
   EXPECT_TRUE(up_to_date.packets.empty());
 
   // Past the window (64 events here): resync.
   for (int i = 0; i < 3; ++i) say(id, "stream again");
-  recorder behind;
+  pubchan_recorder behind;
   ASSERT_TRUE(channels_->subscribe(behind, id, 1, channels_->epoch()));
   ASSERT_EQ(behind.packets.size(), 1u);
   EXPECT_EQ(behind.packets[0].at("type").as_string(), "resync");
 
-  recorder nobody;
+  pubchan_recorder nobody;
   auto missing = channels_->subscribe(nobody, "no-such-dialog", std::nullopt, "");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.err().code, errc::not_found);
@@ -172,7 +172,7 @@ TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
 
 TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers) {
   options_.idle_channels_kept = 2;
-  recorder watcher;
+  pubchan_recorder watcher;
   const auto watched = create_dialog();
   ASSERT_TRUE(channels_->subscribe(watcher, watched, std::nullopt, ""));
   say(watched, "stream please");
@@ -193,7 +193,7 @@ TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers)
   // A subscriber that knew the dropped dialog's numbering is told to resync, and what follows is
   // numbered above every seq the dropped channel gave out.
   const auto first = others.front();
-  recorder late;
+  pubchan_recorder late;
   ASSERT_TRUE(channels_->subscribe(late, first, 3, channels_->epoch()));
   ASSERT_EQ(late.packets.size(), 1u);
   EXPECT_EQ(late.packets[0].at("type").as_string(), "resync");
@@ -205,7 +205,7 @@ TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers)
 }
 
 TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
-  recorder everyone;
+  pubchan_recorder everyone;
   channels_->attach(everyone);
   const auto id = create_dialog();
   ASSERT_TRUE(channels_->subscribe(everyone, id, std::nullopt, ""));
@@ -234,7 +234,7 @@ TEST_F(PubchanTest, SubdialogCreatedGoesToTheParentAndQuestionsToEveryone) {
 
 TEST_F(PubchanTest, RemembersWhichDialogsHaveChildrenForABoundedNumberOfHierarchies) {
   options_.hierarchies_cached = 3;
-  recorder everyone;
+  pubchan_recorder everyone;
   channels_->attach(everyone);
   for (int i = 0; i < 10; ++i) {
     const auto id = create_dialog();
@@ -261,7 +261,7 @@ TEST_F(PubchanTest, AHumansAnswerAndEveryOtherMessageOfTheLogReachSubscribers) {
   ASSERT_TRUE(open && open->size() == 1);
   const auto question = open->front();
   const std::string sub = question.dialog.id;
-  recorder watcher;
+  pubchan_recorder watcher;
   channels_->attach(watcher);
   // From its first event on (the replay window holds all of it), then live.
   ASSERT_TRUE(channels_->subscribe(watcher, sub, 0, channels_->epoch()));

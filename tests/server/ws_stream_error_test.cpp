@@ -43,7 +43,7 @@ class misbehaving_provider final : public llm::provider {
   std::function<void(llm::stream_sink&)> script_;
 };
 
-struct recorder final : pubchan_subscriber {
+struct stream_error_recorder final : pubchan_subscriber {
   std::vector<boost::json::object> packets;
   void deliver(const packet_ptr& packet) override { packets.push_back(boost::json::parse(packet->json).as_object()); }
   bool sees_root(const dialog_row& /*root*/) const override { return true; }
@@ -77,10 +77,10 @@ asio::awaitable<void> create_and_say(engine::engine& eng, std::string& id, std::
 class stream_error_fixture : public ::testing::Test {
  protected:
   // Drives one message through a lead whose provider plays `script`; returns the dialog's packets.
-  recorder drive_with(std::function<void(llm::stream_sink&)> script) {
+  stream_error_recorder drive_with(std::function<void(llm::stream_sink&)> script) {
     auto team = config::load_team_file(std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/ws_teams/team.yaml");
     EXPECT_TRUE(team) << team.err().message;
-    recorder sub;
+    stream_error_recorder sub;
     if (!team) return sub;
     engine::provider_map providers{{"offline", std::make_shared<misbehaving_provider>(std::move(script))}};
     auto created =
@@ -96,7 +96,7 @@ class stream_error_fixture : public ::testing::Test {
     return sub;
   }
 
-  static void expect_stream_error(const recorder& sub, std::string_view message) {
+  static void expect_stream_error(const stream_error_recorder& sub, std::string_view message) {
     const auto types = sub.types();
     const auto at = std::find(types.begin(), types.end(), "stream_error_evt");
     ASSERT_NE(at, types.end()) << "no stream_error_evt";

@@ -117,7 +117,9 @@ TEST_F(TotProgress, TheRootsSubscriberSeesEachThoughtInOrderWhileTheRunSearchesA
   const std::string other = create_dialog("hello");
   subscribe_from_start(*bystander, other);
   auto ws = connect();
-  const auto [task_id, root] = start_run();
+  const auto run = start_run();
+  const std::string& task_id = run.first;
+  const std::string& root = run.second;
   subscribe_from_start(*ws, root);
 
   run_state folded;
@@ -158,7 +160,9 @@ TEST_F(TotProgress, TheRootsSubscriberSeesEachThoughtInOrderWhileTheRunSearchesA
 
 TEST_F(TotProgress, AFinishedRunIsListedAfterARestartFromItsLogFolderAsItWasBefore) {
   start("tot_plan");
-  const auto [task_id, root] = start_run();
+  const auto run = start_run();
+  const std::string& task_id = run.first;
+  const std::string& root = run.second;
   ASSERT_TRUE(eventually([&] { return run_of_root(root).at("status") == "solved"; }));
   const auto before = run_of_root(root);
   restart(SIGTERM);
@@ -215,7 +219,9 @@ TEST_F(TotProgress, ARunAMemberStartedWithItsToolIsReportedOnItsRootLikeAStarted
 
 TEST_F(TotProgress, ARunCutOffByAKillIsInterruptedAfterTheRestartAndResumesToTheEnd) {
   start("tot_plan");
-  const auto [task_id, root] = start_run();
+  const auto run = start_run();
+  const std::string& task_id = run.first;
+  const std::string& root = run.second;
   // Killed while the synthesizer writes: the scored thoughts are logged, the answer is not.
   ASSERT_TRUE(eventually([&] {
     const auto view = run_of_root(root);

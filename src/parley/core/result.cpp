@@ -24,6 +24,10 @@ const char* errc_name(errc code) noexcept {
       return "cancelled";
     case errc::internal:
       return "internal";
+    case errc::storage_full:
+      return "storage_full";
+    case errc::unavailable:
+      return "unavailable";
   }
   return "internal";
 }

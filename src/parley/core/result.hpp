@@ -20,6 +20,8 @@ enum class errc {
   provider_error,    // a model provider failed
   cancelled,         // the operation was stopped on purpose
   internal,          // a bug surfaced as an error instead of a crash
+  storage_full,      // the disk (or a quota) is full: nothing was written; retry once there is room
+  unavailable,       // the store cannot take writes now (changed under its writer); retry later
 };
 
 const char* errc_name(errc code) noexcept;

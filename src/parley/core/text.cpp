@@ -48,4 +48,25 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto x = static_cast<unsigned char>(a[i]);
+    const auto y = static_cast<unsigned char>(b[i]);
+    const auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c + 32) : c; };
+    if (lower(x) != lower(y)) return false;
+  }
+  return true;
+}
+
+std::optional<std::string> first_control_character(std::string_view text, std::string_view allowed) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0x20 && c != 0x7F) || allowed.find(static_cast<char>(c)) != std::string_view::npos) continue;
+    return std::string("control character U+00") + kHex[c >> 4] + kHex[c & 0xF] + " at byte " + std::to_string(i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace parley

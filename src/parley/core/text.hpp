@@ -1,6 +1,7 @@
 // Small text utilities shared by parsers and messages: edit distance for "did you mean" hints, joining.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,5 +15,10 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 // The items separated by `separator`.
 std::string join(const std::vector<std::string>& items, std::string_view separator);
+// The first control character (C0 or DEL) of `text` that `allowed` does not list, described for an
+// error: "control character U+001B at byte 3". nullopt when there is none.
+std::optional<std::string> first_control_character(std::string_view text, std::string_view allowed = {});
+// Equal but for the case of ASCII letters: how HTTP compares header names, schemes and tokens.
+bool iequals_ascii(std::string_view a, std::string_view b) noexcept;
 
 }  // namespace parley

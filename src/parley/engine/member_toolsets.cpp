@@ -2,16 +2,11 @@
 
 #include <algorithm>
 
+#include "parley/core/text.hpp"
 #include "parley/tools/shell_tools.hpp"
 
 namespace parley::engine {
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
 
 // Where the shell tools were asked for: `tools:` when it names one, else `toolsets:`.
 std::string asked_at(const config::member_config& member, const config::team_config& team) {
@@ -58,7 +53,7 @@ std::vector<std::string> withheld_shell_tools(const config::member_config& membe
 std::string shell_tool_refusal(const config::team_config& team, std::string_view tool_name) {
   const std::string who = team.shell_specialists.empty()
                               ? "this team has no shell specialists, so no member runs commands"
-                              : "ask a shell specialist (" + joined(team.shell_specialists) +
+                              : "ask a shell specialist (" + join(team.shell_specialists, ", ") +
                                     ") to run it with tellask, saying the command and why";
   return "refused: '" + std::string(tool_name) +
          "' is a shell tool, and only the members listed in shell_specialists (.minds/team.yaml) may use it; " + who;
@@ -75,9 +70,10 @@ std::vector<std::string> shell_specialist_notices(const config::team_config& tea
     if (withheld.empty()) continue;
     const std::string listed = team.shell_specialists.empty()
                                    ? "shell_specialists lists no member"
-                                   : "shell_specialists lists " + joined(team.shell_specialists);
-    notices.push_back(asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" + joined(withheld) +
-                      "): " + listed + ", and as in Dominds only those members keep shell tools; add '" + member.id +
+                                   : "shell_specialists lists " + join(team.shell_specialists, ", ");
+    notices.push_back(asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" +
+                      join(withheld, ", ") + "): " + listed +
+                      ", and as in Dominds only those members keep shell tools; add '" + member.id +
                       "' to shell_specialists or remove the shell tools from it");
   }
   return notices;

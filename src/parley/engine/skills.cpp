@@ -1,6 +1,7 @@
 #include "parley/engine/skills.hpp"
 
 #include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
 #include "parley/tools/function_tool.hpp"
 
 namespace parley::engine {
@@ -11,12 +12,6 @@ namespace json = boost::json;
 std::string_view scope_label(bool zh, const config::skill_config& skill) {
   if (skill.member_id.empty()) return zh ? "团队共享" : "Team Shared";
   return zh ? "个人" : "Individual";
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
 }
 
 llm::tool_spec read_skill_spec() {
@@ -39,7 +34,7 @@ std::string skill_text(bool zh, const config::skill_config& skill) {
                      ": " + skill.source + "\n- " + (zh ? "说明" : "Description") + ": " + skill.description;
   if (!skill.allowed_tools.empty()) {
     text += std::string("\n- ") + (zh ? "上游 allowed-tools" : "Upstream allowed-tools") + ": " +
-            joined(skill.allowed_tools);
+            join(skill.allowed_tools, ", ");
   }
   return text + "\n\n" + skill.body;
 }
@@ -69,7 +64,7 @@ std::string skills_index(std::string_view language, const std::vector<const conf
     if (!skill->allowed_tools.empty()) {
       // As Dominds: the upstream list is a hint for people porting a skill, never a grant.
       text += std::string("\n- ") + (zh ? "上游 allowed-tools" : "Upstream allowed-tools") + ": " +
-              joined(skill->allowed_tools) + " (" +
+              join(skill->allowed_tools, ", ") + " (" +
               (zh ? "仅作迁移提示；不会据此自动授予工具权限，实际权限仍以 team.yaml / toolsets 为准。"
                   : "Advisory only; no tool permission is granted from this field. Actual access still comes from "
                     "team.yaml / toolsets.") +

@@ -177,7 +177,7 @@ bool body_needs_escape(std::string_view line) {
   return slashes != std::string_view::npos && line[slashes] == '@';
 }
 
-std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; }
 
 // One block: consecutive `!?` lines [first, last) of the saying.
 class block_parser {
@@ -190,7 +190,7 @@ class block_parser {
     const std::string_view head = lines_[first_].text.substr(2);
     if (!head.starts_with('@')) {
       return fail(first_,
-                  "Tellask block must begin with a headline `!?@<agentId>`, found " + quoted(lines_[first_].text) +
+                  "Tellask block must begin with a headline `!?@<agentId>`, found " + backticked(lines_[first_].text) +
                       " (a `!?` line after a prose line starts a new block)",
                   errors);
     }
@@ -219,7 +219,7 @@ class block_parser {
     }
     if (is_blank(content)) {
       return fail(first_,
-                  "Tellask to " + quoted("@" + targets_.front()) +
+                  "Tellask to " + backticked("@" + targets_.front()) +
                       " has empty content: write the request after the headline or on `!?` body lines",
                   errors);
     }
@@ -255,7 +255,7 @@ class block_parser {
         const std::string_view id = scan_id(payload, pos + 1);
         if (id.empty()) {
           return fail_line(line, "Tellask headline names no target: `@` must be followed by an agent id matching " +
-                                     std::string(id_grammar) + ", found " + quoted(payload.substr(pos)));
+                                     std::string(id_grammar) + ", found " + backticked(payload.substr(pos)));
         }
         add_target(id);
         pos = skip_separator(payload, pos + 1 + id.size());
@@ -284,7 +284,7 @@ class block_parser {
   bool parse_directive(std::string_view payload, std::size_t& pos, std::size_t line) {
     const std::string_view name = scan_id(payload, pos + 1);
     if (name != session_directive) {
-      return fail_line(line, "unknown Tellask directive " + quoted("!" + std::string(name)) +
+      return fail_line(line, "unknown Tellask directive " + backticked("!" + std::string(name)) +
                                  ": the only headline directive is `!tellaskSession <slug>`");
     }
     pos += 1 + name.size();
@@ -303,12 +303,12 @@ class block_parser {
                             (is_ascii_punct(payload[after]) && payload[after] != '_' && payload[after] != '-') ||
                             wide_punct_at(payload, after) > 0;
     if (slug.empty() || !clean_stop) {
-      return fail_line(line, "invalid session slug " + quoted(token) + " after `!tellaskSession`: a slug must match " +
-                                 std::string(id_grammar));
+      return fail_line(line, "invalid session slug " + backticked(token) +
+                                 " after `!tellaskSession`: a slug must match " + std::string(id_grammar));
     }
     if (!slug_.empty() && slug_ != slug) {
-      return fail_line(line, "Tellask headline has two session slugs " + quoted(slug_) + " and " + quoted(slug) +
-                                 ": a block takes at most one `!tellaskSession`");
+      return fail_line(line, "Tellask headline has two session slugs " + backticked(slug_) + " and " +
+                                 backticked(slug) + ": a block takes at most one `!tellaskSession`");
     }
     slug_ = std::string(slug);
     pos = skip_separator(payload, after);

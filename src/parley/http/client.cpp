@@ -8,6 +8,7 @@
 #include <cctype>
 #include <mutex>
 
+#include "parley/core/text.hpp"
 #include "parley/http/detail/cancel_guard.hpp"
 #include "parley/http/detail/connection_pool.hpp"
 #include "parley/http/detail/connector.hpp"
@@ -19,12 +20,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string pool_key(const url_parts& target, const std::optional<proxy_endpoint>& proxy) {
   std::string key = (target.tls ? "https://" : "http://") + target.authority;
   if (proxy) key += " via " + proxy->host + ":" + std::to_string(proxy->port) + " " + proxy->authorization;
@@ -35,7 +30,7 @@ std::string pool_key(const url_parts& target, const std::optional<proxy_endpoint
 
 std::string_view response::header(std::string_view name) const {
   for (const auto& field : headers) {
-    if (iequals(field.name, name)) return field.value;
+    if (iequals_ascii(field.name, name)) return field.value;
   }
   return {};
 }

@@ -11,12 +11,13 @@
 
 #include <openssl/ssl.h>
 
+#include "parley/http/detail/awaiting.hpp"
+
 namespace parley::http::detail {
 
 namespace {
 
 namespace http = beast::http;
-constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 
 std::string host_port(std::string_view host, std::uint16_t port) {
   const bool ipv6 = host.find(':') != std::string_view::npos;
@@ -27,8 +28,6 @@ error failure(const cancel_guard& guard, std::string message) {
   if (guard.fired()) return make_error(errc::cancelled, "request cancelled");
   return make_error(errc::provider_error, std::move(message));
 }
-
-std::string ms(std::chrono::milliseconds value) { return std::to_string(value.count()) + " ms"; }
 
 asio::awaitable<result<void>> connect_tcp(connection& conn, const std::string& host, std::uint16_t port,
                                           const connect_params& params, cancel_guard& guard) {

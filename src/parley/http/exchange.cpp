@@ -9,18 +9,17 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include <span>
 #include <limits>
+#include <span>
+
+#include "parley/http/detail/awaiting.hpp"
 
 namespace parley::http::detail {
 
 namespace {
 
 namespace bhttp = beast::http;
-constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;
-
-std::string ms(std::chrono::milliseconds value) { return std::to_string(value.count()) + " ms"; }
 
 bool has_line_break(std::string_view text) { return text.find_first_of("\r\n") != std::string_view::npos; }
 

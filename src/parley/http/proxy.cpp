@@ -8,6 +8,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "parley/core/text.hpp"
+
 namespace parley::http {
 
 namespace {
@@ -23,12 +25,6 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   return text;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 std::string base64(std::string_view in) {
@@ -58,7 +54,7 @@ result<proxy_endpoint> parse_proxy(std::string_view proxy_url) {
   if (text.find("://") == std::string::npos) text = "http://" + text;
   auto parsed = boost::urls::parse_uri(text);
   if (!parsed) return make_error(errc::config_error, "invalid proxy URL '" + text + "'");
-  if (!iequals(parsed->scheme(), "http")) {
+  if (!iequals_ascii(parsed->scheme(), "http")) {
     return make_error(errc::config_error, "unsupported proxy URL '" + text + "': only http:// proxies are supported");
   }
   proxy_endpoint endpoint;
@@ -94,9 +90,9 @@ bool bypasses_proxy(std::string_view no_proxy, std::string_view host) {
     }
     if (!entry.empty() && entry.front() == '.') entry.remove_prefix(1);
     if (entry.empty()) continue;
-    if (iequals(host, entry)) return true;
+    if (iequals_ascii(host, entry)) return true;
     if (host.size() > entry.size() && host[host.size() - entry.size() - 1] == '.' &&
-        iequals(host.substr(host.size() - entry.size()), entry)) {
+        iequals_ascii(host.substr(host.size() - entry.size()), entry)) {
       return true;
     }
   }

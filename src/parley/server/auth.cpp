@@ -7,17 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "parley/core/text.hpp"
+
 namespace parley::server {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
 
 std::string_view trim(std::string_view text) noexcept {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -59,7 +53,7 @@ bool token_equals(std::string_view expected, std::string_view presented) noexcep
 std::string_view bearer_token(std::string_view authorization_header) noexcept {
   const auto header = trim(authorization_header);
   constexpr std::string_view kScheme = "bearer";
-  if (header.size() <= kScheme.size() || !iequals(header.substr(0, kScheme.size()), kScheme)) return {};
+  if (header.size() <= kScheme.size() || !iequals_ascii(header.substr(0, kScheme.size()), kScheme)) return {};
   if (header[kScheme.size()] != ' ' && header[kScheme.size()] != '\t') return {};
   return trim(header.substr(kScheme.size()));
 }

@@ -32,7 +32,7 @@ struct post_message_request {
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.message_text("content", s.content, kEngineChecksSize);
-    r.text("msgId", s.msg_id, kEngineChecksSize);
+    r.name("msgId", s.msg_id, kEngineChecksSize);
     r.object("attachment", s.attachment);
   }
 };
@@ -54,15 +54,15 @@ struct create_dialog_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.text("memberId", s.member_id);
+    r.name("memberId", s.member_id);
     r.message_text("content", s.content, kEngineChecksSize);
-    r.text("title", s.title, kMaxTitleBytes);
-    r.text("taskDocPath", s.task_doc_path);
-    r.text("msgId", s.msg_id, kEngineChecksSize);
-    r.text("type", s.type);
+    r.name("title", s.title, kMaxTitleBytes);
+    r.name("taskDocPath", s.task_doc_path);
+    r.name("msgId", s.msg_id, kEngineChecksSize);
+    r.name("type", s.type);
     r.text_list("participants", s.participants, kMaxDialoguePeople);
     r.text_list("members", s.members, kMaxDialoguePeople);
-    r.text("host", s.host);
+    r.name("host", s.host);
     r.boolean("reuse", s.reuse);
     r.object("attachment", s.attachment);
   }

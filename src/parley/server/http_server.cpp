@@ -151,6 +151,9 @@ struct http_server::state {
     if (!answered.raw_content_type.empty()) co_return raw_reply(request, answered);
     auto response = json_reply(request, answered.status, answered.body);
     if (!answered.allow.empty()) response.set(http::field::allow, answered.allow);
+    if (answered.retry_after_seconds > 0) {
+      response.set(http::field::retry_after, std::to_string(answered.retry_after_seconds));
+    }
     co_return response;
   }
 

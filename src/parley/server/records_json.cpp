@@ -20,14 +20,14 @@ boost::json::value text_or_null(const std::string& text) {
   return boost::json::value(text);
 }
 
+}  // namespace
+
 // Stored metadata is always an object the reducer wrote; anything else shows as {}.
 boost::json::object metadata_of(const std::string& text) {
   auto parsed = parse_json(text);
   if (parsed && parsed->is_object()) return std::move(parsed->as_object());
   return {};
 }
-
-}  // namespace
 
 boost::json::object dialogue_json(const record_dialogue& d) {
   return {{"id", d.id},

@@ -9,6 +9,8 @@
 
 namespace parley::server {
 
+// A record's stored metadata text as the object it is ({} for anything else).
+boost::json::object metadata_of(const std::string& text);
 boost::json::object dialogue_json(const record_dialogue& d);
 boost::json::object session_json(const record_session& s);
 boost::json::object turn_json(const record_turn& t);

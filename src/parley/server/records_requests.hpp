@@ -40,7 +40,7 @@ struct open_session_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.required_text("dialogue_id", s.dialogue_id);
+    r.required_name("dialogue_id", s.dialogue_id);
     r.one_of("session_type", s.session_type, records_rules::kSessionTypes, "dialogue");
     r.text("description", s.description);
     r.one_of("created_by", s.created_by, records_rules::kRoles);
@@ -78,12 +78,12 @@ struct open_turn_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.required_text("session_id", s.session_id);
+    r.required_name("session_id", s.session_id);
     r.one_of("initiator_role", s.initiator_role, records_rules::kRoles);
     r.one_of("initiator", s.initiator, records_rules::kRoles);
     r.one_of("responder_role", s.responder_role, records_rules::kRoles);
     r.one_of("expected_responder", s.expected_responder, records_rules::kRoles);
-    r.text("turn_type", s.turn_type);
+    r.name("turn_type", s.turn_type);
     r.integer("expected_window_minutes", s.expected_window_minutes, 1, kMaxTurnWindowMinutes);
   }
   result<void> check() const;
@@ -126,16 +126,16 @@ struct record_message_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.text("turn_id", s.turn_id);
-    r.text("dialogue_id", s.dialogue_id);
-    r.text("session_id", s.session_id);
+    r.name("turn_id", s.turn_id);
+    r.name("dialogue_id", s.dialogue_id);
+    r.name("session_id", s.session_id);
     r.one_of("sender_role", s.sender_role, records_rules::kRoles);
-    r.text("sender_id", s.sender_id);
+    r.name("sender_id", s.sender_id);
     r.required_text("content", s.content, kMaxMessageContentBytes);
     r.one_of("content_type", s.content_type, records_rules::kWritableContentTypes, "text");
     r.object("content_meta", s.content_meta);
     r.object("metadata", s.metadata);
-    r.text("reply_to", s.reply_to);
+    r.name("reply_to", s.reply_to);
     r.one_of("target", s.target, records_rules::kUtteranceTargets);
     r.text("notes", s.notes);
   }
@@ -176,7 +176,7 @@ struct memory_link_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.required_text("memory_id", s.memory_id);
+    r.required_name("memory_id", s.memory_id);
   }
 };
 

@@ -7,17 +7,12 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/server/records_json.hpp"
 
 namespace parley::server {
 namespace {
 
 namespace json = boost::json;
-
-json::object metadata_of(const std::string& text) {
-  auto parsed = parse_json(text);
-  if (parsed && parsed->is_object()) return std::move(parsed->as_object());
-  return {};
-}
 
 // Who spoke, in order; a speaker who speaks several times in a row counts once.
 json::array role_sequence(const std::vector<record_message>& messages) {

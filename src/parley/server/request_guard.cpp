@@ -10,7 +10,7 @@ namespace {
 namespace ip = boost::asio::ip;
 
 // Echoed header values are cut short and stripped of control characters: the message is one line.
-std::string quoted(std::string_view value) {
+std::string quoted_value(std::string_view value) {
   constexpr std::size_t kMaxEchoed = 200;
   std::string out = "'";
   for (const char c : value.substr(0, kMaxEchoed)) out.push_back(std::iscntrl(static_cast<unsigned char>(c)) ? '?' : c);
@@ -138,7 +138,7 @@ result<std::string> normalize_host_name(std::string_view name, std::string_view 
   if (name.find(':') != std::string_view::npos && name.front() != '[') bracketed = "[" + bracketed + "]";
   auto canonical = canonical_host(bracketed);
   if (!canonical) {
-    return make_error(errc::invalid_argument, std::string(flag) + ": " + quoted(name) +
+    return make_error(errc::invalid_argument, std::string(flag) + ": " + quoted_value(name) +
                                                   " is not a host name or IP address (no scheme, no port)");
   }
   return std::move(*canonical);
@@ -171,9 +171,9 @@ std::optional<guard_refusal> request_guard::check(const guarded_request& request
   if (request.host) {
     host = parse_host_header(*request.host);
     if (!host || !allows_host(*host)) {
-      return refuse(
-          403, "bad_host",
-          "Host: " + quoted(*request.host) + " is not a name of this server (accept it with --allowed-host NAME)");
+      return refuse(403, "bad_host",
+                    "Host: " + quoted_value(*request.host) +
+                        " is not a name of this server (accept it with --allowed-host NAME)");
     }
   } else if (request.http_1_1) {
     return refuse(400, "bad_request", "Host: missing; HTTP/1.1 requires it");
@@ -186,7 +186,7 @@ std::optional<guard_refusal> request_guard::check(const guarded_request& request
     const auto origin = parse_origin(*request.origin);
     if (!origin || !host || !same_origin(*origin, *host)) {
       return refuse(403, "bad_origin",
-                    "Origin: " + quoted(*request.origin) +
+                    "Origin: " + quoted_value(*request.origin) +
                         " is neither this server's origin nor --cors-origin; pages of other sites may not "
                         "change anything here");
     }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/core/utf8.hpp"
 
@@ -43,7 +44,8 @@ void field_reader::fail(std::string_view name, std::string problem) {
   if (!problem_) problem_ = field_problem(name, problem);
 }
 
-bool field_reader::string_ok(std::string_view name, const boost::json::value& value, std::size_t max_bytes) {
+bool field_reader::string_ok(std::string_view name, const boost::json::value& value, std::size_t max_bytes,
+                             text_rule rule) {
   if (!value.is_string()) {
     fail(name, std::string("expected a string, got ") + json_kind_name(value));
     return false;
@@ -57,10 +59,34 @@ bool field_reader::string_ok(std::string_view name, const boost::json::value& va
     fail(name, std::to_string(text.size()) + " bytes, over the limit of " + std::to_string(max_bytes));
     return false;
   }
+  if (rule == text_rule::one_line) {
+    if (const auto bad = first_control_character(text)) {
+      fail(name, *bad + ": a name, id or title is one line of visible text");
+      return false;
+    }
+  }
   return true;
 }
 
+void field_reader::required_name(std::string_view name, std::string& out, std::size_t max_bytes) {
+  required_string(name, out, max_bytes, text_rule::one_line);
+}
+
+void field_reader::name(std::string_view name, std::string& out, std::size_t max_bytes) {
+  const auto* value = present(name);
+  if (value != nullptr && string_ok(name, *value, max_bytes, text_rule::one_line)) out.assign(value->get_string());
+}
+
+void field_reader::name(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes) {
+  const auto* value = present(name);
+  if (value != nullptr && string_ok(name, *value, max_bytes, text_rule::one_line)) out.emplace(value->get_string());
+}
+
 void field_reader::required_text(std::string_view name, std::string& out, std::size_t max_bytes) {
+  required_string(name, out, max_bytes, text_rule::any);
+}
+
+void field_reader::required_string(std::string_view name, std::string& out, std::size_t max_bytes, text_rule rule) {
   const auto* value = present(name);
   if (problem_) return;
   if (value == nullptr) return fail(name, "required, a non-empty string");
@@ -68,7 +94,7 @@ void field_reader::required_text(std::string_view name, std::string& out, std::s
     return fail(name, std::string("expected a non-empty string") +
                           (value->is_string() ? "" : std::string(", got ") + json_kind_name(*value)));
   }
-  if (string_ok(name, *value, max_bytes)) out.assign(value->get_string());
+  if (string_ok(name, *value, max_bytes, rule)) out.assign(value->get_string());
 }
 
 void field_reader::text(std::string_view name, std::string& out, std::size_t max_bytes) {
@@ -172,7 +198,7 @@ void field_reader::text_list(std::string_view name, std::vector<std::string>& ou
     if (!items[i].is_string() || items[i].get_string().empty()) {
       return fail(where, std::string("expected a non-empty string, got ") + json_kind_name(items[i]));
     }
-    if (!string_ok(where, items[i], kDefaultTextBytes)) return;
+    if (!string_ok(where, items[i], kDefaultTextBytes, text_rule::one_line)) return;
     out.emplace_back(items[i].get_string());
   }
 }

@@ -38,6 +38,12 @@ class field_reader {
 
   // A string that must be present and non-empty.
   void required_text(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
+  // Names, ids, titles and paths are one line of visible text: a control character (NUL, a line
+  // break, ESC ...) in one is refused, naming the field and the byte. Text fields (a message, a
+  // reason, a summary) keep every character, stored as sent and escaped wherever they are shown.
+  void required_name(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
+  void name(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
+  void name(std::string_view name, std::optional<std::string>& out, std::size_t max_bytes = kDefaultTextBytes);
   // A string; absent or null leaves `out` empty.
   void text(std::string_view name, std::string& out, std::size_t max_bytes = kDefaultTextBytes);
   // A string whose absence matters (nullopt when absent or null).
@@ -58,7 +64,7 @@ class field_reader {
   void integer(std::string_view name, std::optional<std::int64_t>& out, std::int64_t min, std::int64_t max);
   // A UTC ISO-8601 time, as milliseconds; nullopt when absent.
   void time(std::string_view name, std::optional<std::int64_t>& out);
-  // An array of non-empty strings, at most `max_items`; absent leaves it empty.
+  // An array of non-empty names (the rule of `name`), at most `max_items`; absent leaves it empty.
   void text_list(std::string_view name, std::vector<std::string>& out, std::size_t max_items);
   void boolean(std::string_view name, bool& out);
 
@@ -69,7 +75,10 @@ class field_reader {
  private:
   const boost::json::value* present(std::string_view name);
   void fail(std::string_view name, std::string problem);
-  bool string_ok(std::string_view name, const boost::json::value& value, std::size_t max_bytes);
+  enum class text_rule { any, one_line };
+  void required_string(std::string_view name, std::string& out, std::size_t max_bytes, text_rule rule);
+  bool string_ok(std::string_view name, const boost::json::value& value, std::size_t max_bytes,
+                 text_rule rule = text_rule::any);
 
   const boost::json::object& body_;
   std::vector<std::string_view> names_;

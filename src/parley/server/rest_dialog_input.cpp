@@ -55,9 +55,9 @@ struct answer_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.required_text("questionId", s.question_id);
+    r.required_name("questionId", s.question_id);
     r.message_text("content", s.content, std::numeric_limits<std::size_t>::max());  // the engine's limit applies
-    r.text("msgId", s.msg_id, std::numeric_limits<std::size_t>::max());             // to_user_input's limit applies
+    r.name("msgId", s.msg_id, std::numeric_limits<std::size_t>::max());             // to_user_input's limit applies
   }
 };
 

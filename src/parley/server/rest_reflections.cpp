@@ -25,7 +25,7 @@ struct reflection_request {
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.required_text("member_id", s.member_id, 256);
+    r.required_name("member_id", s.member_id, 256);
     r.required_text("goal", s.goal, kMaxGoalBytes);
     r.one_of("trigger_source", s.trigger_source, records_rules::kTriggerSources, "api");
   }

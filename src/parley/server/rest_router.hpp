@@ -31,8 +31,12 @@ struct rest_response {
   // Set for a response that is not JSON (an upload's bytes): sent as is with this Content-Type.
   std::string raw_content_type;
   std::string raw_body;
-  std::string allow;  // 405 only: the methods the path accepts, for the Allow header
+  std::string allow;            // 405 only: the methods the path accepts, for the Allow header
+  int retry_after_seconds = 0;  // 503 only: the Retry-After header, when above 0
 };
+
+// What a 503 of a store that cannot write tells the client to wait before trying again.
+inline constexpr int kStoreRetryAfterSeconds = 5;
 
 // Authenticates, routes and answers one request. Never throws; unexpected failures are 500s.
 boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request);

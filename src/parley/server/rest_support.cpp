@@ -31,6 +31,13 @@ rest_response error_response(const error& err) {
       return error_response(404, "not_found", err.message);
     case errc::conflict:
       return error_response(409, "conflict", err.message);
+    case errc::storage_full:
+      return error_response(507, "storage_full", err.message);
+    case errc::unavailable: {
+      auto refused = error_response(503, "unavailable", err.message);
+      refused.retry_after_seconds = kStoreRetryAfterSeconds;
+      return refused;
+    }
     default:
       return error_response(500, "internal", err.message);
   }

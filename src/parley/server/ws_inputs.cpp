@@ -26,6 +26,10 @@ const char* wire_error_code(errc code) {
       return "conflict";
     case errc::limit_exceeded:
       return "too_large";
+    case errc::storage_full:
+      return "storage_full";
+    case errc::unavailable:
+      return "unavailable";
     default:
       return "internal";
   }
@@ -45,7 +49,7 @@ struct user_message_packet {
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.text("content", s.content, std::numeric_limits<std::size_t>::max());  // the engine's limit, below
-    r.text("msgId", s.msg_id, kMaxIdBytes);
+    r.name("msgId", s.msg_id, kMaxIdBytes);
   }
 };
 
@@ -57,8 +61,8 @@ struct user_answer_packet {
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.text("content", s.content, std::numeric_limits<std::size_t>::max());
-    r.text("msgId", s.msg_id, kMaxIdBytes);
-    r.required_text("questionId", s.question_id, kMaxIdBytes);
+    r.name("msgId", s.msg_id, kMaxIdBytes);
+    r.required_name("questionId", s.question_id, kMaxIdBytes);
   }
 };
 

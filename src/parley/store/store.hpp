@@ -122,6 +122,13 @@ class store {
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }
+
+  // Where the process that writes this store serves its API (`parley serve`), so that CLI verbs
+  // that write go through it (data_dir_lock.hpp). A store with no such lock has nowhere to say it.
+  virtual result<void> announce_api(std::string_view /*url*/) { return ok(); }
+  // What opening the store found worth telling the user (a lock taken over from a process that
+  // died), one line each.
+  virtual std::vector<std::string> open_notices() const { return {}; }
 };
 
 struct sqlite_options {
@@ -143,12 +150,25 @@ struct sqlite_options {
   // opened; larger ones by their header and schema only (a damaged page is refused when it is
   // read), and whole by `parley check`, which opens with no limit.
   std::int64_t full_check_max_bytes = std::int64_t{256} << 20;
+  // What the process that opens the store for writing says it is doing, in the data directory's
+  // lock file (data_dir_lock.hpp): `parley serve` says "serve".
+  std::string writer_command = "open";
 };
 
 // Opens (creating if needed) `<dir>/parley.db`. Refuses a directory that is not writable and a
 // database that fails SQLite's integrity check (options.full_check_max_bytes), and never
 // overwrites an existing file it cannot read.
+// Takes the data directory's writer lock (data_dir_lock.hpp) first: while another process holds it,
+// fails with errc::conflict naming that process.
 result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const sqlite_options& options = {});
+// Opens `<dir>/parley.db` for reading only, whoever writes it meanwhile: writes nothing at all
+// (sqlite_store.hpp), and reads one snapshot, taken at open. With `log_as_projected` the log ends
+// where the projections do in that snapshot (they trail it by up to projection_lag while a writer
+// works), so the two agree (`parley check`). Refuses a store that is missing, damaged, or at a
+// schema version other than this binary's (migrating is writing: a verb that writes, or `parley
+// serve`, does it).
+result<std::unique_ptr<store>> open_sqlite_store_read_only(const std::string& dir, const sqlite_options& options = {},
+                                                           bool log_as_projected = false);
 std::unique_ptr<store> make_memory_store();
 
 }  // namespace parley

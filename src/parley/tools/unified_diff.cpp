@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::size_t kQuotedLineBytes = 120;
 
-std::string quoted(std::string_view text) { return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'"; }
+std::string quoted_excerpt(std::string_view text) { return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'"; }
 
 // "a/src/x.cpp\t2024-01-01 ..." -> "src/x.cpp"; "/dev/null" -> "".
 std::string diff_path(std::string_view written, std::string_view prefix) {
@@ -75,7 +75,7 @@ result<std::vector<file_diff>> parse_unified_diff(std::string_view patch) {
       continue;
     }
     if (i + 1 >= lines.size() || !line_body(lines[i + 1]).starts_with("+++ ")) {
-      return at_line(i + 2, "expected '+++ <new path>' after " + quoted(line));
+      return at_line(i + 2, "expected '+++ <new path>' after " + quoted_excerpt(line));
     }
     file_diff file;
     file.old_path = diff_path(line.substr(4), "a/");
@@ -85,7 +85,8 @@ result<std::vector<file_diff>> parse_unified_diff(std::string_view patch) {
     while (i < lines.size() && line_body(lines[i]).starts_with("@@ ")) {
       auto hunk = parse_hunk_header(line_body(lines[i]));
       if (!hunk) {
-        return at_line(i + 1, "expected a hunk header like '@@ -12,3 +12,4 @@', found " + quoted(line_body(lines[i])));
+        return at_line(i + 1,
+                       "expected a hunk header like '@@ -12,3 +12,4 @@', found " + quoted_excerpt(line_body(lines[i])));
       }
       ++i;
       std::size_t old_seen = 0;
@@ -105,7 +106,7 @@ result<std::vector<file_diff>> parse_unified_diff(std::string_view patch) {
             continue;
           }
           return at_line(i + 1, "in hunk " + hunk->header + ": a line must start with ' ', '-' or '+', found " +
-                                    quoted(body) + " (are the hunk's line counts right?)");
+                                    quoted_excerpt(body) + " (are the hunk's line counts right?)");
         }
         if (!body.empty()) body.remove_prefix(1);
         hunk->lines.push_back({kind, std::string(body), false});
@@ -124,7 +125,7 @@ result<std::vector<file_diff>> parse_unified_diff(std::string_view patch) {
       file.hunks.push_back(std::move(*hunk));
     }
     if (file.hunks.empty())
-      return at_line(i + 1, "no hunk ('@@ ... @@') after the header of " + quoted(line.substr(4)));
+      return at_line(i + 1, "no hunk ('@@ ... @@') after the header of " + quoted_excerpt(line.substr(4)));
     files.push_back(std::move(file));
   }
   if (files.empty())
@@ -147,11 +148,11 @@ std::string why_not_at(const std::vector<std::string>& file, std::size_t at, con
   for (std::size_t k = 0; k < old.size(); ++k) {
     if (at + k >= file.size()) {
       return "the file has only " + std::to_string(file.size()) + " lines, and the hunk expects " +
-             quoted(old[k]->text) + " at line " + std::to_string(at + k + 1);
+             quoted_excerpt(old[k]->text) + " at line " + std::to_string(at + k + 1);
     }
     if (line_body(file[at + k]) != old[k]->text) {
-      return "line " + std::to_string(at + k + 1) + " of the file is " + quoted(line_body(file[at + k])) +
-             " where the hunk expects " + quoted(old[k]->text) +
+      return "line " + std::to_string(at + k + 1) + " of the file is " + quoted_excerpt(line_body(file[at + k])) +
+             " where the hunk expects " + quoted_excerpt(old[k]->text) +
              ", and its lines match nowhere else after the previous hunk";
     }
   }

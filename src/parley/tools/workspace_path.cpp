@@ -9,10 +9,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string quoted(std::string_view path) { return "'" + std::string(path) + "'"; }
+std::string quoted_path(std::string_view path) { return "'" + std::string(path) + "'"; }
 
 error refuse(std::string_view path, std::string_view problem) {
-  return make_error(errc::invalid_argument, quoted(path) + " " + std::string(problem));
+  return make_error(errc::invalid_argument, quoted_path(path) + " " + std::string(problem));
 }
 
 // The Taskdoc refusal when some component of `relative` is a package, else nothing.

@@ -38,7 +38,7 @@ std::vector<std::string> texts(const std::vector<access::dir_glob>& globs) {
 // 15     model: m
 // 16     write_dirs: [notes]
 // 17     write_file_ext_names: [md, txt]
-constexpr std::string_view kTeam = R"(providers:
+constexpr std::string_view kAccessTeam = R"(providers:
   offline: {kind: scripted, script: script.yaml}
 access:
   write_dirs: [docs/**]
@@ -58,7 +58,7 @@ members:
 )";
 
 TEST_F(TeamFile, AccessKeysAreReadWithTheTeamDefaultReplacedKeyByKey) {
-  auto team = load(kTeam);
+  auto team = load(kAccessTeam);
   ASSERT_TRUE(team) << team.err().message;
   const auto& lead = team->members[0].access;
   EXPECT_EQ(texts(lead.write.allow_dirs), (std::vector<std::string>{"docs/**"}));
@@ -75,12 +75,12 @@ TEST_F(TeamFile, AccessKeysAreReadWithTheTeamDefaultReplacedKeyByKey) {
 }
 
 TEST_F(TeamFile, AMalformedPatternNamesItsEntry) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("secrets, "), 9, "/etc, ");
   EXPECT_EQ(error_of(text), at("11:20") +
                                 "members.lead.no_read_dirs[0]: pattern '/etc' is absolute; patterns are "
                                 "relative to the workspace root");
-  text = std::string(kTeam);
+  text = std::string(kAccessTeam);
   text.replace(text.find("[docs/**]"), 9, "[docs/**, a**]");
   EXPECT_EQ(error_of(text), at("4:25") +
                                 "access.write_dirs[1]: pattern 'a**' has '**' inside a segment ('a**'); "
@@ -88,7 +88,7 @@ TEST_F(TeamFile, AMalformedPatternNamesItsEntry) {
 }
 
 TEST_F(TeamFile, ABadExtensionNamesItsEntry) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("[md, txt]"), 9, "[md, tar.gz]");
   EXPECT_EQ(error_of(text), at("17:32") +
                                 "members.scribe.write_file_ext_names[1]: extension 'tar.gz' can never "
@@ -96,21 +96,21 @@ TEST_F(TeamFile, ABadExtensionNamesItsEntry) {
 }
 
 TEST_F(TeamFile, AnAllowEntryInsideADenyEntryIsAnOverlap) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("    no_read_dirs"), 0, "    read_dirs: [secrets/old]\n");
   // The inserted line is 11; the deny list moved to 12.
   EXPECT_EQ(error_of(text), at("11:17") +
                                 "members.lead.read_dirs[0]: pattern 'secrets/old' lies wholly inside "
                                 "'secrets' (members.lead.no_read_dirs[0] at 12:20), which is checked "
                                 "first, so it can never allow anything");
-  text = std::string(kTeam);
+  text = std::string(kAccessTeam);
   text.replace(text.find("    no_read_dirs"), 0, "    no_write_dirs: ['**']\n");
   // The team default write_dirs (line 4) is what can never apply now.
   EXPECT_EQ(error_of(text), at("4:16") +
                                 "access.write_dirs[0]: pattern 'docs/**' lies wholly inside '**' "
                                 "(members.lead.no_write_dirs[0] at 11:21), which is checked first, so it "
                                 "can never allow anything");
-  text = std::string(kTeam);
+  text = std::string(kAccessTeam);
   text.replace(text.find("[md, txt]"), 9, "[md, txt]\n    no_write_file_ext_names: [TXT]");
   EXPECT_EQ(error_of(text), at("17:32") +
                                 "members.scribe.write_file_ext_names[1]: extension 'txt' is also denied "
@@ -119,7 +119,7 @@ TEST_F(TeamFile, AnAllowEntryInsideADenyEntryIsAnOverlap) {
 }
 
 TEST_F(TeamFile, AReservedPlaceCannotBeAllowed) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("[notes]"), 7, "[notes, .minds/memory]");
   EXPECT_EQ(error_of(text), at("16:25") +
                                 "members.scribe.write_dirs[1]: pattern '.minds/memory' names a place no "
@@ -128,13 +128,13 @@ TEST_F(TeamFile, AReservedPlaceCannotBeAllowed) {
 }
 
 TEST_F(TeamFile, AnEmptyAllowListIsRefusedUnlessItLiftsAnInheritedOne) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("[md, txt]"), 9, "[]");
   EXPECT_EQ(error_of(text), at("17:27") +
                                 "members.scribe.write_file_ext_names: an empty list restricts nothing "
                                 "(every path is allowed, as if 'write_file_ext_names' were absent); leave "
                                 "the key out, or deny everything with no_write_file_ext_names");
-  text = std::string(kTeam);
+  text = std::string(kAccessTeam);
   text.replace(text.find("[notes]"), 7, "[]");
   auto team = load(text);
   ASSERT_TRUE(team) << team.err().message;
@@ -143,12 +143,12 @@ TEST_F(TeamFile, AnEmptyAllowListIsRefusedUnlessItLiftsAnInheritedOne) {
 }
 
 TEST_F(TeamFile, AccessValuesMustBeListsOfStrings) {
-  std::string text(kTeam);
+  std::string text(kAccessTeam);
   text.replace(text.find("[notes]"), 7, "notes");
   EXPECT_EQ(error_of(text), at("16:17") +
                                 "members.scribe.write_dirs: got 'notes' (expected a list of "
                                 "directory patterns)");
-  text = std::string(kTeam);
+  text = std::string(kAccessTeam);
   text.replace(text.find("access:\n"), 8, "access:\n  read_dir: [x]\n");
   EXPECT_EQ(error_of(text).substr(0, at("4:3").size()), at("4:3"));
 }

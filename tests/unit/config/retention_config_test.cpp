@@ -12,25 +12,25 @@ namespace {
 
 using RetentionConfig = testing::team_file_test;
 
-const std::string kTeam = R"(providers:
+const std::string kRetentionTeam = R"(providers:
   offline: {kind: scripted, script: script.yaml}
 members:
   lead: {persona: "You lead.", provider: offline, model: scripted}
 )";
 
 TEST_F(RetentionConfig, AbsentKeepsEverythingAndArchiveAfterDaysIsAPositiveCount) {
-  auto kept = load(kTeam);
+  auto kept = load(kRetentionTeam);
   ASSERT_TRUE(kept) << kept.err().message;
   EXPECT_EQ(kept->retention.archive_after_days, 0);
-  auto team = load("retention: {archive_after_days: 90}\n" + kTeam);
+  auto team = load("retention: {archive_after_days: 90}\n" + kRetentionTeam);
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->retention.archive_after_days, 90);
-  EXPECT_NE(error_of("retention: {archive_after_days: 0}\n" + kTeam)
+  EXPECT_NE(error_of("retention: {archive_after_days: 0}\n" + kRetentionTeam)
                 .find("retention.archive_after_days: got '0' (expected a positive integer)"),
             std::string::npos)
-      << error_of("retention: {archive_after_days: 0}\n" + kTeam);
-  EXPECT_NE(error_of("retention: {keep_days: 3}\n" + kTeam).find("keep_days"), std::string::npos)
-      << error_of("retention: {keep_days: 3}\n" + kTeam);
+      << error_of("retention: {archive_after_days: 0}\n" + kRetentionTeam);
+  EXPECT_NE(error_of("retention: {keep_days: 3}\n" + kRetentionTeam).find("keep_days"), std::string::npos)
+      << error_of("retention: {keep_days: 3}\n" + kRetentionTeam);
 }
 
 }  // namespace

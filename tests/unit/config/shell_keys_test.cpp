@@ -11,7 +11,7 @@ namespace {
 
 using ShellKeys = testing::team_file_test;
 
-constexpr std::string_view kTeam = R"(providers:
+constexpr std::string_view kShellTeam = R"(providers:
   offline: {kind: scripted, script: script.yaml}
 shell:
   allow: ["git *", "make"]
@@ -33,7 +33,7 @@ members:
 )";
 
 TEST_F(ShellKeys, TheTeamDefaultIsReplacedKeyByKey) {
-  auto team = load(kTeam);
+  auto team = load(kShellTeam);
   ASSERT_TRUE(team) << team.err().message;
   const auto& lead = team->members[0].shell;
   EXPECT_EQ(lead.allow, (std::vector<std::string>{"git *", "make"}));

@@ -50,5 +50,21 @@ TEST(Ids, DialogIdsAreSixteenHexDigitsAndIncrease) {
   }
 }
 
+TEST(FirstControlCharacter, NamesTheByteAndItsCodeAndPassesWhatIsAllowed) {
+  EXPECT_EQ(first_control_character("title"), std::nullopt);
+  EXPECT_EQ(first_control_character(std::string_view("t\0t", 3)), "control character U+0000 at byte 1");
+  EXPECT_EQ(first_control_character("a\x1b[31m"), "control character U+001B at byte 1");
+  EXPECT_EQ(first_control_character("del\x7f"), "control character U+007F at byte 3");
+  EXPECT_EQ(first_control_character("two\nlines\tok", "\t\n"), std::nullopt);
+  EXPECT_EQ(first_control_character("two\nlines", "\t"), "control character U+000A at byte 3");
+  EXPECT_EQ(first_control_character("caf\xc3\xa9"), std::nullopt);  // UTF-8 is text
+}
+
+TEST(IequalsAscii, IgnoresTheCaseOfAsciiLettersOnly) {
+  EXPECT_TRUE(iequals_ascii("Content-Type", "content-type"));
+  EXPECT_FALSE(iequals_ascii("Bearer", "Bearer "));
+  EXPECT_FALSE(iequals_ascii("\xc3\xa9", "\xc3\x89"));  // é and É differ beyond ASCII
+}
+
 }  // namespace
 }  // namespace parley

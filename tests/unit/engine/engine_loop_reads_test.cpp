@@ -36,7 +36,7 @@ using testing::temp_team;
 
 using journaling_store = parley::test::journaling_store;
 
-constexpr const char* kTeam =
+constexpr const char* kLoopReadsTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n"
     "  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic], self_reflection: true}\n"
@@ -219,7 +219,7 @@ struct engine_loop_reads : ::testing::Test {
     return shapes;
   }
 
-  temp_team files{kTeam, kScript};
+  temp_team files{kLoopReadsTeam, kScript};
   std::filesystem::path base;
 };
 using EngineLoopReads = engine_loop_reads;

@@ -22,7 +22,7 @@ namespace {
 namespace asio = boost::asio;
 using testing::temp_team;
 
-const char* kTeam =
+const char* kHierarchyTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n  lead: {persona: \"You lead.\", provider: offline, model: m, toolsets: [basic]}\n";
 
@@ -98,7 +98,7 @@ TEST(Hierarchy, ARoundThatOnlyTellasksIsCommittedWithTheSubdialogItCreates) {
 
 TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
   temp_team files(
-      kTeam,
+      kHierarchyTeam,
       "members:\n  lead:\n"
       "    - when: {last_tool: blue}\n      emit: [{saying: \"blue it is\"}]\n"
       "    - emit: [{tool_call: {name: askHuman, arguments: {tellaskContent: \"Colour?\\nPick one.\"}}}]\n");
@@ -135,7 +135,7 @@ TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
 }
 
 TEST(Hierarchy, RootsSubdialogsAndFbrAreOfferedTheirOwnDialogTools) {
-  temp_team files(kTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(kHierarchyTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
   const auto team = files.load();
   auto names_for = [&](boost::json::object created) {
     auto dialog = dialog_runtime::replay({test::typed_event("d", "r", 1, event_type::dialog_created, created, 0)});
@@ -163,7 +163,7 @@ TEST(Hierarchy, RootsSubdialogsAndFbrAreOfferedTheirOwnDialogTools) {
 }
 
 TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
-  temp_team files(kTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
+  temp_team files(kHierarchyTeam, "members: {lead: [{emit: [{saying: ok}]}]}\n");
   auto log = make_memory_store();
   const auto at = now_ms();
   std::vector<event> batch{
@@ -192,7 +192,7 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
 }
 
 TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) {
-  temp_team files(kTeam, "members: {lead: [{emit: [{saying: \"the whole answer\"}]}]}\n");
+  temp_team files(kHierarchyTeam, "members: {lead: [{emit: [{saying: \"the whole answer\"}]}]}\n");
   auto log = make_memory_store();
   const auto at = now_ms();
   std::vector<event> batch{

@@ -85,13 +85,13 @@ TEST(MultiModalInputParser, APromptIsItsInstructionAndMarkdownPlainText) {
       "AI记忆系统\n- 核心层：意识结构\nlink");
 }
 
-const char* kTeam =
+const char* kMultimodalTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n  seer: {persona: S, provider: offline, model: m, vision: true}\n"
     "  blind: {persona: B, provider: offline, model: m}\n";
 
 TEST(ContextBuilder, AnImageGoesAsMediaToAMemberWithVisionAndAsItsCaptionToOthers) {
-  engine::testing::temp_team files(kTeam,
+  engine::testing::temp_team files(kMultimodalTeam,
                                    "members: {seer: [{emit: [{saying: ok}]}], blind: [{emit: [{saying: ok}]}]}\n");
   auto loaded = config::load_team_file(files.dir() / "team.yaml");
   ASSERT_TRUE(loaded.has_value()) << loaded.err().message;

@@ -22,7 +22,7 @@ namespace {
 
 using testing::temp_team;
 
-constexpr const char* kTeam =
+constexpr const char* kRouterTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n"
     "  lead: {persona: L, provider: offline, model: m}\n"
@@ -77,7 +77,7 @@ class tellask_router_fixture : public ::testing::Test {
     return out;
   }
 
-  temp_team files{kTeam, ""};
+  temp_team files{kRouterTeam, ""};
   config::team_config team = files.load();
   std::unique_ptr<store> log = make_memory_store();
   boost::asio::io_context io;

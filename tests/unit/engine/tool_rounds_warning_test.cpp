@@ -31,23 +31,24 @@ std::string system_prompt_at(const std::string& team_yaml, std::int64_t round) {
   return request ? request->system_prompt : std::string();
 }
 
-constexpr const char* kTeam =
+constexpr const char* kRoundsTeam =
     "version: 1\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
     "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [basic], max_tool_rounds: 4}\n";
 
 TEST(ToolRoundsWarning, TheLastRoundsOfADriveSayHowManyAreLeft) {
-  EXPECT_EQ(system_prompt_at(kTeam, 1).find("max_tool_rounds"), std::string::npos);
-  EXPECT_EQ(system_prompt_at(kTeam, 2).find("max_tool_rounds"), std::string::npos);
-  EXPECT_NE(
-      system_prompt_at(kTeam, 3).find("## Rounds running out\n1 more round(s) after this one (max_tool_rounds = 4)"),
-      std::string::npos);
-  EXPECT_NE(system_prompt_at(kTeam, 4).find("## Last round\nThis is the last model round of this drive "
-                                            "(max_tool_rounds = 4): call no more tools"),
+  EXPECT_EQ(system_prompt_at(kRoundsTeam, 1).find("max_tool_rounds"), std::string::npos);
+  EXPECT_EQ(system_prompt_at(kRoundsTeam, 2).find("max_tool_rounds"), std::string::npos);
+  EXPECT_NE(system_prompt_at(kRoundsTeam, 3)
+                .find("## Rounds running out\n1 more round(s) after this one (max_tool_rounds = 4)"),
+            std::string::npos);
+  EXPECT_NE(system_prompt_at(kRoundsTeam, 4)
+                .find("## Last round\nThis is the last model round of this drive "
+                      "(max_tool_rounds = 4): call no more tools"),
             std::string::npos);
 }
 
 TEST(ToolRoundsWarning, ATeamInChineseIsToldInChinese) {
-  const std::string chinese = std::string(kTeam).replace(0, 10, "version: 1\nlanguage: zh\n");
+  const std::string chinese = std::string(kRoundsTeam).replace(0, 10, "version: 1\nlanguage: zh\n");
   EXPECT_NE(system_prompt_at(chinese, 4).find("这是本次驱动的最后一轮（max_tool_rounds = 4）"), std::string::npos);
 }
 

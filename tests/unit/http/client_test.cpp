@@ -7,6 +7,7 @@
 #include "parley/http/client.hpp"
 #include "support/fake_http_server.hpp"
 #include "support/run_awaitable.hpp"
+#include "support/text_contains.hpp"
 
 namespace parley::http {
 namespace {
@@ -16,7 +17,7 @@ using testing::fake_ending;
 using testing::fake_response;
 using testing::run_awaitable;
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+using parley::testing::contains;
 
 class http_client_test : public ::testing::Test {
  protected:

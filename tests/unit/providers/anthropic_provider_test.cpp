@@ -9,6 +9,7 @@
 #include "recording_sink.hpp"
 #include "support/fake_http_server.hpp"
 #include "support/run_awaitable.hpp"
+#include "support/text_contains.hpp"
 
 namespace parley::llm {
 namespace {
@@ -50,7 +51,7 @@ std::string message_end(std::string_view stop_reason, int output_tokens) {
          event("message_stop", R"({"type":"message_stop"})");
 }
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+using parley::testing::contains;
 
 class anthropic_provider_test : public ::testing::Test {
  protected:

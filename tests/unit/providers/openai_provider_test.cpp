@@ -14,6 +14,7 @@
 #include "recording_sink.hpp"
 #include "support/fake_http_server.hpp"
 #include "support/run_awaitable.hpp"
+#include "support/text_contains.hpp"
 
 namespace parley::llm {
 namespace {
@@ -35,7 +36,7 @@ std::string finish(std::string_view reason) {
   return sse_data(R"({"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":")" + std::string(reason) + R"("}]})");
 }
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+using parley::testing::contains;
 
 class openai_provider_test : public ::testing::Test {
  protected:

@@ -16,18 +16,12 @@ namespace parley {
 namespace {
 
 using test::dialog_script;
+using test::kEveryColumn;
+using test::kReadable;
+using test::open_or_fail;
 using test::temp_dir;
 
-constexpr const char* kEveryColumn = "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM events ORDER BY id";
-constexpr const char* kReadable = "SELECT * FROM events_readable ORDER BY id";
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
-}
-
-std::string quoted(const std::string& text) {
+std::string json_quoted(const std::string& text) {
   std::string out = "'";
   for (const char c : text) {
     out += c;
@@ -42,8 +36,8 @@ std::string insert_rows(const test::table_dump& rows) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (i > 0) sql += ",";
-    sql += "(" + r[0] + "," + quoted(r[1]) + "," + quoted(r[2]) + "," + r[3] + "," + quoted(r[4]) + "," + quoted(r[5]) +
-           "," + r[6] + ")";
+    sql += "(" + r[0] + "," + json_quoted(r[1]) + "," + json_quoted(r[2]) + "," + r[3] + "," + json_quoted(r[4]) + "," +
+           json_quoted(r[5]) + "," + r[6] + ")";
   }
   return sql;
 }

@@ -23,16 +23,10 @@ namespace parley {
 namespace {
 
 using test::dialog_script;
+using test::kEveryColumn;
+using test::kReadable;
+using test::open_or_fail;
 using test::temp_dir;
-
-constexpr const char* kEveryColumn = "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM events ORDER BY id";
-constexpr const char* kReadable = "SELECT * FROM events_readable ORDER BY id";
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
-}
 
 std::string long_json() {
   return R"({"course":1,"content":"You are the responder (tellaskee dialog) for this dialog; the tellasker )"

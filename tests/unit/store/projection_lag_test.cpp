@@ -15,6 +15,7 @@ namespace parley {
 namespace {
 
 using test::dialog_script;
+using test::open_or_fail;
 using test::temp_dir;
 
 // Projections that never catch up on their own within a test: only reads, flushes and the next
@@ -24,12 +25,6 @@ sqlite_options lagging() {
   options.projection_lag = std::chrono::hours(1);
   options.projection_batch_events = 1'000'000;
   return options;
-}
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& options) {
-  auto opened = open_sqlite_store(dir.str(), options);
-  EXPECT_TRUE(opened) << opened.err().message;
-  return opened ? std::move(*opened) : nullptr;
 }
 
 // A store whose log holds one realistic dialog, "d1" (10 events).
@@ -171,8 +166,12 @@ TEST(ProjectionLag, ProjectionsThatCannotCatchUpStopTheLogTakingMoreAndSayWhy) {
   ASSERT_NE(s, nullptr);
   dialog_script d("d1", "d1");
   ASSERT_TRUE(test::append_sync(*s, {d.created("alice")}));
-  ASSERT_TRUE(s->get_dialog("d1"));              // projected
+  ASSERT_TRUE(s->get_dialog("d1"));  // projected
+  // Broken while closed (an open store stops writing when another process changes its file).
+  s.reset();
   test::exec(dir.db_file(), "DROP TABLE turn");  // every user message opens a turn
+  s = open_or_fail(dir, options);
+  ASSERT_NE(s, nullptr);
 
   int acknowledged = 0;
   result<void> refused = ok();

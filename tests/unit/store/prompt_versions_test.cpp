@@ -14,6 +14,7 @@ namespace parley {
 namespace {
 
 using test::dialog_script;
+using test::open_or_fail;
 using test::temp_dir;
 namespace json = boost::json;
 
@@ -25,12 +26,6 @@ json::object prompt_payload(std::string_view version, std::string_view text, jso
 
 event prompt_event(dialog_script& d, std::string_view version, std::string_view text) {
   return d.next("prompt_logged", prompt_payload(version, text, {"tellask", "read_file"}));
-}
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
 }
 
 // Everything an event carries, its payload compared as encoded.

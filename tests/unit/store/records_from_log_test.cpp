@@ -19,14 +19,15 @@ namespace parley {
 namespace {
 
 namespace json = boost::json;
+using test::open_or_fail;
 using test::temp_dir;
 
 // The routes that read utterances and dialogue metadata, by every id they take.
-struct route_answers {
+struct derived_answers {
   std::vector<record_dialogue> dialogues;
   std::vector<record_system_utterance> utterances;
   std::vector<record_session> sessions;
-  bool operator==(const route_answers&) const = default;
+  bool operator==(const derived_answers&) const = default;
 };
 
 template <class Row>
@@ -35,8 +36,8 @@ void add_page(std::vector<Row>& into, const result<records_page<Row>>& page) {
   into.insert(into.end(), page->items.begin(), page->items.end());
 }
 
-route_answers answers_of(const temp_dir& dir) {
-  route_answers out;
+derived_answers derived_answers_of(const temp_dir& dir) {
+  derived_answers out;
   auto opened = sqlite::records_reader::open(dir.db_file());
   EXPECT_TRUE(opened) << opened.err().message;
   if (!opened) return out;
@@ -123,12 +124,6 @@ std::vector<std::vector<event>> from_log_history() {
   return out;
 }
 
-std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
-}
-
 void write_history(const temp_dir& dir) {
   auto s = open_or_fail(dir);
   ASSERT_NE(s, nullptr);
@@ -139,7 +134,7 @@ void write_history(const temp_dir& dir) {
 TEST(RecordsFromLog, OnlyWhatTheLogCannotGiveIsStoredAndTheRoutesReadItAsTheReducerWroteIt) {
   temp_dir dir;
   write_history(dir);
-  const auto answers = answers_of(dir);
+  const auto answers = derived_answers_of(dir);
 
   // Only the API's utterances whose values the log does not give keep a row.
   EXPECT_EQ(test::query(dir.db_file(),
@@ -183,7 +178,7 @@ TEST(RecordsFromLog, OnlyWhatTheLogCannotGiveIsStoredAndTheRoutesReadItAsTheRedu
 TEST(RecordsFromLog, AVersionTwentyOneStoreAnswersEveryRouteTheSameAfterTheMigrationAndAfterARebuild) {
   temp_dir dir;
   write_history(dir);
-  const auto written = answers_of(dir);
+  const auto written = derived_answers_of(dir);
   const auto projections = test::dump_projections(dir.db_file());
   const std::string stored_utterances = "SELECT count(*) FROM system_utterance";
   const std::string from_log_dialogues = "SELECT count(*) FROM dialogue WHERE metadata = ''";
@@ -203,11 +198,11 @@ TEST(RecordsFromLog, AVersionTwentyOneStoreAnswersEveryRouteTheSameAfterTheMigra
   EXPECT_EQ(test::query(dir.db_file(), stored_utterances), (test::table_dump{{"2"}}));
   EXPECT_NE(test::query(dir.db_file(), from_log_dialogues), (test::table_dump{{"0"}}));
   EXPECT_EQ(test::dump_projections(dir.db_file()), projections);
-  EXPECT_TRUE(answers_of(dir) == written);
+  EXPECT_TRUE(derived_answers_of(dir) == written);
 
   ASSERT_TRUE(s->rebuild_projections());
   EXPECT_EQ(test::dump_projections(dir.db_file()), projections);
-  EXPECT_TRUE(answers_of(dir) == written);
+  EXPECT_TRUE(derived_answers_of(dir) == written);
 }
 
 // A row whose values differ from what the log gives keeps them through the migration: an

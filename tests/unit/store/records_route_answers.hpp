@@ -108,12 +108,6 @@ inline route_answers answers_of(const temp_dir& dir) {
   return out;
 }
 
-inline std::unique_ptr<store> open_or_fail(const temp_dir& dir) {
-  auto s = open_sqlite_store(dir.str());
-  EXPECT_TRUE(s) << s.err().message;
-  return s ? std::move(*s) : nullptr;
-}
-
 // What version 21 stored: the utterances and dialogue metadata of version 23 put back
 // (records_v21_form.hpp), then a message names its event by (dialog_id, seq), and the views read
 // the text through that pair (records_v22.hpp). Leaves schema_version as it is.

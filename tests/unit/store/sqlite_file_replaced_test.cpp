@@ -31,7 +31,7 @@ class SqliteFileReplaced : public ::testing::Test {
       ADD_FAILURE() << "the append after the file changed succeeded";
       return {};
     }
-    EXPECT_EQ(first.err().code, errc::io_error);
+    EXPECT_EQ(first.err().code, errc::unavailable);  // a 503 over REST (docs/server.md)
     auto second = test::append_sync(*store_, {dialog_.user("later")});
     EXPECT_FALSE(second);
     if (!second) EXPECT_EQ(second.err().message, first.err().message);

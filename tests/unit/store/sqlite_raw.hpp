@@ -15,6 +15,11 @@ namespace parley::test {
 
 using table_dump = std::vector<std::vector<std::string>>;
 
+// Every event as the `events` view gives it, and as the readable view does, in log order.
+inline constexpr const char* kEveryColumn =
+    "SELECT id, dialog_id, root_id, seq, type, payload, ts_ms FROM events ORDER BY id";
+inline constexpr const char* kReadable = "SELECT * FROM events_readable ORDER BY id";
+
 // Every row of `sql`, every column as text, on a fresh connection to `db_file`.
 inline table_dump query(const std::string& db_file, const std::string& sql) {
   table_dump rows;

@@ -18,13 +18,8 @@ namespace parley {
 namespace {
 
 using test::dialog_script;
+using test::open_or_fail;
 using test::temp_dir;
-
-std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& options = {}) {
-  auto opened = open_sqlite_store(dir.str(), options);
-  EXPECT_TRUE(opened) << opened.err().message;
-  return opened ? std::move(*opened) : nullptr;
-}
 
 // The log keeps integer milliseconds; the view shows them as ISO-8601 text for the sqlite3 shell.
 TEST(SqliteStore, StoresPayloadAsJsonTextAndTimestampAsIso8601) {
@@ -557,9 +552,14 @@ TEST(SqliteStore, RebuildRestoresTamperedProjectionsAndAppendsContinue) {
   s->flush();
   const auto before = test::dump_projections(dir.db_file());
 
+  // Tampered with while no store has it open: an open store stops writing when another process
+  // changes its file (WriterAlone in one_writer_test.cpp).
+  s.reset();
   test::exec(dir.db_file(),
              "UPDATE dialogs SET title = 'tampered', last_seq = 999; DELETE FROM messages WHERE event_id % 2 = 0;");
   ASSERT_NE(test::dump_projections(dir.db_file()), before);
+  s = open_or_fail(dir);
+  ASSERT_NE(s, nullptr);
   ASSERT_TRUE(s->rebuild_projections());
   EXPECT_EQ(test::dump_projections(dir.db_file()), before);
 

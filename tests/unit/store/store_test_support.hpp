@@ -92,6 +92,13 @@ class dialog_script {
   std::int64_t ts_ms_;
 };
 
+// The store of `dir`, opened for writing; a test failure (and nullptr) when it cannot be.
+inline std::unique_ptr<store> open_or_fail(const temp_dir& dir, const sqlite_options& options = {}) {
+  auto opened = open_sqlite_store(dir.str(), options);
+  EXPECT_TRUE(opened) << opened.err().message;
+  return opened ? std::move(*opened) : nullptr;
+}
+
 // Appends and waits for the callback, whichever thread runs it.
 inline result<void> append_sync(store& s, std::vector<event> batch) {
   auto done = std::make_shared<std::promise<result<void>>>();

@@ -13,13 +13,14 @@
 
 #include "parley/tools/shell_command.hpp"
 #include "shell_fixture.hpp"
+#include "support/text_contains.hpp"
 
 namespace parley::tools {
 namespace {
 
 using ShellSandbox = testing::shell_fixture;
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using parley::testing::contains;
 
 // Empty when bwrap can make a sandbox here, else why not.
 std::string why_bwrap_cannot_run() {

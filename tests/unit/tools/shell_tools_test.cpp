@@ -8,13 +8,14 @@
 
 #include "parley/tools/shell_command.hpp"
 #include "shell_fixture.hpp"
+#include "support/text_contains.hpp"
 
 namespace parley::tools {
 namespace {
 
 using ShellTools = testing::shell_fixture;
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using parley::testing::contains;
 
 TEST_F(ShellTools, RunsACommandInTheWorkspaceAndAnswersItsExitAndOutput) {
   put("src/a.txt", "a");

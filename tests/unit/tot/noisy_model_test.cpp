@@ -57,7 +57,7 @@ TEST(TotNoisyModel, TheSameQuestionGetsTheSameAnswerAndTheSeedParameterDrawsAnot
   EXPECT_EQ(answers.size(), 2u);  // both judgements occur over eight samples at 50 %
 }
 
-explorer_options math_options() {
+explorer_options noisy_math_options() {
   const auto& d = defaults_for(task_type::math_reasoning);
   return {d.config, d.generation, d.evaluation, d.num_candidates};
 }
@@ -67,7 +67,7 @@ TEST(TotNoisyModel, ParleysSearchSolvesThroughTheProviderInterface) {
   model_generator generator(channel, {});
   model_evaluator evaluator(channel, {});
   game24::game24_task task;
-  explorer search(task, generator, evaluator, math_options());
+  explorer search(task, generator, evaluator, noisy_math_options());
   auto outcome = run_sync(search.run("t", "4 9 10 13", task_type::math_reasoning));
   EXPECT_TRUE(outcome.solved);
   EXPECT_EQ(outcome.complete.stats.llm_calls, channel.meter().calls);
@@ -81,7 +81,7 @@ TEST(TotNoisyModel, ProseRepliesAreSentBackWithTheParseErrorThenBecomeInvalidFor
   model_generator generator(channel, {});
   model_evaluator evaluator(channel, {});
   game24::game24_task task;
-  explorer search(task, generator, evaluator, math_options());
+  explorer search(task, generator, evaluator, noisy_math_options());
   auto outcome = run_sync(search.run("t", "4 9 10 13", task_type::math_reasoning));
   ASSERT_TRUE(outcome.failure);
   EXPECT_EQ(outcome.failure->code, error_code::invalid_format);

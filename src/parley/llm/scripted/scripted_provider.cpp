@@ -36,15 +36,15 @@ std::size_t chunk_end(std::string_view text, std::size_t pos, std::size_t chars)
 // Routes one segment's events to the thinking or the saying side of the sink and response.
 // finish() is explicit rather than a destructor: a coroutine destroyed while suspended must not
 // call into a sink that may be gone.
-class segment_writer {
+class scripted_segment {
  public:
-  segment_writer(bool thinking, stream_sink& sink, model_response& response)
+  scripted_segment(bool thinking, stream_sink& sink, model_response& response)
       : thinking_(thinking), sink_(sink), target_(thinking ? response.thinking : response.saying) {
     thinking_ ? sink_.on_thinking_start() : sink_.on_saying_start();
   }
   void finish() { thinking_ ? sink_.on_thinking_finish() : sink_.on_saying_finish(); }
-  segment_writer(const segment_writer&) = delete;
-  segment_writer& operator=(const segment_writer&) = delete;
+  scripted_segment(const scripted_segment&) = delete;
+  scripted_segment& operator=(const scripted_segment&) = delete;
 
   void chunk(std::string_view text) {
     target_.append(text);
@@ -164,7 +164,7 @@ boost::asio::awaitable<result<model_response>> scripted_provider::stream(const m
       continue;
     }
     const std::string_view text = expand_template(item.text, ctx, scratch);
-    segment_writer segment(item.what == emit_item::kind::thinking, sink, response);
+    scripted_segment segment(item.what == emit_item::kind::thinking, sink, response);
     for (std::size_t pos = 0; pos < text.size();) {
       if (timer && !control.stopped()) {
         timer->expires_after(delay);

@@ -12,7 +12,9 @@ namespace parley::sqlite {
 class caught_up_records final : public records_query {
  public:
   // `reader` is used under `read_mutex` (the store's, shared with its other read connection).
-  caught_up_records(sqlite_writer& writer, records_reader& reader, parley::mutex& read_mutex)
+  // `writer` is null for a store opened read-only: it cannot catch the projections up and reads
+  // them as the process that writes left them.
+  caught_up_records(sqlite_writer* writer, records_reader& reader, parley::mutex& read_mutex)
       : writer_(writer), reader_(reader), read_mutex_(read_mutex) {}
 
   result<std::optional<record_dialogue>> dialogue(std::string_view id) override {
@@ -74,12 +76,14 @@ class caught_up_records final : public records_query {
  private:
   template <class Read>
   auto caught_up(Read read) -> decltype(read()) {
-    if (auto current = writer_.catch_up(); !current) return std::move(current).err();
+    if (writer_ != nullptr) {
+      if (auto current = writer_->catch_up(); !current) return std::move(current).err();
+    }
     parley::lock_guard lock(read_mutex_);
     return read();
   }
 
-  sqlite_writer& writer_;
+  sqlite_writer* writer_;
   records_reader& reader_;
   parley::mutex& read_mutex_;
 };

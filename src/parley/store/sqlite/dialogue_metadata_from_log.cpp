@@ -21,12 +21,12 @@ bool all_plain(const std::vector<std::string>& texts) {
   return std::all_of(texts.begin(), texts.end(), [](const std::string& t) { return plain(t); });
 }
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string json_quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 // What json_extract gives of a non-empty array of plain strings: its minified text.
 std::string array_text(const std::vector<std::string>& texts) {
   std::string out = "[";
-  for (const std::string& t : texts) out += (out.size() > 1 ? "," : "") + quoted(t);
+  for (const std::string& t : texts) out += (out.size() > 1 ? "," : "") + json_quoted(t);
   return out + "]";
 }
 
@@ -66,13 +66,13 @@ bool dialogue_metadata_is_in_log(const std::string& metadata, std::string_view d
       !all_plain(created->humans) || !all_plain(created->members)) {
     return false;
   }
-  std::string text = "{\"dialogId\":" + quoted(ev.dialog_id) + ",\"rootId\":" + quoted(ev.root_id);
-  if (!created->title.empty()) text += ",\"title\":" + quoted(created->title);
-  if (created->call) text += ",\"callKind\":" + quoted(events::to_wire(*created->call));
+  std::string text = "{\"dialogId\":" + json_quoted(ev.dialog_id) + ",\"rootId\":" + json_quoted(ev.root_id);
+  if (!created->title.empty()) text += ",\"title\":" + json_quoted(created->title);
+  if (created->call) text += ",\"callKind\":" + json_quoted(events::to_wire(*created->call));
   if (!created->humans.empty()) text += ",\"humans\":" + array_text(created->humans);
   if (!created->members.empty()) text += ",\"members\":" + array_text(created->members);
   if (dialogue_type == "human_group_ai" && !created->member_id.empty())
-    text += ",\"host\":" + quoted(created->member_id);
+    text += ",\"host\":" + json_quoted(created->member_id);
   return metadata == text + "}";
 }
 

@@ -8,6 +8,7 @@
 #include "parley/core/time.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/model/event_codec.hpp"
+#include "parley/store/data_dir_lock.hpp"
 #include "parley/store/sqlite/prompt_versions.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
@@ -200,6 +201,9 @@ result<std::vector<repaired_event>> repair_damaged_events(const std::string& dir
   const std::string path = (std::filesystem::path(dir) / "parley.db").string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return make_error(errc::not_found, "no store at " + path);
+  // A repair writes: never while another process (a running server) holds the store.
+  auto lock = data_dir_lock::acquire(dir, "repair");
+  if (!lock) return std::move(lock).err();
   auto db = connection::open_read_write(path);
   if (!db) return std::move(db).err();
   PARLEY_TRY(db->exec("BEGIN IMMEDIATE"));

@@ -11,7 +11,7 @@ bool plain(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
 }
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string json_quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 std::string course_of(std::int64_t course) { return "{\"course\":" + std::to_string(course); }
 
@@ -19,7 +19,7 @@ std::string course_of(std::int64_t course) { return "{\"course\":" + std::to_str
 std::optional<std::string> tool_output_of(std::int64_t course, std::string_view call_id, std::string_view name,
                                           bool ok) {
   if (!plain(call_id) || !plain(name)) return std::nullopt;
-  return course_of(course) + ",\"callId\":" + quoted(call_id) + ",\"name\":" + quoted(name) +
+  return course_of(course) + ",\"callId\":" + json_quoted(call_id) + ",\"name\":" + json_quoted(name) +
          ",\"ok\":" + (ok ? "true" : "false");
 }
 
@@ -40,7 +40,7 @@ std::optional<std::string> canonical_metadata_of(const event& ev, std::string_vi
     if (!generation->tool_calls.empty()) text += ",\"toolCalls\":null";
     if (generation->prompt_version) {
       if (!plain(*generation->prompt_version)) return std::nullopt;
-      text += ",\"promptVersion\":" + quoted(*generation->prompt_version);
+      text += ",\"promptVersion\":" + json_quoted(*generation->prompt_version);
     }
     return text + "}";
   }
@@ -52,11 +52,12 @@ std::optional<std::string> canonical_metadata_of(const event& ev, std::string_vi
   if (const auto* reply = ev.as<events::reply_received>()) {
     if (!plain(reply->from_dialog_id)) return std::nullopt;
     if (content_type != "tool_output") {
-      return course_of(reply->course) + ",\"origin\":\"reply\",\"fromDialogId\":" + quoted(reply->from_dialog_id) + "}";
+      return course_of(reply->course) + ",\"origin\":\"reply\",\"fromDialogId\":" + json_quoted(reply->from_dialog_id) +
+             "}";
     }
     auto text = tool_output_of(reply->course, reply->call_id, events::to_wire(reply->name), reply->ok);
     if (!text) return std::nullopt;
-    return *text + ",\"fromDialogId\":" + quoted(reply->from_dialog_id) + "}";
+    return *text + ",\"fromDialogId\":" + json_quoted(reply->from_dialog_id) + "}";
   }
   return std::nullopt;
 }
@@ -64,7 +65,7 @@ std::optional<std::string> canonical_metadata_of(const event& ev, std::string_vi
 std::string dialogue_metadata_to_store(const std::string& metadata, std::string_view dialog_id,
                                        std::string_view root_id) {
   if (!plain(dialog_id) || !plain(root_id)) return metadata;
-  const std::string prefix = "{\"dialogId\":" + quoted(dialog_id) + ",\"rootId\":" + quoted(root_id);
+  const std::string prefix = "{\"dialogId\":" + json_quoted(dialog_id) + ",\"rootId\":" + json_quoted(root_id);
   if (metadata.size() <= prefix.size() || metadata.compare(0, prefix.size(), prefix) != 0 || metadata.back() != '}') {
     return metadata;
   }

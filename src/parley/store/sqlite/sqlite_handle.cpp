@@ -16,6 +16,8 @@ errc errc_from_sqlite(int code) noexcept {
       return errc::corrupt;
     case SQLITE_CONSTRAINT:
       return errc::conflict;
+    case SQLITE_FULL:
+      return errc::storage_full;
     default:
       return errc::io_error;
   }

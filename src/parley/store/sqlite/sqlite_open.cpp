@@ -85,13 +85,8 @@ result<void> quick_check(connection& db, const std::string& path) {
 }
 
 // Runs on a read-only connection so a damaged file (or one that is not a database at all) is
-// refused without SQLite ever writing to it (beyond the crash recovery above, which only a file
-// with a journal or WAL of ours beside it gets).
-result<void> check_existing(const std::string& path, std::int64_t full_check_max_bytes) {
-  if (auto recovered = recover_after_crash(path); !recovered) {
-    if (recovered.err().code == errc::corrupt) return corrupt_file(path, recovered.err().message);
-    return std::move(recovered).err();
-  }
+// refused without SQLite ever writing to it. Returns the schema version it found.
+result<std::int64_t> check_readable(const std::string& path, std::int64_t full_check_max_bytes) {
   auto db = connection::open_read_only(path);
   if (!db) {
     if (db.err().code == errc::corrupt) return corrupt_file(path, db.err().message);
@@ -118,6 +113,18 @@ result<void> check_existing(const std::string& path, std::int64_t full_check_max
       return make_error(errc::conflict, "database " + path + " is not a parley store (no schema_version table)");
     }
   }
+  return *version;
+}
+
+// The crash recovery above (which only a file with a journal or WAL of ours beside it gets), then
+// the read-only checks.
+result<void> check_existing(const std::string& path, std::int64_t full_check_max_bytes) {
+  if (auto recovered = recover_after_crash(path); !recovered) {
+    if (recovered.err().code == errc::corrupt) return corrupt_file(path, recovered.err().message);
+    return std::move(recovered).err();
+  }
+  auto version = check_readable(path, full_check_max_bytes);
+  if (!version) return std::move(version).err();
   return ok();
 }
 
@@ -188,6 +195,9 @@ void reserve_wal(const connection& db, std::int64_t bytes) {
 
 result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const sqlite_options& options) {
   PARLEY_TRY(prepare_directory(dir));
+  // Before anything reads or writes the database: one writer per store.
+  auto lock = data_dir_lock::acquire(dir, options.writer_command);
+  if (!lock) return std::move(lock).err();
   const std::string path = (fs::path(dir) / kDatabaseFile).string();
 
   std::error_code ec;
@@ -214,12 +224,43 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   if (!records) return std::move(records).err();
   auto writer = sqlite::sqlite_writer::start(std::move(*db), options);
   if (!writer) return std::move(writer).err();
-  auto opened = std::make_unique<sqlite::sqlite_store>(std::move(*writer), std::move(*reader), std::move(*records));
+  auto opened = std::make_unique<sqlite::sqlite_store>(std::move(*lock), std::move(*writer), std::move(*reader),
+                                                       std::move(*records), path);
   // A log written before the records existed: derive them from it once, now.
   if (*version_before > 0 && *version_before < sqlite::records_schema_version()) {
     PARLEY_TRY(opened->rebuild_projections());
   }
   return std::unique_ptr<store>(std::move(opened));
+}
+
+result<std::unique_ptr<store>> open_sqlite_store_read_only(const std::string& dir, const sqlite_options& options,
+                                                           bool log_as_projected) {
+  const std::string path = (fs::path(dir) / kDatabaseFile).string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return make_error(errc::not_found, "no store at " + path);
+  if (!fs::is_regular_file(path, ec)) return make_error(errc::io_error, path + " is not a regular file");
+  // A rollback journal beside the file is a writer that died mid-transaction: only a writer may
+  // roll it back (a WAL is read as it is, whoever wrote it).
+  if (fs::exists(path + "-journal", ec)) {
+    return make_error(errc::conflict, "database " + path +
+                                          " was left mid-transaction by a process that died; a verb that writes "
+                                          "(or `parley serve`) recovers it first");
+  }
+  auto version = check_readable(path, options.full_check_max_bytes);
+  if (!version) return std::move(version).err();
+  if (*version != sqlite::latest_schema_version()) {
+    return make_error(errc::conflict, "database " + path + " has schema version " + std::to_string(*version) +
+                                          " and this binary reads version " +
+                                          std::to_string(sqlite::latest_schema_version()) +
+                                          "; a verb that writes (or `parley serve`) migrates it first");
+  }
+  auto reader = sqlite::sqlite_reader::open(
+      path, log_as_projected ? sqlite::reader_view::projected_snapshot : sqlite::reader_view::snapshot);
+  if (!reader) return std::move(reader).err();
+  auto records = sqlite::records_reader::open(path);
+  if (!records) return std::move(records).err();
+  return std::unique_ptr<store>(
+      std::make_unique<sqlite::sqlite_store>(std::nullopt, nullptr, std::move(*reader), std::move(*records), path));
 }
 
 }  // namespace parley

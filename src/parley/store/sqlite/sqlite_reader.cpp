@@ -63,26 +63,43 @@ result<std::vector<T>> collect(statement& stmt, Read read) {
 
 }  // namespace
 
-result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path) {
+result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path, reader_view view) {
   std::unique_ptr<sqlite_reader> reader(new sqlite_reader());
   auto db = connection::open_read_only(path);
   if (!db) return std::move(db).err();
   {
     parley::lock_guard lock(reader->mutex_);  // nobody else has it yet; the analysis is told so
     reader->db_ = std::move(*db);
+    if (view != reader_view::live) PARLEY_TRY(reader->pin_snapshot(view == reader_view::projected_snapshot));
     PARLEY_TRY(reader->prepare_all());
   }
   return reader;
 }
 
+// A read transaction left open: every later statement reads the database as it was at its first
+// read, the watermark's. SQLite's WAL keeps that snapshot readable while the writer goes on.
+result<void> sqlite_reader::pin_snapshot(bool log_as_projected) {
+  PARLEY_TRY(db_.exec("BEGIN"));
+  auto watermark = db_.prepare("SELECT event_id FROM projected_through", false);
+  if (!watermark) return std::move(watermark).err();
+  auto found = watermark->step();
+  if (!found) return std::move(found).err();
+  if (!*found) return make_error(errc::corrupt, "database " + db_.path() + " has no projection watermark");
+  if (log_as_projected) through_event_id_ = watermark->int_at(0);
+  return ok();
+}
+
 result<void> sqlite_reader::prepare_all() {
+  // A snapshot reader's log ends where its projections do (a number it read itself, not input).
+  const std::string through = through_event_id_ ? " AND e.id <= " + std::to_string(*through_event_id_) : "";
   const std::string events = "SELECT " + event_columns() + " FROM events_stored AS e";
   const std::string dialogs = "SELECT " + std::string(kDialogColumns) + " FROM dialogs";
   // A dialog's messages are found through the log's (dialog_id, seq) index.
   const std::string messages =
       "SELECT " + event_columns() + ", m.course FROM events_stored AS e JOIN messages AS m ON m.event_id = e.id";
-  PARLEY_TRY(prepare_into(db_, events_of_dialog_, events + " WHERE e.dialog_id = ?1 AND e.seq > ?2 ORDER BY e.seq"));
-  PARLEY_TRY(prepare_into(db_, all_events_, events + " ORDER BY e.id"));
+  PARLEY_TRY(prepare_into(db_, events_of_dialog_,
+                          events + " WHERE e.dialog_id = ?1 AND e.seq > ?2" + through + " ORDER BY e.seq"));
+  PARLEY_TRY(prepare_into(db_, all_events_, events + " WHERE 1" + through + " ORDER BY e.id"));
   PARLEY_TRY(prepare_into(db_, get_dialog_, dialogs + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db_, messages_all_, messages + " WHERE e.dialog_id = ?1 ORDER BY e.seq"));
   PARLEY_TRY(

@@ -19,10 +19,18 @@
 
 namespace parley::sqlite {
 
+// What a reader sees. A writer's own reader reads live: its store catches the projections up before
+// each read. A process that only reads (the CLI beside a running server) cannot catch them up, so
+// it reads one snapshot for its whole life (`snapshot`: the log may be a few milliseconds ahead of
+// the projections there, as they trail it), or one whose log ends where the projections do
+// (`projected_snapshot`, the watermark in `projected_through`): the log and the projections then
+// agree, as `parley check` needs, whatever the writer is doing meanwhile.
+enum class reader_view { live, snapshot, projected_snapshot };
+
 class sqlite_reader {
  public:
   // Opens `path` read-only; the writer must have created and migrated it.
-  static result<std::unique_ptr<sqlite_reader>> open(const std::string& path);
+  static result<std::unique_ptr<sqlite_reader>> open(const std::string& path, reader_view view = reader_view::live);
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq);
   result<std::vector<event>> read_all_events();
@@ -39,6 +47,7 @@ class sqlite_reader {
   static constexpr std::size_t kFilterCombinations = 128;  // one bit per dialog_filter condition
 
   sqlite_reader() = default;
+  result<void> pin_snapshot(bool log_as_projected) PARLEY_REQUIRES(mutex_);
   result<void> prepare_all() PARLEY_REQUIRES(mutex_);
   result<statement*> list_statement(const dialog_filter& filter) PARLEY_REQUIRES(mutex_);
   result<statement*> root_statement(unsigned shape) PARLEY_REQUIRES(mutex_);
@@ -48,6 +57,9 @@ class sqlite_reader {
   parley::mutex mutex_;
   // Opened and prepared before the reader is shared; used under mutex_ after that.
   connection db_ PARLEY_GUARDED_BY(mutex_);
+  // With reader_view::projected_snapshot, the last event the snapshot's projections include; the
+  // log's statements read no further. nullopt for the other views.
+  std::optional<std::int64_t> through_event_id_ PARLEY_GUARDED_BY(mutex_);
   statement events_of_dialog_ PARLEY_GUARDED_BY(mutex_), all_events_ PARLEY_GUARDED_BY(mutex_),
       get_dialog_ PARLEY_GUARDED_BY(mutex_), messages_all_ PARLEY_GUARDED_BY(mutex_),
       messages_of_course_ PARLEY_GUARDED_BY(mutex_), input_by_msg_id_ PARLEY_GUARDED_BY(mutex_);

@@ -22,15 +22,15 @@
 namespace parley::sqlite {
 namespace {
 
-constexpr unsigned kByStatus = 1;
-constexpr unsigned kByMember = 2;
-constexpr unsigned kByViewer = 4;
-constexpr unsigned kViewerSeesUnowned = 8;
-constexpr unsigned kByIndexedText = 16;  // three characters or more: the trigram indexes answer
-constexpr unsigned kByShortText = 32;    // fewer: a trigram index cannot, so titles and messages are read
-constexpr unsigned kAfterKey = 64;
-constexpr unsigned kCount = 128;     // count(*) of the filtered roots instead of a page
-constexpr unsigned kWindowed = 256;  // the text tested row by row over a window of the newest roots
+constexpr unsigned kRootsByStatus = 1;
+constexpr unsigned kRootsByMember = 2;
+constexpr unsigned kRootsByViewer = 4;
+constexpr unsigned kRootsViewerSeesUnowned = 8;
+constexpr unsigned kRootsByIndexedText = 16;  // three characters or more: the trigram indexes answer
+constexpr unsigned kRootsByShortText = 32;    // fewer: a trigram index cannot, so titles and messages are read
+constexpr unsigned kRootsAfterKey = 64;
+constexpr unsigned kRootsCount = 128;     // count(*) of the filtered roots instead of a page
+constexpr unsigned kRootsWindowed = 256;  // the text tested row by row over a window of the newest roots
 
 // How many of the newest roots a text filter tests one by one before it asks the indexes.
 std::int64_t window_for(std::int64_t limit) { return std::max<std::int64_t>(200, 4 * (limit + 1)); }
@@ -43,11 +43,11 @@ std::size_t utf8_length(std::string_view text) {
 
 unsigned shape_of(const root_listing& listing) {
   unsigned shape = 0;
-  if (listing.status) shape |= kByStatus;
-  if (!listing.member_id.empty()) shape |= kByMember;
-  if (listing.viewer) shape |= kByViewer | (listing.viewer->sees_unowned ? kViewerSeesUnowned : 0U);
-  if (!listing.text.empty()) shape |= utf8_length(listing.text) >= 3 ? kByIndexedText : kByShortText;
-  if (listing.after) shape |= kAfterKey;
+  if (listing.status) shape |= kRootsByStatus;
+  if (!listing.member_id.empty()) shape |= kRootsByMember;
+  if (listing.viewer) shape |= kRootsByViewer | (listing.viewer->sees_unowned ? kRootsViewerSeesUnowned : 0U);
+  if (!listing.text.empty()) shape |= utf8_length(listing.text) >= 3 ? kRootsByIndexedText : kRootsByShortText;
+  if (listing.after) shape |= kRootsAfterKey;
   return shape;
 }
 
@@ -63,22 +63,22 @@ const std::string& root_mentions() {
   return sql;
 }
 
-// Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text (kByIndexedText: its trigrams' query), ?5/?6
-// the key to start after, ?7 limit, ?8 offset, ?9 the window (kWindowed), ?10 the text (kByIndexedText).
+// Parameters: ?1 status, ?2 member, ?3 viewer, ?4 text (kRootsByIndexedText: its trigrams' query), ?5/?6
+// the key to start after, ?7 limit, ?8 offset, ?9 the window (kRootsWindowed), ?10 the text (kRootsByIndexedText).
 std::string root_sql(unsigned shape) {
-  const bool windowed = (shape & kWindowed) != 0;
-  const std::string select = (shape & kCount) != 0 ? "SELECT count(*)" : "SELECT " + std::string(kDialogColumns);
+  const bool windowed = (shape & kRootsWindowed) != 0;
+  const std::string select = (shape & kRootsCount) != 0 ? "SELECT count(*)" : "SELECT " + std::string(kDialogColumns);
   std::string sql = windowed ? "SELECT *" : select;
   // Spelled as the partial indexes of version 8 are, so that SQLite uses them.
   sql += " FROM dialogs WHERE parent_id = ''";
-  if ((shape & kByStatus) != 0) sql += " AND status = ?1";
-  if ((shape & kByMember) != 0) sql += " AND member_id = ?2";
-  if ((shape & kByViewer) != 0) {
+  if ((shape & kRootsByStatus) != 0) sql += " AND status = ?1";
+  if ((shape & kRootsByMember) != 0) sql += " AND member_id = ?2";
+  if ((shape & kRootsByViewer) != 0) {
     // `humans` is the comma-joined ids of the root's people (row_codec); user ids hold no comma.
     sql += " AND (instr(',' || humans || ',', ',' || ?3 || ',') > 0";
-    sql += (shape & kViewerSeesUnowned) != 0 ? " OR humans = '')" : ")";
+    sql += (shape & kRootsViewerSeesUnowned) != 0 ? " OR humans = '')" : ")";
   }
-  if ((shape & kByIndexedText) != 0) {
+  if ((shape & kRootsByIndexedText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE root_title_fts MATCH ?4"
         " AND instr(parley_trigram_fold(title), parley_trigram_fold(?10)) > 0"
@@ -88,7 +88,7 @@ std::string root_sql(unsigned shape) {
         " (SELECT rowid FROM message_fts WHERE message_fts MATCH ?4"
         " AND instr(parley_trigram_fold(content), parley_trigram_fold(?10)) > 0) AND m.sender_role = 'human')";
   }
-  if ((shape & kByShortText) != 0) {
+  if ((shape & kRootsByShortText) != 0) {
     sql +=
         " AND id IN (SELECT dialog_id FROM root_title_fts WHERE instr(lower(title), ?4) > 0"
         " UNION SELECT " +
@@ -97,8 +97,8 @@ std::string root_sql(unsigned shape) {
         " AND instr(lower(" +
         std::string(kMessageContentSql) + "), ?4) > 0)";
   }
-  if ((shape & kCount) != 0) return sql;
-  if ((shape & kAfterKey) != 0) sql += " AND (created_at_ms, id) < (?5, ?6)";
+  if ((shape & kRootsCount) != 0) return sql;
+  if ((shape & kRootsAfterKey) != 0) sql += " AND (created_at_ms, id) < (?5, ?6)";
   if (windowed) {
     sql = select + " FROM (" + sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?9) AS d WHERE " + root_mentions();
   }
@@ -114,16 +114,16 @@ std::string ascii_lowercase(std::string_view text) {
 }
 
 void bind_filters(statement& stmt, const root_listing& listing, unsigned shape) {
-  if ((shape & kByStatus) != 0) stmt.bind_text(1, events::to_wire(*listing.status));
-  if ((shape & kByMember) != 0) stmt.bind_text(2, listing.member_id);
-  if ((shape & kByViewer) != 0) stmt.bind_text(3, listing.viewer->user_id);
-  if ((shape & kByIndexedText) != 0) {
+  if ((shape & kRootsByStatus) != 0) stmt.bind_text(1, events::to_wire(*listing.status));
+  if ((shape & kRootsByMember) != 0) stmt.bind_text(2, listing.member_id);
+  if ((shape & kRootsByViewer) != 0) stmt.bind_text(3, listing.viewer->user_id);
+  if ((shape & kRootsByIndexedText) != 0) {
     // The indexes keep no positions (schema 18): the rows holding every trigram of the text, each
     // then tested for the text itself (trigram_text.hpp), are the rows its phrase found.
     stmt.bind_text_copy(4, trigram_match_of(listing.text));
     stmt.bind_text(10, listing.text);
   }
-  if ((shape & (kByShortText | kWindowed)) != 0) stmt.bind_text_copy(4, ascii_lowercase(listing.text));
+  if ((shape & (kRootsByShortText | kRootsWindowed)) != 0) stmt.bind_text_copy(4, ascii_lowercase(listing.text));
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ result<statement*> sqlite_reader::root_statement(unsigned shape) {
   return &stmt;
 }
 
-// One page of the query of `shape`; `window`, the number of newest roots a kWindowed query tests.
+// One page of the query of `shape`; `window`, the number of newest roots a kRootsWindowed query tests.
 result<root_page> sqlite_reader::root_page_of(const root_listing& listing, unsigned shape, std::int64_t window) {
   const std::int64_t limit = listing.limit > 0 ? listing.limit : 1;
   root_page page;
@@ -149,7 +149,7 @@ result<root_page> sqlite_reader::root_page_of(const root_listing& listing, unsig
   }
   query.bind_int(7, limit + 1);  // one more than the page says whether another follows
   query.bind_int(8, listing.offset > 0 ? listing.offset : 0);
-  if ((shape & kWindowed) != 0) query.bind_int(9, window);
+  if ((shape & kRootsWindowed) != 0) query.bind_int(9, window);
   for (;;) {
     auto has_row = query.step();
     if (!has_row) return std::move(has_row).err();
@@ -168,12 +168,12 @@ result<root_page> sqlite_reader::root_page_of(const root_listing& listing, unsig
 result<root_page> sqlite_reader::list_roots(const root_listing& listing) {
   const unsigned shape = shape_of(listing);
   const std::int64_t limit = listing.limit > 0 ? listing.limit : 1;
-  const unsigned text_shapes = kByIndexedText | kByShortText;
+  const unsigned text_shapes = kRootsByIndexedText | kRootsByShortText;
   parley::lock_guard lock(mutex_);
   std::optional<root_page> page;
   if ((shape & text_shapes) != 0 && listing.offset <= 0) {
     // A common term fills the page from the newest roots; a rare one leaves it short and goes on.
-    auto windowed = root_page_of(listing, (shape & ~text_shapes) | kWindowed, window_for(limit));
+    auto windowed = root_page_of(listing, (shape & ~text_shapes) | kRootsWindowed, window_for(limit));
     if (!windowed) return std::move(windowed).err();
     if (windowed->more) page = std::move(*windowed);
   }
@@ -186,7 +186,7 @@ result<root_page> sqlite_reader::list_roots(const root_listing& listing) {
   // term, far more than the page — so `total` comes only when the page is the last one.
   const bool cheap_total = (shape & text_shapes) == 0 || !page->more;
   if (listing.with_total && cheap_total) {
-    const unsigned count_shape = (shape & ~kAfterKey) | kCount;
+    const unsigned count_shape = (shape & ~kRootsAfterKey) | kRootsCount;
     auto found = root_statement(count_shape);
     if (!found) return std::move(found).err();
     statement& count = **found;

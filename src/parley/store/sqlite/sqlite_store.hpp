@@ -1,5 +1,10 @@
 // The SQLite store: glue between the writer thread (appends, rebuild) and the read connections.
 // Every read first waits for the batches appended before it and catches the projections up.
+//
+// Opened read-only (open_sqlite_store_read_only: the CLI's reading verbs beside a running server,
+// issue 36) it has no writer: nothing is ever written — no migration, no projection catch-up, no
+// checkpoint — so the process that writes is never disturbed; its reader reads one snapshot
+// (reader_view) and appends fail, naming the reason.
 // Reads may come from several threads (the event loop, the server's read thread, the writer's
 // callbacks): the read connections are used by one at a time, under `read_mutex_`, which is taken
 // only once the catch-up is done, so no thread waits for a commit while holding it.
@@ -7,6 +12,7 @@
 
 #include <memory>
 
+#include "parley/store/data_dir_lock.hpp"
 #include "parley/store/sqlite/caught_up_records.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
@@ -17,8 +23,10 @@ namespace parley::sqlite {
 
 class sqlite_store final : public store {
  public:
-  sqlite_store(std::unique_ptr<sqlite_writer> writer, std::unique_ptr<sqlite_reader> reader,
-               std::unique_ptr<records_reader> records);
+  // `lock` is the data directory's writer lock, held for as long as the store is open; `writer`
+  // null (and no lock) opens the store read-only.
+  sqlite_store(std::optional<data_dir_lock> lock, std::unique_ptr<sqlite_writer> writer,
+               std::unique_ptr<sqlite_reader> reader, std::unique_ptr<records_reader> records, std::string path);
   // Drains and commits everything queued (every callback runs) before closing the connections.
   ~sqlite_store() override;
 
@@ -37,10 +45,21 @@ class sqlite_store final : public store {
 
   result<void> rebuild_projections() override;
   store_stats stats() const override;
-  std::string health_problem() const override { return writer_->health_problem(); }
+  std::string health_problem() const override;
   records_query* records() noexcept override { return &caught_up_; }
+  result<void> announce_api(std::string_view url) override;
+  std::vector<std::string> open_notices() const override;
 
  private:
+  // Waits for the batches appended before a read and brings the projections up to them; nothing
+  // to do read-only.
+  result<void> catch_up();
+  error read_only(std::string_view what) const;
+  // Refuses a batch a read-only store cannot take or the log would refuse (append_check.hpp).
+  result<void> appendable(const std::vector<event>& batch) const;
+
+  std::string path_;
+  std::optional<data_dir_lock> lock_;  // released last, once the writer has closed the database
   std::unique_ptr<sqlite_writer> writer_;
   parley::mutex read_mutex_;
   std::unique_ptr<sqlite_reader> reader_ PARLEY_PT_GUARDED_BY(read_mutex_);

@@ -45,6 +45,10 @@ result<std::unique_ptr<sqlite_writer>> sqlite_writer::start(connection db, const
   auto identity = file_identity::of(writer->db_.path(), page_size->int_at(0));
   if (!identity) return std::move(identity).err();
   writer->identity_ = std::move(*identity);
+  PARLEY_TRY(prepare_into(writer->db_, writer->data_version_, "PRAGMA data_version"));
+  auto version = writer->read_data_version();
+  if (!version) return std::move(version).err();
+  writer->opened_data_version_ = *version;
   PARLEY_TRY(writer->tables_.prepare(writer->db_));
   PARLEY_TRY(writer->projector_.prepare(writer->db_, writer->tables_));
   // Events committed after the last projection commit of a process that did not stop cleanly.
@@ -531,10 +535,32 @@ std::string sqlite_writer::health_problem() const {
   return file_problem_;
 }
 
+result<std::int64_t> sqlite_writer::read_data_version() {
+  reset_guard guard(data_version_);
+  auto stepped = data_version_.step();
+  if (!stepped) return std::move(stepped).err();
+  return *stepped ? data_version_.int_at(0) : 0;
+}
+
+// Another connection's commit changes the data_version this connection reads; its own never do.
+// Nothing of Parley's writes beside the writer (the data directory's lock sees to that), so a
+// change is a process that should not be there — a tool run by hand, a copy put back — and what
+// this writer holds in memory (its caches, the projections' state) may no longer be the file's.
+result<void> sqlite_writer::check_alone() {
+  auto version = read_data_version();
+  if (!version) return std::move(version).err();
+  if (*version == opened_data_version_) return ok();
+  return make_error(errc::unavailable, "database " + db_.path() +
+                                           " was changed by another process while this one writes it; writes stop "
+                                           "so that nothing is lost or done twice (stop this process, run `parley "
+                                           "check`, then start it again)");
+}
+
 result<void> sqlite_writer::check_file() {
-  if (!file_problem_.empty()) return make_error(errc::io_error, file_problem_);
+  if (!file_problem_.empty()) return make_error(errc::unavailable, file_problem_);
   if (!identity_) return ok();
   auto intact = identity_->check();
+  if (intact) intact = check_alone();
   if (intact) return ok();
   std::string problem = std::move(intact).err().message;
   if (identity_->moved()) {
@@ -549,7 +575,7 @@ result<void> sqlite_writer::check_file() {
     parley::lock_guard lock(mutex_);
     file_problem_ = problem;
   }
-  return make_error(errc::io_error, std::move(problem));
+  return make_error(errc::unavailable, std::move(problem));
 }
 
 result<void> sqlite_writer::rebuild() {

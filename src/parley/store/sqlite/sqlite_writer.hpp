@@ -123,11 +123,17 @@ class sqlite_writer {
   // Trims the caches to their bound after a commit and publishes their size.
   void trim_caches();
   result<void> rebuild();
-  // Once per commit group: the file is still the one opened. The first failure sticks.
+  // Once per commit group: the file is still the one opened, and no other process wrote to it.
+  // The first failure sticks (errc::unavailable).
   result<void> check_file();
+  result<void> check_alone();
+  result<std::int64_t> read_data_version();
 
   connection db_;
   std::optional<file_identity> identity_;
+  // PRAGMA data_version when the writer started; any other value later is another writer's commit.
+  statement data_version_;
+  std::int64_t opened_data_version_ = 0;
   std::string file_problem_;  // written on the writer thread under mutex_
   table_writer tables_;
   projector projector_;
