@@ -119,17 +119,20 @@ TEST_F(ManyProcesses, TheWritingVerbsGoThroughTheServer) {
   const auto answered = run_cli("answer " + sub + " " + question + " Friday" + data());
   ASSERT_EQ(answered.status, 0) << answered.output;
   EXPECT_NE(answered.output.find("answer: sent through the running server"), std::string::npos) << answered.output;
-  EXPECT_TRUE(eventually_says(root, "Trip booked: booked for Friday")) << answered.output;
+  EXPECT_TRUE(eventually_says(root, "Trip booked: 【最终完成】\nbooked for Friday")) << answered.output;
   const auto done = run_cli("complete " + root + data());
   EXPECT_EQ(done.status, 0) << done.output;
   EXPECT_NE(done.output.find(root + " is completed"), std::string::npos) << done.output;
   const auto reopened = run_cli("reopen " + root + data());
   EXPECT_EQ(reopened.status, 0) << reopened.output;
   EXPECT_NE(reopened.output.find(root + " is running"), std::string::npos) << reopened.output;
-  // What the server refuses comes back as the verb's error, with the server's words.
+  // What the server refuses comes back as the verb's error, with the server's words (a 409: a
+  // runtime failure, exit 1).
   const auto refused = run_cli("answer " + sub + " " + question + " again" + data());
-  EXPECT_EQ(refused.status, 2) << refused.output;
-  EXPECT_NE(refused.output.find("parley: "), std::string::npos) << refused.output;
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("parley: question " + question + " of dialog " + sub + " was already answered"),
+            std::string::npos)
+      << refused.output;
 }
 
 TEST_F(ManyProcesses, OutputFromOutsideReachesTheTerminalEscaped) {
