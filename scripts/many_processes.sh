@@ -38,8 +38,8 @@ url=$(sed -n 's/^url=//p' "$data/parley.lock")
 token=$(cat "$data/parley.credential")
 [ -n "$url" ] || { echo "many_processes: the server did not start:"; cat "$work/serve.log"; exit 1; }
 
-api() {  # METHOD PATH [JSON]: prints the status, the body to $work/body
-  curl -s -o "$work/body" -w '%{http_code}' -X "$1" -H "Authorization: Bearer $token" \
+api() {  # METHOD PATH [JSON]: prints the status; the body goes to the caller's file, $body
+  curl -s -o "$body" -w '%{http_code}' -X "$1" -H "Authorization: Bearer $token" \
     -H 'Content-Type: application/json' ${3:+--data "$3"} "${url%/}$2"
 }
 
@@ -47,17 +47,19 @@ server_errors=0 failed_verbs=0 created=0
 deadline=$(($(date +%s) + minutes * 60))
 : >"$work/ids"
 (
+  body=$work/body.writer
   i=0
   while [ "$(date +%s)" -lt "$deadline" ]; do
     i=$((i + 1))
     status=$(api POST /api/dialogs "{\"content\": \"task $i\", \"msgId\": \"soak-$i\"}")
     if [ "$status" -ge 500 ]; then echo "5xx $status" >>"$work/errors"; fi
     [ "$status" = 201 ] && python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["dialog"]["id"])' \
-      "$work/body" >>"$work/ids"
+      "$body" >>"$work/ids"
   done
 ) &
 writer=$!
 
+body=$work/body.main
 round=0
 while [ "$(date +%s)" -lt "$deadline" ]; do
   round=$((round + 1))
@@ -72,7 +74,10 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
     fi
   done
   status=$(api GET /api/status)
-  grep -q '"ok":true' "$work/body" || { echo "many_processes: the store reports a problem: $(cat "$work/body")"; server_errors=$((server_errors + 1)); }
+  grep -q '"ok":true' "$body" || {
+    echo "many_processes: the store reports a problem: $(cat "$body")"
+    server_errors=$((server_errors + 1))
+  }
 done
 wait "$writer"
 [ -f "$work/errors" ] && server_errors=$((server_errors + $(wc -l <"$work/errors")))
