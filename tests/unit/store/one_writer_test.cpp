@@ -63,6 +63,8 @@ TEST(DataDirLock, AHolderKilledLeavesALockTheNextProcessTakesOverAndSays) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
+    // The child's only way out is SIGKILL while it holds the lock; an _exit below means it could
+    // not get there, and the parent's WIFSIGNALED assertion fails the test.
     auto lock = data_dir_lock::acquire(dir.path(), "serve");
     if (!lock) ::_exit(3);
     ::kill(::getpid(), SIGKILL);  // dies holding it: nothing empties the file
