@@ -242,11 +242,16 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
                              : to == events::dialog_status::archived ? remote_verb::archive
                                                                      : remote_verb::reopen;
   if (auto served = through_running_server(*args, {remote, id})) return *served;
-  const int status =
-      with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-        dialog_id = id;
-        co_return co_await eng.set_root_status(id, to);
-      });
+  flow_request flow_status{id};
+  flow_status.status = to;
+  auto set_by_engine = [&] {
+    return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+      dialog_id = id;
+      co_return co_await eng.set_root_status(id, to);
+    });
+  };
+  const auto set_by_flow = drive_flow(*args, flow_status);
+  const int status = set_by_flow ? *set_by_flow : set_by_engine();
   if (status == kExitOk) std::printf("%s is %s\n", id.c_str(), std::string(events::to_wire(to)).c_str());
   return status;
 }

@@ -90,7 +90,14 @@ std::optional<int> drive_flow(const parsed_args& args, const flow_request& reque
   }
   std::optional<result<flow::flow_thread>> outcome;
   auto work = [&]() -> asio::awaitable<void> {
-    if (!request.dialog_id) {
+    if (request.status) {
+      auto changed = co_await runner.set_status(*request.dialog_id, *request.status);
+      if (!changed) {
+        outcome.emplace(std::move(changed).err());
+      } else {
+        outcome.emplace(co_await repository.load_thread_async(*request.dialog_id));
+      }
+    } else if (!request.dialog_id) {
       outcome.emplace(co_await runner.start(request.message));
     } else if (request.resume) {
       outcome.emplace(co_await runner.resume(*request.dialog_id));
@@ -104,6 +111,7 @@ std::optional<int> drive_flow(const parsed_args& args, const flow_request& reque
   io.run();
   inputs->log->flush();
   if (!outcome || !*outcome) return report(outcome ? outcome->err() : make_error(errc::internal, "no outcome"));
+  if (request.status) return kExitOk;
   print_outcome(**outcome, shown_before, quiet);
   return kExitOk;
 }

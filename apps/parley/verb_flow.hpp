@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_args.hpp"
+#include "parley/model/events/dialog_events.hpp"
 
 namespace parley::cli {
 
@@ -14,6 +15,8 @@ struct flow_request {
   std::string message;
   bool resume = false;
   std::string ui_action;  // "retry" or ""
+  // Set: the dialog is completed, archived or reopened (flow_runner::set_status), nothing printed.
+  std::optional<events::dialog_status> status;
 };
 
 // The exit status when the request is for a flow (a member of kind flow, or a flow's dialog);

@@ -307,6 +307,14 @@ bool announce_members(const config::team_config& team, const engine::engine& eng
   return scripted_offline;
 }
 
+asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
+  std::vector<std::string> failures;
+  const std::size_t resumed = co_await flows.resume_interrupted(&failures);
+  for (const auto& problem : failures) std::fprintf(stderr, "parley: warning: not resumed: %s\n", problem.c_str());
+  if (resumed > 0) std::printf("parley: resumed %s from the log\n", counted(resumed, "flow", "flows").c_str());
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_verb_serve(const std::vector<std::string>& raw) {
@@ -391,6 +399,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: recovered %s from the log\n",
                 counted(*recovered, "running dialog", "running dialogs").c_str());
   }
+  // Flow steps a crash cut run to their end, off the start-up path (flow_host::resume_interrupted).
+  asio::co_spawn(io, resume_interrupted_flows(*flows), asio::detached);
   // Response windows that passed while the server was down close now, at their own deadlines.
   if (auto* records = log.records()) {
     windows = std::make_unique<server::turn_window_timers>(

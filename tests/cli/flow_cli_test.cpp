@@ -110,6 +110,27 @@ TEST_F(FlowCli, ShowPrintsThePhaseTheMessagesAndEachSubThreadIndentedUnderTheMes
   EXPECT_TRUE(done.output.ends_with("the flow is completed\n")) << done.output;
 }
 
+TEST_F(FlowCli, CompleteAndReopenActOnAFlowsDialogAsOnAnyRoot) {
+  auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
+  ASSERT_EQ(first.status, 0) << first.output;
+  const auto id = dialog_of(first.output);
+  auto completed = run_parley("complete " + id + data_arg());
+  ASSERT_EQ(completed.status, 0) << completed.output;
+  EXPECT_EQ(completed.output, id + " is completed\n");
+  auto refused = run_parley("say" + data_arg() + " " + id + " 'Tea, for beginners'");
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.output.find("dialog " + id + " is completed; reopen it to go on"), std::string::npos)
+      << refused.output;
+  auto reopened = run_parley("reopen " + id + data_arg());
+  ASSERT_EQ(reopened.status, 0) << reopened.output;
+  auto said = run_parley("say" + data_arg() + " " + id + " 'Tea, for beginners'");
+  ASSERT_EQ(said.status, 0) << said.output;
+  EXPECT_TRUE(said.output.ends_with("the flow is completed\n")) << said.output;
+  auto finished = run_parley("reopen " + id + data_arg());
+  EXPECT_EQ(finished.status, 1);
+  EXPECT_NE(finished.output.find("its flow has finished"), std::string::npos) << finished.output;
+}
+
 TEST_F(FlowCli, ShowJsonPrintsTheThreadObjectAsSeed004ShapesIt) {
   auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
   const auto id = dialog_of(first.output);

@@ -93,6 +93,39 @@ TEST_F(RestFlow, AFlowIsStartedAnsweredAndReadAsItsThreadWithNestedSubThreadsAnd
   EXPECT_EQ(client().get("/api/dialogs/" + id + "/thread").json().at("thread"), view.at("thread"));
 }
 
+// A flow's dialog is a root like the others: completed, archived and reopened through the same
+// routes, refusing messages while it is not running; a flow that finishes completes its dialog.
+TEST_F(RestFlow, AFlowsDialogIsCompletedAndReopenedLikeAnyRootAndCompletesItselfWhenTheFlowFinishes) {
+  start_flows();
+  const auto created = start_flow(client(), "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  const std::string base = "/api/dialogs/" + id;
+  EXPECT_EQ(created.at("dialog").at("status"), "running");
+  const auto completed = client().post(base + "/complete", json::object{});
+  ASSERT_EQ(completed.status, 200) << completed.body;
+  EXPECT_EQ(completed.json().at("dialog").at("status"), "completed");
+  const auto thread_before = client().get(base + "/thread").json().at("thread");
+
+  const auto refused = client().post(base + "/messages", json::value{{"content", "Tea, for beginners"}});
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_NE(refused.body.find("is completed; reopen it to go on"), std::string::npos) << refused.body;
+  EXPECT_EQ(client().get(base + "/thread").json().at("thread"), thread_before);
+  EXPECT_EQ(client().post(base + "/complete", json::object{}).status, 409);
+
+  const auto reopened = client().post(base + "/reopen", json::object{});
+  ASSERT_EQ(reopened.status, 200) << reopened.body;
+  EXPECT_EQ(reopened.json().at("dialog").at("status"), "running");
+  const auto said = client().post(base + "/messages", json::value{{"content", "Tea, for beginners"}});
+  ASSERT_EQ(said.status, 200) << said.body;
+  EXPECT_EQ(said.json().at("flow").at("completed"), true);
+  EXPECT_EQ(client().get(base).json().at("dialog").at("status"), "completed");
+  const auto finished = client().post(base + "/reopen", json::object{});
+  EXPECT_EQ(finished.status, 409) << finished.body;
+  EXPECT_NE(finished.body.find("its flow has finished"), std::string::npos) << finished.body;
+  const auto listed = client().get("/api/dialogs?status=completed").json();
+  EXPECT_EQ(listed.at("total"), 1) << listed;
+}
+
 TEST_F(RestFlow, ASubscriberSeesTheFlowWorkAndItsMainThreadReplyStreamAsItIsWritten) {
   start_flows();
   const std::string id(start_flow(client(), "Write me an article").at("dialog").at("id").as_string());

@@ -420,5 +420,32 @@ TEST_F(RetryAcrossRestarts, WebSocketAnswersAndMessagesResentAfterAKillAreAcknow
   EXPECT_EQ(stored_inputs_with("ws-message-1"), 1);
 }
 
+// A flow step cut by a crash is run to its end by the next server at start-up, as it re-drives
+// the engine's dialogs — nobody has to retry for the flow to finish — and the message is in its
+// thread once.
+TEST_F(RetryAcrossRestarts, AFlowStepCutByACrashIsFinishedByTheNextServerWithoutARetry) {
+  start_flows(0);
+  const auto created =
+      client().post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write me an article"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const auto id = dialog_id_of(created);
+  write_flow_team(200);
+  restart();
+  send_without_reading("/api/dialogs/" + id + "/messages",
+                       json::value{{"content", "Tea, for beginners"}, {"msgId", "cut-1"}});
+  ASSERT_TRUE(eventually([&] { return user_turns(thread_messages(id)) == 2; }));
+  write_flow_team(0);
+  kill_and_restart();
+
+  ASSERT_TRUE(eventually([&] { return thread_messages(id).size() == 5; })) << server_->output();
+  EXPECT_NE(server_->output().find("parley: resumed 1 flow from the log"), std::string::npos) << server_->output();
+  const auto messages = thread_messages(id);
+  EXPECT_EQ(user_turns(messages), 2);
+  EXPECT_EQ(messages[4].at("text"), "Tea for beginners. Tea matters because ... (the article)");
+  EXPECT_EQ(dialog(id).at("dialog").at("status"), "completed");
+  stop_and_check();
+  EXPECT_EQ(stored_inputs_with("cut-1"), 1);
+}
+
 }  // namespace
 }  // namespace parley::test

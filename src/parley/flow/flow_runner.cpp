@@ -26,6 +26,13 @@ task user_task(std::string_view text, std::string_view ui_action) {
   return t;
 }
 
+bool reached_completed_phase(const thread_settings& settings) {
+  const auto& suggestion = settings.phase_update_suggestion;
+  return settings.phase == kCompletedPhase || (suggestion.has_value() && suggestion->phase == kCompletedPhase);
+}
+
+std::string status_word(events::dialog_status status) { return std::string(events::to_wire(status)); }
+
 thread_message user_message(std::string_view text) {
   thread_message message;
   message.id = new_uuid();
@@ -80,11 +87,21 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
                                              main->settings.pending_tasks.front().name +
                                              "\"; resume it instead of sending a message");
   }
-  const auto& suggestion = main->settings.phase_update_suggestion;
-  const bool completed =
-      main->settings.phase == kCompletedPhase || (suggestion.has_value() && suggestion->phase == kCompletedPhase);
-  if (completed && ui_action != "retry") {
-    co_return make_error(errc::conflict, "thread " + std::string(thread_id) + " is completed");
+  const bool retry = ui_action == "retry";
+  const bool finished = reached_completed_phase(main->settings);
+  if (finished && !retry) {
+    co_return make_error(errc::conflict, "dialog " + std::string(thread_id) +
+                                             " is completed: its flow has finished and takes no more messages");
+  }
+  auto status = co_await repository_.status_of(main->id);
+  if (!status) co_return std::move(status).err();
+  // A retry of a finished flow runs its last step again, so its dialog is running again.
+  if (*status == events::dialog_status::completed && finished && retry) {
+    PARLEY_CO_TRY(co_await repository_.set_status(main->id, events::dialog_status::running));
+  } else if (*status != events::dialog_status::running) {
+    co_return make_error(errc::conflict, "dialog " + std::string(thread_id) + " is " + status_word(*status) +
+                                             "; reopen it to go on (POST /api/dialogs/" + main->id +
+                                             "/reopen, parley reopen " + main->id + ")");
   }
   main->messages.push_back(user_message(text));
   main->settings.pending_tasks.push_back(user_task(text, ui_action));
@@ -100,6 +117,37 @@ asio::awaitable<result<flow_thread>> flow_runner::resume(std::string_view thread
   auto ran = co_await run_pending(*main);
   if (!ran) co_return std::move(ran).err();
   co_return std::move(*main);
+}
+
+asio::awaitable<result<void>> flow_runner::set_status(std::string_view thread_id, events::dialog_status to) {
+  const std::string id(thread_id);
+  auto main = co_await repository_.load_thread_async(id);
+  if (!main) co_return std::move(main).err();
+  auto from = co_await repository_.status_of(id);
+  if (!from) co_return std::move(from).err();
+  if (*from == to) co_return make_error(errc::conflict, "dialog " + id + " is already " + status_word(to));
+  if (to == events::dialog_status::completed && *from == events::dialog_status::archived) {
+    co_return make_error(errc::conflict, "dialog " + id + " is archived; reopen it before completing it");
+  }
+  if (to == events::dialog_status::running && reached_completed_phase(main->settings)) {
+    co_return make_error(errc::conflict, "dialog " + id +
+                                             ": its flow has finished (phase completed) and takes no more "
+                                             "messages; start a new dialog instead; nothing was changed");
+  }
+  if (*from == events::dialog_status::running && !main->settings.pending_tasks.empty()) {
+    co_return make_error(errc::conflict, "dialog " + id + " has work in flight (task \"" +
+                                             main->settings.pending_tasks.front().name +
+                                             "\" is pending): resume it first; nothing was changed");
+  }
+  co_return co_await repository_.set_status(id, to);
+}
+
+asio::awaitable<result<void>> flow_runner::complete_if_finished(const flow_thread& main) {
+  if (!reached_completed_phase(main.settings) || !main.settings.pending_tasks.empty()) co_return ok();
+  auto status = co_await repository_.status_of(main.id);
+  if (!status) co_return std::move(status).err();
+  if (*status != events::dialog_status::running) co_return ok();
+  co_return co_await repository_.set_status(main.id, events::dialog_status::completed);
 }
 
 asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
@@ -118,7 +166,8 @@ asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
     }
   }
   // Nobody hears that the flow waits (or is done) before its steps are durable.
-  co_return co_await repository_.commit(main.id);
+  PARLEY_CO_TRY(co_await repository_.commit(main.id));
+  co_return co_await complete_if_finished(main);
 }
 
 asio::awaitable<result<void>> flow_runner::run_one(flow_thread& main) {

@@ -66,6 +66,11 @@ class flow_runner {
                                                   std::string_view ui_action = {});
   // Runs what the log says is left to do (after a crash or a failed step).
   boost::asio::awaitable<result<flow_thread>> resume(std::string_view thread_id);
+  // Completes, archives or reopens the flow's dialog, as for any root: a conflict when it already
+  // has that status, when an archived dialog would be completed, when a step is still pending, or
+  // when a flow that reached its completed phase would be reopened (it takes no more messages).
+  // A flow that reaches its completed phase completes its dialog itself.
+  boost::asio::awaitable<result<void>> set_status(std::string_view thread_id, events::dialog_status to);
 
   // Bound on tasks per run: a flow that keeps adding next tasks is stopped with an error.
   std::size_t max_tasks = 256;
@@ -73,6 +78,8 @@ class flow_runner {
 
  private:
   boost::asio::awaitable<result<void>> run_pending(flow_thread& main);
+  // The dialog of a flow that has just reached its completed phase is completed with it.
+  boost::asio::awaitable<result<void>> complete_if_finished(const flow_thread& main);
   boost::asio::awaitable<result<void>> run_one(flow_thread& main);
 
   thread_repository& repository_;

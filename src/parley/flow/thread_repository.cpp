@@ -266,12 +266,48 @@ asio::awaitable<result<flow_thread>> thread_repository::load_thread_async(std::s
   co_return thread_from(thread_id, *events);
 }
 
+void thread_repository::remember(const flow_thread& main, std::optional<events::dialog_status> status) {
+  if (sent_.size() >= kMaxRemembered && sent_.count(main.id) == 0) forget(sent_.begin()->first);
+  sent_[main.id] = main;
+  if (status) {
+    status_[main.id] = *status;
+  } else {
+    status_.try_emplace(main.id, events::dialog_status::running);
+  }
+}
+
 result<flow_thread> thread_repository::thread_from(std::string_view thread_id, const std::vector<event>& events) {
   auto main = replay_flow_thread(thread_id, events);
   if (!main) return std::move(main).err();
   last_seq_[std::string(thread_id)] = events.back().seq;
-  remember(*main);
+  auto status = events::dialog_status::running;
+  for (const auto& ev : events) {
+    if (const auto* changed = ev.as<events::status_changed>()) status = changed->status;
+  }
+  remember(*main, status);
   return main;
+}
+
+asio::awaitable<result<events::dialog_status>> thread_repository::status_of(std::string thread_id) {
+  if (auto known = status_.find(thread_id); known != status_.end()) co_return known->second;
+  auto loaded = co_await load_thread_async(thread_id);
+  if (!loaded) co_return std::move(loaded).err();
+  // load_thread_async remembered the thread with its status, and nothing ran in between.
+  if (auto known = status_.find(thread_id); known != status_.end()) co_return known->second;
+  co_return make_error(errc::internal, "thread " + thread_id + ": its status was not remembered");
+}
+
+asio::awaitable<result<void>> thread_repository::set_status(std::string_view thread_id, events::dialog_status to) {
+  event changed;
+  changed.dialog_id = std::string(thread_id);
+  changed.root_id = changed.dialog_id;
+  changed.payload = events::status_changed{to};
+  changed.ts_ms = now_ms();
+  std::vector<event> batch;
+  batch.push_back(std::move(changed));
+  PARLEY_CO_TRY(co_await append(thread_id, std::move(batch), true));
+  if (auto known = status_.find(std::string(thread_id)); known != status_.end()) known->second = to;
+  co_return ok();
 }
 
 result<flow_thread_info> thread_repository::thread_info(std::string_view thread_id) {

@@ -94,6 +94,12 @@ class thread_repository {
   boost::asio::awaitable<result<flow_thread>> load_thread_async(std::string thread_id);
   result<flow_thread_info> thread_info(std::string_view thread_id);
 
+  // The status of the thread's dialog (running, completed, archived) as its events leave it: a
+  // flow's dialog is completed, archived and reopened like any root (flow_runner::set_status).
+  boost::asio::awaitable<result<events::dialog_status>> status_of(std::string thread_id);
+  // Records the dialog's new status (a status_changed event), durable before it returns.
+  boost::asio::awaitable<result<void>> set_status(std::string_view thread_id, events::dialog_status to);
+
  private:
   // `wait`: await durability (create_thread); otherwise sent deferred.
   boost::asio::awaitable<result<void>> append(std::string_view thread_id, std::vector<event> batch, bool wait);
@@ -112,12 +118,16 @@ class thread_repository {
   std::unordered_map<std::string, std::int64_t> last_seq_;  // per thread (dialog) id
   // Each thread as its last sent event left it, so save_thread can send only what was added.
   std::unordered_map<std::string, flow_thread> sent_;
+  // The status of each remembered thread's dialog; a thread has one exactly when sent_ holds it.
+  std::unordered_map<std::string, events::dialog_status> status_;
   static constexpr std::size_t kMaxRemembered = 4096;  // threads kept; others are read from the log
-  void remember(const flow_thread& main) {
-    if (sent_.size() >= kMaxRemembered && sent_.count(main.id) == 0) sent_.erase(sent_.begin());
-    sent_[main.id] = main;
+  // `status`: the dialog's, when the caller knows it (read from the log); otherwise the one known,
+  // or running for a thread just created.
+  void remember(const flow_thread& main, std::optional<events::dialog_status> status = std::nullopt);
+  void forget(const std::string& thread_id) {
+    sent_.erase(thread_id);
+    status_.erase(thread_id);
   }
-  void forget(const std::string& thread_id) { sent_.erase(thread_id); }
   // Why the log refused a deferred send, by thread; written on the store's writer thread.
   std::shared_ptr<refusals> refused_ = std::make_shared<refusals>();
 };

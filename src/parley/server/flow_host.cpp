@@ -20,6 +20,7 @@ boost::asio::awaitable<result<std::vector<event>>> read_thread_events(engine::st
 }  // namespace
 
 void flow_host::set_store_reads(engine::store_reads* reads) {
+  reads_ = reads;
   repository_.set_events_reader(
       [reads](store& log, std::string thread_id) { return read_thread_events(reads, log, std::move(thread_id)); });
 }
@@ -54,18 +55,27 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
 
 namespace {
 
+error no_longer_a_flow(const std::string& dialog_id, const std::string& member_id) {
+  return make_error(errc::conflict, "dialog " + dialog_id + " is a flow of member " + member_id +
+                                        ", which the team no longer has as a flow");
+}
+
 // Marks a dialog as having a step under way, taken off again however the step ends (an exception
-// unwinding the coroutine included).
+// unwinding the coroutine included); whoever waits for a step to end is woken then.
 struct running_mark {
   std::set<std::string, std::less<>>& running;
+  engine::async_signal& step_ended;
   std::string id;
-  running_mark(std::set<std::string, std::less<>>& marks, std::string dialog_id)
-      : running(marks), id(std::move(dialog_id)) {
+  running_mark(std::set<std::string, std::less<>>& marks, engine::async_signal& ended, std::string dialog_id)
+      : running(marks), step_ended(ended), id(std::move(dialog_id)) {
     running.insert(id);
   }
   running_mark(const running_mark&) = delete;
   running_mark& operator=(const running_mark&) = delete;
-  ~running_mark() { running.erase(id); }
+  ~running_mark() {
+    running.erase(id);
+    step_ended.notify_all();
+  }
 };
 
 }  // namespace
@@ -77,7 +87,7 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::start(std::string m
   if (found == members_.end()) co_return make_error(errc::not_found, "member " + member_id + " is not a flow");
   // Named before the flow runs, so that a retry arriving meanwhile sees its step under way.
   flow::thread_start how{std::move(humans), std::move(input), new_dialog_id()};
-  const running_mark mark(running_, how.thread_id);
+  const running_mark mark(running_, step_ended_, how.thread_id);
   co_return co_await found->second.runner->start(text, std::move(how));
 }
 
@@ -85,14 +95,11 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
                                                                  std::string text,
                                                                  std::optional<events::flow_input> input) {
   const auto found = members_.find(member_id);
-  if (found == members_.end()) {
-    co_return make_error(errc::conflict, "dialog " + dialog_id + " is a flow of member " + member_id +
-                                             ", which the team no longer has as a flow");
-  }
+  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
   if (running_.contains(dialog_id)) {
     co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
   }
-  const running_mark mark(running_, dialog_id);
+  const running_mark mark(running_, step_ended_, dialog_id);
   if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, true);
   const std::string_view no_ui_action;
   auto outcome = co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
@@ -101,20 +108,59 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
   co_return outcome;
 }
 
+boost::asio::awaitable<result<void>> flow_host::set_status(std::string member_id, std::string dialog_id,
+                                                           events::dialog_status to) {
+  const auto found = members_.find(member_id);
+  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
+  if (running_.contains(dialog_id)) {
+    co_return make_error(errc::conflict,
+                         "dialog " + dialog_id + " has work in flight (the flow is on a step); nothing was changed");
+  }
+  const running_mark mark(running_, step_ended_, dialog_id);
+  co_return co_await found->second.runner->set_status(dialog_id, to);
+}
+
+boost::asio::awaitable<std::size_t> flow_host::resume_interrupted(std::vector<std::string>* failures) {
+  std::size_t resumed = 0;
+  for (auto& [member_id, member] : members_) {
+    dialog_filter running_flows;
+    running_flows.member_id = member_id;
+    running_flows.status = events::dialog_status::running;
+    running_flows.roots_only = true;
+    auto list = [&log = log_, running_flows] { return log.list_dialogs(running_flows); };
+    auto rows = co_await engine::read_off_loop(reads_, std::move(list));
+    if (!rows) {
+      if (failures != nullptr) failures->push_back("flows of " + member_id + ": " + rows.err().message);
+      continue;
+    }
+    for (const auto& row : *rows) {
+      if (running_.contains(row.id)) continue;  // a client's retry got there first
+      auto thread = co_await repository_.load_thread_async(row.id);
+      if (!thread || thread->settings.pending_tasks.empty()) continue;  // not a flow's thread, or at rest
+      const running_mark mark(running_, step_ended_, row.id);
+      if (observer_ != nullptr) observer_->on_thread_changed(row.id, true);
+      auto outcome = co_await member.runner->resume(row.id);
+      running_.erase(row.id);
+      if (observer_ != nullptr) observer_->on_thread_changed(row.id, false);
+      if (outcome) {
+        ++resumed;
+      } else if (failures != nullptr) {
+        failures->push_back("flow " + row.id + ": " + outcome.err().message);
+      }
+    }
+  }
+  co_return resumed;
+}
+
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::retried(std::string member_id, std::string dialog_id) {
   const auto found = members_.find(member_id);
-  if (found == members_.end()) {
-    co_return make_error(errc::conflict, "dialog " + dialog_id + " is a flow of member " + member_id +
-                                             ", which the team no longer has as a flow");
-  }
-  if (running_.contains(dialog_id)) {
-    co_return make_error(errc::conflict, "msgId: dialog " + dialog_id +
-                                             " is still working on this message; retry once the flow waits again");
-  }
+  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
+  // The first attempt's step still runs here: the retry answers once it has ended, as it left it.
+  while (running_.contains(dialog_id)) co_await step_ended_.wait();
   auto thread = co_await repository_.load_thread_async(dialog_id);
   if (!thread) co_return std::move(thread).err();
   if (thread->settings.pending_tasks.empty()) co_return std::move(*thread);
-  const running_mark mark(running_, dialog_id);
+  const running_mark mark(running_, step_ended_, dialog_id);
   co_return co_await found->second.runner->resume(dialog_id);
 }
 

@@ -20,6 +20,7 @@
 
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
+#include "parley/engine/async_signal.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/flow/ai_adapter.hpp"
 #include "parley/flow/flow_runner.hpp"
@@ -48,7 +49,7 @@ class flow_host {
                                                    const engine::provider_map& providers);
 
   // Serves no member until create() adds the team's flow members.
-  flow_host(store& log, boost::asio::any_io_executor executor) : repository_(log, std::move(executor)) {}
+  flow_host(store& log, boost::asio::any_io_executor executor) : log_(log), repository_(log, std::move(executor)) {}
 
   // The flows' reads of the log run on `reads` (the store's read thread), awaited; it must outlive
   // the flows' steps.
@@ -72,8 +73,16 @@ class flow_host {
   // The answer to a retry of a create or post the flow `dialog_id` already took (found by its
   // msgId): its thread, with nothing taken again. A step the first attempt started and a crash cut
   // is run to its end first — what the log says is left (flow_runner::resume), never the message
-  // again. A conflict while the first attempt's step is still running here.
+  // again. While the first attempt's step still runs here, the retry waits for it to end.
   boost::asio::awaitable<result<flow::flow_thread>> retried(std::string member_id, std::string dialog_id);
+  // Completes, archives or reopens the flow `dialog_id` (flow_runner::set_status); a conflict while
+  // a step runs.
+  boost::asio::awaitable<result<void>> set_status(std::string member_id, std::string dialog_id,
+                                                  events::dialog_status to);
+  // Runs to their end the steps a crash cut: every running dialog of a flow member whose log says a
+  // task is pending, one after another, as start-up re-drives the engine's dialogs. Returns how
+  // many it resumed; a flow that fails again is left as it is and named in `failures`.
+  boost::asio::awaitable<std::size_t> resume_interrupted(std::vector<std::string>* failures);
 
   flow_host(const flow_host&) = delete;
   flow_host& operator=(const flow_host&) = delete;
@@ -84,9 +93,12 @@ class flow_host {
     std::unique_ptr<flow::ai_adapter> ai;
     std::unique_ptr<flow::flow_runner> runner;
   };
+  store& log_;
+  engine::store_reads* reads_ = nullptr;
   flow::thread_repository repository_;
   std::map<std::string, member_flow, std::less<>> members_;
   std::set<std::string, std::less<>> running_;  // dialogs with a step under way
+  engine::async_signal step_ended_;             // notified when one of them ends
   flow_observer* observer_ = nullptr;
 };
 

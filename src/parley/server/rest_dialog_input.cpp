@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "parley/server/dialog_requests.hpp"
+#include "parley/server/flow_host.hpp"
 #include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -193,7 +194,14 @@ handler_result set_root_status(server_context& context, const rest_request& requ
   if (!row) co_return error_response(row.err());
   rest_response failure;
   if (!read_body<no_fields_request>(request, true, failure)) co_return failure;
-  auto changed = co_await context.engine.set_root_status(dialog_id, to);
+  // A flow's dialog is written by its flow host alone, so its status changes go through it too.
+  // (An if, not a conditional expression: GCC 12 miscompiles co_await inside one.)
+  result<void> changed = ok();
+  if (is_flow_member(context, row->member_id)) {
+    changed = co_await context.flows->set_status(row->member_id, dialog_id, to);
+  } else {
+    changed = co_await context.engine.set_root_status(dialog_id, to);
+  }
   if (!changed) co_return error_response(changed.err());
   auto updated = co_await read_dialog_summary(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());

@@ -4,6 +4,8 @@
 // which event each persistence point of §5 writes, and that the log replays to the thread in memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <boost/json/serialize.hpp>
 
 #include "flow_test_support.hpp"
@@ -150,6 +152,7 @@ TEST_F(ArticleFlow, EachPersistencePointIsOneEventInTheSeedsOrder) {
       "flow_settings_updated",  // article_writing applied
       "flow_settings_updated",  // article_writing suggests completed
       "flow_thread_appended",   // the article
+      "status_changed",         // the flow finished: its dialog is completed
   };
   EXPECT_EQ(types, expected);
 }
@@ -167,14 +170,54 @@ TEST_F(ArticleFlow, TheLogReplaysToTheThreadInMemory) {
 TEST_F(ArticleFlow, ACompletedFlowTakesNoMoreMessagesButARetryRewritesTheLastPhase) {
   auto first = test::run_on(host.io, runner.start("I want an article"));
   ASSERT_TRUE(test::run_on(host.io, runner.say(first->id, "Tea, for beginners")));
+  auto status_in_log = [&] { return host.log->get_dialog(first->id).value()->status; };
+  EXPECT_EQ(status_in_log(), events::dialog_status::completed);  // a finished flow completes its dialog
+  const auto events_before = host.event_types(first->id).size();
   auto more = test::run_on(host.io, runner.say(first->id, "and more?"));
   ASSERT_FALSE(more);
   EXPECT_EQ(more.err().code, errc::conflict);
   EXPECT_NE(more.err().message.find("is completed"), std::string::npos);
+  auto reopened = test::run_on(host.io, runner.set_status(first->id, events::dialog_status::running));
+  ASSERT_FALSE(reopened);
+  EXPECT_EQ(reopened.err().code, errc::conflict);
+  EXPECT_NE(reopened.err().message.find("its flow has finished"), std::string::npos) << reopened.err().message;
+  EXPECT_EQ(host.event_types(first->id).size(), events_before);  // refusals change nothing
   auto retried = test::run_on(host.io, runner.say(first->id, "again please", "retry"));
   ASSERT_TRUE(retried) << retried.err().message;
   EXPECT_EQ(retried->settings.phase, "article_writing");  // the suggestion was dropped, not applied
   EXPECT_EQ(retried->messages.back().text, "Tea: an article.");
+  // The retry ran it again (its dialog running) and it finished again (completed).
+  auto types = host.event_types(first->id);
+  types.erase(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(events_before));
+  EXPECT_EQ(std::count(types.begin(), types.end(), "status_changed"), 2);
+  EXPECT_EQ(types.front(), "status_changed");
+  EXPECT_EQ(types.back(), "status_changed");
+  EXPECT_EQ(status_in_log(), events::dialog_status::completed);
+}
+
+TEST_F(ArticleFlow, AFlowsDialogIsCompletedArchivedAndReopenedLikeAnyRootAndTakesInputOnlyWhileRunning) {
+  auto first = test::run_on(host.io, runner.start("I want an article"));
+  ASSERT_TRUE(first);
+  const auto& id = first->id;
+  auto set = [&](events::dialog_status to) { return test::run_on(host.io, runner.set_status(id, to)); };
+  ASSERT_TRUE(set(events::dialog_status::completed));
+  auto refused = test::run_on(host.io, runner.say(id, "Tea, for beginners"));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.err().code, errc::conflict);
+  EXPECT_NE(refused.err().message.find("dialog " + id + " is completed; reopen it to go on"), std::string::npos)
+      << refused.err().message;
+  EXPECT_EQ(set(events::dialog_status::completed).err().message, "dialog " + id + " is already completed");
+  ASSERT_TRUE(set(events::dialog_status::archived));
+  EXPECT_NE(set(events::dialog_status::completed).err().message.find("is archived; reopen it"), std::string::npos);
+  ASSERT_TRUE(set(events::dialog_status::running));
+  // What the log says, read by a new repository (another process: the CLI after the server).
+  thread_repository fresh(*host.log, host.io.get_executor());
+  EXPECT_EQ(test::run_on(host.io, fresh.status_of(id)).value(), events::dialog_status::running);
+  auto said = test::run_on(host.io, runner.say(id, "Tea, for beginners"));
+  ASSERT_TRUE(said) << said.err().message;
+  EXPECT_EQ(host.log->get_dialog(id).value()->status, events::dialog_status::completed);
+  thread_repository later(*host.log, host.io.get_executor());
+  EXPECT_EQ(test::run_on(host.io, later.status_of(id)).value(), events::dialog_status::completed);
 }
 
 }  // namespace
