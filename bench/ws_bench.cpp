@@ -5,7 +5,9 @@
 // each to its own subscriber. Latency is from the engine reporting a stream event (an observer
 // stamps the wire seq PubChan just gave it) to a client having read the packet. Phase 3: one
 // dialog streams on a durable store while clients create dialogs and search the records, with the
-// records routes reading on the loop and on the store's read thread (issue 20 item 3).
+// records routes reading on the loop and on the store's read thread (issue 20 item 3). Phase 4:
+// the same stream alone and with the `parley` CLI's read-only verbs run over and over on the data
+// directory the server holds (issue 36): chunk latency and the server's CPU, with and without.
 #include <sys/resource.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -33,12 +35,14 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_verbs.hpp"
+#include "cli_loop.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/server/http_server.hpp"
@@ -386,15 +390,28 @@ struct records_phase_result {
   phase_result stream;
   std::int64_t load_requests = 0;
   int load_failed = 0;
+  double cpu_s = 0;  // this process's (the server's and its clients') while the stream ran
+  std::int64_t cli_runs = 0;
+  int cli_failed = 0;
+  double cli_cpu_s = 0;  // the CLI processes'
 };
+
+double process_cpu_s(int who) {
+  rusage usage{};
+  ::getrusage(who, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 // One dialog streams to one subscriber on a durable store while `load_clients` clients write and
 // read records; `read_thread`: the records routes read on the store's read thread (else on the loop,
 // as before it existed); `engine_read_thread`: the engine's own reads (a create's msgId check, a
-// dialog read back) too.
+// dialog read back) too. `parley`: when not empty, the CLI loop (cli_loop.hpp) runs beside, its
+// read-only verbs on `data` or, `version_only`, `parley version` (the control: processes alone).
 result<records_phase_result> run_records_phase(const config::team_config& team, int chunks, const fs::path& data,
                                                bool read_thread, bool engine_read_thread, int load_clients,
-                                               std::chrono::microseconds round_every) {
+                                               std::chrono::microseconds round_every, const fs::path& parley = {},
+                                               bool version_only = false) {
   ws_server_stack server;
   auto opened = open_sqlite_store(data.string());
   if (!opened) return std::move(opened).err();
@@ -411,8 +428,28 @@ result<records_phase_result> run_records_phase(const config::team_config& team, 
                    asio::detached);
   }
   std::thread load_thread([&] { load_io.run(); });
+  std::unique_ptr<cli_loop> cli;
+  if (!parley.empty()) {
+    std::promise<std::vector<std::string>> shown;  // a dialog for `parley show`
+    auto shown_ids = shown.get_future();
+    asio::co_spawn(server.io, create_dialogs(*server.eng, 1, shown), asio::detached);
+    const auto ids = shown_ids.get();
+    auto verbs = version_only ? std::vector<cli_args>{{"version"}}
+                              : read_only_verbs(data.parent_path() / "team.yaml", data,
+                                                ids.empty() ? std::string("none") : ids.front());
+    cli = std::make_unique<cli_loop>(parley, std::move(verbs));
+  }
   records_phase_result out;
+  const double cpu_before = process_cpu_s(RUSAGE_SELF);
+  const double children_cpu_before = process_cpu_s(RUSAGE_CHILDREN);
   out.stream = run_phase(server, 1, 1);
+  out.cpu_s = process_cpu_s(RUSAGE_SELF) - cpu_before;
+  if (cli) {
+    cli->stop();
+    out.cli_runs = cli->runs();
+    out.cli_failed = cli->failed();
+    out.cli_cpu_s = process_cpu_s(RUSAGE_CHILDREN) - children_cpu_before;
+  }
   stop = true;
   load_thread.join();
   stop_stack(server);
@@ -520,6 +557,74 @@ int run_ws_bench(const bench_args& args) {
                                {"stream_s", stream_s},
                                {"load_requests", phase->load_requests}};
   }
+  // The same stream alone and with the CLI's read-only verbs run over and over on its data
+  // directory (issue 36's target: chunk p99 and CPU within 1.2x of alone).
+  const fs::path parley = args.values.contains("parley") ? fs::path(args.values.at("parley")) : parley_beside_bench();
+  if (!fs::exists(parley)) {
+    std::fprintf(stderr, "parley-bench: no parley binary at %s (--parley PATH)\n", parley.c_str());
+    return 1;
+  }
+  // Each variant runs `repeats` times, its medians reported: a p99 of 2,000 chunks on two cores
+  // moves by several times from one run to the next.
+  boost::json::object cli_figures;
+  struct cli_variant {
+    const char* name;
+    bool with_cli;
+    bool version_only;
+  };
+  const cli_variant cli_variants[] = {{"alone", false, false}, {"processes", true, true}, {"cli_beside", true, false}};
+  const int repeats = std::max(1, args.int_or("cli-repeats", 3));
+  struct medians {
+    double p50_us, p99_us, cpu_s;
+  };
+  medians cli_medians[3]{};
+  for (int i = 0; i < 3; ++i) {
+    const auto& v = cli_variants[i];
+    std::vector<double> p50s;
+    std::vector<double> p99s;
+    std::vector<double> cpus;
+    std::int64_t runs = 0;
+    int failed = 0;
+    double cli_cpu_s = 0;
+    for (int r = 0; r < repeats; ++r) {
+      auto phase = run_records_phase(*team, chunks, dir / (std::string("cli_") + v.name + std::to_string(r)), true,
+                                     true, 0, round_every, v.with_cli ? parley : fs::path(), v.version_only);
+      if (!phase) {
+        std::fprintf(stderr, "parley-bench: %s\n", phase.err().message.c_str());
+        return 1;
+      }
+      p50s.push_back(phase->stream.p50_us);
+      p99s.push_back(phase->stream.p99_us);
+      cpus.push_back(phase->cpu_s);
+      runs += phase->cli_runs;
+      failed += phase->cli_failed + phase->stream.failed;
+      cli_cpu_s += phase->cli_cpu_s;
+    }
+    const auto median = [](std::vector<double> values) {
+      std::sort(values.begin(), values.end());
+      return values[values.size() / 2];
+    };
+    cli_medians[i] = {median(p50s), median(p99s), median(cpus)};
+    std::printf(
+        "ws CLI beside (%s, median of %d): chunk latency p50 %.0f us, p99 %.0f us; server CPU %.2f s; %lld CLI "
+        "runs (%d failed, %.2f s CPU)\n",
+        v.name, repeats, cli_medians[i].p50_us, cli_medians[i].p99_us, cli_medians[i].cpu_s,
+        static_cast<long long>(runs), failed, cli_cpu_s);
+    records_failed += failed;
+    cli_figures[v.name] = {{"chunk_p50_us", cli_medians[i].p50_us},
+                           {"chunk_p99_us", cli_medians[i].p99_us},
+                           {"cpu_s", cli_medians[i].cpu_s},
+                           {"cli_runs", runs},
+                           {"cli_failed", failed},
+                           {"cli_cpu_s", cli_cpu_s}};
+  }
+  const auto ratio = [](double beside, double alone) { return alone > 0 ? beside / alone : 0.0; };
+  // Against the stream alone, and against the same number of processes that touch no store.
+  cli_figures["repeats"] = repeats;
+  cli_figures["chunk_p99_ratio"] = ratio(cli_medians[2].p99_us, cli_medians[0].p99_us);
+  cli_figures["cpu_ratio"] = ratio(cli_medians[2].cpu_s, cli_medians[0].cpu_s);
+  cli_figures["chunk_p99_ratio_to_processes"] = ratio(cli_medians[2].p99_us, cli_medians[1].p99_us);
+  cli_figures["cpu_ratio_to_processes"] = ratio(cli_medians[2].cpu_s, cli_medians[1].cpu_s);
   std::error_code ec;
   fs::remove_all(dir, ec);
 
@@ -534,6 +639,7 @@ int run_ws_bench(const bench_args& args) {
   out["ws_200_p99_latency_us"] = many.p99_us;
   out["ws_failed_clients"] = fan.failed + many.failed + records_failed;
   out["records_load"] = std::move(records_figures);
+  out["cli_beside"] = std::move(cli_figures);
   print_json_line(out);
   return fan.failed + many.failed + records_failed == 0 ? 0 : 1;
 }

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "parley/store/data_dir_lock.hpp"
 #include "store_test_support.hpp"
@@ -190,6 +192,33 @@ TEST_F(ReadOnlyStore, SeesOneSnapshotTakenAtOpen) {
   auto projected = (*as_projected)->read_all_events();
   ASSERT_TRUE(projected);
   EXPECT_EQ(projected->size(), 3U);
+}
+
+// The writer's projections trail its log (sqlite_options::projection_lag); a read-only process
+// opened meanwhile waits for them to reach the log as it was, so it sees what the writer has
+// already acknowledged — `parley show` of the dialog a running server has just created.
+TEST(ReadOnlyStoreOpen, WaitsForTheWritersProjectionsToReachTheLogItSaw) {
+  temp_dir dir;
+  sqlite_options lagging;
+  lagging.projection_lag = std::chrono::hours(1);  // projected only when the writer itself reads
+  auto opened = open_sqlite_store(dir.str(), lagging);
+  ASSERT_TRUE(opened) << opened.err().message;
+  auto& writer = **opened;
+  test::dialog_script first{"d1", "d1"};
+  test::dialog_script second{"d2", "d2"};
+  ASSERT_TRUE(test::append_sync(writer, {first.created("alice")}));
+  ASSERT_TRUE(writer.get_dialog("d1"));                             // projected
+  ASSERT_TRUE(test::append_sync(writer, {second.created("bob")}));  // durable, not yet projected
+
+  std::optional<result<std::unique_ptr<store>>> reader;
+  std::thread opening([&] { reader.emplace(open_sqlite_store_read_only(dir.str())); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the reader is waiting by now
+  ASSERT_TRUE(writer.list_dialogs({}));                        // the writer reads: it projects first
+  opening.join();
+  ASSERT_TRUE(reader && *reader) << (*reader).err().message;
+  auto row = (**reader)->get_dialog("d2");
+  ASSERT_TRUE(row) << row.err().message;
+  EXPECT_TRUE(row->has_value()) << "the dialog the writer acknowledged before the reader opened";
 }
 
 TEST(ReadOnlyStoreOpen, RefusesAMissingStoreAndNeverMakesOne) {

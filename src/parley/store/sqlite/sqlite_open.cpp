@@ -3,11 +3,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <thread>
 
+#include "parley/store/data_dir_lock.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_store.hpp"
 #include "parley/store/sqlite/wal_size.hpp"
@@ -233,6 +236,38 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
   return std::unique_ptr<store>(std::move(opened));
 }
 
+namespace {
+
+// A writer projects each commit of the log right after it (sqlite/projector.hpp), so a reader that
+// opens in between would miss what the writer has just acknowledged — `parley show` of a dialog
+// the running server has just created would say there is none. While a writer holds the store,
+// a read-only open waits, briefly, for the projections to reach the log as it was when it looked.
+// Past the bound (a writer that stalls) it reads what there is: still one consistent snapshot.
+result<void> wait_for_projections(const std::string& path) {
+  constexpr auto kBound = std::chrono::seconds(2);
+  auto db = connection::open_read_only(path);
+  if (!db) return std::move(db).err();
+  auto last_logged = db->prepare("SELECT coalesce(max(id), 0) FROM event_log", false);
+  if (!last_logged) return std::move(last_logged).err();
+  auto logged = last_logged->step();
+  if (!logged) return std::move(logged).err();
+  const std::int64_t target = *logged ? last_logged->int_at(0) : 0;
+  last_logged->reset();
+  auto watermark = db->prepare("SELECT event_id FROM projected_through", false);
+  if (!watermark) return std::move(watermark).err();
+  const auto deadline = std::chrono::steady_clock::now() + kBound;
+  for (;;) {
+    auto found = watermark->step();
+    if (!found) return std::move(found).err();
+    const std::int64_t projected = *found ? watermark->int_at(0) : 0;
+    watermark->reset();  // ends the read, so the next step sees the writer's later commits
+    if (projected >= target || std::chrono::steady_clock::now() >= deadline) return ok();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+}  // namespace
+
 result<std::unique_ptr<store>> open_sqlite_store_read_only(const std::string& dir, const sqlite_options& options,
                                                            bool log_as_projected) {
   const std::string path = (fs::path(dir) / kDatabaseFile).string();
@@ -254,6 +289,8 @@ result<std::unique_ptr<store>> open_sqlite_store_read_only(const std::string& di
                                           std::to_string(sqlite::latest_schema_version()) +
                                           "; a verb that writes (or `parley serve`) migrates it first");
   }
+  // (A lock file it cannot probe is no reason to refuse a read: it then reads what there is.)
+  if (auto holder = data_dir_lock::holder(dir); holder && *holder) PARLEY_TRY(wait_for_projections(path));
   auto reader = sqlite::sqlite_reader::open(
       path, log_as_projected ? sqlite::reader_view::projected_snapshot : sqlite::reader_view::snapshot);
   if (!reader) return std::move(reader).err();
