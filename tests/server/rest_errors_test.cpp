@@ -125,6 +125,37 @@ TEST_F(RestTest, UnknownDialogsRoutesAndMethods) {
   EXPECT_EQ(reply.status, 405);
 }
 
+// Paths are decoded segment by segment: "%2F" inside an id is a character of the id, never a
+// separator that would reach another route, and a control character once decoded is refused.
+TEST_F(RestTest, AnEncodedSlashInAnIdIsPartOfTheIdAndControlCharactersAreRefused) {
+  start("q4h");
+  const auto id = create_dialog("hello");
+  ASSERT_TRUE(eventually_says(id, "ok: hello"));
+  const auto c = client();
+  // Decoded whole, this was GET /api/dialogs/{id}/transcript: another dialog route, answered 200.
+  auto reply = c.get("/api/dialogs/" + id + "%2Ftranscript");
+  EXPECT_EQ(reply.status, 404) << reply.body;
+  EXPECT_NE(message_of(reply).find(id + "/transcript"), std::string::npos) << reply.body;
+  reply = c.post("/api/dialogs/" + id + "%2Fmessages", boost::json::value{{"content", "x"}});
+  EXPECT_EQ(reply.status, 405) << reply.body;  // POST /api/dialogs/{id} is no route
+  for (const std::string& target :
+       std::vector<std::string>{"/api/dialogs/" + id + "%00", "/api/dialogs/%1b%5b31m", "/api/dialogs?status=%00"}) {
+    reply = c.get(target);
+    EXPECT_EQ(reply.status, 400) << target;
+    EXPECT_EQ(code_of(reply), "bad_request") << target;
+    EXPECT_NE(message_of(reply).find("holds a control character"), std::string::npos) << message_of(reply);
+  }
+  reply = c.get("/api/dialogs/%zz");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_EQ(message_of(reply).rfind("target: not a valid request target", 0), 0U) << message_of(reply);
+  reply = c.get("/api/dialogues/" + id + "/sessions?since=2026-01-01T-1:-5:00Z");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_EQ(message_of(reply),
+            "since: expected an RFC 3339 time like 2026-11-22T03:14:15Z or "
+            "2026-11-22T11:14:15.5+08:00: the hour is not 2 digits");
+  EXPECT_EQ(messages(id).size(), 2U);  // nothing was added
+}
+
 TEST_F(RestTest, OversizedBodyIs413AndTheServerGoesOn) {
   start("q4h");
   // The header announces 2 MiB; the server answers as soon as it has read the header. The token

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "parley/http/request_target.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/rest_router.hpp"
 #include "parley/server/static_files.hpp"
@@ -50,29 +51,6 @@ using response_type = http::response<http::string_body>;
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
 
 bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
-
-// "a=1&b=x%20y" → {a: 1, b: "x y"}; pairs that do not decode are dropped.
-std::map<std::string, std::string, std::less<>> parse_query(std::string_view target) {
-  std::map<std::string, std::string, std::less<>> out;
-  const auto question = target.find('?');
-  if (question == std::string_view::npos) return out;
-  auto rest = target.substr(question + 1);
-  rest = rest.substr(0, rest.find('#'));
-  while (!rest.empty()) {
-    const auto amp = rest.find('&');
-    const auto pair = rest.substr(0, amp);
-    const auto equals = pair.find('=');
-    std::string key;
-    std::string value;
-    if (!pair.empty() && percent_decode(pair.substr(0, equals), key, true) &&
-        (equals == std::string_view::npos || percent_decode(pair.substr(equals + 1), value, true))) {
-      out[key] = value;
-    }
-    if (amp == std::string_view::npos) break;
-    rest.remove_prefix(amp + 1);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -133,10 +111,11 @@ struct http_server::state {
     }
     rest_request rest;
     rest.method = std::string(request.method_string());
-    if (!percent_decode(path_of(target), rest.path, false)) {
-      co_return error_reply(request, 400, "bad_request", "path: malformed percent-encoding");
-    }
-    rest.query = parse_query(target);
+    auto parsed = parley::http::parse_request_target(target);
+    if (!parsed) co_return error_reply(request, 400, "bad_request", parsed.err().message);
+    rest.path = std::move(parsed->path);
+    rest.segments = std::move(parsed->segments);
+    rest.query = std::move(parsed->query);
     rest.body = request.body();
     if (const auto auth = request.find(http::field::authorization); auth != request.end()) {
       rest.authorization = std::string(auth->value());

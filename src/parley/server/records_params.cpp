@@ -41,12 +41,8 @@ result<std::string> enum_param(const rest_request& request, std::string_view key
 result<std::optional<std::int64_t>> time_param(const rest_request& request, std::string_view key) {
   const auto found = request.query.find(key);
   if (found == request.query.end()) return std::optional<std::int64_t>{};
-  const auto ms = parse_iso8601_ms(found->second);
-  if (!ms) {
-    return make_error(
-        errc::invalid_argument,
-        std::string(key) + ": expected a UTC ISO-8601 time like 2026-11-22T03:14:15Z, got '" + found->second + "'");
-  }
+  const auto ms = read_iso8601_ms(found->second);
+  if (!ms) return make_error(errc::invalid_argument, std::string(key) + ": " + ms.err().message);
   return std::optional<std::int64_t>{*ms};
 }
 

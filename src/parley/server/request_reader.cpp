@@ -180,9 +180,10 @@ void field_reader::integer(std::string_view name, std::optional<std::int64_t>& o
 void field_reader::time(std::string_view name, std::optional<std::int64_t>& out) {
   const auto* value = present(name);
   if (value == nullptr) return;
-  const auto ms = value->is_string() ? parse_iso8601_ms(value->get_string()) : std::nullopt;
-  if (!ms) return fail(name, "expected a UTC ISO-8601 time like 2026-11-22T03:14:15Z");
-  out = ms;
+  if (!value->is_string()) return fail(name, "expected an RFC 3339 time like 2026-11-22T03:14:15Z");
+  const auto ms = read_iso8601_ms(value->get_string());
+  if (!ms) return fail(name, ms.err().message);
+  out = *ms;
 }
 
 void field_reader::text_list(std::string_view name, std::vector<std::string>& out, std::size_t max_items) {

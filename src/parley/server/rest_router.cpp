@@ -87,25 +87,13 @@ const std::vector<route>& routes() {
   return table;
 }
 
-std::vector<std::string_view> split_segments(std::string_view path) {
-  std::vector<std::string_view> segments;
-  while (!path.empty()) {
-    const auto slash = path.find('/');
-    const auto segment = path.substr(0, slash);
-    if (!segment.empty()) segments.push_back(segment);
-    if (slash == std::string_view::npos) break;
-    path.remove_prefix(slash + 1);
-  }
-  return segments;
-}
-
 // Matches the segments after "api" against a pattern; fills the {id} segment.
-bool matches(const route& candidate, const std::vector<std::string_view>& segments, std::string& id) {
+bool matches(const route& candidate, const std::vector<std::string>& segments, std::string& id) {
   if (candidate.pattern.size() + 1 != segments.size()) return false;
   for (std::size_t i = 0; i < candidate.pattern.size(); ++i) {
-    const auto part = segments[i + 1];
+    const auto& part = segments[i + 1];
     if (candidate.pattern[i] == "{id}") {
-      id = std::string(part);
+      id = part;
     } else if (candidate.pattern[i] != part) {
       return false;
     }
@@ -141,7 +129,7 @@ rest_response unauthorized_response(const server_context& context) {
 boost::asio::awaitable<rest_response> handle_rest_request(server_context& context, rest_request request) {
   request.who = authenticate(context, request.authorization);
   if (request.who == nullptr) co_return unauthorized_response(context);
-  const auto segments = split_segments(request.path);
+  const auto& segments = request.segments;
   if (segments.empty() || segments.front() != "api") {
     co_return error_response(404, "not_found", "no API route " + request.path);
   }

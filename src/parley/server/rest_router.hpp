@@ -15,8 +15,9 @@
 namespace parley::server {
 
 struct rest_request {
-  std::string method;                                     // "GET", "POST", ...
-  std::string path;                                       // percent-decoded, without the query, e.g. "/api/dialogs/abc"
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // as sent (percent-encoded), without the query, e.g. "/api/dialogs/abc": for messages
+  std::vector<std::string> segments;  // the path's, each decoded on its own (http/request_target.hpp)
   std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
   std::string body;
   std::string authorization;    // the Authorization header, empty if absent

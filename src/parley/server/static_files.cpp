@@ -9,6 +9,8 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/http/request_target.hpp"
+
 namespace parley::server {
 
 namespace fs = std::filesystem;
@@ -44,13 +46,6 @@ static_reply plain(unsigned status, std::string text) {
   return static_reply{status, "text/plain; charset=utf-8", std::move(text) + "\n", false};
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // True when `inner` (canonical) is `root` (canonical) or lies under it.
 bool is_inside(const fs::path& root, const fs::path& inner) {
   auto root_part = root.begin();
@@ -75,29 +70,6 @@ std::optional<std::string> read_file(const fs::path& file) {
 
 }  // namespace
 
-bool percent_decode(std::string_view encoded, std::string& decoded, bool plus_is_space) {
-  decoded.clear();
-  decoded.reserve(encoded.size());
-  for (std::size_t i = 0; i < encoded.size(); ++i) {
-    const char c = encoded[i];
-    if (c == '%') {
-      if (i + 2 >= encoded.size()) return false;
-      const int high = hex_value(encoded[i + 1]);
-      const int low = hex_value(encoded[i + 2]);
-      if (high < 0 || low < 0) return false;
-      const char byte = static_cast<char>(high * 16 + low);
-      if (byte == '\0') return false;
-      decoded.push_back(byte);
-      i += 2;
-    } else if (c == '+' && plus_is_space) {
-      decoded.push_back(' ');
-    } else {
-      decoded.push_back(c);
-    }
-  }
-  return true;
-}
-
 std::string_view mime_type_for(std::string_view file_name) {
   const auto dot = file_name.rfind('.');
   if (dot == std::string_view::npos) return "application/octet-stream";
@@ -111,21 +83,14 @@ std::string_view mime_type_for(std::string_view file_name) {
 
 static_reply serve_static_file(const std::string& web_root, std::string_view target) {
   if (web_root.empty()) return plain(404, "parley: no web UI here (build it in web/ or pass --web DIR)");
-  const auto query = target.find_first_of("?#");
-  std::string path;
-  if (!percent_decode(target.substr(0, query), path, false)) return plain(400, "bad path");
-  if (path.empty() || path.front() != '/' || path.find('\\') != std::string::npos) return plain(400, "bad path");
-
-  // Checked segment by segment after decoding, so "%2e%2e" is caught like "..".
+  // Decoded segment by segment (http/request_target.hpp); checked after decoding, so "%2e%2e" is
+  // caught like "..", and a segment holding "/" or "\\" ("%2F") names no file.
+  auto parsed = parley::http::parse_request_target(target);
+  if (!parsed) return plain(400, "bad path");
   fs::path relative;
-  std::string_view rest(path);
-  while (!rest.empty()) {
-    const auto slash = rest.find('/');
-    const auto segment = rest.substr(0, slash);
-    if (segment == "..") return plain(400, "bad path");
-    if (!segment.empty() && segment != ".") relative /= fs::path(std::string(segment));
-    if (slash == std::string_view::npos) break;
-    rest.remove_prefix(slash + 1);
+  for (const auto& segment : parsed->segments) {
+    if (segment == ".." || segment.find_first_of("/\\") != std::string::npos) return plain(400, "bad path");
+    if (segment != ".") relative /= fs::path(segment);
   }
 
   std::error_code ec;

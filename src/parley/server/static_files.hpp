@@ -27,7 +27,4 @@ std::string embed_token_in_page(std::string_view html, std::string_view token);
 // "text/html; charset=utf-8" for "index.html", "application/octet-stream" when unknown.
 std::string_view mime_type_for(std::string_view file_name);
 
-// Decodes %XX escapes; nothing when an escape is malformed or decodes to NUL.
-bool percent_decode(std::string_view encoded, std::string& decoded, bool plus_is_space);
-
 }  // namespace parley::server

@@ -10,6 +10,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/tools/schema_check.hpp"
 
 namespace parley::tools {
 namespace {
@@ -93,6 +94,7 @@ std::size_t utf8_length(std::string_view text) {
 }
 
 std::string plural(std::size_t n, std::string_view word) {
+  if (n != 1 && word == "property") return std::to_string(n) + " properties";
   return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
 }
 
@@ -111,10 +113,17 @@ result<const std::regex*> compiled_pattern(const std::string& pattern) {
 
 class validator {
  public:
+  explicit validator(const json::object& root) : root_(root) {}
   result<void> check(const json::value& v, const json::value& schema, const std::string& path) const;
   result<void> check(const json::value& v, const json::object& s, const std::string& path) const;
 
  private:
+  // A schema that refers to itself ($ref) is followed this deep at most: an instance this deep is
+  // no tool argument.
+  static constexpr int kMaxDepth = 64;
+  const json::object& root_;
+  mutable int depth_ = 0;
+
   static error fail(const std::string& path, std::string_view problem) {
     return make_error(errc::invalid_argument, path + ": " + std::string(problem));
   }
@@ -134,6 +143,20 @@ result<void> validator::check(const json::value& v, const json::value& schema, c
 }
 
 result<void> validator::check(const json::value& v, const json::object& s, const std::string& path) const {
+  if (depth_ >= kMaxDepth) return fail(path, "nested deeper than the schema allows to check");
+  struct deeper {
+    int& depth;
+    explicit deeper(int& d) : depth(++d) {}
+    ~deeper() { --depth; }
+    deeper(const deeper&) = delete;
+    deeper& operator=(const deeper&) = delete;
+  } level(depth_);
+  if (const auto* reference = s.if_contains("$ref"); reference != nullptr && reference->is_string()) {
+    auto target = resolve_local_ref(root_, reference->get_string());
+    if (!target) return std::move(target).err();
+    // And the keywords beside it too (JSON Schema 2019-09 on).
+    PARLEY_TRY(*target == nullptr ? check(v, root_, path) : check(v, **target, path));
+  }
   if (const auto* type = s.if_contains("type")) PARLEY_TRY(check_type(v, *type, path));
   PARLEY_TRY(check_choices(v, s, path));
   if (v.is_string()) PARLEY_TRY(check_string(v.get_string(), s, path));
@@ -234,6 +257,14 @@ result<void> validator::check_number(const json::value& v, const json::object& s
   if (const auto* b = bound("exclusiveMaximum"); b && x >= as_double(*b)) {
     return fail(path, value_text + " must be less than " + number_text(*b));
   }
+  if (const auto* step = bound("multipleOf"); step && as_double(*step) > 0) {
+    const double quotient = x / as_double(*step);
+    // Within a part in 10^9 of a whole number: 0.3 is a multiple of 0.1 though 0.3 / 0.1 is not 3.
+    if (!std::isfinite(quotient) ||
+        std::fabs(quotient - std::round(quotient)) > 1e-9 * std::max(1.0, std::fabs(quotient))) {
+      return fail(path, value_text + " is not a multiple of " + number_text(*step));
+    }
+  }
   return ok();
 }
 
@@ -253,6 +284,16 @@ result<void> validator::check_array(const json::array& v, const json::object& s,
   if (const auto* items = s.if_contains("items")) {
     for (std::size_t i = 0; i < v.size(); ++i) PARLEY_TRY(check(v[i], *items, path + "[" + std::to_string(i) + "]"));
   }
+  if (const auto* unique = s.if_contains("uniqueItems"); unique != nullptr && unique->is_bool() && unique->get_bool()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      for (std::size_t j = i + 1; j < v.size(); ++j) {
+        if (json_equal(v[i], v[j])) {
+          return fail(path,
+                      "items " + std::to_string(i) + " and " + std::to_string(j) + " are equal; expected unique items");
+        }
+      }
+    }
+  }
   return ok();
 }
 
@@ -270,6 +311,18 @@ result<void> validator::check_object(const json::object& v, const json::object& 
       if (!properties->contains(entry.key())) {
         return fail(path, "unknown property '" + std::string(entry.key()) + "'" + did_you_mean(entry.key(), known));
       }
+    }
+  }
+  if (const auto* min = s.if_contains("minProperties"); min != nullptr && min->is_number()) {
+    if (static_cast<double>(v.size()) < as_double(*min)) {
+      return fail(path, "expected at least " + plural(static_cast<std::size_t>(as_double(*min)), "property") +
+                            ", got " + std::to_string(v.size()));
+    }
+  }
+  if (const auto* max = s.if_contains("maxProperties"); max != nullptr && max->is_number()) {
+    if (static_cast<double>(v.size()) > as_double(*max)) {
+      return fail(path, "expected at most " + plural(static_cast<std::size_t>(as_double(*max)), "property") + ", got " +
+                            std::to_string(v.size()));
     }
   }
   if (const auto* required = json_array_at(s, "required")) {
@@ -291,6 +344,14 @@ result<void> validator::check_object(const json::object& v, const json::object& 
 }
 
 result<void> validator::check_alternatives(const json::value& v, const json::object& s, const std::string& path) const {
+  if (const auto* all = json_array_at(s, "allOf")) {
+    for (const auto& part : *all) PARLEY_TRY(check(v, part, path));
+  }
+  if (const auto* excluded = s.if_contains("not")) {
+    auto outcome = check(v, *excluded, path);
+    if (outcome) return fail(path, shown(v) + " matches the schema under 'not'");
+    if (outcome.err().code != errc::invalid_argument) return std::move(outcome).err();
+  }
   for (const char* keyword : {"anyOf", "oneOf"}) {
     const auto* alternatives = json_array_at(s, keyword);
     if (alternatives == nullptr || alternatives->empty()) continue;
@@ -321,7 +382,7 @@ result<void> validator::check_alternatives(const json::value& v, const json::obj
 }  // namespace
 
 result<void> validate_arguments(const boost::json::value& instance, const boost::json::object& schema) {
-  return validator{}.check(instance, schema, std::string("arguments"));
+  return validator{schema}.check(instance, schema, std::string("arguments"));
 }
 
 }  // namespace parley::tools

@@ -1,9 +1,13 @@
 // Checks a tool call's arguments against the tool's JSON Schema before the tool runs, so a
 // tool's invoke only ever sees well-formed input and the model gets a precise error otherwise.
-// Supported subset: type (incl. type arrays), properties, required, additionalProperties (bool or
-// schema), enum, const, items, minItems/maxItems, minLength/maxLength (in characters),
-// minimum/maximum/exclusiveMinimum/exclusiveMaximum, pattern (ECMAScript, unanchored), anyOf,
-// oneOf, and boolean schemas. Other keywords (description, default, format ...) are ignored.
+// The keywords it checks (schema_check.hpp lists them, and refuses a schema with any other
+// validation keyword when a tool is registered, so nothing is silently left unchecked): type
+// (incl. type arrays), properties, required, additionalProperties (bool or schema),
+// min/maxProperties, enum, const, items, min/maxItems, uniqueItems, min/maxLength (in
+// characters), pattern (ECMAScript, unanchored), minimum/maximum/exclusiveMinimum/exclusiveMaximum,
+// multipleOf, allOf, anyOf, oneOf, not, local $ref ("#", "#/$defs/…", "#/definitions/…"), and
+// boolean schemas. Annotations (description, default, format, title, examples …) describe and
+// constrain nothing here.
 #pragma once
 
 #include <boost/json/object.hpp>

@@ -66,6 +66,10 @@ class tool_registry {
  public:
   // Replaces any tool of the same name.
   void add(std::unique_ptr<tool> t);
+  // A tool whose schema comes from outside Parley (an MCP server's): added only when its schema is
+  // one the argument checks enforce whole (schema_check.hpp); the error names the tool, the
+  // keyword and where it is.
+  result<void> add_checked(std::unique_ptr<tool> t);
   tool* find(std::string_view name) const;
   std::vector<std::string> names() const;
   // Named groups of tools a member can be given at once (Dominds "toolsets"). A toolset added

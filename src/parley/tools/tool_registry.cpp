@@ -2,6 +2,7 @@
 #include <set>
 
 #include "parley/core/text.hpp"
+#include "parley/tools/schema_check.hpp"
 #include "parley/tools/tool.hpp"
 
 namespace parley::tools {
@@ -9,6 +10,12 @@ namespace parley::tools {
 void tool_registry::add(std::unique_ptr<tool> t) {
   std::string name = t->spec().name;
   tools_[std::move(name)] = std::move(t);
+}
+
+result<void> tool_registry::add_checked(std::unique_ptr<tool> t) {
+  PARLEY_TRY(check_tool_schema(t->spec().parameters, t->spec().name));
+  add(std::move(t));
+  return ok();
 }
 
 tool* tool_registry::find(std::string_view name) const {
