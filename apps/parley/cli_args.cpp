@@ -1,5 +1,8 @@
 #include "cli_args.hpp"
 
+#include <charconv>
+#include <cmath>
+
 #include "parley/core/text.hpp"
 
 namespace parley::cli {
@@ -43,6 +46,10 @@ result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_s
       parsed.positionals.insert(parsed.positionals.end(), args.begin() + static_cast<long>(i) + 1, args.end());
       break;
     }
+    if (arg == "--help" || arg == "-h") {
+      parsed.help = true;
+      return parsed;
+    }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
       parsed.positionals.push_back(arg);
       continue;
@@ -71,6 +78,33 @@ result<parsed_args> parse_args(const std::vector<std::string>& args, const arg_s
     }
   }
   return parsed;
+}
+
+result<std::optional<std::int64_t>> parsed_args::integer(const std::string& flag, std::int64_t min,
+                                                         std::int64_t max) const {
+  const auto text = value(flag);
+  if (!text) return std::optional<std::int64_t>{};
+  std::int64_t number = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), number);
+  if (ec != std::errc{} || end != text->data() + text->size() || number < min || number > max) {
+    const bool ranged =
+        min != std::numeric_limits<std::int64_t>::min() || max != std::numeric_limits<std::int64_t>::max();
+    const std::string range = ranged ? " from " + std::to_string(min) + " to " + std::to_string(max) : "";
+    return make_error(errc::invalid_argument,
+                      "--" + flag + ": expected a whole number" + range + ", got '" + text->substr(0, 40) + "'");
+  }
+  return std::optional<std::int64_t>{number};
+}
+
+result<std::optional<double>> parsed_args::number(const std::string& flag) const {
+  const auto text = value(flag);
+  if (!text) return std::optional<double>{};
+  double number = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), number);
+  if (ec != std::errc{} || end != text->data() + text->size() || !std::isfinite(number)) {
+    return make_error(errc::invalid_argument, "--" + flag + ": expected a number, got '" + text->substr(0, 40) + "'");
+  }
+  return std::optional<double>{number};
 }
 
 }  // namespace parley::cli

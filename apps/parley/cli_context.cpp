@@ -6,6 +6,7 @@
 
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/member_toolsets.hpp"
+#include "verb_usage.hpp"
 
 namespace parley::cli {
 
@@ -76,6 +77,15 @@ std::string& current_verb() {
 }  // namespace
 
 void set_current_verb(std::string verb) { current_verb() = std::move(verb); }
+
+int show_verb_help() {
+  std::string text = usage_of(current_verb()) + "\n";
+  for (const auto& usage : verb_usages()) {
+    if (usage.verb == current_verb()) text += "  " + std::string(usage.summary) + "\n";
+  }
+  std::fputs(text.c_str(), stdout);
+  return kExitOk;
+}
 
 result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, sqlite_options options) {
   options.writer_command = current_verb();

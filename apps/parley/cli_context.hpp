@@ -26,6 +26,8 @@ int report(const error& err);
 // The verb this process runs (set once, by main): a process that writes the store names it in the
 // data directory's lock file, so that another process it refuses can say who holds the store.
 void set_current_verb(std::string verb);
+// `parley VERB --help`: the verb's usage (verb_usage.hpp) on stdout; returns kExitOk.
+int show_verb_help();
 
 std::filesystem::path data_dir_of(const parsed_args& args);
 // Where `parley serve` keeps uploaded media: inside the data directory.

@@ -17,6 +17,7 @@
 #include "terminal_printer.hpp"
 #include "verb_flow.hpp"
 #include "verb_remote.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -137,10 +138,9 @@ int drive(const parsed_args& args, drive_request request) {
 int run_verb_run(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kDriveSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument,
-                             "usage: parley run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] "
-                             "[--taskdoc PATH.tsk] [--data DIR] \"message\""));
+    return report(make_error(errc::invalid_argument, usage_of("run")));
   }
   if (auto served = through_running_server(
           *args, {remote_verb::run, "", args->positionals[0], "", args->value("member").value_or(""),
@@ -157,8 +157,9 @@ int run_verb_run(const std::vector<std::string>& raw) {
 int run_verb_say(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kDriveSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 2) {
-    return report(make_error(errc::invalid_argument, "usage: parley say DIALOG [--data DIR] \"message\""));
+    return report(make_error(errc::invalid_argument, usage_of("say")));
   }
   if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
     return report(stored.err());
@@ -173,8 +174,9 @@ int run_verb_say(const std::vector<std::string>& raw) {
 int run_verb_answer(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 3) {
-    return report(make_error(errc::invalid_argument, "usage: parley answer DIALOG QUESTION [--data DIR] \"answer\""));
+    return report(make_error(errc::invalid_argument, usage_of("answer")));
   }
   const auto& p = args->positionals;
   if (auto stored = check_dialog_stored(data_dir_of(*args), p[0]); !stored) return report(stored.err());
@@ -213,12 +215,13 @@ int resume_all(const parsed_args& args) {
 int run_verb_resume(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kResumeSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->has("all") && args->positionals.empty()) {
     if (auto served = through_running_server(*args, {remote_verb::resume_all})) return *served;
     return resume_all(*args);
   }
   if (args->positionals.size() != 1 || args->has("all")) {
-    return report(make_error(errc::invalid_argument, "usage: parley resume DIALOG | --all [--data DIR]"));
+    return report(make_error(errc::invalid_argument, usage_of("resume")));
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
@@ -233,8 +236,9 @@ int run_verb_resume(const std::vector<std::string>& raw) {
 int run_verb_root_status(const std::vector<std::string>& raw, std::string_view verb, events::dialog_status to) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley " + std::string(verb) + " DIALOG [--data DIR]"));
+    return report(make_error(errc::invalid_argument, usage_of(verb)));
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
@@ -259,8 +263,9 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
 int run_verb_dead(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kActSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley dead SUBDIALOG [--reason TEXT] [--data DIR]"));
+    return report(make_error(errc::invalid_argument, usage_of("dead")));
   }
   const std::string id = args->positionals[0];
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());

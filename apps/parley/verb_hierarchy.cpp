@@ -15,6 +15,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/engine/integrity.hpp"
 #include "parley/store/sqlite/log_repair.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -22,7 +23,8 @@ namespace parley::cli {
 int run_verb_questions(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
   if (!args) return report(args.err());
-  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, "usage: parley questions [--json]"));
+  if (args->help) return show_verb_help();
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("questions")));
   const auto data_dir = data_dir_of(*args);
   auto log = open_existing_store(data_dir);
   if (!log) return report(log.err());
@@ -68,8 +70,9 @@ int run_verb_questions(const std::vector<std::string>& raw) {
 int run_verb_registry(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley registry DIALOG [--json]"));
+    return report(make_error(errc::invalid_argument, usage_of("registry")));
   }
   const auto data_dir = data_dir_of(*args);
   auto team = load_team(*args, data_dir);
@@ -118,6 +121,7 @@ int run_verb_registry(const std::vector<std::string>& raw) {
 int run_verb_check(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   // The whole file, however large (a server's open checks only the schema of a big one).
   sqlite_options whole_file;
   whole_file.full_check_max_bytes = std::numeric_limits<std::int64_t>::max();
@@ -136,8 +140,8 @@ int run_verb_check(const std::vector<std::string>& raw) {
 int run_verb_repair(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
-  if (!args->positionals.empty())
-    return report(make_error(errc::invalid_argument, "usage: parley repair [--data DIR]"));
+  if (args->help) return show_verb_help();
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("repair")));
   const auto data_dir = data_dir_of(*args);
   auto repaired = sqlite::repair_damaged_events(data_dir.string());
   if (!repaired) return report(repaired.err());

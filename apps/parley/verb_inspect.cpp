@@ -1,7 +1,6 @@
 // `parley dialogs` and `parley show`: read-only views of the projections, as text or JSON.
 #include <boost/json/serialize.hpp>
 
-#include <charconv>
 #include <cstdio>
 
 #include "cli_context.hpp"
@@ -13,6 +12,7 @@
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
 #include "transcript_text.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -79,14 +79,9 @@ config::team_config team_or_empty(const parsed_args& args) {
 
 // --limit N: 1..500, 50 when absent.
 result<std::int64_t> page_limit(const parsed_args& args) {
-  const auto text = args.value("limit");
-  if (!text) return std::int64_t{50};
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc{} || end != text->data() + text->size() || value < 1 || value > 500) {
-    return make_error(errc::invalid_argument, "--limit: expected a whole number from 1 to 500, got '" + *text + "'");
-  }
-  return value;
+  auto limit = args.integer("limit", 1, 500);
+  if (!limit) return std::move(limit).err();
+  return limit->value_or(50);
 }
 
 // Every event of the listed roots' trees: what their usage is summed from, so a page costs its
@@ -114,6 +109,7 @@ result<std::vector<event>> events_of_trees(store& log, const std::vector<dialog_
 int run_verb_dialogs(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   root_listing listing;
   if (const auto status = args->value("status")) {
     listing.status = events::from_wire<events::dialog_status>(*status);
@@ -181,8 +177,9 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
 int run_verb_show(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, {{"data", "team", "workspace"}, {"json", "all-courses"}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley show DIALOG [--json] [--all-courses]"));
+    return report(make_error(errc::invalid_argument, usage_of("show")));
   }
   auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());

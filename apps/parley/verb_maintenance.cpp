@@ -8,6 +8,7 @@
 #include "parley/core/time.hpp"
 #include "parley/engine/retention.hpp"
 #include "parley/store/store_backup.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -15,8 +16,9 @@ namespace parley::cli {
 int run_verb_backup(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data"}, {}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
-    return report(make_error(errc::invalid_argument, "usage: parley backup DEST [--data DIR]"));
+    return report(make_error(errc::invalid_argument, usage_of("backup")));
   }
   auto copied = backup_sqlite_store(data_dir_of(*args).string(), args->positionals.front());
   if (!copied) return report(copied.err());
@@ -28,9 +30,9 @@ int run_verb_backup(const std::vector<std::string>& raw) {
 int run_verb_vacuum(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"data", "team", "workspace"}, {"dry-run"}});
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   if (!args->positionals.empty()) {
-    return report(make_error(errc::invalid_argument,
-                             "usage: parley vacuum (--team FILE | --workspace DIR) [--data DIR] [--dry-run]"));
+    return report(make_error(errc::invalid_argument, usage_of("vacuum")));
   }
   const auto data_dir = data_dir_of(*args);
   auto team = load_team(*args, data_dir);

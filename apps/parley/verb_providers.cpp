@@ -14,6 +14,7 @@
 #include "cli_args.hpp"
 #include "cli_context.hpp"
 #include "parley/core/text.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -96,7 +97,8 @@ void print_line(const config::team_config& team, const config::provider_entry& e
 int run_verb_providers(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
   if (!args) return report(args.err());
-  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, "usage: parley providers [--json]"));
+  if (args->help) return show_verb_help();
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("providers")));
   auto team = load_team(*args, data_dir_of(*args));
   if (!team) return report(team.err());
   const auto entries = entries_of(*team);

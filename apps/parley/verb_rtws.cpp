@@ -9,13 +9,14 @@
 #include "parley/rtws/rtws_export.hpp"
 #include "parley/rtws/rtws_import.hpp"
 #include "parley/rtws/rtws_layout.hpp"
+#include "verb_usage.hpp"
 
 namespace parley::cli {
 
 namespace {
 
 // The rtws folder from --rtws, which both verbs require, and no positionals.
-result<std::filesystem::path> rtws_of(const parsed_args& args, const char* usage) {
+result<std::filesystem::path> rtws_of(const parsed_args& args, const std::string& usage) {
   const auto rtws = args.value("rtws");
   if (!rtws || rtws->empty() || !args.positionals.empty()) return make_error(errc::invalid_argument, usage);
   return std::filesystem::path(*rtws);
@@ -26,7 +27,8 @@ result<std::filesystem::path> rtws_of(const parsed_args& args, const char* usage
 int run_verb_export(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, {{"data", "rtws"}, {"force"}});
   if (!args) return report(args.err());
-  auto rtws = rtws_of(*args, "usage: parley export --rtws DIR [--data DIR] [--force]");
+  if (args->help) return show_verb_help();
+  auto rtws = rtws_of(*args, usage_of("export"));
   if (!rtws) return report(rtws.err());
   // Exporting only reads: never an empty database where the user mistyped --data, and it works
   // beside a running server.
@@ -43,7 +45,8 @@ int run_verb_export(const std::vector<std::string>& raw) {
 int run_verb_import(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, {{"data", "rtws"}, {}});
   if (!args) return report(args.err());
-  auto rtws = rtws_of(*args, "usage: parley import --rtws DIR [--data DIR]");
+  if (args->help) return show_verb_help();
+  auto rtws = rtws_of(*args, usage_of("import"));
   if (!rtws) return report(rtws.err());
   auto log = open_data_store(data_dir_of(*args));
   if (!log) return report(log.err());

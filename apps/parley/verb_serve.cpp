@@ -10,7 +10,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +40,7 @@
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
 #include "server_link.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -57,24 +57,9 @@ const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token",
                           {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
-constexpr const char* kServeUsage =
-    "usage: parley serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] "
-    "[--token TOKEN | --users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] "
-    "[--turn-window SECONDS] [--session-gap SECONDS] "
-    "[--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] [--loaded-dialogs N] "
-    "[--max-connections N] [--max-connections-per-client N] [--allow-data-in-workspace]";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
-
-result<std::uint16_t> parse_port(const std::string& text) {
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || value > 65535) {
-    return make_error(errc::invalid_argument, "--port: expected an integer 0..65535, got '" + text + "'");
-  }
-  return static_cast<std::uint16_t>(value);
-}
 
 // --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
 // (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist, else the web/dist of
@@ -151,29 +136,18 @@ asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
 
 // A whole number of seconds, 1 s to 30 days, as milliseconds; absent: 0 (the seed's default).
 result<std::int64_t> parse_seconds(const parsed_args& args, const std::string& name) {
-  const auto text = args.value(name);
-  if (!text) return std::int64_t{0};
-  std::int64_t seconds = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seconds);
-  if (ec != std::errc{} || end != text->data() + text->size() || seconds < 1 || seconds > 30LL * 24 * 3600) {
-    return make_error(errc::invalid_argument, "--" + name + ": expected whole seconds 1..2592000, got '" + *text + "'");
-  }
-  return seconds * 1000;
+  auto seconds = args.integer(name, 1, 30LL * 24 * 3600);
+  if (!seconds) return std::move(seconds).err();
+  return seconds->value_or(0) * 1000;
 }
 
-// --NAME N, a whole number of `unit` in [low, high]; absent: nullopt.
+// --NAME N, a whole number in [low, high]; absent: nullopt.
 result<std::optional<std::size_t>> parse_count(const parsed_args& args, const std::string& name, std::size_t low,
-                                               std::size_t high, const char* unit) {
-  const auto text = args.value(name);
-  if (!text) return std::optional<std::size_t>{};
-  std::size_t count = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), count);
-  if (ec != std::errc{} || end != text->data() + text->size() || count < low || count > high) {
-    return make_error(errc::invalid_argument, "--" + name + ": expected a whole number of " + unit + " " +
-                                                  std::to_string(low) + ".." + std::to_string(high) + ", got '" +
-                                                  *text + "'");
-  }
-  return std::optional<std::size_t>{count};
+                                               std::size_t high) {
+  auto count = args.integer(name, static_cast<std::int64_t>(low), static_cast<std::int64_t>(high));
+  if (!count) return std::move(count).err();
+  if (!*count) return std::optional<std::size_t>{};
+  return std::optional<std::size_t>{static_cast<std::size_t>(**count)};
 }
 
 // What `parley serve`'s flags say, each checked (errors name the flag).
@@ -192,9 +166,9 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   server::server_options& options = settings.options;
   options.host = args.value("host").value_or(options.host);
   if (options.host.empty()) return make_error(errc::invalid_argument, "--host: expected an address");
-  if (const auto port = args.value("port")) {
-    PARLEY_TRY_ASSIGN(options.port, parse_port(*port));
-  }
+  auto port = args.integer("port", 0, 65535);
+  if (!port) return std::move(port).err();
+  if (*port) options.port = static_cast<std::uint16_t>(**port);
   options.token = args.value("token").value_or("");
   if (args.value("token") && options.token.empty()) {
     return make_error(errc::invalid_argument, "--token: expected a non-empty token");
@@ -218,13 +192,13 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   options.cors_origin = args.value("cors-origin").value_or("");
   PARLEY_TRY_ASSIGN(options.web_root, find_web_root(args));
 
-  auto upload_limit = parse_count(args, "max-upload-bytes", 1024, std::size_t{1} << 30, "bytes");
+  auto upload_limit = parse_count(args, "max-upload-bytes", 1024, std::size_t{1} << 30);
   if (!upload_limit) return std::move(upload_limit).err();
   if (*upload_limit) options.max_upload_bytes = **upload_limit;
-  auto max_connections = parse_count(args, "max-connections", 1, 1'000'000, "connections");
+  auto max_connections = parse_count(args, "max-connections", 1, 1'000'000);
   if (!max_connections) return std::move(max_connections).err();
   if (*max_connections) options.max_connections = **max_connections;
-  auto per_client = parse_count(args, "max-connections-per-client", 1, 1'000'000, "connections");
+  auto per_client = parse_count(args, "max-connections-per-client", 1, 1'000'000);
   if (!per_client) return std::move(per_client).err();
   if (*per_client) options.max_connections_per_client = **per_client;
 
@@ -234,7 +208,7 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   settings.reflect_goal = args.value("reflect-goal").value_or(kDefaultReflectionGoal);
   if (settings.reflect_goal.empty()) return make_error(errc::invalid_argument, "--reflect-goal: expected a goal");
   // How many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit); absent, its default.
-  PARLEY_TRY_ASSIGN(settings.loaded_dialogs, parse_count(args, "loaded-dialogs", 1, 10'000'000, "dialogs"));
+  PARLEY_TRY_ASSIGN(settings.loaded_dialogs, parse_count(args, "loaded-dialogs", 1, 10'000'000));
   return settings;
 }
 
@@ -320,7 +294,8 @@ asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
 int run_verb_serve(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kServeSpec);
   if (!args) return report(args.err());
-  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, kServeUsage));
+  if (args->help) return show_verb_help();
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("serve")));
 
   auto settings = read_serve_settings(*args);
   if (!settings) return report(settings.err());

@@ -5,7 +5,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <optional>
 
@@ -18,6 +17,7 @@
 #include "parley/tot/tot_run.hpp"
 #include "parley/tot/tot_team.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "verb_usage.hpp"
 #include "verbs.hpp"
 
 namespace parley::cli {
@@ -30,32 +30,11 @@ const arg_spec kTotSpec{{"team", "workspace", "data", "task-type", "strategy", "
                          "resume", "max-calls", "timeout-ms", "parallel", "noise", "seed"},
                         {"json", "quiet", kAllowDataInWorkspace}};
 
-constexpr const char* kTotUsage =
-    "usage: parley tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X]\n"
-    "                  [--team FILE | --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS]\n"
-    "                  [--noise none|low|high] [--seed S] [--json]\n"
-    "       parley tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR]";
-
+// --flag N, or `fallback` when absent; what the number means is checked by the run's request.
 result<std::int64_t> integer_flag(const parsed_args& args, const std::string& flag, std::int64_t fallback) {
-  const auto text = args.value(flag);
-  if (!text) return fallback;
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc{} || end != text->data() + text->size()) {
-    return make_error(errc::invalid_argument, flag + ": '" + text->substr(0, 40) + "' is not an integer");
-  }
-  return value;
-}
-
-result<std::optional<double>> number_flag(const parsed_args& args, const std::string& flag) {
-  const auto text = args.value(flag);
-  if (!text) return std::optional<double>{};
-  char* end = nullptr;
-  const double value = std::strtod(text->c_str(), &end);
-  if (text->empty() || end != text->c_str() + text->size()) {
-    return make_error(errc::invalid_argument, flag + ": '" + text->substr(0, 40) + "' is not a number");
-  }
-  return std::optional<double>(value);
+  auto value = args.integer(flag);
+  if (!value) return std::move(value).err();
+  return value->value_or(fallback);
 }
 
 result<tot::tot_request> request_of(const parsed_args& args) {
@@ -73,7 +52,7 @@ result<tot::tot_request> request_of(const parsed_args& args) {
     if (!breadth) return std::move(breadth).err();
     request.breadth = *breadth;
   }
-  auto threshold = number_flag(args, "threshold");
+  auto threshold = args.number("threshold");
   if (!threshold) return std::move(threshold).err();
   request.threshold = *threshold;
   auto calls = integer_flag(args, "max-calls", 400);
@@ -157,9 +136,10 @@ class terminal_progress final : public tot::tot_progress {
 int run_verb_tot(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, kTotSpec);
   if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
   const auto resume = args->value("resume");
   if ((resume && !args->positionals.empty()) || (!resume && args->positionals.size() != 1)) {
-    return report(make_error(errc::invalid_argument, kTotUsage));
+    return report(make_error(errc::invalid_argument, usage_of("tot")));
   }
   auto request = request_of(*args);
   if (!request) return report(request.err());

@@ -149,13 +149,34 @@ TEST_F(Cli, VacuumWithoutARetentionPolicyKeepsEverything) {
   EXPECT_NE(out.output.find("the team keeps everything"), std::string::npos) << out.output;
 }
 
-TEST_F(Cli, HelpAfterAVerbPrintsTheUsageAndSucceeds) {
-  for (const char* line : {"serve --help", "run -h", "--help"}) {
-    const auto out = run(line);
-    EXPECT_EQ(out.status, 0) << line;
-    EXPECT_EQ(out.output.rfind("usage: parley <verb> [options]\n", 0), 0U) << line << ": " << out.output;
-    EXPECT_NE(out.output.find("  serve [--team FILE"), std::string::npos) << line;
-  }
+TEST_F(Cli, HelpListsEveryVerbAndHelpAfterAVerbShowsThatVerb) {
+  const auto full = run("--help");
+  EXPECT_EQ(full.status, 0);
+  EXPECT_EQ(full.output.rfind("usage: parley <verb> [options]", 0), 0U) << full.output;
+  EXPECT_NE(full.output.find("  parley serve [--team FILE"), std::string::npos) << full.output;
+  EXPECT_NE(full.output.find("  parley tot --resume "), std::string::npos) << full.output;
+  const auto serve = run("serve --help");
+  EXPECT_EQ(serve.status, 0);
+  EXPECT_EQ(serve.output.rfind("usage: parley serve [--team FILE | --workspace DIR]", 0), 0U) << serve.output;
+  EXPECT_NE(serve.output.find("the web UI, REST API and WebSocket on one port"), std::string::npos);
+  const auto short_form = run("say -h");
+  EXPECT_EQ(short_form.status, 0);
+  EXPECT_EQ(short_form.output, "usage: parley say DIALOG [--data DIR] \"message\"\n  continue a dialog\n");
+  // The usage error of a verb quotes the same line.
+  const auto wrong = run("say only-one-argument");
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_EQ(wrong.output, "parley: usage: parley say DIALOG [--data DIR] \"message\"\n");
+}
+
+TEST_F(Cli, HelpIsNeverTakenFromAMessageOrAnOptionsValue) {
+  // After `--` it is the message; as --title's value it is the title: both runs happen.
+  const auto message = run("run" + team() + data() + " --quiet -- -h");
+  EXPECT_EQ(message.status, 0) << message.output;
+  const auto titled = run("run" + team() + data() + " --quiet --title --help hello");
+  EXPECT_EQ(titled.status, 0) << titled.output;
+  const auto listed = run("dialogs" + data());
+  EXPECT_NE(listed.output.find("  --help\n"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("  -h\n"), std::string::npos) << listed.output;
 }
 
 TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
@@ -544,7 +565,7 @@ TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
       {"tot ''", "parley: problem: must not be empty"},
       {"tot '4 9 10 13' --task-type poetry", "parley: task_type: 'poetry' is not one of math_reasoning"},
       {"tot '4 9 10 13' --depth 0", "parley: depth: 0 is outside 1–10"},
-      {"tot '4 9 10 13' --breadth x", "parley: breadth: 'x' is not an integer"},
+      {"tot '4 9 10 13' --breadth x", "parley: --breadth: expected a whole number, got 'x'"},
       {"tot '4 9 10 13' --threshold 11", "parley: threshold: must be a number 0–10"},
       {"tot '4 9 10 13' --strategy A*", "parley: strategy: 'A*' is not one of BFS, DFS"},
       {"tot --resume nope", "parley: resume: 'nope' is not a run id"},

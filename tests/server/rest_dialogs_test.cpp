@@ -49,7 +49,7 @@ TEST_F(RestTest, RefusesALoadedDialogsLimitThatIsNotAPositiveCount) {
                             (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(),
                             "--data", data_dir().string(), "--loaded-dialogs", bad});
     EXPECT_FALSE(refused.started()) << bad;
-    EXPECT_NE(refused.output().find("--loaded-dialogs: expected a whole number of dialogs 1..10000000, got '" +
+    EXPECT_NE(refused.output().find("--loaded-dialogs: expected a whole number from 1 to 10000000, got '" +
                                     std::string(bad) + "'"),
               std::string::npos)
         << refused.output();

@@ -1,13 +1,8 @@
 #include "parley/access/shell_policy.hpp"
+#include "parley/core/text.hpp"
 
 namespace parley::access {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
 
 bool unquoted_substitution(std::string_view command_line) {
   char quote = 0;
@@ -58,7 +53,7 @@ std::vector<std::string> simple_commands(std::string_view command_line) {
   std::string current;
   char quote = 0;
   auto flush = [&] {
-    const auto part = trim(current);
+    const auto part = trim(current, " \t\r");
     if (!part.empty()) parts.emplace_back(part);
     current.clear();
   };
@@ -89,7 +84,7 @@ std::vector<std::string> simple_commands(std::string_view command_line) {
 }
 
 std::string shell_refusal(const shell_policy& policy, std::string_view command_line) {
-  if (trim(command_line).empty()) return "the command is empty";
+  if (trim(command_line, " \t\r").empty()) return "the command is empty";
   if (!policy.allow.empty() && unquoted_substitution(command_line)) {
     return "command substitution ($(...) or backquotes) is not allowed: the allowlist cannot check what it runs";
   }

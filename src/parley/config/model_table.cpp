@@ -4,6 +4,7 @@
 
 #include "parley/config/team_rules.hpp"
 #include "parley/config/yaml_value.hpp"
+#include "parley/core/text.hpp"
 
 namespace parley::config::detail {
 namespace {
@@ -11,12 +12,6 @@ namespace {
 const std::vector<std::string> kModelKeys{"context_window", "caution", "critical", "price"};
 const std::vector<std::string> kPriceKeys{"input", "output", "cached_input"};
 constexpr double kMaxPrice = 1e6;
-
-std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 result<void> read_price(const map_reader& model_map, model_info& model) {
   auto price = model_map.child("price");

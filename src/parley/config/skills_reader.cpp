@@ -8,6 +8,7 @@
 
 #include "parley/config/yaml_reader.hpp"
 #include "parley/core/file_text.hpp"
+#include "parley/core/text.hpp"
 
 namespace parley::config::detail {
 namespace {
@@ -25,20 +26,13 @@ struct candidate {
   std::string label;     // the path as errors name it (under the workspace path as given)
 };
 
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // `<stem>.md`, `<stem>.en.md`, `<stem>.cn.md` (case-insensitive suffixes, as Dominds' regex).
 std::optional<std::pair<std::string, variant>> direct_file(const std::string& name) {
-  const std::string low = lowered(name);
+  const std::string low = ascii_lowercase(name);
   if (!low.ends_with(".md")) return std::nullopt;
   std::string stem = name.substr(0, name.size() - 3);
   variant kind = variant::neutral;
-  const std::string low_stem = lowered(stem);
+  const std::string low_stem = ascii_lowercase(stem);
   if (low_stem.size() > 3 && (low_stem.ends_with(".en") || low_stem.ends_with(".cn"))) {
     kind = low_stem.ends_with(".en") ? variant::en : variant::cn;
     stem.resize(stem.size() - 3);
@@ -48,7 +42,7 @@ std::optional<std::pair<std::string, variant>> direct_file(const std::string& na
 }
 
 std::optional<variant> package_file(const std::string& name) {
-  const std::string low = lowered(name);
+  const std::string low = ascii_lowercase(name);
   if (low == "skill.md") return variant::neutral;
   if (low == "skill.en.md") return variant::en;
   if (low == "skill.cn.md") return variant::cn;
@@ -124,13 +118,6 @@ result<std::optional<candidate>> pick(const std::vector<candidate>& files, std::
   return std::optional<candidate>{};
 }
 
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
 // `allowed-tools`: "a, b" or [a, b]; an empty string or an empty item is refused, as in Dominds.
 result<std::vector<std::string>> read_allowed_tools(const map_reader& front) {
   const auto* item = front.find("allowed-tools");
@@ -140,7 +127,7 @@ result<std::vector<std::string>> read_allowed_tools(const map_reader& front) {
     std::string_view rest = item->value.Scalar();
     while (!rest.empty()) {
       const auto comma = rest.find(',');
-      if (auto name = trimmed(rest.substr(0, comma)); !name.empty()) names.push_back(std::move(name));
+      if (auto name = std::string(trim(rest.substr(0, comma))); !name.empty()) names.push_back(std::move(name));
       rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     }
     if (names.empty()) return front.fail_at_value(*item, "got an empty string (expected tool names, comma-separated)");
@@ -148,7 +135,7 @@ result<std::vector<std::string>> read_allowed_tools(const map_reader& front) {
   }
   PARLEY_TRY(front.read("allowed-tools", names));
   for (auto& name : names) {
-    name = trimmed(name);
+    name = std::string(trim(name));
     if (name.empty()) return front.fail_at_value(*item, "an empty tool name (expected non-empty strings)");
   }
   return names;
@@ -198,17 +185,17 @@ result<skill_config> read_skill_file(const candidate& file, const std::string& i
   skill.source = file.relative;
   auto title = front->require_nonempty("name", "the skill's title");
   if (!title) return std::move(title).err();
-  skill.title = trimmed(*title);
+  skill.title = std::string(trim(*title));
   auto description = front->require_nonempty("description", "when to use the skill");
   if (!description) return std::move(description).err();
-  skill.description = trimmed(*description);
+  skill.description = std::string(trim(*description));
   bool flag = false;
   PARLEY_TRY(front->read("user-invocable", flag));
   PARLEY_TRY(front->read("disable-model-invocation", flag));
   auto allowed = read_allowed_tools(*front);
   if (!allowed) return std::move(allowed).err();
   skill.allowed_tools = std::move(*allowed);
-  skill.body = trimmed(body);
+  skill.body = std::string(trim(body));
   if (skill.body.empty()) {
     return make_error(errc::config_error, label +
                                               ": the skill has no Markdown body after its frontmatter (expected "

@@ -1,6 +1,7 @@
 #include "parley/core/text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace parley {
@@ -67,6 +68,27 @@ std::optional<std::string> first_control_character(std::string_view text, std::s
     return std::string("control character U+00") + kHex[c >> 4] + kHex[c & 0xF] + " at byte " + std::to_string(i);
   }
   return std::nullopt;
+}
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view text, std::string_view chars) noexcept {
+  const auto first = text.find_first_not_of(chars);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(chars) - first + 1);
+}
+
+std::string format_number(double value) {
+  if (value == 0) return "0";  // also turns -0 into 0
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.15g", value);
+  return buffer;
 }
 
 }  // namespace parley

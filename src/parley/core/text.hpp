@@ -20,5 +20,16 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 std::optional<std::string> first_control_character(std::string_view text, std::string_view allowed = {});
 // Equal but for the case of ASCII letters: how HTTP compares header names, schemes and tokens.
 bool iequals_ascii(std::string_view a, std::string_view b) noexcept;
+// `text` with ASCII letters in lower case and every other byte as it is (UTF-8 untouched), as
+// SQLite's lower() folds: so a search in memory and one in the store agree.
+std::string ascii_lowercase(std::string_view text);
+// `text` without the leading and trailing characters in `chars`; by default ASCII whitespace
+// (space, tab, line feed, carriage return, form feed, vertical tab). Formats that say which blanks
+// count pass them (HTTP's optional whitespace: " \t").
+inline constexpr std::string_view kAsciiWhitespace = " \t\n\r\f\v";
+std::string_view trim(std::string_view text, std::string_view chars = kAsciiWhitespace) noexcept;
+// A number as a person writes it: "0.25", "10.5", "1e+20", never Boost.JSON's "1E1"; up to 15
+// significant digits (what a double holds exactly), and -0 as "0".
+std::string format_number(double value);
 
 }  // namespace parley

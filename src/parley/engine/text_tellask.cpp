@@ -1,4 +1,5 @@
 #include "parley/engine/text_tellask.hpp"
+#include "parley/core/text.hpp"
 
 #include <optional>
 
@@ -68,12 +69,6 @@ std::size_t wide_punct_at(std::string_view s, std::size_t pos) {
   for (auto p : wide_punct)
     if (s.substr(pos).starts_with(p)) return p.size();
   return 0;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
 }
 
 bool is_blank(std::string_view s) { return trim(s).empty(); }

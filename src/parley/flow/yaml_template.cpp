@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "parley/core/text.hpp"
 #include "parley/flow/sub_thread_path.hpp"
 
 namespace parley::flow {
@@ -10,12 +11,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kPlaceholders = {"main.last_user", "thread.last_bot", "parent.last_bot",
                                                            "task.message"};
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
 
 // Walks `text`, handing each placeholder name to `on_name` and each literal run to `on_text`.
 template <class OnText, class OnName>
@@ -27,7 +22,7 @@ result<void> walk(std::string_view text, OnText on_text, OnName on_name) {
     const auto close = text.find("}}", open + 2);
     if (close == std::string_view::npos) break;
     on_text(text.substr(at, open - at));
-    PARLEY_TRY(on_name(trim(text.substr(open + 2, close - open - 2))));
+    PARLEY_TRY(on_name(trim(text.substr(open + 2, close - open - 2), " ")));
     at = close + 2;
   }
   on_text(text.substr(std::min(at, text.size())));

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "parley/core/base64.hpp"
 #include "parley/core/text.hpp"
 
 namespace parley::http {
@@ -19,33 +20,6 @@ std::string env_or_empty(const char* lower_name, const char* upper_name) {
     if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return value;
   }
   return {};
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
-std::string base64(std::string_view in) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const unsigned n = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
-                       static_cast<unsigned char>(in[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(n >> shift) & 63];
-  }
-  if (i < in.size()) {
-    unsigned n = static_cast<unsigned char>(in[i]) << 16;
-    if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < in.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
 result<proxy_endpoint> parse_proxy(std::string_view proxy_url) {
@@ -64,7 +38,8 @@ result<proxy_endpoint> parse_proxy(std::string_view proxy_url) {
   endpoint.port = parsed->has_port() ? parsed->port_number() : 80;
   if (endpoint.port == 0) return make_error(errc::config_error, "proxy URL '" + text + "' has a bad port");
   if (parsed->has_userinfo()) {
-    endpoint.authorization = "Basic " + base64(std::string(parsed->user()) + ":" + std::string(parsed->password()));
+    endpoint.authorization =
+        "Basic " + base64_encode(std::string(parsed->user()) + ":" + std::string(parsed->password()));
   }
   return endpoint;
 }

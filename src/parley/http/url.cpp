@@ -1,4 +1,5 @@
 #include "parley/http/url.hpp"
+#include "parley/core/text.hpp"
 
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
@@ -10,12 +11,6 @@
 namespace parley::http {
 
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 error bad_url(std::string_view url, std::string_view why) {
   return make_error(errc::invalid_argument, "invalid URL '" + std::string(url) + "': " + std::string(why));
@@ -29,15 +24,15 @@ result<url_parts> parse_url(std::string_view url) {
   const boost::urls::url_view& view = *parsed;
 
   url_parts parts;
-  const std::string scheme = lower(std::string(view.scheme()));
+  const std::string scheme = ascii_lowercase(std::string(view.scheme()));
   if (scheme != "http" && scheme != "https") return bad_url(url, "scheme must be http or https");
   parts.tls = scheme == "https";
 
   if (view.host_type() == boost::urls::host_type::ipv6) {
-    parts.host = lower(std::string(view.host_address()));
+    parts.host = ascii_lowercase(std::string(view.host_address()));
     parts.authority = "[" + parts.host + "]";
   } else {
-    parts.host = lower(std::string(view.host()));
+    parts.host = ascii_lowercase(std::string(view.host()));
     parts.authority = parts.host;
   }
   if (parts.host.empty()) return bad_url(url, "no host");

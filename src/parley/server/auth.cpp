@@ -11,15 +11,7 @@
 
 namespace parley::server {
 
-namespace {
-
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string generate_token() {
   std::array<std::uint8_t, 16> bytes{};
@@ -51,18 +43,18 @@ bool token_equals(std::string_view expected, std::string_view presented) noexcep
 }
 
 std::string_view bearer_token(std::string_view authorization_header) noexcept {
-  const auto header = trim(authorization_header);
+  const auto header = trim(authorization_header, " \t");
   constexpr std::string_view kScheme = "bearer";
   if (header.size() <= kScheme.size() || !iequals_ascii(header.substr(0, kScheme.size()), kScheme)) return {};
   if (header[kScheme.size()] != ' ' && header[kScheme.size()] != '\t') return {};
-  return trim(header.substr(kScheme.size()));
+  return trim(header.substr(kScheme.size()), " \t");
 }
 
 std::string_view subprotocol_token(std::string_view protocols_header) noexcept {
   constexpr std::string_view kPrefix = "parley-token.";
   while (!protocols_header.empty()) {
     const auto comma = protocols_header.find(',');
-    const auto item = trim(protocols_header.substr(0, comma));
+    const auto item = trim(protocols_header.substr(0, comma), " \t");
     if (item.size() > kPrefix.size() && item.substr(0, kPrefix.size()) == kPrefix) return item.substr(kPrefix.size());
     if (comma == std::string_view::npos) break;
     protocols_header.remove_prefix(comma + 1);

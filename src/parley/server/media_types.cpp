@@ -1,4 +1,5 @@
 #include "parley/server/media_types.hpp"
+#include "parley/core/text.hpp"
 
 #include <array>
 #include <cctype>
@@ -43,12 +44,7 @@ bool looks_like(std::string_view format, std::string_view bytes) {
 
 std::string lowercase_media_type(std::string_view header) {
   const auto semicolon = header.find(';');
-  auto type = header.substr(0, semicolon);
-  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
-  while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
-  std::string out(type);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return ascii_lowercase(trim(header.substr(0, semicolon), " \t"));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "parley/server/request_guard.hpp"
+#include "parley/core/text.hpp"
 
 #include <boost/asio/ip/address.hpp>
 
@@ -16,12 +17,6 @@ std::string quoted_value(std::string_view value) {
   for (const char c : value.substr(0, kMaxEchoed)) out.push_back(std::iscntrl(static_cast<unsigned char>(c)) ? '?' : c);
   if (value.size() > kMaxEchoed) out += "...";
   return out + "'";
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 bool is_name_character(char c) {
@@ -55,7 +50,7 @@ std::optional<std::string> canonical_host(std::string_view host) {
   }
   const auto v4 = ip::make_address_v4(std::string(host), ec);
   if (!ec) return v4.to_string();
-  return lowercase(host);
+  return ascii_lowercase(host);
 }
 
 bool is_address_literal(std::string_view canonical) {
@@ -74,7 +69,7 @@ struct parsed_origin {
 std::optional<parsed_origin> parse_origin(std::string_view origin) {
   const auto separator = origin.find("://");
   if (separator == std::string_view::npos) return std::nullopt;
-  auto scheme = lowercase(origin.substr(0, separator));
+  auto scheme = ascii_lowercase(origin.substr(0, separator));
   if (scheme != "http" && scheme != "https") return std::nullopt;
   auto authority = parse_host_header(origin.substr(separator + 3));
   if (!authority) return std::nullopt;
@@ -153,7 +148,7 @@ request_guard::request_guard(const server_options& options) {
   for (const auto& extra : options.allowed_hosts) {
     if (auto name = normalize_host_name(extra, "--allowed-host")) names_.insert(std::move(*name));
   }
-  cors_origin_ = lowercase(options.cors_origin);
+  cors_origin_ = ascii_lowercase(options.cors_origin);
   while (!cors_origin_.empty() && cors_origin_.back() == '/') cors_origin_.pop_back();
 }
 
@@ -162,7 +157,7 @@ bool request_guard::allows_host(const host_and_port& host) const {
 }
 
 bool request_guard::is_cors_origin(std::string_view origin) const {
-  return !cors_origin_.empty() && lowercase(origin) == cors_origin_;
+  return !cors_origin_.empty() && ascii_lowercase(origin) == cors_origin_;
 }
 
 std::optional<guard_refusal> request_guard::check(const guarded_request& request) const {

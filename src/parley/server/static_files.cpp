@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/core/text.hpp"
 #include "parley/http/request_target.hpp"
 
 namespace parley::server {
@@ -54,12 +55,6 @@ bool is_inside(const fs::path& root, const fs::path& inner) {
     if (inner_part == inner.end() || *root_part != *inner_part) return false;
   }
   return true;
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::optional<std::string> read_file(const fs::path& file) {
@@ -126,7 +121,7 @@ std::string embed_token_in_page(std::string_view html, std::string_view token) {
       escaped.push_back(c);
   }
   const std::string meta = "<meta name=\"parley-token\" content=\"" + escaped + "\">";
-  const std::string lower = lowercase(html);
+  const std::string lower = ascii_lowercase(html);
   // Before </head>; a page without one gets it after the doctype (never before: that would
   // switch the browser to quirks mode), where the parser opens the head by itself.
   std::size_t at = lower.find("</head>");

@@ -5,16 +5,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "parley/core/text.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
 namespace {
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 bool visible_to(const root_viewer& viewer, const dialog_row& row) {
   if (row.humans.empty()) return viewer.sees_unowned;
@@ -28,11 +23,11 @@ bool said_by_a_human(const message_row& message) {
 }
 
 result<bool> mentions(store& log, const dialog_row& row, const std::string& needle) {
-  if (lowercase(row.title).find(needle) != std::string::npos) return true;
+  if (ascii_lowercase(row.title).find(needle) != std::string::npos) return true;
   auto messages = log.messages(row.id, 0);
   if (!messages) return std::move(messages).err();
   return std::any_of(messages->begin(), messages->end(), [&](const message_row& message) {
-    return said_by_a_human(message) && lowercase(message.content).find(needle) != std::string::npos;
+    return said_by_a_human(message) && ascii_lowercase(message.content).find(needle) != std::string::npos;
   });
 }
 
@@ -55,7 +50,7 @@ result<root_page> scan_roots(store& log, const root_listing& listing) {
   filter.member_id = listing.member_id;
   auto rows = log.list_dialogs(filter);
   if (!rows) return std::move(rows).err();
-  const std::string needle = lowercase(listing.text);
+  const std::string needle = ascii_lowercase(listing.text);
   std::vector<dialog_row> chosen;
   for (auto& row : *rows) {
     if (listing.viewer && !visible_to(*listing.viewer, row)) continue;

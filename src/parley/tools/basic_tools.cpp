@@ -3,6 +3,7 @@
 #include <boost/json/array.hpp>
 
 #include "parley/core/json.hpp"
+#include "parley/core/text.hpp"
 #include "parley/tools/expression.hpp"
 #include "parley/tools/function_tool.hpp"
 

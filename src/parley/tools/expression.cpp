@@ -138,11 +138,4 @@ class parser {
 
 result<double> evaluate_expression(std::string_view expression) { return parser(expression).parse_all(); }
 
-std::string format_number(double value) {
-  if (value == 0) return "0";  // also turns -0 into 0
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.15g", value);
-  return buffer;
-}
-
 }  // namespace parley::tools

@@ -1,4 +1,5 @@
 #include "parley/tot/field_reader.hpp"
+#include "parley/core/text.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -9,12 +10,6 @@ namespace parley::tot {
 namespace {
 
 // 11, 10.5, 0.25: as a person writes them (Boost.JSON writes 1E1).
-std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  return text;
-}
-
 }  // namespace
 
 field_reader::field_reader(const json::value& value, std::string path) : path_(std::move(path)) {

@@ -75,7 +75,7 @@ TEST_F(RequestReader, EachRefusalStartsWithTheFieldsName) {
   EXPECT_EQ(refusal(R"({"name":"a","note":[]})"), "note: expected a string, got array");
   EXPECT_EQ(refusal(R"({"name":"a","count":11})"), "count: expected an integer 1..10, got 11");
   EXPECT_EQ(refusal(R"({"name":"a","count":1.5})"), "count: expected an integer 1..10, got 1.5E0");
-  EXPECT_EQ(refusal(R"({"name":"a","at":"yesterday"})").rfind("at: expected a UTC ISO-8601 time", 0), 0U);
+  EXPECT_EQ(refusal(R"({"name":"a","at":"yesterday"})").rfind("at: expected an RFC 3339 time", 0), 0U);
   EXPECT_EQ(refusal(R"({"name":"a","tags":"x"})"), "tags: expected an array of strings, got string");
   EXPECT_EQ(refusal(R"({"name":"a","tags":["x",2]})"), "tags[1]: expected a non-empty string, got integer");
   EXPECT_EQ(refusal(R"({"name":"a","tags":["x","y","z"]})"), "tags: 3 items, over the limit of 2");

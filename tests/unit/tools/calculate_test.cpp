@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "parley/core/text.hpp"
 #include "parley/tools/basic_tools.hpp"
 #include "parley/tools/expression.hpp"
 #include "parley/tools/json_schema.hpp"

@@ -8,13 +8,6 @@ namespace {
 
 constexpr std::string_view kCapturePrefix = "capture.";
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
-
 void append_literal(text_template& out, std::string_view text) {
   if (text.empty()) return;
   if (!out.parts.empty() && out.parts.back().kind == text_template::part_kind::literal) {
@@ -74,7 +67,7 @@ result<text_template> parse_text_template(std::string_view text) {
     const auto close = open == std::string_view::npos ? open : text.find("}}", open + 2);
     if (close == std::string_view::npos) break;  // no complete placeholder left: the rest is literal
     append_literal(out, text.substr(pos, open - pos));
-    auto part = parse_placeholder(trim(text.substr(open + 2, close - open - 2)));
+    auto part = parse_placeholder(trim(text.substr(open + 2, close - open - 2), " \t"));
     if (!part) return std::move(part).err();
     out.parts.push_back(std::move(part).value());
     pos = close + 2;

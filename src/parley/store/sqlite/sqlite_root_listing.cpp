@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "parley/core/text.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v22.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
@@ -103,14 +104,6 @@ std::string root_sql(unsigned shape) {
     sql = select + " FROM (" + sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?9) AS d WHERE " + root_mentions();
   }
   return sql + " ORDER BY created_at_ms DESC, id DESC LIMIT ?7 OFFSET ?8";
-}
-
-std::string ascii_lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 void bind_filters(statement& stmt, const root_listing& listing, unsigned shape) {

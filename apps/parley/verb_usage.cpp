@@ -1,0 +1,84 @@
+#include "verb_usage.hpp"
+
+namespace parley::cli {
+
+const std::vector<verb_usage>& verb_usages() {
+  static const std::vector<verb_usage> usages = {
+      {"run",
+       "run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] [--taskdoc PATH.tsk] [--data DIR] \"message\"",
+       "start a root dialog and drive it until it is idle (the team: --team, --workspace, the one the data "
+       "directory remembers, or a .minds/ or team.yaml here)"},
+      {"say", "say DIALOG [--data DIR] \"message\"", "continue a dialog"},
+      {"dialogs", "dialogs [--json] [--status S] [--member M] [--q TEXT] [--limit N] [--cursor C] [--data DIR]",
+       "root dialogs, newest first, a page at a time"},
+      {"show", "show DIALOG [--json] [--all-courses] [--data DIR]", "print a transcript"},
+      {"questions", "questions [--json] [--data DIR]", "open questions for the human (Q4H) across every dialog"},
+      {"answer", "answer DIALOG QUESTION [--data DIR] \"answer\"", "answer one, and drive until the hierarchy settles"},
+      {"registry", "registry DIALOG [--json] [--data DIR]",
+       "the Type B subdialogs of DIALOG's root (agent!session -> subdialog)"},
+      {"providers", "providers [--json]",
+       "the providers the team can name (Dominds: built-in catalogue + llm.yaml), key set or not"},
+      {"resume", "resume DIALOG | --all [--data DIR]",
+       "drive again a dialog (or every one) whose drive ended before its work was done"},
+      {"dead", "dead SUBDIALOG [--reason TEXT] [--data DIR]", "declare a subdialog dead; its caller continues"},
+      {"complete", "complete ROOT [--data DIR]", "mark a root done (seed 001)"},
+      {"archive", "archive ROOT [--data DIR]", "archive a root"},
+      {"reopen", "reopen ROOT [--data DIR]", "take a completed or archived root up again"},
+      {"check", "check [--data DIR]", "validate the stored hierarchy, registry and Q4H index against the log"},
+      {"repair", "repair [--data DIR]",
+       "rewrite or quarantine events whose stored text does not read back (server stopped)"},
+      {"backup", "backup DEST [--data DIR]", "copy the store to DEST/parley.db, consistent while `serve` writes"},
+      {"vacuum", "vacuum (--team FILE | --workspace DIR) [--data DIR] [--dry-run]",
+       "apply the team's retention policy (archive idle roots; server stopped)"},
+      {"export", "export --rtws DIR [--data DIR] [--force]",
+       "write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)"},
+      {"import", "import --rtws DIR [--data DIR]", "read a Dominds layout back into the store"},
+      {"serve",
+       "serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] [--token TOKEN | "
+       "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
+       "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
+       "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--allow-data-in-workspace]",
+       "the web UI, REST API and WebSocket on one port"},
+      {"tot",
+       "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
+       "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
+       "[--json]",
+       "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
+      {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR]", "continue a Tree of Thoughts run"},
+      {"version", "version", "print the version (also --version)"},
+  };
+  return usages;
+}
+
+std::string usage_of(std::string_view verb) {
+  std::string out;
+  for (const auto& usage : verb_usages()) {
+    if (usage.verb != verb) continue;
+    out += out.empty() ? "usage: parley " : "\n       parley ";
+    out += usage.synopsis;
+  }
+  return out.empty() ? "usage: parley <verb> [options]; see parley --help" : out;
+}
+
+std::string full_usage() {
+  std::string out = "usage: parley <verb> [options]   (parley VERB --help: one verb)\n";
+  for (const auto& usage : verb_usages()) {
+    out += "  parley " + std::string(usage.synopsis) + "\n      " + std::string(usage.summary) + "\n";
+  }
+  out +=
+      "common options: --data DIR (default ./.parley); -- ends the options (what follows is a positional, "
+      "even --help)\n"
+      "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
+      "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
+  return out;
+}
+
+std::vector<std::string> verb_names() {
+  std::vector<std::string> names;
+  for (const auto& usage : verb_usages()) {
+    if (names.empty() || names.back() != usage.verb) names.emplace_back(usage.verb);
+  }
+  return names;
+}
+
+}  // namespace parley::cli

@@ -1,0 +1,25 @@
+// What each verb takes, written once: `parley --help` lists them all, `parley VERB --help` shows
+// one, and a verb given the wrong arguments quotes its own line in the usage error.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parley::cli {
+
+struct verb_usage {
+  std::string_view verb;
+  std::string_view synopsis;  // after "parley ", e.g. "say DIALOG [--data DIR] \"message\""
+  std::string_view summary;   // one line: what it does
+};
+
+const std::vector<verb_usage>& verb_usages();
+// "usage: parley say DIALOG [--data DIR] \"message\"" (every synopsis of the verb, one per line).
+std::string usage_of(std::string_view verb);
+// Every verb's synopsis and summary, and the options they share: `parley --help`.
+std::string full_usage();
+// The verbs, for a "did you mean" hint.
+std::vector<std::string> verb_names();
+
+}  // namespace parley::cli
