@@ -6,6 +6,9 @@
 //
 // Regenerate after an intended change: PARLEY_UPDATE_SNAPSHOTS=1 (the run then records instead of
 // comparing, keeps the entries of screenshots it did not take, and writes the file at the end).
+// The test worker measures (fixtures.mjs: check, and in that mode attaches what it saw to the
+// test); the runner's process gathers the attachments and writes the file when every test passed
+// (layout_reporter.mjs: record, save).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 // Allowed drift: a position by 16 px or a tenth of the viewport, a size by 16 px or a fifth.
@@ -45,6 +48,17 @@ export function layoutBaseline(file, update) {
       if (off.length === 0) return null;
       const describe = (b) => `${b.width}×${b.height} at (${b.x}, ${b.y})`;
       return `${shot}: ${selector} is ${describe(now)}, the baseline ${describe(was)} (${off.join(', ')} beyond the tolerance)`;
+    },
+    /** What this process measured for one screenshot (to attach to the test that took it). */
+    seenFor(shot) {
+      return seen[shot];
+    },
+    /** Adds what another process measured (`{ shot: { viewport, elements } }`). */
+    record(measured) {
+      for (const [shot, entry] of Object.entries(measured)) {
+        seen[shot] ??= { viewport: entry.viewport, elements: {} };
+        Object.assign(seen[shot].elements, entry.elements);
+      }
     },
     /** In update mode, writes what this run saw over the baseline. */
     save() {

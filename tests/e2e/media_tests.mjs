@@ -1,8 +1,9 @@
 // Browser tests of seed 002's multimodal messages in the web UI (issue 23 item 11): an image and a
 // recording attached in the composer (with the button, and by drag and drop), stored through
 // POST /api/uploads, shown in the transcript with their caption or transcription — live and after
-// a reload — and told to the model as their words; tool results drawn as cards. run.mjs runs them.
+// a reload — and told to the model as their words; tool results drawn as cards. Fixtures: fixtures.mjs.
 import { deflateSync } from 'node:zlib';
+import { VIEWPORTS, anyWith, expect, gotoApp, test, tid } from './fixtures.mjs';
 
 // A real PNG (so the browser decodes it): a `size`×`size` square of one colour.
 function crc32(bytes) {
@@ -69,83 +70,84 @@ async function dropFile(page, selector, name, type, bytes) {
   );
 }
 
-export function registerMediaTests({ test, tid, gotoApp, visible, waitText, waitAttr, screenshot, assert, viewports }) {
-  for (const [label, viewport] of viewports) {
-    test(`an image and a recording are attached, shown with their words and told to the model (${label})`, async ({ server, page }) => {
+for (const [label, viewport] of VIEWPORTS) {
+  test.describe(() => {
+    test.use({ viewport });
+    test(`an image and a recording are attached, shown with their words and told to the model (${label})`, async ({ server, page, takeScreenshot }) => {
       await gotoApp(page, server.url);
       await page.locator(tid('new-content')).fill('hello');
       await page.locator(tid('new-start')).click();
-      await waitText(page, tid('saying'), 'Tell me about the launch.', 'the first answer');
+      await expect(page.locator(tid('saying')), 'the first answer').toContainText(anyWith('Tell me about the launch.'));
 
       // The button opens the file chooser; the upload is stored at once and waits in the composer.
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator(tid('attach')).click()]);
       await chooser.setFiles({ name: 'square.png', mimeType: 'image/png', buffer: squarePng(48, [200, 30, 30]) });
-      await waitAttr(page, tid('composer-attachment'), 'data-state', 'ready', 'the uploaded image in the composer');
-      await waitText(page, tid('composer-attachment-name'), 'png', 'the attachment chip');
+      await expect(page.locator(tid('composer-attachment')).first(), 'the uploaded image in the composer').toHaveAttribute('data-state', 'ready');
+      await expect(page.locator(tid('composer-attachment-name')), 'the attachment chip').toContainText(anyWith('png'));
       await page.locator(tid('composer-attachment-words')).fill('a red square');
       await page.locator(tid('input')).fill('what is this?');
       await page.locator(tid('send')).click();
       const image = `${tid('msg-user')} ${tid('attachment')}[data-kind="image"]`;
-      await waitAttr(page, image, 'data-loaded', 'true', 'the image in the transcript');
+      await expect(page.locator(image).first(), 'the image in the transcript').toHaveAttribute('data-loaded', 'true');
       const width = await page.locator(`${image} img`).evaluate((img) => img.naturalWidth);
-      assert(width === 48, `the image's own bytes are shown (naturalWidth ${width})`);
-      await waitText(page, `${image} ${tid('attachment-caption')}`, 'a red square', 'the caption under the image');
-      await waitText(page, tid('msg-user'), 'what is this?', 'the words sent with the image');
-      assert(await page.locator(tid('composer-attachment')).isHidden(), 'the composer is empty again after sending');
+      expect(width, `the image's own bytes are shown (naturalWidth ${width})`).toBe(48);
+      await expect(page.locator(`${image} ${tid('attachment-caption')}`), 'the caption under the image').toContainText(anyWith('a red square'));
+      await expect(page.locator(tid('msg-user')), 'the words sent with the image').toContainText(anyWith('what is this?'));
+      expect(await page.locator(tid('composer-attachment')).isHidden(), 'the composer is empty again after sending').toBeTruthy();
       // The lead has no vision: it is told the image as its caption.
-      await waitText(page, tid('saying'), 'Heard: [image (png, 1 KB)] a red square', 'the lead reading the caption');
+      await expect(page.locator(tid('saying')), 'the lead reading the caption').toContainText(anyWith('Heard: [image (png, 1 KB)] a red square'));
 
       // A recording dropped on the dialog, sent without words of its own.
       await dropFile(page, tid('center-pane'), 'note.wav', 'audio/wav', silentWav(200));
-      await waitAttr(page, tid('composer-attachment'), 'data-state', 'ready', 'the dropped recording in the composer');
-      assert((await page.locator(tid('composer-attachment')).getAttribute('data-kind')) === 'audio', 'the drop is taken as audio');
+      await expect(page.locator(tid('composer-attachment')).first(), 'the dropped recording in the composer').toHaveAttribute('data-state', 'ready');
+      expect(await page.locator(tid('composer-attachment')).getAttribute('data-kind'), 'the drop is taken as audio').toBe('audio');
       await page.locator(tid('composer-attachment-words')).fill('see you at noon');
       await page.locator(tid('send')).click();
       const audio = `${tid('msg-user')} ${tid('attachment')}[data-kind="audio"]`;
-      await waitAttr(page, audio, 'data-loaded', 'true', 'the recording in the transcript');
+      await expect(page.locator(audio).first(), 'the recording in the transcript').toHaveAttribute('data-loaded', 'true');
       const src = await page.locator(`${audio} audio`).getAttribute('src');
-      assert(src?.startsWith('blob:'), `the recording plays from its fetched bytes (${src})`);
-      await waitText(page, `${audio} ${tid('attachment-transcription')}`, 'see you at noon', 'the transcription');
-      await waitText(page, tid('saying'), 'see you at noon', 'the lead reading the transcription');
-      await screenshot(page, `09-media-${viewport.width}`, [image, audio]);
+      expect(src?.startsWith('blob:'), `the recording plays from its fetched bytes (${src})`).toBeTruthy();
+      await expect(page.locator(`${audio} ${tid('attachment-transcription')}`), 'the transcription').toContainText(anyWith('see you at noon'));
+      await expect(page.locator(tid('saying')), 'the lead reading the transcription').toContainText(anyWith('see you at noon'));
+      await takeScreenshot(`09-media-${viewport.width}`, [image, audio]);
 
       // After a reload the transcript comes from REST: the same media with the same words.
       await page.reload();
-      await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
-      await waitAttr(page, image, 'data-loaded', 'true', 'the image after a reload');
-      await waitText(page, `${image} ${tid('attachment-caption')}`, 'a red square', 'the caption after a reload');
-      await waitAttr(page, audio, 'data-loaded', 'true', 'the recording after a reload');
-      await waitText(page, `${audio} ${tid('attachment-transcription')}`, 'see you at noon', 'the transcription after a reload');
-    }, { viewport });
-  }
-
-  test('a file of another type is refused before it is sent, naming it', async ({ server, page }) => {
-    await gotoApp(page, server.url);
-    await page.locator(tid('new-content')).fill('hello');
-    await page.locator(tid('new-start')).click();
-    await waitText(page, tid('saying'), 'Tell me about the launch.', 'the first answer');
-    await dropFile(page, tid('center-pane'), 'notes.txt', 'text/plain', Buffer.from('plain words'));
-    await waitText(page, tid('error-banner'), 'notes.txt: text/plain is not one of image/png', 'the refusal');
-    assert(await page.locator(tid('composer-attachment')).isHidden(), 'nothing waits in the composer');
-  });
-
-  test('tool results are cards: a text its size, an object its plain fields', async ({ server, page }) => {
-    await gotoApp(page, server.url);
-    await page.locator(tid('new-content')).fill('read the source');
-    await page.locator(tid('new-start')).click();
-    await waitText(page, tid('saying'), 'I read the three files.', 'the final saying');
-    const cards = page.locator(`${tid('tool-result')}[data-tool="read_file"]`);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="tool-result"][data-tool="read_file"]').length === 3);
-    await waitText(page, `${tid('tool-result')} code`, 'read_file', 'the tool named on its card');
-    // hello.cpp is text: its card says its size.
-    const summary = await cards.nth(0).locator(tid('tool-card-summary')).textContent();
-    assert(/^\d+ lines · \d+ B$/.test(summary ?? ''), `a text result sums up its size: ${summary}`);
-    // settings.json is an object: its card lists its plain fields.
-    const fields = cards.nth(1).locator(tid('tool-card-fields'));
-    await visible(page, `${tid('tool-result')}[data-tool="read_file"] ${tid('tool-card-fields')}`, 'the fields of the JSON result');
-    assert((await fields.locator('dd[data-key="settings.venue"]').textContent()) === 'Hall A', 'the venue is on the card');
-    assert((await fields.locator('dd[data-key="settings.capacity"]').textContent()) === '120', 'the capacity is on the card');
-    await cards.nth(1).scrollIntoViewIfNeeded();
-    await screenshot(page, '10-tool-cards', [tid('tool-card-fields')]);
+      await expect(page.locator('body[data-ready="true"]'), 'the page ready again').toBeAttached();
+      await expect(page.locator(image).first(), 'the image after a reload').toHaveAttribute('data-loaded', 'true');
+      await expect(page.locator(`${image} ${tid('attachment-caption')}`), 'the caption after a reload').toContainText(anyWith('a red square'));
+      await expect(page.locator(audio).first(), 'the recording after a reload').toHaveAttribute('data-loaded', 'true');
+      await expect(page.locator(`${audio} ${tid('attachment-transcription')}`), 'the transcription after a reload').toContainText(anyWith('see you at noon'));
+    });
   });
 }
+
+test('a file of another type is refused before it is sent, naming it', async ({ server, page }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('hello');
+  await page.locator(tid('new-start')).click();
+  await expect(page.locator(tid('saying')), 'the first answer').toContainText(anyWith('Tell me about the launch.'));
+  await dropFile(page, tid('center-pane'), 'notes.txt', 'text/plain', Buffer.from('plain words'));
+  await expect(page.locator(tid('error-banner')), 'the refusal').toContainText(anyWith('notes.txt: text/plain is not one of image/png'));
+  expect(await page.locator(tid('composer-attachment')).isHidden(), 'nothing waits in the composer').toBeTruthy();
+});
+
+test('tool results are cards: a text its size, an object its plain fields', async ({ server, page, takeScreenshot }) => {
+  await gotoApp(page, server.url);
+  await page.locator(tid('new-content')).fill('read the source');
+  await page.locator(tid('new-start')).click();
+  await expect(page.locator(tid('saying')), 'the final saying').toContainText(anyWith('I read the three files.'));
+  const cards = page.locator(`${tid('tool-result')}[data-tool="read_file"]`);
+  await expect(cards, 'the three read_file cards').toHaveCount(3);
+  await expect(page.locator(`${tid('tool-result')} code`), 'the tool named on its card').toContainText(anyWith('read_file'));
+  // hello.cpp is text: its card says its size.
+  const summary = await cards.nth(0).locator(tid('tool-card-summary')).textContent();
+  expect(/^\d+ lines · \d+ B$/.test(summary ?? ''), `a text result sums up its size: ${summary}`).toBeTruthy();
+  // settings.json is an object: its card lists its plain fields.
+  const fields = cards.nth(1).locator(tid('tool-card-fields'));
+  await expect(page.locator(`${tid('tool-result')}[data-tool="read_file"] ${tid('tool-card-fields')}`).first(), 'the fields of the JSON result').toBeVisible();
+  expect(await fields.locator('dd[data-key="settings.venue"]').textContent(), 'the venue is on the card').toBe('Hall A');
+  expect(await fields.locator('dd[data-key="settings.capacity"]').textContent(), 'the capacity is on the card').toBe('120');
+  await cards.nth(1).scrollIntoViewIfNeeded();
+  await takeScreenshot('10-tool-cards', [tid('tool-card-fields')]);
+});
