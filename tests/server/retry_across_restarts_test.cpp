@@ -142,6 +142,20 @@ class retry_across_restarts : public RestTest {
     ASSERT_TRUE(server_->started()) << server_->output();
   }
 
+  // A flow started (fast) and waiting for the user's answer, on a server restarted with a model
+  // slow enough that the next step is still running when the server is killed. Its dialog id.
+  std::string flow_waiting_on_a_slow_model() {
+    start_flows(0);
+    const auto created =
+        client().post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write me an article"}});
+    EXPECT_EQ(created.status, 201) << created.body;
+    if (created.status != 201) return {};
+    const auto id = dialog_id_of(created);
+    write_flow_team(200);
+    restart();
+    return id;
+  }
+
   // The flow's main thread as the log holds it.
   json::array thread_messages(const std::string& id) const {
     const auto body = client().get("/api/dialogs/" + id + "/thread").json();
@@ -265,13 +279,8 @@ TEST_F(RetryAcrossRestarts, AFlowCreateKilledWhileItsStepRunsReturnsTheFirstDial
 // The same for a message posted to a waiting flow: killed while the step it started runs, the
 // retry finishes that step and answers with the thread; the message is in it once.
 TEST_F(RetryAcrossRestarts, AFlowPostKilledWhileItsStepRunsIsTakenOnceWhenRetried) {
-  start_flows(0);
-  const auto created =
-      client().post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write me an article"}});
-  ASSERT_EQ(created.status, 201) << created.body;
-  const auto id = dialog_id_of(created);
-  write_flow_team(200);
-  restart();
+  const auto id = flow_waiting_on_a_slow_model();
+  ASSERT_FALSE(id.empty());
   const std::string target = "/api/dialogs/" + id + "/messages";
   const json::value body{{"content", "Tea, for beginners"}, {"msgId", "flow-post-1"}};
   send_without_reading(target, body);
@@ -424,13 +433,8 @@ TEST_F(RetryAcrossRestarts, WebSocketAnswersAndMessagesResentAfterAKillAreAcknow
 // the engine's dialogs — nobody has to retry for the flow to finish — and the message is in its
 // thread once.
 TEST_F(RetryAcrossRestarts, AFlowStepCutByACrashIsFinishedByTheNextServerWithoutARetry) {
-  start_flows(0);
-  const auto created =
-      client().post("/api/dialogs", json::value{{"memberId", "article_writer"}, {"content", "Write me an article"}});
-  ASSERT_EQ(created.status, 201) << created.body;
-  const auto id = dialog_id_of(created);
-  write_flow_team(200);
-  restart();
+  const auto id = flow_waiting_on_a_slow_model();
+  ASSERT_FALSE(id.empty());
   send_without_reading("/api/dialogs/" + id + "/messages",
                        json::value{{"content", "Tea, for beginners"}, {"msgId", "cut-1"}});
   ASSERT_TRUE(eventually([&] { return user_turns(thread_messages(id)) == 2; }));

@@ -31,7 +31,9 @@ result<request_target> parse_request_target(std::string_view target) {
   std::size_t position = 0;
   for (const auto& segment : url.segments()) {
     ++position;
-    if (segment.empty()) continue;
+    // "." names the segment it stands in (RFC 3986 §5.2.4), and Boost.URL hides a leading one it
+    // reads as the escape of a path starting "//": dropped either way, so "/./a" and "/././a" agree.
+    if (segment.empty() || segment == ".") continue;
     if (has_control_character(segment)) {
       return make_error(errc::invalid_argument,
                         "path: segment " + std::to_string(position) + " holds a control character once decoded");

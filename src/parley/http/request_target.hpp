@@ -18,8 +18,8 @@
 namespace parley::http {
 
 struct request_target {
-  std::string path;                                       // as sent (still percent-encoded), for messages
-  std::vector<std::string> segments;                      // decoded; empty ones ("a//b", a trailing "/") dropped
+  std::string path;                   // as sent (still percent-encoded), for messages
+  std::vector<std::string> segments;  // decoded; empty ones ("a//b", a trailing "/") and "." dropped
   std::map<std::string, std::string, std::less<>> query;  // decoded; the last of repeated keys wins
 };
 
