@@ -61,19 +61,24 @@ error no_longer_a_flow(const std::string& dialog_id, const std::string& member_i
 }
 
 // Marks a dialog as having a step under way, taken off again however the step ends (an exception
-// unwinding the coroutine included); whoever waits for a step to end is woken then.
+// unwinding the coroutine included); whoever waits for a step to end is woken then. With an
+// observer, the dialog's watchers are told when the step starts and when it has ended.
 struct running_mark {
   std::set<std::string, std::less<>>& running;
   engine::async_signal& step_ended;
   std::string id;
-  running_mark(std::set<std::string, std::less<>>& marks, engine::async_signal& ended, std::string dialog_id)
-      : running(marks), step_ended(ended), id(std::move(dialog_id)) {
+  flow_observer* observer;
+  running_mark(std::set<std::string, std::less<>>& marks, engine::async_signal& ended, std::string dialog_id,
+               flow_observer* watchers = nullptr)
+      : running(marks), step_ended(ended), id(std::move(dialog_id)), observer(watchers) {
     running.insert(id);
+    if (observer != nullptr) observer->on_thread_changed(id, true);
   }
   running_mark(const running_mark&) = delete;
   running_mark& operator=(const running_mark&) = delete;
   ~running_mark() {
     running.erase(id);
+    if (observer != nullptr) observer->on_thread_changed(id, false);
     step_ended.notify_all();
   }
 };
@@ -99,13 +104,9 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
   if (running_.contains(dialog_id)) {
     co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
   }
-  const running_mark mark(running_, step_ended_, dialog_id);
-  if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, true);
+  const running_mark mark(running_, step_ended_, dialog_id, observer_);
   const std::string_view no_ui_action;
-  auto outcome = co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
-  running_.erase(dialog_id);
-  if (observer_ != nullptr) observer_->on_thread_changed(dialog_id, false);
-  co_return outcome;
+  co_return co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
 }
 
 boost::asio::awaitable<result<void>> flow_host::set_status(std::string member_id, std::string dialog_id,
@@ -137,11 +138,8 @@ boost::asio::awaitable<std::size_t> flow_host::resume_interrupted(std::vector<st
       if (running_.contains(row.id)) continue;  // a client's retry got there first
       auto thread = co_await repository_.load_thread_async(row.id);
       if (!thread || thread->settings.pending_tasks.empty()) continue;  // not a flow's thread, or at rest
-      const running_mark mark(running_, step_ended_, row.id);
-      if (observer_ != nullptr) observer_->on_thread_changed(row.id, true);
+      const running_mark mark(running_, step_ended_, row.id, observer_);
       auto outcome = co_await member.runner->resume(row.id);
-      running_.erase(row.id);
-      if (observer_ != nullptr) observer_->on_thread_changed(row.id, false);
       if (outcome) {
         ++resumed;
       } else if (failures != nullptr) {
