@@ -45,6 +45,7 @@ for preset in release debug; do
   echo "=== $preset: build ==="
   phase "$preset-build" scripts/build.sh "$preset"
   echo "=== $preset: test ==="
+  rm -f "build/$preset/Testing/Temporary/LastTestsFailed.log"
   phase "$preset-test" ctest --preset "$preset"
 done
 echo "=== fuzz: ${PARLEY_FUZZ_SECONDS:-10} s per target ==="
@@ -54,4 +55,21 @@ echo "=== times ($([ $cold -eq 1 ] && echo "cold: no ccache" || echo "ccache ${C
 awk '{ printf "%-14s %7.1f min wall %7.1f CPU-min%s\n", $1, $2 / 60, ($3 + $4) / 60, ($5 == 0 ? "" : "  (failed)")
        wall += $2; cpu += $3 + $4 }
      END { printf "%-14s %7.1f min wall %7.1f CPU-min\n", "total", wall / 60, cpu / 60 }' "$report"
+# CI shows only the end of this output: name the failed tests here, where it is seen.
+for preset in release debug; do
+  failed=build/$preset/Testing/Temporary/LastTestsFailed.log
+  if [ -s "$failed" ]; then
+    echo "failed in $preset:"
+    sed 's/^/  /' "$failed"
+    # The end of each failed test's output, from ctest's full log.
+    cut -d: -f2 "$failed" | while read -r name; do
+      echo "--- $preset: $name (its last 40 lines) ---"
+      awk -v name="$name" 'index($0, " Test: " name) && $NF == name { on = 1; n = 0; next }
+                           on && /^<end of output>/ { exit }
+                           on { lines[n++ % 40] = $0 }
+                           END { for (i = (n > 40 ? n - 40 : 0); i < n; i++) print lines[i % 40] }' \
+        "build/$preset/Testing/Temporary/LastTest.log"
+    done
+  fi
+done
 exit $status
