@@ -1,8 +1,5 @@
 #include "parley/config/yaml_reader.hpp"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/parser.h>
-
 #include <cctype>
 #include <fstream>
 #include <optional>
@@ -10,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "parley/config/yaml_scalar_utf8.hpp"
 #include "parley/config/yaml_value.hpp"
 #include "parley/core/file_text.hpp"
 #include "parley/core/text.hpp"
@@ -55,49 +53,6 @@ result<std::string> read_text_file(const std::filesystem::path& file) {
   return read_regular_file(file, errc::config_error);
 }
 
-namespace {
-
-// yaml-cpp 0.7 decodes the escapes \N and \_ of a double-quoted scalar to the single bytes 0x85
-// and 0xA0 instead of their UTF-8; every other way to a scalar that is not UTF-8 is refused before
-// parsing. The document's events are read, so that each scalar is looked at once (an alias is not
-// its anchor's subtree again).
-class scalar_utf8_check final : public YAML::EventHandler {
- public:
-  std::optional<YAML::Mark> bad;
-
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
-    if (!bad && !is_valid_utf8(value)) bad = mark;
-  }
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-// Where a scalar of `text` (which parses) is not UTF-8, if anywhere.
-std::optional<YAML::Mark> scalar_not_utf8(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  scalar_utf8_check check;
-  try {
-    // The first document only, as YAML::Load reads (a loop over documents never ends on some
-    // inputs, "," for one).
-    parser.HandleNextDocument(check);
-  } catch (const YAML::Exception&) {
-    return std::nullopt;  // Load reports it
-  }
-  return check.bad;
-}
-
-constexpr std::string_view kEscapeProblem =
-    "the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the character itself";
-
-}  // namespace
-
 result<YAML::Node> load_yaml_file(const std::filesystem::path& file) {
   auto text = read_text_file(file);
   if (!text) return std::move(text).err();
@@ -130,7 +85,7 @@ result<YAML::Node> parse_yaml_text(const std::filesystem::path& file, const std:
   } catch (const YAML::Exception& e) {
     return yaml_error(file.string(), e.mark, {}, "YAML syntax error: " + e.msg);
   }
-  if (const auto bad = scalar_not_utf8(*text)) return yaml_error(file.string(), *bad, {}, kEscapeProblem);
+  if (const auto bad = scalar_not_utf8(*text)) return yaml_error(file.string(), *bad, {}, kYamlEscapeProblem);
   return root;
 }
 

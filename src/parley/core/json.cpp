@@ -68,25 +68,38 @@ result<json::value> parse_json(std::string_view text) {
 
 std::string to_json_text(const json::value& value) { return json::serialize(value); }
 
-const char* json_kind_name(const json::value& value) {
+namespace {
+
+struct json_kind_words {
+  const char* bare;
+  const char* with_article;
+};
+
+json_kind_words json_kind_words_of(const json::value& value) noexcept {
   switch (value.kind()) {
     case json::kind::null:
-      return "null";
+      return {"null", "null"};
     case json::kind::bool_:
-      return "boolean";
+      return {"boolean", "a boolean"};
     case json::kind::int64:
     case json::kind::uint64:
-      return "integer";
+      return {"integer", "an integer"};
     case json::kind::double_:
-      return "number";
+      return {"number", "a fractional number"};
     case json::kind::string:
-      return "string";
+      return {"string", "a string"};
     case json::kind::array:
-      return "array";
+      return {"array", "an array"};
     case json::kind::object:
-      return "object";
+      return {"object", "an object"};
   }
-  return "unknown";
+  return {"unknown", "unknown"};
 }
+
+}  // namespace
+
+const char* json_kind_name(const json::value& value) { return json_kind_words_of(value).bare; }
+
+const char* json_kind_with_article(const json::value& value) noexcept { return json_kind_words_of(value).with_article; }
 
 }  // namespace parley

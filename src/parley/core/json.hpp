@@ -30,5 +30,7 @@ result<json::value> parse_json(std::string_view text);
 std::string to_json_text(const json::value& value);
 // Human-readable name of a JSON value's type: "string", "number", "object" ...
 const char* json_kind_name(const json::value& value);
+// The same with its article, for "is a string": "a string", "an integer", "a fractional number" ...
+const char* json_kind_with_article(const json::value& value) noexcept;
 
 }  // namespace parley

@@ -1,14 +1,15 @@
 // What a tool and a model share: a tool's name, description and argument schema as a model is
 // told them, and an image or sound either side hands over. In core, beside the other plain data,
 // so that the tools module needs no model client (the llm module, with its HTTP client) to
-// describe itself; the llm namespace is kept, as every provider speaks of them there.
+// describe itself. The llm module names them in its own namespace too (llm/provider.hpp), where
+// every provider speaks of them.
 #pragma once
 
 #include <boost/json/object.hpp>
 
 #include <string>
 
-namespace parley::llm {
+namespace parley {
 
 // An image or a sound given to a model that takes it (user messages; images also in tool results,
 // which each adapter places where its API takes them).
@@ -25,4 +26,4 @@ struct tool_spec {
   boost::json::object parameters;  // JSON Schema of the arguments object
 };
 
-}  // namespace parley::llm
+}  // namespace parley

@@ -219,8 +219,11 @@ llm::chat_message to_chat_message(const message_row& row, const std::vector<llm:
   return msg;
 }
 
-llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
-                                       llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
+namespace {
+
+// Everything of the request but its messages.
+llm::model_request request_without_messages(const dialog_runtime& dialog, const config::member_config& member,
+                                            llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
   llm::model_request request;
   request.member_id = member.id;
   request.model = member.model;
@@ -237,6 +240,14 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   request.round = round;
   request.dialog_id = dialog.id();
   request.stream = member.streaming;
+  return request;
+}
+
+}  // namespace
+
+llm::model_request build_model_request(const dialog_runtime& dialog, const config::member_config& member,
+                                       llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
+  llm::model_request request = request_without_messages(dialog, member, std::move(tools), round, setting);
   request.messages.reserve(dialog.messages().size());
   const bool text_syntax = member.tellask_syntax == "text";
   const auto& rows = dialog.messages();

@@ -1,12 +1,9 @@
 #include "parley/engine/log_writer.hpp"
 
-#include <boost/asio/async_result.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
-
 #include <algorithm>
 #include <memory>
+
+#include "parley/store/async_append.hpp"
 
 namespace parley::engine {
 
@@ -17,27 +14,6 @@ void log_writer::notify(const std::vector<event>& batch) const {
     for (auto* observer : observers_) observer->on_durable(ev);
   }
 }
-
-namespace {
-
-// A plain function, not a coroutine: g++ 12 mishandles lambda captures that live inside a
-// co_await expression, so the initiation is built here and only awaited in the coroutine.
-auto async_append(store& log, const asio::any_io_executor& executor, std::vector<event> batch) {
-  return asio::async_initiate<decltype(asio::use_awaitable), void(result<void>)>(
-      [&log, executor](auto handler, std::vector<event> events) {
-        // The store calls back on its writer thread; the work guard keeps the executor alive
-        // until the result is posted back to it.
-        auto pending = std::make_shared<decltype(handler)>(std::move(handler));
-        auto guard = asio::make_work_guard(executor);
-        log.append(std::move(events), [pending, guard, executor](result<void> outcome) mutable {
-          asio::post(executor, [pending, outcome = std::move(outcome)]() mutable { (*pending)(std::move(outcome)); });
-          guard.reset();
-        });
-      },
-      asio::use_awaitable, std::move(batch));
-}
-
-}  // namespace
 
 result<void> log_writer::refused_send_of(std::string_view dialog_id) {
   parley::lock_guard lock(refused_mutex_);

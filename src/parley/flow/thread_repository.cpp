@@ -1,37 +1,17 @@
 #include "parley/flow/thread_repository.hpp"
 
-#include <boost/asio/async_result.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
-
 #include <memory>
 
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/flow/thread_replay.hpp"
+#include "parley/store/async_append.hpp"
 
 namespace parley::flow {
 
 namespace asio = boost::asio;
 
 namespace {
-
-// A plain function, not a coroutine lambda (g++ 12 mishandles captures inside co_await; see
-// engine/log_writer.cpp): the store calls back on its writer thread, the result is posted back.
-auto async_append(store& log, const asio::any_io_executor& executor, std::vector<event> batch) {
-  return asio::async_initiate<decltype(asio::use_awaitable), void(result<void>)>(
-      // NOLINTNEXTLINE(performance-unnecessary-value-param): the batch is moved into the store
-      [&log, executor](auto handler, std::vector<event> events) {
-        auto pending = std::make_shared<decltype(handler)>(std::move(handler));
-        auto guard = asio::make_work_guard(executor);
-        log.append(std::move(events), [pending, guard, executor](result<void> outcome) mutable {
-          asio::post(executor, [pending, outcome = std::move(outcome)]() mutable { (*pending)(std::move(outcome)); });
-          guard.reset();
-        });
-      },
-      asio::use_awaitable, std::move(batch));
-}
 
 bool same_settings(const thread_settings& a, const thread_settings& b) {
   if (a.phase != b.phase || a.phase_start_index != b.phase_start_index || a.extra != b.extra) return false;

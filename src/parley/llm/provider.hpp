@@ -17,6 +17,10 @@
 
 namespace parley::llm {
 
+// A tool's description and a medium are core's (core/tool_spec.hpp); the providers speak of them here.
+using parley::media_part;
+using parley::tool_spec;
+
 enum class role { system, user, assistant, tool };
 
 struct tool_call {

@@ -1,211 +1,29 @@
 #include "parley/model/conversation_reducer.hpp"
 
 #include <boost/json/object.hpp>
-#include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <utility>
 
-#include "parley/core/fnv1a.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/flow_records.hpp"
 #include "parley/model/message_annotation.hpp"
+#include "parley/model/records_classify.hpp"
 
 namespace parley {
 namespace {
 
 namespace ev_t = events;
-
-// How a message moves the turn it lands in.
-enum class message_kind {
-  input,     // asks this dialog's AI for an answer (human text, a Tellask, a late reply, a prompt)
-  answer,    // this dialog's AI answers its counterpart (a final saying)
-  question,  // this dialog's AI asks the human (askHuman): answers the open turn, opens the next
-  working,   // part of a turn's work: tool calls, tool results, interrupted output
-};
-
-struct classified {
-  record_message msg;
-  message_kind kind = message_kind::working;
-  bool to_human = false;  // a human's message in a group that asks no AI: the other humans answer
-  std::string notes;      // for the system utterance log, when the system speaks
-};
-
-std::uint64_t mix64(std::uint64_t x) noexcept {  // splitmix64's finalizer
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-std::string id_of(std::string_view kind, const event& ev) {
-  return record_uuid(kind, ev.dialog_id + "/" + std::to_string(ev.seq), ev.ts_ms);
-}
-
-std::string metadata_text(const boost::json::object& obj) { return boost::json::serialize(obj); }
-
-// Seed 002's seven dialogue types (docs/records.md "Dialogue types"): humans alone are a private
-// chat when two (①) and a group when more (②); an AI with one human is ③, AIs among themselves ④
-// (a Tellask's subdialog), an AI with itself ⑤, one human with several AIs ⑥, AIs among several
-// humans ⑦.
-std::string dialogue_type_of(const ev_t::dialog_created& p) {
-  if (p.reflection) return "ai_self";
-  if (p.kind == ev_t::dialog_kind::root) {
-    const bool group_of_humans = p.humans.size() > 1;
-    if (p.members.empty() && (group_of_humans || p.member_id.empty())) {
-      return p.humans.size() > 2 ? "human_human_group" : "human_human";
-    }
-    if (p.members.empty()) return "human_ai";
-    return group_of_humans ? "human_group_ai" : "lio_group";
-  }
-  return p.call == ev_t::call_kind::fresh_boots_reasoning ? "ai_self" : "ai_ai";
-}
-
-boost::json::array id_array(const std::vector<std::string>& ids) { return boost::json::array(ids.begin(), ids.end()); }
-
-record_dialogue dialogue_from_created(const event& ev, const ev_t::dialog_created& p) {
-  record_dialogue d;
-  d.id = record_uuid("dialogue", ev.dialog_id);
-  d.dialog_id = ev.dialog_id;
-  d.dialogue_type = dialogue_type_of(p);
-  d.ai_id = p.member_id;
-  if (!p.parent_id.empty()) d.relation_id = record_uuid("dialogue", p.parent_id);
-  d.created_at = ev.ts_ms;
-  d.last_activity_at = ev.ts_ms;
-  boost::json::object meta{{"dialogId", ev.dialog_id}, {"rootId", ev.root_id}};
-  if (!p.title.empty()) meta["title"] = p.title;
-  if (p.call) meta["callKind"] = ev_t::to_wire(*p.call);
-  if (!p.humans.empty()) {
-    d.human_id = p.humans.front();
-    meta["humans"] = id_array(p.humans);
-  }
-  if (!p.members.empty()) meta["members"] = id_array(p.members);
-  // An AI hosting a group of humans answers what nobody is asked by name (docs/server.md).
-  if (d.dialogue_type == "human_group_ai" && !p.member_id.empty()) meta["host"] = p.member_id;
-  d.metadata = metadata_text(meta);
-  return d;
-}
-
-// Seed 002's image or audio message: its content is where the medium is, its content_meta what
-// is known of it, including the words the human sent with it.
-void media_message(const ev_t::attachment& attachment, const std::string& words, record_message& msg) {
-  msg.content_type = std::string(ev_t::to_wire(attachment.kind));
-  msg.content = attachment.url;
-  boost::json::object meta{{"format", attachment.format},
-                           {"size_kb", attachment.size_kb},
-                           {"mime", attachment.mime},
-                           {"upload_id", attachment.upload_id}};
-  if (!attachment.caption.value_or("").empty()) meta["caption"] = *attachment.caption;
-  if (!attachment.transcription.value_or("").empty()) meta["transcription"] = *attachment.transcription;
-  if (!attachment.described_by.value_or("").empty()) meta["described_by"] = *attachment.described_by;
-  if (!words.empty()) meta["text"] = words;
-  msg.content_meta = metadata_text(meta);
-}
-
-// The three-party view of a projected message (seed 002 "三者对话结构"): who speaks, and what.
-classified classify(const event& ev, const dialog_row& row, const message_row& m) {
-  classified out;
-  record_message& msg = out.msg;
-  msg.content = m.content;
-  msg.content_type = "text";
-  boost::json::object meta{{"course", m.course}};
-  const auto* input = ev.as<ev_t::user_message>();
-  const auto* reply = ev.as<ev_t::reply_received>();
-  if (m.role == "user" && m.origin == "tellask") {
-    // A Tellask: the tellasker's AI asks this dialog's AI.
-    msg.sender_role = "ai";
-    if (input != nullptr && input->assigned) msg.sender_id = input->assigned->caller_member_id;
-    meta["origin"] = "tellask";
-    out.kind = message_kind::input;
-  } else if (m.role == "user" && m.origin == "reply") {
-    msg.sender_role = "ai";
-    if (reply != nullptr) msg.sender_id = reply->from_member_id;
-    meta["origin"] = "reply";
-    meta["fromDialogId"] = reply != nullptr ? reply->from_dialog_id : std::string();
-    out.kind = message_kind::input;
-  } else if (m.role == "user" && m.origin == "system") {
-    msg.sender_role = "system";
-    msg.content_type = "system_context";
-    out.kind = message_kind::input;
-    out.notes = "runtime prompt inserted into the context";
-  } else if (m.role == "user") {
-    msg.sender_role = "human";
-    msg.sender_id = m.speaker;
-    out.kind = message_kind::input;
-    const std::optional<std::string> responder = input != nullptr ? input->responder : std::nullopt;
-    if (input != nullptr && input->media) media_message(*input->media, m.content, msg);
-    out.to_human = responder && responder->empty();
-    if (!out.to_human && responder) meta["responder"] = *responder;
-  } else if (m.role == "assistant") {
-    msg.sender_role = "ai";
-    msg.sender_id = m.speaker.empty() ? row.member_id : m.speaker;
-    meta["genseq"] = m.genseq;
-    if (!m.thinking.empty()) meta["thinking"] = m.thinking;
-    if (m.interrupted) meta["interrupted"] = true;
-    const auto* finished = ev.as<ev_t::generation_finished>();
-    if (!m.tool_calls_json.empty()) {
-      msg.content_type = "tool_input";
-      if (finished != nullptr) meta["toolCalls"] = ev_t::encode_value(finished->tool_calls);
-    }
-    if (finished != nullptr && finished->prompt_version) meta["promptVersion"] = *finished->prompt_version;
-    const bool input_arrived = finished != nullptr && finished->input_arrived;
-    const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !input_arrived;
-    out.kind = final_saying ? message_kind::answer : message_kind::working;
-  } else if (const auto* answer = ev.as<ev_t::question_answered>()) {
-    // The human's answer to an askHuman question.
-    msg.sender_role = "human";
-    meta["questionId"] = answer->question_id;
-    meta["callId"] = m.tool_call_id;
-    out.kind = message_kind::input;
-  } else {  // a tool's output, relayed by the system
-    msg.sender_role = "system";
-    msg.content_type = "tool_output";
-    meta["callId"] = m.tool_call_id;
-    meta["name"] = m.tool_name;
-    meta["ok"] = m.ok;
-    out.notes = "result of " + m.tool_name;
-    if (reply != nullptr) meta["fromDialogId"] = reply->from_dialog_id;
-  }
-  msg.metadata = metadata_text(meta);
-  return out;
-}
-
-// A flow's main-thread message (seed 004): the user asks, the bot answers; a placeholder that will
-// hold a sub-thread's result is the bot at work, so the turn stays open for the answer after it.
-classified flow_message(const flow_main_message& m, const dialog_row& row) {
-  classified out;
-  out.msg.content = m.text;
-  out.msg.content_type = "text";
-  boost::json::object meta{{"flowMessageId", m.id}};
-  if (m.sender == "user") {
-    out.msg.sender_role = "human";
-    if (!row.humans.empty()) out.msg.sender_id = row.humans.front();
-    out.kind = message_kind::input;
-  } else {
-    out.msg.sender_role = "ai";
-    out.msg.sender_id = row.member_id;
-    out.kind = m.placeholder ? message_kind::working : message_kind::answer;
-    if (m.placeholder) meta["placeholder"] = true;
-  }
-  out.msg.metadata = metadata_text(meta);
-  return out;
-}
-
-// askHuman's question is the AI speaking to the human: a message of its own.
-classified question_message(const ev_t::question_asked& p, const dialog_row& row) {
-  classified out;
-  out.kind = message_kind::question;
-  out.msg.sender_role = "ai";
-  out.msg.sender_id = row.member_id;
-  out.msg.content = p.tellask_content;
-  out.msg.content_type = "text";
-  out.msg.metadata = metadata_text({{"course", row.course}, {"questionId", p.question_id}, {"callId", p.call_id}});
-  return out;
-}
+using records_detail::classified;
+using records_detail::classify;
+using records_detail::dialogue_from_created;
+using records_detail::flow_message;
+using records_detail::id_of;
+using records_detail::message_kind;
+using records_detail::metadata_text;
+using records_detail::question_message;
 
 class turn_folder {
  public:
@@ -508,64 +326,7 @@ record_dialogue activity_update(const records_cursor& c, const dialog_row& row, 
   return d;
 }
 
-std::string format_uuid(std::uint64_t hi, std::uint64_t lo) {
-  hi = (hi & ~0xf000ULL) | 0x8000ULL;              // version 8
-  lo = (lo & ~(0xc0ULL << 56)) | (0x80ULL << 56);  // variant 10
-  static constexpr std::array<char, 16> kHex{'0', '1', '2', '3', '4', '5', '6', '7',
-                                             '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-  std::string out;
-  out.reserve(36);
-  auto put = [&](std::uint64_t v, int from_nibble, int count) {
-    for (int i = from_nibble; i < from_nibble + count; ++i) out.push_back(kHex[(v >> (60 - 4 * i)) & 0xf]);
-  };
-  put(hi, 0, 8);
-  out.push_back('-');
-  put(hi, 8, 4);
-  out.push_back('-');
-  put(hi, 12, 4);
-  out.push_back('-');
-  put(lo, 0, 4);
-  out.push_back('-');
-  put(lo, 4, 12);
-  return out;
-}
-
-// Two independent 64-bit hashes of "kind:name", each finalized, make the 128 bits.
-std::pair<std::uint64_t, std::uint64_t> name_hash(std::string_view kind, std::string_view name) {
-  const std::uint64_t seed_a = fnv1a(name, fnv1a(":", fnv1a(kind, kFnv1aOffsetBasis)));
-  const std::uint64_t seed_b = fnv1a(name, fnv1a(":", fnv1a(kind, 0x84222325cbf29ce4ULL)));
-  return {mix64(seed_a), mix64(seed_b ^ 0x9e3779b97f4a7c15ULL)};
-}
-
-// Puts `order` (48 bits) first, so ids made later sort later.
-std::uint64_t ordered(std::uint64_t order, std::uint64_t hash_hi) { return (order << 16) | (hash_hi & 0xffffULL); }
-
-// Parley's dialog ids (core/ids.cpp) are 16 hex digits that begin with their creation time.
-std::optional<std::uint64_t> time_order_of_dialog_id(std::string_view id) {
-  if (id.size() != 16) return std::nullopt;
-  std::uint64_t value = 0;
-  for (const char c : id.substr(0, 12)) {
-    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (digit < 0) return std::nullopt;
-    value = (value << 4) | static_cast<std::uint64_t>(digit);
-  }
-  return value;
-}
-
 }  // namespace
-
-std::string record_uuid(std::string_view kind, std::string_view name) {
-  auto [hi, lo] = name_hash(kind, name);
-  if (kind == "dialogue") {
-    if (const auto order = time_order_of_dialog_id(name)) hi = ordered(*order, hi);
-  }
-  return format_uuid(hi, lo);
-}
-
-std::string record_uuid(std::string_view kind, std::string_view name, std::int64_t time_ms) {
-  auto [hi, lo] = name_hash(kind, name);
-  return format_uuid(ordered(static_cast<std::uint64_t>(time_ms) & 0xffffffffffffULL, hi), lo);
-}
 
 std::string record_message_id(const event& ev) { return id_of("message", ev); }
 

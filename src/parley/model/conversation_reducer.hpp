@@ -18,6 +18,7 @@
 #include "parley/model/conversation_records.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/projection.hpp"
+#include "parley/model/record_uuid.hpp"
 #include "parley/model/records.hpp"
 
 namespace parley {
@@ -40,13 +41,7 @@ inline constexpr std::string_view memory_linked = events::record_memory_link::kT
 records_step apply_records(const event& ev, const dialog_row& row_after, const projection_step& step,
                            records_cursor& cursor);
 
-// A deterministic RFC 9562 version-8 UUID named by `kind` and `name`: rebuilding the records
-// from the log gives every row the id it had. Ids of records made by an event begin with the
-// event's time, and a dialogue's with its dialog's (Parley's dialog ids begin with it), so ids made
-// later sort later: each index on an id grows at its end instead of taking every insert on a
-// random page, which at a million messages made every commit rewrite pages all over the file.
-std::string record_uuid(std::string_view kind, std::string_view name);
-std::string record_uuid(std::string_view kind, std::string_view name, std::int64_t time_ms);
+// record_uuid, the records' ids, is declared in model/record_uuid.hpp.
 
 // The id of the records message `ev` makes (when it makes one): for writers that refer to it later,
 // such as the analyst (record_message_analyzed).

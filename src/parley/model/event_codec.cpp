@@ -7,27 +7,6 @@
 namespace parley {
 namespace events {
 
-const char* wire_kind_name(const boost::json::value& value) noexcept {
-  switch (value.kind()) {
-    case boost::json::kind::null:
-      return "null";
-    case boost::json::kind::bool_:
-      return "a boolean";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-      return "an integer";
-    case boost::json::kind::double_:
-      return "a fractional number";
-    case boost::json::kind::string:
-      return "a string";
-    case boost::json::kind::array:
-      return "an array";
-    case boost::json::kind::object:
-      return "an object";
-  }
-  return "unknown";
-}
-
 std::string join_path(std::string_view prefix, std::string_view name) {
   std::string out(prefix);
   if (!out.empty()) out += '.';

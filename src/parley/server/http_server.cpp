@@ -248,6 +248,31 @@ bool is_upload_post(const http::request_parser<http::string_body>::value_type& r
   return request.method() == http::verb::post && path_of(request.target()) == "/api/uploads";
 }
 
+// A refusal ends the connection: the answer, then what the client still sends is read and dropped.
+asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, response_type& refusal) {
+  refusal.keep_alive(false);
+  refusal.prepare_payload();
+  auto [write_ec, written] = co_await http::async_write(stream, refusal, tuple_awaitable);
+  if (!write_ec) co_await linger_and_close(stream);
+}
+
+// A request that does not parse (it gets a 400), unlike a connection closed or timed out.
+bool is_malformed_request(const beast::error_code& read_ec) {
+  return read_ec.category() == beast::error_code(http::error::end_of_stream).category() &&
+         read_ec != http::error::end_of_stream;
+}
+
+// HEAD gets the header with the Content-Length of the GET, and no body.
+asio::awaitable<beast::error_code> write_answer(beast::tcp_stream& stream, response_type& response, bool head_only) {
+  if (head_only) {
+    http::response_serializer<http::string_body> serializer(response);
+    auto [header_ec, written] = co_await http::async_write_header(stream, serializer, tuple_awaitable);
+    co_return header_ec;
+  }
+  auto [body_ec, written] = co_await http::async_write(stream, response, tuple_awaitable);
+  co_return body_ec;
+}
+
 asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, beast::tcp_stream stream) {
   session_registration registration(*server, stream);
   beast::flat_buffer buffer;
@@ -268,13 +293,8 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       // Checked on the header, before a body is read: a refused client gets no upgrade, no
       // answer and no second request on this connection.
       if (auto refused = server->refusal_for(parser.get())) {
-        refused->keep_alive(false);
         if (parser.get().method() == http::verb::head) refused->body().clear();
-        refused->prepare_payload();
-        auto [write_ec, written] = co_await http::async_write(stream, *refused, tuple_awaitable);
-        if (!write_ec) {
-          co_await linger_and_close(stream);
-        }
+        co_await refuse_and_close(stream, *refused);
         co_return;
       }
     }
@@ -290,22 +310,15 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       auto& partial = parser.get();
       auto refused =
           server->error_reply(partial, 413, "too_large", "body: larger than " + std::to_string(body_limit) + " bytes");
-      refused.keep_alive(false);
-      refused.prepare_payload();
-      auto [write_ec, written] = co_await http::async_write(stream, refused, tuple_awaitable);
-      if (!write_ec) co_await linger_and_close(stream);
+      co_await refuse_and_close(stream, refused);
       co_return;
     }
     if (read_ec) {
       // A request that does not parse gets a 400; a closed or timed-out connection just ends.
-      if (read_ec.category() == beast::error_code(http::error::end_of_stream).category() &&
-          read_ec != http::error::end_of_stream && !server->stopping) {
+      if (is_malformed_request(read_ec) && !server->stopping) {
         request_type unknown;
         auto refused = server->error_reply(unknown, 400, "bad_request", "malformed HTTP request: " + read_ec.message());
-        refused.keep_alive(false);
-        refused.prepare_payload();
-        auto [write_ec, written] = co_await http::async_write(stream, refused, tuple_awaitable);
-        if (!write_ec) co_await linger_and_close(stream);
+        co_await refuse_and_close(stream, refused);
       }
       break;
     }
@@ -325,16 +338,7 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
     response.keep_alive(request.keep_alive() && !server->stopping);
     response.prepare_payload();
     stream.expires_after(kIdleTimeout);
-    beast::error_code write_ec;
-    if (head) {
-      // HEAD: the header with the Content-Length of the GET, and no body.
-      http::response_serializer<http::string_body> serializer(response);
-      auto [header_ec, written] = co_await http::async_write_header(stream, serializer, tuple_awaitable);
-      write_ec = header_ec;
-    } else {
-      auto [body_ec, written] = co_await http::async_write(stream, response, tuple_awaitable);
-      write_ec = body_ec;
-    }
+    const beast::error_code write_ec = co_await write_answer(stream, response, head);
     if (write_ec || !response.keep_alive()) break;
   }
   beast::error_code ec;

@@ -182,6 +182,42 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
       200, boost::json::object{{"dialog", std::move(*summary)}, {"reused", true}, {"sessionId", session_id}});
 }
 
+// A retry of a create whose reply was lost gets the first result, and nothing is made again;
+// nullopt when this create is no such retry.
+boost::asio::awaitable<std::optional<rest_response>> answer_of_retried_create(server_context& context,
+                                                                              const rest_request& request,
+                                                                              const user_input& input,
+                                                                              const boost::json::object& attachment) {
+  if (!input.msg_id_from_client) co_return std::nullopt;
+  const engine::sent_input sent{.msg_id = input.msg_id, .from = request.who->id, .content = input.content};
+  auto earlier = co_await context.engine.dialog_of_retry(sent);
+  if (!earlier) co_return error_response(earlier.err());
+  if (!*earlier) co_return std::nullopt;
+  auto row = co_await read_dialog(context, request, **earlier);
+  if (!row) co_return error_response(row.err());
+  // The first attempt may have been cut between its commit and sharing its upload.
+  if (auto shared = share_attachment(context, attachment, row->root_id); !shared)
+    co_return error_response(shared.err());
+  auto summary = co_await read_summary(context, std::move(*row));
+  co_return json_response(201, boost::json::object{{"dialog", std::move(summary)}});
+}
+
+engine::new_dialog root_spec_of(const create_dialog_request& body, dialogue_people people, const user_input& input,
+                                const std::string& from, const boost::json::object& attachment) {
+  // A hosting AI is the group's default responder (group_routing.hpp).
+  engine::new_dialog spec{people.host.empty() ? body.member_id : people.host, body.title, body.task_doc_path};
+  spec.humans = std::move(people.humans);
+  spec.members = std::move(people.members);
+  spec.humans_only = people.humans_only;
+  // The message, with its attachment if any, is committed with the dialog: a crash never leaves a
+  // dialog whose create a retry would not find by its msgId.
+  spec.first_message = input.content;
+  spec.first_message_id = input.msg_id;
+  spec.first_message_from = from;
+  spec.first_message_attachment = attachment;
+  return spec;
+}
+
 }  // namespace
 
 // Roots newest first, answered by the store's indexes (store/root_listing.hpp): pages follow
@@ -281,32 +317,9 @@ handler_result create_dialog(server_context& context, const rest_request& reques
       co_return co_await continue_pair_dialog(context, request, (*pair)->id, std::move(*input), std::move(*attachment));
     }
   }
-  // A retry of a create whose reply was lost: the first result, nothing made again.
-  if (input->msg_id_from_client) {
-    const engine::sent_input sent{.msg_id = input->msg_id, .from = request.who->id, .content = input->content};
-    auto earlier = co_await context.engine.dialog_of_retry(sent);
-    if (!earlier) co_return error_response(earlier.err());
-    if (*earlier) {
-      auto row = co_await read_dialog(context, request, **earlier);
-      if (!row) co_return error_response(row.err());
-      // The first attempt may have been cut between its commit and sharing its upload.
-      if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
-        co_return error_response(shared.err());
-      auto summary = co_await read_summary(context, std::move(*row));
-      co_return json_response(201, boost::json::object{{"dialog", std::move(summary)}});
-    }
-  }
-  // A hosting AI is the group's default responder (group_routing.hpp).
-  engine::new_dialog spec{people->host.empty() ? body->member_id : people->host, body->title, body->task_doc_path};
-  spec.humans = std::move(people->humans);
-  spec.members = std::move(people->members);
-  spec.humans_only = people->humans_only;
-  // The message, with its attachment if any, is committed with the dialog: a crash never leaves a
-  // dialog whose create a retry would not find by its msgId.
-  spec.first_message = input->content;
-  spec.first_message_id = input->msg_id;
-  spec.first_message_from = request.who->id;
-  spec.first_message_attachment = *attachment;
+  auto retried = co_await answer_of_retried_create(context, request, *input, *attachment);
+  if (retried) co_return std::move(*retried);
+  engine::new_dialog spec = root_spec_of(*body, std::move(*people), *input, request.who->id, *attachment);
   auto created = co_await context.engine.create_root_dialog(std::move(spec));
   if (!created) co_return error_response(created.err());
   const std::string id = *created;

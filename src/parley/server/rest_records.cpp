@@ -10,6 +10,7 @@
 #include "parley/engine/message_analyst.hpp"
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
+#include "parley/server/records_view_inputs.hpp"
 #include "parley/server/records_views.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
@@ -132,6 +133,24 @@ rest_response dialogue_page(server_context& context, const rest_request& request
   return page_response(key, *page, to_json);
 }
 
+// A page of one session's rows (its turns, its introspection turns) under the route's parameters,
+// answered by `respond`.
+template <class Row, class Respond>
+rest_response session_page(server_context& context, const rest_request& request, const std::string& id,
+                           const records_params_spec& spec,
+                           result<records_page<Row>> (records_query::*fetch)(const records_filter&), Respond respond) {
+  auto filter = parse_records_params(request, spec);
+  if (!filter) return params_error(filter.err());
+  auto records = records_of(context);
+  if (!records) return error_response(records.err());
+  auto session = found_or_404(context, request, (*records)->session(id), "session", id);
+  if (!session) return error_response(session.err());
+  filter->session_id = session->id;
+  auto page = ((*records)->*fetch)(*filter);
+  if (!page) return error_response(page.err());
+  return respond(**records, *page);
+}
+
 // GET of one row by id: `{key: row}`, 404 naming the id (the key with spaces: "memory entry").
 template <class Row>
 rest_response one_record(server_context& context, const rest_request& request, const std::string& id,
@@ -145,97 +164,6 @@ rest_response one_record(server_context& context, const rest_request& request, c
   auto row = found_or_404(context, request, ((*records)->*fetch)(id), what, id);
   if (!row) return error_response(row.err());
   return json_response(200, {{key, to_json(*row)}});
-}
-
-// The MultiModalInputParser's block of a message; a quoted reply brings the text it quotes.
-context_block block_of(records_query& records, const record_message& m) {
-  multimodal_input input{m.id, m.sender_role, m.content_type, m.content, {}, {}, m.created_at, {}, {}};
-  if (auto meta = parse_json(m.content_meta); meta && meta->is_object()) input.content_meta = meta->get_object();
-  if (auto meta = parse_json(m.metadata); meta && meta->is_object()) input.metadata = meta->get_object();
-  if (const auto quoted_id = json_string_or(input.metadata, "reply_to"); !quoted_id.empty()) {
-    if (auto quoted = records.message(quoted_id); quoted && *quoted) {
-      input.quoted_text = (*quoted)->content;
-      input.quoted_role = (*quoted)->sender_role;
-    }
-  }
-  return parse_multimodal(input);
-}
-
-// What the DialogueTurn view is made of: the turn's messages and memory links, and the human's
-// first message after the turn closed (their feedback on the answer).
-result<dialogue_turn_input> dialogue_turn_of(records_query& records, const record_turn& turn) {
-  dialogue_turn_input input;
-  input.turn = turn;
-  records_filter of_turn;
-  of_turn.turn_id = turn.id;
-  of_turn.limit = 500;
-  auto messages = records.messages(of_turn);
-  if (!messages) return std::move(messages).err();
-  input.messages = std::move(messages->items);
-  auto links = records.memory_links(turn.id);
-  if (!links) return std::move(links).err();
-  input.links = std::move(*links);
-  if (const record_message* answer = ai_answer_of(input.messages)) {
-    auto embedding = records.embedding(answer->id);
-    if (!embedding) return std::move(embedding).err();
-    if (*embedding) input.answer_embedding = std::move((*embedding)->vector);
-  }
-  if (turn.closed_at != 0) {
-    records_filter after;
-    after.dialogue_id = turn.dialogue_id;
-    after.role = "human";
-    after.since = turn.closed_at;
-    after.limit = 2;
-    auto next = records.messages(after);
-    if (!next) return std::move(next).err();
-    for (auto& m : next->items) {
-      if (m.turn_id != turn.id) {
-        input.human_feedback = std::move(m);
-        break;
-      }
-    }
-  }
-  return input;
-}
-
-// The topic tags the analyst gave the dialogue's human messages, each once, first seen first.
-result<std::vector<std::string>> topic_tags_of(records_query& records, const std::string& dialogue_id) {
-  records_filter humans;
-  humans.dialogue_id = dialogue_id;
-  humans.role = "human";
-  humans.limit = 500;
-  auto page = records.messages(humans);
-  if (!page) return std::move(page).err();
-  std::vector<std::string> tags;
-  for (const auto& m : page->items) {
-    const auto list = tags_of(m, "topic_tags");
-    if (!list.is_array()) continue;
-    for (const auto& tag : list.get_array()) {
-      if (!tag.is_string()) continue;
-      std::string text(tag.get_string());
-      if (std::find(tags.begin(), tags.end(), text) == tags.end()) tags.push_back(std::move(text));
-    }
-  }
-  return tags;
-}
-
-// The members whose AIs asked a subdialog's AI for its work: the one that made it and, for a Type
-// B session a later caller took over, the current tellasker. Each dialog row names its member.
-result<std::vector<std::string>> tellasker_members(store& log, const std::string& dialog_id) {
-  std::vector<std::string> members;
-  auto row = log.get_dialog(dialog_id);
-  if (!row) return std::move(row).err();
-  if (!*row) return members;
-  for (const auto* caller : {&(*row)->parent_id, &(*row)->caller_id}) {
-    if (caller->empty()) continue;
-    auto asking = log.get_dialog(*caller);
-    if (!asking) return std::move(asking).err();
-    if (!*asking || (*asking)->member_id.empty()) continue;
-    if (std::find(members.begin(), members.end(), (*asking)->member_id) == members.end()) {
-      members.push_back((*asking)->member_id);
-    }
-  }
-  return members;
 }
 
 }  // namespace
@@ -320,17 +248,11 @@ handler_result get_session(server_context& context, const rest_request& request,
 }
 
 handler_result list_session_turns(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&]() -> rest_response {
-    auto filter = parse_records_params(request, kTurnParams);
-    if (!filter) return params_error(filter.err());
-    auto records = records_of(context);
-    if (!records) return error_response(records.err());
-    auto session = found_or_404(context, request, (*records)->session(id), "session", id);
-    if (!session) return error_response(session.err());
-    filter->session_id = session->id;
-    auto page = (*records)->turns(*filter);
-    if (!page) return error_response(page.err());
-    return turns_response(**records, request, *page);
+  auto read = [&] {
+    return session_page(context, request, id, kTurnParams, &records_query::turns,
+                        [&](records_query& records, const records_page<record_turn>& page) {
+                          return turns_response(records, request, page);
+                        });
   };
   co_return co_await read_store(context, std::move(read));
 }
@@ -371,17 +293,11 @@ handler_result list_ai_sessions(server_context& context, const rest_request& req
 }
 
 handler_result list_introspections(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&]() -> rest_response {
-    auto filter = parse_records_params(request, kIntrospectionParams);
-    if (!filter) return params_error(filter.err());
-    auto records = records_of(context);
-    if (!records) return error_response(records.err());
-    auto session = found_or_404(context, request, (*records)->session(id), "session", id);
-    if (!session) return error_response(session.err());
-    filter->session_id = session->id;
-    auto page = (*records)->introspections(*filter);
-    if (!page) return error_response(page.err());
-    return page_response("introspection_turns", *page, introspection_json);
+  auto read = [&] {
+    return session_page(context, request, id, kIntrospectionParams, &records_query::introspections,
+                        [](records_query&, const records_page<record_introspection>& page) {
+                          return page_response("introspection_turns", page, introspection_json);
+                        });
   };
   co_return co_await read_store(context, std::move(read));
 }

@@ -206,7 +206,7 @@ class start_tool final : public tool {
                                                          {"description", "Kill it after this long (default 3600)"}}}},
                json::array{"command"})};
   }
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
     const std::string command = json_string_or(args, "command");
     if (auto why = access::shell_refusal(shell_policy_of(ctx), command); !why.empty())
@@ -244,7 +244,7 @@ class start_tool final : public tool {
 
  private:
   std::shared_ptr<process_table> table_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 class list_tool final : public tool {
@@ -254,7 +254,7 @@ class list_tool final : public tool {
              "List the processes you started with start_process: id, state, unread output and command.",
              schema(json::object{}, json::array{})};
   }
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   bool has_effects() const override { return false; }
   asio::awaitable<tool_outcome> invoke(const json::object& /*args*/, const tool_context& ctx) override {
     const auto mine = table_->of(ctx.member_id);
@@ -269,7 +269,7 @@ class list_tool final : public tool {
 
  private:
   std::shared_ptr<process_table> table_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 class read_tool final : public tool {
@@ -284,7 +284,7 @@ class read_tool final : public tool {
                                                        {"description", "Read at most this much (default 16384)"}}}},
                json::array{"id"})};
   }
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
     auto entry = table_->find(json_string_or(args, "id"), ctx.member_id);
     if (!entry) co_return detail::failed(entry.err().message);
@@ -295,7 +295,7 @@ class read_tool final : public tool {
 
  private:
   std::shared_ptr<process_table> table_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 class stop_tool final : public tool {
@@ -304,7 +304,7 @@ class stop_tool final : public tool {
     spec_ = {"stop_process", "Stop (kill) a process started with start_process, with everything it started.",
              schema(json::object{{"id", id_property()}}, json::array{"id"})};
   }
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
     auto entry = table_->find(json_string_or(args, "id"), ctx.member_id);
     if (!entry) co_return detail::failed(entry.err().message);
@@ -317,7 +317,7 @@ class stop_tool final : public tool {
 
  private:
   std::shared_ptr<process_table> table_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 }  // namespace

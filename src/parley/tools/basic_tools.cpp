@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::int64_t kMaxExpressionLength = 10000;
 
-llm::tool_spec calculate_spec() {
+tool_spec calculate_spec() {
   boost::json::object expression{{"type", "string"},
                                  {"minLength", 1},
                                  {"maxLength", kMaxExpressionLength},

@@ -15,17 +15,17 @@ class function_tool final : public tool {
 
   enum class effects { outside_log, none };
 
-  function_tool(llm::tool_spec spec, body fn, effects kind = effects::outside_log)
+  function_tool(tool_spec spec, body fn, effects kind = effects::outside_log)
       : spec_(std::move(spec)), body_(std::move(fn)), effects_(kind) {}
 
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) override {
     co_return body_(args, ctx);
   }
   bool has_effects() const override { return effects_ == effects::outside_log; }
 
  private:
-  llm::tool_spec spec_;
+  tool_spec spec_;
   body body_;
   effects effects_;
 };

@@ -113,19 +113,18 @@ json::object empty_schema() {
 
 void add_scope(tool_registry& registry, scope where, const std::string& infix, const std::string& what) {
   registry.add(std::make_unique<function_tool>(
-      llm::tool_spec{"add" + infix + "memory",
-                     "Add a new entry to " + what + "; it is in your prompt from the next generation on.",
-                     schema(true)},
+      tool_spec{"add" + infix + "memory",
+                "Add a new entry to " + what + "; it is in your prompt from the next generation on.", schema(true)},
       [where](const json::object& args, const tool_context& ctx) { return write_entry(args, ctx, where, false); }));
   registry.add(std::make_unique<function_tool>(
-      llm::tool_spec{"replace" + infix + "memory", "Replace the whole text of an existing entry of " + what + ".",
-                     schema(true)},
+      tool_spec{"replace" + infix + "memory", "Replace the whole text of an existing entry of " + what + ".",
+                schema(true)},
       [where](const json::object& args, const tool_context& ctx) { return write_entry(args, ctx, where, true); }));
   registry.add(std::make_unique<function_tool>(
-      llm::tool_spec{"drop" + infix + "memory", "Remove one entry of " + what + ".", schema(false)},
+      tool_spec{"drop" + infix + "memory", "Remove one entry of " + what + ".", schema(false)},
       [where](const json::object& args, const tool_context& ctx) { return drop_entry(args, ctx, where); }));
   registry.add(std::make_unique<function_tool>(
-      llm::tool_spec{"clear" + infix + "memory", "Remove every entry of " + what + ".", empty_schema()},
+      tool_spec{"clear" + infix + "memory", "Remove every entry of " + what + ".", empty_schema()},
       [where](const json::object&, const tool_context& ctx) { return clear_entries(ctx, where); }));
 }
 

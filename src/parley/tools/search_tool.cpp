@@ -23,7 +23,7 @@ constexpr std::int64_t kMaxContext = 10;
 constexpr std::size_t kMaxLineBytes = 400;
 constexpr std::size_t kRgOutputCap = std::size_t{8} * 1024 * 1024;
 
-llm::tool_spec search_spec() {
+tool_spec search_spec() {
   json::object properties{
       {"pattern",
        json::object{{"type", "string"},
@@ -68,7 +68,7 @@ std::string text_of(const json::value* field) {
 class search_tool final : public tool {
  public:
   explicit search_tool(std::string rg) : rg_(std::move(rg)), spec_(search_spec()) {}
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   bool has_effects() const override { return false; }
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
@@ -181,7 +181,7 @@ class search_tool final : public tool {
   }
 
   std::string rg_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 }  // namespace

@@ -51,19 +51,18 @@ class shell_tool final : public tool {
  public:
   explicit shell_tool(bool read_only)
       : read_only_(read_only),
-        spec_(read_only
-                  ? llm::tool_spec{"readonly_shell",
-                                   "Run an inspection command in the workspace (ls, cat, head, tail, wc, grep, rg, "
-                                   "find, stat, du, diff, sort, uniq, git status/log/diff/show ...; pipes allowed, "
-                                   "no redirection, no command substitution). Answers the exit status and the output.",
-                                   command_schema("The command line, e.g. git log --oneline | head -5")}
-                  : llm::tool_spec{"shell_cmd",
-                                   "Run a shell command line (/bin/sh -c) in the workspace and wait for it. Answers "
-                                   "the exit status and the output (stdout and stderr together; long output keeps "
-                                   "its head and tail). For a server or a watcher use start_process.",
-                                   command_schema("The command line, e.g. make test")}) {}
+        spec_(read_only ? tool_spec{"readonly_shell",
+                                    "Run an inspection command in the workspace (ls, cat, head, tail, wc, grep, rg, "
+                                    "find, stat, du, diff, sort, uniq, git status/log/diff/show ...; pipes allowed, "
+                                    "no redirection, no command substitution). Answers the exit status and the output.",
+                                    command_schema("The command line, e.g. git log --oneline | head -5")}
+                        : tool_spec{"shell_cmd",
+                                    "Run a shell command line (/bin/sh -c) in the workspace and wait for it. Answers "
+                                    "the exit status and the output (stdout and stderr together; long output keeps "
+                                    "its head and tail). For a server or a watcher use start_process.",
+                                    command_schema("The command line, e.g. make test")}) {}
 
-  const llm::tool_spec& spec() const override { return spec_; }
+  const tool_spec& spec() const override { return spec_; }
   bool has_effects() const override { return !read_only_; }
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
@@ -91,7 +90,7 @@ class shell_tool final : public tool {
 
  private:
   bool read_only_;
-  llm::tool_spec spec_;
+  tool_spec spec_;
 };
 
 }  // namespace

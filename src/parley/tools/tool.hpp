@@ -48,13 +48,13 @@ struct tool_outcome {
   bool ok = true;
   std::string content;
   // Images for the model beside `content` (read_file of a PNG for a member whose model sees).
-  std::vector<llm::media_part> media = {};
+  std::vector<media_part> media = {};
 };
 
 class tool {
  public:
   virtual ~tool() = default;
-  virtual const llm::tool_spec& spec() const = 0;
+  virtual const tool_spec& spec() const = 0;
   virtual boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) = 0;
   // Whether a call changes anything outside the log (files, other systems). The model output that
   // made such a call is durable before it runs (write-ahead). A tool that only reads may run at

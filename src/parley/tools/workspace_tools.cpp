@@ -27,7 +27,7 @@ json::object object_schema(json::object properties, json::array required) {
                       {"additionalProperties", false}};
 }
 
-llm::tool_spec list_dir_spec() {
+tool_spec list_dir_spec() {
   return {"list_dir",
           "List a folder of the workspace: sub-folders end in '/', files show their size. Taskdoc packages "
           "(*.tsk) are marked and cannot be opened with file tools.",
@@ -35,7 +35,7 @@ llm::tool_spec list_dir_spec() {
                         json::array{})};
 }
 
-llm::tool_spec read_file_spec() {
+tool_spec read_file_spec() {
   json::object max_bytes{{"type", "integer"},
                          {"minimum", 1},
                          {"maximum", detail::kMaxReadBytes},
@@ -53,7 +53,7 @@ llm::tool_spec read_file_spec() {
                         json::array{"path"})};
 }
 
-llm::tool_spec write_file_spec() {
+tool_spec write_file_spec() {
   return {"write_file",
           "Create or replace a text file of the workspace with the given content, creating missing folders.",
           object_schema(json::object{{"path", text_property("File relative to the workspace")},
@@ -61,7 +61,7 @@ llm::tool_spec write_file_spec() {
                         json::array{"path", "content"})};
 }
 
-llm::tool_spec edit_file_spec() {
+tool_spec edit_file_spec() {
   return {"edit_file",
           "Replace one passage of a text file: old_text must occur exactly once in the file, byte for byte, "
           "unless occurrence says which one to replace.",
@@ -74,7 +74,7 @@ llm::tool_spec edit_file_spec() {
               json::array{"path", "old_text", "new_text"})};
 }
 
-llm::tool_spec replace_lines_spec() {
+tool_spec replace_lines_spec() {
   json::object end_line{{"type", "integer"},
                         {"minimum", 0},
                         {"description", "Last line replaced (inclusive); start_line - 1 inserts before start_line"}};
@@ -89,7 +89,7 @@ llm::tool_spec replace_lines_spec() {
                     json::array{"path", "start_line", "end_line", "new_text"})};
 }
 
-llm::tool_spec insert_at_anchor_spec() {
+tool_spec insert_at_anchor_spec() {
   json::object position{{"type", "string"},
                         {"enum", json::array{"before", "after"}},
                         {"description", "Insert before or after the anchor's line (default after)"}};
@@ -105,7 +105,7 @@ llm::tool_spec insert_at_anchor_spec() {
                         json::array{"path", "anchor", "text"})};
 }
 
-llm::tool_spec apply_patch_spec() {
+tool_spec apply_patch_spec() {
   return {"apply_patch",
           "Apply a unified diff (diff -u / git diff: '--- a/path', '+++ b/path', '@@ -l,n +l,n @@' hunks) to one or "
           "more files; /dev/null creates or removes a file. All or nothing: if any hunk does not apply, nothing "
@@ -113,7 +113,7 @@ llm::tool_spec apply_patch_spec() {
           object_schema(json::object{{"patch", text_property("The unified diff")}}, json::array{"patch"})};
 }
 
-llm::tool_spec move_path_spec() {
+tool_spec move_path_spec() {
   json::object overwrite{{"type", "boolean"}, {"description", "Replace an existing file at 'to' (default false)"}};
   return {"move_path", "Move or rename a file or folder of the workspace, creating missing folders.",
           object_schema(json::object{{"from", text_property("Path relative to the workspace")},
@@ -122,7 +122,7 @@ llm::tool_spec move_path_spec() {
                         json::array{"from", "to"})};
 }
 
-llm::tool_spec remove_path_spec() {
+tool_spec remove_path_spec() {
   json::object recursive{{"type", "boolean"},
                          {"description", "Remove a folder with everything in it (default false: only an empty one)"}};
   return {"remove_path", "Remove a file, a symbolic link (not its target) or a folder of the workspace.",
@@ -131,7 +131,7 @@ llm::tool_spec remove_path_spec() {
                         json::array{"path"})};
 }
 
-llm::tool_spec make_dir_spec() {
+tool_spec make_dir_spec() {
   return {
       "make_dir", "Create a folder of the workspace and any missing parents.",
       object_schema(json::object{{"path", text_property("Folder relative to the workspace")}}, json::array{"path"})};

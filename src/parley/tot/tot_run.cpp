@@ -1,6 +1,7 @@
 #include "parley/tot/tot_run.hpp"
 
 #include <cstdio>
+#include <memory>
 
 #include "parley/core/time.hpp"
 #include "parley/tot/engine_channel.hpp"
@@ -58,6 +59,107 @@ final_solution failed_solution(const std::string& what) {
   out.verification.is_valid = false;
   out.verification.validation_errors.push_back(what);
   return out;
+}
+
+// A resumed run keeps its first start time and the roots it had; the caller adds this run's root.
+json::array note_resume(const run_folder& folder, json::object& info, std::int64_t start_ms) {
+  json::array roots;
+  if (auto earlier = folder.read_task_info()) {
+    info["start_time"] = json_string_or(*earlier, "start_time");
+    if (const auto* known = earlier->if_contains("root_dialogs"); known != nullptr && known->is_array())
+      roots = known->get_array();
+  }
+  info["resumed_at"] = format_iso8601_ms(start_ms);
+  info["root_dialogs"] = roots;
+  return roots;
+}
+
+void log_task_header(log_buffer& orchestrator, const checked_request& request, const std::string& root) {
+  orchestrator.add("info", "📋 问题类型: " + std::string(name_of(request.type)));
+  const auto& config = request.options.config;
+  orchestrator.add("info",
+                   "🔍 配置: " + std::string(name_of(config.strategy)) +
+                       ", 分支=" + std::to_string(config.branching_factor) +
+                       ", 深度=" + std::to_string(config.max_depth) + ", 阈值=" + number_text(config.pruning_threshold),
+                   {{"root_dialog", root}});
+}
+
+void log_final_answer(log_buffer& orchestrator, const tot_outcome& outcome) {
+  orchestrator.add(outcome.solved ? "info" : "warning",
+                   outcome.solved ? "🎯 最终答案: " + outcome.solution.answer : "⚠️ 未得到有效答案",
+                   {{"final_solution", to_json(message{agent_role::synthesizer, "orchestrator", outcome.solution,
+                                                       outcome.task_id, std::nullopt})
+                                           .at("payload")}});
+}
+
+void note_run_end(json::object& info, const tot_outcome& outcome, const std::optional<search_outcome>& searched,
+                  std::int64_t start_ms) {
+  const std::int64_t end_ms = now_ms();
+  info["end_time"] = format_iso8601_ms(end_ms);
+  const auto started = parse_iso8601_ms(json_string_or(info, "start_time"));
+  info["duration_ms"] = end_ms - started.value_or(start_ms);
+  info["status"] = outcome.solved ? "completed" : "failed";
+  info["final_stats"] = {{"total_nodes", outcome.stats.total_nodes},
+                         {"llm_calls", outcome.stats.llm_calls},
+                         {"best_score", searched ? searched->best_score : 0.0}};
+}
+
+// What the steps after the decomposition share.
+struct run_steps {
+  const checked_request& request;
+  run_folder& folder;
+  logged_channel& channel;
+  model_agent_options agent_options;
+  std::int64_t other_calls;
+  tot_progress* progress;
+};
+
+// A Game of 24 puzzle is checked and answered by its own rules; any other task is text.
+std::unique_ptr<task_plugin> task_plugin_for(const checked_request& request) {
+  const bool puzzle = request.type == task_type::math_reasoning && game24::state::from_puzzle(request.problem);
+  if (puzzle) return std::make_unique<game24::game24_task>();
+  return std::make_unique<text_task>();
+}
+
+// The explorer's search, its steps written to its own log file.
+boost::asio::awaitable<search_outcome> explore_from_the_decomposition(run_steps& steps, task_plugin& task) {
+  model_generator generator(steps.channel, steps.agent_options);
+  model_evaluator evaluator(steps.channel, steps.agent_options);
+  const std::string explorer_file = steps.folder.reserve(agent_role::explorer);
+  log_buffer explorer_buffer;
+  explorer_log observer(explorer_buffer, steps.progress);
+  explorer search(task, generator, evaluator, steps.request.options, &observer);
+  search_outcome searched = co_await search.run(steps.folder.task_id(), steps.request.problem, steps.request.type);
+  (void)steps.folder.write(explorer_file, explorer_buffer);
+  co_return searched;
+}
+
+// The answer: the task writes it itself where it can, else the synthesizer does from the best path.
+boost::asio::awaitable<final_solution> synthesize_answer(run_steps& steps, task_plugin& task,
+                                                         const search_outcome& searched) {
+  const checked_request& request = steps.request;
+  std::optional<final_solution> answer = task.synthesize(request.problem, searched.complete.best_path);
+  if (!answer && searched.solved) {
+    const message synthesize{agent_role::explorer, "synthesizer",
+                             synthesize_solution{searched.complete.best_path, request.problem, request.type},
+                             steps.folder.task_id(), std::nullopt};
+    auto written = co_await exchange<final_solution>(steps.channel, steps.agent_options, agent_role::synthesizer,
+                                                     synthesize, steps.other_calls);
+    if (auto* ok = std::get_if<final_solution>(&written)) {
+      answer = std::move(*ok);
+    } else {
+      const auto& refused = std::get<protocol_error>(written);
+      answer = failed_solution(std::string(name_of(refused.code)) + ": " + refused.message);
+    }
+  }
+  final_solution solution = answer ? std::move(*answer) : failed_solution("no answer was written");
+  if (searched.failure && !searched.solved) {
+    solution.verification.is_valid = false;
+    solution.verification.validation_errors.insert(
+        solution.verification.validation_errors.begin(),
+        std::string(name_of(searched.failure->code)) + ": " + searched.failure->message);
+  }
+  co_return solution;
 }
 
 }  // namespace
@@ -146,16 +248,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   if (!opened) co_return std::move(opened).err();
   run_folder folder = std::move(*opened);
   json::object info = task_info(folder.task_id(), request, start_ms);
-  json::array roots;  // the run's roots so far: a resume opens a new one
-  if (resume_id) {
-    if (auto earlier = folder.read_task_info()) {
-      info["start_time"] = json_string_or(*earlier, "start_time");
-      if (const auto* known = earlier->if_contains("root_dialogs"); known != nullptr && known->is_array())
-        roots = known->get_array();
-    }
-    info["resumed_at"] = format_iso8601_ms(start_ms);
-    info["root_dialogs"] = roots;
-  }
+  json::array roots = resume_id ? note_resume(folder, info, start_ms) : json::array{};
   PARLEY_CO_TRY(folder.write_task_info(info));
 
   engine::new_dialog root_spec;
@@ -177,26 +270,19 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   outcome.log_dir = folder.dir();
   const std::string orchestrator_file = folder.reserve(agent_role::orchestrator);
   log_buffer orchestrator;
-  orchestrator.add("info", "📋 问题类型: " + std::string(name_of(request.type)));
-  const auto& config = request.options.config;
-  orchestrator.add("info",
-                   "🔍 配置: " + std::string(name_of(config.strategy)) +
-                       ", 分支=" + std::to_string(config.branching_factor) +
-                       ", 深度=" + std::to_string(config.max_depth) + ", 阈值=" + number_text(config.pruning_threshold),
-                   {{"root_dialog", *root}});
+  log_task_header(orchestrator, request, *root);
 
   engine_channel live(engine_, *root, request.call_timeout);
   logged_channel channel(live, folder);
   if (resume_id) PARLEY_CO_TRY(channel.load_replays());
-  model_agent_options agent_options;
-  agent_options.type = request.type;
-  std::int64_t other_calls = 0;
+  run_steps steps{request, folder, channel, model_agent_options{}, 0, progress_};
+  steps.agent_options.type = request.type;
 
   // The decomposer: its result goes to the explorer as the seed's initialize_search carries it.
   const message decompose{agent_role::orchestrator, "decomposer", decompose_task{request.problem, request.type},
                           folder.task_id(), std::nullopt};
-  auto decomposition =
-      co_await exchange<decomposition_result>(channel, agent_options, agent_role::decomposer, decompose, other_calls);
+  auto decomposition = co_await exchange<decomposition_result>(channel, steps.agent_options, agent_role::decomposer,
+                                                               decompose, steps.other_calls);
   std::optional<search_outcome> searched;
   if (auto* failed = std::get_if<protocol_error>(&decomposition)) {
     orchestrator.add("error", "❌ [Decomposer] " + std::string(name_of(failed->code)) + ": " + failed->message);
@@ -205,63 +291,21 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
     orchestrator.add("progress", "✅ 分解完成",
                      {{"thought_granularity", std::get<decomposition_result>(decomposition).thought_granularity},
                       {"depth_estimate", std::get<decomposition_result>(decomposition).depth_estimate}});
-    const bool puzzle = request.type == task_type::math_reasoning && game24::state::from_puzzle(request.problem);
-    game24::game24_task game24;
-    text_task text;
-    task_plugin& task = puzzle ? static_cast<task_plugin&>(game24) : static_cast<task_plugin&>(text);
-    model_generator generator(channel, agent_options);
-    model_evaluator evaluator(channel, agent_options);
-    const std::string explorer_file = folder.reserve(agent_role::explorer);
-    log_buffer explorer_buffer;
-    explorer_log observer(explorer_buffer, progress_);
-    explorer search(task, generator, evaluator, request.options, &observer);
-    searched = co_await search.run(folder.task_id(), request.problem, request.type);
-    (void)folder.write(explorer_file, explorer_buffer);
+    const std::unique_ptr<task_plugin> task = task_plugin_for(request);
+    searched = co_await explore_from_the_decomposition(steps, *task);
     outcome.stats = searched->complete.stats;
     outcome.best_path = searched->complete.tree.search_state.best_path;
     outcome.nodes = searched->complete.tree.nodes;
     outcome.solved = searched->solved;
-
-    std::optional<final_solution> answer = task.synthesize(request.problem, searched->complete.best_path);
-    if (!answer && searched->solved) {
-      const message synthesize{agent_role::explorer, "synthesizer",
-                               synthesize_solution{searched->complete.best_path, request.problem, request.type},
-                               folder.task_id(), std::nullopt};
-      auto written =
-          co_await exchange<final_solution>(channel, agent_options, agent_role::synthesizer, synthesize, other_calls);
-      if (auto* ok = std::get_if<final_solution>(&written)) {
-        answer = std::move(*ok);
-      } else {
-        const auto& refused = std::get<protocol_error>(written);
-        answer = failed_solution(std::string(name_of(refused.code)) + ": " + refused.message);
-      }
-    }
-    outcome.solution = answer ? std::move(*answer) : failed_solution("no answer was written");
-    if (searched->failure && !searched->solved) {
-      outcome.solution.verification.is_valid = false;
-      outcome.solution.verification.validation_errors.insert(
-          outcome.solution.verification.validation_errors.begin(),
-          std::string(name_of(searched->failure->code)) + ": " + searched->failure->message);
-    }
+    outcome.solution = co_await synthesize_answer(steps, *task, *searched);
     outcome.solved = outcome.solved && outcome.solution.verification.is_valid;
   }
   outcome.stats.llm_calls = live.meter().calls;
   outcome.replayed_calls = channel.replayed();
-  orchestrator.add(outcome.solved ? "info" : "warning",
-                   outcome.solved ? "🎯 最终答案: " + outcome.solution.answer : "⚠️ 未得到有效答案",
-                   {{"final_solution", to_json(message{agent_role::synthesizer, "orchestrator", outcome.solution,
-                                                       folder.task_id(), std::nullopt})
-                                           .at("payload")}});
+  log_final_answer(orchestrator, outcome);
   (void)folder.write(orchestrator_file, orchestrator);
 
-  const std::int64_t end_ms = now_ms();
-  info["end_time"] = format_iso8601_ms(end_ms);
-  const auto started = parse_iso8601_ms(json_string_or(info, "start_time"));
-  info["duration_ms"] = end_ms - started.value_or(start_ms);
-  info["status"] = outcome.solved ? "completed" : "failed";
-  info["final_stats"] = {{"total_nodes", outcome.stats.total_nodes},
-                         {"llm_calls", outcome.stats.llm_calls},
-                         {"best_score", searched ? searched->best_score : 0.0}};
+  note_run_end(info, outcome, searched, start_ms);
   PARLEY_CO_TRY(folder.write_task_info(info));
   PARLEY_CO_TRY(folder.merge_timeline(outcome.stats.llm_calls));
   co_return outcome;

@@ -106,13 +106,13 @@ TEST(ToolRegistry, AToolFromOutsideWithAnUncheckableSchemaIsNotAdded) {
       spec_.name = "outside";
       spec_.parameters = json::parse(R"({"type": "object", "dependentRequired": {"a": ["b"]}})").as_object();
     }
-    const llm::tool_spec& spec() const override { return spec_; }
+    const tool_spec& spec() const override { return spec_; }
     boost::asio::awaitable<tool_outcome> invoke(const json::object& /*args*/, const tool_context& /*ctx*/) override {
       co_return tool_outcome{};
     }
 
    private:
-    llm::tool_spec spec_;
+    tool_spec spec_;
   };
   auto added = registry.add_checked(std::make_unique<outside_tool>());
   ASSERT_FALSE(added);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "parley/core/json.hpp"
 #include "parley/llm/remote_call.hpp"
 
 namespace parley::llm {
@@ -17,22 +18,8 @@ constexpr std::string_view kDefaultBaseUrl = "https://api.openai.com/v1";
 
 error refused(std::string message) { return make_error(errc::provider_error, std::move(message)); }
 
-const char* kind_name(const boost::json::value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::null:
-      return "null";
-    case boost::json::kind::bool_:
-      return "a boolean";
-    case boost::json::kind::string:
-      return "a string";
-    case boost::json::kind::array:
-      return "an array";
-    case boost::json::kind::object:
-      return "an object";
-    default:
-      return "a number";
-  }
-}
+// The provider's numbers are named as such, whether integral or not.
+const char* kind_name(const boost::json::value& v) { return v.is_number() ? "a number" : json_kind_with_article(v); }
 
 // A JSON number as a finite float32, or why not.
 result<float> finite_float(const boost::json::value& v, const std::string& path) {

@@ -2,13 +2,11 @@
 // the first request: keys, types, regexes, placeholders and capture group numbers.
 #include <boost/json/serialize.hpp>
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/parser.h>
-
 #include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "parley/config/yaml_scalar_utf8.hpp"
 #include "parley/core/file_text.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/llm/scripted/script.hpp"
@@ -71,49 +69,6 @@ class script_parser {
   yaml_reader reader_;
 };
 
-namespace {
-
-// yaml-cpp 0.7 decodes the escapes \N and \_ of a double-quoted scalar to the single bytes 0x85
-// and 0xA0 instead of their UTF-8; every other way to a scalar that is not UTF-8 is refused before
-// parsing. The document's events are read, so that each scalar is looked at once (an alias is not
-// its anchor's subtree again).
-class scalar_utf8_check final : public YAML::EventHandler {
- public:
-  std::optional<YAML::Mark> bad;
-
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
-    if (!bad && !is_valid_utf8(value)) bad = mark;
-  }
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-// Where a scalar of `text` (which parses) is not UTF-8, if anywhere.
-std::optional<YAML::Mark> scalar_not_utf8(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  scalar_utf8_check check;
-  try {
-    // The first document only, as YAML::Load reads (a loop over documents never ends on some
-    // inputs, "," for one).
-    parser.HandleNextDocument(check);
-  } catch (const YAML::Exception&) {
-    return std::nullopt;  // Load reports it
-  }
-  return check.bad;
-}
-
-constexpr std::string_view kEscapeProblem =
-    "the escape \\N or \\_ (U+0085, U+00A0), which this YAML reader cannot decode; write the character itself";
-
-}  // namespace
-
 result<std::shared_ptr<const scripted_script>> script_parser::parse(std::string_view yaml_text) {
   // What a script says becomes model output, which the log stores as JSON text: UTF-8 only.
   if (const auto bad = first_invalid_utf8(yaml_text)) {
@@ -135,8 +90,8 @@ result<std::shared_ptr<const scripted_script>> script_parser::parse(std::string_
     // yaml-cpp quotes the offending byte alone, which may be half of a UTF-8 character.
     return reader_.fail_at(e.mark.line, e.mark.column, "", "invalid YAML: " + repair_utf8(e.msg).text);
   }
-  if (const auto bad = scalar_not_utf8(std::string(yaml_text))) {
-    return reader_.fail_at(bad->line, bad->column, "", kEscapeProblem);
+  if (const auto bad = config::scalar_not_utf8(std::string(yaml_text))) {
+    return reader_.fail_at(bad->line, bad->column, "", config::kYamlEscapeProblem);
   }
   if (!root.IsDefined() || root.IsNull()) {
     return reader_.fail_at(0, 0, "", "the script is empty; expected a map with 'members'");

@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include "parley/core/json.hpp"
+
 namespace parley::events {
 
 // Specialized beside each enum: `static constexpr std::array<std::pair<E, std::string_view>, N>
@@ -151,7 +153,6 @@ struct decode_problem {
   std::string problem;
 };
 
-const char* wire_kind_name(const boost::json::value& value) noexcept;
 std::string join_path(std::string_view prefix, std::string_view name);
 
 template <class T>
@@ -212,7 +213,7 @@ std::optional<decode_problem> decode_object(const boost::json::object& in, T& ou
 }
 
 inline decode_problem wrong_kind(const boost::json::value& in, const std::string& path, std::string_view wanted) {
-  return {path, std::string("is ") + wire_kind_name(in) + ", not " + std::string(wanted)};
+  return {path, std::string("is ") + json_kind_with_article(in) + ", not " + std::string(wanted)};
 }
 
 std::optional<decode_problem> decode_int(const boost::json::value& in, std::int64_t& out, const std::string& path);

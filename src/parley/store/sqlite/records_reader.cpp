@@ -13,6 +13,7 @@
 #include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
+#include "parley/store/sqlite/records_select.hpp"
 #include "parley/store/sqlite/records_v16.hpp"
 #include "parley/store/sqlite/records_v19.hpp"
 #include "parley/store/sqlite/records_v22.hpp"
@@ -109,112 +110,6 @@ record_message read_message_row(const statement& s) {
                         s.text_at(10), s.int_at(11), s.text_at(12)};
 }
 
-// A WHERE clause and the values it binds, in order (?1, ?2, ...). The values live here until the
-// statement that uses them is reset.
-class query_builder {
- public:
-  void where(std::string_view condition, std::variant<std::string, std::int64_t> value) {
-    sql_ += sql_.empty() ? " WHERE " : " AND ";
-    std::string clause(condition);
-    clause.replace(clause.find('?'), 1, "?" + std::to_string(values_.size() + 1));
-    sql_ += clause;
-    values_.push_back(std::move(value));
-  }
-  // A condition whose `?`s take `values` in order (as many as it has).
-  void where_each(std::string_view condition, std::vector<std::string> values) {
-    sql_ += sql_.empty() ? " WHERE " : " AND ";
-    std::size_t next = 0;
-    for (const char c : condition) {
-      if (c != '?') {
-        sql_ += c;
-        continue;
-      }
-      values_.emplace_back(std::move(values.at(next++)));
-      sql_ += "?" + std::to_string(values_.size());
-    }
-  }
-  void where_text(std::string_view condition, const std::string& value) {
-    if (!value.empty()) where(condition, value);
-  }
-  void where_time(std::string_view column, const records_filter& f) {
-    if (f.since) where(std::string(column) + " >= ?", *f.since);
-    if (f.until) where(std::string(column) + " <= ?", *f.until);
-  }
-  const std::string& clause() const noexcept { return sql_; }
-  void bind(statement& stmt) const {
-    for (std::size_t i = 0; i < values_.size(); ++i) {
-      const int index = static_cast<int>(i + 1);
-      if (const auto* text = std::get_if<std::string>(&values_[i])) {
-        stmt.bind_text(index, *text);
-      } else {
-        stmt.bind_int(index, std::get<std::int64_t>(values_[i]));
-      }
-    }
-  }
-
- private:
-  std::string sql_;
-  std::vector<std::variant<std::string, std::int64_t>> values_;
-};
-
-// The ORDER BY of a page: a known time column of the table (never caller text), then log order.
-result<std::string> order_by(const records_filter& f, std::string_view alias, std::string_view fallback,
-                             std::initializer_list<std::string_view> allowed) {
-  std::string_view column = f.sort_by.empty() ? fallback : std::string_view(f.sort_by);
-  bool known = false;
-  for (std::string_view name : allowed) known = known || name == column;
-  if (!known) return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
-  const char* direction = f.descending ? " DESC" : " ASC";
-  return " ORDER BY " + std::string(alias) + "." + std::string(column) + direction + ", " + std::string(alias) +
-         ".rowid" + direction;
-}
-
-template <class Row, class Read>
-result<std::vector<Row>> collect(statement& stmt, Read read) {
-  std::vector<Row> rows;
-  for (;;) {
-    auto has_row = stmt.step();
-    if (!has_row) return std::move(has_row).err();
-    if (!*has_row) return rows;
-    rows.push_back(read(stmt));
-  }
-}
-
-// Runs `SELECT columns FROM from_where ORDER ... LIMIT/OFFSET` and its count(*).
-template <class Row, class Read>
-result<records_page<Row>> page(connection& db, std::string_view columns, const std::string& from,
-                               const query_builder& where, const std::string& order, const records_filter& f,
-                               Read read) {
-  records_page<Row> out;
-  auto count = db.prepare("SELECT count(*) FROM " + from + where.clause(), false);
-  if (!count) return std::move(count).err();
-  where.bind(*count);
-  auto counted = count->step();
-  if (!counted) return std::move(counted).err();
-  out.total = count->int_at(0);
-
-  auto select = db.prepare("SELECT " + std::string(columns) + " FROM " + from + where.clause() + order + " LIMIT " +
-                               std::to_string(f.limit) + " OFFSET " + std::to_string(f.offset),
-                           false);
-  if (!select) return std::move(select).err();
-  where.bind(*select);
-  auto rows = collect<Row>(*select, read);
-  if (!rows) return std::move(rows).err();
-  out.items = std::move(*rows);
-  return out;
-}
-
-template <class Row, class Read>
-result<std::optional<Row>> one(connection& db, const std::string& sql, std::string_view id, Read read) {
-  auto stmt = db.prepare(sql, false);
-  if (!stmt) return std::move(stmt).err();
-  stmt->bind_text(1, id);
-  auto found = stmt->step();
-  if (!found) return std::move(found).err();
-  if (!*found) return std::optional<Row>{};
-  return std::optional<Row>{read(*stmt)};
-}
-
 // Rows whose dialogue lies under a root `f.visible_to` takes part in (ids never contain a comma).
 void visibility_condition(query_builder& q, std::string_view dialogue_rowid_column, const records_filter& f) {
   if (f.visible_to.empty()) return;
@@ -251,27 +146,27 @@ result<std::unique_ptr<records_reader>> records_reader::open(const std::string& 
 
 result<std::optional<record_dialogue>> records_reader::dialogue(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_dialogue>(
+  return select_one<record_dialogue>(
       db_, "SELECT " + dialogue_columns() + " FROM dialogue AS d WHERE d.id = record_id_blob(?1) OR d.dialog_id = ?1",
       id, read_dialogue_row);
 }
 
 result<std::optional<record_session>> records_reader::session(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_session>(db_, "SELECT " + session_columns() + " FROM session AS s WHERE s.id = record_id_blob(?1)",
-                             id, read_session_row);
+  return select_one<record_session>(
+      db_, "SELECT " + session_columns() + " FROM session AS s WHERE s.id = record_id_blob(?1)", id, read_session_row);
 }
 
 result<std::optional<record_turn>> records_reader::turn(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_turn>(db_, "SELECT " + turn_columns() + " FROM turn AS t WHERE t.id = record_id_blob(?1)", id,
-                          read_turn_row);
+  return select_one<record_turn>(db_, "SELECT " + turn_columns() + " FROM turn AS t WHERE t.id = record_id_blob(?1)",
+                                 id, read_turn_row);
 }
 
 result<std::optional<record_message>> records_reader::message(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_message>(db_, "SELECT " + message_columns() + " FROM message AS m WHERE m.id = record_id_blob(?1)",
-                             id, read_message_row);
+  return select_one<record_message>(
+      db_, "SELECT " + message_columns() + " FROM message AS m WHERE m.id = record_id_blob(?1)", id, read_message_row);
 }
 
 result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
@@ -290,7 +185,7 @@ result<records_page<record_session>> records_reader::sessions(const records_filt
   auto order = order_by(f, "s", "start_at", {"start_at", "end_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_session>(db_, session_columns(), "session AS s", q, *order, f, read_session_row);
+  return select_page<record_session>(db_, session_columns(), "session AS s", q, *order, f, read_session_row);
 }
 
 result<records_page<record_introspection>> records_reader::introspections(const records_filter& f) {
@@ -300,8 +195,8 @@ result<records_page<record_introspection>> records_reader::introspections(const 
   auto order = order_by(f, "i", "started_at", {"started_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_introspection>(db_, kIntrospectionColumns, "introspection_turn AS i", q, *order, f,
-                                    read_introspection_row);
+  return select_page<record_introspection>(db_, kIntrospectionColumns, "introspection_turn AS i", q, *order, f,
+                                           read_introspection_row);
 }
 
 result<records_page<record_system_utterance>> records_reader::system_utterances(const records_filter& f) {
@@ -312,20 +207,20 @@ result<records_page<record_system_utterance>> records_reader::system_utterances(
   auto order = order_by(f, "u", "timestamp", {"timestamp"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_system_utterance>(db_, kUtteranceColumns, "system_utterance_log AS u", q, *order, f,
-                                       read_utterance_row);
+  return select_page<record_system_utterance>(db_, kUtteranceColumns, "system_utterance_log AS u", q, *order, f,
+                                              read_utterance_row);
 }
 
 result<std::optional<record_memory_entry>> records_reader::memory_entry(std::string_view id) {
   parley::lock_guard lock(mutex_);
-  return one<record_memory_entry>(db_,
-                                  "SELECT record_id_text(id), record_id_text(dialogue_id), coalesce(ai_id, ''), "
-                                  "content, created_at, coalesce(record_id_text(source_turn_id), '') "
-                                  "FROM memory_entry WHERE id = record_id_blob(?1)",
-                                  id, [](const statement& s) {
-                                    return record_memory_entry{s.text_at(0), s.text_at(1), s.text_at(2),
-                                                               s.text_at(3), s.int_at(4),  s.text_at(5)};
-                                  });
+  return select_one<record_memory_entry>(db_,
+                                         "SELECT record_id_text(id), record_id_text(dialogue_id), coalesce(ai_id, ''), "
+                                         "content, created_at, coalesce(record_id_text(source_turn_id), '') "
+                                         "FROM memory_entry WHERE id = record_id_blob(?1)",
+                                         id, [](const statement& s) {
+                                           return record_memory_entry{s.text_at(0), s.text_at(1), s.text_at(2),
+                                                                      s.text_at(3), s.int_at(4),  s.text_at(5)};
+                                         });
 }
 
 result<std::vector<record_memory_link>> records_reader::memory_links(std::string_view turn_id) {
@@ -336,7 +231,7 @@ result<std::vector<record_memory_link>> records_reader::memory_links(std::string
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, turn_id);
-  return collect<record_memory_link>(*stmt, [](const statement& s) {
+  return collect_rows<record_memory_link>(*stmt, [](const statement& s) {
     return record_memory_link{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3)};
   });
 }
@@ -350,7 +245,7 @@ result<records_page<record_turn>> records_reader::turns(const records_filter& f)
   auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_turn>(db_, turn_columns(), "turn AS t", q, *order, f, read_turn_row);
+  return select_page<record_turn>(db_, turn_columns(), "turn AS t", q, *order, f, read_turn_row);
 }
 
 result<records_page<record_message>> records_reader::messages(const records_filter& f) {
@@ -359,7 +254,7 @@ result<records_page<record_message>> records_reader::messages(const records_filt
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
+  return select_page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
 }
 
 result<records_page<record_dialogue>> records_reader::dialogues(const records_filter& f) {
@@ -379,7 +274,7 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
   const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
   const std::string order = " ORDER BY d." + std::string(column) + direction + ", record_id_text(d.id)" + direction;
   parley::lock_guard lock(mutex_);
-  return page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
+  return select_page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
@@ -414,7 +309,7 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
+  return select_page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
 }
 
 result<std::optional<message_embedding>> records_reader::embedding(std::string_view message_id) {
@@ -489,7 +384,7 @@ result<std::vector<std::string>> records_reader::linked_memories(std::string_vie
       false);
   if (!stmt) return std::move(stmt).err();
   stmt->bind_text(1, dialogue_id);
-  return collect<std::string>(*stmt, [](const statement& s) { return s.text_at(0); });
+  return collect_rows<std::string>(*stmt, [](const statement& s) { return s.text_at(0); });
 }
 
 // A pending turn's deadline: its start plus its own window, which its row keeps (a turn opened
@@ -504,17 +399,17 @@ result<std::vector<pending_turn>> records_reader::pending_turns() {
   parley::lock_guard lock(mutex_);
   auto stmt = db_.prepare(std::string(kPendingTurnSelect) + "ORDER BY 3", false);
   if (!stmt) return std::move(stmt).err();
-  return collect<pending_turn>(*stmt, [](const statement& s) {
+  return collect_rows<pending_turn>(*stmt, [](const statement& s) {
     return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
   });
 }
 
 result<std::optional<pending_turn>> records_reader::pending_turn_of(std::string_view dialog_id) {
   parley::lock_guard lock(mutex_);
-  return one<pending_turn>(db_, std::string(kPendingTurnSelect) + "AND c.dialog_id = ?1", dialog_id,
-                           [](const statement& s) {
-                             return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
-                           });
+  return select_one<pending_turn>(db_, std::string(kPendingTurnSelect) + "AND c.dialog_id = ?1", dialog_id,
+                                  [](const statement& s) {
+                                    return pending_turn{s.text_at(0), s.text_at(1), s.int_at(2)};
+                                  });
 }
 
 }  // namespace parley::sqlite

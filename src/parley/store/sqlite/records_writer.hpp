@@ -42,6 +42,12 @@ class records_writer {
   std::size_t cached_dialogs() const noexcept { return cursors_.size(); }
 
  private:
+  // prepare's steps (records_writer_statements.cpp), by the rows the statements touch.
+  result<void> prepare_cursor_statements(connection& db);
+  result<void> prepare_record_statements(connection& db);
+  result<void> prepare_lookup_statements(connection& db);
+  result<void> prepare_reflection_statements(connection& db);
+  result<void> prepare_annotation_statements(connection& db);
   // A row the records refer to by rowid (schema version 16, records_v16.hpp): the UUID it was
   // found or written with.
   struct known_rowid {

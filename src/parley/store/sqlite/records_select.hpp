@@ -1,0 +1,119 @@
+#pragma once
+// The records reader's SQL pieces (records_reader.cpp): a WHERE clause built with its bound values,
+// a page's ORDER BY, and the runs of a page (with its total) and of one row.
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "parley/core/result.hpp"
+#include "parley/store/records_query.hpp"
+#include "parley/store/sqlite/sqlite_handle.hpp"
+
+namespace parley::sqlite {
+
+// A WHERE clause and the values it binds, in order (?1, ?2, ...). The values live here until the
+// statement that uses them is reset.
+class query_builder {
+ public:
+  void where(std::string_view condition, std::variant<std::string, std::int64_t> value) {
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    std::string clause(condition);
+    clause.replace(clause.find('?'), 1, "?" + std::to_string(values_.size() + 1));
+    sql_ += clause;
+    values_.push_back(std::move(value));
+  }
+  // A condition whose `?`s take `values` in order (as many as it has).
+  void where_each(std::string_view condition, std::vector<std::string> values) {
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    std::size_t next = 0;
+    for (const char c : condition) {
+      if (c != '?') {
+        sql_ += c;
+        continue;
+      }
+      values_.emplace_back(std::move(values.at(next++)));
+      sql_ += "?" + std::to_string(values_.size());
+    }
+  }
+  void where_text(std::string_view condition, const std::string& value) {
+    if (!value.empty()) where(condition, value);
+  }
+  void where_time(std::string_view column, const records_filter& f) {
+    if (f.since) where(std::string(column) + " >= ?", *f.since);
+    if (f.until) where(std::string(column) + " <= ?", *f.until);
+  }
+  const std::string& clause() const noexcept { return sql_; }
+  void bind(statement& stmt) const {
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      const int index = static_cast<int>(i + 1);
+      if (const auto* text = std::get_if<std::string>(&values_[i])) {
+        stmt.bind_text(index, *text);
+      } else {
+        stmt.bind_int(index, std::get<std::int64_t>(values_[i]));
+      }
+    }
+  }
+
+ private:
+  std::string sql_;
+  std::vector<std::variant<std::string, std::int64_t>> values_;
+};
+
+// The ORDER BY of a page: a known time column of the table (never caller text), then log order.
+result<std::string> order_by(const records_filter& f, std::string_view alias, std::string_view fallback,
+                             std::initializer_list<std::string_view> allowed);
+
+// Steps `stmt` to the end, turning each row into a Row with `read`.
+template <class Row, class Read>
+result<std::vector<Row>> collect_rows(statement& stmt, Read read) {
+  std::vector<Row> rows;
+  for (;;) {
+    auto has_row = stmt.step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) return rows;
+    rows.push_back(read(stmt));
+  }
+}
+
+// Runs `SELECT columns FROM from_where ORDER ... LIMIT/OFFSET` and its count(*).
+template <class Row, class Read>
+result<records_page<Row>> select_page(connection& db, std::string_view columns, const std::string& from,
+                                      const query_builder& where, const std::string& order, const records_filter& f,
+                                      Read read) {
+  records_page<Row> out;
+  auto count = db.prepare("SELECT count(*) FROM " + from + where.clause(), false);
+  if (!count) return std::move(count).err();
+  where.bind(*count);
+  auto counted = count->step();
+  if (!counted) return std::move(counted).err();
+  out.total = count->int_at(0);
+
+  auto select = db.prepare("SELECT " + std::string(columns) + " FROM " + from + where.clause() + order + " LIMIT " +
+                               std::to_string(f.limit) + " OFFSET " + std::to_string(f.offset),
+                           false);
+  if (!select) return std::move(select).err();
+  where.bind(*select);
+  auto rows = collect_rows<Row>(*select, read);
+  if (!rows) return std::move(rows).err();
+  out.items = std::move(*rows);
+  return out;
+}
+
+// The row `sql` selects by the id bound at ?1, if there is one.
+template <class Row, class Read>
+result<std::optional<Row>> select_one(connection& db, const std::string& sql, std::string_view id, Read read) {
+  auto stmt = db.prepare(sql, false);
+  if (!stmt) return std::move(stmt).err();
+  stmt->bind_text(1, id);
+  auto found = stmt->step();
+  if (!found) return std::move(found).err();
+  if (!*found) return std::optional<Row>{};
+  return std::optional<Row>{read(*stmt)};
+}
+
+}  // namespace parley::sqlite
