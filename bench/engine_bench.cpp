@@ -38,7 +38,7 @@ asio::awaitable<void> drive_dialogs(engine::engine& eng, int& next, int total, r
     }
     auto posted = co_await eng.post_user_message(*id, "work");
     if (!posted) ++figures.failures;
-    co_await eng.wait_until_idle(*id);
+    co_await eng.runs().wait_until_idle(*id);
     const auto* dialog = eng.find(*id);
     if (dialog == nullptr || !dialog->row().last_error.empty()) ++figures.failures;
   }

@@ -52,7 +52,7 @@ boost::asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::s
   spec.first_message = task_input(task_id);
   auto root = co_await eng.create_root_dialog(std::move(spec));
   if (!root) co_return std::move(root).err();
-  co_await eng.wait_until_settled(*root);
+  co_await eng.runs().wait_until_settled(*root);
   const auto* dialog = eng.find(*root);
   if (dialog == nullptr) co_return make_error(errc::not_found, "root dialog " + *root + " is gone");
   if (!dialog->row().last_error.empty()) co_return make_error(errc::provider_error, dialog->row().last_error);

@@ -95,7 +95,7 @@ asio::awaitable<void> run_dialogs(engine::engine& eng, int& next, int total, fig
       ++out.failures;
       continue;
     }
-    co_await eng.wait_until_idle(*id);
+    co_await eng.runs().wait_until_idle(*id);
     const auto* dialog = eng.find(*id);
     if (dialog == nullptr || !dialog->row().last_error.empty()) ++out.failures;
   }
@@ -171,18 +171,19 @@ int run_flow_bench(const bench_args& args) {
   const auto per_step = [](const figures& f) { return f.steps > 0 ? f.cpu / static_cast<double>(f.steps) : 0.0; };
   const double ratio = per_step(*engine) > 0 ? per_step(*flow) / per_step(*engine) : 0.0;
   std::printf("flow CPU per step / engine CPU per round: %.2f (target <= 1.5)\n", ratio);
-  boost::json::object out{{"bench", "flow"},
-                          {"flows", flows},
-                          {"in_flight", in_flight},
-                          {"flows_per_s", flow->wall > 0 ? flows / flow->wall : 0.0},
-                          {"flow_steps_per_s", flow->wall > 0 ? static_cast<double>(flow->steps) / flow->wall : 0.0},
-                          {"engine_rounds_per_s", engine->wall > 0 ? static_cast<double>(engine->steps) / engine->wall : 0.0},
-                          {"flow_cpu_us_per_step", per_step(*flow) * 1e6},
-                          {"engine_cpu_us_per_round", per_step(*engine) * 1e6},
-                          {"flow_to_engine_cpu_per_step_ratio", ratio},
-                          {"flow_events_per_flow", flows > 0 ? static_cast<double>(flow->events) / flows : 0.0},
-                          {"flow_commits_per_flow", flows > 0 ? static_cast<double>(flow->commits) / flows : 0.0},
-                          {"failed", flow->failures + engine->failures}};
+  boost::json::object out{
+      {"bench", "flow"},
+      {"flows", flows},
+      {"in_flight", in_flight},
+      {"flows_per_s", flow->wall > 0 ? flows / flow->wall : 0.0},
+      {"flow_steps_per_s", flow->wall > 0 ? static_cast<double>(flow->steps) / flow->wall : 0.0},
+      {"engine_rounds_per_s", engine->wall > 0 ? static_cast<double>(engine->steps) / engine->wall : 0.0},
+      {"flow_cpu_us_per_step", per_step(*flow) * 1e6},
+      {"engine_cpu_us_per_round", per_step(*engine) * 1e6},
+      {"flow_to_engine_cpu_per_step_ratio", ratio},
+      {"flow_events_per_flow", flows > 0 ? static_cast<double>(flow->events) / flows : 0.0},
+      {"flow_commits_per_flow", flows > 0 ? static_cast<double>(flow->commits) / flows : 0.0},
+      {"failed", flow->failures + engine->failures}};
   std::error_code ignored;
   fs::remove_all(dir, ignored);
   print_json_line(out);

@@ -80,7 +80,7 @@ asio::awaitable<void> soak(asio::io_context& io, engine::engine& eng, const soak
     rss_sample sample;
     sample.tasks = done;
     sample.rss_mb = fanout3::current_rss_mb();
-    sample.loaded_dialogs = eng.loaded_dialogs();
+    sample.loaded_dialogs = eng.dialogs().size();
     sample.seconds = std::chrono::duration<double>(clock::now() - start).count();
     out.samples.push_back(sample);
     std::printf("tasks %d  rss %.1f MB  loaded dialogs %zu  %.0f s  failed %lld\n", done, sample.rss_mb,
@@ -103,7 +103,7 @@ result<soak_outcome> run_soak(const fs::path& dir, const soak_options& opts) {
   auto eng =
       engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), fanout3::tools_with_lookup());
   if (!eng) return std::move(eng).err();
-  if (opts.loaded_dialogs > 0) (*eng)->set_loaded_dialog_limit(static_cast<std::size_t>(opts.loaded_dialogs));
+  if (opts.loaded_dialogs > 0) (*eng)->dialogs().set_limit(static_cast<std::size_t>(opts.loaded_dialogs));
   soak_outcome out;
   asio::co_spawn(io, soak(io, **eng, opts, out), asio::detached);
   io.run();

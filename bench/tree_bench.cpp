@@ -67,7 +67,7 @@ asio::awaitable<void> drive_roots(engine::engine& eng, std::string member, int& 
     }
     auto posted = co_await eng.post_user_message(*id, "work");
     if (!posted) ++out.failures;
-    co_await eng.wait_until_settled(*id);
+    co_await eng.runs().wait_until_settled(*id);
     const auto* root = eng.find(*id);
     if (root == nullptr || !root->row().last_error.empty() || root->messages().empty() ||
         root->messages().back().role != "assistant") {

@@ -315,7 +315,7 @@ result<void> start_stack(ws_server_stack& server, const config::team_config& tea
       *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
   server.context->reads = server.reads.get();
   if (server.reads) server.channels->set_store_reads(server.reads.get(), server.io.get_executor());
-  if (server.engine_reads_off_loop) server.eng->set_store_reads(server.reads.get());
+  if (server.engine_reads_off_loop) server.eng->dialogs().set_reads(server.reads.get());
   auto listening = server::http_server::listen(server.io.get_executor(), *server.context);
   if (!listening) return std::move(listening).err();
   server.listener = std::move(*listening);

@@ -59,7 +59,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!created) return report(created.err());
   auto& eng = **created;
   tot_binding->engine = &eng;
-  eng.set_protected_dirs(std::move(inputs->protected_dirs));
+  eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
   printer.set_namer([&eng](std::string_view id) {
     const auto* dialog = eng.find(id);
@@ -73,7 +73,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   std::string dialog_id;
   asio::signal_set interrupts(io, SIGINT);
   interrupts.async_wait([&](boost::system::error_code ec, int) {
-    if (!ec && !dialog_id.empty()) (void)eng.stop(dialog_id, "interrupted from the terminal (Ctrl-C)");
+    if (!ec && !dialog_id.empty()) (void)eng.runs().stop(dialog_id, "interrupted from the terminal (Ctrl-C)");
   });
 
   asio::co_spawn(
@@ -90,7 +90,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
           co_return;
         }
         // The whole hierarchy settles: subdialogs reply, or something waits for a human.
-        if (const auto* dialog = eng.find(dialog_id)) co_await eng.wait_until_settled(dialog->row().root_id);
+        if (const auto* dialog = eng.find(dialog_id)) co_await eng.runs().wait_until_settled(dialog->row().root_id);
       },
       [&](std::exception_ptr thrown) {
         if (thrown) failure = make_error(errc::internal, "the drive ended with an unexpected exception");
@@ -103,7 +103,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (dialog != nullptr && !dialog->row().last_error.empty()) {
     return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error));
   }
-  if (auto open = eng.open_questions(); open && !open->empty()) {
+  if (auto open = eng.questions().open_questions(); open && !open->empty()) {
     std::printf("%s for you: see `parley questions`\n",
                 open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
   }
@@ -112,7 +112,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
 
 int drive(const parsed_args& args, drive_request request) {
   return with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-    if (auto valid = eng.check_user_message(request.message); !valid) co_return std::move(valid).err();
+    if (auto valid = eng.inputs().check_user_message(request.message); !valid) co_return std::move(valid).err();
     if (request.dialog_id) {
       dialog_id = *request.dialog_id;
     } else {
@@ -184,7 +184,7 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = p[0];
     engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
-    co_return co_await eng.answer_question(std::move(answer));
+    co_return co_await eng.questions().answer_question(std::move(answer));
   });
 }
 
@@ -195,14 +195,14 @@ int resume_all(const parsed_args& args) {
   std::vector<std::string> resumed;
   const int status =
       with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-        const auto candidates = eng.resumable_dialogs(true);
+        const auto candidates = eng.runs().resumable_dialogs(true);
         for (const auto& id : candidates) {
-          if (auto done = co_await eng.resume(id); !done) co_return std::move(done).err();
+          if (auto done = co_await eng.runs().resume(id); !done) co_return std::move(done).err();
           resumed.push_back(id);
           dialog_id = id;
         }
         for (const auto& id : resumed) {
-          if (const auto* dialog = eng.find(id)) co_await eng.wait_until_settled(dialog->row().root_id);
+          if (const auto* dialog = eng.find(id)) co_await eng.runs().wait_until_settled(dialog->row().root_id);
         }
         co_return ok();
       });
@@ -229,7 +229,7 @@ int run_verb_resume(const std::vector<std::string>& raw) {
   if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
-    co_return co_await eng.resume(id);
+    co_return co_await eng.runs().resume(id);
   });
 }
 
@@ -251,7 +251,7 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
   auto set_by_engine = [&] {
     return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
       dialog_id = id;
-      co_return co_await eng.set_root_status(id, to);
+      co_return co_await eng.lifecycle().set_root_status(id, to);
     });
   };
   const auto set_by_flow = drive_flow(*args, flow_status);
@@ -273,7 +273,7 @@ int run_verb_dead(const std::vector<std::string>& raw) {
   if (auto served = through_running_server(*args, {remote_verb::dead, id, reason})) return *served;
   return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     dialog_id = id;
-    co_return co_await eng.declare_subdialog_dead(id, reason);
+    co_return co_await eng.questions().declare_subdialog_dead(id, reason);
   });
 }
 

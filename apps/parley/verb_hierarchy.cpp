@@ -36,7 +36,7 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   auto eng =
       engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
   if (!eng) return report(eng.err());
-  auto open = (*eng)->open_questions();
+  auto open = (*eng)->questions().open_questions();
   if (!open) return report(open.err());
   if (args->has("json")) {
     boost::json::array out;

@@ -124,8 +124,8 @@ asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
     bool busy = false;
     for (const auto& row : *rows) {
       const auto* dialog = eng.find(row.id);
-      if (dialog == nullptr) continue;                        // never loaded by this process: nothing of it runs
-      (void)eng.stop(row.id, "the server is shutting down");  // "not generating" is fine
+      if (dialog == nullptr) continue;                               // never loaded by this process: nothing of it runs
+      (void)eng.runs().stop(row.id, "the server is shutting down");  // "not generating" is fine
       busy = busy || dialog->drive_scheduled;
     }
     if (!busy) break;
@@ -207,7 +207,7 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   PARLEY_TRY_ASSIGN(settings.reflect_every_ms, parse_seconds(args, "reflect-every"));
   settings.reflect_goal = args.value("reflect-goal").value_or(kDefaultReflectionGoal);
   if (settings.reflect_goal.empty()) return make_error(errc::invalid_argument, "--reflect-goal: expected a goal");
-  // How many dialogs the engine keeps in memory (engine::set_loaded_dialog_limit); absent, its default.
+  // How many dialogs the engine keeps in memory (dialog_host::set_limit); absent, its default.
   PARLEY_TRY_ASSIGN(settings.loaded_dialogs, parse_count(args, "loaded-dialogs", 1, 10'000'000));
   return settings;
 }
@@ -216,7 +216,7 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
                                 server::pubchan& channels, server::turn_window_timers* windows,
                                 engine::message_analyst* analyst, bool& done) {
   listener.stop();
-  eng.set_store_retry(false);
+  eng.drives().set_store_retry(false);
   if (windows != nullptr) windows->stop();
   if (analyst != nullptr) analyst->stop();
   co_await stop_all_drives(eng, log);
@@ -247,7 +247,7 @@ int exit_status_after_shutdown(store& log, const engine::engine& eng) {
     std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
     status = kExitRuntime;
   }
-  if (const auto stalled = eng.stalled_dialogs(); stalled > 0) {
+  if (const auto stalled = eng.drives().stalled_dialogs(); stalled > 0) {
     std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
                  counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
                  stalled == 1 ? "it resumes" : "they resume");
@@ -273,7 +273,7 @@ bool announce_members(const config::team_config& team, const engine::engine& eng
   bool scripted_offline = false;
   for (const auto& member : team.members) {
     std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
-    scripted_offline = scripted_offline || eng.provider_kind_of(member.id) == "scripted";
+    scripted_offline = scripted_offline || eng.members().provider_kind_of(member.id) == "scripted";
   }
   if (scripted_offline) {
     std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
@@ -333,10 +333,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     eng = std::move(*created);
     tot_binding->engine = eng.get();
   }
-  eng->set_protected_dirs(std::move(inputs->protected_dirs));
-  eng->set_record_windows(settings->turn_window_ms, settings->session_gap_ms);
-  if (settings->loaded_dialogs) eng->set_loaded_dialog_limit(*settings->loaded_dialogs);
-  eng->set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
+  eng->drives().set_protected_dirs(std::move(inputs->protected_dirs));
+  eng->records().set_windows(settings->turn_window_ms, settings->session_gap_ms);
+  if (settings->loaded_dialogs) eng->dialogs().set_limit(*settings->loaded_dialogs);
+  eng->members().set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
 
   const bool scripted_offline = announce_members(team, *eng);
@@ -351,7 +351,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads;
   context.reads = &reads;
-  eng->set_store_reads(&reads);                          // the engine's misses and msgId checks too
+  eng->dialogs().set_reads(&reads);                      // the engine's misses and msgId checks too
   channels->set_store_reads(&reads, io.get_executor());  // and the PubChan's hierarchies
   flows->set_store_reads(&reads);                        // and the flows' threads
   server::flow_progress_relay flow_progress(*channels);
@@ -364,8 +364,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
 
   std::vector<std::string> unreadable;
-  eng->set_store_retry(true);
-  auto recovered = eng->recover_all(&unreadable);
+  eng->drives().set_store_retry(true);
+  auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
   for (const auto& problem : unreadable) {
     std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());

@@ -170,7 +170,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   if (!created) return report(created.err());
   auto& eng = **created;
   tot_binding->engine = &eng;
-  eng.set_protected_dirs(std::move(inputs->protected_dirs));
+  eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_progress progress(args->has("quiet") || args->has("json"));
   tot::tot_runner runner(eng, data_dir_of(*args), &progress);
   std::optional<result<tot::tot_outcome>> finished;

@@ -37,16 +37,16 @@ boost::asio::awaitable<int> drive_tree(parley::engine::engine& eng, parley::stor
     root_id = *id;
   } else {
     root_id = rows->front().id;
-    if (!eng.recover_all()) co_return 1;
+    if (!eng.runs().recover_all()) co_return 1;
   }
-  auto loaded = eng.load(root_id);
+  auto loaded = eng.dialogs().load(root_id);
   if (!loaded) co_return 1;
   // Killed before the question was durable: ask it now.
   if ((*loaded)->messages().empty()) {
     auto posted = co_await eng.post_user_message(root_id, "delegate");
     if (!posted) co_return 1;
   }
-  co_await eng.wait_until_settled(root_id);
+  co_await eng.runs().wait_until_settled(root_id);
   const auto& messages = (*loaded)->messages();
   const bool done = !messages.empty() && messages.back().role == "assistant" &&
                     messages.back().content.find("all done") != std::string::npos;
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
         auto id = co_await (*eng)->create_root_dialog(std::move(spec));
         if (!id) co_return;
         if (!co_await (*eng)->post_user_message(*id, "count to the end")) co_return;
-        co_await (*eng)->wait_until_idle(*id);
+        co_await (*eng)->runs().wait_until_idle(*id);
         status = (*eng)->find(*id)->row().last_error.empty() ? 0 : 1;
       },
       boost::asio::detached);

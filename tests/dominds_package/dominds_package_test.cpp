@@ -67,7 +67,7 @@ std::string without_pasted_note(const std::string& block) {
 
 // The names of the tools a dialog's model is sent (what it is told it may call).
 std::vector<std::string> told_tool_names(const engine::engine& eng, const engine::dialog_runtime& dialog) {
-  auto request = eng.model_request_for(dialog);
+  auto request = eng.members().model_request_for(dialog);
   EXPECT_TRUE(request) << request.err().message;
   std::vector<std::string> names;
   if (!request || !request->tools) return names;
@@ -202,7 +202,7 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
         engine::new_dialog spec;
         spec.first_message = "Build the thing.";
         id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
+        co_await (*eng)->runs().wait_until_idle(id);
       },
       asio::detached);
   io.run();

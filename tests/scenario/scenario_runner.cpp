@@ -50,7 +50,7 @@ class chunk_stopper final : public engine::engine_observer {
   void on_stream(const engine::stream_event& ev) override {
     if (ev.dialog_id != dialog_id) return;
     if (ev.kind != engine::stream_kind::saying_chunk && ev.kind != engine::stream_kind::thinking_chunk) return;
-    if (++seen == stop_after) (void)eng->stop(dialog_id);
+    if (++seen == stop_after) (void)eng->runs().stop(dialog_id);
   }
 };
 
@@ -124,7 +124,7 @@ void expect_error_text(const result<void>& outcome, const YAML::Node& step, cons
 
 asio::awaitable<void> settle(engine::engine& eng, const std::string& id) {
   const auto* dialog = eng.find(id);
-  if (dialog != nullptr) co_await eng.wait_until_settled(dialog->row().root_id);
+  if (dialog != nullptr) co_await eng.runs().wait_until_settled(dialog->row().root_id);
 }
 
 asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAML::Node steps, scenario_run& run) {
@@ -160,12 +160,12 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       }
       if (answer_step["reuse_last_answer"]) answer.question_id = run.last_question_id;
       run.last_question_id = answer.question_id;
-      auto answered = co_await eng.answer_question(std::move(answer));
+      auto answered = co_await eng.questions().answer_question(std::move(answer));
       expect_error_text(answered, answer_step, "answer");
       co_await settle(eng, id);
     } else if (const auto dead_step = step["declare_dead"]) {
       const std::string id = resolve(*run.log, run, dead_step["dialog"].as<std::string>());
-      auto declared = co_await eng.declare_subdialog_dead(id, dead_step["reason"].as<std::string>(""));
+      auto declared = co_await eng.questions().declare_subdialog_dead(id, dead_step["reason"].as<std::string>(""));
       expect_error_text(declared, dead_step, "declare_dead");
       co_await settle(eng, id);
     } else if (const auto tools_stop = step["stop_during_tools"]) {
@@ -184,7 +184,7 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       for (int i = 0; i < 2000 && !stopped; ++i) {
         const auto* dialog = eng.find(id);
         if (dialog != nullptr && dialog->running_tools() && tools_got_there()) {
-          stopped = static_cast<bool>(eng.stop(id));
+          stopped = static_cast<bool>(eng.runs().stop(id));
         }
         tick.expires_after(std::chrono::milliseconds(10));
         co_await tick.async_wait(boost::asio::use_awaitable);
@@ -193,7 +193,7 @@ asio::awaitable<void> run_steps(engine::engine& eng, chunk_stopper& stopper, YAM
       co_await settle(eng, id);
     } else if (const auto resume_step = step["resume"]) {
       const std::string id = resolve(*run.log, run, resume_step["dialog"].as<std::string>());
-      auto resumed = co_await eng.resume(id);
+      auto resumed = co_await eng.runs().resume(id);
       expect_error_text(resumed, resume_step, "resume");
       co_await settle(eng, id);
     } else {
@@ -337,7 +337,7 @@ void check_expectations(engine::engine& eng, store& log, const YAML::Node& expec
   }
   for (const auto& entry : expect["reminders"]) {
     const auto alias = entry.first.as<std::string>();
-    auto loaded = eng.load(resolve(log, run, alias));
+    auto loaded = eng.dialogs().load(resolve(log, run, alias));
     ASSERT_TRUE(loaded.has_value()) << loaded.err().message;
     EXPECT_EQ((*loaded)->state().reminders, entry.second.as<std::vector<std::string>>()) << "reminders of " << alias;
   }
@@ -386,9 +386,9 @@ void run_scenario(const fs::path& file, bool durable, std::size_t loaded_limit =
   auto eng =
       engine::engine::create(io.get_executor(), *run.log, *team, std::move(*providers), engine::build_builtin_tools());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
-  if (loaded_limit != 0) (*eng)->set_loaded_dialog_limit(loaded_limit);
+  if (loaded_limit != 0) (*eng)->dialogs().set_limit(loaded_limit);
   // As `parley` does: the data directory (here inside the workspace when the team sets none).
-  (*eng)->set_protected_dirs({{run.dir / "data", "Parley's data directory"}});
+  (*eng)->drives().set_protected_dirs({{run.dir / "data", "Parley's data directory"}});
   chunk_stopper stopper;
   stopper.eng = eng->get();
   (*eng)->add_observer(&stopper);

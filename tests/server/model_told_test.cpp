@@ -54,7 +54,7 @@ asio::awaitable<void> ask(engine::engine& eng, std::string& id, std::string text
   id = *created;
   auto posted = co_await eng.post_user_message(id, std::move(text));
   EXPECT_TRUE(posted);
-  co_await eng.wait_until_settled(id);
+  co_await eng.runs().wait_until_settled(id);
 }
 
 struct told {

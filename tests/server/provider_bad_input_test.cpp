@@ -32,7 +32,7 @@ asio::awaitable<void> say(engine::engine& eng, std::string& id, std::string text
   }
   auto posted = co_await eng.post_user_message(id, std::move(text));
   EXPECT_TRUE(posted);
-  co_await eng.wait_until_settled(id);
+  co_await eng.runs().wait_until_settled(id);
 }
 
 TEST(ProviderBadInput, AnUnknownFinishReasonIsLoggedAsAFailureAndTheDialogAnswersTheNextMessage) {

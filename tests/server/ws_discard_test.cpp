@@ -44,7 +44,7 @@ asio::awaitable<void> create(engine::engine& eng, std::string& id) {
 asio::awaitable<void> converse(engine::engine& eng, std::string id) {
   auto posted = co_await eng.post_user_message(id, "hello");
   EXPECT_TRUE(posted);
-  co_await eng.wait_until_settled(id);
+  co_await eng.runs().wait_until_settled(id);
 }
 
 TEST(GenseqDiscard, ABrokenStreamIsDiscardedOnTheWireAndNotDuplicatedInTheLog) {

@@ -62,7 +62,7 @@ class PubchanTest : public ::testing::Test {
   static asio::awaitable<void> say_co(engine::engine& eng, std::string id, std::string text) {
     auto posted = co_await eng.post_user_message(id, text);
     EXPECT_TRUE(posted);
-    co_await eng.wait_until_settled(id);
+    co_await eng.runs().wait_until_settled(id);
   }
 
   std::string create_dialog() {
@@ -249,15 +249,15 @@ TEST_F(PubchanTest, RemembersWhichDialogsHaveChildrenForABoundedNumberOfHierarch
 }
 
 static asio::awaitable<void> answer_co(engine::engine& eng, engine::user_answer answer, std::string root) {
-  auto answered = co_await eng.answer_question(std::move(answer));
+  auto answered = co_await eng.questions().answer_question(std::move(answer));
   EXPECT_TRUE(answered) << answered.err().message;
-  co_await eng.wait_until_settled(root);
+  co_await eng.runs().wait_until_settled(root);
 }
 
 TEST_F(PubchanTest, AHumansAnswerAndEveryOtherMessageOfTheLogReachSubscribers) {
   const auto id = create_dialog();
   say(id, "delegate it");
-  auto open = engine_->open_questions();
+  auto open = engine_->questions().open_questions();
   ASSERT_TRUE(open && open->size() == 1);
   const auto question = open->front();
   const std::string sub = question.dialog.id;

@@ -71,7 +71,7 @@ asio::awaitable<void> create_and_say(engine::engine& eng, std::string& id, std::
   subscribe();
   auto posted = co_await eng.post_user_message(id, "hi");
   EXPECT_TRUE(posted);
-  co_await eng.wait_until_settled(id);
+  co_await eng.runs().wait_until_settled(id);
 }
 
 class stream_error_fixture : public ::testing::Test {

@@ -20,19 +20,6 @@ using parley::source_shape::function_body;
 constexpr int max_function_lines = 80;
 constexpr int max_file_lines = 600;
 
-// Known exceptions, each a file under src/ and, for a function, a piece of its first line. They
-// are the engine's (issue 37 item 1 rebuilds engine.cpp on a branch of its own); the lead empties
-// this list once that branch is merged. An entry that matches nothing fails the test, so the list
-// cannot outlive its reason.
-struct known_exception {
-  std::string_view file;
-  std::string_view function;  // empty: the file's length
-};
-constexpr known_exception known_exceptions[] = {
-    {"parley/engine/engine.cpp", ""},
-    {"parley/engine/engine.cpp", "engine::create_root_dialog("},
-};
-
 std::vector<std::pair<int, int>> spans_of(const std::vector<function_body>& bodies) {
   std::vector<std::pair<int, int>> spans;
   for (const function_body& body : bodies) spans.emplace_back(body.first_line, body.last_line);
@@ -128,20 +115,6 @@ std::string read_all(const std::filesystem::path& path) {
   return text.str();
 }
 
-bool is_known_exception(const std::string& file, std::string_view signature, std::vector<bool>& used) {
-  for (std::size_t i = 0; i < std::size(known_exceptions); ++i) {
-    const known_exception& known = known_exceptions[i];
-    const bool matches =
-        known.file == file &&
-        (known.function.empty() ? signature.empty() : signature.find(known.function) != std::string_view::npos);
-    if (matches) {
-      used[i] = true;
-      return true;
-    }
-  }
-  return false;
-}
-
 TEST(SourceShape, NoFunctionOver80LinesAndNoFileOver600) {
   const std::filesystem::path src = std::filesystem::path(PARLEY_SOURCE_DIR) / "src";
   std::vector<std::filesystem::path> files;
@@ -152,29 +125,22 @@ TEST(SourceShape, NoFunctionOver80LinesAndNoFileOver600) {
   std::sort(files.begin(), files.end());
   ASSERT_GT(files.size(), 100u) << "src/ not found at " << src;
 
-  std::vector<bool> used(std::size(known_exceptions), false);
   std::vector<std::string> problems;
   for (const std::filesystem::path& path : files) {
     const std::string source = read_all(path);
     if (parley::source_shape::is_generated(source)) continue;
     const std::string file = path.lexically_relative(src).generic_string();
     const int lines = parley::source_shape::count_lines(source);
-    if (lines > max_file_lines && !is_known_exception(file, "", used)) {
+    if (lines > max_file_lines) {
       problems.push_back("src/" + file + ": " + std::to_string(lines) + " lines (at most " +
                          std::to_string(max_file_lines) + "); split it by purpose");
     }
     for (const function_body& body : find_functions(source)) {
-      if (body.lines() > max_function_lines && !is_known_exception(file, body.signature, used)) {
+      if (body.lines() > max_function_lines) {
         problems.push_back("src/" + file + ":" + std::to_string(body.first_line) + ": `" + body.signature + "` is " +
                            std::to_string(body.lines()) + " lines (at most " + std::to_string(max_function_lines) +
                            "); cut it into named steps");
       }
-    }
-  }
-  for (std::size_t i = 0; i < std::size(known_exceptions); ++i) {
-    if (!used[i]) {
-      problems.push_back("known exception no longer needed, remove it from source_shape_test.cpp: " +
-                         std::string(known_exceptions[i].file) + " " + std::string(known_exceptions[i].function));
     }
   }
   std::string report;

@@ -1,11 +1,11 @@
 // The dialog tools a model calls (dialog_tools.hpp): whether this dialog is offered the tool, and
 // whether its arguments are well formed, checked here for every one of them; then the Tellask
 // family goes to the router (tellask_router.hpp) and the working-memory tools to
-// working_memory.cpp. A refused call is answered to the model as a tool error it can correct.
+// working_memory. A refused call is answered to the model as a tool error it can correct.
 #include "parley/core/json.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/engine/dialog_tools.hpp"
-#include "parley/engine/engine.hpp"
+#include "parley/engine/drive_loop.hpp"
 #include "parley/tools/json_schema.hpp"
 
 namespace parley::engine {
@@ -31,21 +31,23 @@ std::optional<std::string> misplaced_field(std::string_view call, const boost::j
 
 }  // namespace
 
-result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call, round_effects& fx) {
+result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const llm::tool_call& call,
+                                                  round_effects& fx) {
   // The team's version: its targetAgentId enum refuses an id that is not a member's.
-  const auto* spec = dialog_spec(call.name);
+  const auto* spec = members_.dialog_spec(call.name);
   // A text-syntax member makes the same calls through its text, so what it may call is the
   // function-calling set of its place.
   const dialog_place place = dialog.is_fbr()   ? dialog_place::fbr
                              : dialog.is_sub() ? dialog_place::sub
                                                : dialog_place::root;
-  const auto member = members_.find(dialog.speaking_member());
-  const bool may_reflect = member != members_.end() && member->second.config->self_reflection;
+  const auto* member = members_.find(dialog.speaking_member());
+  const bool may_reflect = member != nullptr && member->config->self_reflection;
   const auto& offered = dialog_tool_specs(place, false, may_reflect);
   const bool is_offered =
       std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
-  if (is_offered && member != members_.end() && !member->second.offers_dialog_tool(call.name)) {
-    return refuse("tool '" + call.name + "' is not offered to member '" + member->first + "' (team.yaml dialog_tools)");
+  if (is_offered && member != nullptr && !member->offers_dialog_tool(call.name)) {
+    return refuse("tool '" + call.name + "' is not offered to member '" + member->config->id +
+                  "' (team.yaml dialog_tools)");
   }
   if (!is_offered) {
     if (call.name == dialog_tool::tellask_back) {
@@ -71,8 +73,8 @@ result<tool_reply> engine::handle_dialog_tool(dialog_runtime& dialog, const llm:
   }
   // The Tellask family goes where seed 001's flowchart sends it (tellask_router.hpp).
   if (is_tellask_call(call.name)) return router_.route(dialog, call, *args, fx);
-  if (call.name == dialog_tool::change_mind) return change_mind(dialog, *args);
-  return edit_reminders(dialog, call, *args);
+  if (call.name == dialog_tool::change_mind) return memory_.change_mind(dialog, *args);
+  return memory_.edit_reminders(dialog, call, *args);
 }
 
 }  // namespace parley::engine

@@ -6,20 +6,20 @@
 
 #include "parley/core/base64.hpp"
 #include "parley/core/json.hpp"
-#include "parley/engine/engine.hpp"
+#include "parley/engine/member_roster.hpp"
 #include "parley/engine/prompts.hpp"
 
 namespace parley::engine {
 
 namespace asio = boost::asio;
 
-asio::awaitable<void> engine::describe_attachment(events::attachment& attachment) {
+asio::awaitable<void> member_roster::describe_attachment(events::attachment& attachment) const {
   const bool image = attachment.kind == events::attachment_kind::image;
   const std::string& describer = image ? team_.media.captioner : team_.media.transcriber;
   auto& words_field = image ? attachment.caption : attachment.transcription;
   if (describer.empty() || !words_field.value_or("").empty() || !read_attachment_) co_return;
-  const auto member = members_.find(describer);
-  if (member == members_.end()) co_return;
+  const auto* member = find(describer);
+  if (member == nullptr) co_return;
   auto bytes = read_attachment_(attachment.upload_id);
   if (!bytes) {
     attachment.describe_error = bytes.err().message;
@@ -27,8 +27,8 @@ asio::awaitable<void> engine::describe_attachment(events::attachment& attachment
   }
   llm::model_request request;
   request.member_id = describer;
-  request.model = member->second.config->model;
-  request.params = member->second.config->model_params;
+  request.model = member->config->model;
+  request.params = member->config->model_params;
   request.system_prompt = media_description_prompt(team_.language, image);
   request.stream = false;
   llm::chat_message ask;
@@ -38,7 +38,7 @@ asio::awaitable<void> engine::describe_attachment(events::attachment& attachment
   request.messages.push_back(std::move(ask));
   llm::stream_sink quiet;  // nobody watches a description being written
   llm::generation_control control;
-  auto described = co_await member->second.provider->stream(request, quiet, control);
+  auto described = co_await member->provider->stream(request, quiet, control);
   std::string words = described ? described->saying : std::string{};
   while (!words.empty() && (words.back() == '\n' || words.back() == ' ')) words.pop_back();
   if (words.empty()) {

@@ -119,7 +119,7 @@ void message_analyst::enqueue(job work) {
     asio::co_spawn(
         executor_,
         [this, dialog_id = std::move(work.dialog_id), failed = std::move(failed)]() mutable -> asio::awaitable<void> {
-          (void)co_await engine_.append_message_analysis(std::move(dialog_id), std::move(failed));
+          (void)co_await engine_.records().append_message_analysis(std::move(dialog_id), std::move(failed));
         },
         asio::detached);
     return;
@@ -150,7 +150,7 @@ asio::awaitable<void> message_analyst::run(job work) {
 asio::awaitable<void> message_analyst::analyse(const job& work) {
   const std::string& analyst_id = engine_.team().records.analyst;
   const config::member_config* member = engine_.team().find_member(analyst_id);
-  llm::provider* provider = engine_.provider_of(analyst_id);
+  llm::provider* provider = engine_.members().provider_of(analyst_id);
   events::record_message_analyzed out;
   out.message_id = work.message_id;
   out.message_seq = work.seq;
@@ -200,7 +200,7 @@ asio::awaitable<void> message_analyst::analyse(const job& work) {
   if (work.media) out.steps.push_back(medium_step(engine_.team(), *work.media));
   out.steps.push_back(std::move(text_step));
   if (work.media) out.steps.push_back(integration_step(work.text));
-  auto appended = co_await engine_.append_message_analysis(work.dialog_id, std::move(out));
+  auto appended = co_await engine_.records().append_message_analysis(work.dialog_id, std::move(out));
   if (!appended) {
     std::fprintf(stderr, "parley: recording the analysis of a message of dialog %s: %s\n", work.dialog_id.c_str(),
                  appended.err().message.c_str());
@@ -223,7 +223,7 @@ asio::awaitable<void> message_analyst::embed(const job& work) {
   } else {
     out.error = bounded(vector.err().message);
   }
-  auto appended = co_await engine_.append_message_analysis(work.dialog_id, std::move(out));
+  auto appended = co_await engine_.records().append_message_analysis(work.dialog_id, std::move(out));
   if (!appended) {
     std::fprintf(stderr, "parley: recording the embedding of a message of dialog %s: %s\n", work.dialog_id.c_str(),
                  appended.err().message.c_str());

@@ -11,11 +11,11 @@ namespace asio = boost::asio;
 
 asio::awaitable<result<std::string>> engine::create_program_subdialog(std::string parent_id, std::string member_id,
                                                                       std::string call_kind, std::string task) {
-  if (members_.find(member_id) == members_.end()) {
+  if (members_.find(member_id) == nullptr) {
     co_return make_error(errc::not_found, "unknown member '" + member_id + "'");
   }
-  if (auto valid = check_user_message(task); !valid) co_return std::move(valid).err();
-  auto loaded = co_await load_async(parent_id);
+  if (auto valid = inputs_.check_user_message(task); !valid) co_return std::move(valid).err();
+  auto loaded = co_await dialogs_.load_async(parent_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& parent = **loaded;
   if (parent.row().status != events::dialog_status::running || parent.row().dead) {
@@ -28,15 +28,15 @@ asio::awaitable<result<std::string>> engine::create_program_subdialog(std::strin
   auto& sub = **made;
   const std::string id = sub.id();
   auto input = input_payload(sub, std::move(task), new_uuid(), events::message_origin::system, "", std::nullopt);
-  if (auto staged = stage(sub, std::move(input)); !staged) {
-    dialogs_.drop(id);
+  if (auto staged = dialogs_.stage(sub, std::move(input)); !staged) {
+    dialogs_.cache().drop(id);
     co_return std::move(staged).err();
   }
-  if (auto committed = co_await commit(sub); !committed) {
-    dialogs_.drop(id);
+  if (auto committed = co_await dialogs_.commit(sub); !committed) {
+    dialogs_.cache().drop(id);
     co_return std::move(committed).err();
   }
-  if (sub.row().needs_drive) schedule_drive(sub);
+  if (sub.row().needs_drive) drives_.schedule_drive(sub);
   co_return id;
 }
 

@@ -106,14 +106,14 @@ asio::awaitable<result<reflection_started>> engine::start_reflection(std::string
                          "member '" + member_id + "' is already starting a reflection on '" + goal + "'");
   }
   const starting_guard guard(reflections_starting_, key);
-  auto find = [&log = log_, member_id, goal] { return find_reflection_dialog(log, member_id, goal); };
-  auto existing = co_await read_off_loop(reads_, std::move(find));
+  auto find = [&log = dialogs_.log(), member_id, goal] { return find_reflection_dialog(log, member_id, goal); };
+  auto existing = co_await read_off_loop(dialogs_.reads(), std::move(find));
   if (!existing) co_return std::move(existing).err();
   reflection_started started;
   if (*existing) {
-    auto loaded = co_await load_async(**existing);
+    auto loaded = co_await dialogs_.load_async(**existing);
     if (!loaded) co_return std::move(loaded).err();
-    if (const auto work = work_in_flight(**loaded); !work.empty()) {
+    if (const auto work = lifecycle_.work_in_flight(**loaded); !work.empty()) {
       co_return make_error(errc::conflict, "member '" + member_id + "' is still reflecting on '" + goal +
                                                "' in dialog " + **existing + " (" + join(work, "; ") +
                                                "): nothing was started");
@@ -136,7 +136,7 @@ asio::awaitable<result<reflection_started>> engine::start_reflection(std::string
     std::vector<events::event_payload> opening;
     // A turn left waiting by an earlier reflection whose drive failed would keep the records
     // from opening the session (a turn never spans two); it expired unanswered.
-    if (auto* records = log_.records(); records != nullptr) {
+    if (auto* records = dialogs_.log().records(); records != nullptr) {
       auto pending = records->pending_turn_of(dialog_id);
       if (!pending) return std::move(pending).err();
       if (*pending) opening.emplace_back(stale_turn_expired((*pending)->turn_id));

@@ -1,6 +1,6 @@
 // What a round did to dialogs other than its own. A Tellask stages a subdialog's assignment and a
 // final saying stages a reply on its caller: those events commit in one batch with the round's own
-// (engine::commit_round), atomically, and the dialogs marked to drive are scheduled once it is
+// (drive_loop::commit_round), atomically, and the dialogs marked to drive are scheduled once it is
 // durable. So a router that decides where a call goes never commits or drives anything itself.
 #pragma once
 

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "parley/engine/engine.hpp"
+#include "parley/engine/drive_loop.hpp"
 
 namespace parley::engine {
 
@@ -25,7 +25,7 @@ constexpr std::chrono::seconds kLongestRetry{60};
 
 }  // namespace
 
-void engine::note_stalled(dialog_runtime& dialog) {
+void drive_loop::note_stalled(dialog_runtime& dialog) {
   if (!store_retry_ || !dialog.poisoned) return;
   stalled_.insert_or_assign(dialog.id(), dialog.store_error);
   if (retrying_stalled_) return;
@@ -33,7 +33,7 @@ void engine::note_stalled(dialog_runtime& dialog) {
   asio::co_spawn(executor_, retry_stalled(), asio::detached);
 }
 
-asio::awaitable<void> engine::retry_stalled() {
+asio::awaitable<void> drive_loop::retry_stalled() {
   asio::steady_timer timer(executor_);
   std::chrono::seconds delay = kFirstRetry;
   while (!stalled_.empty()) {
@@ -55,9 +55,9 @@ asio::awaitable<void> engine::retry_stalled() {
   retrying_stalled_ = false;
 }
 
-asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std::string problem) {
+asio::awaitable<result<void>> drive_loop::recover_stalled(std::string dialog_id, std::string problem) {
   // A poisoned runtime at rest is dropped here and replayed from the log.
-  auto loaded = co_await load_async(dialog_id);
+  auto loaded = co_await dialogs_.load_async(dialog_id);
   if (!loaded) {
     // Gone (unknown, or unreadable): nothing to retry; a read failure of the store is retried.
     if (loaded.err().code == errc::not_found || loaded.err().code == errc::corrupt) co_return ok();
@@ -71,12 +71,12 @@ asio::awaitable<result<void>> engine::recover_stalled(std::string dialog_id, std
     // Reloaded from the log, which owes this dialog nothing: what the log refused was an input
     // (a message, an answer) whose sender was told so, not a drive that must be done again.
     if (!dialog.row().needs_drive) co_return ok();
-    auto staged =
-        stage(dialog, events::drive_failed{dialog.row().course, "the log refused a write: " + problem +
-                                                                    "; the drive is retried now that it takes writes"});
-    if (staged) staged = stage(dialog, events::drive_resumed{});
+    auto staged = dialogs_.stage(
+        dialog, events::drive_failed{dialog.row().course, "the log refused a write: " + problem +
+                                                              "; the drive is retried now that it takes writes"});
+    if (staged) staged = dialogs_.stage(dialog, events::drive_resumed{});
     if (!staged) co_return std::move(staged).err();
-    if (auto committed = co_await commit(dialog); !committed) co_return committed;
+    if (auto committed = co_await dialogs_.commit(dialog); !committed) co_return committed;
   }
   schedule_if_drivable(dialog);
   co_return ok();

@@ -2,7 +2,7 @@
 // dialog, a user message, read from the JSON body by request_reader. What the fields mean against
 // the team, the users and the uploads (a member that exists, a participant on this server, an
 // upload of the asker) is checked by the handlers; the engine's own limits on a user message
-// (engine::check_user_message) and on a msgId (to_user_input) apply after reading.
+// (input_checks::check_user_message) and on a msgId (to_user_input) apply after reading.
 #pragma once
 
 #include <boost/json/object.hpp>

@@ -30,7 +30,8 @@ result<std::optional<records_rules::open_turn>> pending_in(records_query& record
 
 boost::asio::awaitable<result<void>> append_write(server_context& context, std::string dialog_id,
                                                   events::event_payload write, std::function<result<void>()> check) {
-  co_return co_await context.engine.append_record_write(std::move(dialog_id), std::move(write), std::move(check));
+  co_return co_await context.engine.records().append_record_write(std::move(dialog_id), std::move(write),
+                                                                  std::move(check));
 }
 
 }  // namespace parley::server

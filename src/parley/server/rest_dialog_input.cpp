@@ -101,7 +101,7 @@ handler_result post_answer(server_context& context, const rest_request& request,
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer", request.who->id};
-  auto answered = co_await context.engine.answer_question(std::move(answer));
+  auto answered = co_await context.engine.questions().answer_question(std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
     if (answered.err().code == errc::not_found) co_return error_response(409, "conflict", answered.err().message);
@@ -119,7 +119,7 @@ handler_result post_interrupt(server_context& context, const rest_request& reque
   // Nothing running is not an error for the client: the dialog is stopped either way. A dialog not
   // in memory runs nothing, and is not read back into memory on the loop just to say so.
   if (context.engine.find(dialog_id) == nullptr) co_return json_response(200, boost::json::object{{"stopped", false}});
-  const auto stopped = context.engine.stop(dialog_id, stop_reason_of(request, *body));
+  const auto stopped = context.engine.runs().stop(dialog_id, stop_reason_of(request, *body));
   if (!stopped && stopped.err().code != errc::conflict) co_return error_response(stopped.err());
   co_return json_response(200, boost::json::object{{"stopped", stopped.has_value()}});
 }
@@ -130,14 +130,14 @@ handler_result post_stop_all(server_context& context, const rest_request& reques
   if (!body) co_return failure;
   const std::string reason = stop_reason_of(request, *body, " (stop all)");
   std::vector<dialog_row> running;
-  for (const auto& id : context.engine.running_dialogs()) {
+  for (const auto& id : context.engine.runs().running_dialogs()) {
     if (const auto* runtime = context.engine.find(id)) running.push_back(runtime->row());
   }
   // Only what the asker may see: under --users, one user's stop all leaves the others' work.
   const auto visible = co_await read_visible_ids(context, request, std::move(running));
   boost::json::array stopped;
   for (const auto& id : visible) {
-    if (context.engine.stop(id, reason)) stopped.emplace_back(id);
+    if (context.engine.runs().stop(id, reason)) stopped.emplace_back(id);
   }
   co_return json_response(200, boost::json::object{{"stopped", std::move(stopped)}});
 }
@@ -146,12 +146,12 @@ handler_result post_resume_all(server_context& context, const rest_request& requ
   boost::json::array resumed;
   boost::json::array refused;
   std::vector<dialog_row> candidates;
-  for (const auto& id : co_await context.engine.resumable_dialogs_async()) {
+  for (const auto& id : co_await context.engine.runs().resumable_dialogs_async()) {
     if (const auto* runtime = context.engine.find(id)) candidates.push_back(runtime->row());
   }
   const auto visible = co_await read_visible_ids(context, request, std::move(candidates));
   for (const auto& id : visible) {
-    if (auto done = co_await context.engine.resume(id)) {
+    if (auto done = co_await context.engine.runs().resume(id)) {
       resumed.emplace_back(id);
     } else {
       // It changed since it was listed (a drive took it, a human answered): said, not fatal.
@@ -164,7 +164,7 @@ handler_result post_resume_all(server_context& context, const rest_request& requ
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  auto resumed = co_await context.engine.resume(dialog_id);
+  auto resumed = co_await context.engine.runs().resume(dialog_id);
   if (!resumed) co_return error_response(resumed.err());
   co_return json_response(202, boost::json::object{{"accepted", true}});
 }
@@ -179,7 +179,7 @@ handler_result post_dead(server_context& context, const rest_request& request, s
     co_return error_response(400, "bad_request",
                              "dialog " + dialog_id + " is a root dialog; only a subdialog can be declared dead");
   }
-  auto declared = co_await context.engine.declare_subdialog_dead(dialog_id, body->reason);
+  auto declared = co_await context.engine.questions().declare_subdialog_dead(dialog_id, body->reason);
   if (!declared) co_return error_response(declared.err());
   auto updated = co_await read_dialog_summary(context, request, dialog_id);
   if (!updated) co_return error_response(updated.err());
@@ -200,7 +200,7 @@ handler_result set_root_status(server_context& context, const rest_request& requ
   if (is_flow_member(context, row->member_id)) {
     changed = co_await context.flows->set_status(row->member_id, dialog_id, to);
   } else {
-    changed = co_await context.engine.set_root_status(dialog_id, to);
+    changed = co_await context.engine.lifecycle().set_root_status(dialog_id, to);
   }
   if (!changed) co_return error_response(changed.err());
   auto updated = co_await read_dialog_summary(context, request, dialog_id);

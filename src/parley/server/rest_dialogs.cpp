@@ -152,7 +152,7 @@ handler_result continue_pair_dialog(server_context& context, const rest_request&
   if (input.msg_id_from_client) {
     // Named, not built inside the co_await (GCC 12 miscompiles such temporaries).
     const engine::sent_input sent{.msg_id = input.msg_id, .from = request.who->id, .content = input.content};
-    auto earlier = co_await context.engine.dialog_of_retry(sent);
+    auto earlier = co_await context.engine.inputs().dialog_of_retry(sent);
     if (!earlier) co_return error_response(earlier.err());
     retried = *earlier == id;
     if (retried) {
@@ -347,7 +347,7 @@ handler_result get_dialog(server_context& context, const rest_request& request, 
   auto summary = co_await read_store(context, std::move(read));
   if (!summary) co_return error_response(summary.err());
   // The engine's part of the summary is the loop's to read.
-  if (auto loaded = co_await context.engine.load_async(dialog_id)) add_resume_state(*summary, **loaded);
+  if (auto loaded = co_await context.engine.dialogs().load_async(dialog_id)) add_resume_state(*summary, **loaded);
   co_return json_response(200, boost::json::object{{"dialog", std::move(*summary)}});
 }
 

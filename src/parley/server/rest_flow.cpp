@@ -58,7 +58,7 @@ boost::asio::awaitable<result<std::optional<std::string>>> flow_dialog_of_retry(
   if (!input.msg_id_from_client) co_return std::optional<std::string>{};
   const engine::sent_input sent{
       .msg_id = input.msg_id, .dialog_id = dialog_id, .from = request.who->id, .content = input.content};
-  auto earlier = co_await context.engine.dialog_of_retry(sent);
+  auto earlier = co_await context.engine.inputs().dialog_of_retry(sent);
   if (!earlier || !*earlier) co_return earlier;
   auto read_row = [&log = context.log, id = **earlier] { return log.get_dialog(id); };
   auto row = co_await read_store(context, std::move(read_row));

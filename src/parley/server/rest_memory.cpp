@@ -13,7 +13,7 @@ handler_result get_reminders(server_context& context, const rest_request& reques
   if (!row) co_return error_response(row.err());
   // Reminders live in the dialog's state, derived from its log; the engine loads it once, off the
   // loop.
-  auto loaded = co_await context.engine.load_async(dialog_id);
+  auto loaded = co_await context.engine.dialogs().load_async(dialog_id);
   if (!loaded) co_return error_response(loaded.err());
   boost::json::array reminders;
   std::int64_t index = 1;  // numbered from 1, as the reminder tools number them

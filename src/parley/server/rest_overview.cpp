@@ -13,12 +13,12 @@ namespace parley::server::rest {
 handler_result get_status(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   boost::json::object providers;
   for (const auto& member : context.engine.team().members) {
-    providers[member.id] = std::string(context.engine.provider_kind_of(member.id));
+    providers[member.id] = std::string(context.engine.members().provider_kind_of(member.id));
   }
   // A store that can no longer write (its file replaced under it) says so here, not only in
   // the failures of every later input.
-  // Stalled dialogs wait for the log to take writes again (engine::set_store_retry).
-  boost::json::object store{{"ok", true}, {"stalledDialogs", context.engine.stalled_dialogs()}};
+  // Stalled dialogs wait for the log to take writes again (drive_loop::set_store_retry).
+  boost::json::object store{{"ok", true}, {"stalledDialogs", context.engine.drives().stalled_dialogs()}};
   if (auto problem = context.log.health_problem(); !problem.empty()) {
     store["ok"] = false;
     store["problem"] = std::move(problem);
@@ -31,24 +31,23 @@ handler_result get_status(server_context& context, const rest_request& request, 
     }
     return rows;
   };
-  auto running_rows = rows_of(context.engine.running_dialogs());
-  auto resumable_rows = rows_of(context.engine.resumable_dialogs(false));
+  auto running_rows = rows_of(context.engine.runs().running_dialogs());
+  auto resumable_rows = rows_of(context.engine.runs().resumable_dialogs(false));
   const auto running =
       static_cast<std::int64_t>((co_await read_visible_ids(context, request, std::move(running_rows))).size());
   const auto resumable =
       static_cast<std::int64_t>((co_await read_visible_ids(context, request, std::move(resumable_rows))).size());
   co_return json_response(
-      200,
-      boost::json::object{{"version", context.version},
-                          {"dialogs", boost::json::object{{"running", running}, {"resumable", resumable}}},
-                          {"store", std::move(store)},
-                          {"protocol", 1},
-                          {"scriptedOffline", context.scripted_offline},
-                          {"providers", std::move(providers)},
-                          {"authRequired", !context.options.token.empty() || context.users.multi_user()},
-                          {"dialogsInMemory", boost::json::object{{"loaded", context.engine.loaded_dialogs()},
-                                                                  {"limit", context.engine.loaded_dialog_limit()}}},
-                          {"user", boost::json::object{{"id", request.who->id}, {"name", request.who->name}}}});
+      200, boost::json::object{{"version", context.version},
+                               {"dialogs", boost::json::object{{"running", running}, {"resumable", resumable}}},
+                               {"store", std::move(store)},
+                               {"protocol", 1},
+                               {"scriptedOffline", context.scripted_offline},
+                               {"providers", std::move(providers)},
+                               {"authRequired", !context.options.token.empty() || context.users.multi_user()},
+                               {"dialogsInMemory", boost::json::object{{"loaded", context.engine.dialogs().size()},
+                                                                       {"limit", context.engine.dialogs().limit()}}},
+                               {"user", boost::json::object{{"id", request.who->id}, {"name", request.who->name}}}});
 }
 
 handler_result get_team(server_context& context, const rest_request& /*request*/, std::string /*dialog_id*/) {
@@ -59,15 +58,16 @@ handler_result get_team(server_context& context, const rest_request& /*request*/
     for (const auto& tool : member.tools) tools.emplace_back(tool);
     boost::json::array toolsets;
     for (const auto& toolset : member.toolsets) toolsets.emplace_back(toolset);
-    members.push_back(boost::json::object{{"id", member.id},
-                                          {"name", member.name.empty() ? member.id : member.name},
-                                          {"provider", member.provider},
-                                          {"providerKind", std::string(context.engine.provider_kind_of(member.id))},
-                                          {"model", member.model},
-                                          {"kind", member.kind},  // "llm" | "flow" (seed 004)
-                                          {"tools", std::move(tools)},
-                                          {"toolsets", std::move(toolsets)},
-                                          {"hidden", member.hidden}});
+    members.push_back(
+        boost::json::object{{"id", member.id},
+                            {"name", member.name.empty() ? member.id : member.name},
+                            {"provider", member.provider},
+                            {"providerKind", std::string(context.engine.members().provider_kind_of(member.id))},
+                            {"model", member.model},
+                            {"kind", member.kind},  // "llm" | "flow" (seed 004)
+                            {"tools", std::move(tools)},
+                            {"toolsets", std::move(toolsets)},
+                            {"hidden", member.hidden}});
   }
   co_return json_response(
       200, boost::json::object{

@@ -11,7 +11,7 @@
 namespace parley::server::rest {
 
 handler_result list_questions(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
-  auto open = co_await context.engine.open_questions_async();
+  auto open = co_await context.engine.questions().open_questions_async();
   if (!open) co_return error_response(open.err());
   std::vector<dialog_row> asking;
   for (const auto& entry : *open) asking.push_back(entry.dialog);

@@ -263,7 +263,7 @@ result<user_input> to_user_input(const engine::engine& eng, const std::optional<
     return make_error(errc::invalid_argument, "content: expected a non-empty string");
   }
   auto content = std::optional<std::string>(given_content.value_or(""));
-  if (auto valid = eng.check_user_message(*content, with_attachment); !valid) {
+  if (auto valid = eng.inputs().check_user_message(*content, with_attachment); !valid) {
     return make_error(errc::invalid_argument, "content: " + valid.err().message);
   }
   auto msg_id = std::optional<std::string>(std::move(given_msg_id));

@@ -100,7 +100,7 @@ std::string new_message_id();
 struct user_input {
   std::string content;  // may be empty beside an attachment
   std::string msg_id;
-  bool msg_id_from_client = false;  // a retry with it returns the first result (engine::dialog_of_retry)
+  bool msg_id_from_client = false;  // a retry with it returns the first result (input_checks::dialog_of_retry)
   boost::json::object attachment;   // see read_attachment
 };
 // `msgId` in the body, else the Idempotency-Key header, names the message for retries; without

@@ -118,7 +118,7 @@ void turn_window_timers::arm() {
 asio::awaitable<void> turn_window_timers::expire_due() {
   const auto due = schedule_.take_due(now_());
   for (const pending_turn& turn : due) {
-    auto expired = co_await engine_.expire_turn_window(turn.dialog_id, turn.turn_id);
+    auto expired = co_await engine_.records().expire_turn_window(turn.dialog_id, turn.turn_id);
     if (!expired) {
       std::fprintf(stderr, "parley: closing the response window of dialog %s: %s\n", turn.dialog_id.c_str(),
                    expired.err().message.c_str());

@@ -119,7 +119,7 @@ result<void> named_question_problem(result<void> answered, const std::string& di
 }
 
 result<void> check_content(server_context& context, std::string_view content) {
-  if (auto valid = context.engine.check_user_message(content); !valid) {
+  if (auto valid = context.engine.inputs().check_user_message(content); !valid) {
     return make_error(errc::invalid_argument, "content: " + valid.err().message);
   }
   return ok();
@@ -161,15 +161,15 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
     // The engine tells a retry of a taken answer (the question is then closed) from a question
     // that was never open; only the latter is refused.
     const std::string question_id = answer.question_id;
-    co_return named_question_problem(co_await context.engine.answer_question(std::move(answer)), dialog_id,
+    co_return named_question_problem(co_await context.engine.questions().answer_question(std::move(answer)), dialog_id,
                                      question_id);
   }
-  if (type == "interrupt") co_return context.engine.stop(dialog_id, "stopped by " + who.id);
-  if (type == "resume") co_return co_await context.engine.resume(dialog_id);
+  if (type == "interrupt") co_return context.engine.runs().stop(dialog_id, "stopped by " + who.id);
+  if (type == "resume") co_return co_await context.engine.runs().resume(dialog_id);
   if (type == "declare_subdialog_dead") {
     auto input = read_request<declare_dead_packet>(packet, unknown_fields::ignore);
     if (!input) co_return std::move(input).err();
-    co_return co_await context.engine.declare_subdialog_dead(dialog_id, std::move(input->reason));
+    co_return co_await context.engine.questions().declare_subdialog_dead(dialog_id, std::move(input->reason));
   }
   co_return make_error(errc::invalid_argument, "type: '" + type + "' is not an input packet");
 }

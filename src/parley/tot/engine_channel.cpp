@@ -39,10 +39,10 @@ boost::asio::awaitable<result<std::string>> engine_channel::ask(agent_call& call
         auto [ec] = co_await timer->async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
         if (ec) co_return;
         *timed_out = true;
-        (void)engine.stop(dialog, "the Tree of Thoughts call timed out");  // nothing generating: the wait ends
+        (void)engine.runs().stop(dialog, "the Tree of Thoughts call timed out");  // nothing generating: the wait ends
       },
       boost::asio::detached);
-  co_await engine_.wait_until_idle(dialog);
+  co_await engine_.runs().wait_until_idle(dialog);
   timer->cancel();
   if (*timed_out) {
     co_return make_error(errc::limit_exceeded, "no answer within " + std::to_string(timeout_.count()) + " ms");

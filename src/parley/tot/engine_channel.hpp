@@ -2,7 +2,7 @@
 // held by the team member `tot-<role>` (its persona is the role's), so the log and the web UI show
 // every call under the run. A correction of the same call is posted to the same subdialog, so the
 // member sees its reply and the parse error. Each call is bounded in time: when it is up the
-// generation is stopped (engine::stop) and the call fails with errc::limit_exceeded.
+// generation is stopped (drive_control::stop) and the call fails with errc::limit_exceeded.
 #pragma once
 
 #include <chrono>

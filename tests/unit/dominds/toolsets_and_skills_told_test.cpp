@@ -69,7 +69,7 @@ class dominds_told_fixture : public ::testing::Test {
     std::vector<event> events{{"root", "root", 1, std::move(created), 0}};
     auto dialog = dialog_runtime::replay(events);
     EXPECT_TRUE(dialog) << dialog.err().message;
-    auto request = (*eng)->model_request_for(**dialog);
+    auto request = (*eng)->members().model_request_for(**dialog);
     EXPECT_TRUE(request) << request.err().message;
     return request ? std::move(request).value() : llm::model_request{};
   }
@@ -93,7 +93,7 @@ class dominds_told_fixture : public ::testing::Test {
           new_dialog spec{member, "", ""};
           spec.first_message = first_message;
           id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-          co_await (*eng)->wait_until_idle(id);
+          co_await (*eng)->runs().wait_until_idle(id);
         },
         asio::detached);
     io.run();

@@ -1,5 +1,5 @@
 // No store read of the engine runs on the thread that runs the io_context once it is given a read
-// thread (engine::set_store_reads). Real Tellask dialogs are driven through the scripted model with
+// thread (dialog_host::set_reads). Real Tellask dialogs are driven through the scripted model with
 // a loaded-dialog limit of one, so callers and callees are dropped from memory mid-task, and across
 // a restart: a Type B session resumed, a Type C callee's question answered by a human, its
 // tellaskBack to a caller that is not in memory, a final saying delivered to a caller that is not
@@ -115,8 +115,8 @@ struct engine_loop_reads : ::testing::Test {
     {  // The first process: the Type B session twice, then the Type C callee that asks the human.
       asio::io_context io;
       auto eng = make_engine(io, log);
-      if (limit > 0) eng->set_loaded_dialog_limit(limit);
-      if (off_loop) eng->set_store_reads(&reads);
+      if (limit > 0) eng->dialogs().set_limit(limit);
+      if (off_loop) eng->dialogs().set_reads(&reads);
       log.journal().watch(true);
       asio::co_spawn(
           io,
@@ -127,11 +127,11 @@ struct engine_loop_reads : ::testing::Test {
             EXPECT_TRUE(id.has_value()) << id.err().message;
             if (!id) co_return;
             out.roots.push_back(*id);
-            co_await eng->wait_until_settled(*id);
+            co_await eng->runs().wait_until_settled(*id);
             for (const char* task : {"second task", "third task"}) {
               auto posted = co_await eng->post_user_message(*id, task, "", "ann");
               EXPECT_TRUE(posted.has_value()) << task << ": " << posted.err().message;
-              co_await eng->wait_until_settled(*id);
+              co_await eng->runs().wait_until_settled(*id);
             }
             new_dialog other{"lead", "", ""};
             other.first_message = "fifth task";
@@ -139,7 +139,7 @@ struct engine_loop_reads : ::testing::Test {
             EXPECT_TRUE(second_root.has_value()) << second_root.err().message;
             if (!second_root) co_return;
             out.roots.push_back(*second_root);
-            co_await eng->wait_until_settled(*second_root);
+            co_await eng->runs().wait_until_settled(*second_root);
           },
           asio::detached);
       io.run();
@@ -148,14 +148,14 @@ struct engine_loop_reads : ::testing::Test {
     {  // After a restart nothing is in memory: the answer, the tellaskBack, the replies, a reflection.
       asio::io_context io;
       auto eng = make_engine(io, log);
-      if (limit > 0) eng->set_loaded_dialog_limit(limit);
-      if (off_loop) eng->set_store_reads(&reads);
+      if (limit > 0) eng->dialogs().set_limit(limit);
+      if (off_loop) eng->dialogs().set_reads(&reads);
       log.journal().watch(true);
       asio::co_spawn(
           io,
           [&]() -> asio::awaitable<void> {
             // The server's awaitable views read on the read thread too.
-            auto open = co_await eng->open_questions_async();
+            auto open = co_await eng->questions().open_questions_async();
             EXPECT_TRUE(open.has_value() && open->size() == 2U) << name << ": both callees ask the human";
             if (!open) co_return;
             for (const auto& asked : *open) {
@@ -169,18 +169,18 @@ struct engine_loop_reads : ::testing::Test {
             auto registry = co_await eng->registry_async(out.roots.front());
             EXPECT_TRUE(registry.has_value() && registry->size() == 1U && registry->front().key == "helper!s1");
             for (auto& answer : answers) {
-              auto answered = co_await eng->answer_question(answer);
+              auto answered = co_await eng->questions().answer_question(answer);
               EXPECT_TRUE(answered.has_value()) << answered.err().message;
             }
             for (const auto& root : out.roots) {
-              co_await eng->wait_until_settled(root);
+              co_await eng->runs().wait_until_settled(root);
             }
             auto reflection = co_await eng->start_reflection("lead", "api", "zebra review");
             EXPECT_TRUE(reflection.has_value()) << reflection.err().message;
             if (reflection) {
-              co_await eng->wait_until_settled(reflection->dialog_id);
+              co_await eng->runs().wait_until_settled(reflection->dialog_id);
             }
-            const auto resumable = co_await eng->resumable_dialogs_async();
+            const auto resumable = co_await eng->runs().resumable_dialogs_async();
             EXPECT_EQ(resumable, std::vector<std::string>{}) << "all done";
           },
           asio::detached);

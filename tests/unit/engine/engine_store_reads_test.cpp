@@ -1,4 +1,4 @@
-// The engine's own reads of the store run on the read thread it is given (engine::set_store_reads):
+// The engine's own reads of the store run on the read thread it is given (dialog_host::set_reads):
 // a dialog coming back into memory and a msgId's retry check wait for the store — the SQLite
 // store's catch-up, here a gate the test holds shut — while the loop goes on serving. And with the
 // check awaited, two inputs with the same msgId at once still make one dialog (input_claims.hpp).
@@ -98,7 +98,7 @@ TEST_F(EngineStoreReads, ADialogReadBackAndItsMsgIdCheckWaitOnTheReadThreadWhile
           new_dialog spec{"lead", "", ""};
           spec.first_message = "task";
           id = (co_await (*first)->create_root_dialog(std::move(spec))).value();
-          co_await (*first)->wait_until_idle(id);
+          co_await (*first)->runs().wait_until_idle(id);
         },
         asio::detached);
     io.run();
@@ -107,7 +107,7 @@ TEST_F(EngineStoreReads, ADialogReadBackAndItsMsgIdCheckWaitOnTheReadThreadWhile
   auto eng = make_engine(log);
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   store_reads reads;
-  (*eng)->set_store_reads(&reads);
+  (*eng)->dialogs().set_reads(&reads);
   log.shut();
 
   std::vector<std::string> order;
@@ -118,7 +118,7 @@ TEST_F(EngineStoreReads, ADialogReadBackAndItsMsgIdCheckWaitOnTheReadThreadWhile
         auto posted = co_await (*eng)->post_user_message(id, "again", "m-2", "ann");
         EXPECT_TRUE(posted.has_value()) << posted.err().message;
         order.push_back("posted");
-        co_await (*eng)->wait_until_idle(id);
+        co_await (*eng)->runs().wait_until_idle(id);
       },
       asio::detached);
   asio::co_spawn(
@@ -148,7 +148,7 @@ TEST_F(EngineStoreReads, TwoCreatesWithOneMsgIdAtOnceMakeOneDialog) {
   auto eng = make_engine(*log);
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   store_reads reads;  // the checks are awaited, so the two creates interleave
-  (*eng)->set_store_reads(&reads);
+  (*eng)->dialogs().set_reads(&reads);
   std::vector<std::string> made;
   for (int i = 0; i < 2; ++i) {
     asio::co_spawn(

@@ -53,7 +53,7 @@ void run_to_idle(asio::io_context& io, engine& eng, std::string first_message, s
         new_dialog spec{"lead", "", ""};
         spec.first_message = std::move(first_message);
         id = (co_await eng.create_root_dialog(std::move(spec))).value();
-        co_await eng.wait_until_idle(id);
+        co_await eng.runs().wait_until_idle(id);
       },
       asio::detached);
   io.run();
@@ -203,7 +203,7 @@ TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
-  auto scheduled = (*eng)->recover_all();
+  auto scheduled = (*eng)->runs().recover_all();
   ASSERT_TRUE(scheduled.has_value());
   EXPECT_EQ(*scheduled, 1U);
   io.run();
@@ -236,7 +236,7 @@ TEST(Engine, ANewMessageAfterACrashFirstAnswersTheOwedToolCalls) {
       io,
       [&]() -> asio::awaitable<void> {
         EXPECT_TRUE((co_await (*eng)->post_user_message("d1", "and now?")).has_value());
-        co_await (*eng)->wait_until_idle("d1");
+        co_await (*eng)->runs().wait_until_idle("d1");
       },
       asio::detached);
   io.run();
@@ -252,7 +252,7 @@ TEST(Engine, RecoveryLeavesIdleDialogsAlone) {
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value());
-  EXPECT_EQ((*eng)->recover_all().value(), 0U);
+  EXPECT_EQ((*eng)->runs().recover_all().value(), 0U);
   io.run();
   EXPECT_EQ(log->read_events("d1").value().size(), 1U);
 }
@@ -272,7 +272,7 @@ TEST(Engine, AStreamOrderViolationFailsTheDriveAndIsLogged) {
         new_dialog spec{"lead", "", ""};
         id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
         EXPECT_TRUE((co_await (*eng)->post_user_message(id, "hi")).has_value());
-        co_await (*eng)->wait_until_idle(id);
+        co_await (*eng)->runs().wait_until_idle(id);
       },
       asio::detached);
   io.run();
@@ -288,7 +288,7 @@ TEST(Engine, DialogsAtRestAreUnloadedPastTheLimitAndLoadedAgainFromTheLog) {
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
-  (*eng)->set_loaded_dialog_limit(2);
+  (*eng)->dialogs().set_limit(2);
   std::vector<std::string> ids;
   std::size_t most_loaded = 0;
   asio::co_spawn(
@@ -298,15 +298,15 @@ TEST(Engine, DialogsAtRestAreUnloadedPastTheLimitAndLoadedAgainFromTheLog) {
           new_dialog spec{"lead", "", ""};
           spec.first_message = "task " + std::to_string(i);
           ids.push_back((co_await (*eng)->create_root_dialog(std::move(spec))).value());
-          co_await (*eng)->wait_until_idle(ids.back());
-          most_loaded = std::max(most_loaded, (*eng)->loaded_dialogs());
+          co_await (*eng)->runs().wait_until_idle(ids.back());
+          most_loaded = std::max(most_loaded, (*eng)->dialogs().size());
         }
       },
       asio::detached);
   io.run();
   // One over the limit at most, until the pass that follows the load that went over it.
   EXPECT_LE(most_loaded, 3U);
-  EXPECT_LE((*eng)->loaded_dialogs(), 2U);
+  EXPECT_LE((*eng)->dialogs().size(), 2U);
   EXPECT_EQ((*eng)->find(ids.front()), nullptr);
 
   // The first dialog, unloaded long ago, is loaded from the log and goes on from where it was.
@@ -315,7 +315,7 @@ TEST(Engine, DialogsAtRestAreUnloadedPastTheLimitAndLoadedAgainFromTheLog) {
       io,
       [&]() -> asio::awaitable<void> {
         EXPECT_TRUE((co_await (*eng)->post_user_message(ids.front(), "and again")).has_value());
-        co_await (*eng)->wait_until_idle(ids.front());
+        co_await (*eng)->runs().wait_until_idle(ids.front());
       },
       asio::detached);
   io.run();
@@ -447,10 +447,10 @@ TEST(Engine, StopOfADialogThatIsNotGeneratingIsAConflict) {
   asio::io_context io;
   auto eng = make_engine(io, *log, files.load());
   ASSERT_TRUE(eng.has_value());
-  const auto stopped = (*eng)->stop("d1");
+  const auto stopped = (*eng)->runs().stop("d1");
   ASSERT_FALSE(stopped.has_value());
   EXPECT_EQ(stopped.err().code, errc::conflict);
-  EXPECT_EQ((*eng)->stop("nope").err().code, errc::not_found);
+  EXPECT_EQ((*eng)->runs().stop("nope").err().code, errc::not_found);
 }
 
 TEST(ContextBuilder, PersonaLeadsTheSystemPromptAndMessagesKeepTheirRoles) {

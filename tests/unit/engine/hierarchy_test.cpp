@@ -73,7 +73,7 @@ TEST(Hierarchy, ARoundThatOnlyTellasksIsCommittedWithTheSubdialogItCreates) {
         new_dialog spec{"lead", "", ""};
         spec.first_message = "add two and two";
         const auto id = (co_await e.create_root_dialog(std::move(spec))).value();
-        co_await e.wait_until_settled(id);
+        co_await e.runs().wait_until_settled(id);
         answer = e.find(id)->messages().back().content;
       },
       asio::detached);
@@ -119,13 +119,13 @@ TEST(Hierarchy, AskingAndAnsweringAQuestionEmitsQuestionsCountUpdates) {
         new_dialog spec{"lead", "", ""};
         id = (co_await e.create_root_dialog(std::move(spec))).value();
         (void)co_await e.post_user_message(id, "pick a colour");
-        co_await e.wait_until_settled(id);
+        co_await e.runs().wait_until_settled(id);
         const auto& questions = e.find(id)->state().questions;
         if (questions.size() != 1) co_return;
         headline = questions[0].mention_list;
         user_answer answer{id, "blue", "", questions[0].id, "answer"};
-        (void)co_await e.answer_question(std::move(answer));
-        co_await e.wait_until_settled(id);
+        (void)co_await e.questions().answer_question(std::move(answer));
+        co_await e.runs().wait_until_settled(id);
       },
       asio::detached);
   io.run();
@@ -185,7 +185,7 @@ TEST(Hierarchy, RecoveryKeepsADialogWithAnOpenQuestionSuspended) {
   auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
                             build_builtin_tools());
   ASSERT_TRUE(eng.has_value());
-  EXPECT_EQ((*eng)->recover_all().value(), 0U);
+  EXPECT_EQ((*eng)->runs().recover_all().value(), 0U);
   io.run();
   EXPECT_EQ(log->read_events("d1").value().size(), 5U) << "a suspended dialog must not be driven";
   EXPECT_TRUE((*eng)->find("d1")->unanswered_tool_calls().empty()) << "the askHuman call waits, it is not owed";
@@ -209,7 +209,7 @@ TEST(Hierarchy, AGenerationCutByACrashKeepsItsLastCheckpointMarkedAndRunsAgain) 
   auto eng = engine::create(io.get_executor(), *log, files.load(), build_providers(files.load()).value(),
                             build_builtin_tools());
   ASSERT_TRUE(eng.has_value());
-  EXPECT_EQ((*eng)->recover_all().value(), 1U);
+  EXPECT_EQ((*eng)->runs().recover_all().value(), 1U);
   io.run();
   log->flush();
   const auto messages = log->messages("d1", 1).value();

@@ -149,7 +149,7 @@ std::map<std::string, std::string> expected_snapshots() {
           ADD_FAILURE() << dialog.err().message;
           continue;
         }
-        auto request = eng.model_request_for(**dialog);
+        auto request = eng.members().model_request_for(**dialog);
         if (!request) {
           ADD_FAILURE() << request.err().message;
           continue;

@@ -66,8 +66,8 @@ resume_outcome resume_d1(std::vector<event> log_events) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        out.resumed = co_await (*eng)->resume("d1");
-        co_await (*eng)->wait_until_idle("d1");
+        out.resumed = co_await (*eng)->runs().resume("d1");
+        co_await (*eng)->runs().wait_until_idle("d1");
       },
       asio::detached);
   io.run();

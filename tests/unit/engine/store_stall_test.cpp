@@ -81,7 +81,7 @@ using StoreStalls = store_stalls_fixture;
 
 TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites) {
   engine& e = *eng;
-  e.set_store_retry(true);
+  e.drives().set_store_retry(true);
   std::string id;
   bool stalled_seen = false;
   bool answered = false;
@@ -89,11 +89,11 @@ TEST_F(StoreStalls, ADriveTheLogRefusedIsRecordedAndDrivenAgainOnceItTakesWrites
       io,
       [&]() -> asio::awaitable<void> {
         id = co_await create_refused_dialog();
-        stalled_seen = co_await eventually([&] { return e.stalled_dialogs() == 1; });
+        stalled_seen = co_await eventually([&] { return e.drives().stalled_dialogs() == 1; });
         log.refusing = false;
         answered = co_await eventually([&] {
           const auto* dialog = e.find(id);
-          return e.stalled_dialogs() == 0 && dialog != nullptr && !dialog->messages().empty() &&
+          return e.drives().stalled_dialogs() == 0 && dialog != nullptr && !dialog->messages().empty() &&
                  dialog->messages().back().content == "hello back";
         });
       },
@@ -120,7 +120,7 @@ TEST_F(StoreStalls, WithoutRetriesAStalledDriveIsLeftForTheNextStart) {
   asio::co_spawn(
       io, [&]() -> asio::awaitable<void> { id = co_await create_refused_dialog(); }, asio::detached);
   io.run();  // returns: nothing waits for the disk
-  EXPECT_EQ(eng->stalled_dialogs(), 0U);
+  EXPECT_EQ(eng->drives().stalled_dialogs(), 0U);
   EXPECT_TRUE(log.get_dialog(id).value()->needs_drive);
 }
 

@@ -55,14 +55,14 @@ llm::model_request told_after_reading(bool vision) {
         new_dialog spec{"lead", "", ""};
         spec.first_message = "Look.";
         id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->wait_until_idle(id);
+        co_await (*eng)->runs().wait_until_idle(id);
       },
       asio::detached);
   io.run();
   const auto* dialog = (*eng)->find(id);
   EXPECT_NE(dialog, nullptr);
   if (dialog == nullptr) return {};
-  auto request = (*eng)->model_request_for(*dialog);
+  auto request = (*eng)->members().model_request_for(*dialog);
   EXPECT_TRUE(request) << request.err().message;
   return request ? std::move(request).value() : llm::model_request{};
 }

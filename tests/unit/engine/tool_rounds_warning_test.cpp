@@ -26,7 +26,7 @@ std::string system_prompt_at(const std::string& team_yaml, std::int64_t round) {
   auto dialog = dialog_runtime::replay(
       {test::typed_event("d", "d", 1, event_type::dialog_created, {{"memberId", "lead"}, {"kind", "root"}}, 0)});
   EXPECT_TRUE(dialog.has_value());
-  auto request = (*eng)->model_request_for(**dialog, round);
+  auto request = (*eng)->members().model_request_for(**dialog, round);
   EXPECT_TRUE(request.has_value());
   return request ? request->system_prompt : std::string();
 }

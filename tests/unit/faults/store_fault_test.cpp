@@ -78,7 +78,7 @@ class store_faults_fixture : public ::testing::Test {
                                build_builtin_tools());
     ASSERT_TRUE(made) << made.err().message;
     auto eng = std::move(*made);
-    eng->set_store_retry(true);
+    eng->drives().set_store_retry(true);
     bool recovered = false;
     // A member coroutine, not a capturing lambda: the lambda object would be gone before it runs.
     asio::co_spawn(io, send_and_recover(*eng, arm, clear_after_sending, recovered), asio::detached);
@@ -108,7 +108,7 @@ class store_faults_fixture : public ::testing::Test {
     }
     if (clear_after_sending) clear_faults();
     recovered = co_await eventually([&] {
-      if (eng.stalled_dialogs() != 0) return false;
+      if (eng.drives().stalled_dialogs() != 0) return false;
       for (const auto& root : roots_with_acknowledged_input()) {
         const auto* dialog = eng.find(root);
         if (dialog == nullptr || dialog->messages().empty()) return false;
@@ -123,13 +123,13 @@ class store_faults_fixture : public ::testing::Test {
           ADD_FAILURE() << root << ": not loaded";
           continue;
         }
-        ADD_FAILURE() << root << ": stalled " << eng.stalled_dialogs() << ", last message '"
+        ADD_FAILURE() << root << ": stalled " << eng.drives().stalled_dialogs() << ", last message '"
                       << (dialog->messages().empty() ? std::string() : dialog->messages().back().content)
                       << "', needsDrive " << dialog->row().needs_drive << ", lastError '" << dialog->row().last_error
                       << "', poisoned " << dialog->poisoned;
       }
     }
-    for (const auto& root : roots_) co_await eng.wait_until_settled(root);
+    for (const auto& root : roots_) co_await eng.runs().wait_until_settled(root);
   }
 
   // Reopens the store as a restart would and checks what it holds.

@@ -144,16 +144,16 @@ struct server_loop_reads : ::testing::Test {
           engine::new_dialog answered{"lead", "", ""};
           answered.first_message = "hello";
           out.answered_root = (co_await e.create_root_dialog(std::move(answered))).value();
-          co_await e.wait_until_idle(out.answered_root);
+          co_await e.runs().wait_until_idle(out.answered_root);
           engine::new_dialog waiting{"lead", "", ""};
           waiting.first_message = "delegate";
           out.waiting_root = (co_await e.create_root_dialog(std::move(waiting))).value();
-          co_await e.wait_until_settled(out.waiting_root);
+          co_await e.runs().wait_until_settled(out.waiting_root);
         },
         asio::detached);
     earlier_io.run();
     log->flush();
-    auto open = e.open_questions();
+    auto open = e.questions().open_questions();
     EXPECT_TRUE(open.has_value() && open->size() == 1U);
     if (open && !open->empty()) {
       out.asking_sub = open->front().dialog.id;
@@ -174,7 +174,7 @@ struct server_loop_reads : ::testing::Test {
     context = std::make_unique<server_context>(
         server_context{*engine, *log, options, *channels, single_operator(), true, "test", nullptr, tot_runs.get()});
     context->reads = &reads;
-    engine->set_store_reads(&reads);
+    engine->dialogs().set_reads(&reads);
     channels->set_store_reads(&reads, io.get_executor());
     // Read once before the loop serves anything, as `parley serve` starts them.
     windows = std::make_unique<turn_window_timers>(
@@ -422,7 +422,7 @@ TEST_F(ServerLoopReads, AStateOfAnUnreadHierarchyGoesOutAtOnceAndAgainOnceItsChi
   auto eng = make_engine(io);
   ASSERT_TRUE(eng.has_value()) << eng.err().message;
   engine = std::move(*eng);
-  engine->set_store_reads(&reads);
+  engine->dialogs().set_reads(&reads);
   channels = std::make_unique<pubchan>(*engine, *log, options);
   channels->set_store_reads(&reads, io.get_executor());
   recorder watcher;
@@ -431,7 +431,7 @@ TEST_F(ServerLoopReads, AStateOfAnUnreadHierarchyGoesOutAtOnceAndAgainOnceItsChi
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        auto loaded = co_await engine->load_async(earlier.waiting_root);
+        auto loaded = co_await engine->dialogs().load_async(earlier.waiting_root);
         EXPECT_TRUE(loaded.has_value());
         channels->on_drive_finished(earlier.waiting_root);
       },

@@ -167,9 +167,9 @@ TEST_F(TotRun, TheGeneratorIsToldItsRoleAndTheProtocolRequest) {
   ASSERT_TRUE(outcome) << outcome.err().message;
   for (const auto& sub : subdialogs_of(outcome->root_dialog)) {
     if (sub.member_id != "tot-generator") continue;
-    auto loaded = engine_->load(sub.id);
+    auto loaded = engine_->dialogs().load(sub.id);
     ASSERT_TRUE(loaded);
-    auto request = engine_->model_request_for(**loaded);
+    auto request = engine_->members().model_request_for(**loaded);
     ASSERT_TRUE(request) << request.err().message;
     EXPECT_NE(request->system_prompt.find("You are the generator"), std::string::npos);
     EXPECT_NE(request->system_prompt.find("Reply with exactly one JSON object"), std::string::npos);
@@ -391,7 +391,7 @@ TEST(TotTool, AMemberGivenTreeOfThoughtsRunsASearchAndReadsTheFinalSolution) {
         auto id = co_await eng.create_root_dialog(std::move(spec));
         if (!id) co_return;
         lead_dialog = *id;
-        co_await eng.wait_until_settled(*id);
+        co_await eng.runs().wait_until_settled(*id);
       },
       boost::asio::detached);
   io.run();

@@ -1,10 +1,12 @@
-// The drive loop (seed 001, "Backend Coroutine Driving Loop"): under the dialog's lock, answer
-// any tool calls still owed, then call the model while the dialog needs driving. Every model
-// output is durable before a tool with effects outside the log runs (write-ahead); every exit path
-// leaves the log consistent.
+// The drive loop (drive_loop.hpp): scheduling, the rounds of a drive, generation and tool runs.
+#include "parley/engine/drive_loop.hpp"
+
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/ids.hpp"
@@ -15,8 +17,6 @@
 #include "parley/core/utf8.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
-#include "parley/engine/diligence.hpp"
-#include "parley/engine/engine.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
@@ -165,7 +165,90 @@ bool runs_before_durable(const std::vector<tools::tool*>& member_tools, const ll
 
 }  // namespace
 
-asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
+drive_loop::drive_loop(asio::any_io_executor executor, const config::team_config& team, dialog_host& dialogs,
+                       const member_roster& members, tellask_router& router, working_memory& memory)
+    : executor_(std::move(executor)),
+      team_(team),
+      dialogs_(dialogs),
+      members_(members),
+      router_(router),
+      memory_(memory) {
+  dialogs_.on_poisoned([this](dialog_runtime& dialog) { note_stalled(dialog); });
+}
+
+void drive_loop::set_protected_dirs(std::vector<tools::protected_dir> dirs) {
+  // Compared with canonical paths: resolve links now (a folder not created yet keeps its
+  // normalised absolute form, which is what it will have).
+  for (auto& dir : dirs) {
+    std::error_code ec;
+    auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(dir.path, ec), ec);
+    if (!ec) dir.path = std::move(canonical);
+  }
+  protected_dirs_ = std::move(dirs);
+}
+
+void drive_loop::schedule_drive(dialog_runtime& dialog) {
+  if (dialog.drive_scheduled) return;
+  dialog.drive_scheduled = true;
+  dialogs_.cache().note_use(dialog);
+  ++tree(dialog.row().root_id).active_drives;
+  asio::co_spawn(executor_, drive(dialog), asio::detached);
+}
+
+void drive_loop::schedule_if_drivable(dialog_runtime& dialog) {
+  if (dialog.poisoned || dialog.row().dead || dialog.row().status != events::dialog_status::running) return;
+  if ((dialog.can_drive() && dialog.row().needs_drive) || !dialog.unanswered_tool_calls().empty()) {
+    schedule_drive(dialog);
+  }
+}
+
+asio::awaitable<result<void>> drive_loop::commit_round(dialog_runtime& dialog, round_effects& fx, durability when) {
+  if (fx.touched.empty() && when == durability::before_going_on) co_return co_await dialogs_.commit(dialog);
+  // One batch, one transaction: a Tellask and the subdialog it creates, a reply and the wait it
+  // ends, are durable together or not at all.
+  if (when == durability::in_order) {
+    // What follows only calls models and writes more events to the same log, which reach the
+    // store after these: if the process dies first, the log ends before this round and the
+    // dialogs resume from there. Whoever is told of the round hears of it once it is durable, and
+    // a refused batch fails the next commit of each of its dialogs (log_writer).
+    dialogs_.send_together(dialog, fx);
+    for (auto* other : fx.to_drive) {
+      if (other != &dialog) schedule_if_drivable(*other);
+    }
+    co_return ok();
+  }
+  auto committed = co_await dialogs_.commit_together(dialog, fx);
+  if (!committed) co_return committed;
+  for (auto* other : fx.to_drive) {
+    if (other != &dialog) schedule_if_drivable(*other);
+  }
+  co_return ok();
+}
+
+asio::awaitable<void> drive_loop::answer_owed_calls(dialog_runtime& dialog) {
+  const auto owed = dialog.unanswered_tool_calls();
+  if (owed.empty()) co_return;
+  const auto* member = members_.find(dialog.speaking_member());
+  if (member != nullptr) co_await run_tools(dialog, *member, owed);
+}
+
+result<void> drive_loop::recover_interrupted_generation(dialog_runtime& dialog) {
+  // The process ended while this generation streamed. It is closed as interrupted, keeping what
+  // its last checkpoint logged, and run again.
+  events::generation_finished closed;
+  closed.course = dialog.row().course;
+  closed.genseq = dialog.row().last_genseq;
+  closed.thinking = dialog.state().partial_thinking;
+  closed.saying = dialog.state().partial_saying;
+  closed.finish_reason = "process_exit";
+  closed.interrupted = true;
+  PARLEY_TRY(dialogs_.stage(dialog, std::move(closed)));
+  PARLEY_TRY(dialogs_.stage(dialog, events::drive_resumed{}));
+  dialogs_.send(dialog);
+  return ok();
+}
+
+asio::awaitable<void> drive_loop::drive(dialog_runtime& dialog) {
   {
     auto guard = co_await dialog.lock().acquire();
     co_await drive_locked(dialog);
@@ -176,7 +259,7 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
   // still scheduled and did not schedule another: the dialog is looked at once more.
   schedule_if_drivable(dialog);
   dialog.became_idle.notify_all();
-  for (auto* observer : observers_) observer->on_drive_finished(dialog.id());
+  for (auto* observer : dialogs_.observers()) observer->on_drive_finished(dialog.id());
   // Counted from schedule_drive on, so a subdialog scheduled by this drive keeps the tree busy.
   auto& hierarchy = tree(dialog.row().root_id);
   if (--hierarchy.active_drives == 0) hierarchy.settled.notify_all();
@@ -184,13 +267,13 @@ asio::awaitable<void> engine::drive(dialog_runtime& dialog) {
 
 // A drive that cannot go on ends here, with its reason recorded (drive_failed) — the one place a
 // drive's failure is written, whatever step failed.
-asio::awaitable<void> engine::drive_locked(dialog_runtime& dialog) {
+asio::awaitable<void> drive_loop::drive_locked(dialog_runtime& dialog) {
   if (auto driven = co_await drive_rounds(dialog); !driven) co_await record_failure(dialog, driven.err().message);
 }
 
-asio::awaitable<result<void>> engine::drive_rounds(dialog_runtime& dialog) {
-  const auto member = members_.find(dialog.speaking_member());
-  if (member == members_.end()) {
+asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
+  const auto* member = members_.find(dialog.speaking_member());
+  if (member == nullptr) {
     co_return make_error(errc::not_found, "member '" + dialog.speaking_member() + "' is not in the team");
   }
   if (dialog.row().generating) PARLEY_CO_TRY(recover_interrupted_generation(dialog));
@@ -198,81 +281,48 @@ asio::awaitable<result<void>> engine::drive_rounds(dialog_runtime& dialog) {
   while (dialog.row().status == events::dialog_status::running && !dialog.row().dead) {
     const auto owed = dialog.unanswered_tool_calls();
     if (!owed.empty()) {
-      PARLEY_CO_TRY(co_await run_tool_calls(dialog, member->second, owed));
+      PARLEY_CO_TRY(co_await run_tool_calls(dialog, *member, owed));
       continue;
     }
-    if (round > 0 && !dialog.row().needs_drive && push_diligence(dialog, *member->second.config)) {
-      PARLEY_CO_TRY(co_await commit(dialog));
+    if (round > 0 && !dialog.row().needs_drive && memory_.push_diligence(dialog, *member->config)) {
+      PARLEY_CO_TRY(co_await dialogs_.commit(dialog));
       continue;
     }
     // Suspended: a subdialog, the tellasker or the human will revive it through the log.
     if (!dialog.can_drive() || !dialog.row().needs_drive) break;
-    if (context_stayed_critical(dialog)) {
-      PARLEY_CO_TRY(stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1)));
-      PARLEY_CO_TRY(co_await commit(dialog));
+    if (memory_.context_stayed_critical(dialog)) {
+      PARLEY_CO_TRY(
+          memory_.stage_course_start(dialog, context_full_course_prompt(team_.language, dialog.row().course + 1)));
+      PARLEY_CO_TRY(co_await dialogs_.commit(dialog));
       continue;
     }
-    if (++round > member->second.config->max_tool_rounds) {
+    if (++round > member->config->max_tool_rounds) {
       co_return make_error(errc::limit_exceeded, "stopped after " + std::to_string(round - 1) +
                                                      " model rounds without a final answer (max_tool_rounds)");
     }
-    PARLEY_CO_TRY(co_await generate(dialog, member->second, round));
+    PARLEY_CO_TRY(co_await generate(dialog, *member, round));
   }
   // Tool results of the last round may still be in flight; make them durable before going idle —
   // unless another drive of the tree is under way: the tree settles only when its last drive ends,
   // and that drive's commit makes every earlier batch durable (the store commits in order), so no
   // one is told the tree is done before its events are durable.
   if (tree(dialog.row().root_id).active_drives > 1) {
-    writer_.send(dialog.take_staged());
+    dialogs_.send(dialog);
     co_return ok();
   }
-  co_return co_await commit(dialog);
+  co_return co_await dialogs_.commit(dialog);
 }
 
-bool engine::push_diligence(dialog_runtime& dialog, const config::member_config& member) {
-  const auto& row = dialog.row();
-  if (dialog.is_sub() || dialog.is_fbr() || dialog.is_self_reflection() || !dialog.can_drive() ||
-      !row.last_error.empty() || dialog.diligence_pushes >= member.diligence_push_max) {
-    return false;
-  }
-  auto prompt = diligence_prompt(team_.workspace, team_.language);
-  if (!prompt) return false;
-  ++dialog.diligence_pushes;
-  return static_cast<bool>(stage(dialog, events::user_message{.course = row.course,
-                                                              .content = std::move(*prompt),
-                                                              .msg_id = new_uuid(),
-                                                              .origin = events::message_origin::system}));
-}
-
-llm::model_request engine::request_for(const dialog_runtime& dialog, const member_setup& member,
-                                       std::int64_t round) const {
-  const prompt_setting setting{team_.language,
-                               &team_,
-                               &team_.workspace,
-                               &member.memories,
-                               dialog.row().task_doc_path,
-                               team_.limits.critical_context_rounds,
-                               &read_attachment_};
-  return build_model_request(dialog, *member.config, tools_for(dialog, member), round, setting);
-}
-
-result<llm::model_request> engine::model_request_for(const dialog_runtime& dialog, std::int64_t round) const {
-  const auto member = members_.find(dialog.speaking_member());
-  if (member == members_.end()) {
-    return make_error(errc::not_found, "no member '" + dialog.speaking_member() + "' in the team");
-  }
-  return request_for(dialog, member->second, round);
-}
-
-asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const member_setup& member, std::int64_t round) {
+asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const member_setup& member,
+                                                   std::int64_t round) {
   const std::int64_t genseq = dialog.row().last_genseq + 1;
-  PARLEY_CO_TRY(stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
+  PARLEY_CO_TRY(dialogs_.stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw
   // it as it was staged), so it becomes durable with the first checkpoint of a long generation or
   // with the generation's end — one commit per model call instead of two. A crash before either
   // leaves no trace of the generation, which is then simply made again.
 
-  const auto request = request_for(dialog, member, round);
+  const auto request = members_.request_for(dialog, member, round);
   // Seed 002's ActivePromptLog: the prompt's text is logged when its version changes.
   std::string prompt_version = prompt_versions_.version_of(request);
   if (prompt_version != dialog.state().prompt_version) {
@@ -280,22 +330,22 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
     if (request.tools) {
       for (const auto& spec : *request.tools) logged.tools.push_back(spec.name);
     }
-    PARLEY_CO_TRY(stage(dialog, std::move(logged)));
+    PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(logged)));
   }
   auto& control = dialog.begin_generation();
-  stream_relay relay(observers_, dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
+  stream_relay relay(dialogs_.observers(), dialog.id(), dialog.row().root_id, dialog.row().course, genseq, control);
   relay.on_checkpoint(
       kCheckpointEvery, [this, &dialog, genseq](const std::string& thinking, const std::string& saying) {
-        if (!stage(dialog, events::generation_progress{dialog.row().course, genseq, thinking, saying})) {
+        if (!dialogs_.stage(dialog, events::generation_progress{dialog.row().course, genseq, thinking, saying})) {
           return;
         }
-        writer_.send(dialog.take_staged());
+        dialogs_.send(dialog);
       });
   relay.on_discarded([this, &dialog, genseq](std::string_view reason) {
-    if (!stage(dialog, events::generation_discarded{dialog.row().course, genseq, std::string(reason)})) {
+    if (!dialogs_.stage(dialog, events::generation_discarded{dialog.row().course, genseq, std::string(reason)})) {
       return;
     }
-    writer_.send(dialog.take_staged());
+    dialogs_.send(dialog);
   });
   auto response = co_await member.provider->stream(request, relay, control);
   const bool interrupted = control.stopped() && relay.violation().empty();
@@ -311,7 +361,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
 
   // The dialogs a final saying goes to are read first, off the loop (tellask_router.hpp).
   if (is_final(*response, interrupted)) {
-    co_await router_.prefetch_for_final_saying(dialog, reads_);
+    co_await router_.prefetch_for_final_saying(dialog, dialogs_.reads());
   }
   const bool deliver =
       is_final(*response, interrupted) && !dialog.state().input_during_generation && syntax_errors.empty();
@@ -320,8 +370,8 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   auto finished = finished_payload(dialog, member.config->model, genseq, *response, interrupted);
   if (interrupted && !stop_reason.empty()) finished.stop_reason = stop_reason;
   finished.prompt_version = std::move(prompt_version);
-  PARLEY_CO_TRY(stage(dialog, std::move(finished)));
-  if (!interrupted) PARLEY_CO_TRY(stage_context_health(dialog, member, genseq, response->usage.input_tokens));
+  PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(finished)));
+  if (!interrupted) PARLEY_CO_TRY(memory_.stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {
     // Told like a tool error, so the model can write the Tellask again.
     events::user_message told;
@@ -329,7 +379,7 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
     told.content = std::move(syntax_errors);
     told.msg_id = new_uuid();
     told.origin = events::message_origin::system;
-    PARLEY_CO_TRY(stage(dialog, std::move(told)));
+    PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(told)));
   }
   round_effects fx;
   if (deliver) PARLEY_CO_TRY(router_.deliver_final_saying(dialog, response->saying, owes_reply, fx));
@@ -344,15 +394,15 @@ asio::awaitable<result<void>> engine::generate(dialog_runtime& dialog, const mem
   co_return co_await commit_round(dialog, fx, effects_next ? durability::before_going_on : durability::in_order);
 }
 
-asio::awaitable<void> engine::run_tools(dialog_runtime& dialog, const member_setup& member,
-                                        const std::vector<llm::tool_call>& calls) {
+asio::awaitable<void> drive_loop::run_tools(dialog_runtime& dialog, const member_setup& member,
+                                            const std::vector<llm::tool_call>& calls) {
   if (auto ran = co_await run_tool_calls(dialog, member, calls); !ran)
     co_await record_failure(dialog, ran.err().message);
 }
 
-asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, const member_setup& member,
-                                                     const std::vector<llm::tool_call>& calls) {
-  // engine::stop during the round kills a running command; the calls after it are not run and the
+asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog, const member_setup& member,
+                                                         const std::vector<llm::tool_call>& calls) {
+  // drive_control::stop during the round kills a running command; the calls after it are not run and the
   // drive ends with a drive_failed that says so (a resume goes on from there).
   auto& run_control = dialog.begin_tools_run();
   struct tools_run_end {
@@ -373,7 +423,7 @@ asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, con
       continue;
     } else if (is_dialog_tool(call.name)) {
       // What the routing loads is read first, off the loop (tellask_router.hpp).
-      co_await router_.prefetch_for_call(dialog, call, reads_);
+      co_await router_.prefetch_for_call(dialog, call, dialogs_.reads());
       auto handled = handle_dialog_tool(dialog, call, fx);
       if (!handled) co_return std::move(handled).err();
       if (!handled->has_value()) continue;  // waits for another dialog or the human
@@ -385,23 +435,24 @@ asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, con
       outcome = co_await run_member_tool(member, call, context);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {
-        PARLEY_CO_TRY(stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms())));
+        PARLEY_CO_TRY(dialogs_.stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms())));
       }
     }
     events::tool_result result{dialog.row().course, dialog.row().last_genseq,   call.id,     call.name,
                                outcome.ok,          std::move(outcome.content), std::nullopt};
     if (!outcome.media.empty()) result.image = image_field(outcome.media.front());
-    PARLEY_CO_TRY(stage(dialog, std::move(result)));
+    PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(result)));
   }
   if (run_control.stopped()) {
     const std::string why = run_control.stop_reason().empty() ? "" : " (" + run_control.stop_reason() + ")";
-    PARLEY_CO_TRY(stage(dialog, events::drive_failed{dialog.row().course, "stopped while its tools ran" + why +
-                                                                              "; resume the dialog to go on"}));
+    PARLEY_CO_TRY(dialogs_.stage(
+        dialog, events::drive_failed{dialog.row().course,
+                                     "stopped while its tools ran" + why + "; resume the dialog to go on"}));
   } else if (clear_mind_call != nullptr) {
-    PARLEY_CO_TRY(start_new_course(dialog, *clear_mind_call));
+    PARLEY_CO_TRY(memory_.start_new_course(dialog, *clear_mind_call));
   }
   if (fx.touched.empty()) {
-    writer_.send(dialog.take_staged());
+    dialogs_.send(dialog);
     co_return ok();
   }
   // Subdialogs created or revived: their first events go to the store in one batch with the call
@@ -411,8 +462,8 @@ asio::awaitable<result<void>> engine::run_tool_calls(dialog_runtime& dialog, con
   co_return co_await commit_round(dialog, fx, durability::in_order);
 }
 
-asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup& member, const llm::tool_call& call,
-                                                             const tools::tool_context& context) {
+asio::awaitable<tools::tool_outcome> drive_loop::run_member_tool(const member_setup& member, const llm::tool_call& call,
+                                                                 const tools::tool_context& context) {
   tools::tool* found = find_tool(member.tools, call.name);
   const auto& withheld = member.withheld_tools;
   if (found == nullptr && std::find(withheld.begin(), withheld.end(), call.name) != withheld.end()) {
@@ -432,32 +483,12 @@ asio::awaitable<tools::tool_outcome> engine::run_member_tool(const member_setup&
   co_return co_await found->invoke(*args, context);
 }
 
-asio::awaitable<void> engine::record_failure(dialog_runtime& dialog, std::string message) {
+asio::awaitable<void> drive_loop::record_failure(dialog_runtime& dialog, std::string message) {
   if (dialog.poisoned) co_return;  // the log refused an earlier batch; only a reload can help
-  if (!stage(dialog, events::drive_failed{dialog.row().course, message})) {
+  if (!dialogs_.stage(dialog, events::drive_failed{dialog.row().course, message})) {
     co_return;
   }
-  (void)co_await commit(dialog);
-}
-
-result<void> engine::stage_context_health(dialog_runtime& dialog, const member_setup& member, std::int64_t genseq,
-                                          std::int64_t prompt_tokens) {
-  if (member.model == nullptr || member.model->context_window <= 0 || prompt_tokens <= 0) return ok();
-  const double used = static_cast<double>(prompt_tokens) / static_cast<double>(member.model->context_window);
-  using events::health_level;
-  const health_level level = used >= member.model->critical_ratio  ? health_level::critical
-                             : used >= member.model->caution_ratio ? health_level::caution
-                                                                   : health_level::healthy;
-  const auto& previous = dialog.state().health.level;
-  // A healthy context is only worth a record when it was not healthy before.
-  if (level == health_level::healthy && (!previous || previous == health_level::healthy)) return ok();
-  return stage(dialog,
-               events::context_health{dialog.row().course, genseq, level, prompt_tokens, member.model->context_window});
-}
-
-bool engine::context_stayed_critical(const dialog_runtime& dialog) const {
-  const auto& health = dialog.state().health;
-  return health.is(events::health_level::critical) && health.critical_rounds > team_.limits.critical_context_rounds;
+  (void)co_await dialogs_.commit(dialog);
 }
 
 }  // namespace parley::engine

@@ -1,26 +1,25 @@
-// What humans do to dialogs besides talking: answer questions (Q4H), resume a stopped or failed
-// dialog, declare a subdialog dead; and the views of the hierarchy they need for it.
+// Questions for the human and dead subdialogs (human_questions.hpp).
+#include "parley/engine/human_questions.hpp"
+
 #include <algorithm>
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_tools.hpp"
-#include "parley/engine/engine.hpp"
-#include "parley/engine/resume_check.hpp"
 
 namespace parley::engine {
 
 namespace asio = boost::asio;
 
-asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
+asio::awaitable<result<void>> human_questions::answer_question(user_answer answer) {
   if (answer.continuation_type != "answer") {
     co_return make_error(errc::invalid_argument,
                          "continuationType must be 'answer', not '" + answer.continuation_type + "'");
   }
   if (answer.question_id.empty()) co_return make_error(errc::invalid_argument, "questionId is empty");
-  if (auto valid = check_user_message(answer.content); !valid) co_return std::move(valid).err();
-  auto loaded = co_await load_async(answer.dialog);
+  if (auto valid = inputs_.check_user_message(answer.content); !valid) co_return std::move(valid).err();
+  auto loaded = co_await dialogs_.load_async(answer.dialog);
   if (!loaded) co_return std::move(loaded).err();
   auto& dialog = **loaded;
   {
@@ -30,14 +29,14 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
     // the msgId's claim (input_claims.hpp).
     input_claims::claim checked;
     if (!answer.msg_id.empty()) {
-      checked = co_await inputs_checked_.acquire(answer.msg_id);
+      checked = co_await inputs_.claim(answer.msg_id);
       const sent_input sent{.kind = input_kind::answer,
                             .msg_id = answer.msg_id,
                             .dialog_id = answer.dialog,
                             .from = answer.from,
                             .content = answer.content,
                             .question_id = answer.question_id};
-      auto earlier = co_await dialog_of_retry(sent);
+      auto earlier = co_await inputs_.dialog_of_retry(sent);
       if (!earlier) co_return std::move(earlier).err();
       if (*earlier) co_return ok();
     }
@@ -57,15 +56,15 @@ asio::awaitable<result<void>> engine::answer_question(user_answer answer) {
     const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
     if (answer.msg_id.empty()) answer.msg_id = new_uuid();
     if (auto staged =
-            stage(dialog, events::question_answered{dialog.row().course, answer.question_id, question->call_id,
-                                                    answer.content, answer.msg_id, answer.from});
+            dialogs_.stage(dialog, events::question_answered{dialog.row().course, answer.question_id, question->call_id,
+                                                             answer.content, answer.msg_id, answer.from});
         !staged) {
       co_return std::move(staged).err();
     }
-    if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
+    if (auto committed = co_await dialogs_.commit(dialog); !committed) co_return std::move(committed).err();
     router_.notify_questions(dialog, previous);
   }
-  schedule_if_drivable(dialog);
+  drives_.schedule_if_drivable(dialog);
   co_return ok();
 }
 
@@ -90,52 +89,34 @@ std::vector<open_question> oldest_first(std::vector<open_question> out) {
 
 }  // namespace
 
-result<std::vector<open_question>> engine::open_questions() {
-  auto rows = log_.list_dialogs(asking_dialogs());
+result<std::vector<open_question>> human_questions::open_questions() {
+  auto rows = dialogs_.log().list_dialogs(asking_dialogs());
   if (!rows) return std::move(rows).err();
   std::vector<open_question> out;
   for (const auto& row : *rows) {
-    auto loaded = load(row.id);
+    auto loaded = dialogs_.load(row.id);
     if (!loaded) return std::move(loaded).err();
     add_questions(out, **loaded);
   }
   return oldest_first(std::move(out));
 }
 
-asio::awaitable<result<std::vector<open_question>>> engine::open_questions_async() {
-  auto list = [&log = log_] { return log.list_dialogs(asking_dialogs()); };
-  auto rows = co_await read_off_loop(reads_, std::move(list));
+asio::awaitable<result<std::vector<open_question>>> human_questions::open_questions_async() {
+  auto list = [&log = dialogs_.log()] { return log.list_dialogs(asking_dialogs()); };
+  auto rows = co_await read_off_loop(dialogs_.reads(), std::move(list));
   if (!rows) co_return std::move(rows).err();
   std::vector<open_question> out;
   for (const auto& row : *rows) {
     // Each dialog's questions are taken as it comes: one read earlier may be unloaded meanwhile.
-    auto loaded = co_await load_async(row.id);
+    auto loaded = co_await dialogs_.load_async(row.id);
     if (!loaded) co_return std::move(loaded).err();
     add_questions(out, **loaded);
   }
   co_return oldest_first(std::move(out));
 }
 
-asio::awaitable<result<void>> engine::resume(std::string dialog_id) {
-  auto loaded = co_await load_async(dialog_id);
-  if (!loaded) co_return std::move(loaded).err();
-  auto& dialog = **loaded;
-  {
-    auto guard = co_await dialog.lock().acquire();
-    // Only a dialog whose drive ended before its work was done: driving an idle one again would
-    // repeat its last answer and that answer's tool effects (resume_check.hpp).
-    if (auto reason = resume_reason_of(dialog); !reason) co_return std::move(reason).err();
-    if (auto staged = stage(dialog, events::drive_resumed{}); !staged) {
-      co_return std::move(staged).err();
-    }
-    if (auto committed = co_await commit(dialog); !committed) co_return std::move(committed).err();
-  }
-  schedule_drive(dialog);
-  co_return ok();
-}
-
-asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_id, std::string reason) {
-  auto loaded = co_await load_async(dialog_id);
+asio::awaitable<result<void>> human_questions::declare_subdialog_dead(std::string dialog_id, std::string reason) {
+  auto loaded = co_await dialogs_.load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
   auto& sub = **loaded;
   if (!sub.is_sub()) {
@@ -144,20 +125,14 @@ asio::awaitable<result<void>> engine::declare_subdialog_dead(std::string dialog_
   if (sub.row().dead) co_return make_error(errc::conflict, "subdialog " + dialog_id + " is already dead");
   if (auto* generation = sub.generation()) generation->stop("declared dead");
   auto guard = co_await sub.lock().acquire();
-  co_await router_.prefetch_for_dead(sub, reads_);
+  co_await router_.prefetch_for_dead(sub, dialogs_.reads());
   if (reason.empty()) reason = "declared dead by a human";
   round_effects fx;
-  if (auto staged = stage(sub, events::declared_dead{reason}); !staged) {
+  if (auto staged = dialogs_.stage(sub, events::declared_dead{reason}); !staged) {
     co_return std::move(staged).err();
   }
   if (auto routed = router_.forget_dead_subdialog(sub, reason, fx); !routed) co_return std::move(routed).err();
-  co_return co_await commit_round(sub, fx, durability::before_going_on);
-}
-
-result<std::vector<registry_entry>> engine::registry(std::string_view root_id) { return router_.registry(root_id); }
-
-asio::awaitable<result<std::vector<registry_entry>>> engine::registry_async(std::string root_id) {
-  co_return co_await router_.load_registry(std::move(root_id), reads_);
+  co_return co_await drives_.commit_round(sub, fx, drive_loop::durability::before_going_on);
 }
 
 }  // namespace parley::engine

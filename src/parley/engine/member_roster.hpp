@@ -1,0 +1,84 @@
+// The team's members as the engine runs them: each member's provider, the tools it may call (its
+// own and the dialog tools of its place) and its memory folders, checked once when the engine is
+// created. It answers what a model call of a dialog sends (request_for) and which provider takes
+// work beside the dialogs (the records' analyst, a captioner describing an upload).
+//
+// Owns the providers, the tool registry and the dialog tools' specs of this team; reads the team
+// (owned by the engine) and never the store. Runs on the engine's executor.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parley/config/team.hpp"
+#include "parley/core/result.hpp"
+#include "parley/engine/context_builder.hpp"
+#include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/taskdoc.hpp"
+#include "parley/llm/provider.hpp"
+#include "parley/tools/tool.hpp"
+
+namespace parley::engine {
+
+using provider_map = std::map<std::string, std::shared_ptr<llm::provider>, std::less<>>;
+
+struct member_setup {
+  const config::member_config* config = nullptr;
+  const config::model_info* model = nullptr;  // declared context window and prices, if any
+  llm::provider* provider = nullptr;
+  std::vector<tools::tool*> tools;
+  std::vector<llm::tool_spec> tool_specs;   // its own tools
+  std::vector<std::string> withheld_tools;  // asked for, but withheld by shell_specialists
+  llm::tool_list root_tool_specs;           // its own tools and the dialog tools of a root
+  llm::tool_list sub_tool_specs;            // ... of a subdialog
+  memory_folders memories;
+  // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
+  bool offers_dialog_tool(std::string_view name) const;
+};
+
+class member_roster {
+ public:
+  // Keeps a reference to `team`, which outlives the roster (the engine owns both). Call prepare
+  // before anything else: it checks that every member's provider and tools exist.
+  member_roster(const config::team_config& team, provider_map providers, tools::tool_registry tools)
+      : team_(team), providers_(std::move(providers)), tools_(std::move(tools)) {}
+  member_roster(const member_roster&) = delete;  // members point into the registry and the team
+  member_roster& operator=(const member_roster&) = delete;
+  result<void> prepare();
+
+  // The member, or null when the team has none of that id.
+  const member_setup* find(std::string_view member_id) const;
+  // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
+  const llm::tool_spec* dialog_spec(std::string_view name) const;
+  llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
+  // The provider a member's model calls go to, or nullptr: for work beside the dialogs (the analyst).
+  llm::provider* provider_of(std::string_view member_id) const;
+  std::string_view provider_kind_of(std::string_view member_id) const;
+
+  // What a model call of `dialog` in `round` sends — system prompt, tools, messages.
+  llm::model_request request_for(const dialog_runtime& dialog, const member_setup& member, std::int64_t round) const;
+  // The same for the dialog's speaking member, built as a drive builds it, without calling the
+  // model: to review what models are told (snapshot tests).
+  result<llm::model_request> model_request_for(const dialog_runtime& dialog, std::int64_t round = 1) const;
+
+  // Where media of image and audio messages are read from (the server's uploads).
+  void set_attachment_reader(attachment_reader reader) { read_attachment_ = std::move(reader); }
+  // media_description.cpp: fills a missing caption/transcription from the team's media members.
+  boost::asio::awaitable<void> describe_attachment(events::attachment& attachment) const;
+
+ private:
+  const config::team_config& team_;
+  provider_map providers_;
+  tools::tool_registry tools_;
+  std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
+  std::map<std::string, member_setup, std::less<>> members_;
+  attachment_reader read_attachment_;
+};
+
+}  // namespace parley::engine
