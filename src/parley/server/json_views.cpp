@@ -81,9 +81,9 @@ boost::json::object message_json(const message_row& message) {
 }
 
 void add_resume_state(boost::json::object& summary, const engine::dialog_runtime& dialog) {
-  const auto reason = drive_control::resume_reason_of(dialog);
+  const auto reason = engine::resume_reason_of(dialog);
   summary["resumable"] = reason.has_value();
-  summary["resumeReason"] = reason ? boost::json::value(drive_control::resume_reason_name(*reason)) : nullptr;
+  summary["resumeReason"] = reason ? boost::json::value(engine::resume_reason_name(*reason)) : nullptr;
 }
 
 }  // namespace parley::server

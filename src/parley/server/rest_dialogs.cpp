@@ -190,7 +190,7 @@ boost::asio::awaitable<std::optional<rest_response>> answer_of_retried_create(se
                                                                               const boost::json::object& attachment) {
   if (!input.msg_id_from_client) co_return std::nullopt;
   const engine::sent_input sent{.msg_id = input.msg_id, .from = request.who->id, .content = input.content};
-  auto earlier = co_await context.engine.dialog_of_retry(sent);
+  auto earlier = co_await context.engine.inputs().dialog_of_retry(sent);
   if (!earlier) co_return error_response(earlier.err());
   if (!*earlier) co_return std::nullopt;
   auto row = co_await read_dialog(context, request, **earlier);
