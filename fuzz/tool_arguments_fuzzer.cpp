@@ -7,10 +7,14 @@
 //    none unknown where the schema says so, top-level properties of the declared types; a tree
 //    the log can hold; validating it again, or parsing its serialization, accepts the same object
 //    (doubles within a few ULP: Boost.JSON 1.81's parser is not correctly rounded).
+//  - A dialog tool's typed decoder (engine/dialog_tool_args.hpp) reads every object the schema
+//    accepted (so its errors can only be the schema's), and refuses any other object with
+//    invalid_argument naming the field.
 #include <boost/json/serialize.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,7 @@
 #include "parley/core/json_read.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/dialog_tool_args.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/tools/json_schema.hpp"
 
@@ -81,6 +86,24 @@ void check_against_schema(const json::object& args, const json::object& schema, 
   }
 }
 
+// The dialog tool's typed decoder on `args`: ok (nullopt) or its error; nullopt also for a tool
+// without one.
+std::optional<error> typed_decode(std::string_view tool, const json::object& args) {
+  namespace dt = engine::dialog_tool;
+  auto failed = [](const auto& read) { return read ? std::nullopt : std::optional<error>(read.err()); };
+  if (tool == dt::tellask || tool == dt::tellask_sessionless || tool == dt::tellask_back ||
+      tool == dt::fresh_boots_reasoning || tool == dt::ask_human) {
+    return failed(engine::read_teammate_call_args(tool, args));
+  }
+  if (tool == dt::self_reflect) return failed(engine::read_self_reflect_args(args));
+  if (tool == dt::add_reminder || tool == dt::update_reminder || tool == dt::delete_reminder) {
+    return failed(engine::read_reminder_args(tool, args));
+  }
+  if (tool == dt::change_mind) return failed(engine::read_change_mind_args(args));
+  if (tool == dt::clear_mind) return failed(engine::read_clear_mind_args(args));
+  return std::nullopt;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -100,6 +123,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool blank = text.find_first_not_of(" \t\r\n") == std::string_view::npos;
   boost::system::error_code ec;
   const json::value as_json = blank ? json::value(json::object{}) : read_json(text, ec);
+  if (!ec && as_json.is_object()) {
+    if (auto problem = typed_decode(spec->name, as_json.get_object())) {
+      FUZZ_CHECK(!parsed, spec->name + ": the typed decoder refused what the schema accepted: " + problem->message);
+      FUZZ_CHECK(problem->code == errc::invalid_argument && problem->message.starts_with("field '"),
+                 spec->name + ": a decoder error that names no field: " + problem->message);
+    }
+  }
   if (!parsed) {
     FUZZ_CHECK(parsed.err().code == errc::invalid_argument,
                spec->name + ": refused with a code other than invalid_argument: " + parsed.err().message);

@@ -4,7 +4,8 @@
 //  - Accepted: a client packet type whose fields match the protocol table; the tree writes and
 //    reads back as is; every packet but hello names a dialog (dialog.selfId, a string), which the
 //    session and run_input read without further checks; ref is msgId or the type; a hello speaks
-//    this protocol; an answer says continuationType "answer".
+//    this protocol; an answer says continuationType "answer"; a subscribe's replay fields read typed
+//    (read_subscribe_request) whenever the table took them.
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -83,6 +84,13 @@ void check_packet(const server::client_packet& packet, std::string_view text) {
     FUZZ_CHECK(packet.type == "subscribe" || packet.type == "unsubscribe", "unexpected type " + packet.type);
     if (const auto* after = packet.fields.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
       FUZZ_CHECK(after->is_int64() || after->is_uint64(), "afterSeq is not an integer");
+    }
+    // The session reads a subscribe's replay fields typed: what the protocol table took must read.
+    if (packet.type == "subscribe") {
+      auto asked = server::read_subscribe_request(packet.fields);
+      FUZZ_CHECK(asked.has_value(), "a subscribe the table took does not read: " + asked.err().message);
+      const auto* after = packet.fields.if_contains("afterSeq");
+      FUZZ_CHECK(asked->after_seq.has_value() == (after != nullptr && !after->is_null()), "afterSeq read wrongly");
     }
   }
 }

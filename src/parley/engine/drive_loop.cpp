@@ -10,7 +10,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/ids.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
@@ -67,8 +67,9 @@ std::string calls_from_text(const dialog_runtime& dialog, std::int64_t genseq, l
   for (auto& call : parsed.calls) {
     // Seed 000's tolerated fallback: a subdialog that addresses its tellasker's agent asks back.
     const auto& assigned = dialog.state().assigned;
-    if (call.name == dialog_tool::tellask_sessionless && assigned &&
-        json_string_or(call.arguments, "targetAgentId") == assigned->caller_member_id) {
+    json_fields text_call(call.arguments);
+    const auto target = text_call.optional_string("targetAgentId");  // a text Tellask always names one
+    if (call.name == dialog_tool::tellask_sessionless && assigned && target == assigned->caller_member_id) {
       call.name = std::string(dialog_tool::tellask_back);
       call.arguments.erase("targetAgentId");
     }
@@ -91,9 +92,12 @@ std::string memory_written_by(const llm::tool_call& call, bool ok) {
   boost::system::error_code ec;
   const auto args = read_json(call.arguments, ec);
   if (ec || !args.is_object()) return {};
-  const auto& obj = args.get_object();
-  if (json_string_or(obj, "path").rfind(kMemoryFolder, 0) != 0) return {};
-  return json_string_or(obj, call.name == "write_file" ? "content" : "new_text");
+  // The arguments the tool took, so they passed its schema: both fields are required there.
+  json_fields in(args.get_object());
+  const std::string path = in.string("path");
+  std::string written = in.string(call.name == "write_file" ? "content" : "new_text");
+  if (!in.ok() || path.rfind(kMemoryFolder, 0) != 0) return {};
+  return written;
 }
 
 // A tool's text comes from files, file names and programs, which need not be UTF-8; the log and

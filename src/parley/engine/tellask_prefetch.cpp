@@ -8,6 +8,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/json_read.hpp"
+#include "parley/engine/dialog_tool_args.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/tellask_router.hpp"
 
@@ -39,8 +40,9 @@ asio::awaitable<void> tellask_router::prefetch_for_call(const dialog_runtime& ca
   boost::system::error_code ec;
   const auto args = read_json(call.arguments.empty() ? std::string_view("{}") : call.arguments, ec);
   if (ec || !args.is_object()) co_return;  // the routing refuses it, reading nothing
-  const std::string key =
-      json_string_or(args.get_object(), "targetAgentId") + "!" + json_string_or(args.get_object(), "sessionSlug");
+  const auto decoded = read_teammate_call_args(call.name, args.get_object());
+  if (!decoded) co_return;  // the routing refuses it, naming the field
+  const std::string key = decoded->target_agent_id + "!" + decoded->session_slug;
   const std::string root_id = caller.row().root_id;
   auto hierarchy = co_await dialogs_.tree_async(root_id, reads);
   if (!hierarchy) co_return;

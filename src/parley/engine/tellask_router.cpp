@@ -16,6 +16,7 @@
 #include "parley/core/text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/dialog_title.hpp"
+#include "parley/engine/dialog_tool_args.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/prompts.hpp"
 
@@ -34,8 +35,9 @@ bool valid_slug(std::string_view slug) {
 // stays Type B: the flowchart starts from tellaskSessionless.
 bool aims_at_tellasker(const dialog_runtime& dialog, std::string_view call, const boost::json::object& args) {
   const auto& assigned = dialog.state().assigned;
-  return call == dialog_tool::tellask_sessionless && dialog.is_sub() && assigned &&
-         json_string_or(args, "targetAgentId") == assigned->caller_member_id;
+  if (call != dialog_tool::tellask_sessionless || !dialog.is_sub() || !assigned) return false;
+  const auto decoded = read_teammate_call_args(call, args);
+  return decoded && decoded->target_agent_id == assigned->caller_member_id;
 }
 
 std::string first_line(std::string_view text) {
@@ -72,7 +74,9 @@ result<tool_reply> tellask_router::call_tellasker(dialog_runtime& sub, const llm
     return refuse("your tellasker (dialog " + assigned->caller_id + ") is gone; finish with what you have");
   }
   auto& tellasker = **loaded;
-  const std::string content = with_marker(kTellaskBackMarker, json_string_or(args, "tellaskContent"));
+  auto decoded = read_teammate_call_args(call.name, args);
+  if (!decoded) return refuse(decoded.err().message);
+  const std::string content = with_marker(kTellaskBackMarker, decoded->tellask_content);
   // The question is the reply to the tellasker's waiting call (seed 001: the subdialog's response
   // with the 【tellaskBack】 marker); its answer comes back as this call's result.
   std::string waiting_call;
@@ -99,8 +103,10 @@ result<tool_reply> tellask_router::call_tellasker(dialog_runtime& sub, const llm
 
 result<tool_reply> tellask_router::call_registered_session(dialog_runtime& caller, const llm::tool_call& call,
                                                            const boost::json::object& args, round_effects& fx) {
-  const teammate_call tellask{call.id, events::call_kind::tellask, json_string_or(args, "targetAgentId"),
-                              json_string_or(args, "sessionSlug"), json_string_or(args, "tellaskContent")};
+  auto decoded = read_teammate_call_args(call.name, args);
+  if (!decoded) return refuse(decoded.err().message);
+  const teammate_call tellask{call.id, events::call_kind::tellask, decoded->target_agent_id, decoded->session_slug,
+                              decoded->tellask_content};
   if (auto refused = refusal_of_teammate_call(caller, tellask.target, &tellask.slug)) return std::move(*refused);
   // Seed 001 Type B: "1. Check registry for existing subdialog with key agentId!sessionSlug;
   // 2. If exists: Resume the registered subdialog; 3. If not exists: Create NEW subdialog AND
@@ -130,11 +136,10 @@ result<tool_reply> tellask_router::call_registered_session(dialog_runtime& calle
 
 result<tool_reply> tellask_router::call_sessionless(dialog_runtime& caller, const llm::tool_call& call,
                                                     const boost::json::object& args, round_effects& fx) {
-  const teammate_call tellask{call.id,
-                              events::call_kind::tellask_sessionless,
-                              json_string_or(args, "targetAgentId"),
-                              {},
-                              json_string_or(args, "tellaskContent")};
+  auto decoded = read_teammate_call_args(call.name, args);
+  if (!decoded) return refuse(decoded.err().message);
+  const teammate_call tellask{
+      call.id, events::call_kind::tellask_sessionless, decoded->target_agent_id, {}, decoded->tellask_content};
   if (auto refused = refusal_of_teammate_call(caller, tellask.target, nullptr)) return std::move(*refused);
   // Seed 001 Type C: "No registry lookup - always creates a new subdialog; Not registered".
   auto made = create_subdialog(caller, tellask.target, tellask.kind, tellask.slug, title_from_message(tellask.content));
@@ -148,11 +153,10 @@ result<tool_reply> tellask_router::call_fresh_boots(dialog_runtime& caller, cons
                                                     const boost::json::object& args, round_effects& fx) {
   // Seed 001: "freshBootsReasoning targets the current dialog's agentId and creates a new ephemeral
   // subdialog routed to the same agentId", tool-less (engine::tools_for gives it none).
-  const teammate_call tellask{call.id,
-                              events::call_kind::fresh_boots_reasoning,
-                              caller.speaking_member(),
-                              {},
-                              json_string_or(args, "tellaskContent")};
+  auto decoded = read_teammate_call_args(call.name, args);
+  if (!decoded) return refuse(decoded.err().message);
+  const teammate_call tellask{
+      call.id, events::call_kind::fresh_boots_reasoning, caller.speaking_member(), {}, decoded->tellask_content};
   if (auto refused = refusal_of_teammate_call(caller, tellask.target, nullptr)) return std::move(*refused);
   auto made = create_subdialog(caller, tellask.target, tellask.kind, tellask.slug, title_from_message(tellask.content));
   if (!made) return std::move(made).err();
@@ -165,10 +169,11 @@ result<tool_reply> tellask_router::call_self_reflection(dialog_runtime& caller, 
                                                         const boost::json::object& args, round_effects& fx) {
   // Seed 002's self-reflection, opened like an FBR: a new subdialog of the caller's own member,
   // recorded as a self-reflection session (the records reducer reads its reflection spec).
-  const teammate_call tellask{
-      call.id, events::call_kind::self_reflect, caller.speaking_member(), {}, json_string_or(args, "goal")};
+  auto decoded = read_self_reflect_args(args);
+  if (!decoded) return refuse(decoded.err().message);
+  const teammate_call tellask{call.id, events::call_kind::self_reflect, caller.speaking_member(), {}, decoded->goal};
   if (auto refused = refusal_of_teammate_call(caller, tellask.target, nullptr)) return std::move(*refused);
-  const std::string mood = json_string_or(args, "moodState");
+  const std::string& mood = decoded->mood_state;
   auto made = create_subdialog(caller, tellask.target, tellask.kind, tellask.slug, title_from_message(tellask.content),
                                events::reflection_spec{"task_reflection", tellask.content, mood});
   if (!made) return std::move(made).err();
@@ -179,7 +184,9 @@ result<tool_reply> tellask_router::ask_human(dialog_runtime& dialog, const llm::
                                              const boost::json::object& args) {
   // Seed 001 Q4H: "append HumanQuestion entry to q4h.yaml (index); questions_count_update; dialog
   // becomes non-driveable until answered" — the index is the dialog's state, derived from this event.
-  const std::string content = json_string_or(args, "tellaskContent");
+  auto decoded = read_teammate_call_args(call.name, args);
+  if (!decoded) return refuse(decoded.err().message);
+  const std::string& content = decoded->tellask_content;
   const auto previous = static_cast<std::int64_t>(dialog.state().questions.size());
   PARLEY_TRY(stage(dialog, events::question_asked{dialog.row().course, dialog.row().last_genseq, call.id, new_uuid(),
                                                   first_line(content), content, format_iso8601_ms(now_ms())}));

@@ -3,6 +3,7 @@
 
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
+#include "parley/engine/dialog_tool_args.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/diligence.hpp"
 #include "parley/engine/prompts.hpp"
@@ -18,13 +19,15 @@ tool_reply answer(bool ok, std::string text) { return tools::tool_outcome{ok, st
 
 result<tool_reply> working_memory::edit_reminders(dialog_runtime& dialog, const llm::tool_call& call,
                                                   const boost::json::object& args) {
-  const std::string content = json_string_or(args, "content");
+  auto decoded = read_reminder_args(call.name, args);
+  if (!decoded) return answer(false, decoded.err().message);
+  const std::string& content = decoded->content;
   if (call.name == dialog_tool::add_reminder) {
     PARLEY_TRY(dialogs_.stage(dialog, events::reminder_added{content}));
     return answer(true, "reminder " + std::to_string(dialog.state().reminders.size()) + " added");
   }
   const auto count = static_cast<std::int64_t>(dialog.state().reminders.size());
-  const std::int64_t number = json_int_or(args, "reminder_no", 0);
+  const std::int64_t number = decoded->reminder_no;
   if (number < 1 || number > count) {
     return answer(false, "reminder_no " + std::to_string(number) + " does not exist; this dialog has " +
                              std::to_string(count) + " reminder(s), numbered from 1");
@@ -40,9 +43,10 @@ result<tool_reply> working_memory::edit_reminders(dialog_runtime& dialog, const 
 result<tool_reply> working_memory::change_mind(dialog_runtime& dialog, const boost::json::object& args) {
   const auto& path = dialog.row().task_doc_path;
   if (path.empty()) return answer(false, "this dialog has no Taskdoc (it was created without taskDocPath)");
-  const std::string selector = json_string_or(args, "selector");
-  auto changed = write_taskdoc_section(team_.workspace, path, selector, json_string_or(args, "content"),
-                                       json_string_or(args, "expectedHash"));
+  auto decoded = read_change_mind_args(args);
+  if (!decoded) return answer(false, decoded.err().message);
+  const std::string& selector = decoded->selector;
+  auto changed = write_taskdoc_section(team_.workspace, path, selector, decoded->content, decoded->expected_hash);
   if (!changed) return answer(false, changed.err().message);
   // write_taskdoc_section took only a known section.
   const auto section = events::from_wire<events::taskdoc_section>(selector).value_or(events::taskdoc_section::goals);
@@ -59,7 +63,9 @@ result<void> working_memory::start_new_course(dialog_runtime& dialog, const llm:
   };
   if (!args) return result_of_call(false, "invalid arguments for clear_mind: " + args.err().message);
   const auto previous_questions = static_cast<std::int64_t>(dialog.state().questions.size());
-  if (const auto reminder = json_string_or(*args, "reminder_content"); !reminder.empty()) {
+  auto decoded = read_clear_mind_args(*args);
+  if (!decoded) return result_of_call(false, "invalid arguments for clear_mind: " + decoded.err().message);
+  if (const auto& reminder = decoded->reminder_content; !reminder.empty()) {
     PARLEY_TRY(dialogs_.stage(dialog, events::reminder_added{reminder}));
   }
   const std::int64_t next = dialog.row().course + 1;

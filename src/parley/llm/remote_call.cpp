@@ -10,7 +10,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/http/url.hpp"
 
@@ -30,9 +30,11 @@ std::string server_message(std::string_view body) {
     if (const auto* err = answer.if_contains("error")) {
       if (err->is_string()) return std::string(err->get_string());
       if (const auto* detail = err->if_object()) {
-        const std::string message = json_string_or(*detail, "message");
-        const std::string type = json_string_or(*detail, "type");
-        if (!message.empty()) return type.empty() ? message : type + ": " + message;
+        // The documented {message, type?}; a body that is not (a number for message ...) is quoted below.
+        json_fields in(*detail, "error");
+        const std::string message = in.optional_string("message").value_or("");
+        const std::string type = in.optional_string("type").value_or("");
+        if (in.ok() && !message.empty()) return type.empty() ? message : type + ": " + message;
       }
     }
     for (const char* key : {"message", "detail"}) {

@@ -3,16 +3,15 @@
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
 
 namespace parley {
 namespace {
 
-std::string size_note(const boost::json::object& meta) {
-  std::string note = json_string_or(meta, "format");
-  if (const auto kb = json_int_or(meta, "size_kb"); kb > 0)
-    note += (note.empty() ? "" : ", ") + std::to_string(kb) + " KB";
+std::string size_note(const media_meta& meta) {
+  std::string note = meta.format;
+  if (meta.size_kb > 0) note += (note.empty() ? "" : ", ") + std::to_string(meta.size_kb) + " KB";
   return note.empty() ? std::string{} : " (" + note + ")";
 }
 
@@ -46,9 +45,14 @@ std::string tool_output_words(std::string_view content) {
   const auto value = read_json(content, ec);
   if (ec || !value.is_object()) return std::string(content);
   const auto& obj = value.get_object();
+  // The seed's "result" may be any value: an object's fields are listed, anything else is one field.
   const auto* result = obj.if_contains("result");
   const auto& fields = result != nullptr && result->is_object() ? result->get_object() : obj;
-  std::string out = json_string_or(obj, "tool", "tool");
+  json_fields seed_shape(obj);
+  const auto tool = seed_shape.optional_string("tool");
+  // A "tool" that is no name: not the seed's shape, so the object is shown as it was written.
+  if (!seed_shape.ok()) return std::string(content);
+  std::string out = tool.value_or("tool");  // the seed's shape without a name: just "tool"
   out += ":";
   bool first = true;
   for (const auto& [key, field] : fields) {
@@ -78,14 +82,42 @@ std::vector<std::string> strings_of(const boost::json::object& obj, std::initial
 
 }  // namespace
 
-std::string media_words(std::string_view kind, const boost::json::object& meta) {
+result<media_meta> read_media_meta(const boost::json::object& meta) {
+  json_fields in(meta, "content_meta");
+  media_meta out;
+  out.caption = in.optional_string("caption").value_or("");
+  out.transcription = in.optional_string("transcription").value_or("");
+  out.text = in.optional_string("text").value_or("");
+  out.format = in.optional_string("format").value_or("");
+  out.mime = in.optional_string("mime").value_or("");
+  out.size_kb = in.optional_integer("size_kb").value_or(0);
+  PARLEY_TRY(in.status());
+  return out;
+}
+
+namespace {
+
+// The records write routes check content_meta (records_requests.cpp) before it is stored; one that
+// fails here was stored before that check, and its medium is shown as one nothing is known of.
+media_meta media_meta_or_unknown(const boost::json::object& meta) {
+  auto read = read_media_meta(meta);
+  return read ? std::move(*read) : media_meta{};
+}
+
+std::string media_words_of(std::string_view kind, const media_meta& meta) {
   const std::string label = kind == "audio" ? "audio" : "image";
-  const std::string described = json_string_or(meta, kind == "audio" ? "transcription" : "caption");
+  const std::string& described = kind == "audio" ? meta.transcription : meta.caption;
   if (!described.empty()) {
     return kind == "audio" ? "[audio" + size_note(meta) + ", transcribed] " + described
                            : "[image" + size_note(meta) + "] " + described;
   }
   return "[" + label + size_note(meta) + (kind == "audio" ? " without a transcription]" : " without a caption]");
+}
+
+}  // namespace
+
+std::string media_words(std::string_view kind, const boost::json::object& meta) {
+  return media_words_of(kind, media_meta_or_unknown(meta));
 }
 
 context_block parse_multimodal(const multimodal_input& input) {
@@ -95,18 +127,18 @@ context_block parse_multimodal(const multimodal_input& input) {
   block.timestamp = input.created_at;
   const std::string& type = input.content_type;
   if (type == "image" || type == "audio") {
-    block.text_block = media_words(type, input.content_meta);
-    if (const auto words = json_string_or(input.content_meta, "text"); !words.empty()) {
-      block.text_block += "\n" + words;
-    }
+    const media_meta meta = media_meta_or_unknown(input.content_meta);
+    block.text_block = media_words_of(type, meta);
+    if (!meta.text.empty()) block.text_block += "\n" + meta.text;
     block.semantic_tags.push_back(type);
-    if (const auto format = json_string_or(input.content_meta, "format"); !format.empty()) {
-      block.semantic_tags.push_back(format);
-    }
+    if (!meta.format.empty()) block.semantic_tags.push_back(meta.format);
   } else if (type == "tool_output") {
     block.text_block = tool_output_words(input.content);
-    if (const auto name = json_string_or(input.metadata, "name"); !name.empty()) {
-      block.semantic_tags.push_back("tool:" + name);
+    // The engine's tool-result metadata names the tool; a message written through the records API
+    // may carry any metadata, and one without a name (or with another kind of "name") has no tag.
+    json_fields metadata(input.metadata);
+    if (const auto name = metadata.optional_string("name"); name && !name->empty()) {
+      block.semantic_tags.push_back("tool:" + *name);
     }
   } else if (type == "quote_reply") {
     block.text_block =
@@ -116,8 +148,13 @@ context_block parse_multimodal(const multimodal_input& input) {
     // The seed's {"type": "system_instruction", "text": ...}, or plain text.
     boost::system::error_code ec;
     const auto value = read_json(input.content, ec);
-    block.text_block =
-        !ec && value.is_object() ? json_string_or(value.get_object(), "text", input.content) : input.content;
+    block.text_block = input.content;
+    if (!ec && value.is_object()) {
+      json_fields instruction(value.get_object());
+      // Not in the seed's shape (no "text", or one that is not a string): the content as written.
+      if (auto text = instruction.optional_string("text"); text && instruction.ok())
+        block.text_block = std::move(*text);
+    }
     block.semantic_tags.push_back("instruction");
   } else if (type == "markdown") {
     block.text_block = plain_text_of_markdown(input.content);

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/core/result.hpp"
+
 namespace parley {
 
 struct context_block {
@@ -38,6 +40,19 @@ struct multimodal_input {
 };
 
 context_block parse_multimodal(const multimodal_input& input);
+
+// Seed 002's content_meta of an image or audio message, typed. Every field is optional in the seed;
+// an absent one is "" (or 0: the size is not known).
+struct media_meta {
+  std::string caption;
+  std::string transcription;
+  std::string text;
+  std::string format;
+  std::string mime;
+  std::int64_t size_kb = 0;
+};
+// invalid_argument naming the field ("field 'content_meta.caption': expected a string, got a number").
+result<media_meta> read_media_meta(const boost::json::object& meta);
 
 // The words that stand for an image or a recording: its caption or transcription, else what is
 // known of it ("[image (png, 12 KB) without a caption]"). `kind` is image or audio.

@@ -1,6 +1,6 @@
 #include "parley/model/records_write_rules.hpp"
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 
 namespace parley::records_rules {
 
@@ -18,8 +18,9 @@ std::string seed_turn_status(const record_turn& turn) {
   // metadata; every other closed turn is responded or unresponded.
   auto metadata = parse_json(turn.metadata);
   if (metadata && metadata->is_object()) {
-    const auto outcome = json_string_or(metadata->get_object(), "outcome");
-    if (!outcome.empty()) return outcome;
+    // The close route writes the request's outcome (a checked string) here; other metadata has none.
+    json_fields fields(metadata->get_object(), "metadata");
+    if (auto outcome = fields.optional_string("outcome"); outcome && !outcome->empty()) return std::move(*outcome);
   }
   return turn.status;
 }

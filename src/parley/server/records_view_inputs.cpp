@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 
 namespace parley::server {
 
@@ -10,8 +11,10 @@ context_block block_of(records_query& records, const record_message& m) {
   multimodal_input input{m.id, m.sender_role, m.content_type, m.content, {}, {}, m.created_at, {}, {}};
   if (auto meta = parse_json(m.content_meta); meta && meta->is_object()) input.content_meta = meta->get_object();
   if (auto meta = parse_json(m.metadata); meta && meta->is_object()) input.metadata = meta->get_object();
-  if (const auto quoted_id = json_string_or(input.metadata, "reply_to"); !quoted_id.empty()) {
-    if (auto quoted = records.message(quoted_id); quoted && *quoted) {
+  // The write route stores the request's reply_to (a checked string) here; other metadata quotes nothing.
+  json_fields metadata(input.metadata, "metadata");
+  if (const auto quoted_id = metadata.optional_string("reply_to"); quoted_id && !quoted_id->empty()) {
+    if (auto quoted = records.message(*quoted_id); quoted && *quoted) {
       input.quoted_text = (*quoted)->content;
       input.quoted_role = (*quoted)->sender_role;
     }

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/time.hpp"
 #include "parley/server/records_json.hpp"
 
@@ -34,10 +34,62 @@ struct tool_loop {
 json::object* find_call(json::array& rounds, const std::string& call_id) {
   for (auto& round : rounds) {
     for (auto& call : round.as_object()["tool_calls"].as_array()) {
-      if (json_string_or(call.as_object(), "call_id") == call_id) return &call.as_object();
+      // The view wrote call_id itself (trace_tool_loop): always a string.
+      if (call.as_object()["call_id"].as_string() == std::string_view(call_id)) return &call.as_object();
     }
   }
   return nullptr;
+}
+
+// What the engine records in a message's metadata about the tool loop (conversation_reducer.cpp):
+// an AI message's genseq, thinking, prompt version and tool calls; a tool result's name, call id
+// and outcome. Absent fields are absent in the engine's metadata for that kind of message.
+struct tool_call_meta {
+  std::string id;
+  std::string name;
+  std::string arguments;
+};
+
+struct tool_loop_meta {
+  std::int64_t genseq = 0;  // absent: a message recorded outside a generation
+  std::string thinking;
+  std::vector<tool_call_meta> tool_calls;
+  std::string name;     // a tool result's tool
+  std::string call_id;  // the call a tool result answers
+  bool ok = true;       // absent on results recorded before failures were marked
+};
+
+result<tool_loop_meta> read_tool_loop_meta(const json::object& meta) {
+  json_fields in(meta, "metadata");
+  tool_loop_meta out;
+  out.genseq = in.optional_integer("genseq").value_or(0);
+  out.thinking = in.optional_string("thinking").value_or("");
+  out.name = in.optional_string("name").value_or("");
+  out.call_id = in.optional_string("callId").value_or("");
+  out.ok = in.optional_boolean("ok").value_or(true);
+  if (const auto* calls = in.optional_array("toolCalls")) {
+    for (std::size_t i = 0; i < calls->size() && in.ok(); ++i) {
+      const std::string where = "toolCalls[" + std::to_string(i) + "]";
+      const auto* call = (*calls)[i].if_object();
+      if (call == nullptr) {
+        in.fail(where, "expected an object, got " + json_kind_with_article((*calls)[i]));
+        break;
+      }
+      auto call_fields = in.nested(*call, where);
+      tool_call_meta typed{call_fields.string("id"), call_fields.string("name"), call_fields.string("arguments")};
+      in.adopt(call_fields);
+      out.tool_calls.push_back(std::move(typed));
+    }
+  }
+  PARLEY_TRY(in.status());
+  return out;
+}
+
+// The engine writes this metadata; a message written through the records API may carry any, and
+// what does not read as the engine's shows in the view as a message without tool-loop details.
+tool_loop_meta tool_loop_meta_of(const json::object& meta) {
+  auto read = read_tool_loop_meta(meta);
+  return read ? std::move(*read) : tool_loop_meta{};
 }
 
 tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
@@ -45,6 +97,7 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
   for (std::size_t position = 0; position < messages.size(); ++position) {
     const auto& m = messages[position];
     const auto meta = metadata_of(m.metadata);
+    const auto loop_meta = tool_loop_meta_of(meta);
     if (m.sender_role == "ai" && m.content_type == "tool_input") {
       // The version the engine logged with the prompt (prompt_logged); null for calls recorded
       // before prompts had versions.
@@ -62,29 +115,25 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
                          {"message_id", m.id}});
       }
       json::array calls;
-      if (const auto* listed = json_array_at(meta, "toolCalls")) {
-        for (const auto& c : *listed) {
-          if (!c.is_object()) continue;
-          const auto& call = c.as_object();
-          calls.push_back(json::object{{"call_id", json_string_or(call, "id")},
-                                       {"tool_used", json_string_or(call, "name")},
-                                       {"arguments", json_string_or(call, "arguments")},
-                                       {"result", nullptr},
-                                       {"ok", nullptr},
-                                       {"result_at", nullptr},
-                                       {"context_position", nullptr}});
-          out.system_actions.push_back(json::object{{"action_type", "tool_call"},
-                                                    {"content", json_string_or(call, "arguments")},
-                                                    {"tool_used", json_string_or(call, "name")},
-                                                    {"notes", "the AI called " + json_string_or(call, "name")},
-                                                    {"at", format_iso8601_ms(m.created_at)},
-                                                    {"message_id", m.id}});
-        }
+      for (const auto& call : loop_meta.tool_calls) {
+        calls.push_back(json::object{{"call_id", call.id},
+                                     {"tool_used", call.name},
+                                     {"arguments", call.arguments},
+                                     {"result", nullptr},
+                                     {"ok", nullptr},
+                                     {"result_at", nullptr},
+                                     {"context_position", nullptr}});
+        out.system_actions.push_back(json::object{{"action_type", "tool_call"},
+                                                  {"content", call.arguments},
+                                                  {"tool_used", call.name},
+                                                  {"notes", "the AI called " + call.name},
+                                                  {"at", format_iso8601_ms(m.created_at)},
+                                                  {"message_id", m.id}});
       }
       out.rounds.push_back(json::object{{"prompt_version", std::move(prompt_version)},
-                                        {"genseq", json_int_or(meta, "genseq", 0)},
+                                        {"genseq", loop_meta.genseq},
                                         {"at", format_iso8601_ms(m.created_at)},
-                                        {"thoughts", json_string_or(meta, "thinking")},
+                                        {"thoughts", loop_meta.thinking},
                                         {"said", m.content},
                                         {"tool_calls", std::move(calls)}});
     } else if (m.sender_role == "system") {
@@ -98,13 +147,13 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
                           {"message_id", m.id},
                           {"context_position", static_cast<std::int64_t>(position)}};
       if (result) {
-        const std::string name = json_string_or(meta, "name");
+        const std::string& name = loop_meta.name;
         action["tool_used"] = name;
         action["tool_result"] = m.content;
         action["notes"] = "result of " + name + " relayed to the AI";
-        if (auto* call = find_call(out.rounds, json_string_or(meta, "callId"))) {
+        if (auto* call = find_call(out.rounds, loop_meta.call_id)) {
           (*call)["result"] = m.content;
-          (*call)["ok"] = json_bool_or(meta, "ok", true);
+          (*call)["ok"] = loop_meta.ok;
           (*call)["result_at"] = format_iso8601_ms(m.created_at);
           (*call)["context_position"] = static_cast<std::int64_t>(position);
         }
@@ -152,7 +201,7 @@ json::value ai_response_of(const std::vector<record_message>& messages, bool use
   // The answer's embedding when the team has an embedder (team.yaml records.embeddings).
   json::value vector = nullptr;
   if (!embedding.empty()) vector = json::array(embedding.begin(), embedding.end());
-  return json::object{{"thoughts", json_string_or(meta, "thinking")},
+  return json::object{{"thoughts", tool_loop_meta_of(meta).thinking},
                       {"final_output", answer->content},
                       {"used_tool_result", used_tools},
                       {"embedding_vector", std::move(vector)},

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/engine/message_analyst.hpp"
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"

@@ -4,8 +4,8 @@
 #include <charconv>
 
 #include "parley/core/ids.hpp"
-#include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/server/json_views.hpp"
 #include "parley/server/store_reads.hpp"
@@ -331,7 +331,11 @@ result<boost::json::object> read_attachment(server_context& context, const rest_
 result<void> share_attachment(server_context& context, const boost::json::object& attachment,
                               const std::string& root_id) {
   if (attachment.empty() || context.uploads == nullptr) return ok();
-  return context.uploads->share_with_root(json_string_or(attachment, "uploadId"), root_id);
+  // read_attachment made this object: uploadId is always a string.
+  json_fields made(attachment, "attachment");
+  const std::string upload_id = made.string("uploadId");
+  PARLEY_TRY(made.status());
+  return context.uploads->share_with_root(upload_id, root_id);
 }
 
 }  // namespace parley::server

@@ -5,6 +5,7 @@
 // start (before a restart) is read from its log folder.
 #include <array>
 
+#include "parley/core/json_fields.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/server_context.hpp"
@@ -104,7 +105,11 @@ handler_result get_tot(server_context& context, const rest_request& request, std
   auto view = co_await context.tot_runs->view(id);
   if (!view) co_return error_response(404, "not_found", "no ToT run '" + id.substr(0, 40) + "'");
   // Whoever may see the run's root may see its tree.
-  auto row = co_await read_dialog(context, request, json_string_or(*view, "rootDialog"));
+  // The run's view (tot_runs) always names its root dialog.
+  json_fields view_fields(*view, "view");
+  const std::string root_dialog = view_fields.string("rootDialog");
+  if (!view_fields.ok()) co_return error_response(make_error(errc::internal, view_fields.message()));
+  auto row = co_await read_dialog(context, request, root_dialog);
   if (!row) co_return error_response(row.err());
   co_return json_response(200, std::move(*view));
 }

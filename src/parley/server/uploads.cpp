@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/time.hpp"
 #include "parley/server/auth.hpp"
 
@@ -58,14 +58,16 @@ result<upload_info> upload_store::find(std::string_view id) const {
   if (!parsed || !parsed->is_object()) {
     return make_error(errc::corrupt, "upload " + std::string(id) + ": its info file is not a JSON object");
   }
-  const auto& doc = parsed->get_object();
+  // Every field is written by save() since uploads exist, so each is required.
+  json_fields in(parsed->get_object(), "upload " + std::string(id));
   upload_info info;
   info.id = std::string(id);
-  info.media = media_kind{json_string_or(doc, "kind"), json_string_or(doc, "format"), json_string_or(doc, "mime")};
-  info.size_bytes = json_int_or(doc, "size");
-  info.owner = json_string_or(doc, "owner");
-  info.created_at_ms = json_int_or(doc, "createdAtMs");
-  info.roots = json_strings_at(doc, "roots");
+  info.media = media_kind{in.string("kind"), in.string("format"), in.string("mime")};
+  info.size_bytes = in.integer("size");
+  info.owner = in.string("owner");
+  info.created_at_ms = in.integer("createdAtMs");
+  info.roots = in.strings("roots");
+  if (!in.ok()) return make_error(errc::corrupt, in.message());
   return info;
 }
 

@@ -222,13 +222,14 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       co_return;
     }
     if (type == "subscribe") {
-      std::optional<std::int64_t> after_seq;
-      if (const auto* after = packet.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
-        after_seq = json_int_or(packet, "afterSeq");
+      auto asked = read_subscribe_request(packet);
+      if (!asked) {
+        send_error("bad_field", asked.err().message, ref);
+        co_return;
       }
       // The state packets the subscriber gets next say whether each dialog has children.
       co_await context_.channels.learn_hierarchy(visible->root_id);
-      context_.channels.subscribe(*this, dialog_id, visible->root_id, after_seq, json_string_or(packet, "epoch"));
+      context_.channels.subscribe(*this, dialog_id, visible->root_id, asked->after_seq, asked->epoch);
       co_return;
     }
     // Input runs beside the reader: posting may wait for the dialog's running drive to end.

@@ -1,7 +1,7 @@
 #include "parley/server/ws_decode.hpp"
 
-#include "parley/core/json.hpp"
 #include "parley/core/json_check.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/server/wire_schema.hpp"
 
@@ -31,15 +31,32 @@ std::variant<client_packet, packet_refusal> decode_client_packet(std::string_vie
   std::string ref = msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->as_string()) : type;
   if (auto valid = validate_packet(packet, *spec); !valid) return packet_refusal{"bad_field", valid.err().message, ref};
   std::string dialog_id;
+  json_fields in(packet);
   if (type == "hello") {
-    if (json_int_or(packet, "protocol") != protocol_version) {
+    const std::int64_t protocol = in.integer("protocol");
+    if (!in.ok()) return packet_refusal{"bad_field", in.message(), ref};
+    if (protocol != protocol_version) {
       return packet_refusal{"bad_field", "protocol: this server speaks protocol " + std::to_string(protocol_version),
                             ref};
     }
   } else {
-    dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+    if (const auto* dialog = in.object("dialog")) {
+      auto dialog_fields = in.nested(*dialog, "dialog");
+      dialog_id = dialog_fields.string("selfId");
+      in.adopt(dialog_fields);
+    }
+    if (!in.ok()) return packet_refusal{"bad_field", in.message(), ref};
   }
   return client_packet{std::move(type), std::move(ref), std::move(dialog_id), std::move(packet)};
+}
+
+result<subscribe_request> read_subscribe_request(const boost::json::object& packet) {
+  json_fields in(packet);
+  subscribe_request out;
+  out.after_seq = in.optional_integer("afterSeq");
+  out.epoch = in.optional_string("epoch").value_or("");
+  PARLEY_TRY(in.status());
+  return out;
 }
 
 }  // namespace parley::server

@@ -7,9 +7,13 @@
 #include <boost/json/object.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+
+#include "parley/core/result.hpp"
 
 namespace parley::server {
 
@@ -28,5 +32,13 @@ struct packet_refusal {
 
 // A hello must speak this server's protocol; it is refused here otherwise.
 std::variant<client_packet, packet_refusal> decode_client_packet(std::string_view text, std::size_t max_bytes);
+
+// What a subscribe packet asks beyond its dialog (docs/protocol-v1.json: both optional).
+struct subscribe_request {
+  std::optional<std::int64_t> after_seq;  // absent or null: no replay, only what comes next
+  std::string epoch;                      // absent: the client has seen no epoch yet
+};
+// invalid_argument naming the field when one is of the wrong type.
+result<subscribe_request> read_subscribe_request(const boost::json::object& packet);
 
 }  // namespace parley::server

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/server/flow_host.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/request_reader.hpp"
@@ -139,7 +139,16 @@ result<void> refuse_flow_dialog(server_context& context, const dialog_row& row) 
 
 boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
                                                boost::json::object packet) {
-  const std::string dialog_id = json_string_or(*json_object_at(packet, "dialog"), "selfId");
+  // decode_client_packet read dialog.selfId strictly before the packet came here.
+  json_fields in(packet);
+  const auto* dialog = in.object("dialog");
+  std::string dialog_id;
+  if (dialog != nullptr) {
+    auto dialog_fields = in.nested(*dialog, "dialog");
+    dialog_id = dialog_fields.string("selfId");
+    in.adopt(dialog_fields);
+  }
+  if (!in.ok()) co_return make_error(errc::invalid_argument, in.message());
   auto row = co_await check_dialog(context, who, dialog_id);
   if (!row) co_return std::move(row).err();
   if (type != "interrupt") PARLEY_CO_TRY(refuse_flow_dialog(context, *row));

@@ -21,7 +21,7 @@
 #include <chrono>
 #include <map>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/tools/process_runner.hpp"
 #include "parley/tools/shell_command.hpp"
@@ -208,7 +208,11 @@ class start_tool final : public tool {
   }
   const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
-    const std::string command = json_string_or(args, "command");
+    json_fields in(args);
+    const std::string command = in.string("command");
+    const std::string cwd_shown = in.optional_string("cwd").value_or(".");  // the schema's default: the workspace
+    const std::int64_t max_seconds = in.optional_integer("max_seconds").value_or(kDefaultLifetime);
+    if (!in.ok()) co_return detail::failed(in.message());
     if (auto why = access::shell_refusal(shell_policy_of(ctx), command); !why.empty())
       co_return detail::failed("refused: " + why);
     if (table_->running_of(ctx.member_id) >= kMaxRunningPerMember) {
@@ -218,7 +222,6 @@ class start_tool final : public tool {
     if (!table_->make_room())
       co_return detail::failed("refused: " + std::to_string(kMaxKept) +
                                " processes are running in the team; stop one first");
-    const std::string cwd_shown = json_string_or(args, "cwd", ".");
     auto cwd = resolve_for(ctx, cwd_shown, file_access::read, access::path_kind::directory);
     if (!cwd) co_return detail::failed("cwd: " + cwd.err().message);
     std::error_code ec;
@@ -230,8 +233,7 @@ class start_tool final : public tool {
     if (!spawned) co_return detail::failed(spawned.err().message);
     auto entry = table_->add(ctx.member_id, command, spawned->pid);
     auto executor = co_await asio::this_coro::executor;
-    entry->lifetime = std::make_unique<asio::steady_timer>(
-        executor, std::chrono::seconds(json_int_or(args, "max_seconds", kDefaultLifetime)));
+    entry->lifetime = std::make_unique<asio::steady_timer>(executor, std::chrono::seconds(max_seconds));
     entry->lifetime->async_wait([weak = std::weak_ptr<process_entry>(entry)](boost::system::error_code waited) {
       auto alive = weak.lock();
       if (waited || !alive || !alive->running) return;
@@ -286,11 +288,15 @@ class read_tool final : public tool {
   }
   const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
-    auto entry = table_->find(json_string_or(args, "id"), ctx.member_id);
+    json_fields in(args);
+    const std::string id = in.string("id");
+    const std::int64_t max_bytes = in.optional_integer("max_bytes").value_or(kDefaultReadBytes);  // schema default
+    if (!in.ok()) co_return detail::failed(in.message());
+    auto entry = table_->find(id, ctx.member_id);
     if (!entry) co_return detail::failed(entry.err().message);
     auto& process = **entry;
-    const auto max_bytes = static_cast<std::size_t>(json_int_or(args, "max_bytes", kDefaultReadBytes));
-    co_return tool_outcome{true, process.id + " " + process.status() + "\n" + take_output(process, max_bytes)};
+    co_return tool_outcome{
+        true, process.id + " " + process.status() + "\n" + take_output(process, static_cast<std::size_t>(max_bytes))};
   }
 
  private:
@@ -306,7 +312,10 @@ class stop_tool final : public tool {
   }
   const tool_spec& spec() const override { return spec_; }
   asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
-    auto entry = table_->find(json_string_or(args, "id"), ctx.member_id);
+    json_fields in(args);
+    const std::string id = in.string("id");
+    if (!in.ok()) co_return detail::failed(in.message());
+    auto entry = table_->find(id, ctx.member_id);
     if (!entry) co_return detail::failed(entry.err().message);
     auto& process = **entry;
     if (!process.running) co_return tool_outcome{true, process.id + " had already " + process.status()};

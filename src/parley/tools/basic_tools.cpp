@@ -2,7 +2,7 @@
 
 #include <boost/json/array.hpp>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/text.hpp"
 #include "parley/tools/expression.hpp"
 #include "parley/tools/function_tool.hpp"
@@ -25,7 +25,9 @@ tool_spec calculate_spec() {
 }
 
 tool_outcome calculate(const boost::json::object& args, const tool_context& /*ctx*/) {
-  const std::string expression = json_string_or(args, "expression");
+  json_fields in(args);
+  const std::string expression = in.string("expression");
+  if (!in.ok()) return tool_outcome{false, in.message()};
   auto value = evaluate_expression(expression);
   if (!value) return tool_outcome{false, "cannot evaluate '" + expression + "': " + value.err().message};
   return tool_outcome{true, format_number(*value)};

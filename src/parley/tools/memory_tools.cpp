@@ -3,7 +3,7 @@
 #include <boost/json/array.hpp>
 
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
@@ -46,8 +46,10 @@ const char* scope_name(scope where) { return where == scope::team ? "team memory
 
 tool_outcome write_entry(const boost::json::object& args, const tool_context& ctx, scope where, bool must_exist) {
   if (where == scope::personal && ctx.member_id.empty()) return detail::failed("personal memory needs a member");
-  const std::string name = json_string_or(args, "path");
-  const std::string content = json_string_or(args, "content");
+  json_fields in(args);
+  const std::string name = in.string("path");
+  const std::string content = in.string("content");
+  if (!in.ok()) return detail::failed(in.message());
   auto relative = entry_path(name);
   if (!relative) return detail::failed(relative.err().message);
   if (content.size() > kMaxMemoryEntryBytes) {
@@ -72,7 +74,10 @@ tool_outcome write_entry(const boost::json::object& args, const tool_context& ct
 
 tool_outcome drop_entry(const boost::json::object& args, const tool_context& ctx, scope where) {
   if (where == scope::personal && ctx.member_id.empty()) return detail::failed("personal memory needs a member");
-  auto relative = entry_path(json_string_or(args, "path"));
+  json_fields in(args);
+  const std::string name = in.string("path");
+  if (!in.ok()) return detail::failed(in.message());
+  auto relative = entry_path(name);
   if (!relative) return detail::failed(relative.err().message);
   std::error_code ec;
   if (!fs::remove(folder_of(ctx, where) / *relative, ec) || ec) {

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/tools/process_runner.hpp"
@@ -72,18 +72,25 @@ class search_tool final : public tool {
   bool has_effects() const override { return false; }
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
-    const std::string shown = json_string_or(args, "path", ".");
+    json_fields in(args);
+    const std::string pattern = in.string("pattern");
+    const std::string shown = in.optional_string("path").value_or(".");  // the schema's default: the workspace
+    // Absent flags: off, as the schema says; absent context_lines: none; max_results: kDefaultResults.
+    const bool fixed_strings = in.optional_boolean("fixed_strings").value_or(false);
+    const bool ignore_case = in.optional_boolean("ignore_case").value_or(false);
+    const std::int64_t context_lines = in.optional_integer("context_lines").value_or(0);
+    const std::int64_t max_results = in.optional_integer("max_results").value_or(kDefaultResults);
+    const auto globs = in.optional_strings("glob").value_or(std::vector<std::string>{});
+    if (!in.ok()) co_return detail::failed(in.message());
     auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::directory);
     if (!where) co_return detail::failed(where.err().message);
     std::error_code ec;
     if (!fs::exists(where->absolute, ec)) co_return detail::failed(detail::quote_path(shown) + " does not exist");
     process_request request;
     request.argv = {rg_, "--json", "--no-config", "--no-follow"};
-    if (json_bool_or(args, "fixed_strings")) request.argv.emplace_back("--fixed-strings");
-    if (json_bool_or(args, "ignore_case")) request.argv.emplace_back("--ignore-case");
-    if (const auto context = json_int_or(args, "context_lines", 0); context > 0) {
-      request.argv.push_back("--context=" + std::to_string(context));
-    }
+    if (fixed_strings) request.argv.emplace_back("--fixed-strings");
+    if (ignore_case) request.argv.emplace_back("--ignore-case");
+    if (context_lines > 0) request.argv.push_back("--context=" + std::to_string(context_lines));
     // Never searched at all: the reserved places and Parley's data.
     for (const char* reserved : {"!.minds/", "!.dialogs/", "!*.tsk/", "!*.TSK/"})
       request.argv.push_back(std::string("--glob=") + reserved);
@@ -93,20 +100,15 @@ class search_tool final : public tool {
         if (!rel.empty() && *rel.begin() != "..") request.argv.push_back("--glob=!/" + rel.generic_string() + "/");
       }
     }
-    if (const auto* globs = args.if_contains("glob"); globs != nullptr && globs->is_array()) {
-      for (const auto& glob : globs->as_array()) {
-        if (glob.is_string()) request.argv.push_back("--glob=" + std::string(glob.as_string()));
-      }
-    }
-    request.argv.emplace_back("--regexp=" + json_string_or(args, "pattern"));
+    for (const auto& glob : globs) request.argv.push_back("--glob=" + glob);
+    request.argv.emplace_back("--regexp=" + pattern);
     request.argv.emplace_back("--");
     request.argv.emplace_back(where->relative.generic_string());
     request.cwd = where->root;
     request.output_cap = kRgOutputCap;
     auto ran = co_await run_process(std::move(request));
     if (!ran) co_return detail::failed("search_files cannot run ripgrep: " + ran.err().message);
-    co_return render(*ran, ctx, static_cast<std::size_t>(json_int_or(args, "max_results", kDefaultResults)),
-                     json_int_or(args, "context_lines", 0) > 0);
+    co_return render(*ran, ctx, static_cast<std::size_t>(max_results), context_lines > 0);
   }
 
  private:
@@ -141,12 +143,13 @@ class search_tool final : public tool {
       boost::system::error_code ec;
       auto value = read_json(line, ec);
       if (ec || !value.is_object()) continue;
-      const auto& object = value.as_object();
-      const std::string type = json_string_or(object, "type");
-      if (type != "match" && type != "context") continue;
-      const auto* data = object.if_contains("data");
-      if (data == nullptr || !data->is_object()) continue;
-      const auto& fields = data->as_object();
+      // A line of rg's output this reader does not understand is skipped, as one that is not JSON.
+      json_fields message(value.as_object());
+      const std::string type = message.string("type");
+      if (!message.ok() || (type != "match" && type != "context")) continue;
+      const auto* data = message.object("data");
+      if (data == nullptr) continue;
+      const auto& fields = *data;
       std::string path = text_of(fields.if_contains("path"));
       if (path.starts_with("./")) path.erase(0, 2);
       const bool is_match = type == "match";
@@ -156,7 +159,10 @@ class search_tool final : public tool {
       }
       if (is_match) ++matches;
       if (shown >= max_results) continue;
-      const std::int64_t number = json_int_or(fields, "line_number", 0);
+      // rg leaves line_number out when it does not count lines; it always does here (no --no-line-number).
+      json_fields match(fields);
+      const std::int64_t number = match.optional_integer("line_number").value_or(0);
+      if (!match.ok()) continue;
       std::string text = text_of(fields.if_contains("lines"));
       while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
       if (text.size() > kMaxLineBytes) text = utf8_excerpt(text, kMaxLineBytes);

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/background_processes.hpp"
 #include "parley/tools/shell_command.hpp"
 #include "parley/tools/workspace_access.hpp"
@@ -66,20 +66,23 @@ class shell_tool final : public tool {
   bool has_effects() const override { return !read_only_; }
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
-    const std::string command = json_string_or(args, "command");
+    json_fields in(args);
+    const std::string command = in.string("command");
+    const auto cwd_field = in.optional_string("cwd");
+    const auto timeout_field = in.optional_integer("timeout_seconds");
+    if (!in.ok()) co_return detail::failed(in.message());
     const auto& policy = shell_policy_of(ctx);
     if (auto why = read_only_ ? readonly_refusal(command) : std::string{}; !why.empty()) {
       co_return detail::failed("refused: " + why);
     }
     if (auto why = access::shell_refusal(policy, command); !why.empty()) co_return detail::failed("refused: " + why);
-    const std::string cwd_shown = json_string_or(args, "cwd", ".");
+    const std::string cwd_shown = cwd_field.value_or(".");  // the schema's default: the workspace
     auto cwd = resolve_for(ctx, cwd_shown, file_access::read, access::path_kind::directory);
     if (!cwd) co_return detail::failed("cwd: " + cwd.err().message);
     std::error_code ec;
     if (!fs::is_directory(cwd->absolute, ec))
       co_return detail::failed("cwd: " + detail::quote_path(cwd_shown) + " is not a folder");
-    const std::int64_t timeout =
-        std::min(json_int_or(args, "timeout_seconds", policy.timeout_seconds), policy.max_timeout_seconds);
+    const std::int64_t timeout = std::min(timeout_field.value_or(policy.timeout_seconds), policy.max_timeout_seconds);
     auto request = shell_request(ctx, shell_run{command, cwd->absolute, read_only_});
     if (!request) co_return detail::failed(request.err().message);
     request->timeout = std::chrono::seconds(timeout);

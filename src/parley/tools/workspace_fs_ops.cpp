@@ -1,7 +1,7 @@
 // move_path, remove_path and make_dir. A folder moved or removed takes everything inside it, so
 // every entry inside is judged by the member's write rules first (bounded by kMaxTreeEntries) and
 // one entry it may not write refuses the whole operation before anything changes.
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
@@ -45,9 +45,11 @@ bool is_real_directory(const fs::path& path) {
 }  // namespace
 
 tool_outcome move_path(const boost::json::object& args, const tool_context& ctx) {
-  const std::string from_shown = json_string_or(args, "from");
-  const std::string to_shown = json_string_or(args, "to");
-  const bool overwrite = json_bool_or(args, "overwrite", false);
+  json_fields in(args);
+  const std::string from_shown = in.string("from");
+  const std::string to_shown = in.string("to");
+  const bool overwrite = in.optional_boolean("overwrite").value_or(false);  // the schema's default
+  if (!in.ok()) return failed(in.message());
   auto from = resolve_for(ctx, from_shown, file_access::write, access::path_kind::file);
   if (!from) return failed(from.err().message);
   if (from->relative == ".") return failed("the workspace itself cannot be moved");
@@ -79,8 +81,10 @@ tool_outcome move_path(const boost::json::object& args, const tool_context& ctx)
 }
 
 tool_outcome remove_path(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
-  const bool recursive = json_bool_or(args, "recursive", false);
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  const bool recursive = in.optional_boolean("recursive").value_or(false);  // the schema's default
+  if (!in.ok()) return failed(in.message());
   auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::file);
   if (!where) return failed(where.err().message);
   if (where->relative == ".") return failed("the workspace itself cannot be removed");
@@ -111,7 +115,9 @@ tool_outcome remove_path(const boost::json::object& args, const tool_context& ct
 }
 
 tool_outcome make_dir(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  if (!in.ok()) return failed(in.message());
   auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::directory);
   if (!where) return failed(where.err().message);
   std::error_code ec;

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/line_text.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
@@ -99,10 +99,12 @@ tool_outcome read_lines(const tool_context& ctx, const std::string& shown, const
 }
 
 tool_outcome replace_lines(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
-  const std::int64_t start = json_int_or(args, "start_line", 1);
-  const std::int64_t end = json_int_or(args, "end_line", start);
-  const std::string new_text = json_string_or(args, "new_text");
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  const std::int64_t start = in.integer("start_line");
+  const std::int64_t end = in.integer("end_line");
+  const std::string new_text = in.string("new_text");
+  if (!in.ok()) return failed(in.message());
   auto file = open_for_edit(ctx, shown);
   if (!file) return failed(file.err().message);
   auto lines = split_lines(file->text);
@@ -137,11 +139,13 @@ tool_outcome replace_lines(const boost::json::object& args, const tool_context& 
 }
 
 tool_outcome insert_at_anchor(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
-  const std::string anchor = json_string_or(args, "anchor");
-  const std::string text = json_string_or(args, "text");
-  const std::string position = json_string_or(args, "position", "after");
-  const std::int64_t occurrence = json_int_or(args, "occurrence", 0);
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  const std::string anchor = in.string("anchor");
+  const std::string text = in.string("text");
+  const std::string position = in.optional_string("position").value_or("after");  // the schema's default
+  const std::int64_t occurrence = in.optional_integer("occurrence").value_or(0);  // absent: the only match
+  if (!in.ok()) return failed(in.message());
   if (anchor.empty()) return failed("anchor is empty; give text that occurs on the line to insert at");
   if (anchor.find('\n') != std::string::npos) return failed("anchor spans lines; give text from one line");
   auto file = open_for_edit(ctx, shown);

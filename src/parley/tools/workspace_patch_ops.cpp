@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/unified_diff.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
@@ -145,7 +145,9 @@ class patch_plan {
 }  // namespace
 
 tool_outcome apply_patch(const boost::json::object& args, const tool_context& ctx) {
-  const std::string patch = json_string_or(args, "patch");
+  json_fields in(args);
+  const std::string patch = in.string("patch");
+  if (!in.ok()) return failed(in.message());
   auto diffs = parse_unified_diff(patch);
   if (!diffs) return failed("patch not applied (nothing was changed): " + diffs.err().message);
   patch_plan plan(ctx);

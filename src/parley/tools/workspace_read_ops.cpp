@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/image_read.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
@@ -92,7 +92,9 @@ void trim_partial_character(std::string& text) {
 }  // namespace
 
 tool_outcome list_dir(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path", ".");
+  json_fields in(args);
+  const std::string shown = in.optional_string("path").value_or(".");  // the schema's default: the workspace
+  if (!in.ok()) return failed(in.message());
   const auto& rules = rules_of(ctx);
   auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::directory);
   // A folder outside read_dirs may still be listed when it leads towards one (only the entries
@@ -137,11 +139,16 @@ tool_outcome list_dir(const boost::json::object& args, const tool_context& ctx) 
 }
 
 tool_outcome read_file(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  // Absent fields: the schema's defaults (the first line, to the end, kDefaultReadBytes).
+  const auto start_line = in.optional_integer("start_line");
+  const auto end_line = in.optional_integer("end_line");
+  const auto asked_bytes = in.optional_integer("max_bytes").value_or(kDefaultReadBytes);
+  if (!in.ok()) return failed(in.message());
   auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::file);
   if (!where) return failed(where.err().message);
-  const auto max_bytes = static_cast<std::uintmax_t>(
-      std::clamp<std::int64_t>(json_int_or(args, "max_bytes", kDefaultReadBytes), 1, kMaxReadBytes));
+  const auto max_bytes = static_cast<std::uintmax_t>(std::clamp<std::int64_t>(asked_bytes, 1, kMaxReadBytes));
   std::error_code ec;
   const auto type = fs::status(where->absolute, ec).type();
   if (type == fs::file_type::not_found) return failed(quote_path(shown) + " does not exist");
@@ -150,9 +157,8 @@ tool_outcome read_file(const boost::json::object& args, const tool_context& ctx)
   if (auto head = read_file_prefix(where->absolute, 8); head) {
     if (const auto image = sniff_image(head->bytes)) return read_image(ctx, shown, where->absolute, head->size, *image);
   }
-  if (args.contains("start_line") || args.contains("end_line")) {
-    return read_lines(ctx, shown, *where, json_int_or(args, "start_line", 1), json_int_or(args, "end_line", 0),
-                      max_bytes);
+  if (start_line || end_line) {
+    return read_lines(ctx, shown, *where, start_line.value_or(1), end_line.value_or(0), max_bytes);
   }
 
   auto text = read_file_prefix(where->absolute, max_bytes);

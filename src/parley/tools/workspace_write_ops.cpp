@@ -1,7 +1,7 @@
 // write_file and edit_file: both replace the file atomically, so a crash or a concurrent reader
 // never sees half a file.
 #include "parley/core/file_io.hpp"
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
@@ -22,8 +22,10 @@ std::vector<std::size_t> occurrences(std::string_view text, std::string_view nee
 }  // namespace
 
 tool_outcome write_file(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
-  const std::string content = json_string_or(args, "content");
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  const std::string content = in.string("content");
+  if (!in.ok()) return failed(in.message());
   auto where = resolve_for(ctx, shown, file_access::write, access::path_kind::file);
   if (!where) return failed(where.err().message);
   if (where->relative == ".") return failed(quote_path(shown) + " is the workspace itself; name a file");
@@ -46,10 +48,12 @@ tool_outcome write_file(const boost::json::object& args, const tool_context& ctx
 }
 
 tool_outcome edit_file(const boost::json::object& args, const tool_context& ctx) {
-  const std::string shown = json_string_or(args, "path");
-  const std::string old_text = json_string_or(args, "old_text");
-  const std::string new_text = json_string_or(args, "new_text");
-  const std::int64_t occurrence = json_int_or(args, "occurrence", 0);
+  json_fields in(args);
+  const std::string shown = in.string("path");
+  const std::string old_text = in.string("old_text");
+  const std::string new_text = in.string("new_text");
+  const std::int64_t occurrence = in.optional_integer("occurrence").value_or(0);  // absent: the only match
+  if (!in.ok()) return failed(in.message());
   if (old_text.empty()) return failed("old_text is empty; give the exact text to replace");
   auto file = open_for_edit(ctx, shown);
   if (!file) return failed(file.err().message);

@@ -54,16 +54,6 @@ class tree_until_miss final : public search_observer {
   const replay_only_channel& channel_;
 };
 
-std::vector<std::string> strings_of(const json::object& info, std::string_view key) {
-  std::vector<std::string> out;
-  if (const auto* list = info.if_contains(key); list != nullptr && list->is_array()) {
-    for (const auto& item : list->get_array()) {
-      if (item.is_string()) out.emplace_back(item.get_string());
-    }
-  }
-  return out;
-}
-
 // The final_solution the orchestrator logged last, and whether an explorer ever finished.
 struct logged_end {
   std::optional<json::value> final_solution;
@@ -95,9 +85,10 @@ std::map<std::string, std::string> index_run_roots(const fs::path& data_dir) {
     if (!text) continue;
     auto parsed = parse_json(*text);
     if (!parsed || !parsed->is_object()) continue;
-    const auto* info = &parsed->get_object();
-    for (auto& root : strings_of(*info, "root_dialogs")) out[std::move(root)] = task_id;
-    if (const auto root = json_string_or(*info, "root_dialog"); !root.empty()) out[root] = task_id;
+    // A run whose task info does not read is left out of the index, as one that cannot be parsed.
+    auto info = read_task_info_fields(parsed->get_object());
+    if (!info) continue;
+    for (auto& root : info->root_dialogs) out[std::move(root)] = task_id;
   }
   return out;
 }
@@ -116,10 +107,10 @@ boost::asio::awaitable<result<durable_run>> read_durable_run(fs::path data_dir, 
 
   durable_run run;
   run.task_id = task_id;
-  run.root_dialogs = strings_of(*info, "root_dialogs");
-  if (run.root_dialogs.empty() && !json_string_or(*info, "root_dialog").empty())
-    run.root_dialogs.push_back(json_string_or(*info, "root_dialog"));
-  const std::string status = json_string_or(*info, "status");
+  auto fields = read_task_info_fields(*info);
+  if (!fields) co_return std::move(fields).err();
+  run.root_dialogs = std::move(fields->root_dialogs);
+  const std::string& status = fields->status;
   run.status = status == "completed" ? run_status::solved
                : status == "failed"  ? run_status::failed
                                      : run_status::interrupted;

@@ -254,7 +254,9 @@ void explorer::add_candidate(const std::string& parent_id, const thought_candida
     if (const auto merged = seen_keys.find(accepted->state_key); merged != seen_keys.end()) {
       ++merged_;
       auto& same = tree_.nodes.at(merged->second);
-      same.metadata["merged"] = json_int_or(same.metadata, "merged") + 1;
+      // Only this counter writes "merged": null (just inserted) until the first merge, then an integer.
+      auto& count = same.metadata["merged"];
+      count = count.is_int64() ? count.get_int64() + 1 : std::int64_t{1};
       return;
     }
     node.content = accepted->content;

@@ -1,5 +1,6 @@
 #include "parley/tot/logged_channel.hpp"
 
+#include "parley/core/json_fields.hpp"
 #include "parley/tot/protocol_names.hpp"
 
 namespace parley::tot {
@@ -23,13 +24,16 @@ result<recorded_replies> read_recorded_replies(const run_folder& folder) {
   recorded_replies out;
   for (const auto& [name, entries] : *calls) {
     for (const auto& entry : entries) {
-      const auto role = json_string_or(entry.data, "role");
-      const auto request = json_string_or(entry.data, "request");
-      const auto* reply = entry.data.if_contains("reply");
-      const auto* replayed = entry.data.if_contains("replayed");
-      if (role.empty() || reply == nullptr || !reply->is_string()) continue;
-      if (replayed != nullptr && replayed->is_bool() && replayed->get_bool()) continue;
-      out[replay_key(role, request)].emplace_back(reply->get_string());
+      // ask() below writes {role, request, reply, replayed?} for a reply and {role, request, error}
+      // for a failed call; other entries of a call file have none of them.
+      json_fields in(entry.data, "data");
+      const auto role = in.optional_string("role");
+      const auto request = in.optional_string("request").value_or("");
+      const auto reply = in.optional_string("reply");
+      const bool replayed = in.optional_boolean("replayed").value_or(false);  // absent: a reply the model gave
+      if (!in.ok()) return make_error(errc::corrupt, name + ": " + in.message());
+      if (!role || role->empty() || !reply || replayed) continue;
+      out[replay_key(*role, request)].emplace_back(*reply);
     }
   }
   return out;

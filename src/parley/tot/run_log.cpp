@@ -9,6 +9,7 @@
 #include <random>
 
 #include "parley/core/file_text.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/time.hpp"
 #include "parley/tot/protocol_names.hpp"
 
@@ -79,16 +80,35 @@ std::string to_json_line(const log_entry& entry) {
 result<log_entry> read_json_line(std::string_view line) {
   auto value = parse_json(line);
   if (!value || !value->is_object()) return make_error(errc::corrupt, "not a JSON object line");
-  const auto& obj = value->get_object();
+  json_fields in(value->get_object());
   log_entry entry;
-  const auto ts = parse_iso8601_ms(json_string_or(obj, "ts"));
+  const std::string ts_text = in.string("ts");
+  entry.seq = in.integer("seq");
+  entry.level = in.string("level");
+  entry.msg = in.string("msg");
+  if (const auto* data = in.optional_object("data")) entry.data = *data;  // absent: empty (to_json_line)
+  if (!in.ok()) return make_error(errc::corrupt, in.message());
+  const auto ts = parse_iso8601_ms(ts_text);
   if (!ts) return make_error(errc::corrupt, "ts: not an ISO-8601 time");
   entry.ts_ms = *ts;
-  entry.seq = json_int_or(obj, "seq");
-  entry.level = json_string_or(obj, "level");
-  entry.msg = json_string_or(obj, "msg");
-  if (const auto* data = json_object_at(obj, "data")) entry.data = *data;
   return entry;
+}
+
+result<task_info_fields> read_task_info_fields(const json::object& info) {
+  json_fields in(info);
+  task_info_fields out;
+  out.problem = in.string("problem");
+  out.task_type = in.string("task_type");
+  out.start_time = in.string("start_time");
+  out.status = in.string("status");
+  out.end_time = in.optional_string("end_time").value_or("");
+  out.duration_ms = in.optional_integer("duration_ms").value_or(0);
+  out.root_dialogs = in.optional_strings("root_dialogs").value_or(std::vector<std::string>{});
+  if (auto older = in.optional_string("root_dialog"); older && !older->empty() && out.root_dialogs.empty()) {
+    out.root_dialogs.push_back(std::move(*older));
+  }
+  if (!in.ok()) return make_error(errc::corrupt, std::string(kTaskInfo) + ": " + in.message());
+  return out;
 }
 
 result<run_folder> run_folder::create(const fs::path& data_dir, std::int64_t start_ms) {
@@ -193,15 +213,17 @@ result<void> run_folder::merge_timeline(std::int64_t llm_calls) const {
   std::stable_sort(lines.begin(), lines.end(), [](const line& a, const line& b) {
     return a.entry->ts_ms != b.entry->ts_ms ? a.entry->ts_ms < b.entry->ts_ms : a.entry->seq < b.entry->seq;
   });
-  const std::string start = json_string_or(*info, "start_time");
-  const std::string end = json_string_or(*info, "end_time");
-  std::string text = "# ToT 执行时间线\n\n任务 ID: " + task_id_ + "\n问题: " + json_string_or(*info, "problem") +
-                     "\n\n任务开始: " + start + "\n\n";
+  auto fields = read_task_info_fields(*info);
+  if (!fields) return std::move(fields).err();
+  const std::string& start = fields->start_time;
+  const std::string& end = fields->end_time;
+  std::string text =
+      "# ToT 执行时间线\n\n任务 ID: " + task_id_ + "\n问题: " + fields->problem + "\n\n任务开始: " + start + "\n\n";
   for (const auto& l : lines) {
     text += "[" + clock_of(l.entry->ts_ms) + "] [" + l.file + "] " + l.entry->msg + "\n";
     if (!l.entry->data.empty()) text += "         数据: " + json::serialize(l.entry->data) + "\n";
   }
-  text += "\n任务结束: " + end + "\n总耗时: " + duration_text(json_int_or(*info, "duration_ms")) +
+  text += "\n任务结束: " + end + "\n总耗时: " + duration_text(fields->duration_ms) +
           "\n\n---\n\n统计信息:\n- 总日志条目: " + std::to_string(lines.size()) +
           " 条\n- Agent 调用次数: " + std::to_string(calls->size()) + "\n- LLM 调用次数: " + std::to_string(llm_calls) +
           " 次\n";

@@ -37,7 +37,21 @@ class log_buffer {
 };
 
 std::string to_json_line(const log_entry& entry);
+// errc::corrupt naming the field when one is missing or of the wrong type.
 result<log_entry> read_json_line(std::string_view line);
+
+// What is read back of a run's 00-task-info.json (tot_run.cpp's task_info writes it).
+struct task_info_fields {
+  std::string problem;
+  std::string task_type;
+  std::string start_time;
+  std::string status;                     // running | completed | failed
+  std::string end_time;                   // absent until the run ends
+  std::int64_t duration_ms = 0;           // likewise
+  std::vector<std::string> root_dialogs;  // older runs wrote one root_dialog instead; it is read into this
+};
+// errc::corrupt naming the field.
+result<task_info_fields> read_task_info_fields(const json::object& info);
 
 class run_folder {
  public:

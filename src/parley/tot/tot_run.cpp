@@ -65,7 +65,8 @@ final_solution failed_solution(const std::string& what) {
 json::array note_resume(const run_folder& folder, json::object& info, std::int64_t start_ms) {
   json::array roots;
   if (auto earlier = folder.read_task_info()) {
-    info["start_time"] = json_string_or(*earlier, "start_time");
+    // request_of_task_info read this file strictly before the resume came here.
+    if (auto fields = read_task_info_fields(*earlier)) info["start_time"] = fields->start_time;
     if (const auto* known = earlier->if_contains("root_dialogs"); known != nullptr && known->is_array())
       roots = known->get_array();
   }
@@ -96,7 +97,7 @@ void note_run_end(json::object& info, const tot_outcome& outcome, const std::opt
                   std::int64_t start_ms) {
   const std::int64_t end_ms = now_ms();
   info["end_time"] = format_iso8601_ms(end_ms);
-  const auto started = parse_iso8601_ms(json_string_or(info, "start_time"));
+  const auto started = parse_iso8601_ms(info.at("start_time").as_string());  // task_info() wrote it
   info["duration_ms"] = end_ms - started.value_or(start_ms);
   info["status"] = outcome.solved ? "completed" : "failed";
   info["final_stats"] = {{"total_nodes", outcome.stats.total_nodes},
@@ -209,8 +210,10 @@ result<checked_request> check_request(const tot_request& request) {
 }
 
 result<checked_request> request_of_task_info(const json::object& info, tot_request limits) {
-  limits.problem = json_string_or(info, "problem");
-  limits.task_type = json_string_or(info, "task_type");
+  auto fields = read_task_info_fields(info);
+  if (!fields) return std::move(fields).err();
+  limits.problem = fields->problem;
+  limits.task_type = fields->task_type;
   if (const auto* config = info.if_contains("search_config")) {
     auto read = read_search_config(*config, "search_config");
     if (!read) return std::move(read).err();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "parley/core/json_fields.hpp"
 #include "parley/tot/protocol_json.hpp"
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_run.hpp"
@@ -44,15 +45,16 @@ class tree_of_thoughts_tool final : public tools::tool {
   boost::asio::awaitable<tools::tool_outcome> invoke(const boost::json::object& args,
                                                      const tools::tool_context&) override {
     if (binding_->engine == nullptr) co_return tools::tool_outcome{false, "tree_of_thoughts is not available here"};
+    json_fields in(args);
     tot_request request;
-    request.problem = json_string_or(args, "problem");
-    request.task_type = json_string_or(args, "task_type", "math_reasoning");
-    if (args.contains("strategy")) request.strategy = json_string_or(args, "strategy");
-    if (args.contains("depth")) request.depth = json_int_or(args, "depth");
-    if (args.contains("breadth")) request.breadth = json_int_or(args, "breadth");
-    if (const auto* threshold = args.if_contains("threshold"); threshold != nullptr && threshold->is_number()) {
-      request.threshold = threshold->to_number<double>();
-    }
+    request.problem = in.string("problem");
+    // Absent: tot_request's default task type; the search options' defaults are the task type's.
+    if (auto task_type = in.optional_string("task_type")) request.task_type = std::move(*task_type);
+    request.strategy = in.optional_string("strategy");
+    request.depth = in.optional_integer("depth");
+    request.breadth = in.optional_integer("breadth");
+    request.threshold = in.optional_number("threshold");
+    if (!in.ok()) co_return tools::tool_outcome{false, in.message()};
     auto outcome = co_await run(std::move(request));
     if (!outcome) co_return tools::tool_outcome{false, outcome.err().message};
     const message final_message{agent_role::orchestrator, "caller", outcome->solution, outcome->task_id, std::nullopt};

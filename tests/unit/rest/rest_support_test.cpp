@@ -103,5 +103,25 @@ TEST(WsDecode, RefusalsSayWhyWithTheWireCode) {
   EXPECT_EQ(refusal(R"({"type":"hello","protocol":2})").message, "protocol: this server speaks protocol 1");
 }
 
+// A subscribe's replay fields, typed: a wrong-typed epoch is an error naming it, where it used to
+// read as "" (a subscription with no epoch, replaying from the wrong place).
+TEST(WsDecode, ASubscribeReadsItsReplayFieldsStrictly) {
+  auto asked = read_subscribe_request(
+      parse_json(R"({"type":"subscribe","dialog":{"selfId":"d1"},"afterSeq":7,"epoch":"e1"})")->as_object());
+  ASSERT_TRUE(asked) << asked.err().message;
+  EXPECT_EQ(asked->after_seq, 7);
+  EXPECT_EQ(asked->epoch, "e1");
+  auto fresh = read_subscribe_request(parse_json(R"({"type":"subscribe","afterSeq":null})")->as_object());
+  ASSERT_TRUE(fresh);
+  EXPECT_FALSE(fresh->after_seq);
+  EXPECT_EQ(fresh->epoch, "");
+  auto wrong = read_subscribe_request(parse_json(R"({"type":"subscribe","epoch":5})")->as_object());
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.err().message, "field 'epoch': expected a string, got an integer");
+  auto seq = read_subscribe_request(parse_json(R"({"type":"subscribe","afterSeq":"3"})")->as_object());
+  ASSERT_FALSE(seq);
+  EXPECT_EQ(seq.err().message, "field 'afterSeq': expected an integer, got a string");
+}
+
 }  // namespace
 }  // namespace parley::server

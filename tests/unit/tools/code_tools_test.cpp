@@ -282,5 +282,24 @@ TEST_F(CodeTools, SearchFilesNeverShowsWhatTheMemberMayNotRead) {
   EXPECT_FALSE(call("search_files", R"({"pattern": "secret", "path": "secret"})").ok);
 }
 
+// A tool reads its arguments strictly even where no schema checked them first: a wrong-typed field
+// is an error naming it, where it used to read as "" or 0 (an empty file written, line 0 ...).
+TEST_F(CodeTools, AWrongTypedArgumentIsANamedErrorAndChangesNothing) {
+  const auto content = call_unchecked("write_file", boost::json::object{{"path", "a.txt"}, {"content", 5}});
+  EXPECT_FALSE(content.ok);
+  EXPECT_EQ(content.content, "field 'content': expected a string, got an integer");
+  EXPECT_FALSE(fs::exists(workspace_ / "a.txt"));
+  put("b.txt", numbered(3));
+  const auto line =
+      call_unchecked("replace_lines",
+                     boost::json::object{{"path", "b.txt"}, {"start_line", "2"}, {"end_line", 2}, {"new_text", "two"}});
+  EXPECT_FALSE(line.ok);
+  EXPECT_EQ(line.content, "field 'start_line': expected an integer, got a string");
+  EXPECT_EQ(contents("b.txt"), numbered(3));
+  const auto flag = call_unchecked("remove_path", boost::json::object{{"path", "b.txt"}, {"recursive", "yes"}});
+  EXPECT_EQ(flag.content, "field 'recursive': expected a boolean, got a string");
+  EXPECT_TRUE(fs::exists(workspace_ / "b.txt"));
+}
+
 }  // namespace
 }  // namespace parley::tools

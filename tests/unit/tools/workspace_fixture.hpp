@@ -54,9 +54,18 @@ class workspace_fixture : public ::testing::Test {
     if (t == nullptr) return {false, "no tool " + std::string(name)};
     auto args = parse_tool_arguments(arguments, t->spec().parameters);
     if (!args) return {false, "invalid arguments: " + args.err().message};
+    return invoke(*t, *args);
+  }
+  // Invokes the tool with arguments its schema was not checked against: the tool's own reads.
+  tool_outcome call_unchecked(std::string_view name, const boost::json::object& args) {
+    tool* t = registry_.find(name);
+    if (t == nullptr) return {false, "no tool " + std::string(name)};
+    return invoke(*t, args);
+  }
+  tool_outcome invoke(tool& t, const boost::json::object& args) {
     boost::asio::io_context io;
     tool_outcome out{false, "<not run>"};
-    boost::asio::co_spawn(io, t->invoke(*args, ctx_), [&](std::exception_ptr failure, tool_outcome outcome) {
+    boost::asio::co_spawn(io, t.invoke(args, ctx_), [&](std::exception_ptr failure, tool_outcome outcome) {
       if (failure) std::rethrow_exception(failure);
       out = std::move(outcome);
     });

@@ -1,6 +1,6 @@
 #include "parley/llm/anthropic/anthropic_stream.hpp"
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/llm/anthropic/anthropic_event.hpp"
 
@@ -22,8 +22,12 @@ std::string_view string_at(const json::object& obj, std::string_view key) {
 error stream_error(const json::object& event) {
   std::string message = "error in stream";
   if (const auto* detail = json_object_at(event, "error")) {
-    const std::string type = json_string_or(*detail, "type");
-    message += ": " + (type.empty() ? std::string() : type + ": ") + json_string_or(*detail, "message");
+    json_fields in(*detail, "error");
+    const std::string type = in.optional_string("type").value_or("");
+    const std::string said = in.optional_string("message").value_or("");
+    // An error whose fields are not the documented strings is quoted as it came.
+    if (!in.ok()) return make_error(errc::provider_error, message + ": " + quote(to_json_text(*detail)));
+    message += ": " + (type.empty() ? std::string() : type + ": ") + said;
   }
   return make_error(errc::provider_error, std::move(message));
 }
@@ -68,14 +72,14 @@ result<void> stream_assembler::on_event(const sse_event& event) {
   if (type == "content_block_start") return on_block_start(fields);
   if (type == "message_start") {
     if (const auto* message = json_object_at(fields, "message")) {
-      if (const auto* usage = json_object_at(*message, "usage")) read_usage(*usage);
+      if (const auto* usage = json_object_at(*message, "usage")) PARLEY_TRY(read_usage(*usage));
     }
   } else if (type == "message_delta") {
     if (const auto* delta = json_object_at(fields, "delta")) {
       const std::string_view reason = string_at(*delta, "stop_reason");
       if (!reason.empty()) stop_reason_.assign(reason);
     }
-    if (const auto* usage = json_object_at(fields, "usage")) read_usage(*usage);
+    if (const auto* usage = json_object_at(fields, "usage")) PARLEY_TRY(read_usage(*usage));
   } else if (type == "error") {
     return stream_error(fields);
   }
@@ -101,7 +105,10 @@ result<void> stream_assembler::on_block_start(const json::object& event) {
     const auto* input = json_object_at(*content, "input");
     if (input != nullptr && !input->empty()) started.input_json = to_json_text(*input);
   }
-  open_blocks_[json_int_or(event, "index", 0)] = std::move(started);
+  json_fields in(event, "content_block_start");
+  const std::int64_t index = in.integer("index");
+  if (!in.ok()) return make_error(errc::provider_error, in.message());
+  open_blocks_[index] = std::move(started);
   return ok();
 }
 
@@ -146,19 +153,25 @@ void stream_assembler::finish_tool_use(block& tool_use) {
   writer_.tool_call(tool_call{std::move(tool_use.id), std::move(tool_use.name), std::move(tool_use.input_json)});
 }
 
-void stream_assembler::read_usage(const json::object& usage) {
+result<void> stream_assembler::read_usage(const json::object& usage) {
+  // Each count is optional: message_start reports the input, message_delta often only the output
+  // so far; an absent (or null) count is one this event does not report.
+  json_fields in(usage, "usage");
+  const auto fresh = in.optional_integer("input_tokens");
+  const auto cache_read = in.optional_integer("cache_read_input_tokens");
+  const auto cache_write = in.optional_integer("cache_creation_input_tokens");
+  const auto output = in.optional_integer("output_tokens");
+  if (!in.ok()) return make_error(errc::provider_error, in.message());
   // Anthropic counts cache reads and writes apart from input_tokens; the neutral input count
   // includes them, as OpenAI's prompt_tokens does.
   auto& total = response_.usage;
-  const std::int64_t fresh = json_int_or(usage, "input_tokens", -1);
-  const std::int64_t cache_read = json_int_or(usage, "cache_read_input_tokens", -1);
-  const std::int64_t cache_write = json_int_or(usage, "cache_creation_input_tokens", -1);
-  if (fresh >= 0 || cache_read >= 0 || cache_write >= 0) {
-    total.input_tokens = std::max<std::int64_t>(fresh, 0) + std::max<std::int64_t>(cache_read, 0) +
-                         std::max<std::int64_t>(cache_write, 0);
-    total.cached_tokens = std::max<std::int64_t>(cache_read, 0);
+  if (fresh || cache_read || cache_write) {
+    const auto counted = [](const std::optional<std::int64_t>& n) { return std::max<std::int64_t>(n.value_or(0), 0); };
+    total.input_tokens = counted(fresh) + counted(cache_read) + counted(cache_write);
+    total.cached_tokens = counted(cache_read);
   }
-  total.output_tokens = json_int_or(usage, "output_tokens", total.output_tokens);
+  if (output) total.output_tokens = *output;
+  return ok();
 }
 
 result<void> stream_assembler::on_message(const json::object& message) {
@@ -186,7 +199,7 @@ result<void> stream_assembler::on_message(const json::object& message) {
     }
   }
   stop_reason_.assign(string_at(message, "stop_reason"));
-  if (const auto* usage = json_object_at(message, "usage")) read_usage(*usage);
+  if (const auto* usage = json_object_at(message, "usage")) PARLEY_TRY(read_usage(*usage));
   done_ = true;
   return ok();
 }

@@ -49,7 +49,7 @@ class stream_assembler {
   result<void> on_block_start(const boost::json::object& event);
   result<void> on_block_delta(const event_fields& event);
   void on_block_stop(std::int64_t index);
-  void read_usage(const boost::json::object& usage);
+  result<void> read_usage(const boost::json::object& usage);
   void finish_tool_use(block& tool_use);
 
   model_response response_;

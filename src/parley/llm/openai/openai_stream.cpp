@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "parley/core/json.hpp"
+#include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
 #include "parley/llm/remote_call.hpp"
 
@@ -44,7 +44,12 @@ std::optional<std::string_view> known_finish_reason(std::string_view reason) {
 error refused_chunk(const json::object& chunk, std::string_view text) {
   if (const auto* err = chunk.if_contains("error"); err != nullptr && !err->is_null()) {
     std::string message = err->is_string() ? std::string(err->get_string()) : std::string();
-    if (const auto* detail = err->if_object()) message = json_string_or(*detail, "message", to_json_text(*err));
+    if (const auto* detail = err->if_object()) {
+      // The documented {message}; an error object without one (or with another kind) is quoted whole.
+      json_fields in(*detail, "error");
+      message = in.optional_string("message").value_or(to_json_text(*err));
+      if (!in.ok()) message = to_json_text(*err);
+    }
     return make_error(errc::provider_error, "error in stream: " + message);
   }
   return make_error(errc::internal, "the stream reader could not take this chunk: " + quote(text));

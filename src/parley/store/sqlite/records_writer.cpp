@@ -7,6 +7,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
+#include "parley/model/multimodal.hpp"
 #include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
@@ -362,11 +363,13 @@ namespace {
 
 // The message_search view's text of a message with content_meta (records_schema.hpp).
 std::string search_text_of(const record_message& m) {
-  auto meta = parse_json(m.content_meta);
-  const boost::json::object empty;
-  const auto& fields = meta && meta->is_object() ? meta->get_object() : empty;
-  return m.content + "\n" + json_string_or(fields, "caption") + "\n" + json_string_or(fields, "transcription") + "\n" +
-         json_string_or(fields, "text");
+  // content_meta is checked before it is stored (server/records_requests.cpp); one that does not
+  // read (stored before that check) adds no words to the search text.
+  media_meta fields;
+  if (auto meta = parse_json(m.content_meta); meta && meta->is_object()) {
+    if (auto read = read_media_meta(meta->get_object())) fields = std::move(*read);
+  }
+  return m.content + "\n" + fields.caption + "\n" + fields.transcription + "\n" + fields.text;
 }
 
 // Whether `m`'s text is exactly the field of its event that kMessageContentSql reads
