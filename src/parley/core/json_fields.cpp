@@ -37,20 +37,6 @@ std::optional<std::int64_t> json_exact_integer(const json::value& v) {
 
 }  // namespace
 
-std::string json_kind_with_article(const json::value& value) {
-  switch (value.kind()) {
-    case json::kind::null:
-      return "null";
-    case json::kind::int64:
-    case json::kind::uint64:
-    case json::kind::array:
-    case json::kind::object:
-      return std::string("an ") + json_kind_name(value);
-    default:
-      return std::string("a ") + json_kind_name(value);
-  }
-}
-
 json_fields::json_fields(const json::object& obj, std::string where) : obj_(&obj), where_(std::move(where)) {}
 
 std::string json_fields::path_of(std::string_view key) const {
@@ -88,7 +74,7 @@ std::optional<std::int64_t> json_fields::read_integer(std::string_view key, bool
   const auto* v = find(key, required, kWantInteger);
   if (v == nullptr) return std::nullopt;
   auto exact = json_exact_integer(*v);
-  if (!exact) wrong_type(key, kWantInteger, *v);  // a fraction reads "got a number"
+  if (!exact) wrong_type(key, kWantInteger, *v);  // a fraction reads "got a fractional number"
   return exact;
 }
 
@@ -155,7 +141,8 @@ std::optional<std::vector<std::string>> json_fields::read_strings(std::string_vi
   for (std::size_t i = 0; i < items->size(); ++i) {
     const auto& item = (*items)[i];
     if (!item.is_string()) {
-      fail(std::string(key) + "[" + std::to_string(i) + "]", "expected a string, got " + json_kind_with_article(item));
+      fail(std::string(key) + "[" + std::to_string(i) + "]",
+           std::string("expected a string, got ") + json_kind_with_article(item));
       return std::nullopt;
     }
     out.emplace_back(item.get_string());

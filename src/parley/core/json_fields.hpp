@@ -1,6 +1,6 @@
 // Strict reads of a JSON object's members at a boundary (tool arguments, REST bodies, packets,
 // provider responses). A required member that is absent, or any member that is present with the
-// wrong type, is an error naming the field — "field 'path': expected a string, got a number" —
+// wrong type, is an error naming the field — "field 'path': expected a string, got an integer" —
 // never a silent default. An optional member is read as std::optional; the caller writes the
 // default the format defines (`.value_or(...)`) where it is used, so the default is visible.
 //
@@ -83,8 +83,5 @@ class json_fields {
   std::string where_;
   std::optional<std::string> first_error_;
 };
-
-// "a string", "an integer", "null" …: a JSON value's type as an error message names it.
-std::string json_kind_with_article(const boost::json::value& value);
 
 }  // namespace parley

@@ -2,6 +2,7 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
+#include "parley/core/tool_spec.hpp"
 #include "parley/tools/function_tool.hpp"
 
 namespace parley::engine {
@@ -14,7 +15,7 @@ std::string_view scope_label(bool zh, const config::skill_config& skill) {
   return zh ? "个人" : "Individual";
 }
 
-llm::tool_spec read_skill_spec() {
+tool_spec read_skill_spec() {
   json::object properties{
       {"skill_id", json::object{{"type", "string"}, {"description", "One skill ID from the Skills index."}}}};
   json::object schema{{"type", "object"},

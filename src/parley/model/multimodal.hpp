@@ -51,7 +51,7 @@ struct media_meta {
   std::string mime;
   std::int64_t size_kb = 0;
 };
-// invalid_argument naming the field ("field 'content_meta.caption': expected a string, got a number").
+// invalid_argument naming the field ("field 'content_meta.caption': expected a string, got an integer").
 result<media_meta> read_media_meta(const boost::json::object& meta);
 
 // The words that stand for an image or a recording: its caption or transcription, else what is

@@ -72,7 +72,7 @@ result<tool_loop_meta> read_tool_loop_meta(const json::object& meta) {
       const std::string where = "toolCalls[" + std::to_string(i) + "]";
       const auto* call = (*calls)[i].if_object();
       if (call == nullptr) {
-        in.fail(where, "expected an object, got " + json_kind_with_article((*calls)[i]));
+        in.fail(where, std::string("expected an object, got ") + json_kind_with_article((*calls)[i]));
         break;
       }
       auto call_fields = in.nested(*call, where);

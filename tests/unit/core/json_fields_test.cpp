@@ -51,7 +51,7 @@ TEST(JsonFields, OptionalMembersAreAbsentOrNullOrOfTheirTypeNeverASilentDefault)
   EXPECT_EQ(flag.message(), "field 'flag': expected a boolean, got an integer");
   json_fields ratio(obj);
   EXPECT_FALSE(ratio.optional_integer("ratio"));
-  EXPECT_EQ(ratio.message(), "field 'ratio': expected an integer, got a number");
+  EXPECT_EQ(ratio.message(), "field 'ratio': expected an integer, got a fractional number");
 }
 
 TEST(JsonFields, NestedObjectsAndArrayElementsAreNamedByTheirPath) {
