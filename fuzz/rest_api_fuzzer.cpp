@@ -152,9 +152,9 @@ struct world {
         engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
     if (!created) die("engine: " + created.err().message);
     eng = std::move(*created);
-    eng->set_loaded_dialog_limit(64);
+    eng->dialogs().set_limit(64);
     uploads = std::make_unique<server::upload_store>(dir.path() / "uploads");
-    eng->set_attachment_reader([this](std::string_view id) { return uploads->read_bytes(id); });
+    eng->members().set_attachment_reader([this](std::string_view id) { return uploads->read_bytes(id); });
     channels = std::make_unique<server::pubchan>(*eng, *log, options);
     context = std::make_unique<server::server_context>(
         server::server_context{*eng, *log, options, *channels, users, true, "fuzz", uploads.get()});
