@@ -56,7 +56,7 @@ boost::asio::awaitable<result<std::string>> run_task(engine::engine& eng, std::s
   const auto* dialog = eng.find(*root);
   if (dialog == nullptr) co_return make_error(errc::not_found, "root dialog " + *root + " is gone");
   if (!dialog->row().last_error.empty()) co_return make_error(errc::provider_error, dialog->row().last_error);
-  if (dialog->messages().empty() || dialog->messages().back().role != "assistant")
+  if (dialog->messages().empty() || dialog->messages().back().role != events::message_role::assistant)
     co_return make_error(errc::internal, "root dialog " + *root + " ended without an answer");
   co_return dialog->messages().back().content;
 }

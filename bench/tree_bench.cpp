@@ -70,7 +70,7 @@ asio::awaitable<void> drive_roots(engine::engine& eng, std::string member, int& 
     co_await eng.runs().wait_until_settled(*id);
     const auto* root = eng.find(*id);
     if (root == nullptr || !root->row().last_error.empty() || root->messages().empty() ||
-        root->messages().back().role != "assistant") {
+        root->messages().back().role != events::message_role::assistant) {
       ++out.failures;
     }
   }

@@ -40,16 +40,13 @@ boost::json::object dialog_json(const dialog_row& row) {
 boost::json::object message_json(const message_row& row) {
   boost::json::object out{{"seq", row.seq},
                           {"course", row.course},
-                          {"role", row.role},
+                          {"role", events::to_wire(row.role)},
                           {"content", row.content},
                           {"at", format_iso8601_ms(row.ts_ms)}};
-  if (!row.origin.empty()) out["origin"] = row.origin;
+  if (row.origin) out["origin"] = events::to_wire(*row.origin);
   if (!row.thinking.empty()) out["thinking"] = row.thinking;
-  if (!row.tool_calls_json.empty()) {
-    auto calls = parse_json(row.tool_calls_json);
-    if (calls) out["toolCalls"] = std::move(*calls);
-  }
-  if (row.role == "tool") {
+  if (!row.tool_calls.empty()) out["toolCalls"] = events::encode_value(row.tool_calls);
+  if (row.role == events::message_role::tool) {
     out["toolCallId"] = row.tool_call_id;
     out["name"] = row.tool_name;
     out["ok"] = row.ok;

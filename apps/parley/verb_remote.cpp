@@ -67,17 +67,22 @@ std::int64_t number(const json::object& object, std::string_view key) {
 }
 
 // A message as the server's transcript gives it (docs/server.md "Message"), for the CLI's printer.
-message_row message_of(const json::object& message) {
+// Its role, origin and calls are read strictly: a server that says something else is named.
+result<message_row> message_of(const json::object& message) {
   message_row row;
   row.seq = number(message, "seq");
   row.course = number(message, "course");
-  row.role = json_string_or(message, "role");
-  row.origin = json_string_or(message, "origin");
+  events::object_decoder typed(message, "message " + std::to_string(row.seq));
+  typed.required("role", row.role);
+  if (const auto* origin = message.if_contains("origin"); origin != nullptr && !origin->is_null()) {
+    typed.optional("origin", row.origin);
+  }
+  typed.defaulted("toolCalls", row.tool_calls, {});
+  if (auto problem = std::move(typed).problem()) {
+    return make_error(errc::io_error, "the server's transcript: " + problem->path + " " + problem->problem);
+  }
   row.content = json_string_or(message, "content");
   row.thinking = json_string_or(message, "thinking");
-  if (const auto* calls = message.if_contains("toolCalls"); calls != nullptr && calls->is_array()) {
-    if (!calls->as_array().empty()) row.tool_calls_json = json::serialize(*calls);
-  }
   row.tool_name = json_string_or(message, "toolName");
   if (const auto* ok = message.if_contains("ok"); ok != nullptr && ok->is_bool()) row.ok = ok->as_bool();
   row.interrupted = flag(message, "interrupted");
@@ -147,7 +152,10 @@ int follow(const server_link& server, const std::string& dialog_id, const transc
   if (!page) return report(page.err());
   if (const auto* messages = array_at(*page, "messages")) {
     for (const auto& message : *messages) {
-      if (message.is_object()) print_transcript_line(message_of(message.as_object()));
+      if (!message.is_object()) continue;
+      auto row = message_of(message.as_object());
+      if (!row) return report(row.err());
+      print_transcript_line(*row);
     }
   }
   std::printf("dialog %s\n", dialog_id.c_str());

@@ -48,7 +48,7 @@ boost::asio::awaitable<int> drive_tree(parley::engine::engine& eng, parley::stor
   }
   co_await eng.runs().wait_until_settled(root_id);
   const auto& messages = (*loaded)->messages();
-  const bool done = !messages.empty() && messages.back().role == "assistant" &&
+  const bool done = !messages.empty() && messages.back().role == parley::events::message_role::assistant &&
                     messages.back().content.find("all done") != std::string::npos;
   std::printf("FINAL %s\n", done ? messages.back().content.c_str() : "(not done)");
   co_return done ? 0 : 1;

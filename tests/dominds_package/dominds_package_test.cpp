@@ -210,7 +210,8 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   ASSERT_TRUE(dialog && *dialog);
   EXPECT_EQ((*dialog)->member_id, "dev");
   std::vector<std::string> said;
-  for (const auto& msg : log->messages(id, 1).value()) said.push_back(msg.role + ":" + msg.content);
+  for (const auto& msg : log->messages(id, 1).value())
+    said.push_back(std::string(parley::events::to_wire(msg.role)) + ":" + msg.content);
   ASSERT_GE(said.size(), 2U);
   EXPECT_EQ(said.back(), "assistant:Built it.");
 

@@ -247,19 +247,13 @@ void check_dialog_fields(store& log, scenario_run& run, const dialog_row& row, c
   }
 }
 
-std::size_t count_calls(const std::string& json) {
-  std::size_t count = 0;
-  for (std::size_t at = json.find("\"id\""); at != std::string::npos; at = json.find("\"id\"", at + 1)) ++count;
-  return count;
-}
-
 void check_message(const message_row& msg, const YAML::Node& want) {
   for (const auto& field : want) {
     const auto key = field.first.as<std::string>();
     const auto& value = field.second;
     SCOPED_TRACE("message seq " + std::to_string(msg.seq) + " field " + key);
     if (key == "role")
-      EXPECT_EQ(msg.role, value.as<std::string>());
+      EXPECT_EQ(events::to_wire(msg.role), value.as<std::string>());
     else if (key == "content")
       EXPECT_EQ(msg.content, value.as<std::string>());
     else if (key == "content_contains" && value.IsSequence()) {
@@ -270,7 +264,7 @@ void check_message(const message_row& msg, const YAML::Node& want) {
     else if (key == "thinking_contains")
       EXPECT_NE(msg.thinking.find(value.as<std::string>()), std::string::npos) << msg.thinking;
     else if (key == "tool_calls")
-      EXPECT_EQ(count_calls(msg.tool_calls_json), value.as<std::size_t>()) << msg.tool_calls_json;
+      EXPECT_EQ(msg.tool_calls.size(), value.as<std::size_t>());
     else if (key == "name")
       EXPECT_EQ(msg.tool_name, value.as<std::string>());
     else if (key == "ok")
@@ -278,7 +272,7 @@ void check_message(const message_row& msg, const YAML::Node& want) {
     else if (key == "interrupted")
       EXPECT_EQ(msg.interrupted, value.as<bool>());
     else if (key == "origin")
-      EXPECT_EQ(msg.origin, value.as<std::string>());
+      EXPECT_EQ(msg.origin ? events::to_wire(*msg.origin) : "", value.as<std::string>());
     else
       ADD_FAILURE() << "unknown message field in scenario: " << key;
   }
@@ -315,7 +309,9 @@ void check_expectations(engine::engine& eng, store& log, const YAML::Node& expec
     ASSERT_TRUE(messages.has_value());
     ASSERT_EQ(messages->size(), entry.second.size()) << "messages of " << alias << ":" << [&] {
       std::string listed;
-      for (const auto& m : *messages) listed += "\n  " + m.role + " " + m.tool_name + ": " + m.content.substr(0, 120);
+      for (const auto& m : *messages)
+        listed +=
+            "\n  " + std::string(parley::events::to_wire(m.role)) + " " + m.tool_name + ": " + m.content.substr(0, 120);
       return listed;
     }();
     for (std::size_t i = 0; i < messages->size(); ++i) check_message((*messages)[i], entry.second[i]);

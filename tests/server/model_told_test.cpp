@@ -152,7 +152,7 @@ TEST(ModelTold, AnIdOutsideTheEnumIsRefusedNamingItAndTheNearestMember) {
   ASSERT_FALSE(id.empty());
   const auto& messages = setup.engine->find(id)->messages();
   ASSERT_EQ(messages.size(), 4u);
-  EXPECT_EQ(messages[2].role, "tool");
+  EXPECT_EQ(messages[2].role, parley::events::message_role::tool);
   EXPECT_EQ(messages[2].content,
             "invalid arguments for tellask: arguments.targetAgentId: 'reseacher' is not one of "
             "[\"lead\",\"researcher\"] (did you mean 'researcher'?). Fix them and call again.");

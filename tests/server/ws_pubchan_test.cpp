@@ -293,7 +293,8 @@ TEST_F(PubchanTest, AHumansAnswerAndEveryOtherMessageOfTheLogReachSubscribers) {
   ASSERT_GE(stored->size(), 4U);  // the task, the askHuman call, the answer, the reply
   for (const auto& message : *stored) {
     EXPECT_TRUE(announced.count(message.seq) == 1)
-        << message.role << " message at seq " << message.seq << " (" << message.content << ") reached no subscriber";
+        << parley::events::to_wire(message.role) << " message at seq " << message.seq << " (" << message.content
+        << ") reached no subscriber";
   }
   channels_->detach(watcher);
 }

@@ -164,56 +164,53 @@ llm::chat_message as_text(llm::chat_message msg) {
 
 // A human's image or recording: sent as media to a member that takes it, else as the words that
 // stand for it (seed 002: caption for images, transcription for audio).
-void add_attachment(const message_row& row, const config::member_config& member, const prompt_setting& setting,
-                    llm::chat_message& msg) {
-  auto parsed = parse_json(row.attachment);
-  if (!parsed || !parsed->is_object()) return;
-  const auto& attachment = parsed->get_object();
-  const std::string kind = json_string_or(attachment, "kind");
-  const bool takes_it = kind == "image" ? member.vision : kind == "audio" && member.audio;
+void add_attachment(const events::attachment& attachment, const config::member_config& member,
+                    const prompt_setting& setting, llm::chat_message& msg) {
+  const bool takes_it = attachment.kind == events::attachment_kind::image ? member.vision : member.audio;
+  const std::string kind(events::to_wire(attachment.kind));
   if (takes_it && setting.read_attachment != nullptr && *setting.read_attachment) {
-    if (auto bytes = (*setting.read_attachment)(json_string_or(attachment, "uploadId"))) {
-      msg.media.push_back(llm::media_part{kind, json_string_or(attachment, "mime"),
-                                          json_string_or(attachment, "format"), base64_encode(*bytes)});
+    if (auto bytes = (*setting.read_attachment)(attachment.upload_id)) {
+      msg.media.push_back(llm::media_part{kind, attachment.mime, attachment.format, base64_encode(*bytes)});
       return;
     }
   }
-  boost::json::object meta{{"format", json_string_or(attachment, "format")},
-                           {"size_kb", json_int_or(attachment, "sizeKb")},
-                           {"caption", json_string_or(attachment, "caption")},
-                           {"transcription", json_string_or(attachment, "transcription")}};
+  boost::json::object meta{{"format", attachment.format},
+                           {"size_kb", attachment.size_kb},
+                           {"caption", attachment.caption.value_or("")},
+                           {"transcription", attachment.transcription.value_or("")}};
   const std::string words = media_words(kind, meta);
   msg.content = msg.content.empty() ? words : words + "\n" + msg.content;
 }
 
 // An image a tool read goes with its result to a member whose model sees (the adapters put it
 // where their API takes it); a member whose model no longer does is told it was there.
-void add_tool_image(const message_row& row, const config::member_config& member, llm::chat_message& msg) {
-  auto parsed = parse_json(row.attachment);
-  if (!parsed || !parsed->is_object()) return;
-  const auto& image = parsed->get_object();
+void add_tool_image(const events::tool_image& image, const config::member_config& member, llm::chat_message& msg) {
   if (!member.vision) {
     msg.content += "\n[the image is not shown: your model does not take images]";
     return;
   }
-  msg.media.push_back(llm::media_part{"image", json_string_or(image, "mime"), json_string_or(image, "format"),
-                                      json_string_or(image, "data")});
+  msg.media.push_back(llm::media_part{std::string(events::to_wire(events::attachment_kind::image)), image.mime,
+                                      image.format, image.data});
 }
 
 }  // namespace
 
 llm::chat_message to_chat_message(const message_row& row, const std::vector<llm::tool_call>& calls) {
   llm::chat_message msg;
-  if (row.role == "assistant") {
-    msg.role = llm::role::assistant;
-    msg.thinking = row.thinking;
-    msg.tool_calls = calls;
-  } else if (row.role == "tool") {
-    msg.role = llm::role::tool;
-    msg.tool_call_id = row.tool_call_id;
-    msg.name = row.tool_name;
-  } else {
-    msg.role = llm::role::user;
+  switch (row.role) {
+    case events::message_role::assistant:
+      msg.role = llm::role::assistant;
+      msg.thinking = row.thinking;
+      msg.tool_calls = calls;
+      break;
+    case events::message_role::tool:
+      msg.role = llm::role::tool;
+      msg.tool_call_id = row.tool_call_id;
+      msg.name = row.tool_name;
+      break;
+    case events::message_role::user:
+      msg.role = llm::role::user;
+      break;
   }
   msg.content = row.content;
   return msg;
@@ -258,7 +255,7 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
   // is not its own, so only that member's sayings reach it, as words of a participant.
   const bool group = dialog.is_group();
   auto from_another_member = [&](const message_row& row) {
-    return group && row.role == "assistant" && !row.speaker.empty() && row.speaker != member.id;
+    return group && row.role == events::message_role::assistant && !row.speaker.empty() && row.speaker != member.id;
   };
   auto add = [&](std::size_t i) {
     placed[i] = true;
@@ -271,34 +268,37 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
       request.messages.push_back(std::move(said));
       return;
     }
-    if (row.role == "user" && (!row.attachment.empty() || (group && !row.speaker.empty()))) {
+    if (row.role == events::message_role::user && (row.attachment || (group && !row.speaker.empty()))) {
       auto msg = to_chat_message(row, dialog.tool_calls_of(i));
-      if (!row.attachment.empty()) add_attachment(row, member, setting, msg);
+      if (row.attachment) add_attachment(*row.attachment, member, setting, msg);
       if (group && !row.speaker.empty() && dialog.row().humans.size() > 1)
         msg.content = "[@" + row.speaker + "] " + msg.content;
       request.messages.push_back(std::move(msg));
       return;
     }
-    if (row.role == "tool" && !row.attachment.empty()) {
+    if (row.role == events::message_role::tool && row.tool_image) {
       auto msg = to_chat_message(row, dialog.tool_calls_of(i));
-      add_tool_image(row, member, msg);
+      add_tool_image(*row.tool_image, member, msg);
       request.messages.push_back(text_syntax ? as_text(std::move(msg)) : std::move(msg));
       return;
     }
     // A generation cut off before it said anything leaves nothing for the model to read.
-    if (row.role == "assistant" && row.interrupted && row.content.empty() && row.tool_calls_json.empty()) return;
+    if (row.role == events::message_role::assistant && row.interrupted && row.content.empty() &&
+        row.tool_calls.empty()) {
+      return;
+    }
     auto msg = to_chat_message(row, dialog.tool_calls_of(i));
     request.messages.push_back(text_syntax ? as_text(std::move(msg)) : std::move(msg));
   };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (placed[i]) continue;
     add(i);
-    if (rows[i].role != "assistant" || rows[i].tool_calls_json.empty()) continue;
+    if (rows[i].role != events::message_role::assistant || rows[i].tool_calls.empty()) continue;
     const bool others_work = from_another_member(rows[i]);
     for (const auto& call : dialog.tool_calls_of(i)) {
       for (std::size_t j = i + 1; j < rows.size(); ++j) {
         if (placed[j]) continue;
-        if (rows[j].role == "tool" && rows[j].tool_call_id == call.id) {
+        if (rows[j].role == events::message_role::tool && rows[j].tool_call_id == call.id) {
           if (others_work) {
             placed[j] = true;
           } else {

@@ -7,14 +7,11 @@ namespace parley::engine {
 
 namespace {
 
-// The calls of a new message, read from the generation_finished event that made it (the only
-// event that makes messages with calls) rather than parsed back from the message's text of them.
-std::vector<llm::tool_call> tool_calls_of_new(const event& ev, const message_row& message) {
+// A new message's calls as the model adapters take them.
+std::vector<llm::tool_call> tool_calls_of_new(const message_row& message) {
   std::vector<llm::tool_call> calls;
-  const auto* finished = message.tool_calls_json.empty() ? nullptr : ev.as<events::generation_finished>();
-  if (finished == nullptr) return calls;
-  calls.reserve(finished->tool_calls.size());
-  for (const auto& call : finished->tool_calls) calls.push_back({call.id, call.name, call.arguments});
+  calls.reserve(message.tool_calls.size());
+  for (const auto& call : message.tool_calls) calls.push_back({call.id, call.name, call.arguments});
   return calls;
 }
 
@@ -35,7 +32,7 @@ result<void> dialog_runtime::apply(const event& ev) {
     tool_calls_.clear();
   }
   if (step->new_message) {
-    tool_calls_.push_back(tool_calls_of_new(ev, *step->new_message));
+    tool_calls_.push_back(tool_calls_of_new(*step->new_message));
     messages_.push_back(std::move(*step->new_message));
   }
   apply_state_event(ev, state_);
@@ -59,10 +56,10 @@ std::vector<llm::tool_call> dialog_runtime::unanswered_tool_calls() const {
   // The newest assistant message, behind the tool results that answer it. Asked on every turn of
   // the drive loop, and most often the answer is "none": that is found without allocating.
   std::size_t newest = messages_.size();
-  while (newest > 0 && messages_[newest - 1].role == "tool") --newest;
+  while (newest > 0 && messages_[newest - 1].role == events::message_role::tool) --newest;
   if (newest == 0) return {};
   const message_row& assistant = messages_[newest - 1];
-  if (assistant.role != "assistant" || assistant.interrupted) return {};
+  if (assistant.role != events::message_role::assistant || assistant.interrupted) return {};
   // A handful of calls and results at most: linear scans beat building a set.
   auto answered = [&](const std::string& call_id) {
     for (const auto& awaited : state_.awaited) {

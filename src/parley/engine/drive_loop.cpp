@@ -123,7 +123,7 @@ events::record_introspection introspection_of(const dialog_runtime& dialog, cons
                                               std::int64_t finished_ms) {
   std::string purpose;
   for (auto m = dialog.messages().rbegin(); m != dialog.messages().rend(); ++m) {
-    if (m->role != "assistant") continue;
+    if (m->role != events::message_role::assistant) continue;
     purpose = !m->content.empty() ? m->content : m->thinking;
     break;
   }

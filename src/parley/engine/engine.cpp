@@ -158,7 +158,7 @@ asio::awaitable<result<void>> engine::post_input(std::string dialog_id, std::str
   {
     auto guard = co_await dialog.lock().acquire();
     if (auto root = co_await dialogs_.load_root(dialog); !root) co_return std::move(root).err();
-    if (auto open = lifecycle_.check_tree_running(dialog); !open) co_return std::move(open).err();
+    if (auto running = lifecycle_.check_tree_running(dialog); !running) co_return std::move(running).err();
     if (dialog.row().dead) co_return make_error(errc::conflict, "dialog " + dialog_id + " was declared dead");
     // A retry of a message that was taken already (its reply was lost) changes nothing. Checked
     // under the dialog's lock and the msgId's claim, after the first one's commit, so two at once

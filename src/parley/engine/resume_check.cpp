@@ -13,7 +13,7 @@ namespace {
 // The newest message of the current course is an assistant's that was stopped mid-generation.
 bool last_generation_interrupted(const dialog_runtime& dialog) {
   const auto& messages = dialog.messages();
-  return !messages.empty() && messages.back().role == "assistant" && messages.back().interrupted;
+  return !messages.empty() && messages.back().role == events::message_role::assistant && messages.back().interrupted;
 }
 
 }  // namespace

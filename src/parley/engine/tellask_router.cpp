@@ -411,7 +411,7 @@ registry_entry tellask_router::entry_of(const std::string& key, dialog_runtime& 
   const auto& row = sub.row();
   std::int64_t last_accessed = row.created_at_ms;
   for (const auto& message : sub.messages()) {
-    if (message.origin == "tellask") last_accessed = message.ts_ms;
+    if (message.origin == events::message_origin::tellask) last_accessed = message.ts_ms;
   }
   return {key, sub.id(), row.member_id, row.session_slug, row.created_at_ms, last_accessed, sub.lock().locked()};
 }

@@ -1,7 +1,5 @@
 #include "parley/model/projection.hpp"
 
-#include <boost/json/serialize.hpp>
-
 #include "parley/model/event_codec.hpp"
 
 namespace parley {
@@ -9,13 +7,13 @@ namespace {
 
 namespace ev_t = events;
 
-message_row message_from(const event& ev, const dialog_row& row, std::string role, std::int64_t genseq = 0) {
+message_row message_from(const event& ev, const dialog_row& row, ev_t::message_role role, std::int64_t genseq = 0) {
   message_row msg;
   msg.dialog_id = ev.dialog_id;
   msg.seq = ev.seq;
   msg.course = row.course;
   msg.genseq = genseq;
-  msg.role = std::move(role);
+  msg.role = role;
   msg.ts_ms = ev.ts_ms;
   return msg;
 }
@@ -49,11 +47,11 @@ class projector {
   }
 
   void operator()(const ev_t::user_message& p) {
-    message_row msg = message_from(ev_, row_, "user");
+    message_row msg = message_from(ev_, row_, ev_t::message_role::user);
     msg.content = p.content;
-    msg.origin = std::string(ev_t::to_wire(p.origin));
+    msg.origin = p.origin;
     msg.speaker = p.from;
-    if (p.media) msg.attachment = boost::json::serialize(ev_t::encode_object(*p.media));
+    msg.attachment = p.media;
     if (p.assigned) row_.caller_id = p.assigned->caller_id;
     // In a group a message nobody is asked to answer is only relayed: no drive.
     if (!p.responder || !p.responder->empty()) row_.needs_drive = true;
@@ -66,13 +64,13 @@ class projector {
   }
 
   void operator()(const ev_t::generation_finished& p) {
-    message_row msg = message_from(ev_, row_, "assistant", p.genseq);
+    message_row msg = message_from(ev_, row_, ev_t::message_role::assistant, p.genseq);
     msg.content = p.saying;
     msg.thinking = p.thinking;
     msg.speaker = p.member_id.value_or("");
     msg.interrupted = p.interrupted;
     const bool has_calls = !p.tool_calls.empty();
-    if (has_calls) msg.tool_calls_json = boost::json::serialize(ev_t::encode_value(p.tool_calls));
+    msg.tool_calls = p.tool_calls;
     row_.input_tokens += p.usage.input_tokens;
     row_.output_tokens += p.usage.output_tokens;
     row_.generating = false;
@@ -84,17 +82,12 @@ class projector {
   }
 
   void operator()(const ev_t::tool_result& p) {
-    message_row msg = message_from(ev_, row_, "tool", p.genseq);
+    message_row msg = message_from(ev_, row_, ev_t::message_role::tool, p.genseq);
     msg.content = p.content;
     msg.tool_call_id = p.call_id;
     msg.tool_name = p.name;
     msg.ok = p.ok;
-    // An image the tool read: kept as the message's attachment, inline (context_builder sends it).
-    if (p.image) {
-      auto attachment = ev_t::encode_object(*p.image);
-      attachment["kind"] = "image";
-      msg.attachment = boost::json::serialize(attachment);
-    }
+    msg.tool_image = p.image;  // sent inline with the result (context_builder)
     row_.needs_drive = true;
     add_message(std::move(msg));
   }
@@ -125,10 +118,10 @@ class projector {
   void operator()(const ev_t::reply_received& p) {
     if (p.awaited) decrement(row_.pending_subdialogs);
     row_.needs_drive = true;
-    message_row msg = message_from(ev_, row_, p.call_id.empty() ? "user" : "tool");
+    message_row msg = message_from(ev_, row_, p.call_id.empty() ? ev_t::message_role::user : ev_t::message_role::tool);
     msg.content = p.content;
     if (p.call_id.empty()) {
-      msg.origin = "reply";
+      msg.origin = ev_t::message_origin::reply;
     } else {
       msg.tool_call_id = p.call_id;
       msg.tool_name = std::string(ev_t::to_wire(p.name));
@@ -143,7 +136,7 @@ class projector {
   void operator()(const ev_t::question_answered& p) {
     decrement(row_.open_questions);
     row_.needs_drive = true;
-    message_row msg = message_from(ev_, row_, "tool");
+    message_row msg = message_from(ev_, row_, ev_t::message_role::tool);
     msg.content = p.content;
     msg.tool_call_id = p.call_id;
     msg.tool_name = "askHuman";

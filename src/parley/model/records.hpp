@@ -1,8 +1,10 @@
 // Projection rows: what the store derives from the log for queries (dialog list, transcripts).
 // Plain data, no I/O. `apply_event` in projection.hpp is the only code that computes them.
-// A row's kind, status and call kind are the log's enums (model/events/enums.hpp); a store keeps
-// them as their wire strings (events::to_wire / events::from_wire are the one conversion each), and
-// a stored string that is none of them is an error naming the dialog and the field.
+// A row's kind, status and call kind, and a message's role, origin, attachment and calls, are the
+// log's types (model/events/*.hpp); a store keeps the dialog row's enums as their wire strings
+// (events::to_wire / events::from_wire are the one conversion each), and a stored string that is
+// none of them is an error naming the dialog and the field. Messages are projected from their
+// events whenever they are read, so they are never parsed back from text.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "parley/model/events/enums.hpp"
+#include "parley/model/events/message_events.hpp"
 
 namespace parley {
 
@@ -57,17 +59,18 @@ struct message_row {
   std::int64_t seq = 0;  // the seq of the event that produced it
   std::int64_t course = 1;
   std::int64_t genseq = 0;
-  std::string role;        // "user" | "assistant" | "tool"
-  std::string origin;      // user messages: "user" | "answer" | "system" | "tellask" | "reply"
-  std::string speaker;     // a human's message: the user; an AI's in a group: the member; else empty
-  std::string attachment;  // a user message's image or audio: its attachment object as JSON text
-  std::string content;     // user text, assistant saying, or tool output
+  events::message_role role = events::message_role::user;
+  std::optional<events::message_origin> origin;  // user messages only
+  std::string speaker;  // a human's message: the user; an AI's in a group: the member; else empty
+  std::optional<events::attachment> attachment;  // a user message's image or audio
+  std::optional<events::tool_image> tool_image;  // a tool result's image (read_file of a PNG or JPEG)
+  std::string content;                           // user text, assistant saying, or tool output
   std::string thinking;
-  std::string tool_calls_json;  // assistant: JSON array [{id, name, arguments}], "" when none
-  std::string tool_call_id;     // tool
-  std::string tool_name;        // tool
-  bool ok = true;               // tool: false when the tool failed
-  bool interrupted = false;     // assistant: generation stopped before it finished
+  std::vector<events::tool_call_record> tool_calls;  // assistant
+  std::string tool_call_id;                          // tool
+  std::string tool_name;                             // tool
+  bool ok = true;                                    // tool: false when the tool failed
+  bool interrupted = false;                          // assistant: generation stopped before it finished
   std::int64_t ts_ms = 0;
 
   bool operator==(const message_row&) const = default;

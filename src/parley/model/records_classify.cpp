@@ -87,24 +87,24 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
   boost::json::object meta{{"course", m.course}};
   const auto* input = ev.as<ev_t::user_message>();
   const auto* reply = ev.as<ev_t::reply_received>();
-  if (m.role == "user" && m.origin == "tellask") {
+  if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::tellask) {
     // A Tellask: the tellasker's AI asks this dialog's AI.
     msg.sender_role = "ai";
     if (input != nullptr && input->assigned) msg.sender_id = input->assigned->caller_member_id;
     meta["origin"] = "tellask";
     out.kind = message_kind::input;
-  } else if (m.role == "user" && m.origin == "reply") {
+  } else if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::reply) {
     msg.sender_role = "ai";
     if (reply != nullptr) msg.sender_id = reply->from_member_id;
     meta["origin"] = "reply";
     meta["fromDialogId"] = reply != nullptr ? reply->from_dialog_id : std::string();
     out.kind = message_kind::input;
-  } else if (m.role == "user" && m.origin == "system") {
+  } else if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::system) {
     msg.sender_role = "system";
     msg.content_type = "system_context";
     out.kind = message_kind::input;
     out.notes = "runtime prompt inserted into the context";
-  } else if (m.role == "user") {
+  } else if (m.role == ev_t::message_role::user) {
     msg.sender_role = "human";
     msg.sender_id = m.speaker;
     out.kind = message_kind::input;
@@ -112,20 +112,20 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     if (input != nullptr && input->media) media_message(*input->media, m.content, msg);
     out.to_human = responder && responder->empty();
     if (!out.to_human && responder) meta["responder"] = *responder;
-  } else if (m.role == "assistant") {
+  } else if (m.role == ev_t::message_role::assistant) {
     msg.sender_role = "ai";
     msg.sender_id = m.speaker.empty() ? row.member_id : m.speaker;
     meta["genseq"] = m.genseq;
     if (!m.thinking.empty()) meta["thinking"] = m.thinking;
     if (m.interrupted) meta["interrupted"] = true;
     const auto* finished = ev.as<ev_t::generation_finished>();
-    if (!m.tool_calls_json.empty()) {
+    if (!m.tool_calls.empty()) {
       msg.content_type = "tool_input";
-      if (finished != nullptr) meta["toolCalls"] = ev_t::encode_value(finished->tool_calls);
+      meta["toolCalls"] = ev_t::encode_value(m.tool_calls);
     }
     if (finished != nullptr && finished->prompt_version) meta["promptVersion"] = *finished->prompt_version;
     const bool input_arrived = finished != nullptr && finished->input_arrived;
-    const bool final_saying = m.tool_calls_json.empty() && !m.interrupted && !input_arrived;
+    const bool final_saying = m.tool_calls.empty() && !m.interrupted && !input_arrived;
     out.kind = final_saying ? message_kind::answer : message_kind::working;
   } else if (const auto* answer = ev.as<ev_t::question_answered>()) {
     // The human's answer to an askHuman question.

@@ -5,6 +5,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/resume_check.hpp"
+#include "parley/model/events/wire.hpp"
 
 namespace parley::server {
 
@@ -49,34 +50,36 @@ boost::json::object dialog_summary_json(const dialog_row& row, bool has_children
   return out;
 }
 
+namespace {
+
+// A message's image or recording as its event holds it; a tool's image as the same shape, of kind
+// image (docs/server.md "Message").
+std::optional<boost::json::object> attachment_json(const message_row& message) {
+  if (message.attachment) return events::encode_object(*message.attachment);
+  if (!message.tool_image) return std::nullopt;
+  auto image = events::encode_object(*message.tool_image);
+  image["kind"] = events::to_wire(events::attachment_kind::image);
+  return image;
+}
+
+}  // namespace
+
 boost::json::object message_json(const message_row& message) {
-  boost::json::array tool_calls;
-  if (!message.tool_calls_json.empty()) {
-    // The projection stores the calls as JSON text; a row that fails to parse is shown without calls
-    // rather than failing the whole transcript.
-    if (auto parsed = parse_json(message.tool_calls_json); parsed && parsed->is_array()) {
-      tool_calls = std::move(parsed->as_array());
-    }
-  }
-  boost::json::object out{{"seq", message.seq},
-                          {"course", message.course},
-                          {"genseq", message.genseq},
-                          {"role", message.role},
-                          {"origin", text_or_null(message.origin)},
-                          {"content", message.content},
-                          {"thinking", message.thinking},
-                          {"toolCalls", std::move(tool_calls)},
-                          {"toolCallId", text_or_null(message.tool_call_id)},
-                          {"toolName", text_or_null(message.tool_name)},
-                          {"ok", message.ok},
-                          {"interrupted", message.interrupted},
-                          {"ts", format_iso8601_ms(message.ts_ms)}};
-  // A user message's image or recording, as its user_message event holds it (docs/server.md).
-  if (!message.attachment.empty()) {
-    if (auto parsed = parse_json(message.attachment); parsed && parsed->is_object()) {
-      out["attachment"] = std::move(*parsed);
-    }
-  }
+  boost::json::object out{
+      {"seq", message.seq},
+      {"course", message.course},
+      {"genseq", message.genseq},
+      {"role", events::to_wire(message.role)},
+      {"origin", message.origin ? boost::json::value(events::to_wire(*message.origin)) : boost::json::value(nullptr)},
+      {"content", message.content},
+      {"thinking", message.thinking},
+      {"toolCalls", events::encode_value(message.tool_calls)},
+      {"toolCallId", text_or_null(message.tool_call_id)},
+      {"toolName", text_or_null(message.tool_name)},
+      {"ok", message.ok},
+      {"interrupted", message.interrupted},
+      {"ts", format_iso8601_ms(message.ts_ms)}};
+  if (auto attachment = attachment_json(message)) out["attachment"] = std::move(*attachment);
   return out;
 }
 

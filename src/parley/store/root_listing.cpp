@@ -19,7 +19,9 @@ bool visible_to(const root_viewer& viewer, const dialog_row& row) {
 // What a human said: the records' "human" sender (conversation_reducer's classify), whose
 // messages are what the full-text index of the SQLite store holds for them.
 bool said_by_a_human(const message_row& message) {
-  return message.role == "user" && (message.origin.empty() || message.origin == "user" || message.origin == "answer");
+  using events::message_origin;
+  return message.role == events::message_role::user &&
+         (!message.origin || message.origin == message_origin::user || message.origin == message_origin::answer);
 }
 
 result<bool> mentions(store& log, const dialog_row& row, const std::string& needle) {

@@ -53,10 +53,10 @@ boost::asio::awaitable<result<std::string>> engine_channel::ask(agent_call& call
   // The answer follows the last user message (ours: nothing else posts to this dialog). The drive
   // may have finished before this coroutine resumed, so no count taken earlier is trusted.
   std::size_t before = messages.size();
-  while (before > 0 && messages[before - 1].role != "user") --before;
+  while (before > 0 && messages[before - 1].role != events::message_role::user) --before;
   for (auto i = messages.size(); i > before; --i) {
     const auto& m = messages[i - 1];
-    if (m.role == "assistant" && !m.interrupted && !m.content.empty()) {
+    if (m.role == events::message_role::assistant && !m.interrupted && !m.content.empty()) {
       meter_.output_tokens += static_cast<std::int64_t>((m.content.size() + 3) / 4);
       co_return m.content;
     }

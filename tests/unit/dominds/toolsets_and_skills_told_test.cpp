@@ -99,7 +99,7 @@ class dominds_told_fixture : public ::testing::Test {
     io.run();
     std::vector<std::string> results;
     for (const auto& msg : log->messages(id, 1).value()) {
-      if (msg.role == "tool") results.push_back(msg.content);
+      if (msg.role == parley::events::message_role::tool) results.push_back(msg.content);
     }
     return results;
   }

@@ -211,7 +211,8 @@ struct engine_loop_reads : ::testing::Test {
         auto said = log.messages(row.id, course);
         EXPECT_TRUE(said.has_value());
         if (!said) continue;
-        for (const auto& message : *said) shape += "\n  " + message.role + ": " + message.content;
+        for (const auto& message : *said)
+          shape += "\n  " + std::string(parley::events::to_wire(message.role)) + ": " + message.content;
       }
       shapes.push_back(std::move(shape));
     }

@@ -62,7 +62,8 @@ void run_to_idle(asio::io_context& io, engine& eng, std::string first_message, s
 // "role:content" of each message of a dialog's first course.
 std::vector<std::string> said_in(store& log, const std::string& dialog_id) {
   std::vector<std::string> said;
-  for (const auto& msg : log.messages(dialog_id, 1).value()) said.push_back(msg.role + ":" + msg.content);
+  for (const auto& msg : log.messages(dialog_id, 1).value())
+    said.push_back(std::string(parley::events::to_wire(msg.role)) + ":" + msg.content);
   return said;
 }
 
@@ -162,7 +163,7 @@ TEST(Engine, AMemberIsOfferedOnlyTheDialogToolsItsTeamFileLists) {
   EXPECT_EQ(recorder->offered[1], expected);
   const auto messages = log->messages(id, 1).value();
   ASSERT_EQ(messages.size(), 4U);
-  EXPECT_EQ(messages[2].role, "tool");
+  EXPECT_EQ(messages[2].role, parley::events::message_role::tool);
   EXPECT_EQ(messages[2].content, "tool 'add_reminder' is not offered to member 'lead' (team.yaml dialog_tools)");
   EXPECT_EQ(messages[3].content, "done");
 }
@@ -210,7 +211,7 @@ TEST(Engine, RecoveryRunsToolCallsLeftWithoutResultsThenFinishes) {
   log->flush();
   auto messages = log->messages("d1", 1).value();
   ASSERT_EQ(messages.size(), 4U);
-  EXPECT_EQ(messages[2].role, "tool");
+  EXPECT_EQ(messages[2].role, parley::events::message_role::tool);
   EXPECT_EQ(messages[2].tool_call_id, "c1");
   EXPECT_EQ(messages[2].content, "4");
   EXPECT_EQ(messages[3].content, "two and two is 4");
@@ -241,7 +242,8 @@ TEST(Engine, ANewMessageAfterACrashFirstAnswersTheOwedToolCalls) {
       asio::detached);
   io.run();
   std::vector<std::string> roles;
-  for (const auto& msg : log->messages("d1", 1).value()) roles.push_back(msg.role + ":" + msg.content);
+  for (const auto& msg : log->messages("d1", 1).value())
+    roles.push_back(std::string(parley::events::to_wire(msg.role)) + ":" + msg.content);
   EXPECT_EQ(roles, (std::vector<std::string>{"user:add", "assistant:", "tool:3", "user:and now?", "assistant:noted"}));
 }
 

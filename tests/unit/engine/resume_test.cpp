@@ -73,7 +73,8 @@ resume_outcome resume_d1(std::vector<event> log_events) {
   io.run();
   log->flush();
   out.events_after = log->read_events("d1").value().size();
-  for (const auto& msg : log->messages("d1", 1).value()) out.said.push_back(msg.role + ":" + msg.content);
+  for (const auto& msg : log->messages("d1", 1).value())
+    out.said.push_back(std::string(parley::events::to_wire(msg.role)) + ":" + msg.content);
   return out;
 }
 

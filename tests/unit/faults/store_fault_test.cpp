@@ -143,7 +143,7 @@ class store_faults_fixture : public ::testing::Test {
       auto messages = log.messages(sent.dialog_id, 0);
       ASSERT_TRUE(messages) << messages.err().message;
       const auto copies = std::count_if(messages->begin(), messages->end(), [&](const message_row& m) {
-        return m.role == "user" && m.content == sent.text;
+        return m.role == parley::events::message_role::user && m.content == sent.text;
       });
       if (sent.acknowledged) {
         ++acknowledged;

@@ -141,25 +141,26 @@ TYPED_TEST(StoreConformance, ProjectionsFollowARealisticDialog) {
 
   const auto first = this->messages("d1", 1);
   ASSERT_EQ(first.size(), 4U);
-  EXPECT_EQ(first[0].role, "user");
+  EXPECT_EQ(first[0].role, parley::events::message_role::user);
   EXPECT_EQ(first[0].content, "hello");
-  EXPECT_EQ(first[1].role, "assistant");
+  EXPECT_EQ(first[1].role, parley::events::message_role::assistant);
   EXPECT_EQ(first[1].content, "let me look");
   EXPECT_EQ(first[1].thinking, "hmm");
   EXPECT_EQ(first[1].genseq, 1);
-  EXPECT_EQ(test::json::parse(first[1].tool_calls_json), test::json::value(test::sample_tool_calls()));
-  EXPECT_EQ(first[2].role, "tool");
+  EXPECT_EQ(test::json::value(parley::events::encode_value(first[1].tool_calls)),
+            test::json::value(test::sample_tool_calls()));
+  EXPECT_EQ(first[2].role, parley::events::message_role::tool);
   EXPECT_EQ(first[2].tool_call_id, "c1");
   EXPECT_EQ(first[2].tool_name, "read_file");
   EXPECT_TRUE(first[2].ok);
   EXPECT_EQ(first[2].content, "file text");
   EXPECT_EQ(first[3].content, "done");
-  EXPECT_EQ(first[3].tool_calls_json, "");
+  EXPECT_TRUE(first[3].tool_calls.empty());
 
   const auto second = this->messages("d1", 2);
   ASSERT_EQ(second.size(), 1U);
   EXPECT_EQ(second[0].content, "again");
-  EXPECT_EQ(second[0].origin, "system");
+  EXPECT_EQ(second[0].origin, parley::events::message_origin::system);
   EXPECT_EQ(second[0].course, 2);
   EXPECT_EQ(second[0].seq, 10);
 

@@ -398,7 +398,7 @@ TEST(TotTool, AMemberGivenTreeOfThoughtsRunsASearchAndReadsTheFinalSolution) {
   ASSERT_FALSE(lead_dialog.empty());
   const auto said = log->messages(lead_dialog, 1).value();
   ASSERT_EQ(said.size(), 4u);
-  EXPECT_EQ(said[2].role, "tool");
+  EXPECT_EQ(said[2].role, parley::events::message_role::tool);
   EXPECT_NE(said[2].content.find("\"solved\":true"), std::string::npos) << said[2].content;
   EXPECT_EQ(said[3].content, "The search answered.");
   dialog_filter roots;

@@ -17,6 +17,9 @@ enum class dialog_kind { root, sub };
 // another dialog's reply that no call waited for. `answer` (a human's answer as a message) was in
 // the first event model's vocabulary (6341021); no Parley wrote it, and it stays readable.
 enum class message_origin { user, answer, system, tellask, reply };
+// A projected message's role (model/records.hpp): what the model's chat format calls it. Not in the
+// log (each event type makes one role); its wire strings are the transcript API's and the store's.
+enum class message_role { user, assistant, tool };
 // The dialog tools that create or call another dialog (seed 001 Tellask A/B/C, FBR, tellaskBack)
 // and selfReflect (seed 002's self-reflection).
 // `tot`: a subdialog a Tree of Thoughts run makes for one agent call (engine::create_program_subdialog).
@@ -48,6 +51,12 @@ struct enum_wire<message_origin> {
        {message_origin::system, "system"},
        {message_origin::tellask, "tellask"},
        {message_origin::reply, "reply"}}};
+};
+
+template <>
+struct enum_wire<message_role> {
+  static constexpr std::array<std::pair<message_role, std::string_view>, 3> values{
+      {{message_role::user, "user"}, {message_role::assistant, "assistant"}, {message_role::tool, "tool"}}};
 };
 
 template <>
