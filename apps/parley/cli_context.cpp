@@ -174,7 +174,7 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   // Before the data directory is made: a team the engine would refuse leaves nothing on disk.
   const auto builtin_tools = engine::build_builtin_tools();
   PARLEY_TRY(engine::check_team_toolsets(*team, builtin_tools));
-  for (const auto& notice : engine::shell_specialist_notices(*team, builtin_tools)) {
+  for (const auto& notice : engine::shell_tool_notices(*team, builtin_tools)) {
     std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
   }
   auto log = open_data_store(data_dir);

@@ -226,7 +226,7 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   for (const char* withheld : {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"}) {
     EXPECT_EQ(std::find(names.begin(), names.end(), withheld), names.end()) << withheld;
   }
-  const auto notices = engine::shell_specialist_notices(*team, engine::build_builtin_tools());
+  const auto notices = engine::shell_tool_notices(*team, engine::build_builtin_tools());
   ASSERT_EQ(notices.size(), 1U);
   EXPECT_NE(notices[0].find(": members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd, "), std::string::npos)
       << notices[0];
@@ -244,7 +244,7 @@ TEST_F(DomindsPackage, TeamTemplateWithDevAsShellSpecialistToldTheShellTools) {
   auto team = config::load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->shell_specialists, std::vector<std::string>{"dev"});
-  EXPECT_TRUE(engine::shell_specialist_notices(*team, engine::build_builtin_tools()).empty());
+  EXPECT_TRUE(engine::shell_tool_notices(*team, engine::build_builtin_tools()).empty());
   auto providers = engine::build_providers(*team);
   ASSERT_TRUE(providers) << providers.err().message;
   asio::io_context io;

@@ -471,7 +471,7 @@ asio::awaitable<tools::tool_outcome> drive_loop::run_member_tool(const member_se
   tools::tool* found = find_tool(member.tools, call.name);
   const auto& withheld = member.withheld_tools;
   if (found == nullptr && std::find(withheld.begin(), withheld.end(), call.name) != withheld.end()) {
-    co_return tools::tool_outcome{false, shell_tool_refusal(team_, call.name)};
+    co_return tools::tool_outcome{false, shell_tool_refusal(team_, *member.config, call.name)};
   }
   if (found == nullptr) {
     std::vector<std::string> available;

@@ -48,8 +48,9 @@ result<void> member_roster::prepare() {
     if (!from_toolsets) return std::move(from_toolsets).err();
     std::vector<std::string> wanted = member.tools;
     wanted.insert(wanted.end(), from_toolsets->begin(), from_toolsets->end());
-    // Dominds' shell_specialists rule: a member it does not list is neither told of shell tools
-    // nor able to call them (run_member_tool refuses, naming whom to ask).
+    // A member Dominds' shell_specialists does not list, or whose access rules a shell could not be
+    // held to, is neither told of shell tools nor able to call them (run_member_tool refuses, saying
+    // why).
     setup.withheld_tools = withheld_shell_tools(member, wanted);
     std::erase_if(wanted, [&](const std::string& name) {
       return std::find(setup.withheld_tools.begin(), setup.withheld_tools.end(), name) != setup.withheld_tools.end();

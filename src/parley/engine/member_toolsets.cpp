@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "parley/core/text.hpp"
+#include "parley/tools/shell_sandbox.hpp"
 #include "parley/tools/shell_tools.hpp"
 
 namespace parley::engine {
@@ -41,26 +42,31 @@ result<void> check_team_toolsets(const config::team_config& team, const tools::t
 std::vector<std::string> withheld_shell_tools(const config::member_config& member,
                                               const std::vector<std::string>& wanted) {
   std::vector<std::string> withheld;
-  if (member.shell_specialist) return withheld;
+  const bool unconfined = !tools::shell_confinement_problem(member.access, member.shell).empty();
+  if (member.shell_specialist && !unconfined) return withheld;
   for (const auto& name : wanted) {
-    if (tools::is_shell_tool(name) && std::find(withheld.begin(), withheld.end(), name) == withheld.end()) {
+    const bool withhold = unconfined ? tools::runs_commands(name) : tools::is_shell_tool(name);
+    if (withhold && std::find(withheld.begin(), withheld.end(), name) == withheld.end()) {
       withheld.push_back(name);
     }
   }
   return withheld;
 }
 
-std::string shell_tool_refusal(const config::team_config& team, std::string_view tool_name) {
+std::string shell_tool_refusal(const config::team_config& team, const config::member_config& member,
+                               std::string_view tool_name) {
+  const std::string refused = "refused: '" + std::string(tool_name) + "' is a shell tool, and ";
+  if (const std::string problem = tools::shell_confinement_problem(member.access, member.shell); !problem.empty()) {
+    return refused + problem;
+  }
   const std::string who = team.shell_specialists.empty()
                               ? "this team has no shell specialists, so no member runs commands"
                               : "ask a shell specialist (" + join(team.shell_specialists, ", ") +
                                     ") to run it with tellask, saying the command and why";
-  return "refused: '" + std::string(tool_name) +
-         "' is a shell tool, and only the members listed in shell_specialists (.minds/team.yaml) may use it; " + who;
+  return refused + "only the members listed in shell_specialists (.minds/team.yaml) may use it; " + who;
 }
 
-std::vector<std::string> shell_specialist_notices(const config::team_config& team,
-                                                  const tools::tool_registry& registry) {
+std::vector<std::string> shell_tool_notices(const config::team_config& team, const tools::tool_registry& registry) {
   std::vector<std::string> notices;
   for (const auto& member : team.members) {
     auto wanted = registry.resolve_toolsets(member.toolsets);
@@ -68,13 +74,17 @@ std::vector<std::string> shell_specialist_notices(const config::team_config& tea
     wanted->insert(wanted->end(), member.tools.begin(), member.tools.end());
     const auto withheld = withheld_shell_tools(member, *wanted);
     if (withheld.empty()) continue;
+    const std::string withheld_from =
+        asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" + join(withheld, ", ") + "): ";
+    if (const std::string problem = tools::shell_confinement_problem(member.access, member.shell); !problem.empty()) {
+      notices.push_back(withheld_from + problem);
+      continue;
+    }
     const std::string listed = team.shell_specialists.empty()
                                    ? "shell_specialists lists no member"
                                    : "shell_specialists lists " + join(team.shell_specialists, ", ");
-    notices.push_back(asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" +
-                      join(withheld, ", ") + "): " + listed +
-                      ", and as in Dominds only those members keep shell tools; add '" + member.id +
-                      "' to shell_specialists or remove the shell tools from it");
+    notices.push_back(withheld_from + listed + ", and as in Dominds only those members keep shell tools; add '" +
+                      member.id + "' to shell_specialists or remove the shell tools from it");
   }
   return notices;
 }

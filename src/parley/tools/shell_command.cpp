@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "parley/core/utf8.hpp"
+#include "parley/tools/shell_sandbox.hpp"
 #include "parley/tools/workspace_access.hpp"
 
 extern char** environ;
@@ -13,62 +14,11 @@ extern char** environ;
 namespace parley::tools {
 namespace {
 
-namespace fs = std::filesystem;
-
 std::string upper(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return out;
-}
-
-bool is_dir(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
-}
-
-void add_bind(std::vector<std::string>& argv, const char* kind, const fs::path& path) {
-  argv.emplace_back(kind);
-  argv.push_back(path.string());
-  argv.push_back(path.string());
-}
-
-std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const tool_context& ctx, const shell_run& run,
-                                         const access::shell_policy& policy) {
-  const fs::path root = fs::weakly_canonical(ctx.workspace);
-  std::vector<std::string> argv{
-      bwrap,   "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc",
-      "/proc", "--tmpfs",           "/tmp"};
-  const auto& rules = rules_of(ctx);
-  // With write_dirs the workspace is read-only and only their fixed folders are writable.
-  const bool scoped = !rules.write.allow_dirs.empty();
-  add_bind(argv, run.read_only || scoped ? "--ro-bind" : "--bind", root);
-  if (!run.read_only) {
-    for (const auto& scope : rules.write.allow_dirs) {
-      const fs::path dir = root / scope.literal_prefix();
-      if (!scope.literal_prefix().empty() && is_dir(dir)) add_bind(argv, "--bind", dir);
-    }
-    for (const auto& scope : rules.write.deny_dirs) {
-      const fs::path dir = root / scope.literal_prefix();
-      if (!scope.literal_prefix().empty() && is_dir(dir)) add_bind(argv, "--ro-bind", dir);
-    }
-  }
-  for (const char* reserved : {".minds", ".dialogs"}) {
-    if (is_dir(root / reserved)) add_bind(argv, "--ro-bind", root / reserved);
-  }
-  if (ctx.protected_dirs != nullptr) {
-    for (const auto& dir : *ctx.protected_dirs) {
-      if (is_dir(dir.path)) {
-        argv.emplace_back("--tmpfs");  // hidden: an empty folder in its place
-        argv.push_back(dir.path.string());
-      }
-    }
-  }
-  if (!policy.network) argv.emplace_back("--unshare-net");
-  argv.emplace_back("--chdir");
-  argv.push_back(run.cwd.string());
-  argv.emplace_back("--");
-  return argv;
 }
 
 }  // namespace
@@ -106,6 +56,9 @@ const access::shell_policy& shell_policy_of(const tool_context& ctx) {
 
 result<process_request> shell_request(const tool_context& ctx, const shell_run& run) {
   const auto& policy = shell_policy_of(ctx);
+  if (const std::string problem = shell_confinement_problem(rules_of(ctx), policy); !problem.empty()) {
+    return make_error(errc::conflict, "refused: no shell for you: " + problem);
+  }
   process_request request;
   request.cwd = run.cwd;
   request.env = stripped_environment();
@@ -117,7 +70,7 @@ result<process_request> shell_request(const tool_context& ctx, const shell_run& 
                         "the shell sandbox (bubblewrap) is configured but bwrap is not installed; install Debian's "
                         "bubblewrap package (scripts/setup.sh does)");
     }
-    request.argv = bubblewrap_argv(bwrap, ctx, run, policy);
+    request.argv = bubblewrap_argv(bwrap, ctx, run.cwd, run.read_only);
   }
   request.argv.insert(request.argv.end(), {"/bin/sh", "-c", run.command});
   return request;

@@ -1,9 +1,9 @@
 // How a shell tool turns a command line into a process: `/bin/sh -c` in the workspace (or a
 // folder of it), with the runtime's secrets taken out of the environment, and — when the member's
-// policy says bubblewrap — inside a sandbox: the system read-only, /tmp private, the workspace
-// writable (read-only for readonly_shell, and `.minds/` always read-only), Parley's data hidden and
-// no network unless the policy allows it. The answer a tool gives for a finished run is made here
-// too, so shell_cmd, readonly_shell and the benchmark say the same.
+// policy says bubblewrap — inside a sandbox: the system read-only, /tmp private, the workspace as
+// the member's access rules allow (read-only for readonly_shell; shell_sandbox.hpp), `.minds/`,
+// `.dialogs/` and Parley's data absent, and no network unless the policy allows it. The answer a tool gives for a
+// finished run is made here too, so shell_cmd, readonly_shell and the benchmark say the same.
 #pragma once
 
 #include <filesystem>
@@ -30,8 +30,9 @@ struct shell_run {
   bool read_only = false;     // readonly_shell: the workspace mounted read-only in the sandbox
 };
 
-// The process request for `run` under the context's policy. Errors: the sandbox is configured but
-// bwrap is not installed (the message says so).
+// The process request for `run` under the context's policy. Errors: the member's access rules
+// cannot be held by a shell here (shell_confinement_problem), or the sandbox is configured but
+// bwrap is not installed (the messages say so).
 result<process_request> shell_request(const tool_context& ctx, const shell_run& run);
 
 // "$ <command>\n[exit 0]\n<output>" with the output capped, non-UTF-8 bytes repaired (counted) and

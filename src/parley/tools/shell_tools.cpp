@@ -159,6 +159,8 @@ bool is_shell_tool(std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+bool runs_commands(std::string_view name) { return is_shell_tool(name) || name == "readonly_shell"; }
+
 void register_shell_tools(tool_registry& registry) {
   registry.add(std::make_unique<shell_tool>(false));
   registry.add(std::make_unique<shell_tool>(true));

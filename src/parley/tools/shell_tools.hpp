@@ -19,5 +19,8 @@ std::string readonly_refusal(std::string_view command_line);
 // is not among them, as in Dominds, which offers it to non-specialists for inspection.
 const std::vector<std::string>& shell_tool_names();
 bool is_shell_tool(std::string_view name);
+// A shell tool or readonly_shell: every tool that runs a command line, which access rules bind
+// (shell_sandbox.hpp).
+bool runs_commands(std::string_view name);
 
 }  // namespace parley::tools

@@ -167,7 +167,7 @@ TEST_F(DomindsTold, WithoutShellSpecialistsTheTemplatesDevIsToldNoShellTools) {
   EXPECT_TRUE(has(dev, "write_file"));
   for (const auto& shell : tools::shell_tool_names()) EXPECT_FALSE(has(dev, shell)) << shell;
   EXPECT_TRUE(has(dev, "readonly_shell"));  // as in Dominds, inspection is not a shell specialist's
-  const auto notices = shell_specialist_notices(team, build_builtin_tools());
+  const auto notices = shell_tool_notices(team, build_builtin_tools());
   ASSERT_EQ(notices.size(), 1U);
   EXPECT_EQ(notices[0], (tree_.root() / ".minds/team.yaml").string() +
                             ":6:5: members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd, start_process, "
@@ -192,7 +192,7 @@ TEST_F(DomindsTold, OnlyShellSpecialistsAndHiddenMembersAreToldShellTools) {
     EXPECT_TRUE(has(names, "read_file")) << member;
     for (const auto& shell : tools::shell_tool_names()) EXPECT_FALSE(has(names, shell)) << member << " " << shell;
   }
-  const auto notices = shell_specialist_notices(team, build_builtin_tools());
+  const auto notices = shell_tool_notices(team, build_builtin_tools());
   ASSERT_EQ(notices.size(), 3U);
   const std::string file = (tree_.root() / ".minds/team.yaml").string();
   EXPECT_EQ(notices[0].rfind(file + ":3:3: member_defaults.toolsets: shell tools withheld from 'dev' (", 0), 0U)
@@ -228,6 +228,46 @@ TEST_F(DomindsTold, AShellCallByANonSpecialistIsRefusedAndNothingRuns) {
             "refused: 'shell_cmd' is a shell tool, and only the members listed in shell_specialists "
             "(.minds/team.yaml) may use it; ask a shell specialist (cmdr) to run it with tellask, saying the command "
             "and why");
+  EXPECT_FALSE(std::filesystem::exists(tree_.root() / "ran.txt"));
+}
+
+// Access rules bind every tool (issue 46 item 5): a shell specialist with `no_read_dirs` and no
+// sandbox (a Dominds workspace names none) could `cat ../secrets/key.txt`, so it is told no tool
+// that runs commands, readonly_shell included; the CLI says why once, and a call anyway is refused
+// with the reason before anything runs.
+TEST_F(DomindsTold, AMemberWithAccessRulesAndNoSandboxIsToldNoShellAndItsCallsAreRefused) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, os, codex_inspect_and_patch_tools]\n"
+              "shell_specialists: [cmdr]\nmembers:\n  cmdr:\n    no_read_dirs: [secrets]\n  free: {}\n");
+  tree_.write("secrets/key.txt", "the-secret-key");
+  auto team = load();
+  const auto cmdr = tool_names(told(team, "cmdr"));
+  EXPECT_TRUE(has(cmdr, "read_file"));
+  EXPECT_FALSE(has(cmdr, "readonly_shell"));
+  for (const auto& shell : tools::shell_tool_names()) EXPECT_FALSE(has(cmdr, shell)) << shell;
+  // A shell specialist without rules keeps its shell; a non-specialist its readonly_shell.
+  EXPECT_TRUE(has(tool_names(told(team, "free")), "readonly_shell"));
+  const auto notices = shell_tool_notices(team, build_builtin_tools());
+  ASSERT_EQ(notices.size(), 2U);
+  EXPECT_NE(notices[0].find("shell tools withheld from 'cmdr' (shell_cmd, start_process, list_processes, "
+                            "read_process, stop_process, readonly_shell): this member has access rules, which bind "
+                            "every tool, and a shell outside the sandbox could walk around them"),
+            std::string::npos)
+      << notices[0];
+  script_provider(team, R"(members:
+  cmdr:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: readonly_shell, arguments: {command: "cat secrets/key.txt"}}
+        - tool_call: {name: shell_cmd, arguments: {command: "cat secrets/key.txt; touch ran.txt"}}
+    - emit: [{saying: "Done."}]
+)");
+  const auto results = tool_results(team, "cmdr", "Read the key.");
+  ASSERT_EQ(results.size(), 2U);
+  for (const auto& result : results) {
+    EXPECT_NE(result.find("is a shell tool, and this member has access rules"), std::string::npos) << result;
+    EXPECT_EQ(result.find("the-secret-key"), std::string::npos) << result;
+  }
   EXPECT_FALSE(std::filesystem::exists(tree_.root() / "ran.txt"));
 }
 

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,9 +18,23 @@
 #include <unistd.h>
 
 #include "parley/tools/json_schema.hpp"
+#include "parley/tools/shell_command.hpp"
 #include "parley/tools/shell_tools.hpp"
 
 namespace parley::tools::testing {
+
+// Empty when bwrap can make a sandbox here, else why not.
+inline std::string why_bwrap_cannot_run() {
+  const std::string bwrap = bubblewrap_program();
+  if (bwrap.empty()) return "bwrap is not installed (scripts/setup.sh installs Debian's bubblewrap)";
+  const std::string probe = bwrap + " --ro-bind / / --unshare-net --unshare-pid --dev /dev --proc /proc true 2>&1";
+  FILE* pipe = ::popen(probe.c_str(), "r");
+  std::string output;
+  std::array<char, 256> buffer{};
+  while (pipe != nullptr && std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
+  const int status = pipe == nullptr ? -1 : ::pclose(pipe);
+  return status == 0 ? std::string{} : "bwrap cannot make a sandbox in this container: " + output;
+}
 
 class shell_fixture : public ::testing::Test {
  protected:
@@ -32,6 +48,7 @@ class shell_fixture : public ::testing::Test {
     ctx_.workspace = workspace_;
     ctx_.member_id = "coder";
     ctx_.shell = &policy_;
+    ctx_.access = &rules_;
     registry_ = std::make_unique<tool_registry>();
     register_shell_tools(*registry_);
   }
@@ -77,6 +94,7 @@ class shell_fixture : public ::testing::Test {
   std::filesystem::path root_;
   std::filesystem::path workspace_;
   access::shell_policy policy_;
+  access::access_rules rules_;
   tool_context ctx_;
   boost::asio::io_context io_;
   std::unique_ptr<tool_registry> registry_;

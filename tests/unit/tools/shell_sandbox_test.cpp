@@ -21,19 +21,7 @@ namespace {
 using ShellSandbox = testing::shell_fixture;
 
 using parley::testing::contains;
-
-// Empty when bwrap can make a sandbox here, else why not.
-std::string why_bwrap_cannot_run() {
-  const std::string bwrap = bubblewrap_program();
-  if (bwrap.empty()) return "bwrap is not installed (scripts/setup.sh installs Debian's bubblewrap)";
-  const std::string probe = bwrap + " --ro-bind / / --unshare-net --unshare-pid --dev /dev --proc /proc true 2>&1";
-  FILE* pipe = ::popen(probe.c_str(), "r");
-  std::string output;
-  std::array<char, 256> buffer{};
-  while (pipe != nullptr && std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
-  const int status = pipe == nullptr ? -1 : ::pclose(pipe);
-  return status == 0 ? std::string{} : "bwrap cannot make a sandbox in this container: " + output;
-}
+using testing::why_bwrap_cannot_run;
 
 // A TCP listener on 127.0.0.1 of this machine's network; its port.
 struct listener {
@@ -102,30 +90,34 @@ TEST_F(ShellSandbox, ReachingTheNetworkFailsInsideTheSandboxUnlessAllowed) {
   EXPECT_TRUE(contains(call("shell_cmd", command).content, "\nconnected\n"));
 }
 
-TEST_F(ShellSandbox, TheSandboxKeepsMindsReadOnlyAndHidesParleysData) {
+TEST_F(ShellSandbox, TheSandboxHidesMindsDialogsAndParleysData) {
   if (const std::string why = why_bwrap_cannot_run(); !why.empty()) {
     std::cout << "[sandbox] " << why << "\n";
     policy_.sandbox = access::shell_sandbox::bubblewrap;
     EXPECT_FALSE(call("shell_cmd", R"({"command": "true"})").ok);
     return;
   }
-  put(".minds/team.yaml", "team");
+  put(".minds/team.yaml", "members-of-the-team");
+  put(".dialogs/run/d1.yaml", "a-dialog");
   put("data/parley.db", "db");
   std::vector<protected_dir> protected_dirs{
       {std::filesystem::canonical(workspace_ / "data"), "Parley's data directory"}};
   ctx_.protected_dirs = &protected_dirs;
   policy_.sandbox = access::shell_sandbox::bubblewrap;
-  const auto out = call("shell_cmd", R"({"command": "ls data; cat .minds/team.yaml; echo x > .minds/team.yaml"})");
+  const auto out =
+      call("shell_cmd", R"({"command": "ls data .minds .dialogs; cat .minds/team.yaml; echo x > .minds/team.yaml"})");
   EXPECT_FALSE(out.ok);
-  EXPECT_EQ(out.content.substr(0, out.content.find("\n", out.content.find("[exit"))),
-            "$ ls data; cat .minds/team.yaml; echo x > .minds/team.yaml\n[exit 2]");
-  EXPECT_TRUE(contains(out.content, "team")) << out.content;
-  EXPECT_FALSE(contains(out.content, "parley.db")) << out.content;
-  EXPECT_TRUE(contains(out.content, "Read-only file system")) << out.content;
+  const std::string said = out.content.substr(out.content.find("\n[exit"));
+  EXPECT_EQ(said.substr(0, said.find('\n', 1)), "\n[exit 2]") << out.content;
+  EXPECT_FALSE(contains(said, "members-of-the-team")) << out.content;
+  EXPECT_FALSE(contains(said, "d1.yaml")) << out.content;
+  EXPECT_FALSE(contains(said, "parley.db")) << out.content;
+  EXPECT_TRUE(contains(said, "No such file")) << out.content;
+  EXPECT_TRUE(contains(said, "Read-only file system")) << out.content;
   std::ifstream in(workspace_ / ".minds/team.yaml");
   std::string text;
   in >> text;
-  EXPECT_EQ(text, "team");
+  EXPECT_EQ(text, "members-of-the-team");
 }
 
 }  // namespace
