@@ -113,7 +113,7 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
                         &member,
                         position_of(dialog),
                         tellask_tools_of(dialog, member),
-                        member.tellask_syntax == "text"};
+                        member.tellask_syntax == config::tellask_syntax::text};
     prompt += "\n\n";
     prompt += team_roster_section(roster);
   }
@@ -246,7 +246,7 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
                                        llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
   llm::model_request request = request_without_messages(dialog, member, std::move(tools), round, setting);
   request.messages.reserve(dialog.messages().size());
-  const bool text_syntax = member.tellask_syntax == "text";
+  const bool text_syntax = member.tellask_syntax == config::tellask_syntax::text;
   const auto& rows = dialog.messages();
   // A call's result can arrive after later messages (a subdialog replies while the human talks);
   // providers want each result right after the message that made the call, so it moves there.
