@@ -44,10 +44,12 @@ void check_refusal(const server::packet_refusal& refused, std::string_view text)
 }
 
 void check_packet(const server::client_packet& packet, std::string_view text) {
-  const auto* spec = server::find_packet(server::packet_direction::client, packet.type);
-  FUZZ_CHECK(spec != nullptr, "accepted an unknown type " + packet.type);
+  using type = server::client_packet_type;
+  const std::string type_name(to_name(packet.type));
+  const auto* spec = server::find_packet(server::packet_direction::client, type_name);
+  FUZZ_CHECK(spec != nullptr, "accepted an unknown type " + type_name);
   FUZZ_CHECK(server::validate_packet(packet.fields, *spec).has_value(), "accepted fields the table refuses");
-  FUZZ_CHECK(json_string_or(packet.fields, "type") == packet.type, "type differs from the packet's");
+  FUZZ_CHECK(json_string_or(packet.fields, "type") == type_name, "type differs from the packet's");
   FUZZ_CHECK(!find_unwritable_json(packet.fields), "accepted a tree that cannot be written");
   const std::string written = boost::json::serialize(packet.fields);
   auto again = parse_json(written);
@@ -55,11 +57,11 @@ void check_packet(const server::client_packet& packet, std::string_view text) {
 
   const auto* msg_id = packet.fields.if_contains("msgId");
   const std::string expected_ref =
-      msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->get_string()) : packet.type;
+      msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->get_string()) : type_name;
   FUZZ_CHECK(packet.ref == expected_ref, "ref is '" + packet.ref + "'");
   FUZZ_CHECK(is_valid_utf8(packet.ref), "ref is not UTF-8");
 
-  if (packet.type == "hello") {
+  if (packet.type == type::hello) {
     FUZZ_CHECK(json_int_or(packet.fields, "protocol") == server::protocol_version, "a hello of another protocol");
     FUZZ_CHECK(packet.dialog_id.empty(), "a hello with a dialog");
     return;
@@ -70,23 +72,23 @@ void check_packet(const server::client_packet& packet, std::string_view text) {
   FUZZ_CHECK(self_id != nullptr && self_id->is_string(), "dialog.selfId is not a string");
   FUZZ_CHECK(packet.dialog_id == self_id->get_string(), "dialog_id differs from dialog.selfId");
   if (server::is_input_packet(packet.type)) {
-    if (packet.type == "drive_dlg_by_user_msg" || packet.type == "drive_dialog_by_user_answer") {
+    if (packet.type == type::drive_dlg_by_user_msg || packet.type == type::drive_dialog_by_user_answer) {
       const auto* content = packet.fields.if_contains("content");
       FUZZ_CHECK(content != nullptr && content->is_string(), "a message without content");
       FUZZ_CHECK(msg_id != nullptr && msg_id->is_string(), "a message without msgId");
     }
-    if (packet.type == "drive_dialog_by_user_answer") {
+    if (packet.type == type::drive_dialog_by_user_answer) {
       FUZZ_CHECK(json_string_or(packet.fields, "continuationType") == "answer", "an answer of another kind");
       const auto* question = packet.fields.if_contains("questionId");
       FUZZ_CHECK(question != nullptr && question->is_string(), "an answer without questionId");
     }
   } else {
-    FUZZ_CHECK(packet.type == "subscribe" || packet.type == "unsubscribe", "unexpected type " + packet.type);
+    FUZZ_CHECK(packet.type == type::subscribe || packet.type == type::unsubscribe, "unexpected type " + type_name);
     if (const auto* after = packet.fields.if_contains("afterSeq"); after != nullptr && !after->is_null()) {
       FUZZ_CHECK(after->is_int64() || after->is_uint64(), "afterSeq is not an integer");
     }
     // The session reads a subscribe's replay fields typed: what the protocol table took must read.
-    if (packet.type == "subscribe") {
+    if (packet.type == type::subscribe) {
       auto asked = server::read_subscribe_request(packet.fields);
       FUZZ_CHECK(asked.has_value(), "a subscribe the table took does not read: " + asked.err().message);
       const auto* after = packet.fields.if_contains("afterSeq");

@@ -61,7 +61,7 @@ std::optional<int> drive_flow(const parsed_args& args, const flow_request& reque
     member_id = *member;
   }
   const auto* member = inputs->team.find_member(member_id);
-  if (member == nullptr || member->kind != "flow") {
+  if (member == nullptr || member->kind != config::member_kind::flow) {
     if (!request.dialog_id) return std::nullopt;
     return report(make_error(errc::config_error, "dialog " + *request.dialog_id + " is a flow of member " + member_id +
                                                      ", which the team no longer has as a flow"));

@@ -33,7 +33,7 @@ std::vector<config::provider_entry> entries_of(const config::team_config& team) 
   for (const auto& provider : team.providers) {
     config::provider_entry entry;
     entry.config = provider;
-    entry.api_type = provider.kind;
+    entry.api_type = to_name(provider.kind);
     entry.origin = team.source.string();
     entries.push_back(std::move(entry));
   }
@@ -64,7 +64,7 @@ boost::json::object to_json(const config::team_config& team, const config::provi
                           {"origin", entry.origin},      {"models", std::move(models)},
                           {"usedBy", std::move(used_by)}};
   if (!entry.unsupported.empty()) out["unsupported"] = entry.unsupported;
-  if (!entry.config.kind.empty()) out["kind"] = entry.config.kind;
+  if (entry.config.kind != config::provider_kind::none) out["kind"] = to_name(entry.config.kind);
   if (!entry.config.base_url.empty()) out["baseUrl"] = entry.config.base_url;
   if (!entry.config.api_key_env.empty()) {
     out["keyVariable"] = entry.config.api_key_env;
@@ -80,7 +80,8 @@ void print_line(const config::team_config& team, const config::provider_entry& e
   if (!entry.unsupported.empty()) {
     line += ", not usable: " + entry.unsupported;
   } else {
-    if (entry.config.kind != entry.api_type) line += " as " + entry.config.kind;
+    const std::string_view kind = to_name(entry.config.kind);
+    if (kind != entry.api_type) line += " as " + std::string(kind);
     if (!entry.config.base_url.empty()) line += " at " + entry.config.base_url;
     if (!entry.config.api_key_env.empty()) {
       line += "; key " + entry.config.api_key_env + (variable_is_set(entry.config.api_key_env) ? " set" : " not set");

@@ -104,7 +104,7 @@ TEST_F(DomindsPackage, DefaultsYamlLoadsAsLlmYaml) {
       return n.find(": providers." + id + ": skipped, not usable by Parley: ") != std::string::npos;
     });
     if (entry->unsupported.empty()) {
-      EXPECT_FALSE(entry->config.kind.empty());
+      EXPECT_NE(entry->config.kind, config::provider_kind::none);
       EXPECT_NE(team->find_provider(id), nullptr);
       EXPECT_EQ(notices, 0);
     } else {
@@ -184,7 +184,7 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
     if (provider.id != "codex") continue;
     provider = config::provider_config{};
     provider.id = "codex";
-    provider.kind = "scripted";
+    provider.kind = config::provider_kind::scripted;
     provider.script = tree_.root() / "script.yaml";
   }
   auto providers = engine::build_providers(*team);

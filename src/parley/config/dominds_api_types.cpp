@@ -5,6 +5,8 @@
 // Google's OpenAI-compatible endpoint, `<root>/v1beta/openai`, with the same key as a bearer token.
 #include "parley/config/dominds_api_types.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "parley/config/team_rules.hpp"
@@ -28,19 +30,19 @@ bool ends_with(std::string_view text, std::string_view tail) {
 }
 
 void as_openai(provider_entry& entry) {
-  entry.config.kind = "openai";
+  entry.config.kind = provider_kind::openai;
   entry.config.base_url = without_trailing_slashes(entry.config.base_url);
 }
 
 void as_anthropic(provider_entry& entry) {
-  entry.config.kind = "anthropic";
+  entry.config.kind = provider_kind::anthropic;
   std::string url = without_trailing_slashes(entry.config.base_url);
   if (!url.empty() && !ends_with(url, "/v1")) url += "/v1";
   entry.config.base_url = std::move(url);
 }
 
 void as_gemini_openai(provider_entry& entry) {
-  entry.config.kind = "openai";
+  entry.config.kind = provider_kind::openai;
   std::string url = without_trailing_slashes(entry.config.base_url);
   if (url.empty()) url = kGeminiRoot;
   // A base URL already naming the OpenAI-compatible endpoint is taken as it is.
@@ -49,26 +51,44 @@ void as_gemini_openai(provider_entry& entry) {
   if (entry.config.api_key_env.empty()) entry.config.api_key_env = kGeminiKeyEnv;
 }
 
+void as_codex(provider_entry& entry) {
+  entry.unsupported =
+      "apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and speaks the Responses API of "
+      "chatgpt.com; Parley speaks neither (use provider 'openai' with OPENAI_API_KEY)";
+}
+
+// Every apiType Parley knows, with what it makes of it, in the order error messages list them.
+struct api_type_rule {
+  std::string_view name;
+  void (*apply)(provider_entry&);
+  bool spoken;  // false: known, and refused with a reason of its own
+};
+
+constexpr std::array<api_type_rule, 6> kApiTypes{{{"openai", as_openai, true},
+                                                  {"openai-compatible", as_openai, true},
+                                                  {"google", as_gemini_openai, true},
+                                                  {"anthropic", as_anthropic, true},
+                                                  {"anthropic-compatible", as_anthropic, true},
+                                                  {"codex", as_codex, false}}};
+
 }  // namespace
 
 const std::vector<std::string>& supported_api_types() {
-  static const std::vector<std::string> types{"openai", "openai-compatible", "google", "anthropic",
-                                              "anthropic-compatible"};
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> names;
+    for (const auto& rule : kApiTypes) {
+      if (rule.spoken) names.emplace_back(rule.name);
+    }
+    return names;
+  }();
   return types;
 }
 
 void translate_api_type(provider_entry& entry) {
   const std::string& type = entry.api_type;
-  if (type == "openai" || type == "openai-compatible") {
-    as_openai(entry);
-  } else if (type == "anthropic" || type == "anthropic-compatible") {
-    as_anthropic(entry);
-  } else if (type == "google") {
-    as_gemini_openai(entry);
-  } else if (type == "codex") {
-    entry.unsupported =
-        "apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and speaks the Responses API of "
-        "chatgpt.com; Parley speaks neither (use provider 'openai' with OPENAI_API_KEY)";
+  const auto rule = std::find_if(kApiTypes.begin(), kApiTypes.end(), [&](const auto& r) { return r.name == type; });
+  if (rule != kApiTypes.end()) {
+    rule->apply(entry);
   } else {
     entry.unsupported = "Parley does not speak apiType '" + type + "'" + did_you_mean(type, supported_api_types()) +
                         " (it speaks: " + join_names(supported_api_types()) + ")";

@@ -17,7 +17,7 @@ result<void> read_analyst(const map_reader& records, team_config& team) {
   PARLEY_TRY(records.read_nonempty("analyst", id));
   const member_config* member = team.find_member(id);
   if (member == nullptr) return records.fail_at_value(*item, unknown_name_problem("member", id, team.member_ids()));
-  if (member->kind != "llm") {
+  if (member->kind != member_kind::llm) {
     return records.fail_at_value(*item, "member '" + id + "' is a flow; the analyst must be a model member");
   }
   team.records.analyst = std::move(id);
@@ -41,8 +41,9 @@ result<void> read_embeddings(const map_reader& records, team_config& team) {
   if (spec == nullptr) {
     return embeddings.fail_at_value(*provider_item, unknown_name_problem("provider", out.provider, provider_ids));
   }
-  if (spec->kind != "openai") {
-    return embeddings.fail_at_value(*provider_item, "provider '" + out.provider + "' is of kind '" + spec->kind +
+  if (spec->kind != provider_kind::openai) {
+    return embeddings.fail_at_value(*provider_item, "provider '" + out.provider + "' is of kind '" +
+                                                        std::string(to_name(spec->kind)) +
                                                         "'; embeddings need an OpenAI-compatible one (kind openai)");
   }
   auto model = embeddings.require_nonempty("model", "the embedding model's name");

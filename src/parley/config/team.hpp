@@ -15,6 +15,45 @@
 #include "parley/access/access_rules.hpp"
 #include "parley/access/shell_policy.hpp"
 #include "parley/core/result.hpp"
+#include "parley/core/vocabulary.hpp"
+
+namespace parley::config {
+
+// The wire protocol Parley speaks to a provider. `none`: a provider_entry whose apiType Parley does
+// not speak (it has no name, so a team file cannot write it).
+enum class provider_kind { none, scripted, openai, anthropic };
+// "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004.
+enum class member_kind { llm, flow };
+// "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
+// syntax, for models without function calling.
+enum class tellask_syntax { function, text };
+
+}  // namespace parley::config
+
+namespace parley {
+
+// Their names in team files (and in what `parley providers` and /api/overview show).
+template <>
+struct vocabulary<config::provider_kind> {
+  static constexpr std::array<std::pair<config::provider_kind, std::string_view>, 3> values{
+      {{config::provider_kind::scripted, "scripted"},
+       {config::provider_kind::openai, "openai"},
+       {config::provider_kind::anthropic, "anthropic"}}};
+};
+
+template <>
+struct vocabulary<config::member_kind> {
+  static constexpr std::array<std::pair<config::member_kind, std::string_view>, 2> values{
+      {{config::member_kind::llm, "llm"}, {config::member_kind::flow, "flow"}}};
+};
+
+template <>
+struct vocabulary<config::tellask_syntax> {
+  static constexpr std::array<std::pair<config::tellask_syntax, std::string_view>, 2> values{
+      {{config::tellask_syntax::function, "function"}, {config::tellask_syntax::text, "text"}}};
+};
+
+}  // namespace parley
 
 namespace parley::config {
 
@@ -33,7 +72,7 @@ struct model_info {
 
 struct provider_config {
   std::string id;
-  std::string kind;  // "scripted" | "openai" | "anthropic"
+  provider_kind kind = provider_kind::none;
   std::string base_url;
   std::string api_key_env;
   std::string base_url_env;  // when this variable is set, its value replaces base_url
@@ -48,7 +87,7 @@ struct provider_config {
 // A provider a Dominds workspace can name, from Parley's built-in catalogue or `.minds/llm.yaml`,
 // with where it was defined: what `parley providers` lists.
 struct provider_entry {
-  provider_config config;   // config.kind is empty when Parley does not speak its API
+  provider_config config;   // config.kind is none when Parley does not speak its API
   std::string name;         // display name
   std::string api_type;     // Dominds' apiType as written
   std::string origin;       // "built-in" or "FILE:LINE:COLUMN" of its key in llm.yaml
@@ -57,9 +96,9 @@ struct provider_entry {
 
 struct member_config {
   std::string id;
-  // "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004 whose
-  // definition is the folder `flow` (a [Business]Agent.yaml with its prompt/ and sub-thread folders).
-  std::string kind = "llm";
+  // A flow member's definition is the folder `flow` (a [Business]Agent.yaml with its prompt/ and
+  // sub-thread folders).
+  member_kind kind = member_kind::llm;
   std::filesystem::path flow;  // kind flow: resolved against the team file's folder
   std::string name;            // display name
   std::string persona;         // text (inline or read from persona_file)
@@ -98,9 +137,8 @@ struct member_config {
   // Offered the selfReflect tool: a self-reflection subdialog of itself with its tools, recorded
   // as seed 002's self-reflection session and introspection turns.
   bool self_reflection = false;
-  // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
-  // syntax, for models without function calling.
-  std::string tellask_syntax = "function";
+  // How its model is told to Tellask (function tools, or the text syntax).
+  config::tellask_syntax tellask_syntax = config::tellask_syntax::function;
   // Its model takes images / audio as input (seed 002's multimodal messages): they are sent as
   // media rather than as their caption or transcription.
   bool vision = false;

@@ -113,12 +113,13 @@ result<void> read_retention(const map_reader& root, retention_config& retention)
 
 // Keys that only make sense for some kinds are refused for the others rather than ignored.
 result<void> check_kind_keys(const map_reader& map, const provider_config& provider) {
-  const bool scripted = provider.kind == "scripted";
+  const bool scripted = provider.kind == provider_kind::scripted;
   for (const auto& item : map.entries()) {
     const bool http_only =
         item.key == "base_url" || item.key == "api_key_env" || item.key == "base_url_env" || item.key == "fallback";
     if ((scripted && http_only) || (!scripted && item.key == "script")) {
-      return map.fail_at_key(item, "key '" + item.key + "' does not apply to kind '" + provider.kind + "'");
+      return map.fail_at_key(
+          item, "key '" + item.key + "' does not apply to kind '" + std::string(to_name(provider.kind)) + "'");
     }
   }
   return ok();
@@ -130,18 +131,19 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   provider.id = std::move(id);
   auto kind = map.require_nonempty("kind", "scripted, openai or anthropic");
   if (!kind) return std::move(kind).err();
-  provider.kind = std::move(kind).value();
-  const auto& kinds = detail::provider_kinds();
-  if (std::find(kinds.begin(), kinds.end(), provider.kind) == kinds.end()) {
-    return map.fail_at_value(*map.find("kind"), detail::unknown_name_problem("provider kind", provider.kind, kinds));
+  const auto parsed = from_name<provider_kind>(*kind);
+  if (!parsed) {
+    return map.fail_at_value(*map.find("kind"),
+                             detail::unknown_name_problem("provider kind", *kind, all_names<provider_kind>()));
   }
+  provider.kind = *parsed;
   PARLEY_TRY(check_kind_keys(map, provider));
   PARLEY_TRY(map.read_nonempty("base_url", provider.base_url));
   PARLEY_TRY(map.read_nonempty("api_key_env", provider.api_key_env));
   PARLEY_TRY(map.read_nonempty("base_url_env", provider.base_url_env));
   PARLEY_TRY(map.read_nonempty("fallback", provider.fallback));
   PARLEY_TRY(detail::read_models(map, provider, detail::model_keys::parley));
-  if (provider.kind == "scripted") {
+  if (provider.kind == provider_kind::scripted) {
     auto script = detail::read_existing_path(map, "script", base_dir);
     if (!script) return std::move(script).err();
     provider.script = std::move(script).value();
@@ -221,12 +223,15 @@ result<void> read_team_access(const map_reader& root, detail::access_reader& acc
 
 // `kind: llm` (the default) or `kind: flow` with `flow: FOLDER` (seed 004's agents, docs/flows.md).
 result<void> read_flow_kind(const map_reader& map, member_config& member, const std::filesystem::path& base_dir) {
-  PARLEY_TRY(map.read("kind", member.kind));
-  if (member.kind != "llm" && member.kind != "flow") {
-    return map.fail_at_value(*map.find("kind"), "unknown member kind '" + member.kind + "' (expected llm or flow)");
+  std::string kind(to_name(member.kind));
+  PARLEY_TRY(map.read("kind", kind));
+  const auto parsed = from_name<member_kind>(kind);
+  if (!parsed) {
+    return map.fail_at_value(*map.find("kind"), "unknown member kind '" + kind + "' (expected llm or flow)");
   }
+  member.kind = *parsed;
   const auto* folder = map.find("flow");
-  if (member.kind != "flow") {
+  if (member.kind != member_kind::flow) {
     if (folder != nullptr) return map.fail_at_key(*folder, "key 'flow' applies to members of kind 'flow' only");
     return ok();
   }
@@ -256,7 +261,7 @@ result<member_config> read_member(const member_source& source, const team_config
   PARLEY_TRY(detail::check_provider_reference(map, member, team.providers));
   PARLEY_TRY(read_flow_kind(map, member, team.base_dir));
   // A flow's prompts are its phases' prompt files; a persona is optional for it.
-  if (member.kind != "flow" || map.has("persona") || map.has("persona_file")) {
+  if (member.kind != member_kind::flow || map.has("persona") || map.has("persona_file")) {
     PARLEY_TRY(read_persona(map, member, team.base_dir));
   }
   member.max_tool_rounds = team_max_tool_rounds;

@@ -39,16 +39,11 @@ std::string unknown_name_problem(std::string_view what, std::string_view word, c
   return text + " (expected one of: " + join_names(known) + ")";
 }
 
-const std::vector<std::string>& provider_kinds() {
-  static const std::vector<std::string> kKinds{"scripted", "openai", "anthropic"};
-  return kKinds;
-}
-
 void apply_provider_defaults(provider_config& provider) {
-  if (provider.kind == "openai") {
+  if (provider.kind == provider_kind::openai) {
     if (provider.base_url.empty()) provider.base_url = kOpenaiBaseUrl;
     if (provider.api_key_env.empty()) provider.api_key_env = kOpenaiKeyEnv;
-  } else if (provider.kind == "anthropic") {
+  } else if (provider.kind == provider_kind::anthropic) {
     if (provider.base_url.empty()) provider.base_url = kAnthropicBaseUrl;
     if (provider.api_key_env.empty()) provider.api_key_env = kAnthropicKeyEnv;
   }
@@ -98,7 +93,7 @@ result<void> read_shared_member_fields(const map_reader& map, member_config& mem
   PARLEY_TRY(map.read("self_reflection", member.self_reflection));
   PARLEY_TRY(map.read("vision", member.vision));
   PARLEY_TRY(map.read("audio", member.audio));
-  PARLEY_TRY(read_choice(map, "tellask_syntax", {"function", "text"}, member.tellask_syntax));
+  PARLEY_TRY(read_choice(map, "tellask_syntax", member.tellask_syntax));
   for (const char* key : {"diligence_push_max", "diligence-push-max"}) {
     double budget = static_cast<double>(member.diligence_push_max);
     PARLEY_TRY(map.read_number(key, budget, 0, 1000, "an integer from 0 to 1000"));

@@ -11,6 +11,7 @@
 #include "parley/config/team.hpp"
 #include "parley/config/yaml_reader.hpp"
 #include "parley/core/result.hpp"
+#include "parley/core/vocabulary.hpp"
 
 namespace parley::config::detail {
 
@@ -23,7 +24,6 @@ std::string invalid_id_problem(std::string_view what, std::string_view id);
 // "unknown provider 'x' (did you mean 'y'?) (expected one of: a or b)"
 std::string unknown_name_problem(std::string_view what, std::string_view word, const std::vector<std::string>& known);
 
-const std::vector<std::string>& provider_kinds();
 // Fills base_url and api_key_env left empty with the usual values for the provider's kind.
 void apply_provider_defaults(provider_config& provider);
 std::vector<std::string> provider_ids(const std::vector<provider_config>& providers);
@@ -39,6 +39,14 @@ result<void> read_models(const map_reader& map, provider_config& provider, model
 // An optional string key whose value must be one of `choices` (an unknown one gets a hint).
 result<void> read_choice(const map_reader& map, std::string_view key, const std::vector<std::string>& choices,
                          std::string& out);
+// The same for a vocabulary enum: its names are the choices.
+template <vocabulary_enum E>
+result<void> read_choice(const map_reader& map, std::string_view key, E& out) {
+  std::string name;
+  PARLEY_TRY(read_choice(map, key, all_names<E>(), name));
+  if (!name.empty()) out = *from_name<E>(name);
+  return ok();
+}
 result<void> read_shared_member_fields(const map_reader& map, member_config& member);
 // Fails unless member.provider names one of `providers`; `holder` is the mapping that set it.
 result<void> check_provider_reference(const map_reader& holder, const member_config& member,

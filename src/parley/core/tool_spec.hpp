@@ -9,12 +9,14 @@
 
 #include <string>
 
+#include "parley/core/media_kind.hpp"
+
 namespace parley {
 
 // An image or a sound given to a model that takes it (user messages; images also in tool results,
 // which each adapter places where its API takes them).
 struct media_part {
-  std::string kind;    // "image" | "audio"
+  media_kind kind = media_kind::image;
   std::string mime;    // image/png, audio/wav ...
   std::string format;  // png, jpeg, wav, mp3 ...
   std::string data_base64;

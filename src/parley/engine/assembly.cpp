@@ -22,7 +22,7 @@ std::string env_or_empty(const std::string& name) {
 
 // An HTTP provider with a fallback is live only when its key or base-URL variable is set.
 bool is_live(const config::provider_config& spec) {
-  if (spec.kind == "scripted" || spec.fallback.empty()) return true;
+  if (spec.kind == config::provider_kind::scripted || spec.fallback.empty()) return true;
   return !env_or_empty(spec.api_key_env).empty() || !env_or_empty(spec.base_url_env).empty();
 }
 
@@ -46,14 +46,21 @@ Options remote_options_for(const config::provider_config& spec) {
 }
 
 result<std::shared_ptr<llm::provider>> make_provider(const config::provider_config& spec) {
-  if (spec.kind == "scripted") {
-    auto script = llm::load_scripted_script(spec.script);
-    if (!script) return std::move(script).err();
-    return std::shared_ptr<llm::provider>(std::make_shared<llm::scripted_provider>(std::move(*script)));
+  switch (spec.kind) {
+    case config::provider_kind::scripted: {
+      auto script = llm::load_scripted_script(spec.script);
+      if (!script) return std::move(script).err();
+      return std::shared_ptr<llm::provider>(std::make_shared<llm::scripted_provider>(std::move(*script)));
+    }
+    case config::provider_kind::openai:
+      return llm::make_openai_provider(remote_options_for<llm::openai_options>(spec));
+    case config::provider_kind::anthropic:
+      return llm::make_anthropic_provider(remote_options_for<llm::anthropic_options>(spec));
+    case config::provider_kind::none:
+      break;  // a catalogue entry Parley does not speak; the loaders never hand one over
   }
-  if (spec.kind == "openai") return llm::make_openai_provider(remote_options_for<llm::openai_options>(spec));
-  if (spec.kind == "anthropic") return llm::make_anthropic_provider(remote_options_for<llm::anthropic_options>(spec));
-  return make_error(errc::config_error, "provider '" + spec.id + "': unknown kind '" + spec.kind + "'");
+  return make_error(errc::config_error,
+                    "provider '" + spec.id + "': unknown kind '" + std::string(to_name(spec.kind)) + "'");
 }
 
 }  // namespace
@@ -95,7 +102,7 @@ std::string describe_member_model(const config::team_config& team, const std::st
   const auto* configured = team.find_provider(member->provider);
   if (configured == nullptr) return "unknown provider";
   const auto& provider = resolve(team, *configured);
-  if (provider.kind == "scripted") {
+  if (provider.kind == config::provider_kind::scripted) {
     std::string text = "the built-in scripted model (offline, script " + provider.script.filename().string() + ")";
     if (&provider != configured) {
       text += "; set " + configured->api_key_env +
@@ -104,7 +111,8 @@ std::string describe_member_model(const config::team_config& team, const std::st
     return text;
   }
   const std::string base_url = env_or_empty(provider.base_url_env);
-  return provider.kind + " model " + member->model + " at " + (base_url.empty() ? provider.base_url : base_url);
+  return std::string(to_name(provider.kind)) + " model " + member->model + " at " +
+         (base_url.empty() ? provider.base_url : base_url);
 }
 
 }  // namespace parley::engine

@@ -113,7 +113,7 @@ std::string system_prompt_for(const dialog_runtime& dialog, const config::member
                         &member,
                         position_of(dialog),
                         tellask_tools_of(dialog, member),
-                        member.tellask_syntax == "text"};
+                        member.tellask_syntax == config::tellask_syntax::text};
     prompt += "\n\n";
     prompt += team_roster_section(roster);
   }
@@ -166,11 +166,11 @@ llm::chat_message as_text(llm::chat_message msg) {
 // stand for it (seed 002: caption for images, transcription for audio).
 void add_attachment(const events::attachment& attachment, const config::member_config& member,
                     const prompt_setting& setting, llm::chat_message& msg) {
-  const bool takes_it = attachment.kind == events::attachment_kind::image ? member.vision : member.audio;
-  const std::string kind(events::to_wire(attachment.kind));
+  const bool takes_it = attachment.kind == media_kind::image ? member.vision : member.audio;
+  const std::string kind(to_name(attachment.kind));
   if (takes_it && setting.read_attachment != nullptr && *setting.read_attachment) {
     if (auto bytes = (*setting.read_attachment)(attachment.upload_id)) {
-      msg.media.push_back(llm::media_part{kind, attachment.mime, attachment.format, base64_encode(*bytes)});
+      msg.media.push_back(llm::media_part{attachment.kind, attachment.mime, attachment.format, base64_encode(*bytes)});
       return;
     }
   }
@@ -189,8 +189,7 @@ void add_tool_image(const events::tool_image& image, const config::member_config
     msg.content += "\n[the image is not shown: your model does not take images]";
     return;
   }
-  msg.media.push_back(llm::media_part{std::string(events::to_wire(events::attachment_kind::image)), image.mime,
-                                      image.format, image.data});
+  msg.media.push_back(llm::media_part{media_kind::image, image.mime, image.format, image.data});
 }
 
 }  // namespace
@@ -246,7 +245,7 @@ llm::model_request build_model_request(const dialog_runtime& dialog, const confi
                                        llm::tool_list tools, std::int64_t round, const prompt_setting& setting) {
   llm::model_request request = request_without_messages(dialog, member, std::move(tools), round, setting);
   request.messages.reserve(dialog.messages().size());
-  const bool text_syntax = member.tellask_syntax == "text";
+  const bool text_syntax = member.tellask_syntax == config::tellask_syntax::text;
   const auto& rows = dialog.messages();
   // A call's result can arrive after later messages (a subdialog replies while the human talks);
   // providers want each result right after the message that made the call, so it moves there.

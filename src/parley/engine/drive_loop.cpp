@@ -359,7 +359,7 @@ asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const
   if (!response) co_return std::move(response).err();
   if (interrupted) response->tool_calls.clear();  // a stopped generation's calls never run
   std::string syntax_errors;
-  if (member.config->tellask_syntax == "text" && !interrupted) {
+  if (member.config->tellask_syntax == config::tellask_syntax::text && !interrupted) {
     syntax_errors = calls_from_text(dialog, genseq, *response);
   }
 

@@ -33,8 +33,7 @@ asio::awaitable<void> member_roster::describe_attachment(events::attachment& att
   request.stream = false;
   llm::chat_message ask;
   ask.content = image ? "Describe this image." : "Transcribe this recording.";
-  ask.media.push_back(llm::media_part{std::string(events::to_wire(attachment.kind)), attachment.mime, attachment.format,
-                                      base64_encode(*bytes)});
+  ask.media.push_back(llm::media_part{attachment.kind, attachment.mime, attachment.format, base64_encode(*bytes)});
   request.messages.push_back(std::move(ask));
   llm::stream_sink quiet;  // nobody watches a description being written
   llm::generation_control control;

@@ -68,7 +68,7 @@ result<void> member_roster::prepare() {
       setup.tool_specs.push_back(found->spec());
     }
     PARLEY_TRY(check_dialog_tools(member));
-    const bool text_syntax = member.tellask_syntax == "text";
+    const bool text_syntax = member.tellask_syntax == config::tellask_syntax::text;
     auto with_dialog_tools = [&](dialog_place place) {
       auto specs = setup.tool_specs;
       for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) {

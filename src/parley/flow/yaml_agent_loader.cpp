@@ -70,29 +70,31 @@ result<yaml_handler_spec> read_handler(const map_reader& at, const std::string& 
   yaml_handler_spec out;
   auto kind = at.require_nonempty("kind", "model, prepare_subthread, execute_subthread or nested_subthread");
   if (!kind) return std::move(kind).err();
-  out.kind = std::move(*kind);
+  const auto parsed = from_name<handler_kind>(*kind);
   out.phase = default_phase;
   PARLEY_TRY(at.read("phase", out.phase));
   PARLEY_TRY(at.read("next", out.next));
   PARLEY_TRY(at.read("placeholder", out.placeholder));
   if (!is_snake_case(out.phase)) return at.fail("phase \"" + out.phase + "\" is not snake_case");
-  const std::set<std::string> main_kinds = {"model", "prepare_subthread", "execute_subthread"};
-  const std::set<std::string> sub_kinds = {"model", "nested_subthread"};
-  const auto& allowed = main_thread ? main_kinds : sub_kinds;
-  if (allowed.count(out.kind) == 0) {
-    return at.fail("kind \"" + out.kind + "\" is not a StateHandler of a " +
+  // A main agent starts sub-threads in two steps; a sub-thread agent nests one in a single step.
+  const bool allowed =
+      parsed && (*parsed == handler_kind::model ||
+                 (main_thread ? *parsed != handler_kind::nested_subthread : *parsed == handler_kind::nested_subthread));
+  if (!allowed) {
+    return at.fail("kind \"" + *kind + "\" is not a StateHandler of a " +
                    (main_thread ? "main agent (model, prepare_subthread, execute_subthread)"
                                 : "sub-thread agent (model, nested_subthread)"));
   }
-  if (out.kind == "model") {
+  out.kind = *parsed;
+  if (out.kind == handler_kind::model) {
     auto prompt = read_prompt(context, at, out.phase);
     if (!prompt) return std::move(prompt).err();
     out.prompt = std::move(*prompt);
   }
-  if (out.kind == "prepare_subthread" || out.kind == "nested_subthread") {
+  if (out.kind == handler_kind::prepare_subthread || out.kind == handler_kind::nested_subthread) {
     if (out.placeholder.empty()) out.placeholder = "Working on it…";
   }
-  if (out.kind == "execute_subthread" || out.kind == "nested_subthread") {
+  if (out.kind == handler_kind::execute_subthread || out.kind == handler_kind::nested_subthread) {
     auto name = at.require_nonempty("subthread", "the sub-thread agent's folder, snake_case");
     if (!name) return std::move(name).err();
     if (!is_snake_case(*name)) return at.fail("subthread \"" + *name + "\" is not a snake_case folder name");
@@ -169,7 +171,7 @@ result<yaml_unit_spec> read_unit(const map_reader::entry& item, const map_reader
     if (!body) return std::move(body).err();
     auto responsor = read_responsor(**body, out.phase, context, folder);
     if (!responsor) return std::move(responsor).err();
-    out.kind = "responsor";
+    out.kind = unit_kind::responsor;
     out.next = (*responsor)->next;
     out.responsor = std::move(*responsor);
     return out;
@@ -178,7 +180,7 @@ result<yaml_unit_spec> read_unit(const map_reader::entry& item, const map_reader
   if (!body) return std::move(body).err();
   const auto& starter = **body;
   PARLEY_TRY(starter.check_keys({"message", "next", "responsor", "handler"}));
-  out.kind = "starter";
+  out.kind = unit_kind::starter;
   auto message = starter.require_nonempty("message", "the initial user message");
   if (!message) return std::move(message).err();
   out.message = std::move(*message);
@@ -237,16 +239,16 @@ result<void> check_graph(const map_reader& at, const std::map<std::string, std::
 result<void> check_two_step_start(const map_reader& at, const yaml_agent_spec& spec) {
   std::set<std::string> prepared;
   for (const auto& [phase, handler] : spec.phases) {
-    if (handler.kind != "prepare_subthread") continue;
+    if (handler.kind != handler_kind::prepare_subthread) continue;
     const auto next = spec.phases.find(handler.next);
-    if (next == spec.phases.end() || next->second.kind != "execute_subthread") {
+    if (next == spec.phases.end() || next->second.kind != handler_kind::execute_subthread) {
       return at.fail("prepare_subthread and execute_subthread go together (§8.1): phase \"" + phase +
                      "\" prepares a sub-thread but its next phase \"" + handler.next + "\" does not execute one");
     }
     prepared.insert(handler.next);
   }
   for (const auto& [phase, handler] : spec.phases) {
-    if (handler.kind == "execute_subthread" && prepared.count(phase) == 0) {
+    if (handler.kind == handler_kind::execute_subthread && prepared.count(phase) == 0) {
       return at.fail("prepare_subthread and execute_subthread go together (§8.1): phase \"" + phase +
                      "\" executes a sub-thread that no prepare_subthread phase leads to");
     }
@@ -298,10 +300,11 @@ result<std::shared_ptr<const yaml_agent_spec>> load_folder(const fs::path& folde
   }
   if (!sub_thread) PARLEY_TRY(check_two_step_start(*top, *spec));
   if (sub_thread) {
-    PARLEY_TRY(top->read("summary", spec->summary));
-    if (spec->summary != "last_bot" && spec->summary != "all_bots") {
-      return top->fail("summary: expected last_bot or all_bots, got \"" + spec->summary + "\"");
-    }
+    std::string summary(to_name(spec->summary));
+    PARLEY_TRY(top->read("summary", summary));
+    const auto parsed = from_name<summary_kind>(summary);
+    if (!parsed) return top->fail("summary: expected last_bot or all_bots, got \"" + summary + "\"");
+    spec->summary = *parsed;
   }
   PARLEY_TRY(check_graph(**list, next_of));
   return std::shared_ptr<const yaml_agent_spec>(std::move(spec));

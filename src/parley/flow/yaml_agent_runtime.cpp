@@ -43,12 +43,15 @@ sub_agent_factory sub_factory(std::shared_ptr<const yaml_agent_spec> spec);
 
 std::shared_ptr<state_handler> make_handler(const yaml_handler_spec& spec, bool main_thread) {
   phase_config config{spec.phase, spec.next};
-  if (spec.kind == "model") return std::make_shared<model_reply_handler>(config, spec.prompt, main_thread);
-  if (spec.kind == "prepare_subthread") {
-    return std::make_shared<sub_thread_preparation_handler>(config, spec.placeholder);
-  }
-  if (spec.kind == "execute_subthread") {
-    return std::make_shared<sub_thread_execution_handler>(config, sub_factory(spec.subthread));
+  switch (spec.kind) {
+    case handler_kind::model:
+      return std::make_shared<model_reply_handler>(config, spec.prompt, main_thread);
+    case handler_kind::prepare_subthread:
+      return std::make_shared<sub_thread_preparation_handler>(config, spec.placeholder);
+    case handler_kind::execute_subthread:
+      return std::make_shared<sub_thread_execution_handler>(config, sub_factory(spec.subthread));
+    case handler_kind::nested_subthread:
+      break;
   }
   return std::make_shared<nested_sub_thread_handler>(config, spec.placeholder, sub_factory(spec.subthread));
 }
@@ -106,7 +109,7 @@ class yaml_sub_agent final : public sub_thread_agent {
   result<void> initialize_interaction_units() override {
     for (const auto& [phase, unit] : spec_->units) {
       phase_config config{unit.phase, unit.next};
-      if (unit.kind == "responsor") {
+      if (unit.kind == unit_kind::responsor) {
         interaction_units[phase] = make_responsor(*unit.responsor);
       } else if (unit.responsor) {
         interaction_units[phase] =
@@ -120,7 +123,7 @@ class yaml_sub_agent final : public sub_thread_agent {
   }
 
   response summarize_results(const flow_thread& sub) override {
-    if (spec_->summary == "last_bot") return sub_thread_agent::summarize_results(sub);
+    if (spec_->summary == summary_kind::last_bot) return sub_thread_agent::summarize_results(sub);
     std::string all;
     for (const auto& message : sub.messages) {
       if (message.sender == "bot") all += (all.empty() ? "" : "\n\n") + message.text;

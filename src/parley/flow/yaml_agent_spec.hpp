@@ -8,14 +8,44 @@
 #include <string>
 #include <vector>
 
+#include "parley/core/vocabulary.hpp"
+
+namespace parley::flow {
+
+// A StateHandler's kind: `model` (answers with prompt/<phase>_system_prompt.md),
+// `prepare_subthread`, `execute_subthread` or `nested_subthread` (seed §8).
+enum class handler_kind { model, prepare_subthread, execute_subthread, nested_subthread };
+// How a sub-thread agent sums up its work for the main thread: its last bot message, or all of them.
+enum class summary_kind { last_bot, all_bots };
+
+}  // namespace parley::flow
+
+namespace parley {
+
+// Their names in [Business]Agent.yaml.
+template <>
+struct vocabulary<flow::handler_kind> {
+  static constexpr std::array<std::pair<flow::handler_kind, std::string_view>, 4> values{
+      {{flow::handler_kind::model, "model"},
+       {flow::handler_kind::prepare_subthread, "prepare_subthread"},
+       {flow::handler_kind::execute_subthread, "execute_subthread"},
+       {flow::handler_kind::nested_subthread, "nested_subthread"}}};
+};
+
+template <>
+struct vocabulary<flow::summary_kind> {
+  static constexpr std::array<std::pair<flow::summary_kind, std::string_view>, 2> values{
+      {{flow::summary_kind::last_bot, "last_bot"}, {flow::summary_kind::all_bots, "all_bots"}}};
+};
+
+}  // namespace parley
+
 namespace parley::flow {
 
 struct yaml_agent_spec;
 
-// A StateHandler: `model` (answers with prompt/<phase>_system_prompt.md), `prepare_subthread`,
-// `execute_subthread` or `nested_subthread` (seed §8).
 struct yaml_handler_spec {
-  std::string kind;
+  handler_kind kind = handler_kind::model;
   std::string phase;
   std::string next;
   std::string prompt;                                // model: the prompt file's text
@@ -35,9 +65,11 @@ struct yaml_responsor_spec {
   std::vector<feedback_rule> feedback;
 };
 
-// A Starter (message + responsor or handler) or a Responsor.
+// A Starter (message + responsor or handler) or a Responsor: the key the unit is written under.
+enum class unit_kind { starter, responsor };
+
 struct yaml_unit_spec {
-  std::string kind;  // "starter" | "responsor"
+  unit_kind kind = unit_kind::starter;
   std::string phase;
   std::string next;
   std::string message;                                   // starter: the initial user message (a template)
@@ -51,7 +83,7 @@ struct yaml_agent_spec {
   bool sub_thread = false;
   std::map<std::string, yaml_handler_spec> phases;  // main agents
   std::map<std::string, yaml_unit_spec> units;      // sub-thread agents
-  std::string summary = "last_bot";                 // sub-thread agents: "last_bot" | "all_bots"
+  summary_kind summary = summary_kind::last_bot;    // sub-thread agents
 };
 
 }  // namespace parley::flow

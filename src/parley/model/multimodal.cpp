@@ -5,6 +5,7 @@
 
 #include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
+#include "parley/core/media_kind.hpp"
 
 namespace parley {
 namespace {
@@ -105,13 +106,14 @@ media_meta media_meta_or_unknown(const boost::json::object& meta) {
 }
 
 std::string media_words_of(std::string_view kind, const media_meta& meta) {
-  const std::string label = kind == "audio" ? "audio" : "image";
-  const std::string& described = kind == "audio" ? meta.transcription : meta.caption;
+  const bool audio = from_name<media_kind>(kind) == media_kind::audio;  // any other kind is shown as an image
+  const std::string label = audio ? "audio" : "image";
+  const std::string& described = audio ? meta.transcription : meta.caption;
   if (!described.empty()) {
-    return kind == "audio" ? "[audio" + size_note(meta) + ", transcribed] " + described
-                           : "[image" + size_note(meta) + "] " + described;
+    return audio ? "[audio" + size_note(meta) + ", transcribed] " + described
+                 : "[image" + size_note(meta) + "] " + described;
   }
-  return "[" + label + size_note(meta) + (kind == "audio" ? " without a transcription]" : " without a caption]");
+  return "[" + label + size_note(meta) + (audio ? " without a transcription]" : " without a caption]");
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
     if (self.observer_ != nullptr) self.observer_->on_thread_changed(dialog_id, self.running(dialog_id));
   });
   for (const auto& member : team.members) {
-    if (member.kind != "flow") continue;
+    if (member.kind != config::member_kind::flow) continue;
     auto agent = flow::yaml_flow::load(member.flow);
     if (!agent) return make_error(agent.err().code, "members." + member.id + ".flow: " + agent.err().message);
     const auto provider = providers.find(member.provider);

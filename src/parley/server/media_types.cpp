@@ -9,15 +9,17 @@ namespace {
 
 struct known_type {
   std::string_view mime;
-  std::string_view kind;
+  media_kind kind;
   std::string_view format;
 };
 
+constexpr auto image = media_kind::image;
+constexpr auto audio = media_kind::audio;
 constexpr std::array kKnown{
-    known_type{"image/png", "image", "png"},   known_type{"image/jpeg", "image", "jpeg"},
-    known_type{"image/gif", "image", "gif"},   known_type{"image/webp", "image", "webp"},
-    known_type{"audio/mpeg", "audio", "mp3"},  known_type{"audio/wav", "audio", "wav"},
-    known_type{"audio/x-wav", "audio", "wav"}, known_type{"audio/ogg", "audio", "ogg"},
+    known_type{"image/png", image, "png"},   known_type{"image/jpeg", image, "jpeg"},
+    known_type{"image/gif", image, "gif"},   known_type{"image/webp", image, "webp"},
+    known_type{"audio/mpeg", audio, "mp3"},  known_type{"audio/wav", audio, "wav"},
+    known_type{"audio/x-wav", audio, "wav"}, known_type{"audio/ogg", audio, "ogg"},
 };
 
 bool starts_with(std::string_view bytes, std::string_view prefix) { return bytes.substr(0, prefix.size()) == prefix; }
@@ -53,7 +55,7 @@ bool is_json_media_type(std::string_view content_type) {
   return lowercase_media_type(content_type) == "application/json";
 }
 
-result<media_kind> check_media(std::string_view declared_content_type, std::string_view bytes) {
+result<checked_media> check_media(std::string_view declared_content_type, std::string_view bytes) {
   const std::string mime = lowercase_media_type(declared_content_type);
   const known_type* known = nullptr;
   for (const auto& candidate : kKnown) {
@@ -70,8 +72,8 @@ result<media_kind> check_media(std::string_view declared_content_type, std::stri
     return make_error(errc::invalid_argument, "body: not a " + std::string(known->format) +
                                                   " file (its first bytes do not match " + mime + ")");
   }
-  return media_kind{std::string(known->kind), std::string(known->format),
-                    known->format == "wav" ? std::string("audio/wav") : mime};
+  return checked_media{known->kind, std::string(known->format),
+                       known->format == "wav" ? std::string("audio/wav") : mime};
 }
 
 }  // namespace parley::server

@@ -64,7 +64,7 @@ handler_result get_team(server_context& context, const rest_request& /*request*/
                             {"provider", member.provider},
                             {"providerKind", std::string(context.engine.members().provider_kind_of(member.id))},
                             {"model", member.model},
-                            {"kind", member.kind},  // "llm" | "flow" (seed 004)
+                            {"kind", to_name(member.kind)},  // "llm" | "flow" (seed 004)
                             {"tools", std::move(tools)},
                             {"toolsets", std::move(toolsets)},
                             {"hidden", member.hidden}});

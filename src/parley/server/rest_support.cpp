@@ -314,9 +314,9 @@ result<boost::json::object> read_attachment(server_context& context, const rest_
   if (!info || (context.users.multi_user() && info->owner != request.who->id)) {
     return make_error(errc::invalid_argument, "attachment.uploadId: no upload '" + *upload_id + "'");
   }
-  boost::json::object out{{"uploadId", info->id},         {"url", upload_url(info->id)},
-                          {"kind", info->media.kind},     {"mime", info->media.mime},
-                          {"format", info->media.format}, {"sizeKb", (info->size_bytes + 1023) / 1024}};
+  boost::json::object out{
+      {"uploadId", info->id},     {"url", upload_url(info->id)},  {"kind", to_name(info->media.kind)},
+      {"mime", info->media.mime}, {"format", info->media.format}, {"sizeKb", (info->size_bytes + 1023) / 1024}};
   for (const auto* field : {"caption", "transcription"}) {
     auto text = optional_text(given, field);
     if (!text) return make_error(errc::invalid_argument, "attachment." + text.err().message);

@@ -25,7 +25,7 @@ bool may_read(server_context& context, const rest_request& request, const upload
 
 boost::json::object upload_json(const upload_info& info) {
   return boost::json::object{
-      {"id", info.id},           {"url", upload_url(info.id)},  {"content_type", info.media.kind},
+      {"id", info.id},           {"url", upload_url(info.id)},  {"content_type", to_name(info.media.kind)},
       {"mime", info.media.mime}, {"format", info.media.format}, {"size_kb", (info.size_bytes + 1023) / 1024}};
 }
 

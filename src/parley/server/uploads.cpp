@@ -27,7 +27,7 @@ error unknown_upload(std::string_view id) {
 
 std::string upload_url(std::string_view id) { return "/api/uploads/" + std::string(id); }
 
-result<upload_info> upload_store::save(std::string_view bytes, const media_kind& media, const std::string& owner) {
+result<upload_info> upload_store::save(std::string_view bytes, const checked_media& media, const std::string& owner) {
   std::error_code ec;
   std::filesystem::create_directories(folder_, ec);
   if (ec) return make_error(errc::io_error, folder_.string() + ": cannot create the uploads folder: " + ec.message());
@@ -40,7 +40,7 @@ result<upload_info> upload_store::save(std::string_view bytes, const media_kind&
 
 result<void> upload_store::write_info(const upload_info& info) const {
   boost::json::object doc{{"id", info.id},
-                          {"kind", info.media.kind},
+                          {"kind", to_name(info.media.kind)},
                           {"format", info.media.format},
                           {"mime", info.media.mime},
                           {"size", info.size_bytes},
@@ -62,7 +62,10 @@ result<upload_info> upload_store::find(std::string_view id) const {
   json_fields in(parsed->get_object(), "upload " + std::string(id));
   upload_info info;
   info.id = std::string(id);
-  info.media = media_kind{in.string("kind"), in.string("format"), in.string("mime")};
+  const std::string kind = in.string("kind");
+  const auto medium = from_name<media_kind>(kind);
+  if (!medium) in.fail("kind", "expected image or audio, got '" + kind + "'");
+  info.media = checked_media{medium.value_or(media_kind::image), in.string("format"), in.string("mime")};
   info.size_bytes = in.integer("size");
   info.owner = in.string("owner");
   info.created_at_ms = in.integer("createdAtMs");

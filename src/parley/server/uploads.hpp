@@ -19,7 +19,7 @@ namespace parley::server {
 
 struct upload_info {
   std::string id;
-  media_kind media;
+  checked_media media;
   std::int64_t size_bytes = 0;
   std::string owner;  // the user who uploaded it
   std::int64_t created_at_ms = 0;
@@ -30,7 +30,7 @@ class upload_store {
  public:
   explicit upload_store(std::filesystem::path folder) : folder_(std::move(folder)) {}
 
-  result<upload_info> save(std::string_view bytes, const media_kind& media, const std::string& owner);
+  result<upload_info> save(std::string_view bytes, const checked_media& media, const std::string& owner);
   // not_found for an id that is not one (also for anything that is not 32 hex digits).
   result<upload_info> find(std::string_view id) const;
   result<std::string> read_bytes(std::string_view id) const;

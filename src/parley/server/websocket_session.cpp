@@ -208,11 +208,11 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       co_return;
     }
     auto& [type, ref, dialog_id, packet] = std::get<client_packet>(decoded);
-    if (type == "hello") {
+    if (type == client_packet_type::hello) {
       send_welcome();
       co_return;
     }
-    if (type == "unsubscribe") {
+    if (type == client_packet_type::unsubscribe) {
       context_.channels.unsubscribe(*this, dialog_id);
       co_return;
     }
@@ -221,7 +221,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       send_error(wire_error_code(visible.err().code), visible.err().message, ref);
       co_return;
     }
-    if (type == "subscribe") {
+    if (type == client_packet_type::subscribe) {
       auto asked = read_subscribe_request(packet);
       if (!asked) {
         send_error("bad_field", asked.err().message, ref);
@@ -236,10 +236,10 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     asio::co_spawn(ws_.get_executor(), handle_input(self, type, std::move(packet), ref), asio::detached);
   }
 
-  asio::awaitable<void> handle_input(std::shared_ptr<ws_session> self, std::string type, boost::json::object packet,
-                                     std::string ref) {
+  asio::awaitable<void> handle_input(std::shared_ptr<ws_session> self, client_packet_type type,
+                                     boost::json::object packet, std::string ref) {
     try {
-      auto done = co_await run_input(context_, *who_, std::move(type), std::move(packet));
+      auto done = co_await run_input(context_, *who_, type, std::move(packet));
       if (!done) {
         send_error(wire_error_code(done.err().code), done.err().message, ref);
         co_return;

@@ -26,13 +26,14 @@ std::variant<client_packet, packet_refusal> decode_client_packet(std::string_vie
     return packet_refusal{"bad_field", "type: expected a string", ""};
   std::string type(type_value->as_string());
   const auto* spec = find_packet(packet_direction::client, type);
-  if (spec == nullptr) return packet_refusal{"bad_field", "type: unknown packet type '" + type + "'", type};
+  const auto kind = from_name<client_packet_type>(type);
+  if (spec == nullptr || !kind) return packet_refusal{"bad_field", "type: unknown packet type '" + type + "'", type};
   const auto* msg_id = packet.if_contains("msgId");
   std::string ref = msg_id != nullptr && msg_id->is_string() ? std::string(msg_id->as_string()) : type;
   if (auto valid = validate_packet(packet, *spec); !valid) return packet_refusal{"bad_field", valid.err().message, ref};
   std::string dialog_id;
   json_fields in(packet);
-  if (type == "hello") {
+  if (*kind == client_packet_type::hello) {
     const std::int64_t protocol = in.integer("protocol");
     if (!in.ok()) return packet_refusal{"bad_field", in.message(), ref};
     if (protocol != protocol_version) {
@@ -47,7 +48,7 @@ std::variant<client_packet, packet_refusal> decode_client_packet(std::string_vie
     }
     if (!in.ok()) return packet_refusal{"bad_field", in.message(), ref};
   }
-  return client_packet{std::move(type), std::move(ref), std::move(dialog_id), std::move(packet)};
+  return client_packet{*kind, std::move(ref), std::move(dialog_id), std::move(packet)};
 }
 
 result<subscribe_request> read_subscribe_request(const boost::json::object& packet) {

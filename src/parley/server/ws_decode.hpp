@@ -14,11 +14,47 @@
 #include <variant>
 
 #include "parley/core/result.hpp"
+#include "parley/core/vocabulary.hpp"
+
+namespace parley::server {
+
+// The packet types a client sends (the client rows of wire_schema.cpp's protocol table), read
+// once here; the session and the input handlers switch on it.
+enum class client_packet_type {
+  hello,
+  subscribe,
+  unsubscribe,
+  drive_dlg_by_user_msg,
+  drive_dialog_by_user_answer,
+  interrupt,
+  resume,
+  declare_subdialog_dead
+};
+
+}  // namespace parley::server
+
+namespace parley {
+
+template <>
+struct vocabulary<server::client_packet_type> {
+  using type = server::client_packet_type;
+  static constexpr std::array<std::pair<type, std::string_view>, 8> values{
+      {{type::hello, "hello"},
+       {type::subscribe, "subscribe"},
+       {type::unsubscribe, "unsubscribe"},
+       {type::drive_dlg_by_user_msg, "drive_dlg_by_user_msg"},
+       {type::drive_dialog_by_user_answer, "drive_dialog_by_user_answer"},
+       {type::interrupt, "interrupt"},
+       {type::resume, "resume"},
+       {type::declare_subdialog_dead, "declare_subdialog_dead"}}};
+};
+
+}  // namespace parley
 
 namespace parley::server {
 
 struct client_packet {
-  std::string type;
+  client_packet_type type = client_packet_type::hello;
   std::string ref;             // what an error or ack names: msgId when it is a string, else the type
   std::string dialog_id;       // dialog.selfId; empty for hello, the one packet without a dialog
   boost::json::object fields;  // the whole packet, `type` included

@@ -11,9 +11,20 @@
 
 namespace parley::server {
 
-bool is_input_packet(std::string_view type) {
-  return type == "drive_dlg_by_user_msg" || type == "drive_dialog_by_user_answer" || type == "interrupt" ||
-         type == "resume" || type == "declare_subdialog_dead";
+bool is_input_packet(client_packet_type type) {
+  switch (type) {
+    case client_packet_type::drive_dlg_by_user_msg:
+    case client_packet_type::drive_dialog_by_user_answer:
+    case client_packet_type::interrupt:
+    case client_packet_type::resume:
+    case client_packet_type::declare_subdialog_dead:
+      return true;
+    case client_packet_type::hello:
+    case client_packet_type::subscribe:
+    case client_packet_type::unsubscribe:
+      return false;
+  }
+  return false;
 }
 
 const char* wire_error_code(errc code) {
@@ -137,7 +148,7 @@ result<void> refuse_flow_dialog(server_context& context, const dialog_row& row) 
 
 }  // namespace
 
-boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
+boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, client_packet_type type,
                                                boost::json::object packet) {
   // decode_client_packet read dialog.selfId strictly before the packet came here.
   json_fields in(packet);
@@ -151,36 +162,44 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
   if (!in.ok()) co_return make_error(errc::invalid_argument, in.message());
   auto row = co_await check_dialog(context, who, dialog_id);
   if (!row) co_return std::move(row).err();
-  if (type != "interrupt") PARLEY_CO_TRY(refuse_flow_dialog(context, *row));
+  if (type != client_packet_type::interrupt) PARLEY_CO_TRY(refuse_flow_dialog(context, *row));
   // The drive's state packets say whether each dialog has children: known before it starts.
   co_await context.channels.learn_hierarchy(row->root_id);
-  if (type == "drive_dlg_by_user_msg") {
-    auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
-    if (!input) co_return std::move(input).err();
-    PARLEY_CO_TRY(check_content(context, input->content));
-    co_return co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, who.id);
+  switch (type) {
+    case client_packet_type::drive_dlg_by_user_msg: {
+      auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
+      if (!input) co_return std::move(input).err();
+      PARLEY_CO_TRY(check_content(context, input->content));
+      co_return co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, who.id);
+    }
+    case client_packet_type::drive_dialog_by_user_answer: {
+      auto input = read_request<user_answer_packet>(packet, unknown_fields::ignore);
+      if (!input) co_return std::move(input).err();
+      engine::user_answer answer{
+          dialog_id, std::move(input->content), std::move(input->msg_id), std::move(input->question_id), "answer",
+          who.id};
+      PARLEY_CO_TRY(check_content(context, answer.content));
+      // The engine tells a retry of a taken answer (the question is then closed) from a question
+      // that was never open; only the latter is refused.
+      const std::string question_id = answer.question_id;
+      co_return named_question_problem(co_await context.engine.questions().answer_question(std::move(answer)),
+                                       dialog_id, question_id);
+    }
+    case client_packet_type::interrupt:
+      co_return context.engine.runs().stop(dialog_id, "stopped by " + who.id);
+    case client_packet_type::resume:
+      co_return co_await context.engine.runs().resume(dialog_id);
+    case client_packet_type::declare_subdialog_dead: {
+      auto input = read_request<declare_dead_packet>(packet, unknown_fields::ignore);
+      if (!input) co_return std::move(input).err();
+      co_return co_await context.engine.questions().declare_subdialog_dead(dialog_id, std::move(input->reason));
+    }
+    case client_packet_type::hello:
+    case client_packet_type::subscribe:
+    case client_packet_type::unsubscribe:
+      break;  // the session answers these itself
   }
-  if (type == "drive_dialog_by_user_answer") {
-    auto input = read_request<user_answer_packet>(packet, unknown_fields::ignore);
-    if (!input) co_return std::move(input).err();
-    engine::user_answer answer{
-        dialog_id, std::move(input->content), std::move(input->msg_id), std::move(input->question_id), "answer",
-        who.id};
-    PARLEY_CO_TRY(check_content(context, answer.content));
-    // The engine tells a retry of a taken answer (the question is then closed) from a question
-    // that was never open; only the latter is refused.
-    const std::string question_id = answer.question_id;
-    co_return named_question_problem(co_await context.engine.questions().answer_question(std::move(answer)), dialog_id,
-                                     question_id);
-  }
-  if (type == "interrupt") co_return context.engine.runs().stop(dialog_id, "stopped by " + who.id);
-  if (type == "resume") co_return co_await context.engine.runs().resume(dialog_id);
-  if (type == "declare_subdialog_dead") {
-    auto input = read_request<declare_dead_packet>(packet, unknown_fields::ignore);
-    if (!input) co_return std::move(input).err();
-    co_return co_await context.engine.questions().declare_subdialog_dead(dialog_id, std::move(input->reason));
-  }
-  co_return make_error(errc::invalid_argument, "type: '" + type + "' is not an input packet");
+  co_return make_error(errc::invalid_argument, "type: '" + std::string(to_name(type)) + "' is not an input packet");
 }
 
 }  // namespace parley::server

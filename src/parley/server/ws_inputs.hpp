@@ -10,12 +10,13 @@
 
 #include "parley/core/result.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/ws_decode.hpp"
 
 namespace parley::server {
 
-bool is_input_packet(std::string_view type);
+bool is_input_packet(client_packet_type type);
 // `packet` has been validated against the protocol table. Errors name the field when one is at fault.
-boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, std::string type,
+boost::asio::awaitable<result<void>> run_input(server_context& context, const user& who, client_packet_type type,
                                                boost::json::object packet);
 // The dialog's row, when it exists and `who` may see it (dialog.selfId: not_found otherwise, also
 // for another user's). A dialog the engine holds is answered from memory; others are read on the

@@ -32,7 +32,7 @@ tool_outcome read_image(const tool_context& ctx, const std::string& shown, const
   tool_outcome outcome{true, quote_path(shown) + ": a " + std::string(kind.name) + " image of " +
                                  std::to_string(bytes->bytes.size()) + " bytes, given to you as an image"};
   outcome.media.push_back(
-      media_part{"image", std::string(kind.mime), std::string(kind.format), base64_encode(bytes->bytes)});
+      media_part{media_kind::image, std::string(kind.mime), std::string(kind.format), base64_encode(bytes->bytes)});
   return outcome;
 }
 

@@ -7,6 +7,7 @@
 #include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/core/vocabulary.hpp"
 #include "parley/tools/process_runner.hpp"
 #include "parley/tools/workspace_access.hpp"
 #include "parley/tools/workspace_ops.hpp"
@@ -22,6 +23,10 @@ constexpr std::int64_t kMaxResults = 1000;
 constexpr std::int64_t kMaxContext = 10;
 constexpr std::size_t kMaxLineBytes = 400;
 constexpr std::size_t kRgOutputCap = std::size_t{8} * 1024 * 1024;
+
+// The lines of `rg --json` this reader shows; the others (begin, end, summary) are skipped.
+enum class rg_line { match, context };
+constexpr name_table<rg_line, 2> kRgLineTypes{{{rg_line::match, "match"}, {rg_line::context, "context"}}};
 
 tool_spec search_spec() {
   json::object properties{
@@ -145,14 +150,14 @@ class search_tool final : public tool {
       if (ec || !value.is_object()) continue;
       // A line of rg's output this reader does not understand is skipped, as one that is not JSON.
       json_fields message(value.as_object());
-      const std::string type = message.string("type");
-      if (!message.ok() || (type != "match" && type != "context")) continue;
+      const auto type = lookup_name(kRgLineTypes, message.string("type"));
+      if (!message.ok() || !type) continue;
       const auto* data = message.object("data");
       if (data == nullptr) continue;
       const auto& fields = *data;
       std::string path = text_of(fields.if_contains("path"));
       if (path.starts_with("./")) path.erase(0, 2);
-      const bool is_match = type == "match";
+      const bool is_match = *type == rg_line::match;
       if (!may_read(path)) {
         hidden += is_match ? 1 : 0;
         continue;

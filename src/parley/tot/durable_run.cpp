@@ -110,10 +110,17 @@ boost::asio::awaitable<result<durable_run>> read_durable_run(fs::path data_dir, 
   auto fields = read_task_info_fields(*info);
   if (!fields) co_return std::move(fields).err();
   run.root_dialogs = std::move(fields->root_dialogs);
-  const std::string& status = fields->status;
-  run.status = status == "completed" ? run_status::solved
-               : status == "failed"  ? run_status::failed
-                                     : run_status::interrupted;
+  switch (fields->status) {
+    case task_status::completed:
+      run.status = run_status::solved;
+      break;
+    case task_status::failed:
+      run.status = run_status::failed;
+      break;
+    case task_status::running:
+      run.status = run_status::interrupted;  // it never ended: the process stopped during it
+      break;
+  }
   const logged_end end = end_of(*calls);
   if (run.status != run_status::interrupted) run.final_solution = end.final_solution;
   // An ended run that never searched (its decomposer failed) has no tree, as it had none live.

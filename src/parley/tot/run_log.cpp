@@ -100,7 +100,9 @@ result<task_info_fields> read_task_info_fields(const json::object& info) {
   out.problem = in.string("problem");
   out.task_type = in.string("task_type");
   out.start_time = in.string("start_time");
-  out.status = in.string("status");
+  // A status this version does not name reads as running: a run not known to have ended, as one
+  // cut short (it must still be a string).
+  out.status = from_name<task_status>(in.string("status")).value_or(task_status::running);
   out.end_time = in.optional_string("end_time").value_or("");
   out.duration_ms = in.optional_integer("duration_ms").value_or(0);
   out.root_dialogs = in.optional_strings("root_dialogs").value_or(std::vector<std::string>{});

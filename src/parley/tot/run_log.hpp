@@ -14,7 +14,27 @@
 
 #include "parley/core/json.hpp"
 #include "parley/core/result.hpp"
+#include "parley/core/vocabulary.hpp"
 #include "parley/tot/protocol.hpp"
+
+namespace parley::tot {
+
+// `status` in 00-task-info.json: running until the run ends, then completed (solved) or failed.
+enum class task_status { running, completed, failed };
+
+}  // namespace parley::tot
+
+namespace parley {
+
+template <>
+struct vocabulary<tot::task_status> {
+  static constexpr std::array<std::pair<tot::task_status, std::string_view>, 3> values{
+      {{tot::task_status::running, "running"},
+       {tot::task_status::completed, "completed"},
+       {tot::task_status::failed, "failed"}}};
+};
+
+}  // namespace parley
 
 namespace parley::tot {
 
@@ -45,7 +65,7 @@ struct task_info_fields {
   std::string problem;
   std::string task_type;
   std::string start_time;
-  std::string status;                     // running | completed | failed
+  task_status status = task_status::running;
   std::string end_time;                   // absent until the run ends
   std::int64_t duration_ms = 0;           // likewise
   std::vector<std::string> root_dialogs;  // older runs wrote one root_dialog instead; it is read into this

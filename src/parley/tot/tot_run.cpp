@@ -44,7 +44,7 @@ json::object task_info(const std::string& task_id, const checked_request& reques
           {"problem", request.problem},
           {"task_type", name_of(request.type)},
           {"start_time", format_iso8601_ms(start_ms)},
-          {"status", "running"},
+          {"status", to_name(task_status::running)},
           {"search_config", to_json(request.options.config)}};
 }
 
@@ -99,7 +99,7 @@ void note_run_end(json::object& info, const tot_outcome& outcome, const std::opt
   info["end_time"] = format_iso8601_ms(end_ms);
   const auto started = parse_iso8601_ms(info.at("start_time").as_string());  // task_info() wrote it
   info["duration_ms"] = end_ms - started.value_or(start_ms);
-  info["status"] = outcome.solved ? "completed" : "failed";
+  info["status"] = to_name(outcome.solved ? task_status::completed : task_status::failed);
   info["final_stats"] = {{"total_nodes", outcome.stats.total_nodes},
                          {"llm_calls", outcome.stats.llm_calls},
                          {"best_score", searched ? searched->best_score : 0.0}};

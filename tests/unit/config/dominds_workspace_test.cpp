@@ -102,12 +102,12 @@ members:
 
   ASSERT_EQ(team->providers.size(), 2U);
   EXPECT_EQ(team->providers[0].id, "local");
-  EXPECT_EQ(team->providers[0].kind, "openai");
+  EXPECT_EQ(team->providers[0].kind, config::provider_kind::openai);
   EXPECT_EQ(team->providers[0].base_url, "http://127.0.0.1:1234/v1");
   EXPECT_EQ(team->providers[0].api_key_env, "LOCAL_KEY");
   EXPECT_EQ(team->providers[0].models, (std::vector<std::string>{"m-small", "m-large"}));
   EXPECT_EQ(team->providers[1].id, "cloud");
-  EXPECT_EQ(team->providers[1].kind, "anthropic");
+  EXPECT_EQ(team->providers[1].kind, config::provider_kind::anthropic);
   EXPECT_EQ(team->providers[1].base_url, "https://api.anthropic.com/v1");
   EXPECT_EQ(team->providers[1].api_key_env, "ANTHROPIC_API_KEY");
 
@@ -160,7 +160,7 @@ members:
 )");
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
-  EXPECT_EQ(team->providers[0].kind, "openai");
+  EXPECT_EQ(team->providers[0].kind, config::provider_kind::openai);
   EXPECT_EQ(team->providers[0].api_key_env, "OPENAI_API_KEY");
   EXPECT_EQ(team->default_member, "carol");  // the first member that is not hidden
   EXPECT_EQ(team->members[0].model, "first-model");

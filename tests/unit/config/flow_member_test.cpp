@@ -27,7 +27,7 @@ TEST_F(FlowMember, AFlowMemberNeedsNoPersonaAndResolvesItsFolder) {
   ASSERT_TRUE(team) << team.err().message;
   const auto* writer = team->find_member("writer");
   ASSERT_NE(writer, nullptr);
-  EXPECT_EQ(writer->kind, "flow");
+  EXPECT_EQ(writer->kind, config::member_kind::flow);
   EXPECT_EQ(writer->flow, tree_.root() / "article_creation");
   EXPECT_TRUE(writer->persona.empty());
 }

@@ -52,7 +52,7 @@ TEST_F(ProviderCatalogue, EveryBuiltInProviderHasItsFacts) {
     ASSERT_EQ(entry.config.model_details.size(), entry.config.models.size());
     for (const auto& model : entry.config.model_details) EXPECT_GT(model.context_window, 0);
     // Usable, or unusable with a reason: never neither.
-    EXPECT_NE(entry.config.kind.empty(), entry.unsupported.empty());
+    EXPECT_NE(entry.config.kind == config::provider_kind::none, entry.unsupported.empty());
   }
 }
 
@@ -66,7 +66,7 @@ TEST_F(ProviderCatalogue, DeepseekLoadsWithoutLlmYaml) {
   ASSERT_EQ(team->providers.size(), 1U);
   const provider_config& deepseek = team->providers[0];
   EXPECT_EQ(deepseek.id, "deepseek");
-  EXPECT_EQ(deepseek.kind, "anthropic");
+  EXPECT_EQ(deepseek.kind, config::provider_kind::anthropic);
   // Dominds' base URL is the Anthropic SDK's (before /v1); Parley's adapter appends only /messages.
   EXPECT_EQ(deepseek.base_url, "https://api.deepseek.com/anthropic/v1");
   EXPECT_EQ(deepseek.api_key_env, "DEEPSEEK_API_KEY");
@@ -86,11 +86,11 @@ TEST_F(ProviderCatalogue, OpenaiAndGeminiMapToChatCompletions) {
   ASSERT_TRUE(team) << team.err().message;
   const provider_config* openai = team->find_provider("openai");
   ASSERT_NE(openai, nullptr);
-  EXPECT_EQ(openai->kind, "openai");
+  EXPECT_EQ(openai->kind, config::provider_kind::openai);
   EXPECT_EQ(openai->base_url, "https://api.openai.com/v1");
   const provider_config* google = team->find_provider("google");
   ASSERT_NE(google, nullptr);
-  EXPECT_EQ(google->kind, "openai");
+  EXPECT_EQ(google->kind, config::provider_kind::openai);
   EXPECT_EQ(google->base_url, "https://generativelanguage.googleapis.com/v1beta/openai");
   EXPECT_EQ(google->api_key_env, "GEMINI_API_KEY");
 }
@@ -114,7 +114,7 @@ TEST_F(ProviderCatalogue, LlmYamlOverridesAProviderWholeAndAddsOthers) {
   EXPECT_EQ(team->members[0].model, "ds-gw");  // the override's models, not the catalogue's
   const provider_config* deepseek = team->find_provider("deepseek");
   ASSERT_NE(deepseek, nullptr);
-  EXPECT_EQ(deepseek->kind, "openai");
+  EXPECT_EQ(deepseek->kind, config::provider_kind::openai);
   EXPECT_EQ(deepseek->base_url, "https://gateway.example/v1");
   EXPECT_EQ(deepseek->api_key_env, "GATEWAY_KEY");
   EXPECT_EQ(deepseek->models, std::vector<std::string>{"ds-gw"});
@@ -153,7 +153,7 @@ TEST_F(ProviderCatalogue, UnusableLlmYamlProviderIsSkippedWithOneNotice) {
                                   "anthropic-compatible)");
   const provider_entry* listed = entry_of(*team, "bedrock");
   ASSERT_NE(listed, nullptr);
-  EXPECT_TRUE(listed->config.kind.empty());
+  EXPECT_EQ(listed->config.kind, config::provider_kind::none);
 }
 
 TEST_F(ProviderCatalogue, CodexIsRefusedForTheMemberThatUsesIt) {

@@ -48,7 +48,7 @@ class dominds_told_fixture : public ::testing::Test {
       if (provider.id != "local") continue;
       provider = config::provider_config{};
       provider.id = "local";
-      provider.kind = "scripted";
+      provider.kind = config::provider_kind::scripted;
       provider.script = tree_.root() / "script.yaml";
     }
   }

@@ -81,7 +81,7 @@ TEST(ToolImage, AModelThatTakesImagesIsSentTheImageWithTheToolResult) {
   EXPECT_EQ(result->content,
             "'shot.png': a PNG image of " + std::to_string(kPng.size()) + " bytes, given to you as an image");
   ASSERT_EQ(result->media.size(), 1U);
-  EXPECT_EQ(result->media[0].kind, "image");
+  EXPECT_EQ(result->media[0].kind, media_kind::image);
   EXPECT_EQ(result->media[0].mime, "image/png");
   EXPECT_EQ(result->media[0].data_base64, base64_encode(kPng));
 }

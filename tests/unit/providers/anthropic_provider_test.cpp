@@ -160,8 +160,8 @@ TEST_F(anthropic_provider_test, an_image_goes_as_a_base64_block_before_the_words
   model_request request;
   request.model = "claude-test";
   chat_message look{role::user, "What is this?"};
-  look.media.push_back({"image", "image/jpeg", "jpeg", "/9j/4AAQ"});
-  look.media.push_back({"audio", "audio/mpeg", "mp3", "SUQz"});
+  look.media.push_back({media_kind::image, "image/jpeg", "jpeg", "/9j/4AAQ"});
+  look.media.push_back({media_kind::audio, "audio/mpeg", "mp3", "SUQz"});
   request.messages.push_back(look);
   ASSERT_TRUE(call(options(), request));
   const auto received = server_.requests();
@@ -184,7 +184,7 @@ TEST_F(anthropic_provider_test, an_image_a_tool_read_goes_inside_its_tool_result
   request.messages.push_back(assistant);
   chat_message image{role::tool, "'a.png': a PNG image of 8 bytes, given to you as an image"};
   image.tool_call_id = "toolu_a";
-  image.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
+  image.media.push_back({media_kind::image, "image/png", "png", "iVBORw0KGgo="});
   request.messages.push_back(image);
   ASSERT_TRUE(call(options(), request));
   const auto received = server_.requests();

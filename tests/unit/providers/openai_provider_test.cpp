@@ -190,8 +190,8 @@ TEST_F(openai_provider_test, images_and_audio_go_as_content_parts_beside_the_wor
   server_.push(fake_response::sse({delta(R"({"content":"ok"})"), finish("stop"), "data: [DONE]\n\n"}));
   model_request request = simple_request();
   chat_message look{role::user, "What is this?"};
-  look.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
-  look.media.push_back({"audio", "audio/wav", "wav", "UklGRg=="});
+  look.media.push_back({media_kind::image, "image/png", "png", "iVBORw0KGgo="});
+  look.media.push_back({media_kind::audio, "audio/wav", "wav", "UklGRg=="});
   request.messages.push_back(look);
   ASSERT_TRUE(call(options(), request));
   const auto expected = boost::json::parse(R"({"role": "user", "content": [
@@ -212,7 +212,7 @@ TEST_F(openai_provider_test, images_of_tool_results_follow_the_tool_messages_in_
   request.messages.push_back(assistant);
   chat_message image{role::tool, "'a.png': a PNG image of 8 bytes, given to you as an image"};
   image.tool_call_id = "call_1";
-  image.media.push_back({"image", "image/png", "png", "iVBORw0KGgo="});
+  image.media.push_back({media_kind::image, "image/png", "png", "iVBORw0KGgo="});
   chat_message listing{role::tool, "a.png"};
   listing.tool_call_id = "call_2";
   request.messages.push_back(image);

@@ -79,10 +79,11 @@ packet_refusal refusal(std::string_view text) {
 TEST(WsDecode, AnInputPacketNamesItsDialogAndIsReferredToByItsMsgId) {
   const auto packet =
       decoded(R"({"type":"drive_dlg_by_user_msg","dialog":{"selfId":"d1"},"content":"hi","msgId":"m1"})");
-  EXPECT_EQ(packet.type, "drive_dlg_by_user_msg");
+  EXPECT_EQ(packet.type, client_packet_type::drive_dlg_by_user_msg);
   EXPECT_EQ(packet.dialog_id, "d1");
   EXPECT_EQ(packet.ref, "m1");
   const auto hello = decoded(R"({"type":"hello","protocol":1})");
+  EXPECT_EQ(hello.type, client_packet_type::hello);
   EXPECT_EQ(hello.ref, "hello");
   EXPECT_EQ(hello.dialog_id, "");
 }

@@ -25,7 +25,7 @@ TEST_F(ImageRead, APngIsGivenAsAnImageToAModelThatTakesImages) {
   EXPECT_EQ(out.content,
             "'shots/screen.png': a PNG image of " + std::to_string(kPng.size()) + " bytes, given to you as an image");
   ASSERT_EQ(out.media.size(), 1U);
-  EXPECT_EQ(out.media[0].kind, "image");
+  EXPECT_EQ(out.media[0].kind, media_kind::image);
   EXPECT_EQ(out.media[0].mime, "image/png");
   EXPECT_EQ(out.media[0].format, "png");
   EXPECT_EQ(out.media[0].data_base64, base64_encode(kPng));

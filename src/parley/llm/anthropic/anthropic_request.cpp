@@ -79,7 +79,7 @@ void write_user_blocks(json_text_writer& w, const chat_message& message) {
     w.key("content").begin_array();
     write_text_block(w, message.content);
     for (const auto& part : message.media) {
-      if (part.kind != "image") continue;
+      if (part.kind != media_kind::image) continue;
       w.begin_object().field("type", "image").key("source").begin_object().field("type", "base64");
       w.field("media_type", part.mime).field("data", part.data_base64).end_object().end_object();
     }
@@ -88,7 +88,7 @@ void write_user_blocks(json_text_writer& w, const chat_message& message) {
   }
   // Images come before the words about them, as Anthropic recommends; its models take no audio.
   for (const auto& part : message.media) {
-    if (part.kind == "image") {
+    if (part.kind == media_kind::image) {
       w.begin_object().field("type", "image").key("source").begin_object().field("type", "base64");
       w.field("media_type", part.mime).field("data", part.data_base64).end_object().end_object();
     } else {

@@ -2,6 +2,7 @@
 
 #include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/core/vocabulary.hpp"
 #include "parley/llm/anthropic/anthropic_event.hpp"
 
 namespace parley::llm::anthropic {
@@ -9,6 +10,42 @@ namespace parley::llm::anthropic {
 namespace {
 
 constexpr std::size_t kQuotedEvent = 200;
+
+// The stream's vocabularies, each read once from its string; `other` stands for a type added
+// after this was written, which the API asks clients to ignore.
+enum class event_type {
+  other,
+  message_start,
+  message_delta,
+  message_stop,
+  content_block_start,
+  content_block_delta,
+  content_block_stop,
+  ping,
+  error
+};
+enum class delta_type { other, text, thinking, signature, input_json };
+
+constexpr name_table<event_type, 8> kEventTypes{{{event_type::message_start, "message_start"},
+                                                 {event_type::message_delta, "message_delta"},
+                                                 {event_type::message_stop, "message_stop"},
+                                                 {event_type::content_block_start, "content_block_start"},
+                                                 {event_type::content_block_delta, "content_block_delta"},
+                                                 {event_type::content_block_stop, "content_block_stop"},
+                                                 {event_type::ping, "ping"},
+                                                 {event_type::error, "error"}}};
+constexpr name_table<delta_type, 4> kDeltaTypes{{{delta_type::text, "text_delta"},
+                                                 {delta_type::thinking, "thinking_delta"},
+                                                 {delta_type::signature, "signature_delta"},
+                                                 {delta_type::input_json, "input_json_delta"}}};
+constexpr name_table<block_type, 3> kBlockTypes{
+    {{block_type::text, "text"}, {block_type::thinking, "thinking"}, {block_type::tool_use, "tool_use"}}};
+
+// An event's `type`, or the SSE event name where the data has none.
+event_type event_type_of(std::string_view type, std::string_view event_name) {
+  return lookup_name(kEventTypes, type.empty() ? event_name : type).value_or(event_type::other);
+}
+block_type block_type_of(std::string_view type) { return lookup_name(kBlockTypes, type).value_or(block_type::other); }
 
 // The text came from the provider as bytes: it is quoted as UTF-8, because the error ends up in the
 // log (drive_failed), which refuses anything else.
@@ -48,17 +85,20 @@ result<void> stream_assembler::on_event(const sse_event& event) {
   // The events that come by the hundred are read without building a parse tree; the others, and
   // what is not a JSON object, are parsed.
   if (const event_fields* fields = read_event_fields(event.data)) {
-    const std::string_view type = fields->type.empty() ? std::string_view(event.event) : fields->type;
-    if (type == "content_block_delta") return on_block_delta(*fields);
-    if (type == "content_block_stop") {
-      on_block_stop(fields->index);
-      return ok();
+    switch (event_type_of(fields->type, event.event)) {
+      case event_type::content_block_delta:
+        return on_block_delta(*fields);
+      case event_type::content_block_stop:
+        on_block_stop(fields->index);
+        return ok();
+      case event_type::message_stop:
+        done_ = true;
+        return ok();
+      case event_type::ping:
+        return ok();
+      default:
+        break;  // parsed whole below
     }
-    if (type == "message_stop") {
-      done_ = true;
-      return ok();
-    }
-    if (type == "ping") return ok();
   }
   auto parsed = parse_json(event.data);
   if (!parsed || !parsed->is_object()) {
@@ -66,44 +106,53 @@ result<void> stream_assembler::on_event(const sse_event& event) {
                       "invalid JSON in stream event '" + quote(event.event) + "': " + quote(event.data));
   }
   const json::object& fields = parsed->get_object();
-  std::string_view type = string_at(fields, "type");
-  if (type.empty()) type = event.event;
-
-  if (type == "content_block_start") return on_block_start(fields);
-  if (type == "message_start") {
-    if (const auto* message = json_object_at(fields, "message")) {
-      if (const auto* usage = json_object_at(*message, "usage")) PARLEY_TRY(read_usage(*usage));
-    }
-  } else if (type == "message_delta") {
-    if (const auto* delta = json_object_at(fields, "delta")) {
-      const std::string_view reason = string_at(*delta, "stop_reason");
-      if (!reason.empty()) stop_reason_.assign(reason);
-    }
-    if (const auto* usage = json_object_at(fields, "usage")) PARLEY_TRY(read_usage(*usage));
-  } else if (type == "error") {
-    return stream_error(fields);
+  switch (event_type_of(string_at(fields, "type"), event.event)) {
+    case event_type::content_block_start:
+      return on_block_start(fields);
+    case event_type::message_start:
+      if (const auto* message = json_object_at(fields, "message")) {
+        if (const auto* usage = json_object_at(*message, "usage")) PARLEY_TRY(read_usage(*usage));
+      }
+      break;
+    case event_type::message_delta:
+      if (const auto* delta = json_object_at(fields, "delta")) {
+        const std::string_view reason = string_at(*delta, "stop_reason");
+        if (!reason.empty()) stop_reason_.assign(reason);
+      }
+      if (const auto* usage = json_object_at(fields, "usage")) PARLEY_TRY(read_usage(*usage));
+      break;
+    case event_type::error:
+      return stream_error(fields);
+    default:
+      break;  // event types added after this was written are ignored, as the API asks
   }
-  // Event types added after this was written are ignored, as the API asks.
   return ok();
 }
 
 result<void> stream_assembler::on_block_start(const json::object& event) {
   const auto* content = json_object_at(event, "content_block");
   if (content == nullptr) return make_error(errc::provider_error, "content_block_start without content_block");
-  block started{std::string(string_at(*content, "type")),
+  block started{block_type_of(string_at(*content, "type")),
                 std::string(string_at(*content, "id")),
                 std::string(string_at(*content, "name")),
                 {},
                 {}};
-  if (started.type == "text") writer_.saying(string_at(*content, "text"));
-  if (started.type == "thinking") {
-    writer_.thinking(string_at(*content, "thinking"));
-    started.signature.assign(string_at(*content, "signature"));
-  }
-  if (started.type == "tool_use") {
-    // The input normally streams as input_json_delta; a non-empty start value stands otherwise.
-    const auto* input = json_object_at(*content, "input");
-    if (input != nullptr && !input->empty()) started.input_json = to_json_text(*input);
+  switch (started.type) {
+    case block_type::text:
+      writer_.saying(string_at(*content, "text"));
+      break;
+    case block_type::thinking:
+      writer_.thinking(string_at(*content, "thinking"));
+      started.signature.assign(string_at(*content, "signature"));
+      break;
+    case block_type::tool_use: {
+      // The input normally streams as input_json_delta; a non-empty start value stands otherwise.
+      const auto* input = json_object_at(*content, "input");
+      if (input != nullptr && !input->empty()) started.input_json = to_json_text(*input);
+      break;
+    }
+    case block_type::other:
+      break;
   }
   json_fields in(event, "content_block_start");
   const std::int64_t index = in.integer("index");
@@ -120,17 +169,23 @@ result<void> stream_assembler::on_block_delta(const event_fields& event) {
                       "content_block_delta for block " + std::to_string(event.index) + " that was not started");
   }
   block& target = found->second;
-  const std::string_view type = event.delta.type;
-  if (type == "text_delta") {
-    writer_.saying(event.delta.text);
-  } else if (type == "thinking_delta") {
-    writer_.thinking(event.delta.thinking);
-  } else if (type == "signature_delta") {
-    target.signature.append(event.delta.signature);
-  } else if (type == "input_json_delta") {
-    // A start value that deltas follow was only a placeholder.
-    if (target.input_json == "{}") target.input_json.clear();
-    target.input_json.append(event.delta.partial_json);
+  switch (lookup_name(kDeltaTypes, event.delta.type).value_or(delta_type::other)) {
+    case delta_type::text:
+      writer_.saying(event.delta.text);
+      break;
+    case delta_type::thinking:
+      writer_.thinking(event.delta.thinking);
+      break;
+    case delta_type::signature:
+      target.signature.append(event.delta.signature);
+      break;
+    case delta_type::input_json:
+      // A start value that deltas follow was only a placeholder.
+      if (target.input_json == "{}") target.input_json.clear();
+      target.input_json.append(event.delta.partial_json);
+      break;
+    case delta_type::other:
+      break;
   }
   return ok();
 }
@@ -139,11 +194,17 @@ void stream_assembler::on_block_stop(std::int64_t index) {
   const auto found = open_blocks_.find(index);
   if (found == open_blocks_.end()) return;
   block& stopped = found->second;
-  if (stopped.type == "tool_use") {
-    finish_tool_use(stopped);
-  } else if (stopped.type == "text" || stopped.type == "thinking") {
-    writer_.close();
-    if (!stopped.signature.empty()) response_.thinking_signature = stopped.signature;
+  switch (stopped.type) {
+    case block_type::tool_use:
+      finish_tool_use(stopped);
+      break;
+    case block_type::text:
+    case block_type::thinking:
+      writer_.close();
+      if (!stopped.signature.empty()) response_.thinking_signature = stopped.signature;
+      break;
+    case block_type::other:
+      break;
   }
   open_blocks_.erase(found);
 }
@@ -175,25 +236,32 @@ result<void> stream_assembler::read_usage(const json::object& usage) {
 }
 
 result<void> stream_assembler::on_message(const json::object& message) {
-  if (string_at(message, "type") == "error") return stream_error(message);
+  // A whole response's `type` is "message", or "error" as in the stream.
+  if (event_type_of(string_at(message, "type"), {}) == event_type::error) return stream_error(message);
   if (const auto* content = json_array_at(message, "content")) {
     for (const auto& item : *content) {
       const auto* fields = item.if_object();
       if (fields == nullptr) continue;
-      const std::string_view type = string_at(*fields, "type");
-      if (type == "text") writer_.saying(string_at(*fields, "text"));
-      if (type == "thinking") {
-        writer_.thinking(string_at(*fields, "thinking"));
-        response_.thinking_signature.assign(string_at(*fields, "signature"));
-      }
-      if (type == "tool_use") {
-        const auto* input = json_object_at(*fields, "input");
-        block tool_use{"tool_use",
-                       std::string(string_at(*fields, "id")),
-                       std::string(string_at(*fields, "name")),
-                       input != nullptr ? to_json_text(*input) : std::string(),
-                       {}};
-        finish_tool_use(tool_use);
+      switch (block_type_of(string_at(*fields, "type"))) {
+        case block_type::text:
+          writer_.saying(string_at(*fields, "text"));
+          break;
+        case block_type::thinking:
+          writer_.thinking(string_at(*fields, "thinking"));
+          response_.thinking_signature.assign(string_at(*fields, "signature"));
+          break;
+        case block_type::tool_use: {
+          const auto* input = json_object_at(*fields, "input");
+          block tool_use{block_type::tool_use,
+                         std::string(string_at(*fields, "id")),
+                         std::string(string_at(*fields, "name")),
+                         input != nullptr ? to_json_text(*input) : std::string(),
+                         {}};
+          finish_tool_use(tool_use);
+          break;
+        }
+        case block_type::other:
+          break;
       }
       writer_.close();
     }

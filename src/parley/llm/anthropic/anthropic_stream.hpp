@@ -23,6 +23,10 @@ namespace parley::llm::anthropic {
 // document, which ends the generation with an error.
 std::optional<std::string> finish_reason_for(std::string_view stop_reason);
 
+// A content block's `type`, read once where the block arrives; `other`: a type added after this
+// was written, whose content is ignored.
+enum class block_type { other, text, thinking, tool_use };
+
 class stream_assembler {
  public:
   explicit stream_assembler(stream_sink& sink) : writer_(sink, response_) {}
@@ -39,7 +43,7 @@ class stream_assembler {
 
  private:
   struct block {
-    std::string type;
+    block_type type = block_type::other;
     std::string id;
     std::string name;
     std::string input_json;

@@ -51,7 +51,7 @@ void write_user(json_text_writer& w, const chat_message& message) {
   w.key("content").begin_array();
   if (!message.content.empty()) w.begin_object().field("type", "text").field("text", message.content).end_object();
   for (const auto& part : message.media) {
-    if (part.kind == "image") {
+    if (part.kind == media_kind::image) {
       w.begin_object().field("type", "image_url");
       w.key("image_url").begin_object().field("url", "data:" + part.mime + ";base64," + part.data_base64).end_object();
       w.end_object();
@@ -124,7 +124,7 @@ std::string build_request_body(const model_request& request, bool streaming) {
     write_message(w, message);
     if (message.role == role::tool) {
       for (const auto& part : message.media) {
-        if (part.kind == "image") tool_images.media.push_back(part);
+        if (part.kind == media_kind::image) tool_images.media.push_back(part);
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "parley/core/json_fields.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/core/vocabulary.hpp"
 #include "parley/llm/remote_call.hpp"
 
 namespace parley::llm::openai {
@@ -18,25 +19,30 @@ constexpr std::size_t kQuotedChunk = 200;
 // log (drive_failed), which refuses anything else.
 std::string quote(std::string_view text) { return utf8_excerpt(text, kQuotedChunk); }
 
+// The finish reasons a model of this API can end with, and the engine's names for them
+// (model_response::finish_reason).
+enum class finish_kind { stop, length, tool_calls, content_filter };
+constexpr name_table<finish_kind, 4> kEngineNames{{{finish_kind::stop, "stop"},
+                                                   {finish_kind::length, "length"},
+                                                   {finish_kind::tool_calls, "tool_calls"},
+                                                   {finish_kind::content_filter, "content_filter"}}};
+
 // The finish reasons of Chat Completions, and those compatible servers use for the same things
-// (text-generation-inference, Mistral, the legacy function_call), by the engine's names.
-std::optional<std::string_view> known_finish_reason(std::string_view reason) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kKnown{{
-      {"stop", "stop"},
-      {"length", "length"},
-      {"tool_calls", "tool_calls"},
-      {"content_filter", "content_filter"},
-      {"function_call", "tool_calls"},
-      {"eos_token", "stop"},
-      {"stop_sequence", "stop"},
-      {"end_turn", "stop"},
-      {"model_length", "length"},
-      {"max_tokens", "length"},
+// (text-generation-inference, Mistral, the legacy function_call).
+std::optional<finish_kind> known_finish_reason(std::string_view reason) {
+  static constexpr name_table<finish_kind, 10> kKnown{{
+      {finish_kind::stop, "stop"},
+      {finish_kind::length, "length"},
+      {finish_kind::tool_calls, "tool_calls"},
+      {finish_kind::content_filter, "content_filter"},
+      {finish_kind::tool_calls, "function_call"},
+      {finish_kind::stop, "eos_token"},
+      {finish_kind::stop, "stop_sequence"},
+      {finish_kind::stop, "end_turn"},
+      {finish_kind::length, "model_length"},
+      {finish_kind::length, "max_tokens"},
   }};
-  for (const auto& [given, named] : kKnown) {
-    if (given == reason) return named;
-  }
-  return std::nullopt;
+  return lookup_name(kKnown, reason);
 }
 
 // A chunk or whole answer the reader left to the full parse, parsed: the error it carries. The
@@ -140,13 +146,13 @@ result<model_response> stream_assembler::finish() {
   if (!done_ && !finished_) {
     return make_error(errc::provider_error, "stream ended before the model finished (no finish_reason, no [DONE])");
   }
+  std::optional<finish_kind> reason;  // none given: decided by the calls below
   if (!response_.finish_reason.empty()) {
-    auto known = known_finish_reason(response_.finish_reason);
-    if (!known) {
+    reason = known_finish_reason(response_.finish_reason);
+    if (!reason) {
       return make_error(errc::provider_error, "the model ended with finish_reason '" + quote(response_.finish_reason) +
                                                   "', which is none of stop, length, tool_calls, content_filter");
     }
-    response_.finish_reason = *known;
   }
   for (auto& [index, call] : calls_) {
     if (call.name.empty()) {
@@ -157,9 +163,10 @@ result<model_response> stream_assembler::finish() {
     writer_.tool_call(tool_call{std::move(call.id), std::move(call.name), std::move(call.arguments)});
   }
   calls_.clear();
-  if (response_.finish_reason.empty() || (response_.finish_reason == "stop" && !response_.tool_calls.empty())) {
-    response_.finish_reason = response_.tool_calls.empty() ? "stop" : "tool_calls";
+  if (!reason || (*reason == finish_kind::stop && !response_.tool_calls.empty())) {
+    reason = response_.tool_calls.empty() ? finish_kind::stop : finish_kind::tool_calls;
   }
+  response_.finish_reason = name_in(kEngineNames, *reason);
   return std::move(response_);
 }
 

@@ -9,6 +9,7 @@
 #include "parley/config/yaml_scalar_utf8.hpp"
 #include "parley/core/file_text.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/core/vocabulary.hpp"
 #include "parley/llm/scripted/script.hpp"
 #include "parley/llm/scripted/script_yaml.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
@@ -21,7 +22,16 @@ namespace {
 
 const std::vector<std::string> kRootKeys{"chunk_size", "delay_ms", "members"};
 const std::vector<std::string> kRuleKeys{"when", "emit"};
-const std::vector<std::string> kEmitKeys{"thinking", "saying", "tool_call", "usage"};
+// An emit item is a mapping with one key, its kind.
+constexpr name_table<emit_item::kind, 4> kEmitKinds{{{emit_item::kind::thinking, "thinking"},
+                                                     {emit_item::kind::saying, "saying"},
+                                                     {emit_item::kind::tool_call, "tool_call"},
+                                                     {emit_item::kind::usage, "usage"}}};
+const std::vector<std::string> kEmitKeys = [] {
+  std::vector<std::string> keys;
+  for (const auto& entry : kEmitKinds) keys.emplace_back(entry.second);
+  return keys;
+}();
 const std::vector<std::string> kToolCallKeys{"name", "arguments", "arguments_text", "id"};
 const std::vector<std::string> kUsageKeys{"input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens"};
 
@@ -240,21 +250,28 @@ result<emit_item> script_parser::parse_emit(const yaml_field& at, const script_r
   const yaml_field entry = at.child(entry_it->first, entry_it->second);
   const std::string& kind = entry_it->first.Scalar();
   emit_item item;
-  if (kind == "thinking" || kind == "saying") {
-    item.what = kind == "thinking" ? emit_item::kind::thinking : emit_item::kind::saying;
-    auto text = parse_text(entry, rule);
-    if (!text) return std::move(text).err();
-    item.text = std::move(text).value();
-  } else if (kind == "tool_call") {
-    item.what = emit_item::kind::tool_call;
-    auto call = parse_tool_call(entry, rule);
-    if (!call) return std::move(call).err();
-    item.call = std::move(call).value();
-  } else {
-    item.what = emit_item::kind::usage;
-    auto usage = parse_usage(entry);
-    if (!usage) return std::move(usage).err();
-    item.usage = usage.value();
+  // check_map above refused any other key.
+  item.what = lookup_name(kEmitKinds, kind).value_or(emit_item::kind::usage);
+  switch (item.what) {
+    case emit_item::kind::thinking:
+    case emit_item::kind::saying: {
+      auto text = parse_text(entry, rule);
+      if (!text) return std::move(text).err();
+      item.text = std::move(text).value();
+      break;
+    }
+    case emit_item::kind::tool_call: {
+      auto call = parse_tool_call(entry, rule);
+      if (!call) return std::move(call).err();
+      item.call = std::move(call).value();
+      break;
+    }
+    case emit_item::kind::usage: {
+      auto usage = parse_usage(entry);
+      if (!usage) return std::move(usage).err();
+      item.usage = usage.value();
+      break;
+    }
   }
   return item;
 }

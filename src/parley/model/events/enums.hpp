@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "parley/core/media_kind.hpp"
 #include "parley/model/events/wire.hpp"
 
 namespace parley::events {
@@ -26,7 +27,8 @@ enum class message_role { user, assistant, tool };
 enum class call_kind { tellask, tellask_sessionless, fresh_boots_reasoning, tellask_back, self_reflect, tot };
 enum class reply_kind { final_saying, tellask_back, answer, superseded, dead };
 enum class health_level { healthy, caution, critical };
-enum class attachment_kind { image, audio };
+// The same enum as a model's media (core/media_kind.hpp), with the same names.
+using attachment_kind = media_kind;
 enum class taskdoc_section { goals, constraints, progress };
 
 template <>
@@ -88,8 +90,7 @@ struct enum_wire<health_level> {
 
 template <>
 struct enum_wire<attachment_kind> {
-  static constexpr std::array<std::pair<attachment_kind, std::string_view>, 2> values{
-      {{attachment_kind::image, "image"}, {attachment_kind::audio, "audio"}}};
+  static constexpr auto values = vocabulary<media_kind>::values;
 };
 
 template <>
