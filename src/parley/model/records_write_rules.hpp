@@ -4,8 +4,8 @@
 // appends the write; the records reducer (conversation_reducer.cpp) folds the same events and
 // ignores a write that no longer fits, so the two cannot make different records.
 //
-// Also the vocabularies a write may use (the seed's and Parley's names for the same things) and
-// how the seed's request words map to the records' own values.
+// Also how the seed's request words map to the records' own values; the vocabularies themselves
+// (the seed's and Parley's names for the same things) are enums, events/records_enums.hpp.
 #pragma once
 
 #include <array>
@@ -26,7 +26,8 @@ inline constexpr std::array<events::content_type, 7> kWritableContentTypes{
     events::content_type::text,        events::content_type::markdown,    events::content_type::prompt,
     events::content_type::quote_reply, events::content_type::tool_output, events::content_type::image,
     events::content_type::audio};
-// The trigger sources' wire names (from their enum_wire table), for checks that read a string.
+// The trigger sources' wire names (from their enum_wire table), for checks that read a string
+// (engine/reflection.cpp's trigger).
 inline constexpr auto kTriggerSources = [] {
   std::array<std::string_view, events::enum_wire<events::trigger_source>::values.size()> names{};
   for (std::size_t i = 0; i < names.size(); ++i) names[i] = events::enum_wire<events::trigger_source>::values[i].second;
