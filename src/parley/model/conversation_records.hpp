@@ -1,12 +1,16 @@
 // Seed 002's conversation records — Message → Turn → Session → Dialogue — as plain rows, and the
 // per-dialog cursor the records reducer (conversation_reducer.hpp) folds events into.
-// Field names are the seed's; times are UTC milliseconds (the API shows them as ISO-8601).
+// Field names are the seed's; times are UTC milliseconds (the API shows them as ISO-8601). The
+// seed's vocabularies are enums (events/records_enums.hpp); the stores convert them at the column
+// through their one table, and a stored string that maps to none is an error naming the column.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "parley/model/events/records_enums.hpp"
 
 namespace parley {
 
@@ -17,9 +21,7 @@ inline constexpr std::int64_t kDefaultSessionGapMs = 60LL * 60 * 1000;
 struct record_dialogue {
   std::string id;         // UUID
   std::string dialog_id;  // the Parley dialog it records (its log)
-  // "human_ai" | "ai_ai" | "ai_self" | "lio_group" | "human_human" (two humans) | "human_human_group" |
-  // "human_group_ai"
-  std::string dialogue_type;
+  events::dialogue_type dialogue_type = events::dialogue_type::human_ai;
   std::string human_id;     // the human who opened it (a group's others are in metadata.humans)
   std::string ai_id;        // the member that speaks in it
   std::string relation_id;  // a subdialog: the dialogue of its parent; empty for a root
@@ -34,14 +36,14 @@ struct record_dialogue {
 struct record_session {
   std::string id;
   std::string dialogue_id;
-  std::string session_type = "dialogue";  // "dialogue" | "self_reflection"
+  events::session_type session_type = events::session_type::dialogue;
   std::int64_t start_at = 0;
   std::int64_t end_at = 0;  // 0 (NULL) while it is the dialogue's current session
   std::string description;
-  std::string created_by = "system";  // "system" | "ai" | "human"
+  events::record_role created_by = events::record_role::system;
   std::string metadata;
-  // A self-reflection session's (seed 002 SelfReflectionSession); empty for dialogue sessions.
-  std::string trigger_source;  // "schedule" | "task_reflection" | "human_guidance" | "api"
+  // A self-reflection session's (seed 002 SelfReflectionSession); empty (NULL) for dialogue sessions.
+  std::optional<events::trigger_source> trigger_source;
   std::string goal;
   std::string ai_mood_state;
   std::string summary;  // written when the session closes
@@ -95,9 +97,9 @@ struct record_system_utterance {
   std::string log_id;  // the system message's id
   std::int64_t timestamp = 0;
   std::string conversation_id;  // the dialogue
-  std::string trigger;          // "tool_result" | "context_hint" | "proactive_prompt"
+  events::utterance_trigger trigger = events::utterance_trigger::context_hint;
   std::string content;
-  std::string target;  // "human" | "ai" | "all"
+  events::utterance_target target = events::utterance_target::all;
   std::string linked_turn_id;
   std::string notes;
 
@@ -108,12 +110,12 @@ struct record_turn {
   std::string id;
   std::string dialogue_id;
   std::string session_id;
-  std::string turn_type;       // "human_query" | "ai_prompt" | "system_prompt" | "unresponded_turn"
-  std::string initiator_role;  // "human" | "ai" | "system"
-  std::string responder_role;  // the expected responder
+  events::turn_type turn_type = events::turn_type::human_query;
+  events::record_role initiator_role = events::record_role::human;
+  events::record_role responder_role = events::record_role::ai;  // the expected responder
   std::int64_t started_at = 0;
-  std::int64_t closed_at = 0;      // 0 (NULL) while pending
-  std::string status = "pending";  // "pending" | "responded" | "unresponded"
+  std::int64_t closed_at = 0;  // 0 (NULL) while pending
+  events::turn_status status = events::turn_status::pending;
   std::int64_t response_time = 0;  // ms from start to the response; 0 (NULL) unless responded
   std::int64_t window_ms = 0;      // the response window it was opened with
   std::string metadata;
@@ -126,10 +128,10 @@ struct record_message {
   std::string dialogue_id;
   std::string session_id;
   std::string turn_id;
-  std::string sender_role;  // "human" | "ai" | "system"
-  std::string sender_id;    // the member (ai) or empty
+  events::record_role sender_role = events::record_role::human;
+  std::string sender_id;  // the member (ai) or empty
   std::string content;
-  std::string content_type;  // "text" | "image" | "audio" | "tool_input" | "tool_output" | "system_context" ...
+  events::content_type content_type = events::content_type::text;
   std::int64_t created_at = 0;
   std::string metadata;
   std::string dialog_id;  // the log position it comes from
@@ -158,21 +160,26 @@ struct record_message_annotation {
 struct records_cursor {
   std::string dialog_id;
   std::string dialogue_id;
-  std::string counterpart;  // who this dialog's AI answers: "human" (root) or "ai" (subdialog)
+  events::record_role counterpart =
+      events::record_role::human;  // who this dialog's AI answers: human (root) or ai (subdialog)
   std::int64_t window_ms = kDefaultTurnWindowMs;
   std::int64_t gap_ms = kDefaultSessionGapMs;
   std::string session_id;  // empty before the first message
-  std::string session_type = "dialogue";
+  events::session_type session_type = events::session_type::dialogue;
   std::int64_t session_last_ms = 0;
   // A self-reflection dialog (selfReflect, a schedule): its sessions are self-reflection sessions.
-  std::string reflection_trigger;  // empty for any other dialog
+  // The dialog_created event's trigger as written (a trigger_source's wire name), empty for any
+  // other dialog.
+  std::string reflection_trigger;
   std::string reflection_goal;
   std::string reflection_mood;
   std::string turn_id;  // the open (pending) turn, empty when none
-  std::string turn_initiator;
+  // The last turn's roles and type (the open one's while turn_id is set); none before the first
+  // turn (stored as '').
+  std::optional<events::record_role> turn_initiator;
   std::string turn_initiator_id;  // who opened it (a user, a member); a human's turn is answered by another
-  std::string turn_responder;
-  std::string turn_type;
+  std::optional<events::record_role> turn_responder;
+  std::optional<events::turn_type> turn_type;
   std::int64_t turn_started_ms = 0;
   // The open turn's own response window (seed 002's expected_window_minutes); 0: the dialogue's.
   // The SQLite store keeps it in the open turn's row, not in its cursor table.

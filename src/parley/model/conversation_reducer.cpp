@@ -16,6 +16,9 @@ namespace parley {
 namespace {
 
 namespace ev_t = events;
+using ev_t::content_type;
+using ev_t::record_role;
+using ev_t::turn_status;
 using records_detail::classified;
 using records_detail::classify;
 using records_detail::dialogue_from_created;
@@ -24,6 +27,14 @@ using records_detail::id_of;
 using records_detail::message_kind;
 using records_detail::metadata_text;
 using records_detail::question_message;
+
+// A records event's vocabulary field, read through its table. The REST layer checked each before it
+// wrote the event (engine/reflection.cpp writes constants), so none fails; one that does is a write
+// that does not fit, and is ignored like any other.
+template <ev_t::wire_enum E>
+std::optional<E> vocab(std::string_view wire) {
+  return ev_t::from_wire<E>(wire);
+}
 
 class turn_folder {
  public:
@@ -36,27 +47,35 @@ class turn_folder {
 
   void close_unresponded() {
     record_turn t = open_turn_row();
-    t.turn_type = "unresponded_turn";
-    t.status = "unresponded";
+    t.turn_type = ev_t::turn_type::unresponded_turn;
+    t.status = turn_status::unresponded;
     t.closed_at = c_.turn_started_ms + c_.open_turn_window_ms();
-    t.metadata = metadata_text({{"openedAs", c_.turn_type}});
+    t.metadata = metadata_text({{"openedAs", opened_as()}});
     c_.session_last_ms = std::max(c_.session_last_ms, t.closed_at);
     out_.closed_turns.push_back(std::move(t));
     c_.turn_id.clear();
   }
 
   // Seed 002's SystemUtteranceLog: every system message is also an utterance of the system.
-  void note_system_utterance(const record_message& msg, std::string target, std::string notes) {
-    if (msg.sender_role != "system") return;
+  void note_system_utterance(const record_message& msg, ev_t::utterance_target target, std::string notes) {
+    if (msg.sender_role != record_role::system) return;
     record_system_utterance u;
     u.log_id = msg.id;
     u.timestamp = msg.created_at;
     u.conversation_id = msg.dialogue_id;
-    u.trigger = msg.content_type == "tool_output" ? "tool_result"
-                : msg.content_type == "prompt"    ? "proactive_prompt"
-                                                  : "context_hint";
+    switch (msg.content_type) {
+      case content_type::tool_output:
+        u.trigger = ev_t::utterance_trigger::tool_result;
+        break;
+      case content_type::prompt:
+        u.trigger = ev_t::utterance_trigger::proactive_prompt;
+        break;
+      default:
+        u.trigger = ev_t::utterance_trigger::context_hint;
+        break;
+    }
     u.content = msg.content;
-    u.target = std::move(target);
+    u.target = target;
     u.linked_turn_id = msg.turn_id;
     u.notes = std::move(notes);
     out_.utterance = std::move(u);
@@ -66,19 +85,22 @@ class turn_folder {
   void open_written_turn(const ev_t::record_turn_opened& p) {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty() || c_.session_id.empty() || p.session_id != c_.session_id) return;
-    open_turn(p.initiator_role, p.responder_role, p.turn_id, p.window_ms);
+    const auto initiator = vocab<record_role>(p.initiator_role);
+    const auto responder = vocab<record_role>(p.responder_role);
+    if (!initiator || !responder) return;
+    open_turn(*initiator, *responder, p.turn_id, p.window_ms);
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
   }
 
   void close_written_turn(const ev_t::record_turn_closed& p) {
     expire_before(ev_.ts_ms);
     if (c_.turn_id.empty() || p.turn_id != c_.turn_id) return;
-    if (p.status == "unresponded") {
+    if (vocab<turn_status>(p.status) == turn_status::unresponded) {
       record_turn t = open_turn_row();
-      t.turn_type = "unresponded_turn";
-      t.status = "unresponded";
+      t.turn_type = ev_t::turn_type::unresponded_turn;
+      t.status = turn_status::unresponded;
       t.closed_at = ev_.ts_ms;
-      boost::json::object meta{{"openedAs", c_.turn_type}, {"closedBy", p.closed_by.empty() ? "api" : p.closed_by}};
+      boost::json::object meta{{"openedAs", opened_as()}, {"closedBy", p.closed_by.empty() ? "api" : p.closed_by}};
       if (!p.outcome.empty()) meta["outcome"] = p.outcome;
       t.metadata = metadata_text(meta);
       out_.closed_turns.push_back(std::move(t));
@@ -95,12 +117,16 @@ class turn_folder {
   void open_written_session(const ev_t::record_session_opened& p) {
     expire_before(ev_.ts_ms);
     if (!c_.turn_id.empty()) return;  // a turn never spans two sessions
+    const auto type = vocab<ev_t::session_type>(p.session_type);
+    const auto created_by = vocab<record_role>(p.created_by);
+    const auto trigger = p.trigger_source ? vocab<ev_t::trigger_source>(*p.trigger_source) : std::nullopt;
+    if (!type || !created_by || (p.trigger_source && !trigger)) return;
     record_session s;
     s.id = p.session_id;
-    s.session_type = p.session_type;
+    s.session_type = *type;
     s.description = p.description;
-    s.created_by = p.created_by;
-    s.trigger_source = p.trigger_source.value_or("");
+    s.created_by = *created_by;
+    s.trigger_source = trigger;
     s.goal = p.goal.value_or("");
     s.ai_mood_state = p.ai_mood_state.value_or("");
     s.metadata = metadata_text(p.metadata);
@@ -119,7 +145,7 @@ class turn_folder {
   // `sessionId` empty: the current session (the engine's own reflection dialogs do not know it).
   void place_introspection(const ev_t::record_introspection& p) {
     const std::string session = p.session_id.value_or("");
-    if (c_.session_id.empty() || c_.session_type != "self_reflection" ||
+    if (c_.session_id.empty() || c_.session_type != ev_t::session_type::self_reflection ||
         (!session.empty() && session != c_.session_id)) {
       return;
     }
@@ -156,15 +182,19 @@ class turn_folder {
   void place_written(const ev_t::record_message& p) {
     expire_before(ev_.ts_ms);
     if (c_.turn_id.empty() || p.turn_id != c_.turn_id) return;
+    const auto sender = vocab<record_role>(p.sender_role);
+    const auto type = vocab<content_type>(p.content_type);
+    const auto target = vocab<ev_t::utterance_target>(p.target);
+    if (!sender || !type || !target) return;
     record_message msg;
     msg.id = p.message_id;
     msg.dialogue_id = c_.dialogue_id;
     msg.session_id = c_.session_id;
     msg.turn_id = c_.turn_id;
-    msg.sender_role = p.sender_role;
+    msg.sender_role = *sender;
     msg.sender_id = p.sender_id;
     msg.content = p.content;
-    msg.content_type = p.content_type;
+    msg.content_type = *type;
     if (p.content_meta) msg.content_meta = metadata_text(*p.content_meta);
     boost::json::object meta = p.metadata;
     if (!p.reply_to.empty()) meta["reply_to"] = p.reply_to;
@@ -175,7 +205,7 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     const bool answers = msg.sender_role == c_.turn_responder;
     const std::string id = msg.id;
-    note_system_utterance(msg, p.target, p.notes);
+    note_system_utterance(msg, *target, p.notes);
     out_.message = std::move(msg);
     if (answers) close_responded(id);
   }
@@ -193,7 +223,7 @@ class turn_folder {
       case message_kind::input: {
         // A human answers another human's turn, never their own.
         const bool own_turn = c_.turn_initiator == m.msg.sender_role && c_.turn_initiator_id == m.msg.sender_id;
-        const std::string responder = m.to_human ? "human" : "ai";
+        const record_role responder = m.to_human ? record_role::human : record_role::ai;
         if (open && c_.turn_responder == m.msg.sender_role && !own_turn) {
           close_responded(m.msg.id);
           open_turn(m.msg.sender_role, responder);
@@ -203,18 +233,20 @@ class turn_folder {
         break;
       }
       case message_kind::question:
-        if (open && c_.turn_responder == "ai") {
+        if (open && c_.turn_responder == record_role::ai) {
           close_responded(m.msg.id);
-          open_turn("ai", "human");
+          open_turn(record_role::ai, record_role::human);
         } else if (!open) {
-          open_turn("ai", "human");
+          open_turn(record_role::ai, record_role::human);
         }
         break;
       case message_kind::answer:
-        if (!open) open_turn("ai", c_.counterpart);
+        if (!open) open_turn(record_role::ai, c_.counterpart);
         break;
       case message_kind::working:
-        if (!open) open_turn(m.msg.sender_role, m.msg.sender_role == "ai" ? c_.counterpart : "ai");
+        if (!open) {
+          open_turn(m.msg.sender_role, m.msg.sender_role == record_role::ai ? c_.counterpart : record_role::ai);
+        }
         break;
     }
     if (c_.turn_id != turn_before && !c_.turn_id.empty()) c_.turn_initiator_id = m.msg.sender_id;
@@ -222,26 +254,29 @@ class turn_folder {
     m.msg.turn_id = c_.turn_id;
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     // The responder's answer is the last message of its turn.
-    if (m.kind == message_kind::answer && c_.turn_responder == "ai") close_responded(m.msg.id);
+    if (m.kind == message_kind::answer && c_.turn_responder == record_role::ai) close_responded(m.msg.id);
     // A reflection's answer is its summary, and ends its session.
     if (m.kind == message_kind::answer && !c_.reflection_trigger.empty() && c_.turn_id.empty()) {
       end_current_session(ev_.ts_ms, m.msg.content);
       c_.session_id.clear();
     }
     // What the engine's system says goes into the AI's context.
-    note_system_utterance(m.msg, "ai", std::move(m.notes));
+    note_system_utterance(m.msg, ev_t::utterance_target::ai, std::move(m.notes));
     out_.message = std::move(m.msg);
   }
 
  private:
+  std::string_view opened_as() const { return c_.turn_type ? ev_t::to_wire(*c_.turn_type) : std::string_view(); }
+
   record_turn open_turn_row() const {
     record_turn t;
     t.id = c_.turn_id;
     t.dialogue_id = c_.dialogue_id;
     t.session_id = c_.session_id;
-    t.turn_type = c_.turn_type;
-    t.initiator_role = c_.turn_initiator;
-    t.responder_role = c_.turn_responder;
+    // Set whenever a turn is open (open_turn).
+    t.turn_type = c_.turn_type.value_or(ev_t::turn_type::system_prompt);
+    t.initiator_role = c_.turn_initiator.value_or(record_role::system);
+    t.responder_role = c_.turn_responder.value_or(record_role::ai);
     t.started_at = c_.turn_started_ms;
     t.window_ms = c_.open_turn_window_ms();
     return t;
@@ -249,7 +284,7 @@ class turn_folder {
 
   void close_responded(const std::string& by_message) {
     record_turn t = open_turn_row();
-    t.status = "responded";
+    t.status = turn_status::responded;
     t.closed_at = ev_.ts_ms;
     t.response_time = ev_.ts_ms - c_.turn_started_ms;
     t.metadata = metadata_text({{"respondedBy", by_message}});
@@ -259,7 +294,7 @@ class turn_folder {
 
   // `window_ms`: the turn's own response window (a written turn's expected_window_minutes); absent,
   // the dialogue's.
-  void open_turn(const std::string& initiator, const std::string& responder, std::string id = {},
+  void open_turn(record_role initiator, record_role responder, std::string id = {},
                  std::optional<std::int64_t> window_ms = std::nullopt) {
     if (id.empty()) {
       if (c_.session_id.empty() || ev_.ts_ms - c_.session_last_ms > c_.gap_ms) open_session();
@@ -269,7 +304,7 @@ class turn_folder {
     c_.turn_initiator = initiator;
     c_.turn_initiator_id.clear();  // set by place() for a turn a message opens
     c_.turn_responder = responder;
-    c_.turn_type = initiator == "human" ? "human_query" : initiator == "ai" ? "ai_prompt" : "system_prompt";
+    c_.turn_type = ev_t::turn_type_opened_by(initiator);
     c_.turn_started_ms = ev_.ts_ms;
     c_.turn_window_ms = window_ms ? std::max<std::int64_t>(1, *window_ms) : 0;
     record_turn t = open_turn_row();
@@ -284,9 +319,9 @@ class turn_folder {
     s.id = id_of("session", ev_);
     s.metadata = "{}";
     if (!c_.reflection_trigger.empty()) {
-      s.session_type = "self_reflection";
-      s.created_by = "ai";
-      s.trigger_source = c_.reflection_trigger;
+      s.session_type = ev_t::session_type::self_reflection;
+      s.created_by = record_role::ai;
+      s.trigger_source = vocab<ev_t::trigger_source>(c_.reflection_trigger);
       s.goal = c_.reflection_goal;
       s.ai_mood_state = c_.reflection_mood;
     }
@@ -343,7 +378,7 @@ records_cursor cursor_of(const event& ev, const ev_t::dialog_created& p) {
   records_cursor cursor;
   cursor.dialog_id = ev.dialog_id;
   cursor.dialogue_id = record_uuid("dialogue", ev.dialog_id);
-  cursor.counterpart = p.kind == ev_t::dialog_kind::root ? "human" : "ai";
+  cursor.counterpart = p.kind == ev_t::dialog_kind::root ? record_role::human : record_role::ai;
   // Recorded in the log, so a rebuild uses the windows the dialog was created with.
   cursor.window_ms = std::max<std::int64_t>(1, p.turn_window_ms.value_or(kDefaultTurnWindowMs));
   cursor.gap_ms = std::max<std::int64_t>(1, p.session_gap_ms.value_or(kDefaultSessionGapMs));

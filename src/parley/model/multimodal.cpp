@@ -116,6 +116,39 @@ std::string media_words_of(std::string_view kind, const media_meta& meta) {
   return "[" + label + size_note(meta) + (audio ? " without a transcription]" : " without a caption]");
 }
 
+// An image or a recording: the words that stand for it, the words sent with it, its medium and
+// format as tags.
+void media_block(const multimodal_input& input, context_block& block) {
+  const std::string_view medium = events::to_wire(input.content_type);
+  const media_meta meta = media_meta_or_unknown(input.content_meta);
+  block.text_block = media_words_of(medium, meta);
+  if (!meta.text.empty()) block.text_block += "\n" + meta.text;
+  block.semantic_tags.emplace_back(medium);
+  if (!meta.format.empty()) block.semantic_tags.push_back(meta.format);
+}
+
+void tool_output_block(const multimodal_input& input, context_block& block) {
+  block.text_block = tool_output_words(input.content);
+  // The engine's tool-result metadata names the tool; a message written through the records API
+  // may carry any metadata, and one without a name (or with another kind of "name") has no tag.
+  json_fields metadata(input.metadata);
+  if (const auto name = metadata.optional_string("name"); name && !name->empty()) {
+    block.semantic_tags.push_back("tool:" + *name);
+  }
+}
+
+// The seed's {"type": "system_instruction", "text": ...}, or plain text.
+std::string instruction_text(const std::string& content) {
+  boost::system::error_code ec;
+  const auto value = read_json(content, ec);
+  if (!ec && value.is_object()) {
+    json_fields instruction(value.get_object());
+    // Not in the seed's shape (no "text", or one that is not a string): the content as written.
+    if (auto text = instruction.optional_string("text"); text && instruction.ok()) return std::move(*text);
+  }
+  return content;
+}
+
 }  // namespace
 
 std::string media_words(std::string_view kind, const boost::json::object& meta) {
@@ -125,43 +158,31 @@ std::string media_words(std::string_view kind, const boost::json::object& meta) 
 context_block parse_multimodal(const multimodal_input& input) {
   context_block block;
   block.source_message_id = input.id;
-  block.origin = input.sender_role;
+  block.origin = events::to_wire(input.sender_role);
   block.timestamp = input.created_at;
-  const std::string& type = input.content_type;
-  if (type == "image" || type == "audio") {
-    const media_meta meta = media_meta_or_unknown(input.content_meta);
-    block.text_block = media_words_of(type, meta);
-    if (!meta.text.empty()) block.text_block += "\n" + meta.text;
-    block.semantic_tags.push_back(type);
-    if (!meta.format.empty()) block.semantic_tags.push_back(meta.format);
-  } else if (type == "tool_output") {
-    block.text_block = tool_output_words(input.content);
-    // The engine's tool-result metadata names the tool; a message written through the records API
-    // may carry any metadata, and one without a name (or with another kind of "name") has no tag.
-    json_fields metadata(input.metadata);
-    if (const auto name = metadata.optional_string("name"); name && !name->empty()) {
-      block.semantic_tags.push_back("tool:" + *name);
-    }
-  } else if (type == "quote_reply") {
-    block.text_block =
-        "> " + (input.quoted_role.empty() ? "" : input.quoted_role + ": ") + input.quoted_text + "\n" + input.content;
-    block.semantic_tags.push_back("quote");
-  } else if (type == "prompt") {
-    // The seed's {"type": "system_instruction", "text": ...}, or plain text.
-    boost::system::error_code ec;
-    const auto value = read_json(input.content, ec);
-    block.text_block = input.content;
-    if (!ec && value.is_object()) {
-      json_fields instruction(value.get_object());
-      // Not in the seed's shape (no "text", or one that is not a string): the content as written.
-      if (auto text = instruction.optional_string("text"); text && instruction.ok())
-        block.text_block = std::move(*text);
-    }
-    block.semantic_tags.push_back("instruction");
-  } else if (type == "markdown") {
-    block.text_block = plain_text_of_markdown(input.content);
-  } else {
-    block.text_block = input.content;
+  switch (input.content_type) {
+    case events::content_type::image:
+    case events::content_type::audio:
+      media_block(input, block);
+      break;
+    case events::content_type::tool_output:
+      tool_output_block(input, block);
+      break;
+    case events::content_type::quote_reply:
+      block.text_block =
+          "> " + (input.quoted_role.empty() ? "" : input.quoted_role + ": ") + input.quoted_text + "\n" + input.content;
+      block.semantic_tags.push_back("quote");
+      break;
+    case events::content_type::prompt:
+      block.text_block = instruction_text(input.content);
+      block.semantic_tags.push_back("instruction");
+      break;
+    case events::content_type::markdown:
+      block.text_block = plain_text_of_markdown(input.content);
+      break;
+    default:
+      block.text_block = input.content;
+      break;
   }
   for (auto& tag : strings_of(input.metadata, {"semantic_tags", "intent_tags"})) block.semantic_tags.push_back(tag);
   block.emotions = strings_of(input.metadata, {"emotions", "emotion"});

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/model/events/records_enums.hpp"
 
 namespace parley {
 
@@ -29,14 +30,14 @@ struct context_block {
 // What the parser reads of a message (a record message, or a user message in the engine).
 struct multimodal_input {
   std::string id;
-  std::string sender_role;
-  std::string content_type;  // text | markdown | image | audio | tool_output | prompt | quote_reply | ...
+  events::record_role sender_role = events::record_role::human;
+  events::content_type content_type = events::content_type::text;
   std::string content;
   boost::json::object content_meta;  // caption, format, size_kb, transcription, text
   boost::json::object metadata;      // semantic_tags / intent_tags, emotion(s), toolCalls ...
   std::int64_t created_at = 0;
   std::string quoted_text;  // quote_reply: the text of the message it replies to
-  std::string quoted_role;
+  std::string quoted_role;  // its sender's role (a record_role's wire name), empty when none
 };
 
 context_block parse_multimodal(const multimodal_input& input);

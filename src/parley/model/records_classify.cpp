@@ -17,17 +17,18 @@ namespace ev_t = events;
 // chat when two (①) and a group when more (②); an AI with one human is ③, AIs among themselves ④
 // (a Tellask's subdialog), an AI with itself ⑤, one human with several AIs ⑥, AIs among several
 // humans ⑦.
-std::string dialogue_type_of(const ev_t::dialog_created& p) {
-  if (p.reflection) return "ai_self";
+ev_t::dialogue_type dialogue_type_of(const ev_t::dialog_created& p) {
+  using ev_t::dialogue_type;
+  if (p.reflection) return dialogue_type::ai_self;
   if (p.kind == ev_t::dialog_kind::root) {
     const bool group_of_humans = p.humans.size() > 1;
     if (p.members.empty() && (group_of_humans || p.member_id.empty())) {
-      return p.humans.size() > 2 ? "human_human_group" : "human_human";
+      return p.humans.size() > 2 ? dialogue_type::human_human_group : dialogue_type::human_human;
     }
-    if (p.members.empty()) return "human_ai";
-    return group_of_humans ? "human_group_ai" : "lio_group";
+    if (p.members.empty()) return dialogue_type::human_ai;
+    return group_of_humans ? dialogue_type::human_group_ai : dialogue_type::lio_group;
   }
-  return p.call == ev_t::call_kind::fresh_boots_reasoning ? "ai_self" : "ai_ai";
+  return p.call == ev_t::call_kind::fresh_boots_reasoning ? dialogue_type::ai_self : dialogue_type::ai_ai;
 }
 
 boost::json::array id_array(const std::vector<std::string>& ids) { return boost::json::array(ids.begin(), ids.end()); }
@@ -35,7 +36,8 @@ boost::json::array id_array(const std::vector<std::string>& ids) { return boost:
 // Seed 002's image or audio message: its content is where the medium is, its content_meta what
 // is known of it, including the words the human sent with it.
 void media_message(const ev_t::attachment& attachment, const std::string& words, record_message& msg) {
-  msg.content_type = std::string(ev_t::to_wire(attachment.kind));
+  msg.content_type =
+      attachment.kind == ev_t::attachment_kind::audio ? ev_t::content_type::audio : ev_t::content_type::image;
   msg.content = attachment.url;
   boost::json::object meta{{"format", attachment.format},
                            {"size_kb", attachment.size_kb},
@@ -74,7 +76,7 @@ record_dialogue dialogue_from_created(const event& ev, const ev_t::dialog_create
   }
   if (!p.members.empty()) meta["members"] = id_array(p.members);
   // An AI hosting a group of humans answers what nobody is asked by name (docs/server.md).
-  if (d.dialogue_type == "human_group_ai" && !p.member_id.empty()) meta["host"] = p.member_id;
+  if (d.dialogue_type == ev_t::dialogue_type::human_group_ai && !p.member_id.empty()) meta["host"] = p.member_id;
   d.metadata = metadata_text(meta);
   return d;
 }
@@ -83,29 +85,29 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
   classified out;
   record_message& msg = out.msg;
   msg.content = m.content;
-  msg.content_type = "text";
+  msg.content_type = ev_t::content_type::text;
   boost::json::object meta{{"course", m.course}};
   const auto* input = ev.as<ev_t::user_message>();
   const auto* reply = ev.as<ev_t::reply_received>();
   if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::tellask) {
     // A Tellask: the tellasker's AI asks this dialog's AI.
-    msg.sender_role = "ai";
+    msg.sender_role = ev_t::record_role::ai;
     if (input != nullptr && input->assigned) msg.sender_id = input->assigned->caller_member_id;
     meta["origin"] = "tellask";
     out.kind = message_kind::input;
   } else if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::reply) {
-    msg.sender_role = "ai";
+    msg.sender_role = ev_t::record_role::ai;
     if (reply != nullptr) msg.sender_id = reply->from_member_id;
     meta["origin"] = "reply";
     meta["fromDialogId"] = reply != nullptr ? reply->from_dialog_id : std::string();
     out.kind = message_kind::input;
   } else if (m.role == ev_t::message_role::user && m.origin == ev_t::message_origin::system) {
-    msg.sender_role = "system";
-    msg.content_type = "system_context";
+    msg.sender_role = ev_t::record_role::system;
+    msg.content_type = ev_t::content_type::system_context;
     out.kind = message_kind::input;
     out.notes = "runtime prompt inserted into the context";
   } else if (m.role == ev_t::message_role::user) {
-    msg.sender_role = "human";
+    msg.sender_role = ev_t::record_role::human;
     msg.sender_id = m.speaker;
     out.kind = message_kind::input;
     const std::optional<std::string> responder = input != nullptr ? input->responder : std::nullopt;
@@ -113,14 +115,14 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     out.to_human = responder && responder->empty();
     if (!out.to_human && responder) meta["responder"] = *responder;
   } else if (m.role == ev_t::message_role::assistant) {
-    msg.sender_role = "ai";
+    msg.sender_role = ev_t::record_role::ai;
     msg.sender_id = m.speaker.empty() ? row.member_id : m.speaker;
     meta["genseq"] = m.genseq;
     if (!m.thinking.empty()) meta["thinking"] = m.thinking;
     if (m.interrupted) meta["interrupted"] = true;
     const auto* finished = ev.as<ev_t::generation_finished>();
     if (!m.tool_calls.empty()) {
-      msg.content_type = "tool_input";
+      msg.content_type = ev_t::content_type::tool_input;
       meta["toolCalls"] = ev_t::encode_value(m.tool_calls);
     }
     if (finished != nullptr && finished->prompt_version) meta["promptVersion"] = *finished->prompt_version;
@@ -129,13 +131,13 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
     out.kind = final_saying ? message_kind::answer : message_kind::working;
   } else if (const auto* answer = ev.as<ev_t::question_answered>()) {
     // The human's answer to an askHuman question.
-    msg.sender_role = "human";
+    msg.sender_role = ev_t::record_role::human;
     meta["questionId"] = answer->question_id;
     meta["callId"] = m.tool_call_id;
     out.kind = message_kind::input;
   } else {  // a tool's output, relayed by the system
-    msg.sender_role = "system";
-    msg.content_type = "tool_output";
+    msg.sender_role = ev_t::record_role::system;
+    msg.content_type = ev_t::content_type::tool_output;
     meta["callId"] = m.tool_call_id;
     meta["name"] = m.tool_name;
     meta["ok"] = m.ok;
@@ -149,14 +151,14 @@ classified classify(const event& ev, const dialog_row& row, const message_row& m
 classified flow_message(const flow_main_message& m, const dialog_row& row) {
   classified out;
   out.msg.content = m.text;
-  out.msg.content_type = "text";
+  out.msg.content_type = ev_t::content_type::text;
   boost::json::object meta{{"flowMessageId", m.id}};
   if (m.sender == "user") {
-    out.msg.sender_role = "human";
+    out.msg.sender_role = ev_t::record_role::human;
     if (!row.humans.empty()) out.msg.sender_id = row.humans.front();
     out.kind = message_kind::input;
   } else {
-    out.msg.sender_role = "ai";
+    out.msg.sender_role = ev_t::record_role::ai;
     out.msg.sender_id = row.member_id;
     out.kind = m.placeholder ? message_kind::working : message_kind::answer;
     if (m.placeholder) meta["placeholder"] = true;
@@ -168,10 +170,10 @@ classified flow_message(const flow_main_message& m, const dialog_row& row) {
 classified question_message(const ev_t::question_asked& p, const dialog_row& row) {
   classified out;
   out.kind = message_kind::question;
-  out.msg.sender_role = "ai";
+  out.msg.sender_role = ev_t::record_role::ai;
   out.msg.sender_id = row.member_id;
   out.msg.content = p.tellask_content;
-  out.msg.content_type = "text";
+  out.msg.content_type = ev_t::content_type::text;
   out.msg.metadata = metadata_text({{"course", row.course}, {"questionId", p.question_id}, {"callId", p.call_id}});
   return out;
 }

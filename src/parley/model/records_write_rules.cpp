@@ -4,16 +4,24 @@
 
 namespace parley::records_rules {
 
-std::string session_type_of(std::string_view requested) {
-  if (requested == "interaction") return "dialogue";
-  if (requested == "reflection") return "self_reflection";
-  return std::string(requested);
+events::session_type session_type_of(events::requested_session_type requested) {
+  switch (requested) {
+    case events::requested_session_type::dialogue:
+    case events::requested_session_type::interaction:
+      return events::session_type::dialogue;
+    case events::requested_session_type::self_reflection:
+    case events::requested_session_type::reflection:
+      break;
+  }
+  return events::session_type::self_reflection;
 }
 
-std::string turn_status_of(std::string_view outcome) { return outcome == "responded" ? "responded" : "unresponded"; }
+events::turn_status turn_status_of(events::turn_close outcome) {
+  return outcome == events::turn_close::responded ? events::turn_status::responded : events::turn_status::unresponded;
+}
 
 std::string seed_turn_status(const record_turn& turn) {
-  if (turn.status == "pending") return "open";
+  if (turn.status == events::turn_status::pending) return "open";
   // A turn closed through the write API with one of the seed's outcomes keeps that word in its
   // metadata; every other closed turn is responded or unresponded.
   auto metadata = parse_json(turn.metadata);
@@ -22,25 +30,34 @@ std::string seed_turn_status(const record_turn& turn) {
     json_fields fields(metadata->get_object(), "metadata");
     if (auto outcome = fields.optional_string("outcome"); outcome && !outcome->empty()) return std::move(*outcome);
   }
-  return turn.status;
+  return std::string(events::to_wire(turn.status));
 }
 
-std::string trigger_source_of(std::string_view triggered_by) {
-  if (triggered_by == "schedule") return "schedule";
-  if (triggered_by == "human") return "human_guidance";
-  if (triggered_by == "ai") return "task_reflection";
-  return "api";
+events::trigger_source trigger_source_of(events::triggered_by by) {
+  switch (by) {
+    case events::triggered_by::schedule:
+      return events::trigger_source::schedule;
+    case events::triggered_by::human:
+      return events::trigger_source::human_guidance;
+    case events::triggered_by::ai:
+      return events::trigger_source::task_reflection;
+    case events::triggered_by::system:
+      break;
+  }
+  return events::trigger_source::api;
 }
 
-std::string created_by_of(std::string_view triggered_by) {
-  if (triggered_by == "human" || triggered_by == "ai") return std::string(triggered_by);
-  return "system";
-}
-
-std::string_view turn_type_opened_by(std::string_view initiator) {
-  if (initiator == "human") return "human_query";
-  if (initiator == "ai") return "ai_prompt";
-  return "system_prompt";
+events::record_role created_by_of(events::triggered_by by) {
+  switch (by) {
+    case events::triggered_by::human:
+      return events::record_role::human;
+    case events::triggered_by::ai:
+      return events::record_role::ai;
+    case events::triggered_by::system:
+    case events::triggered_by::schedule:
+      break;
+  }
+  return events::record_role::system;
 }
 
 namespace {
@@ -70,8 +87,9 @@ result<void> may_open_turn(const record_session& session, const std::optional<op
 }
 
 result<void> may_write_to_turn(const record_turn& turn, const std::optional<open_turn>& pending, std::int64_t now_ms) {
-  if (turn.status != "pending") {
-    return make_error(errc::conflict, "turn " + turn.id + " is already closed (" + turn.status + ")");
+  if (turn.status != events::turn_status::pending) {
+    return make_error(errc::conflict,
+                      "turn " + turn.id + " is already closed (" + std::string(events::to_wire(turn.status)) + ")");
   }
   if (!pending || pending->turn_id != turn.id) {
     return make_error(errc::conflict, "turn " + turn.id + " is not the dialogue's open turn");
@@ -83,7 +101,7 @@ result<void> may_write_to_turn(const record_turn& turn, const std::optional<open
 }
 
 result<void> may_record_introspection(const record_session& session) {
-  if (session.session_type != "self_reflection") {
+  if (session.session_type != events::session_type::self_reflection) {
     return make_error(errc::conflict, "session " + session.id +
                                           " is a dialogue session; introspection turns belong to a "
                                           "self_reflection session");

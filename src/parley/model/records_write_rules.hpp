@@ -4,11 +4,12 @@
 // appends the write; the records reducer (conversation_reducer.cpp) folds the same events and
 // ignores a write that no longer fits, so the two cannot make different records.
 //
-// Also the vocabularies a write may use (the seed's and Parley's names for the same things) and
-// how the seed's request words map to the records' own values.
+// Also how the seed's request words map to the records' own values; the vocabularies themselves
+// (the seed's and Parley's names for the same things) are enums, events/records_enums.hpp.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,36 +20,30 @@
 
 namespace parley::records_rules {
 
-inline constexpr std::array<std::string_view, 3> kRoles{"human", "ai", "system"};
-// Parley's session types, then the seed's request words for them (interaction, reflection).
-inline constexpr std::array<std::string_view, 4> kSessionTypes{"dialogue", "self_reflection", "interaction",
-                                                               "reflection"};
-inline constexpr std::array<std::string_view, 4> kTriggerSources{"schedule", "task_reflection", "human_guidance",
-                                                                 "api"};
-// Who started a session, in the seed's words (`triggered_by`).
-inline constexpr std::array<std::string_view, 4> kTriggeredBy{"system", "human", "ai", "schedule"};
-// How a turn may be closed: Parley's statuses, then the seed's outcomes (both unresponded).
-inline constexpr std::array<std::string_view, 4> kTurnOutcomes{"responded", "unresponded", "expired", "ignored"};
-inline constexpr std::array<std::string_view, 3> kClosedBy{"human", "ai", "system"};
-// Why a session was closed (the seed's `reason`).
-inline constexpr std::array<std::string_view, 3> kSessionCloseReasons{"timeout", "manual", "task_completed"};
-inline constexpr std::array<std::string_view, 3> kUtteranceTargets{"human", "ai", "all"};
-// Content types a client may write (image and audio with their content_meta).
-inline constexpr std::array<std::string_view, 7> kWritableContentTypes{
-    "text", "markdown", "prompt", "quote_reply", "tool_output", "image", "audio"};
+// Content types a client may write (image and audio with their content_meta), in the order the
+// write API lists them.
+inline constexpr std::array<events::content_type, 7> kWritableContentTypes{
+    events::content_type::text,        events::content_type::markdown,    events::content_type::prompt,
+    events::content_type::quote_reply, events::content_type::tool_output, events::content_type::image,
+    events::content_type::audio};
+// The trigger sources' wire names (from their enum_wire table), for checks that read a string
+// (engine/reflection.cpp's trigger).
+inline constexpr auto kTriggerSources = [] {
+  std::array<std::string_view, events::enum_wire<events::trigger_source>::values.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = events::enum_wire<events::trigger_source>::values[i].second;
+  return names;
+}();
 
 // The records' session type for a request's word ("interaction" is a dialogue session).
-std::string session_type_of(std::string_view requested);
+events::session_type session_type_of(events::requested_session_type requested);
 // The status a turn closed with `outcome` gets: expired and ignored are unresponded turns.
-std::string turn_status_of(std::string_view outcome);
+events::turn_status turn_status_of(events::turn_close outcome);
 // The seed's word for a turn's state: "open" while pending, else its outcome or status.
 std::string seed_turn_status(const record_turn& turn);
 // A self-reflection's trigger_source for the seed's `triggered_by`.
-std::string trigger_source_of(std::string_view triggered_by);
+events::trigger_source trigger_source_of(events::triggered_by by);
 // created_by for the seed's `triggered_by` (a schedule is the system's).
-std::string created_by_of(std::string_view triggered_by);
-// A turn's type follows from who opens it.
-std::string_view turn_type_opened_by(std::string_view initiator);
+events::record_role created_by_of(events::triggered_by by);
 
 // The dialogue's open turn as the rules see it.
 struct open_turn {

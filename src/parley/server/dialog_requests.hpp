@@ -7,15 +7,23 @@
 
 #include <boost/json/object.hpp>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/model/events/records_enums.hpp"
 #include "parley/server/request_reader.hpp"
 
 namespace parley::server {
+
+// The dialogue types a client creates a root dialog of (ai_ai and ai_self dialogs are the engine's).
+inline constexpr std::array<events::dialogue_type, 5> kCreatableDialogueTypes{
+    events::dialogue_type::human_ai, events::dialogue_type::lio_group, events::dialogue_type::human_human,
+    events::dialogue_type::human_human_group, events::dialogue_type::human_group_ai};
 
 // Sizes the engine checks itself, with its own messages.
 inline constexpr std::size_t kEngineChecksSize = std::numeric_limits<std::size_t>::max();
@@ -44,7 +52,7 @@ struct create_dialog_request {
   std::string title;
   std::string task_doc_path;
   std::string msg_id;
-  // human_ai (default) | lio_group | human_human | human_human_group | human_group_ai
+  // One of kCreatableDialogueTypes as sent ("" reads as human_ai); dialogue_type() after check().
   std::string type;
   std::vector<std::string> participants;
   std::vector<std::string> members;
@@ -67,14 +75,21 @@ struct create_dialog_request {
     r.object("attachment", s.attachment);
   }
   result<void> check() const {
-    if (!type.empty() && type != "human_ai" && type != "lio_group" && type != "human_human" &&
-        type != "human_human_group" && type != "human_group_ai") {
-      return field_problem(
-          "type", "expected human_ai, lio_group, human_human, human_human_group or human_group_ai, got '" + type + "'");
+    const auto given = events::from_wire<events::dialogue_type>(type);
+    if (!type.empty() && (!given || std::find(kCreatableDialogueTypes.begin(), kCreatableDialogueTypes.end(), *given) ==
+                                        kCreatableDialogueTypes.end())) {
+      std::string expected;
+      for (std::size_t i = 0; i < kCreatableDialogueTypes.size(); ++i) {
+        if (i > 0) expected += i + 1 == kCreatableDialogueTypes.size() ? " or " : ", ";
+        expected += events::to_wire(kCreatableDialogueTypes[i]);
+      }
+      return field_problem("type", "expected " + expected + ", got '" + type + "'");
     }
     return ok();
   }
-  std::string dialogue_type() const { return type.empty() ? "human_ai" : type; }
+  events::dialogue_type dialogue_type() const {
+    return events::from_wire<events::dialogue_type>(type).value_or(events::dialogue_type::human_ai);
+  }
 };
 
 }  // namespace parley::server

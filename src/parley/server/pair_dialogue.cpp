@@ -22,9 +22,9 @@ bool is_pair_of(const dialog_row& row, const std::string& user, const std::strin
 
 result<void> check_reuse(const create_dialog_request& body, bool flow_member) {
   if (!body.reuse) return ok();
-  if (body.dialogue_type() != "human_ai") {
-    return make_error(errc::invalid_argument,
-                      "reuse: only a human_ai dialog is one per human and AI, not a " + body.dialogue_type());
+  if (body.dialogue_type() != events::dialogue_type::human_ai) {
+    return make_error(errc::invalid_argument, "reuse: only a human_ai dialog is one per human and AI, not a " +
+                                                  std::string(events::to_wire(body.dialogue_type())));
   }
   if (!body.task_doc_path.empty()) {
     return make_error(errc::invalid_argument, "reuse: a dialog with a taskDocPath is a task of its own, never reused");

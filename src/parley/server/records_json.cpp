@@ -32,7 +32,7 @@ boost::json::object metadata_of(const std::string& text) {
 boost::json::object dialogue_json(const record_dialogue& d) {
   return {{"id", d.id},
           {"dialog_id", d.dialog_id},
-          {"dialogue_type", d.dialogue_type},
+          {"dialogue_type", events::to_wire(d.dialogue_type)},
           {"human_id", text_or_null(d.human_id)},
           {"ai_id", text_or_null(d.ai_id)},
           {"relation_id", text_or_null(d.relation_id)},
@@ -45,13 +45,14 @@ boost::json::object dialogue_json(const record_dialogue& d) {
 boost::json::object session_json(const record_session& s) {
   return {{"id", s.id},
           {"dialogue_id", s.dialogue_id},
-          {"session_type", s.session_type},
+          {"session_type", events::to_wire(s.session_type)},
           {"start_at", format_iso8601_ms(s.start_at)},
           {"end_at", time_or_null(s.end_at)},
           {"description", text_or_null(s.description)},
-          {"created_by", s.created_by},
+          {"created_by", events::to_wire(s.created_by)},
           {"metadata", metadata_of(s.metadata)},
-          {"trigger_source", text_or_null(s.trigger_source)},
+          {"trigger_source",
+           s.trigger_source ? boost::json::value(events::to_wire(*s.trigger_source)) : boost::json::value(nullptr)},
           {"goal", text_or_null(s.goal)},
           {"ai_mood_state", text_or_null(s.ai_mood_state)},
           {"summary", text_or_null(s.summary)}};
@@ -93,33 +94,33 @@ boost::json::object system_utterance_json(const record_system_utterance& u) {
   return {{"log_id", u.log_id},
           {"timestamp", format_iso8601_ms(u.timestamp)},
           {"conversation_id", u.conversation_id},
-          {"trigger", u.trigger},
+          {"trigger", events::to_wire(u.trigger)},
           {"content", u.content},
-          {"target", u.target},
+          {"target", events::to_wire(u.target)},
           {"linked_turn_id", text_or_null(u.linked_turn_id)},
           {"notes", text_or_null(u.notes)}};
 }
 
 boost::json::object turn_json(const record_turn& t) {
-  const bool pending = t.status == "pending";
-  return {
-      {"id", t.id},
-      {"dialogue_id", t.dialogue_id},
-      {"session_id", t.session_id},
-      {"turn_type", t.turn_type},
-      {"initiator_role", t.initiator_role},
-      {"responder_role", t.responder_role},
-      {"started_at", format_iso8601_ms(t.started_at)},
-      {"closed_at", pending ? boost::json::value(nullptr) : boost::json::value(format_iso8601_ms(t.closed_at))},
-      {"status", t.status},
-      // INTERVAL in the seed: milliseconds here.
-      {"response_time", t.status == "responded" ? boost::json::value(t.response_time) : boost::json::value(nullptr)},
-      {"response_window_ms", t.window_ms},
-      // The seed's name for the same window, in whole minutes (a window set in milliseconds by
-      // `parley serve --turn-window` is rounded up).
-      {"expected_window_minutes", (t.window_ms + 59999) / 60000},
-      {"deadline_at", format_iso8601_ms(t.started_at + t.window_ms)},
-      {"metadata", metadata_of(t.metadata)}};
+  const bool pending = t.status == events::turn_status::pending;
+  return {{"id", t.id},
+          {"dialogue_id", t.dialogue_id},
+          {"session_id", t.session_id},
+          {"turn_type", events::to_wire(t.turn_type)},
+          {"initiator_role", events::to_wire(t.initiator_role)},
+          {"responder_role", events::to_wire(t.responder_role)},
+          {"started_at", format_iso8601_ms(t.started_at)},
+          {"closed_at", pending ? boost::json::value(nullptr) : boost::json::value(format_iso8601_ms(t.closed_at))},
+          {"status", events::to_wire(t.status)},
+          // INTERVAL in the seed: milliseconds here.
+          {"response_time", t.status == events::turn_status::responded ? boost::json::value(t.response_time)
+                                                                       : boost::json::value(nullptr)},
+          {"response_window_ms", t.window_ms},
+          // The seed's name for the same window, in whole minutes (a window set in milliseconds by
+          // `parley serve --turn-window` is rounded up).
+          {"expected_window_minutes", (t.window_ms + 59999) / 60000},
+          {"deadline_at", format_iso8601_ms(t.started_at + t.window_ms)},
+          {"metadata", metadata_of(t.metadata)}};
 }
 
 boost::json::object record_message_json(const record_message& m) {
@@ -137,10 +138,10 @@ boost::json::object record_message_json(const record_message& m) {
           {"turn_id", m.turn_id},
           {"session_id", m.session_id},
           {"dialogue_id", m.dialogue_id},
-          {"sender_role", m.sender_role},
+          {"sender_role", events::to_wire(m.sender_role)},
           {"sender_id", text_or_null(m.sender_id)},
           {"content", m.content},
-          {"content_type", m.content_type},
+          {"content_type", events::to_wire(m.content_type)},
           {"content_meta",
            m.content_meta.empty() ? boost::json::value(nullptr) : boost::json::value(metadata_of(m.content_meta))},
           {"created_at", format_iso8601_ms(m.created_at)},

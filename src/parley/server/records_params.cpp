@@ -28,14 +28,18 @@ std::string joined(const names& list) {
   return out;
 }
 
-result<std::string> enum_param(const rest_request& request, std::string_view key, const names& allowed) {
+// A query parameter that is one of a records vocabulary (events/records_enums.hpp), read through
+// its table; `also` are more words the route takes, listed after the table's in the refusal.
+template <events::wire_enum E>
+result<std::optional<E>> vocab_param(const rest_request& request, std::string_view key, const names& also = {}) {
   const auto found = request.query.find(key);
-  if (found == request.query.end()) return std::string{};
-  if (!one_of(found->second, allowed)) {
-    return make_error(errc::invalid_argument,
-                      std::string(key) + ": expected one of " + joined(allowed) + ", got '" + found->second + "'");
-  }
-  return found->second;
+  if (found == request.query.end()) return std::optional<E>{};
+  if (auto value = events::from_wire<E>(found->second)) return std::optional<E>{*value};
+  names allowed;
+  for (const auto& [value, wire] : events::enum_wire<E>::values) allowed.push_back(wire);
+  allowed.insert(allowed.end(), also.begin(), also.end());
+  return make_error(errc::invalid_argument,
+                    std::string(key) + ": expected one of " + joined(allowed) + ", got '" + found->second + "'");
 }
 
 result<std::optional<std::int64_t>> time_param(const rest_request& request, std::string_view key) {
@@ -68,26 +72,19 @@ result<records_filter> parse_records_params(const rest_request& request, const r
   f.limit = *limit;
   f.offset = *offset;
 
-  auto role = enum_param(request, "role", {"human", "ai", "system"});
-  if (!role) return std::move(role).err();
-  f.role = std::move(*role);
-  auto content_type = enum_param(request, "content_type",
-                                 {"text", "markdown", "image", "audio", "prompt", "quote_reply", "tool_input",
-                                  "tool_output", "system_context", "command"});
-  if (!content_type) return std::move(content_type).err();
-  f.content_type = std::move(*content_type);
-  auto status = enum_param(request, "status", {"pending", "responded", "unresponded"});
-  if (!status) return std::move(status).err();
-  f.status = std::move(*status);
+  PARLEY_TRY_ASSIGN(f.role, vocab_param<events::record_role>(request, "role"));
+  PARLEY_TRY_ASSIGN(f.content_type, vocab_param<events::content_type>(request, "content_type"));
+  PARLEY_TRY_ASSIGN(f.status, vocab_param<events::turn_status>(request, "status"));
   // Seed 002's words are taken too: `interaction` and `reflection` (the write API's session types)
   // and `task` (its "?type=task"): the sessions of the work another AI gave the member, i.e. of
   // ai_ai dialogues (a Tellask's subdialog).
-  auto type = enum_param(request, "type", {"dialogue", "self_reflection", "interaction", "reflection", "task"});
-  if (!type) return std::move(type).err();
-  if (*type == "task") {
-    f.dialogue_type = "ai_ai";
-  } else if (!type->empty()) {
-    f.session_type = records_rules::session_type_of(*type);
+  constexpr std::string_view kTask = "task";
+  if (const auto type = request.query.find("type"); type != request.query.end() && type->second == kTask) {
+    f.dialogue_type = events::dialogue_type::ai_ai;
+  } else {
+    auto requested = vocab_param<events::requested_session_type>(request, "type", {kTask});
+    if (!requested) return std::move(requested).err();
+    if (*requested) f.session_type = records_rules::session_type_of(**requested);
   }
 
   auto since = time_param(request, "since");

@@ -29,15 +29,16 @@ result<void> check_content_meta(const boost::json::object& meta) {
 }
 
 // Two names for one field: either may carry it, both only when they agree.
-result<void> one_value(const std::optional<std::string>& parley_name, std::string_view parley_key,
-                       const std::optional<std::string>& seed_name, std::string_view seed_key) {
+result<void> one_value(const std::optional<events::record_role>& parley_name, std::string_view parley_key,
+                       const std::optional<events::record_role>& seed_name, std::string_view seed_key) {
   if (!parley_name && !seed_name) {
     return field_problem(parley_key,
                          "required, one of human, ai, system (or the seed's " + std::string(seed_key) + ")");
   }
   if (parley_name && seed_name && *parley_name != *seed_name) {
-    return field_problem(seed_key, "'" + *seed_name + "' disagrees with " + std::string(parley_key) + " '" +
-                                       *parley_name + "'; send one of them");
+    return field_problem(seed_key, "'" + std::string(events::to_wire(*seed_name)) + "' disagrees with " +
+                                       std::string(parley_key) + " '" + std::string(events::to_wire(*parley_name)) +
+                                       "'; send one of them");
   }
   return ok();
 }
@@ -60,10 +61,11 @@ result<void> open_turn_request::check() const {
   PARLEY_TRY(one_value(initiator_role, "initiator_role", initiator, "initiator"));
   PARLEY_TRY(one_value(responder_role, "responder_role", expected_responder, "expected_responder"));
   // The seed's turn type follows from who opens the turn; a client may state it, not contradict it.
-  const auto implied = records_rules::turn_type_opened_by(opened_by());
+  // turn_type is read as a name, not one of the types: any other word is refused here, as a contradiction.
+  const auto implied = events::to_wire(events::turn_type_opened_by(opened_by()));
   if (turn_type && !turn_type->empty() && *turn_type != implied) {
-    return field_problem("turn_type", "a turn opened by " + opened_by() + " is '" + std::string(implied) + "', got '" +
-                                          *turn_type + "'");
+    return field_problem("turn_type", "a turn opened by " + std::string(events::to_wire(opened_by())) + " is '" +
+                                          std::string(implied) + "', got '" + *turn_type + "'");
   }
   return ok();
 }
@@ -73,16 +75,16 @@ result<void> record_message_request::check() const {
     return field_problem("turn_id", "required (or the seed's session_id or dialogue_id, whose open turn it joins)");
   }
   if (content_meta) {
-    if (content_type != "image" && content_type != "audio") {
+    if (!events::is_media(content_type)) {
       return field_problem("content_meta", "only image and audio messages have one");
     }
     PARLEY_TRY(check_content_meta(*content_meta));
   }
-  if (content_type == "quote_reply" && reply_to.empty()) {
+  if (content_type == events::content_type::quote_reply && reply_to.empty()) {
     return field_problem("reply_to", "required for content_type quote_reply");
   }
   // A system message is also an utterance of the system (seed 002 SystemUtteranceLog): to whom, and why.
-  if (sender_role != "system" && (target || notes)) {
+  if (sender_role != events::record_role::system && (target || notes)) {
     return field_problem(target ? "target" : "notes", "only a system message has an utterance target and notes");
   }
   return ok();

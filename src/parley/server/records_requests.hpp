@@ -29,68 +29,75 @@ inline constexpr std::int64_t kAnyCount = std::numeric_limits<std::int64_t>::max
 
 struct open_session_request {
   std::string dialogue_id;
-  std::string session_type;  // as sent; records_rules::session_type_of maps the seed's words
+  // as sent; records_rules::session_type_of maps the seed's words
+  events::requested_session_type session_type = events::requested_session_type::dialogue;
   std::string description;
-  std::optional<std::string> created_by;
-  std::optional<std::string> triggered_by;
+  std::optional<events::record_role> created_by;
+  std::optional<events::triggered_by> triggered_by;
   boost::json::object metadata;
-  std::optional<std::string> trigger_source;
+  std::optional<events::trigger_source> trigger_source;
   std::optional<std::string> goal;
   std::optional<std::string> ai_mood_state;
 
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.required_name("dialogue_id", s.dialogue_id);
-    r.one_of("session_type", s.session_type, records_rules::kSessionTypes, "dialogue");
+    r.one_of("session_type", s.session_type, std::optional{events::requested_session_type::dialogue});
     r.text("description", s.description);
-    r.one_of("created_by", s.created_by, records_rules::kRoles);
-    r.one_of("triggered_by", s.triggered_by, records_rules::kTriggeredBy);
+    r.one_of("created_by", s.created_by);
+    r.one_of("triggered_by", s.triggered_by);
     r.object("metadata", s.metadata);
-    r.one_of("trigger_source", s.trigger_source, records_rules::kTriggerSources);
+    r.one_of("trigger_source", s.trigger_source);
     r.text("goal", s.goal);
     r.text("ai_mood_state", s.ai_mood_state);
   }
   result<void> check() const;
 
-  bool self_reflection() const { return records_rules::session_type_of(session_type) == "self_reflection"; }
+  bool self_reflection() const {
+    return records_rules::session_type_of(session_type) == events::session_type::self_reflection;
+  }
 };
 
 struct close_session_request {
   std::string summary;
-  std::optional<std::string> reason;
+  std::optional<events::session_close_reason> reason;
 
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.text("summary", s.summary, kMaxIntrospectionFieldBytes);
-    r.one_of("reason", s.reason, records_rules::kSessionCloseReasons);
+    r.one_of("reason", s.reason);
   }
 };
 
 struct open_turn_request {
   std::string session_id;
   // Parley's names and the seed's; check() takes either and refuses two that disagree.
-  std::optional<std::string> initiator_role;
-  std::optional<std::string> initiator;
-  std::optional<std::string> responder_role;
-  std::optional<std::string> expected_responder;
+  std::optional<events::record_role> initiator_role;
+  std::optional<events::record_role> initiator;
+  std::optional<events::record_role> responder_role;
+  std::optional<events::record_role> expected_responder;
   std::optional<std::string> turn_type;
   std::optional<std::int64_t> expected_window_minutes;
 
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.required_name("session_id", s.session_id);
-    r.one_of("initiator_role", s.initiator_role, records_rules::kRoles);
-    r.one_of("initiator", s.initiator, records_rules::kRoles);
-    r.one_of("responder_role", s.responder_role, records_rules::kRoles);
-    r.one_of("expected_responder", s.expected_responder, records_rules::kRoles);
+    r.one_of("initiator_role", s.initiator_role);
+    r.one_of("initiator", s.initiator);
+    r.one_of("responder_role", s.responder_role);
+    r.one_of("expected_responder", s.expected_responder);
     r.name("turn_type", s.turn_type);
     r.integer("expected_window_minutes", s.expected_window_minutes, 1, kMaxTurnWindowMinutes);
   }
   result<void> check() const;
 
   // After check(): the initiator and responder, whichever name carried them.
-  std::string opened_by() const { return initiator_role.value_or(initiator.value_or("")); }
-  std::string waits_for() const { return responder_role.value_or(expected_responder.value_or("")); }
+  events::record_role opened_by() const {
+    return initiator_role.value_or(initiator.value_or(events::record_role::human));
+  }
+  events::record_role waits_for() const {
+    return responder_role.value_or(expected_responder.value_or(events::record_role::human));
+  }
   // The turn's own response window, when the request gives one.
   std::optional<std::int64_t> window_ms() const {
     if (!expected_window_minutes) return std::nullopt;
@@ -99,13 +106,13 @@ struct open_turn_request {
 };
 
 struct close_turn_request {
-  std::string status;  // responded | unresponded | the seed's expired | ignored
-  std::optional<std::string> closed_by;
+  events::turn_close status = events::turn_close::responded;
+  std::optional<events::record_role> closed_by;
 
   template <class S, class R>
   static void fields(S& s, R& r) {
-    r.one_of("status", s.status, records_rules::kTurnOutcomes, "responded");
-    r.one_of("closed_by", s.closed_by, records_rules::kClosedBy);
+    r.one_of("status", s.status, std::optional{events::turn_close::responded});
+    r.one_of("closed_by", s.closed_by);
   }
 };
 
@@ -114,14 +121,14 @@ struct record_message_request {
   std::string turn_id;
   std::string dialogue_id;
   std::string session_id;
-  std::string sender_role;
+  events::record_role sender_role = events::record_role::human;
   std::string sender_id;
   std::string content;
-  std::string content_type;
+  events::content_type content_type = events::content_type::text;
   std::optional<boost::json::object> content_meta;
   boost::json::object metadata;
   std::string reply_to;
-  std::optional<std::string> target;
+  std::optional<events::utterance_target> target;
   std::optional<std::string> notes;
 
   template <class S, class R>
@@ -129,14 +136,15 @@ struct record_message_request {
     r.name("turn_id", s.turn_id);
     r.name("dialogue_id", s.dialogue_id);
     r.name("session_id", s.session_id);
-    r.one_of("sender_role", s.sender_role, records_rules::kRoles);
+    r.one_of("sender_role", s.sender_role, std::optional<events::record_role>{});
     r.name("sender_id", s.sender_id);
     r.required_text("content", s.content, kMaxMessageContentBytes);
-    r.one_of("content_type", s.content_type, records_rules::kWritableContentTypes, "text");
+    r.one_of("content_type", s.content_type, std::optional{events::content_type::text},
+             records_rules::kWritableContentTypes);
     r.object("content_meta", s.content_meta);
     r.object("metadata", s.metadata);
     r.name("reply_to", s.reply_to);
-    r.one_of("target", s.target, records_rules::kUtteranceTargets);
+    r.one_of("target", s.target);
     r.text("notes", s.notes);
   }
   result<void> check() const;

@@ -16,7 +16,7 @@ context_block block_of(records_query& records, const record_message& m) {
   if (const auto quoted_id = metadata.optional_string("reply_to"); quoted_id && !quoted_id->empty()) {
     if (auto quoted = records.message(*quoted_id); quoted && *quoted) {
       input.quoted_text = (*quoted)->content;
-      input.quoted_role = (*quoted)->sender_role;
+      input.quoted_role = events::to_wire((*quoted)->sender_role);
     }
   }
   return parse_multimodal(input);
@@ -42,7 +42,7 @@ result<dialogue_turn_input> dialogue_turn_of(records_query& records, const recor
   if (turn.closed_at != 0) {
     records_filter after;
     after.dialogue_id = turn.dialogue_id;
-    after.role = "human";
+    after.role = events::record_role::human;
     after.since = turn.closed_at;
     after.limit = 2;
     auto next = records.messages(after);
@@ -60,7 +60,7 @@ result<dialogue_turn_input> dialogue_turn_of(records_query& records, const recor
 result<std::vector<std::string>> topic_tags_of(records_query& records, const std::string& dialogue_id) {
   records_filter humans;
   humans.dialogue_id = dialogue_id;
-  humans.role = "human";
+  humans.role = events::record_role::human;
   humans.limit = 500;
   auto page = records.messages(humans);
   if (!page) return std::move(page).err();

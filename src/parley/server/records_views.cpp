@@ -13,12 +13,16 @@ namespace parley::server {
 namespace {
 
 namespace json = boost::json;
+using events::content_type;
+using events::record_role;
 
 // Who spoke, in order; a speaker who speaks several times in a row counts once.
 json::array role_sequence(const std::vector<record_message>& messages) {
   json::array roles;
+  const record_role* last = nullptr;
   for (const auto& m : messages) {
-    if (roles.empty() || roles.back().as_string() != m.sender_role) roles.emplace_back(m.sender_role);
+    if (last == nullptr || *last != m.sender_role) roles.emplace_back(events::to_wire(m.sender_role));
+    last = &m.sender_role;
   }
   return roles;
 }
@@ -92,13 +96,26 @@ tool_loop_meta tool_loop_meta_of(const json::object& meta) {
   return read ? std::move(*read) : tool_loop_meta{};
 }
 
+// What a system message did to the AI's context.
+const char* system_action_type(content_type type) {
+  switch (type) {
+    case content_type::tool_output:
+      return "tool_response";
+    case content_type::prompt:
+    case content_type::system_context:
+      return "prompt_insert";
+    default:
+      return "context_building";
+  }
+}
+
 tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
   tool_loop out;
   for (std::size_t position = 0; position < messages.size(); ++position) {
     const auto& m = messages[position];
     const auto meta = metadata_of(m.metadata);
     const auto loop_meta = tool_loop_meta_of(meta);
-    if (m.sender_role == "ai" && m.content_type == "tool_input") {
+    if (m.sender_role == record_role::ai && m.content_type == content_type::tool_input) {
       // The version the engine logged with the prompt (prompt_logged); null for calls recorded
       // before prompts had versions.
       const auto* version = meta.if_contains("promptVersion");
@@ -136,12 +153,9 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
                                         {"thoughts", loop_meta.thinking},
                                         {"said", m.content},
                                         {"tool_calls", std::move(calls)}});
-    } else if (m.sender_role == "system") {
-      const bool result = m.content_type == "tool_output";
-      json::object action{{"action_type", result                               ? "tool_response"
-                                          : m.content_type == "prompt"         ? "prompt_insert"
-                                          : m.content_type == "system_context" ? "prompt_insert"
-                                                                               : "context_building"},
+    } else if (m.sender_role == record_role::system) {
+      const bool result = m.content_type == content_type::tool_output;
+      json::object action{{"action_type", system_action_type(m.content_type)},
                           {"content", m.content},
                           {"at", format_iso8601_ms(m.created_at)},
                           {"message_id", m.id},
@@ -168,7 +182,7 @@ tool_loop trace_tool_loop(const std::vector<record_message>& messages) {
 
 const record_message* ai_answer_of(const std::vector<record_message>& messages) {
   const auto answer = std::find_if(messages.rbegin(), messages.rend(), [](const record_message& m) {
-    return m.sender_role == "ai" && m.content_type != "tool_input";
+    return m.sender_role == record_role::ai && m.content_type != content_type::tool_input;
   });
   return answer == messages.rend() ? nullptr : &*answer;
 }
@@ -183,7 +197,7 @@ namespace {
 
 json::value human_input_of(const std::vector<record_message>& messages) {
   for (const auto& m : messages) {
-    if (m.sender_role != "human") continue;
+    if (m.sender_role != record_role::human) continue;
     const auto meta = metadata_of(m.metadata);
     json::object input{{"text", m.content}, {"message_id", m.id}, {"at", format_iso8601_ms(m.created_at)}};
     input["intent_tags"] = meta.contains("intent_tags") ? meta.at("intent_tags") : json::array{};
@@ -213,7 +227,7 @@ json::value ai_response_of(const std::vector<record_message>& messages, bool use
 // the context that produced the turn's answer (seed 002: "上下文快照ID（用于再现）").
 json::value context_snapshot_of(const std::vector<record_message>& messages) {
   for (auto m = messages.rbegin(); m != messages.rend(); ++m) {
-    if (m->sender_role != "ai") continue;
+    if (m->sender_role != record_role::ai) continue;
     const auto meta = metadata_of(m->metadata);
     if (const auto* version = meta.if_contains("promptVersion"); version != nullptr && version->is_string()) {
       return *version;
@@ -241,8 +255,8 @@ json::object dialogue_turn_view(const dialogue_turn_input& input) {
           {"conversation_id", t.dialogue_id},
           {"session_id", t.session_id},
           {"timestamp", format_iso8601_ms(t.started_at)},
-          {"turn_type", t.turn_type},
-          {"status", t.status},
+          {"turn_type", events::to_wire(t.turn_type)},
+          {"status", events::to_wire(t.status)},
           {"role_sequence", role_sequence(input.messages)},
           {"human_input", human_input_of(input.messages)},
           {"system_actions", std::move(loop.system_actions)},
@@ -270,11 +284,20 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
   // The seed's context modes: two people are 1v1, one human with several AIs a LIO, more a group;
   // AIs among themselves with no human (seed 002 ④, a Tellask) are its `group_ai`.
   const char* mode = "1v1";
-  if (d.dialogue_type == "lio_group") mode = "LIO";
-  if (d.dialogue_type == "human_group_ai" || d.dialogue_type == "human_human_group") {
-    mode = "group_human";
+  switch (d.dialogue_type) {
+    case events::dialogue_type::lio_group:
+      mode = "LIO";
+      break;
+    case events::dialogue_type::human_group_ai:
+    case events::dialogue_type::human_human_group:
+      mode = "group_human";
+      break;
+    case events::dialogue_type::ai_ai:
+      mode = "group_ai";
+      break;
+    default:
+      break;
   }
-  if (d.dialogue_type == "ai_ai") mode = "group_ai";
   json::array turns;
   for (const auto& t : input.turns) {
     turns.push_back(json::object{{"turn_id", t.id}, {"timestamp", format_iso8601_ms(t.started_at)}});
@@ -289,7 +312,7 @@ json::object conversation_thread_view(const conversation_thread_input& input) {
   }
   // Parley has no core memory (the seed's personality store), so none is ever touched.
   return {{"conversation_id", d.id},
-          {"dialogue_type", d.dialogue_type},
+          {"dialogue_type", events::to_wire(d.dialogue_type)},
           {"participants",
            json::object{{"human_ids", std::move(humans)}, {"ai_ids", std::move(ais)}, {"context_mode", mode}}},
           {"start_time", format_iso8601_ms(d.created_at)},

@@ -21,9 +21,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/model/events/wire.hpp"
 
 namespace parley::server {
 
@@ -56,6 +58,24 @@ class field_reader {
               std::string_view fallback = {});
   // One of `values`, nullopt when absent.
   void one_of(std::string_view name, std::optional<std::string>& out, std::span<const std::string_view> values);
+  // One of an enum's wire strings (its enum_wire table, or only the values `allowed` when given, in
+  // that order), read through the table: the refusals are the string one_of's. Absent: `fallback`,
+  // or refused as required without one.
+  template <events::wire_enum E>
+  void one_of(std::string_view name, E& out, std::optional<E> fallback,
+              std::type_identity_t<std::span<const E>> allowed = {}) {
+    const auto names = wire_names(allowed);
+    std::string given;
+    one_of(name, given, names, fallback ? events::to_wire(*fallback) : std::string_view{});
+    if (auto value = events::from_wire<E>(given)) out = *value;
+  }
+  template <events::wire_enum E>
+  void one_of(std::string_view name, std::optional<E>& out, std::type_identity_t<std::span<const E>> allowed = {}) {
+    const auto names = wire_names(allowed);
+    std::optional<std::string> given;
+    one_of(name, given, names);
+    if (given) out = events::from_wire<E>(*given);
+  }
   // A JSON object (free-form, e.g. a client's metadata); absent or null leaves `out` empty.
   void object(std::string_view name, boost::json::object& out);
   void object(std::string_view name, std::optional<boost::json::object>& out);
@@ -73,6 +93,16 @@ class field_reader {
   result<void> finish(unknown_fields unknown) const;
 
  private:
+  template <events::wire_enum E>
+  static std::vector<std::string_view> wire_names(std::span<const E> allowed) {
+    std::vector<std::string_view> names;
+    if (allowed.empty()) {
+      for (const auto& [value, wire] : events::enum_wire<E>::values) names.push_back(wire);
+    } else {
+      for (const E value : allowed) names.push_back(events::to_wire(value));
+    }
+    return names;
+  }
   const boost::json::value* present(std::string_view name);
   void fail(std::string_view name, std::string problem);
   enum class text_rule { any, one_line };

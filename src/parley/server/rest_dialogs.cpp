@@ -54,14 +54,13 @@ struct dialogue_people {
   bool humans_only = false;
 };
 
-bool is_humans_only(const std::string& type) { return type == "human_human" || type == "human_human_group"; }
-
 // `host`: only a group of humans with AIs has one, and it is one of those AIs.
 result<std::string> read_host(const create_dialog_request& body) {
   if (!body.host) return std::string();
-  const std::string type = body.dialogue_type();
-  if (type != "human_group_ai") {
-    return make_error(errc::invalid_argument, "host: only a human_group_ai dialog has a host, not a " + type);
+  const auto type = body.dialogue_type();
+  if (type != events::dialogue_type::human_group_ai) {
+    return make_error(errc::invalid_argument,
+                      "host: only a human_group_ai dialog has a host, not a " + std::string(events::to_wire(type)));
   }
   if (body.host->empty()) return make_error(errc::invalid_argument, "host: expected the id of one of members");
   if (std::find(body.members.begin(), body.members.end(), *body.host) == body.members.end()) {
@@ -72,24 +71,26 @@ result<std::string> read_host(const create_dialog_request& body) {
 
 result<dialogue_people> read_dialogue_people(server_context& context, const user& creator,
                                              const create_dialog_request& body) {
-  const std::string type = body.dialogue_type();
+  using events::dialogue_type;
+  const dialogue_type kind = body.dialogue_type();
+  const std::string type(events::to_wire(kind));  // for the refusals
   const std::string& member_id = body.member_id;
   const auto& participants = body.participants;
   const auto& members = body.members;
-  const bool with_others = is_humans_only(type) || type == "human_group_ai";
-  const bool with_members = type == "lio_group" || type == "human_group_ai";
+  const bool with_others = events::is_humans_only(kind) || kind == dialogue_type::human_group_ai;
+  const bool with_members = kind == dialogue_type::lio_group || kind == dialogue_type::human_group_ai;
   if (with_others && participants.empty()) {
     return make_error(errc::invalid_argument, "participants: a " + type + " dialog needs at least one other user");
   }
   if (!with_others && !participants.empty()) {
     return make_error(errc::invalid_argument, "participants: a " + type + " dialog has one human, its creator");
   }
-  if (type == "human_human_group" && participants.size() < 2) {
+  if (kind == dialogue_type::human_human_group && participants.size() < 2) {
     return make_error(errc::invalid_argument,
                       "participants: a human_human_group dialog needs at least two other users (two people are a "
                       "private human_human dialog)");
   }
-  const std::size_t fewest_members = type == "lio_group" ? 2 : 1;
+  const std::size_t fewest_members = kind == dialogue_type::lio_group ? 2 : 1;
   if (with_members && members.size() < fewest_members) {
     return make_error(errc::invalid_argument, "members: a " + type + " dialog needs at least " +
                                                   std::to_string(fewest_members) + " AI member(s)");
@@ -97,14 +98,14 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
   if (!with_members && !members.empty()) {
     return make_error(errc::invalid_argument, "members: only lio_group and human_group_ai dialogs have members");
   }
-  if (!member_id.empty() && is_humans_only(type)) {
+  if (!member_id.empty() && events::is_humans_only(kind)) {
     return make_error(errc::invalid_argument, "memberId: a " + type + " dialog has no AI");
   }
-  if (!member_id.empty() && type == "lio_group" &&
+  if (!member_id.empty() && kind == dialogue_type::lio_group &&
       std::find(members.begin(), members.end(), member_id) == members.end()) {
     return make_error(errc::invalid_argument, "memberId: the default responder must be one of members");
   }
-  if (!member_id.empty() && type == "human_group_ai") {
+  if (!member_id.empty() && kind == dialogue_type::human_group_ai) {
     return make_error(errc::invalid_argument,
                       "memberId: in a human_group_ai dialog an AI answers when @mentioned, or as its host (host)");
   }
@@ -135,7 +136,7 @@ result<dialogue_people> read_dialogue_people(server_context& context, const user
     out.members.push_back(id);
   }
   out.host = std::move(*host);
-  out.humans_only = is_humans_only(type);
+  out.humans_only = events::is_humans_only(kind);
   return out;
 }
 
@@ -289,7 +290,7 @@ handler_result create_dialog(server_context& context, const rest_request& reques
   }
   // A flow member's dialog is run by the flow host; without memberId, a human_ai root goes to the
   // team's default member, which may be a flow.
-  const std::string& answering = body->member_id.empty() && body->dialogue_type() == "human_ai"
+  const std::string& answering = body->member_id.empty() && body->dialogue_type() == events::dialogue_type::human_ai
                                      ? context.engine.team().default_member
                                      : body->member_id;
   if (auto valid = check_reuse(*body, is_flow_member(context, answering)); !valid) co_return field_error(valid.err());

@@ -190,7 +190,7 @@ handler_result get_dialogue(server_context& context, const rest_request& request
     auto topics = topic_tags_of(records, dialogue->id);
     if (!topics) return error_response(topics.err());
     input.topic_tags = std::move(*topics);
-    if (dialogue->dialogue_type == "ai_ai") {
+    if (dialogue->dialogue_type == events::dialogue_type::ai_ai) {
       auto tellaskers = tellasker_members(context.log, dialogue->dialog_id);
       if (!tellaskers) return error_response(tellaskers.err());
       input.other_ais = std::move(*tellaskers);
@@ -232,7 +232,7 @@ handler_result list_unresponded_turns(server_context& context, const rest_reques
     auto dialogue = dialogue_at(context, request, id);
     if (!dialogue) return error_response(dialogue.err());
     filter->dialogue_id = dialogue->id;
-    filter->status = "unresponded";
+    filter->status = events::turn_status::unresponded;
     auto page = context.log.records()->turns(*filter);
     if (!page) return error_response(page.err());
     return turns_response(*context.log.records(), request, *page);

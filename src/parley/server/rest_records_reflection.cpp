@@ -62,7 +62,7 @@ handler_result post_introspection(server_context& context, const rest_request& r
     // like an unknown one, never with a conflict that would tell it exists.
     auto dialogue = visible_dialogue_of(context, request, records, session->dialogue_id, "session", session->id);
     if (!dialogue) return error_response(dialogue.err());
-    if (session->session_type != "self_reflection") {
+    if (session->session_type != events::session_type::self_reflection) {
       return error_response(records_rules::may_record_introspection(*session).err());
     }
     for (const auto& id : body->related_memory_ids) {

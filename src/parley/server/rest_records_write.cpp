@@ -41,15 +41,15 @@ result<void> turn_is_open(records_query& records, std::string_view turn_id) {
 events::record_session_opened session_event(const open_session_request& body, std::string session_id) {
   events::record_session_opened opened;
   opened.session_id = std::move(session_id);
-  opened.session_type = records_rules::session_type_of(body.session_type);
+  opened.session_type = events::to_wire(records_rules::session_type_of(body.session_type));
   opened.description = body.description;
-  opened.created_by =
-      body.created_by.value_or(body.triggered_by ? records_rules::created_by_of(*body.triggered_by) : "human");
+  opened.created_by = events::to_wire(body.created_by.value_or(
+      body.triggered_by ? records_rules::created_by_of(*body.triggered_by) : events::record_role::human));
   opened.metadata = body.metadata;
-  if (body.triggered_by) opened.metadata["triggered_by"] = *body.triggered_by;
+  if (body.triggered_by) opened.metadata["triggered_by"] = events::to_wire(*body.triggered_by);
   if (body.self_reflection()) {
-    opened.trigger_source =
-        body.trigger_source.value_or(body.triggered_by ? records_rules::trigger_source_of(*body.triggered_by) : "api");
+    opened.trigger_source = std::string(events::to_wire(body.trigger_source.value_or(
+        body.triggered_by ? records_rules::trigger_source_of(*body.triggered_by) : events::trigger_source::api)));
     opened.goal = body.goal.value_or("");
     opened.ai_mood_state = body.ai_mood_state.value_or("");
   }
@@ -99,7 +99,9 @@ handler_result close_session(server_context& context, const rest_request& reques
   auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
-  events::event_payload closing = events::record_session_closed{id, body->summary, body->reason.value_or("")};
+  // The event's reason is "" when none was given: its wire default, so it stays a string.
+  events::event_payload closing = events::record_session_closed{
+      id, body->summary, body->reason ? std::string(events::to_wire(*body->reason)) : std::string()};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(id), "session", id);
     if (!now) return std::move(now).err();
@@ -133,7 +135,8 @@ handler_result post_turn(server_context& context, const rest_request& request, s
   // The seed's expected_window_minutes is the turn's own response window (checked by the
   // request reader: a whole number of minutes, 1 to 30 days); absent, the dialogue's.
   events::event_payload opened =
-      events::record_turn_opened{turn_id, body->session_id, body->opened_by(), body->waits_for(), body->window_ms()};
+      events::record_turn_opened{turn_id, body->session_id, std::string(events::to_wire(body->opened_by())),
+                                 std::string(events::to_wire(body->waits_for())), body->window_ms()};
   std::function<result<void>()> check = [&]() -> result<void> {
     auto now = existing(records.session(body->session_id), "session", body->session_id);
     if (!now) return std::move(now).err();
@@ -164,9 +167,13 @@ handler_result close_turn(server_context& context, const rest_request& request, 
   auto dialogue = co_await read_store(context, std::move(find));
   if (!dialogue) co_return error_response(dialogue.err());
 
-  const std::string status = records_rules::turn_status_of(body->status);
-  events::event_payload closing =
-      events::record_turn_closed{id, status, body->status == status ? "" : body->status, body->closed_by.value_or("")};
+  // The event's outcome is the seed's word only when it is not the status itself (expired, ignored),
+  // and its closedBy "" when none was given: both wire defaults, so both stay strings.
+  const events::turn_status status = records_rules::turn_status_of(body->status);
+  const std::string_view word = events::to_wire(body->status);
+  events::event_payload closing = events::record_turn_closed{
+      id, std::string(events::to_wire(status)), word == events::to_wire(status) ? "" : std::string(word),
+      body->closed_by ? std::string(events::to_wire(*body->closed_by)) : std::string()};
   std::function<result<void>()> check = [&] { return turn_is_open(records, id); };
   auto written = co_await append_write(context, dialogue->dialog_id, std::move(closing), std::move(check));
   if (!written) co_return refused(written.err());
@@ -229,13 +236,13 @@ events::record_message message_event(record_message_request body, std::string me
   events::record_message out;
   out.message_id = std::move(message_id);
   out.turn_id = std::move(turn_id);
-  out.sender_role = std::move(body.sender_role);
+  out.sender_role = events::to_wire(body.sender_role);
   out.sender_id = std::move(body.sender_id);
   out.content = std::move(body.content);
-  out.content_type = std::move(body.content_type);
+  out.content_type = events::to_wire(body.content_type);
   out.metadata = std::move(body.metadata);
   out.reply_to = std::move(body.reply_to);
-  out.target = body.target.value_or("all");
+  out.target = events::to_wire(body.target.value_or(events::utterance_target::all));
   out.notes = body.notes.value_or("");
   if (body.content_meta && !body.content_meta->empty()) out.content_meta = std::move(body.content_meta);
   return out;

@@ -21,13 +21,13 @@ constexpr std::size_t kMaxGoalBytes = 2048;
 struct reflection_request {
   std::string member_id;
   std::string goal;
-  std::string trigger_source;
+  events::trigger_source trigger_source = events::trigger_source::api;
 
   template <class S, class R>
   static void fields(S& s, R& r) {
     r.required_name("member_id", s.member_id, 256);
     r.required_text("goal", s.goal, kMaxGoalBytes);
-    r.one_of("trigger_source", s.trigger_source, records_rules::kTriggerSources, "api");
+    r.one_of("trigger_source", s.trigger_source, std::optional{events::trigger_source::api});
   }
 };
 
@@ -49,7 +49,8 @@ handler_result post_reflection(server_context& context, const rest_request& requ
   if (context.users.multi_user() && !request.who->sees_unowned) {
     co_return error_response(403, "forbidden", "only an operator starts a member's self-reflection");
   }
-  auto started = co_await context.engine.start_reflection(body->member_id, body->trigger_source, body->goal);
+  auto started = co_await context.engine.start_reflection(
+      body->member_id, std::string(events::to_wire(body->trigger_source)), body->goal);
   if (!started) co_return error_response(started.err());
   co_return json_response(started->reused ? 200 : 201,
                           boost::json::object{{"dialog_id", started->dialog_id},

@@ -20,13 +20,14 @@ struct records_filter {
   std::string dialogue_id;
   std::string session_id;
   std::string turn_id;
-  std::string role;           // message sender_role
-  std::string content_type;   // message content_type
-  std::string status;         // turn status
-  std::string session_type;   // session session_type
-  std::string dialogue_type;  // sessions: only those of dialogues of this type
-  std::string ai_id;          // sessions of dialogues this member speaks in
-  std::string participant;    // dialogues: roots this user takes part in
+  // Each absent: any.
+  std::optional<events::record_role> role;             // message sender_role
+  std::optional<events::content_type> content_type;    // message content_type
+  std::optional<events::turn_status> status;           // turn status
+  std::optional<events::session_type> session_type;    // session session_type
+  std::optional<events::dialogue_type> dialogue_type;  // sessions: only those of dialogues of this type
+  std::string ai_id;                                   // sessions of dialogues this member speaks in
+  std::string participant;                             // dialogues: roots this user takes part in
   // Only rows of dialogues under a root this user takes part in (empty: every row); with
   // `or_unowned` also under roots no human takes part in.
   std::string visible_to;

@@ -18,11 +18,13 @@ namespace {
 
 namespace json = boost::json;
 
-multimodal_input input_of(std::string type, std::string content, json::object meta = {}, json::object metadata = {}) {
+// `type`: a content type's wire name.
+multimodal_input input_of(std::string_view type, std::string content, json::object meta = {},
+                          json::object metadata = {}) {
   multimodal_input in;
   in.id = "m1";
-  in.sender_role = "human";
-  in.content_type = std::move(type);
+  in.sender_role = events::record_role::human;
+  in.content_type = events::from_wire<events::content_type>(type).value();
   in.content = std::move(content);
   in.content_meta = std::move(meta);
   in.metadata = std::move(metadata);

@@ -7,18 +7,21 @@
 namespace parley::records_rules {
 namespace {
 
-record_session session(std::int64_t end_at = 0, std::string type = "dialogue") {
+using events::session_type;
+using events::turn_status;
+
+record_session session(std::int64_t end_at = 0, session_type type = session_type::dialogue) {
   record_session s;
   s.id = "s1";
   s.end_at = end_at;
-  s.session_type = std::move(type);
+  s.session_type = type;
   return s;
 }
 
-record_turn turn(std::string status = "pending") {
+record_turn turn(turn_status status = turn_status::pending) {
   record_turn t;
   t.id = "t1";
-  t.status = std::move(status);
+  t.status = status;
   return t;
 }
 
@@ -36,31 +39,35 @@ TEST_F(RecordsWriteRules, APendingTurnBlocksEverySessionChangeAndASecondTurn) {
 TEST_F(RecordsWriteRules, AClosedSessionTakesNoTurnAndClosesOnce) {
   EXPECT_EQ(may_open_turn(session(5), std::nullopt).err().message, "session s1 is closed; open a new one");
   EXPECT_EQ(may_close_session(session(5), std::nullopt).err().message, "session s1 is already closed");
-  EXPECT_EQ(may_record_introspection(session(0, "dialogue")).err().code, errc::conflict);
-  EXPECT_EQ(may_record_introspection(session(5, "self_reflection")).err().code, errc::conflict);
-  EXPECT_TRUE(may_record_introspection(session(0, "self_reflection")));
+  EXPECT_EQ(may_record_introspection(session(0, session_type::dialogue)).err().code, errc::conflict);
+  EXPECT_EQ(may_record_introspection(session(5, session_type::self_reflection)).err().code, errc::conflict);
+  EXPECT_TRUE(may_record_introspection(session(0, session_type::self_reflection)));
 }
 
 TEST_F(RecordsWriteRules, OnlyTheOpenTurnInItsWindowTakesWrites) {
   const std::optional<open_turn> pending = open_turn{"t1", 100};
   EXPECT_TRUE(may_write_to_turn(turn(), pending, 100));
   EXPECT_EQ(may_write_to_turn(turn(), pending, 101).err().message, "turn t1 passed its response window");
-  EXPECT_EQ(may_write_to_turn(turn("responded"), pending, 50).err().message, "turn t1 is already closed (responded)");
+  EXPECT_EQ(may_write_to_turn(turn(turn_status::responded), pending, 50).err().message,
+            "turn t1 is already closed (responded)");
   EXPECT_EQ(may_write_to_turn(turn(), std::nullopt, 50).err().message, "turn t1 is not the dialogue's open turn");
 }
 
 TEST_F(RecordsWriteRules, TheSeedsWordsMapToTheRecordsValues) {
-  EXPECT_EQ(session_type_of("interaction"), "dialogue");
-  EXPECT_EQ(session_type_of("reflection"), "self_reflection");
-  EXPECT_EQ(session_type_of("self_reflection"), "self_reflection");
-  EXPECT_EQ(turn_status_of("expired"), "unresponded");
-  EXPECT_EQ(turn_status_of("ignored"), "unresponded");
-  EXPECT_EQ(turn_status_of("responded"), "responded");
-  EXPECT_EQ(trigger_source_of("schedule"), "schedule");
-  EXPECT_EQ(trigger_source_of("human"), "human_guidance");
-  EXPECT_EQ(created_by_of("schedule"), "system");
-  EXPECT_EQ(turn_type_opened_by("system"), "system_prompt");
-  auto closed = turn("unresponded");
+  using events::requested_session_type;
+  using events::triggered_by;
+  using events::turn_close;
+  EXPECT_EQ(session_type_of(requested_session_type::interaction), session_type::dialogue);
+  EXPECT_EQ(session_type_of(requested_session_type::reflection), session_type::self_reflection);
+  EXPECT_EQ(session_type_of(requested_session_type::self_reflection), session_type::self_reflection);
+  EXPECT_EQ(turn_status_of(turn_close::expired), turn_status::unresponded);
+  EXPECT_EQ(turn_status_of(turn_close::ignored), turn_status::unresponded);
+  EXPECT_EQ(turn_status_of(turn_close::responded), turn_status::responded);
+  EXPECT_EQ(trigger_source_of(triggered_by::schedule), events::trigger_source::schedule);
+  EXPECT_EQ(trigger_source_of(triggered_by::human), events::trigger_source::human_guidance);
+  EXPECT_EQ(created_by_of(triggered_by::schedule), events::record_role::system);
+  EXPECT_EQ(events::turn_type_opened_by(events::record_role::system), events::turn_type::system_prompt);
+  auto closed = turn(turn_status::unresponded);
   closed.metadata = R"({"openedAs":"human_query","closedBy":"system","outcome":"ignored"})";
   EXPECT_EQ(seed_turn_status(closed), "ignored");
   EXPECT_EQ(seed_turn_status(turn()), "open");

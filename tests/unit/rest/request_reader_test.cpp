@@ -99,8 +99,8 @@ TEST_F(RequestReader, TheSeedsTurnNamesStandBesideParleysAndMustAgree) {
   auto seed =
       read_request<open_turn_request>(body(R"({"session_id":"s","initiator":"ai","expected_responder":"human"})"));
   ASSERT_TRUE(seed) << seed.err().message;
-  EXPECT_EQ(seed->opened_by(), "ai");
-  EXPECT_EQ(seed->waits_for(), "human");
+  EXPECT_EQ(seed->opened_by(), events::record_role::ai);
+  EXPECT_EQ(seed->waits_for(), events::record_role::human);
   EXPECT_EQ(refusal<open_turn_request>(R"({"session_id":"s","initiator":"ai","initiator_role":"human",
                                          "expected_responder":"human"})")
                 .rfind("initiator: 'ai' disagrees with initiator_role 'human'", 0),

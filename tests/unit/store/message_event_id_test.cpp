@@ -49,7 +49,7 @@ std::vector<std::string> roots_mentioning(store& s, const std::vector<std::strin
 std::vector<std::string> human_texts(const route_answers& answers) {
   std::vector<std::string> texts{"zzz-none"};
   for (const record_message& m : answers.messages) {
-    if (m.sender_role != "human" || m.content.size() < 4) continue;
+    if (m.sender_role != events::record_role::human || m.content.size() < 4) continue;
     texts.push_back(m.content.substr(0, 4));
     texts.push_back(m.content.substr(1, 2));
     if (texts.size() >= 7) break;

@@ -66,7 +66,7 @@ TEST(MessageToolCalls, AToolInputMessageStoresNullAndEveryReaderGetsItsEventsCal
 
   records_filter f;
   f.dialogue_id = record_uuid("dialogue", "root");
-  f.content_type = "tool_input";
+  f.content_type = events::content_type::tool_input;
   auto page = s.records()->messages(f);
   ASSERT_TRUE(page) << page.err().message;
   ASSERT_EQ(page->items.size(), 1U);

@@ -84,10 +84,10 @@ TEST(RecordsMigration, VersionElevenKeepsEveryDialogueRowAndMakesThreeHumansAGro
   ASSERT_TRUE(opened) << opened.err().message;
   const auto trio = (*opened)->records()->dialogue("trio");
   ASSERT_TRUE(trio && trio->has_value());
-  EXPECT_EQ((*trio)->dialogue_type, "human_human_group");
+  EXPECT_EQ((*trio)->dialogue_type, events::dialogue_type::human_human_group);
   const auto pair = (*opened)->records()->dialogue("u-pair");
   ASSERT_TRUE(pair && pair->has_value());
-  EXPECT_EQ((*pair)->dialogue_type, "human_human");
+  EXPECT_EQ((*pair)->dialogue_type, events::dialogue_type::human_human);
 }
 
 }  // namespace

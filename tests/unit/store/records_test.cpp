@@ -229,7 +229,7 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
 
   const auto dialogue = store_->records()->dialogue("root")->value();
   EXPECT_EQ(dialogue.id, record_uuid("dialogue", "root"));
-  EXPECT_EQ(dialogue.dialogue_type, "human_ai");
+  EXPECT_EQ(dialogue.dialogue_type, events::dialogue_type::human_ai);
   EXPECT_EQ(dialogue.ai_id, "alice");
   EXPECT_TRUE(dialogue.is_active);
   EXPECT_EQ(dialogue.last_activity_at, kT0 + 5000);
@@ -237,10 +237,10 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
   const auto all_turns = turns("root");
   ASSERT_EQ(all_turns.size(), 1U);
   const record_turn& t = all_turns[0];
-  EXPECT_EQ(t.turn_type, "human_query");
-  EXPECT_EQ(t.initiator_role, "human");
-  EXPECT_EQ(t.responder_role, "ai");
-  EXPECT_EQ(t.status, "responded");
+  EXPECT_EQ(t.turn_type, events::turn_type::human_query);
+  EXPECT_EQ(t.initiator_role, events::record_role::human);
+  EXPECT_EQ(t.responder_role, events::record_role::ai);
+  EXPECT_EQ(t.status, events::turn_status::responded);
   EXPECT_EQ(t.started_at, kT0);
   EXPECT_EQ(t.closed_at, kT0 + 5000);
   EXPECT_EQ(t.response_time, 5000);
@@ -248,7 +248,10 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
   const auto msgs = messages_of_turn(t.id);
   ASSERT_EQ(msgs.size(), 4U);
   std::vector<std::string> speakers;
-  for (const auto& m : msgs) speakers.push_back(m.sender_role + "/" + m.content_type);
+  for (const auto& m : msgs) {
+    speakers.push_back(std::string(events::to_wire(m.sender_role)) + "/" +
+                       std::string(events::to_wire(m.content_type)));
+  }
   EXPECT_EQ(speakers, (std::vector<std::string>{"human/text", "ai/tool_input", "system/tool_output", "ai/text"}));
   EXPECT_EQ(msgs[1].sender_id, "alice");
   EXPECT_EQ(msgs[3].content, "No umbrella needed.");
@@ -276,34 +279,34 @@ TEST_F(Records, AnAnsweredQuestionClosesItsAiPromptTurnAndTheAnswerOpensTheNext)
           d.at(30 * kMinute).answer("four"), d.at(31 * kMinute).ai("Booked for four.")});
   const auto all = turns("root");
   ASSERT_EQ(all.size(), 3U);
-  EXPECT_EQ(all[0].turn_type, "human_query");
-  EXPECT_EQ(all[0].status, "responded");
+  EXPECT_EQ(all[0].turn_type, events::turn_type::human_query);
+  EXPECT_EQ(all[0].status, events::turn_status::responded);
   EXPECT_EQ(all[0].closed_at, kT0 + 2000);  // the question answered it
-  EXPECT_EQ(all[1].turn_type, "ai_prompt");
-  EXPECT_EQ(all[1].initiator_role, "ai");
-  EXPECT_EQ(all[1].responder_role, "human");
-  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(all[1].turn_type, events::turn_type::ai_prompt);
+  EXPECT_EQ(all[1].initiator_role, events::record_role::ai);
+  EXPECT_EQ(all[1].responder_role, events::record_role::human);
+  EXPECT_EQ(all[1].status, events::turn_status::responded);
   EXPECT_EQ(all[1].response_time, 30 * kMinute - 2000);
-  EXPECT_EQ(all[2].turn_type, "human_query");
-  EXPECT_EQ(all[2].status, "responded");
+  EXPECT_EQ(all[2].turn_type, events::turn_type::human_query);
+  EXPECT_EQ(all[2].status, events::turn_status::responded);
   EXPECT_EQ(messages_of_turn(all[1].id).at(0).content, "For how many?");
   EXPECT_EQ(messages_of_turn(all[2].id).at(0).content, "four");
-  EXPECT_EQ(messages_of_turn(all[2].id).at(0).sender_role, "human");
+  EXPECT_EQ(messages_of_turn(all[2].id).at(0).sender_role, events::record_role::human);
 }
 
 TEST_F(Records, AQuestionAnsweredAfterItsWindowIsAnUnrespondedTurnClosedAtTheWindowsEnd) {
   timeline d("root");
   append({d.created(), d.at(0).user("plan my week"), d.at(1000).ask("Which days are free?")});
-  EXPECT_EQ(turns("root").at(1).status, "pending");
+  EXPECT_EQ(turns("root").at(1).status, events::turn_status::pending);
   EXPECT_EQ(turns("root").at(1).closed_at, 0);
   append({d.at(5 * kHour).answer("Tuesday")});
 
   const auto all = turns("root");
   ASSERT_EQ(all.size(), 3U);
-  EXPECT_EQ(all[1].turn_type, "unresponded_turn");
-  EXPECT_EQ(all[1].status, "unresponded");
+  EXPECT_EQ(all[1].turn_type, events::turn_type::unresponded_turn);
+  EXPECT_EQ(all[1].status, events::turn_status::unresponded);
   EXPECT_EQ(all[1].closed_at, kT0 + 1000 + 3 * kHour);
-  EXPECT_EQ(all[2].status, "pending");
+  EXPECT_EQ(all[2].status, events::turn_status::pending);
   // Over an hour after the unresponded turn closed: the answer starts a new session.
   const auto sess = sessions("root");
   ASSERT_EQ(sess.size(), 2U);
@@ -319,12 +322,12 @@ TEST_F(Records, TheWindowEventClosesAPendingTurnAtStartPlusWindowNotAtItsOwnTime
   const std::string turn_id = turns("root").at(0).id;
   // Too early: a window event before the deadline changes nothing.
   append({d.at(kHour).window_expired(turn_id)});
-  EXPECT_EQ(turns("root").at(0).status, "pending");
+  EXPECT_EQ(turns("root").at(0).status, events::turn_status::pending);
   // Noticed late (say the server was down): closed_at is still started_at + 3 h.
   append({d.at(7 * kHour).window_expired(turn_id)});
   const auto t = turns("root").at(0);
-  EXPECT_EQ(t.status, "unresponded");
-  EXPECT_EQ(t.turn_type, "unresponded_turn");
+  EXPECT_EQ(t.status, events::turn_status::unresponded);
+  EXPECT_EQ(t.turn_type, events::turn_type::unresponded_turn);
   EXPECT_EQ(t.closed_at, kT0 + 3 * kHour);
   EXPECT_TRUE(store_->records()->pending_turns()->empty());
 }
@@ -342,10 +345,10 @@ TEST_F(Records, PendingTurnsNameTheirDialogAndDeadline) {
   // an AI-initiated turn that waits for the human.
   const auto all = turns("root");
   ASSERT_EQ(all.size(), 2U);
-  EXPECT_EQ(all[0].status, "unresponded");
+  EXPECT_EQ(all[0].status, events::turn_status::unresponded);
   EXPECT_EQ(all[0].closed_at, kT0 + 10 * kMinute);
-  EXPECT_EQ(all[1].turn_type, "ai_prompt");
-  EXPECT_EQ(all[1].responder_role, "human");
+  EXPECT_EQ(all[1].turn_type, events::turn_type::ai_prompt);
+  EXPECT_EQ(all[1].responder_role, events::record_role::human);
 }
 
 // Seed 002's expected_window_minutes: a written turn waits its own window. Its deadline is what
@@ -369,11 +372,11 @@ TEST_F(Records, AWrittenTurnWaitsItsOwnWindowNotItsDialoguesAcrossAReopen) {
   // Before its own deadline the window event changes nothing; after it, the turn is closed at
   // start plus its own 20 minutes, not the dialogue's 3 hours.
   append({d.at(22 * kMinute).window_expired("t-own")});
-  EXPECT_EQ(turns("root").back().status, "pending");
+  EXPECT_EQ(turns("root").back().status, events::turn_status::pending);
   append({d.at(40 * kMinute).window_expired("t-own")});
   const auto closed = turns("root").back();
   EXPECT_EQ(closed.id, "t-own");
-  EXPECT_EQ(closed.status, "unresponded");
+  EXPECT_EQ(closed.status, events::turn_status::unresponded);
   EXPECT_EQ(closed.closed_at, kT0 + 23 * kMinute);
   EXPECT_EQ(closed.window_ms, 20 * kMinute);
   EXPECT_TRUE(store_->records()->pending_turns()->empty());
@@ -391,8 +394,8 @@ TEST_F(Records, AnHourWithoutActivityStartsANewSessionAndTheGapIsConfigurable) {
   auto sess = sessions("root");
   ASSERT_EQ(sess.size(), 2U);  // exactly one hour is not more than an hour
   EXPECT_EQ(sess[0].end_at, kT0 + kHour + kMinute + 1000);
-  EXPECT_EQ(sess[0].session_type, "dialogue");
-  EXPECT_EQ(sess[0].created_by, "system");
+  EXPECT_EQ(sess[0].session_type, events::session_type::dialogue);
+  EXPECT_EQ(sess[0].created_by, events::record_role::system);
   EXPECT_EQ(sess[1].start_at, kT0 + 3 * kHour);
 
   timeline e("short");
@@ -407,18 +410,18 @@ TEST_F(Records, ATellaskedSubdialogIsAnAiToAiDialogueRelatedToItsParent) {
   append({root.created(), root.at(0).user("ask bob"), sub.at(10).sub_created("root"),
           sub.at(20).user("what is 2+2?", "tellask"), sub.at(30).ai("4")});
   const auto d = store_->records()->dialogue(record_uuid("dialogue", "sub1"))->value();
-  EXPECT_EQ(d.dialogue_type, "ai_ai");
+  EXPECT_EQ(d.dialogue_type, events::dialogue_type::ai_ai);
   EXPECT_EQ(d.relation_id, record_uuid("dialogue", "root"));
   EXPECT_EQ(d.ai_id, "bob");
   const auto t = turns("sub1");
   ASSERT_EQ(t.size(), 1U);
-  EXPECT_EQ(t[0].turn_type, "ai_prompt");
-  EXPECT_EQ(t[0].initiator_role, "ai");
-  EXPECT_EQ(t[0].responder_role, "ai");
-  EXPECT_EQ(t[0].status, "responded");
+  EXPECT_EQ(t[0].turn_type, events::turn_type::ai_prompt);
+  EXPECT_EQ(t[0].initiator_role, events::record_role::ai);
+  EXPECT_EQ(t[0].responder_role, events::record_role::ai);
+  EXPECT_EQ(t[0].status, events::turn_status::responded);
   const auto m = messages_of_turn(t[0].id);
   ASSERT_EQ(m.size(), 2U);
-  EXPECT_EQ(m[0].sender_role, "ai");
+  EXPECT_EQ(m[0].sender_role, events::record_role::ai);
   EXPECT_EQ(m[0].sender_id, "alice");
 }
 
@@ -451,15 +454,15 @@ TEST_F(Records, WrittenSessionsTurnsAndMessagesFoldLikeTheSeedsRulesAndARebuildK
   EXPECT_EQ(all_sessions[0].id, automatic);
   EXPECT_EQ(all_sessions[0].end_at, kT0 + 2 * kMinute);
   EXPECT_EQ(all_sessions[1].id, "s-1");
-  EXPECT_EQ(all_sessions[1].session_type, "self_reflection");
+  EXPECT_EQ(all_sessions[1].session_type, events::session_type::self_reflection);
   EXPECT_EQ(all_sessions[1].end_at, kT0 + 9 * kMinute);
   const auto all_turns = turns("root");
   ASSERT_EQ(all_turns.size(), 3U);
   EXPECT_EQ(all_turns[1].id, "t-1");
-  EXPECT_EQ(all_turns[1].status, "responded");
+  EXPECT_EQ(all_turns[1].status, events::turn_status::responded);
   EXPECT_EQ(all_turns[1].response_time, 3 * kMinute);
   EXPECT_EQ(all_turns[2].id, "t-2");
-  EXPECT_EQ(all_turns[2].status, "unresponded");
+  EXPECT_EQ(all_turns[2].status, events::turn_status::unresponded);
   EXPECT_EQ(all_turns[2].closed_at, kT0 + 8 * kMinute);
   const auto written = messages_of_turn("t-1");
   ASSERT_EQ(written.size(), 2U);
@@ -512,7 +515,7 @@ TEST_F(Records, FullTextSearchFindsWordsInsideChineseAndEnglishText) {
   auto found = store_->records()->search("\"新加坡\"", f);
   ASSERT_TRUE(found) << found.err().message;
   EXPECT_EQ(found->total, 2);
-  f.role = "ai";
+  f.role = events::record_role::ai;
   EXPECT_EQ(store_->records()->search("\"新加坡\"", f)->items.at(0).content, "明天新加坡38°C，不需要带伞。");
   EXPECT_EQ(store_->records()->search("\"tokyo\"", {})->total, 1);
   EXPECT_EQ(store_->records()->search("\"london\"", {})->total, 0);
@@ -540,7 +543,7 @@ TEST_F(Records, FiltersPageAndSortByTheRowsOwnTime) {
   append(std::move(batch));
   records_filter f;
   f.dialogue_id = record_uuid("dialogue", "root");
-  f.role = "human";
+  f.role = events::record_role::human;
   f.since = kT0 + 4 * kHour;
   f.until = kT0 + 8 * kHour;
   auto page = store_->records()->messages(f).value();
@@ -567,7 +570,7 @@ TEST_F(Records, AFailedBatchLeavesNoRecords) {
   bad.seq += 5;  // a gap: the whole batch is refused
   EXPECT_FALSE(test::append_sync(*store_, {d.at(5).ai("fine"), bad}));
   EXPECT_EQ(query("SELECT count(*) FROM message"), (test::table_dump{{"1"}}));
-  EXPECT_EQ(turns("root").at(0).status, "pending");
+  EXPECT_EQ(turns("root").at(0).status, events::turn_status::pending);
 }
 
 // The writer keeps each dialog's records cursor in memory between commits. A batch refused inside
@@ -596,8 +599,8 @@ TEST_F(Records, ABatchRefusedInsideAGroupLeavesNoTraceInItsDialogsNextTurn) {
   EXPECT_TRUE(outcomes[2]);
   const auto all = turns("root");
   ASSERT_EQ(all.size(), 2U);
-  EXPECT_EQ(all[0].status, "responded");
-  EXPECT_EQ(all[1].status, "pending");
+  EXPECT_EQ(all[0].status, events::turn_status::responded);
+  EXPECT_EQ(all[1].status, events::turn_status::pending);
   const auto second = messages_of_turn(all[1].id);
   ASSERT_EQ(second.size(), 1U);
   EXPECT_EQ(second[0].content, "q3");
@@ -609,7 +612,7 @@ TEST_F(Records, ABatchRefusedInsideAGroupLeavesNoTraceInItsDialogsNextTurn) {
   auto last_answer = d.at(4 * kMinute).ai("a3");
   last_answer.seq = next_question.seq + 1;
   append({last_answer});
-  EXPECT_EQ(turns("root").at(1).status, "responded");
+  EXPECT_EQ(turns("root").at(1).status, events::turn_status::responded);
 }
 
 // A group's message from a user; `responder` "" asks no AI (the humans answer), absent: not a group.
@@ -629,18 +632,18 @@ TEST_F(Records, HumansTalkingAmongThemselvesAnswerEachOthersTurnsNeverTheirOwn) 
           group_message(d.at(3 * kMinute), "ben", "yes, noon works", "")});
 
   const auto dialogue = store_->records()->dialogue("chat")->value();
-  EXPECT_EQ(dialogue.dialogue_type, "human_human");
+  EXPECT_EQ(dialogue.dialogue_type, events::dialogue_type::human_human);
   EXPECT_EQ(dialogue.human_id, "ann");
   EXPECT_EQ(dialogue.ai_id, "");
   EXPECT_NE(dialogue.metadata.find(R"("humans":["ann","ben"])"), std::string::npos) << dialogue.metadata;
 
   const auto all = turns("chat");
   ASSERT_EQ(all.size(), 2U);
-  EXPECT_EQ(all[0].initiator_role, "human");
-  EXPECT_EQ(all[0].responder_role, "human");
-  EXPECT_EQ(all[0].status, "responded");  // ben answered; ann's second line did not
+  EXPECT_EQ(all[0].initiator_role, events::record_role::human);
+  EXPECT_EQ(all[0].responder_role, events::record_role::human);
+  EXPECT_EQ(all[0].status, events::turn_status::responded);  // ben answered; ann's second line did not
   EXPECT_EQ(all[0].response_time, 3 * kMinute);
-  EXPECT_EQ(all[1].status, "pending");  // ben's own turn waits for ann
+  EXPECT_EQ(all[1].status, events::turn_status::pending);  // ben's own turn waits for ann
   const auto first = messages_of_turn(all[0].id);
   ASSERT_EQ(first.size(), 2U);
   EXPECT_EQ(first[0].sender_id, "ann");
@@ -658,11 +661,11 @@ TEST_F(Records, InALioTheMentionedMemberAnswersAndEachAiMessageNamesItsSpeaker) 
   append({d.created({{"memberId", "alice"}, {"humans", json::array{"ann"}}, {"members", json::array{"alice", "bob"}}}),
           group_message(d.at(0), "ann", "@bob what do you think?", "bob"), answer_by("bob", "I agree."),
           group_message(d.at(kMinute), "ann", "and you?", "alice"), answer_by("alice", "Me too.")});
-  EXPECT_EQ(store_->records()->dialogue("lio")->value().dialogue_type, "lio_group");
+  EXPECT_EQ(store_->records()->dialogue("lio")->value().dialogue_type, events::dialogue_type::lio_group);
   const auto all = turns("lio");
   ASSERT_EQ(all.size(), 2U);
-  EXPECT_EQ(all[0].status, "responded");
-  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(all[0].status, events::turn_status::responded);
+  EXPECT_EQ(all[1].status, events::turn_status::responded);
   EXPECT_EQ(messages_of_turn(all[0].id).at(1).sender_id, "bob");
   EXPECT_EQ(messages_of_turn(all[1].id).at(1).sender_id, "alice");
   EXPECT_EQ(messages_of_turn(all[0].id).at(0).sender_id, "ann");
@@ -676,14 +679,14 @@ TEST_F(Records, AnAiInAHumanGroupAnswersOnlyTheTurnThatMentionsIt) {
   auto answer = d.at(2 * kMinute).ai("Friday suits everyone.");
   std::get<events::generation_finished>(answer.payload).member_id = "alice";
   append({answer});
-  EXPECT_EQ(store_->records()->dialogue("group")->value().dialogue_type, "human_group_ai");
+  EXPECT_EQ(store_->records()->dialogue("group")->value().dialogue_type, events::dialogue_type::human_group_ai);
   const auto all = turns("group");
   ASSERT_EQ(all.size(), 2U);
-  EXPECT_EQ(all[0].responder_role, "human");  // ann asked the group
-  EXPECT_EQ(all[0].status, "responded");      // ben's message answered it, and asked the AI
-  EXPECT_EQ(all[1].initiator_role, "human");
-  EXPECT_EQ(all[1].responder_role, "ai");
-  EXPECT_EQ(all[1].status, "responded");
+  EXPECT_EQ(all[0].responder_role, events::record_role::human);  // ann asked the group
+  EXPECT_EQ(all[0].status, events::turn_status::responded);      // ben's message answered it, and asked the AI
+  EXPECT_EQ(all[1].initiator_role, events::record_role::human);
+  EXPECT_EQ(all[1].responder_role, events::record_role::ai);
+  EXPECT_EQ(all[1].status, events::turn_status::responded);
   EXPECT_EQ(messages_of_turn(all[1].id).at(1).sender_id, "alice");
 }
 
@@ -694,13 +697,13 @@ TEST_F(Records, TwoHumansArePrivateAndThreeOrMoreAreAGroup) {
   append({pair.created({{"memberId", ""}, {"humans", json::array{"ann", "ben"}}}),
           trio.created({{"memberId", ""}, {"humans", json::array{"ann", "ben", "cy"}}}),
           group_message(trio.at(0), "cy", "who is in?", "")});
-  EXPECT_EQ(store_->records()->dialogue("pair")->value().dialogue_type, "human_human");
-  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, "human_human_group");
+  EXPECT_EQ(store_->records()->dialogue("pair")->value().dialogue_type, events::dialogue_type::human_human);
+  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, events::dialogue_type::human_human_group);
   const auto all = turns("trio");
   ASSERT_EQ(all.size(), 1U);
-  EXPECT_EQ(all[0].responder_role, "human");
+  EXPECT_EQ(all[0].responder_role, events::record_role::human);
   expect_rebuild_keeps({"dialogue", "turn", "message"});
-  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, "human_human_group");
+  EXPECT_EQ(store_->records()->dialogue("trio")->value().dialogue_type, events::dialogue_type::human_human_group);
 }
 
 // Seed 002 ⑦ with the AI as host: its turns wait for the AI without a mention, and the dialogue
@@ -710,13 +713,13 @@ TEST_F(Records, AHostedGroupOfHumansWaitsForItsHostWithoutAMention) {
   append({d.created({{"memberId", "alice"}, {"humans", json::array{"ann", "ben"}}, {"members", json::array{"alice"}}}),
           group_message(d.at(0), "ann", "when do we meet?", "alice")});
   const auto dialogue = store_->records()->dialogue("hosted")->value();
-  EXPECT_EQ(dialogue.dialogue_type, "human_group_ai");
+  EXPECT_EQ(dialogue.dialogue_type, events::dialogue_type::human_group_ai);
   EXPECT_EQ(dialogue.ai_id, "alice");
   EXPECT_NE(dialogue.metadata.find(R"("host":"alice")"), std::string::npos) << dialogue.metadata;
   const auto all = turns("hosted");
   ASSERT_EQ(all.size(), 1U);
-  EXPECT_EQ(all[0].responder_role, "ai");
-  EXPECT_EQ(all[0].status, "pending");
+  EXPECT_EQ(all[0].responder_role, events::record_role::ai);
+  EXPECT_EQ(all[0].status, events::turn_status::pending);
 }
 
 TEST(RecordsMigration, ADatabaseFromBeforeTheRecordsGetsThemFromItsLog) {

@@ -59,7 +59,7 @@ const std::string& dialogue_metadata_sql() {
   return sql;
 }
 
-bool dialogue_metadata_is_in_log(const std::string& metadata, std::string_view dialogue_type, const event& ev) {
+bool dialogue_metadata_is_in_log(const std::string& metadata, events::dialogue_type dialogue_type, const event& ev) {
   const auto* created = ev.as<events::dialog_created>();
   if (created == nullptr || ev.seq != 1) return false;
   if (!plain(ev.dialog_id) || !plain(ev.root_id) || !plain(created->title) || !plain(created->member_id) ||
@@ -71,7 +71,7 @@ bool dialogue_metadata_is_in_log(const std::string& metadata, std::string_view d
   if (created->call) text += ",\"callKind\":" + json_quoted(events::to_wire(*created->call));
   if (!created->humans.empty()) text += ",\"humans\":" + array_text(created->humans);
   if (!created->members.empty()) text += ",\"members\":" + array_text(created->members);
-  if (dialogue_type == "human_group_ai" && !created->member_id.empty())
+  if (dialogue_type == events::dialogue_type::human_group_ai && !created->member_id.empty())
     text += ",\"host\":" + json_quoted(created->member_id);
   return metadata == text + "}";
 }

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "parley/model/event.hpp"
+#include "parley/model/events/records_enums.hpp"
 
 namespace parley::sqlite {
 
@@ -25,6 +26,6 @@ const std::string& dialogue_metadata_from_log_sql();
 // Whether `metadata`, of a dialogue of `dialogue_type` made by `ev`, is byte for byte the text
 // dialogue_metadata_from_log_sql builds: `ev` is its dialog's first event, a dialog_created, and
 // every string in it is one SQLite's json_quote and the reducer's serializer spell alike.
-bool dialogue_metadata_is_in_log(const std::string& metadata, std::string_view dialogue_type, const event& ev);
+bool dialogue_metadata_is_in_log(const std::string& metadata, events::dialogue_type dialogue_type, const event& ev);
 
 }  // namespace parley::sqlite

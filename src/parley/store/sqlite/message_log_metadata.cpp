@@ -30,7 +30,7 @@ const std::string& stored_message_metadata_sql() {
   return sql;
 }
 
-std::optional<std::string> canonical_metadata_of(const event& ev, std::string_view content_type) {
+std::optional<std::string> canonical_metadata_of(const event& ev, events::content_type content_type) {
   if (const auto* input = ev.as<events::user_message>()) {
     return course_of(input->course) +
            (input->origin == events::message_origin::tellask ? ",\"origin\":\"tellask\"}" : "}");
@@ -51,7 +51,7 @@ std::optional<std::string> canonical_metadata_of(const event& ev, std::string_vi
   }
   if (const auto* reply = ev.as<events::reply_received>()) {
     if (!plain(reply->from_dialog_id)) return std::nullopt;
-    if (content_type != "tool_output") {
+    if (content_type != events::content_type::tool_output) {
       return course_of(reply->course) + ",\"origin\":\"reply\",\"fromDialogId\":" + json_quoted(reply->from_dialog_id) +
              "}";
     }

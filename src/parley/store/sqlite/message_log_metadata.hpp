@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "parley/model/event.hpp"
+#include "parley/model/events/records_enums.hpp"
 
 namespace parley::sqlite {
 
@@ -55,7 +56,7 @@ const std::string& stored_message_metadata_sql();
 // when it builds none or a string in it is not plain (printable ASCII without '"' or '\'), whose
 // JSON spelling the two might choose differently. The writer stores NULL when this equals the
 // metadata it would store.
-std::optional<std::string> canonical_metadata_of(const event& ev, std::string_view content_type);
+std::optional<std::string> canonical_metadata_of(const event& ev, events::content_type content_type);
 
 // A records dialogue's metadata begins with its dialog's `dialogId` and `rootId` (the reducer
 // writes them first), copies of its own `dialog_id` and of the dialog's root in `dialogs`. The row

@@ -78,14 +78,43 @@ const std::string& message_columns() {
   return columns;
 }
 
-record_dialogue read_dialogue_row(const statement& s) {
-  return record_dialogue{s.text_at(0), s.text_at(1), s.text_at(2),     s.text_at(3), s.text_at(4),
-                         s.text_at(5), s.int_at(6),  s.int_at(7) != 0, s.int_at(8),  s.text_at(9)};
+result<record_dialogue> read_dialogue_row(const statement& s) {
+  record_dialogue d;
+  d.id = s.text_at(0);
+  d.dialog_id = s.text_at(1);
+  PARLEY_TRY_ASSIGN(d.dialogue_type,
+                    stored_vocab<events::dialogue_type>("dialogue", d.id, "dialogue_type", s.text_view_at(2)));
+  d.human_id = s.text_at(3);
+  d.ai_id = s.text_at(4);
+  d.relation_id = s.text_at(5);
+  d.created_at = s.int_at(6);
+  d.is_active = s.int_at(7) != 0;
+  d.last_activity_at = s.int_at(8);
+  d.metadata = s.text_at(9);
+  return d;
 }
 
-record_session read_session_row(const statement& s) {
-  return record_session{s.text_at(0), s.text_at(1), s.text_at(2), s.int_at(3),  s.int_at(4),   s.text_at(5),
-                        s.text_at(6), s.text_at(7), s.text_at(8), s.text_at(9), s.text_at(10), s.text_at(11)};
+result<record_session> read_session_row(const statement& s) {
+  record_session out;
+  out.id = s.text_at(0);
+  out.dialogue_id = s.text_at(1);
+  PARLEY_TRY_ASSIGN(out.session_type,
+                    stored_vocab<events::session_type>("session", out.id, "session_type", s.text_view_at(2)));
+  out.start_at = s.int_at(3);
+  out.end_at = s.int_at(4);
+  out.description = s.text_at(5);
+  PARLEY_TRY_ASSIGN(out.created_by,
+                    stored_vocab<events::record_role>("session", out.id, "created_by", s.text_view_at(6)));
+  out.metadata = s.text_at(7);
+  // NULL (read as '') for a dialogue session.
+  if (const auto trigger = s.text_view_at(8); !trigger.empty()) {
+    PARLEY_TRY_ASSIGN(out.trigger_source,
+                      stored_vocab<events::trigger_source>("session", out.id, "trigger_source", trigger));
+  }
+  out.goal = s.text_at(9);
+  out.ai_mood_state = s.text_at(10);
+  out.summary = s.text_at(11);
+  return out;
 }
 
 record_introspection read_introspection_row(const statement& s) {
@@ -94,20 +123,58 @@ record_introspection read_introspection_row(const statement& s) {
                               s.text_at(10), s.int_at(11), s.int_at(12)};
 }
 
-record_system_utterance read_utterance_row(const statement& s) {
-  return record_system_utterance{s.text_at(0), s.int_at(1),  s.text_at(2), s.text_at(3),
-                                 s.text_at(4), s.text_at(5), s.text_at(6), s.text_at(7)};
+result<record_system_utterance> read_utterance_row(const statement& s) {
+  record_system_utterance u;
+  u.log_id = s.text_at(0);
+  u.timestamp = s.int_at(1);
+  u.conversation_id = s.text_at(2);
+  PARLEY_TRY_ASSIGN(
+      u.trigger, stored_vocab<events::utterance_trigger>("system_utterance", u.log_id, "trigger", s.text_view_at(3)));
+  u.content = s.text_at(4);
+  PARLEY_TRY_ASSIGN(u.target,
+                    stored_vocab<events::utterance_target>("system_utterance", u.log_id, "target", s.text_view_at(5)));
+  u.linked_turn_id = s.text_at(6);
+  u.notes = s.text_at(7);
+  return u;
 }
 
-record_turn read_turn_row(const statement& s) {
-  return record_turn{s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4), s.text_at(5),
-                     s.int_at(6),  s.int_at(7),  s.text_at(8), s.int_at(9),  s.int_at(10), s.text_at(11)};
+result<record_turn> read_turn_row(const statement& s) {
+  record_turn t;
+  t.id = s.text_at(0);
+  t.dialogue_id = s.text_at(1);
+  t.session_id = s.text_at(2);
+  PARLEY_TRY_ASSIGN(t.turn_type, stored_vocab<events::turn_type>("turn", t.id, "turn_type", s.text_view_at(3)));
+  PARLEY_TRY_ASSIGN(t.initiator_role,
+                    stored_vocab<events::record_role>("turn", t.id, "initiator_role", s.text_view_at(4)));
+  PARLEY_TRY_ASSIGN(t.responder_role,
+                    stored_vocab<events::record_role>("turn", t.id, "responder_role", s.text_view_at(5)));
+  t.started_at = s.int_at(6);
+  t.closed_at = s.int_at(7);
+  PARLEY_TRY_ASSIGN(t.status, stored_vocab<events::turn_status>("turn", t.id, "status", s.text_view_at(8)));
+  t.response_time = s.int_at(9);
+  t.window_ms = s.int_at(10);
+  t.metadata = s.text_at(11);
+  return t;
 }
 
-record_message read_message_row(const statement& s) {
-  return record_message{s.text_at(0),  s.text_at(1), s.text_at(2), s.text_at(3), s.text_at(4),
-                        s.text_at(5),  s.text_at(6), s.text_at(7), s.int_at(8),  s.text_at(9),
-                        s.text_at(10), s.int_at(11), s.text_at(12)};
+result<record_message> read_message_row(const statement& s) {
+  record_message m;
+  m.id = s.text_at(0);
+  m.dialogue_id = s.text_at(1);
+  m.session_id = s.text_at(2);
+  m.turn_id = s.text_at(3);
+  PARLEY_TRY_ASSIGN(m.sender_role,
+                    stored_vocab<events::record_role>("message", m.id, "sender_role", s.text_view_at(4)));
+  m.sender_id = s.text_at(5);
+  m.content = s.text_at(6);
+  PARLEY_TRY_ASSIGN(m.content_type,
+                    stored_vocab<events::content_type>("message", m.id, "content_type", s.text_view_at(7)));
+  m.created_at = s.int_at(8);
+  m.metadata = s.text_at(9);
+  m.dialog_id = s.text_at(10);
+  m.seq = s.int_at(11);
+  m.content_meta = s.text_at(12);
+  return m;
 }
 
 // Rows whose dialogue lies under a root `f.visible_to` takes part in (ids never contain a comma).
@@ -126,8 +193,8 @@ void message_conditions(query_builder& q, const records_filter& f) {
   q.where_text(rowid_is("dialogue", "m"), f.dialogue_id);
   q.where_text(rowid_is("session", "m"), f.session_id);
   q.where_text(rowid_is("turn", "m"), f.turn_id);
-  q.where_text("m.sender_role = ?", f.role);
-  q.where_text("m.content_type = ?", f.content_type);
+  q.where_vocab("m.sender_role = ?", f.role);
+  q.where_vocab("m.content_type = ?", f.content_type);
   q.where_time("m.created_at", f);
 }
 
@@ -172,8 +239,8 @@ result<std::optional<record_message>> records_reader::message(std::string_view i
 result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
   query_builder q;
   q.where_text(rowid_is("dialogue", "s"), f.dialogue_id);
-  q.where_text("s.session_type = ?", f.session_type);
-  q.where_text("s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
+  q.where_vocab("s.session_type = ?", f.session_type);
+  q.where_vocab("s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
   q.where_text(
       "s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d, (SELECT ? AS member) AS p WHERE d.ai_id = p.member "
@@ -240,7 +307,7 @@ result<records_page<record_turn>> records_reader::turns(const records_filter& f)
   query_builder q;
   q.where_text(rowid_is("dialogue", "t"), f.dialogue_id);
   q.where_text(rowid_is("session", "t"), f.session_id);
-  q.where_text("t.status = ?", f.status);
+  q.where_vocab("t.status = ?", f.status);
   q.where_time("t.started_at", f);
   auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});
   if (!order) return std::move(order).err();
@@ -369,7 +436,10 @@ result<records_page<scored_message>> records_reader::nearest(std::string_view mo
     fetch->bind_int(1, scored[i].rowid);
     auto found = fetch->step();
     if (!found) return std::move(found).err();
-    if (*found) out.items.push_back({read_message_row(*fetch), scored[i].score});
+    if (!*found) continue;
+    auto message = read_message_row(*fetch);
+    if (!message) return std::move(message).err();
+    out.items.push_back({std::move(*message), scored[i].score});
   }
   return out;
 }

@@ -6,11 +6,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/model/events/wire.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 
@@ -43,6 +45,11 @@ class query_builder {
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
   }
+  // A vocabulary column, when the filter names a value (its wire string).
+  template <events::wire_enum E>
+  void where_vocab(std::string_view condition, const std::optional<E>& value) {
+    if (value) where(condition, std::string(events::to_wire(*value)));
+  }
   void where_time(std::string_view column, const records_filter& f) {
     if (f.since) where(std::string(column) + " >= ?", *f.since);
     if (f.until) where(std::string(column) + " <= ?", *f.until);
@@ -68,6 +75,32 @@ class query_builder {
 result<std::string> order_by(const records_filter& f, std::string_view alias, std::string_view fallback,
                              std::initializer_list<std::string_view> allowed);
 
+// A stored vocabulary column (events/records_enums.hpp), read through its table; a string that
+// maps to none is an error naming the row, the column and what it holds (as dialogs.kind is read,
+// row_codec.cpp).
+template <events::wire_enum E>
+result<E> stored_vocab(std::string_view table, std::string_view row_id, std::string_view column,
+                       std::string_view text) {
+  if (auto value = events::from_wire<E>(text)) return *value;
+  std::string known;
+  for (const auto& [e, name] : events::enum_wire<E>::values) {
+    if (!known.empty()) known += ", ";
+    known += name;
+  }
+  return make_error(errc::corrupt, std::string(table) + " " + std::string(row_id) + ": " + std::string(table) + "." +
+                                       std::string(column) + " is '" + std::string(text) + "', not one of " + known);
+}
+
+// `read` turns the current row into a Row, or into result<Row> when a stored value may not read.
+template <class Row, class Read>
+result<Row> read_row(Read& read, const statement& stmt) {
+  if constexpr (std::is_same_v<std::invoke_result_t<Read&, const statement&>, result<Row>>) {
+    return read(stmt);
+  } else {
+    return Row(read(stmt));
+  }
+}
+
 // Steps `stmt` to the end, turning each row into a Row with `read`.
 template <class Row, class Read>
 result<std::vector<Row>> collect_rows(statement& stmt, Read read) {
@@ -76,7 +109,9 @@ result<std::vector<Row>> collect_rows(statement& stmt, Read read) {
     auto has_row = stmt.step();
     if (!has_row) return std::move(has_row).err();
     if (!*has_row) return rows;
-    rows.push_back(read(stmt));
+    auto row = read_row<Row>(read, stmt);
+    if (!row) return std::move(row).err();
+    rows.push_back(std::move(*row));
   }
 }
 
@@ -113,7 +148,9 @@ result<std::optional<Row>> select_one(connection& db, const std::string& sql, st
   auto found = stmt->step();
   if (!found) return std::move(found).err();
   if (!*found) return std::optional<Row>{};
-  return std::optional<Row>{read(*stmt)};
+  auto row = read_row<Row>(read, *stmt);
+  if (!row) return std::move(row).err();
+  return std::optional<Row>{std::move(*row)};
 }
 
 }  // namespace parley::sqlite

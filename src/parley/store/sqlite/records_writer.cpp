@@ -12,6 +12,7 @@
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
 #include "parley/store/sqlite/record_id.hpp"
+#include "parley/store/sqlite/records_select.hpp"
 #include "parley/store/sqlite/utterance_from_log.hpp"
 
 namespace parley::sqlite {
@@ -70,6 +71,21 @@ void records_writer::forget() noexcept {
   activity_.clear();
 }
 
+namespace {
+
+// A records_cursor column of a vocabulary that is '' until it is set.
+template <events::wire_enum E>
+result<std::optional<E>> optional_vocab(const statement& row, const std::string& dialog_id, std::string_view column,
+                                        int index) {
+  const std::string_view text = row.text_view_at(index);
+  if (text.empty()) return std::optional<E>{};
+  auto value = stored_vocab<E>("records_cursor", dialog_id, column, text);
+  if (!value) return std::move(value).err();
+  return std::optional<E>{*value};
+}
+
+}  // namespace
+
 result<bool> records_writer::load_cursor(const std::string& dialog_id, cached_cursor& loaded) {
   records_cursor& out = loaded.cursor;
   reset_guard guard(load_cursor_);
@@ -79,17 +95,22 @@ result<bool> records_writer::load_cursor(const std::string& dialog_id, cached_cu
   if (!*found) return false;
   out.dialog_id = dialog_id;
   out.dialogue_id = load_cursor_.text_at(0);
-  out.counterpart = load_cursor_.text_at(1);
+  PARLEY_TRY_ASSIGN(out.counterpart, stored_vocab<events::record_role>("records_cursor", dialog_id, "counterpart",
+                                                                       load_cursor_.text_view_at(1)));
   out.window_ms = load_cursor_.int_at(2);
   out.gap_ms = load_cursor_.int_at(3);
   out.session_id = load_cursor_.text_at(4);
   out.session_last_ms = load_cursor_.int_at(5);
   out.turn_id = load_cursor_.text_at(6);
-  out.turn_initiator = load_cursor_.text_at(7);
-  out.turn_responder = load_cursor_.text_at(8);
-  out.turn_type = load_cursor_.text_at(9);
+  // The last turn's roles and type; '' before the dialog's first turn.
+  PARLEY_TRY_ASSIGN(out.turn_initiator,
+                    optional_vocab<events::record_role>(load_cursor_, dialog_id, "turn_initiator", 7));
+  PARLEY_TRY_ASSIGN(out.turn_responder,
+                    optional_vocab<events::record_role>(load_cursor_, dialog_id, "turn_responder", 8));
+  PARLEY_TRY_ASSIGN(out.turn_type, optional_vocab<events::turn_type>(load_cursor_, dialog_id, "turn_type", 9));
   out.turn_started_ms = load_cursor_.int_at(10);
-  out.session_type = load_cursor_.text_at(11);
+  PARLEY_TRY_ASSIGN(out.session_type, stored_vocab<events::session_type>("records_cursor", dialog_id, "session_type",
+                                                                         load_cursor_.text_view_at(11)));
   out.reflection_trigger = load_cursor_.text_at(12);
   out.reflection_goal = load_cursor_.text_at(13);
   out.reflection_mood = load_cursor_.text_at(14);
@@ -112,17 +133,18 @@ result<void> records_writer::save_cursor(cached_cursor& cached) {
   if (!turn) return std::move(turn).err();
   save_cursor_.bind_text(1, c.dialog_id);
   save_cursor_.bind_int(2, *dialogue);
-  save_cursor_.bind_text(3, c.counterpart);
+  save_cursor_.bind_text(3, events::to_wire(c.counterpart));
   save_cursor_.bind_int(4, c.window_ms);
   save_cursor_.bind_int(5, c.gap_ms);
   save_cursor_.bind_int(6, *session);
   save_cursor_.bind_int(7, c.session_last_ms);
   save_cursor_.bind_int(8, *turn);
-  save_cursor_.bind_text(9, c.turn_initiator);
-  save_cursor_.bind_text(10, c.turn_responder);
-  save_cursor_.bind_text(11, c.turn_type);
+  // '' before the dialog's first turn.
+  save_cursor_.bind_text(9, c.turn_initiator ? events::to_wire(*c.turn_initiator) : std::string_view(""));
+  save_cursor_.bind_text(10, c.turn_responder ? events::to_wire(*c.turn_responder) : std::string_view(""));
+  save_cursor_.bind_text(11, c.turn_type ? events::to_wire(*c.turn_type) : std::string_view(""));
   save_cursor_.bind_int(12, c.turn_started_ms);
-  save_cursor_.bind_text(13, c.session_type);
+  save_cursor_.bind_text(13, events::to_wire(c.session_type));
   save_cursor_.bind_text(14, c.reflection_trigger);
   save_cursor_.bind_text(15, c.reflection_goal);
   save_cursor_.bind_text(16, c.reflection_mood);
@@ -200,12 +222,13 @@ result<void> records_writer::insert_session(const record_session& s, cached_curs
   if (!dialogue) return std::move(dialogue).err();
   bind_record_id(insert_session_, 1, s.id, id_bytes_[1]);
   insert_session_.bind_int(2, *dialogue);
-  insert_session_.bind_text(3, s.session_type);
+  insert_session_.bind_text(3, events::to_wire(s.session_type));
   insert_session_.bind_int(4, s.start_at);
   insert_session_.bind_text(5, s.description);
-  insert_session_.bind_text(6, s.created_by);
+  insert_session_.bind_text(6, events::to_wire(s.created_by));
   insert_session_.bind_text(7, s.metadata);
-  insert_session_.bind_text(8, s.trigger_source);
+  // '' is stored as NULL (a dialogue session's).
+  insert_session_.bind_text(8, s.trigger_source ? events::to_wire(*s.trigger_source) : std::string_view(""));
   insert_session_.bind_text(9, s.goal);
   insert_session_.bind_text(10, s.ai_mood_state);
   PARLEY_TRY(insert_session_.run());
@@ -215,8 +238,8 @@ result<void> records_writer::insert_session(const record_session& s, cached_curs
 
 result<void> records_writer::insert_utterance(const record_system_utterance& u, std::int64_t message_rowid) {
   insert_utterance_.bind_int(1, message_rowid);
-  insert_utterance_.bind_text(2, u.trigger);
-  insert_utterance_.bind_text(3, u.target);
+  insert_utterance_.bind_text(2, events::to_wire(u.trigger));
+  insert_utterance_.bind_text(3, events::to_wire(u.target));
   insert_utterance_.bind_text(4, u.notes);
   return insert_utterance_.run();
 }
@@ -283,7 +306,7 @@ result<void> records_writer::write_dialogue(const record_dialogue& d, bool inser
   }
   bind_record_id(insert_dialogue_, 1, d.id, id_bytes_[1]);
   insert_dialogue_.bind_text(2, d.dialog_id);
-  insert_dialogue_.bind_text(3, d.dialogue_type);
+  insert_dialogue_.bind_text(3, events::to_wire(d.dialogue_type));
   insert_dialogue_.bind_text(4, d.human_id);
   insert_dialogue_.bind_text(5, d.ai_id);
   bind_record_id(insert_dialogue_, 6, d.relation_id, id_bytes_[6]);
@@ -305,9 +328,9 @@ result<void> records_writer::insert_turn(const record_turn& t, cached_cursor& kn
   bind_record_id(insert_turn_, 1, t.id, id_bytes_[1]);
   insert_turn_.bind_int(2, *dialogue);
   insert_turn_.bind_int(3, *session);
-  insert_turn_.bind_text(4, t.turn_type);
-  insert_turn_.bind_text(5, t.initiator_role);
-  insert_turn_.bind_text(6, t.responder_role);
+  insert_turn_.bind_text(4, events::to_wire(t.turn_type));
+  insert_turn_.bind_text(5, events::to_wire(t.initiator_role));
+  insert_turn_.bind_text(6, events::to_wire(t.responder_role));
   insert_turn_.bind_int(7, t.started_at);
   insert_turn_.bind_int(8, t.window_ms);
   insert_turn_.bind_text(9, t.metadata);
@@ -346,9 +369,9 @@ result<void> records_writer::close_turn(const record_turn& t, std::int64_t messa
     }
   }
   bind_record_id(close_turn_, 1, t.id, id_bytes_[1]);
-  close_turn_.bind_text(2, t.turn_type);
+  close_turn_.bind_text(2, events::to_wire(t.turn_type));
   close_turn_.bind_int(3, t.closed_at);
-  close_turn_.bind_text(4, t.status);
+  close_turn_.bind_text(4, events::to_wire(t.status));
   close_turn_.bind_int(5, t.response_time);
   if (responded_by != 0) {
     close_turn_.bind_text(6, "");
@@ -418,18 +441,19 @@ result<void> records_writer::insert_message(const record_message& m, const event
   insert_message_.bind_int(2, *dialogue);
   insert_message_.bind_int(3, *session);
   insert_message_.bind_int(4, *turn);
-  insert_message_.bind_text(5, m.sender_role);
+  insert_message_.bind_text(5, events::to_wire(m.sender_role));
   insert_message_.bind_text(6, m.sender_id);
   if (text_is_in_log(m, ev)) {
     insert_message_.bind_null(7);  // read from the log (records_v16.hpp)
   } else {
     insert_message_.bind_text(7, m.content);
   }
-  insert_message_.bind_text(8, m.content_type);
+  insert_message_.bind_text(8, events::to_wire(m.content_type));
   insert_message_.bind_int(9, m.created_at);
   // A generation's calls are in its event: the row keeps null in their place (message_tool_calls.hpp).
   std::optional<std::string> without_calls;
-  if (calls_in_log && m.content_type == "tool_input") without_calls = metadata_without_tool_calls(m.metadata);
+  if (calls_in_log && m.content_type == events::content_type::tool_input)
+    without_calls = metadata_without_tool_calls(m.metadata);
   const std::string& metadata = without_calls ? *without_calls : m.metadata;
   if (metadata_is_in_log(m, metadata, ev)) {
     insert_message_.bind_null(10);  // built from the log (message_log_metadata.hpp)

@@ -56,9 +56,14 @@ const std::string& system_utterance_log_view_sql() {
 }
 
 bool utterance_is_in_log(const record_system_utterance& u, const record_message& message, const event& ev) {
-  if (message.sender_role != "system" || u.target != "ai") return false;
-  if (message.content_type == "system_context") return u.trigger == "context_hint" && u.notes == kContextHintNotes;
-  if (message.content_type != "tool_output" || u.trigger != "tool_result") return false;
+  if (message.sender_role != events::record_role::system || u.target != events::utterance_target::ai) return false;
+  if (message.content_type == events::content_type::system_context) {
+    return u.trigger == events::utterance_trigger::context_hint && u.notes == kContextHintNotes;
+  }
+  if (message.content_type != events::content_type::tool_output ||
+      u.trigger != events::utterance_trigger::tool_result) {
+    return false;
+  }
   // The view reads the name from the message's own event.
   if (message.dialog_id != ev.dialog_id || message.seq != ev.seq) return false;
   const std::string name = tool_name_of(ev);
