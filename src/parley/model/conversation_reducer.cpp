@@ -184,8 +184,10 @@ class turn_folder {
     if (c_.turn_id.empty() || p.turn_id != c_.turn_id) return;
     const auto sender = vocab<record_role>(p.sender_role);
     const auto type = vocab<content_type>(p.content_type);
-    const auto target = vocab<ev_t::utterance_target>(p.target);
-    if (!sender || !type || !target) return;
+    if (!sender || !type) return;
+    // Only a system message's utterance reads it; the format's default ("all") stands for a value
+    // the REST layer never writes rather than losing the message.
+    const auto target = vocab<ev_t::utterance_target>(p.target).value_or(ev_t::utterance_target::all);
     record_message msg;
     msg.id = p.message_id;
     msg.dialogue_id = c_.dialogue_id;
@@ -205,7 +207,7 @@ class turn_folder {
     c_.session_last_ms = std::max(c_.session_last_ms, ev_.ts_ms);
     const bool answers = msg.sender_role == c_.turn_responder;
     const std::string id = msg.id;
-    note_system_utterance(msg, *target, p.notes);
+    note_system_utterance(msg, target, p.notes);
     out_.message = std::move(msg);
     if (answers) close_responded(id);
   }
@@ -377,7 +379,7 @@ namespace {
 records_cursor cursor_of(const event& ev, const ev_t::dialog_created& p) {
   records_cursor cursor;
   cursor.dialog_id = ev.dialog_id;
-  cursor.dialogue_id = record_uuid("dialogue", ev.dialog_id);
+  cursor.dialogue_id = dialogue_uuid(ev.dialog_id);
   cursor.counterpart = p.kind == ev_t::dialog_kind::root ? record_role::human : record_role::ai;
   // Recorded in the log, so a rebuild uses the windows the dialog was created with.
   cursor.window_ms = std::max<std::int64_t>(1, p.turn_window_ms.value_or(kDefaultTurnWindowMs));

@@ -65,9 +65,12 @@ std::optional<std::uint64_t> time_order_of_dialog_id(std::string_view id) {
 
 std::string record_uuid(std::string_view kind, std::string_view name) {
   auto [hi, lo] = name_hash(kind, name);
-  if (kind == "dialogue") {
-    if (const auto order = time_order_of_dialog_id(name)) hi = ordered(*order, hi);
-  }
+  return format_uuid(hi, lo);
+}
+
+std::string dialogue_uuid(std::string_view dialog_id) {
+  auto [hi, lo] = name_hash("dialogue", dialog_id);
+  if (const auto order = time_order_of_dialog_id(dialog_id)) hi = ordered(*order, hi);
   return format_uuid(hi, lo);
 }
 

@@ -14,5 +14,7 @@ namespace parley {
 // random page, which at a million messages made every commit rewrite pages all over the file.
 std::string record_uuid(std::string_view kind, std::string_view name);
 std::string record_uuid(std::string_view kind, std::string_view name, std::int64_t time_ms);
+// The dialogue that records dialog `dialog_id` (kind "dialogue"), ordered by the dialog id's time.
+std::string dialogue_uuid(std::string_view dialog_id);
 
 }  // namespace parley

@@ -60,11 +60,11 @@ std::string metadata_text(const boost::json::object& obj) { return boost::json::
 
 record_dialogue dialogue_from_created(const event& ev, const ev_t::dialog_created& p) {
   record_dialogue d;
-  d.id = record_uuid("dialogue", ev.dialog_id);
+  d.id = dialogue_uuid(ev.dialog_id);
   d.dialog_id = ev.dialog_id;
   d.dialogue_type = dialogue_type_of(p);
   d.ai_id = p.member_id;
-  if (!p.parent_id.empty()) d.relation_id = record_uuid("dialogue", p.parent_id);
+  if (!p.parent_id.empty()) d.relation_id = dialogue_uuid(p.parent_id);
   d.created_at = ev.ts_ms;
   d.last_activity_at = ev.ts_ms;
   boost::json::object meta{{"dialogId", ev.dialog_id}, {"rootId", ev.root_id}};

@@ -54,7 +54,7 @@ handler_result post_reflection(server_context& context, const rest_request& requ
   if (!started) co_return error_response(started.err());
   co_return json_response(started->reused ? 200 : 201,
                           boost::json::object{{"dialog_id", started->dialog_id},
-                                              {"dialogue_id", record_uuid("dialogue", started->dialog_id)},
+                                              {"dialogue_id", dialogue_uuid(started->dialog_id)},
                                               {"session_id", started->session_id},
                                               {"reused", started->reused}});
 }

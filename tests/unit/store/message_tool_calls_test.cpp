@@ -65,7 +65,7 @@ TEST(MessageToolCalls, AToolInputMessageStoresNullAndEveryReaderGetsItsEventsCal
                               {"text", R"({"course":1,"genseq":1})"}}));
 
   records_filter f;
-  f.dialogue_id = record_uuid("dialogue", "root");
+  f.dialogue_id = dialogue_uuid("root");
   f.content_type = events::content_type::tool_input;
   auto page = s.records()->messages(f);
   ASSERT_TRUE(page) << page.err().message;

@@ -146,13 +146,13 @@ class Records : public ::testing::Test {
   }
   std::vector<record_turn> turns(const std::string& dialog) {
     records_filter f;
-    f.dialogue_id = record_uuid("dialogue", dialog);
+    f.dialogue_id = dialogue_uuid(dialog);
     f.limit = 1000;
     return store_->records()->turns(f)->items;
   }
   std::vector<record_session> sessions(const std::string& dialog) {
     records_filter f;
-    f.dialogue_id = record_uuid("dialogue", dialog);
+    f.dialogue_id = dialogue_uuid(dialog);
     f.limit = 1000;
     return store_->records()->sessions(f)->items;
   }
@@ -199,8 +199,8 @@ TEST(RecordUuid, IdsOfLaterRecordsSortLaterSoIndexesGrowAtTheirEnd) {
   EXPECT_NE(earlier, record_uuid("message", "d9/8", 1'700'000'000'000));
 
   // Parley's dialog ids (core/ids.cpp) begin with their creation time in 12 hex digits.
-  EXPECT_LT(record_uuid("dialogue", "0a1b2c3d4e5ffff0"), record_uuid("dialogue", "0a1b2c3d4e600001"));
-  EXPECT_TRUE(std::regex_match(record_uuid("dialogue", "root"), shape));  // not a Parley id: hashed only
+  EXPECT_LT(dialogue_uuid("0a1b2c3d4e5ffff0"), dialogue_uuid("0a1b2c3d4e600001"));
+  EXPECT_TRUE(std::regex_match(dialogue_uuid("root"), shape));  // not a Parley id: hashed only
 }
 
 TEST(TurnWindowSchedule, HandsOutDueWindowsEarliestFirstAndKeepsOnePerDialog) {
@@ -228,7 +228,7 @@ TEST_F(Records, AHumanQueryWithAToolLoopIsOneRespondedTurnOfFourMessages) {
           d.at(2000).tool("38C, sunny"), d.at(5000).ai("No umbrella needed.")});
 
   const auto dialogue = store_->records()->dialogue("root")->value();
-  EXPECT_EQ(dialogue.id, record_uuid("dialogue", "root"));
+  EXPECT_EQ(dialogue.id, dialogue_uuid("root"));
   EXPECT_EQ(dialogue.dialogue_type, events::dialogue_type::human_ai);
   EXPECT_EQ(dialogue.ai_id, "alice");
   EXPECT_TRUE(dialogue.is_active);
@@ -409,9 +409,9 @@ TEST_F(Records, ATellaskedSubdialogIsAnAiToAiDialogueRelatedToItsParent) {
   timeline sub("sub1", "root");
   append({root.created(), root.at(0).user("ask bob"), sub.at(10).sub_created("root"),
           sub.at(20).user("what is 2+2?", "tellask"), sub.at(30).ai("4")});
-  const auto d = store_->records()->dialogue(record_uuid("dialogue", "sub1"))->value();
+  const auto d = store_->records()->dialogue(dialogue_uuid("sub1"))->value();
   EXPECT_EQ(d.dialogue_type, events::dialogue_type::ai_ai);
-  EXPECT_EQ(d.relation_id, record_uuid("dialogue", "root"));
+  EXPECT_EQ(d.relation_id, dialogue_uuid("root"));
   EXPECT_EQ(d.ai_id, "bob");
   const auto t = turns("sub1");
   ASSERT_EQ(t.size(), 1U);
@@ -542,7 +542,7 @@ TEST_F(Records, FiltersPageAndSortByTheRowsOwnTime) {
   }
   append(std::move(batch));
   records_filter f;
-  f.dialogue_id = record_uuid("dialogue", "root");
+  f.dialogue_id = dialogue_uuid("root");
   f.role = events::record_role::human;
   f.since = kT0 + 4 * kHour;
   f.until = kT0 + 8 * kHour;
@@ -551,7 +551,7 @@ TEST_F(Records, FiltersPageAndSortByTheRowsOwnTime) {
   ASSERT_EQ(page.items.size(), 3U);
   EXPECT_EQ(page.items[0].content, "q2");
   f = {};
-  f.dialogue_id = record_uuid("dialogue", "root");
+  f.dialogue_id = dialogue_uuid("root");
   f.descending = true;
   f.limit = 2;
   f.offset = 1;
