@@ -1,7 +1,8 @@
 // Closed vocabularies outside the event log (config kinds, wire packet types, API event types ...)
 // as enums whose strings live in one table each, read where the string crosses the edge (a config
 // file, a wire packet, a model's stream): everything past that edge compares enum values. The
-// event log's own vocabularies use events::enum_wire (model/events/wire.hpp), the same shape.
+// event log's own vocabularies use events::enum_wire (model/events/wire.hpp), tables of the same
+// shape read by the same two lookups.
 #pragma once
 
 #include <array>

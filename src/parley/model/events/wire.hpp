@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "parley/core/json.hpp"
+#include "parley/core/vocabulary.hpp"
 
 namespace parley::events {
 
@@ -47,18 +48,12 @@ concept wire_enum = std::is_enum_v<E> && requires {
 
 template <wire_enum E>
 constexpr std::string_view to_wire(E value) noexcept {
-  for (const auto& [e, name] : enum_wire<E>::values) {
-    if (e == value) return name;
-  }
-  return {};
+  return name_in(enum_wire<E>::values, value);
 }
 
 template <wire_enum E>
 constexpr std::optional<E> from_wire(std::string_view text) noexcept {
-  for (const auto& [e, name] : enum_wire<E>::values) {
-    if (name == text) return e;
-  }
-  return std::nullopt;
+  return lookup_name(enum_wire<E>::values, text);
 }
 
 struct field_probe {
