@@ -425,6 +425,28 @@ TEST_F(Records, ATellaskedSubdialogIsAnAiToAiDialogueRelatedToItsParent) {
   EXPECT_EQ(m[0].sender_id, "alice");
 }
 
+// The rows are typed: a stored vocabulary string that maps to none (a file edited by hand past its
+// CHECKs) is a corrupt read naming the table, the row and the column — never a silent default.
+TEST_F(Records, AStoredVocabularyStringOutsideItsTableIsACorruptReadNamingTheColumn) {
+  timeline d("root");
+  append({d.created(), d.at(0).user("hello"), d.at(1000).ai("hi")});
+  const std::string turn_id = turns("root").at(0).id;
+  store_->flush();
+  store_.reset();
+  test::exec(dir_.db_file(), "PRAGMA ignore_check_constraints = ON; UPDATE turn SET status = 'maybe'");
+  auto reopened = open_sqlite_store(dir_.str());
+  ASSERT_TRUE(reopened) << reopened.err().message;
+  store_ = std::move(*reopened);
+  records_filter f;
+  f.dialogue_id = dialogue_uuid("root");
+  f.limit = 10;
+  const auto read = store_->records()->turns(f);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.err().code, errc::corrupt);
+  EXPECT_EQ(read.err().message,
+            "turn " + turn_id + ": turn.status is 'maybe', not one of pending, responded, unresponded");
+}
+
 TEST_F(Records, StatusChangesMakeTheDialogueInactive) {
   timeline d("root");
   append({d.created(), d.at(0).user("hi"), d.at(5).status("completed")});
