@@ -43,6 +43,7 @@
 
 #include "bench_verbs.hpp"
 #include "cli_loop.hpp"
+#include "parley/core/thread_name.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/server/http_server.hpp"
@@ -273,7 +274,10 @@ phase_result run_phase(ws_server_stack& server, int dialogs, int subscribers) {
     const auto d = static_cast<std::size_t>(i) % ids.size();
     asio::co_spawn(client_io, run_client(port, ids[d], indices[d], *server.stamps, figures), asio::detached);
   }
-  std::thread client_thread([&] { client_io.run(); });
+  std::thread client_thread([&] {
+    name_this_thread("bench-client");
+    client_io.run();
+  });
   const auto connect_deadline = clock_type::now() + std::chrono::seconds(60);
   while (figures.connected + figures.failed < subscribers && clock_type::now() < connect_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -320,7 +324,10 @@ result<void> start_stack(ws_server_stack& server, const config::team_config& tea
   if (!listening) return std::move(listening).err();
   server.listener = std::move(*listening);
   server.listener->start();
-  server.thread = std::thread([&server] { server.io.run(); });
+  server.thread = std::thread([&server] {
+    name_this_thread("bench-server");
+    server.io.run();
+  });
   return ok();
 }
 
@@ -409,14 +416,15 @@ double process_cpu_s(int who) {
 // dialog read back) too. `parley`: when not empty, the CLI loop (cli_loop.hpp) runs beside, its
 // read-only verbs on `data` or, `version_only`, `parley version` (the control: processes alone).
 result<records_phase_result> run_records_phase(const config::team_config& team, int chunks, const fs::path& data,
-                                               bool read_thread, bool engine_read_thread, int load_clients,
+                                               bool read_thread, engine::read_priority priority,
+                                               bool engine_read_thread, int load_clients,
                                                std::chrono::microseconds round_every, const fs::path& parley = {},
                                                bool version_only = false) {
   ws_server_stack server;
   auto opened = open_sqlite_store(data.string());
   if (!opened) return std::move(opened).err();
   server.log = std::move(*opened);
-  if (read_thread) server.reads = std::make_unique<server::store_reads>();
+  if (read_thread) server.reads = std::make_unique<server::store_reads>(priority);
   server.engine_reads_off_loop = engine_read_thread;
   PARLEY_TRY(start_stack(server, team, chunks));
   asio::io_context load_io(1);
@@ -427,7 +435,10 @@ result<records_phase_result> run_records_phase(const config::team_config& team, 
     asio::co_spawn(load_io, run_records_load(server.listener->port(), i, round_every, stop, requests, failed),
                    asio::detached);
   }
-  std::thread load_thread([&] { load_io.run(); });
+  std::thread load_thread([&] {
+    name_this_thread("bench-load");
+    load_io.run();
+  });
   std::unique_ptr<cli_loop> cli;
   if (!parley.empty()) {
     std::promise<std::vector<std::string>> shown;  // a dialog for `parley show`
@@ -478,31 +489,19 @@ int raise_fd_limit(int wanted) {
   return static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
 }
 
-}  // namespace
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
 
-int run_ws_bench(const bench_args& args) {
-  int subscribers = args.int_or("subscribers", 1000);
-  const int dialogs = args.int_or("dialogs", 200);
-  const int chunks = args.int_or("chunks", 2000);
-  const int fd_limit = raise_fd_limit(2 * std::max(subscribers, dialogs) + 64);
-  if (2 * subscribers + 64 > fd_limit) {
-    subscribers = (fd_limit - 64) / 2;
-    std::printf("ws: the descriptor limit (%d) allows %d subscribers\n", fd_limit, subscribers);
-  }
-  const fs::path dir = scratch_dir();
-  write_ws_team(dir, chunks);
-  auto team = config::load_team_file(dir / "team.yaml");
-  if (!team) {
-    std::fprintf(stderr, "parley-bench: %s\n", team.err().message.c_str());
-    return 1;
-  }
+double ratio_of(double beside, double alone) { return alone > 0 ? beside / alone : 0.0; }
+
+// N subscribers of one dialog, then D dialogs with a subscriber each, on the memory store.
+result<void> run_fanout_phases(const config::team_config& team, int chunks, int subscribers, int dialogs,
+                               boost::json::object& out, int& failed) {
   ws_server_stack server;
-  if (auto started = start_stack(server, *team, chunks); !started) {
-    std::fprintf(stderr, "parley-bench: %s\n", started.err().message.c_str());
-    return 1;
-  }
-
-  boost::json::object out{{"bench", "ws"}, {"chunks_per_generation", chunks}};
+  PARLEY_TRY(start_stack(server, team, chunks));
   const auto fan = run_phase(server, 1, subscribers);
   std::printf(
       "ws fan-out: %d subscribers of 1 dialog: %.0f events/s delivered (%lld packets), latency p50 %.0f us, "
@@ -514,139 +513,7 @@ int run_ws_bench(const bench_args& args) {
       "ws many dialogs: %d dialogs streaming at once, one subscriber each: %.0f events/s delivered, "
       "latency p50 %.0f us, p99 %.0f us, %d failed\n",
       dialogs, many.events_per_s, many.p50_us, many.p99_us, many.failed);
-
   stop_stack(server);
-
-  // A streaming dialog's chunk latency on a durable store, alone and beside a records load, with the
-  // records routes reading on the loop (as before the read thread) and on the read thread, the
-  // engine's own reads on the loop (as before issue 20's last step) and on the read thread.
-  const int load_clients = args.int_or("records-load-clients", 4);
-  // Each client's rounds (a create and a search) per second.
-  const int load_rounds = std::max(1, args.int_or("records-load-rounds", 200));
-  const std::chrono::microseconds round_every(1'000'000 / load_rounds);
-  struct variant {
-    const char* name;
-    bool read_thread;
-    bool engine_read_thread;
-    int load_clients;
-    bool repeated;  // the figures compared (alone, read thread) run `repeats` times, medians kept
-  };
-  const variant variants[] = {{"alone", true, true, 0, true},
-                              {"load_reads_on_loop", false, false, load_clients, false},
-                              {"load_engine_reads_on_loop", true, false, load_clients, false},
-                              {"load_read_thread", true, true, load_clients, true}};
-  // A p99 of 2,000 chunks on two cores moves by several times from one run to the next.
-  const int repeats = std::max(1, args.int_or("repeats", 3));
-  const auto median = [](std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-  };
-  boost::json::object records_figures{{"load_clients", load_clients}, {"rounds_per_client_per_s", load_rounds}};
-  int records_failed = 0;
-  double records_p99[2] = {0, 0};  // alone, load_read_thread
-  for (const auto& v : variants) {
-    std::vector<double> p50s;
-    std::vector<double> p99s;
-    std::vector<double> stream_seconds;
-    std::int64_t load_requests = 0;
-    int failed = 0;
-    for (int r = 0; r < (v.repeated ? repeats : 1); ++r) {
-      auto phase = run_records_phase(*team, chunks, dir / (v.name + std::to_string(r)), v.read_thread,
-                                     v.engine_read_thread, v.load_clients, round_every);
-      if (!phase) {
-        std::fprintf(stderr, "parley-bench: %s\n", phase.err().message.c_str());
-        return 1;
-      }
-      // 2,000 chunks a millisecond apart take about 2 s unless the loop stalls.
-      stream_seconds.push_back(
-          phase->stream.events_per_s > 0 ? static_cast<double>(phase->stream.packets) / phase->stream.events_per_s : 0);
-      p50s.push_back(phase->stream.p50_us);
-      p99s.push_back(phase->stream.p99_us);
-      load_requests += phase->load_requests;
-      failed += phase->load_failed + phase->stream.failed;
-    }
-    const double p99 = median(p99s);
-    std::printf(
-        "ws records load (%s, median of %zu): chunk latency p50 %.0f us, p99 %.0f us; the stream took %.2f s; %lld "
-        "load requests, %d failed\n",
-        v.name, p99s.size(), median(p50s), p99, median(stream_seconds), static_cast<long long>(load_requests), failed);
-    records_failed += failed;
-    if (std::string_view(v.name) == "alone") records_p99[0] = p99;
-    if (std::string_view(v.name) == "load_read_thread") records_p99[1] = p99;
-    records_figures[v.name] = {{"chunk_p50_us", median(p50s)},
-                               {"chunk_p99_us", p99},
-                               {"stream_s", median(stream_seconds)},
-                               {"load_requests", load_requests},
-                               {"runs", p99s.size()}};
-  }
-  // Issue 37's target: under records load the chunk p99 within 1.5x of the stream alone.
-  records_figures["chunk_p99_ratio"] = records_p99[0] > 0 ? records_p99[1] / records_p99[0] : 0.0;
-  // The same stream alone and with the CLI's read-only verbs run over and over on its data
-  // directory (issue 36's target: chunk p99 and CPU within 1.2x of alone).
-  const fs::path parley = args.values.contains("parley") ? fs::path(args.values.at("parley")) : parley_beside_bench();
-  if (!fs::exists(parley)) {
-    std::fprintf(stderr, "parley-bench: no parley binary at %s (--parley PATH)\n", parley.c_str());
-    return 1;
-  }
-  // Each variant runs `repeats` times, its medians reported: a p99 of 2,000 chunks on two cores
-  // moves by several times from one run to the next.
-  boost::json::object cli_figures;
-  struct cli_variant {
-    const char* name;
-    bool with_cli;
-    bool version_only;
-  };
-  const cli_variant cli_variants[] = {{"alone", false, false}, {"processes", true, true}, {"cli_beside", true, false}};
-  struct medians {
-    double p50_us, p99_us, cpu_s;
-  };
-  medians cli_medians[3]{};
-  for (int i = 0; i < 3; ++i) {
-    const auto& v = cli_variants[i];
-    std::vector<double> p50s;
-    std::vector<double> p99s;
-    std::vector<double> cpus;
-    std::int64_t runs = 0;
-    int failed = 0;
-    double cli_cpu_s = 0;
-    for (int r = 0; r < repeats; ++r) {
-      auto phase = run_records_phase(*team, chunks, dir / (std::string("cli_") + v.name + std::to_string(r)), true,
-                                     true, 0, round_every, v.with_cli ? parley : fs::path(), v.version_only);
-      if (!phase) {
-        std::fprintf(stderr, "parley-bench: %s\n", phase.err().message.c_str());
-        return 1;
-      }
-      p50s.push_back(phase->stream.p50_us);
-      p99s.push_back(phase->stream.p99_us);
-      cpus.push_back(phase->cpu_s);
-      runs += phase->cli_runs;
-      failed += phase->cli_failed + phase->stream.failed;
-      cli_cpu_s += phase->cli_cpu_s;
-    }
-    cli_medians[i] = {median(p50s), median(p99s), median(cpus)};
-    std::printf(
-        "ws CLI beside (%s, median of %d): chunk latency p50 %.0f us, p99 %.0f us; server CPU %.2f s; %lld CLI "
-        "runs (%d failed, %.2f s CPU)\n",
-        v.name, repeats, cli_medians[i].p50_us, cli_medians[i].p99_us, cli_medians[i].cpu_s,
-        static_cast<long long>(runs), failed, cli_cpu_s);
-    records_failed += failed;
-    cli_figures[v.name] = {{"chunk_p50_us", cli_medians[i].p50_us},
-                           {"chunk_p99_us", cli_medians[i].p99_us},
-                           {"cpu_s", cli_medians[i].cpu_s},
-                           {"cli_runs", runs},
-                           {"cli_failed", failed},
-                           {"cli_cpu_s", cli_cpu_s}};
-  }
-  const auto ratio = [](double beside, double alone) { return alone > 0 ? beside / alone : 0.0; };
-  // Against the stream alone, and against the same number of processes that touch no store.
-  cli_figures["repeats"] = repeats;
-  cli_figures["chunk_p99_ratio"] = ratio(cli_medians[2].p99_us, cli_medians[0].p99_us);
-  cli_figures["cpu_ratio"] = ratio(cli_medians[2].cpu_s, cli_medians[0].cpu_s);
-  cli_figures["chunk_p99_ratio_to_processes"] = ratio(cli_medians[2].p99_us, cli_medians[1].p99_us);
-  cli_figures["cpu_ratio_to_processes"] = ratio(cli_medians[2].cpu_s, cli_medians[1].cpu_s);
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-
   out["ws_subscribers"] = subscribers;
   out["ws_1000_events_per_s"] = fan.events_per_s;
   out["ws_1000_p50_latency_us"] = fan.p50_us;
@@ -656,11 +523,207 @@ int run_ws_bench(const bench_args& args) {
   out["ws_200_events_per_s"] = many.events_per_s;
   out["ws_200_p50_latency_us"] = many.p50_us;
   out["ws_200_p99_latency_us"] = many.p99_us;
-  out["ws_failed_clients"] = fan.failed + many.failed + records_failed;
-  out["records_load"] = std::move(records_figures);
-  out["cli_beside"] = std::move(cli_figures);
+  failed += fan.failed + many.failed;
+  return ok();
+}
+
+struct records_variant {
+  const char* name;
+  bool read_thread;
+  engine::read_priority priority;
+  bool engine_read_thread;
+  int load_clients;
+  bool repeated;  // the figures compared (alone, read thread) run `repeats` times, medians kept
+};
+
+struct records_variant_runs {
+  std::vector<double> p50s, p99s, stream_seconds;
+  std::int64_t load_requests = 0;
+  int failed = 0;
+};
+
+// A streaming dialog's chunk latency on a durable store, alone and beside a records load, with the
+// records routes reading on the loop (as before the read thread) and on the read thread, the
+// engine's own reads on the loop (as before issue 20's last step) and on the read thread.
+result<boost::json::object> run_records_phases(const config::team_config& team, int chunks, const fs::path& dir,
+                                               int load_clients, int load_rounds, int repeats, bool historical,
+                                               int& failed) {
+  const std::chrono::microseconds round_every(1'000'000 / load_rounds);
+  using enum engine::read_priority;
+  const records_variant variants[] = {{"alone", true, normal, true, 0, true},
+                                      {"load_reads_on_loop", false, normal, false, load_clients, false},
+                                      {"load_engine_reads_on_loop", true, normal, false, load_clients, false},
+                                      {"load_read_thread", true, normal, true, load_clients, true},
+                                      {"load_read_thread_background", true, background, true, load_clients, true}};
+  // A p99 of 2,000 chunks on two cores moves by several times from one run to the next (the VM's
+  // stolen time stalls every thread for milliseconds now and then), so the two figures compared run
+  // `repeats` times each, interleaved — alone, loaded, alone, loaded — so that a noisy minute of the
+  // machine falls on both, and their medians are kept.
+  std::vector<std::size_t> schedule;  // indices into variants, in the order they run
+  for (int r = 0; r < repeats; ++r) {
+    for (std::size_t i = 0; i < std::size(variants); ++i)
+      if (variants[i].repeated) schedule.push_back(i);
+  }
+  for (std::size_t i = 0; i < std::size(variants); ++i)
+    if (!variants[i].repeated && historical) schedule.push_back(i);
+  std::vector<records_variant_runs> runs(std::size(variants));
+  for (std::size_t run = 0; run < schedule.size(); ++run) {
+    const auto& v = variants[schedule[run]];
+    auto phase = run_records_phase(team, chunks, dir / (v.name + std::to_string(run)), v.read_thread, v.priority,
+                                   v.engine_read_thread, v.load_clients, round_every);
+    if (!phase) return std::move(phase).err();
+    auto& into = runs[schedule[run]];
+    // 2,000 chunks a millisecond apart take about 2 s unless the loop stalls.
+    into.stream_seconds.push_back(
+        phase->stream.events_per_s > 0 ? static_cast<double>(phase->stream.packets) / phase->stream.events_per_s : 0);
+    into.p50s.push_back(phase->stream.p50_us);
+    into.p99s.push_back(phase->stream.p99_us);
+    into.load_requests += phase->load_requests;
+    into.failed += phase->load_failed + phase->stream.failed;
+  }
+  boost::json::object figures{{"load_clients", load_clients}, {"rounds_per_client_per_s", load_rounds}};
+  for (std::size_t i = 0; i < std::size(variants); ++i) {
+    const auto& v = variants[i];
+    const auto& done = runs[i];
+    if (done.p99s.empty()) continue;
+    std::printf(
+        "ws records load (%s, median of %zu): chunk latency p50 %.0f us, p99 %.0f us; the stream took %.2f s; %lld "
+        "load requests, %d failed\n",
+        v.name, done.p99s.size(), median_of(done.p50s), median_of(done.p99s), median_of(done.stream_seconds),
+        static_cast<long long>(done.load_requests), done.failed);
+    failed += done.failed;
+    figures[v.name] = {{"chunk_p50_us", median_of(done.p50s)},
+                       {"chunk_p99_us", median_of(done.p99s)},
+                       {"stream_s", median_of(done.stream_seconds)},
+                       {"load_requests", done.load_requests},
+                       {"runs", done.p99s.size()}};
+  }
+  // Issue 37's target: under records load the chunk p99 within 1.5x of the stream alone — as
+  // `parley serve` runs by default, and with `--read-priority background`.
+  figures["chunk_p99_ratio"] = ratio_of(median_of(runs[3].p99s), median_of(runs[0].p99s));
+  figures["chunk_p99_ratio_background"] = ratio_of(median_of(runs[4].p99s), median_of(runs[0].p99s));
+  return figures;
+}
+
+// The same stream alone and with the CLI's read-only verbs run over and over on its data
+// directory (issue 36's target: chunk p99 and CPU within 1.2x of alone). Each variant runs
+// `repeats` times, interleaved like the records phases, its medians reported.
+result<boost::json::object> run_cli_phases(const config::team_config& team, int chunks, const fs::path& dir,
+                                           const fs::path& parley, int repeats, int& failed) {
+  struct cli_variant {
+    const char* name;
+    bool with_cli;
+    bool version_only;
+  };
+  const cli_variant variants[] = {{"alone", false, false}, {"processes", true, true}, {"cli_beside", true, false}};
+  struct variant_runs {
+    std::vector<double> p50s, p99s, cpus;
+    std::int64_t cli_runs = 0;
+    int failed = 0;
+    double cli_cpu_s = 0;
+  };
+  std::vector<variant_runs> runs(std::size(variants));
+  for (int r = 0; r < repeats; ++r) {
+    for (std::size_t i = 0; i < std::size(variants); ++i) {
+      const auto& v = variants[i];
+      auto phase = run_records_phase(team, chunks, dir / (std::string("cli_") + v.name + std::to_string(r)), true,
+                                     engine::read_priority::normal, true, 0, std::chrono::seconds(1),
+                                     v.with_cli ? parley : fs::path(), v.version_only);
+      if (!phase) return std::move(phase).err();
+      auto& into = runs[i];
+      into.p50s.push_back(phase->stream.p50_us);
+      into.p99s.push_back(phase->stream.p99_us);
+      into.cpus.push_back(phase->cpu_s);
+      into.cli_runs += phase->cli_runs;
+      into.failed += phase->cli_failed + phase->stream.failed;
+      into.cli_cpu_s += phase->cli_cpu_s;
+    }
+  }
+  boost::json::object figures;
+  for (std::size_t i = 0; i < std::size(variants); ++i) {
+    const auto& done = runs[i];
+    std::printf(
+        "ws CLI beside (%s, median of %d): chunk latency p50 %.0f us, p99 %.0f us; server CPU %.2f s; %lld CLI "
+        "runs (%d failed, %.2f s CPU)\n",
+        variants[i].name, repeats, median_of(done.p50s), median_of(done.p99s), median_of(done.cpus),
+        static_cast<long long>(done.cli_runs), done.failed, done.cli_cpu_s);
+    failed += done.failed;
+    figures[variants[i].name] = {{"chunk_p50_us", median_of(done.p50s)},
+                                 {"chunk_p99_us", median_of(done.p99s)},
+                                 {"cpu_s", median_of(done.cpus)},
+                                 {"cli_runs", done.cli_runs},
+                                 {"cli_failed", done.failed},
+                                 {"cli_cpu_s", done.cli_cpu_s}};
+  }
+  // Against the stream alone, and against the same number of processes that touch no store.
+  figures["repeats"] = repeats;
+  figures["chunk_p99_ratio"] = ratio_of(median_of(runs[2].p99s), median_of(runs[0].p99s));
+  figures["cpu_ratio"] = ratio_of(median_of(runs[2].cpus), median_of(runs[0].cpus));
+  figures["chunk_p99_ratio_to_processes"] = ratio_of(median_of(runs[2].p99s), median_of(runs[1].p99s));
+  figures["cpu_ratio_to_processes"] = ratio_of(median_of(runs[2].cpus), median_of(runs[1].cpus));
+  return figures;
+}
+
+}  // namespace
+
+int run_ws_bench(const bench_args& args) {
+  int subscribers = args.int_or("subscribers", 1000);
+  const int dialogs = args.int_or("dialogs", 200);
+  const int chunks = args.int_or("chunks", 2000);
+  const int load_clients = args.int_or("records-load-clients", 4);
+  // Each load client's rounds (a create and a search) per second.
+  const int load_rounds = std::max(1, args.int_or("records-load-rounds", 200));
+  const int repeats = std::max(1, args.int_or("repeats", 5));
+  // `--historical 0` leaves out the records variants that read on the loop (as before issue 20).
+  const bool historical = args.int_or("historical", 1) != 0;
+  // Which parts run: `--phases fanout,records,cli` (default all three).
+  const std::string phases = "," + args.string_or("phases", "fanout,records,cli") + ",";
+  const auto runs_phase = [&phases](std::string_view name) {
+    return phases.find("," + std::string(name) + ",") != std::string::npos;
+  };
+  const int fd_limit = raise_fd_limit(2 * std::max(subscribers, dialogs) + 64);
+  if (2 * subscribers + 64 > fd_limit) {
+    subscribers = (fd_limit - 64) / 2;
+    std::printf("ws: the descriptor limit (%d) allows %d subscribers\n", fd_limit, subscribers);
+  }
+  const fs::path parley = args.values.contains("parley") ? fs::path(args.values.at("parley")) : parley_beside_bench();
+  if (runs_phase("cli") && !fs::exists(parley)) {
+    std::fprintf(stderr, "parley-bench: no parley binary at %s (--parley PATH)\n", parley.c_str());
+    return 1;
+  }
+  const fs::path dir = scratch_dir();
+  write_ws_team(dir, chunks);
+  auto team = config::load_team_file(dir / "team.yaml");
+  if (!team) {
+    std::fprintf(stderr, "parley-bench: %s\n", team.err().message.c_str());
+    return 1;
+  }
+  boost::json::object out{{"bench", "ws"}, {"chunks_per_generation", chunks}};
+  int failed = 0;
+  const auto run = [&]() -> result<void> {
+    if (runs_phase("fanout")) PARLEY_TRY(run_fanout_phases(*team, chunks, subscribers, dialogs, out, failed));
+    if (runs_phase("records")) {
+      auto figures = run_records_phases(*team, chunks, dir, load_clients, load_rounds, repeats, historical, failed);
+      if (!figures) return std::move(figures).err();
+      out["records_load"] = std::move(*figures);
+    }
+    if (runs_phase("cli")) {
+      auto figures = run_cli_phases(*team, chunks, dir, parley, repeats, failed);
+      if (!figures) return std::move(figures).err();
+      out["cli_beside"] = std::move(*figures);
+    }
+    return ok();
+  };
+  const auto outcome = run();
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (!outcome) {
+    std::fprintf(stderr, "parley-bench: %s\n", outcome.err().message.c_str());
+    return 1;
+  }
+  out["ws_failed_clients"] = failed;
   print_json_line(out);
-  return fan.failed + many.failed + records_failed == 0 ? 0 : 1;
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace parley::bench

@@ -22,6 +22,7 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "parley/core/terminal_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/message_analyst.hpp"
@@ -53,7 +54,7 @@ namespace {
 
 const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
                            "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
-                           "loaded-dialogs", "max-connections", "max-connections-per-client"},
+                           "loaded-dialogs", "max-connections", "max-connections-per-client", "read-priority"},
                           {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
@@ -158,7 +159,8 @@ struct serve_settings {
   std::int64_t session_gap_ms = 0;
   std::int64_t reflect_every_ms = 0;
   std::string reflect_goal;
-  std::optional<std::size_t> loaded_dialogs;  // the engine's default when absent
+  std::optional<std::size_t> loaded_dialogs;                            // the engine's default when absent
+  engine::read_priority read_priority = engine::read_priority::normal;  // of the store's read thread
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -209,6 +211,14 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   if (settings.reflect_goal.empty()) return make_error(errc::invalid_argument, "--reflect-goal: expected a goal");
   // How many dialogs the engine keeps in memory (dialog_host::set_limit); absent, its default.
   PARLEY_TRY_ASSIGN(settings.loaded_dialogs, parse_count(args, "loaded-dialogs", 1, 10'000'000));
+  if (const auto priority = args.value("read-priority")) {
+    if (*priority == "background") {
+      settings.read_priority = engine::read_priority::background;
+    } else if (*priority != "normal") {
+      return make_error(errc::invalid_argument,
+                        "--read-priority: expected normal or background, got '" + terminal_safe(*priority) + "'");
+    }
+  }
   return settings;
 }
 
@@ -349,7 +359,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
   // After the context: its reads end (joined) before what they read goes.
-  server::store_reads reads;
+  server::store_reads reads(settings->read_priority);
   context.reads = &reads;
   eng->dialogs().set_reads(&reads);                      // the engine's misses and msgId checks too
   channels->set_store_reads(&reads, io.get_executor());  // and the PubChan's hierarchies

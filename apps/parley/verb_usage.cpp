@@ -37,7 +37,9 @@ const std::vector<verb_usage>& verb_usages() {
        "serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] [--token TOKEN | "
        "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
        "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
-       "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--allow-data-in-workspace]",
+       "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
+       "normal|background] "
+       "[--allow-data-in-workspace]",
        "the web UI, REST API and WebSocket on one port"},
       {"tot",
        "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "

@@ -24,9 +24,21 @@
 
 namespace parley::engine {
 
+// How the read thread competes with the event loop for a core. `normal` (the default): like any
+// thread. `background` (`parley serve --read-priority background`): Linux's SCHED_IDLE, so a long
+// records query never keeps the loop — and every stream it serves — waiting for a core; the reads
+// then take only what the loop, the writer and every other process leave, which on a machine kept
+// busy by others can be next to nothing, hence not the default.
+enum class read_priority { normal, background };
+
+// Names the calling thread "parley-reads" and gives it `priority`, once per thread; when the
+// system refuses, the thread keeps the priority it has.
+void set_read_thread_priority(read_priority priority) noexcept;
+
 class store_reads {
  public:
-  explicit store_reads(std::size_t threads = 1) : pool_(threads) {}
+  explicit store_reads(read_priority priority = read_priority::normal, std::size_t threads = 1)
+      : priority_(priority), pool_(threads) {}
   store_reads(const store_reads&) = delete;
   store_reads& operator=(const store_reads&) = delete;
   // Waits for the reads under way; their handlers go to executors that no longer run.
@@ -38,9 +50,11 @@ class store_reads {
     using value = std::invoke_result_t<Read&>;
     return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(value)>(
         [this](auto handler, Read work) {
+          const read_priority priority = priority_;
           auto resume_on = boost::asio::get_associated_executor(handler);
-          boost::asio::post(pool_, [handler = std::move(handler), work = std::move(work),
+          boost::asio::post(pool_, [priority, handler = std::move(handler), work = std::move(work),
                                     guard = boost::asio::make_work_guard(resume_on)]() mutable {
+            set_read_thread_priority(priority);
             auto outcome = work();
             auto executor = guard.get_executor();
             boost::asio::post(executor, [handler = std::move(handler), outcome = std::move(outcome)]() mutable {
@@ -52,6 +66,7 @@ class store_reads {
   }
 
  private:
+  read_priority priority_;
   boost::asio::thread_pool pool_;
 };
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <system_error>
 
+#include "parley/core/thread_name.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/sqlite/row_codec.hpp"
 #include "parley/store/sqlite/schema.hpp"
@@ -167,6 +168,7 @@ result<void> sqlite_writer::rebuild_projections() {
 }
 
 void sqlite_writer::run() {
+  name_this_thread("parley-writer");
   std::vector<request> group;
   for (;;) {
     bool has_group = false;
