@@ -107,10 +107,14 @@ tool_spec insert_at_anchor_spec() {
 
 tool_spec apply_patch_spec() {
   return {"apply_patch",
-          "Apply a unified diff (diff -u / git diff: '--- a/path', '+++ b/path', '@@ -l,n +l,n @@' hunks) to one or "
-          "more files; /dev/null creates or removes a file. All or nothing: if any hunk does not apply, nothing "
-          "changes and each rejected hunk is reported with why.",
-          object_schema(json::object{{"patch", text_property("The unified diff")}}, json::array{"patch"})};
+          "Apply a patch to one or more files, in either format: a unified diff (diff -u / git diff: '--- a/path', "
+          "'+++ b/path', '@@ -l,n +l,n @@' hunks; /dev/null creates or removes a file), or a Codex patch ('*** Begin "
+          "Patch', then '*** Add File: path', '*** Update File: path' (optionally '*** Move to: path') with '@@' "
+          "hunks of ' ', '-', '+' lines, or '*** Delete File: path', then '*** End Patch'). All or nothing: if any "
+          "hunk does not apply, nothing changes and each rejected hunk is reported with why.",
+          object_schema(json::object{{"patch", text_property("The unified diff, or the Codex patch from '*** Begin "
+                                                             "Patch' to '*** End Patch'")}},
+                        json::array{"patch"})};
 }
 
 tool_spec move_path_spec() {
