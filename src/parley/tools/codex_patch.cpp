@@ -12,7 +12,6 @@
 namespace parley::tools {
 namespace {
 
-constexpr std::size_t kQuotedLineBytes = 120;
 constexpr std::string_view kBeginPatch = "*** Begin Patch";
 constexpr std::string_view kEndPatch = "*** End Patch";
 constexpr std::string_view kAddFile = "*** Add File:";
@@ -28,8 +27,6 @@ struct file_section {
 };
 constexpr file_section kFileSections[] = {
     {kAddFile, codex_action::add}, {kUpdateFile, codex_action::update}, {kDeleteFile, codex_action::remove}};
-
-std::string quoted(std::string_view text) { return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'"; }
 
 error at_line(std::size_t number, std::string message) {
   return make_error(errc::invalid_argument, "patch line " + std::to_string(number) + ": " + std::move(message));
@@ -98,7 +95,7 @@ class codex_parser {
     }
     ++next_;
     skip_blank_lines();
-    if (!done()) return at_line(number(), "nothing may follow '*** End Patch', got " + quoted(current()));
+    if (!done()) return at_line(number(), "nothing may follow '*** End Patch', got " + quoted_excerpt(current()));
     return changes;
   }
 
@@ -123,7 +120,7 @@ class codex_parser {
     skip_blank_lines();
     if (done()) return make_error(errc::invalid_argument, "the patch is empty: expected '*** Begin Patch'");
     if (trim_end(current()) != kBeginPatch) {
-      return at_line(number(), "expected '*** Begin Patch', got " + quoted(current()));
+      return at_line(number(), "expected '*** Begin Patch', got " + quoted_excerpt(current()));
     }
     ++next_;
     return ok();
@@ -144,9 +141,9 @@ class codex_parser {
       return at_line(number(),
                      "expected '*** Add File: <path>', '*** Update File: <path>', '*** Delete File: <path>' or '*** "
                      "End Patch', got " +
-                         quoted(current()));
+                         quoted_excerpt(current()));
     }
-    if (path->empty()) return at_line(number(), quoted(line) + " names no file: a path must follow the colon");
+    if (path->empty()) return at_line(number(), quoted_excerpt(line) + " names no file: a path must follow the colon");
     change.path = std::move(*path);
     ++next_;
     switch (change.action) {
@@ -169,8 +166,9 @@ class codex_parser {
       if (line.starts_with('+')) {
         change.content.append(line.substr(1)).push_back('\n');
       } else if (!is_blank(line) || !only_blank_lines_until_section()) {
-        return at_line(number(), "in added file " + quoted(change.path) + ": expected a line starting with '+', got " +
-                                     quoted(line) + " (every line of a new file, even an empty one, is written '+')");
+        return at_line(number(), "in added file " + quoted_excerpt(change.path) +
+                                     ": expected a line starting with '+', got " + quoted_excerpt(line) +
+                                     " (every line of a new file, even an empty one, is written '+')");
       }
     }
     return ok();
@@ -180,7 +178,7 @@ class codex_parser {
     skip_blank_lines();
     if (done() || at_section_start()) return ok();
     return at_line(number(), "'*** Delete File: " + change.path + "' takes no lines; expected a '*** ' line, got " +
-                                 quoted(current()));
+                                 quoted_excerpt(current()));
   }
 
   result<void> read_update(codex_file_change& change) {
@@ -197,7 +195,7 @@ class codex_parser {
                      "expected a hunk for '*** Update File: " + change.path + "' (patch line " +
                          std::to_string(change.patch_line) +
                          "): lines starting with ' ', '-' or '+', after an optional '@@ <anchor>' line; got " +
-                         (done() ? std::string("the end of the patch") : quoted(current())));
+                         (done() ? std::string("the end of the patch") : quoted_excerpt(current())));
     }
     return ok();
   }
@@ -220,7 +218,8 @@ class codex_parser {
         after_end_of_file = true;
       } else if (after_end_of_file) {
         if (!is_blank(line)) {
-          return at_line(number(), "expected '@@' or a '*** ' line after '*** End of File', got " + quoted(line));
+          return at_line(number(),
+                         "expected '@@' or a '*** ' line after '*** End of File', got " + quoted_excerpt(line));
         }
       } else {
         PARLEY_TRY(add_hunk_line(open, line));
@@ -235,8 +234,8 @@ class codex_parser {
     const bool bare = is_blank(line) && !line.starts_with(' ');
     const char kind = bare ? ' ' : line.front();
     if (kind != ' ' && kind != '-' && kind != '+') {
-      return at_line(number(), "expected a line starting with ' ', '-', '+', '@@' or '*** ', got " + quoted(line) +
-                                   " (a context line starts with a space)");
+      return at_line(number(), "expected a line starting with ' ', '-', '+', '@@' or '*** ', got " +
+                                   quoted_excerpt(line) + " (a context line starts with a space)");
     }
     open.begin(number());
     open.hunk.lines.push_back({kind, std::string(bare ? std::string_view{} : line.substr(1))});
@@ -247,7 +246,7 @@ class codex_parser {
   result<void> close_hunk(open_hunk& open, codex_file_change& change) {
     open.hunk.lines.resize(open.hunk.lines.size() - open.trailing_bare_lines);
     if (open.hunk.lines.empty() && !open.hunk.anchors.empty()) {
-      return at_line(open.hunk.patch_line, "the hunk after " + quoted("@@ " + open.hunk.anchors.back()) +
+      return at_line(open.hunk.patch_line, "the hunk after " + quoted_excerpt("@@ " + open.hunk.anchors.back()) +
                                                " has no lines starting with ' ', '-' or '+'");
     }
     if (!open.hunk.lines.empty()) change.hunks.push_back(std::move(open.hunk));
@@ -263,7 +262,8 @@ class codex_parser {
 
 std::string codex_hunk::label() const {
   std::string out = "patch line " + std::to_string(patch_line);
-  for (const auto& anchor : anchors) out += ", @@ " + utf8_excerpt(anchor, kQuotedLineBytes);
+  // Cut like quoted_excerpt cuts a line (line_text.hpp).
+  for (const auto& anchor : anchors) out += ", @@ " + utf8_excerpt(anchor, 120);
   return out;
 }
 

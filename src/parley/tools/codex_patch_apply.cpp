@@ -12,12 +12,9 @@
 namespace parley::tools {
 namespace {
 
-constexpr std::size_t kQuotedLineBytes = 120;
 // Tried in this order over the whole searched range: a looser match is taken only when no exact one exists.
 constexpr match_looseness kLooseness[] = {match_looseness::exact, match_looseness::trailing_whitespace,
                                           match_looseness::surrounding_whitespace};
-
-std::string quoted(std::string_view text) { return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'"; }
 
 std::string_view comparable(std::string_view line, match_looseness how) {
   switch (how) {
@@ -86,7 +83,7 @@ std::string out_of_order_hint(const file_lines& file, const wanted_lines& wanted
 }
 
 std::string why_anchor_not_found(const file_lines& file, std::string_view anchor, std::size_t from) {
-  return "its anchor " + quoted("@@ " + std::string(anchor)) + " matches no line " + searched_range(from) +
+  return "its anchor " + quoted_excerpt("@@ " + std::string(anchor)) + " matches no line " + searched_range(from) +
          out_of_order_hint(file, {anchor}, from);
 }
 
@@ -115,17 +112,17 @@ std::string why_not_found(const file_lines& file, const wanted_lines& wanted, st
   }
   const auto [at, length] = closest_place(file, wanted, from);
   if (length == 0) {
-    return "its first old line " + quoted(wanted.front()) + " matches no line " + searched_range(from) +
+    return "its first old line " + quoted_excerpt(wanted.front()) + " matches no line " + searched_range(from) +
            ", not even ignoring whitespace";
   }
   if (at + length >= file.size()) {
     return "its old lines match from line " + std::to_string(at + 1) + " to the end of the file, where it expects " +
-           quoted(wanted[length]) + " next";
+           quoted_excerpt(wanted[length]) + " next";
   }
   return "its old lines (context and removals) do not match " + searched_range(from) +
          "; the closest place starts at line " + std::to_string(at + 1) + ", where line " +
-         std::to_string(at + length + 1) + " of the file is " + quoted(line_body(file[at + length])) +
-         " but the hunk expects " + quoted(wanted[length]);
+         std::to_string(at + length + 1) + " of the file is " + quoted_excerpt(line_body(file[at + length])) +
+         " but the hunk expects " + quoted_excerpt(wanted[length]);
 }
 
 std::string why_not_at_end(const file_lines& file, const wanted_lines& wanted, std::size_t from) {
@@ -138,8 +135,8 @@ std::string why_not_at_end(const file_lines& file, const wanted_lines& wanted, s
   std::size_t k = 0;
   while (k < wanted.size() && same_line(file[at + k], wanted[k], match_looseness::surrounding_whitespace)) ++k;
   return "with '*** End of File' its old lines must be the file's last " + std::to_string(wanted.size()) +
-         " lines, but line " + std::to_string(at + k + 1) + " of the file is " + quoted(line_body(file[at + k])) +
-         " where the hunk expects " + quoted(wanted[k]);
+         " lines, but line " + std::to_string(at + k + 1) + " of the file is " +
+         quoted_excerpt(line_body(file[at + k])) + " where the hunk expects " + quoted_excerpt(wanted[k]);
 }
 
 wanted_lines old_lines_of(const codex_hunk& hunk) {

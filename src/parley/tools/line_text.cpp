@@ -1,5 +1,7 @@
 #include "parley/tools/line_text.hpp"
 
+#include "parley/core/utf8.hpp"
+
 namespace parley::tools {
 
 std::vector<std::string> split_lines(std::string_view text) {
@@ -36,6 +38,11 @@ std::string_view line_body(std::string_view line) {
   if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
+}
+
+std::string quoted_excerpt(std::string_view text) {
+  constexpr std::size_t kQuotedLineBytes = 120;
+  return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'";
 }
 
 }  // namespace parley::tools

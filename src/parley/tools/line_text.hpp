@@ -17,5 +17,8 @@ std::string join_lines(const std::vector<std::string>& lines);
 std::vector<std::string> lines_to_insert(std::string_view text, bool keep_unterminated);
 // The line without its terminator.
 std::string_view line_body(std::string_view line);
+// A line of a file or a patch as error messages quote it: in single quotes, cut at a character
+// boundary past 120 bytes.
+std::string quoted_excerpt(std::string_view text);
 
 }  // namespace parley::tools

@@ -9,10 +9,6 @@
 namespace parley::tools {
 namespace {
 
-constexpr std::size_t kQuotedLineBytes = 120;
-
-std::string quoted_excerpt(std::string_view text) { return "'" + utf8_excerpt(text, kQuotedLineBytes) + "'"; }
-
 // "a/src/x.cpp\t2024-01-01 ..." -> "src/x.cpp"; "/dev/null" -> "".
 std::string diff_path(std::string_view written, std::string_view prefix) {
   if (const auto tab = written.find('\t'); tab != std::string_view::npos) written = written.substr(0, tab);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "access_globs.hpp"
 #include "parley/access/access_rules.hpp"
 #include "shell_fixture.hpp"
 #include "support/text_contains.hpp"
@@ -19,11 +20,7 @@ namespace {
 using parley::testing::contains;
 using testing::why_bwrap_cannot_run;
 
-std::vector<access::dir_glob> globs(std::initializer_list<std::string_view> texts) {
-  std::vector<access::dir_glob> out;
-  for (const auto text : texts) out.push_back(access::dir_glob::parse(text).value());
-  return out;
-}
+using testing::globs;
 
 std::string command_json(std::string_view command, std::string_view cwd = ".") {
   return R"({"command": ")" + std::string(command) + R"(", "cwd": ")" + std::string(cwd) + R"("})";

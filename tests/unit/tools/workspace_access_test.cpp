@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "access_globs.hpp"
 #include "workspace_fixture.hpp"
 
 namespace parley::tools {
@@ -18,11 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<access::dir_glob> globs(std::initializer_list<std::string_view> texts) {
-  std::vector<access::dir_glob> out;
-  for (const auto text : texts) out.push_back(access::dir_glob::parse(text).value());
-  return out;
-}
+using testing::globs;
 
 class WorkspaceAccess : public testing::workspace_fixture {
  protected:
