@@ -442,7 +442,10 @@ TEST_F(RetryAcrossRestarts, AFlowStepCutByACrashIsFinishedByTheNextServerWithout
   kill_and_restart();
 
   ASSERT_TRUE(eventually([&] { return thread_messages(id).size() == 5; })) << server_->output();
-  EXPECT_NE(server_->output().find("parley: resumed 1 flow from the log"), std::string::npos) << server_->output();
+  // Said when the resumed step has run to its end, which may come just after its message is stored.
+  EXPECT_TRUE(eventually([&] {
+    return server_->output().find("parley: resumed 1 flow from the log") != std::string::npos;
+  })) << server_->output();
   const auto messages = thread_messages(id);
   EXPECT_EQ(user_turns(messages), 2);
   EXPECT_EQ(messages[4].at("text"), "Tea for beginners. Tea matters because ... (the article)");
