@@ -1,14 +1,17 @@
 // The process the flow crash test kills: runs the YAML article flow (examples/flows/
 // article_creation) on a SQLite store with a slow scripted model. On a store that already holds
 // the flow (a restart) it continues from what the log says: resume pending tasks, or answer the
-// question the flow waits on. Prints "DONE" once the article is written.
+// question the flow waits on. Prints "CALL <the system prompt's first line>" as each model call
+// starts (so the test can kill inside a chosen call) and "DONE" once the article is written.
 // usage: parley_flow_crash_child AGENT_FOLDER SCRIPT DATA_DIR
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "parley/flow/flow_runner.hpp"
 #include "parley/flow/yaml_agent.hpp"
@@ -17,6 +20,25 @@
 namespace {
 
 using namespace parley;
+
+// Says on stdout which call starts before handing it to the scripted model; flushed at once, since
+// the test kills the process on reading it.
+class announcing_provider final : public llm::provider {
+ public:
+  explicit announcing_provider(std::shared_ptr<llm::provider> inner) : inner_(std::move(inner)) {}
+
+  boost::asio::awaitable<result<llm::model_response>> stream(const llm::model_request& request, llm::stream_sink& sink,
+                                                             llm::generation_control& control) override {
+    const std::string_view prompt = request.system_prompt;
+    std::printf("CALL %.*s\n", static_cast<int>(prompt.substr(0, prompt.find('\n')).size()), prompt.data());
+    std::fflush(stdout);
+    co_return co_await inner_->stream(request, sink, control);
+  }
+  std::string_view kind() const override { return inner_->kind(); }
+
+ private:
+  std::shared_ptr<llm::provider> inner_;
+};
 
 boost::asio::awaitable<int> drive(flow::flow_runner& runner, flow::thread_repository& repository, store& log) {
   dialog_filter roots;
@@ -64,7 +86,8 @@ int main(int argc, char** argv) {
   if (!agent || !script || !log) return 2;
   boost::asio::io_context io;
   flow::thread_repository repository(**log, io.get_executor());
-  flow::ai_adapter ai(std::make_shared<llm::scripted_provider>(*script), "article_writer", "scripted");
+  flow::ai_adapter ai(std::make_shared<announcing_provider>(std::make_shared<llm::scripted_provider>(*script)),
+                      "article_writer", "scripted");
   flow::flow_runner runner(repository, ai, agent->factory("article_writer"), "article_writer");
   int status = 1;
   boost::asio::co_spawn(io, drive(runner, repository, **log),

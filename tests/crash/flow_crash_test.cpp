@@ -1,6 +1,6 @@
 // Kills a flow (the YAML article agent, SQLite store, slow scripted model) with SIGKILL at random
-// points, many inside the nested review sub-thread, restarts it each time, and requires the end
-// result to be the uninterrupted run's: every phase continued from its last durable step, nothing
+// points, a third of them while the reviewer answers inside the nested review sub-thread, restarts it each time, and
+// requires the end result to be the uninterrupted run's: every phase continued from its last durable step, nothing
 // written twice. After each kill the log must read back as a whole thread.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -12,6 +12,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <string>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
@@ -48,8 +49,28 @@ members:
   return dir;
 }
 
-// Runs the child; kills it after `kill_after` (or lets it finish). True when it printed DONE.
-bool run_child(const fs::path& dir, const fs::path& data, std::optional<std::chrono::microseconds> kill_after) {
+// When to kill a child: `delay` after it printed a line holding `after_line`, or after it started
+// when that is empty.
+struct kill_plan {
+  std::string after_line;
+  std::chrono::microseconds delay{0};
+};
+
+// Reads the child's output until a line holding `needle` has arrived (true) or the pipe ends.
+bool read_until_line(int fd, std::string& output, const std::string& needle) {
+  std::size_t line_start = 0;
+  char buffer[512];
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) {
+    output.append(buffer, static_cast<std::size_t>(n));
+    for (std::size_t end; (end = output.find('\n', line_start)) != std::string::npos; line_start = end + 1) {
+      if (output.substr(line_start, end - line_start).find(needle) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+// Runs the child; kills it as `plan` says (or lets it finish). True when it printed DONE.
+bool run_child(const fs::path& dir, const fs::path& data, const std::optional<kill_plan>& plan) {
   int pipe_fds[2];
   EXPECT_EQ(pipe(pipe_fds), 0);
   const pid_t pid = fork();
@@ -62,11 +83,13 @@ bool run_child(const fs::path& dir, const fs::path& data, std::optional<std::chr
     kill(getpid(), SIGKILL);
   }
   close(pipe_fds[1]);
-  if (kill_after) {
-    std::this_thread::sleep_for(*kill_after);
-    kill(pid, SIGKILL);
-  }
   std::string output;
+  if (plan) {
+    if (plan->after_line.empty() || read_until_line(pipe_fds[0], output, plan->after_line)) {
+      std::this_thread::sleep_for(plan->delay);
+      kill(pid, SIGKILL);
+    }
+  }
   char buffer[512];
   for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
     output.append(buffer, static_cast<std::size_t>(n));
@@ -124,15 +147,26 @@ TEST(FlowCrashSafety, AFlowKilledAtRandomPointsGoesOnFromItsLastDurableStepWithN
 
   std::mt19937 random(20261126);
   std::uniform_int_distribution<std::int64_t> when(0, full_run.count());
+  // The review's answer streams for about 50 ms (25 chunks, 2 ms apart); killed within it, the
+  // nested sub-thread is open.
+  std::uniform_int_distribution<std::int64_t> within_review(0, 30'000);
+  const auto at_random = [&](std::int64_t divisor) {
+    return kill_plan{"", std::chrono::microseconds(when(random) / divisor)};
+  };
   int in_nested = 0;
   for (int kill_number = 0; kill_number < kKills; ++kill_number) {
     SCOPED_TRACE("kill " + std::to_string(kill_number));
     const fs::path data = dir / ("killed-" + std::to_string(kill_number));
-    // Killed once at a random point, then killed again in the restarted run half the time.
-    run_child(dir, data, std::chrono::microseconds(when(random)));
+    // Killed once at a random point — every third time while the reviewer answers in the nested
+    // sub-thread, since random times alone may all miss it on a slow machine — then killed again
+    // in the restarted run half the time.
+    const kill_plan first = kill_number % 3 == 2
+                                ? kill_plan{"CALL You review", std::chrono::microseconds(within_review(random))}
+                                : at_random(1);
+    run_child(dir, data, first);
     if (auto after_kill = stored_thread(data)) in_nested += inside_nested(*after_kill) ? 1 : 0;
     if (kill_number % 2 == 1) {
-      run_child(dir, data, std::chrono::microseconds(when(random) / 2));
+      run_child(dir, data, at_random(2));
       if (auto after_kill = stored_thread(data)) in_nested += inside_nested(*after_kill) ? 1 : 0;
     }
     ASSERT_TRUE(run_child(dir, data, std::nullopt)) << "the restarted flow did not finish";
