@@ -17,6 +17,9 @@ packages=(
   # compare it with tests/e2e/layout-baseline.json).
   chromium fonts-wqy-microhei fonts-dejavu-core fonts-dejavu-extra
   ripgrep bubblewrap
+  # promtool and a Prometheus server for the monitoring test (tests/monitoring): it checks and
+  # scrapes `GET /metrics`. The package's own service is not used (the test starts its own).
+  prometheus
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

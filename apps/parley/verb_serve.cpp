@@ -30,6 +30,7 @@
 #include "parley/server/flow_host.hpp"
 #include "parley/server/flow_progress_relay.hpp"
 #include "parley/server/http_server.hpp"
+#include "parley/server/metrics_observer.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
@@ -358,6 +359,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   const board_release forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
   context.flows = flows.get();
+  server::metrics_observer metrics(*eng);  // GET /metrics' model and tool figures
+  eng->add_observer(&metrics);
+  context.metrics = &metrics;
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads(settings->read_priority);
   context.reads = &reads;

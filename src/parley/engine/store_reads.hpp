@@ -18,7 +18,9 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -44,6 +46,9 @@ class store_reads {
   // Waits for the reads under way; their handlers go to executors that no longer run.
   ~store_reads() { pool_.join(); }
 
+  // Reads queued or running (`GET /metrics`' queue depth). Any thread.
+  std::int64_t in_flight() const noexcept { return in_flight_.load(std::memory_order_relaxed); }
+
   // Runs `read` on the read thread; the awaiting coroutine resumes on its executor with its value.
   template <class Read>
   boost::asio::awaitable<std::invoke_result_t<Read&>> run(Read read) {
@@ -52,10 +57,12 @@ class store_reads {
         [this](auto handler, Read work) {
           const read_priority priority = priority_;
           auto resume_on = boost::asio::get_associated_executor(handler);
-          boost::asio::post(pool_, [priority, handler = std::move(handler), work = std::move(work),
+          in_flight_.fetch_add(1, std::memory_order_relaxed);
+          boost::asio::post(pool_, [this, priority, handler = std::move(handler), work = std::move(work),
                                     guard = boost::asio::make_work_guard(resume_on)]() mutable {
             set_read_thread_priority(priority);
             auto outcome = work();
+            in_flight_.fetch_sub(1, std::memory_order_relaxed);
             auto executor = guard.get_executor();
             boost::asio::post(executor, [handler = std::move(handler), outcome = std::move(outcome)]() mutable {
               std::move(handler)(std::move(outcome));
@@ -67,6 +74,7 @@ class store_reads {
 
  private:
   read_priority priority_;
+  std::atomic<std::int64_t> in_flight_{0};
   boost::asio::thread_pool pool_;
 };
 

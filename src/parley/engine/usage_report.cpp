@@ -48,6 +48,11 @@ usage_totals call_usage(const events::token_usage& usage, const config::model_in
 
 }  // namespace
 
+usage_totals usage_of_call(const config::team_config& team, std::string_view member_id, std::string_view model,
+                           const events::token_usage& usage) {
+  return call_usage(usage, find_model(team, member_id, model));
+}
+
 void usage_totals::add(const usage_totals& other) {
   calls += other.calls;
   input_tokens += other.input_tokens;
@@ -74,7 +79,7 @@ usage_report summarize_usage(const std::vector<event>& events, const config::tea
     if (model.empty()) {  // logged before calls recorded their model, or closed by recovery
       if (const auto* config = team.find_member(member_id)) model = config->model;
     }
-    const auto call = call_usage(finished->usage, find_model(team, member_id, model));
+    const auto call = usage_of_call(team, member_id, model, finished->usage);
     report.team.add(call);
     report.by_member[member_id].add(call);
     report.by_dialog[ev.dialog_id].add(call);

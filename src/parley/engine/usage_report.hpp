@@ -33,6 +33,10 @@ struct usage_report {
   std::map<std::string, usage_totals, std::less<>> by_dialog;
 };
 
+// One model call's usage, priced by the model `member_id` called (its provider's declaration first).
+usage_totals usage_of_call(const config::team_config& team, std::string_view member_id, std::string_view model,
+                           const events::token_usage& usage);
+
 // `events` in any order that keeps each dialog's dialog_created before its generations (the log's).
 usage_report summarize_usage(const std::vector<event>& events, const config::team_config& team);
 

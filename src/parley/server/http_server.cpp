@@ -26,6 +26,7 @@
 #include <tuple>
 
 #include "parley/http/request_target.hpp"
+#include "parley/server/metrics_endpoint.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/rest_router.hpp"
 #include "parley/server/static_files.hpp"
@@ -51,6 +52,11 @@ using response_type = http::response<http::string_body>;
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
 
 bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
+
+// Paths that answer without a token: a load balancer's probes, which tell nothing of the team.
+bool is_probe_path(std::string_view path) { return path == "/healthz" || path == "/readyz"; }
+// Paths besides /api/ that need the token.
+bool needs_token(std::string_view path) { return is_api_path(path) || path == "/metrics"; }
 
 }  // namespace
 
@@ -177,7 +183,7 @@ struct http_server::state {
     }
     // The token is checked on the header too, so that nobody without one can make the server
     // read (and hold) a body of up to the upload limit.
-    if (is_api_path(path_of(request.target())) && request.method() != http::verb::options &&
+    if (needs_token(path_of(request.target())) && request.method() != http::verb::options &&
         authenticate(context, request[http::field::authorization]) == nullptr) {
       const auto refused = unauthorized_response(context);
       return json_reply(request, refused.status, refused.body);
@@ -185,7 +191,37 @@ struct http_server::state {
     return std::nullopt;
   }
 
+  response_type text_reply(const request_type& request, unsigned status, std::string_view content_type,
+                           std::string body) const {
+    response_type response{static_cast<http::status>(status), request.version()};
+    response.set(http::field::content_type, content_type);
+    response.set(http::field::cache_control, "no-store");
+    response.body() = std::move(body);
+    return response;
+  }
+
+  // /metrics, /healthz and /readyz: GET or HEAD only.
+  asio::awaitable<response_type> answer_monitoring(const request_type& request, std::string_view path) {
+    if (request.method() != http::verb::get && request.method() != http::verb::head) {
+      auto refused = error_reply(
+          request, 405, "method_not_allowed",
+          std::string(request.method_string()) + " " + std::string(path) + ": method not allowed; use GET, HEAD");
+      refused.set(http::field::allow, "GET, HEAD");
+      co_return refused;
+    }
+    if (path == "/healthz") co_return text_reply(request, 200, "text/plain; charset=utf-8", "ok\n");
+    if (path == "/readyz") {
+      const auto ready = check_readiness(context);
+      co_return text_reply(request, ready.ready ? 200 : 503, "text/plain; charset=utf-8",
+                           ready.ready ? std::string("ready\n") : "not ready: " + ready.problem + "\n");
+    }
+    auto text = co_await render_metrics(context, http_figures{sessions.size()});
+    co_return text_reply(request, 200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));
+  }
+
   asio::awaitable<response_type> answer(const request_type& request) {
+    const auto path = path_of(request.target());
+    if (path == "/metrics" || is_probe_path(path)) co_return co_await answer_monitoring(request, path);
     if (is_api_path(path_of(request.target()))) co_return co_await answer_api(request);
     co_return answer_static(request);
   }

@@ -22,6 +22,7 @@ class store_reads;
 namespace parley::server {
 
 class flow_host;
+class metrics_observer;
 class pubchan;
 class upload_store;
 using store_reads = engine::store_reads;
@@ -40,6 +41,7 @@ struct server_context {
   store_reads* reads = nullptr;        // the store's read thread; null: reads run on the loop
   // Seed 002's message analysis and embeddings (team.yaml `records`); null: not configured.
   engine::message_analyst* analyst = nullptr;
+  metrics_observer* metrics = nullptr;  // GET /metrics' model and tool figures; null: left out
 };
 
 }  // namespace parley::server

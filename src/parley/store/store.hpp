@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/core/metrics.hpp"
 #include "parley/core/result.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
@@ -52,6 +53,33 @@ struct store_stats {
   // Dialogs whose state the SQLite writer holds in memory after its last commit — the most any of
   // its caches holds (sqlite_options::cached_dialogs bounds it); 0 for the in-memory store.
   std::int64_t cached_dialogs = 0;
+  // For `GET /metrics`: how long the log's commits took (their fsync), how many events the
+  // projections trail the log by, and the requests queued for the writer. Zero/empty for a store
+  // without a writer thread.
+  metrics::histogram_snapshot commit_seconds;
+  std::int64_t projection_lag_events = 0;
+  std::int64_t queued_writes = 0;
+};
+
+// How many dialogs the store holds in each status (`GET /metrics`).
+struct dialog_counts {
+  std::int64_t running = 0;
+  std::int64_t completed = 0;
+  std::int64_t archived = 0;
+
+  void add(events::dialog_status status, std::int64_t n = 1) noexcept {
+    switch (status) {
+      case events::dialog_status::running:
+        running += n;
+        break;
+      case events::dialog_status::completed:
+        completed += n;
+        break;
+      case events::dialog_status::archived:
+        archived += n;
+        break;
+    }
+  }
 };
 
 // An event whose stored text does not read back as strict JSON (sqlite/log_repair.hpp).
@@ -110,6 +138,9 @@ class store {
   // Drops every projection and recomputes it by replaying the whole log.
   virtual result<void> rebuild_projections() = 0;
   virtual store_stats stats() const = 0;
+  // Every dialog counted by status. The default lists them all; a store with an index answers
+  // from it.
+  virtual result<dialog_counts> count_dialogs();
   // Events whose stored text does not read back as it should (`parley check`); reads repair what
   // they can of them, `parley repair` makes it permanent. A store that keeps no text has none.
   virtual result<std::vector<damaged_event>> damaged_events() { return std::vector<damaged_event>{}; }

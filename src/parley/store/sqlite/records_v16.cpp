@@ -11,7 +11,7 @@ namespace {
 
 // A dialogue's metadata keeps what follows its dialogId and rootId (message_log_metadata.hpp),
 // where they are what kDialogueMetadataSql puts back.
-std::string dialogue_metadata_sql() {
+std::string v16_dialogue_metadata_trim_sql() {
   const std::string prefix =
       "('{\"dialogId\":' || json_quote(dialogue.dialog_id) || ',\"rootId\":' || "
       "json_quote((SELECT g.root_id FROM dialogs AS g WHERE g.id = dialogue.dialog_id)))";
@@ -46,7 +46,7 @@ const char* v16_records_from_log_sql() {
       // A message's metadata that is the shape its event builds is read from the log
       // (message_log_metadata.hpp).
       std::string("UPDATE message AS m SET metadata = NULL WHERE m.metadata = ") + kV16MessageMetadataFromLogSql +
-      ";\n" + dialogue_metadata_sql() + records_views_sql(kV16MessageContentSql);
+      ";\n" + v16_dialogue_metadata_trim_sql() + records_views_sql(kV16MessageContentSql);
   return sql.c_str();
 }
 

@@ -166,6 +166,22 @@ result<std::vector<dialog_row>> sqlite_reader::list_dialogs(const dialog_filter&
   return collect<dialog_row>(query, read_dialog);
 }
 
+result<dialog_counts> sqlite_reader::count_dialogs() {
+  parley::lock_guard lock(mutex_);
+  auto stmt = db_.prepare("SELECT status, count(*) FROM dialogs GROUP BY status", true);
+  if (!stmt) return std::move(stmt).err();
+  dialog_counts counts;
+  for (;;) {
+    auto has_row = stmt->step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) return counts;
+    const auto status = events::from_wire<events::dialog_status>(stmt->text_view_at(0));
+    if (!status)
+      return make_error(errc::corrupt, "dialogs: unknown status '" + std::string(stmt->text_view_at(0)) + "'");
+    counts.add(*status, stmt->int_at(1));
+  }
+}
+
 result<std::optional<dialog_row>> sqlite_reader::get_dialog(std::string_view dialog_id) {
   parley::lock_guard lock(mutex_);
   get_dialog_.bind_text(1, dialog_id);

@@ -37,6 +37,8 @@ class sqlite_reader {
   result<std::vector<damaged_event>> damaged_events();
   result<std::optional<input_record>> find_input(std::string_view msg_id);
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
+  // By status, from the index on it: no row is read.
+  result<dialog_counts> count_dialogs();
   // Defined in sqlite_root_listing.cpp.
   result<root_page> list_roots(const root_listing& listing);
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id);

@@ -102,6 +102,12 @@ result<std::vector<dialog_row>> sqlite_store::list_dialogs(const dialog_filter& 
   return reader_->list_dialogs(filter);
 }
 
+result<dialog_counts> sqlite_store::count_dialogs() {
+  PARLEY_TRY(catch_up());
+  parley::lock_guard lock(read_mutex_);
+  return reader_->count_dialogs();
+}
+
 result<root_page> sqlite_store::list_roots(const root_listing& listing) {
   PARLEY_TRY(catch_up());
   parley::lock_guard lock(read_mutex_);
@@ -127,8 +133,9 @@ result<void> sqlite_store::rebuild_projections() {
 
 store_stats sqlite_store::stats() const {
   if (!writer_) return {};
-  return store_stats{writer_->events(), writer_->transactions(), writer_->projection_transactions(),
-                     writer_->cached_dialogs()};
+  return store_stats{writer_->events(),         writer_->transactions(),   writer_->projection_transactions(),
+                     writer_->cached_dialogs(), writer_->commit_seconds(), writer_->projection_lag(),
+                     writer_->queued_requests()};
 }
 
 }  // namespace parley::sqlite

@@ -39,6 +39,7 @@ class sqlite_store final : public store {
   result<std::vector<damaged_event>> damaged_events() override;
   result<std::optional<input_record>> find_input(std::string_view msg_id) override;
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
+  result<dialog_counts> count_dialogs() override;
   result<root_page> list_roots(const root_listing& listing) override;
   result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
   result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;

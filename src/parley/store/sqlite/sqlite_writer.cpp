@@ -297,6 +297,11 @@ void sqlite_writer::process_group(std::vector<request>& group) {
   outcomes_.clear();
 }
 
+std::int64_t sqlite_writer::queued_requests() const {
+  parley::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(queue_.size());
+}
+
 void sqlite_writer::commit_group(std::vector<request>& group) {
   // Almost every group applies cleanly, and a savepoint per batch is not free: SQLite copies each
   // page a batch is first to change into a statement journal (14 % of the CPU of a fanout-3 task
@@ -326,7 +331,9 @@ void sqlite_writer::commit_group(std::vector<request>& group) {
   }
   const auto commit_start = std::chrono::steady_clock::now();
   auto committed = tables_.commit();
-  last_commit_time_ = std::min(std::chrono::steady_clock::now() - commit_start, kMaxGatherWindow * 2);
+  const auto commit_time = std::chrono::steady_clock::now() - commit_start;
+  commit_latency_.observe(std::chrono::duration<double>(commit_time).count());
+  last_commit_time_ = std::min(commit_time, kMaxGatherWindow * 2);
   if (!committed) {
     if (db_.in_transaction()) (void)tables_.rollback();
     latest_.clear();

@@ -9,6 +9,7 @@
 // before it, and every read calls it.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "parley/core/guarded.hpp"
+#include "parley/core/metrics.hpp"
 #include "parley/core/result.hpp"
 #include "parley/store/sqlite/file_identity.hpp"
 #include "parley/store/sqlite/projector.hpp"
@@ -69,6 +71,16 @@ class sqlite_writer {
   }
   // The most dialogs any of the writer's caches held after its last commit (store_stats).
   std::int64_t cached_dialogs() const noexcept { return cached_dialogs_.load(std::memory_order_relaxed); }
+  // How long each COMMIT (the fsync) took; the events committed and not yet projected; the
+  // requests waiting in the queue. Any thread.
+  metrics::histogram_snapshot commit_seconds() const { return commit_latency_.snapshot(); }
+  std::int64_t projection_lag() const noexcept {
+    // Projected first: read the other way round, a commit and its projection landing between the
+    // two loads would show a lag below zero.
+    const std::int64_t projected = projected_through_.load(std::memory_order_acquire);
+    return std::max<std::int64_t>(0, committed_through_.load(std::memory_order_acquire) - projected);
+  }
+  std::int64_t queued_requests() const;
 
  private:
   enum class request_kind { append, catch_up, rebuild };
@@ -187,6 +199,7 @@ class sqlite_writer {
   std::atomic<std::int64_t> transactions_{0};
   std::atomic<std::int64_t> projection_transactions_{0};
   std::atomic<std::int64_t> cached_dialogs_{0};
+  metrics::histogram commit_latency_;
 };
 
 }  // namespace parley::sqlite
