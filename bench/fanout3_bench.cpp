@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "bench_verbs.hpp"
@@ -21,6 +22,7 @@
 #include "fanout3_team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
+#include "parley/server/metrics_observer.hpp"
 #include "parley/tools/function_tool.hpp"
 
 namespace parley::bench {
@@ -51,7 +53,7 @@ const char* sync_name(const std::string& sync) {
 }
 
 result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
-                                  std::chrono::milliseconds projection_lag, bool all_dialog_tools) {
+                                  std::chrono::milliseconds projection_lag, bool all_dialog_tools, bool with_metrics) {
   fanout3::write_team(dir, opts.mock, opts.stream, all_dialog_tools);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
@@ -63,6 +65,9 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   auto eng =
       engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), fanout3::tools_with_lookup());
   if (!eng) return std::move(eng).err();
+  // `--metrics 1`: what `parley serve` counts for GET /metrics, counted here too (its CPU cost).
+  std::optional<server::metrics_observer> metrics;
+  if (with_metrics) (*eng)->add_observer(&metrics.emplace(**eng));
   result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
   {
     http::client control;
@@ -76,6 +81,7 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   const auto stats = (*log)->stats();
   const double tasks = double(opts.n + opts.warmup_or_default());  // the log holds the warm-up tasks too
   out.fields["sqlite_sync"] = sync_name(sync);
+  out.fields["metrics"] = with_metrics;
   out.fields["events_per_task"] = double(stats.events) / tasks;
   // Every commit is an fsync: the log's and the projections' catching up alike.
   out.fields["commits_per_task"] = double(stats.transactions + stats.projection_transactions) / tasks;
@@ -105,17 +111,18 @@ int run_fanout3_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: --projection-lag-ms is a positive number of milliseconds\n");
     return 2;
   }
+  const bool with_metrics = args.int_or("metrics", 0) != 0;
   std::random_device device;
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
   const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
   boost::json::object summary{
       {"bench", "fanout3"},           {"framework", "parley"}, {"n", base.n}, {"sqlite_sync", sync_name(sync)},
-      {"dialog_tools", dialog_tools}, {"mock", base.mock}};
+      {"dialog_tools", dialog_tools}, {"mock", base.mock}, {"metrics", with_metrics}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
-    auto figures = run_config(dir, opts, sync, projection_lag, all_dialog_tools);
+    auto figures = run_config(dir, opts, sync, projection_lag, all_dialog_tools, with_metrics);
     if (keep) {
       std::printf("kept %s\n", dir.c_str());
     } else {
