@@ -52,10 +52,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
-                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
-                           "loaded-dialogs", "max-connections", "max-connections-per-client", "read-priority"},
-                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kVersion = "0.1.0";
@@ -302,7 +298,7 @@ asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
 }  // namespace
 
 int run_verb_serve(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kServeSpec);
+  auto args = parse_args(raw, arg_spec_of("serve"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("serve")));
