@@ -44,7 +44,7 @@ const std::vector<verb_usage>& verb_usages() {
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
        "normal|background] "
        "[--allow-data-in-workspace]",
-       "the web UI, REST API and WebSocket on one port"},
+       "the web UI, REST API and WebSocket on one port (the token: --token, else $PARLEY_TOKEN, else a new one)"},
       {"tot",
        "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
