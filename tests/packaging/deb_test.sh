@@ -42,7 +42,7 @@ else
   cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1 ||
     { cat "$work/cpack.log" >&2; fail "cpack failed"; }
   debs=("$work"/pkg/parley_*.deb)
-  [ ${#debs[@]} -eq 1 ] && [ -f "${debs[0]}" ] || fail "cpack made no single parley_*.deb: ${debs[*]}"
+  if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then fail "cpack made no single parley_*.deb: ${debs[*]}"; fi
   deb=${debs[0]}
 fi
 version=$("$build/apps/parley/parley" --version | awk '{print $2}')
@@ -84,7 +84,7 @@ touch "$admin/available"
 # The root's package database holds this machine's entries for the packages the .deb depends
 # on (with empty file lists), so dpkg checks the Depends for real: names and versions installed.
 : >"$admin/status"
-for dep in $(echo "$depends" | tr ',|' '\n\n' | awk '{print $1}' | sort -u); do
+for dep in $(echo "$depends" | tr ',|' '\n' | awk '{print $1}' | sort -u); do
   if dpkg-query -s "$dep" >"$work/stanza" 2>/dev/null; then
     cat "$work/stanza" >>"$admin/status"
     echo >>"$admin/status"
@@ -114,7 +114,8 @@ if readelf -S "$root/usr/bin/parley" | grep -qE '\.symtab|\.debug_'; then fail "
 diff <(dpkg-deb -c "$deb" | awk '{print substr($6, 2)}' | sed 's|/$||; s|^$|/.|' | sort) \
   <(dpkg-query --admindir="$admin" -L parley | sort) >"$work/list.diff" ||
   { cat "$work/list.diff" >&2; fail "dpkg -L differs from the package's contents"; }
-# The unit names the installed binary and team.
+# The unit names the installed binary and team (the ${...} are systemd's, not the shell's).
+# shellcheck disable=SC2016
 grep -qx 'ExecStart=/usr/bin/parley serve --team ${PARLEY_TEAM} --data /var/lib/parley --host ${PARLEY_HOST} --port ${PARLEY_PORT}' \
   "$root/usr/lib/systemd/system/parley.service" || fail "parley.service: unexpected ExecStart"
 grep -qx 'Environment=PARLEY_TEAM=/usr/share/parley/examples/demo/team.yaml' \
@@ -172,6 +173,6 @@ status=$(dpkg-query --admindir="$admin" -W -f='${Status}' parley 2>/dev/null || 
 case "$status" in "" | "unknown ok not-installed" | "purge ok not-installed") ;; *) fail "after purge: $status" ;; esac
 after=$(cd "$root" && find . -path ./var/lib/dpkg -prune -o -print | sort)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after") >&2; fail "the purge left files behind"; }
-[ -z "$(ls "$admin/info" | grep '^parley[.:]' || true)" ] || fail "dpkg's info/ still has parley's files"
+[ -z "$(find "$admin/info" -name 'parley[.:]*')" ] || fail "dpkg's info/ still has parley's files"
 
 step "ok: $(basename "$deb"): lintian clean but for $accepted; installed, ran, served, purged (as $(id -un))"
