@@ -20,6 +20,10 @@ packages=(
   # promtool and a Prometheus server for the monitoring test (tests/monitoring): it checks and
   # scrapes `GET /metrics`. The package's own service is not used (the test starts its own).
   prometheus
+  # Packaging (docs/install.md): python3 writes the man pages from parley's help; dpkg-dev's
+  # dpkg-shlibdeps gives the .deb its Depends; lintian checks the .deb; zsh checks the zsh
+  # completion and curl fetches the installed server's page in ctest's packaging tests.
+  python3 dpkg-dev lintian zsh curl
 )
 # Node.js may come from elsewhere (the machine's own install); Debian's only when there is none.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -26,11 +26,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-const arg_spec kDriveSpec{{"team", "workspace", "member", "data", "title", "taskdoc"},
-                          {"quiet", kAllowDataInWorkspace}};
-const arg_spec kActSpec{{"team", "workspace", "data", "reason"}, {"quiet", kAllowDataInWorkspace}};
-const arg_spec kResumeSpec{{"team", "workspace", "data"}, {"quiet", "all", kAllowDataInWorkspace}};
-
 struct drive_request {
   std::optional<std::string> dialog_id;  // empty: create a root dialog
   std::string member_id;
@@ -136,7 +131,7 @@ int drive(const parsed_args& args, drive_request request) {
 }  // namespace
 
 int run_verb_run(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kDriveSpec);
+  auto args = parse_args(raw, arg_spec_of("run"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
@@ -155,7 +150,7 @@ int run_verb_run(const std::vector<std::string>& raw) {
 }
 
 int run_verb_say(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kDriveSpec);
+  auto args = parse_args(raw, arg_spec_of("say"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 2) {
@@ -172,7 +167,7 @@ int run_verb_say(const std::vector<std::string>& raw) {
 }
 
 int run_verb_answer(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kActSpec);
+  auto args = parse_args(raw, arg_spec_of("answer"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 3) {
@@ -213,7 +208,7 @@ int resume_all(const parsed_args& args) {
 }  // namespace
 
 int run_verb_resume(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kResumeSpec);
+  auto args = parse_args(raw, arg_spec_of("resume"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->has("all") && args->positionals.empty()) {
@@ -234,7 +229,7 @@ int run_verb_resume(const std::vector<std::string>& raw) {
 }
 
 int run_verb_root_status(const std::vector<std::string>& raw, std::string_view verb, events::dialog_status to) {
-  auto args = parse_args(raw, kActSpec);
+  auto args = parse_args(raw, arg_spec_of(verb));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
@@ -261,7 +256,7 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
 }
 
 int run_verb_dead(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kActSpec);
+  auto args = parse_args(raw, arg_spec_of("dead"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {

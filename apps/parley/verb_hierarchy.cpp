@@ -21,7 +21,7 @@
 namespace parley::cli {
 
 int run_verb_questions(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  auto args = parse_args(raw, arg_spec_of("questions"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("questions")));
@@ -68,7 +68,7 @@ int run_verb_questions(const std::vector<std::string>& raw) {
 }
 
 int run_verb_registry(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  auto args = parse_args(raw, arg_spec_of("registry"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
@@ -119,7 +119,7 @@ int run_verb_registry(const std::vector<std::string>& raw) {
 }
 
 int run_verb_check(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"data"}, {}});
+  auto args = parse_args(raw, arg_spec_of("check"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   // The whole file, however large (a server's open checks only the schema of a big one).
@@ -138,7 +138,7 @@ int run_verb_check(const std::vector<std::string>& raw) {
 }
 
 int run_verb_repair(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"data"}, {}});
+  auto args = parse_args(raw, arg_spec_of("repair"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("repair")));

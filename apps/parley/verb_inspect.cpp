@@ -104,7 +104,7 @@ result<std::vector<event>> events_of_trees(store& log, const std::vector<dialog_
 // Root dialogs newest first, a page at a time as GET /api/dialogs pages them (store/root_listing.hpp):
 // `--cursor` takes the cursor the previous page printed last.
 int run_verb_dialogs(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}});
+  auto args = parse_args(raw, arg_spec_of("dialogs"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   root_listing listing;
@@ -172,7 +172,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
 }
 
 int run_verb_show(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "team", "workspace"}, {"json", "all-courses"}});
+  auto args = parse_args(raw, arg_spec_of("show"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {

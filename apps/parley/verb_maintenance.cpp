@@ -14,7 +14,7 @@
 namespace parley::cli {
 
 int run_verb_backup(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"data"}, {}});
+  auto args = parse_args(raw, arg_spec_of("backup"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (args->positionals.size() != 1) {
@@ -28,7 +28,7 @@ int run_verb_backup(const std::vector<std::string>& raw) {
 }
 
 int run_verb_vacuum(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"data", "team", "workspace"}, {"dry-run"}});
+  auto args = parse_args(raw, arg_spec_of("vacuum"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) {

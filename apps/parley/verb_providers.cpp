@@ -96,7 +96,7 @@ void print_line(const config::team_config& team, const config::provider_entry& e
 }  // namespace
 
 int run_verb_providers(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, arg_spec{{"team", "workspace", "data"}, {"json"}});
+  auto args = parse_args(raw, arg_spec_of("providers"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("providers")));

@@ -25,7 +25,7 @@ result<std::filesystem::path> rtws_of(const parsed_args& args, const std::string
 }  // namespace
 
 int run_verb_export(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "rtws"}, {"force"}});
+  auto args = parse_args(raw, arg_spec_of("export"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   auto rtws = rtws_of(*args, usage_of("export"));
@@ -43,7 +43,7 @@ int run_verb_export(const std::vector<std::string>& raw) {
 }
 
 int run_verb_import(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, {{"data", "rtws"}, {}});
+  auto args = parse_args(raw, arg_spec_of("import"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   auto rtws = rtws_of(*args, usage_of("import"));

@@ -53,19 +53,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const arg_spec kServeSpec{{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host",
-                           "turn-window", "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes",
-                           "loaded-dialogs", "max-connections", "max-connections-per-client", "read-priority"},
-                          {kAllowDataInWorkspace}};
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kVersion = "0.1.0";
 // How long shutdown waits for stopped generations to be recorded before it gives up on them.
 constexpr auto kShutdownGrace = 5s;
 
-// --web DIR; else $PARLEY_WEB_ROOT; else web/dist of the source tree this binary was built in
-// (build/<preset>/apps/parley/parley → ../../../web/dist), else ./web/dist, else the web/dist of
-// the source tree it was built from; else no UI.
+// --web DIR; else $PARLEY_WEB_ROOT; else where an install put it, beside the binary's bin/
+// (<prefix>/bin/parley → <prefix>/share/parley/web, whatever the prefix: cmake --install, the .deb);
+// else web/dist of the source tree this binary was built in (build/<preset>/apps/parley/parley →
+// ../../../web/dist), else ./web/dist, else the web/dist of the source tree it was built from;
+// else no UI.
 result<std::string> find_web_root(const parsed_args& args) {
   std::error_code ec;
   if (const auto web = args.value("web")) {
@@ -77,6 +75,8 @@ result<std::string> find_web_root(const parsed_args& args) {
   }
   const auto exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
+    const auto installed = exe.parent_path() / PARLEY_WEB_FROM_BINDIR;
+    if (fs::is_regular_file(installed / "index.html", ec)) return fs::weakly_canonical(installed, ec).string();
     const auto beside_source = exe.parent_path() / ".." / ".." / ".." / "web" / "dist";
     if (fs::is_directory(beside_source, ec)) return fs::weakly_canonical(beside_source, ec).string();
   }
@@ -162,6 +162,7 @@ struct serve_settings {
   std::string reflect_goal;
   std::optional<std::size_t> loaded_dialogs;                            // the engine's default when absent
   engine::read_priority read_priority = engine::read_priority::normal;  // of the store's read thread
+  bool token_from_environment = false;                                  // $PARLEY_TOKEN
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -175,6 +176,14 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   options.token = args.value("token").value_or("");
   if (args.value("token") && options.token.empty()) {
     return make_error(errc::invalid_argument, "--token: expected a non-empty token");
+  }
+  // $PARLEY_TOKEN stands in for --token when neither --token nor --users is given: a service
+  // manager passes it from a file only root reads (packaging/parley.service), and it stays off the
+  // command line, which every local user can read in /proc.
+  if (const char* env = std::getenv("PARLEY_TOKEN");
+      env != nullptr && *env != '\0' && !args.value("token") && !args.value("users")) {
+    options.token = env;
+    settings.token_from_environment = true;
   }
   if (const auto users_file = args.value("users")) {
     if (args.value("token")) {
@@ -303,7 +312,7 @@ asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
 }  // namespace
 
 int run_verb_serve(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kServeSpec);
+  auto args = parse_args(raw, arg_spec_of("serve"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("serve")));
@@ -422,9 +431,14 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     }
   }
   std::string url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/";
-  if (!options.token.empty()) url += "#token=" + options.token;
-  if (options.web_root.empty())
+  // A token from $PARLEY_TOKEN is not printed: under a service manager this line goes to its log.
+  if (!options.token.empty())
+    url += settings->token_from_environment ? "  (token: $PARLEY_TOKEN)" : "#token=" + options.token;
+  if (options.web_root.empty()) {
     std::printf("parley: no web UI found (build web/ or pass --web DIR); the API still runs\n");
+  } else {
+    std::printf("parley: web UI from %s\n", terminal_safe(options.web_root).c_str());
+  }
   std::printf("parley: serving %s\n", url.c_str());
   std::fflush(stdout);
 

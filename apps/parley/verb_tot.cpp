@@ -26,10 +26,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-const arg_spec kTotSpec{{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold",
-                         "resume", "max-calls", "timeout-ms", "parallel", "noise", "seed"},
-                        {"json", "quiet", kAllowDataInWorkspace}};
-
 // --flag N, or `fallback` when absent; what the number means is checked by the run's request.
 result<std::int64_t> integer_flag(const parsed_args& args, const std::string& flag, std::int64_t fallback) {
   auto value = args.integer(flag);
@@ -134,7 +130,7 @@ class terminal_progress final : public tot::tot_progress {
 }  // namespace
 
 int run_verb_tot(const std::vector<std::string>& raw) {
-  auto args = parse_args(raw, kTotSpec);
+  auto args = parse_args(raw, arg_spec_of("tot"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
   const auto resume = args->value("resume");

@@ -1,5 +1,9 @@
 #include "verb_usage.hpp"
 
+#include <map>
+
+#include "cli_context.hpp"
+
 namespace parley::cli {
 
 const std::vector<verb_usage>& verb_usages() {
@@ -40,13 +44,16 @@ const std::vector<verb_usage>& verb_usages() {
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
        "normal|background] "
        "[--allow-data-in-workspace]",
-       "the web UI, REST API and WebSocket on one port"},
+       "the web UI, REST API and WebSocket on one port (the token: --token, else $PARLEY_TOKEN, else a new one)"},
       {"tot",
        "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
        "[--json]",
        "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
       {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR]", "continue a Tree of Thoughts run"},
+      {"completions", "completions bash|zsh",
+       "print a shell completion script (installed as share/bash-completion/completions/parley and "
+       "share/zsh/vendor-completions/_parley)"},
       {"version", "version", "print the version (also --version)"},
   };
   return usages;
@@ -81,6 +88,48 @@ std::vector<std::string> verb_names() {
     if (names.empty() || names.back() != usage.verb) names.emplace_back(usage.verb);
   }
   return names;
+}
+
+const arg_spec& arg_spec_of(std::string_view verb) {
+  static const arg_spec drive{{"team", "workspace", "member", "data", "title", "taskdoc"},
+                              {"quiet", kAllowDataInWorkspace}};
+  static const arg_spec act{{"team", "workspace", "data", "reason"}, {"quiet", kAllowDataInWorkspace}};
+  static const arg_spec team_read{{"team", "workspace", "data"}, {"json"}};
+  static const arg_spec data_only{{"data"}, {}};
+  static const std::map<std::string_view, arg_spec> specs = {
+      {"run", drive},
+      {"say", drive},
+      {"answer", act},
+      {"dead", act},
+      {"complete", act},
+      {"archive", act},
+      {"reopen", act},
+      {"resume", {{"team", "workspace", "data"}, {"quiet", "all", kAllowDataInWorkspace}}},
+      {"dialogs", {{"data", "status", "member", "team", "workspace", "q", "limit", "cursor"}, {"json"}}},
+      {"show", {{"data", "team", "workspace"}, {"json", "all-courses"}}},
+      {"questions", team_read},
+      {"registry", team_read},
+      {"providers", team_read},
+      {"check", data_only},
+      {"repair", data_only},
+      {"backup", data_only},
+      {"vacuum", {{"data", "team", "workspace"}, {"dry-run"}}},
+      {"export", {{"data", "rtws"}, {"force"}}},
+      {"import", {{"data", "rtws"}, {}}},
+      {"serve",
+       {{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
+         "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
+         "max-connections", "max-connections-per-client", "read-priority"},
+        {kAllowDataInWorkspace}}},
+      {"tot",
+       {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
+         "timeout-ms", "parallel", "noise", "seed"},
+        {"json", "quiet", kAllowDataInWorkspace}}},
+      {"completions", {}},
+  };
+  static const arg_spec none;
+  const auto found = specs.find(verb);
+  return found == specs.end() ? none : found->second;
 }
 
 }  // namespace parley::cli

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_args.hpp"
+
 namespace parley::cli {
 
 struct verb_usage {
@@ -21,5 +23,8 @@ std::string usage_of(std::string_view verb);
 std::string full_usage();
 // The verbs, for a "did you mean" hint.
 std::vector<std::string> verb_names();
+// The flags each verb accepts (every verb parses its arguments with this), which
+// `parley completions` offers too. A verb without flags (version) has an empty spec.
+const arg_spec& arg_spec_of(std::string_view verb);
 
 }  // namespace parley::cli
