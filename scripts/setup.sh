@@ -63,6 +63,7 @@ npm_ci() {
 }
 npm_ci web
 npm_ci tests/e2e
+npm_ci tests/monitoring
 
 # The web UI: rebuilt when web/dist is missing or older than any of its sources.
 if [ ! -f web/dist/index.html ] ||

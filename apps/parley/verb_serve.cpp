@@ -31,6 +31,8 @@
 #include "parley/server/flow_progress_relay.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/metrics_observer.hpp"
+#include "parley/server/otlp_exporter.hpp"
+#include "parley/server/span_recorder.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
@@ -163,6 +165,8 @@ struct serve_settings {
   std::optional<std::size_t> loaded_dialogs;                            // the engine's default when absent
   engine::read_priority read_priority = engine::read_priority::normal;  // of the store's read thread
   bool token_from_environment = false;                                  // $PARLEY_TOKEN
+  server::otlp_options traces;  // an empty endpoint: no traces
+  bool trace_content = false;   // message content on the spans
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -229,6 +233,10 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
                         "--read-priority: expected normal or background, got '" + terminal_safe(*priority) + "'");
     }
   }
+  PARLEY_TRY_ASSIGN(settings.traces, server::otlp_options_from(args.value("otlp-endpoint").value_or("")));
+  // OpenTelemetry's GenAI instrumentations read this variable for the same choice.
+  const char* capture = std::getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT");
+  settings.trace_content = args.has("trace-content") || (capture != nullptr && std::string_view(capture) == "true");
   return settings;
 }
 
@@ -371,6 +379,21 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   server::metrics_observer metrics(*eng);  // GET /metrics' model and tool figures
   eng->add_observer(&metrics);
   context.metrics = &metrics;
+  // Traces of the dialog tree to an OTLP collector, when one is configured (docs/server.md).
+  std::unique_ptr<server::otlp_exporter> traces;
+  std::unique_ptr<server::span_recorder> spans;
+  if (!settings->traces.endpoint.empty()) {
+    traces = std::make_unique<server::otlp_exporter>(io.get_executor(), settings->traces,
+                                                     server::trace_resource{"parley", kVersion});
+    spans = std::make_unique<server::span_recorder>(
+        *eng, server::span_recorder_options{settings->trace_content},
+        [exporter = traces.get()](server::trace_span&& span) { exporter->enqueue(std::move(span)); });
+    eng->add_observer(spans.get());
+    traces->start();
+    context.traces = traces.get();
+    std::printf("parley: traces go to %s%s\n", settings->traces.endpoint.c_str(),
+                settings->trace_content ? " (with message content)" : "");
+  }
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads(settings->read_priority);
   context.reads = &reads;
@@ -451,6 +474,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
     if (reflections) reflections->stop();
+    if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });

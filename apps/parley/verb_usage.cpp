@@ -42,7 +42,7 @@ const std::vector<verb_usage>& verb_usages() {
        "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
        "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
-       "normal|background] "
+       "normal|background] [--otlp-endpoint URL] [--trace-content] "
        "[--allow-data-in-workspace]",
        "the web UI, REST API and WebSocket on one port (the token: --token, else $PARLEY_TOKEN, else a new one)"},
       {"tot",
@@ -119,8 +119,8 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"serve",
        {{"team", "workspace", "data", "host", "port", "token", "web", "cors-origin", "allowed-host", "turn-window",
          "session-gap", "reflect-every", "reflect-goal", "users", "max-upload-bytes", "loaded-dialogs",
-         "max-connections", "max-connections-per-client", "read-priority"},
-        {kAllowDataInWorkspace}}},
+         "max-connections", "max-connections-per-client", "read-priority", "otlp-endpoint"},
+        {kAllowDataInWorkspace, "trace-content"}}},
       {"tot",
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
          "timeout-ms", "parallel", "noise", "seed"},

@@ -10,6 +10,7 @@
 
 #include "parley/engine/store_reads.hpp"
 #include "parley/server/metrics_observer.hpp"
+#include "parley/server/otlp_exporter.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/store_reads.hpp"
 
@@ -102,6 +103,13 @@ boost::asio::awaitable<std::string> render_metrics(server_context& context, http
   write_store(out, context.log.stats());
   write_engine(out, context);
   if (context.metrics != nullptr) context.metrics->write(out);
+  if (context.traces != nullptr) {
+    counter(out, "parley_trace_spans_exported_total", "Spans the OTLP collector took.",
+            static_cast<double>(context.traces->exported()));
+    counter(out, "parley_trace_spans_dropped_total",
+            "Spans dropped: the queue was full, or the collector was down, slow or refused them.",
+            static_cast<double>(context.traces->dropped()));
+  }
   gauge(out, "parley_websocket_connections", "Open WebSocket (PubChan) connections.",
         static_cast<double>(context.channels.connection_count()));
   gauge(out, "parley_http_connections", "Open HTTP connections, WebSockets and idle keep-alives included.",

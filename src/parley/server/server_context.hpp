@@ -23,6 +23,7 @@ namespace parley::server {
 
 class flow_host;
 class metrics_observer;
+class otlp_exporter;
 class pubchan;
 class upload_store;
 using store_reads = engine::store_reads;
@@ -42,6 +43,7 @@ struct server_context {
   // Seed 002's message analysis and embeddings (team.yaml `records`); null: not configured.
   engine::message_analyst* analyst = nullptr;
   metrics_observer* metrics = nullptr;  // GET /metrics' model and tool figures; null: left out
+  otlp_exporter* traces = nullptr;      // spans sent to a collector; null: no traces
 };
 
 }  // namespace parley::server

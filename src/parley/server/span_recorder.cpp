@@ -33,22 +33,28 @@ span_recorder::open_dialog& span_recorder::drive_of(const event& ev) {
   if (const auto found = open_.find(ev.dialog_id); found != open_.end()) return found->second;
   open_dialog& dialog = open_[ev.dialog_id];
   trace_span& agent = dialog.agent;
-  const std::string member = member_of(ev.dialog_id);
+  std::string member = member_of(ev.dialog_id);
+  if (const auto created = created_members_.find(ev.dialog_id); created != created_members_.end()) {
+    if (member.empty()) member = created->second;
+    created_members_.erase(created);
+  }
   agent.trace = trace_id_of(ev.root_id);
   agent.id = span_id_of("invoke_agent", ev.dialog_id, std::to_string(ev.seq));
-  // A subdialog's drive belongs to the Tellask that assigned it its task; the assignment is in the
-  // dialog's state, so a drive resumed by a restarted process finds the same parent.
-  if (const auto* runtime = engine_.find(ev.dialog_id); runtime != nullptr && runtime->state().assigned) {
+  // A subdialog's drive belongs to the Tellask that assigned it its task: the assignment comes
+  // with its first input, and stays in the dialog's state, so a drive resumed by a restarted
+  // process finds the same parent.
+  const auto* input = ev.as<events::user_message>();
+  if (input != nullptr && input->assigned) {
+    agent.parent = span_id_of("execute_tool", input->assigned->caller_id, input->assigned->call_id);
+  } else if (const auto* runtime = engine_.find(ev.dialog_id); runtime != nullptr && runtime->state().assigned) {
     const auto& assigned = *runtime->state().assigned;
     agent.parent = span_id_of("execute_tool", assigned.caller_id, assigned.call_id);
   }
-  agent.name = "invoke_agent " + member;
   agent.start_ns = unix_nanos_now();
   agent.set("gen_ai.operation.name", std::string("invoke_agent"));
-  agent.set("gen_ai.agent.name", member);
   agent.set("gen_ai.agent.id", ev.dialog_id);
   agent.set("gen_ai.conversation.id", ev.root_id);
-  agent.set("gen_ai.provider.name", provider_of(member));
+  dialog.member = std::move(member);  // named when the drive ends (a new root is listed only then)
   return dialog;
 }
 
@@ -125,6 +131,10 @@ void span_recorder::end(trace_span& span) {
 }
 
 void span_recorder::on_event(const event& ev) {
+  if (const auto* created = ev.as<events::dialog_created>()) {
+    created_members_.insert_or_assign(ev.dialog_id, created->member_id);
+    return;
+  }
   if (!open_.contains(ev.dialog_id) && !starts_drive(ev)) return;
   open_dialog& dialog = drive_of(ev);
   if (ev.is<events::generation_started>()) {
@@ -153,8 +163,13 @@ void span_recorder::on_drive_finished(std::string_view dialog_id) {
   if (found == open_.end()) return;
   // Tool calls still open (a Tellask whose subdialog works on, a question for the human) end
   // with the drive that made them: a span cannot wait days for an answer.
-  for (auto& [call_id, tool] : found->second.tools) end(tool);
-  end(found->second.agent);
+  open_dialog& dialog = found->second;
+  for (auto& [call_id, tool] : dialog.tools) end(tool);
+  if (dialog.member.empty()) dialog.member = member_of(dialog_id);
+  dialog.agent.name = "invoke_agent " + dialog.member;
+  dialog.agent.set("gen_ai.agent.name", dialog.member);
+  dialog.agent.set("gen_ai.provider.name", provider_of(dialog.member));
+  end(dialog.agent);
   open_.erase(found);
 }
 

@@ -37,6 +37,7 @@ class span_recorder final : public engine::engine_observer {
  private:
   struct open_dialog {
     trace_span agent;
+    std::string member;
     std::optional<trace_span> chat;
     std::map<std::string, trace_span, std::less<>> tools;  // by call id
   };
@@ -53,6 +54,8 @@ class span_recorder final : public engine::engine_observer {
   span_recorder_options options_;
   sink sink_;
   std::map<std::string, open_dialog, std::less<>> open_;  // by dialog id, while it is driven
+  // Members of dialogs just created: their first input comes before the engine lists them.
+  std::map<std::string, std::string, std::less<>> created_members_;
 };
 
 }  // namespace parley::server

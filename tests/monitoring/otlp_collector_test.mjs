@@ -1,0 +1,191 @@
+// Traces of the dialog tree, received as a collector would: `parley serve --otlp-endpoint` sends
+// OTLP/HTTP protobuf to a collector started here, which decodes every request with OpenTelemetry's
+// own generated protobuf code (@opentelemetry/otlp-transformer's root), then checks the span tree
+// of a delegation (lead → Tellask → clerk, who asks the human) against the GenAI semantic
+// conventions, and that message content stays out unless asked for. Then a collector that is down:
+// the dialogs go on and /metrics counts the dropped spans.
+//
+//   PARLEY_BINARY=build/release/apps/parley/parley PARLEY_SOURCE=. node tests/monitoring/otlp_collector_test.mjs
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import assert from "node:assert/strict";
+
+const require = createRequire(import.meta.url);
+const root = require("@opentelemetry/otlp-transformer/build/src/generated/root");
+const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+const ExportTraceServiceResponse = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+
+const binary = process.env.PARLEY_BINARY;
+const source = process.env.PARLEY_SOURCE;
+if (!binary || !source) throw new Error("PARLEY_BINARY and PARLEY_SOURCE must be set");
+
+const work = mkdtempSync(join(tmpdir(), "parley-otlp-"));
+const children = [];
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+});
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+async function eventually(what, check, attempts = 600) {
+  for (let i = 0; i < attempts; ++i) {
+    const value = await check();
+    if (value) return value;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}; spans so far: ${spans.map((span) => span.name).join(", ")}`);
+}
+
+// The collector: POST /v1/traces, protobuf in, protobuf out; every span it decodes is kept.
+const spans = [];
+const resources = [];
+const collector = createServer((request, response) => {
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => {
+    assert.equal(request.url, "/v1/traces");
+    assert.equal(request.headers["content-type"], "application/x-protobuf");
+    const decoded = ExportTraceServiceRequest.decode(Buffer.concat(chunks));
+    for (const resourceSpans of decoded.resourceSpans) {
+      resources.push(resourceSpans.resource);
+      for (const scopeSpans of resourceSpans.scopeSpans) spans.push(...scopeSpans.spans);
+    }
+    response.writeHead(200, { "Content-Type": "application/x-protobuf" });
+    response.end(Buffer.from(ExportTraceServiceResponse.encode({}).finish()));
+  });
+});
+await new Promise((listening) => collector.listen(0, "127.0.0.1", listening));
+const collectorPort = collector.address().port;
+
+function startParley(name, endpoint, extra = []) {
+  cpSync(join(source, "tests/server/teams/q4h"), join(work, name), { recursive: true });
+  const child = spawn(binary, [
+    "serve", "--team", join(work, name, "team.yaml"), "--data", join(work, name, "data"),
+    "--host", "127.0.0.1", "--port", "0", "--otlp-endpoint", endpoint, ...extra,
+  ], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  return eventually(`parley serve (${name})`, () => {
+    const match = output.match(/serving http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]+)/);
+    return match && { child, output: () => output, api: `http://127.0.0.1:${match[1]}`, token: match[2] };
+  });
+}
+
+async function call(server, method, path, body) {
+  const reply = await fetch(`${server.api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: reply.status, body: reply.headers.get("content-type")?.includes("json") ? await reply.json() : await reply.text() };
+}
+
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+const attributes = (span) =>
+  Object.fromEntries(span.attributes.map(({ key, value }) => [
+    key,
+    value.stringValue ?? (value.intValue !== undefined && value.intValue !== null ? Number(value.intValue)
+      : value.arrayValue?.values.map((v) => v.stringValue)),
+  ]));
+
+// A delegation: the lead calls tellaskSessionless, the clerk asks the human, the answer comes.
+const parley = await startParley("traced", `http://127.0.0.1:${collectorPort}/v1/traces`);
+const created = await call(parley, "POST", "/api/dialogs", { content: "delegate the trip" });
+assert.equal(created.status, 201);
+const rootId = created.body.dialog.id;
+const question = await eventually("the clerk's question", async () => (await call(parley, "GET", "/api/questions")).body.questions[0]);
+const answered = await call(parley, "POST", `/api/dialogs/${question.dialog.selfId}/answer`, { questionId: question.id, content: "Friday" });
+assert.equal(answered.status, 202);
+await eventually("the lead's last answer", async () => {
+  const transcript = (await call(parley, "GET", `/api/dialogs/${rootId}/transcript`)).body.messages;
+  return transcript.at(-1)?.content?.startsWith("Trip booked");
+});
+
+// Spans arrive within the exporter's interval (1 s).
+const byName = (name) => spans.filter((span) => span.name === name);
+await eventually("the spans of the whole tree", () =>
+  byName("invoke_agent lead").length >= 2 && byName("invoke_agent clerk").length >= 2 && byName("execute_tool askHuman").length >= 1);
+
+assert.equal(attributes({ attributes: resources[0].attributes })["service.name"], "parley");
+const traceIds = new Set(spans.map((span) => hex(span.traceId)));
+assert.equal(traceIds.size, 1, "one trace for the whole dialog tree");
+const ids = new Map(spans.map((span) => [hex(span.spanId), span]));
+assert.equal(ids.size, spans.length, "span ids are unique");
+// A span without a parent decodes with no parent id at all (an absent bytes field).
+const parentOf = (span) => (span.parentSpanId?.length ? ids.get(hex(span.parentSpanId)) : undefined);
+
+// The lead's first drive: a root span, its chat span and the Tellask's execute_tool span under it.
+const leadDrives = byName("invoke_agent lead");
+for (const drive of leadDrives) {
+  assert.equal(parentOf(drive), undefined, "a root dialog's drive is a root span");
+  assert.ok(!drive.parentSpanId?.length);
+  const a = attributes(drive);
+  assert.equal(a["gen_ai.operation.name"], "invoke_agent");
+  assert.equal(a["gen_ai.agent.name"], "lead");
+  assert.equal(a["gen_ai.conversation.id"], rootId);
+  assert.equal(a["gen_ai.provider.name"], "parley.scripted");
+}
+const tellask = byName("execute_tool tellaskSessionless");
+assert.equal(tellask.length, 1);
+assert.ok(leadDrives.includes(parentOf(tellask[0])), "the Tellask is a tool call of the lead's drive");
+assert.equal(attributes(tellask[0])["gen_ai.tool.name"], "tellaskSessionless");
+assert.equal(attributes(tellask[0])["gen_ai.operation.name"], "execute_tool");
+
+// The clerk's drives hang under the Tellask that assigned its task — its first and the one the
+// answer resumed alike.
+for (const drive of byName("invoke_agent clerk")) {
+  assert.equal(parentOf(drive), tellask[0], "a subdialog's drive is a child of the Tellask call");
+  assert.equal(attributes(drive)["gen_ai.conversation.id"], rootId);
+}
+const askHuman = byName("execute_tool askHuman")[0];
+assert.equal(parentOf(askHuman).name, "invoke_agent clerk");
+
+// Chat spans: client kind, the model, the usage, the finish reasons, no content by default.
+const chats = spans.filter((span) => span.name === "chat scripted");
+assert.ok(chats.length >= 4, `chat spans: ${chats.length}`);
+for (const chat of chats) {
+  assert.equal(chat.kind, 3, "SPAN_KIND_CLIENT");
+  assert.match(parentOf(chat).name, /^invoke_agent (lead|clerk)$/);
+  const a = attributes(chat);
+  assert.equal(a["gen_ai.operation.name"], "chat");
+  assert.equal(a["gen_ai.request.model"], "scripted");
+  assert.equal(a["gen_ai.response.model"], "scripted");
+  assert.ok(a["gen_ai.usage.input_tokens"] > 0);
+  assert.ok(Array.isArray(a["gen_ai.response.finish_reasons"]));
+  assert.equal(a["gen_ai.output.messages"], undefined, "no message content unless asked for");
+  assert.ok(BigInt(chat.endTimeUnixNano) >= BigInt(chat.startTimeUnixNano));
+}
+for (const span of spans) {
+  assert.equal(hex(span.traceId), [...traceIds][0]);
+  assert.notEqual(hex(span.spanId), "0000000000000000");
+}
+
+// With --trace-content the saying is on the chat span.
+spans.length = 0;
+const content = await startParley("content", `http://127.0.0.1:${collectorPort}/v1/traces`, ["--trace-content"]);
+assert.equal((await call(content, "POST", "/api/dialogs", { content: "hello there" })).status, 201);
+const said = await eventually("a chat span with content", () =>
+  spans.find((span) => span.name === "chat scripted" && attributes(span)["gen_ai.output.messages"]));
+assert.equal(attributes(said)["gen_ai.output.messages"], "ok: hello there");
+
+// A collector that is down: the dialog answers anyway, and the scrape counts the dropped spans.
+const down = await startParley("down", "http://127.0.0.1:1/v1/traces");
+const lonely = await call(down, "POST", "/api/dialogs", { content: "anyone there" });
+assert.equal(lonely.status, 201);
+await eventually("the answer without a collector", async () =>
+  (await call(down, "GET", `/api/dialogs/${lonely.body.dialog.id}/transcript`)).body.messages.at(-1)?.content === "ok: anyone there");
+await eventually("the dropped spans counted", async () => {
+  const metrics = (await call(down, "GET", "/metrics")).body;
+  const dropped = metrics.match(/^parley_trace_spans_dropped_total (\d+)/m);
+  return dropped && Number(dropped[1]) >= 2;
+});
+assert.match(down.output(), /traces to http:\/\/127\.0\.0\.1:1\/v1\/traces not taken/);
+
+for (const child of children) child.kill("SIGTERM");
+collector.close();
+console.log(`otlp_collector_test: ${ids.size} spans of one dialog tree decoded and checked; content opt-in; a down collector drops and counts`);
