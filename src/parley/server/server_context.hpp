@@ -22,6 +22,7 @@ class store_reads;
 namespace parley::server {
 
 class flow_host;
+class openai_relay;
 class pubchan;
 class upload_store;
 using store_reads = engine::store_reads;
@@ -40,6 +41,8 @@ struct server_context {
   store_reads* reads = nullptr;        // the store's read thread; null: reads run on the loop
   // Seed 002's message analysis and embeddings (team.yaml `records`); null: not configured.
   engine::message_analyst* analyst = nullptr;
+  // What the OpenAI-compatible endpoint's answers follow (openai_relay.hpp); null: /v1/ answers 503.
+  openai_relay* openai = nullptr;
 };
 
 }  // namespace parley::server
