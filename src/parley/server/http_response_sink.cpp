@@ -76,7 +76,8 @@ asio::awaitable<bool> http_response_sink::stream(std::string piece) {
   if (!streaming_ || failed_ || finished_) co_return false;
   if (piece.empty()) co_return true;  // an empty chunk would end the body
   stream_.expires_after(kSinkWriteTimeout);
-  auto [ec, written] = co_await asio::async_write(stream_, http::make_chunk(asio::buffer(piece)), sink_awaitable);
+  const auto chunk = http::make_chunk(asio::buffer(piece));
+  auto [ec, written] = co_await asio::async_write(stream_, chunk, sink_awaitable);
   failed_ = static_cast<bool>(ec);
   co_return !failed_;
 }
@@ -84,7 +85,8 @@ asio::awaitable<bool> http_response_sink::stream(std::string piece) {
 asio::awaitable<bool> http_response_sink::end_stream() {
   if (!streaming_ || failed_ || finished_) co_return false;
   stream_.expires_after(kSinkWriteTimeout);
-  auto [ec, written] = co_await asio::async_write(stream_, http::make_chunk_last(), sink_awaitable);
+  const auto last = http::make_chunk_last();
+  auto [ec, written] = co_await asio::async_write(stream_, last, sink_awaitable);
   failed_ = static_cast<bool>(ec);
   finished_ = true;
   co_return !failed_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parley/core/ids.hpp"
+#include "parley/engine/dialog_title.hpp"
 #include "parley/server/openai_chat_request.hpp"
 #include "parley/server/openai_relay.hpp"
 #include "parley/server/openai_wire.hpp"
@@ -38,6 +39,24 @@ struct started_answer {
 
 template <class T>
 using or_refusal = std::variant<T, openai_error>;
+
+// Every value handed to a coroutine below is named first: GCC 12 destroys a temporary built in the
+// call of a coroutine inside a co_await expression twice.
+
+asio::awaitable<void> send_refusal_with(response_sink& sink, openai_error error, header_list headers) {
+  std::string body = error_json(error);
+  co_await sink.send_json(error.status, std::move(headers), std::move(body));
+}
+
+asio::awaitable<void> send_refusal(response_sink& sink, openai_error error) {
+  header_list none;
+  co_await send_refusal_with(sink, std::move(error), std::move(none));
+}
+
+// One event of a stream; false once the client is gone.
+asio::awaitable<bool> send_event(response_sink& sink, std::string event) {
+  co_return co_await sink.stream(std::move(event));
+}
 
 openai_error model_not_found(const std::string& model) {
   return openai_error{404, "model: no model '" + model.substr(0, 100) + "'; GET /v1/models lists parley/<member id>",
@@ -100,7 +119,8 @@ asio::awaitable<or_refusal<chat_plan>> plan_of(server_context& context, const op
 // message's id before it is made: its drive may run before create_root_dialog returns here.
 asio::awaitable<or_refusal<started_answer>> start_new_dialog(server_context& context, const openai_request& request,
                                                              const chat_plan& plan) {
-  engine::new_dialog spec{plan.member_id, {}, {}};
+  // Titled by the message it answers, not by the transcript's heading above it.
+  engine::new_dialog spec{plan.member_id, engine::title_from_message(last_user_text(plan.body)), {}};
   spec.humans = {request.who->id};
   spec.first_message = first_message_of(plan.body);
   spec.first_message_id = new_uuid();
@@ -119,7 +139,8 @@ asio::awaitable<or_refusal<started_answer>> go_on_with_dialog(server_context& co
   const std::string msg_id = new_uuid();
   auto collector = std::make_shared<answer_collector>(root_id, msg_id);
   auto following = context.openai->follow(*collector);
-  auto posted = co_await context.engine.post_user_message(root_id, last_user_text(plan.body), msg_id, request.who->id);
+  std::string text = last_user_text(plan.body);
+  auto posted = co_await context.engine.post_user_message(root_id, std::move(text), msg_id, request.who->id);
   if (!posted) co_return openai_error_of(posted.err());
   co_return started_answer{root_id, std::move(collector), std::move(following)};
 }
@@ -149,18 +170,18 @@ asio::awaitable<void> answer_whole(server_context& context, const completion_hea
   const auto& collector = *answer.collector;
   header_list headers{{kDialogIdHeader, answer.root_id}};
   if (collector.failure()) {
-    const auto refused = failed_drive(answer.root_id, *collector.failure());
-    co_await sink.send_json(refused.status, std::move(headers), error_json(refused));
+    auto refused = failed_drive(answer.root_id, *collector.failure());
+    co_await send_refusal_with(sink, std::move(refused), std::move(headers));
     co_return;
   }
   const auto questions = co_await questions_of(context, answer.root_id);
   std::string content = collector.final_saying();
   content += questions_note(questions, !content.empty());
-  co_await sink.send_json(200, std::move(headers), completion_json(head, content, collector.usage()));
+  std::string body = completion_json(head, content, collector.usage());
+  co_await sink.send_json(200, std::move(headers), std::move(body));
 }
 
-// The deltas of a stream's chunks (made outside co_await expressions: GCC 12 miscompiles
-// aggregate temporaries there).
+// The deltas of a stream's chunks.
 chunk_delta opening_delta() { return chunk_delta{true, std::string_view(), false}; }
 chunk_delta text_delta(std::string_view text) { return chunk_delta{false, text, false}; }
 chunk_delta closing_delta() { return chunk_delta{false, std::nullopt, true}; }
@@ -179,7 +200,8 @@ asio::awaitable<bool> stream_saying(const completion_head& head, answer_collecto
   for (;;) {
     if (collector.has_pending()) {
       const std::string text = collector.take_pending();
-      if (!co_await sink.stream(chunk_event(head, text_delta(text), usage_null))) co_return false;
+      std::string event = chunk_event(head, text_delta(text), usage_null);
+      if (!co_await send_event(sink, std::move(event))) co_return false;
       continue;
     }
     if (collector.settled()) co_return true;
@@ -195,23 +217,29 @@ asio::awaitable<void> answer_streamed(server_context& context, const completion_
   asio::co_spawn(co_await asio::this_coro::executor, std::move(watcher), asio::detached);
   header_list headers{{kDialogIdHeader, answer.root_id}};
   if (!co_await sink.begin_stream(std::move(headers))) co_return;
-  if (!co_await sink.stream(chunk_event(head, opening_delta(), usage_null))) co_return;
+  std::string opening = chunk_event(head, opening_delta(), usage_null);
+  if (!co_await send_event(sink, std::move(opening))) co_return;
   if (!co_await stream_saying(head, collector, usage_null, sink)) co_return;
   if (collector.failure()) {
     // The header went out with 200: the failure is an error event, which OpenAI's clients raise.
-    if (co_await sink.stream(error_event(failed_drive(answer.root_id, *collector.failure())))) {
-      co_await sink.end_stream();
-    }
+    std::string failure = error_event(failed_drive(answer.root_id, *collector.failure()));
+    if (co_await send_event(sink, std::move(failure))) co_await sink.end_stream();
     co_return;
   }
   const auto questions = co_await questions_of(context, answer.root_id);
   if (!questions.empty()) {
     const std::string note = questions_note(questions, collector.streamed_any());
-    if (!co_await sink.stream(chunk_event(head, text_delta(note), usage_null))) co_return;
+    std::string event = chunk_event(head, text_delta(note), usage_null);
+    if (!co_await send_event(sink, std::move(event))) co_return;
   }
-  if (!co_await sink.stream(chunk_event(head, closing_delta(), usage_null))) co_return;
-  if (plan.body.include_usage && !co_await sink.stream(usage_event(head, collector.usage()))) co_return;
-  if (!co_await sink.stream(std::string(done_event()))) co_return;
+  std::string closing = chunk_event(head, closing_delta(), usage_null);
+  if (!co_await send_event(sink, std::move(closing))) co_return;
+  if (plan.body.include_usage) {
+    std::string usage = usage_event(head, collector.usage());
+    if (!co_await send_event(sink, std::move(usage))) co_return;
+  }
+  std::string done(done_event());
+  if (!co_await send_event(sink, std::move(done))) co_return;
   co_await sink.end_stream();
 }
 
@@ -220,14 +248,14 @@ asio::awaitable<void> answer_streamed(server_context& context, const completion_
 asio::awaitable<void> answer_chat_completion(server_context& context, const openai_request& request,
                                              response_sink& sink) {
   if (context.openai == nullptr) {
-    const openai_error refused{
+    openai_error refused{
         503, "this server does not serve the OpenAI-compatible endpoint", {}, "unavailable", "server_error"};
-    co_await sink.send_json(refused.status, {}, error_json(refused));
+    co_await send_refusal(sink, std::move(refused));
     co_return;
   }
   auto planned = co_await plan_of(context, request);
   if (auto* refused = std::get_if<openai_error>(&planned)) {
-    co_await sink.send_json(refused->status, {}, error_json(*refused));
+    co_await send_refusal(sink, std::move(*refused));
     co_return;
   }
   const auto& plan = std::get<chat_plan>(planned);
@@ -238,7 +266,7 @@ asio::awaitable<void> answer_chat_completion(server_context& context, const open
     started = co_await start_new_dialog(context, request, plan);
   }
   if (auto* refused = std::get_if<openai_error>(&started)) {
-    co_await sink.send_json(refused->status, {}, error_json(*refused));
+    co_await send_refusal(sink, std::move(*refused));
     co_return;
   }
   const auto head = new_completion_head(plan.body.model);

@@ -25,7 +25,9 @@ boost::asio::awaitable<bool> serve_openai_request(server_context& context, boost
   http_response_sink sink(stream, request.version(), keep_alive, context.options.cors_origin);
   auto parsed = parley::http::parse_request_target(request.target());
   if (!parsed) {
-    co_await sink.send_json(400, {}, error_json(openai_error{400, parsed.err().message, {}, "bad_request"}));
+    std::string body = error_json(openai_error{400, parsed.err().message, {}, "bad_request"});
+    header_list none;
+    co_await sink.send_json(400, std::move(none), std::move(body));
     co_return sink.reusable();
   }
   openai_request plain;
@@ -41,8 +43,10 @@ boost::asio::awaitable<bool> serve_openai_request(server_context& context, boost
   co_await handle_openai_request(context, std::move(plain), sink);
   if (!sink.started()) {
     // A route that answered nothing is a bug; the client still gets an answer.
-    const openai_error nothing{500, "the endpoint gave no answer", {}, "internal", "server_error"};
-    co_await sink.send_json(nothing.status, {}, error_json(nothing));
+    // (Named before the call: GCC 12 destroys temporaries built in a coroutine's call twice.)
+    std::string body = error_json(openai_error{500, "the endpoint gave no answer", {}, "internal", "server_error"});
+    header_list none;
+    co_await sink.send_json(500, std::move(none), std::move(body));
   }
   co_return sink.reusable();
 }

@@ -16,8 +16,17 @@ namespace asio = boost::asio;
 
 namespace {
 
-asio::awaitable<void> send_openai_error(response_sink& sink, const openai_error& error) {
-  co_await sink.send_json(error.status, {}, error_json(error));
+// Every value handed to a coroutine here is named first: GCC 12 destroys a temporary built in the
+// call of a coroutine inside a co_await expression twice.
+asio::awaitable<void> send_openai_error(response_sink& sink, openai_error error) {
+  std::string body = error_json(error);
+  header_list none;
+  co_await sink.send_json(error.status, std::move(none), std::move(body));
+}
+
+asio::awaitable<void> send_ok(response_sink& sink, std::string body) {
+  header_list none;
+  co_await sink.send_json(200, std::move(none), std::move(body));
 }
 
 // The members a model name can pick: those the engine drives (a flow member's dialogs are the flow
@@ -36,7 +45,8 @@ std::int64_t models_created(const server_context& context) {
 
 asio::awaitable<void> list_models(server_context& context, response_sink& sink) {
   const auto ids = offered_members(context);
-  co_await sink.send_json(200, {}, models_json(ids, models_created(context)));
+  std::string body = models_json(ids, models_created(context));
+  co_await send_ok(sink, std::move(body));
 }
 
 // `GET /v1/models/parley/lead`: the model's name spans the segments after "models".
@@ -46,12 +56,13 @@ asio::awaitable<void> get_model(server_context& context, const openai_request& r
   const auto ids = offered_members(context);
   for (const auto& id : ids) {
     if (name == "parley/" + id) {
-      co_await sink.send_json(200, {}, model_json(id, models_created(context)));
+      std::string body = model_json(id, models_created(context));
+      co_await send_ok(sink, std::move(body));
       co_return;
     }
   }
-  co_await send_openai_error(
-      sink, openai_error{404, "model: no model '" + name.substr(0, 100) + "'", "model", "model_not_found"});
+  openai_error refused{404, "model: no model '" + name.substr(0, 100) + "'", "model", "model_not_found"};
+  co_await send_openai_error(sink, std::move(refused));
 }
 
 // A request that sends a body (or says what it is) must say application/json; a page of another
@@ -75,23 +86,24 @@ asio::awaitable<void> dispatch(server_context& context, const openai_request& re
   const openai_route chosen = openai_route_of(request.segments);
   const bool post = chosen == openai_route::chat_completions;
   if (chosen == openai_route::none) {
-    co_await send_openai_error(sink, openai_error{404, "no route " + request.path, {}, "not_found"});
+    openai_error refused{404, "no route " + request.path, {}, "not_found"};
+    co_await send_openai_error(sink, std::move(refused));
     co_return;
   }
   if (request.method != (post ? "POST" : "GET")) {
-    co_await send_openai_error(
-        sink, openai_error{405,
-                           request.method + " " + request.path + ": method not allowed; use " + (post ? "POST" : "GET"),
-                           {},
-                           "method_not_allowed"});
+    openai_error refused{405,
+                         request.method + " " + request.path + ": method not allowed; use " + (post ? "POST" : "GET"),
+                         {},
+                         "method_not_allowed"};
+    co_await send_openai_error(sink, std::move(refused));
     co_return;
   }
   if (post && refuses_non_json(request)) {
-    co_await send_openai_error(
-        sink, openai_error{415,
-                           "Content-Type: expected application/json, got '" + request.content_type.substr(0, 100) + "'",
-                           {},
-                           "unsupported_media_type"});
+    openai_error refused{415,
+                         "Content-Type: expected application/json, got '" + request.content_type.substr(0, 100) + "'",
+                         {},
+                         "unsupported_media_type"};
+    co_await send_openai_error(sink, std::move(refused));
     co_return;
   }
   if (chosen == openai_route::models) {
@@ -109,9 +121,10 @@ asio::awaitable<void> handle_openai_request(server_context& context, openai_requ
   // http_server checked the token before reading the body; this tells who the user is.
   request.who = authenticate(context, request.authorization);
   if (request.who == nullptr) {
-    const auto refused = unauthorized_response(context);
-    const auto& message = refused.body.at("error").at("message").as_string();
-    co_await send_openai_error(sink, openai_error{401, std::string(message), {}, "invalid_api_key"});
+    const auto unauthorized = unauthorized_response(context);
+    const auto& message = unauthorized.body.at("error").at("message").as_string();
+    openai_error refused{401, std::string(message), {}, "invalid_api_key"};
+    co_await send_openai_error(sink, std::move(refused));
     co_return;
   }
   // A bug in a handler must not take the server down: it becomes a 500 for this request only
@@ -123,8 +136,8 @@ asio::awaitable<void> handle_openai_request(server_context& context, openai_requ
   } catch (const std::exception& e) {
     what = e.what();
   }
-  co_await send_openai_error(
-      sink, openai_error{500, request.method + " " + request.path + ": " + what, {}, "internal", "server_error"});
+  openai_error refused{500, request.method + " " + request.path + ": " + what, {}, "internal", "server_error"};
+  co_await send_openai_error(sink, std::move(refused));
 }
 
 }  // namespace parley::server
