@@ -136,6 +136,19 @@ TEST_F(OpenAiTest, ACrossSitePageIsRefused) {
   EXPECT_EQ(root_dialogs(), 0);
 }
 
+TEST_F(OpenAiTest, TheCorsOriginMayCallAndReadTheDialogId) {
+  start("q4h", {"--cors-origin", "http://localhost:5173"});
+  const auto preflight =
+      client().request("OPTIONS", "/v1/chat/completions", "",
+                       {{"Origin", "http://localhost:5173"}, {"Access-Control-Request-Method", "POST"}});
+  EXPECT_EQ(preflight.status, 204);
+  EXPECT_NE(preflight.header("Access-Control-Allow-Headers").find("X-Parley-Dialog-Id"), std::string::npos);
+  const auto reply = chat(ask("lead", "hi"), {{"Origin", "http://localhost:5173"}});
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(reply.header("Access-Control-Allow-Origin"), "http://localhost:5173");
+  EXPECT_EQ(reply.header("Access-Control-Expose-Headers"), "X-Parley-Dialog-Id");
+}
+
 TEST_F(OpenAiTest, OnlyJsonOfBoundedSize) {
   start("q4h");
   const auto typed = chat(ask("lead", "hi"), {{"Content-Type", "text/plain"}});
