@@ -64,6 +64,7 @@ npm_ci() {
 npm_ci web
 npm_ci tests/e2e
 npm_ci tests/monitoring
+npm_ci tests/interop
 
 # The web UI: rebuilt when web/dist is missing or older than any of its sources.
 if [ ! -f web/dist/index.html ] ||
@@ -75,5 +76,5 @@ if [ ! -f web/dist/index.html ] ||
 fi
 
 if [ $changed -eq 0 ]; then
-  echo "setup: all ${#packages[@]} packages are installed; web/ and tests/e2e/ node_modules and web/dist are up to date"
+  echo "setup: all ${#packages[@]} packages are installed; web/, tests/e2e/ and tests/interop/ node_modules and web/dist are up to date"
 fi

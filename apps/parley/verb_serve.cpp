@@ -33,6 +33,7 @@
 #include "parley/server/metrics_observer.hpp"
 #include "parley/server/otlp_exporter.hpp"
 #include "parley/server/span_recorder.hpp"
+#include "parley/server/openai_relay.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
@@ -343,6 +344,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<engine::engine> eng;
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   std::unique_ptr<server::pubchan> channels;
+  std::unique_ptr<server::openai_relay> openai;  // what /v1/chat/completions follows
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
@@ -366,6 +368,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (settings->loaded_dialogs) eng->dialogs().set_limit(*settings->loaded_dialogs);
   eng->members().set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
+  openai = std::make_unique<server::openai_relay>(*eng);
 
   const bool scripted_offline = announce_members(team, *eng);
   server::tot_progress_relay tot_progress(*channels);
@@ -394,6 +397,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: traces go to %s%s\n", settings->traces.endpoint.c_str(),
                 settings->trace_content ? " (with message content)" : "");
   }
+  context.openai = openai.get();
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads(settings->read_priority);
   context.reads = &reads;

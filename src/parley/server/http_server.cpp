@@ -27,6 +27,7 @@
 
 #include "parley/http/request_target.hpp"
 #include "parley/server/metrics_endpoint.hpp"
+#include "parley/server/openai_http.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/rest_router.hpp"
 #include "parley/server/static_files.hpp"
@@ -55,8 +56,8 @@ bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/
 
 // Paths that answer without a token: a load balancer's probes, which tell nothing of the team.
 bool is_probe_path(std::string_view path) { return path == "/healthz" || path == "/readyz"; }
-// Paths besides /api/ that need the token.
-bool needs_token(std::string_view path) { return is_api_path(path) || path == "/metrics"; }
+// The routes that need the token: the REST API, the OpenAI-compatible endpoint and the metrics.
+bool needs_token(std::string_view path) { return is_api_path(path) || is_openai_path(path) || path == "/metrics"; }
 
 }  // namespace
 
@@ -98,23 +99,36 @@ struct http_server::state {
     return response;
   }
 
+  // Under /v1/ in OpenAI's error shape, which OpenAI clients read; elsewhere in the REST API's.
   response_type error_reply(const request_type& request, unsigned status, std::string_view code,
                             std::string message) const {
+    if (is_openai_path(path_of(request.target()))) {
+      auto response = openai_refusal(request.version(), status, code, std::move(message));
+      add_cors(response);
+      return response;
+    }
     boost::json::object inner{{"code", code}, {"message", std::move(message)}};
     return json_reply(request, status, boost::json::object{{"error", std::move(inner)}});
   }
 
+  bool is_preflight(const request_type& request) const {
+    return request.method() == http::verb::options && !context.options.cors_origin.empty();
+  }
+
+  // CORS preflight: browsers send it without credentials, so it is answered before the token check.
+  response_type preflight_reply(const request_type& request) const {
+    response_type response{http::status::no_content, request.version()};
+    add_cors(response);
+    response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
+    response.set(http::field::access_control_allow_headers,
+                 "Authorization, Content-Type, Idempotency-Key, X-Parley-Dialog-Id");
+    response.set(http::field::access_control_max_age, "600");
+    return response;
+  }
+
   asio::awaitable<response_type> answer_api(const request_type& request) {
     const auto target = request.target();
-    if (request.method() == http::verb::options && !context.options.cors_origin.empty()) {
-      // CORS preflight: browsers send it without credentials, so it is answered before the token check.
-      response_type response{http::status::no_content, request.version()};
-      add_cors(response);
-      response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
-      response.set(http::field::access_control_allow_headers, "Authorization, Content-Type, Idempotency-Key");
-      response.set(http::field::access_control_max_age, "600");
-      co_return response;
-    }
+    if (is_preflight(request)) co_return preflight_reply(request);
     rest_request rest;
     rest.method = std::string(request.method_string());
     auto parsed = parley::http::parse_request_target(target);
@@ -186,7 +200,8 @@ struct http_server::state {
     if (needs_token(path_of(request.target())) && request.method() != http::verb::options &&
         authenticate(context, request[http::field::authorization]) == nullptr) {
       const auto refused = unauthorized_response(context);
-      return json_reply(request, refused.status, refused.body);
+      const auto& message = refused.body.at("error").at("message").as_string();
+      return error_reply(request, refused.status, "unauthorized", std::string(message));
     }
     return std::nullopt;
   }
@@ -222,7 +237,8 @@ struct http_server::state {
   asio::awaitable<response_type> answer(const request_type& request) {
     const auto path = path_of(request.target());
     if (path == "/metrics" || is_probe_path(path)) co_return co_await answer_monitoring(request, path);
-    if (is_api_path(path_of(request.target()))) co_return co_await answer_api(request);
+    if (is_api_path(path)) co_return co_await answer_api(request);
+    if (is_openai_path(path)) co_return preflight_reply(request);  // the rest is serve_openai_request's
     co_return answer_static(request);
   }
 };
@@ -369,6 +385,13 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       co_return;
     }
 
+    if (is_openai_path(path_of(request.target())) && !server->is_preflight(request)) {
+      // The endpoint writes its own answer: whole, or streamed as the dialog speaks.
+      const bool keep_alive = request.keep_alive() && !server->stopping;
+      const bool reusable = co_await serve_openai_request(server->context, stream, request, keep_alive);
+      if (!reusable || server->stopping) break;
+      continue;
+    }
     const bool head = request.method() == http::verb::head;
     auto response = co_await server->answer(request);
     response.keep_alive(request.keep_alive() && !server->stopping);

@@ -24,6 +24,7 @@ namespace parley::server {
 class flow_host;
 class metrics_observer;
 class otlp_exporter;
+class openai_relay;
 class pubchan;
 class upload_store;
 using store_reads = engine::store_reads;
@@ -44,6 +45,8 @@ struct server_context {
   engine::message_analyst* analyst = nullptr;
   metrics_observer* metrics = nullptr;  // GET /metrics' model and tool figures; null: left out
   otlp_exporter* traces = nullptr;      // spans sent to a collector; null: no traces
+  // What the OpenAI-compatible endpoint's answers follow (openai_relay.hpp); null: /v1/ answers 503.
+  openai_relay* openai = nullptr;
 };
 
 }  // namespace parley::server
