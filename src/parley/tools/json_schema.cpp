@@ -143,7 +143,7 @@ result<void> validator::check(const json::value& v, const json::value& schema, c
 }
 
 result<void> validator::check(const json::value& v, const json::object& s, const std::string& path) const {
-  if (depth_ >= kMaxDepth) return fail(path, "nested too deep for the schema check");
+  if (depth_ >= kMaxDepth) return fail(path, "nested deeper than the schema check goes");
   struct deeper {
     int& depth;
     explicit deeper(int& d) : depth(++d) {}
