@@ -116,9 +116,13 @@ int run_fanout3_bench(const bench_args& args) {
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
   const fs::path root = fs::temp_directory_path() / ("parley-bench-fanout3-" + std::to_string(device()));
-  boost::json::object summary{
-      {"bench", "fanout3"},           {"framework", "parley"}, {"n", base.n}, {"sqlite_sync", sync_name(sync)},
-      {"dialog_tools", dialog_tools}, {"mock", base.mock}, {"metrics", with_metrics}};
+  boost::json::object summary{{"bench", "fanout3"},
+                              {"framework", "parley"},
+                              {"n", base.n},
+                              {"sqlite_sync", sync_name(sync)},
+                              {"dialog_tools", dialog_tools},
+                              {"mock", base.mock},
+                              {"metrics", with_metrics}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));

@@ -31,13 +31,13 @@
 #include "parley/server/flow_progress_relay.hpp"
 #include "parley/server/http_server.hpp"
 #include "parley/server/metrics_observer.hpp"
-#include "parley/server/otlp_exporter.hpp"
-#include "parley/server/span_recorder.hpp"
 #include "parley/server/openai_relay.hpp"
+#include "parley/server/otlp_exporter.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/server_context.hpp"
+#include "parley/server/span_recorder.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/server/tot_progress_relay.hpp"
 #include "parley/server/turn_window_timers.hpp"
@@ -166,8 +166,8 @@ struct serve_settings {
   std::optional<std::size_t> loaded_dialogs;                            // the engine's default when absent
   engine::read_priority read_priority = engine::read_priority::normal;  // of the store's read thread
   bool token_from_environment = false;                                  // $PARLEY_TOKEN
-  server::otlp_options traces;  // an empty endpoint: no traces
-  bool trace_content = false;   // message content on the spans
+  server::otlp_options traces;                                          // an empty endpoint: no traces
+  bool trace_content = false;                                           // message content on the spans
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -457,6 +457,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
                    written.err().message.c_str());
     }
   }
+  // SIGINT/SIGTERM are caught from before the serving line: a supervisor that stops the server the
+  // moment it says it serves gets a clean shutdown, not the default action (asio queues a signal
+  // that comes before the wait below).
+  asio::signal_set signals(io, SIGINT, SIGTERM);
   std::string url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/";
   // A token from $PARLEY_TOKEN is not printed: under a service manager this line goes to its log.
   if (!options.token.empty())
@@ -472,7 +476,6 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // The first SIGINT/SIGTERM starts the shutdown; io.run_for() returns when nothing is left to
   // run, or, once the shutdown is done, after a grace period for clients that never close.
   bool shutdown_done = false;
-  asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](boost::system::error_code ec, int) {
     if (ec) return;
     std::printf("parley: shutting down\n");

@@ -3,11 +3,13 @@
 // the store can no longer write. The Prometheus text format itself is checked by promtool and a
 // real Prometheus in tests/monitoring.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "rest_fixture.hpp"
 
@@ -104,6 +106,54 @@ TEST_F(MetricsTest, AStoreThatCannotWriteMakesTheServerUnreadyAndTheScrapeSaysSo
   EXPECT_EQ(sample_of(text, "parley_store_healthy"), 0.0) << text;
   EXPECT_TRUE(sample_of(text, "parley_process_open_fds"));
   (void)server_->terminate();
+}
+
+// Sets an environment variable for the servers a test starts (they inherit it), and removes it after.
+class scoped_env {
+ public:
+  scoped_env(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~scoped_env() { ::unsetenv(name_); }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+
+ private:
+  const char* name_;
+};
+
+std::vector<std::string> q4h_serve_args(const std::filesystem::path& data) {
+  return {"--team", (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(), "--data",
+          data.string()};
+}
+
+TEST_F(MetricsTest, ATraceEndpointThatIsNotAnHttpUrlIsRefusedNamingTheFlag) {
+  auto args = q4h_serve_args(data_dir());
+  args.insert(args.end(), {"--otlp-endpoint", "ftp://collector.example/v1/traces"});
+  server_process refused(args);
+  EXPECT_FALSE(refused.started());
+  EXPECT_NE(refused.output().find("--otlp-endpoint: not an http:// or https:// URL"), std::string::npos)
+      << refused.output();
+  EXPECT_FALSE(std::filesystem::exists(data_dir() / "parley.db"));
+}
+
+TEST_F(MetricsTest, OpenTelemetrysVariablesChooseTheCollectorAndBadHeadersAreRefusedNamingThem) {
+  {
+    const scoped_env endpoint("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9/");
+    const scoped_env headers("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key");
+    server_process refused(q4h_serve_args(data_dir()));
+    EXPECT_FALSE(refused.started());
+    EXPECT_NE(refused.output().find("OTEL_EXPORTER_OTLP_HEADERS: expected name=value, got 'x-api-key'"),
+              std::string::npos)
+        << refused.output();
+  }
+  const scoped_env endpoint("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9/");
+  const scoped_env headers("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=secret, x-team = parley");
+  server_process traced(q4h_serve_args(data_dir()));
+  ASSERT_TRUE(traced.started()) << traced.output();
+  // The base endpoint gets the specification's path for traces.
+  EXPECT_NE(traced.output().find("parley: traces go to http://127.0.0.1:9/v1/traces\n"), std::string::npos)
+      << traced.output();
+  EXPECT_EQ(traced.output().find("secret"), std::string::npos);
+  EXPECT_EQ(traced.terminate(), 0);
 }
 
 }  // namespace

@@ -48,14 +48,14 @@ result<http::header_list> headers_from(std::string_view text) {
     };
     const auto name = trim(item.substr(0, equals));
     if (equals == std::string_view::npos || name.empty()) {
-      return make_error(errc::invalid_argument, "OTEL_EXPORTER_OTLP_HEADERS: expected name=value, got '" +
-                                                    utf8_excerpt(item, 60) + "'");
+      return make_error(errc::invalid_argument,
+                        "OTEL_EXPORTER_OTLP_HEADERS: expected name=value, got '" + utf8_excerpt(item, 60) + "'");
     }
     const auto value = trim(item.substr(equals + 1));
     for (const char c : std::string(name) + std::string(value)) {
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-        return make_error(errc::invalid_argument, "OTEL_EXPORTER_OTLP_HEADERS: a control character in '" +
-                                                      utf8_excerpt(name, 60) + "'");
+        return make_error(errc::invalid_argument,
+                          "OTEL_EXPORTER_OTLP_HEADERS: a control character in '" + utf8_excerpt(name, 60) + "'");
       }
     }
     headers.push_back({std::string(name), std::string(value)});
@@ -106,9 +106,7 @@ void otlp_exporter::enqueue(trace_span&& span) {
   if (queue_.size() >= options_.max_batch) wake_.cancel();  // a full batch goes now
 }
 
-void otlp_exporter::start() {
-  asio::co_spawn(executor_, run(), asio::detached);
-}
+void otlp_exporter::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
 asio::awaitable<void> otlp_exporter::run() {
   while (!stopping_) {
