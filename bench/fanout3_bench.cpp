@@ -23,6 +23,8 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/server/metrics_observer.hpp"
+#include "parley/server/otlp_exporter.hpp"
+#include "parley/server/span_recorder.hpp"
 #include "parley/tools/function_tool.hpp"
 
 namespace parley::bench {
@@ -52,8 +54,14 @@ const char* sync_name(const std::string& sync) {
   return sync == "full" ? "FULL" : sync == "normal" ? "NORMAL" : "none";
 }
 
+// What the run counts beside its work, as `parley serve` would.
+struct observers {
+  bool metrics = false;
+  bool traces = false;
+};
+
 result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
-                                  std::chrono::milliseconds projection_lag, bool all_dialog_tools, bool with_metrics) {
+                                  std::chrono::milliseconds projection_lag, bool all_dialog_tools, observers observe) {
   fanout3::write_team(dir, opts.mock, opts.stream, all_dialog_tools);
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) return std::move(team).err();
@@ -67,11 +75,27 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   if (!eng) return std::move(eng).err();
   // `--metrics 1`: what `parley serve` counts for GET /metrics, counted here too (its CPU cost).
   std::optional<server::metrics_observer> metrics;
-  if (with_metrics) (*eng)->add_observer(&metrics.emplace(**eng));
+  if (observe.metrics) (*eng)->add_observer(&metrics.emplace(**eng));
+  // `--traces 1`: the spans `parley serve --otlp-endpoint` sends, sent to the mock's trace sink.
+  std::optional<server::otlp_exporter> exporter;
+  std::optional<server::span_recorder> spans;
+  if (observe.traces) {
+    server::otlp_options traces;
+    traces.endpoint = opts.mock + "/v1/traces";
+    exporter.emplace(io.get_executor(), traces, server::trace_resource{"parley-bench", ""});
+    spans.emplace(**eng, server::span_recorder_options{},
+                  [&exporter](server::trace_span&& span) { exporter->enqueue(std::move(span)); });
+    (*eng)->add_observer(&*spans);
+    exporter->start();
+  }
   result<fanout3::measured_run> run = make_error(errc::internal, "the run did not finish");
   {
     http::client control;
-    asio::co_spawn(io, drive(io, **eng, **log, control, opts, run), asio::detached);
+    auto whole_run = [&]() -> asio::awaitable<void> {
+      co_await drive(io, **eng, **log, control, opts, run);
+      if (exporter) co_await exporter->stop();  // its batching loop would keep the loop running
+    };
+    asio::co_spawn(io, whole_run(), asio::detached);
     io.run();
   }
   (*log)->flush();
@@ -81,7 +105,12 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   const auto stats = (*log)->stats();
   const double tasks = double(opts.n + opts.warmup_or_default());  // the log holds the warm-up tasks too
   out.fields["sqlite_sync"] = sync_name(sync);
-  out.fields["metrics"] = with_metrics;
+  out.fields["metrics"] = observe.metrics;
+  out.fields["traces"] = observe.traces;
+  if (exporter) {
+    out.fields["spans_exported"] = exporter->exported();
+    out.fields["spans_dropped"] = exporter->dropped();
+  }
   out.fields["events_per_task"] = double(stats.events) / tasks;
   // Every commit is an fsync: the log's and the projections' catching up alike.
   out.fields["commits_per_task"] = double(stats.transactions + stats.projection_transactions) / tasks;
@@ -111,7 +140,7 @@ int run_fanout3_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: --projection-lag-ms is a positive number of milliseconds\n");
     return 2;
   }
-  const bool with_metrics = args.int_or("metrics", 0) != 0;
+  const observers observe{args.int_or("metrics", 0) != 0, args.int_or("traces", 0) != 0};
   std::random_device device;
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;
@@ -122,11 +151,12 @@ int run_fanout3_bench(const bench_args& args) {
                               {"sqlite_sync", sync_name(sync)},
                               {"dialog_tools", dialog_tools},
                               {"mock", base.mock},
-                              {"metrics", with_metrics}};
+                              {"metrics", observe.metrics},
+                              {"traces", observe.traces}};
   int status = 0;
   for (const options& opts : fanout3::configurations(args, base)) {
     const fs::path dir = root / ((opts.stream ? "sse-c" : "json-c") + std::to_string(opts.concurrency));
-    auto figures = run_config(dir, opts, sync, projection_lag, all_dialog_tools, with_metrics);
+    auto figures = run_config(dir, opts, sync, projection_lag, all_dialog_tools, observe);
     if (keep) {
       std::printf("kept %s\n", dir.c_str());
     } else {
