@@ -6,38 +6,20 @@
 // the dialogs go on and /metrics counts the dropped spans.
 //
 //   PARLEY_BINARY=build/release/apps/parley/parley PARLEY_SOURCE=. node tests/monitoring/otlp_collector_test.mjs
-import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
+
+import { eventually, source, startParley, workFolder } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const root = require("@opentelemetry/otlp-transformer/build/src/generated/root");
 const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 const ExportTraceServiceResponse = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 
-const binary = process.env.PARLEY_BINARY;
-const source = process.env.PARLEY_SOURCE;
-if (!binary || !source) throw new Error("PARLEY_BINARY and PARLEY_SOURCE must be set");
-
-const work = mkdtempSync(join(tmpdir(), "parley-otlp-"));
-const children = [];
-process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(work, { recursive: true, force: true });
-});
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-async function eventually(what, check, attempts = 600) {
-  for (let i = 0; i < attempts; ++i) {
-    const value = await check();
-    if (value) return value;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}; spans so far: ${spans.map((span) => span.name).join(", ")}`);
-}
+const work = workFolder("parley-otlp-");
 
 // The collector: POST /v1/traces, protobuf in, protobuf out; every span it decodes is kept.
 const spans = [];
@@ -60,20 +42,11 @@ const collector = createServer((request, response) => {
 await new Promise((listening) => collector.listen(0, "127.0.0.1", listening));
 const collectorPort = collector.address().port;
 
-function startParley(name, endpoint, extra = []) {
+function startTraced(name, endpoint, extra = []) {
   cpSync(join(source, "tests/server/teams/q4h"), join(work, name), { recursive: true });
-  const child = spawn(binary, [
-    "serve", "--team", join(work, name, "team.yaml"), "--data", join(work, name, "data"),
-    "--host", "127.0.0.1", "--port", "0", "--otlp-endpoint", endpoint, ...extra,
-  ], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  return eventually(`parley serve (${name})`, () => {
-    const match = output.match(/serving http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]+)/);
-    return match && { child, output: () => output, api: `http://127.0.0.1:${match[1]}`, token: match[2] };
-  });
+  return startParley([
+    "--team", join(work, name, "team.yaml"), "--data", join(work, name, "data"), "--otlp-endpoint", endpoint, ...extra,
+  ]);
 }
 
 async function call(server, method, path, body) {
@@ -94,7 +67,7 @@ const attributes = (span) =>
   ]));
 
 // A delegation: the lead calls tellaskSessionless, the clerk asks the human, the answer comes.
-const parley = await startParley("traced", `http://127.0.0.1:${collectorPort}/v1/traces`);
+const parley = await startTraced("traced", `http://127.0.0.1:${collectorPort}/v1/traces`);
 const created = await call(parley, "POST", "/api/dialogs", { content: "delegate the trip" });
 assert.equal(created.status, 201);
 const rootId = created.body.dialog.id;
@@ -108,8 +81,11 @@ await eventually("the lead's last answer", async () => {
 
 // Spans arrive within the exporter's interval (1 s).
 const byName = (name) => spans.filter((span) => span.name === name);
-await eventually("the spans of the whole tree", () =>
-  byName("invoke_agent lead").length >= 2 && byName("invoke_agent clerk").length >= 2 && byName("execute_tool askHuman").length >= 1);
+await eventually(
+  "the spans of the whole tree",
+  () => byName("invoke_agent lead").length >= 2 && byName("invoke_agent clerk").length >= 2 && byName("execute_tool askHuman").length >= 1,
+  () => `spans so far: ${spans.map((span) => span.name).join(", ")}`,
+);
 
 assert.equal(attributes({ attributes: resources[0].attributes })["service.name"], "parley");
 const traceIds = new Set(spans.map((span) => hex(span.traceId)));
@@ -167,14 +143,14 @@ for (const span of spans) {
 
 // With --trace-content the saying is on the chat span.
 spans.length = 0;
-const content = await startParley("content", `http://127.0.0.1:${collectorPort}/v1/traces`, ["--trace-content"]);
+const content = await startTraced("content", `http://127.0.0.1:${collectorPort}/v1/traces`, ["--trace-content"]);
 assert.equal((await call(content, "POST", "/api/dialogs", { content: "hello there" })).status, 201);
 const said = await eventually("a chat span with content", () =>
   spans.find((span) => span.name === "chat scripted" && attributes(span)["gen_ai.output.messages"]));
 assert.equal(attributes(said)["gen_ai.output.messages"], "ok: hello there");
 
 // A collector that is down: the dialog answers anyway, and the scrape counts the dropped spans.
-const down = await startParley("down", "http://127.0.0.1:1/v1/traces");
+const down = await startTraced("down", "http://127.0.0.1:1/v1/traces");
 const lonely = await call(down, "POST", "/api/dialogs", { content: "anyone there" });
 assert.equal(lonely.status, 201);
 await eventually("the answer without a collector", async () =>
@@ -186,6 +162,6 @@ await eventually("the dropped spans counted", async () => {
 });
 assert.match(down.output(), /traces to http:\/\/127\.0\.0\.1:1\/v1\/traces not taken/);
 
-for (const child of children) child.kill("SIGTERM");
+for (const server of [parley, content, down]) server.child.kill("SIGTERM");
 collector.close();
 console.log(`otlp_collector_test: ${ids.size} spans of one dialog tree decoded and checked; content opt-in; a down collector drops and counts`);

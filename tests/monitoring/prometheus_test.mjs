@@ -3,37 +3,19 @@
 // `parley serve` with its token and answers PromQL queries from what it scraped.
 //
 //   PARLEY_BINARY=build/release/apps/parley/parley PARLEY_SOURCE=. node tests/monitoring/prometheus_test.mjs
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 
-const binary = process.env.PARLEY_BINARY;
-const source = process.env.PARLEY_SOURCE;
-if (!binary || !source) throw new Error("PARLEY_BINARY and PARLEY_SOURCE must be set");
+import { eventually, source, startKept, startParley, workFolder } from "./harness.mjs";
+
 for (const tool of ["prometheus", "promtool"]) {
   if (spawnSync(tool, ["--version"]).status !== 0) throw new Error(`${tool} is missing: run scripts/setup.sh`);
 }
 
-const root = mkdtempSync(join(tmpdir(), "parley-prometheus-"));
-const children = [];
-process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(root, { recursive: true, force: true });
-});
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-async function eventually(what, check, attempts = 600) {
-  for (let i = 0; i < attempts; ++i) {
-    const value = await check();
-    if (value) return value;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const root = workFolder("parley-prometheus-");
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -46,26 +28,11 @@ function freePort() {
   });
 }
 
-// Starts a process, keeps what it prints, and resolves once `ready` matches its output.
-function start(command, args, ready) {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  const collect = (chunk) => (output += chunk.toString());
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  return { child, output: () => output, match: () => eventually(`${command} to start`, () => output.match(ready)) };
-}
-
 // parley serve on the REST tests' team (scripted model, offline).
 cpSync(join(source, "tests/server/teams/q4h"), join(root, "team"), { recursive: true });
-const parley = start(
-  binary,
-  ["serve", "--team", join(root, "team/team.yaml"), "--data", join(root, "data"), "--host", "127.0.0.1", "--port", "0"],
-  /serving http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]+)/,
-);
-const [, port, token] = await parley.match();
-const api = `http://127.0.0.1:${port}`;
+const parley = await startParley(["--team", join(root, "team/team.yaml"), "--data", join(root, "data")]);
+const { port, token } = parley;
+const api = parley.api;
 const auth = { Authorization: `Bearer ${token}` };
 
 // Some work to count: a tool call and a saying, and a tool the model made up.
@@ -116,16 +83,12 @@ scrape_configs:
       - targets: ["127.0.0.1:${port}"]
 `,
 );
-const prometheus = start(
-  "prometheus",
-  [
-    `--config.file=${join(root, "prometheus.yml")}`,
-    `--storage.tsdb.path=${join(root, "tsdb")}`,
-    `--web.listen-address=127.0.0.1:${prometheusPort}`,
-  ],
-  /Server is ready to receive web requests/,
-);
-await prometheus.match();
+const prometheus = startKept("prometheus", [
+  `--config.file=${join(root, "prometheus.yml")}`,
+  `--storage.tsdb.path=${join(root, "tsdb")}`,
+  `--web.listen-address=127.0.0.1:${prometheusPort}`,
+]);
+await eventually("Prometheus to start", () => /Server is ready to receive web requests/.test(prometheus.output()));
 
 async function query(promql) {
   const reply = await fetch(`http://127.0.0.1:${prometheusPort}/api/v1/query?query=${encodeURIComponent(promql)}`);
