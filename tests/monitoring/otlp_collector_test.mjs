@@ -6,7 +6,7 @@
 // the dialogs go on and /metrics counts the dropped spans.
 //
 //   PARLEY_BINARY=build/release/apps/parley/parley PARLEY_SOURCE=. node tests/monitoring/otlp_collector_test.mjs
-import { cpSync } from "node:fs";
+import { cpSync, existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -43,7 +43,7 @@ await new Promise((listening) => collector.listen(0, "127.0.0.1", listening));
 const collectorPort = collector.address().port;
 
 function startTraced(name, endpoint, extra = []) {
-  cpSync(join(source, "tests/server/teams/q4h"), join(work, name), { recursive: true });
+  if (!existsSync(join(work, name))) cpSync(join(source, "tests/server/teams/q4h"), join(work, name), { recursive: true });
   return startParley([
     "--team", join(work, name, "team.yaml"), "--data", join(work, name, "data"), "--otlp-endpoint", endpoint, ...extra,
   ]);
@@ -67,11 +67,17 @@ const attributes = (span) =>
   ]));
 
 // A delegation: the lead calls tellaskSessionless, the clerk asks the human, the answer comes.
-const parley = await startTraced("traced", `http://127.0.0.1:${collectorPort}/v1/traces`);
-const created = await call(parley, "POST", "/api/dialogs", { content: "delegate the trip" });
+const collectorUrl = `http://127.0.0.1:${collectorPort}/v1/traces`;
+const first = await startTraced("traced", collectorUrl);
+const created = await call(first, "POST", "/api/dialogs", { content: "delegate the trip" });
 assert.equal(created.status, 201);
 const rootId = created.body.dialog.id;
-const question = await eventually("the clerk's question", async () => (await call(parley, "GET", "/api/questions")).body.questions[0]);
+const question = await eventually("the clerk's question", async () => (await call(first, "GET", "/api/questions")).body.questions[0]);
+// The answer goes to another process on the same store: the clerk's drive it resumes must still
+// hang under the Tellask span the first process sent.
+first.child.kill("SIGTERM");
+await new Promise((exited) => first.child.once("exit", exited));
+const parley = await startTraced("traced", collectorUrl);
 const answered = await call(parley, "POST", `/api/dialogs/${question.dialog.selfId}/answer`, { questionId: question.id, content: "Friday" });
 assert.equal(answered.status, 202);
 await eventually("the lead's last answer", async () => {
@@ -113,7 +119,7 @@ assert.equal(attributes(tellask[0])["gen_ai.tool.name"], "tellaskSessionless");
 assert.equal(attributes(tellask[0])["gen_ai.operation.name"], "execute_tool");
 
 // The clerk's drives hang under the Tellask that assigned its task — its first and the one the
-// answer resumed alike.
+// answer resumed in the restarted server alike.
 for (const drive of byName("invoke_agent clerk")) {
   assert.equal(parentOf(drive), tellask[0], "a subdialog's drive is a child of the Tellask call");
   assert.equal(attributes(drive)["gen_ai.conversation.id"], rootId);
