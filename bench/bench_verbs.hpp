@@ -41,5 +41,6 @@ int run_flow_bench(const bench_args& args);
 int run_tools_bench(const bench_args& args);
 int run_history_bench(const bench_args& args);
 int run_soak_bench(const bench_args& args);
+int run_chat_bench(const bench_args& args);
 
 }  // namespace parley::bench

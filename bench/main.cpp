@@ -36,7 +36,9 @@ constexpr const char* kUsage =
     "       parley-bench history [--dialogs N] [--queries Q] [--cache DIR] [--parley PATH]\n"
     "                            (the store is built once per N and schema, then reused)\n"
     "       parley-bench soak [--tasks N] [--concurrency C] [--stream 0|1] [--sample-every S] [--sync full|normal]\n"
-    "                         [--loaded-dialogs L] [--keep 1] [--mock URL]  (fanout-3 for N tasks, RSS every S)\n";
+    "                         [--loaded-dialogs L] [--keep 1] [--mock URL]  (fanout-3 for N tasks, RSS every S)\n"
+    "       parley-bench chat [--clients N] [--requests R] [--stream 0|1] [--repeats K] [--parley PATH]\n"
+    "                         (the OpenAI-compatible endpoint against the REST API, on the real parley serve)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -52,6 +54,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "tools") return run_tools_bench(args);
   if (verb == "history") return run_history_bench(args);
   if (verb == "soak") return run_soak_bench(args);
+  if (verb == "chat") return run_chat_bench(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }
