@@ -36,6 +36,7 @@
 #include <thread>
 #include <vector>
 
+#include "percentile.hpp"
 #include "bench_verbs.hpp"
 #include "chat_client.hpp"
 #include "cli_loop.hpp"
@@ -105,13 +106,6 @@ long long cpu_ticks(pid_t pid) {
   long long stime = 0;
   fields >> utime >> stime;
   return utime + stime;
-}
-
-double percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-  return values[at];
 }
 
 pid_t start_server(const fs::path& parley, const fs::path& dir, unsigned short port) {

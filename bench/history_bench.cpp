@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "percentile.hpp"
 #include "bench_verbs.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/schema.hpp"
@@ -50,7 +51,7 @@ namespace bhttp = beast::http;
 namespace fs = std::filesystem;
 using steady = std::chrono::steady_clock;
 
-constexpr std::int64_t kStartMs = 1'750'000'000'000;
+constexpr std::int64_t kHistoryStartMs = 1'750'000'000'000;
 constexpr int kDialogsPerTask = 4;
 constexpr int kUsers = 8;
 constexpr const char* kToken = "history-bench-token-0123456789ab";
@@ -97,7 +98,7 @@ std::vector<event> task_events(int task, std::mt19937_64& rng) {
   char id[32];
   std::snprintf(id, sizeof id, "t%09d", task);  // time-ordered, as the engine's ids are
   const std::string root = id;
-  const std::int64_t ts = kStartMs + std::int64_t{task} * 1000;
+  const std::int64_t ts = kHistoryStartMs + std::int64_t{task} * 1000;
   std::string title = std::string(kCommonWord) + " task " + std::to_string(task);
   if (task % 10'000 == 7) title += std::string(" ") + kRareWord;
   const std::string human = "u" + std::to_string(task % kUsers);
@@ -210,13 +211,6 @@ class client {
   asio::ip::tcp::socket socket_;
   beast::flat_buffer buffer_;
 };
-
-double percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-  return values[at];
-}
 
 struct route {
   std::string key;

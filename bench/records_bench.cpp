@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "percentile.hpp"
 #include "bench_team.hpp"
 #include "bench_verbs.hpp"
 #include "parley/config/team.hpp"
@@ -43,7 +44,7 @@ namespace bhttp = beast::http;
 namespace fs = std::filesystem;
 using steady = std::chrono::steady_clock;
 
-constexpr std::int64_t kStartMs = 1'750'000'000'000;
+constexpr std::int64_t kRecordsStartMs = 1'750'000'000'000;
 constexpr std::int64_t kSecond = 1000;
 constexpr std::size_t kVocabulary = 5000;
 
@@ -98,7 +99,7 @@ std::string sentence(std::mt19937_64& rng, int words) {
 std::vector<event> dialog_events(dialog_history& d, int messages, std::mt19937_64& rng) {
   std::vector<event> out;
   out.reserve(static_cast<std::size_t>(messages) + 1);
-  std::int64_t ts = kStartMs + static_cast<std::int64_t>(rng() % (30 * 24 * 3600)) * kSecond;
+  std::int64_t ts = kRecordsStartMs + static_cast<std::int64_t>(rng() % (30 * 24 * 3600)) * kSecond;
   ++d.seq;
   out.push_back(make(d, event_type::dialog_created, {{"memberId", "worker"}, {"kind", "root"}, {"depth", 0}}, ts));
   for (int i = 0; i < messages; ++i) {
@@ -202,13 +203,6 @@ class timing_client {
   asio::ip::tcp::socket socket_;
   beast::flat_buffer buffer_;
 };
-
-double percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-  return values[at];
-}
 
 std::string text_at(const boost::json::value& v, std::initializer_list<std::string_view> path) {
   const boost::json::value* at = &v;
