@@ -2,8 +2,8 @@
 // OTLP/HTTP protobuf to a collector started here, which decodes every request with OpenTelemetry's
 // own generated protobuf code (@opentelemetry/otlp-transformer's root), then checks the span tree
 // of a delegation (lead → Tellask → clerk, who asks the human) against the GenAI semantic
-// conventions, and that message content stays out unless asked for. Then a collector that is down:
-// the dialogs go on and /metrics counts the dropped spans.
+// conventions, and that message content stays out unless asked for. Then a collector that is down,
+// and one that never answers: the dialogs go on and /metrics counts the dropped spans.
 //
 //   PARLEY_BINARY=build/release/apps/parley/parley PARLEY_SOURCE=. node tests/monitoring/otlp_collector_test.mjs
 import { cpSync, existsSync } from "node:fs";
@@ -168,6 +168,22 @@ await eventually("the dropped spans counted", async () => {
 });
 assert.match(down.output(), /traces to http:\/\/127\.0\.0\.1:1\/v1\/traces not taken/);
 
-for (const server of [parley, content, down]) server.child.kill("SIGTERM");
+// A collector that takes the request and never answers: the dialog answers at once, and once the
+// export's 5 s timeout passes its spans are counted as dropped.
+const silent = createServer(() => {});
+await new Promise((listening) => silent.listen(0, "127.0.0.1", listening));
+const slow = await startTraced("slow", `http://127.0.0.1:${silent.address().port}/v1/traces`);
+const waiting = await call(slow, "POST", "/api/dialogs", { content: "still there" });
+assert.equal(waiting.status, 201);
+await eventually("the answer beside a silent collector", async () =>
+  (await call(slow, "GET", `/api/dialogs/${waiting.body.dialog.id}/transcript`)).body.messages.at(-1)?.content === "ok: still there");
+await eventually("the spans of the timed-out export counted", async () => {
+  const dropped = (await call(slow, "GET", "/metrics")).body.match(/^parley_trace_spans_dropped_total (\d+)/m);
+  return dropped && Number(dropped[1]) >= 2;
+});
+
+for (const server of [parley, content, down, slow]) server.child.kill("SIGTERM");
+silent.closeAllConnections();
+silent.close();
 collector.close();
-console.log(`otlp_collector_test: ${ids.size} spans of one dialog tree decoded and checked; content opt-in; a down collector drops and counts`);
+console.log(`otlp_collector_test: ${ids.size} spans of one dialog tree decoded and checked; content opt-in; a down or silent collector costs the dialogs nothing and its spans are counted as dropped`);
