@@ -36,10 +36,11 @@
 #include <thread>
 #include <vector>
 
-#include "percentile.hpp"
 #include "bench_verbs.hpp"
 #include "chat_client.hpp"
 #include "cli_loop.hpp"
+#include "percentile.hpp"
+#include "spawn_serve.hpp"
 
 extern char** environ;
 
@@ -109,22 +110,10 @@ long long cpu_ticks(pid_t pid) {
 }
 
 pid_t start_server(const fs::path& parley, const fs::path& dir, unsigned short port) {
-  std::vector<std::string> argv{parley.string(), "serve",
-                                "--team",        (dir / "team.yaml").string(),
-                                "--data",        (dir / "data").string(),
-                                "--port",        std::to_string(port),
-                                "--token",       kToken};
-  std::vector<char*> raw;
-  for (auto& a : argv) raw.push_back(a.data());
-  raw.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, (dir / "serve.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, parley.c_str(), &actions, nullptr, raw.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return spawned == 0 ? pid : 0;
+  return spawn_serve(parley,
+                     {"--team", (dir / "team.yaml").string(), "--data", (dir / "data").string(), "--port",
+                      std::to_string(port), "--token", kToken},
+                     dir / "serve.log");
 }
 
 // Until one chat completion is answered as the script says (at most 20 s).

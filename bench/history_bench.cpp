@@ -34,11 +34,12 @@
 #include <thread>
 #include <vector>
 
-#include "percentile.hpp"
 #include "bench_verbs.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/store.hpp"
+#include "percentile.hpp"
+#include "spawn_serve.hpp"
 
 extern char** environ;
 
@@ -325,23 +326,13 @@ int run_history_bench(const bench_args& args) {
   // --parley PATH serves the store with another build (a copy of the store migrated down to its
   // schema), for figures before and after a change on one machine.
   const std::string binary = args.string_or("parley", parley_binary().string());
-  std::vector<std::string> argv{binary,    "serve",       "--team", (dir / "team.yaml").string(),
-                                "--data",  data.string(), "--port", std::to_string(port),
-                                "--token", kToken};
-  std::vector<char*> raw;
-  for (auto& a : argv) raw.push_back(a.data());
-  raw.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
   const auto spawned_at = steady::now();
-  if (posix_spawn(&pid, binary.c_str(), &actions, nullptr, raw.data(), environ) != 0) {
+  const pid_t pid = spawn_serve(binary, {"--team", (dir / "team.yaml").string(), "--data", data.string(), "--port",
+                                         std::to_string(port), "--token", kToken});
+  if (pid == 0) {
     std::fprintf(stderr, "parley-bench history: cannot start %s\n", binary.c_str());
     return 1;
   }
-  posix_spawn_file_actions_destroy(&actions);
   // Start-up: until the first listing is answered (recover_all has run by then).
   std::unique_ptr<client> http;
   int failures = 0;

@@ -22,7 +22,6 @@
 #include <thread>
 #include <vector>
 
-#include "percentile.hpp"
 #include "bench_team.hpp"
 #include "bench_verbs.hpp"
 #include "parley/config/team.hpp"
@@ -34,6 +33,7 @@
 #include "parley/server/pubchan.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/store/store.hpp"
+#include "percentile.hpp"
 
 namespace parley::bench {
 namespace {
