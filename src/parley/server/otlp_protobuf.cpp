@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace parley::server {
 namespace {
@@ -69,17 +70,26 @@ class writer {
     tag(number, kFixed64);
     for (int i = 0; i < 8; ++i) out_ += static_cast<char>((value >> (8 * i)) & 0xff);  // little-endian
   }
-  // A nested message: written into its own buffer by `fill`, then length-prefixed here.
+  // A nested message: written into a buffer of its own by `fill`, then length-prefixed here. The
+  // buffers are kept per nesting depth and reused, so a batch of spans allocates next to nothing.
   template <class Fill>
   void message(unsigned number, Fill fill) {
-    writer inner;
+    thread_local std::vector<std::string> scratch;
+    if (scratch.size() <= depth_) scratch.resize(depth_ + 1);
+    writer inner(std::move(scratch[depth_]), depth_ + 1);
+    inner.out_.clear();
     fill(inner);
     bytes(number, inner.out_);
+    scratch[depth_] = std::move(inner.out_);
   }
   std::string take() { return std::move(out_); }
 
+  writer() = default;
+
  private:
+  writer(std::string buffer, std::size_t depth) : out_(std::move(buffer)), depth_(depth) {}
   std::string out_;
+  std::size_t depth_ = 0;
 };
 
 void any_value(writer& w, const std::string& text) { w.bytes(field::any_string, text); }

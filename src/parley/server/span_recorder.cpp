@@ -12,6 +12,10 @@ std::string provider_name(std::string_view kind) {
   return "parley." + std::string(kind);
 }
 
+// How many attributes the spans get at most, reserved at once.
+constexpr std::size_t kChatAttributes = 10;
+constexpr std::size_t kToolAttributes = 8;
+
 // The events that begin a drive of a dialog that is at rest: input of any kind, or a resumed call.
 bool starts_drive(const event& ev) {
   return ev.is<events::user_message>() || ev.is<events::generation_started>() || ev.is<events::tool_result>() ||
@@ -60,6 +64,7 @@ span_recorder::open_dialog& span_recorder::drive_of(const event& ev) {
 
 void span_recorder::start_chat(open_dialog& dialog, const event& ev) {
   trace_span chat;
+  chat.attributes.reserve(kChatAttributes);
   chat.trace = dialog.agent.trace;
   chat.id = span_id_of("chat", ev.dialog_id, std::to_string(ev.seq));
   chat.parent = dialog.agent.id;
@@ -96,6 +101,7 @@ void span_recorder::finish_chat(open_dialog& dialog, const event& ev, const even
   dialog.chat.reset();
   for (const auto& call : finished.tool_calls) {
     trace_span tool;
+    tool.attributes.reserve(kToolAttributes);
     tool.trace = dialog.agent.trace;
     tool.id = span_id_of("execute_tool", ev.dialog_id, call.id);
     tool.parent = dialog.agent.id;

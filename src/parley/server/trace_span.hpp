@@ -23,8 +23,10 @@ span_id span_id_of(std::string_view kind, std::string_view dialog_id, std::strin
 
 enum class span_kind { internal = 1, client = 3 };
 
+// Keys are the conventions' names, string literals: a span's dozen attributes allocate only their
+// values.
 struct span_attribute {
-  std::string key;
+  std::string_view key;
   std::variant<std::string, std::int64_t, std::vector<std::string>> value;
 };
 
@@ -40,11 +42,9 @@ struct trace_span {
   bool error = false;
   std::string status_message;  // with `error`
 
-  void set(std::string key, std::string value) { attributes.push_back({std::move(key), std::move(value)}); }
-  void set(std::string key, std::int64_t value) { attributes.push_back({std::move(key), value}); }
-  void set(std::string key, std::vector<std::string> values) {
-    attributes.push_back({std::move(key), std::move(values)});
-  }
+  void set(std::string_view key, std::string value) { attributes.push_back({key, std::move(value)}); }
+  void set(std::string_view key, std::int64_t value) { attributes.push_back({key, value}); }
+  void set(std::string_view key, std::vector<std::string> values) { attributes.push_back({key, std::move(values)}); }
 };
 
 // Now, in nanoseconds since the Unix epoch.
