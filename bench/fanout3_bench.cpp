@@ -58,6 +58,7 @@ const char* sync_name(const std::string& sync) {
 struct observers {
   bool metrics = false;
   bool traces = false;
+  bool export_spans = true;  // `--traces 2`: spans recorded, then dropped (the recorder's own cost)
 };
 
 result<config_figures> run_config(const fs::path& dir, const options& opts, const std::string& sync,
@@ -76,15 +77,17 @@ result<config_figures> run_config(const fs::path& dir, const options& opts, cons
   // `--metrics 1`: what `parley serve` counts for GET /metrics, counted here too (its CPU cost).
   std::optional<server::metrics_observer> metrics;
   if (observe.metrics) (*eng)->add_observer(&metrics.emplace(**eng));
-  // `--traces 1`: the spans `parley serve --otlp-endpoint` sends, sent to the mock's trace sink.
+  // `--traces 1`: the spans `parley serve --otlp-endpoint` sends, sent to the mock's trace sink;
+  // `--traces 2`: recorded and dropped, to tell the recorder's cost from the export's.
   std::optional<server::otlp_exporter> exporter;
   std::optional<server::span_recorder> spans;
   if (observe.traces) {
     server::otlp_options traces;
     traces.endpoint = opts.mock + "/v1/traces";
     exporter.emplace(io.get_executor(), traces, server::trace_resource{"parley-bench", ""});
-    spans.emplace(**eng, server::span_recorder_options{},
-                  [&exporter](server::trace_span&& span) { exporter->enqueue(std::move(span)); });
+    spans.emplace(**eng, server::span_recorder_options{}, [&exporter, &observe](server::trace_span&& span) {
+      if (observe.export_spans) exporter->enqueue(std::move(span));
+    });
     (*eng)->add_observer(&*spans);
     exporter->start();
   }
@@ -140,7 +143,12 @@ int run_fanout3_bench(const bench_args& args) {
     std::fprintf(stderr, "parley-bench: --projection-lag-ms is a positive number of milliseconds\n");
     return 2;
   }
-  const observers observe{args.int_or("metrics", 0) != 0, args.int_or("traces", 0) != 0};
+  const int traces = args.int_or("traces", 0);
+  if (traces < 0 || traces > 2) {
+    std::fprintf(stderr, "parley-bench: --traces is 0 (off), 1 (exported) or 2 (recorded, dropped), got %d\n", traces);
+    return 2;
+  }
+  const observers observe{args.int_or("metrics", 0) != 0, traces != 0, traces != 2};
   std::random_device device;
   // --keep 1 leaves the team and the store behind (their path is printed) to inspect the log.
   const bool keep = args.int_or("keep", 0) != 0;

@@ -154,6 +154,13 @@ assert.equal((await call(content, "POST", "/api/dialogs", { content: "hello ther
 const said = await eventually("a chat span with content", () =>
   spans.find((span) => span.name === "chat scripted" && attributes(span)["gen_ai.output.messages"]));
 assert.equal(attributes(said)["gen_ai.output.messages"], "ok: hello there");
+// A tool that fails: its span has the error status and error.type, and (content on) its result.
+assert.equal((await call(content, "POST", "/api/dialogs", { content: "call a ghost" })).status, 201);
+const failed = await eventually("the failed tool's span", () => spans.find((span) => span.name.startsWith("execute_tool ghost")));
+assert.equal(failed.status.code, 2, "STATUS_CODE_ERROR");
+assert.equal(failed.status.message, "the tool failed");
+assert.equal(attributes(failed)["error.type"], "tool_error");
+assert.match(attributes(failed)["gen_ai.tool.call.result"], /unknown tool/);
 
 // A collector that is down: the dialog answers anyway, and the scrape counts the dropped spans.
 const down = await startTraced("down", "http://127.0.0.1:1/v1/traces");
