@@ -12,6 +12,8 @@ std::string provider_name(std::string_view kind) {
   return "parley." + std::string(kind);
 }
 
+constexpr std::size_t kMaxCreatedMembers = 4096;
+
 // How many attributes the spans get at most, reserved at once.
 constexpr std::size_t kChatAttributes = 10;
 constexpr std::size_t kToolAttributes = 8;
@@ -138,6 +140,9 @@ void span_recorder::end(trace_span& span) {
 
 void span_recorder::on_event(const event& ev) {
   if (const auto* created = ev.as<events::dialog_created>()) {
+    // Only a fallback for the first drive's name: bounded, in case dialogs are made that are never
+    // driven here (a flow member's run by the flow layer).
+    if (created_members_.size() >= kMaxCreatedMembers) created_members_.clear();
     created_members_.insert_or_assign(ev.dialog_id, created->member_id);
     return;
   }
