@@ -20,10 +20,7 @@ import OpenAI from 'openai';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = process.env.PARLEY_BINARY;
-if (!binary) {
-  console.error('interop: set PARLEY_BINARY to the parley binary (see the top of this file)');
-  process.exit(2);
-}
+if (!binary) throw new Error('interop: set PARLEY_BINARY to the parley binary (see the top of this file)');
 
 let server;
 let root;
