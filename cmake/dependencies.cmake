@@ -4,6 +4,8 @@ find_package(Threads REQUIRED)
 find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json url)
 find_package(OpenSSL REQUIRED)
 find_package(SQLite3 REQUIRED)
+# libpq (libpq-dev): the PostgreSQL store (store/postgres).
+find_package(PostgreSQL REQUIRED)
 find_package(yaml-cpp REQUIRED)
 # zstd (Debian's libzstd-dev) compresses the log's payloads (store/sqlite/payload_codec.hpp).
 find_path(PARLEY_ZSTD_INCLUDE_DIR NAMES zstd.h)

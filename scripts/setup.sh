@@ -17,6 +17,10 @@ packages=(
   # compare it with tests/e2e/layout-baseline.json).
   chromium fonts-wqy-microhei fonts-dejavu-core fonts-dejavu-extra
   ripgrep bubblewrap
+  # The PostgreSQL store (docs/scale-out.md): libpq to build against, and a server for the tests,
+  # which start their own cluster with initdb and pg_ctl (scripts/pg_test_cluster.sh); the package's
+  # own cluster and service are not used. pg_trgm is in postgresql-contrib.
+  libpq-dev postgresql postgresql-contrib
   # promtool and a Prometheus server for the monitoring test (tests/monitoring): it checks and
   # scrapes `GET /metrics`. The package's own service is not used (the test starts its own).
   prometheus

@@ -200,6 +200,31 @@ result<std::unique_ptr<store>> open_sqlite_store(const std::string& dir, const s
 // serve`, does it).
 result<std::unique_ptr<store>> open_sqlite_store_read_only(const std::string& dir, const sqlite_options& options = {},
                                                            bool log_as_projected = false);
+struct postgres_options {
+  // How many batches' events one commit may hold at most (group commit across dialogs).
+  std::int64_t max_batch_events = 4096;
+  // Dialog rows the writer keeps in memory (least recently used out), as sqlite_options'.
+  std::int64_t cached_dialogs = 4096;
+  // Connections for reads, opened as needed; a read waits for one when all are busy. With the
+  // writer's own, the most this store ever holds open against the server.
+  int read_connections = 4;
+  // How long opening keeps retrying a database that refuses connections (down, starting); past
+  // it, opening fails naming the server. Zero: one attempt.
+  std::chrono::milliseconds connect_wait{0};
+  // Shown in pg_stat_activity.
+  std::string application_name = "parley";
+};
+
+// True for a `postgresql://` or `postgres://` URL: what `--store` and PARLEY_STORE take to mean a
+// PostgreSQL store rather than a data directory.
+bool is_postgres_url(std::string_view location) noexcept;
+// Connects to the database at `url` (libpq's URL form, with every parameter libpq takes), applies
+// the schema's migrations (refusing a schema newer than this binary's) and starts the writer.
+// Errors name the server by its URL with the password masked.
+result<std::unique_ptr<store>> open_postgres_store(const std::string& url, const postgres_options& options = {});
+// Only migrates: `parley migrate`.
+result<void> migrate_postgres_store(const std::string& url, const postgres_options& options = {});
+
 std::unique_ptr<store> make_memory_store();
 
 }  // namespace parley

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "parley/model/projection.hpp"
+#include "pg_test_schema.hpp"
 #include "store_scenarios.hpp"
 
 namespace parley {
@@ -23,6 +24,19 @@ struct memory_kind {
 struct sqlite_kind {
   static std::unique_ptr<store> open(const temp_dir& dir) {
     auto opened = open_sqlite_store(dir.str());
+    if (!opened) {
+      ADD_FAILURE() << opened.err().message;
+      return nullptr;
+    }
+    return std::move(*opened);
+  }
+};
+
+struct postgres_kind {
+  static std::unique_ptr<store> open(const temp_dir&) {
+    const std::string url = test::pg_fresh_schema_url();
+    if (url.empty()) return nullptr;
+    auto opened = open_postgres_store(url);
     if (!opened) {
       ADD_FAILURE() << opened.err().message;
       return nullptr;
@@ -65,12 +79,13 @@ class StoreConformance : public ::testing::Test {
   std::unique_ptr<store> store_ = Kind::open(dir_);
 };
 
-using store_kinds = ::testing::Types<memory_kind, sqlite_kind>;
+using store_kinds = ::testing::Types<memory_kind, sqlite_kind, postgres_kind>;
 class kind_names {
  public:
   template <class T>
   static std::string GetName(int) {  // NOLINT(readability-identifier-naming): GoogleTest's hook
-    return std::is_same_v<T, memory_kind> ? "Memory" : "Sqlite";
+    if (std::is_same_v<T, memory_kind>) return "Memory";
+    return std::is_same_v<T, sqlite_kind> ? "Sqlite" : "Postgres";
   }
 };
 TYPED_TEST_SUITE(StoreConformance, store_kinds, kind_names);

@@ -1,0 +1,29 @@
+// The PostgreSQL store's tables and their versioned migrations. The logical layout is the SQLite
+// store's (schema.cpp): the event log, the dialogs projection, messages as references to their
+// events, and the msgId index. What differs is said where it is made.
+#pragma once
+
+#include <cstdint>
+
+#include "parley/core/result.hpp"
+#include "parley/store/postgres/pg_connection.hpp"
+
+namespace parley::pg {
+
+// The schema version this binary writes and reads.
+inline constexpr std::int64_t kSchemaVersion = 1;
+// The log is partitioned by event id in ranges of this many events; a partition whose events are
+// all old can be detached (`ALTER TABLE events DETACH PARTITION ...`) and archived.
+inline constexpr std::int64_t kEventsPerPartition = std::int64_t{1} << 24;
+
+// Brings the database to kSchemaVersion, one transaction per step, under an advisory lock so that
+// several nodes starting together migrate once. Refuses a database whose schema is newer than
+// this binary's, naming both versions, and changes nothing then.
+result<void> migrate(connection& conn);
+// The version the database is at (0: no Parley tables yet), without changing anything.
+result<std::int64_t> schema_version(connection& conn);
+// Makes sure a partition exists for the event ids from `event_id` on, up to one whole partition
+// ahead, so that an append never lands in the default partition. Idempotent; any node may call it.
+result<void> ensure_partitions(connection& conn, std::int64_t event_id);
+
+}  // namespace parley::pg

@@ -1,0 +1,201 @@
+#include "parley/store/postgres/pg_store.hpp"
+
+#include <thread>
+
+#include "parley/store/postgres/pg_rows.hpp"
+#include "parley/store/postgres/pg_schema.hpp"
+
+namespace parley {
+
+bool is_postgres_url(std::string_view location) noexcept {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+}
+
+namespace pg {
+
+namespace {
+
+// The events a query selected with kEventColumns.
+result<std::vector<event>> events_of(const rows& found) {
+  std::vector<event> out;
+  out.reserve(static_cast<std::size_t>(found.size()));
+  for (int i = 0; i < found.size(); ++i) {
+    auto ev = read_event(found, i);
+    if (!ev) return std::move(ev).err();
+    out.push_back(std::move(*ev));
+  }
+  return out;
+}
+
+result<std::vector<dialog_row>> dialogs_of(const rows& found) {
+  std::vector<dialog_row> out;
+  out.reserve(static_cast<std::size_t>(found.size()));
+  for (int i = 0; i < found.size(); ++i) {
+    auto row = read_dialog(found, i);
+    if (!row) return std::move(row).err();
+    out.push_back(std::move(*row));
+  }
+  return out;
+}
+
+// Connects, retrying a server that refuses connections for up to `wait` with backoff.
+result<connection> connect_waiting(const std::string& url, const postgres_options& options) {
+  const auto deadline = std::chrono::steady_clock::now() + options.connect_wait;
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    auto opened = connection::open(url, options.application_name);
+    if (opened || opened.err().code != errc::unavailable || std::chrono::steady_clock::now() + backoff > deadline) {
+      return opened;
+    }
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(2));
+  }
+}
+
+}  // namespace
+
+pg_store::pg_store(std::string url, std::unique_ptr<pg_writer> writer, const postgres_options& options)
+    : writer_(std::move(writer)), readers_(std::move(url), options.read_connections, options.application_name) {}
+
+pg_store::~pg_store() { writer_->shutdown(); }
+
+void pg_store::append(std::vector<event> batch, append_callback on_durable) {
+  writer_->append(std::move(batch), std::move(on_durable));
+}
+
+void pg_store::flush() { writer_->wait_for_earlier(); }
+
+result<rows> pg_store::read(std::string_view sql, std::span<const std::optional<std::string_view>> args,
+                            std::string_view doing) {
+  writer_->wait_for_earlier();
+  return readers_.with_connection([&](connection& conn) { return conn.query(sql, args, doing); });
+}
+
+result<std::vector<event>> pg_store::read_events(std::string_view dialog_id, std::int64_t after_seq) {
+  const std::string after = std::to_string(after_seq);
+  const params<2> args{dialog_id, after};
+  auto found = read("SELECT " + std::string(kEventColumns) +
+                        " FROM events e WHERE e.dialog_id = $1 AND e.seq > $2::bigint ORDER BY e.seq",
+                    args, "reading a dialog's events");
+  if (!found) return std::move(found).err();
+  return events_of(*found);
+}
+
+result<std::vector<event>> pg_store::read_all_events() {
+  auto found = read("SELECT " + std::string(kEventColumns) + " FROM events e ORDER BY e.id", {}, "reading the log");
+  if (!found) return std::move(found).err();
+  return events_of(*found);
+}
+
+result<std::vector<dialog_row>> pg_store::list_dialogs(const dialog_filter& filter) {
+  std::string sql = "SELECT " + dialog_columns() + " FROM dialogs WHERE true";
+  std::vector<std::optional<std::string_view>> args;
+  const std::string status = filter.status ? std::string(events::to_wire(*filter.status)) : std::string();
+  const std::string limit = std::to_string(filter.limit);
+  const std::string offset = std::to_string(std::max<std::int64_t>(filter.offset, 0));
+  const auto bind = [&](std::string_view value) {
+    args.emplace_back(value);
+    return "$" + std::to_string(args.size());
+  };
+  if (filter.status) sql += " AND status = " + bind(status);
+  if (!filter.member_id.empty()) sql += " AND member_id = " + bind(filter.member_id);
+  if (!filter.root_id.empty()) sql += " AND root_id = " + bind(filter.root_id);
+  if (filter.roots_only) sql += " AND parent_id = ''";
+  if (filter.needing_recovery) sql += " AND (generating OR needs_drive)";
+  if (filter.failed) sql += " AND last_error <> ''";
+  if (filter.with_open_questions) sql += " AND open_questions > 0";
+  sql += " ORDER BY created_at_ms, id";
+  if (filter.limit > 0) sql += " LIMIT " + bind(limit) + "::bigint";
+  if (filter.offset > 0) sql += " OFFSET " + bind(offset) + "::bigint";
+  auto found = read(sql, args, "listing dialogs");
+  if (!found) return std::move(found).err();
+  return dialogs_of(*found);
+}
+
+result<std::optional<dialog_row>> pg_store::get_dialog(std::string_view dialog_id) {
+  const params<1> args{dialog_id};
+  auto found = read("SELECT " + dialog_columns() + " FROM dialogs WHERE id = $1", args, "reading a dialog");
+  if (!found) return std::move(found).err();
+  if (found->empty()) return std::optional<dialog_row>{};
+  auto row = read_dialog(*found, 0);
+  if (!row) return std::move(row).err();
+  return std::optional<dialog_row>{std::move(*row)};
+}
+
+result<std::vector<message_row>> pg_store::messages(std::string_view dialog_id, std::int64_t course) {
+  if (course < 0) return make_error(errc::invalid_argument, "course " + std::to_string(course) + " is negative");
+  const std::string wanted = std::to_string(course);
+  const params<2> args{dialog_id, wanted};
+  auto found = read("SELECT " + std::string(kEventColumns) +
+                        ", m.course FROM messages m JOIN events e ON e.dialog_id = m.dialog_id AND e.seq = m.seq "
+                        "WHERE m.dialog_id = $1 AND ($2::bigint = 0 OR m.course = $2::bigint) ORDER BY m.seq",
+                    args, "reading a dialog's messages");
+  if (!found) return std::move(found).err();
+  std::vector<message_row> out;
+  out.reserve(static_cast<std::size_t>(found->size()));
+  for (int i = 0; i < found->size(); ++i) {
+    auto message = read_message(*found, i);
+    if (!message) return std::move(message).err();
+    out.push_back(std::move(*message));
+  }
+  return out;
+}
+
+result<void> pg_store::rebuild_projections() { return writer_->rebuild_projections(); }
+
+store_stats pg_store::stats() const {
+  store_stats out;
+  out.events = writer_->events();
+  out.transactions = writer_->transactions();
+  out.cached_dialogs = writer_->cached_dialogs();
+  out.commit_seconds = writer_->commit_seconds();
+  out.queued_writes = writer_->queued_requests();
+  return out;
+}
+
+result<dialog_counts> pg_store::count_dialogs() {
+  auto found = read("SELECT status, count(*) FROM dialogs GROUP BY status", {}, "counting dialogs");
+  if (!found) return std::move(found).err();
+  dialog_counts counts;
+  for (int i = 0; i < found->size(); ++i) {
+    const auto status = events::from_wire<events::dialog_status>(found->text(i, 0));
+    if (!status) return make_error(errc::corrupt, "dialogs.status holds '" + std::string(found->text(i, 0)) + "'");
+    std::int64_t n = 0;
+    PARLEY_TRY_ASSIGN(n, found->integer(i, 1));
+    counts.add(*status, n);
+  }
+  return counts;
+}
+
+result<std::optional<input_record>> pg_store::find_input(std::string_view msg_id) {
+  const std::string key = storable_text(msg_id);
+  const params<1> args{key};
+  auto found = read("SELECT kind, dialog_id, seq, sender, content_json, question_id FROM inputs WHERE msg_id = $1",
+                    args, "looking up a msgId");
+  if (!found) return std::move(found).err();
+  if (found->empty()) return std::optional<input_record>{};
+  auto input = read_input(*found, 0);
+  if (!input) return std::move(input).err();
+  return std::optional<input_record>{std::move(*input)};
+}
+
+std::string pg_store::health_problem() const { return writer_->health_problem(); }
+
+}  // namespace pg
+
+result<void> migrate_postgres_store(const std::string& url, const postgres_options& options) {
+  auto conn = pg::connect_waiting(url, options);
+  if (!conn) return std::move(conn).err();
+  return pg::migrate(*conn);
+}
+
+result<std::unique_ptr<store>> open_postgres_store(const std::string& url, const postgres_options& options) {
+  auto conn = pg::connect_waiting(url, options);
+  if (!conn) return std::move(conn).err();
+  PARLEY_TRY(pg::migrate(*conn));
+  auto writer = pg::pg_writer::start(url, std::move(*conn), options);
+  if (!writer) return std::move(writer).err();
+  return std::unique_ptr<store>(std::make_unique<pg::pg_store>(url, std::move(*writer), options));
+}
+
+}  // namespace parley

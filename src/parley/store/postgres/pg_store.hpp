@@ -1,0 +1,44 @@
+// The PostgreSQL store: the same contract as the SQLite store (store.hpp), for several `parley
+// serve` nodes sharing one database (docs/scale-out.md). Appends go through one writer thread per
+// process (pg_writer.hpp); reads go through a bounded pool of connections (pg_read_pool.hpp) and
+// first wait for every batch this process appended before them, so a read sees its own writes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "parley/store/postgres/pg_read_pool.hpp"
+#include "parley/store/postgres/pg_writer.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::pg {
+
+class pg_store final : public store {
+ public:
+  pg_store(std::string url, std::unique_ptr<pg_writer> writer, const postgres_options& options);
+  ~pg_store() override;
+
+  void append(std::vector<event> batch, append_callback on_durable) override;
+  void flush() override;
+
+  result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;
+  result<std::vector<event>> read_all_events() override;
+  result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
+  result<std::optional<dialog_row>> get_dialog(std::string_view dialog_id) override;
+  result<std::vector<message_row>> messages(std::string_view dialog_id, std::int64_t course) override;
+  result<void> rebuild_projections() override;
+  store_stats stats() const override;
+  result<dialog_counts> count_dialogs() override;
+  result<std::optional<input_record>> find_input(std::string_view msg_id) override;
+  std::string health_problem() const override;
+
+ private:
+  // Runs a query on a pooled connection after this process's earlier appends have landed.
+  result<rows> read(std::string_view sql, std::span<const std::optional<std::string_view>> args,
+                    std::string_view doing);
+
+  std::unique_ptr<pg_writer> writer_;
+  mutable read_pool readers_;
+};
+
+}  // namespace parley::pg

@@ -1,0 +1,501 @@
+#include "parley/store/postgres/pg_writer.hpp"
+
+#include <algorithm>
+#include <future>
+
+#include <boost/json/serialize.hpp>
+
+#include "parley/core/json_text.hpp"
+#include "parley/core/thread_name.hpp"
+#include "parley/model/event_codec.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/store/append_check.hpp"
+#include "parley/store/postgres/pg_rows.hpp"
+#include "parley/store/postgres/pg_schema.hpp"
+
+namespace parley::pg {
+
+namespace {
+
+constexpr const char* kAppendEvents = "parley_append_events";
+constexpr const char* kInsertDialogs = "parley_insert_dialogs";
+constexpr const char* kUpdateDialogs = "parley_update_dialogs";
+constexpr const char* kInsertMessages = "parley_insert_messages";
+constexpr const char* kInsertInputs = "parley_insert_inputs";
+
+}  // namespace
+
+struct pg_writer::staged_group {
+  std::vector<std::size_t> members;                     // the requests this transaction carries
+  std::unordered_map<std::string, dialog_row> rows;     // every touched dialog's row after the group
+  std::unordered_map<std::string, std::int64_t> heads;  // an existing dialog's last_seq before the group
+  std::vector<const event*> events;
+  std::vector<std::pair<const event*, std::int64_t>> messages;  // the event and its course
+};
+
+pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options)
+    : url_(std::move(url)),
+      options_(options),
+      conn_(std::move(conn)),
+      latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
+
+result<std::unique_ptr<pg_writer>> pg_writer::start(std::string url, connection conn, const postgres_options& options) {
+  std::unique_ptr<pg_writer> writer(new pg_writer(std::move(url), std::move(conn), options));
+  PARLEY_TRY(writer->prepare_statements());
+  writer->thread_ = std::thread([w = writer.get()] { w->run(); });
+  writer->thread_id_ = writer->thread_.get_id();
+  return writer;
+}
+
+pg_writer::~pg_writer() { shutdown(); }
+
+result<void> pg_writer::prepare_statements() {
+  auto events_last_id = conn_.query("SELECT last_value FROM events_id_seq", "reading the log's last id");
+  if (!events_last_id) return std::move(events_last_id).err();
+  std::int64_t last_id = 0;
+  PARLEY_TRY_ASSIGN(last_id, events_last_id->integer(0, 0));
+  PARLEY_TRY(ensure_partitions(conn_, last_id));
+  partitions_until_ = (last_id / kEventsPerPartition + 2) * kEventsPerPartition;
+
+  const std::string dialog_type = dialog_record_type();
+  const std::string statements[][2] = {
+      {kAppendEvents,
+       "WITH ins AS (INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) "
+       "SELECT x.dialog_id, x.root_id, x.seq, x.type, x.payload, x.ts_ms FROM json_to_recordset($1::json) AS "
+       "x(n bigint, dialog_id text, root_id text, seq bigint, type text, payload text, ts_ms bigint) ORDER BY x.n "
+       "RETURNING id) SELECT max(id) FROM ins"},
+      {kInsertDialogs, "INSERT INTO dialogs (" + dialog_columns() + ") SELECT " + dialog_columns() +
+                           " FROM json_to_recordset($1::json) AS x(" + dialog_type + ")"},
+      {kUpdateDialogs, "WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(prev_seq bigint, " + dialog_type +
+                           ")), u AS (UPDATE dialogs d SET " + dialog_assignments() +
+                           " FROM x WHERE d.id = x.id AND d.last_seq = x.prev_seq RETURNING 1) "
+                           "SELECT parley_expect((SELECT count(*) FROM u) = $2::bigint, "
+                           "'another writer appended to a dialog of this batch first')"},
+      {kInsertMessages,
+       "INSERT INTO messages (dialog_id, seq, course) SELECT x.dialog_id, x.seq, x.course FROM "
+       "json_to_recordset($1::json) AS x(dialog_id text, seq bigint, course bigint)"},
+      {kInsertInputs,
+       "INSERT INTO inputs (msg_id, kind, dialog_id, seq, sender, content_json, question_id) "
+       "SELECT x.msg_id, x.kind, x.dialog_id, x.seq, x.sender, x.content_json, x.question_id FROM "
+       "json_to_recordset($1::json) AS x(n bigint, msg_id text, kind text, dialog_id text, seq bigint, sender text, "
+       "content_json text, question_id text) ORDER BY x.n ON CONFLICT (msg_id) DO NOTHING"},
+  };
+  for (const auto& [name, sql] : statements) {
+    PGresult* res = PQprepare(conn_.raw(), name.c_str(), sql.c_str(), 0, nullptr);
+    rows owned(res);
+    if (res == nullptr || PQresultStatus(res) != PGRES_COMMAND_OK) {
+      return res == nullptr ? make_error(errc::unavailable, "preparing " + name + ": " + conn_.last_error())
+                            : error_of(res, "preparing " + name);
+    }
+  }
+  return ok();
+}
+
+void pg_writer::append(std::vector<event> batch, append_callback on_done) {
+  {
+    parley::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(request{std::move(batch), std::move(on_done), false, ++enqueued_});
+      wake_.notify_one();
+      return;
+    }
+  }
+  if (on_done) on_done(make_error(errc::unavailable, "the PostgreSQL store is closed"));
+}
+
+void pg_writer::wait_for_earlier() {
+  if (std::this_thread::get_id() == thread_id_) return;
+  parley::unique_lock lock(mutex_);
+  const std::uint64_t ticket = enqueued_;
+  lock.wait(done_, [&]() PARLEY_REQUIRES(mutex_) { return completed_ >= ticket || stopped_; });
+}
+
+result<void> pg_writer::rebuild_projections() {
+  std::promise<result<void>> outcome;
+  auto future = outcome.get_future();
+  {
+    parley::lock_guard lock(mutex_);
+    if (stopping_) return make_error(errc::unavailable, "the PostgreSQL store is closed");
+    request req;
+    req.rebuild = true;
+    req.on_done = [&outcome](result<void> r) { outcome.set_value(std::move(r)); };
+    req.ticket = ++enqueued_;
+    queue_.push_back(std::move(req));
+    wake_.notify_one();
+  }
+  return future.get();
+}
+
+void pg_writer::shutdown() {
+  {
+    parley::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+    wake_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string pg_writer::health_problem() const {
+  parley::lock_guard lock(mutex_);
+  return problem_;
+}
+
+void pg_writer::set_problem(std::string problem) {
+  parley::lock_guard lock(mutex_);
+  problem_ = std::move(problem);
+}
+
+std::int64_t pg_writer::queued_requests() const {
+  parley::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(queue_.size());
+}
+
+void pg_writer::run() {
+  name_this_thread("parley-pg-write");
+  std::vector<request> group;
+  for (;;) {
+    {
+      parley::unique_lock lock(mutex_);
+      lock.wait(wake_, [&]() PARLEY_REQUIRES(mutex_) { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) break;
+      // A rebuild goes alone; appends gather up to the event bound.
+      std::size_t events = 0;
+      while (!queue_.empty() && (group.empty() || (!queue_.front().rebuild && !group.front().rebuild &&
+                                                   events + queue_.front().batch.size() <=
+                                                       static_cast<std::size_t>(options_.max_batch_events)))) {
+        events += queue_.front().batch.size();
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    process(group);
+    {
+      parley::lock_guard lock(mutex_);
+      completed_ = group.back().ticket;
+      done_.notify_all();
+    }
+    group.clear();
+  }
+  parley::lock_guard lock(mutex_);
+  stopped_ = true;
+  done_.notify_all();
+}
+
+void pg_writer::process(std::vector<request>& group) {
+  if (group.front().rebuild) {
+    auto outcome = rebuild();
+    group.front().on_done(std::move(outcome));
+    return;
+  }
+  std::vector<result<void>> outcomes(group.size(), ok());
+  staged_group whole;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    outcomes[i] = stage(group[i], whole);
+    if (outcomes[i]) whole.members.push_back(i);
+  }
+  if (!whole.members.empty()) {
+    auto committed = commit(whole);
+    if (committed) {
+      keep_rows(whole);
+    } else if (whole.members.size() == 1 || committed.err().code == errc::unavailable) {
+      for (const std::size_t i : whole.members) outcomes[i] = committed.err();
+    } else {
+      // Refused as a whole: each batch alone, so that only the one at fault fails.
+      for (const std::size_t i : whole.members) {
+        staged_group alone;
+        outcomes[i] = stage(group[i], alone);
+        if (outcomes[i]) alone.members.push_back(i);
+        if (outcomes[i]) outcomes[i] = commit(alone);
+        if (outcomes[i]) keep_rows(alone);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (group[i].on_done) group[i].on_done(std::move(outcomes[i]));
+  }
+}
+
+result<dialog_row> pg_writer::load_row(const std::string& dialog_id) {
+  const params<1> args{dialog_id};
+  auto found = conn_.query("SELECT " + dialog_columns() + " FROM dialogs WHERE id = $1", args, "reading a dialog");
+  if (!found) return std::move(found).err();
+  if (found->empty()) return make_error(errc::not_found, "no dialog " + dialog_id + " to append to");
+  return read_dialog(*found, 0);
+}
+
+result<void> pg_writer::stage(const request& req, staged_group& staged) {
+  PARLEY_TRY(check_appendable(req.batch));
+  // Rows this batch touches, copied so that a failure leaves `staged` as it was.
+  std::unordered_map<std::string, dialog_row> touched;
+  std::unordered_map<std::string, std::int64_t> heads;
+  std::vector<std::pair<const event*, std::int64_t>> messages;
+  for (const event& ev : req.batch) {
+    if (ev.dialog_id.empty()) {
+      return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
+    }
+    auto row = touched.find(ev.dialog_id);
+    if (row == touched.end()) {
+      dialog_row start;
+      if (auto it = staged.rows.find(ev.dialog_id); it != staged.rows.end()) {
+        start = it->second;
+      } else if (const dialog_row* cached = latest_.find(ev.dialog_id)) {
+        start = *cached;
+        heads.emplace(ev.dialog_id, start.last_seq);
+      } else if (!ev.is<events::dialog_created>()) {
+        PARLEY_TRY_ASSIGN(start, load_row(ev.dialog_id));
+        heads.emplace(ev.dialog_id, start.last_seq);
+      }
+      row = touched.emplace(ev.dialog_id, std::move(start)).first;
+    }
+    auto step = apply_event(ev, row->second);
+    if (!step) return std::move(step).err();
+    if (step->new_message) messages.emplace_back(&ev, step->new_message->course);
+  }
+  for (auto& [id, row] : touched) staged.rows.insert_or_assign(id, std::move(row));
+  staged.heads.merge(heads);
+  for (const event& ev : req.batch) staged.events.push_back(&ev);
+  staged.messages.insert(staged.messages.end(), messages.begin(), messages.end());
+  return ok();
+}
+
+void pg_writer::keep_rows(staged_group& staged) {
+  for (auto& [id, row] : staged.rows) latest_.insert_or_assign(id, std::move(row));
+  latest_.trim();
+  cached_dialogs_.store(static_cast<std::int64_t>(latest_.size()), std::memory_order_relaxed);
+}
+
+result<void> pg_writer::commit(const staged_group& staged) {
+  for (;;) {
+    if (!conn_.healthy() && !reconnect()) {
+      return make_error(errc::unavailable, "the PostgreSQL store closed while the database was unreachable");
+    }
+    const auto started = std::chrono::steady_clock::now();
+    auto sent = send_pipeline(staged);
+    if (sent) {
+      commit_latency_.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      events_.fetch_add(static_cast<std::int64_t>(staged.events.size()), std::memory_order_relaxed);
+      transactions_.fetch_add(1, std::memory_order_relaxed);
+      if (*sent >= partitions_until_ - kEventsPerPartition / 2) {
+        if (ensure_partitions(conn_, *sent))
+          partitions_until_ = (*sent / kEventsPerPartition + 2) * kEventsPerPartition;
+      }
+      return ok();
+    }
+    if (sent.err().code != errc::unavailable || conn_.healthy()) {
+      // Another writer moved a dialog on: forget the rows so that the next append reads them.
+      if (sent.err().code == errc::conflict) latest_.clear();
+      return std::move(sent).err();
+    }
+    // The connection went: the commit may or may not have happened.
+    set_problem("PostgreSQL at " + conn_.shown_url() + " is unreachable: " + sent.err().message);
+    if (!reconnect())
+      return make_error(errc::unavailable, "the PostgreSQL store closed while the database was unreachable");
+    auto landed = committed_before(staged);
+    if (landed && *landed) return ok();
+  }
+}
+
+bool pg_writer::reconnect() {
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    {
+      parley::unique_lock lock(mutex_);
+      if (stopping_) return false;
+    }
+    auto opened = connection::open(url_, options_.application_name);
+    if (opened) {
+      conn_ = std::move(*opened);
+      if (auto prepared = prepare_statements(); prepared) {
+        set_problem({});
+        return true;
+      }
+    } else {
+      set_problem(opened.err().message);
+    }
+    parley::unique_lock lock(mutex_);
+    lock.wait_for(wake_, backoff, [&]() PARLEY_REQUIRES(mutex_) { return stopping_; });
+    backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(5));
+  }
+}
+
+result<bool> pg_writer::committed_before(const staged_group& staged) {
+  const event& first = *staged.events.front();
+  const std::string seq = std::to_string(first.seq);
+  const std::string payload = boost::json::serialize(encode_payload(first.payload));
+  const params<3> args{first.dialog_id, seq, payload};
+  auto found = conn_.query("SELECT 1 FROM events WHERE dialog_id = $1 AND seq = $2 AND payload = $3", args,
+                           "checking whether the last commit landed");
+  if (!found) return std::move(found).err();
+  return !found->empty();
+}
+
+namespace {
+
+// A JSON array of records, written element by element, and how many it holds.
+class record_set {
+ public:
+  record_set() { writer_.begin_array(); }
+  record_set(const record_set&) = delete;
+  record_set& operator=(const record_set&) = delete;
+  json_text_writer& writer() { return writer_; }
+  std::size_t bytes() const noexcept { return text_.size(); }
+  void counted() { ++count_; }
+  std::int64_t count() const noexcept { return count_; }
+  // The array, closed.
+  const std::string& text() {
+    if (!closed_) writer_.end_array();
+    closed_ = true;
+    return text_;
+  }
+
+ private:
+  std::string text_;
+  json_text_writer writer_{text_};
+  std::int64_t count_ = 0;
+  bool closed_ = false;
+};
+
+void write_message(json_text_writer& out, const event& ev, std::int64_t course) {
+  out.begin_object().field("dialog_id", ev.dialog_id).key("seq").integer(ev.seq).key("course").integer(course);
+  out.end_object();
+}
+
+// Writes the index entry `ev` makes, if any, and counts it.
+void add_input(record_set& inputs, const event& ev) {
+  const auto before = inputs.bytes();
+  write_input(inputs.writer(), ev, inputs.count());
+  if (inputs.bytes() != before) inputs.counted();
+}
+
+}  // namespace
+
+result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
+  record_set events, inserts, updates, messages, inputs;
+  for (const event* ev : staged.events) {
+    write_event(events.writer(), *ev, events.count());
+    events.counted();
+    add_input(inputs, *ev);
+  }
+  for (const auto& [id, row] : staged.rows) {
+    const auto head = staged.heads.find(id);
+    record_set& into = head == staged.heads.end() ? inserts : updates;
+    write_dialog(into.writer(), row, head == staged.heads.end() ? -1 : head->second);
+    into.counted();
+  }
+  for (const auto& [ev, course] : staged.messages) {
+    write_message(messages.writer(), *ev, course);
+    messages.counted();
+  }
+  const std::string update_count = std::to_string(updates.count());
+
+  PGconn* const c = conn_.raw();
+  if (PQenterPipelineMode(c) != 1)
+    return make_error(errc::unavailable, "entering pipeline mode: " + conn_.last_error());
+  int sent = 0;
+  bool send_failed = false;
+  const auto send = [&](const char* name, std::initializer_list<const char*> values) {
+    if (send_failed) return;
+    const std::vector<const char*> v(values);
+    if (PQsendQueryPrepared(c, name, static_cast<int>(v.size()), v.data(), nullptr, nullptr, 0) == 1) {
+      ++sent;
+    } else {
+      send_failed = true;
+    }
+  };
+  send(kAppendEvents, {events.text().c_str()});
+  if (inserts.count() > 0) send(kInsertDialogs, {inserts.text().c_str()});
+  if (updates.count() > 0) send(kUpdateDialogs, {updates.text().c_str(), update_count.c_str()});
+  if (messages.count() > 0) send(kInsertMessages, {messages.text().c_str()});
+  if (inputs.count() > 0) send(kInsertInputs, {inputs.text().c_str()});
+  if (send_failed || PQpipelineSync(c) != 1) {
+    const std::string why = conn_.last_error();
+    conn_ = connection{};
+    return make_error(errc::unavailable, "sending to PostgreSQL failed: " + why);
+  }
+  return read_pipeline_results(sent);
+}
+
+result<std::int64_t> pg_writer::read_pipeline_results(int sent) {
+  PGconn* const c = conn_.raw();
+  std::optional<error> failure;
+  std::int64_t last_id = 0;
+  for (int i = 0; i < sent && conn_.healthy(); ++i) {
+    while (PGresult* res = PQgetResult(c)) {
+      const rows owned(res);
+      const auto status = PQresultStatus(res);
+      if (status == PGRES_FATAL_ERROR && !failure) {
+        failure = error_of(res, "appending to the log");
+      } else if (status == PGRES_TUPLES_OK && i == 0) {
+        if (auto id = owned.integer(0, 0)) last_id = *id;
+      }
+    }
+  }
+  bool synced = false;
+  if (conn_.healthy()) {
+    const rows sync(PQgetResult(c));
+    synced = PQresultStatus(sync.raw()) == PGRES_PIPELINE_SYNC;
+  }
+  if (!synced || PQexitPipelineMode(c) != 1 || !conn_.healthy()) {
+    const std::string why = conn_.last_error();
+    conn_ = connection{};
+    return make_error(errc::unavailable, "the connection to PostgreSQL was lost during a commit: " + why);
+  }
+  if (failure) return *failure;
+  return last_id;
+}
+
+result<void> pg_writer::rebuild() {
+  if (!conn_.healthy() && !reconnect()) return make_error(errc::unavailable, "the PostgreSQL store is closed");
+  PARLEY_TRY(conn_.run("BEGIN; TRUNCATE dialogs, messages, inputs", "clearing the projections"));
+  auto outcome = replay_log();
+  if (outcome) outcome = conn_.run("COMMIT", "committing the rebuilt projections");
+  if (!outcome) (void)conn_.run("ROLLBACK", "rolling back the rebuild");
+  latest_.clear();
+  return outcome;
+}
+
+result<void> pg_writer::replay_log() {
+  PARLEY_TRY(conn_.run(
+      "DECLARE replay NO SCROLL CURSOR FOR SELECT " + std::string(kEventColumns) + " FROM events e ORDER BY e.id",
+      "replaying the log"));
+  std::unordered_map<std::string, dialog_row> rows_by_id;
+  for (;;) {
+    auto chunk = conn_.query("FETCH 4096 FROM replay", "replaying the log");
+    if (!chunk) return std::move(chunk).err();
+    if (chunk->empty()) break;
+    record_set messages, inputs;
+    for (int i = 0; i < chunk->size(); ++i) {
+      auto ev = read_event(*chunk, i);
+      if (!ev) return make_error(errc::corrupt, "the log does not replay: " + ev.err().message);
+      auto step = apply_event(*ev, rows_by_id[ev->dialog_id]);
+      if (!step) return make_error(errc::corrupt, "the log does not replay: " + step.err().message);
+      if (step->new_message) {
+        write_message(messages.writer(), *ev, step->new_message->course);
+        messages.counted();
+      }
+      add_input(inputs, *ev);
+    }
+    if (messages.count() > 0) PARLEY_TRY(execute_one(kInsertMessages, messages.text(), "rebuilding the messages"));
+    if (inputs.count() > 0) PARLEY_TRY(execute_one(kInsertInputs, inputs.text(), "rebuilding the msgId index"));
+  }
+  // The rows in statements of at most 1024 each.
+  for (auto next = rows_by_id.begin(); next != rows_by_id.end();) {
+    record_set dialogs;
+    for (; next != rows_by_id.end() && dialogs.count() < 1024; ++next) {
+      write_dialog(dialogs.writer(), next->second, -1);
+      dialogs.counted();
+    }
+    PARLEY_TRY(execute_one(kInsertDialogs, dialogs.text(), "rebuilding the dialogs"));
+  }
+  return conn_.run("CLOSE replay", "replaying the log");
+}
+
+result<void> pg_writer::execute_one(const char* statement, const std::string& records, std::string_view doing) {
+  const char* const values[] = {records.c_str()};
+  auto done = conn_.execute(statement, values, doing);
+  if (!done) return std::move(done).err();
+  return ok();
+}
+
+}  // namespace parley::pg

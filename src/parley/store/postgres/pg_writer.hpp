@@ -1,0 +1,121 @@
+// The PostgreSQL store's writer: `append` only queues; one thread drains the queue in groups and
+// sends each group as one pipeline of prepared statements (libpq's pipeline mode) that PostgreSQL
+// runs as one implicit transaction: one round trip and one commit for every batch in the group,
+// whatever their dialogs. A batch that does not fit (its events do not fold into its dialog's
+// row) fails alone before anything is sent; a group the database refuses is sent again batch by
+// batch so that only the batch at fault fails.
+//
+// Fencing: every append updates its dialogs' head rows only where `last_seq` is still the one this
+// writer folded from, and the statement raises otherwise, which aborts the whole transaction. A
+// process that lost a race for a dialog (another node appended first) can never land an event
+// after the other's; its batch fails with errc::conflict and it reloads that dialog's row.
+//
+// A lost connection fails nothing: the writer reconnects with backoff, finds out whether the
+// group in flight committed (its first event is in the log, payload and all) and sends it again
+// only if it did not. Meanwhile nothing is acknowledged and health_problem() says why.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "parley/core/guarded.hpp"
+#include "parley/core/metrics.hpp"
+#include "parley/store/postgres/pg_connection.hpp"
+#include "parley/store/sqlite/recency_cache.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley::pg {
+
+class pg_writer {
+ public:
+  // Takes a migrated connection to `url` and starts the thread.
+  static result<std::unique_ptr<pg_writer>> start(std::string url, connection conn, const postgres_options& options);
+  ~pg_writer();
+  pg_writer(const pg_writer&) = delete;
+  pg_writer& operator=(const pg_writer&) = delete;
+
+  void append(std::vector<event> batch, append_callback on_done);
+  // Waits until every batch appended before the call has committed or failed (callbacks run). On
+  // the writer thread itself (a callback reading the store) it returns at once: what the callback
+  // was called for is committed.
+  void wait_for_earlier();
+  // Queued like an append: recomputes every projection from the log in one transaction.
+  result<void> rebuild_projections();
+  // Drains the queue and joins the thread; batches still waiting for a database that is gone fail
+  // with errc::unavailable.
+  void shutdown();
+
+  std::string health_problem() const;
+  std::int64_t events() const noexcept { return events_.load(std::memory_order_relaxed); }
+  std::int64_t transactions() const noexcept { return transactions_.load(std::memory_order_relaxed); }
+  metrics::histogram_snapshot commit_seconds() const { return commit_latency_.snapshot(); }
+  std::int64_t queued_requests() const;
+  std::int64_t cached_dialogs() const noexcept { return cached_dialogs_.load(std::memory_order_relaxed); }
+
+ private:
+  struct request {
+    std::vector<event> batch;
+    append_callback on_done;
+    bool rebuild = false;
+    std::uint64_t ticket = 0;
+  };
+  // What one transaction writes: the rows its batches folded to and the record sets for each table.
+  struct staged_group;
+
+  pg_writer(std::string url, connection conn, const postgres_options& options);
+  void run();
+  void process(std::vector<request>& group);
+  // Folds request `index`'s batch into `staged`, or fails leaving `staged` as it was.
+  result<void> stage(const request& req, staged_group& staged);
+  result<dialog_row> load_row(const std::string& dialog_id);
+  // Sends the staged group, reconnecting and resending after a lost connection until it is known
+  // to have committed or been refused (or the writer stops).
+  result<void> commit(const staged_group& staged);
+  // One round trip: the group's statements, a sync, their results. The newest event id on success.
+  result<std::int64_t> send_pipeline(const staged_group& staged);
+  result<std::int64_t> read_pipeline_results(int sent);
+  result<bool> committed_before(const staged_group& staged);
+  // Reconnects with backoff until connected or stopping; false when stopping.
+  bool reconnect();
+  result<void> prepare_statements();
+  result<void> rebuild();
+  result<void> replay_log();
+  result<void> execute_one(const char* statement, const std::string& records, std::string_view doing);
+  void keep_rows(staged_group& staged);
+  void set_problem(std::string problem);
+
+  const std::string url_;
+  const postgres_options options_;
+  connection conn_;
+
+  mutable parley::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  std::deque<request> queue_ PARLEY_GUARDED_BY(mutex_);
+  std::uint64_t enqueued_ PARLEY_GUARDED_BY(mutex_) = 0;
+  std::uint64_t completed_ PARLEY_GUARDED_BY(mutex_) = 0;
+  bool stopping_ PARLEY_GUARDED_BY(mutex_) = false;
+  bool stopped_ PARLEY_GUARDED_BY(mutex_) = false;
+  std::string problem_ PARLEY_GUARDED_BY(mutex_);
+  std::thread thread_;
+  std::thread::id thread_id_;
+
+  // Writer thread only: recently used dialogs' rows as the database has them after our commits.
+  sqlite::recency_cache<dialog_row> latest_;
+  std::int64_t partitions_until_ = 0;  // event ids below this have a partition
+
+  std::atomic<std::int64_t> events_{0};
+  std::atomic<std::int64_t> transactions_{0};
+  std::atomic<std::int64_t> cached_dialogs_{0};
+  metrics::histogram commit_latency_;
+};
+
+}  // namespace parley::pg
