@@ -151,6 +151,23 @@ class store {
   // database file replaced or deleted under it), which every append now fails with.
   virtual std::string health_problem() const { return {}; }
 
+  // Trees — a root and its subdialogs — are written by one process at a time. A store that
+  // several processes share (PostgreSQL, docs/scale-out.md) hands out a lease per tree and fences
+  // every append with it: an append to a tree held by another live process fails with
+  // errc::conflict, and one from a process whose lease was taken over can never land. A store with
+  // one writer per store has no one to share with: every tree is this process's.
+  //
+  // Takes (or renews) the lease of `root_id`'s tree: true when this process now holds it, false
+  // when another live process does.
+  virtual result<bool> claim_tree(std::string_view /*root_id*/) { return true; }
+  // Gives the lease back once the tree is at rest, after every batch appended before the call.
+  virtual void release_tree(std::string_view /*root_id*/) {}
+  // Roots of trees that owe work (a dialog generating or owing a drive) that no live process holds:
+  // what a node takes over from one that died or stalled.
+  virtual result<std::vector<std::string>> orphaned_trees() { return std::vector<std::string>{}; }
+  // Whether other processes write this store too (and orphaned_trees is worth asking).
+  virtual bool shared_between_processes() const noexcept { return false; }
+
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }
 
@@ -213,11 +230,19 @@ struct postgres_options {
   std::chrono::milliseconds connect_wait{0};
   // Shown in pg_stat_activity.
   std::string application_name = "parley";
+  // This process's name in the tree leases (store::claim_tree); empty: host, pid and a random
+  // suffix. Two processes must never share one.
+  std::string node_id;
+  // How long a lease lasts without renewal, on the database's clock: a process renews its leases
+  // every third of it, and another takes over a tree at most this long after its holder stopped.
+  std::chrono::milliseconds lease_ttl{3000};
 };
 
 // True for a `postgresql://` or `postgres://` URL: what `--store` and PARLEY_STORE take to mean a
 // PostgreSQL store rather than a data directory.
 bool is_postgres_url(std::string_view location) noexcept;
+// The URL with its password masked ("***"): the only form of it a log or an error shows.
+std::string redacted_postgres_url(std::string_view url);
 // Connects to the database at `url` (libpq's URL form, with every parameter libpq takes), applies
 // the schema's migrations (refusing a schema newer than this binary's) and starts the writer.
 // Errors name the server by its URL with the password masked.

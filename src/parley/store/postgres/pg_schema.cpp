@@ -21,6 +21,8 @@ constexpr const char* kLockSql = "SELECT pg_advisory_xact_lock(7235018804721537)
 // - `messages` refers to its event by (dialog_id, seq) and records the course.
 // - `inputs` is the msgId index (store::find_input); its content is kept as a JSON string so that
 //   text PostgreSQL cannot hold (a NUL character) still compares exactly.
+// - `tree_leases`: who writes each tree (store::claim_tree), until when on the database's clock,
+//   and the epoch every append of the holder is fenced with (pg_leases.hpp).
 // - parley_expect raises (SQLSTATE P0001) when a fenced condition fails, which aborts the whole
 //   pipelined transaction it is part of.
 constexpr const char* kV1 = R"sql(
@@ -85,6 +87,12 @@ CREATE TABLE inputs (
   sender text NOT NULL,
   content_json text NOT NULL,
   question_id text NOT NULL
+);
+CREATE TABLE tree_leases (
+  root_id text PRIMARY KEY,
+  owner text NOT NULL,
+  epoch bigint NOT NULL,
+  expires_at timestamptz NOT NULL
 );
 CREATE FUNCTION parley_expect(holds boolean, problem text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN

@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "parley/core/thread_name.hpp"
+
 #include "parley/store/postgres/pg_rows.hpp"
 #include "parley/store/postgres/pg_schema.hpp"
 
@@ -10,6 +12,8 @@ namespace parley {
 bool is_postgres_url(std::string_view location) noexcept {
   return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
+
+std::string redacted_postgres_url(std::string_view url) { return pg::redacted_url(url); }
 
 namespace pg {
 
@@ -54,10 +58,59 @@ result<connection> connect_waiting(const std::string& url, const postgres_option
 
 }  // namespace
 
-pg_store::pg_store(std::string url, std::unique_ptr<pg_writer> writer, const postgres_options& options)
-    : writer_(std::move(writer)), readers_(std::move(url), options.read_connections, options.application_name) {}
+pg_store::pg_store(std::string url, std::unique_ptr<pg_writer> writer, std::shared_ptr<lease_book> leases,
+                   const postgres_options& options)
+    : url_(url),
+      application_name_(options.application_name),
+      leases_(std::move(leases)),
+      writer_(std::move(writer)),
+      readers_(std::move(url), options.read_connections, options.application_name),
+      keeper_([this] { keep_leases(); }) {}
 
-pg_store::~pg_store() { writer_->shutdown(); }
+pg_store::~pg_store() {
+  {
+    parley::lock_guard lock(keeper_mutex_);
+    stopping_ = true;
+    keeper_wake_.notify_all();
+  }
+  keeper_.join();
+  writer_->shutdown();
+  // What this process still holds is given back, so another takes it over at once rather than
+  // when the leases expire (a graceful shutdown).
+  (void)readers_.with_connection([&](connection& conn) -> result<void> {
+    for (const auto& lease : leases_->held()) PARLEY_TRY(leases_->release(conn, lease.root_id, lease.epoch));
+    return ok();
+  });
+}
+
+void pg_store::keep_leases() {
+  name_this_thread("parley-pg-lease");
+  connection conn;
+  const auto period = leases_->ttl() / 3;
+  for (;;) {
+    {
+      parley::unique_lock lock(keeper_mutex_);
+      if (lock.wait_for(keeper_wake_, period, [&]() PARLEY_REQUIRES(keeper_mutex_) { return stopping_; })) return;
+    }
+    if (leases_->held().empty()) continue;
+    if (!conn.healthy()) {
+      auto opened = connection::open(url_, application_name_);
+      if (!opened) continue;  // the writer says why (health_problem); leases lapse meanwhile
+      conn = std::move(*opened);
+    }
+    (void)leases_->renew(conn);
+  }
+}
+
+result<bool> pg_store::claim_tree(std::string_view root_id) {
+  return readers_.with_connection([&](connection& conn) { return leases_->claim(conn, root_id); });
+}
+
+void pg_store::release_tree(std::string_view root_id) { writer_->release_tree(std::string(root_id)); }
+
+result<std::vector<std::string>> pg_store::orphaned_trees() {
+  return readers_.with_connection([&](connection& conn) { return leases_->orphaned(conn); });
+}
 
 void pg_store::append(std::vector<event> batch, append_callback on_durable) {
   writer_->append(std::move(batch), std::move(on_durable));
@@ -193,9 +246,10 @@ result<std::unique_ptr<store>> open_postgres_store(const std::string& url, const
   auto conn = pg::connect_waiting(url, options);
   if (!conn) return std::move(conn).err();
   PARLEY_TRY(pg::migrate(*conn));
-  auto writer = pg::pg_writer::start(url, std::move(*conn), options);
+  auto leases = std::make_shared<pg::lease_book>(options.node_id, options.lease_ttl);
+  auto writer = pg::pg_writer::start(url, std::move(*conn), options, leases);
   if (!writer) return std::move(writer).err();
-  return std::unique_ptr<store>(std::make_unique<pg::pg_store>(url, std::move(*writer), options));
+  return std::unique_ptr<store>(std::make_unique<pg::pg_store>(url, std::move(*writer), std::move(leases), options));
 }
 
 }  // namespace parley

@@ -4,8 +4,10 @@
 // first wait for every batch this process appended before them, so a read sees its own writes.
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "parley/store/postgres/pg_read_pool.hpp"
 #include "parley/store/postgres/pg_writer.hpp"
@@ -15,7 +17,8 @@ namespace parley::pg {
 
 class pg_store final : public store {
  public:
-  pg_store(std::string url, std::unique_ptr<pg_writer> writer, const postgres_options& options);
+  pg_store(std::string url, std::unique_ptr<pg_writer> writer, std::shared_ptr<lease_book> leases,
+           const postgres_options& options);
   ~pg_store() override;
 
   void append(std::vector<event> batch, append_callback on_durable) override;
@@ -32,13 +35,29 @@ class pg_store final : public store {
   result<std::optional<input_record>> find_input(std::string_view msg_id) override;
   std::string health_problem() const override;
 
+  result<bool> claim_tree(std::string_view root_id) override;
+  void release_tree(std::string_view root_id) override;
+  result<std::vector<std::string>> orphaned_trees() override;
+  bool shared_between_processes() const noexcept override { return true; }
+
  private:
   // Runs a query on a pooled connection after this process's earlier appends have landed.
   result<rows> read(std::string_view sql, std::span<const std::optional<std::string_view>> args,
                     std::string_view doing);
 
+  // Renews the held leases every third of their length, on a connection of its own so that a
+  // pool busy with long reads never lets a lease lapse.
+  void keep_leases();
+
+  const std::string url_;
+  const std::string application_name_;
+  std::shared_ptr<lease_book> leases_;
   std::unique_ptr<pg_writer> writer_;
   mutable read_pool readers_;
+  parley::mutex keeper_mutex_;
+  std::condition_variable keeper_wake_;
+  bool stopping_ PARLEY_GUARDED_BY(keeper_mutex_) = false;
+  std::thread keeper_;
 };
 
 }  // namespace parley::pg

@@ -5,6 +5,9 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <map>
+#include <set>
+
 #include "parley/core/json_text.hpp"
 #include "parley/core/thread_name.hpp"
 #include "parley/model/event_codec.hpp"
@@ -22,6 +25,8 @@ constexpr const char* kInsertDialogs = "parley_insert_dialogs";
 constexpr const char* kUpdateDialogs = "parley_update_dialogs";
 constexpr const char* kInsertMessages = "parley_insert_messages";
 constexpr const char* kInsertInputs = "parley_insert_inputs";
+constexpr const char* kFenceTrees = "parley_fence_trees";
+constexpr const char* kNewTrees = "parley_new_trees";
 
 }  // namespace
 
@@ -29,18 +34,23 @@ struct pg_writer::staged_group {
   std::vector<std::size_t> members;                     // the requests this transaction carries
   std::unordered_map<std::string, dialog_row> rows;     // every touched dialog's row after the group
   std::unordered_map<std::string, std::int64_t> heads;  // an existing dialog's last_seq before the group
+  std::map<std::string, std::int64_t> fences;           // held trees this group writes, and their epochs
+  std::set<std::string> new_trees;                      // roots this group creates: their first lease
   std::vector<const event*> events;
   std::vector<std::pair<const event*, std::int64_t>> messages;  // the event and its course
 };
 
-pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options)
+pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options,
+                     std::shared_ptr<lease_book> leases)
     : url_(std::move(url)),
       options_(options),
+      leases_(std::move(leases)),
       conn_(std::move(conn)),
       latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
 
-result<std::unique_ptr<pg_writer>> pg_writer::start(std::string url, connection conn, const postgres_options& options) {
-  std::unique_ptr<pg_writer> writer(new pg_writer(std::move(url), std::move(conn), options));
+result<std::unique_ptr<pg_writer>> pg_writer::start(std::string url, connection conn, const postgres_options& options,
+                                                    std::shared_ptr<lease_book> leases) {
+  std::unique_ptr<pg_writer> writer(new pg_writer(std::move(url), std::move(conn), options, std::move(leases)));
   PARLEY_TRY(writer->prepare_statements());
   writer->thread_ = std::thread([w = writer.get()] { w->run(); });
   writer->thread_id_ = writer->thread_.get_id();
@@ -79,6 +89,16 @@ result<void> pg_writer::prepare_statements() {
        "SELECT x.msg_id, x.kind, x.dialog_id, x.seq, x.sender, x.content_json, x.question_id FROM "
        "json_to_recordset($1::json) AS x(n bigint, msg_id text, kind text, dialog_id text, seq bigint, sender text, "
        "content_json text, question_id text) ORDER BY x.n ON CONFLICT (msg_id) DO NOTHING"},
+      // The fence: every held tree of the group must still be this process's at the epoch it
+      // holds, or the whole transaction is refused (pg_leases.hpp). Renews them on the way.
+      {kFenceTrees,
+       "WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(root_id text, epoch bigint)), u AS (UPDATE "
+       "tree_leases l SET expires_at = now() + $3::interval FROM x WHERE l.root_id = x.root_id AND l.owner = $2 AND "
+       "l.epoch = x.epoch RETURNING 1) SELECT parley_expect((SELECT count(*) FROM u) = (SELECT count(*) FROM x), "
+       "'this process no longer holds the lease of a tree it appends to')"},
+      {kNewTrees,
+       "INSERT INTO tree_leases (root_id, owner, epoch, expires_at) SELECT x.root_id, $2, 1, now() + $3::interval "
+       "FROM json_to_recordset($1::json) AS x(root_id text)"},
   };
   for (const auto& [name, sql] : statements) {
     PGresult* res = PQprepare(conn_.raw(), name.c_str(), sql.c_str(), 0, nullptr);
@@ -91,16 +111,31 @@ result<void> pg_writer::prepare_statements() {
   return ok();
 }
 
-void pg_writer::append(std::vector<event> batch, append_callback on_done) {
+std::uint64_t pg_writer::enqueue(request req) {
   {
     parley::lock_guard lock(mutex_);
     if (!stopping_) {
-      queue_.push_back(request{std::move(batch), std::move(on_done), false, ++enqueued_});
+      req.ticket = ++enqueued_;
+      queue_.push_back(std::move(req));
       wake_.notify_one();
-      return;
+      return enqueued_;
     }
   }
-  if (on_done) on_done(make_error(errc::unavailable, "the PostgreSQL store is closed"));
+  if (req.on_done) req.on_done(make_error(errc::unavailable, "the PostgreSQL store is closed"));
+  return 0;
+}
+
+void pg_writer::append(std::vector<event> batch, append_callback on_done) {
+  request req;
+  req.batch = std::move(batch);
+  req.on_done = std::move(on_done);
+  enqueue(std::move(req));
+}
+
+void pg_writer::release_tree(std::string root_id) {
+  request req;
+  req.release_root = std::move(root_id);
+  enqueue(std::move(req));
 }
 
 void pg_writer::wait_for_earlier() {
@@ -113,16 +148,10 @@ void pg_writer::wait_for_earlier() {
 result<void> pg_writer::rebuild_projections() {
   std::promise<result<void>> outcome;
   auto future = outcome.get_future();
-  {
-    parley::lock_guard lock(mutex_);
-    if (stopping_) return make_error(errc::unavailable, "the PostgreSQL store is closed");
-    request req;
-    req.rebuild = true;
-    req.on_done = [&outcome](result<void> r) { outcome.set_value(std::move(r)); };
-    req.ticket = ++enqueued_;
-    queue_.push_back(std::move(req));
-    wake_.notify_one();
-  }
+  request req;
+  req.rebuild = true;
+  req.on_done = [&outcome](result<void> r) { outcome.set_value(std::move(r)); };
+  enqueue(std::move(req));
   return future.get();
 }
 
@@ -159,9 +188,10 @@ void pg_writer::run() {
       parley::unique_lock lock(mutex_);
       lock.wait(wake_, [&]() PARLEY_REQUIRES(mutex_) { return !queue_.empty() || stopping_; });
       if (queue_.empty()) break;
-      // A rebuild goes alone; appends gather up to the event bound.
+      // A rebuild or a release goes alone; appends gather up to the event bound.
+      const auto alone = [](const request& req) { return req.rebuild || !req.release_root.empty(); };
       std::size_t events = 0;
-      while (!queue_.empty() && (group.empty() || (!queue_.front().rebuild && !group.front().rebuild &&
+      while (!queue_.empty() && (group.empty() || (!alone(queue_.front()) && !alone(group.front()) &&
                                                    events + queue_.front().batch.size() <=
                                                        static_cast<std::size_t>(options_.max_batch_events)))) {
         events += queue_.front().batch.size();
@@ -186,6 +216,13 @@ void pg_writer::process(std::vector<request>& group) {
   if (group.front().rebuild) {
     auto outcome = rebuild();
     group.front().on_done(std::move(outcome));
+    return;
+  }
+  if (const std::string& root = group.front().release_root; !root.empty()) {
+    // Best effort: a lease not given back expires on its own.
+    if (const auto epoch = leases_->epoch_of(root); epoch && (conn_.healthy() || reconnect())) {
+      (void)leases_->release(conn_, root, *epoch);
+    }
     return;
   }
   std::vector<result<void>> outcomes(group.size(), ok());
@@ -216,6 +253,29 @@ void pg_writer::process(std::vector<request>& group) {
   }
 }
 
+result<void> pg_writer::stage_lease(const event& ev, staged_group& staged) {
+  const std::string& root = ev.root_id.empty() ? ev.dialog_id : ev.root_id;
+  if (staged.fences.contains(root) || staged.new_trees.contains(root)) return ok();
+  if (const auto epoch = leases_->epoch_of(root)) {
+    staged.fences.emplace(root, *epoch);
+    return ok();
+  }
+  if (ev.is<events::dialog_created>() && ev.dialog_id == root) {
+    staged.new_trees.insert(root);
+    return ok();
+  }
+  // A tree this process does not hold (a CLI verb, input for a tree at rest): claimed now, in its
+  // own transaction, and refused while another live process holds it.
+  if (!conn_.healthy() && !reconnect()) return make_error(errc::unavailable, "the PostgreSQL store is closed");
+  bool claimed = false;
+  PARLEY_TRY_ASSIGN(claimed, leases_->claim(conn_, root));
+  if (!claimed) {
+    return make_error(errc::conflict, "the tree of dialog " + root + " is driven by another Parley process");
+  }
+  staged.fences.emplace(root, *leases_->epoch_of(root));
+  return ok();
+}
+
 result<dialog_row> pg_writer::load_row(const std::string& dialog_id) {
   const params<1> args{dialog_id};
   auto found = conn_.query("SELECT " + dialog_columns() + " FROM dialogs WHERE id = $1", args, "reading a dialog");
@@ -225,6 +285,18 @@ result<dialog_row> pg_writer::load_row(const std::string& dialog_id) {
 }
 
 result<void> pg_writer::stage(const request& req, staged_group& staged) {
+  // The leases are staged straight into the group; put back as they were when the batch fails.
+  auto fences = staged.fences;
+  auto new_trees = staged.new_trees;
+  auto staged_batch = stage_batch(req, staged);
+  if (!staged_batch) {
+    staged.fences = std::move(fences);
+    staged.new_trees = std::move(new_trees);
+  }
+  return staged_batch;
+}
+
+result<void> pg_writer::stage_batch(const request& req, staged_group& staged) {
   PARLEY_TRY(check_appendable(req.batch));
   // Rows this batch touches, copied so that a failure leaves `staged` as it was.
   std::unordered_map<std::string, dialog_row> touched;
@@ -234,6 +306,7 @@ result<void> pg_writer::stage(const request& req, staged_group& staged) {
     if (ev.dialog_id.empty()) {
       return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
     }
+    PARLEY_TRY(stage_lease(ev, staged));
     auto row = touched.find(ev.dialog_id);
     if (row == touched.end()) {
       dialog_row start;
@@ -260,6 +333,7 @@ result<void> pg_writer::stage(const request& req, staged_group& staged) {
 }
 
 void pg_writer::keep_rows(staged_group& staged) {
+  for (const auto& root : staged.new_trees) leases_->hold(root, 1);
   for (auto& [id, row] : staged.rows) latest_.insert_or_assign(id, std::move(row));
   latest_.trim();
   cached_dialogs_.store(static_cast<std::int64_t>(latest_.size()), std::memory_order_relaxed);
@@ -284,7 +358,12 @@ result<void> pg_writer::commit(const staged_group& staged) {
     }
     if (sent.err().code != errc::unavailable || conn_.healthy()) {
       // Another writer moved a dialog on: forget the rows so that the next append reads them.
-      if (sent.err().code == errc::conflict) latest_.clear();
+      // Another writer moved a dialog on, or took a tree over: forget the rows so that the next
+      // append reads them, and the leases so that it claims them again (or is refused).
+      if (sent.err().code == errc::conflict) {
+        latest_.clear();
+        for (const auto& [root, epoch] : staged.fences) leases_->forget(root, epoch);
+      }
       return std::move(sent).err();
     }
     // The connection went: the commit may or may not have happened.
@@ -403,6 +482,21 @@ result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
       send_failed = true;
     }
   };
+  std::string fences = "[", new_trees = "[";
+  for (const auto& [root, epoch] : staged.fences) {
+    if (fences.size() > 1) fences += ',';
+    json_text_writer(fences).begin_object().field("root_id", root).key("epoch").integer(epoch).end_object();
+  }
+  for (const auto& root : staged.new_trees) {
+    if (new_trees.size() > 1) new_trees += ',';
+    json_text_writer(new_trees).begin_object().field("root_id", root).end_object();
+  }
+  fences += ']';
+  new_trees += ']';
+  const char* const node = leases_->node_id().c_str();
+  const char* const ttl = leases_->ttl_interval().c_str();
+  if (!staged.fences.empty()) send(kFenceTrees, {fences.c_str(), node, ttl});
+  if (!staged.new_trees.empty()) send(kNewTrees, {new_trees.c_str(), node, ttl});
   send(kAppendEvents, {events.text().c_str()});
   if (inserts.count() > 0) send(kInsertDialogs, {inserts.text().c_str()});
   if (updates.count() > 0) send(kUpdateDialogs, {updates.text().c_str(), update_count.c_str()});
@@ -426,7 +520,7 @@ result<std::int64_t> pg_writer::read_pipeline_results(int sent) {
       const auto status = PQresultStatus(res);
       if (status == PGRES_FATAL_ERROR && !failure) {
         failure = error_of(res, "appending to the log");
-      } else if (status == PGRES_TUPLES_OK && i == 0) {
+      } else if (status == PGRES_TUPLES_OK && PQnfields(res) == 1 && std::string_view(PQfname(res, 0)) == "max") {
         if (auto id = owned.integer(0, 0)) last_id = *id;
       }
     }

@@ -29,6 +29,7 @@
 #include "parley/core/guarded.hpp"
 #include "parley/core/metrics.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
+#include "parley/store/postgres/pg_leases.hpp"
 #include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/store.hpp"
 
@@ -37,7 +38,9 @@ namespace parley::pg {
 class pg_writer {
  public:
   // Takes a migrated connection to `url` and starts the thread.
-  static result<std::unique_ptr<pg_writer>> start(std::string url, connection conn, const postgres_options& options);
+  // `leases` is what this process holds; every append is fenced with it.
+  static result<std::unique_ptr<pg_writer>> start(std::string url, connection conn, const postgres_options& options,
+                                                  std::shared_ptr<lease_book> leases);
   ~pg_writer();
   pg_writer(const pg_writer&) = delete;
   pg_writer& operator=(const pg_writer&) = delete;
@@ -47,6 +50,9 @@ class pg_writer {
   // the writer thread itself (a callback reading the store) it returns at once: what the callback
   // was called for is committed.
   void wait_for_earlier();
+  // Queued like an append, so it follows every batch appended before it: gives the tree's lease
+  // back if this process still holds it.
+  void release_tree(std::string root_id);
   // Queued like an append: recomputes every projection from the log in one transaction.
   result<void> rebuild_projections();
   // Drains the queue and joins the thread; batches still waiting for a database that is gone fail
@@ -65,16 +71,21 @@ class pg_writer {
     std::vector<event> batch;
     append_callback on_done;
     bool rebuild = false;
+    std::string release_root;  // a lease to give back (release_tree), not a batch
     std::uint64_t ticket = 0;
   };
   // What one transaction writes: the rows its batches folded to and the record sets for each table.
   struct staged_group;
 
-  pg_writer(std::string url, connection conn, const postgres_options& options);
+  pg_writer(std::string url, connection conn, const postgres_options& options, std::shared_ptr<lease_book> leases);
+  std::uint64_t enqueue(request req);
   void run();
   void process(std::vector<request>& group);
-  // Folds request `index`'s batch into `staged`, or fails leaving `staged` as it was.
+  // Folds the request's batch into `staged`, or fails leaving `staged` as it was.
   result<void> stage(const request& req, staged_group& staged);
+  result<void> stage_batch(const request& req, staged_group& staged);
+  // The lease an event's tree is written under, claimed now if this process holds none.
+  result<void> stage_lease(const event& ev, staged_group& staged);
   result<dialog_row> load_row(const std::string& dialog_id);
   // Sends the staged group, reconnecting and resending after a lost connection until it is known
   // to have committed or been refused (or the writer stops).
@@ -94,6 +105,7 @@ class pg_writer {
 
   const std::string url_;
   const postgres_options options_;
+  const std::shared_ptr<lease_book> leases_;
   connection conn_;
 
   mutable parley::mutex mutex_;

@@ -1,0 +1,218 @@
+// The PostgreSQL store beyond the shared contract (store_conformance_test.cpp): tree leases and
+// the fence on every append, several processes on one database, and what a bad URL, a password
+// that is wrong or a schema from a newer Parley get.
+#include <gtest/gtest.h>
+
+#include "pg_test_schema.hpp"
+#include "store_scenarios.hpp"
+
+namespace parley {
+namespace {
+
+using test::dialog_script;
+
+postgres_options node(std::string name) {
+  postgres_options options;
+  options.node_id = std::move(name);
+  options.lease_ttl = std::chrono::milliseconds(1500);
+  return options;
+}
+
+std::unique_ptr<store> open_node(const std::string& url, const std::string& name) {
+  auto opened = open_postgres_store(url, node(name));
+  EXPECT_TRUE(opened) << opened.err().message;
+  return opened ? std::move(*opened) : nullptr;
+}
+
+// What the log holds for one dialog, as (seq, type).
+std::vector<std::pair<std::int64_t, std::string>> log_of(store& s, const std::string& dialog) {
+  std::vector<std::pair<std::int64_t, std::string>> out;
+  auto events = s.read_events(dialog);
+  EXPECT_TRUE(events) << events.err().message;
+  if (events) {
+    for (const auto& ev : *events) out.emplace_back(ev.seq, std::string(ev.type()));
+  }
+  return out;
+}
+
+class PostgresStore : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_FALSE(url_.empty()); }
+  // Makes the tree's lease look expired, as it is when its holder was paused past it.
+  void expire_lease(const std::string& root) {
+    const std::string schema = url_.substr(url_.find("%3D") + 3);
+    ASSERT_TRUE(test::pg_admin(test::pg_cluster_url(), "UPDATE " + schema +
+                                                           ".tree_leases SET expires_at = now() - interval '1 second' "
+                                                           "WHERE root_id = '" +
+                                                           root + "'"));
+  }
+
+  std::string url_ = test::pg_fresh_schema_url();
+};
+
+TEST_F(PostgresStore, ATreeCreatedByOneNodeIsRefusedToAnotherWhileTheFirstHoldsIt) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+
+  auto claimed = b->claim_tree("r1");
+  ASSERT_TRUE(claimed) << claimed.err().message;
+  EXPECT_FALSE(*claimed);
+  const auto refused = test::append_sync(*b, {d.user("from b")});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.err().code, errc::conflict);
+  EXPECT_NE(refused.err().message.find("driven by another Parley process"), std::string::npos) << refused.err().message;
+  EXPECT_EQ(log_of(*a, "r1").size(), 2U);
+}
+
+TEST_F(PostgresStore, ANodePausedPastItsLeaseCanNeverAppendToTheTreeTakenOverAgain) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+
+  expire_lease("r1");
+  auto claimed = b->claim_tree("r1");
+  ASSERT_TRUE(claimed && *claimed);
+  // B goes on from the log; A's next append carries the epoch it held and is refused whole.
+  dialog_script from_b("r1", "r1");
+  from_b.skip_seq();
+  from_b.skip_seq();
+  ASSERT_TRUE(test::append_sync(*b, {from_b.user("b took over")}));
+  const auto stale = test::append_sync(*a, {d.user("a after the pause")});
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.err().code, errc::conflict);
+  // Nor does A get the tree back by asking while B holds it.
+  const auto again = test::append_sync(*a, {d.user("a again")});
+  EXPECT_FALSE(again);
+
+  const auto log = log_of(*b, "r1");
+  ASSERT_EQ(log.size(), 3U);
+  EXPECT_EQ(log.back().first, 3);
+  auto events = b->read_events("r1", 2);
+  ASSERT_TRUE(events && events->size() == 1U);
+  EXPECT_EQ(events->front().as<events::user_message>()->content, "b took over");
+}
+
+TEST_F(PostgresStore, AReleasedTreeIsTakenByAnotherNodeAtOnce) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice")}));
+  a->release_tree("r1");
+  a->flush();
+  auto claimed = b->claim_tree("r1");
+  ASSERT_TRUE(claimed) << claimed.err().message;
+  EXPECT_TRUE(*claimed);
+  EXPECT_TRUE(test::append_sync(*b, {d.user("b's turn")}));
+}
+
+TEST_F(PostgresStore, ATreeThatOwesWorkAndWhoseHolderStoppedIsOrphaned) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script owes("owes", "owes");
+  dialog_script done("done", "done");
+  ASSERT_TRUE(test::append_sync(*a, {owes.created("alice"), owes.user("do it")}));  // needs a drive
+  ASSERT_TRUE(test::append_sync(*a, {done.created("alice"), done.status("completed")}));
+
+  auto none = b->orphaned_trees();
+  ASSERT_TRUE(none) << none.err().message;
+  EXPECT_TRUE(none->empty()) << "A still holds its trees";
+
+  expire_lease("owes");
+  expire_lease("done");
+  auto orphaned = b->orphaned_trees();
+  ASSERT_TRUE(orphaned);
+  EXPECT_EQ(*orphaned, std::vector<std::string>{"owes"});
+}
+
+TEST_F(PostgresStore, LeasesAreRenewedWhileHeldSoATreeIsNeverOrphanedUnderALiveNode) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+  // Three lease lengths without an append: the holder's renewals keep it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(4500));
+  auto orphaned = b->orphaned_trees();
+  ASSERT_TRUE(orphaned);
+  EXPECT_TRUE(orphaned->empty());
+  auto claimed = b->claim_tree("r1");
+  ASSERT_TRUE(claimed);
+  EXPECT_FALSE(*claimed);
+}
+
+TEST_F(PostgresStore, ClosingANodeGivesItsLeasesBack) {
+  dialog_script d("r1", "r1");
+  {
+    auto a = open_node(url_, "node-a");
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+  }
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(b);
+  auto orphaned = b->orphaned_trees();
+  ASSERT_TRUE(orphaned);
+  EXPECT_EQ(*orphaned, std::vector<std::string>{"r1"});
+}
+
+TEST_F(PostgresStore, AWrongPasswordIsOneLineThatNeverShowsThePassword) {
+  std::string url = url_;
+  const auto at = url.find('@');
+  const auto colon = url.rfind(':', at);
+  url.replace(colon + 1, at - colon - 1, "not-the-Secret-42");
+  auto opened = open_postgres_store(url);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.err().code, errc::config_error);
+  EXPECT_EQ(opened.err().message.find("not-the-Secret-42"), std::string::npos) << opened.err().message;
+  EXPECT_NE(opened.err().message.find("***"), std::string::npos) << opened.err().message;
+  EXPECT_EQ(opened.err().message.find('\n'), std::string::npos);
+}
+
+TEST_F(PostgresStore, NothingListeningFailsAsUnavailableAfterItsWait) {
+  postgres_options options;
+  options.connect_wait = std::chrono::milliseconds(300);
+  auto opened = open_postgres_store("postgresql://parley:pw@127.0.0.1:1/postgres", options);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.err().code, errc::unavailable);
+  EXPECT_NE(opened.err().message.find("127.0.0.1"), std::string::npos) << opened.err().message;
+  EXPECT_EQ(opened.err().message.find(":pw@"), std::string::npos) << opened.err().message;
+}
+
+TEST_F(PostgresStore, ASchemaFromANewerParleyIsRefusedNamingBothVersions) {
+  { ASSERT_TRUE(open_node(url_, "first")); }
+  const std::string schema = url_.substr(url_.find("%3D") + 3);
+  ASSERT_TRUE(test::pg_admin(test::pg_cluster_url(), "INSERT INTO " + schema + ".parley_schema VALUES (99)"));
+  auto opened = open_postgres_store(url_);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.err().code, errc::config_error);
+  EXPECT_NE(opened.err().message.find("version 99"), std::string::npos) << opened.err().message;
+}
+
+TEST_F(PostgresStore, TwoNodesMigratingAtOnceMakeOneSchema) {
+  std::unique_ptr<store> first;
+  std::unique_ptr<store> second;
+  std::thread other([&] { second = open_node(url_, "node-b"); });
+  first = open_node(url_, "node-a");
+  other.join();
+  ASSERT_TRUE(first && second);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*first, {d.created("alice")}));
+  auto row = second->get_dialog("r1");
+  ASSERT_TRUE(row && row->has_value());
+}
+
+TEST_F(PostgresStore, RedactedUrlsMaskEveryFormOfPassword) {
+  EXPECT_EQ(redacted_postgres_url("postgresql://u:secret@h:5432/db"), "postgresql://u:***@h:5432/db");
+  EXPECT_EQ(redacted_postgres_url("postgresql://h/db?user=u&password=secret&x=1"),
+            "postgresql://h/db?user=u&password=***&x=1");
+  EXPECT_EQ(redacted_postgres_url("postgresql://u@h/db"), "postgresql://u@h/db");
+}
+
+}  // namespace
+}  // namespace parley
