@@ -26,6 +26,7 @@
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/store.hpp"
+#include "support/pg_test_schema.hpp"
 
 namespace parley {
 namespace {
@@ -361,16 +362,24 @@ projection_dump dump(store& log) {
   return out;
 }
 
+enum class store_kind { sqlite, memory, postgres };
+
 // `loaded_limit`: when not 0, the engine keeps at most that many dialogs in memory.
-void run_scenario(const fs::path& file, bool durable, std::size_t loaded_limit = 0) {
+void run_scenario(const fs::path& file, store_kind kind, std::size_t loaded_limit = 0) {
   const YAML::Node scenario = YAML::LoadFile(file.string());
   scenario_run run;
   run.dir = fresh_dir();
   write_files(scenario["files"], run.dir);
   auto team = config::load_team_file(run.dir / scenario["team"].as<std::string>());
   ASSERT_TRUE(team.has_value()) << team.err().message;
-  if (durable) {
+  if (kind == store_kind::sqlite) {
     auto opened = open_sqlite_store((run.dir / "data").string());
+    ASSERT_TRUE(opened.has_value()) << opened.err().message;
+    run.log = std::move(*opened);
+  } else if (kind == store_kind::postgres) {
+    const std::string url = test::pg_fresh_schema_url();
+    ASSERT_FALSE(url.empty());
+    auto opened = open_postgres_store(url);
     ASSERT_TRUE(opened.has_value()) << opened.err().message;
     run.log = std::move(*opened);
   } else {
@@ -418,10 +427,11 @@ std::vector<fs::path> scenario_files() {
 
 class Scenario : public ::testing::TestWithParam<fs::path> {};
 
-TEST_P(Scenario, HoldsOnTheSqliteStore) { run_scenario(GetParam(), true); }
-TEST_P(Scenario, HoldsOnTheMemoryStore) { run_scenario(GetParam(), false); }
+TEST_P(Scenario, HoldsOnTheSqliteStore) { run_scenario(GetParam(), store_kind::sqlite); }
+TEST_P(Scenario, HoldsOnTheMemoryStore) { run_scenario(GetParam(), store_kind::memory); }
+TEST_P(Scenario, HoldsOnThePostgresStore) { run_scenario(GetParam(), store_kind::postgres); }
 // Every dialog at rest is unloaded as soon as another is used, and loaded again from the log.
-TEST_P(Scenario, HoldsWithOneDialogKeptInMemory) { run_scenario(GetParam(), true, 1); }
+TEST_P(Scenario, HoldsWithOneDialogKeptInMemory) { run_scenario(GetParam(), store_kind::sqlite, 1); }
 
 INSTANTIATE_TEST_SUITE_P(Files, Scenario, ::testing::ValuesIn(scenario_files()),
                          [](const ::testing::TestParamInfo<fs::path>& info) {

@@ -149,6 +149,15 @@ void dialog_cache::note_use(dialog_runtime& dialog) {
   boost::asio::post(executor_, [this] { unload_unused(); });
 }
 
+void dialog_cache::forget_tree(const std::string& root_id) {
+  const auto* hierarchy = find_tree(root_id);
+  if (hierarchy != nullptr && hierarchy->active_drives != 0) return;
+  std::erase_if(dialogs_,
+                [&](const auto& entry) { return entry.second->row().root_id == root_id && entry.second->unused(); });
+  ++drops_;
+  if (hierarchy != nullptr && !hierarchy->settled.has_waiters()) trees_.erase(root_id);
+}
+
 void dialog_cache::for_each(const std::function<void(dialog_runtime&)>& visit) const {
   for (const auto& [id, dialog] : dialogs_) visit(*dialog);
 }

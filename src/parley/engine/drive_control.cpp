@@ -1,6 +1,8 @@
 #include "parley/engine/drive_control.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "parley/engine/resume_check.hpp"
 
@@ -115,30 +117,84 @@ asio::awaitable<void> drive_control::wait_until_settled(std::string root_id) {
   }
 }
 
+bool drive_control::schedule_if_owed(dialog_runtime& runtime) {
+  if (runtime.row().dead) return false;
+  // A dialog waiting for a subdialog or a human stays suspended; the rest continue.
+  const bool interrupted = runtime.row().generating;
+  if (interrupted || (runtime.can_drive() && runtime.row().needs_drive) || !runtime.unanswered_tool_calls().empty()) {
+    drives_.schedule_drive(runtime);
+    return true;
+  }
+  return false;
+}
+
 result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreadable) {
   dialog_filter filter;
   filter.status = events::dialog_status::running;
   filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
   auto rows = dialogs_.log().list_dialogs(filter);
   if (!rows) return std::move(rows).err();
+  std::map<std::string, bool, std::less<>> claimed;  // root → this process may drive it
+  std::set<std::string, std::less<>> scheduled_roots;
   std::size_t scheduled = 0;
   for (const auto& row : *rows) {
+    auto mine = claimed.find(row.root_id);
+    if (mine == claimed.end()) {
+      auto claim = dialogs_.log().claim_tree(row.root_id);
+      if (!claim) return std::move(claim).err();
+      mine = claimed.emplace(row.root_id, *claim).first;
+    }
+    if (!mine->second) continue;
     auto dialog = dialogs_.load(row.id);
     if (!dialog && dialog.err().code == errc::corrupt) {
       if (unreadable != nullptr) unreadable->push_back(dialog.err().message);
       continue;
     }
     if (!dialog) return std::move(dialog).err();
-    auto& runtime = **dialog;
-    if (runtime.row().dead) continue;
-    // A dialog waiting for a subdialog or a human stays suspended; the rest continue.
-    const bool interrupted = runtime.row().generating;
-    if (interrupted || (runtime.can_drive() && runtime.row().needs_drive) || !runtime.unanswered_tool_calls().empty()) {
-      drives_.schedule_drive(runtime);
+    if (schedule_if_owed(**dialog)) {
       ++scheduled;
+      scheduled_roots.insert(row.root_id);
     }
   }
+  for (const auto& [root, mine] : claimed) {
+    if (mine && !scheduled_roots.contains(root)) dialogs_.log().release_tree(root);
+  }
   return scheduled;
+}
+
+asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
+  store& log = dialogs_.log();
+  auto claim_orphans = [&log]() -> result<std::vector<std::string>> {
+    auto orphaned = log.orphaned_trees();
+    if (!orphaned) return orphaned;
+    std::vector<std::string> claimed;
+    for (auto& root : *orphaned) {
+      auto claim = log.claim_tree(root);
+      if (claim && *claim) claimed.push_back(std::move(root));
+    }
+    return claimed;
+  };
+  auto roots = co_await read_off_loop(dialogs_.reads(), claim_orphans);
+  if (!roots) co_return 0;
+  std::size_t scheduled = 0;
+  for (const auto& root : *roots) {
+    dialogs_.cache().forget_tree(root);
+    dialog_filter filter;
+    filter.status = events::dialog_status::running;
+    filter.needing_recovery = true;
+    filter.root_id = root;
+    auto rows = co_await read_off_loop(dialogs_.reads(), [&log, filter] { return log.list_dialogs(filter); });
+    std::size_t of_tree = 0;
+    if (rows) {
+      for (const auto& row : *rows) {
+        auto dialog = co_await dialogs_.load_async(row.id);
+        if (dialog && schedule_if_owed(**dialog)) ++of_tree;
+      }
+    }
+    if (of_tree == 0) log.release_tree(root);
+    scheduled += of_tree;
+  }
+  co_return scheduled;
 }
 
 }  // namespace parley::engine

@@ -50,9 +50,18 @@ class drive_control {
   // right here: it runs at start-up, before the server serves. A dialog whose log cannot be read
   // is left alone, so that one damaged dialog never keeps the others from running; each is named
   // in `unreadable` (if given) with why.
+  // In a store several processes share, only the trees this process can claim (store::claim_tree)
+  // are recovered; the others are being driven elsewhere.
   result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr);
+  // Takes up trees that owe work and that no live process holds (store::orphaned_trees): claims
+  // each, drops what this process had loaded of it (another may have written it since), and
+  // schedules what recover_all would. Reads on the read thread. How many drives it scheduled.
+  boost::asio::awaitable<std::size_t> adopt_orphaned_trees();
 
  private:
+  // Schedules the dialog's drive if it owes one (recover_all's rule); true when it did.
+  bool schedule_if_owed(dialog_runtime& dialog);
+
   dialog_host& dialogs_;
   drive_loop& drives_;
 };

@@ -266,7 +266,12 @@ asio::awaitable<void> drive_loop::drive(dialog_runtime& dialog) {
   for (auto* observer : dialogs_.observers()) observer->on_drive_finished(dialog.id());
   // Counted from schedule_drive on, so a subdialog scheduled by this drive keeps the tree busy.
   auto& hierarchy = tree(dialog.row().root_id);
-  if (--hierarchy.active_drives == 0) hierarchy.settled.notify_all();
+  if (--hierarchy.active_drives == 0) {
+    hierarchy.settled.notify_all();
+    // At rest: a store shared by several processes may let another take the tree up (the lease
+    // goes back after every batch this drive appended).
+    dialogs_.log().release_tree(dialog.row().root_id);
+  }
 }
 
 // A drive that cannot go on ends here, with its reason recorded (drive_failed) — the one place a

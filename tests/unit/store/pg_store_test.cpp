@@ -3,7 +3,7 @@
 // that is wrong or a schema from a newer Parley get.
 #include <gtest/gtest.h>
 
-#include "pg_test_schema.hpp"
+#include "support/pg_test_schema.hpp"
 #include "store_scenarios.hpp"
 
 namespace parley {

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "parley/model/projection.hpp"
-#include "pg_test_schema.hpp"
+#include "support/pg_test_schema.hpp"
 #include "store_scenarios.hpp"
 
 namespace parley {
