@@ -1,6 +1,7 @@
 #include "cli_context.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <system_error>
 
@@ -63,20 +64,61 @@ int report(const error& err) {
   }
 }
 
+namespace {
+
+std::optional<std::string>& store_url_slot() {
+  static std::optional<std::string> url;
+  return url;
+}
+
+}  // namespace
+
+void set_store_url(std::optional<std::string> url) { store_url_slot() = std::move(url); }
+const std::optional<std::string>& store_url() { return store_url_slot(); }
+
+result<std::optional<std::string>> store_url_of(std::string_view verb, const std::vector<std::string>& args) {
+  std::optional<std::string> given;
+  std::string source = "--store";
+  // The verb's own parser reports a malformed command line; here only --store is looked for.
+  if (auto parsed = parse_args(args, arg_spec_of(verb)); parsed) given = parsed->value("store");
+  if (!given) {
+    if (const char* env = std::getenv("PARLEY_STORE"); env != nullptr && *env != '\0') {
+      given = env;
+      source = "$PARLEY_STORE";
+    }
+  }
+  if (!given) return std::optional<std::string>{};
+  if (!is_postgres_url(*given)) {
+    return make_error(errc::invalid_argument, source + ": expected a postgresql:// URL, got '" +
+                                                  redacted_postgres_url(*given) +
+                                                  "' (a local store is chosen with --data DIR)");
+  }
+  return given;
+}
+
+postgres_options postgres_options_for_verb() {
+  postgres_options options;
+  options.application_name = "parley " + current_verb();
+  // A server waits for a database that is starting with it; a one-shot verb says so at once.
+  options.connect_wait = current_verb() == "serve" ? std::chrono::seconds(60) : std::chrono::seconds(5);
+  return options;
+}
+
 fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_or(".parley"); }
 
 fs::path uploads_dir_of(const parsed_args& args) { return data_dir_of(args) / "uploads"; }
 
 namespace {
 
-std::string& current_verb() {
+std::string& current_verb_slot() {
   static std::string verb = "open";
   return verb;
 }
 
 }  // namespace
 
-void set_current_verb(std::string verb) { current_verb() = std::move(verb); }
+void set_current_verb(std::string verb) { current_verb_slot() = std::move(verb); }
+const std::string& current_verb() { return current_verb_slot(); }
 
 int show_verb_help() {
   std::string text = usage_of(current_verb()) + "\n";
@@ -88,6 +130,7 @@ int show_verb_help() {
 }
 
 result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, sqlite_options options) {
+  if (store_url()) return open_postgres_store(*store_url(), postgres_options_for_verb());
   options.writer_command = current_verb();
   auto opened = open_sqlite_store(data_dir.string(), options);
   if (opened) {
@@ -113,6 +156,7 @@ std::string shown(const fs::path& data_dir) {
 
 result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, const sqlite_options& options,
                                                    bool log_as_projected) {
+  if (store_url()) return open_postgres_store(*store_url(), postgres_options_for_verb());
   if (!holds_store(data_dir)) {
     return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
                                            " (pass --data DIR where `parley run` or `parley serve` kept it)");
@@ -121,6 +165,14 @@ result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, con
 }
 
 result<void> check_dialog_stored(const fs::path& data_dir, const std::string& dialog_id) {
+  if (store_url()) {
+    auto log = open_postgres_store(*store_url(), postgres_options_for_verb());
+    if (!log) return std::move(log).err();
+    auto row = (*log)->get_dialog(dialog_id);
+    if (!row) return std::move(row).err();
+    if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in the PostgreSQL store");
+    return ok();
+  }
   if (!holds_store(data_dir)) {
     return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
                                            " (pass --data DIR where the dialog was kept)");
@@ -179,6 +231,10 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   }
   auto log = open_data_store(data_dir);
   if (!log) return std::move(log).err();
+  // A SQLite store made the directory; with the dialogs in PostgreSQL it still holds the team's
+  // memo and the uploads.
+  std::error_code made;
+  fs::create_directories(data_dir, made);
   remember_team(data_dir, *team);
   auto providers = engine::build_providers(*team);
   if (!providers) return std::move(providers).err();

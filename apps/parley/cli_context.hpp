@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_args.hpp"
@@ -26,8 +28,20 @@ int report(const error& err);
 // The verb this process runs (set once, by main): a process that writes the store names it in the
 // data directory's lock file, so that another process it refuses can say who holds the store.
 void set_current_verb(std::string verb);
+const std::string& current_verb();
 // `parley VERB --help`: the verb's usage (verb_usage.hpp) on stdout; returns kExitOk.
 int show_verb_help();
+
+// Where the dialogs are stored, set once by main for the whole process: the PostgreSQL URL given
+// by --store or $PARLEY_STORE (checked there), or none for the data directory's SQLite store.
+void set_store_url(std::optional<std::string> url);
+const std::optional<std::string>& store_url();
+// --store of `args` (parsed with `verb`'s flags), else $PARLEY_STORE, else none. Refuses a value
+// that is not a postgresql:// URL, naming where it came from (and never showing a password).
+result<std::optional<std::string>> store_url_of(std::string_view verb, const std::vector<std::string>& args);
+// How a PostgreSQL store is opened by this process (its name in pg_stat_activity, how long to
+// wait for a database that is starting).
+postgres_options postgres_options_for_verb();
 
 std::filesystem::path data_dir_of(const parsed_args& args);
 // Where `parley serve` keeps uploaded media: inside the data directory.

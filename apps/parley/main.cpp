@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   const std::string verb = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   parley::cli::set_current_verb(verb);
+  auto store_url = parley::cli::store_url_of(verb, args);
+  if (!store_url) return parley::cli::report(store_url.err());
+  parley::cli::set_store_url(std::move(*store_url));
   if (verb == "run") return parley::cli::run_verb_run(args);
   if (verb == "say") return parley::cli::run_verb_say(args);
   if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
   if (verb == "serve") return parley::cli::run_verb_serve(args);
   if (verb == "tot") return parley::cli::run_verb_tot(args);
   if (verb == "backup") return parley::cli::run_verb_backup(args);
+  if (verb == "migrate") return parley::cli::run_verb_migrate(args);
   if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
   if (verb == "completions") return parley::cli::run_verb_completions(args);
   const std::string hint = parley::did_you_mean(verb, parley::cli::verb_names());

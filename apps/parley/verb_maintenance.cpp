@@ -20,10 +20,35 @@ int run_verb_backup(const std::vector<std::string>& raw) {
   if (args->positionals.size() != 1) {
     return report(make_error(errc::invalid_argument, usage_of("backup")));
   }
+  if (store_url()) {
+    return report(make_error(errc::invalid_argument,
+                             "backup copies a local store; a PostgreSQL store is backed up with PostgreSQL's own "
+                             "tools (pg_dump, pg_basebackup), which keep it consistent while nodes write"));
+  }
   auto copied = backup_sqlite_store(data_dir_of(*args).string(), args->positionals.front());
   if (!copied) return report(copied.err());
   std::printf("backed up %lld pages (%lld bytes) to %s\n", static_cast<long long>(copied->pages),
               static_cast<long long>(copied->bytes), copied->path.c_str());
+  return kExitOk;
+}
+
+int run_verb_migrate(const std::vector<std::string>& raw) {
+  auto args = parse_args(raw, arg_spec_of("migrate"));
+  if (!args) return report(args.err());
+  if (args->help) return show_verb_help();
+  if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("migrate")));
+  if (store_url()) {
+    if (auto migrated = migrate_postgres_store(*store_url(), postgres_options_for_verb()); !migrated) {
+      return report(migrated.err());
+    }
+    std::printf("the PostgreSQL store at %s is at this version's schema\n",
+                redacted_postgres_url(*store_url()).c_str());
+    return kExitOk;
+  }
+  // Opening a SQLite store for writing migrates it (and takes its lock: not beside a server).
+  auto log = open_data_store(data_dir_of(*args));
+  if (!log) return report(log.err());
+  std::printf("the store in %s is at this version's schema\n", data_dir_of(*args).string().c_str());
   return kExitOk;
 }
 

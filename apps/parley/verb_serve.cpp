@@ -40,6 +40,7 @@
 #include "parley/server/span_recorder.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/server/tot_progress_relay.hpp"
+#include "parley/server/tree_takeover.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
@@ -424,6 +425,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: recovered %s from the log\n",
                 counted(*recovered, "running dialog", "running dialogs").c_str());
   }
+  // Trees whose node died or stalled are taken up here (a store shared by several nodes).
+  std::unique_ptr<server::tree_takeover> takeover;
+  if (log.shared_between_processes()) {
+    takeover =
+        std::make_unique<server::tree_takeover>(io.get_executor(), *eng, postgres_options_for_verb().lease_ttl / 2);
+    takeover->start();
+  }
   // Flow steps a crash cut run to their end, off the start-up path (flow_host::resume_interrupted).
   asio::co_spawn(io, resume_interrupted_flows(*flows), asio::detached);
   // Response windows that passed while the server was down close now, at their own deadlines.
@@ -481,6 +489,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
     if (reflections) reflections->stop();
+    if (takeover) takeover->stop();
     if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);

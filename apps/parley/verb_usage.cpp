@@ -32,6 +32,8 @@ const std::vector<verb_usage>& verb_usages() {
       {"repair", "repair [--data DIR]",
        "rewrite or quarantine events whose stored text does not read back (server stopped)"},
       {"backup", "backup DEST [--data DIR]", "copy the store to DEST/parley.db, consistent while `serve` writes"},
+      {"migrate", "migrate [--data DIR | --store URL]",
+       "bring the store's schema to this version and exit (serve and every verb that writes also do)"},
       {"vacuum", "vacuum (--team FILE | --workspace DIR) [--data DIR] [--dry-run]",
        "apply the team's retention policy (archive idle roots; server stopped)"},
       {"export", "export --rtws DIR [--data DIR] [--force]",
@@ -75,8 +77,9 @@ std::string full_usage() {
     out += "  parley " + std::string(usage.synopsis) + "\n      " + std::string(usage.summary) + "\n";
   }
   out +=
-      "common options: --data DIR (default ./.parley); -- ends the options (what follows is a positional, "
-      "even --help)\n"
+      "common options: --data DIR (default ./.parley); --store postgresql://... (or $PARLEY_STORE): the dialogs in "
+      "PostgreSQL instead of DIR's SQLite file, shared by several `parley serve` (docs/scale-out.md); -- ends the "
+      "options (what follows is a positional, even --help)\n"
       "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
       "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
   return out;
@@ -96,7 +99,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
   static const arg_spec act{{"team", "workspace", "data", "reason"}, {"quiet", kAllowDataInWorkspace}};
   static const arg_spec team_read{{"team", "workspace", "data"}, {"json"}};
   static const arg_spec data_only{{"data"}, {}};
-  static const std::map<std::string_view, arg_spec> specs = {
+  static const std::map<std::string_view, arg_spec> listed = {
       {"run", drive},
       {"say", drive},
       {"answer", act},
@@ -111,6 +114,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"registry", team_read},
       {"providers", team_read},
       {"check", data_only},
+      {"migrate", data_only},
       {"repair", data_only},
       {"backup", data_only},
       {"vacuum", {{"data", "team", "workspace"}, {"dry-run"}}},
@@ -144,6 +148,14 @@ const arg_spec& arg_spec_of(std::string_view verb) {
         {"json", "quiet", kAllowDataInWorkspace}}},
       {"completions", {}},
   };
+  // Every verb that opens the store takes --store as well as --data.
+  static const std::map<std::string_view, arg_spec> specs = [] {
+    auto with_store = listed;
+    for (auto& [name, spec] : with_store) {
+      if (spec.value_flags.count("data") != 0) spec.value_flags.insert("store");
+    }
+    return with_store;
+  }();
   static const arg_spec none;
   const auto found = specs.find(verb);
   return found == specs.end() ? none : found->second;

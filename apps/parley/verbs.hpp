@@ -26,6 +26,7 @@ int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
 int run_verb_tot(const std::vector<std::string>& args);
 int run_verb_backup(const std::vector<std::string>& args);
+int run_verb_migrate(const std::vector<std::string>& args);
 int run_verb_vacuum(const std::vector<std::string>& args);
 // `parley completions bash|zsh`: a completion script made from the verb and flag tables.
 int run_verb_completions(const std::vector<std::string>& args);

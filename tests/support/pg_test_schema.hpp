@@ -32,6 +32,8 @@ inline std::string pg_cluster_url() {
 // Runs one statement on the cluster; false (with a test failure) when it fails.
 inline bool pg_admin(const std::string& url, const std::string& sql) {
   std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(url.c_str()), &PQfinish);
+  PQsetNoticeProcessor(
+      conn.get(), [](void*, const char*) {}, nullptr);  // "does not exist, skipping"
   if (PQstatus(conn.get()) != CONNECTION_OK) {
     ADD_FAILURE() << "cannot connect to the test cluster: " << PQerrorMessage(conn.get());
     return false;
@@ -43,6 +45,17 @@ inline bool pg_admin(const std::string& url, const std::string& sql) {
     return false;
   }
   return true;
+}
+
+// The first column of the first row of `sql` as a number (-1, with a test failure, when it fails).
+inline long long pg_number(const std::string& url, const std::string& sql) {
+  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(url.c_str()), &PQfinish);
+  std::unique_ptr<PGresult, decltype(&PQclear)> res(PQexec(conn.get(), sql.c_str()), &PQclear);
+  if (PQresultStatus(res.get()) != PGRES_TUPLES_OK || PQntuples(res.get()) < 1) {
+    ADD_FAILURE() << sql << ": " << PQresultErrorMessage(res.get());
+    return -1;
+  }
+  return std::atoll(PQgetvalue(res.get(), 0, 0));
 }
 
 // A new, empty schema; the URL that makes it the only one a connection sees.

@@ -116,6 +116,10 @@ result<connection> connection::open(const std::string& url, std::string_view app
     }
     return make_error(code, "cannot connect to PostgreSQL at " + conn.shown_url_ + ": " + why);
   }
+  // The server's notices ("relation ... already exists, skipping" from an idempotent migration)
+  // are for its log, not for a user's terminal: libpq would print them on stderr.
+  PQsetNoticeProcessor(
+      conn.conn_.get(), [](void*, const char*) {}, nullptr);
   return conn;
 }
 
