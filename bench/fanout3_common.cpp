@@ -216,7 +216,8 @@ asio::awaitable<result<void>> reset_mock(http::client& client, const std::string
 }
 
 asio::awaitable<result<measured_run>> measure(asio::any_io_executor executor, http::client& control,
-                                              const options& opts, task_fn run_task, std::function<void()> settle) {
+                                              const options& opts, task_fn run_task, std::function<void()> settle,
+                                              server_cpu_fn server_cpu) {
   const int warmup = opts.warmup_or_default();
   if (warmup > 0) {
     auto warm = co_await run_pool(executor, 'w', warmup, std::min(opts.concurrency, warmup), run_task);
@@ -231,11 +232,13 @@ asio::awaitable<result<measured_run>> measure(asio::any_io_executor executor, ht
   if (!before) co_return std::move(before).err();
   run.mock_before = *before;
   run.cpu_before = sample_cpu();
+  if (server_cpu) run.server_cpu_before = server_cpu();
   const auto start = clock::now();
   run.pool = co_await run_pool(executor, 't', opts.n, opts.concurrency, run_task);
   if (settle) settle();
   run.wall_s = ms_since(start) / 1000.0;
   run.cpu_after = sample_cpu();
+  if (server_cpu) run.server_cpu_after = server_cpu();
   auto after = co_await read_mock_stats(control, opts.mock);
   if (!after) co_return std::move(after).err();
   run.mock_after = *after;
@@ -252,9 +255,13 @@ boost::json::object result_fields(const std::string& framework, const std::strin
   const double sys_s = run.cpu_after.sys_s - run.cpu_before.sys_s;
   const double mock_cpu_s = run.mock_after.cpu_s - run.mock_before.cpu_s;
   const auto calls = run.mock_after.requests;
-  // Cores used during the run by processes other than this one and the mock (lib.mjs foreign_cores).
+  const bool server_known = run.server_cpu_before && run.server_cpu_after;
+  const double server_cpu_s = server_known ? *run.server_cpu_after - *run.server_cpu_before : 0.0;
+  // Cores used during the run by processes other than this one, the mock and a database server
+  // whose CPU is read (lib.mjs foreign_cores).
   const double foreign =
-      (run.cpu_after.machine_busy_s - run.cpu_before.machine_busy_s - user_s - sys_s - mock_cpu_s) / run.wall_s;
+      (run.cpu_after.machine_busy_s - run.cpu_before.machine_busy_s - user_s - sys_s - mock_cpu_s - server_cpu_s) /
+      run.wall_s;
   boost::json::object out{
       {"framework", framework},
       {"variant", variant},
@@ -280,17 +287,18 @@ boost::json::object result_fields(const std::string& framework, const std::strin
       {"foreign_cores", round_to(std::max(0.0, foreign), 2)},
       {"runtime", "c++20 (g++ " __VERSION__ ")"},
   };
+  if (server_known) out["server_cpu_ms_per_task"] = round_to(server_cpu_s * 1000.0 / n, 3);
   if (!run.pool.first_error.empty()) out["first_error"] = run.pool.first_error.substr(0, 500);
   if (!run.pool.bad_sample.empty()) out["bad_sample"] = run.pool.bad_sample;
   return out;
 }
 
-void add_to_summary(boost::json::object& summary, const boost::json::object& fields) {
-  const std::string prefix = std::string(fields.at("stream").to_number<int>() != 0 ? "sse" : "json") + "_c" +
-                             std::to_string(fields.at("concurrency").to_number<int>()) + "_";
+void add_to_summary(boost::json::object& summary, const boost::json::object& fields, const std::string& store_prefix) {
+  const std::string prefix = store_prefix + std::string(fields.at("stream").to_number<int>() != 0 ? "sse" : "json") +
+                             "_c" + std::to_string(fields.at("concurrency").to_number<int>()) + "_";
   for (const char* key : {"tasks_per_s", "cpu_ms_per_task", "mean_ms", "p99_ms", "llm_calls_per_task",
-                          "mock_cpu_ms_per_task", "foreign_cores", "peak_rss_mb"}) {
-    summary[prefix + key] = fields.at(key);
+                          "mock_cpu_ms_per_task", "foreign_cores", "peak_rss_mb", "server_cpu_ms_per_task"}) {
+    if (const auto* value = fields.if_contains(key)) summary[prefix + key] = *value;
   }
   const auto* failed = summary.if_contains("failed_tasks");
   summary["failed_tasks"] =
@@ -302,9 +310,9 @@ void print_result_line(const boost::json::object& fields) {
   std::fflush(stdout);
 }
 
-bool report(boost::json::object& summary, const boost::json::object& fields) {
+bool report(boost::json::object& summary, const boost::json::object& fields, const std::string& store_prefix) {
   print_result_line(fields);
-  add_to_summary(summary, fields);
+  add_to_summary(summary, fields, store_prefix);
   return fields.at("failed").to_number<std::int64_t>() == 0 &&
          fields.at("llm_calls").to_number<std::int64_t>() ==
              fields.at("n").to_number<std::int64_t>() * std::int64_t{kCallsPerTask};

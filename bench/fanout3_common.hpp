@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,23 +91,31 @@ struct measured_run {
   double wall_s = 0;
   cpu_sample cpu_before, cpu_after;
   mock_stats mock_before, mock_after;
+  // CPU seconds of a database server the run writes to (PostgreSQL), when it can be read.
+  std::optional<double> server_cpu_before, server_cpu_after;
 };
+// Reads a database server's CPU seconds so far, or nullopt.
+using server_cpu_fn = std::function<std::optional<double>()>;
 // `settle` runs after the last task and before the CPU clock stops: work a framework defers past a
-// task's end (Parley's projections) is counted with the tasks.
+// task's end (Parley's projections) is counted with the tasks. `server_cpu` is sampled beside this
+// process's CPU, so that a server's work is reported apart from Parley's.
 boost::asio::awaitable<result<measured_run>> measure(boost::asio::any_io_executor executor, http::client& control,
                                                      const options& opts, task_fn run_task,
-                                                     std::function<void()> settle = {});
+                                                     std::function<void()> settle = {}, server_cpu_fn server_cpu = {});
 
-// The RESULT_JSON object with lib.mjs's field names.
+// The RESULT_JSON object with lib.mjs's field names; with a server's CPU, server_cpu_ms_per_task
+// too (and foreign_cores without it).
 boost::json::object result_fields(const std::string& framework, const std::string& variant, const options& opts,
                                   const measured_run& run);
 // Adds the main figures of one configuration to the program's last-line object, prefixed with
-// "<json|sse>_c<C>_" (for example sse_c32_cpu_ms_per_task), and sums failed_tasks.
-void add_to_summary(boost::json::object& summary, const boost::json::object& fields);
+// "<json|sse>_c<C>_" (for example sse_c32_cpu_ms_per_task) after `store_prefix` (for example
+// "postgresql_"), and sums failed_tasks.
+void add_to_summary(boost::json::object& summary, const boost::json::object& fields,
+                    const std::string& store_prefix = "");
 // Prints "RESULT_JSON {...}": the line run_all.sh collects.
 void print_result_line(const boost::json::object& fields);
 // Prints the line, adds it to the summary, and says whether the run was sound: no failed task and
 // the mock counted kCallsPerTask calls per task.
-bool report(boost::json::object& summary, const boost::json::object& fields);
+bool report(boost::json::object& summary, const boost::json::object& fields, const std::string& store_prefix = "");
 
 }  // namespace parley::bench::fanout3

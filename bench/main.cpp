@@ -19,13 +19,16 @@ void print_json_line(const boost::json::object& figures) {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: parley-bench engine [--dialogs N] [--rounds K]\n"
+    "usage: parley-bench engine [--dialogs N] [--rounds K] [--store LIST]\n"
+    "                           (LIST: memory, sqlite, postgresql, postgresql://URL, comma-separated; default\n"
+    "                           memory,sqlite; postgresql alone starts a throwaway cluster, a URL comes last)\n"
     "       parley-bench tree [--roots N] [--in-flight K]\n"
     "       parley-bench fanout3 [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--sync full|normal|memory]\n"
     "                            [--dialog-tools used|all]  (all: every member offered every dialog tool)\n"
     "                            [--keep 1]  (leave the team and its store in the temp dir)\n"
     "                            [--projection-lag-ms L]  (the SQLite store's projection lag, default 50)\n"
     "                            [--mock URL]   (no --concurrency/--stream: the matrix c=1,32 x JSON,SSE)\n"
+    "                            [--store LIST]  (as engine's, default sqlite: e.g. sqlite,postgresql)\n"
     "       parley-bench floor-cpp [--n N] [--concurrency C] [--stream 0|1] [--warmup W] [--mock URL]\n"
     "       parley-bench sse [--mb M] [--rounds R]\n"
     "       parley-bench ws [--subscribers N] [--dialogs D] [--chunks C]\n"
