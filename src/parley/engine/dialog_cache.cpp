@@ -152,10 +152,20 @@ void dialog_cache::note_use(dialog_runtime& dialog) {
 void dialog_cache::forget_tree(const std::string& root_id) {
   const auto* hierarchy = find_tree(root_id);
   if (hierarchy != nullptr && hierarchy->active_drives != 0) return;
-  std::erase_if(dialogs_,
-                [&](const auto& entry) { return entry.second->row().root_id == root_id && entry.second->unused(); });
+  bool any_left = false;
+  for (auto it = dialogs_.begin(); it != dialogs_.end();) {
+    if (it->second->row().root_id != root_id) {
+      ++it;
+    } else if (it->second->unused()) {
+      it = dialogs_.erase(it);
+    } else {
+      any_left = true;
+      ++it;
+    }
+  }
   ++drops_;
-  if (hierarchy != nullptr && !hierarchy->settled.has_waiters()) trees_.erase(root_id);
+  // As unload_unused: the tree goes only with its last loaded dialog, and never while awaited.
+  if (hierarchy != nullptr && !any_left && !hierarchy->settled.has_waiters()) trees_.erase(root_id);
 }
 
 void dialog_cache::for_each(const std::function<void(dialog_runtime&)>& visit) const {
