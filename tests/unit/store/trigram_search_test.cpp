@@ -124,7 +124,7 @@ TEST_F(TrigramSearch, FindsExactlyTheRowsThePhraseOfAFullIndexFinds) {
   for (const std::string& needle : needles()) {
     const auto expected = rowids(*reference, phrase_of(needle));
     found_somewhere += expected.empty() ? 0 : 1;
-    if (sqlite::trigram_characters(needle) < 3) {
+    if (trigram_characters(needle) < 3) {
       EXPECT_TRUE(expected.empty()) << needle;  // the oracle's own rule for short needles
       continue;
     }
@@ -192,7 +192,7 @@ TEST_F(TrigramSearch, TheStoresSearchAndRootListingFindWhatTheFullIndexFinds) {
     std::set<std::string> messages;
     for (const auto& m : found->items) messages.insert(m.content);
     EXPECT_EQ(messages, expected_messages) << "search: " << needle;
-    if (sqlite::trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
+    if (trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
     root_listing listing;
     listing.text = needle;
     listing.limit = 1000;
@@ -303,7 +303,7 @@ TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {
     for (const auto& m : found->items) messages.insert(m.id);
     EXPECT_EQ(messages, messages_before[k]) << "search: " << needle;
     found_somewhere += messages.empty() ? 0 : 1;
-    if (sqlite::trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
+    if (trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
     root_listing listing;
     listing.text = needle;
     listing.limit = 1000;
@@ -324,15 +324,15 @@ TEST(TrigramMatch, QuotesEachTrigramSoNoInputBecomesSyntax) {
   EXPECT_EQ(sqlite::trigram_match_of("abcdefgh"), "\"abc\" AND \"def\" AND \"fgh\"");
   EXPECT_EQ(sqlite::trigram_match_of("a\"b*"), "\"a\"\"b\" AND \"\"\"b*\"");
   EXPECT_EQ(sqlite::trigram_match_of("新加坡的"), "\"新加坡\" AND \"加坡的\"");
-  EXPECT_EQ(sqlite::trigram_characters("新加坡"), 3U);
+  EXPECT_EQ(trigram_characters("新加坡"), 3U);
 }
 
 TEST(TrigramMatch, PhrasesAreReadBackAndAnythingElseIsRefused) {
-  auto words = sqlite::phrases_of("\"tokyo\" \"a\"\"b\"");
+  auto words = phrases_of("\"tokyo\" \"a\"\"b\"");
   ASSERT_TRUE(words) << words.err().message;
   EXPECT_EQ(*words, (std::vector<std::string>{"tokyo", "a\"b"}));
   for (const char* bad : {"", "tokyo", "\"tokyo", "\"a\"  \"b\"", "\"a\"x", "\"a\" OR \"b\""}) {
-    auto refused = sqlite::phrases_of(bad);
+    auto refused = phrases_of(bad);
     ASSERT_FALSE(refused) << bad;
     EXPECT_EQ(refused.err().code, errc::invalid_argument) << bad;
     EXPECT_NE(refused.err().message.find("match:"), std::string::npos) << refused.err().message;
