@@ -1,6 +1,7 @@
 // The PostgreSQL store's tables and their versioned migrations. The logical layout is the SQLite
 // store's (schema.cpp): the event log, the dialogs projection, messages as references to their
-// events, and the msgId index. What differs is said where it is made.
+// events, the msgId index, and seed 002's conversation records (version 2). What differs is said
+// where it is made.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 namespace parley::pg {
 
 // The schema version this binary writes and reads.
-inline constexpr std::int64_t kSchemaVersion = 1;
+inline constexpr std::int64_t kSchemaVersion = 2;
 // The log is partitioned by event id in ranges of this many events; a partition whose events are
 // all old can be detached (`ALTER TABLE events DETACH PARTITION ...`) and archived.
 inline constexpr std::int64_t kEventsPerPartition = std::int64_t{1} << 24;
