@@ -8,6 +8,8 @@
 #include "parley/store/postgres/pg_record_set.hpp"
 #include "parley/store/postgres/pg_records_rows.hpp"
 #include "parley/store/postgres/pg_records_statements.hpp"
+#include "parley/store/records_search.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::pg {
 
@@ -140,7 +142,9 @@ result<void> records_changes::write_made(std::vector<records_statement>& out) co
     if (const auto found = message_patches_.find(m.id); found != message_patches_.end()) {
       PARLEY_TRY_ASSIGN(metadata, patched(std::move(metadata), found->second));
     }
-    write_message(messages.writer(), m, metadata, messages.count());
+    std::string folded;
+    PARLEY_TRY_ASSIGN(folded, sqlite::trigram_fold(message_search_text(m)));
+    write_message(messages.writer(), m, metadata, folded, messages.count());
     messages.counted();
   }
   add_statement(out, records_sql::kInsertDialogues, dialogues);

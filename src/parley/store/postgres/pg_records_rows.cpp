@@ -4,7 +4,6 @@
 
 #include "parley/core/json_read.hpp"
 #include "parley/store/postgres/pg_rows.hpp"
-#include "parley/store/records_search.hpp"
 #include "parley/store/stored_vocab.hpp"
 
 namespace parley::pg {
@@ -75,7 +74,8 @@ void write_turn(json_text_writer& out, const record_turn& t, std::int64_t n) {
   out.end_object();
 }
 
-void write_message(json_text_writer& out, const record_message& m, std::string_view metadata, std::int64_t n) {
+void write_message(json_text_writer& out, const record_message& m, std::string_view metadata,
+                   std::string_view search_folded, std::int64_t n) {
   out.begin_object().key("n").integer(n);
   text_field(out, "id", m.id);
   text_field(out, "dialogue_id", m.dialogue_id);
@@ -95,11 +95,7 @@ void write_message(json_text_writer& out, const record_message& m, std::string_v
   text_field(out, "dialog_id", m.dialog_id);
   out.key("seq").integer(m.seq);
   text_field(out, "content_meta", m.content_meta);
-  // The index reads the content itself unless the message is found by other text too (its
-  // medium's words, or a space where the content has a NUL).
-  if (!m.content_meta.empty() || m.content.find('\0') != std::string::npos) {
-    out.field("search_text", storable_text(message_search_text(m)));
-  }
+  text_field(out, "search_folded", search_folded);
   out.end_object();
 }
 

@@ -25,8 +25,10 @@ namespace parley::pg {
 void write_dialogue(json_text_writer& out, const record_dialogue& d);
 void write_session(json_text_writer& out, const record_session& s, std::int64_t n);
 void write_turn(json_text_writer& out, const record_turn& t, std::int64_t n);
-// `metadata`: the message's, with the patches of this transaction applied.
-void write_message(json_text_writer& out, const record_message& m, std::string_view metadata, std::int64_t n);
+// `metadata`: the message's, with the patches of this transaction applied; `search_folded`: its
+// search text (message_search_text) folded as SQLite's trigram tokenizer folds it (pg_schema.hpp).
+void write_message(json_text_writer& out, const record_message& m, std::string_view metadata,
+                   std::string_view search_folded, std::int64_t n);
 void write_utterance(json_text_writer& out, const record_system_utterance& u);
 void write_introspection(json_text_writer& out, const record_introspection& i, std::int64_t n);
 void write_memory(json_text_writer& out, const record_memory_entry& m);

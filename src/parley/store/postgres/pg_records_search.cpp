@@ -10,8 +10,10 @@
 #include "parley/store/postgres/pg_records.hpp"
 #include "parley/store/postgres/pg_records_rows.hpp"
 #include "parley/store/postgres/pg_records_select.hpp"
+#include "parley/store/postgres/pg_schema.hpp"
 #include "parley/store/records_search.hpp"
 #include "parley/store/records_sort.hpp"
+#include "parley/store/sqlite/trigram_text.hpp"
 
 namespace parley::pg {
 
@@ -38,20 +40,23 @@ constexpr std::string_view kVectorText = "translate(encode(e.vector, 'base64'), 
 
 }  // namespace
 
-// Each phrase of three characters or more must be in the message's search text, both lowercased
-// (records_search.hpp says why shorter ones are no condition). The GIN trigram index of that
-// expression (pg_schema.cpp, version 2) answers each LIKE '%phrase%' from the trigrams it holds,
-// and PostgreSQL checks the candidates' text, so the answer is exact: the phrases of a trigram
-// index. Unicode case is folded as the database's LC_CTYPE folds it (lower()), which for a UTF-8
-// locale is what SQLite's trigram tokenizer does for the scripts the search tests cover; a "C"
-// locale database folds ASCII only. Text without spaces (Chinese) has trigrams like any other.
+// Each phrase of three characters or more must be in the message's search text, both folded as
+// SQLite's trigram tokenizer folds case (records_search.hpp says why shorter ones are no
+// condition). The text's fold is PARLEY_PG_MESSAGE_SEARCH_KEY (pg_schema.hpp), the phrase's
+// trigram_fold — SQLite's own tokenizer, so the folding is the SQLite store's whatever the
+// database's locale (PostgreSQL's lower() differs: it keeps a final sigma, and lowers letters that
+// tokenizer's Unicode tables leave). The GIN trigram index of the key answers each
+// LIKE '%phrase%' from the trigrams it holds and PostgreSQL checks the candidates' text, so the
+// answer is exact. Text without spaces (Chinese) has trigrams like any other.
 result<records_page<record_message>> pg_records::search(std::string_view match, const records_filter& f) {
   auto phrases = search_conditions(match);
   if (!phrases) return std::move(phrases).err();
   sql_conditions q;
   if (phrases->empty()) q.where("?::text IS NULL", std::string(match));  // no row: the text is never NULL
   for (const std::string& phrase : *phrases) {
-    q.where("lower(coalesce(m.search_text, m.content)) LIKE lower(?::text)", contains_pattern(phrase));
+    auto folded = sqlite::trigram_fold(phrase);
+    if (!folded) return std::move(folded).err();
+    q.where(PARLEY_PG_MESSAGE_SEARCH_KEY " LIKE ?::text", contains_pattern(*folded));
   }
   message_conditions(q, f);
   auto sort = records_sort_of(f, "created_at", {"created_at"});

@@ -12,7 +12,8 @@ struct prepared_statement {
 };
 
 // The four layers: dialogue, session, turn, message. A row made and changed in one transaction is
-// inserted as it ends up (pg_records_changes.hpp); the UPDATEs are for rows made before it.
+// inserted as it ends up (pg_records_changes.hpp); the UPDATEs are for rows made before it. A
+// message's folded search text is kept only where lower() does not give it (pg_schema.hpp).
 constexpr prepared_statement kLayers[] = {
     {kInsertDialogues,
      "INSERT INTO dialogue (id, dialog_id, dialogue_type, human_id, ai_id, relation_id, created_at, is_active, "
@@ -51,13 +52,13 @@ constexpr prepared_statement kLayers[] = {
      "WHERE t.id = x.id"},
     {kInsertMessages,
      "INSERT INTO message (id, dialogue_id, session_id, turn_id, sender_role, sender_id, content, content_json, "
-     "content_type, created_at, metadata, dialog_id, seq, content_meta, search_text) SELECT x.id, x.dialogue_id, "
+     "content_type, created_at, metadata, dialog_id, seq, content_meta, search_folded) SELECT x.id, x.dialogue_id, "
      "NULLIF(x.session_id, ''), NULLIF(x.turn_id, ''), x.sender_role, NULLIF(x.sender_id, ''), x.content, "
      "x.content_json, x.content_type, x.created_at, x.metadata, x.dialog_id, x.seq, NULLIF(x.content_meta, ''), "
-     "x.search_text FROM json_to_recordset($1::json) AS x(n bigint, id text, dialogue_id text, session_id text, "
-     "turn_id text, sender_role text, sender_id text, content text, content_json text, content_type text, "
-     "created_at bigint, metadata text, dialog_id text, seq bigint, content_meta text, search_text text) "
-     "ORDER BY x.n"},
+     "NULLIF(x.search_folded, lower(x.content)) FROM json_to_recordset($1::json) AS x(n bigint, id text, "
+     "dialogue_id text, session_id text, turn_id text, sender_role text, sender_id text, content text, "
+     "content_json text, content_type text, created_at bigint, metadata text, dialog_id text, seq bigint, "
+     "content_meta text, search_folded text) ORDER BY x.n"},
 };
 
 // What is added to a written message later (its metadata patched, an embedding), and

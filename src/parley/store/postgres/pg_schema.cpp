@@ -110,17 +110,18 @@ END $$;
 // - `session`, `turn`, `message` and `introspection_turn` have an identity `n`, their insertion
 //   (log) order, which breaks ties between rows of one millisecond as SQLite's rowid does.
 // - A message's content with a NUL (which text cannot hold) keeps its exact text as a JSON string
-//   in `content_json`; `search_text` is what search finds when that is not the content itself
-//   (an image's caption, a NUL read as a space).
-// - Full-text search is pg_trgm's: a GIN trigram index of the lowercased search text answers
-//   LIKE '%phrase%' on it (pg_records_search.cpp). The index names the operator class in whatever
-//   schema the extension lives in (it may predate this one, in another schema).
+//   in `content_json`.
+// - Full-text search is pg_trgm's: a GIN trigram index of PARLEY_PG_MESSAGE_SEARCH_KEY (the text
+//   search finds, folded as SQLite folds it: pg_schema.hpp) answers LIKE '%phrase%' on it
+//   (pg_records_search.cpp). The index names the operator class in whatever schema the extension
+//   lives in (it may predate this one, in another schema).
 // - `system_utterance` keeps what only an utterance has; the seed's `system_utterance_log` is a
 //   view over it and its message, as in SQLite.
 // - `records_cursor` keeps the open turn's own window (SQLite reads it from the turn's row).
 // - `records_backfill` holds a row when this migration found a log to derive the records from:
 //   the first writer to open does it (pg_writer_rebuild.cpp), so records exist for every dialog.
-constexpr const char* kV2 = R"sql(
+constexpr const char* kV2 =
+    R"sql(
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE TABLE dialogue (
   id text PRIMARY KEY,
@@ -188,7 +189,7 @@ CREATE TABLE message (
   dialog_id text NOT NULL,
   seq bigint NOT NULL,
   content_meta text,
-  search_text text
+  search_folded text
 );
 CREATE INDEX message_by_dialogue ON message (dialogue_id, created_at);
 CREATE INDEX message_by_session ON message (session_id, created_at);
@@ -200,9 +201,10 @@ DECLARE
 BEGIN
   SELECT n.nspname INTO trgm_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
     WHERE e.extname = 'pg_trgm';
-  EXECUTE format('CREATE INDEX message_search_trigrams ON message USING gin (lower(coalesce(search_text, content)) %I.gin_trgm_ops)',
-                 trgm_schema);
-END $$;
+)sql"
+    "  EXECUTE format('CREATE INDEX message_search_trigrams ON message USING gin ((" PARLEY_PG_MESSAGE_SEARCH_KEY
+    ") %I.gin_trgm_ops)', trgm_schema);\n"
+    R"sql(END $$;
 CREATE TABLE system_utterance (
   message_id text PRIMARY KEY,
   trigger text NOT NULL CHECK (trigger IN ('tool_result', 'context_hint', 'proactive_prompt')),

@@ -17,6 +17,13 @@ inline constexpr std::int64_t kSchemaVersion = 2;
 // all old can be detached (`ALTER TABLE events DETACH PARTITION ...`) and archived.
 inline constexpr std::int64_t kEventsPerPartition = std::int64_t{1} << 24;
 
+// What the records' search matches phrases against (`message` columns, schema version 2): a
+// message's search text folded as SQLite's trigram tokenizer folds case, kept in `search_folded`
+// only where PostgreSQL's lower() of its content does not already give exactly that — which it
+// does for most text, so most rows store no second copy. A macro, to be one string in the
+// migration's index and in the query the index must match (pg_records_search.cpp).
+#define PARLEY_PG_MESSAGE_SEARCH_KEY "coalesce(search_folded, lower(content))"
+
 // Brings the database to kSchemaVersion, one transaction per step, under an advisory lock so that
 // several nodes starting together migrate once. Refuses a database whose schema is newer than
 // this binary's, naming both versions, and changes nothing then.

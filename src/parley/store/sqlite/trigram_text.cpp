@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "parley/core/guarded.hpp"
+
 namespace parley::sqlite {
 namespace {
 
@@ -92,7 +94,45 @@ void match_function(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_text64(ctx, match.data(), match.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// An in-memory connection of the process's own and its tokenizer, for trigram_fold.
+class process_folder {
+ public:
+  process_folder() {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX, nullptr) ==
+        SQLITE_OK) {
+      db_.reset(db);
+    } else {
+      sqlite3_close(db);
+    }
+  }
+
+  result<std::string> fold(std::string_view text) {
+    parley::lock_guard lock(mutex_);
+    std::string out;
+    const int rc = db_ ? folder_.fold(db_.get(), text, out) : SQLITE_CANTOPEN;
+    if (rc != SQLITE_OK) {
+      return make_error(errc::internal,
+                        std::string("folding text as the trigram tokenizer does: ") + sqlite3_errstr(rc));
+    }
+    return out;
+  }
+
+ private:
+  struct close_db {
+    void operator()(sqlite3* db) const noexcept { sqlite3_close(db); }
+  };
+  parley::mutex mutex_;
+  std::unique_ptr<sqlite3, close_db> db_;  // declared first: outlives the tokenizer made on it
+  trigram_folder folder_ PARLEY_GUARDED_BY(mutex_);
+};
+
 }  // namespace
+
+result<std::string> trigram_fold(std::string_view text) {
+  static process_folder folder;
+  return folder.fold(text);
+}
 
 std::string trigram_match_of(std::string_view text) {
   std::vector<std::size_t> starts;

@@ -31,6 +31,11 @@ namespace parley::sqlite {
 // three characters: no trigram, nothing an index can find.
 std::string trigram_match_of(std::string_view text);
 
+// `text` case-folded as the trigram tokenizer folds it (what `parley_trigram_fold` gives), without
+// a connection of the caller's: for a store that searches with another index (PostgreSQL's
+// records, postgres/pg_records_search.cpp) and must find what FTS5's phrases find. Thread-safe.
+result<std::string> trigram_fold(std::string_view text);
+
 // Registers on `db`, each deterministic and NULL for NULL: `parley_trigram_fold(text)` (the
 // text's indexed_text_of, case folded by the connection's trigram tokenizer), `parley_indexed_text(text)`
 // and `parley_trigram_match(text)` (trigram_match_of). Returns SQLite's result code.
