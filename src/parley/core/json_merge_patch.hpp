@@ -1,8 +1,10 @@
 // A JSON merge patch (RFC 7396), as SQLite's json_patch applies it: members of the patch replace the
 // target's (objects merged member by member), a null member removes one, anything that is not an
 // object replaces the whole target. The target's members keep their order and new ones follow in
-// the patch's, so the text comes out as SQLite's would for the same inputs — what lets a store
-// without json_patch (PostgreSQL's records, pg_records_changes.cpp) keep metadata as SQLite does.
+// the patch's, so for inputs as Boost.JSON writes them (as the records' metadata always is) the text
+// comes out as SQLite's would — what lets a store without json_patch (PostgreSQL's records,
+// pg_records_changes.cpp) keep metadata as SQLite does. (SQLite keeps a number's or an escape's own
+// spelling; this writes Boost.JSON's.)
 #pragma once
 
 #include <string>
