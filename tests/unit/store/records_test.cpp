@@ -822,6 +822,42 @@ TYPED_TEST(Records, AHostedGroupOfHumansWaitsForItsHostWithoutAMention) {
   EXPECT_EQ(all[0].status, events::turn_status::pending);
 }
 
+// Who a page is for: the member that speaks in a session's dialogue (its AI, or one of a group's),
+// the roots a user takes part in, and the rows under roots a user (or no human) takes part in.
+TYPED_TEST(Records, FiltersByMemberParticipantAndVisibility) {
+  timeline mine("mine");
+  timeline theirs("theirs");
+  timeline nobodys("nobodys");
+  timeline lio("lio");
+  this->append({mine.created({{"humans", json::array{"ann"}}}), mine.at(0).user("one"),
+                theirs.created({{"memberId", "carol"}, {"humans", json::array{"ben"}}}), theirs.at(1).user("two"),
+                nobodys.created({{"memberId", "bob"}}), nobodys.at(2).user("three"),
+                lio.created({{"humans", json::array{"ann"}}, {"members", json::array{"alice", "bob"}}}),
+                group_message(lio.at(3), "ann", "@bob four", "bob")});
+  const auto dialogue_ids = [](const auto& rows) {
+    std::set<std::string> out;
+    for (const auto& row : rows) out.insert(row.dialogue_id);
+    return out;
+  };
+  records_filter f;
+  f.ai_id = "bob";
+  EXPECT_EQ(dialogue_ids(this->store_->records()->sessions(f).value().items),
+            (std::set<std::string>{dialogue_uuid("nobodys"), dialogue_uuid("lio")}));
+  f = {};
+  f.participant = "ann";
+  std::set<std::string> roots;
+  for (const auto& d : this->store_->records()->dialogues(f).value().items) roots.insert(d.dialog_id);
+  EXPECT_EQ(roots, (std::set<std::string>{"mine", "lio"}));
+  f = {};
+  f.visible_to = "ben";
+  EXPECT_EQ(dialogue_ids(this->store_->records()->messages(f).value().items),
+            (std::set<std::string>{dialogue_uuid("theirs")}));
+  f.or_unowned = true;
+  EXPECT_EQ(dialogue_ids(this->store_->records()->messages(f).value().items),
+            (std::set<std::string>{dialogue_uuid("theirs"), dialogue_uuid("nobodys")}));
+  EXPECT_EQ(this->store_->records()->search("\"t\" \"three\"", f).value().total, 1);
+}
+
 TEST(RecordsMigration, ADatabaseFromBeforeTheRecordsGetsThemFromItsLog) {
   temp_dir dir;
   {

@@ -1,7 +1,9 @@
 // The PostgreSQL store's writer: `append` only queues; one thread drains the queue in groups and
 // sends each group as one pipeline of prepared statements (libpq's pipeline mode) that PostgreSQL
 // runs as one implicit transaction: one round trip and one commit for every batch in the group,
-// whatever their dialogs. A batch that does not fit (its events do not fold into its dialog's
+// whatever their dialogs. The transaction holds everything the events change: the log, the dialog
+// rows, messages, the msgId index and seed 002's records (pg_records_folder.hpp says why those are
+// not left to trail the log). A batch that does not fit (its events do not fold into its dialog's
 // row) fails alone before anything is sent; a group the database refuses is sent again batch by
 // batch so that only the batch at fault fails.
 //
