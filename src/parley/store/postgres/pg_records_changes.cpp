@@ -91,12 +91,6 @@ const records_cursor_slot* records_changes::cursor(const std::string& dialog_id)
   return found == cursors_.end() ? nullptr : &found->second;
 }
 
-bool records_changes::empty() const noexcept {
-  return dialogues_.rows.empty() && activity_.empty() && sessions_.rows.empty() && closed_sessions_.empty() &&
-         turns_.rows.empty() && closed_turns_.empty() && messages_.rows.empty() && message_patches_.empty() &&
-         utterances_.empty() && introspections_.empty() && memories_.empty() && links_.empty() && cursors_.empty();
-}
-
 namespace {
 
 // `metadata` with `patches` applied in order.

@@ -42,7 +42,6 @@ class records_changes {
   // The cursor these changes leave the dialog with, or nullptr when they did not touch it.
   const records_cursor_slot* cursor(const std::string& dialog_id) const;
   const std::map<std::string, records_cursor_slot>& cursors() const noexcept { return cursors_; }
-  bool empty() const noexcept;
 
   // The statements that write the changes, in the order they must run. Reads on `conn` the
   // metadata of rows made before that a patch changes (inside the transaction when called in one).

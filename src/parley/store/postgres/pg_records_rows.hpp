@@ -17,7 +17,6 @@
 #include "parley/core/result.hpp"
 #include "parley/model/conversation_records.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
-#include "parley/store/postgres/pg_records_changes.hpp"
 
 namespace parley::pg {
 
