@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace parley::test {
 
@@ -47,15 +48,26 @@ inline bool pg_admin(const std::string& url, const std::string& sql) {
   return true;
 }
 
-// The first column of the first row of `sql` as a number (-1, with a test failure, when it fails).
-inline long long pg_number(const std::string& url, const std::string& sql) {
+// Every row of one query on `url`, every column as text (NULL as ""); empty with a test failure
+// when it fails.
+inline std::vector<std::vector<std::string>> pg_rows(const std::string& url, const std::string& sql) {
+  std::vector<std::vector<std::string>> out;
   std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(url.c_str()), &PQfinish);
-  std::unique_ptr<PGresult, decltype(&PQclear)> res(PQexec(conn.get(), sql.c_str()), &PQclear);
-  if (PQresultStatus(res.get()) != PGRES_TUPLES_OK || PQntuples(res.get()) < 1) {
-    ADD_FAILURE() << sql << ": " << PQresultErrorMessage(res.get());
-    return -1;
+  if (PQstatus(conn.get()) != CONNECTION_OK) {
+    ADD_FAILURE() << "cannot connect to the test cluster: " << PQerrorMessage(conn.get());
+    return out;
   }
-  return std::atoll(PQgetvalue(res.get(), 0, 0));
+  std::unique_ptr<PGresult, decltype(&PQclear)> res(PQexec(conn.get(), sql.c_str()), &PQclear);
+  if (PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
+    ADD_FAILURE() << sql << ": " << PQresultErrorMessage(res.get());
+    return out;
+  }
+  for (int row = 0; row < PQntuples(res.get()); ++row) {
+    auto& values = out.emplace_back();
+    for (int column = 0; column < PQnfields(res.get()); ++column)
+      values.emplace_back(PQgetvalue(res.get(), row, column), PQgetlength(res.get(), row, column));
+  }
+  return out;
 }
 
 // A new, empty schema; the URL that makes it the only one a connection sees.
@@ -64,6 +76,16 @@ inline std::string pg_fresh_schema_url() {
   const std::string url = pg_cluster_url();
   if (url.empty()) return {};
   const std::string schema = "t" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  // pg_trgm (the records' search) lives in `public`, outside every test's schema, as in a database
+  // where it was made before Parley's: made by a migration, it would live in the first test's
+  // schema, and a DROP ... CASCADE of that schema (a pid used again) would take every other test's
+  // index with it. Under the lock Parley's migrations take, so that tests starting together make
+  // it once.
+  if (!pg_admin(url,
+                "SELECT pg_advisory_lock(7235018804721537); CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; "
+                "SELECT pg_advisory_unlock(7235018804721537)")) {
+    return {};
+  }
   if (!pg_admin(url, "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema)) return {};
   return url + (url.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
 }

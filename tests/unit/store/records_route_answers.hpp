@@ -1,6 +1,7 @@
 // What every records route answers for a store, by every id it holds: two stores (or one store
 // before and after a migration or a rebuild) hold the same records when these are equal. Shared by
-// the tests of the schema versions that change how the records are stored (19, 22).
+// the tests of the schema versions that change how the records are stored (19, 22) and by those
+// that hold the PostgreSQL store's records to the SQLite store's.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -38,12 +39,9 @@ inline void add_page(route_answers& out, std::vector<Row>& into, const result<re
   into.insert(into.end(), page->items.begin(), page->items.end());
 }
 
-inline route_answers answers_of(const temp_dir& dir) {
+// What `reader` answers (any store's records).
+inline route_answers answers_of(records_query& reader) {
   route_answers out;
-  auto opened = sqlite::records_reader::open(dir.db_file());
-  EXPECT_TRUE(opened) << opened.err().message;
-  if (!opened) return out;
-  auto& reader = **opened;
   records_filter all;
   all.limit = 100000;
   auto messages = reader.messages(all);
@@ -106,6 +104,14 @@ inline route_answers answers_of(const temp_dir& dir) {
       out.pending.push_back(p.dialog_id + " " + p.turn_id + " " + std::to_string(p.deadline_ms));
   }
   return out;
+}
+
+// What the SQLite store in `dir` answers, read from its file.
+inline route_answers answers_of(const temp_dir& dir) {
+  auto opened = sqlite::records_reader::open(dir.db_file());
+  EXPECT_TRUE(opened) << opened.err().message;
+  if (!opened) return {};
+  return answers_of(**opened);
 }
 
 // What version 21 stored: the utterances and dialogue metadata of version 23 put back

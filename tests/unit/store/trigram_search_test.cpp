@@ -15,6 +15,7 @@
 #include "parley/store/sqlite/trigram_text.hpp"
 #include "sqlite_raw.hpp"
 #include "store_test_support.hpp"
+#include "support/pg_test_schema.hpp"
 
 namespace parley {
 namespace {
@@ -124,7 +125,7 @@ TEST_F(TrigramSearch, FindsExactlyTheRowsThePhraseOfAFullIndexFinds) {
   for (const std::string& needle : needles()) {
     const auto expected = rowids(*reference, phrase_of(needle));
     found_somewhere += expected.empty() ? 0 : 1;
-    if (sqlite::trigram_characters(needle) < 3) {
+    if (trigram_characters(needle) < 3) {
       EXPECT_TRUE(expected.empty()) << needle;  // the oracle's own rule for short needles
       continue;
     }
@@ -192,7 +193,7 @@ TEST_F(TrigramSearch, TheStoresSearchAndRootListingFindWhatTheFullIndexFinds) {
     std::set<std::string> messages;
     for (const auto& m : found->items) messages.insert(m.content);
     EXPECT_EQ(messages, expected_messages) << "search: " << needle;
-    if (sqlite::trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
+    if (trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
     root_listing listing;
     listing.text = needle;
     listing.limit = 1000;
@@ -303,7 +304,7 @@ TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {
     for (const auto& m : found->items) messages.insert(m.id);
     EXPECT_EQ(messages, messages_before[k]) << "search: " << needle;
     found_somewhere += messages.empty() ? 0 : 1;
-    if (sqlite::trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
+    if (trigram_characters(needle) < 3) continue;  // the listing scans for these, as before
     root_listing listing;
     listing.text = needle;
     listing.limit = 1000;
@@ -316,6 +317,67 @@ TEST_F(TrigramSearch, AVersion17StoreAnswersTheSameSearchesAfterItsMigration) {
   EXPECT_GT(found_somewhere, needles().size() / 2);
 }
 
+// Root i, titled with text n-1-i, whose human says text i (when it is not empty).
+void append_texts(store& s) {
+  const std::size_t n = texts().size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string id = "r" + std::to_string(i);
+    const auto at = 1'700'000'000'000 + static_cast<std::int64_t>(i);
+    std::vector<event> batch{test::make_event(id, id, 1, event_type::dialog_created,
+                                              {{"memberId", "alice"}, {"kind", "root"}, {"depth", 0}}, at)};
+    if (!texts()[i].empty()) {
+      batch.push_back(
+          test::make_event(id, id, 2, event_type::user_message,
+                           {{"course", 1}, {"content", texts()[i]}, {"msgId", "m" + id}, {"origin", "user"}}, at));
+    }
+    ASSERT_TRUE(test::append_sync(s, std::move(batch)));
+  }
+}
+
+// The texts of the messages `match` finds in `s`.
+std::set<std::string> found_texts(store& s, const std::string& match) {
+  records_filter f;
+  f.limit = 1000;
+  auto found = s.records()->search(match, f);
+  EXPECT_TRUE(found) << match << ": " << found.err().message;
+  std::set<std::string> out;
+  if (found) {
+    for (const auto& m : found->items) out.insert(m.content);
+  }
+  return out;
+}
+
+// The PostgreSQL store searches with pg_trgm (a trigram index of the lowercased text, and LIKE):
+// it finds what the phrases of a full FTS5 trigram index find — the same case folding beyond ASCII,
+// the same rule for phrases under three characters, every syntax character literal — one phrase
+// at a time and several together.
+TEST_F(TrigramSearch, ThePostgresStoresSearchFindsWhatTheFullIndexFinds) {
+  const std::string url = test::pg_fresh_schema_url();
+  ASSERT_FALSE(url.empty());
+  auto opened = open_postgres_store(url);
+  ASSERT_TRUE(opened) << opened.err().message;
+  auto& store = **opened;
+  append_texts(store);
+  auto reference = db_.prepare("SELECT rowid FROM reference WHERE reference MATCH ?1", false);
+  ASSERT_TRUE(reference);
+  const auto expected_texts = [&](const std::string& match) {
+    std::set<std::string> out;
+    for (const std::int64_t rowid : rowids(*reference, match)) out.insert(texts()[rowid - 1]);  // text i: rowid i+1
+    return out;
+  };
+  std::size_t found_somewhere = 0;
+  for (const std::string& needle : needles()) {
+    const auto expected = expected_texts(phrase_of(needle));
+    found_somewhere += expected.empty() ? 0 : 1;
+    EXPECT_EQ(found_texts(store, phrase_of(needle)), expected) << "search: " << needle;
+  }
+  EXPECT_GT(found_somewhere, needles().size() / 2);
+  for (std::size_t k = 0; k + 1 < needles().size(); ++k) {
+    const std::string both = phrase_of(needles()[k]) + " " + phrase_of(needles()[k + 1]);
+    EXPECT_EQ(found_texts(store, both), expected_texts(both)) << "search: " << both;
+  }
+}
+
 TEST(TrigramMatch, QuotesEachTrigramSoNoInputBecomesSyntax) {
   EXPECT_EQ(sqlite::trigram_match_of("ab"), "");
   EXPECT_EQ(sqlite::trigram_match_of("abc"), "\"abc\"");
@@ -324,15 +386,15 @@ TEST(TrigramMatch, QuotesEachTrigramSoNoInputBecomesSyntax) {
   EXPECT_EQ(sqlite::trigram_match_of("abcdefgh"), "\"abc\" AND \"def\" AND \"fgh\"");
   EXPECT_EQ(sqlite::trigram_match_of("a\"b*"), "\"a\"\"b\" AND \"\"\"b*\"");
   EXPECT_EQ(sqlite::trigram_match_of("新加坡的"), "\"新加坡\" AND \"加坡的\"");
-  EXPECT_EQ(sqlite::trigram_characters("新加坡"), 3U);
+  EXPECT_EQ(trigram_characters("新加坡"), 3U);
 }
 
 TEST(TrigramMatch, PhrasesAreReadBackAndAnythingElseIsRefused) {
-  auto words = sqlite::phrases_of("\"tokyo\" \"a\"\"b\"");
+  auto words = phrases_of("\"tokyo\" \"a\"\"b\"");
   ASSERT_TRUE(words) << words.err().message;
   EXPECT_EQ(*words, (std::vector<std::string>{"tokyo", "a\"b"}));
   for (const char* bad : {"", "tokyo", "\"tokyo", "\"a\"  \"b\"", "\"a\"x", "\"a\" OR \"b\""}) {
-    auto refused = sqlite::phrases_of(bad);
+    auto refused = phrases_of(bad);
     ASSERT_FALSE(refused) << bad;
     EXPECT_EQ(refused.err().code, errc::invalid_argument) << bad;
     EXPECT_NE(refused.err().message.find("match:"), std::string::npos) << refused.err().message;

@@ -150,6 +150,17 @@ void write_input(json_text_writer& out, const event& ev, std::int64_t n) {
   }
 }
 
+void write_message_ref(json_text_writer& out, const event& ev, std::int64_t course) {
+  out.begin_object().field("dialog_id", ev.dialog_id).key("seq").integer(ev.seq).key("course").integer(course);
+  out.end_object();
+}
+
+void add_input(record_set& inputs, const event& ev) {
+  const auto before = inputs.bytes();
+  write_input(inputs.writer(), ev, inputs.count());
+  if (inputs.bytes() != before) inputs.counted();
+}
+
 result<dialog_row> read_dialog(const rows& r, int i) {
   dialog_row row;
   row.id = r.text(i, 0);

@@ -13,6 +13,7 @@
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
+#include "parley/store/postgres/pg_record_set.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley::pg {
@@ -35,6 +36,10 @@ void write_dialog(json_text_writer& out, const dialog_row& row, std::int64_t pre
 void write_event(json_text_writer& out, const event& ev, std::int64_t n);
 // Appends the msgId index entry an event makes, if it makes one (user message, answer, flow input).
 void write_input(json_text_writer& out, const event& ev, std::int64_t n);
+// Appends the `messages` row of a message event: its position in the log and its course.
+void write_message_ref(json_text_writer& out, const event& ev, std::int64_t course);
+// Writes the index entry `ev` makes into `inputs`, if it makes one, and counts it.
+void add_input(record_set& inputs, const event& ev);
 
 result<dialog_row> read_dialog(const rows& r, int row);
 // An event selected with kEventColumns from column `first`; `corrupt` naming it when its payload

@@ -100,7 +100,187 @@ BEGIN
 END $$;
 )sql";
 
-constexpr const char* kMigrations[] = {kV1};
+// Version 2: seed 002's conversation records (docs/records.md), with the SQLite store's logical
+// columns (sqlite/records_schema.hpp), folded in the appending transaction (pg_records_folder.hpp).
+// What differs from SQLite's layout:
+// - Ids are text, and rows name each other by id (SQLite keeps rowids and 16-byte UUIDs to save
+//   pages; PostgreSQL's indexes on text ids are what a lookup by id needs anyway).
+// - Every value is stored as the reducer made it: nothing is left for a reader to rebuild from the
+//   log (SQLite's schema versions 14 to 23), so the records never read the log.
+// - `session`, `turn`, `message` and `introspection_turn` have an identity `n`, their insertion
+//   (log) order, which breaks ties between rows of one millisecond as SQLite's rowid does.
+// - A message's content with a NUL (which text cannot hold) keeps its exact text as a JSON string
+//   in `content_json`.
+// - Full-text search is pg_trgm's: a GIN trigram index of PARLEY_PG_MESSAGE_SEARCH_KEY (the text
+//   search finds, folded as SQLite folds it: pg_schema.hpp) answers LIKE '%phrase%' on it
+//   (pg_records_search.cpp). The index names the operator class in whatever schema the extension
+//   lives in (it may predate this one, in another schema).
+// - `system_utterance` keeps what only an utterance has; the seed's `system_utterance_log` is a
+//   view over it and its message, as in SQLite.
+// - `records_cursor` keeps the open turn's own window (SQLite reads it from the turn's row).
+// - `records_backfill` holds a row when this migration found a log to derive the records from:
+//   the first writer to open does it (pg_writer_rebuild.cpp), so records exist for every dialog.
+constexpr const char* kV2 =
+    R"sql(
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE dialogue (
+  id text PRIMARY KEY,
+  dialog_id text NOT NULL UNIQUE,
+  dialogue_type text NOT NULL CHECK (dialogue_type IN ('human_ai', 'ai_ai', 'ai_self', 'lio_group', 'human_human',
+                                                       'human_human_group', 'human_group_ai')),
+  human_id text,
+  ai_id text,
+  relation_id text,
+  created_at bigint NOT NULL,
+  is_active boolean NOT NULL,
+  last_activity_at bigint NOT NULL,
+  metadata text NOT NULL
+);
+CREATE INDEX dialogue_by_created ON dialogue (created_at);
+CREATE TABLE session (
+  id text PRIMARY KEY,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  dialogue_id text NOT NULL,
+  session_type text NOT NULL CHECK (session_type IN ('dialogue', 'self_reflection')),
+  start_at bigint NOT NULL,
+  end_at bigint,
+  description text,
+  created_by text NOT NULL CHECK (created_by IN ('system', 'ai', 'human')),
+  metadata text NOT NULL,
+  trigger_source text CHECK (trigger_source IN ('schedule', 'task_reflection', 'human_guidance', 'api')),
+  goal text,
+  ai_mood_state text,
+  summary text
+);
+CREATE INDEX session_by_dialogue ON session (dialogue_id, start_at);
+CREATE INDEX session_by_start ON session (start_at);
+CREATE TABLE turn (
+  id text PRIMARY KEY,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  dialogue_id text NOT NULL,
+  session_id text,
+  turn_type text NOT NULL CHECK (turn_type IN ('human_query', 'ai_prompt', 'system_prompt', 'unresponded_turn')),
+  initiator_role text NOT NULL CHECK (initiator_role IN ('human', 'ai', 'system')),
+  responder_role text NOT NULL CHECK (responder_role IN ('human', 'ai', 'system')),
+  started_at bigint NOT NULL,
+  closed_at bigint,
+  status text NOT NULL CHECK (status IN ('pending', 'responded', 'unresponded')),
+  response_time bigint,
+  window_ms bigint NOT NULL,
+  metadata text NOT NULL
+);
+CREATE INDEX turn_by_dialogue ON turn (dialogue_id, started_at);
+CREATE INDEX turn_by_session ON turn (session_id, started_at);
+CREATE INDEX turn_by_started ON turn (started_at);
+CREATE TABLE message (
+  id text PRIMARY KEY,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  dialogue_id text NOT NULL,
+  session_id text,
+  turn_id text,
+  sender_role text NOT NULL CHECK (sender_role IN ('human', 'ai', 'system')),
+  sender_id text,
+  content text NOT NULL,
+  content_json text,
+  content_type text NOT NULL CHECK (content_type IN ('text', 'markdown', 'image', 'audio', 'prompt', 'quote_reply',
+                                                     'tool_input', 'tool_output', 'system_context', 'command')),
+  created_at bigint NOT NULL,
+  metadata text NOT NULL,
+  dialog_id text NOT NULL,
+  seq bigint NOT NULL,
+  content_meta text,
+  search_folded text
+);
+CREATE INDEX message_by_dialogue ON message (dialogue_id, created_at);
+CREATE INDEX message_by_session ON message (session_id, created_at);
+CREATE INDEX message_by_turn ON message (turn_id, created_at);
+CREATE INDEX message_by_created ON message (created_at);
+DO $$
+DECLARE
+  trgm_schema text;
+BEGIN
+  SELECT n.nspname INTO trgm_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'pg_trgm';
+)sql"
+    "  EXECUTE format('CREATE INDEX message_search_trigrams ON message USING gin ((" PARLEY_PG_MESSAGE_SEARCH_KEY
+    ") %I.gin_trgm_ops)', trgm_schema);\n"
+    R"sql(END $$;
+CREATE TABLE system_utterance (
+  message_id text PRIMARY KEY,
+  trigger text NOT NULL CHECK (trigger IN ('tool_result', 'context_hint', 'proactive_prompt')),
+  target text NOT NULL CHECK (target IN ('human', 'ai', 'all')),
+  notes text
+);
+CREATE VIEW system_utterance_log AS
+  SELECT m.id AS log_id, m.created_at AS timestamp, m.dialogue_id AS conversation_id, u.trigger, m.content,
+         m.content_json, u.target, m.turn_id AS linked_turn_id, u.notes, m.n
+  FROM system_utterance u JOIN message m ON m.id = u.message_id;
+CREATE TABLE introspection_turn (
+  id text PRIMARY KEY,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  session_id text NOT NULL,
+  dialogue_id text NOT NULL,
+  purpose text NOT NULL,
+  input_context text,
+  tool_used text,
+  tool_input text,
+  tool_output text,
+  generated_entry text,
+  mood_shift text,
+  value_impact text,
+  started_at bigint NOT NULL,
+  duration_ms bigint NOT NULL
+);
+CREATE INDEX introspection_by_session ON introspection_turn (session_id, started_at);
+CREATE TABLE memory_entry (
+  id text PRIMARY KEY,
+  dialogue_id text NOT NULL,
+  ai_id text,
+  content text NOT NULL,
+  created_at bigint NOT NULL,
+  source_turn_id text
+);
+CREATE INDEX memory_entry_by_dialogue ON memory_entry (dialogue_id, created_at);
+CREATE TABLE memory_links (
+  turn_id text NOT NULL,
+  memory_id text NOT NULL,
+  relation text NOT NULL CHECK (relation IN ('generated', 'related')),
+  created_at bigint NOT NULL,
+  PRIMARY KEY (turn_id, memory_id)
+);
+CREATE INDEX memory_links_by_memory ON memory_links (memory_id);
+CREATE TABLE message_embedding (
+  message_id text PRIMARY KEY,
+  model text NOT NULL,
+  dimensions bigint NOT NULL,
+  vector bytea NOT NULL
+);
+CREATE TABLE records_cursor (
+  dialog_id text PRIMARY KEY,
+  dialogue_id text NOT NULL,
+  counterpart text NOT NULL,
+  window_ms bigint NOT NULL,
+  gap_ms bigint NOT NULL,
+  session_id text NOT NULL,
+  session_type text NOT NULL,
+  session_last_ms bigint NOT NULL,
+  reflection_trigger text NOT NULL,
+  reflection_goal text NOT NULL,
+  reflection_mood text NOT NULL,
+  turn_id text NOT NULL,
+  turn_initiator text NOT NULL,
+  turn_initiator_id text NOT NULL,
+  turn_responder text NOT NULL,
+  turn_type text NOT NULL,
+  turn_started_ms bigint NOT NULL,
+  turn_window_ms bigint NOT NULL
+);
+CREATE INDEX records_cursor_pending ON records_cursor (dialog_id) WHERE turn_id <> '';
+CREATE TABLE records_backfill (pending boolean NOT NULL);
+INSERT INTO records_backfill (pending) SELECT true WHERE EXISTS (SELECT 1 FROM events);
+)sql";
+
+constexpr const char* kMigrations[] = {kV1, kV2};
 
 // The name of the partition that starts at `from`.
 std::string partition_name(std::int64_t from) { return "events_p" + std::to_string(from / kEventsPerPartition); }

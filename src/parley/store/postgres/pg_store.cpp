@@ -65,6 +65,7 @@ pg_store::pg_store(std::string url, std::unique_ptr<pg_writer> writer, std::shar
       leases_(std::move(leases)),
       writer_(std::move(writer)),
       readers_(std::move(url), options.read_connections, options.application_name),
+      records_(*writer_, readers_),
       keeper_([this] { keep_leases(); }) {}
 
 pg_store::~pg_store() {

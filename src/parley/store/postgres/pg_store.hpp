@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "parley/store/postgres/pg_read_pool.hpp"
+#include "parley/store/postgres/pg_records.hpp"
 #include "parley/store/postgres/pg_writer.hpp"
 #include "parley/store/store.hpp"
 
@@ -39,6 +40,7 @@ class pg_store final : public store {
   void release_tree(std::string_view root_id) override;
   result<std::vector<std::string>> orphaned_trees() override;
   bool shared_between_processes() const noexcept override { return true; }
+  records_query* records() noexcept override { return &records_; }
 
  private:
   // Runs a query on a pooled connection after this process's earlier appends have landed.
@@ -54,6 +56,7 @@ class pg_store final : public store {
   std::shared_ptr<lease_book> leases_;
   std::unique_ptr<pg_writer> writer_;
   mutable read_pool readers_;
+  pg_records records_;  // seed 002's records, written by writer_ with their events
   parley::mutex keeper_mutex_;
   std::condition_variable keeper_wake_;
   bool stopping_ PARLEY_GUARDED_BY(keeper_mutex_) = false;

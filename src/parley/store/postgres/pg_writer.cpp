@@ -13,22 +13,12 @@
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/append_check.hpp"
+#include "parley/store/postgres/pg_record_set.hpp"
+#include "parley/store/postgres/pg_records_statements.hpp"
 #include "parley/store/postgres/pg_rows.hpp"
 #include "parley/store/postgres/pg_schema.hpp"
 
 namespace parley::pg {
-
-namespace {
-
-constexpr const char* kAppendEvents = "parley_append_events";
-constexpr const char* kInsertDialogs = "parley_insert_dialogs";
-constexpr const char* kUpdateDialogs = "parley_update_dialogs";
-constexpr const char* kInsertMessages = "parley_insert_messages";
-constexpr const char* kInsertInputs = "parley_insert_inputs";
-constexpr const char* kFenceTrees = "parley_fence_trees";
-constexpr const char* kNewTrees = "parley_new_trees";
-
-}  // namespace
 
 struct pg_writer::staged_group {
   std::vector<std::size_t> members;                     // the requests this transaction carries
@@ -38,6 +28,7 @@ struct pg_writer::staged_group {
   std::set<std::string> new_trees;                      // roots this group creates: their first lease
   std::vector<const event*> events;
   std::vector<std::pair<const event*, std::int64_t>> messages;  // the event and its course
+  records_changes records;                                      // seed 002's records (pg_records_folder.hpp)
 };
 
 pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options,
@@ -46,12 +37,15 @@ pg_writer::pg_writer(std::string url, connection conn, const postgres_options& o
       options_(options),
       leases_(std::move(leases)),
       conn_(std::move(conn)),
-      latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
+      latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))),
+      records_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
 
 result<std::unique_ptr<pg_writer>> pg_writer::start(std::string url, connection conn, const postgres_options& options,
                                                     std::shared_ptr<lease_book> leases) {
   std::unique_ptr<pg_writer> writer(new pg_writer(std::move(url), std::move(conn), options, std::move(leases)));
   PARLEY_TRY(writer->prepare_statements());
+  // A log older than seed 002's records on this database gets them before the first append.
+  PARLEY_TRY(writer->rebuild(/*only_if_backfill=*/true));
   writer->thread_ = std::thread([w = writer.get()] { w->run(); });
   writer->thread_id_ = writer->thread_.get_id();
   return writer;
@@ -69,34 +63,34 @@ result<void> pg_writer::prepare_statements() {
 
   const std::string dialog_type = dialog_record_type();
   const std::string statements[][2] = {
-      {kAppendEvents,
+      {writer_sql::kAppendEvents,
        "WITH ins AS (INSERT INTO events (dialog_id, root_id, seq, type, payload, ts_ms) "
        "SELECT x.dialog_id, x.root_id, x.seq, x.type, x.payload, x.ts_ms FROM json_to_recordset($1::json) AS "
        "x(n bigint, dialog_id text, root_id text, seq bigint, type text, payload text, ts_ms bigint) ORDER BY x.n "
        "RETURNING id) SELECT max(id) FROM ins"},
-      {kInsertDialogs, "INSERT INTO dialogs (" + dialog_columns() + ") SELECT " + dialog_columns() +
-                           " FROM json_to_recordset($1::json) AS x(" + dialog_type + ")"},
-      {kUpdateDialogs, "WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(prev_seq bigint, " + dialog_type +
-                           ")), u AS (UPDATE dialogs d SET " + dialog_assignments() +
-                           " FROM x WHERE d.id = x.id AND d.last_seq = x.prev_seq RETURNING 1) "
-                           "SELECT parley_expect((SELECT count(*) FROM u) = $2::bigint, "
-                           "'another writer appended to a dialog of this batch first')"},
-      {kInsertMessages,
+      {writer_sql::kInsertDialogs, "INSERT INTO dialogs (" + dialog_columns() + ") SELECT " + dialog_columns() +
+                                       " FROM json_to_recordset($1::json) AS x(" + dialog_type + ")"},
+      {writer_sql::kUpdateDialogs, "WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(prev_seq bigint, " +
+                                       dialog_type + ")), u AS (UPDATE dialogs d SET " + dialog_assignments() +
+                                       " FROM x WHERE d.id = x.id AND d.last_seq = x.prev_seq RETURNING 1) "
+                                       "SELECT parley_expect((SELECT count(*) FROM u) = $2::bigint, "
+                                       "'another writer appended to a dialog of this batch first')"},
+      {writer_sql::kInsertMessages,
        "INSERT INTO messages (dialog_id, seq, course) SELECT x.dialog_id, x.seq, x.course FROM "
        "json_to_recordset($1::json) AS x(dialog_id text, seq bigint, course bigint)"},
-      {kInsertInputs,
+      {writer_sql::kInsertInputs,
        "INSERT INTO inputs (msg_id, kind, dialog_id, seq, sender, content_json, question_id) "
        "SELECT x.msg_id, x.kind, x.dialog_id, x.seq, x.sender, x.content_json, x.question_id FROM "
        "json_to_recordset($1::json) AS x(n bigint, msg_id text, kind text, dialog_id text, seq bigint, sender text, "
        "content_json text, question_id text) ORDER BY x.n ON CONFLICT (msg_id) DO NOTHING"},
       // The fence: every held tree of the group must still be this process's at the epoch it
       // holds, or the whole transaction is refused (pg_leases.hpp). Renews them on the way.
-      {kFenceTrees,
+      {writer_sql::kFenceTrees,
        "WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(root_id text, epoch bigint)), u AS (UPDATE "
        "tree_leases l SET expires_at = now() + $3::interval FROM x WHERE l.root_id = x.root_id AND l.owner = $2 AND "
        "l.epoch = x.epoch RETURNING 1) SELECT parley_expect((SELECT count(*) FROM u) = (SELECT count(*) FROM x), "
        "'this process no longer holds the lease of a tree it appends to')"},
-      {kNewTrees,
+      {writer_sql::kNewTrees,
        "INSERT INTO tree_leases (root_id, owner, epoch, expires_at) SELECT x.root_id, $2, 1, now() + $3::interval "
        "FROM json_to_recordset($1::json) AS x(root_id text)"},
   };
@@ -108,7 +102,7 @@ result<void> pg_writer::prepare_statements() {
                             : error_of(res, "preparing " + name);
     }
   }
-  return ok();
+  return records_sql::prepare(conn_);
 }
 
 std::uint64_t pg_writer::enqueue(request req) {
@@ -302,6 +296,7 @@ result<void> pg_writer::stage_batch(const request& req, staged_group& staged) {
   std::unordered_map<std::string, dialog_row> touched;
   std::unordered_map<std::string, std::int64_t> heads;
   std::vector<std::pair<const event*, std::int64_t>> messages;
+  folded_batch records;
   for (const event& ev : req.batch) {
     if (ev.dialog_id.empty()) {
       return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
@@ -324,11 +319,13 @@ result<void> pg_writer::stage_batch(const request& req, staged_group& staged) {
     auto step = apply_event(ev, row->second);
     if (!step) return std::move(step).err();
     if (step->new_message) messages.emplace_back(&ev, step->new_message->course);
+    PARLEY_TRY(records_.fold(conn_, ev, row->second, *step, staged.records, records));
   }
   for (auto& [id, row] : touched) staged.rows.insert_or_assign(id, std::move(row));
   staged.heads.merge(heads);
   for (const event& ev : req.batch) staged.events.push_back(&ev);
   staged.messages.insert(staged.messages.end(), messages.begin(), messages.end());
+  std::move(records).add_to(staged.records);
   return ok();
 }
 
@@ -336,7 +333,9 @@ void pg_writer::keep_rows(staged_group& staged) {
   for (const auto& root : staged.new_trees) leases_->hold(root, 1);
   for (auto& [id, row] : staged.rows) latest_.insert_or_assign(id, std::move(row));
   latest_.trim();
-  cached_dialogs_.store(static_cast<std::int64_t>(latest_.size()), std::memory_order_relaxed);
+  records_.committed(staged.records);
+  cached_dialogs_.store(static_cast<std::int64_t>(std::max(latest_.size(), records_.cached_dialogs())),
+                        std::memory_order_relaxed);
 }
 
 result<void> pg_writer::commit(const staged_group& staged) {
@@ -362,6 +361,7 @@ result<void> pg_writer::commit(const staged_group& staged) {
       // append reads them, and the leases so that it claims them again (or is refused).
       if (sent.err().code == errc::conflict) {
         latest_.clear();
+        records_.forget();
         for (const auto& [root, epoch] : staged.fences) leases_->forget(root, epoch);
       }
       return std::move(sent).err();
@@ -409,46 +409,6 @@ result<bool> pg_writer::committed_before(const staged_group& staged) {
   return !found->empty();
 }
 
-namespace {
-
-// A JSON array of records, written element by element, and how many it holds.
-class record_set {
- public:
-  record_set() { writer_.begin_array(); }
-  record_set(const record_set&) = delete;
-  record_set& operator=(const record_set&) = delete;
-  json_text_writer& writer() { return writer_; }
-  std::size_t bytes() const noexcept { return text_.size(); }
-  void counted() { ++count_; }
-  std::int64_t count() const noexcept { return count_; }
-  // The array, closed.
-  const std::string& text() {
-    if (!closed_) writer_.end_array();
-    closed_ = true;
-    return text_;
-  }
-
- private:
-  std::string text_;
-  json_text_writer writer_{text_};
-  std::int64_t count_ = 0;
-  bool closed_ = false;
-};
-
-void write_message(json_text_writer& out, const event& ev, std::int64_t course) {
-  out.begin_object().field("dialog_id", ev.dialog_id).key("seq").integer(ev.seq).key("course").integer(course);
-  out.end_object();
-}
-
-// Writes the index entry `ev` makes, if any, and counts it.
-void add_input(record_set& inputs, const event& ev) {
-  const auto before = inputs.bytes();
-  write_input(inputs.writer(), ev, inputs.count());
-  if (inputs.bytes() != before) inputs.counted();
-}
-
-}  // namespace
-
 result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
   record_set events, inserts, updates, messages, inputs;
   for (const event* ev : staged.events) {
@@ -463,10 +423,13 @@ result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
     into.counted();
   }
   for (const auto& [ev, course] : staged.messages) {
-    write_message(messages.writer(), *ev, course);
+    write_message_ref(messages.writer(), *ev, course);
     messages.counted();
   }
   const std::string update_count = std::to_string(updates.count());
+  // Read before the pipeline starts: what the records' patches change of rows made before.
+  auto records = staged.records.statements(conn_);
+  if (!records) return std::move(records).err();
 
   PGconn* const c = conn_.raw();
   if (PQenterPipelineMode(c) != 1)
@@ -495,13 +458,14 @@ result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
   new_trees += ']';
   const char* const node = leases_->node_id().c_str();
   const char* const ttl = leases_->ttl_interval().c_str();
-  if (!staged.fences.empty()) send(kFenceTrees, {fences.c_str(), node, ttl});
-  if (!staged.new_trees.empty()) send(kNewTrees, {new_trees.c_str(), node, ttl});
-  send(kAppendEvents, {events.text().c_str()});
-  if (inserts.count() > 0) send(kInsertDialogs, {inserts.text().c_str()});
-  if (updates.count() > 0) send(kUpdateDialogs, {updates.text().c_str(), update_count.c_str()});
-  if (messages.count() > 0) send(kInsertMessages, {messages.text().c_str()});
-  if (inputs.count() > 0) send(kInsertInputs, {inputs.text().c_str()});
+  if (!staged.fences.empty()) send(writer_sql::kFenceTrees, {fences.c_str(), node, ttl});
+  if (!staged.new_trees.empty()) send(writer_sql::kNewTrees, {new_trees.c_str(), node, ttl});
+  send(writer_sql::kAppendEvents, {events.text().c_str()});
+  if (inserts.count() > 0) send(writer_sql::kInsertDialogs, {inserts.text().c_str()});
+  if (updates.count() > 0) send(writer_sql::kUpdateDialogs, {updates.text().c_str(), update_count.c_str()});
+  if (messages.count() > 0) send(writer_sql::kInsertMessages, {messages.text().c_str()});
+  if (inputs.count() > 0) send(writer_sql::kInsertInputs, {inputs.text().c_str()});
+  for (const records_statement& statement : *records) send(statement.name, {statement.records.c_str()});
   if (send_failed || PQpipelineSync(c) != 1) {
     const std::string why = conn_.last_error();
     conn_ = connection{};
@@ -537,59 +501,6 @@ result<std::int64_t> pg_writer::read_pipeline_results(int sent) {
   }
   if (failure) return *failure;
   return last_id;
-}
-
-result<void> pg_writer::rebuild() {
-  if (!conn_.healthy() && !reconnect()) return make_error(errc::unavailable, "the PostgreSQL store is closed");
-  PARLEY_TRY(conn_.run("BEGIN; TRUNCATE dialogs, messages, inputs", "clearing the projections"));
-  auto outcome = replay_log();
-  if (outcome) outcome = conn_.run("COMMIT", "committing the rebuilt projections");
-  if (!outcome) (void)conn_.run("ROLLBACK", "rolling back the rebuild");
-  latest_.clear();
-  return outcome;
-}
-
-result<void> pg_writer::replay_log() {
-  PARLEY_TRY(conn_.run(
-      "DECLARE replay NO SCROLL CURSOR FOR SELECT " + std::string(kEventColumns) + " FROM events e ORDER BY e.id",
-      "replaying the log"));
-  std::unordered_map<std::string, dialog_row> rows_by_id;
-  for (;;) {
-    auto chunk = conn_.query("FETCH 4096 FROM replay", "replaying the log");
-    if (!chunk) return std::move(chunk).err();
-    if (chunk->empty()) break;
-    record_set messages, inputs;
-    for (int i = 0; i < chunk->size(); ++i) {
-      auto ev = read_event(*chunk, i);
-      if (!ev) return make_error(errc::corrupt, "the log does not replay: " + ev.err().message);
-      auto step = apply_event(*ev, rows_by_id[ev->dialog_id]);
-      if (!step) return make_error(errc::corrupt, "the log does not replay: " + step.err().message);
-      if (step->new_message) {
-        write_message(messages.writer(), *ev, step->new_message->course);
-        messages.counted();
-      }
-      add_input(inputs, *ev);
-    }
-    if (messages.count() > 0) PARLEY_TRY(execute_one(kInsertMessages, messages.text(), "rebuilding the messages"));
-    if (inputs.count() > 0) PARLEY_TRY(execute_one(kInsertInputs, inputs.text(), "rebuilding the msgId index"));
-  }
-  // The rows in statements of at most 1024 each.
-  for (auto next = rows_by_id.begin(); next != rows_by_id.end();) {
-    record_set dialogs;
-    for (; next != rows_by_id.end() && dialogs.count() < 1024; ++next) {
-      write_dialog(dialogs.writer(), next->second, -1);
-      dialogs.counted();
-    }
-    PARLEY_TRY(execute_one(kInsertDialogs, dialogs.text(), "rebuilding the dialogs"));
-  }
-  return conn_.run("CLOSE replay", "replaying the log");
-}
-
-result<void> pg_writer::execute_one(const char* statement, const std::string& records, std::string_view doing) {
-  const char* const values[] = {records.c_str()};
-  auto done = conn_.execute(statement, values, doing);
-  if (!done) return std::move(done).err();
-  return ok();
 }
 
 }  // namespace parley::pg

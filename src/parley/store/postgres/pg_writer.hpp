@@ -1,7 +1,9 @@
 // The PostgreSQL store's writer: `append` only queues; one thread drains the queue in groups and
 // sends each group as one pipeline of prepared statements (libpq's pipeline mode) that PostgreSQL
 // runs as one implicit transaction: one round trip and one commit for every batch in the group,
-// whatever their dialogs. A batch that does not fit (its events do not fold into its dialog's
+// whatever their dialogs. The transaction holds everything the events change: the log, the dialog
+// rows, messages, the msgId index and seed 002's records (pg_records_folder.hpp says why those are
+// not left to trail the log). A batch that does not fit (its events do not fold into its dialog's
 // row) fails alone before anything is sent; a group the database refuses is sent again batch by
 // batch so that only the batch at fault fails.
 //
@@ -30,10 +32,23 @@
 #include "parley/core/metrics.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
 #include "parley/store/postgres/pg_leases.hpp"
+#include "parley/store/postgres/pg_records_folder.hpp"
 #include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley::pg {
+
+// The writer's prepared statements (prepare_statements); seed 002's records have their own
+// (pg_records_statements.hpp).
+namespace writer_sql {
+inline constexpr const char* kAppendEvents = "parley_append_events";
+inline constexpr const char* kInsertDialogs = "parley_insert_dialogs";
+inline constexpr const char* kUpdateDialogs = "parley_update_dialogs";
+inline constexpr const char* kInsertMessages = "parley_insert_messages";
+inline constexpr const char* kInsertInputs = "parley_insert_inputs";
+inline constexpr const char* kFenceTrees = "parley_fence_trees";
+inline constexpr const char* kNewTrees = "parley_new_trees";
+}  // namespace writer_sql
 
 class pg_writer {
  public:
@@ -97,8 +112,13 @@ class pg_writer {
   // Reconnects with backoff until connected or stopping; false when stopping.
   bool reconnect();
   result<void> prepare_statements();
-  result<void> rebuild();
+  // Recomputes every projection from the log in one transaction; with `only_if_backfill`, only when
+  // a migration left seed 002's records to be derived from an existing log (records_backfill).
+  result<void> rebuild(bool only_if_backfill = false);
+  // Replays the log into the emptied projections of the open transaction.
   result<void> replay_log();
+  struct replay_state;
+  result<void> replay_chunk(const rows& chunk, replay_state& state);
   result<void> execute_one(const char* statement, const std::string& records, std::string_view doing);
   void keep_rows(staged_group& staged);
   void set_problem(std::string problem);
@@ -122,6 +142,7 @@ class pg_writer {
 
   // Writer thread only: recently used dialogs' rows as the database has them after our commits.
   sqlite::recency_cache<dialog_row> latest_;
+  records_folder records_;             // seed 002's records cursors, folded in the same transactions
   std::int64_t partitions_until_ = 0;  // event ids below this have a partition
 
   std::atomic<std::int64_t> events_{0};

@@ -12,21 +12,21 @@ namespace {
 // A string both spell without escapes (boost::json::serialize and json_quote may choose different
 // ones): no control character, quote or backslash. Every other byte, UTF-8 beyond ASCII included,
 // both write as it is. The migration's test is the same: no backslash in the text.
-bool plain(std::string_view text) {
+bool plain_text(std::string_view text) {
   return std::all_of(text.begin(), text.end(),
                      [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\'; });
 }
 
 bool all_plain(const std::vector<std::string>& texts) {
-  return std::all_of(texts.begin(), texts.end(), [](const std::string& t) { return plain(t); });
+  return std::all_of(texts.begin(), texts.end(), [](const std::string& t) { return plain_text(t); });
 }
 
-std::string json_quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string quoted_plain_text(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 // What json_extract gives of a non-empty array of plain strings: its minified text.
 std::string array_text(const std::vector<std::string>& texts) {
   std::string out = "[";
-  for (const std::string& t : texts) out += (out.size() > 1 ? "," : "") + json_quoted(t);
+  for (const std::string& t : texts) out += (out.size() > 1 ? "," : "") + quoted_plain_text(t);
   return out + "]";
 }
 
@@ -62,17 +62,18 @@ const std::string& dialogue_metadata_sql() {
 bool dialogue_metadata_is_in_log(const std::string& metadata, events::dialogue_type dialogue_type, const event& ev) {
   const auto* created = ev.as<events::dialog_created>();
   if (created == nullptr || ev.seq != 1) return false;
-  if (!plain(ev.dialog_id) || !plain(ev.root_id) || !plain(created->title) || !plain(created->member_id) ||
-      !all_plain(created->humans) || !all_plain(created->members)) {
+  if (!plain_text(ev.dialog_id) || !plain_text(ev.root_id) || !plain_text(created->title) ||
+      !plain_text(created->member_id) || !all_plain(created->humans) || !all_plain(created->members)) {
     return false;
   }
-  std::string text = "{\"dialogId\":" + json_quoted(ev.dialog_id) + ",\"rootId\":" + json_quoted(ev.root_id);
-  if (!created->title.empty()) text += ",\"title\":" + json_quoted(created->title);
-  if (created->call) text += ",\"callKind\":" + json_quoted(events::to_wire(*created->call));
+  std::string text =
+      "{\"dialogId\":" + quoted_plain_text(ev.dialog_id) + ",\"rootId\":" + quoted_plain_text(ev.root_id);
+  if (!created->title.empty()) text += ",\"title\":" + quoted_plain_text(created->title);
+  if (created->call) text += ",\"callKind\":" + quoted_plain_text(events::to_wire(*created->call));
   if (!created->humans.empty()) text += ",\"humans\":" + array_text(created->humans);
   if (!created->members.empty()) text += ",\"members\":" + array_text(created->members);
   if (dialogue_type == events::dialogue_type::human_group_ai && !created->member_id.empty())
-    text += ",\"host\":" + json_quoted(created->member_id);
+    text += ",\"host\":" + quoted_plain_text(created->member_id);
   return metadata == text + "}";
 }
 

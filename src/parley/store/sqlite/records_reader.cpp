@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/records_sort.hpp"
 #include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
@@ -334,18 +335,17 @@ result<records_page<record_dialogue>> records_reader::dialogues(const records_fi
   q.where_time("d.created_at", f);
   // Its id breaks ties, in its text order (a UUID stored as 16 bytes sorts as its text would, an id
   // of another shape where it did). Newest first unless the caller sorts.
-  const std::string_view column = f.sort_by.empty() ? std::string_view("created_at") : std::string_view(f.sort_by);
-  if (column != "created_at" && column != "last_activity_at") {
-    return make_error(errc::invalid_argument, "sort_by: unknown column " + std::string(column));
-  }
-  const char* direction = f.sort_by.empty() || f.descending ? " DESC" : " ASC";
-  const std::string order = " ORDER BY d." + std::string(column) + direction + ", record_id_text(d.id)" + direction;
+  auto sort = dialogues_sort_of(f);
+  if (!sort) return std::move(sort).err();
+  const char* direction = sort->descending ? " DESC" : " ASC";
+  const std::string order =
+      " ORDER BY d." + std::string(sort->column) + direction + ", record_id_text(d.id)" + direction;
   parley::lock_guard lock(mutex_);
   return select_page<record_dialogue>(db_, dialogue_columns(), "dialogue AS d", q, order, f, read_dialogue_row);
 }
 
 result<records_page<record_message>> records_reader::search(std::string_view match, const records_filter& f) {
-  auto words = phrases_of(match);
+  auto words = search_conditions(match);
   if (!words) return std::move(words).err();
   query_builder q;
   // The words as phrase queries of a `detail=full` index found them (trigram_text.hpp): one
@@ -359,7 +359,6 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   std::vector<std::string> values(1);
   for (std::string& word : *words) {
     const std::size_t characters = trigram_characters(word);
-    if (characters < 3) continue;
     trigrams += (trigrams.empty() ? "" : " AND ") + trigram_match_of(word);
     if (characters == 3) continue;
     tests += " AND instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0";

@@ -15,6 +15,7 @@
 #include "parley/model/events/wire.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
+#include "parley/store/stored_vocab.hpp"
 
 namespace parley::sqlite {
 
@@ -74,22 +75,6 @@ class query_builder {
 // The ORDER BY of a page: a known time column of the table (never caller text), then log order.
 result<std::string> order_by(const records_filter& f, std::string_view alias, std::string_view fallback,
                              std::initializer_list<std::string_view> allowed);
-
-// A stored vocabulary column (events/records_enums.hpp), read through its table; a string that
-// maps to none is an error naming the row, the column and what it holds (as dialogs.kind is read,
-// row_codec.cpp).
-template <events::wire_enum E>
-result<E> stored_vocab(std::string_view table, std::string_view row_id, std::string_view column,
-                       std::string_view text) {
-  if (auto value = events::from_wire<E>(text)) return *value;
-  std::string known;
-  for (const auto& [e, name] : events::enum_wire<E>::values) {
-    if (!known.empty()) known += ", ";
-    known += name;
-  }
-  return make_error(errc::corrupt, std::string(table) + " " + std::string(row_id) + ": " + std::string(table) + "." +
-                                       std::string(column) + " is '" + std::string(text) + "', not one of " + known);
-}
 
 // `read` turns the current row into a Row, or into result<Row> when a stored value may not read.
 template <class Row, class Read>

@@ -5,9 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "parley/core/json.hpp"
 #include "parley/model/conversation_reducer.hpp"
-#include "parley/model/multimodal.hpp"
+#include "parley/store/records_search.hpp"
 #include "parley/store/sqlite/dialogue_metadata_from_log.hpp"
 #include "parley/store/sqlite/message_log_metadata.hpp"
 #include "parley/store/sqlite/message_tool_calls.hpp"
@@ -384,17 +383,6 @@ result<void> records_writer::close_turn(const record_turn& t, std::int64_t messa
 
 namespace {
 
-// The message_search view's text of a message with content_meta (records_schema.hpp).
-std::string search_text_of(const record_message& m) {
-  // content_meta is checked before it is stored (server/records_requests.cpp); one that does not
-  // read (stored before that check) adds no words to the search text.
-  media_meta fields;
-  if (auto meta = parse_json(m.content_meta); meta && meta->is_object()) {
-    if (auto read = read_media_meta(meta->get_object())) fields = std::move(*read);
-  }
-  return m.content + "\n" + fields.caption + "\n" + fields.transcription + "\n" + fields.text;
-}
-
 // Whether `m`'s text is exactly the field of its event that kMessageContentSql reads
 // (records_v16.hpp), so the row may store NULL instead. Never an empty text (stored as it is, it
 // costs nothing and needs no lookup) nor one with a NUL byte (which json_extract might not give
@@ -485,8 +473,7 @@ result<void> records_writer::insert_message(const record_message& m, const event
     insert_fts_.bind_text(2, m.content);
     return insert_fts_.run();
   }
-  std::string text = m.content_meta.empty() ? m.content : search_text_of(m);
-  std::replace(text.begin(), text.end(), '\0', ' ');
+  const std::string text = message_search_text(m);  // the message_search view's text (records_schema.hpp)
   insert_fts_.bind_text(2, text);
   return insert_fts_.run();
 }

@@ -5,18 +5,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "parley/core/guarded.hpp"
+
 namespace parley::sqlite {
 namespace {
-
-// The length of the character starting at text[at], as SQLite's READ_UTF8 reads it: a lead byte of
-// 0xC0 or more takes the continuation bytes after it; any other byte is a character of its own.
-std::size_t character_at(std::string_view text, std::size_t at) {
-  std::size_t end = at + 1;
-  if (static_cast<unsigned char>(text[at]) >= 0xC0U) {
-    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U) ++end;
-  }
-  return end - at;
-}
 
 // The length of the first character of UTF-8 the tokenizer wrote (always well formed).
 std::size_t written_character(std::string_view token) {
@@ -102,23 +94,49 @@ void match_function(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_text64(ctx, match.data(), match.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// An in-memory connection of the process's own and its tokenizer, for trigram_fold.
+class process_folder {
+ public:
+  process_folder() {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX, nullptr) ==
+        SQLITE_OK) {
+      db_.reset(db);
+    } else {
+      sqlite3_close(db);
+    }
+  }
+
+  result<std::string> fold(std::string_view text) {
+    parley::lock_guard lock(mutex_);
+    std::string out;
+    const int rc = db_ ? folder_.fold(db_.get(), text, out) : SQLITE_CANTOPEN;
+    if (rc != SQLITE_OK) {
+      return make_error(errc::internal,
+                        std::string("folding text as the trigram tokenizer does: ") + sqlite3_errstr(rc));
+    }
+    return out;
+  }
+
+ private:
+  struct close_db {
+    void operator()(sqlite3* db) const noexcept { sqlite3_close(db); }
+  };
+  parley::mutex mutex_;
+  std::unique_ptr<sqlite3, close_db> db_;  // declared first: outlives the tokenizer made on it
+  trigram_folder folder_ PARLEY_GUARDED_BY(mutex_);
+};
+
 }  // namespace
 
-std::string indexed_text_of(std::string_view text) {
-  std::string out(text);
-  std::replace(out.begin(), out.end(), '\0', ' ');
-  return out;
-}
-
-std::size_t trigram_characters(std::string_view text) {
-  std::size_t count = 0;
-  for (std::size_t at = 0; at < text.size(); at += character_at(text, at)) ++count;
-  return count;
+result<std::string> trigram_fold(std::string_view text) {
+  static process_folder folder;
+  return folder.fold(text);
 }
 
 std::string trigram_match_of(std::string_view text) {
   std::vector<std::size_t> starts;
-  for (std::size_t at = 0; at < text.size(); at += character_at(text, at)) starts.push_back(at);
+  for (std::size_t at = 0; at < text.size(); at += trigram_character_at(text, at)) starts.push_back(at);
   starts.push_back(text.size());
   // Trigrams that cover the text without overlap (at 0, 3, 6, … and the last one): a third of the
   // index's lists to read, and the exact test decides between the candidates anyway.
@@ -137,36 +155,6 @@ std::string trigram_match_of(std::string_view text) {
     match += '"';
   }
   return match;
-}
-
-result<std::vector<std::string>> phrases_of(std::string_view match) {
-  std::vector<std::string> phrases;
-  std::size_t at = 0;
-  while (at < match.size()) {
-    if (!phrases.empty()) {
-      if (match[at] != ' ') return make_error(errc::invalid_argument, "match: phrases are separated by one space");
-      ++at;
-    }
-    if (at >= match.size() || match[at] != '"') {
-      return make_error(errc::invalid_argument, "match: expected a phrase in double quotes");
-    }
-    std::string phrase;
-    for (++at;; ++at) {
-      if (at >= match.size()) return make_error(errc::invalid_argument, "match: a phrase has no closing quote");
-      if (match[at] != '"') {
-        phrase += match[at];
-      } else if (at + 1 < match.size() && match[at + 1] == '"') {
-        phrase += '"';
-        ++at;
-      } else {
-        ++at;
-        break;
-      }
-    }
-    phrases.push_back(std::move(phrase));
-  }
-  if (phrases.empty()) return make_error(errc::invalid_argument, "match: required, one or more quoted phrases");
-  return phrases;
 }
 
 int register_trigram_functions(sqlite3* db) noexcept {

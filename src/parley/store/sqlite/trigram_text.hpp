@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "parley/core/result.hpp"
+#include "parley/store/records_search.hpp"  // indexed_text_of, trigram_characters, phrases_of
 
 struct sqlite3;
 
@@ -30,17 +31,10 @@ namespace parley::sqlite {
 // three characters: no trigram, nothing an index can find.
 std::string trigram_match_of(std::string_view text);
 
-// `text` as the trigram indexes take it: FTS5's tokenizer stops at a NUL byte, so the records
-// writer gives it a space there instead (the row keeps the byte).
-std::string indexed_text_of(std::string_view text);
-
-// The number of characters of `text` as the trigram tokenizer counts them.
-std::size_t trigram_characters(std::string_view text);
-
-// The words of a search as `fts_match_of` (server/records_params.hpp) writes them: one or more
-// phrases, each in double quotes with a quote inside doubled, separated by spaces. Anything else
-// is refused, naming the problem.
-result<std::vector<std::string>> phrases_of(std::string_view match);
+// `text` case-folded as the trigram tokenizer folds it (what `parley_trigram_fold` gives), without
+// a connection of the caller's: for a store that searches with another index (PostgreSQL's
+// records, postgres/pg_records_search.cpp) and must find what FTS5's phrases find. Thread-safe.
+result<std::string> trigram_fold(std::string_view text);
 
 // Registers on `db`, each deterministic and NULL for NULL: `parley_trigram_fold(text)` (the
 // text's indexed_text_of, case folded by the connection's trigram tokenizer), `parley_indexed_text(text)`
