@@ -40,6 +40,7 @@
 #include "parley/server/span_recorder.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/server/tot_progress_relay.hpp"
+#include "parley/server/tree_takeover.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
@@ -481,6 +482,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: shutting down\n");
     std::fflush(stdout);
     if (reflections) reflections->stop();
+    if (takeover) takeover->stop();
     if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);

@@ -149,6 +149,25 @@ void dialog_cache::note_use(dialog_runtime& dialog) {
   boost::asio::post(executor_, [this] { unload_unused(); });
 }
 
+void dialog_cache::forget_tree(const std::string& root_id) {
+  const auto* hierarchy = find_tree(root_id);
+  if (hierarchy != nullptr && hierarchy->active_drives != 0) return;
+  bool any_left = false;
+  for (auto it = dialogs_.begin(); it != dialogs_.end();) {
+    if (it->second->row().root_id != root_id) {
+      ++it;
+    } else if (it->second->unused()) {
+      it = dialogs_.erase(it);
+    } else {
+      any_left = true;
+      ++it;
+    }
+  }
+  ++drops_;
+  // As unload_unused: the tree goes only with its last loaded dialog, and never while awaited.
+  if (hierarchy != nullptr && !any_left && !hierarchy->settled.has_waiters()) trees_.erase(root_id);
+}
+
 void dialog_cache::for_each(const std::function<void(dialog_runtime&)>& visit) const {
   for (const auto& [id, dialog] : dialogs_) visit(*dialog);
 }

@@ -53,7 +53,10 @@ class dialog_cache {
   // Forgets a dialog whose creation the log refused, and a root's tree with it.
   void drop(const std::string& dialog_id);
   void drop_tree(const std::string& root_id);
-
+  // Drops every loaded dialog of the root's tree that nothing uses, and the tree when nobody
+  // waits on it, so that they are read from the log again: another process may have written them
+  // (a tree this one takes over). Does nothing while a drive of the tree is under way.
+  void forget_tree(const std::string& root_id);
 
   // The root's tree; one not held is rebuilt from the log right here (at start-up, or in a CLI
   // verb). A coroutine calls tree_async first: while one of its dialogs is loaded, the tree is held.

@@ -162,4 +162,39 @@ result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreada
   return scheduled;
 }
 
+asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
+  store& log = dialogs_.log();
+  auto claim_orphans = [&log]() -> result<std::vector<std::string>> {
+    auto orphaned = log.orphaned_trees();
+    if (!orphaned) return orphaned;
+    std::vector<std::string> claimed;
+    for (auto& root : *orphaned) {
+      auto claim = log.claim_tree(root);
+      if (claim && *claim) claimed.push_back(std::move(root));
+    }
+    return claimed;
+  };
+  auto roots = co_await read_off_loop(dialogs_.reads(), claim_orphans);
+  if (!roots) co_return 0;
+  std::size_t scheduled = 0;
+  for (const auto& root : *roots) {
+    dialogs_.cache().forget_tree(root);
+    dialog_filter filter;
+    filter.status = events::dialog_status::running;
+    filter.needing_recovery = true;
+    filter.root_id = root;
+    auto rows = co_await read_off_loop(dialogs_.reads(), [&log, filter] { return log.list_dialogs(filter); });
+    std::size_t of_tree = 0;
+    if (rows) {
+      for (const auto& row : *rows) {
+        auto dialog = co_await dialogs_.load_async(row.id);
+        if (dialog && schedule_if_owed(**dialog)) ++of_tree;
+      }
+    }
+    if (of_tree == 0) log.release_tree(root);
+    scheduled += of_tree;
+  }
+  co_return scheduled;
+}
+
 }  // namespace parley::engine

@@ -53,6 +53,10 @@ class drive_control {
   // In a store several processes share, only the trees this process can claim (store::claim_tree)
   // are recovered; the others are being driven elsewhere.
   result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr);
+  // Takes up trees that owe work and that no live process holds (store::orphaned_trees): claims
+  // each, drops what this process had loaded of it (another may have written it since), and
+  // schedules what recover_all would. Reads on the read thread. How many drives it scheduled.
+  boost::asio::awaitable<std::size_t> adopt_orphaned_trees();
 
  private:
   // Schedules the dialog's drive if it owes one (recover_all's rule); true when it did.
