@@ -425,6 +425,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: recovered %s from the log\n",
                 counted(*recovered, "running dialog", "running dialogs").c_str());
   }
+  // Trees whose node died or stalled are taken up here (a store shared by several nodes).
+  std::unique_ptr<server::tree_takeover> takeover;
+  if (log.shared_between_processes()) {
+    takeover =
+        std::make_unique<server::tree_takeover>(io.get_executor(), *eng, postgres_options_for_verb().lease_ttl / 2);
+    takeover->start();
+  }
   // Flow steps a crash cut run to their end, off the start-up path (flow_host::resume_interrupted).
   asio::co_spawn(io, resume_interrupted_flows(*flows), asio::detached);
   // Response windows that passed while the server was down close now, at their own deadlines.
