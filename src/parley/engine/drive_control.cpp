@@ -183,7 +183,10 @@ asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
     filter.status = events::dialog_status::running;
     filter.needing_recovery = true;
     filter.root_id = root;
-    auto rows = co_await read_off_loop(dialogs_.reads(), [&log, filter] { return log.list_dialogs(filter); });
+    // Named, not a temporary inside the co_await: g++ 12 mishandles lambda captures that live in a
+    // co_await expression (store/async_append.hpp), and this one's copy of the filter was lost.
+    auto list_tree = [&log, filter] { return log.list_dialogs(filter); };
+    auto rows = co_await read_off_loop(dialogs_.reads(), std::move(list_tree));
     std::size_t of_tree = 0;
     if (rows) {
       for (const auto& row : *rows) {

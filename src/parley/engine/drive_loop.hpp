@@ -93,6 +93,8 @@ class drive_loop {
   void note_stalled(dialog_runtime& dialog);
   boost::asio::awaitable<void> retry_stalled();
   boost::asio::awaitable<result<void>> recover_stalled(std::string dialog_id, std::string problem);
+  // recover_stalled once the tree may be written: the dialog read again and its drive resumed.
+  boost::asio::awaitable<result<void>> reload_stalled(std::string dialog_id, std::string problem);
 
   boost::asio::any_io_executor executor_;
   const config::team_config& team_;

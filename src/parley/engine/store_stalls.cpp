@@ -56,6 +56,26 @@ asio::awaitable<void> drive_loop::retry_stalled() {
 }
 
 asio::awaitable<result<void>> drive_loop::recover_stalled(std::string dialog_id, std::string problem) {
+  const auto* stale = dialogs_.find(dialog_id);
+  if (stale == nullptr || !dialogs_.log().shared_between_processes()) {
+    co_return co_await reload_stalled(std::move(dialog_id), std::move(problem));
+  }
+  // In a store several processes share, the tree is claimed before it is read again: another
+  // process may have taken it over (and may still hold it: then it is tried again later).
+  const std::string root = stale->row().root_id;
+  auto claim = [&log = dialogs_.log(), root] { return log.claim_tree(root); };
+  auto claimed = co_await read_off_loop(dialogs_.reads(), std::move(claim));
+  if (!claimed) co_return std::move(claimed).err();
+  if (!*claimed) co_return make_error(errc::conflict, "another Parley process drives the tree of " + dialog_id);
+  auto reloaded = co_await reload_stalled(dialog_id, std::move(problem));
+  // Nothing to drive here: the lease goes back at once (a drive gives it back when it settles).
+  if (const auto* dialog = dialogs_.find(dialog_id); dialog == nullptr || !dialog->drive_scheduled) {
+    dialogs_.log().release_tree(root);
+  }
+  co_return reloaded;
+}
+
+asio::awaitable<result<void>> drive_loop::reload_stalled(std::string dialog_id, std::string problem) {
   // A poisoned runtime at rest is dropped here and replayed from the log.
   auto loaded = co_await dialogs_.load_async(dialog_id);
   if (!loaded) {

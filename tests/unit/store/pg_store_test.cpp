@@ -3,8 +3,8 @@
 // that is wrong or a schema from a newer Parley get.
 #include <gtest/gtest.h>
 
-#include "support/pg_test_schema.hpp"
 #include "store_scenarios.hpp"
+#include "support/pg_test_schema.hpp"
 
 namespace parley {
 namespace {
@@ -95,6 +95,34 @@ TEST_F(PostgresStore, ANodePausedPastItsLeaseCanNeverAppendToTheTreeTakenOverAga
   auto events = b->read_events("r1", 2);
   ASSERT_TRUE(events && events->size() == 1U);
   EXPECT_EQ(events->front().as<events::user_message>()->content, "b took over");
+}
+
+TEST_F(PostgresStore, ANodeThatLostATreeNeverClaimsItBackByAppendingEvenWhenItsSeqsFit) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+  expire_lease("r1");
+  ASSERT_TRUE(b->claim_tree("r1").value());
+  dialog_script from_b("r1", "r1");
+  from_b.skip_seq();
+  from_b.skip_seq();
+  ASSERT_TRUE(test::append_sync(*b, {from_b.user("b took over")}));  // seq 3
+  b->release_tree("r1");
+  b->flush();
+  // A's stale batch is refused by the fence; its next one would fit the log (seq 4) and the
+  // lease is free, yet it is refused too: what A holds of the tree in memory is stale.
+  ASSERT_FALSE(test::append_sync(*a, {d.user("stale 3")}));
+  const auto refused = test::append_sync(*a, {d.user("stale 4")});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.err().message.find("taken over"), std::string::npos) << refused.err().message;
+  EXPECT_EQ(log_of(*b, "r1").size(), 3U);
+  // Claimed explicitly (as recovery does before it reads the tree again), it writes again.
+  ASSERT_TRUE(a->claim_tree("r1").value());
+  dialog_script fresh("r1", "r1");
+  for (int i = 0; i < 3; ++i) fresh.skip_seq();
+  EXPECT_TRUE(test::append_sync(*a, {fresh.user("a again, from the log")}));
 }
 
 TEST_F(PostgresStore, AReleasedTreeIsTakenByAnotherNodeAtOnce) {

@@ -57,6 +57,17 @@ void lease_book::forget(std::string_view root_id, std::int64_t epoch) {
   if (found != held_.end() && (epoch == 0 || found->second == epoch)) held_.erase(found);
 }
 
+void lease_book::mark_lost(std::string_view root_id) {
+  parley::lock_guard lock(mutex_);
+  held_.erase(std::string(root_id));
+  lost_.emplace(root_id);
+}
+
+bool lease_book::lost(std::string_view root_id) const {
+  parley::lock_guard lock(mutex_);
+  return lost_.find(root_id) != lost_.end();
+}
+
 std::vector<held_lease> lease_book::held() const {
   parley::lock_guard lock(mutex_);
   std::vector<held_lease> out;
@@ -81,6 +92,8 @@ result<bool> lease_book::claim(connection& conn, std::string_view root_id) {
   std::int64_t epoch = 0;
   PARLEY_TRY_ASSIGN(epoch, claimed->integer(0, 0));
   hold(std::string(root_id), epoch);
+  parley::lock_guard lock(mutex_);
+  if (const auto was_lost = lost_.find(root_id); was_lost != lost_.end()) lost_.erase(was_lost);
   return true;
 }
 
@@ -99,7 +112,7 @@ result<std::size_t> lease_book::renew(connection& conn) {
   std::size_t lost = 0;
   for (const auto& lease : leases) {
     if (kept.contains(lease.root_id)) continue;
-    forget(lease.root_id, lease.epoch);
+    if (epoch_of(lease.root_id) == lease.epoch) mark_lost(lease.root_id);
     ++lost;
   }
   return lost;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,12 @@ class lease_book {
   // Forgets the lease, if it is still at `epoch` (0: whatever its epoch).
   void forget(std::string_view root_id, std::int64_t epoch = 0);
   std::vector<held_lease> held() const;
+  // A tree whose fence refused an append: another process took it over, and what this one holds
+  // of it in memory may be stale. An append never claims it again on its own (pg_writer's
+  // stage_lease) — its next batch could carry seqs that happen to fit the other's log — only an
+  // explicit claim (store::claim_tree: recovery, takeover), after which the tree is read afresh.
+  void mark_lost(std::string_view root_id);
+  bool lost(std::string_view root_id) const;
 
   // Claims `root_id` on `conn`: true (and held) when this process now holds it.
   result<bool> claim(connection& conn, std::string_view root_id);
@@ -58,6 +65,7 @@ class lease_book {
   const std::string ttl_interval_;
   mutable parley::mutex mutex_;
   std::map<std::string, std::int64_t, std::less<>> held_ PARLEY_GUARDED_BY(mutex_);
+  std::set<std::string, std::less<>> lost_ PARLEY_GUARDED_BY(mutex_);
 };
 
 // A name no other live process has: host, pid and a random suffix.

@@ -231,6 +231,7 @@ void pg_writer::process(std::vector<request>& group) {
       keep_rows(whole);
     } else if (whole.members.size() == 1 || committed.err().code == errc::unavailable) {
       for (const std::size_t i : whole.members) outcomes[i] = committed.err();
+      if (committed.err().code == errc::conflict) mark_trees_lost(whole);
     } else {
       // Refused as a whole: each batch alone, so that only the one at fault fails.
       for (const std::size_t i : whole.members) {
@@ -238,7 +239,11 @@ void pg_writer::process(std::vector<request>& group) {
         outcomes[i] = stage(group[i], alone);
         if (outcomes[i]) alone.members.push_back(i);
         if (outcomes[i]) outcomes[i] = commit(alone);
-        if (outcomes[i]) keep_rows(alone);
+        if (outcomes[i]) {
+          keep_rows(alone);
+        } else if (outcomes[i].err().code == errc::conflict) {
+          mark_trees_lost(alone);
+        }
       }
     }
   }
@@ -258,6 +263,11 @@ result<void> pg_writer::stage_lease(const event& ev, staged_group& staged) {
     staged.new_trees.insert(root);
     return ok();
   }
+  if (leases_->lost(root)) {
+    return make_error(errc::conflict, "the tree of dialog " + root +
+                                          " was taken over by another Parley process; it is read again before "
+                                          "this one writes to it");
+  }
   // A tree this process does not hold (a CLI verb, input for a tree at rest): claimed now, in its
   // own transaction, and refused while another live process holds it.
   if (!conn_.healthy() && !reconnect()) return make_error(errc::unavailable, "the PostgreSQL store is closed");
@@ -268,6 +278,39 @@ result<void> pg_writer::stage_lease(const event& ev, staged_group& staged) {
   }
   staged.fences.emplace(root, *leases_->epoch_of(root));
   return ok();
+}
+
+void pg_writer::mark_trees_lost(const staged_group& staged) {
+  // A batch refused alone for a conflict met another writer's events or lease: whatever this
+  // process holds of its trees may be stale, and only an explicit claim (which the engine follows
+  // with a fresh read) lets it write to them again.
+  for (const auto& [root, epoch] : staged.fences) leases_->mark_lost(root);
+}
+
+void pg_writer::note_lost_trees(const staged_group& staged) {
+  if (staged.fences.empty()) return;
+  // Which of the group's leases another process holds now (a refused group may have been refused
+  // for one tree alone: the others are still this process's).
+  std::string roots = "[";
+  for (const auto& [root, epoch] : staged.fences) {
+    if (roots.size() > 1) roots += ',';
+    append_json_string(roots, root);
+  }
+  roots += ']';
+  const params<2> args{roots, leases_->node_id()};
+  auto still_mine = conn_.query(
+      "SELECT root_id, epoch FROM tree_leases WHERE owner = $2 AND root_id IN (SELECT "
+      "json_array_elements_text($1::json))",
+      args, "checking the tree leases");
+  if (!still_mine) return;  // the next append's fence says it again
+  std::map<std::string, std::int64_t, std::less<>> mine;
+  for (int i = 0; i < still_mine->size(); ++i) {
+    if (auto epoch = still_mine->integer(i, 1)) mine.emplace(std::string(still_mine->text(i, 0)), *epoch);
+  }
+  for (const auto& [root, epoch] : staged.fences) {
+    const auto found = mine.find(root);
+    if (found == mine.end() || found->second != epoch) leases_->mark_lost(root);
+  }
 }
 
 result<dialog_row> pg_writer::load_row(const std::string& dialog_id) {
@@ -362,7 +405,7 @@ result<void> pg_writer::commit(const staged_group& staged) {
       if (sent.err().code == errc::conflict) {
         latest_.clear();
         records_.forget();
-        for (const auto& [root, epoch] : staged.fences) leases_->forget(root, epoch);
+        note_lost_trees(staged);
       }
       return std::move(sent).err();
     }

@@ -109,6 +109,9 @@ class pg_writer {
   result<std::int64_t> send_pipeline(const staged_group& staged);
   result<std::int64_t> read_pipeline_results(int sent);
   result<bool> committed_before(const staged_group& staged);
+  // After a refused group: marks the trees whose lease another process took as lost (pg_leases.hpp).
+  void note_lost_trees(const staged_group& staged);
+  void mark_trees_lost(const staged_group& staged);
   // Reconnects with backoff until connected or stopping; false when stopping.
   bool reconnect();
   result<void> prepare_statements();
