@@ -35,11 +35,13 @@
 #include "parley/server/otlp_exporter.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
+#include "parley/server/remote_follower.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/server/span_recorder.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/server/tot_progress_relay.hpp"
+#include "parley/server/tree_inputs.hpp"
 #include "parley/server/tree_takeover.hpp"
 #include "parley/server/turn_window_timers.hpp"
 #include "parley/server/uploads.hpp"
@@ -407,6 +409,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   flows->set_store_reads(&reads);                        // and the flows' threads
   server::flow_progress_relay flow_progress(*channels);
   flows->set_observer(&flow_progress);
+  // Input reaches the node that drives its tree (a store several nodes share; tree_inputs.hpp).
+  server::tree_inputs routed_inputs(*eng, log, &reads);
+  context.inputs = &routed_inputs;
   // Seed 002's analysis of human messages and embeddings (team.yaml `records`), off the drives.
   if (!team.records.analyst.empty() || team.records.embeddings) {
     analyst = std::make_unique<engine::message_analyst>(io.get_executor(), *eng, engine::build_embeddings_client(team));
@@ -427,10 +432,15 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
   // Trees whose node died or stalled are taken up here (a store shared by several nodes).
   std::unique_ptr<server::tree_takeover> takeover;
+  std::unique_ptr<server::remote_follower> follower;
   if (log.shared_between_processes()) {
     takeover =
         std::make_unique<server::tree_takeover>(io.get_executor(), *eng, postgres_options_for_verb().lease_ttl / 2);
     takeover->start();
+    // What the other nodes append and forward, live here (remote_follower.hpp).
+    follower = std::make_unique<server::remote_follower>(io.get_executor(), log, &reads, *channels, routed_inputs,
+                                                         std::chrono::seconds(1));
+    follower->start();
   }
   // Flow steps a crash cut run to their end, off the start-up path (flow_host::resume_interrupted).
   asio::co_spawn(io, resume_interrupted_flows(*flows), asio::detached);
@@ -490,6 +500,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::fflush(stdout);
     if (reflections) reflections->stop();
     if (takeover) takeover->stop();
+    if (follower) follower->stop();
     if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);

@@ -13,11 +13,8 @@
 #include <set>
 #include <thread>
 
-#include "parley/store/store.hpp"
-#include "rest_client.hpp"
-#include "server_process.hpp"
+#include "cluster_fixture.hpp"
 #include "support/cli_runner.hpp"
-#include "support/pg_test_schema.hpp"
 
 namespace parley::test {
 namespace {
@@ -27,42 +24,10 @@ namespace json = boost::json;
 
 constexpr int kNodes = 3;
 constexpr int kRoots = 300;
-constexpr const char* kToken = "cluster-test-token";
 
-class Failover : public ::testing::Test {
+class Failover : public ClusterTest {
  protected:
-  void SetUp() override {
-    url_ = pg_fresh_schema_url();
-    ASSERT_FALSE(url_.empty());
-    dir_ = fs::temp_directory_path() / ("parley-cluster-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    for (int i = 0; i < kNodes; ++i) start_node(i);
-  }
-  void TearDown() override {
-    for (auto& node : nodes_) node.reset();
-    fs::remove_all(dir_);
-  }
-
-  void start_node(int i) {
-    const std::string team = std::string(PARLEY_SOURCE_DIR) + "/tests/cluster/team/team.yaml";
-    nodes_[i] = std::make_unique<server_process>(std::vector<std::string>{
-        "--team", team, "--data", (dir_ / ("node" + std::to_string(i))).string(), "--store", url_, "--token", kToken});
-    ASSERT_TRUE(nodes_[i]->started()) << nodes_[i]->output();
-  }
-  // The count a `SELECT count(*) ...` on the test's schema returns (-1 when it fails).
-  long long count_of(const std::string& sql) const {
-    const auto rows = pg_rows(url_, sql);
-    return rows.empty() || rows[0].empty() ? -1 : std::stoll(rows[0][0]);
-  }
-  rest_client client(int i) const { return rest_client(nodes_[i]->port(), kToken); }
-  std::unique_ptr<store> open_store() const {
-    postgres_options options;
-    options.node_id = "test-reader";
-    auto opened = open_postgres_store(url_, options);
-    EXPECT_TRUE(opened) << opened.err().message;
-    return opened ? std::move(*opened) : nullptr;
-  }
+  Failover() : ClusterTest(kNodes) {}
 
   // kRoots roots, round robin over the nodes; every tenth asks the human first. Their ids.
   std::vector<std::string> create_roots() {
@@ -155,10 +120,6 @@ class Failover : public ::testing::Test {
     EXPECT_EQ(checked.status, 0) << checked.output;
     EXPECT_NE(checked.output.find(": ok"), std::string::npos) << checked.output;
   }
-
-  std::string url_;
-  fs::path dir_;
-  std::array<std::unique_ptr<server_process>, kNodes> nodes_;
 };
 
 TEST_F(Failover, ANodeKilledMidStreamHasItsTreesFinishedByTheOthersWithNothingTwice) {
@@ -166,8 +127,8 @@ TEST_F(Failover, ANodeKilledMidStreamHasItsTreesFinishedByTheOthersWithNothingTw
   ASSERT_EQ(roots.size(), static_cast<std::size_t>(kRoots));
   // Node 0 is in the middle of its trees' generations when it dies: its last roots were created
   // a moment ago.
-  ::kill(nodes_[0]->pid(), SIGKILL);
-  nodes_[0]->exit_status_within(std::chrono::seconds(10));
+  ::kill(node(0).pid(), SIGKILL);
+  node(0).exit_status_within(std::chrono::seconds(10));
   {
     auto log = open_store();
     ASSERT_TRUE(log);
@@ -180,17 +141,17 @@ TEST_F(Failover, ANodeKilledMidStreamHasItsTreesFinishedByTheOthersWithNothingTw
 TEST_F(Failover, ANodePausedPastItsLeaseLandsNothingStaleWhenItGoesOn) {
   const auto roots = create_roots();
   ASSERT_EQ(roots.size(), static_cast<std::size_t>(kRoots));
-  ::kill(nodes_[1]->pid(), SIGSTOP);
+  ::kill(node(1).pid(), SIGSTOP);
   // The trees node 1 holds that owe work: the lease rows with its pid in the owner's name.
   const std::string held_by_paused =
-      "SELECT count(*) FROM tree_leases l WHERE l.owner LIKE '%:" + std::to_string(nodes_[1]->pid()) +
+      "SELECT count(*) FROM tree_leases l WHERE l.owner LIKE '%:" + std::to_string(node(1).pid()) +
       ":%' AND EXISTS (SELECT 1 FROM dialogs d WHERE d.root_id = l.root_id AND "
       "(d.generating OR d.needs_drive) AND d.open_questions = 0)";
   EXPECT_GT(count_of(held_by_paused), 0) << "node 1 held no tree with work when it was paused";
   // Twice the lease (3 s): the others take its trees over with a higher epoch meanwhile.
   std::this_thread::sleep_for(std::chrono::seconds(7));
   EXPECT_EQ(count_of(held_by_paused), 0) << "trees of the paused node were not taken over";
-  ::kill(nodes_[1]->pid(), SIGCONT);
+  ::kill(node(1).pid(), SIGCONT);
   wait_until_all_finished(roots, {0, 1, 2});
   expect_log_sound(roots);
 }

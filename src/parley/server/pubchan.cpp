@@ -62,6 +62,9 @@ void pubchan::detach(pubchan_subscriber& subscriber) {
 
 std::optional<dialog_row> pubchan::row_of(std::string_view dialog_id) {
   if (const auto* runtime = engine_.find(dialog_id)) return runtime->row();
+  if (const auto remote = remote_rows_.find(std::string(dialog_id)); remote != remote_rows_.end()) {
+    return remote->second;
+  }
   // With a read thread, never a read here: what the engine reports about a dialog comes while it
   // holds it, and a dialog it dropped since has nothing new to say.
   if (reads_ != nullptr) return std::nullopt;
@@ -160,6 +163,7 @@ void pubchan::drop_idle_channels() {
     for (std::size_t i = 0; i < drop; ++i) {
       const auto found = channels_.find(std::string(idle[i].second));
       dropped_seq_ceiling_ = std::max(dropped_seq_ceiling_, found->second.last_seq);
+      remote_rows_.erase(found->first);
       channels_.erase(found);
     }
   }
@@ -189,6 +193,11 @@ result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view
 void pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id, std::string_view root_id,
                         std::optional<std::int64_t> after_seq, std::string_view epoch) {
   channel& ch = channel_of(dialog_id, root_id);
+  // A dialog the engine holds has published (or will) every event from here on; one it does not
+  // hold may be driven by another process, whose events the follower reads after this seq.
+  if (const auto* runtime = engine_.find(dialog_id); runtime != nullptr && ch.log_seq == 0) {
+    ch.log_seq = runtime->row().last_seq;
+  }
   auto& subscribed = connections_[&subscriber];
   if (subscribed.insert(std::string(dialog_id)).second) ch.subscribers.push_back(&subscriber);
 
@@ -333,6 +342,7 @@ std::optional<std::int64_t> genseq_of(const P& p) {
 }  // namespace
 
 void pubchan::publish_log_event(channel& ch, const event& ev) {
+  ch.log_seq = std::max(ch.log_seq, ev.seq);
   const auto* runtime = engine_.find(ev.dialog_id);
   const std::int64_t course = std::visit([](const auto& p) { return course_of(p); }, ev.payload)
                                   .value_or(runtime != nullptr ? runtime->row().course : 0);
@@ -419,6 +429,41 @@ boost::asio::awaitable<void> pubchan::broadcast_after_reading(packet_ptr packet,
   auto read = [&log = log_, &root_id] { return log.get_dialog(root_id); };
   auto root = co_await engine::read_off_loop(reads_, std::move(read));
   if (root && *root) broadcast(packet, **root);
+}
+
+std::vector<std::pair<std::string, std::int64_t>> pubchan::watched_log_seqs() const {
+  std::vector<std::pair<std::string, std::int64_t>> watched;
+  for (const auto& [id, ch] : channels_) {
+    if (!ch.subscribers.empty()) watched.emplace_back(id, ch.log_seq);
+  }
+  return watched;
+}
+
+std::optional<std::int64_t> pubchan::watched_log_seq(std::string_view dialog_id) const {
+  const auto it = channels_.find(std::string(dialog_id));
+  if (it == channels_.end() || it->second.subscribers.empty()) return std::nullopt;
+  return it->second.log_seq;
+}
+
+void pubchan::publish_remote(const dialog_row& row, const std::vector<event>& events) {
+  if (engine_.find(row.id) == nullptr) remote_rows_.insert_or_assign(row.id, row);
+  for (const auto& ev : events) {
+    const auto* created = ev.as<events::dialog_created>();
+    if (created != nullptr && created->kind != events::dialog_kind::sub) continue;  // listed on its own
+    if (created == nullptr) {
+      // Published already: by this process's engine, or by an earlier read.
+      const auto it = channels_.find(ev.dialog_id);
+      if (it != channels_.end() && ev.seq <= it->second.log_seq) continue;
+    }
+    on_event(ev);
+  }
+}
+
+void pubchan::publish_remote_list_entry(const dialog_row& root) {
+  if (!root.parent_id.empty()) return;
+  broadcast(
+      encode_packet("dialog_list_evt", boost::json::object{{"dialog", dialog_summary_json(root, has_children(root))}}),
+      root);
 }
 
 }  // namespace parley::server

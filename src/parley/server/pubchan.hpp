@@ -95,6 +95,23 @@ class pubchan : public engine::engine_observer {
   // channel: only the root's subscribers get it, in order, and a reconnect replays it.
   void publish_to_root(std::string_view root_id, std::string_view type, boost::json::object extra);
 
+  // Dialogs another process drives (a store several nodes share, remote_follower.hpp): what they
+  // appended reaches this PubChan as log events read from the store.
+  //
+  // The dialogs somebody here subscribes to, and the log seq each was last published at: what
+  // the follower reads after.
+  std::vector<std::pair<std::string, std::int64_t>> watched_log_seqs() const;
+  // The log seq a watched dialog was last published at; nullopt when nobody here subscribes to it.
+  std::optional<std::int64_t> watched_log_seq(std::string_view dialog_id) const;
+  // Whether somebody here subscribes to the root `root_id` (its subdialogs are then announced).
+  bool watches(std::string_view dialog_id) const { return watched_log_seq(dialog_id).has_value(); }
+  // Publishes `events` (one dialog's, in seq order, read from the store) as the engine's own would
+  // be, those at or below what was published already skipped; `row` is the dialog's row as read
+  // with them, which its state packets show.
+  void publish_remote(const dialog_row& row, const std::vector<event>& events);
+  // A root another process created or whose status changed: its entry in every list that shows it.
+  void publish_remote_list_entry(const dialog_row& root);
+
   void on_stream(const engine::stream_event& ev) override;
   void on_event(const event& ev) override;
   void on_durable(const event& ev) override;
@@ -109,6 +126,7 @@ class pubchan : public engine::engine_observer {
     std::deque<packet_ptr> ring;  // the last replay_window_events packets, seqs contiguous
     std::vector<pubchan_subscriber*> subscribers;
     std::int64_t generation_start_seq = 0;  // seq of the open generation's generating_start_evt, 0: none
+    std::int64_t log_seq = 0;               // the last log event published here (its seq in the log)
     std::uint64_t last_used = 0;            // of use_clock_, for dropping the least recently used
     bool idle() const noexcept { return subscribers.empty() && generation_start_seq == 0; }
   };
@@ -159,6 +177,9 @@ class pubchan : public engine::engine_observer {
   std::unordered_map<std::string, std::set<std::string>> learning_;
   engine::store_reads* reads_ = nullptr;
   boost::asio::any_io_executor executor_;
+  // Rows of watched dialogs another process drives, as last read with their events (row_of
+  // answers from them); dropped with their channel.
+  std::unordered_map<std::string, dialog_row> remote_rows_;
 };
 
 }  // namespace parley::server

@@ -10,6 +10,7 @@
 #include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
+#include "parley/server/tree_inputs.hpp"
 
 namespace parley::server::rest {
 
@@ -62,9 +63,11 @@ struct answer_request {
   }
 };
 
-boost::json::object accepted(const std::string& msg_id) {
+// `forwarded`: another node drives the dialog's tree, and the input waits in the store for it.
+boost::json::object accepted(const std::string& msg_id, input_route route) {
   boost::json::object out{{"accepted", true}};
   if (!msg_id.empty()) out["msgId"] = msg_id;
+  if (route == input_route::forwarded) out["forwarded"] = true;
   return out;
 }
 
@@ -86,10 +89,10 @@ handler_result post_message(server_context& context, const rest_request& request
   if (!attachment) co_return field_error(attachment.err());
   if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
     co_return error_response(shared.err());
-  auto posted = co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, request.who->id,
-                                                          std::move(*attachment));
+  auto posted = co_await post_message_via(context.inputs, context.engine, *row, input->content, input->msg_id,
+                                          request.who->id, std::move(*attachment));
   if (!posted) co_return error_response(posted.err());
-  co_return json_response(202, accepted(input->msg_id));
+  co_return json_response(202, accepted(input->msg_id, *posted));
 }
 
 handler_result post_answer(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -101,13 +104,13 @@ handler_result post_answer(server_context& context, const rest_request& request,
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer", request.who->id};
-  auto answered = co_await context.engine.questions().answer_question(std::move(answer));
+  auto answered = co_await answer_via(context.inputs, context.engine, *row, std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
     if (answered.err().code == errc::not_found) co_return error_response(409, "conflict", answered.err().message);
     co_return error_response(answered.err());
   }
-  co_return json_response(202, accepted(input->msg_id));
+  co_return json_response(202, accepted(input->msg_id, *answered));
 }
 
 handler_result post_interrupt(server_context& context, const rest_request& request, std::string dialog_id) {

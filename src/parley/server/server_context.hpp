@@ -21,6 +21,8 @@ class store_reads;
 
 namespace parley::server {
 
+class tree_inputs;
+
 class flow_host;
 class metrics_observer;
 class otlp_exporter;
@@ -47,6 +49,9 @@ struct server_context {
   otlp_exporter* traces = nullptr;      // spans sent to a collector; null: no traces
   // What the OpenAI-compatible endpoint's answers follow (openai_relay.hpp); null: /v1/ answers 503.
   openai_relay* openai = nullptr;
+  // Where a user's message or answer goes in a store several nodes share (tree_inputs.hpp); null:
+  // straight to the engine.
+  tree_inputs* inputs = nullptr;
 };
 
 }  // namespace parley::server

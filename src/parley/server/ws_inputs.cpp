@@ -8,6 +8,7 @@
 #include "parley/server/request_reader.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/store_reads.hpp"
+#include "parley/server/tree_inputs.hpp"
 
 namespace parley::server {
 
@@ -170,7 +171,10 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
       auto input = read_request<user_message_packet>(packet, unknown_fields::ignore);
       if (!input) co_return std::move(input).err();
       PARLEY_CO_TRY(check_content(context, input->content));
-      co_return co_await context.engine.post_user_message(dialog_id, input->content, input->msg_id, who.id);
+      auto posted =
+          co_await post_message_via(context.inputs, context.engine, *row, input->content, input->msg_id, who.id);
+      if (!posted) co_return std::move(posted).err();
+      co_return ok();
     }
     case client_packet_type::drive_dialog_by_user_answer: {
       auto input = read_request<user_answer_packet>(packet, unknown_fields::ignore);
@@ -182,8 +186,10 @@ boost::asio::awaitable<result<void>> run_input(server_context& context, const us
       // The engine tells a retry of a taken answer (the question is then closed) from a question
       // that was never open; only the latter is refused.
       const std::string question_id = answer.question_id;
-      co_return named_question_problem(co_await context.engine.questions().answer_question(std::move(answer)),
-                                       dialog_id, question_id);
+      auto answered = co_await answer_via(context.inputs, context.engine, *row, std::move(answer));
+      result<void> outcome = ok();
+      if (!answered) outcome = std::move(answered).err();
+      co_return named_question_problem(std::move(outcome), dialog_id, question_id);
     }
     case client_packet_type::interrupt:
       co_return context.engine.runs().stop(dialog_id, "stopped by " + who.id);

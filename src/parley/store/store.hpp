@@ -22,6 +22,7 @@
 #include "parley/core/result.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/change_hints.hpp"
 #include "parley/store/records_query.hpp"
 #include "parley/store/root_listing.hpp"
 
@@ -167,6 +168,24 @@ class store {
   virtual result<std::vector<std::string>> orphaned_trees() { return std::vector<std::string>{}; }
   // Whether other processes write this store too (and orphaned_trees is worth asking).
   virtual bool shared_between_processes() const noexcept { return false; }
+  // Whether this process holds `root_id`'s lease now (claimed and not lost since).
+  virtual bool holds_tree(std::string_view /*root_id*/) const { return true; }
+
+  // Between the processes that share a store (change_hints.hpp). `handler` gets, on a thread of
+  // the store's, what the others append and forward; a store nobody else writes never calls it.
+  virtual void watch_changes(change_handler /*handler*/) {}
+  // Keeps a user's input for the process that drives its tree, and tells that process. Only a
+  // store shared between processes has anyone to forward to.
+  virtual result<void> forward_input(const forwarded_input& /*input*/) {
+    return make_error(errc::conflict, "no other process writes this store");
+  }
+  // Every forwarded input not yet dropped, oldest first.
+  virtual result<std::vector<forwarded_input>> pending_inputs() { return std::vector<forwarded_input>{}; }
+  // Forgets a forwarded input once its tree's owner made it durable (or refused it for good).
+  virtual result<void> drop_input(std::int64_t /*id*/) { return ok(); }
+  // The last seq of each of `dialog_ids` that exists: the catch-up of watchers, in one read.
+  virtual result<std::vector<std::pair<std::string, std::int64_t>>> dialog_heads(
+      const std::vector<std::string>& dialog_ids);
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }

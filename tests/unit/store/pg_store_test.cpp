@@ -3,6 +3,9 @@
 // that is wrong or a schema from a newer Parley get.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
+
 #include "store_scenarios.hpp"
 #include "support/pg_test_schema.hpp"
 
@@ -233,6 +236,74 @@ TEST_F(PostgresStore, TwoNodesMigratingAtOnceMakeOneSchema) {
   ASSERT_TRUE(test::append_sync(*first, {d.created("alice")}));
   auto row = second->get_dialog("r1");
   ASSERT_TRUE(row && row->has_value());
+}
+
+// What one node appends reaches another as a hint (pg_change_feed.hpp), sent by neither append.
+TEST_F(PostgresStore, AnotherNodeHearsOfWhatOneAppendsAndOfInputForwardedToIt) {
+  auto a = open_node(url_, "node-a");
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  std::mutex mutex;
+  std::condition_variable heard;
+  std::vector<appended_hint> appended;
+  std::vector<std::string> inputs_for;
+  bool missed = false;
+  b->watch_changes([&](change_hints hints) {
+    std::lock_guard lock(mutex);
+    missed = missed || hints.missed;
+    for (auto& hint : hints.appended) appended.push_back(std::move(hint));
+    for (auto& root : hints.inputs_for) inputs_for.push_back(std::move(root));
+    heard.notify_all();
+  });
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("hello")}));
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(heard.wait_for(lock, std::chrono::seconds(20), [&] { return !appended.empty(); }));
+    EXPECT_TRUE(missed) << "watching starts with a catch-up";
+    EXPECT_EQ(appended.back().dialog_id, "r1");
+    EXPECT_EQ(appended.back().seq, 2);
+    EXPECT_TRUE(appended.back().list_changed) << "a new root changes the list";
+  }
+
+  // Input for node a's tree, posted to node b: kept until a drops it.
+  const forwarded_input input{0, "r1", "r1", "", "from b", "msg-1", "bob"};
+  ASSERT_TRUE(b->forward_input(input));
+  auto pending = a->pending_inputs();
+  ASSERT_TRUE(pending) << pending.err().message;
+  ASSERT_EQ(pending->size(), 1U);
+  EXPECT_EQ((*pending)[0].content, "from b");
+  EXPECT_EQ((*pending)[0].msg_id, "msg-1");
+  EXPECT_EQ((*pending)[0].from, "bob");
+  ASSERT_TRUE(a->drop_input((*pending)[0].id));
+  pending = b->pending_inputs();
+  ASSERT_TRUE(pending);
+  EXPECT_TRUE(pending->empty());
+
+  // Node b hears nothing of its own forwarding, but node a does: watch it too.
+  std::vector<std::string> heard_by_a;
+  a->watch_changes([&](change_hints hints) {
+    std::lock_guard lock(mutex);
+    for (auto& root : hints.inputs_for) heard_by_a.push_back(std::move(root));
+    heard.notify_all();
+  });
+  ASSERT_TRUE(b->forward_input(input));
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(heard.wait_for(lock, std::chrono::seconds(20), [&] { return !heard_by_a.empty(); }));
+  EXPECT_EQ(heard_by_a.front(), "r1");
+  EXPECT_TRUE(inputs_for.empty()) << "a node's own hints are not delivered to it";
+}
+
+TEST_F(PostgresStore, DialogHeadsAreReadInOneQuery) {
+  auto a = open_node(url_, "node-a");
+  ASSERT_TRUE(a);
+  dialog_script d("r1", "r1");
+  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("one"), d.user("two")}));
+  auto heads = a->dialog_heads({"r1", "missing"});
+  ASSERT_TRUE(heads) << heads.err().message;
+  ASSERT_EQ(heads->size(), 1U);
+  EXPECT_EQ((*heads)[0].first, "r1");
+  EXPECT_EQ((*heads)[0].second, 3);
 }
 
 TEST_F(PostgresStore, RedactedUrlsMaskEveryFormOfPassword) {

@@ -5,6 +5,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/json_read.hpp"
+#include "parley/core/json_text.hpp"
 #include "parley/model/event_codec.hpp"
 #include "parley/model/projection.hpp"
 #include "parley/store/dialog_fields.hpp"
@@ -79,6 +80,16 @@ const std::string& dialog_assignments() {
   static const std::string text = joined_columns(
       [](const column& c) { return std::string(c.name) + " = x." + std::string(c.name); }, /*skip the key*/ 1);
   return text;
+}
+
+std::string json_text_array(std::span<const std::string> texts) {
+  std::string array = "[";
+  for (const auto& text : texts) {
+    if (array.size() > 1) array += ',';
+    append_json_string(array, text);
+  }
+  array += ']';
+  return array;
 }
 
 std::string storable_text(std::string_view text) {

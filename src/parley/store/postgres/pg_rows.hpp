@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,9 @@ result<event> read_event(const rows& r, int row, int first = 0);
 result<message_row> read_message(const rows& r, int row);
 // An inputs row: kind, dialog_id, seq, sender, content_json, question_id.
 result<input_record> read_input(const rows& r, int row);
+
+// A JSON array of `texts`: a list as one parameter, for `json_array_elements_text($n::json)`.
+std::string json_text_array(std::span<const std::string> texts);
 
 // A text column PostgreSQL can hold: NUL, which it cannot, becomes U+FFFD (the log keeps the
 // exact text inside its JSON payload; a projection's copy is for display and filters).

@@ -280,7 +280,23 @@ CREATE TABLE records_backfill (pending boolean NOT NULL);
 INSERT INTO records_backfill (pending) SELECT true WHERE EXISTS (SELECT 1 FROM events);
 )sql";
 
-constexpr const char* kMigrations[] = {kV1, kV2};
+// Version 3: input a user sent to a node that does not drive its tree, kept until the node that
+// does has made it durable (store::forward_input). Rare (one row per forwarded message), so its
+// notification may share the commit; appends never notify (pg_change_feed.hpp).
+constexpr const char* kV3 = R"sql(
+CREATE TABLE forwarded_inputs (
+  id bigserial PRIMARY KEY,
+  root_id text NOT NULL,
+  dialog_id text NOT NULL,
+  question_id text NOT NULL,
+  content text NOT NULL,
+  msg_id text NOT NULL,
+  sender text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+)sql";
+
+constexpr const char* kMigrations[] = {kV1, kV2, kV3};
 
 // The name of the partition that starts at `from`.
 std::string partition_name(std::int64_t from) { return "events_p" + std::to_string(from / kEventsPerPartition); }

@@ -12,7 +12,7 @@
 namespace parley::pg {
 
 // The schema version this binary writes and reads.
-inline constexpr std::int64_t kSchemaVersion = 2;
+inline constexpr std::int64_t kSchemaVersion = 3;
 // The log is partitioned by event id in ranges of this many events; a partition whose events are
 // all old can be detached (`ALTER TABLE events DETACH PARTITION ...`) and archived.
 inline constexpr std::int64_t kEventsPerPartition = std::int64_t{1} << 24;

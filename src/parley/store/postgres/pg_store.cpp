@@ -59,10 +59,11 @@ result<connection> connect_waiting(const std::string& url, const postgres_option
 }  // namespace
 
 pg_store::pg_store(std::string url, std::unique_ptr<pg_writer> writer, std::shared_ptr<lease_book> leases,
-                   const postgres_options& options)
+                   std::shared_ptr<change_feed> feed, const postgres_options& options)
     : url_(url),
       application_name_(options.application_name),
       leases_(std::move(leases)),
+      feed_(std::move(feed)),
       writer_(std::move(writer)),
       readers_(std::move(url), options.read_connections, options.application_name),
       records_(*writer_, readers_),
@@ -235,6 +236,76 @@ result<std::optional<input_record>> pg_store::find_input(std::string_view msg_id
 
 std::string pg_store::health_problem() const { return writer_->health_problem(); }
 
+bool pg_store::holds_tree(std::string_view root_id) const {
+  return leases_->epoch_of(root_id).has_value() && !leases_->lost(root_id);
+}
+
+result<void> pg_store::forward_input(const forwarded_input& input) {
+  const std::string content = storable_text(input.content);
+  const params<6> args{input.root_id, input.dialog_id, input.question_id, content, input.msg_id, input.from};
+  auto kept = readers_.with_connection([&](connection& conn) {
+    return conn.query(
+        "INSERT INTO forwarded_inputs (root_id, dialog_id, question_id, content, msg_id, sender) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        args, "keeping input for the node that drives its tree");
+  });
+  if (!kept) return std::move(kept).err();
+  feed_->note_input(input.root_id);
+  return ok();
+}
+
+result<std::vector<forwarded_input>> pg_store::pending_inputs() {
+  auto found = readers_.with_connection([&](connection& conn) {
+    return conn.query(
+        "SELECT id, root_id, dialog_id, question_id, content, msg_id, sender FROM forwarded_inputs "
+        "ORDER BY id",
+        "reading forwarded input");
+  });
+  if (!found) return std::move(found).err();
+  std::vector<forwarded_input> inputs;
+  inputs.reserve(static_cast<std::size_t>(found->size()));
+  for (int i = 0; i < found->size(); ++i) {
+    forwarded_input input;
+    PARLEY_TRY_ASSIGN(input.id, found->integer(i, 0));
+    input.root_id = found->text(i, 1);
+    input.dialog_id = found->text(i, 2);
+    input.question_id = found->text(i, 3);
+    input.content = found->text(i, 4);
+    input.msg_id = found->text(i, 5);
+    input.from = found->text(i, 6);
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+result<void> pg_store::drop_input(std::int64_t id) {
+  const std::string key = std::to_string(id);
+  const params<1> args{key};
+  auto dropped = readers_.with_connection([&](connection& conn) {
+    return conn.query("DELETE FROM forwarded_inputs WHERE id = $1::bigint", args, "dropping delivered input");
+  });
+  if (!dropped) return std::move(dropped).err();
+  return ok();
+}
+
+result<std::vector<std::pair<std::string, std::int64_t>>> pg_store::dialog_heads(
+    const std::vector<std::string>& dialog_ids) {
+  std::vector<std::pair<std::string, std::int64_t>> heads;
+  if (dialog_ids.empty()) return heads;
+  const std::string ids = json_text_array(dialog_ids);
+  const params<1> args{ids};
+  auto found = read("SELECT id, last_seq FROM dialogs WHERE id IN (SELECT json_array_elements_text($1::json))", args,
+                    "reading the heads of watched dialogs");
+  if (!found) return std::move(found).err();
+  heads.reserve(static_cast<std::size_t>(found->size()));
+  for (int i = 0; i < found->size(); ++i) {
+    std::int64_t seq = 0;
+    PARLEY_TRY_ASSIGN(seq, found->integer(i, 1));
+    heads.emplace_back(std::string(found->text(i, 0)), seq);
+  }
+  return heads;
+}
+
 }  // namespace pg
 
 result<void> migrate_postgres_store(const std::string& url, const postgres_options& options) {
@@ -248,9 +319,11 @@ result<std::unique_ptr<store>> open_postgres_store(const std::string& url, const
   if (!conn) return std::move(conn).err();
   PARLEY_TRY(pg::migrate(*conn));
   auto leases = std::make_shared<pg::lease_book>(options.node_id, options.lease_ttl);
-  auto writer = pg::pg_writer::start(url, std::move(*conn), options, leases);
+  auto feed = std::make_shared<pg::change_feed>(url, options.application_name, leases->node_id());
+  auto writer = pg::pg_writer::start(url, std::move(*conn), options, leases, feed);
   if (!writer) return std::move(writer).err();
-  return std::unique_ptr<store>(std::make_unique<pg::pg_store>(url, std::move(*writer), std::move(leases), options));
+  return std::unique_ptr<store>(
+      std::make_unique<pg::pg_store>(url, std::move(*writer), std::move(leases), std::move(feed), options));
 }
 
 }  // namespace parley

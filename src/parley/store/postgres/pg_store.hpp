@@ -19,7 +19,7 @@ namespace parley::pg {
 class pg_store final : public store {
  public:
   pg_store(std::string url, std::unique_ptr<pg_writer> writer, std::shared_ptr<lease_book> leases,
-           const postgres_options& options);
+           std::shared_ptr<change_feed> feed, const postgres_options& options);
   ~pg_store() override;
 
   void append(std::vector<event> batch, append_callback on_durable) override;
@@ -40,6 +40,13 @@ class pg_store final : public store {
   void release_tree(std::string_view root_id) override;
   result<std::vector<std::string>> orphaned_trees() override;
   bool shared_between_processes() const noexcept override { return true; }
+  bool holds_tree(std::string_view root_id) const override;
+  void watch_changes(change_handler handler) override { feed_->watch(std::move(handler)); }
+  result<void> forward_input(const forwarded_input& input) override;
+  result<std::vector<forwarded_input>> pending_inputs() override;
+  result<void> drop_input(std::int64_t id) override;
+  result<std::vector<std::pair<std::string, std::int64_t>>> dialog_heads(
+      const std::vector<std::string>& dialog_ids) override;
   records_query* records() noexcept override { return &records_; }
 
  private:
@@ -54,6 +61,7 @@ class pg_store final : public store {
   const std::string url_;
   const std::string application_name_;
   std::shared_ptr<lease_book> leases_;
+  std::shared_ptr<change_feed> feed_;
   std::unique_ptr<pg_writer> writer_;
   mutable read_pool readers_;
   pg_records records_;  // seed 002's records, written by writer_ with their events

@@ -32,17 +32,20 @@ struct pg_writer::staged_group {
 };
 
 pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options,
-                     std::shared_ptr<lease_book> leases)
+                     std::shared_ptr<lease_book> leases, std::shared_ptr<change_feed> feed)
     : url_(std::move(url)),
       options_(options),
       leases_(std::move(leases)),
+      feed_(std::move(feed)),
       conn_(std::move(conn)),
       latest_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))),
       records_(static_cast<std::size_t>(std::max<std::int64_t>(options.cached_dialogs, 1))) {}
 
 result<std::unique_ptr<pg_writer>> pg_writer::start(std::string url, connection conn, const postgres_options& options,
-                                                    std::shared_ptr<lease_book> leases) {
-  std::unique_ptr<pg_writer> writer(new pg_writer(std::move(url), std::move(conn), options, std::move(leases)));
+                                                    std::shared_ptr<lease_book> leases,
+                                                    std::shared_ptr<change_feed> feed) {
+  std::unique_ptr<pg_writer> writer(
+      new pg_writer(std::move(url), std::move(conn), options, std::move(leases), std::move(feed)));
   PARLEY_TRY(writer->prepare_statements());
   // A log older than seed 002's records on this database gets them before the first append.
   PARLEY_TRY(writer->rebuild(/*only_if_backfill=*/true));
@@ -291,12 +294,9 @@ void pg_writer::note_lost_trees(const staged_group& staged) {
   if (staged.fences.empty()) return;
   // Which of the group's leases another process holds now (a refused group may have been refused
   // for one tree alone: the others are still this process's).
-  std::string roots = "[";
-  for (const auto& [root, epoch] : staged.fences) {
-    if (roots.size() > 1) roots += ',';
-    append_json_string(roots, root);
-  }
-  roots += ']';
+  std::vector<std::string> fenced;
+  for (const auto& [root, epoch] : staged.fences) fenced.push_back(root);
+  const std::string roots = json_text_array(fenced);
   const params<2> args{roots, leases_->node_id()};
   auto still_mine = conn_.query(
       "SELECT root_id, epoch FROM tree_leases WHERE owner = $2 AND root_id IN (SELECT "
@@ -372,7 +372,27 @@ result<void> pg_writer::stage_batch(const request& req, staged_group& staged) {
   return ok();
 }
 
+std::vector<appended_hint> pg_writer::hints_of(const staged_group& staged) {
+  std::vector<appended_hint> hints;
+  std::unordered_map<std::string_view, std::size_t> index;  // dialog → its hint
+  for (const event* ev : staged.events) {
+    const std::string& root = ev->root_id.empty() ? ev->dialog_id : ev->root_id;
+    auto [it, fresh] = index.try_emplace(ev->dialog_id, hints.size());
+    if (fresh) hints.push_back(appended_hint{ev->dialog_id, root, ev->seq});
+    auto& hint = hints[it->second];
+    hint.seq = std::max(hint.seq, ev->seq);
+    const bool is_root = ev->dialog_id == root;
+    if (const auto* created = ev->as<events::dialog_created>()) {
+      hint.created = true;
+      hint.list_changed = hint.list_changed || created->kind != events::dialog_kind::sub;
+    }
+    if (is_root && ev->is<events::status_changed>()) hint.list_changed = true;
+  }
+  return hints;
+}
+
 void pg_writer::keep_rows(staged_group& staged) {
+  if (feed_) feed_->note_appended(hints_of(staged));
   for (const auto& root : staged.new_trees) leases_->hold(root, 1);
   for (auto& [id, row] : staged.rows) latest_.insert_or_assign(id, std::move(row));
   latest_.trim();

@@ -30,6 +30,7 @@
 
 #include "parley/core/guarded.hpp"
 #include "parley/core/metrics.hpp"
+#include "parley/store/postgres/pg_change_feed.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
 #include "parley/store/postgres/pg_leases.hpp"
 #include "parley/store/postgres/pg_records_folder.hpp"
@@ -54,8 +55,10 @@ class pg_writer {
  public:
   // Takes a migrated connection to `url` and starts the thread.
   // `leases` is what this process holds; every append is fenced with it.
+  // `feed`, when there is one, hears of every committed group (pg_change_feed.hpp).
   static result<std::unique_ptr<pg_writer>> start(std::string url, connection conn, const postgres_options& options,
-                                                  std::shared_ptr<lease_book> leases);
+                                                  std::shared_ptr<lease_book> leases,
+                                                  std::shared_ptr<change_feed> feed = nullptr);
   ~pg_writer();
   pg_writer(const pg_writer&) = delete;
   pg_writer& operator=(const pg_writer&) = delete;
@@ -92,7 +95,8 @@ class pg_writer {
   // What one transaction writes: the rows its batches folded to and the record sets for each table.
   struct staged_group;
 
-  pg_writer(std::string url, connection conn, const postgres_options& options, std::shared_ptr<lease_book> leases);
+  pg_writer(std::string url, connection conn, const postgres_options& options, std::shared_ptr<lease_book> leases,
+            std::shared_ptr<change_feed> feed);
   std::uint64_t enqueue(request req);
   void run();
   void process(std::vector<request>& group);
@@ -124,11 +128,14 @@ class pg_writer {
   result<void> replay_chunk(const rows& chunk, replay_state& state);
   result<void> execute_one(const char* statement, const std::string& records, std::string_view doing);
   void keep_rows(staged_group& staged);
+  // What a committed group tells the other nodes: each dialog's last seq, and what they list.
+  static std::vector<appended_hint> hints_of(const staged_group& staged);
   void set_problem(std::string problem);
 
   const std::string url_;
   const postgres_options options_;
   const std::shared_ptr<lease_book> leases_;
+  const std::shared_ptr<change_feed> feed_;
   connection conn_;
 
   mutable parley::mutex mutex_;

@@ -1,0 +1,132 @@
+#include "parley/server/remote_follower.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace parley::server {
+
+namespace asio = boost::asio;
+
+remote_follower::remote_follower(asio::any_io_executor executor, store& log, engine::store_reads* reads,
+                                 pubchan& channels, tree_inputs& inputs, std::chrono::milliseconds catch_up_every)
+    : executor_(std::move(executor)),
+      log_(log),
+      reads_(reads),
+      channels_(channels),
+      inputs_(inputs),
+      catch_up_every_(catch_up_every),
+      timer_(executor_) {}
+
+remote_follower::~remote_follower() {
+  alive_->store(false);
+  log_.watch_changes({});
+}
+
+void remote_follower::start() {
+  auto on_hints = [this, alive = alive_, executor = executor_](change_hints hints) {
+    if (!alive->load()) return;
+    asio::post(executor, [this, alive, hints = std::move(hints)]() mutable {
+      if (alive->load()) asio::co_spawn(executor_, take(std::move(hints)), asio::detached);
+    });
+  };
+  log_.watch_changes(std::move(on_hints));
+  asio::co_spawn(executor_, run_timer(), asio::detached);
+}
+
+void remote_follower::stop() {
+  alive_->store(false);
+  log_.watch_changes({});
+  timer_.cancel();
+}
+
+asio::awaitable<void> remote_follower::take(change_hints hints) {
+  if (hints.missed) {
+    co_await catch_up_all();
+    co_return;
+  }
+  for (const auto& hint : hints.appended) {
+    if (hint.list_changed) co_await announce_list_entry(hint.root_id);
+    if (hint.created && hint.dialog_id != hint.root_id && channels_.watches(hint.root_id)) {
+      co_await announce_created(hint.dialog_id);
+    }
+    const auto seen = channels_.watched_log_seq(hint.dialog_id);
+    if (seen && *seen < hint.seq) co_await catch_up(hint.dialog_id);
+  }
+  if (!hints.inputs_for.empty()) co_await inputs_.deliver_pending();
+}
+
+asio::awaitable<void> remote_follower::catch_up(std::string dialog_id) {
+  if (!reading_.insert(dialog_id).second) {
+    read_again_.insert(dialog_id);
+    co_return;
+  }
+  do {
+    read_again_.erase(dialog_id);
+    const auto seen = channels_.watched_log_seq(dialog_id);
+    if (!seen || !alive_->load()) break;
+    auto read = [&log = log_, &dialog_id, after = *seen]() -> result<std::pair<dialog_row, std::vector<event>>> {
+      auto events = log.read_events(dialog_id, after);
+      if (!events) return std::move(events).err();
+      auto row = log.get_dialog(dialog_id);
+      if (!row) return std::move(row).err();
+      if (!*row) return make_error(errc::not_found, "no dialog " + dialog_id);
+      return std::pair{std::move(**row), std::move(*events)};
+    };
+    auto found = co_await engine::read_off_loop(reads_, std::move(read));
+    // A dialog that cannot be read now is read again on the timer.
+    if (found && alive_->load()) channels_.publish_remote(found->first, found->second);
+  } while (read_again_.contains(dialog_id));
+  reading_.erase(dialog_id);
+}
+
+asio::awaitable<void> remote_follower::announce_created(std::string dialog_id) {
+  auto read = [&log = log_, &dialog_id]() -> result<std::pair<dialog_row, std::vector<event>>> {
+    auto events = log.read_events(dialog_id, 0);
+    if (!events) return std::move(events).err();
+    auto row = log.get_dialog(dialog_id);
+    if (!row) return std::move(row).err();
+    if (!*row) return make_error(errc::not_found, "no dialog " + dialog_id);
+    if (events->size() > 1) events->resize(1);  // its dialog_created is all its parent shows
+    return std::pair{std::move(**row), std::move(*events)};
+  };
+  auto found = co_await engine::read_off_loop(reads_, std::move(read));
+  if (found && alive_->load() && !channels_.watches(dialog_id)) channels_.publish_remote(found->first, found->second);
+}
+
+asio::awaitable<void> remote_follower::announce_list_entry(std::string root_id) {
+  auto read = [&log = log_, &root_id] { return log.get_dialog(root_id); };
+  auto root = co_await engine::read_off_loop(reads_, std::move(read));
+  if (root && *root && alive_->load()) channels_.publish_remote_list_entry(**root);
+}
+
+asio::awaitable<void> remote_follower::catch_up_all() {
+  const auto watched = channels_.watched_log_seqs();
+  if (!watched.empty()) {
+    std::vector<std::string> ids;
+    ids.reserve(watched.size());
+    for (const auto& [id, seq] : watched) ids.push_back(id);
+    auto read_heads = [&log = log_, &ids] { return log.dialog_heads(ids); };
+    auto heads = co_await engine::read_off_loop(reads_, std::move(read_heads));
+    if (heads) {
+      for (const auto& [id, head] : *heads) {
+        const auto seen = channels_.watched_log_seq(id);
+        if (seen && *seen < head) co_await catch_up(id);
+      }
+    }
+  }
+  co_await inputs_.deliver_pending();
+}
+
+asio::awaitable<void> remote_follower::run_timer() {
+  while (alive_->load()) {
+    timer_.expires_after(catch_up_every_);
+    const auto [cancelled] = co_await timer_.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (cancelled || !alive_->load()) break;
+    co_await catch_up_all();
+  }
+}
+
+}  // namespace parley::server
