@@ -13,6 +13,7 @@
 #include "parley/core/base64.hpp"
 #include "parley/model/conversation_reducer.hpp"
 #include "parley/model/embedding_vector.hpp"
+#include "parley/store/postgres/pg_schema.hpp"
 #include "records_backends.hpp"
 #include "records_route_answers.hpp"
 #include "store_scenarios.hpp"
@@ -232,12 +233,12 @@ TEST_F(RecordsAcrossStores, ALogOlderThanTheRecordsGetsThemWhenTheMigrationOpens
   postgres_.reset();
   postgres_backend_.exec(
       "DROP VIEW system_utterance_log; DROP TABLE dialogue, session, turn, message, system_utterance, "
-      "introspection_turn, memory_entry, memory_links, message_embedding, records_cursor, records_backfill; "
-      "DELETE FROM parley_schema WHERE version = 2");
+      "introspection_turn, memory_entry, memory_links, message_embedding, records_cursor, records_backfill, "
+      "forwarded_inputs; DELETE FROM parley_schema WHERE version >= 2");
   postgres_ = postgres_backend_.open();
   ASSERT_NE(postgres_, nullptr);
   EXPECT_EQ(postgres_backend_.query("SELECT max(version), (SELECT count(*) FROM records_backfill) FROM parley_schema"),
-            (test::table_dump{{"2", "0"}}));
+            (test::table_dump{{std::to_string(pg::kSchemaVersion), "0"}}));
   expect_same_answers(*postgres_);
 }
 
