@@ -13,6 +13,8 @@
 // the log computes the same key for the same call. A generation made again after a crash is a new
 // genseq once the old one is durable (closed as interrupted), so its calls get new keys even when
 // the model reuses a call id; a generation that never became durable ran no call with effects.
+// (A tool without effects may run before its generation is durable: its key is not recorded then,
+// and a generation made again in its place may reuse it. Nothing needs to deduplicate a read.)
 //
 // Ids are Parley's (hex) and the model's (usually [A-Za-z0-9_-]); any byte outside
 // [A-Za-z0-9._~:-] is written %XX, so the key is one line of ASCII that fits an environment
