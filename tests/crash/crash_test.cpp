@@ -1,6 +1,8 @@
 // Kills a dialog-driving process with SIGKILL at 50 random points. After each kill the store is
 // reopened (the restart) and must hold a prefix of an uninterrupted run's log (ids and times
-// aside), every event the child acknowledged, and projections that rebuild identically.
+// aside), every event the child acknowledged, and projections that rebuild identically. A process
+// killed after a tool call's effect and before its result is durable runs the call again on
+// restart, with the same idempotency key.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -52,9 +55,10 @@ struct child_run {
   bool exited_normally = false;
 };
 
-// Starts the child; kills it after `kill_after` (or lets it finish when nullopt).
+// Starts the child; kills it after `kill_after`, or once `kill_when` holds (looked at every 5 ms,
+// for 30 s at most), or lets it finish when neither is given.
 child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std::chrono::microseconds> kill_after,
-                    bool tree = false) {
+                    bool tree = false, const std::function<bool()>& kill_when = {}) {
   int pipe_fds[2];
   EXPECT_EQ(pipe(pipe_fds), 0);
   const pid_t pid = fork();
@@ -69,6 +73,9 @@ child_run run_child(const fs::path& dir, const fs::path& data, std::optional<std
   close(pipe_fds[1]);
   if (kill_after) {
     std::this_thread::sleep_for(*kill_after);
+    kill(pid, SIGKILL);
+  } else if (kill_when) {
+    for (int i = 0; i < 6000 && !kill_when(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kill(pid, SIGKILL);
   }
   std::string output;
@@ -235,6 +242,73 @@ TEST(CrashSafety, AHierarchyKilledAnywhereFinishesAfterARestart) {
     ASSERT_TRUE(checked.has_value());
     for (const auto& problem : checked->problems) ADD_FAILURE() << problem;
   }
+  fs::remove_all(dir);
+}
+
+// A subdialog's shell command appends its call's idempotency key to keys.txt, then takes a second
+// before it answers: the process is killed in that second, after the effect and before the
+// result is durable.
+fs::path make_effect_workdir() {
+  std::random_device device;
+  fs::path dir = fs::temp_directory_path() / ("parley-crash-effect-" + std::to_string(device()));
+  fs::create_directories(dir / "workspace");
+  std::ofstream(dir / "team.yaml") << R"(version: 1
+workspace: workspace
+providers:
+  offline: {kind: scripted, script: script.yaml}
+members:
+  lead: {persona: "You lead.", provider: offline, model: scripted}
+  worker: {persona: "You deploy.", provider: offline, model: scripted, toolsets: [shell]}
+)";
+  std::ofstream(dir / "script.yaml") << R"(members:
+  lead:
+    - when: {last_tool: "【最终完成】"}
+      emit: [{saying: "all done"}]
+    - emit: [{tool_call: {name: tellaskSessionless, arguments: {targetAgentId: worker, tellaskContent: "deploy"}}}]
+  worker:
+    - when: {last_tool: "deployed"}
+      emit: [{saying: "【最终完成】\nit is out"}]
+    - emit:
+        - tool_call: {name: shell_cmd, arguments: {command: 'echo "$PARLEY_IDEMPOTENCY_KEY" >> keys.txt; sleep 1; echo deployed'}}
+)";
+  return dir;
+}
+
+std::vector<std::string> lines_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Issue 38: a call with effects whose process died before its result was durable is run again by
+// the next process on the store, with the key it had — root, subdialog, generation and call id,
+// all read from the log — so the effect can be deduplicated.
+TEST(CrashSafety, ACallKilledAfterItsEffectRunsAgainAfterARestartWithTheSameKey) {
+  const fs::path dir = make_effect_workdir();
+  const fs::path data = dir / "data";
+  const fs::path keys = dir / "workspace" / "keys.txt";
+  const auto effect_done = [&] { return !lines_of(keys).empty(); };
+  const child_run killed = run_child(dir, data, std::nullopt, true, effect_done);
+  EXPECT_FALSE(killed.exited_normally);
+  ASSERT_EQ(lines_of(keys).size(), 1U);
+  const child_run restarted = run_child(dir, data, std::nullopt, true);
+  EXPECT_TRUE(restarted.exited_normally) << "the tree did not finish after the restart";
+
+  auto log = open_sqlite_store(data.string());
+  ASSERT_TRUE(log.has_value()) << log.err().message;
+  std::string root, sub;
+  for (const auto& row : (*log)->list_dialogs({}).value()) (row.parent_id.empty() ? root : sub) = row.id;
+  ASSERT_FALSE(root.empty());
+  ASSERT_FALSE(sub.empty());
+  EXPECT_EQ(lines_of(keys),
+            (std::vector<std::string>{root + "/" + sub + "/1.1/call_1_1", root + "/" + sub + "/1.1/call_1_1"}));
+  std::size_t results = 0;
+  for (const auto& ev : (*log)->read_events(sub, 0).value()) results += ev.is<events::tool_result>() ? 1 : 0;
+  EXPECT_EQ(results, 1U) << "the effect ran twice, its answer is in the log once";
+  auto checked = engine::check_integrity(**log);
+  ASSERT_TRUE(checked.has_value());
+  for (const auto& problem : checked->problems) ADD_FAILURE() << problem;
   fs::remove_all(dir);
 }
 

@@ -17,6 +17,7 @@
 #include "parley/core/utf8.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/idempotency_key.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/prompts.hpp"
 #include "parley/engine/stream_relay.hpp"
@@ -418,8 +419,12 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
     dialog_runtime& dialog;
     ~tools_run_end() { (void)dialog.end_tools_run(); }
   } run_end{dialog};
-  const tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,    &member.config->access,
-                                    &protected_dirs_, &member.config->shell, run_control.slot(), member.config->vision};
+  tools::tool_context context{dialog.id(),      member.config->id,     team_.workspace,    &member.config->access,
+                              &protected_dirs_, &member.config->shell, run_control.slot(), member.config->vision};
+  // The calls' generation_finished is durable before any call with effects runs (generate), so
+  // each key below is read from the log, and a process that runs these calls again after a
+  // takeover computes the same ones (idempotency_key.hpp).
+  const call_origin origin = origin_of_calls(dialog);
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
@@ -441,6 +446,7 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
       outcome = {false, "not run: the dialog was stopped before this call"};
     } else {
       const std::int64_t started_ms = now_ms();
+      context.idempotency_key = idempotency_key(origin, call.id);
       outcome = co_await run_member_tool(member, call, context);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {

@@ -61,7 +61,11 @@ result<process_request> shell_request(const tool_context& ctx, const shell_run& 
   }
   process_request request;
   request.cwd = run.cwd;
+  // Added after the stripping, which takes out any PARLEY_IDEMPOTENCY_KEY of our own environment
+  // (its name holds KEY): the command sees its call's key, never the server's.
   request.env = stripped_environment();
+  if (!ctx.idempotency_key.empty())
+    request.env->push_back(std::string(kIdempotencyKeyVariable) + "=" + ctx.idempotency_key);
   request.output_cap = static_cast<std::size_t>(policy.max_output_bytes);
   if (policy.sandbox == access::shell_sandbox::bubblewrap) {
     const std::string bwrap = bubblewrap_program();

@@ -1,8 +1,9 @@
 // How a shell tool turns a command line into a process: `/bin/sh -c` in the workspace (or a
-// folder of it), with the runtime's secrets taken out of the environment, and — when the member's
-// policy says bubblewrap — inside a sandbox: the system read-only, /tmp private, the workspace as
-// the member's access rules allow (read-only for readonly_shell; shell_sandbox.hpp), `.minds/`,
-// `.dialogs/` and Parley's data absent, and no network unless the policy allows it. The answer a tool gives for a
+// folder of it), with the runtime's secrets taken out of the environment and the call's
+// idempotency key put in (PARLEY_IDEMPOTENCY_KEY), and — when the member's policy says
+// bubblewrap — inside a sandbox: the system read-only, /tmp private, the workspace as the member's
+// access rules allow (read-only for readonly_shell; shell_sandbox.hpp), `.minds/`, `.dialogs/` and
+// Parley's data absent, and no network unless the policy allows it. The answer a tool gives for a
 // finished run is made here too, so shell_cmd, readonly_shell and the benchmark say the same.
 #pragma once
 
@@ -15,6 +16,10 @@
 #include "parley/tools/tool.hpp"
 
 namespace parley::tools {
+
+// What a command finds its call's idempotency key in (tool_context::idempotency_key): the same
+// value whenever the same call is run again, on this process or on the one that took the tree over.
+inline constexpr std::string_view kIdempotencyKeyVariable = "PARLEY_IDEMPOTENCY_KEY";
 
 // Our environment less every variable whose name says it holds a secret (KEY, TOKEN, SECRET,
 // PASSWORD, PASSWD, CREDENTIAL, AUTH, COOKIE, SESSION — any case).

@@ -42,6 +42,12 @@ struct tool_context {
   boost::asio::cancellation_slot cancel;
   // The member's model takes images (team.yaml `vision`): read_file of a PNG or JPEG gives it the image.
   bool takes_images = false;
+  // The call's idempotency key, the same on every process that runs this call from the log (after
+  // a takeover, a restart or a resume): engine/idempotency_key.hpp. A tool with effects hands it
+  // to whatever carries them out — the shell tools export it as PARLEY_IDEMPOTENCY_KEY; a tool
+  // that calls a service over HTTP sends it as `Idempotency-Key` — so the effect can be
+  // deduplicated: a call may run more than once, always with the same key. Empty outside a drive.
+  std::string idempotency_key;
 };
 
 struct tool_outcome {
@@ -59,6 +65,9 @@ class tool {
   // Whether a call changes anything outside the log (files, other systems). The model output that
   // made such a call is durable before it runs (write-ahead). A tool that only reads may run at
   // once: if the process dies before the output is durable, the call simply was never made.
+  // A call with effects whose result is not durable when its process dies is run again by the
+  // process that goes on with the tree, with the same tool_context::idempotency_key: at least
+  // once, never silently dropped.
   virtual bool has_effects() const { return true; }
 };
 

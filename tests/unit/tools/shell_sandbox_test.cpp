@@ -120,5 +120,18 @@ TEST_F(ShellSandbox, TheSandboxHidesMindsDialogsAndParleysData) {
   EXPECT_EQ(text, "members-of-the-team");
 }
 
+// bwrap passes the environment on: a sandboxed command sees its call's idempotency key too.
+TEST_F(ShellSandbox, ASandboxedCommandSeesItsCallsIdempotencyKey) {
+  policy_.sandbox = access::shell_sandbox::bubblewrap;
+  ctx_.idempotency_key = "r1/d1/1.2/call_1";
+  const auto out = call("shell_cmd", R"x({"command": "printf '%s' \"$PARLEY_IDEMPOTENCY_KEY\""})x");
+  if (const std::string why = why_bwrap_cannot_run(); !why.empty()) {
+    std::cout << "[sandbox] " << why << "\n";
+    EXPECT_FALSE(out.ok) << out.content;  // refused, never run unconfined
+    return;
+  }
+  EXPECT_EQ(out.content, "$ printf '%s' \"$PARLEY_IDEMPOTENCY_KEY\"\n[exit 0]\nr1/d1/1.2/call_1\n");
+}
+
 }  // namespace
 }  // namespace parley::tools

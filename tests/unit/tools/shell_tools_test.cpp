@@ -71,6 +71,32 @@ TEST_F(ShellTools, TheRuntimesSecretsAreNotInTheEnvironment) {
   EXPECT_FALSE(is_secret_variable("PATH"));
 }
 
+// The call's idempotency key reaches the command (engine/idempotency_key.hpp); the server's own
+// variable of that name does not: a command never sees a key that is not its call's.
+TEST_F(ShellTools, TheCommandSeesItsCallsIdempotencyKeyAndNoOther) {
+  ::setenv("PARLEY_IDEMPOTENCY_KEY", "the-servers-own", 1);
+  const std::string command = R"x({"command": "printf '%s' \"${PARLEY_IDEMPOTENCY_KEY-unset}\""})x";
+  EXPECT_EQ(call("shell_cmd", command).content, "$ printf '%s' \"${PARLEY_IDEMPOTENCY_KEY-unset}\"\n[exit 0]\nunset\n");
+  ctx_.idempotency_key = "r1/d1/1.2/call_1";
+  EXPECT_EQ(call("shell_cmd", command).content,
+            "$ printf '%s' \"${PARLEY_IDEMPOTENCY_KEY-unset}\"\n[exit 0]\nr1/d1/1.2/call_1\n");
+  const auto env = call("shell_cmd", R"x({"command": "env"})x").content;
+  EXPECT_TRUE(contains(env, "\nPARLEY_IDEMPOTENCY_KEY=r1/d1/1.2/call_1\n")) << env;
+  EXPECT_FALSE(contains(env, "the-servers-own")) << env;
+  ::unsetenv("PARLEY_IDEMPOTENCY_KEY");
+}
+
+// A background process keeps the key of the call that started it, for as long as it runs.
+TEST_F(ShellTools, ABackgroundProcessSeesTheKeyOfTheCallThatStartedIt) {
+  ctx_.idempotency_key = "r1/d1/1.3/call_7";
+  ASSERT_TRUE(call("start_process", R"x({"command": "echo \"key=$PARLEY_IDEMPOTENCY_KEY\"; sleep 30"})x").ok);
+  ctx_.idempotency_key = "r1/d1/1.4/call_8";  // a later call's key is not the process's
+  ASSERT_TRUE(run_until([&] { return contains(call("list_processes", "{}").content, "21 bytes unread"); }));
+  const auto read = call("read_process", R"x({"id": "p1"})x");
+  EXPECT_TRUE(read.content.ends_with("\nkey=r1/d1/1.3/call_7\n")) << read.content;
+  EXPECT_TRUE(call("stop_process", R"x({"id": "p1"})x").ok);
+}
+
 TEST_F(ShellTools, AllowAndDenyPatternsAreCheckedOnEveryPartBeforeAnythingRuns) {
   policy_.allow = {"echo *", "touch *"};
   policy_.deny = {"touch *.lock"};
