@@ -92,6 +92,7 @@ test('a node killed mid-dialog: the page on the node that takes the tree over sh
   await expect
     .poll(async () => (await messagesOn(b, id)).some((m) => m.role === 'tool' && (m.content ?? '').includes('step 2 of 4')), {
       message: 'B reads the second step',
+      intervals: [100],
       timeout: 20000,
     })
     .toBe(true);
