@@ -16,6 +16,12 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 export default defineConfig({
   testDir: here,
   testMatch: /_tests\.mjs$/,
+  // Two sets, one ctest each: `ui` on one node each, `cluster` on several nodes sharing the
+  // PostgreSQL test cluster ctest starts (cluster_tests.mjs). run.mjs without --project runs both.
+  projects: [
+    { name: 'ui', testIgnore: /cluster_tests\.mjs$/ },
+    { name: 'cluster', testMatch: /cluster_tests\.mjs$/ },
+  ],
   outputDir: `${outDir()}/test-results`,
   globalSetup: './global_setup.mjs',
   workers: 1,

@@ -12,8 +12,10 @@
 // title contains NAME; anything after `--` goes to `playwright test` as it is (`--headed` cannot
 // work here: there is no display). PARLEY_UPDATE_SNAPSHOTS=1 records a new layout baseline.
 //
-// The tests are web_ui_tests.mjs, media_tests.mjs, tot_tests.mjs and flow_tests.mjs; each gets its
-// own server and browser context (fixtures.mjs). Exits 1 when any test failed, when none ran, or
+// The tests are web_ui_tests.mjs, media_tests.mjs, tot_tests.mjs and flow_tests.mjs (Playwright's
+// project `ui`, `-- --project ui`), and cluster_tests.mjs (project `cluster`: two nodes on the
+// PostgreSQL test cluster ctest starts, named by PARLEY_TEST_PG_URL_FILE); each gets its own server
+// and browser context (fixtures.mjs). Exits 1 when any test failed, when none ran, or
 // when the binary, /usr/bin/chromium, web/dist or node_modules is missing (it says what to run:
 // scripts/setup.sh installs them; a missing piece fails the run, it never skips a test).
 import { spawn } from 'node:child_process';

@@ -170,6 +170,32 @@ TEST_F(PubchanTest, ReplaysWhatASubscriberMissedOrAsksItToResync) {
   EXPECT_EQ(missing.err().code, errc::not_found);
 }
 
+// A tree another node drove and this one takes over (drive_control::adopt_orphaned_trees): what
+// that node wrote reached no subscriber here, so each of the tree's subscribers is told to fetch
+// its dialog again, before this node's own events of it; subscribers of other trees hear nothing.
+TEST_F(PubchanTest, ATreeTakenOverFromAnotherNodeHasItsSubscribersResync) {
+  const auto adopted = create_dialog();
+  const auto other = create_dialog();
+  say(adopted, "stream please");
+  const auto last = channels_->last_seq(adopted);
+  pubchan_recorder watcher;
+  pubchan_recorder bystander;
+  ASSERT_TRUE(channels_->subscribe(watcher, adopted, last, channels_->epoch()));
+  ASSERT_TRUE(channels_->subscribe(bystander, other, std::nullopt, ""));
+  bystander.packets.clear();
+  ASSERT_TRUE(watcher.packets.empty());
+
+  channels_->on_tree_adopted(adopted);
+  ASSERT_EQ(watcher.types(), std::vector<std::string>{"resync"});
+  EXPECT_EQ(watcher.packets[0].at("dialog").at("selfId").as_string(), adopted);
+  EXPECT_EQ(watcher.packets[0].at("seq").as_int64(), last);
+  EXPECT_TRUE(bystander.packets.empty());
+  // Numbering goes on after it: the next events follow the seq the resync named.
+  say(adopted, "stream again");
+  ASSERT_GT(watcher.packets.size(), 1u);
+  EXPECT_EQ(watcher.packets[1].at("seq").as_int64(), last + 1);
+}
+
 TEST_F(PubchanTest, KeepsReplayWindowsOnlyForWatchedDialogsAndABoundedFewOthers) {
   options_.idle_channels_kept = 2;
   pubchan_recorder watcher;

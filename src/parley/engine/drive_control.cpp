@@ -179,6 +179,7 @@ asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
   std::size_t scheduled = 0;
   for (const auto& root : *roots) {
     dialogs_.cache().forget_tree(root);
+    for (auto* observer : dialogs_.observers()) observer->on_tree_adopted(root);
     dialog_filter filter;
     filter.status = events::dialog_status::running;
     filter.needing_recovery = true;

@@ -52,6 +52,10 @@ class engine_observer {
   virtual void on_questions_count(const questions_count_update& /*update*/) {}
   // A dialog stopped being driven (idle, suspended, failed or completed).
   virtual void on_drive_finished(std::string_view /*dialog_id*/) {}
+  // A tree another node drove is driven here from now on (a takeover on a shared store,
+  // drive_control::adopt_orphaned_trees), told before any drive of it starts: what was shown of it
+  // here may lack what that node wrote.
+  virtual void on_tree_adopted(std::string_view /*root_id*/) {}
 };
 
 }  // namespace parley::engine

@@ -408,6 +408,20 @@ void pubchan::publish_state(std::string_view dialog_id, std::int64_t log_seq) {
 
 void pubchan::on_drive_finished(std::string_view dialog_id) { publish_state(dialog_id, 0); }
 
+void pubchan::on_tree_adopted(std::string_view root_id) {
+  // Its hierarchy may have grown there too: read again when next asked.
+  scanned_roots_.erase(std::string(root_id));
+  // Sent now, before this node's own events of the tree: a subscriber fetches the transcript the
+  // log holds and plays what follows on top of it, as after a subscribe that cannot replay.
+  for (const auto& [id, ch] : channels_) {
+    if (ch.root_id != root_id || ch.subscribers.empty()) continue;
+    const auto resync = encode_packet(
+        "resync", boost::json::object{{"dialog", boost::json::object{{"selfId", ch.self_id}, {"rootId", ch.root_id}}},
+                                      {"seq", ch.last_seq}});
+    for (auto* subscriber : ch.subscribers) subscriber->deliver(resync);
+  }
+}
+
 void pubchan::on_questions_count(const engine::questions_count_update& update) {
   auto packet = encode_packet(
       "questions_count_update",

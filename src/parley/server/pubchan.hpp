@@ -117,6 +117,9 @@ class pubchan : public engine::engine_observer {
   void on_durable(const event& ev) override;
   void on_questions_count(const engine::questions_count_update& update) override;
   void on_drive_finished(std::string_view dialog_id) override;
+  // The tree's watched dialogs are fetched again (resync): the events the node that drove it
+  // wrote reached no subscriber here.
+  void on_tree_adopted(std::string_view root_id) override;
 
  private:
   struct channel {
