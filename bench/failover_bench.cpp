@@ -231,6 +231,8 @@ struct options {
 };
 
 int run(const options& opt) {
+  // Line by line: scripts/failover_loop.sh prints the running counts as each cycle ends.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Commit timestamps, where the bench starts the server: the cross-node delay is then measured
   // from the commit itself (scripts/pg_test_cluster.sh passes these on).
   if (opt.store_url.empty()) ::setenv("PARLEY_PG_EXTRA_OPTIONS", "-c track_commit_timestamp=on", 1);
