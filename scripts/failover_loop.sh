@@ -17,6 +17,7 @@ shift $(($# < 2 ? $# : 2))
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${PARLEY_BENCH:-$root/build/release/bench/parley-bench}
 log_dir=${LOG_DIR:-$(mktemp -d /tmp/parley-failover-loop.XXXXXX)}
+mkdir -p "$log_dir"
 [[ -x "$bench" ]] || { echo "failover_loop: no $bench (build the parley-bench target)" >&2; exit 2; }
 
 done_cycles=0 run=0
