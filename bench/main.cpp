@@ -41,7 +41,10 @@ constexpr const char* kUsage =
     "       parley-bench soak [--tasks N] [--concurrency C] [--stream 0|1] [--sample-every S] [--sync full|normal]\n"
     "                         [--loaded-dialogs L] [--keep 1] [--mock URL]  (fanout-3 for N tasks, RSS every S)\n"
     "       parley-bench chat [--clients N] [--requests R] [--stream 0|1] [--repeats K] [--parley PATH]\n"
-    "                         (the OpenAI-compatible endpoint against the REST API, on the real parley serve)\n";
+    "                         (the OpenAI-compatible endpoint against the REST API, on the real parley serve)\n"
+    "       parley-bench failover [--nodes 3] [--dialogs 300] [--cycles N] [--store postgresql[://URL]]\n"
+    "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
+    "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -58,6 +61,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "history") return run_history_bench(args);
   if (verb == "soak") return run_soak_bench(args);
   if (verb == "chat") return run_chat_bench(args);
+  if (verb == "failover") return run_failover_bench(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

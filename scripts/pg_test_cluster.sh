@@ -6,6 +6,9 @@
 #   scripts/pg_test_cluster.sh start URL_FILE   starts one; writes its URL (with the password) to URL_FILE
 #   scripts/pg_test_cluster.sh stop URL_FILE    stops the cluster URL_FILE names and removes it
 #
+# PARLEY_PG_EXTRA_OPTIONS adds server settings to the start (`-c track_commit_timestamp=on`:
+# parley-bench failover).
+#
 # Nothing else on the machine is touched: the package's own cluster and service are not used.
 set -euo pipefail
 
@@ -42,7 +45,7 @@ case "$command" in
     for attempt in 1 2 3; do
       port=$(free_port)
       if as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=64MB" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=64MB ${PARLEY_PG_EXTRA_OPTIONS:-}" \
         start >/dev/null; then
         echo "postgresql://parley:$password@127.0.0.1:$port/postgres" >"$url_file"
         echo "pg_test_cluster: PostgreSQL on 127.0.0.1:$port in $dir"
