@@ -213,16 +213,19 @@ void pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_
     replay_from = ch.generation_start_seq;
   }
   if (!replayable) {
-    const auto resync = encode_packet(
-        "resync", boost::json::object{{"dialog", boost::json::object{{"selfId", ch.self_id}, {"rootId", ch.root_id}}},
-                                      {"seq", resync_seq}});
-    subscriber.deliver(resync);
+    subscriber.deliver(resync_packet(ch, resync_seq));
   }
   if (replay_from > 0) {
     for (auto i = static_cast<std::size_t>(replay_from - first_kept); i < ch.ring.size(); ++i) {
       subscriber.deliver(ch.ring[i]);
     }
   }
+}
+
+packet_ptr pubchan::resync_packet(const channel& ch, std::int64_t seq) {
+  return encode_packet(
+      "resync", boost::json::object{{"dialog", boost::json::object{{"selfId", ch.self_id}, {"rootId", ch.root_id}}},
+                                    {"seq", seq}});
 }
 
 void pubchan::unsubscribe(pubchan_subscriber& subscriber, std::string_view dialog_id) {
@@ -415,9 +418,7 @@ void pubchan::on_tree_adopted(std::string_view root_id) {
   // log holds and plays what follows on top of it, as after a subscribe that cannot replay.
   for (const auto& [id, ch] : channels_) {
     if (ch.root_id != root_id || ch.subscribers.empty()) continue;
-    const auto resync = encode_packet(
-        "resync", boost::json::object{{"dialog", boost::json::object{{"selfId", ch.self_id}, {"rootId", ch.root_id}}},
-                                      {"seq", ch.last_seq}});
+    const auto resync = resync_packet(ch, ch.last_seq);
     for (auto* subscriber : ch.subscribers) subscriber->deliver(resync);
   }
 }

@@ -135,6 +135,8 @@ class pubchan : public engine::engine_observer {
   };
 
   channel& channel_of(std::string_view dialog_id, std::string_view root_id);
+  // Tells a subscriber to fetch the dialog's transcript and play what follows `seq` on top of it.
+  static packet_ptr resync_packet(const channel& ch, std::int64_t seq);
   // Drops the least recently used idle channels once there are too many (amortized: a sweep runs
   // only when the map has doubled since the last one).
   void drop_idle_channels();
