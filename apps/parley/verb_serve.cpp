@@ -432,14 +432,16 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
   // Trees whose node died or stalled are taken up here (a store shared by several nodes).
   std::unique_ptr<server::tree_takeover> takeover;
+  std::unique_ptr<server::store_reads> follower_reads;  // the follower's own: a busy API does not delay it
   std::unique_ptr<server::remote_follower> follower;
   if (log.shared_between_processes()) {
     takeover =
         std::make_unique<server::tree_takeover>(io.get_executor(), *eng, postgres_options_for_verb().lease_ttl / 2);
     takeover->start();
     // What the other nodes append and forward, live here (remote_follower.hpp).
-    follower = std::make_unique<server::remote_follower>(io.get_executor(), log, &reads, *channels, routed_inputs,
-                                                         std::chrono::seconds(1));
+    follower_reads = std::make_unique<server::store_reads>(settings->read_priority);
+    follower = std::make_unique<server::remote_follower>(io.get_executor(), log, follower_reads.get(), *channels,
+                                                         routed_inputs, std::chrono::seconds(1));
     follower->start();
   }
   // Flow steps a crash cut run to their end, off the start-up path (flow_host::resume_interrupted).

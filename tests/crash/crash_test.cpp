@@ -170,9 +170,11 @@ TEST(CrashSafety, SigkillAtFiftyRandomPointsLosesNothingAcknowledged) {
   fs::remove_all(dir);
 }
 
-fs::path make_tree_workdir() {
+// A fresh folder with a team of a scripted lead and a worker described by `worker` (its persona
+// and tools), and the script both follow.
+fs::path make_team_workdir(const std::string& name, const std::string& worker, const std::string& script) {
   std::random_device device;
-  fs::path dir = fs::temp_directory_path() / ("parley-crash-tree-" + std::to_string(device()));
+  fs::path dir = fs::temp_directory_path() / ("parley-crash-" + name + "-" + std::to_string(device()));
   fs::create_directories(dir / "workspace");
   std::ofstream(dir / "team.yaml") << R"(version: 1
 workspace: workspace
@@ -180,9 +182,14 @@ providers:
   offline: {kind: scripted, script: script.yaml}
 members:
   lead: {persona: "You lead.", provider: offline, model: scripted}
-  worker: {persona: "You add.", provider: offline, model: scripted, toolsets: [basic], max_tool_rounds: 50}
+  worker: {)" << worker << R"(, provider: offline, model: scripted}
 )";
-  std::ofstream(dir / "script.yaml") << R"(chunk_size: 3
+  std::ofstream(dir / "script.yaml") << script;
+  return dir;
+}
+
+fs::path make_tree_workdir() {
+  return make_team_workdir("tree", R"(persona: "You add.", toolsets: [basic], max_tool_rounds: 50)", R"(chunk_size: 3
 delay_ms: 1
 members:
   lead:
@@ -203,8 +210,7 @@ members:
     - emit:
         - saying: "starting"
         - tool_call: {name: calculate, arguments: {expression: "1 + 1"}}
-)";
-  return dir;
+)");
 }
 
 // Seed 001 crash recovery: kill a process driving a root with three concurrent subdialogs at a
@@ -249,18 +255,7 @@ TEST(CrashSafety, AHierarchyKilledAnywhereFinishesAfterARestart) {
 // before it answers: the process is killed in that second, after the effect and before the
 // result is durable.
 fs::path make_effect_workdir() {
-  std::random_device device;
-  fs::path dir = fs::temp_directory_path() / ("parley-crash-effect-" + std::to_string(device()));
-  fs::create_directories(dir / "workspace");
-  std::ofstream(dir / "team.yaml") << R"(version: 1
-workspace: workspace
-providers:
-  offline: {kind: scripted, script: script.yaml}
-members:
-  lead: {persona: "You lead.", provider: offline, model: scripted}
-  worker: {persona: "You deploy.", provider: offline, model: scripted, toolsets: [shell]}
-)";
-  std::ofstream(dir / "script.yaml") << R"(members:
+  return make_team_workdir("effect", R"(persona: "You deploy.", toolsets: [shell])", R"(members:
   lead:
     - when: {last_tool: "【最终完成】"}
       emit: [{saying: "all done"}]
@@ -270,8 +265,7 @@ members:
       emit: [{saying: "【最终完成】\nit is out"}]
     - emit:
         - tool_call: {name: shell_cmd, arguments: {command: 'echo "$PARLEY_IDEMPOTENCY_KEY" >> keys.txt; sleep 1; echo deployed'}}
-)";
-  return dir;
+)");
 }
 
 std::vector<std::string> lines_of(const fs::path& file) {

@@ -44,8 +44,8 @@ void remote_follower::stop() {
 
 asio::awaitable<void> remote_follower::take(change_hints hints) {
   if (hints.missed) {
-    co_await catch_up_all();
-    co_return;
+    // Every watched dialog is read again: what was sent while nobody listened is in the log.
+    for (const auto& [id, seq] : channels_.watched_log_seqs()) want_.insert(id);
   }
   for (const auto& hint : hints.appended) {
     if (hint.list_changed) co_await announce_list_entry(hint.root_id);
@@ -53,33 +53,31 @@ asio::awaitable<void> remote_follower::take(change_hints hints) {
       co_await announce_created(hint.dialog_id);
     }
     const auto seen = channels_.watched_log_seq(hint.dialog_id);
-    if (seen && *seen < hint.seq) co_await catch_up(hint.dialog_id);
+    if (seen && *seen < hint.seq) want_.insert(hint.dialog_id);
   }
-  if (!hints.inputs_for.empty()) co_await inputs_.deliver_pending();
+  co_await catch_up();
+  if (hints.missed || !hints.inputs_for.empty()) co_await inputs_.deliver_pending();
 }
 
-asio::awaitable<void> remote_follower::catch_up(std::string dialog_id) {
-  if (!reading_.insert(dialog_id).second) {
-    read_again_.insert(dialog_id);
-    co_return;
-  }
-  do {
-    read_again_.erase(dialog_id);
-    const auto seen = channels_.watched_log_seq(dialog_id);
-    if (!seen || !alive_->load()) break;
-    auto read = [&log = log_, &dialog_id, after = *seen]() -> result<std::pair<dialog_row, std::vector<event>>> {
-      auto events = log.read_events(dialog_id, after);
-      if (!events) return std::move(events).err();
-      auto row = log.get_dialog(dialog_id);
-      if (!row) return std::move(row).err();
-      if (!*row) return make_error(errc::not_found, "no dialog " + dialog_id);
-      return std::pair{std::move(**row), std::move(*events)};
-    };
+asio::awaitable<void> remote_follower::catch_up() {
+  if (reading_) co_return;  // the read under way reads want_ again when it is done
+  reading_ = true;
+  while (!want_.empty() && alive_->load()) {
+    std::vector<std::pair<std::string, std::int64_t>> watched;
+    for (const auto& id : want_) {
+      if (const auto seen = channels_.watched_log_seq(id)) watched.emplace_back(id, *seen);
+    }
+    want_.clear();
+    if (watched.empty()) break;
+    auto read = [&log = log_, &watched] { return log.read_since(watched); };
     auto found = co_await engine::read_off_loop(reads_, std::move(read));
-    // A dialog that cannot be read now is read again on the timer.
-    if (found && alive_->load()) channels_.publish_remote(found->first, found->second);
-  } while (read_again_.contains(dialog_id));
-  reading_.erase(dialog_id);
+    // What cannot be read now is read again on the timer.
+    if (!found || !alive_->load()) break;
+    for (const auto& since : *found) {
+      if (!since.events.empty()) channels_.publish_remote(since.row, since.events);
+    }
+  }
+  reading_ = false;
 }
 
 asio::awaitable<void> remote_follower::announce_created(std::string dialog_id) {
@@ -102,30 +100,12 @@ asio::awaitable<void> remote_follower::announce_list_entry(std::string root_id) 
   if (root && *root && alive_->load()) channels_.publish_remote_list_entry(**root);
 }
 
-asio::awaitable<void> remote_follower::catch_up_all() {
-  const auto watched = channels_.watched_log_seqs();
-  if (!watched.empty()) {
-    std::vector<std::string> ids;
-    ids.reserve(watched.size());
-    for (const auto& [id, seq] : watched) ids.push_back(id);
-    auto read_heads = [&log = log_, &ids] { return log.dialog_heads(ids); };
-    auto heads = co_await engine::read_off_loop(reads_, std::move(read_heads));
-    if (heads) {
-      for (const auto& [id, head] : *heads) {
-        const auto seen = channels_.watched_log_seq(id);
-        if (seen && *seen < head) co_await catch_up(id);
-      }
-    }
-  }
-  co_await inputs_.deliver_pending();
-}
-
 asio::awaitable<void> remote_follower::run_timer() {
   while (alive_->load()) {
     timer_.expires_after(catch_up_every_);
     const auto [cancelled] = co_await timer_.async_wait(asio::as_tuple(asio::use_awaitable));
     if (cancelled || !alive_->load()) break;
-    co_await catch_up_all();
+    co_await take(change_hints{.missed = true});
   }
 }
 

@@ -4,9 +4,10 @@
 //
 // The store's change feed (store::watch_changes) brings hints — a dialog's new last seq, a root
 // whose list entry changed, a tree with forwarded input — which are posted to the engine's
-// executor. For a dialog somebody here subscribes to, the events after what was published are read
-// from the log (on the read thread) and published by the PubChan as if the engine had appended
-// them; the log's seqs make a hint that arrives twice, late or never harmless. A timer catches up
+// executor. For the dialogs somebody here subscribes to, the events after what was published are
+// read from the log — those of every hinted dialog in one read, on a read thread of the follower's
+// own so that a busy API does not delay them — and published by the PubChan as if the engine had
+// appended them; the log's seqs make a hint that arrives twice, late or never harmless. A timer catches up
 // on every watched dialog and on forwarded input, and so does a `missed` (the feed reconnected).
 // Streaming chunks stay on the node that drives the tree: another node shows whole events.
 #pragma once
@@ -42,13 +43,12 @@ class remote_follower {
 
  private:
   boost::asio::awaitable<void> take(change_hints hints);
-  // Reads and publishes what `dialog_id` has past what the PubChan published; one read per dialog at
-  // a time (a hint meanwhile makes it read again).
-  boost::asio::awaitable<void> catch_up(std::string dialog_id);
+  // Reads what the dialogs in want_ have past what the PubChan published, in one read, and
+  // publishes it; one read at a time (dialogs hinted meanwhile are read by the next).
+  boost::asio::awaitable<void> catch_up();
   // A subdialog another node created under a watched dialog: its creation is announced.
   boost::asio::awaitable<void> announce_created(std::string dialog_id);
   boost::asio::awaitable<void> announce_list_entry(std::string root_id);
-  boost::asio::awaitable<void> catch_up_all();
   boost::asio::awaitable<void> run_timer();
 
   boost::asio::any_io_executor executor_;
@@ -60,8 +60,8 @@ class remote_follower {
   boost::asio::steady_timer timer_;
   // Shared with the feed's handler, which may still run once after stop (it then posts nothing).
   std::shared_ptr<std::atomic<bool>> alive_ = std::make_shared<std::atomic<bool>>(true);
-  std::set<std::string, std::less<>> reading_;     // dialogs being caught up
-  std::set<std::string, std::less<>> read_again_;  // ... and hinted again meanwhile
+  std::set<std::string, std::less<>> want_;  // watched dialogs hinted past what was published
+  bool reading_ = false;
 };
 
 }  // namespace parley::server

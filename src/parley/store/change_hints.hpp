@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "parley/model/event.hpp"
+#include "parley/model/records.hpp"
+
 namespace parley {
 
 // Another process appended to a dialog.
@@ -29,6 +32,12 @@ struct change_hints {
 
 // Runs on a thread of the store's; must not block.
 using change_handler = std::function<void(change_hints)>;
+
+// A watched dialog's row and the events past what its watcher had (store::read_since).
+struct dialog_since {
+  dialog_row row;
+  std::vector<event> events;  // in seq order
+};
 
 // A user's message or answer posted on a node that does not hold the tree's lease, kept in the
 // store until the node that does has made it durable in the log.

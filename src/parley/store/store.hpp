@@ -183,9 +183,11 @@ class store {
   virtual result<std::vector<forwarded_input>> pending_inputs() { return std::vector<forwarded_input>{}; }
   // Forgets a forwarded input once its tree's owner made it durable (or refused it for good).
   virtual result<void> drop_input(std::int64_t /*id*/) { return ok(); }
-  // The last seq of each of `dialog_ids` that exists: the catch-up of watchers, in one read.
-  virtual result<std::vector<std::pair<std::string, std::int64_t>>> dialog_heads(
-      const std::vector<std::string>& dialog_ids);
+  // What each of `watched` (a dialog and the seq its watcher has) holds past that seq, with its
+  // row, as committed now: for watchers of dialogs other processes write, which need not wait for
+  // this process's own appends. Dialogs that do not exist are left out.
+  virtual result<std::vector<dialog_since>> read_since(
+      const std::vector<std::pair<std::string, std::int64_t>>& watched);
 
   // Seed 002's conversation records, or nullptr when this store does not keep them.
   virtual records_query* records() noexcept { return nullptr; }

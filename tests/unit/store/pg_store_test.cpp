@@ -294,16 +294,28 @@ TEST_F(PostgresStore, AnotherNodeHearsOfWhatOneAppendsAndOfInputForwardedToIt) {
   EXPECT_TRUE(inputs_for.empty()) << "a node's own hints are not delivered to it";
 }
 
-TEST_F(PostgresStore, DialogHeadsAreReadInOneQuery) {
+TEST_F(PostgresStore, AWatcherReadsWhatSeveralDialogsHavePastItsSeqsInOneCall) {
   auto a = open_node(url_, "node-a");
-  ASSERT_TRUE(a);
-  dialog_script d("r1", "r1");
-  ASSERT_TRUE(test::append_sync(*a, {d.created("alice"), d.user("one"), d.user("two")}));
-  auto heads = a->dialog_heads({"r1", "missing"});
-  ASSERT_TRUE(heads) << heads.err().message;
-  ASSERT_EQ(heads->size(), 1U);
-  EXPECT_EQ((*heads)[0].first, "r1");
-  EXPECT_EQ((*heads)[0].second, 3);
+  auto b = open_node(url_, "node-b");
+  ASSERT_TRUE(a && b);
+  dialog_script d1("r1", "r1");
+  dialog_script d2("r2", "r2");
+  ASSERT_TRUE(test::append_sync(*a, {d1.created("alice"), d1.user("one"), d1.user("two")}));
+  ASSERT_TRUE(test::append_sync(*a, {d2.created("alice"), d2.user("three")}));
+  auto found = b->read_since({{"r1", 1}, {"r2", 2}, {"missing", 0}});
+  ASSERT_TRUE(found) << found.err().message;
+  ASSERT_EQ(found->size(), 2U);
+  for (const auto& since : *found) {
+    if (since.row.id == "r1") {
+      ASSERT_EQ(since.events.size(), 2U);
+      EXPECT_EQ(since.events[0].seq, 2);
+      EXPECT_EQ(since.events[1].seq, 3);
+      EXPECT_EQ(since.row.last_seq, 3);
+    } else {
+      EXPECT_EQ(since.row.id, "r2");
+      EXPECT_TRUE(since.events.empty());
+    }
+  }
 }
 
 TEST_F(PostgresStore, RedactedUrlsMaskEveryFormOfPassword) {

@@ -1,7 +1,9 @@
 #include "parley/store/postgres/pg_store.hpp"
 
 #include <thread>
+#include <unordered_map>
 
+#include "parley/core/json_text.hpp"
 #include "parley/core/thread_name.hpp"
 
 #include "parley/store/postgres/pg_rows.hpp"
@@ -288,22 +290,52 @@ result<void> pg_store::drop_input(std::int64_t id) {
   return ok();
 }
 
-result<std::vector<std::pair<std::string, std::int64_t>>> pg_store::dialog_heads(
-    const std::vector<std::string>& dialog_ids) {
-  std::vector<std::pair<std::string, std::int64_t>> heads;
-  if (dialog_ids.empty()) return heads;
-  const std::string ids = json_text_array(dialog_ids);
-  const params<1> args{ids};
-  auto found = read("SELECT id, last_seq FROM dialogs WHERE id IN (SELECT json_array_elements_text($1::json))", args,
-                    "reading the heads of watched dialogs");
-  if (!found) return std::move(found).err();
-  heads.reserve(static_cast<std::size_t>(found->size()));
-  for (int i = 0; i < found->size(); ++i) {
-    std::int64_t seq = 0;
-    PARLEY_TRY_ASSIGN(seq, found->integer(i, 1));
-    heads.emplace_back(std::string(found->text(i, 0)), seq);
+result<std::vector<dialog_since>> pg_store::read_since(
+    const std::vector<std::pair<std::string, std::int64_t>>& watched) {
+  std::vector<dialog_since> found;
+  if (watched.empty()) return found;
+  std::vector<std::string> ids;
+  std::string positions = "[";
+  for (const auto& [id, after] : watched) {
+    ids.push_back(id);
+    if (positions.size() > 1) positions += ',';
+    positions += "{\"id\":";
+    append_json_string(positions, id);
+    positions += ",\"after\":" + std::to_string(after) + "}";
   }
-  return heads;
+  positions += ']';
+  const std::string id_list = json_text_array(ids);
+  // Two statements on one pooled connection, and no wait for this process's queued appends: what
+  // other processes committed is what a watcher asks for.
+  auto read = [&](connection& conn) -> result<std::pair<rows, rows>> {
+    const params<1> by_id{id_list};
+    auto dialogs = conn.query(
+        "SELECT " + dialog_columns() + " FROM dialogs WHERE id IN (SELECT json_array_elements_text($1::json))", by_id,
+        "reading watched dialogs");
+    if (!dialogs) return std::move(dialogs).err();
+    const params<1> by_position{positions};
+    auto events = conn.query("SELECT " + std::string(kEventColumns) +
+                                 " FROM json_to_recordset($1::json) AS w(id text, after bigint) JOIN events e ON "
+                                 "e.dialog_id = w.id AND e.seq > w.after ORDER BY e.dialog_id, e.seq",
+                             by_position, "reading what watched dialogs appended");
+    if (!events) return std::move(events).err();
+    return std::pair{std::move(*dialogs), std::move(*events)};
+  };
+  auto both = readers_.with_connection(read);
+  if (!both) return std::move(both).err();
+  std::unordered_map<std::string, std::size_t> index;
+  for (int i = 0; i < both->first.size(); ++i) {
+    auto row = read_dialog(both->first, i);
+    if (!row) return std::move(row).err();
+    index.emplace(row->id, found.size());
+    found.push_back(dialog_since{std::move(*row), {}});
+  }
+  auto events = events_of(both->second);
+  if (!events) return std::move(events).err();
+  for (auto& ev : *events) {
+    if (const auto it = index.find(ev.dialog_id); it != index.end()) found[it->second].events.push_back(std::move(ev));
+  }
+  return found;
 }
 
 }  // namespace pg

@@ -45,8 +45,8 @@ class pg_store final : public store {
   result<void> forward_input(const forwarded_input& input) override;
   result<std::vector<forwarded_input>> pending_inputs() override;
   result<void> drop_input(std::int64_t id) override;
-  result<std::vector<std::pair<std::string, std::int64_t>>> dialog_heads(
-      const std::vector<std::string>& dialog_ids) override;
+  result<std::vector<dialog_since>> read_since(
+      const std::vector<std::pair<std::string, std::int64_t>>& watched) override;
   records_query* records() noexcept override { return &records_; }
 
  private:
