@@ -178,6 +178,7 @@ std::int64_t pubchan::last_seq(std::string_view dialog_id) const {
 result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
                                 std::optional<std::int64_t> after_seq, std::string_view epoch) {
   std::string root_id;
+  std::int64_t log_head = 0;
   if (const auto* runtime = engine_.find(dialog_id)) {
     root_id = runtime->row().root_id;
   } else {
@@ -185,24 +186,30 @@ result<void> pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view
     if (!stored) return std::move(stored).err();
     if (!*stored) return make_error(errc::not_found, "dialog.selfId: no dialog '" + std::string(dialog_id) + "'");
     root_id = (*stored)->root_id;
+    log_head = (*stored)->last_seq;
   }
-  subscribe(subscriber, dialog_id, root_id, after_seq, epoch);
+  subscribe(subscriber, dialog_id, root_id, after_seq, epoch, log_head);
   return ok();
 }
 
 void pubchan::subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id, std::string_view root_id,
-                        std::optional<std::int64_t> after_seq, std::string_view epoch) {
+                        std::optional<std::int64_t> after_seq, std::string_view epoch, std::int64_t log_head) {
   channel& ch = channel_of(dialog_id, root_id);
   // A dialog the engine holds has published (or will) every event from here on; one it does not
   // hold may be driven by another process, whose events the follower reads after this seq.
-  if (const auto* runtime = engine_.find(dialog_id); runtime != nullptr && ch.log_seq == 0) {
-    ch.log_seq = runtime->row().last_seq;
-  }
+  const auto* runtime = engine_.find(dialog_id);
+  // Events another process appended while nobody here watched are not in the replay window: such
+  // a subscriber is resynced, whatever its afterSeq.
+  const bool window_lacks_events = runtime == nullptr && log_head > ch.log_seq && ch.log_seq > 0;
+  ch.log_seq = std::max(ch.log_seq, runtime != nullptr ? runtime->row().last_seq : log_head);
+  const bool first_watch = ch.subscribers.empty();
   auto& subscribed = connections_[&subscriber];
   if (subscribed.insert(std::string(dialog_id)).second) ch.subscribers.push_back(&subscriber);
+  if (first_watch && runtime == nullptr && on_new_watch_) on_new_watch_(ch.self_id);
 
   const std::int64_t first_kept = ch.ring.empty() ? ch.last_seq + 1 : ch.ring.front()->seq;
-  const bool replayable = after_seq && epoch == epoch_ && *after_seq >= first_kept - 1 && *after_seq <= ch.last_seq;
+  const bool replayable =
+      after_seq && epoch == epoch_ && *after_seq >= first_kept - 1 && *after_seq <= ch.last_seq && !window_lacks_events;
   std::int64_t replay_from = 0;  // first seq to send again, 0: none
   std::int64_t resync_seq = ch.last_seq;
   if (replayable) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -67,9 +68,11 @@ class pubchan : public engine::engine_observer {
 
   // Delivers the replay (afterSeq + epoch inside the window) or a `resync`, then live events. The
   // caller has read the dialog's row (it checked that the dialog exists and who may see it), so
-  // subscribing reads nothing.
+  // subscribing reads nothing. `log_head`: the dialog's last seq in the row the caller read — what
+  // the transcript a resynced client fetches holds at least, and where the events another process
+  // appends to the dialog are followed from (remote_follower.hpp).
   void subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id, std::string_view root_id,
-                 std::optional<std::int64_t> after_seq, std::string_view epoch);
+                 std::optional<std::int64_t> after_seq, std::string_view epoch, std::int64_t log_head = 0);
   // The same for a caller that has no row: the engine's, else the store's, read right here — for
   // tests and tools with no loop to keep free. Fails with not_found for an unknown dialog.
   result<void> subscribe(pubchan_subscriber& subscriber, std::string_view dialog_id,
@@ -111,6 +114,9 @@ class pubchan : public engine::engine_observer {
   void publish_remote(const dialog_row& row, const std::vector<event>& events);
   // A root another process created or whose status changed: its entry in every list that shows it.
   void publish_remote_list_entry(const dialog_row& root);
+  // Called with a dialog the engine does not hold when it gets its first subscriber here: another
+  // process may be appending to it, and a hint it sent before the subscription was not followed.
+  void on_new_watch(std::function<void(const std::string&)> watched) { on_new_watch_ = std::move(watched); }
 
   void on_stream(const engine::stream_event& ev) override;
   void on_event(const event& ev) override;
@@ -185,6 +191,7 @@ class pubchan : public engine::engine_observer {
   // Rows of watched dialogs another process drives, as last read with their events (row_of
   // answers from them); dropped with their channel.
   std::unordered_map<std::string, dialog_row> remote_rows_;
+  std::function<void(const std::string&)> on_new_watch_;
 };
 
 }  // namespace parley::server

@@ -22,6 +22,7 @@ remote_follower::remote_follower(asio::any_io_executor executor, store& log, eng
 
 remote_follower::~remote_follower() {
   alive_->store(false);
+  channels_.on_new_watch({});
   log_.watch_changes({});
 }
 
@@ -33,11 +34,17 @@ void remote_follower::start() {
     });
   };
   log_.watch_changes(std::move(on_hints));
+  // A hint that came before the first subscriber of a dialog was not followed: read it once now.
+  channels_.on_new_watch([this](const std::string& dialog_id) {
+    want_.insert(dialog_id);
+    asio::co_spawn(executor_, catch_up(), asio::detached);
+  });
   asio::co_spawn(executor_, run_timer(), asio::detached);
 }
 
 void remote_follower::stop() {
   alive_->store(false);
+  channels_.on_new_watch({});
   log_.watch_changes({});
   timer_.cancel();
 }

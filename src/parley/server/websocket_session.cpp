@@ -229,7 +229,8 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       }
       // The state packets the subscriber gets next say whether each dialog has children.
       co_await context_.channels.learn_hierarchy(visible->root_id);
-      context_.channels.subscribe(*this, dialog_id, visible->root_id, asked->after_seq, asked->epoch);
+      context_.channels.subscribe(*this, dialog_id, visible->root_id, asked->after_seq, asked->epoch,
+                                  visible->last_seq);
       co_return;
     }
     // Input runs beside the reader: posting may wait for the dialog's running drive to end.
