@@ -1,7 +1,8 @@
 // Live events and input across the nodes of one PostgreSQL (issue 38 item 3, docs/scale-out.md): a
 // browser connected to node A watches a tree node B drives and gets its events live and in log
-// order; an answer posted on A reaches B, which makes it durable once; a client that reconnects
-// with its last seq gets exactly what it missed.
+// order, and its list shows the roots B creates; an answer or a message posted on A reaches B,
+// which makes it durable once; a client that reconnects with its last seq gets exactly what it
+// missed.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -139,9 +140,20 @@ TEST_F(LiveAcrossNodes, ATreeDrivenOnOneNodeIsLiveOnAnotherAndAnAnswerPostedTher
 }
 
 TEST_F(LiveAcrossNodes, AMessagePostedOnANodeThatDoesNotDriveTheTreeIsDrivenByTheOneThatDoes) {
+  // A browser on node 0 shows the list of dialogs.
+  auto lists = std::make_unique<ws_client>();
+  ASSERT_TRUE(lists->connect(node(0).port(), ws_client::protocols_with_token(kClusterToken)));
+  ASSERT_TRUE(lists->next_of("welcome"));
   const auto created = client(1).post("/api/dialogs", json::value{{"content", "task"}});
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string root(created.json().at("dialog").at("id").as_string());
+  // The root node 1 created is listed on node 0 as it comes.
+  bool listed = false;
+  while (!listed) {
+    auto packet = lists->next_of("dialog_list_evt", 20s);
+    ASSERT_TRUE(packet) << "node 0's list never showed the root node 1 created";
+    listed = packet->at("dialog").at("id") == root.c_str();
+  }
   // Node 1 holds the tree while the worker's slow reply streams.
   const auto posted = client(0).post("/api/dialogs/" + root + "/messages", json::value{{"content", "one more thing"}});
   ASSERT_EQ(posted.status, 202) << posted.body;

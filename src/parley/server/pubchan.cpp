@@ -468,7 +468,8 @@ std::optional<std::int64_t> pubchan::watched_log_seq(std::string_view dialog_id)
 }
 
 void pubchan::publish_remote(const dialog_row& row, const std::vector<event>& events) {
-  if (engine_.find(row.id) == nullptr) remote_rows_.insert_or_assign(row.id, row);
+  // Kept while the dialog has a channel here (its state packets show it), dropped with it.
+  if (engine_.find(row.id) == nullptr && channels_.contains(row.id)) remote_rows_.insert_or_assign(row.id, row);
   for (const auto& ev : events) {
     const auto* created = ev.as<events::dialog_created>();
     if (created != nullptr && created->kind != events::dialog_kind::sub) continue;  // listed on its own

@@ -54,15 +54,21 @@ asio::awaitable<void> remote_follower::take(change_hints hints) {
     // Every watched dialog is read again: what was sent while nobody listened is in the log.
     for (const auto& [id, seq] : channels_.watched_log_seqs()) want_.insert(id);
   }
+  std::vector<std::string> listed;   // roots whose list entry changed
+  std::vector<std::string> created;  // subdialogs of watched trees
   for (const auto& hint : hints.appended) {
-    if (hint.list_changed) co_await announce_list_entry(hint.root_id);
+    // Lists are shown only to connections; a node with none reads no rows for them.
+    if (hint.list_changed && channels_.connection_count() > 0) listed.push_back(hint.root_id);
     if (hint.created && hint.dialog_id != hint.root_id && channels_.watches(hint.root_id)) {
-      co_await announce_created(hint.dialog_id);
+      created.push_back(hint.dialog_id);
     }
     const auto seen = channels_.watched_log_seq(hint.dialog_id);
     if (seen && *seen < hint.seq) want_.insert(hint.dialog_id);
   }
+  // What subscribers watch first: the announcements wait for it, not the other way round.
   co_await catch_up();
+  for (auto& root : listed) co_await announce_list_entry(std::move(root));
+  for (auto& child : created) co_await announce_created(std::move(child));
   if (hints.missed || !hints.inputs_for.empty()) co_await inputs_.deliver_pending();
 }
 
@@ -98,7 +104,7 @@ asio::awaitable<void> remote_follower::announce_created(std::string dialog_id) {
     return std::pair{std::move(**row), std::move(*events)};
   };
   auto found = co_await engine::read_off_loop(reads_, std::move(read));
-  if (found && alive_->load() && !channels_.watches(dialog_id)) channels_.publish_remote(found->first, found->second);
+  if (found && alive_->load()) channels_.publish_remote(found->first, found->second);
 }
 
 asio::awaitable<void> remote_follower::announce_list_entry(std::string root_id) {
