@@ -108,7 +108,12 @@ change_feed::change_feed(std::string url, std::string application_name, std::str
       application_name_(std::move(application_name)),
       node_id_(std::move(node_id)),
       wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
-      thread_([this] { run(); }) {}
+      thread_([this] { run(); }) {
+  parley::unique_lock lock(mutex_);
+  // Bounded: a database that does not answer is the writer's to report.
+  (void)lock.wait_for(first_attempt_, std::chrono::seconds(10),
+                      [&]() PARLEY_REQUIRES(mutex_) { return first_attempt_done_; });
+}
 
 change_feed::~change_feed() {
   {
@@ -206,7 +211,13 @@ void change_feed::run() {
       return;
     }
     if (!conn_.healthy()) {
-      if (connect()) {
+      const bool connected = connect();
+      {
+        parley::lock_guard lock(mutex_);
+        first_attempt_done_ = true;
+      }
+      first_attempt_.notify_all();
+      if (connected) {
         backoff = std::chrono::milliseconds(100);
         // Whatever was sent while this node was not listening is caught up by reading.
         deliver(change_hints{.missed = true});

@@ -37,7 +37,8 @@ change_hints decode_hints(std::string_view payload, std::string_view own_node_id
 
 class change_feed {
  public:
-  // Starts the thread; it connects (and reconnects) on its own, so a database that is down only
+  // Starts the thread and waits for its first attempt to connect and LISTEN, so that what other
+  // nodes send from then on is heard; it reconnects on its own, so a database that is down only
   // delays the hints.
   change_feed(std::string url, std::string application_name, std::string node_id);
   ~change_feed();
@@ -76,6 +77,8 @@ class change_feed {
   std::chrono::steady_clock::time_point oldest_pending_ PARLEY_GUARDED_BY(mutex_);
   change_handler handler_ PARLEY_GUARDED_BY(mutex_);
   bool stopping_ PARLEY_GUARDED_BY(mutex_) = false;
+  bool first_attempt_done_ PARLEY_GUARDED_BY(mutex_) = false;
+  std::condition_variable first_attempt_;
   std::thread thread_;
 };
 
