@@ -62,9 +62,10 @@ for preset in release debug; do
     echo "failed in $preset:"
     sed 's/^/  /' "$failed"
     # The end of each failed test's output, from ctest's full log.
-    cut -d: -f2 "$failed" | while read -r name; do
+    # A line is "<number>:<name>"; a typed test's name has colons and spaces of its own.
+    cut -d: -f2- "$failed" | while IFS= read -r name; do
       echo "--- $preset: $name (its last 40 lines) ---"
-      awk -v name="$name" 'index($0, " Test: " name) && $NF == name { on = 1; n = 0; next }
+      awk -v name="$name" '(i = index($0, " Test: ")) && substr($0, i + 7) == name { on = 1; n = 0; next }
                            on && /^<end of output>/ { exit }
                            on { lines[n++ % 40] = $0 }
                            END { for (i = (n > 40 ? n - 40 : 0); i < n; i++) print lines[i % 40] }' \
