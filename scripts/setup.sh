@@ -69,6 +69,7 @@ npm_ci web
 npm_ci tests/e2e
 npm_ci tests/monitoring
 npm_ci tests/interop
+npm_ci tests/mcp
 
 # The web UI: rebuilt when web/dist is missing or older than any of its sources.
 if [ ! -f web/dist/index.html ] ||
