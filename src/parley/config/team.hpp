@@ -14,6 +14,7 @@
 
 #include "parley/access/access_rules.hpp"
 #include "parley/access/shell_policy.hpp"
+#include "parley/config/mcp_config.hpp"
 #include "parley/core/result.hpp"
 #include "parley/core/vocabulary.hpp"
 
@@ -219,6 +220,8 @@ struct team_config {
   // Dominds' `shell_specialists` (an id or a list; absent or null: none), the members a
   // non-specialist is told to ask for shell work. Empty for Parley's own team file.
   std::vector<std::string> shell_specialists;
+  // The MCP servers members may take tools from (`.minds/mcp.yaml`, or the team file's `mcp:`).
+  mcp_config mcp;
   // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
   std::vector<std::string> notices;
 
