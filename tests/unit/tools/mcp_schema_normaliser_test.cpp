@@ -117,8 +117,7 @@ TEST(McpSchemaNormaliser, TopLevelAnyOfBecomesOneObjectRequiringWhatEveryAlterna
   EXPECT_EQ(schema.at("type"), "object");
   EXPECT_FALSE(schema.contains("anyOf"));
   EXPECT_EQ(schema.at("required"), json::parse(R"(["id"])"));
-  EXPECT_EQ(schema.at("properties").at("id"),
-            json::parse(R"({"anyOf": [{"type": "string"}, {"type": "integer"}]})"));
+  EXPECT_EQ(schema.at("properties").at("id"), json::parse(R"({"anyOf": [{"type": "string"}, {"type": "integer"}]})"));
   EXPECT_TRUE(schema.at("properties").as_object().contains("path"));
   EXPECT_TRUE(check_tool_schema(schema));
 }

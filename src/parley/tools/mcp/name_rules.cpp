@@ -6,9 +6,7 @@ namespace parley::tools::mcp {
 
 namespace {
 
-bool name_character(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
-}
+bool name_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-'; }
 
 bool any_matches(std::string_view name, const std::vector<std::string>& patterns, std::string* which = nullptr) {
   for (const auto& pattern : patterns) {

@@ -17,8 +17,8 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kSharedFormats = {"date-time", "date",     "time", "duration", "email",
-                                                            "hostname",  "ipv4",     "ipv6", "uuid"};
+constexpr std::array<std::string_view, 9> kSharedFormats = {"date-time", "date", "time", "duration", "email",
+                                                            "hostname",  "ipv4", "ipv6", "uuid"};
 constexpr std::array<std::string_view, 3> kDroppedKeys = {"$schema", "$id", "$comment"};
 constexpr std::array<std::string_view, 3> kSchemaMaps = {"properties", "$defs", "definitions"};
 constexpr std::array<std::string_view, 3> kSchemaLists = {"allOf", "anyOf", "oneOf"};
@@ -66,7 +66,7 @@ class normaliser {
 
   result<json::object> schema_object(const json::object& in, const std::string& path, std::size_t depth) const {
     json::object out;
-    json::array tuple;  // the members of a tuple, from prefixItems or a list of items
+    json::array tuple;                // the members of a tuple, from prefixItems or a list of items
     std::optional<json::value> rest;  // the schema of the items after the tuple's
     for (const auto& [key, value] : in) {
       const std::string here = path + "." + std::string(key);
@@ -190,9 +190,8 @@ void merge_top_level(json::object& top, std::string_view combiner) {
     } else if (!common) {
       common = std::move(names);
     } else {
-      std::erase_if(*common, [&](const std::string& name) {
-        return std::find(names.begin(), names.end(), name) == names.end();
-      });
+      std::erase_if(
+          *common, [&](const std::string& name) { return std::find(names.begin(), names.end(), name) == names.end(); });
     }
   }
   if (common) required.insert(required.end(), common->begin(), common->end());
@@ -213,7 +212,8 @@ result<json::object> normalise_tool_schema(const json::object& input_schema) {
   auto normalised = normaliser{}.schema_object(input_schema, "inputSchema", 0);
   if (!normalised) return std::move(normalised).err();
   json::object top = std::move(*normalised);
-  if (const auto* type = top.if_contains("type"); type != nullptr && !(type->is_string() && type->get_string() == "object")) {
+  if (const auto* type = top.if_contains("type");
+      type != nullptr && !(type->is_string() && type->get_string() == "object")) {
     if (!has_type(top, "object")) {
       return refused("inputSchema.type",
                      "the arguments must be an object, and this schema says " + json::serialize(*type));

@@ -1,0 +1,45 @@
+// How one configured server is reached, worked out when it is started: the program, its
+// arguments, folder and environment (stdio), or the URL and headers (streamable HTTP). Values the
+// configuration takes from Parley's environment (`{env: NAME}`) are read here, at start time, and
+// never logged: errors name the variable, not its value.
+//
+// A stdio server's environment is not Parley's: like the official SDK's StdioClientTransport, it
+// gets HOME, LOGNAME, PATH, SHELL, TERM and USER from Parley's environment (those that are set,
+// and not shell functions), then the configured `env` on top — so a provider's API key in
+// Parley's environment never reaches a server that was not given it.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parley/config/mcp_config.hpp"
+#include "parley/core/result.hpp"
+
+namespace parley::tools::mcp {
+
+struct launch_plan {
+  config::mcp_transport transport = config::mcp_transport::stdio;
+  // stdio
+  std::vector<std::string> argv;  // command, then args
+  std::filesystem::path cwd;      // absolute
+  std::vector<std::string> env;   // NAME=value: the server's whole environment
+  // streamable_http
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string session_id;  // resume this MCP session ("" for a new one)
+};
+
+// Reads one variable of Parley's environment (tests pass their own).
+using env_lookup = std::function<std::optional<std::string>(const std::string& name)>;
+std::optional<std::string> process_env(const std::string& name);
+
+// errc::config_error naming the server and the key: an `{env: NAME}` whose variable is not set, a
+// cwd that is not a folder.
+result<launch_plan> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
+                                const env_lookup& lookup = process_env);
+
+}  // namespace parley::tools::mcp
