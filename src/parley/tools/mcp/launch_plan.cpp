@@ -30,9 +30,9 @@ std::optional<std::string> process_env(const std::string& name) {
   return std::string(value);
 }
 
-result<launch_plan> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
-                                const env_lookup& lookup) {
-  launch_plan plan;
+result<server_launch> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
+                                  const env_lookup& lookup) {
+  server_launch plan;
   plan.transport = server.transport;
   if (server.transport == config::mcp_transport::streamable_http) {
     plan.url = server.url;

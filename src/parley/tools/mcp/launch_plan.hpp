@@ -21,7 +21,7 @@
 
 namespace parley::tools::mcp {
 
-struct launch_plan {
+struct server_launch {
   config::mcp_transport transport = config::mcp_transport::stdio;
   // stdio
   std::vector<std::string> argv;  // command, then args
@@ -39,7 +39,7 @@ std::optional<std::string> process_env(const std::string& name);
 
 // errc::config_error naming the server and the key: an `{env: NAME}` whose variable is not set, a
 // cwd that is not a folder.
-result<launch_plan> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
-                                const env_lookup& lookup = process_env);
+result<server_launch> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
+                                  const env_lookup& lookup = process_env);
 
 }  // namespace parley::tools::mcp

@@ -15,10 +15,10 @@
 namespace parley::tools::mcp {
 
 using transport_factory = std::function<result<std::unique_ptr<transport>>(
-    boost::asio::any_io_executor executor, const std::string& server_id, const launch_plan& plan)>;
+    boost::asio::any_io_executor executor, const std::string& server_id, const server_launch& plan)>;
 
 // stdio_transport or http_transport, as the plan says.
 result<std::unique_ptr<transport>> make_transport(boost::asio::any_io_executor executor, const std::string& server_id,
-                                                  const launch_plan& plan);
+                                                  const server_launch& plan);
 
 }  // namespace parley::tools::mcp
