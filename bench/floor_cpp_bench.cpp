@@ -19,7 +19,7 @@
 
 #include "bench_verbs.hpp"
 #include "fanout3_common.hpp"
-#include "parley/llm/sse_parser.hpp"
+#include "parley/http/sse_parser.hpp"
 
 namespace parley::bench {
 namespace {
@@ -118,8 +118,8 @@ class floor_client {
       turn.add(parsed.at("choices").at(0).at("message").as_object());
       co_return turn.take();
     }
-    llm::sse_parser parser;
-    std::vector<llm::sse_event> events;
+    http::sse_parser parser;
+    std::vector<http::sse_event> events;
     http::body_callback on_body = [&](std::string_view piece) -> result<void> {
       PARLEY_TRY(parser.feed(piece, events));
       for (const auto& event : events) {

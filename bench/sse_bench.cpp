@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "bench_verbs.hpp"
+#include "parley/http/sse_parser.hpp"
 #include "parley/llm/anthropic/anthropic_stream.hpp"
 #include "parley/llm/openai/openai_stream.hpp"
-#include "parley/llm/sse_parser.hpp"
 
 namespace parley::bench {
 namespace {
@@ -172,11 +172,11 @@ template <class Assembler>
 result<std::size_t> parley_pass(const corpus& input) {
   std::size_t turn = 0;
   std::size_t produced = 0;
-  std::vector<llm::sse_event> events;
+  std::vector<http::sse_event> events;
   for (const auto& response : input.responses) {
     counting_sink sink;
     Assembler assembler(sink);
-    llm::sse_parser parser;
+    http::sse_parser parser;
     result<void> status;
     for_each_chunk(response, turn, [&](std::string_view piece) {
       if (!status) return;

@@ -18,11 +18,11 @@
 #include "fuzz_support.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/utf8.hpp"
+#include "parley/http/sse_parser.hpp"
 #include "parley/llm/anthropic/anthropic_event.hpp"
 #include "parley/llm/anthropic/anthropic_stream.hpp"
 #include "parley/llm/openai/openai_chunk.hpp"
 #include "parley/llm/openai/openai_stream.hpp"
-#include "parley/llm/sse_parser.hpp"
 
 namespace {
 
@@ -30,17 +30,17 @@ using namespace parley;
 using parley::fuzz::as_text;
 
 // Small bounds, so that inputs of a few kilobytes reach them.
-constexpr llm::sse_limits kLimits{512, 2048};
+constexpr http::sse_limits kLimits{512, 2048};
 
 struct parse_outcome {
-  std::vector<llm::sse_event> events;
+  std::vector<http::sse_event> events;
   bool ok = true;
 };
 
 // Feeds `stream` in chunks whose sizes come from `next_size` (0: the rest at once).
 template <class NextSize>
 parse_outcome parse_in_chunks(std::string_view stream, NextSize next_size) {
-  llm::sse_parser parser(kLimits);
+  http::sse_parser parser(kLimits);
   parse_outcome out;
   while (!stream.empty()) {
     std::size_t size = next_size();
@@ -55,7 +55,7 @@ parse_outcome parse_in_chunks(std::string_view stream, NextSize next_size) {
   return out;
 }
 
-std::string describe(const llm::sse_event& e) {
+std::string describe(const http::sse_event& e) {
   return "event=" + e.event + " id=" + e.id + " retry=" + (e.retry_ms ? std::to_string(*e.retry_ms) : "-") +
          " data=" + e.data;
 }
@@ -73,7 +73,7 @@ void check_same(const parse_outcome& a, const parse_outcome& b, const char* how)
   }
 }
 
-void check_event(const llm::sse_event& e) {
+void check_event(const http::sse_event& e) {
   FUZZ_CHECK(!e.event.empty(), "an event without a name");
   FUZZ_CHECK(e.event.find_first_of("\r\n") == std::string::npos, "a line break in the event name");
   FUZZ_CHECK(e.id.find_first_of("\r\n") == std::string::npos, "a line break in the id");
@@ -251,7 +251,7 @@ void check_finished(const result<llm::model_response>& response, const fuzz::che
 }
 
 template <class Assembler>
-void run_assembler(const std::vector<llm::sse_event>& events, bool calls_need_ids) {
+void run_assembler(const std::vector<http::sse_event>& events, bool calls_need_ids) {
   // Whole: every event, then finish.
   {
     fuzz::checking_sink sink;

@@ -1,7 +1,7 @@
 // load_dominds_workspace: a Dominds workspace read as it is — `.minds/team.yaml` (members and
 // member_defaults), `.minds/llm.yaml` (providers, over Parley's built-in catalogue), the minds files
 // `.minds/team/<id>/{persona,knowhow,pitfalls}[.<lang>].md`, `.minds/env[.<lang>].md` and the skills
-// of `.minds/skills/` (skills_reader.hpp).
+// of `.minds/skills/` (skills_reader.hpp), and the MCP servers of `.minds/mcp.yaml` (mcp_config.hpp).
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
@@ -11,6 +11,7 @@
 
 #include "parley/config/access_reader.hpp"
 #include "parley/config/dominds_llm.hpp"
+#include "parley/config/mcp_reader.hpp"
 #include "parley/config/skills_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
@@ -323,6 +324,19 @@ result<void> read_default_responder(const map_reader& root, team_config& team) {
   return detail::read_default_member(root, "default_responder", team);
 }
 
+// `.minds/mcp.yaml`, as Dominds keeps going with it: a server whose entry is wrong is refused alone,
+// a file refused whole leaves the team without MCP servers; either is a notice, never a failed
+// load. A missing file means no MCP servers, silently.
+void read_workspace_mcp(team_config& team) {
+  auto config = read_mcp_file(team.base_dir / ".minds" / "mcp.yaml");
+  if (!config) {
+    team.notices.push_back(config.err().message + " (the whole file is refused: no MCP server is used)");
+    return;
+  }
+  team.mcp = std::move(config).value();
+  detail::add_mcp_notices(team.mcp, team.notices);
+}
+
 result<team_config> load(const std::filesystem::path& dir) {
   std::error_code ec;
   team_config team;
@@ -362,6 +376,7 @@ result<team_config> load(const std::filesystem::path& dir) {
   PARLEY_TRY(apply_shell_specialists(*root, team));
   PARLEY_TRY(read_default_responder(*root, team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);
+  read_workspace_mcp(team);
   return team;
 }
 

@@ -1,9 +1,10 @@
 // The MCP servers a team's members may take tools from: Dominds' `.minds/mcp.yaml` read as it is
 // (dominds@1.29.0 dist/mcp/config.js: `version: 1`, `servers: {id: {...}}`), or the `mcp:` section of
-// Parley's own team file in the same shape. Read strictly: an unknown key, a missing command, a URL
-// that is not http(s) is an error naming the file, the line and the key. A server whose entry is
-// wrong is refused alone (the others still load, as in Dominds); a file that is not YAML, or not
-// `version: 1`, is refused whole.
+// Parley's own team file in the same shape (docs/mcp.md "Configuration"). Read strictly: an unknown
+// key, a missing command, a URL that is not http(s) is an error naming the file, the line and the
+// key. A server whose entry is wrong is refused alone (the others still load, as in Dominds); a file
+// that is not YAML, not `version: 1`, has an unknown top-level key, a `servers` that is not a
+// mapping or a server id twice, is refused whole.
 //
 // A secret never has to be written into the file: an env value or an HTTP header may name an
 // environment variable of Parley's process (`{env: NAME}`, for headers `{prefix: "Bearer ", env:
@@ -12,9 +13,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parley/core/result.hpp"
@@ -25,9 +28,9 @@ enum class mcp_transport { stdio, streamable_http };
 
 // A value written in the file, or taken from an environment variable when the server starts.
 struct mcp_value_source {
-  std::string literal;      // when `env_name` is empty
-  std::string env_name;     // {env: NAME}
-  std::string prefix;       // headers only: {prefix: "Bearer ", env: NAME}
+  std::string literal;   // when `env_name` is empty
+  std::string env_name;  // {env: NAME}
+  std::string prefix;    // headers only: {prefix: "Bearer ", env: NAME}
   bool from_env() const { return !env_name.empty(); }
 };
 
@@ -47,9 +50,16 @@ struct mcp_name_transform {
 // Dominds' patterns (`*` matches any run of characters); `transform` overrides the server's own
 // when set.
 struct mcp_name_filter {
-  std::vector<std::string> whitelist;  // empty: all
+  std::vector<std::string> whitelist;  // empty: all (blank patterns are dropped, as in Dominds)
   std::vector<std::string> blacklist;
-  std::optional<std::vector<mcp_name_transform>> transform;  // nullopt: inherit the server's
+  std::optional<std::vector<mcp_name_transform>> transform;  // nullopt: inherit the enclosing one
+};
+
+// Dominds' `resources.skills`: Markdown resources offered as read-only skills, when enabled. Its
+// transform, when not set, is the resources' (which may inherit the server's).
+struct mcp_resource_skills {
+  bool enabled = false;
+  mcp_name_filter filter;
 };
 
 struct mcp_server_config {
@@ -57,7 +67,8 @@ struct mcp_server_config {
   bool enabled = true;
   bool truely_stateless = false;  // Dominds' spelling: one process may serve every dialog at once
   mcp_transport transport = mcp_transport::stdio;
-  // stdio: run without a shell; cwd relative to the workspace; env added to a clean environment.
+  // stdio: run without a shell. `cwd` as written (a relative one is taken relative to the
+  // workspace, where Dominds runs); `env` on top of the environment the server is given.
   std::string command;
   std::vector<std::string> args;
   std::filesystem::path cwd;
@@ -70,32 +81,51 @@ struct mcp_server_config {
   mcp_name_filter tools;
   mcp_name_filter prompts;
   mcp_name_filter resources;
-  std::vector<mcp_name_transform> transform;  // the server's own, for every kind
+  std::vector<mcp_name_transform> transform;     // the server's own, for every kind
   std::vector<std::string> resource_mime_types;  // empty: all
   std::optional<std::size_t> resource_max_bytes;
-  std::string manual;  // Dominds' `manual` text (content and sections joined), told to the members
+  mcp_resource_skills resource_skills;
+  // Dominds' `manual` text: `content`, then each section as "#### title\n\ncontent", joined by blank
+  // lines (Dominds' renderInlineMcpToolsetManual); told to the members.
+  std::string manual;
+  // Dominds' `manual.contentFile`: the prefix of its topic files (`<prefix>/index.en.md`, ...),
+  // as written, relative to the workspace. Not read here.
+  std::filesystem::path manual_content_file;
 
   // Parley's limits (keys Dominds does not have, accepted in both files).
-  std::chrono::milliseconds start_timeout{30'000};  // spawn or connect → `initialize` answered
-  std::chrono::milliseconds call_timeout{120'000};  // one request → its response
+  std::chrono::milliseconds start_timeout{30'000};      // spawn or connect → `initialize` answered
+  std::chrono::milliseconds call_timeout{120'000};      // one request → its response
   std::size_t max_result_bytes = std::size_t{1} << 20;  // a larger result is a tool error
 
   std::filesystem::path source;  // the file and line the entry was read from, for errors
-  int line = 0;
+  int line = 0;                  // 1-based, the line of the server's id
+};
+
+// A server whose entry was refused, and why (the same line as in `problems`).
+struct mcp_refused_server {
+  std::string id;
+  std::string problem;
 };
 
 struct mcp_config {
-  std::filesystem::path source;  // empty: no file (no servers)
+  std::filesystem::path source;            // the file read (the team file for an inline `mcp:`); empty: none
   std::vector<mcp_server_config> servers;  // the valid and enabled ones, in file order
-  std::vector<std::string> disabled;       // ids with `enabled: false`: toolsets of no tools
-  // One line per refused server: `FILE:LINE: servers.ID.KEY: problem`. Its toolset is unavailable
-  // with this reason; the others load.
+  std::vector<std::string> disabled;       // valid ids with `enabled: false`: toolsets of no tools
+  // One line per refused server: `FILE:LINE:COLUMN: servers.ID.KEY: problem`. Its toolset is
+  // unavailable with this reason; the others load.
   std::vector<std::string> problems;
+  std::vector<mcp_refused_server> refused;  // the same, with the ids, in file order
 
   const mcp_server_config* find(std::string_view id) const;
 };
 
-// `.minds/mcp.yaml`; a missing file is an empty config (MCP off), not an error.
+// Parley's limits on the extra keys (inclusive).
+inline constexpr std::int64_t kMaxMcpStartTimeoutMs = 10 * 60 * 1000;
+inline constexpr std::int64_t kMaxMcpCallTimeoutMs = 60 * 60 * 1000;
+inline constexpr std::int64_t kMaxMcpResultBytes = std::int64_t{64} << 20;  // one message at most
+
+// `.minds/mcp.yaml` (or any file of that format: `version: 1` required); a missing file is an empty
+// config (MCP off), not an error. errc::config_error for a file refused whole.
 result<mcp_config> read_mcp_file(const std::filesystem::path& file);
 
 }  // namespace parley::config

@@ -17,10 +17,10 @@ namespace {
 using detail::map_reader;
 
 constexpr std::string_view kFile = "provider_catalogue.yaml (built in)";
-const std::vector<std::string> kProviderKeys{"name", "api_type", "base_url", "api_key_env", "context_windows"};
+const std::vector<std::string> kCatalogueProviderKeys{"name", "api_type", "base_url", "api_key_env", "context_windows"};
 
 result<provider_entry> read_entry(const map_reader& map, const std::string& id) {
-  PARLEY_TRY(map.check_keys(kProviderKeys));
+  PARLEY_TRY(map.check_keys(kCatalogueProviderKeys));
   provider_entry entry;
   entry.config.id = id;
   entry.origin = "built-in";

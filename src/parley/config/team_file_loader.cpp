@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "parley/config/access_reader.hpp"
+#include "parley/config/mcp_reader.hpp"
 #include "parley/config/records_reader.hpp"
 #include "parley/config/shell_reader.hpp"
 #include "parley/config/team.hpp"
@@ -19,7 +20,7 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"version",         "default_member", "workspace", "language", "limits",
                                         "providers",       "members",        "media",     "access",   "shell",
-                                        "max_tool_rounds", "retention",      "records"};
+                                        "max_tool_rounds", "retention",      "records",   "mcp"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kRetentionKeys{"archive_after_days"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
@@ -356,6 +357,34 @@ result<void> read_members(const map_reader& root, team_config& team) {
   return ok();
 }
 
+// `mcp`: the MCP servers, in mcp.yaml's shape (`version` optional), or the path of such a file
+// (relative to the team file; `version: 1` required there, as in any mcp.yaml). What refuses the
+// whole section or file refuses the team, as any error of this file does; a server whose entry is
+// wrong is refused alone, with a notice, as Dominds keeps going without it.
+result<void> read_mcp_section(const map_reader& root, team_config& team) {
+  const map_reader::entry* item = root.find("mcp");
+  if (item == nullptr) return ok();
+  if (item->value.IsScalar()) {
+    auto file = detail::read_existing_path(root, "mcp", team.base_dir);
+    if (!file) return std::move(file).err();
+    auto config = read_mcp_file(*file);
+    if (!config) return std::move(config).err();
+    team.mcp = std::move(config).value();
+  } else {
+    if (!item->value.IsMap()) {
+      return detail::type_error(root, *item, "a mapping with `servers:`, or the path of an mcp.yaml");
+    }
+    auto map = root.child_of(*item, "mcp");
+    if (!map) return std::move(map).err();
+    auto config = detail::read_mcp_map(*map, detail::mcp_version_key::optional);
+    if (!config) return std::move(config).err();
+    team.mcp = std::move(config).value();
+    team.mcp.source = team.source;
+  }
+  detail::add_mcp_notices(team.mcp, team.notices);
+  return ok();
+}
+
 result<team_config> load(const std::filesystem::path& file) {
   auto document = detail::load_yaml_file(file);
   if (!document) return std::move(document).err();
@@ -383,6 +412,7 @@ result<team_config> load(const std::filesystem::path& file) {
   PARLEY_TRY(detail::read_default_member(*root, "default_member", team));
   PARLEY_TRY(read_media(*root, team));
   PARLEY_TRY(detail::read_records(*root, team));
+  PARLEY_TRY(read_mcp_section(*root, team));
   if (team.default_member.empty()) team.default_member = team.members.front().id;
   return team;
 }

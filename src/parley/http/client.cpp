@@ -42,7 +42,7 @@ class client::impl {
         proxy_(options_.proxy ? *options_.proxy : proxy_settings::from_environment()),
         pool_(options_.max_idle_per_host, options_.max_idle_time) {}
 
-  asio::awaitable<result<response>> run(const request& req, const body_callback* on_body,
+  asio::awaitable<result<response>> run(const request& req, const head_callback* on_head, const body_callback* on_body,
                                         asio::cancellation_slot cancel) {
     auto found = route_to(req.url);
     if (!found) co_return std::move(found).err();
@@ -63,7 +63,8 @@ class client::impl {
                                          options_,
                                          proxy.has_value() && !target.tls,
                                          proxy.has_value() ? proxy->authorization : std::string(),
-                                         on_body};
+                                         on_body,
+                                         on_head};
     // A pooled connection may have been closed by the server while idle; that shows as a failure
     // before any response byte, and the request then goes once more on a fresh connection.
     const auto executor = co_await asio::this_coro::executor;
@@ -166,12 +167,17 @@ client::client(client_options options) : impl_(std::make_unique<impl>(std::move(
 client::~client() = default;
 
 asio::awaitable<result<response>> client::send(const request& req, asio::cancellation_slot cancel) {
-  co_return co_await impl_->run(req, nullptr, cancel);
+  co_return co_await impl_->run(req, nullptr, nullptr, cancel);
 }
 
 asio::awaitable<result<response>> client::stream(const request& req, body_callback on_body,
                                                  asio::cancellation_slot cancel) {
-  co_return co_await impl_->run(req, &on_body, cancel);
+  co_return co_await impl_->run(req, nullptr, &on_body, cancel);
+}
+
+asio::awaitable<result<response>> client::stream(const request& req, head_callback on_head, body_callback on_body,
+                                                 asio::cancellation_slot cancel) {
+  co_return co_await impl_->run(req, &on_head, &on_body, cancel);
 }
 
 std::size_t client::idle_connections() const { return impl_->idle_connections(); }

@@ -59,11 +59,15 @@ struct response {
 
 // Receives each piece of a streamed body. An error return aborts the request with that error.
 using body_callback = std::function<result<void>(std::string_view piece)>;
+// Sees a streamed (2xx) response's status and headers before the first piece of its body, so that
+// the caller can choose how to read the body (MCP answers JSON or an event stream). An error
+// return aborts the request with that error.
+using head_callback = std::function<result<void>(const response& head)>;
 
 struct client_options {
   http::timeouts timeouts;
   std::size_t max_body_bytes = std::size_t{16} * 1024 * 1024;  // bodies read whole; a streamed body is unbounded
-  std::optional<proxy_settings> proxy;            // nullopt: read from the environment once
+  std::optional<proxy_settings> proxy;                         // nullopt: read from the environment once
   // Enough for a team's concurrent calls to one model server: a connection that finds no idle slot is
   // closed, and the next call pays a new TCP (and TLS) handshake.
   std::size_t max_idle_per_host = 64;
@@ -86,6 +90,9 @@ class client {
   // Sends `req`; a 2xx body goes to `on_body` as it arrives (response.body stays empty). Any other
   // status's body is read whole into response.body, so the caller can report what the server said.
   boost::asio::awaitable<result<response>> stream(const request& req, body_callback on_body,
+                                                  boost::asio::cancellation_slot cancel = {});
+  // The same, and `on_head` sees a 2xx head before its body.
+  boost::asio::awaitable<result<response>> stream(const request& req, head_callback on_head, body_callback on_body,
                                                   boost::asio::cancellation_slot cancel = {});
 
   std::size_t idle_connections() const;

@@ -74,6 +74,9 @@ class response_reader {
 
     response head = take_head();
     const bool streamed = params_.on_body != nullptr && head.success();
+    if (streamed && params_.on_head != nullptr) {
+      if (auto seen = (*params_.on_head)(head); !seen) co_return std::move(seen).err();
+    }
     auto body = co_await read_body([&](std::string_view piece) -> result<void> {
       if (streamed) return (*params_.on_body)(piece);
       if (head.body.size() + piece.size() > params_.options.max_body_bytes) {

@@ -152,9 +152,9 @@ asio::awaitable<result<void>> stream_sse(http::client& client, const http::reque
                                          const sse_event_handler& on_event, generation_control& control,
                                          const remote_options& options, std::string_view provider,
                                          const restart_callback& on_restart) {
-  std::optional<sse_parser> parser;
+  std::optional<http::sse_parser> parser;
   parser.emplace(options.sse);
-  std::vector<sse_event> events;
+  std::vector<http::sse_event> events;
   // The start of a body that held no events, kept to say what came instead (a JSON error from a
   // gateway, a server that ignored "stream": true).
   std::string not_events;

@@ -37,7 +37,7 @@ boost::asio::awaitable<result<http::response>> call_with_retries(http::client& c
 // Streams `req`'s SSE body event by event into `on_event`, with retries as above; a connection that
 // breaks mid-stream is retried from the start after `on_restart` discarded what was delivered. An
 // event handled after `control` was stopped is not delivered: the call ends with errc::cancelled.
-using sse_event_handler = std::function<result<void>(const sse_event&)>;
+using sse_event_handler = std::function<result<void>(const http::sse_event&)>;
 boost::asio::awaitable<result<void>> stream_sse(http::client& client, const http::request& req,
                                                 const sse_event_handler& on_event, generation_control& control,
                                                 const remote_options& options, std::string_view provider,

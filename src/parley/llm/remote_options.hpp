@@ -9,7 +9,7 @@
 
 #include "parley/core/result.hpp"
 #include "parley/http/client.hpp"
-#include "parley/llm/sse_parser.hpp"
+#include "parley/http/sse_parser.hpp"
 
 namespace parley::llm {
 
@@ -28,7 +28,7 @@ struct remote_options {
   std::string ca_file;                        // extra trusted CA beside the system store
   std::vector<http::header_field> extra_headers;
   retry_policy retry;
-  sse_limits sse;
+  http::sse_limits sse;
   std::size_t max_body_bytes = std::size_t{16} * 1024 * 1024;  // non-streamed responses and error bodies
 };
 

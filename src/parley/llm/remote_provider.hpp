@@ -37,7 +37,7 @@ class remote_provider final : public provider {
     const http::request req = make_request(request, streaming);
     result<void> outcome = ok();
     if (streaming) {
-      const sse_event_handler on_event = [&](const sse_event& event) { return assembling->on_event(event); };
+      const sse_event_handler on_event = [&](const http::sse_event& event) { return assembling->on_event(event); };
       const restart_callback on_restart = [&](const std::string& reason) {
         sink.on_discard(reason);
         assembling.emplace(sink);

@@ -45,6 +45,12 @@ tool_outcome save_edit(const editable_file& file, const std::string& shown, cons
                        std::string_view what);
 
 inline tool_outcome failed(std::string message) { return tool_outcome{false, std::move(message)}; }
-inline std::string quote_path(std::string_view path) { return "'" + std::string(path) + "'"; }
+// Built with reserve and append: "'" + std::string(path) trips g++ 12's -Wstringop-overflow (a false positive).
+inline std::string quote_path(std::string_view path) {
+  std::string quoted;
+  quoted.reserve(path.size() + 2);
+  quoted.append(1, '\'').append(path).append(1, '\'');
+  return quoted;
+}
 
 }  // namespace parley::tools::detail

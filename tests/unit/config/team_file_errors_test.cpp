@@ -115,7 +115,7 @@ TEST_F(TeamFile, UnknownKeyWithoutCloseMatchListsTheKeys) {
   EXPECT_EQ(error_of(std::string(kMinimalTeam) + "colour: blue\n"),
             at("10:1") +
                 "colour: unknown key 'colour' (expected one of: version, default_member, workspace, language, limits, "
-                "providers, members, media, access, shell, max_tool_rounds, retention or records)");
+                "providers, members, media, access, shell, max_tool_rounds, retention, records or mcp)");
 }
 
 TEST_F(TeamFile, RepeatedKeyInAMember) {

@@ -113,6 +113,54 @@ TEST_F(http_client_test, error_status_body_is_read_whole_when_streaming) {
   EXPECT_TRUE(pieces.empty());
 }
 
+TEST_F(http_client_test, head_callback_sees_the_headers_before_the_first_piece) {
+  fake_response events = fake_response::sse({"data: one\n\n", "data: two\n\n"});
+  events.headers.push_back({"Mcp-Session-Id", "abc"});
+  server_.push(events);
+  client http(options());
+  std::vector<std::string> seen;
+  const head_callback on_head = [&](const response& head) -> result<void> {
+    seen.push_back("head " + std::to_string(head.status) + " " + std::string(head.header("mcp-session-id")));
+    return ok();
+  };
+  const body_callback on_body = [&](std::string_view piece) -> result<void> {
+    seen.emplace_back(piece);
+    return ok();
+  };
+  auto answer = run_awaitable(io_, http.stream(post("/stream"), on_head, on_body));
+  ASSERT_TRUE(answer) << answer.err().message;
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen.front(), "head 200 abc");
+  std::string joined;
+  for (std::size_t i = 1; i < seen.size(); ++i) joined += seen[i];
+  EXPECT_EQ(joined, "data: one\n\ndata: two\n\n");
+}
+
+TEST_F(http_client_test, head_callback_error_aborts_before_the_body_and_is_not_called_for_errors) {
+  server_.push(fake_response::sse({"data: one\n\n"}, fake_ending::never_end));
+  server_.push(fake_response::json(R"({"error":"nope"})", 500));
+  client http(options());
+  bool body_seen = false;
+  int heads = 0;
+  const head_callback refuse = [&](const response&) -> result<void> {
+    ++heads;
+    return make_error(errc::invalid_argument, "not this type");
+  };
+  const body_callback on_body = [&](std::string_view) -> result<void> {
+    body_seen = true;
+    return ok();
+  };
+  auto refused = run_awaitable(io_, http.stream(post("/stream"), refuse, on_body));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.err().message, "not this type");
+  EXPECT_FALSE(body_seen);
+  auto failed = run_awaitable(io_, http.stream(post("/stream"), refuse, on_body));
+  ASSERT_TRUE(failed) << failed.err().message;
+  EXPECT_EQ(failed->status, 500);
+  EXPECT_EQ(failed->body, R"({"error":"nope"})");
+  EXPECT_EQ(heads, 1);
+}
+
 TEST_F(http_client_test, keep_alive_connection_is_reused) {
   server_.push(fake_response::json("{}"));
   server_.push(fake_response::json("{}"));

@@ -37,8 +37,8 @@ TEST(AnthropicStreamRead, ABlockStartWithoutAnIndexIsAProviderErrorNotBlockZero)
   testing::recording_sink sink;
   stream_assembler assembler(sink);
   auto read = assembler.on_event(
-      sse_event{"content_block_start",
-                R"({"type":"content_block_start","index":"1","content_block":{"type":"text","text":""}})", ""});
+      http::sse_event{"content_block_start",
+                      R"({"type":"content_block_start","index":"1","content_block":{"type":"text","text":""}})", ""});
   ASSERT_FALSE(read);
   EXPECT_EQ(read.err().message, "field 'content_block_start.index': expected an integer, got a string");
 }

@@ -20,6 +20,7 @@ struct exchange_params {
   bool absolute_target = false;            // through a plain HTTP proxy
   std::string proxy_authorization;         // sent only with absolute targets
   const body_callback* on_body = nullptr;  // null: read the body whole
+  const head_callback* on_head = nullptr;  // null: none; called only for a streamed body
 };
 
 struct exchange_state {

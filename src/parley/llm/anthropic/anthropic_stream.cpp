@@ -81,7 +81,7 @@ std::optional<std::string> finish_reason_for(std::string_view stop_reason) {
   return std::nullopt;
 }
 
-result<void> stream_assembler::on_event(const sse_event& event) {
+result<void> stream_assembler::on_event(const http::sse_event& event) {
   // The events that come by the hundred are read without building a parse tree; the others, and
   // what is not a JSON object, are parsed.
   if (const event_fields* fields = read_event_fields(event.data)) {

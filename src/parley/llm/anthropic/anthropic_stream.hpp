@@ -11,10 +11,10 @@
 #include <optional>
 #include <string>
 
+#include "parley/http/sse_parser.hpp"
 #include "parley/llm/anthropic/anthropic_event.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/llm/segment_writer.hpp"
-#include "parley/llm/sse_parser.hpp"
 
 namespace parley::llm::anthropic {
 
@@ -31,7 +31,7 @@ class stream_assembler {
  public:
   explicit stream_assembler(stream_sink& sink) : writer_(sink, response_) {}
 
-  result<void> on_event(const sse_event& event);
+  result<void> on_event(const http::sse_event& event);
   // A whole non-streamed response.
   result<void> on_message(const boost::json::object& message);
   bool done() const noexcept { return done_; }

@@ -63,7 +63,7 @@ error refused_chunk(const json::object& chunk, std::string_view text) {
 
 }  // namespace
 
-result<void> stream_assembler::on_event(const sse_event& event) {
+result<void> stream_assembler::on_event(const http::sse_event& event) {
   if (event.data == "[DONE]") {
     done_ = true;
     return ok();

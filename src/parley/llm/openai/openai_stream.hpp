@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include "parley/http/sse_parser.hpp"
 #include "parley/llm/openai/openai_chunk.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/llm/segment_writer.hpp"
-#include "parley/llm/sse_parser.hpp"
 
 namespace parley::llm::openai {
 
@@ -20,7 +20,7 @@ class stream_assembler {
   explicit stream_assembler(stream_sink& sink) : writer_(sink, response_) {}
 
   // One SSE event: a JSON chunk, or "[DONE]".
-  result<void> on_event(const sse_event& event);
+  result<void> on_event(const http::sse_event& event);
   // The body of a non-streamed answer, which has the shape of one big chunk with `message`.
   result<void> on_whole_answer(std::string_view body);
   bool done() const noexcept { return done_; }

@@ -1,8 +1,8 @@
 // An incremental parser for Server-Sent Events (the WHATWG event-stream format) as model providers
-// stream them: feed byte chunks split anywhere, get complete events. Handles LF, CRLF and CR line
-// ends (also split across chunks), comments, "field:value" with or without the space, multi-line
-// data and a leading BOM. Lines and events are bounded; exceeding a bound is an error, after which
-// the parser refuses further input.
+// and MCP servers (streamable HTTP) stream them: feed byte chunks split anywhere, get complete
+// events. Handles LF, CRLF and CR line ends (also split across chunks), comments, "field:value"
+// with or without the space, multi-line data and a leading BOM. Lines and events are bounded;
+// exceeding a bound is an error, after which the parser refuses further input.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +13,7 @@
 
 #include "parley/core/result.hpp"
 
-namespace parley::llm {
+namespace parley::http {
 
 struct sse_event {
   std::string event = "message";  // the "event:" field, "message" when the stream named none
@@ -53,4 +53,4 @@ class sse_parser {
   std::string last_id_;
 };
 
-}  // namespace parley::llm
+}  // namespace parley::http

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "parley/llm/sse_parser.hpp"
+#include "parley/http/sse_parser.hpp"
 
-namespace parley::llm {
+namespace parley::http {
 namespace {
 
 std::vector<sse_event> parse_all(std::string_view text, std::size_t piece_size = 0) {
@@ -139,4 +139,4 @@ TEST(sse_parser, oversize_event_is_an_error) {
 }
 
 }  // namespace
-}  // namespace parley::llm
+}  // namespace parley::http

@@ -1,9 +1,9 @@
-#include "parley/llm/sse_parser.hpp"
+#include "parley/http/sse_parser.hpp"
 
 #include <charconv>
 #include <cstring>
 
-namespace parley::llm {
+namespace parley::http {
 
 namespace {
 
@@ -125,4 +125,4 @@ void sse_parser::dispatch(std::vector<sse_event>& out) {
   has_data_ = false;
 }
 
-}  // namespace parley::llm
+}  // namespace parley::http
