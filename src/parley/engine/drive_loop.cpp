@@ -325,6 +325,10 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
 
 asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const member_setup& member,
                                                    std::int64_t round) {
+  // The member's MCP servers are started and listed first (each within its start_timeout): their
+  // tools are in the request only once they are known. One that cannot start is left out of this
+  // round (mcp_servers.hpp says why and logs it).
+  if (member.mcp.any()) co_await members_.prepare_mcp(member);
   const std::int64_t genseq = dialog.row().last_genseq + 1;
   PARLEY_CO_TRY(dialogs_.stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw
@@ -396,8 +400,8 @@ asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const
   // Durable before any of its tool calls runs — unless no call has effects outside the log.
   const auto& calls = response->tool_calls;
   const bool without_effects =
-      !calls.empty() && std::all_of(calls.begin(), calls.end(), [&member](const llm::tool_call& call) {
-        return runs_before_durable(member.tools, call);
+      !calls.empty() && std::all_of(calls.begin(), calls.end(), [this, &member](const llm::tool_call& call) {
+        return runs_before_durable(member.tools, call) && members_.find_mcp_tool(member, call.name) == nullptr;
       });
   if (without_effects && fx.touched.empty()) co_return ok();
   const bool effects_next = !calls.empty() && !without_effects;
@@ -480,6 +484,15 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
 asio::awaitable<tools::tool_outcome> drive_loop::run_member_tool(const member_setup& member, const llm::tool_call& call,
                                                                  const tools::tool_context& context) {
   tools::tool* found = find_tool(member.tools, call.name);
+  std::shared_ptr<tools::tool> from_mcp;  // held while it runs: a reload may replace its server's catalog
+  if (found == nullptr && member.mcp.any()) {
+    from_mcp = members_.find_mcp_tool(member, call.name);
+    if (!from_mcp) {  // a call owed since a restart: the servers have not been started yet
+      co_await members_.prepare_mcp(member);
+      from_mcp = members_.find_mcp_tool(member, call.name);
+    }
+    found = from_mcp.get();
+  }
   const auto& withheld = member.withheld_tools;
   if (found == nullptr && std::find(withheld.begin(), withheld.end(), call.name) != withheld.end()) {
     co_return tools::tool_outcome{false, shell_tool_refusal(team_, *member.config, call.name)};
@@ -487,8 +500,10 @@ asio::awaitable<tools::tool_outcome> drive_loop::run_member_tool(const member_se
   if (found == nullptr) {
     std::vector<std::string> available;
     for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);
+    const std::string down = members_.mcp_problems(member);
     co_return tools::tool_outcome{false, "unknown tool '" + call.name + "'" + did_you_mean(call.name, available) +
-                                             "; call one of the tools you were given"};
+                                             "; call one of the tools you were given" +
+                                             (down.empty() ? "" : " (some MCP tools are missing now: " + down + ")")};
   }
   auto args = tools::parse_tool_arguments(call.arguments, found->spec().parameters);
   if (!args) {

@@ -5,6 +5,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/dialog_title.hpp"
+#include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
 #include "parley/engine/taskdoc.hpp"
 
@@ -29,10 +30,49 @@ engine::engine(asio::any_io_executor executor, store& log, config::team_config t
                tools::tool_registry tools)
     : team_(std::move(team)),
       dialogs_(executor, log),
+      mcp_(make_mcp(executor, tools)),
       members_(team_, std::move(providers), std::move(tools)),
-      drives_(executor, team_, dialogs_, members_, router_, memory_) {}
+      drives_(executor, team_, dialogs_, members_, router_, memory_),
+      executor_(executor) {
+  members_.set_mcp(mcp_.get());
+}
 
-engine::~engine() = default;
+engine::~engine() { stop_mcp(); }
+
+std::unique_ptr<tools::mcp::mcp_servers> engine::make_mcp(const asio::any_io_executor& executor,
+                                                          const tools::tool_registry& tools) {
+  std::vector<std::string> notices;
+  auto in_use = mcp_servers_in_use(team_.mcp, tools, &notices);
+  for (const auto& notice : notices) tools::mcp::log_to_stderr(notice);
+  tools::mcp::pool_settings settings;
+  settings.workspace = team_.workspace;
+  // A name a built-in or dialog tool has is never a server's (the roster's registry is complete
+  // by the time a server lists its tools: prepare runs first).
+  settings.reserved = [this](const std::string& name) -> std::string {
+    if (members_.registry().find(name) != nullptr) return "the built-in tool '" + name + "'";
+    if (is_dialog_tool(name)) return "the dialog tool '" + name + "'";
+    return {};
+  };
+  return std::make_unique<tools::mcp::mcp_servers>(executor, in_use, std::move(settings));
+}
+
+void engine::watch_mcp_config(std::chrono::milliseconds every) {
+  const auto& source = team_.mcp.source;
+  if (mcp_watch_ || source.empty() || source == team_.source) return;  // none, or inline in the team file
+  auto apply = [this](const config::mcp_config& changed) {
+    std::vector<std::string> notices;
+    auto in_use = mcp_servers_in_use(changed, members_.registry(), &notices);
+    for (const auto& notice : notices) tools::mcp::log_to_stderr(notice);
+    mcp_->replace(in_use);
+  };
+  mcp_watch_ = std::make_unique<mcp_config_watcher>(executor_, source, std::move(apply), tools::mcp::log_sink{}, every);
+}
+
+void engine::stop_mcp() {
+  if (mcp_watch_) mcp_watch_->stop();
+  mcp_watch_.reset();
+  if (mcp_) mcp_->stop_all("Parley stopped its MCP servers");
+}
 
 result<std::unique_ptr<engine>> engine::create(asio::any_io_executor executor, store& log, config::team_config team,
                                                provider_map providers, tools::tool_registry tools) {

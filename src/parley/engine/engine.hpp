@@ -40,6 +40,7 @@
 #include "parley/engine/drive_loop.hpp"
 #include "parley/engine/human_questions.hpp"
 #include "parley/engine/input_checks.hpp"
+#include "parley/engine/mcp_reload.hpp"
 #include "parley/engine/member_roster.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/engine/record_writes.hpp"
@@ -48,6 +49,7 @@
 #include "parley/engine/working_memory.hpp"
 #include "parley/llm/provider.hpp"
 #include "parley/store/store.hpp"
+#include "parley/tools/mcp/mcp_servers.hpp"
 #include "parley/tools/tool.hpp"
 
 namespace parley::engine {
@@ -149,6 +151,15 @@ class engine {
   root_lifecycle& lifecycle() noexcept { return lifecycle_; }
   record_writes& records() noexcept { return records_; }
 
+  // The team's MCP servers (docs/mcp.md "Tools"), started when a member that has them is first
+  // driven. Their processes keep the event loop busy: a command that ends calls stop_mcp first.
+  tools::mcp::mcp_servers& mcp() noexcept { return *mcp_; }
+  // Reloads the team's `.minds/mcp.yaml` when it changes (mcp_reload.hpp); `parley serve` turns it
+  // on. Does nothing when the servers come from the team file itself.
+  void watch_mcp_config(std::chrono::milliseconds every = std::chrono::seconds(2));
+  // Ends every MCP server's process and the reload watch; a later use starts the servers again.
+  void stop_mcp();
+
  private:
   engine(boost::asio::any_io_executor executor, store& log, config::team_config team, provider_map providers,
          tools::tool_registry tools);
@@ -168,9 +179,14 @@ class engine {
                                                   std::optional<events::attachment> attachment = std::nullopt,
                                                   session_opener open = {});
 
+  // The pool of MCP servers for `team`: those whose ids are free (not a built-in toolset's).
+  std::unique_ptr<tools::mcp::mcp_servers> make_mcp(const boost::asio::any_io_executor& executor,
+                                                    const tools::tool_registry& tools);
+
   // Declared in the order they are built: each refers only to those above it.
   config::team_config team_;
   dialog_host dialogs_;
+  std::unique_ptr<tools::mcp::mcp_servers> mcp_;  // before the roster, whose tools refer to it
   member_roster members_;
   input_checks inputs_{team_, dialogs_};
   record_writes records_{dialogs_};
@@ -181,6 +197,8 @@ class engine {
   human_questions questions_{dialogs_, router_, inputs_, drives_};
   root_lifecycle lifecycle_{dialogs_};
   std::set<std::string> reflections_starting_;  // member + goal of start_reflection calls under way
+  boost::asio::any_io_executor executor_;
+  std::unique_ptr<mcp_config_watcher> mcp_watch_;
 };
 
 }  // namespace parley::engine

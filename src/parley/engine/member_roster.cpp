@@ -6,6 +6,7 @@
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
+#include "parley/tools/mcp/resource_tools.hpp"
 
 namespace parley::engine {
 
@@ -27,12 +28,20 @@ result<void> check_dialog_tools(const config::member_config& member) {
   return ok();
 }
 
+// Whether two lists tell a model the same tools.
+bool same_specs(const std::vector<llm::tool_spec>& a, const std::vector<llm::tool_spec>& b);
+
 }  // namespace
 
 result<void> member_roster::prepare() {
   if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
   dialog_specs_ = team_dialog_tool_specs(team_.member_ids());
   tools_.add(make_read_skill_tool(team_.skills, team_.language));
+  if (mcp_ != nullptr && (!team_.mcp.servers.empty() || !team_.mcp.disabled.empty())) {
+    auto visible = [this](std::string_view member_id) { return mcp_servers_of(member_id); };
+    tools_.add(tools::mcp::make_list_resources_tool(*mcp_, visible));
+    tools_.add(tools::mcp::make_fetch_resource_tool(*mcp_, visible));
+  }
   for (const auto& member : team_.members) {
     member_setup setup;
     setup.config = &member;
@@ -44,10 +53,11 @@ result<void> member_roster::prepare() {
                         "member '" + member.id + "' uses provider '" + member.provider + "', which is not configured");
     }
     setup.provider = provider->second.get();
-    auto from_toolsets = resolve_member_toolsets(member, tools_);
+    auto from_toolsets = resolve_member_toolsets(member, tools_, team_.mcp);
     if (!from_toolsets) return std::move(from_toolsets).err();
+    setup.mcp = std::move(from_toolsets->mcp);
     std::vector<std::string> wanted = member.tools;
-    wanted.insert(wanted.end(), from_toolsets->begin(), from_toolsets->end());
+    wanted.insert(wanted.end(), from_toolsets->tools.begin(), from_toolsets->tools.end());
     // A member Dominds' shell_specialists does not list, or whose access rules a shell could not be
     // held to, is neither told of shell tools nor able to call them (run_member_tool refuses, saying
     // why).
@@ -68,16 +78,8 @@ result<void> member_roster::prepare() {
       setup.tool_specs.push_back(found->spec());
     }
     PARLEY_TRY(check_dialog_tools(member));
-    const bool text_syntax = member.tellask_syntax == config::tellask_syntax::text;
-    auto with_dialog_tools = [&](dialog_place place) {
-      auto specs = setup.tool_specs;
-      for (const auto& spec : dialog_tool_specs(place, text_syntax, member.self_reflection)) {
-        if (setup.offers_dialog_tool(spec.name)) specs.push_back(*dialog_spec(spec.name));
-      }
-      return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
-    };
-    setup.root_tool_specs = with_dialog_tools(dialog_place::root);
-    setup.sub_tool_specs = with_dialog_tools(dialog_place::sub);
+    setup.root_tool_specs = assemble(setup, dialog_place::root, {});
+    setup.sub_tool_specs = assemble(setup, dialog_place::sub, {});
     members_.emplace(member.id, std::move(setup));
   }
   return ok();
@@ -99,9 +101,63 @@ bool member_setup::offers_dialog_tool(std::string_view name) const {
   return !listed || std::find(listed->begin(), listed->end(), name) != listed->end();
 }
 
+llm::tool_list member_roster::assemble(const member_setup& member, dialog_place place,
+                                      const std::vector<llm::tool_spec>& extra) const {
+  const auto& config = *member.config;
+  auto specs = member.tool_specs;
+  specs.insert(specs.end(), extra.begin(), extra.end());
+  const bool text_syntax = config.tellask_syntax == config::tellask_syntax::text;
+  for (const auto& spec : dialog_tool_specs(place, text_syntax, config.self_reflection)) {
+    if (member.offers_dialog_tool(spec.name)) specs.push_back(*dialog_spec(spec.name));
+  }
+  return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
+}
+
+namespace {
+
+bool same_specs(const std::vector<llm::tool_spec>& a, const std::vector<llm::tool_spec>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const llm::tool_spec& x, const llm::tool_spec& y) {
+    return x.name == y.name && x.description == y.description && x.parameters == y.parameters;
+  });
+}
+
+}  // namespace
+
 llm::tool_list member_roster::tools_for(const dialog_runtime& dialog, const member_setup& member) const {
   if (dialog.is_fbr()) return nullptr;  // Fresh Boots Reasoning thinks without tools
-  return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
+  if (mcp_ == nullptr || !member.mcp.any()) return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
+  auto& lists = mcp_lists_[member.config->id];
+  if (lists.version != mcp_->version()) {
+    auto extra = mcp_->tool_specs(member.mcp.servers(mcp_->ids()));
+    if (!lists.root || !same_specs(extra, lists.extra)) {
+      lists.root = assemble(member, dialog_place::root, extra);
+      lists.sub = assemble(member, dialog_place::sub, extra);
+      lists.extra = std::move(extra);
+    }
+    lists.version = mcp_->version();
+  }
+  return dialog.is_sub() ? lists.sub : lists.root;
+}
+
+boost::asio::awaitable<void> member_roster::prepare_mcp(const member_setup& member) const {
+  if (mcp_ == nullptr || !member.mcp.any()) co_return;
+  co_await mcp_->prepare(member.mcp.servers(mcp_->ids()));
+}
+
+std::shared_ptr<tools::tool> member_roster::find_mcp_tool(const member_setup& member, std::string_view name) const {
+  if (mcp_ == nullptr || !member.mcp.any()) return nullptr;
+  return mcp_->find_tool(member.mcp.servers(mcp_->ids()), name);
+}
+
+std::string member_roster::mcp_problems(const member_setup& member) const {
+  if (mcp_ == nullptr || !member.mcp.any()) return {};
+  return mcp_->problems(member.mcp.servers(mcp_->ids()));
+}
+
+std::vector<std::string> member_roster::mcp_servers_of(std::string_view member_id) const {
+  const auto* member = find(member_id);
+  if (mcp_ == nullptr || member == nullptr) return {};
+  return member->mcp.servers(mcp_->ids());
 }
 
 llm::provider* member_roster::provider_of(std::string_view member_id) const {

@@ -20,8 +20,11 @@
 #include "parley/core/result.hpp"
 #include "parley/engine/context_builder.hpp"
 #include "parley/engine/dialog_runtime.hpp"
+#include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/taskdoc.hpp"
 #include "parley/llm/provider.hpp"
+#include "parley/tools/mcp/mcp_servers.hpp"
 #include "parley/tools/tool.hpp"
 
 namespace parley::engine {
@@ -37,6 +40,7 @@ struct member_setup {
   std::vector<std::string> withheld_tools;  // asked for, but withheld by shell_specialists
   llm::tool_list root_tool_specs;           // its own tools and the dialog tools of a root
   llm::tool_list sub_tool_specs;            // ... of a subdialog
+  mcp_grant mcp;                            // the MCP servers whose tools it is given (found at run time)
   memory_folders memories;
   // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
   bool offers_dialog_tool(std::string_view name) const;
@@ -51,12 +55,25 @@ class member_roster {
   member_roster(const member_roster&) = delete;  // members point into the registry and the team
   member_roster& operator=(const member_roster&) = delete;
   result<void> prepare();
+  // The team's MCP servers (owned by the engine, which outlives the roster's use of them); set
+  // before prepare. Without them, a member's MCP toolsets give no tools.
+  void set_mcp(tools::mcp::mcp_servers* servers) { mcp_ = servers; }
+  const tools::tool_registry& registry() const noexcept { return tools_; }
 
   // The member, or null when the team has none of that id.
   const member_setup* find(std::string_view member_id) const;
   // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
   const llm::tool_spec* dialog_spec(std::string_view name) const;
+  // Its tools (with those its MCP servers offer now) and the dialog tools of the dialog's place.
   llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
+
+  // MCP (docs/mcp.md "Tools"): the member's servers started and their tools listed, before a
+  // model call; a tool of theirs by name (null: none); why some of them offer no tools now ("").
+  boost::asio::awaitable<void> prepare_mcp(const member_setup& member) const;
+  std::shared_ptr<tools::tool> find_mcp_tool(const member_setup& member, std::string_view name) const;
+  std::string mcp_problems(const member_setup& member) const;
+  // The MCP servers the member `member_id` is given now (none for an unknown member).
+  std::vector<std::string> mcp_servers_of(std::string_view member_id) const;
   // The provider a member's model calls go to, or nullptr: for work beside the dialogs (the analyst).
   llm::provider* provider_of(std::string_view member_id) const;
   std::string_view provider_kind_of(std::string_view member_id) const;
@@ -73,12 +90,25 @@ class member_roster {
   boost::asio::awaitable<void> describe_attachment(events::attachment& attachment) const;
 
  private:
+  // The member's own tools, `extra` (its MCP servers'), and the dialog tools of `place`.
+  llm::tool_list assemble(const member_setup& member, dialog_place place, const std::vector<llm::tool_spec>& extra) const;
+
   const config::team_config& team_;
   provider_map providers_;
   tools::tool_registry tools_;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
   std::map<std::string, member_setup, std::less<>> members_;
   attachment_reader read_attachment_;
+  tools::mcp::mcp_servers* mcp_ = nullptr;
+  // Per member with MCP servers: its tool lists with its servers' tools, as of a pool version. A
+  // new list is made only when the servers' tools differ, so that a prompt's version stays put.
+  struct mcp_lists {
+    std::uint64_t version = ~std::uint64_t{0};
+    std::vector<llm::tool_spec> extra;
+    llm::tool_list root;
+    llm::tool_list sub;
+  };
+  mutable std::map<std::string, mcp_lists, std::less<>> mcp_lists_;
 };
 
 }  // namespace parley::engine

@@ -4,10 +4,15 @@
 
 #include "parley/core/text.hpp"
 #include "parley/tools/shell_sandbox.hpp"
+#include "parley/tools/mcp/resource_tools.hpp"
 #include "parley/tools/shell_tools.hpp"
 
 namespace parley::engine {
 namespace {
+
+constexpr std::string_view kResourcesToolset = "resources";
+using tools::mcp::kFetchResourceTool;
+using tools::mcp::kListResourcesTool;
 
 // Where the shell tools were asked for: `tools:` when it names one, else `toolsets:`.
 std::string asked_at(const config::member_config& member, const config::team_config& team) {
@@ -20,9 +25,99 @@ std::string asked_at(const config::member_config& member, const config::team_con
 
 }  // namespace
 
-result<std::vector<std::string>> resolve_member_toolsets(const config::member_config& member,
-                                                         const tools::tool_registry& registry) {
-  auto resolved = registry.resolve_toolsets(member.toolsets);
+std::vector<std::string> mcp_grant::servers(const std::vector<std::string>& configured) const {
+  std::vector<std::string> out;
+  for (const auto& id : configured) {
+    const bool listed = std::find(named.begin(), named.end(), id) != named.end();
+    const bool left_out = std::find(excluded.begin(), excluded.end(), id) != excluded.end();
+    if (listed || (every_server && !left_out)) out.push_back(id);
+  }
+  return out;
+}
+
+config::mcp_config mcp_servers_in_use(const config::mcp_config& mcp, const tools::tool_registry& registry,
+                                      std::vector<std::string>* notices) {
+  config::mcp_config out = mcp;
+  std::erase_if(out.servers, [&](const config::mcp_server_config& server) {
+    const bool taken = server.id == kResourcesToolset || registry.toolset(server.id) != nullptr ||
+                       registry.unavailable_toolset(server.id) != nullptr;
+    if (taken && notices != nullptr) {
+      notices->push_back((server.source.empty() ? std::string() : server.source.string() + ":" +
+                                                                      std::to_string(server.line) + ": ") +
+                         "MCP server '" + server.id + "' is left out: its id is the name of a built-in toolset");
+    }
+    return taken;
+  });
+  return out;
+}
+
+namespace {
+
+// The member's toolsets, those of MCP servers taken out.
+result<member_toolsets> split_toolsets(const config::member_config& member, const tools::tool_registry& registry,
+                                       const config::mcp_config& mcp) {
+  const auto in_use = mcp_servers_in_use(mcp, registry);
+  const bool has_mcp = !in_use.servers.empty() || !mcp.disabled.empty();
+  auto is_builtin = [&](const std::string& name) {
+    return registry.toolset(name) != nullptr || registry.unavailable_toolset(name) != nullptr;
+  };
+  auto is_server = [&](const std::string& name) { return !is_builtin(name) && in_use.find(name) != nullptr; };
+  auto is_disabled = [&](const std::string& name) {
+    return !is_builtin(name) && std::find(mcp.disabled.begin(), mcp.disabled.end(), name) != mcp.disabled.end();
+  };
+  member_toolsets out;
+  std::vector<std::string> builtin;
+  bool resources = false;
+  bool resources_excluded = false;
+  for (const auto& name : member.toolsets) {
+    if (name.size() > 1 && name.front() == '!') {
+      const std::string left_out = name.substr(1);
+      if (left_out == kResourcesToolset && has_mcp) {
+        resources_excluded = true;
+      } else if (is_server(left_out) || is_disabled(left_out)) {
+        out.mcp.excluded.push_back(left_out);
+      } else {
+        builtin.push_back(name);
+      }
+      continue;
+    }
+    if (name == "*") {
+      out.mcp.every_server = true;
+      resources = resources || has_mcp;
+      builtin.push_back(name);
+    } else if (name == kResourcesToolset && has_mcp) {
+      resources = true;
+    } else if (is_server(name)) {
+      if (std::find(out.mcp.named.begin(), out.mcp.named.end(), name) == out.mcp.named.end()) {
+        out.mcp.named.push_back(name);
+      }
+    } else if (is_disabled(name)) {
+      continue;  // enabled: false, as in Dominds: a toolset of no tools
+    } else if (const auto refused = std::find_if(mcp.refused.begin(), mcp.refused.end(),
+                                                 [&](const auto& server) { return server.id == name; });
+               refused != mcp.refused.end() && !is_builtin(name)) {
+      return make_error(errc::config_error, "toolset '" + name + "' is an MCP server whose entry was refused: " +
+                                                refused->problem);
+    } else {
+      builtin.push_back(name);
+    }
+  }
+  auto tools = registry.resolve_toolsets(builtin);
+  if (!tools) return std::move(tools).err();
+  out.tools = std::move(*tools);
+  if (resources && !resources_excluded) {
+    for (const char* tool : {kListResourcesTool, kFetchResourceTool}) {
+      if (std::find(out.tools.begin(), out.tools.end(), tool) == out.tools.end()) out.tools.emplace_back(tool);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+result<member_toolsets> resolve_member_toolsets(const config::member_config& member,
+                                                const tools::tool_registry& registry, const config::mcp_config& mcp) {
+  auto resolved = split_toolsets(member, registry, mcp);
   if (resolved) return resolved;
   const std::string& problem = resolved.err().message;
   if (member.toolsets_at.empty()) return make_error(errc::config_error, "member '" + member.id + "': " + problem);
@@ -34,7 +129,7 @@ result<std::vector<std::string>> resolve_member_toolsets(const config::member_co
 
 result<void> check_team_toolsets(const config::team_config& team, const tools::tool_registry& registry) {
   for (const auto& member : team.members) {
-    PARLEY_TRY(resolve_member_toolsets(member, registry));
+    PARLEY_TRY(resolve_member_toolsets(member, registry, team.mcp));
   }
   return ok();
 }
@@ -69,10 +164,11 @@ std::string shell_tool_refusal(const config::team_config& team, const config::me
 std::vector<std::string> shell_tool_notices(const config::team_config& team, const tools::tool_registry& registry) {
   std::vector<std::string> notices;
   for (const auto& member : team.members) {
-    auto wanted = registry.resolve_toolsets(member.toolsets);
-    if (!wanted) continue;  // check_team_toolsets reports it
-    wanted->insert(wanted->end(), member.tools.begin(), member.tools.end());
-    const auto withheld = withheld_shell_tools(member, *wanted);
+    auto resolved = resolve_member_toolsets(member, registry, team.mcp);
+    if (!resolved) continue;  // check_team_toolsets reports it
+    auto wanted = std::move(resolved->tools);
+    wanted.insert(wanted.end(), member.tools.begin(), member.tools.end());
+    const auto withheld = withheld_shell_tools(member, wanted);
     if (withheld.empty()) continue;
     const std::string withheld_from =
         asked_at(member, team) + ": shell tools withheld from '" + member.id + "' (" + join(withheld, ", ") + "): ";

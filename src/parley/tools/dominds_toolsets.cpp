@@ -30,9 +30,14 @@ void register_dominds_toolsets(tool_registry& registry) {
       "it reads the machine's files outside the workspace, and Parley's file tools never leave the "
       "workspace; give ws_read and put what the member needs inside the workspace");
   registry.add_unavailable_toolset(
-      "mcp_admin", "Parley does not speak MCP (no .minds/mcp.yaml servers to restart, release or disable, no env_set)");
+      "mcp_admin",
+      "Parley has none of its tools (mcp_restart, mcp_release, mcp_disable, env_set): an MCP server is restarted "
+      "on its own after a crash, one process per server serves every dialog so there is no lease to release, and a "
+      "server is enabled or disabled by editing .minds/mcp.yaml, which a running Parley reloads (docs/mcp.md)");
+  // Given instead by the engine when the team has MCP servers (tools/mcp/resource_tools.hpp).
   registry.add_unavailable_toolset("resources",
-                                   "Parley does not speak MCP (no MCP resources or resource templates to fetch)");
+                                   "the team configures no MCP server (.minds/mcp.yaml, or the team file's mcp:), so "
+                                   "there are no MCP resources to list or fetch");
   registry.add_unavailable_toolset(
       "control",
       "Dominds does not let team config assign it either: its reminder, Taskdoc and clear_mind tools are "

@@ -34,6 +34,7 @@ result<server_launch> plan_launch(const config::mcp_server_config& server, const
                                   const env_lookup& lookup) {
   server_launch plan;
   plan.transport = server.transport;
+  plan.call_timeout = server.call_timeout;
   if (server.transport == config::mcp_transport::streamable_http) {
     plan.url = server.url;
     plan.session_id = server.session_id;

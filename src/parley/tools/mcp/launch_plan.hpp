@@ -9,6 +9,7 @@
 // Parley's environment never reaches a server that was not given it.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -31,6 +32,7 @@ struct server_launch {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string session_id;  // resume this MCP session ("" for a new one)
+  std::chrono::milliseconds call_timeout{120'000};  // the transport waits for an answer at least this long
 };
 
 // Reads one variable of Parley's environment (tests pass their own).

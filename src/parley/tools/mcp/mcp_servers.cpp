@@ -61,7 +61,9 @@ bool same_server(const config::mcp_server_config& a, const config::mcp_server_co
          a.session_id == b.session_id && same_filter(a.tools, b.tools) && same_filter(a.prompts, b.prompts) &&
          same_filter(a.resources, b.resources) && same_transforms(a.transform, b.transform) &&
          a.resource_mime_types == b.resource_mime_types && a.resource_max_bytes == b.resource_max_bytes &&
-         a.manual == b.manual && a.start_timeout == b.start_timeout && a.call_timeout == b.call_timeout &&
+         a.resource_skills.enabled == b.resource_skills.enabled &&
+         same_filter(a.resource_skills.filter, b.resource_skills.filter) && a.manual == b.manual &&
+         a.manual_content_file == b.manual_content_file && a.start_timeout == b.start_timeout && a.call_timeout == b.call_timeout &&
          a.max_result_bytes == b.max_result_bytes;
 }
 
