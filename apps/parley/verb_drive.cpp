@@ -79,6 +79,11 @@ int with_engine(const parsed_args& args, const engine_action& action) {
           asio::signal_set& signals;
           ~stop_listening() { signals.cancel(); }
         } listening_guard{interrupts};
+        // ... and end the MCP servers' processes, which would keep it running too.
+        struct stop_mcp_servers {
+          engine::engine& eng;
+          ~stop_mcp_servers() { eng.stop_mcp(); }
+        } mcp_guard{eng};
         auto acted = co_await action(eng, dialog_id);
         if (!acted) {
           failure = std::move(acted).err();

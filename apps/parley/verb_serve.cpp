@@ -252,6 +252,7 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
   if (windows != nullptr) windows->stop();
   if (analyst != nullptr) analyst->stop();
   co_await stop_all_drives(eng, log);
+  eng.stop_mcp();  // the MCP servers' processes end with the drives that used them
   channels.close_all();
   log.flush();
   done = true;
@@ -420,6 +421,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
 
   std::vector<std::string> unreadable;
+  eng->watch_mcp_config();  // .minds/mcp.yaml is read again when it changes, as Dominds does
   eng->drives().set_store_retry(true);
   auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());

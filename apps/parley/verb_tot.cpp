@@ -173,6 +173,11 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
+        // The MCP servers' processes would keep io.run() from returning.
+        struct stop_mcp_servers {
+          engine::engine& eng;
+          ~stop_mcp_servers() { eng.stop_mcp(); }
+        } mcp_guard{eng};
         // Not a conditional expression of two co_awaits: GCC 12 miscompiles those.
         if (resume) {
           std::string task_id = *resume;
