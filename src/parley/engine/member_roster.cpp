@@ -102,7 +102,7 @@ bool member_setup::offers_dialog_tool(std::string_view name) const {
 }
 
 llm::tool_list member_roster::assemble(const member_setup& member, dialog_place place,
-                                      const std::vector<llm::tool_spec>& extra) const {
+                                       const std::vector<llm::tool_spec>& extra) const {
   const auto& config = *member.config;
   auto specs = member.tool_specs;
   specs.insert(specs.end(), extra.begin(), extra.end());

@@ -91,7 +91,8 @@ class member_roster {
 
  private:
   // The member's own tools, `extra` (its MCP servers'), and the dialog tools of `place`.
-  llm::tool_list assemble(const member_setup& member, dialog_place place, const std::vector<llm::tool_spec>& extra) const;
+  llm::tool_list assemble(const member_setup& member, dialog_place place,
+                          const std::vector<llm::tool_spec>& extra) const;
 
   const config::team_config& team_;
   provider_map providers_;

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "parley/core/text.hpp"
-#include "parley/tools/shell_sandbox.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
+#include "parley/tools/shell_sandbox.hpp"
 #include "parley/tools/shell_tools.hpp"
 
 namespace parley::engine {
@@ -42,9 +42,9 @@ config::mcp_config mcp_servers_in_use(const config::mcp_config& mcp, const tools
     const bool taken = server.id == kResourcesToolset || registry.toolset(server.id) != nullptr ||
                        registry.unavailable_toolset(server.id) != nullptr;
     if (taken && notices != nullptr) {
-      notices->push_back((server.source.empty() ? std::string() : server.source.string() + ":" +
-                                                                      std::to_string(server.line) + ": ") +
-                         "MCP server '" + server.id + "' is left out: its id is the name of a built-in toolset");
+      notices->push_back(
+          (server.source.empty() ? std::string() : server.source.string() + ":" + std::to_string(server.line) + ": ") +
+          "MCP server '" + server.id + "' is left out: its id is the name of a built-in toolset");
     }
     return taken;
   });
@@ -96,8 +96,8 @@ result<member_toolsets> split_toolsets(const config::member_config& member, cons
     } else if (const auto refused = std::find_if(mcp.refused.begin(), mcp.refused.end(),
                                                  [&](const auto& server) { return server.id == name; });
                refused != mcp.refused.end() && !is_builtin(name)) {
-      return make_error(errc::config_error, "toolset '" + name + "' is an MCP server whose entry was refused: " +
-                                                refused->problem);
+      return make_error(errc::config_error,
+                        "toolset '" + name + "' is an MCP server whose entry was refused: " + refused->problem);
     } else {
       builtin.push_back(name);
     }

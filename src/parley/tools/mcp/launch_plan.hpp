@@ -31,7 +31,7 @@ struct server_launch {
   // streamable_http
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string session_id;  // resume this MCP session ("" for a new one)
+  std::string session_id;                           // resume this MCP session ("" for a new one)
   std::chrono::milliseconds call_timeout{120'000};  // the transport waits for an answer at least this long
 };
 

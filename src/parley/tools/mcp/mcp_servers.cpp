@@ -63,8 +63,8 @@ bool same_server(const config::mcp_server_config& a, const config::mcp_server_co
          a.resource_mime_types == b.resource_mime_types && a.resource_max_bytes == b.resource_max_bytes &&
          a.resource_skills.enabled == b.resource_skills.enabled &&
          same_filter(a.resource_skills.filter, b.resource_skills.filter) && a.manual == b.manual &&
-         a.manual_content_file == b.manual_content_file && a.start_timeout == b.start_timeout && a.call_timeout == b.call_timeout &&
-         a.max_result_bytes == b.max_result_bytes;
+         a.manual_content_file == b.manual_content_file && a.start_timeout == b.start_timeout &&
+         a.call_timeout == b.call_timeout && a.max_result_bytes == b.max_result_bytes;
 }
 
 mcp_servers::mcp_servers(asio::any_io_executor executor, const config::mcp_config& config, pool_settings settings)
@@ -211,7 +211,7 @@ void mcp_servers::replace(const config::mcp_config& config) {
   for (const auto& server : config.servers) {
     auto* current = find(server.id);
     if (current != nullptr && same_server(current->runtime->config(), server)) {
-      next.push_back(std::move(*current));
+      next.push_back(*current);  // the same runtime and catalog
       continue;
     }
     if (current != nullptr) {
@@ -223,7 +223,6 @@ void mcp_servers::replace(const config::mcp_config& config) {
     next.push_back(server_entry{make_runtime(server), {}, nullptr});
   }
   for (auto& entry : servers_) {
-    if (!entry.runtime) continue;  // moved into `next`
     const bool kept =
         std::any_of(next.begin(), next.end(), [&](const server_entry& e) { return e.runtime == entry.runtime; });
     if (kept) continue;

@@ -10,8 +10,8 @@ namespace parley::tools::mcp {
 result<std::unique_ptr<transport>> make_transport(boost::asio::any_io_executor executor, const std::string& server_id,
                                                   const server_launch& plan) {
   if (plan.transport == config::mcp_transport::stdio) {
-    return std::unique_ptr<transport>(
-        std::make_unique<stdio_transport>(std::move(executor), server_id, stdio_command{plan.argv, plan.cwd, plan.env}));
+    return std::unique_ptr<transport>(std::make_unique<stdio_transport>(std::move(executor), server_id,
+                                                                        stdio_command{plan.argv, plan.cwd, plan.env}));
   }
   http_transport_options options;
   options.server = server_id;
