@@ -18,8 +18,14 @@
 #include <random>
 #include <thread>
 
+#include <boost/asio/ip/tcp.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+
 #include "parley/tools/mcp/mcp_servers.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
+#include "support/child_process.hpp"
 
 namespace parley::tools::mcp {
 namespace {
@@ -310,6 +316,70 @@ TEST_F(McpRealServers, AServerThatDiesMidCallFailsTheCallWaitsAndIsStartedAgain)
       << during_backoff.content;
   ASSERT_TRUE(after.ok) << after.content;
   EXPECT_NE(after.content, before.content) << "a new process";
+}
+
+// server-everything in its streamableHttp mode, as a user runs it: the same pool, over HTTP.
+class McpRealHttpServer : public McpRealServers {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(std::string_view(PARLEY_NODE).size() > 0) << "node was not found when the build was configured";
+    {
+      asio::io_context probe_io;
+      asio::ip::tcp::acceptor probe(probe_io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+      port = probe.local_endpoint().port();
+    }
+    const int quiet = ::open("/dev/null", O_WRONLY);
+    pid = parley::test::spawn_program({PARLEY_NODE, kModules + "server-everything/dist/index.js", "streamableHttp"},
+                                      {quiet, {{"PORT", std::to_string(port)}}, {}});
+    ::close(quiet);
+    ASSERT_GT(pid, 0);
+    for (int tries = 0; tries < 600 && !listening(); ++tries) std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(listening()) << "server-everything does not listen on " << port;
+  }
+  void TearDown() override {
+    if (pid > 0) ::kill(pid, SIGKILL);
+    if (pid > 0) parley::test::reaped_status(pid);
+  }
+  bool listening() const {
+    asio::io_context probe_io;
+    asio::ip::tcp::socket socket(probe_io);
+    boost::system::error_code ec;
+    socket.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    return !ec;
+  }
+  config::mcp_server_config http_server() const {
+    config::mcp_server_config server;
+    server.id = "web";
+    server.transport = config::mcp_transport::streamable_http;
+    server.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+    server.headers = {config::mcp_named_value{"X-Parley-Test", config::mcp_value_source{"", "PARLEY_TEST_HEADER", ""}}};
+    return server;
+  }
+
+  std::uint16_t port = 0;
+  pid_t pid = -1;
+};
+
+TEST_F(McpRealHttpServer, ToolsAreListedAndCalledWithProgressOverStreamableHttp) {
+  extra_env["PARLEY_TEST_HEADER"] = "from-the-environment";
+  auto& servers = pool({http_server()});
+  tool_outcome echoed;
+  std::vector<progress_update> seen;
+  result<tool_call_result> slow = make_error(errc::internal, "not run");
+  run([&]() -> asio::awaitable<void> {
+    const std::vector<std::string> ids{"web"};
+    co_await servers.prepare(ids);
+    echoed = co_await call("web", "echo", R"({"message": "over http"})");
+    call_options options;
+    options.on_progress = [&](const progress_update& update) { seen.push_back(update); };
+    json::object args{{"duration", 1}, {"steps", 2}};
+    slow = co_await servers.runtime("web")->call_tool("trigger-long-running-operation", std::move(args), options);
+  });
+  EXPECT_TRUE(has(names({"web"}), "get-sum"));
+  EXPECT_TRUE(echoed.ok) << echoed.content;
+  EXPECT_EQ(echoed.content, "Echo: over http");
+  ASSERT_TRUE(slow) << slow.err().message;
+  EXPECT_EQ(seen.size(), 2u);
 }
 
 }  // namespace
