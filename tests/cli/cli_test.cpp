@@ -58,6 +58,43 @@ TEST_F(Cli, RunDrivesTheDemoOfflineAndSaysSo) {
   EXPECT_EQ((*log)->messages(dialogs[0].id, 1).value().size(), 8U);  // user, 3 × (call, result), answer
 }
 
+// A member with an MCP toolset (issue 39): `parley run` starts the reference server-everything over
+// stdio, the scripted model calls its tool, and the command ends with the answer — the server's
+// process does not keep it running, and none is left behind.
+TEST_F(Cli, RunWithAnMcpToolsetCallsTheServerAndLeavesNoProcess) {
+  fs::create_directories(team_dir_);
+  const std::string everything =
+      std::string(PARLEY_SOURCE_DIR) + "/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+  std::ofstream(team_dir_ / "team.yaml")
+      << "version: 1\nworkspace: .\nproviders:\n  offline: {kind: scripted, script: script.yaml}\n"
+         "mcp:\n  servers:\n    everything:\n      transport: stdio\n      command: node\n      args: ['"
+      << everything
+      << "', stdio]\n      cwd: .\n"
+         "members:\n  lead: {persona: p, provider: offline, model: m, toolsets: [everything]}\n";
+  std::ofstream(team_dir_ / "script.yaml") << R"(members:
+  lead:
+    - when: {round: 1}
+      emit: [{tool_call: {name: echo, arguments: {message: over stdio}}}]
+    - emit: [{saying: "The server said it."}]
+)";
+  const auto out = run("run --team " + (team_dir_ / "team.yaml").string() + data() + " Go");
+  ASSERT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("The server said it."), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("Echo: over stdio"), std::string::npos) << out.output;
+  // No process is left whose folder is the team's (the server ran there).
+  const auto team_folder = fs::canonical(team_dir_);
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::error_code ec;
+    const auto cwd = fs::read_symlink(entry.path() / "cwd", ec);
+    if (ec) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto paren = text.rfind(')');
+    const bool zombie = paren != std::string::npos && text.substr(paren + 2, 1) == "Z";
+    EXPECT_TRUE(cwd != team_folder || zombie) << "process " << entry.path().filename() << " is still running";
+  }
+}
+
 TEST_F(Cli, SayContinuesTheDialogWithTheRememberedTeam) {
   ASSERT_EQ(run("run" + team() + data() + " --quiet first").status, 0);
   std::string id;
