@@ -34,7 +34,7 @@ void http_response_sink::add_headers(Response& response, const header_list& head
   for (const auto& [name, value] : headers) response.set(name, value);
   if (!cors_origin_.empty()) {
     response.set(http::field::access_control_allow_origin, cors_origin_);
-    response.set(http::field::access_control_expose_headers, kDialogIdHeader);
+    response.set(http::field::access_control_expose_headers, std::string(kDialogIdHeader) + ", Mcp-Session-Id");
     response.set(http::field::vary, "Origin");
   }
   response.keep_alive(keep_alive_);
