@@ -19,7 +19,7 @@ bool mcp_endpoint::make_room() {
     if (oldest == sessions_.end() || it->second.last_used < oldest->second.last_used) oldest = it;
   }
   if (oldest == sessions_.end()) return false;
-  oldest->second.session->cancel_all();
+  oldest->second.session->close();
   sessions_.erase(oldest);
   return true;
 }
@@ -43,13 +43,13 @@ bool mcp_endpoint::end(std::string_view id, const user& who) {
   if (found == sessions_.end() || found->second.session->who().id != who.id) return false;
   const auto session = found->second.session;
   sessions_.erase(found);
-  session->cancel_all();
+  session->close();
   return true;
 }
 
 void mcp_endpoint::end_all() {
   auto ended = std::exchange(sessions_, {});
-  for (auto& [id, held] : ended) held.session->cancel_all();
+  for (auto& [id, held] : ended) held.session->close();
 }
 
 }  // namespace parley::server

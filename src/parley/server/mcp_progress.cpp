@@ -13,6 +13,9 @@ constexpr std::size_t kStepLineBytes = 160;
 // The line an event stands for; empty when it is not a step a caller is told of.
 std::string step_line_of(const event& ev, const std::string& who) {
   if (ev.is<events::generation_started>()) return who + " is thinking";
+  if (const auto* finished = ev.as<events::generation_finished>(); finished != nullptr && !finished->saying.empty()) {
+    return who + " says: " + finished->saying;
+  }
   if (const auto* call = ev.as<events::tellask_called>()) {
     if (call->name == events::call_kind::tellask_back) return who + " asks back: " + call->tellask_content;
     return who + " asked @" + call->target_agent_id + ": " + call->tellask_content;

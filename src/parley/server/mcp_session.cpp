@@ -159,6 +159,7 @@ asio::awaitable<std::optional<mcp_session::answer>> mcp_session::dispatch(const 
 }
 
 asio::awaitable<void> mcp_session::handle_request(mcp::rpc_request request, mcp_reply& reply) {
+  if (closed_) co_return;
   const std::string key = mcp::to_string(request.id);
   if (in_flight_.contains(key)) {
     std::string refused =
@@ -204,7 +205,8 @@ void mcp_session::handle_notification(const mcp::rpc_notification& notification)
   cancel->cancel();
 }
 
-void mcp_session::cancel_all() {
+void mcp_session::close() {
+  closed_ = true;
   std::vector<std::shared_ptr<request_cancel>> running;
   for (const auto& [key, cancel] : in_flight_) running.push_back(cancel);
   for (const auto& cancel : running) cancel->cancel();

@@ -36,8 +36,9 @@ class mcp_session {
   boost::asio::awaitable<void> handle_request(mcp::rpc_request request, mcp_reply& reply);
   // notifications/initialized, notifications/cancelled; any other is ignored, as JSON-RPC says.
   void handle_notification(const mcp::rpc_notification& notification);
-  // The client is gone: every request still waiting stops, answering nothing.
-  void cancel_all();
+  // The client is gone: every request still waiting stops, answering nothing, and a request that
+  // comes later is not handled at all.
+  void close();
 
   // Whether initialize was answered, and the revision it settled on.
   bool initialized() const noexcept { return !version_.empty(); }
@@ -55,6 +56,7 @@ class mcp_session {
   const user& who_;
   mcp_settings settings_;
   std::string version_;                                               // empty until initialize is answered
+  bool closed_ = false;                                               // close(): nothing more is handled
   std::map<std::string, std::shared_ptr<request_cancel>> in_flight_;  // by the request id's text
 };
 

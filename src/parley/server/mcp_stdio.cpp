@@ -135,16 +135,16 @@ class stdio_reply final : public mcp_reply {
   std::shared_ptr<mcp_stdio::state> owner_;
 };
 
-// Counts the request among those running until it ends, then wakes whoever waits for them.
+// Runs one request, counted among those running (from take_line on) until it ends; then wakes
+// whoever waits for them.
 asio::awaitable<void> handle_stdio_request(std::shared_ptr<mcp_stdio::state> owner, mcp::rpc_request request) {
-  struct running {
+  struct uncount {
     mcp_stdio::state& owner;
-    explicit running(mcp_stdio::state& state) : owner(state) { ++owner.requests; }
-    ~running() {
+    ~uncount() {
       --owner.requests;
       owner.request_ended.notify_all();
     }
-  } counted(*owner);
+  } counted{*owner};
   stdio_reply reply(owner);
   co_await owner->session.handle_request(std::move(request), reply);
 }
@@ -159,6 +159,7 @@ void take_line(const std::shared_ptr<mcp_stdio::state>& owner, std::string_view 
     return;
   }
   if (auto* request = std::get_if<mcp::rpc_request>(&*incoming.message)) {
+    ++owner->requests;  // counted before it starts: the input may end before it runs
     auto handled = handle_stdio_request(owner, std::move(*request));
     asio::co_spawn(owner->executor, std::move(handled), asio::detached);
     return;
@@ -230,7 +231,7 @@ asio::awaitable<void> mcp_stdio::run() {
     });
   }
   // The input ended: the client is gone. What still waits stops, answering nothing.
-  owner->session.cancel_all();
+  owner->session.close();
   while (owner->requests > 0) co_await owner->request_ended.wait();
 }
 
