@@ -248,7 +248,7 @@ std::optional<std::string> header_of(const beast_http::request<beast_http::strin
 
 asio::awaitable<bool> serve_mcp_request(server_context& context, boost::beast::tcp_stream& stream,
                                         const beast_http::request<beast_http::string_body>& request, bool keep_alive) {
-  http_response_sink sink(stream, request.version(), keep_alive, context.options.cors_origin);
+  http_response_sink sink(stream, request.version(), keep_alive, context.options.cors_origin, kMcpSessionHeader);
   mcp_http_request plain;
   plain.method = std::string(request.method_string());
   plain.body = request.body();
