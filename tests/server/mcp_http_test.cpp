@@ -74,7 +74,9 @@ class McpHttpTest : public RestTest {
     if (!body.is_object() || !body.as_object().contains("error")) return nullptr;
     return body.at("error");
   }
-  std::int64_t root_dialogs(const rest_client& as) const { return as.get("/api/dialogs").json().at("total").as_int64(); }
+  std::int64_t root_dialogs(const rest_client& as) const {
+    return as.get("/api/dialogs").json().at("total").as_int64();
+  }
 };
 
 TEST_F(McpHttpTest, InitializeIssuesASessionThatEveryLaterRequestMustCarry) {
@@ -188,8 +190,8 @@ TEST_F(McpHttpTest, ACancelledCallAnswersNothingAndItsDialogGoesOn) {
   });
   // The call has made its dialog once the dialog is listed.
   ASSERT_TRUE(eventually([&] { return root_dialogs(client()) == 1; }));
-  const auto cancelled =
-      post(client(), notification("notifications/cancelled", json::object{{"requestId", 7}, {"reason", "enough"}}), session);
+  const auto cancelled = post(
+      client(), notification("notifications/cancelled", json::object{{"requestId", 7}, {"reason", "enough"}}), session);
   EXPECT_EQ(cancelled.status, 202);
   const auto answered = waiting.get();
   EXPECT_EQ(answered.status, 202) << answered.body;  // no response for a cancelled request
@@ -236,7 +238,8 @@ TEST_F(McpHttpTest, OneUserNeverReachesAnothersSessionOrDialogs) {
   EXPECT_EQ(error_of(read).at("code"), -32002) << read.body;
   const auto listed = post(ben, rpc(5, "resources/list"), bens);
   EXPECT_EQ(result_of(listed).at("resources").as_array().size(), 0U) << listed.body;
-  const auto stolen = post(ben, rpc(6, "tools/call", ask("ask_lead", json::object{{"message", "x"}, {"dialog_id", id}})), bens);
+  const auto stolen =
+      post(ben, rpc(6, "tools/call", ask("ask_lead", json::object{{"message", "x"}, {"dialog_id", id}})), bens);
   EXPECT_EQ(result_of(stolen).at("isError"), true) << stolen.body;
   EXPECT_NE(json::serialize(result_of(stolen)).find("arguments.dialog_id"), std::string::npos) << stolen.body;
   // Ben's message never reached Ann's dialog.

@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/server/answer_relay.hpp"
 #include "parley/server/media_types.hpp"
 #include "parley/server/openai_chat_handler.hpp"
-#include "parley/server/answer_relay.hpp"
 #include "parley/server/openai_wire.hpp"
 #include "parley/server/rest_router.hpp"
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,12 @@ struct recorded_reply final : mcp_reply {
   }
 };
 
+// A root dialog without a message (nothing drives it); counted in `made` once it is.
+asio::awaitable<void> make_root(engine::engine& eng, engine::new_dialog spec, int& made) {
+  auto id = co_await eng.create_root_dialog(std::move(spec));
+  made += id ? 1 : 0;
+}
+
 mcp::rpc_request request_of(const std::string& text) {
   auto incoming = read_incoming(text);
   EXPECT_TRUE(incoming.message.has_value()) << incoming.refusal;
@@ -91,14 +99,14 @@ class McpSessionTest : public ::testing::Test {
     team_ = std::move(*team);
     auto providers = engine::build_providers(team_);
     ASSERT_TRUE(providers.has_value()) << providers.err().message;
-    auto created = engine::engine::create(io_.get_executor(), log_, team_, std::move(*providers),
-                                          engine::build_builtin_tools());
+    auto created =
+        engine::engine::create(io_.get_executor(), log_, team_, std::move(*providers), engine::build_builtin_tools());
     ASSERT_TRUE(created.has_value()) << created.err().message;
     engine_ = std::move(*created);
     channels_ = std::make_unique<pubchan>(*engine_, log_, options_);
     answers_ = std::make_unique<answer_relay>(*engine_);
-    context_ = std::make_unique<server_context>(
-        server_context{*engine_, log_, options_, *channels_, users_, true, "test"});
+    context_ =
+        std::make_unique<server_context>(server_context{*engine_, log_, options_, *channels_, users_, true, "test"});
     context_->answers = answers_.get();
     mcp_settings settings;
     settings.server_version = "test";
@@ -146,7 +154,8 @@ class McpSessionTest : public ::testing::Test {
     return static_cast<int>(answer.at("error").at("code").as_int64());
   }
   static std::string message_of(const json::value& answer) {
-    if (!answer.is_object() || !answer.as_object().contains("error")) return "(no error: " + json::serialize(answer) + ")";
+    if (!answer.is_object() || !answer.as_object().contains("error"))
+      return "(no error: " + json::serialize(answer) + ")";
     return std::string(answer.at("error").at("message").as_string());
   }
   static std::string tool_text(const json::value& answer) {
@@ -184,8 +193,7 @@ TEST(McpProtocol, TextThatIsNotOneMessageEarnsTheErrorJsonRpcPrescribes) {
   EXPECT_EQ(json::parse(bad_method.refusal).at("id"), 3);
   const auto no_version = read_incoming(R"({"id":"a","method":"ping"})");
   EXPECT_EQ(json::parse(no_version.refusal).at("id"), "a");
-  EXPECT_NE(json::parse(no_version.refusal).at("error").at("message").as_string().find("jsonrpc"),
-            json::string::npos);
+  EXPECT_NE(json::parse(no_version.refusal).at("error").at("message").as_string().find("jsonrpc"), json::string::npos);
 }
 
 TEST(McpProtocol, TheClientsRevisionIsKeptWhenParleySpeaksItElseTheLatest) {
@@ -225,9 +233,10 @@ TEST_F(McpSessionTest, InitializeParamsAreReadStrictlyAndTheErrorNamesTheMember)
       R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
   EXPECT_EQ(older.at("result").at("protocolVersion"), "2024-11-05");
   EXPECT_EQ(older.at("result").at("capabilities").at("tools").at("listChanged"), false);
-  EXPECT_EQ(code_of(response(
-                R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})")),
-            -32600);
+  EXPECT_EQ(
+      code_of(response(
+          R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})")),
+      -32600);
   // 2024-11-05 knows no output schemas: none is offered.
   const auto tools = response(R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})");
   EXPECT_FALSE(tools.at("result").at("tools").at(0).as_object().contains("outputSchema"));
@@ -305,6 +314,36 @@ TEST_F(McpSessionTest, ResourcesNameAMissingUriAndDoNotExistForIdsNobodyMade) {
   EXPECT_NE(message_of(cursor).find("params.cursor"), std::string::npos);
 }
 
+TEST_F(McpSessionTest, ResourcesListPagesThroughTheRootsWithItsCursor) {
+  initialize();
+  constexpr int kRoots = 53;  // a page is 50
+  int made = 0;
+  for (int i = 0; i < kRoots; ++i) {
+    engine::new_dialog spec{"lead", "root " + std::to_string(i), {}};
+    asio::co_spawn(io_, make_root(*engine_, std::move(spec), made), asio::detached);
+  }
+  run_until([&] { return made == kRoots; });
+  ASSERT_EQ(made, kRoots);
+  const auto first = response(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})");
+  const auto& page = first.at("result").as_object();
+  EXPECT_EQ(page.at("resources").as_array().size(), 50U);
+  ASSERT_TRUE(page.contains("nextCursor")) << json::serialize(first);
+  const std::string cursor(page.at("nextCursor").as_string());
+  const auto second =
+      response(R"({"jsonrpc":"2.0","id":2,"method":"resources/list","params":{"cursor":")" + cursor + "\"}}");
+  const auto& rest = second.at("result").as_object();
+  EXPECT_EQ(rest.at("resources").as_array().size(), 3U) << json::serialize(second);
+  EXPECT_FALSE(rest.contains("nextCursor"));
+  std::set<std::string> uris;
+  for (const auto* listed : {&page, &rest}) {
+    for (const auto& resource : listed->at("resources").as_array()) {
+      uris.insert(std::string(resource.at("uri").as_string()));
+      EXPECT_EQ(resource.at("mimeType"), "text/markdown");
+    }
+  }
+  EXPECT_EQ(uris.size(), static_cast<std::size_t>(kRoots)) << "every root once, none twice";
+}
+
 TEST_F(McpSessionTest, AMemberAnswersAfterProgressThatNamesItsDialog) {
   initialize();
   const auto written = handle(
@@ -328,8 +367,8 @@ TEST_F(McpSessionTest, AMemberAnswersAfterProgressThatNamesItsDialog) {
 
 TEST_F(McpSessionTest, AQuestionForTheHumanIsReturnedWithItsId) {
   initialize();
-  const auto answer =
-      response(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ask_lead","arguments":{"message":"delegate"}}})");
+  const auto answer = response(
+      R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ask_lead","arguments":{"message":"delegate"}}})");
   const auto content = answer.at("result").at("structuredContent");
   EXPECT_EQ(content.at("status"), "waiting_for_human") << json::serialize(answer);
   ASSERT_EQ(content.at("questions").as_array().size(), 1U);
@@ -344,7 +383,8 @@ TEST_F(McpSessionTest, ACancelledCallSendsNothingAndItsDialogGoesOn) {
   asio::co_spawn(
       io_,
       session_->handle_request(
-          request_of(R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_lead","arguments":{"message":"endless"}}})"),
+          request_of(
+              R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_lead","arguments":{"message":"endless"}}})"),
           reply),
       [&](std::exception_ptr) { done = true; });
   run_until([&] { return dialogs() == 1; });
