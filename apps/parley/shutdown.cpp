@@ -11,7 +11,8 @@ namespace parley::cli {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
-asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log, std::string reason) {
+asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log, std::string_view reason) {
+  const std::string why(reason);  // kept in the frame: the caller's text may be a temporary
   dialog_filter running;
   running.status = events::dialog_status::running;
   const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
@@ -22,8 +23,8 @@ asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log, std::stri
     bool busy = false;
     for (const auto& row : *rows) {
       const auto* dialog = eng.find(row.id);
-      if (dialog == nullptr) continue;        // never loaded by this process: nothing of it runs
-      (void)eng.runs().stop(row.id, reason);  // "not generating" is fine
+      if (dialog == nullptr) continue;     // never loaded by this process: nothing of it runs
+      (void)eng.runs().stop(row.id, why);  // "not generating" is fine
       busy = busy || dialog->drive_scheduled;
     }
     if (!busy) break;

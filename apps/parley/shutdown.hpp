@@ -7,7 +7,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <chrono>
-#include <string>
+#include <string_view>
 
 #include "parley/engine/engine.hpp"
 #include "parley/store/store.hpp"
@@ -20,7 +20,7 @@ inline constexpr auto kShutdownGrace = std::chrono::seconds(5);
 // Stops every generation with `reason`, then waits until no drive is queued or running (a stop can
 // wake a caller whose drive starts a new generation, which is stopped in turn), at most
 // kShutdownGrace.
-boost::asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log, std::string reason);
+boost::asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log, std::string_view reason);
 
 // Runs the loop until nothing is left to run, or, once the shutdown is done, until kShutdownGrace
 // has passed for clients that never close; false when it gave up on them.

@@ -51,7 +51,8 @@ class mcp_http_reply final : public mcp_reply {
       co_return;
     }
     header_list headers = headers_;
-    co_await sink_.send_json(202, std::move(headers), std::string());
+    std::string empty;
+    co_await sink_.send_json(202, std::move(headers), std::move(empty));
   }
 
  private:
@@ -85,7 +86,8 @@ asio::awaitable<void> send_refusal(response_sink& sink, http_refusal refused) {
 
 asio::awaitable<void> accepted(response_sink& sink) {
   header_list none;
-  co_await sink.send_json(202, std::move(none), std::string());
+  std::string empty;
+  co_await sink.send_json(202, std::move(none), std::move(empty));
 }
 
 // Whether an Accept header takes `type` ("application/json"), by its media ranges.
@@ -224,7 +226,8 @@ asio::awaitable<void> handle_mcp_request(server_context& context, mcp_http_reque
       co_return;
     }
     header_list none;
-    co_await sink.send_json(200, std::move(none), std::string("{}"));
+    std::string ended = "{}";
+    co_await sink.send_json(200, std::move(none), std::move(ended));
     co_return;
   }
   // GET would open a stream of what the server sends unasked; Parley sends nothing unasked.
