@@ -218,6 +218,19 @@ void remember_team(const fs::path& data_dir, const config::team_config& team) {
   out << (is_workspace ? "workspace " : "team ") << where.string() << "\n";
 }
 
+result<std::optional<server::mcp_settings>> mcp_settings_of(const parsed_args& args, bool enabled) {
+  auto seconds = args.integer("mcp-call-timeout", 1, 86400);
+  if (!seconds) return std::move(seconds).err();
+  if (!enabled) {
+    if (*seconds) return make_error(errc::invalid_argument, "--mcp-call-timeout: only with --mcp");
+    return std::optional<server::mcp_settings>{};
+  }
+  server::mcp_settings settings;
+  settings.server_version = PARLEY_VERSION;
+  if (*seconds) settings.call_timeout = std::chrono::seconds(**seconds);
+  return std::optional<server::mcp_settings>{std::move(settings)};
+}
+
 result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   const auto data_dir = data_dir_of(args);
   auto team = load_team(args, data_dir);

@@ -13,6 +13,7 @@
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/server/mcp_request.hpp"
 #include "parley/store/store.hpp"
 #include "parley/tools/tool.hpp"
 
@@ -67,6 +68,12 @@ result<void> check_dialog_stored(const std::filesystem::path& data_dir, const st
 result<config::team_config> load_team(const parsed_args& args, const std::filesystem::path& data_dir);
 // Records where the team came from so later verbs (say, serve) find it without flags.
 void remember_team(const std::filesystem::path& data_dir, const config::team_config& team);
+
+// What an MCP server of this process is told (`parley mcp`, `parley serve --mcp`; docs/mcp.md):
+// --mcp-call-timeout SECONDS, 1 to 86400, how long a tools/call waits for the team before it
+// answers "working" (default: mcp_settings'). nullopt when `enabled` is false; the flag is then
+// refused, naming what it needs.
+result<std::optional<server::mcp_settings>> mcp_settings_of(const parsed_args& args, bool enabled);
 
 // What a verb that drives dialogs starts from: the team (remembered in the data directory), its
 // open store and its model providers.

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   if (verb == "export") return parley::cli::run_verb_export(args);
   if (verb == "import") return parley::cli::run_verb_import(args);
   if (verb == "serve") return parley::cli::run_verb_serve(args);
+  if (verb == "mcp") return parley::cli::run_verb_mcp(args);
   if (verb == "tot") return parley::cli::run_verb_tot(args);
   if (verb == "backup") return parley::cli::run_verb_backup(args);
   if (verb == "migrate") return parley::cli::run_verb_migrate(args);

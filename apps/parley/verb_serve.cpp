@@ -26,12 +26,13 @@
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/message_analyst.hpp"
+#include "parley/server/answer_relay.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/flow_host.hpp"
 #include "parley/server/flow_progress_relay.hpp"
 #include "parley/server/http_server.hpp"
+#include "parley/server/mcp_endpoint.hpp"
 #include "parley/server/metrics_observer.hpp"
-#include "parley/server/openai_relay.hpp"
 #include "parley/server/otlp_exporter.hpp"
 #include "parley/server/pubchan.hpp"
 #include "parley/server/reflection_schedule.hpp"
@@ -48,6 +49,7 @@
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
 #include "server_link.hpp"
+#include "shutdown.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
 
@@ -62,8 +64,6 @@ namespace {
 constexpr const char* kDefaultReflectionGoal =
     "Review your recent work: what went well, what to change, and what is worth remembering.";
 constexpr const char* kVersion = "0.1.0";
-// How long shutdown waits for stopped generations to be recorded before it gives up on them.
-constexpr auto kShutdownGrace = 5s;
 
 // --web DIR; else $PARLEY_WEB_ROOT; else where an install put it, beside the binary's bin/
 // (<prefix>/bin/parley → <prefix>/share/parley/web, whatever the prefix: cmake --install, the .deb);
@@ -119,29 +119,6 @@ std::string local_api_url(const std::string& host, unsigned short port) {
   return "http://" + url_host(reachable) + ":" + std::to_string(port) + "/";
 }
 
-// Stops every generation, then waits until no drive is queued or running (a stop can wake a caller
-// whose drive starts a new generation, which is stopped in turn), at most kShutdownGrace.
-asio::awaitable<void> stop_all_drives(engine::engine& eng, store& log) {
-  dialog_filter running;
-  running.status = events::dialog_status::running;
-  const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
-  asio::steady_timer pause(co_await asio::this_coro::executor);
-  while (std::chrono::steady_clock::now() < deadline) {
-    auto rows = log.list_dialogs(running);
-    if (!rows) break;
-    bool busy = false;
-    for (const auto& row : *rows) {
-      const auto* dialog = eng.find(row.id);
-      if (dialog == nullptr) continue;                               // never loaded by this process: nothing of it runs
-      (void)eng.runs().stop(row.id, "the server is shutting down");  // "not generating" is fine
-      busy = busy || dialog->drive_scheduled;
-    }
-    if (!busy) break;
-    pause.expires_after(10ms);
-    co_await pause.async_wait(asio::use_awaitable);
-  }
-}
-
 // A whole number of seconds, 1 s to 30 days, as milliseconds; absent: 0 (the seed's default).
 result<std::int64_t> parse_seconds(const parsed_args& args, const std::string& name) {
   auto seconds = args.integer(name, 1, 30LL * 24 * 3600);
@@ -171,6 +148,7 @@ struct serve_settings {
   bool token_from_environment = false;                                  // $PARLEY_TOKEN
   server::otlp_options traces;                                          // an empty endpoint: no traces
   bool trace_content = false;                                           // message content on the spans
+  std::optional<server::mcp_settings> mcp;                              // --mcp: the MCP endpoint at /mcp
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -241,6 +219,7 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   // OpenTelemetry's GenAI instrumentations read this variable for the same choice.
   const char* capture = std::getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT");
   settings.trace_content = args.has("trace-content") || (capture != nullptr && std::string_view(capture) == "true");
+  PARLEY_TRY_ASSIGN(settings.mcp, mcp_settings_of(args, args.has("mcp")));
   return settings;
 }
 
@@ -251,24 +230,11 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
   eng.drives().set_store_retry(false);
   if (windows != nullptr) windows->stop();
   if (analyst != nullptr) analyst->stop();
-  co_await stop_all_drives(eng, log);
+  co_await stop_all_drives(eng, log, "the server is shutting down");
   eng.stop_mcp();  // the MCP servers' processes end with the drives that used them
   channels.close_all();
   log.flush();
   done = true;
-}
-
-// Runs the loop until nothing is left to run, or, once the shutdown is done, until a grace period
-// for clients that never close has passed; false when it gave up on them.
-bool run_until_shut_down(asio::io_context& io, const bool& shutdown_done) {
-  std::optional<std::chrono::steady_clock::time_point> done_at;
-  while (!io.stopped()) {
-    io.run_for(50ms);
-    if (!shutdown_done || io.stopped()) continue;
-    if (!done_at) done_at = std::chrono::steady_clock::now();
-    if (std::chrono::steady_clock::now() - *done_at > kShutdownGrace) return false;
-  }
-  return true;
 }
 
 // A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
@@ -348,7 +314,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<engine::engine> eng;
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   std::unique_ptr<server::pubchan> channels;
-  std::unique_ptr<server::openai_relay> openai;  // what /v1/chat/completions follows
+  std::unique_ptr<server::answer_relay> answers;  // what /v1/chat/completions and /mcp follow
   std::unique_ptr<server::http_server> listener;
   std::unique_ptr<server::turn_window_timers> windows;
   std::unique_ptr<server::reflection_schedule> reflections;
@@ -372,7 +338,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (settings->loaded_dialogs) eng->dialogs().set_limit(*settings->loaded_dialogs);
   eng->members().set_attachment_reader([&uploads](std::string_view id) { return uploads.read_bytes(id); });
   channels = std::make_unique<server::pubchan>(*eng, log, options);
-  openai = std::make_unique<server::openai_relay>(*eng);
+  answers = std::make_unique<server::answer_relay>(*eng);
 
   const bool scripted_offline = announce_members(team, *eng);
   server::tot_progress_relay tot_progress(*channels);
@@ -401,7 +367,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     std::printf("parley: traces go to %s%s\n", settings->traces.endpoint.c_str(),
                 settings->trace_content ? " (with message content)" : "");
   }
-  context.openai = openai.get();
+  context.answers = answers.get();
+  // MCP's streamable HTTP at /mcp (docs/mcp.md), behind the same token and checks as the API.
+  std::unique_ptr<server::mcp_endpoint> mcp;
+  if (settings->mcp) {
+    mcp = std::make_unique<server::mcp_endpoint>(*settings->mcp);
+    context.mcp = mcp.get();
+  }
   // After the context: its reads end (joined) before what they read goes.
   server::store_reads reads(settings->read_priority);
   context.reads = &reads;
@@ -492,6 +464,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   } else {
     std::printf("parley: web UI from %s\n", terminal_safe(options.web_root).c_str());
   }
+  if (mcp) {
+    std::printf("parley: MCP at http://%s:%u/mcp\n", url_host(options.host).c_str(),
+                static_cast<unsigned>(listener->port()));
+  }
   std::printf("parley: serving %s\n", url.c_str());
   std::fflush(stdout);
 
@@ -506,6 +482,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (takeover) takeover->stop();
     if (follower) follower->stop();
     if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
+    if (mcp) mcp->end_all();  // MCP calls still waiting stop; their dialogs stay in the log
     auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });

@@ -44,9 +44,13 @@ const std::vector<verb_usage>& verb_usages() {
        "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
        "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
-       "normal|background] [--otlp-endpoint URL] [--trace-content] "
+       "normal|background] [--otlp-endpoint URL] [--trace-content] [--mcp [--mcp-call-timeout SECONDS]] "
        "[--allow-data-in-workspace]",
-       "the web UI, REST API and WebSocket on one port (the token: --token, else $PARLEY_TOKEN, else a new one)"},
+       "the web UI, REST API and WebSocket on one port, and with --mcp an MCP server at /mcp (the token: --token, "
+       "else $PARLEY_TOKEN, else a new one)"},
+      {"mcp",
+       "mcp [--team FILE | --workspace DIR] [--data DIR] [--mcp-call-timeout SECONDS] [--allow-data-in-workspace]",
+       "the team as an MCP server on stdin/stdout, for an MCP client that starts it (docs/mcp.md)"},
       {"tot",
        "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
@@ -80,7 +84,7 @@ std::string full_usage() {
       "common options: --data DIR (default ./.parley); --store postgresql://... (or $PARLEY_STORE): the dialogs in "
       "PostgreSQL instead of DIR's SQLite file, shared by several `parley serve` (docs/scale-out.md); -- ends the "
       "options (what follows is a positional, even --help)\n"
-      "  run, say, answer, resume, dead and serve refuse a data directory inside the team's workspace\n"
+      "  run, say, answer, resume, dead, serve and mcp refuse a data directory inside the team's workspace\n"
       "  unless given --allow-data-in-workspace (the file tools refuse it either way)\n";
   return out;
 }
@@ -140,8 +144,10 @@ const arg_spec& arg_spec_of(std::string_view verb) {
          "max-connections",
          "max-connections-per-client",
          "read-priority",
-         "otlp-endpoint"},
-        {kAllowDataInWorkspace, "trace-content"}}},
+         "otlp-endpoint",
+         "mcp-call-timeout"},
+        {kAllowDataInWorkspace, "trace-content", "mcp"}}},
+      {"mcp", {{"team", "workspace", "data", "mcp-call-timeout"}, {kAllowDataInWorkspace}}},
       {"tot",
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
          "timeout-ms", "parallel", "noise", "seed"},

@@ -24,6 +24,8 @@ int run_verb_providers(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
+// `parley mcp`: the team as an MCP server on stdin/stdout (docs/mcp.md).
+int run_verb_mcp(const std::vector<std::string>& args);
 int run_verb_tot(const std::vector<std::string>& args);
 int run_verb_backup(const std::vector<std::string>& args);
 int run_verb_migrate(const std::vector<std::string>& args);

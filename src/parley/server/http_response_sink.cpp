@@ -25,8 +25,12 @@ constexpr auto sink_awaitable = asio::as_tuple(asio::use_awaitable);
 }  // namespace
 
 http_response_sink::http_response_sink(boost::beast::tcp_stream& stream, unsigned version, bool keep_alive,
-                                       std::string cors_origin)
-    : stream_(stream), version_(version), keep_alive_(keep_alive), cors_origin_(std::move(cors_origin)) {}
+                                       std::string cors_origin, std::string exposed)
+    : stream_(stream),
+      version_(version),
+      keep_alive_(keep_alive),
+      cors_origin_(std::move(cors_origin)),
+      exposed_(std::move(exposed)) {}
 
 template <class Response>
 void http_response_sink::add_headers(Response& response, const header_list& headers) const {
@@ -34,7 +38,7 @@ void http_response_sink::add_headers(Response& response, const header_list& head
   for (const auto& [name, value] : headers) response.set(name, value);
   if (!cors_origin_.empty()) {
     response.set(http::field::access_control_allow_origin, cors_origin_);
-    response.set(http::field::access_control_expose_headers, kDialogIdHeader);
+    response.set(http::field::access_control_expose_headers, exposed_);
     response.set(http::field::vary, "Origin");
   }
   response.keep_alive(keep_alive_);

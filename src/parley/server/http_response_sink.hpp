@@ -17,7 +17,9 @@ class http_response_sink final : public response_sink {
  public:
   // `version`: the request's (11 for HTTP/1.1). `keep_alive`: whether the client and the server
   // want the connection kept after this response. `cors_origin`: --cors-origin, empty for none.
-  http_response_sink(boost::beast::tcp_stream& stream, unsigned version, bool keep_alive, std::string cors_origin);
+  // `exposed`: the response header a page of the CORS origin may read.
+  http_response_sink(boost::beast::tcp_stream& stream, unsigned version, bool keep_alive, std::string cors_origin,
+                     std::string exposed = kDialogIdHeader);
 
   boost::asio::awaitable<bool> send_json(unsigned status, header_list headers, std::string body) override;
   boost::asio::awaitable<bool> begin_stream(header_list headers) override;
@@ -38,6 +40,7 @@ class http_response_sink final : public response_sink {
   unsigned version_;
   bool keep_alive_;
   std::string cors_origin_;
+  std::string exposed_;
   bool started_ = false;
   bool streaming_ = false;
   bool finished_ = false;

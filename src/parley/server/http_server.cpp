@@ -26,6 +26,8 @@
 #include <tuple>
 
 #include "parley/http/request_target.hpp"
+#include "parley/server/mcp_http.hpp"
+#include "parley/server/mcp_protocol.hpp"
 #include "parley/server/metrics_endpoint.hpp"
 #include "parley/server/openai_http.hpp"
 #include "parley/server/request_guard.hpp"
@@ -56,8 +58,11 @@ bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/
 
 // Paths that answer without a token: a load balancer's probes, which tell nothing of the team.
 bool is_probe_path(std::string_view path) { return path == "/healthz" || path == "/readyz"; }
-// The routes that need the token: the REST API, the OpenAI-compatible endpoint and the metrics.
-bool needs_token(std::string_view path) { return is_api_path(path) || is_openai_path(path) || path == "/metrics"; }
+// The routes that need the token: the REST API, the OpenAI-compatible endpoint, the MCP endpoint
+// and the metrics.
+bool needs_token(std::string_view path) {
+  return is_api_path(path) || is_openai_path(path) || is_mcp_path(path) || path == "/metrics";
+}
 
 }  // namespace
 
@@ -99,11 +104,20 @@ struct http_server::state {
     return response;
   }
 
-  // Under /v1/ in OpenAI's error shape, which OpenAI clients read; elsewhere in the REST API's.
+  // Under /v1/ in OpenAI's error shape, which OpenAI clients read; at /mcp as a JSON-RPC error;
+  // elsewhere in the REST API's.
   response_type error_reply(const request_type& request, unsigned status, std::string_view code,
                             std::string message) const {
     if (is_openai_path(path_of(request.target()))) {
       auto response = openai_refusal(request.version(), status, code, std::move(message));
+      add_cors(response);
+      return response;
+    }
+    if (is_mcp_path(path_of(request.target()))) {
+      response_type response{static_cast<http::status>(status), request.version()};
+      response.set(http::field::content_type, "application/json");
+      response.set(http::field::cache_control, "no-store");
+      response.body() = null_id_error(tools::mcp::rpc_code::kInvalidRequest, message);
       add_cors(response);
       return response;
     }
@@ -119,9 +133,10 @@ struct http_server::state {
   response_type preflight_reply(const request_type& request) const {
     response_type response{http::status::no_content, request.version()};
     add_cors(response);
-    response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
+    response.set(http::field::access_control_allow_methods, "GET, POST, DELETE, OPTIONS");
     response.set(http::field::access_control_allow_headers,
-                 "Authorization, Content-Type, Idempotency-Key, X-Parley-Dialog-Id");
+                 "Authorization, Content-Type, Idempotency-Key, X-Parley-Dialog-Id, Mcp-Session-Id, "
+                 "MCP-Protocol-Version, Last-Event-ID");
     response.set(http::field::access_control_max_age, "600");
     return response;
   }
@@ -238,7 +253,7 @@ struct http_server::state {
     const auto path = path_of(request.target());
     if (path == "/metrics" || is_probe_path(path)) co_return co_await answer_monitoring(request, path);
     if (is_api_path(path)) co_return co_await answer_api(request);
-    if (is_openai_path(path)) co_return preflight_reply(request);  // the rest is serve_openai_request's
+    if (is_openai_path(path) || is_mcp_path(path)) co_return preflight_reply(request);  // the rest is theirs
     co_return answer_static(request);
   }
 };
@@ -325,6 +340,18 @@ asio::awaitable<beast::error_code> write_answer(beast::tcp_stream& stream, respo
   co_return body_ec;
 }
 
+// The OpenAI-compatible endpoint and MCP write their own answers: whole, or streamed as the dialog
+// works. Whether the connection can take the next request; nullopt for any other route.
+asio::awaitable<std::optional<bool>> serve_answering_route(http_server::state& server, beast::tcp_stream& stream,
+                                                           const request_type& request) {
+  const auto path = path_of(request.target());
+  if (server.is_preflight(request)) co_return std::nullopt;
+  const bool keep_alive = request.keep_alive() && !server.stopping;
+  if (is_openai_path(path)) co_return co_await serve_openai_request(server.context, stream, request, keep_alive);
+  if (is_mcp_path(path)) co_return co_await serve_mcp_request(server.context, stream, request, keep_alive);
+  co_return std::nullopt;
+}
+
 asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, beast::tcp_stream stream) {
   session_registration registration(*server, stream);
   beast::flat_buffer buffer;
@@ -385,11 +412,9 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       co_return;
     }
 
-    if (is_openai_path(path_of(request.target())) && !server->is_preflight(request)) {
-      // The endpoint writes its own answer: whole, or streamed as the dialog speaks.
-      const bool keep_alive = request.keep_alive() && !server->stopping;
-      const bool reusable = co_await serve_openai_request(server->context, stream, request, keep_alive);
-      if (!reusable || server->stopping) break;
+    const auto self_answered = co_await serve_answering_route(*server, stream, request);
+    if (self_answered) {
+      if (!*self_answered || server->stopping) break;
       continue;
     }
     const bool head = request.method() == http::verb::head;

@@ -9,10 +9,9 @@
 #include <variant>
 #include <vector>
 
-#include "parley/core/ids.hpp"
 #include "parley/engine/dialog_title.hpp"
+#include "parley/server/dialog_answers.hpp"
 #include "parley/server/openai_chat_request.hpp"
-#include "parley/server/openai_relay.hpp"
 #include "parley/server/openai_wire.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/store_reads.hpp"
@@ -31,11 +30,7 @@ struct chat_plan {
 };
 
 // The dialog a request drives, and what follows its tree for this request.
-struct started_answer {
-  std::string root_id;
-  std::shared_ptr<answer_collector> collector;
-  openai_relay::following following;
-};
+using started_answer = followed_answer;
 
 template <class T>
 using or_refusal = std::variant<T, openai_error>;
@@ -115,45 +110,27 @@ asio::awaitable<or_refusal<chat_plan>> plan_of(server_context& context, const op
   co_return plan;
 }
 
-// A new root dialog with the member, its first message the conversation so far. Followed by that
-// message's id before it is made: its drive may run before create_root_dialog returns here.
+// A new root dialog with the member, its first message the conversation so far.
 asio::awaitable<or_refusal<started_answer>> start_new_dialog(server_context& context, const openai_request& request,
                                                              const chat_plan& plan) {
   // Titled by the message it answers, not by the transcript's heading above it.
   engine::new_dialog spec{plan.member_id, engine::title_from_message(last_user_text(plan.body)), {}};
   spec.humans = {request.who->id};
   spec.first_message = first_message_of(plan.body);
-  spec.first_message_id = new_uuid();
   spec.first_message_from = request.who->id;
-  auto collector = std::make_shared<answer_collector>(std::string(), spec.first_message_id);
-  auto following = context.openai->follow(*collector);
-  auto created = co_await context.engine.create_root_dialog(std::move(spec));
-  if (!created) co_return openai_error_of(created.err());
-  co_return started_answer{*created, std::move(collector), std::move(following)};
+  auto started = co_await start_followed_root(context, std::move(spec));
+  if (!started) co_return openai_error_of(started.err());
+  co_return std::move(*started);
 }
 
 // The last user message, posted to the dialog the header names; the answer is what follows it.
 asio::awaitable<or_refusal<started_answer>> go_on_with_dialog(server_context& context, const openai_request& request,
                                                               const chat_plan& plan) {
-  const std::string root_id = plan.dialog->id;
-  const std::string msg_id = new_uuid();
-  auto collector = std::make_shared<answer_collector>(root_id, msg_id);
-  auto following = context.openai->follow(*collector);
+  std::string root_id = plan.dialog->id;
   std::string text = last_user_text(plan.body);
-  auto posted = co_await context.engine.post_user_message(root_id, std::move(text), msg_id, request.who->id);
+  auto posted = co_await post_followed_message(context, std::move(root_id), std::move(text), request.who->id);
   if (!posted) co_return openai_error_of(posted.err());
-  co_return started_answer{root_id, std::move(collector), std::move(following)};
-}
-
-// The questions for the human that the tree waits on once it is at rest (Q4H), oldest first.
-asio::awaitable<std::vector<asked_question>> questions_of(server_context& context, const std::string& root_id) {
-  std::vector<asked_question> out;
-  auto open = co_await context.engine.questions().open_questions_async();
-  if (!open) co_return out;
-  for (const auto& [dialog, question] : *open) {
-    if (dialog.root_id == root_id) out.push_back(asked_question{dialog.id, question.id, question.tellask_content});
-  }
-  co_return out;
+  co_return std::move(*posted);
 }
 
 openai_error failed_drive(const std::string& root_id, const std::string& why) {
@@ -174,7 +151,7 @@ asio::awaitable<void> answer_whole(server_context& context, const completion_hea
     co_await send_refusal_with(sink, std::move(refused), std::move(headers));
     co_return;
   }
-  const auto questions = co_await questions_of(context, answer.root_id);
+  const auto questions = co_await open_questions_of(context, answer.root_id);
   std::string content = collector.final_saying();
   content += questions_note(questions, !content.empty());
   std::string body = completion_json(head, content, collector.usage());
@@ -185,14 +162,6 @@ asio::awaitable<void> answer_whole(server_context& context, const completion_hea
 chunk_delta opening_delta() { return chunk_delta{true, std::string_view(), false}; }
 chunk_delta text_delta(std::string_view text) { return chunk_delta{false, text, false}; }
 chunk_delta closing_delta() { return chunk_delta{false, std::nullopt, true}; }
-
-// Marks the collector settled once the tree is at rest; runs beside the stream's writer, which
-// may end first (its client gone) — the collector is shared so that it outlives either.
-asio::awaitable<void> watch_settling(engine::engine& eng, std::shared_ptr<answer_collector> collector) {
-  const std::string root_id = collector->root_id();
-  co_await eng.runs().wait_until_settled(root_id);
-  collector->mark_settled();
-}
 
 // Writes the root's saying as it comes; false once the client is gone.
 asio::awaitable<bool> stream_saying(const completion_head& head, answer_collector& collector, bool usage_null,
@@ -213,6 +182,7 @@ asio::awaitable<void> answer_streamed(server_context& context, const completion_
                                       started_answer answer, response_sink& sink) {
   auto& collector = *answer.collector;
   const bool usage_null = plan.body.include_usage;
+  // Beside the stream's writer, which may end first (its client gone).
   auto watcher = watch_settling(context.engine, answer.collector);
   asio::co_spawn(co_await asio::this_coro::executor, std::move(watcher), asio::detached);
   header_list headers{{kDialogIdHeader, answer.root_id}};
@@ -226,7 +196,7 @@ asio::awaitable<void> answer_streamed(server_context& context, const completion_
     if (co_await send_event(sink, std::move(failure))) co_await sink.end_stream();
     co_return;
   }
-  const auto questions = co_await questions_of(context, answer.root_id);
+  const auto questions = co_await open_questions_of(context, answer.root_id);
   if (!questions.empty()) {
     const std::string note = questions_note(questions, collector.streamed_any());
     std::string event = chunk_event(head, text_delta(note), usage_null);
@@ -247,7 +217,7 @@ asio::awaitable<void> answer_streamed(server_context& context, const completion_
 
 asio::awaitable<void> answer_chat_completion(server_context& context, const openai_request& request,
                                              response_sink& sink) {
-  if (context.openai == nullptr) {
+  if (context.answers == nullptr) {
     openai_error refused{
         503, "this server does not serve the OpenAI-compatible endpoint", {}, "unavailable", "server_error"};
     co_await send_refusal(sink, std::move(refused));

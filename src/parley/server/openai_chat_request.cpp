@@ -50,13 +50,13 @@ result<std::string> read_parts(const json::array& parts, const std::string& at) 
     if (!parts[i].is_object())
       return chat_field_problem(where, "expected a content part object, " + kind_got(parts[i]));
     const auto& part = parts[i].get_object();
-    const auto* type = part.if_contains("type");
-    if (type == nullptr || !type->is_string())
+    const auto* part_type = part.if_contains("type");
+    if (part_type == nullptr || !part_type->is_string())
       return chat_field_problem(where + ".type", "required, the string \"text\"");
-    if (type->get_string() != "text") {
-      return chat_field_problem(
-          where + ".type",
-          "only text parts are taken, got '" + std::string(std::string_view(type->get_string()).substr(0, 40)) + "'");
+    if (part_type->get_string() != "text") {
+      return chat_field_problem(where + ".type",
+                                "only text parts are taken, got '" +
+                                    std::string(std::string_view(part_type->get_string()).substr(0, 40)) + "'");
     }
     const auto* piece = part.if_contains("text");
     if (piece == nullptr || !piece->is_string()) return chat_field_problem(where + ".text", "required, a string");

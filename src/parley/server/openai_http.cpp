@@ -7,11 +7,11 @@
 
 namespace parley::server {
 
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 
 namespace {
 
-std::string header_text(const http::request<http::string_body>& request, http::field field) {
+std::string header_text(const beast_http::request<beast_http::string_body>& request, beast_http::field field) {
   const auto found = request.find(field);
   return found == request.end() ? std::string() : std::string(found->value());
 }
@@ -21,7 +21,8 @@ std::string header_text(const http::request<http::string_body>& request, http::f
 bool is_openai_path(std::string_view path) { return path == "/v1" || path.rfind("/v1/", 0) == 0; }
 
 boost::asio::awaitable<bool> serve_openai_request(server_context& context, boost::beast::tcp_stream& stream,
-                                                  const http::request<http::string_body>& request, bool keep_alive) {
+                                                  const beast_http::request<beast_http::string_body>& request,
+                                                  bool keep_alive) {
   http_response_sink sink(stream, request.version(), keep_alive, context.options.cors_origin);
   auto parsed = parley::http::parse_request_target(request.target());
   if (!parsed) {
@@ -35,8 +36,8 @@ boost::asio::awaitable<bool> serve_openai_request(server_context& context, boost
   plain.path = std::move(parsed->path);
   plain.segments = std::move(parsed->segments);
   plain.body = request.body();
-  plain.authorization = header_text(request, http::field::authorization);
-  plain.content_type = header_text(request, http::field::content_type);
+  plain.authorization = header_text(request, beast_http::field::authorization);
+  plain.content_type = header_text(request, beast_http::field::content_type);
   if (const auto dialog = request.find(kDialogIdHeader); dialog != request.end()) {
     plain.dialog_id = std::string(dialog->value());
   }
@@ -51,11 +52,11 @@ boost::asio::awaitable<bool> serve_openai_request(server_context& context, boost
   co_return sink.reusable();
 }
 
-http::response<http::string_body> openai_refusal(unsigned version, unsigned status, std::string_view code,
-                                                 std::string message) {
-  http::response<http::string_body> response{static_cast<http::status>(status), version};
-  response.set(http::field::content_type, "application/json");
-  response.set(http::field::cache_control, "no-store");
+beast_http::response<beast_http::string_body> openai_refusal(unsigned version, unsigned status, std::string_view code,
+                                                             std::string message) {
+  beast_http::response<beast_http::string_body> response{static_cast<beast_http::status>(status), version};
+  response.set(beast_http::field::content_type, "application/json");
+  response.set(beast_http::field::cache_control, "no-store");
   // OpenAI names a missing or wrong key "invalid_api_key"; its clients raise AuthenticationError.
   const std::string wire_code = status == 401 ? "invalid_api_key" : std::string(code);
   response.body() = error_json(openai_error{status, std::move(message), {}, wire_code});

@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
+#include "parley/server/answer_relay.hpp"
 #include "parley/server/media_types.hpp"
 #include "parley/server/openai_chat_handler.hpp"
-#include "parley/server/openai_relay.hpp"
 #include "parley/server/openai_wire.hpp"
 #include "parley/server/rest_router.hpp"
 
@@ -40,7 +40,7 @@ std::vector<std::string> offered_members(const server_context& context) {
 }
 
 std::int64_t models_created(const server_context& context) {
-  return context.openai != nullptr ? context.openai->started_at() : 0;
+  return context.answers != nullptr ? context.answers->started_at() : 0;
 }
 
 asio::awaitable<void> list_models(server_context& context, response_sink& sink) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "parley/core/result.hpp"
+#include "parley/server/asked_question.hpp"
 
 namespace parley::server {
 
@@ -63,12 +64,6 @@ openai_error openai_error_of(const error& err);
 std::string models_json(std::span<const std::string> member_ids, std::int64_t created);
 std::string model_json(std::string_view member_id, std::int64_t created);
 
-// A question the tree asks the human (Q4H), which ends the answer.
-struct asked_question {
-  std::string dialog_id;    // the dialog that asks, the root or a subdialog
-  std::string question_id;  // for POST /api/dialogs/{dialog_id}/answer
-  std::string text;
-};
 // "[Parley asks: … — answer with POST /api/dialogs/ID/answer, question id QID]" for each
 // question, set off by a blank line from each other and, `after_text`, from text before them.
 std::string questions_note(std::span<const asked_question> questions, bool after_text);

@@ -26,7 +26,8 @@ class tree_inputs;
 class flow_host;
 class metrics_observer;
 class otlp_exporter;
-class openai_relay;
+class answer_relay;
+class mcp_endpoint;
 class pubchan;
 class upload_store;
 using store_reads = engine::store_reads;
@@ -47,8 +48,12 @@ struct server_context {
   engine::message_analyst* analyst = nullptr;
   metrics_observer* metrics = nullptr;  // GET /metrics' model and tool figures; null: left out
   otlp_exporter* traces = nullptr;      // spans sent to a collector; null: no traces
-  // What the OpenAI-compatible endpoint's answers follow (openai_relay.hpp); null: /v1/ answers 503.
-  openai_relay* openai = nullptr;
+  // What the answers of the OpenAI-compatible endpoint and of the MCP server follow
+  // (answer_relay.hpp); null: /v1/ and /mcp answer 503.
+  answer_relay* answers = nullptr;
+  // The sessions of the MCP endpoint at /mcp (`parley serve --mcp`, mcp_http.hpp); null: /mcp
+  // answers 404.
+  mcp_endpoint* mcp = nullptr;
   // Where a user's message or answer goes in a store several nodes share (tree_inputs.hpp); null:
   // straight to the engine.
   tree_inputs* inputs = nullptr;

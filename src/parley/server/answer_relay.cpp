@@ -1,4 +1,4 @@
-#include "parley/server/openai_relay.hpp"
+#include "parley/server/answer_relay.hpp"
 
 #include <vector>
 
@@ -7,7 +7,7 @@
 namespace parley::server {
 
 answer_collector::answer_collector(std::string root_id, std::string awaited_msg_id)
-    : root_id_(std::move(root_id)), awaited_msg_id_(std::move(awaited_msg_id)) {}
+    : root_id_(std::move(root_id)), awaited_msg_id_(std::move(awaited_msg_id)), active_(awaited_msg_id_.empty()) {}
 
 void answer_collector::take_stream(const engine::stream_event& ev) {
   if (!active_ || ev.dialog_id != root_id_ || ev.kind != engine::stream_kind::saying_chunk || ev.text.empty()) return;
@@ -22,10 +22,14 @@ void answer_collector::take_stream(const engine::stream_event& ev) {
 
 void answer_collector::take_event(const event& ev) {
   if (!active_) {
+    // The answer to a question goes to the dialog that asked it, which may be a subdialog.
     const auto* input = ev.as<events::user_message>();
-    active_ = input != nullptr && ev.dialog_id == root_id_ && input->msg_id == awaited_msg_id_;
+    const auto* answer = ev.as<events::question_answered>();
+    active_ = (input != nullptr && ev.dialog_id == root_id_ && input->msg_id == awaited_msg_id_) ||
+              (answer != nullptr && answer->msg_id == awaited_msg_id_);
     return;
   }
+  if (tap_ && tap_(ev)) changed_.notify_all();
   if (const auto* finished = ev.as<events::generation_finished>()) {
     // Every model call of the tree counts, the subdialogs' too: they were made for this answer.
     usage_.prompt_tokens += finished->usage.input_tokens;
@@ -45,7 +49,7 @@ void answer_collector::mark_settled() {
 
 // The collectors by root, and those whose root is not known yet by the message they wait for.
 // Shared with the `following` handles, which may outlive the relay.
-struct openai_relay::following::registry {
+struct answer_relay::following::registry {
   std::unordered_multimap<std::string, answer_collector*> by_root;
   std::unordered_map<std::string, answer_collector*> by_message;
 
@@ -73,13 +77,13 @@ struct openai_relay::following::registry {
   }
 };
 
-openai_relay::following::following(std::weak_ptr<registry> owner, answer_collector* collector)
+answer_relay::following::following(std::weak_ptr<registry> owner, answer_collector* collector)
     : owner_(std::move(owner)), collector_(collector) {}
 
-openai_relay::following::following(following&& other) noexcept
+answer_relay::following::following(following&& other) noexcept
     : owner_(std::move(other.owner_)), collector_(std::exchange(other.collector_, nullptr)) {}
 
-openai_relay::following& openai_relay::following::operator=(following&& other) noexcept {
+answer_relay::following& answer_relay::following::operator=(following&& other) noexcept {
   if (this != &other) {
     release();
     owner_ = std::move(other.owner_);
@@ -88,9 +92,9 @@ openai_relay::following& openai_relay::following::operator=(following&& other) n
   return *this;
 }
 
-openai_relay::following::~following() { release(); }
+answer_relay::following::~following() { release(); }
 
-void openai_relay::following::release() noexcept {
+void answer_relay::following::release() noexcept {
   const auto owner = owner_.lock();
   auto* collector = std::exchange(collector_, nullptr);
   if (owner == nullptr || collector == nullptr) return;
@@ -101,12 +105,12 @@ void openai_relay::following::release() noexcept {
   }
 }
 
-openai_relay::openai_relay(engine::engine& eng)
+answer_relay::answer_relay(engine::engine& eng)
     : registry_(std::make_shared<following::registry>()), started_at_(now_ms() / 1000) {
   eng.add_observer(this);
 }
 
-openai_relay::following openai_relay::follow(answer_collector& collector) {
+answer_relay::following answer_relay::follow(answer_collector& collector) {
   if (collector.root_id().empty()) {
     registry_->by_message.emplace(collector.awaited_msg_id(), &collector);
   } else {
@@ -116,13 +120,13 @@ openai_relay::following openai_relay::follow(answer_collector& collector) {
 }
 
 // Collectors only gather and post their wake-ups, so none leaves the map during these loops.
-void openai_relay::on_stream(const engine::stream_event& ev) {
+void answer_relay::on_stream(const engine::stream_event& ev) {
   if (registry_->by_root.empty()) return;
   auto [first, last] = registry_->by_root.equal_range(std::string(ev.root_id));
   for (auto it = first; it != last; ++it) it->second->take_stream(ev);
 }
 
-void openai_relay::on_event(const event& ev) {
+void answer_relay::on_event(const event& ev) {
   if (!registry_->by_message.empty()) registry_->attach_waiting(ev);
   if (registry_->by_root.empty()) return;
   auto [first, last] = registry_->by_root.equal_range(ev.root_id);

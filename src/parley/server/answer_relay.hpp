@@ -1,12 +1,14 @@
-// What a chat completion (openai_chat_handler.hpp) learns of its root dialog's tree while it is
-// answered: the engine reports every drive's stream and events to one observer, openai_relay,
-// which hands those of a root's tree to the answer_collectors following that root.
+// What a request that waits for a root dialog's answer learns of the root's tree while it is
+// answered — a chat completion (openai_chat_handler.hpp) or an MCP tool call (mcp_tool_calls.hpp):
+// the engine reports every drive's stream and events to one observer, answer_relay, which hands
+// those of a root's tree to the answer_collectors following that root.
 //
-// A collector starts with the user message it waits for: the request's own, whose id it made.
-// Everything before that message in the root is not this request's answer (a drive still under way
-// for an earlier input), and a new root's drive may run before create_root_dialog returns to its
-// caller, so a collector is followed from before the message is posted, by that id, and attached
-// to the message's root when the message is staged.
+// A collector starts with the input it waits for: the request's own user message, or its answer
+// to a question of the tree (Q4H), whose msgId it made. Everything before that input is not this
+// request's answer (a drive still under way for an earlier input), and a new root's drive may run
+// before create_root_dialog returns to its caller, so a collector is followed from before the
+// message is posted, by that id, and attached to the message's root when the message is staged.
+// A collector given no id gathers from the moment it is followed (a caller that waits again).
 //
 // A collector only gathers: the root's saying as it streams and as it ends, the tokens of every
 // model call in the tree, a failure of the root's drive. It wakes its handler through an
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,9 +32,16 @@ namespace parley::server {
 
 class answer_collector {
  public:
-  // Gathers from the user message `awaited_msg_id` on, in the root that takes it: `root_id` when
-  // known (a dialog that goes on), else the root the message turns up in (a new one).
+  // Gathers from the input `awaited_msg_id` on (a user message in the root, or an answer to a
+  // question anywhere in its tree), in the root that takes it: `root_id` when known (a dialog that
+  // goes on), else the root the message turns up in (a new one). An empty id: from now on, in
+  // `root_id`.
   answer_collector(std::string root_id, std::string awaited_msg_id);
+  // Every event of the tree after the awaited input is also handed to the tap (progress reports),
+  // which says whether the event wakes the waiter. The tap only records; it must not follow or
+  // release collectors. Set before the input is posted, so that no event is missed.
+  using event_tap = std::function<bool(const event&)>;
+  void set_event_tap(event_tap tap) { tap_ = std::move(tap); }
 
   // Empty until the awaited message turned up in a new root.
   const std::string& root_id() const noexcept { return root_id_; }
@@ -71,14 +81,15 @@ class answer_collector {
   std::optional<std::string> failure_;
   bool settled_ = false;
   engine::async_signal changed_;
+  event_tap tap_;
 };
 
-class openai_relay final : public engine::engine_observer {
+class answer_relay final : public engine::engine_observer {
  public:
   // Registers itself with `eng`, whose drives it must outlive.
-  explicit openai_relay(engine::engine& eng);
-  openai_relay(const openai_relay&) = delete;
-  openai_relay& operator=(const openai_relay&) = delete;
+  explicit answer_relay(engine::engine& eng);
+  answer_relay(const answer_relay&) = delete;
+  answer_relay& operator=(const answer_relay&) = delete;
 
   // While it lives, `collector` hears of its root's tree, from its awaited message on. It may
   // outlive the relay (a coroutine torn down at exit): it then lets go of nothing.
@@ -91,7 +102,7 @@ class openai_relay final : public engine::engine_observer {
     ~following();
 
    private:
-    friend class openai_relay;
+    friend class answer_relay;
     struct registry;
     void release() noexcept;
     following(std::weak_ptr<registry> owner, answer_collector* collector);
