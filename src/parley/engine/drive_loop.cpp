@@ -313,7 +313,7 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
     // The member's MCP servers are started and listed first (each within its start_timeout): their
     // tools are in the request only once they are known. One that cannot start is left out of this
     // round (mcp_servers.hpp says why and logs it).
-    if (member->mcp.any()) co_await members_.prepare_mcp(*member);
+    if (member->mcp.any() && !dialog.is_fbr()) co_await members_.prepare_mcp(*member);
     PARLEY_CO_TRY(co_await generate(dialog, *member, round));
   }
   // Tool results of the last round may still be in flight; make them durable before going idle —
