@@ -75,6 +75,16 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   if (!settings) return report(settings.err());
   // A client that closes its end mid-write is a client gone, not a reason to die by signal.
   std::signal(SIGPIPE, SIG_IGN);
+  // The protocol keeps stdout's file to itself; whatever else would print there goes to stderr.
+  std::fflush(stdout);
+  const int protocol_out = ::dup(STDOUT_FILENO);
+  if (protocol_out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    return report(make_error(errc::io_error, "stdout: cannot be kept for the protocol"));
+  }
+  const struct close_on_exit {
+    int fd;
+    ~close_on_exit() { ::close(fd); }
+  } protocol_fd{protocol_out};
 
   auto inputs = prepare_engine_inputs(*args);
   if (!inputs) return report(held_store_refusal(std::move(inputs).err()));
@@ -112,7 +122,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   for (const auto& problem : unreadable) std::fprintf(stderr, "parley: warning: not recovered: %s\n", problem.c_str());
 
   server::mcp_stdio stdio(io.get_executor(), context, users.only_user(), std::move(**settings), STDIN_FILENO,
-                          STDOUT_FILENO);
+                          protocol_fd.fd);
   std::fprintf(stderr, "parley: serving MCP on stdin/stdout (data: %s)\n", data_dir_of(*args).string().c_str());
   bool done = false;
   asio::signal_set signals(io, SIGINT, SIGTERM);

@@ -310,6 +310,10 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
       co_return make_error(errc::limit_exceeded, "stopped after " + std::to_string(round - 1) +
                                                      " model rounds without a final answer (max_tool_rounds)");
     }
+    // The member's MCP servers are started and listed first (each within its start_timeout): their
+    // tools are in the request only once they are known. One that cannot start is left out of this
+    // round (mcp_servers.hpp says why and logs it).
+    if (member->mcp.any() && !dialog.is_fbr()) co_await members_.prepare_mcp(*member);
     PARLEY_CO_TRY(co_await generate(dialog, *member, round));
   }
   // Tool results of the last round may still be in flight; make them durable before going idle —
@@ -325,10 +329,6 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
 
 asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const member_setup& member,
                                                    std::int64_t round) {
-  // The member's MCP servers are started and listed first (each within its start_timeout): their
-  // tools are in the request only once they are known. One that cannot start is left out of this
-  // round (mcp_servers.hpp says why and logs it).
-  if (member.mcp.any()) co_await members_.prepare_mcp(member);
   const std::int64_t genseq = dialog.row().last_genseq + 1;
   PARLEY_CO_TRY(dialogs_.stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw

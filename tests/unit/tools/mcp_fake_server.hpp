@@ -55,8 +55,9 @@ class fake_server {
     wake_.cancel();
   }
   // The connection fails with `why` (the process exited).
-  void die(std::string why) {
+  void die(std::string why, errc code = errc::io_error) {
     death_ = std::move(why);
+    death_code_ = code;
     wake_.cancel();
   }
 
@@ -75,6 +76,7 @@ class fake_server {
   boost::asio::steady_timer wake_;
   std::deque<std::string> inbound_;
   std::optional<std::string> death_;
+  errc death_code_ = errc::io_error;
 };
 
 class fake_transport : public transport {
@@ -108,7 +110,7 @@ class fake_transport : public transport {
       server_->inbound_.pop_front();
       co_return text;
     }
-    if (server_->death_) co_return make_error(errc::io_error, *server_->death_);
+    if (server_->death_) co_return make_error(server_->death_code_, *server_->death_);
     co_return make_error(errc::io_error, "the connection was closed");
   }
   void close() override {

@@ -61,6 +61,13 @@ asio::awaitable<result<std::shared_ptr<session>>> server_runtime::ready() {
   auto self = shared_from_this();  // a reload may drop the pool's reference meanwhile
   for (;;) {
     if (session_ && session_->alive()) co_return session_;
+    if (session_ && session_->failure_code() == errc::not_found) {
+      // A streamable HTTP server forgot the session (it expired): a new one at once, not a crash,
+      // and not the configured sessionId again.
+      log("its session expired (" + session_->failure() + "); a new one is started");
+      session_expired_ = true;
+      session_.reset();
+    }
     if (session_) {
       note_crash(session_->failure());
       session_.reset();
@@ -94,6 +101,7 @@ asio::awaitable<result<std::shared_ptr<session>>> server_runtime::start() {
     note_crash(plan.err().message);
     co_return std::move(plan).err();
   }
+  if (session_expired_) plan->session_id.clear();
   auto channel = settings_.make(executor_, config_.id, *plan);
   if (!channel) {
     note_crash(channel.err().message);

@@ -8,6 +8,7 @@
 //     crash: the next start waits 1 s, doubling to 30 s after each crash in a row (reset once the
 //     server answers a request); a request while it waits fails at once with "MCP server 'x' is
 //     restarting after: <why>";
+//   - a streamable HTTP session the server no longer knows (404) is started afresh at once;
 //   - stop() ends the process now; the next use starts it again without waiting (a reload or a
 //     one-shot command ending). The destructor stops it.
 //
@@ -95,6 +96,7 @@ class server_runtime : public std::enable_shared_from_this<server_runtime> {
   std::chrono::steady_clock::time_point restart_at_{};
   std::string last_crash_;
   bool stopped_while_starting_ = false;
+  bool session_expired_ = false;  // the configured sessionId is not resumed again
   // Caches, each with the session (its number) and list version it was read at.
   std::shared_ptr<const std::vector<tool_info>> tools_;
   std::uint64_t tools_session_ = 0;

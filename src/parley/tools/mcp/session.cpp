@@ -302,15 +302,16 @@ void session::close(std::string why) {
   fail(why);
 }
 
-void session::fail(const std::string& why) {
+void session::fail(const std::string& why, errc code) {
   if (failure_) return;
   failure_ = why;
+  failure_code_ = code;
   outbox_.clear();
   if (transport_) transport_->close();
   // Each waiter removes its own entry when it wakes.
   for (auto& [id, entry] : pending_) {
     if (entry->outcome) continue;
-    entry->outcome = make_error(errc::unavailable, why);
+    entry->outcome = make_error(errc::unavailable, why);  // the connection is gone, whatever ended it
     entry->wake->cancel();
   }
 }
@@ -341,7 +342,7 @@ asio::awaitable<void> session::read_loop(std::shared_ptr<session> self) {
   while (!self->failure_) {
     auto received = co_await self->transport_->receive();
     if (!received) {
-      self->fail(received.err().message);
+      self->fail(received.err().message, received.err().code);
       break;
     }
     self->dispatch(*received);

@@ -108,8 +108,10 @@ class session : public std::enable_shared_from_this<session> {
   void close(std::string why = "the connection was closed");
   // Not closed, and the transport has not failed.
   bool alive() const noexcept { return !failure_.has_value(); }
-  // Why the session is dead ("" while alive).
+  // Why the session is dead ("" while alive), and the kind of error: errc::not_found when a
+  // streamable HTTP server no longer knows the session (it expired: a new one is to be started).
   std::string failure() const { return failure_.value_or(""); }
+  errc failure_code() const noexcept { return failure_code_; }
   const server_identity& identity() const noexcept { return identity_; }
   // Bumped by each list_changed notification of that kind: a list read at another version is stale.
   std::uint64_t list_version(list_kind kind) const noexcept { return list_versions_[static_cast<int>(kind)]; }
@@ -139,7 +141,7 @@ class session : public std::enable_shared_from_this<session> {
   static boost::asio::awaitable<void> read_loop(std::shared_ptr<session> self);
   static boost::asio::awaitable<void> write_loop(std::shared_ptr<session> self);
   void send(std::string message, bool droppable = false);
-  void fail(const std::string& why);
+  void fail(const std::string& why, errc code = errc::unavailable);
 
   void dispatch(const std::string& text);
   void on_invalid(const std::string& text, const std::string& problem);
@@ -156,6 +158,7 @@ class session : public std::enable_shared_from_this<session> {
   session_settings settings_;
   server_identity identity_;
   std::optional<std::string> failure_;
+  errc failure_code_ = errc::unavailable;
   std::int64_t next_id_ = 1;
   std::unordered_map<std::int64_t, pending_request*> pending_;
   std::deque<std::string> outbox_;
