@@ -22,8 +22,10 @@ result<request_id> read_id(const json::value& id) {
     return request_id{static_cast<std::int64_t>(id.as_uint64())};
   }
   if (id.is_string()) return request_id{std::string(id.as_string())};
-  return invalid(std::string("JSON-RPC 'id' must be a string or an integer, got ") +
-                 (id.is_null() ? "null" : id.is_double() ? "a fraction" : "another type"));
+  return invalid(std::string("JSON-RPC 'id' must be a string or an integer, got ") + (id.is_null() ? "null"
+                                                                                      : id.is_double()
+                                                                                          ? "a fraction"
+                                                                                          : "another type"));
 }
 
 result<json::object> read_params(const json::object& message) {
@@ -93,8 +95,10 @@ result<rpc_message> parse_message(std::string_view text, std::optional<request_i
   }
 
   if (const auto* method = obj.if_contains("method")) {
-    if (!method->is_string() || method->as_string().empty()) return refuse("JSON-RPC 'method' must be a non-empty string");
-    if (obj.contains("result") || obj.contains("error")) return refuse("a JSON-RPC request cannot carry 'result' or 'error'");
+    if (!method->is_string() || method->as_string().empty())
+      return refuse("JSON-RPC 'method' must be a non-empty string");
+    if (obj.contains("result") || obj.contains("error"))
+      return refuse("a JSON-RPC request cannot carry 'result' or 'error'");
     auto params = read_params(obj);
     if (!params) return refuse(params.err().message);
     if (!id) return rpc_message{rpc_notification{std::string(method->as_string()), std::move(*params)}};
@@ -142,7 +146,9 @@ std::string serialize(const rpc_message& message) {
   return std::visit([](const auto& m) { return serialize(m); }, message);
 }
 
-rpc_response result_response(request_id id, json::value result) { return rpc_response{std::move(id), std::move(result)}; }
+rpc_response result_response(request_id id, json::value result) {
+  return rpc_response{std::move(id), std::move(result)};
+}
 
 rpc_response error_response(request_id id, int code, std::string message) {
   return rpc_response{std::move(id), rpc_error{code, std::move(message), std::nullopt}};
