@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "parley/access/dir_glob.hpp"
+
 namespace parley::tools::mcp {
 
 namespace {
@@ -33,28 +35,9 @@ bool is_valid_tool_name(std::string_view name) {
   return true;
 }
 
+// The same `*` matching as the access rules' folder patterns (one segment), so the two never differ.
 bool matches_wildcard(std::string_view name, std::string_view pattern) {
-  // Glob matching with '*' only; on a mismatch, the last '*' takes one more character.
-  std::size_t n = 0;
-  std::size_t p = 0;
-  std::size_t star = std::string_view::npos;
-  std::size_t resume = 0;
-  while (n < name.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = n;
-    } else if (p < pattern.size() && pattern[p] == name[n]) {
-      ++p;
-      ++n;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      n = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
+  return access::segment_matches(pattern, name);
 }
 
 exposure decide_exposure(std::string_view name, const config::mcp_name_filter& filter) {
