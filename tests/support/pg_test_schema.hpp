@@ -80,10 +80,12 @@ inline std::string pg_fresh_schema_url() {
   // where it was made before Parley's: made by a migration, it would live in the first test's
   // schema, and a DROP ... CASCADE of that schema (a pid used again) would take every other test's
   // index with it. Under the lock Parley's migrations take, so that tests starting together make
-  // it once.
-  if (!pg_admin(url,
-                "SELECT pg_advisory_lock(7235018804721537); CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; "
-                "SELECT pg_advisory_unlock(7235018804721537)")) {
+  // it once. The lock is the transaction's (as the migrations take it): a session lock released by
+  // the last statement let a second test in before the first one's CREATE committed, to find no
+  // extension yet and fail on the catalogue's unique index ("duplicate key value").
+  if (!pg_admin(
+          url,
+          "SELECT pg_advisory_xact_lock(7235018804721537); CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")) {
     return {};
   }
   if (!pg_admin(url, "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema)) return {};
