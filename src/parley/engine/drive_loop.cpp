@@ -325,7 +325,7 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
 
 asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const member_setup& member,
                                                    std::int64_t round) {
-  const std::int64_t genseq = dialog.row().last_genseq + 1;
+  const std::int64_t genseq = dialog.genseq_made_here = dialog.row().last_genseq + 1;  // its calls: not a crash's
   PARLEY_CO_TRY(dialogs_.stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw
   // it as it was staged), so it becomes durable with the first checkpoint of a long generation or
@@ -381,7 +381,6 @@ asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const
   if (interrupted && !stop_reason.empty()) finished.stop_reason = stop_reason;
   finished.prompt_version = std::move(prompt_version);
   PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(finished)));
-  dialog.genseq_made_here = genseq;  // its calls run in this drive: not left by a crash
   if (!interrupted) PARLEY_CO_TRY(memory_.stage_context_health(dialog, member, genseq, response->usage.input_tokens));
   if (!syntax_errors.empty()) {
     // Told like a tool error, so the model can write the Tellask again.
