@@ -2,7 +2,8 @@
 // "ACK <dialog> <seq>" for every event the moment it is durable.
 // usage: parley_crash_child TEAM_FILE DATA_DIR          one long dialog of member `worker`
 //        parley_crash_child TEAM_FILE DATA_DIR --tree   a `lead` root that tellasks subdialogs; on a
-//            store that already has it (a restart), recovers from the log and drives it to the end
+//            store that already has it (a restart), recovers from the log and drives it to the end;
+//            then stops the team's MCP servers, if it has any (tests/crash/mcp_crash_test.cpp)
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -47,6 +48,7 @@ boost::asio::awaitable<int> drive_tree(parley::engine::engine& eng, parley::stor
     if (!posted) co_return 1;
   }
   co_await eng.runs().wait_until_settled(root_id);
+  eng.stop_mcp();  // a team with MCP servers: their processes would keep the loop running
   const auto& messages = (*loaded)->messages();
   const bool done = !messages.empty() && messages.back().role == parley::events::message_role::assistant &&
                     messages.back().content.find("all done") != std::string::npos;

@@ -91,6 +91,10 @@ class dialog_runtime {
   bool poisoned = false;              // a commit failed: memory is ahead of the log, reload before use
   std::string store_error;            // why the log refused it, while poisoned
   async_signal became_idle;           // notified when a drive ends and no other is scheduled
+  // The genseq of the last generation this runtime made (0: none since it was read from the log).
+  // Tool calls owed by any other generation were left by a process that died while, or before,
+  // running them: drive_loop::run_member_tool does not call them again when their tool says so.
+  std::int64_t genseq_made_here = 0;
 
  private:
   result<void> apply(const event& ev);

@@ -113,10 +113,6 @@ void make_loggable(tools::tool_outcome& outcome) {
                      "each is shown as U+FFFD]";
 }
 
-// An image a tool read, kept with its result so that every later model call of the dialog is sent
-// it too (the request is rebuilt from the log each round): `image` of tool_result (docs/events.md).
-events::tool_image image_field(const llm::media_part& part) { return {part.mime, part.format, part.data_base64}; }
-
 // Seed 002's IntrospectionTurn for one tool use of a self-reflection dialog: its purpose is what
 // the AI said (or thought) when it made the call.
 events::record_introspection introspection_of(const dialog_runtime& dialog, const llm::tool_call& call,
@@ -329,7 +325,7 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
 
 asio::awaitable<result<void>> drive_loop::generate(dialog_runtime& dialog, const member_setup& member,
                                                    std::int64_t round) {
-  const std::int64_t genseq = dialog.row().last_genseq + 1;
+  const std::int64_t genseq = dialog.genseq_made_here = dialog.row().last_genseq + 1;  // its calls: not a crash's
   PARLEY_CO_TRY(dialogs_.stage(dialog, events::generation_started{dialog.row().course, genseq, round}));
   // Not written on its own: nothing outside the process acts on a generation's start (observers saw
   // it as it was staged), so it becomes durable with the first checkpoint of a long generation or
@@ -429,11 +425,14 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
   // each key below is read from the log, and a process that runs these calls again after a
   // takeover computes the same ones (idempotency_key.hpp).
   const call_origin origin = origin_of_calls(dialog);
+  // Calls of a generation this runtime did not make were left by a process that died.
+  const bool left_by_crash = origin.genseq != dialog.genseq_made_here;
   round_effects fx;
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
   for (const auto& call : calls) {
-    tools::tool_outcome outcome;
+    tool_call_record record;
+    auto& outcome = record.outcome;
     if (dialog.is_fbr()) {
       outcome = {false, "a Fresh Boots Reasoning dialog has no tools and cannot Tellask; answer in text"};
     } else if (call.name == dialog_tool::clear_mind && clear_mind_call == nullptr) {
@@ -451,16 +450,14 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
     } else {
       const std::int64_t started_ms = now_ms();
       context.idempotency_key = idempotency_key(origin, call.id);
-      outcome = co_await run_member_tool(member, call, context);
+      record = co_await run_member_tool(member, call, context, left_by_crash);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {
         PARLEY_CO_TRY(dialogs_.stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms())));
       }
     }
-    events::tool_result result{dialog.row().course, dialog.row().last_genseq,   call.id,     call.name,
-                               outcome.ok,          std::move(outcome.content), std::nullopt};
-    if (!outcome.media.empty()) result.image = image_field(outcome.media.front());
-    PARLEY_CO_TRY(dialogs_.stage(dialog, std::move(result)));
+    PARLEY_CO_TRY(
+        dialogs_.stage(dialog, tool_result_of(dialog.row().course, dialog.row().last_genseq, call, std::move(record))));
   }
   if (run_control.stopped()) {
     const std::string why = run_control.stop_reason().empty() ? "" : " (" + run_control.stop_reason() + ")";
@@ -479,38 +476,6 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
   // them, and every read of the store waits for the batches sent before it, so the REST views of
   // the tree never list a subdialog's question before the subdialog.
   co_return co_await commit_round(dialog, fx, durability::in_order);
-}
-
-asio::awaitable<tools::tool_outcome> drive_loop::run_member_tool(const member_setup& member, const llm::tool_call& call,
-                                                                 const tools::tool_context& context) {
-  tools::tool* found = find_tool(member.tools, call.name);
-  std::shared_ptr<tools::tool> from_mcp;  // held while it runs: a reload may replace its server's catalog
-  if (found == nullptr && member.mcp.any()) {
-    from_mcp = members_.find_mcp_tool(member, call.name);
-    if (!from_mcp) {  // a call owed since a restart: the servers have not been started yet
-      co_await members_.prepare_mcp(member);
-      from_mcp = members_.find_mcp_tool(member, call.name);
-    }
-    found = from_mcp.get();
-  }
-  const auto& withheld = member.withheld_tools;
-  if (found == nullptr && std::find(withheld.begin(), withheld.end(), call.name) != withheld.end()) {
-    co_return tools::tool_outcome{false, shell_tool_refusal(team_, *member.config, call.name)};
-  }
-  if (found == nullptr) {
-    std::vector<std::string> available;
-    for (const auto* candidate : member.tools) available.push_back(candidate->spec().name);
-    const std::string down = members_.mcp_problems(member);
-    co_return tools::tool_outcome{false, "unknown tool '" + call.name + "'" + did_you_mean(call.name, available) +
-                                             "; call one of the tools you were given" +
-                                             (down.empty() ? "" : " (some MCP tools are missing now: " + down + ")")};
-  }
-  auto args = tools::parse_tool_arguments(call.arguments, found->spec().parameters);
-  if (!args) {
-    co_return tools::tool_outcome{false, "invalid arguments for tool '" + call.name + "': " + args.err().message +
-                                             ". Fix the arguments and call the tool again."};
-  }
-  co_return co_await found->invoke(*args, context);
 }
 
 asio::awaitable<void> drive_loop::record_failure(dialog_runtime& dialog, std::string message) {

@@ -10,8 +10,9 @@
 //
 // Owns the scheduling of drives, the stalled dialogs, the prompt versions it has logged and the
 // folders no file tool may touch. Defined in drive_loop.cpp (scheduling, rounds, generation, tool
-// runs), dialog_tool_calls.cpp (which dialog tool a call is, and where it goes) and
-// store_stalls.cpp (the retry of stalled dialogs). Runs on the engine's executor.
+// runs), member_tool_calls.cpp (a member's own tool calls), dialog_tool_calls.cpp (which dialog tool
+// a call is, and where it goes) and store_stalls.cpp (the retry of stalled dialogs). Runs on the
+// engine's executor.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -30,6 +31,7 @@
 #include "parley/engine/prompt_versions.hpp"
 #include "parley/engine/round_effects.hpp"
 #include "parley/engine/tellask_router.hpp"
+#include "parley/engine/tool_call_record.hpp"
 #include "parley/engine/working_memory.hpp"
 #include "parley/tools/tool.hpp"
 
@@ -81,8 +83,11 @@ class drive_loop {
                                          const std::vector<llm::tool_call>& calls);
   boost::asio::awaitable<result<void>> run_tool_calls(dialog_runtime& dialog, const member_setup& member,
                                                       const std::vector<llm::tool_call>& calls);
-  boost::asio::awaitable<tools::tool_outcome> run_member_tool(const member_setup& member, const llm::tool_call& call,
-                                                              const tools::tool_context& context);
+  // One call of a member's own tool (member_tool_calls.cpp); `left_by_crash`: the call was owed
+  // by a generation this runtime did not make, so a tool that is not run again after a crash is
+  // recorded as interrupted instead of called.
+  boost::asio::awaitable<tool_call_record> run_member_tool(const member_setup& member, const llm::tool_call& call,
+                                                           const tools::tool_context& context, bool left_by_crash);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
   result<void> recover_interrupted_generation(dialog_runtime& dialog);
   // Dialog tools (dialog_tool_calls.cpp; the Tellask family in tellask_router, the rest in

@@ -57,6 +57,13 @@ struct tool_outcome {
   std::vector<media_part> media = {};
 };
 
+// The MCP server that carries out a tool's calls: its id in the configuration and its own name for
+// the tool. Logged with every result of the tool (events::mcp_call).
+struct mcp_origin {
+  std::string server_id;
+  std::string remote_name;
+};
+
 class tool {
  public:
   virtual ~tool() = default;
@@ -67,8 +74,15 @@ class tool {
   // once: if the process dies before the output is durable, the call simply was never made.
   // A call with effects whose result is not durable when its process dies is run again by the
   // process that goes on with the tree, with the same tool_context::idempotency_key: at least
-  // once, never silently dropped.
+  // once, never silently dropped — unless rerun_after_crash says no.
   virtual bool has_effects() const { return true; }
+  // Whether such a call, left without a result by the process that ran it, is run again. A tool
+  // that has nowhere to carry the idempotency key, so that nothing can deduplicate its effect (an
+  // MCP server's: the protocol has no field for it), says no: recovery records a failed result
+  // that says the call was interrupted by a restart, and the model decides whether to repeat it.
+  virtual bool rerun_after_crash() const { return true; }
+  // The MCP server behind the tool; nullptr for Parley's own tools.
+  virtual const mcp_origin* mcp() const { return nullptr; }
 };
 
 class tool_registry {

@@ -77,6 +77,9 @@ std::vector<ev::event_payload> one_of_each() {
           ev::prompt_logged{1, "pv-0123456789abcdef", "You lead.", {"read_file", "tellask"}, "gpt-x"},
           ev::generation_discarded{1, 2, "connection reset"},
           ev::tool_result{1, 2, "c1", "read_file", false, "no such file"},
+          ev::tool_result{1, 2, "c2", "fs_write", true, "written", std::nullopt, ev::mcp_call{"files", "write", 41}},
+          ev::tool_result{1, 2, "c3", "fs_write", false, "interrupted", std::nullopt,
+                          ev::mcp_call{"files", "write", {}}, true},
           ev::drive_failed{1, "provider error"},
           ev::status_changed{ev::dialog_status::archived},
           ev::course_started{2, "fresh start"},
@@ -141,6 +144,30 @@ TEST(EventCodec, EveryTypeRoundTripsThroughItsWireObject) {
                                   << boost::json::serialize(encode_payload(*back));
   }
   EXPECT_EQ(covered.size(), std::variant_size_v<ev::event_payload>) << "a type has no sample in one_of_each()";
+}
+
+// Issue 39: the MCP call behind a tool result is an optional object of it, and `interrupted` is
+// written only when true, so a result written before either reads as a built-in tool's answer.
+TEST(EventCodec, AToolResultCarriesItsMcpCallAndAnOlderResultReadsWithoutOne) {
+  const ev::tool_result called{1,    2,         "c2",         "fs_write",
+                               true, "written", std::nullopt, ev::mcp_call{"files", "write", 41}};
+  const auto wire = encode_payload(called);
+  EXPECT_EQ(wire.at("mcp"), (boost::json::object{{"server", "files"}, {"tool", "write"}, {"durationMs", 41}}));
+  EXPECT_FALSE(wire.contains("interrupted"));
+  const boost::json::object older{{"course", 1}, {"genseq", 2}, {"callId", "c1"}, {"name", "n"}, {"content", "x"}};
+  auto back = decode_payload(ev::tool_result::kType, older);
+  ASSERT_TRUE(back) << back.err().message;
+  const auto& read = std::get<ev::tool_result>(*back);
+  EXPECT_FALSE(read.mcp.has_value());
+  EXPECT_FALSE(read.interrupted);
+  auto refused = decode_payload(ev::tool_result::kType, {{"course", 1},
+                                                         {"genseq", 2},
+                                                         {"callId", "c1"},
+                                                         {"name", "n"},
+                                                         {"content", "x"},
+                                                         {"mcp", boost::json::object{{"server", "files"}}}});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.err().message.find("mcp.tool"), std::string::npos) << refused.err().message;
 }
 
 TEST(EventCodec, FieldsAtTheirDefaultAreNotWrittenAndReadBackAsTheDefault) {

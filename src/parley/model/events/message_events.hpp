@@ -252,6 +252,25 @@ struct tool_image {
   bool operator==(const tool_image&) const = default;
 };
 
+// The MCP call behind a tool result (issue 39): the server's id as configured, its own name for the
+// tool (the team's may differ after the configured transforms), and how long the call took. The
+// arguments are the tool call's; the result or the error is the tool result's content. Nothing of
+// the transport (HTTP headers, environment values) is kept. A call cut off by a restart has no
+// duration.
+struct mcp_call {
+  std::string server;
+  std::string tool;
+  std::optional<std::int64_t> duration_ms;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("server", s.server);
+    v.required("tool", s.tool);
+    v.optional("durationMs", s.duration_ms);
+  }
+  bool operator==(const mcp_call&) const = default;
+};
+
 struct tool_result {
   static constexpr std::string_view kType = "tool_result";
   std::int64_t course = 0;
@@ -263,6 +282,12 @@ struct tool_result {
   // Kept with the result so that every later model call of the dialog is sent it too (the
   // request is rebuilt from the log each round).
   std::optional<tool_image> image;
+  // A call of an MCP server's tool: which server and tool, and the call's duration.
+  std::optional<mcp_call> mcp;
+  // Not the tool's answer: the process died while the call ran (or before it began), and the tool
+  // is one whose calls are not run again (tools::tool::rerun_after_crash), so recovery recorded
+  // this failed result instead; the content tells the model to check before repeating the call.
+  bool interrupted = false;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -273,6 +298,8 @@ struct tool_result {
     v.defaulted("ok", s.ok, true);  // since schema version 17: a failure is the rarer case
     v.required("content", s.content);
     v.optional("image", s.image);
+    v.optional("mcp", s.mcp);
+    v.defaulted("interrupted", s.interrupted, false);  // written only by recovery
   }
   bool operator==(const tool_result&) const = default;
 };

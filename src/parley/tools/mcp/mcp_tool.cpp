@@ -79,20 +79,17 @@ std::string describe_block(const content_block& block, bool takes_images, bool& 
 }  // namespace
 
 mcp_tool::mcp_tool(std::weak_ptr<server_runtime> server, std::string server_id, std::string remote_name, tool_spec spec)
-    : server_(std::move(server)),
-      server_id_(std::move(server_id)),
-      remote_name_(std::move(remote_name)),
-      spec_(std::move(spec)) {}
+    : server_(std::move(server)), origin_{std::move(server_id), std::move(remote_name)}, spec_(std::move(spec)) {}
 
 boost::asio::awaitable<tool_outcome> mcp_tool::invoke(const boost::json::object& args, const tool_context& ctx) {
   auto server = server_.lock();
   if (!server) {
-    co_return tool_outcome{false, "tool '" + spec_.name + "' is gone: MCP server '" + server_id_ +
+    co_return tool_outcome{false, "tool '" + spec_.name + "' is gone: MCP server '" + origin_.server_id +
                                       "' was removed from the configuration; call another tool"};
   }
   call_options options;
   options.cancel = ctx.cancel;
-  auto called = co_await server->call_tool(remote_name_, args, std::move(options));
+  auto called = co_await server->call_tool(origin_.remote_name, args, std::move(options));
   if (!called) co_return failed_call(called.err(), spec_.name);
   co_return outcome_of(*called, ctx.takes_images);
 }

@@ -13,7 +13,8 @@
 //   - isError as a failed call (ok=false) with the server's words.
 // A call that fails (a timeout, the server dying, a result over max_result_bytes, a server that is
 // restarting) is a failed call too, with a sentence that says what the model can do about it.
-// Every call has effects as far as Parley knows (an MCP tool may write anything).
+// Every call has effects as far as Parley knows (an MCP tool may write anything), and one cut off
+// by a crash is never run again (rerun_after_crash).
 #pragma once
 
 #include <memory>
@@ -34,14 +35,17 @@ class mcp_tool : public tools::tool {
   const tool_spec& spec() const override { return spec_; }
   boost::asio::awaitable<tool_outcome> invoke(const boost::json::object& args, const tool_context& ctx) override;
   bool has_effects() const override { return true; }
+  // MCP has no place for the idempotency key, so a call cut off by a crash is not run again: the
+  // model is told it was interrupted (docs/mcp.md, "Calls").
+  bool rerun_after_crash() const override { return false; }
+  const mcp_origin* mcp() const override { return &origin_; }
 
-  const std::string& server_id() const noexcept { return server_id_; }
-  const std::string& remote_name() const noexcept { return remote_name_; }
+  const std::string& server_id() const noexcept { return origin_.server_id; }
+  const std::string& remote_name() const noexcept { return origin_.remote_name; }
 
  private:
   std::weak_ptr<server_runtime> server_;
-  std::string server_id_;
-  std::string remote_name_;
+  mcp_origin origin_;
   tool_spec spec_;
 };
 
