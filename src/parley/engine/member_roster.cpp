@@ -69,6 +69,11 @@ result<void> member_roster::prepare() {
     if (!skills_visible_to(team_.skills, member.id).empty()) wanted.emplace_back(kReadSkillTool);
     for (const auto& name : wanted) {
       auto* found = tools_.find(name);
+      if (found == nullptr && tools_.unavailable_tool(name) != nullptr) {
+        return make_error(errc::config_error,
+                          "member '" + member.id + "': tool '" + name +
+                              "' (Dominds) is not offered by Parley: " + *tools_.unavailable_tool(name));
+      }
       if (found == nullptr) {
         return make_error(errc::config_error, "member '" + member.id + "': unknown tool '" + name + "'" +
                                                   did_you_mean(name, tools_.names()));
