@@ -18,7 +18,8 @@ constexpr std::int64_t kDomindsDefaultMaxLines = 500;
 constexpr std::size_t kDomindsReadCharLimit = std::size_t{100} * 1024;
 
 // An error of this file as Dominds names it: errc::not_found is FILE_NOT_FOUND, a refusal of the
-// path (confinement, access rules) is ACCESS_DENIED, the rest FAILED.
+// path (confinement, access rules: resolve_for's invalid_argument) is ACCESS_DENIED, a path that is
+// not a text file (errc::conflict here) NOT_A_FILE, the rest FAILED.
 std::string_view error_code_of(const error& failure) {
   switch (failure.code) {
     case errc::not_found:
@@ -26,7 +27,7 @@ std::string_view error_code_of(const error& failure) {
     case errc::invalid_argument:
       return "ACCESS_DENIED";
     case errc::conflict:
-      return "FILE_EXISTS";
+      return "NOT_A_FILE";
     default:
       return "FAILED";
   }
@@ -57,14 +58,14 @@ result<text_file> open_text(const file_scope& scope, const tool_context& ctx, st
   const auto type = fs::status(where.absolute, ec).type();
   const std::string quoted = detail::quote_path(shown);
   if (type == fs::file_type::not_found) return make_error(errc::not_found, quoted + " does not exist");
-  if (type != fs::file_type::regular) return make_error(errc::invalid_argument, quoted + " is not a regular file");
+  if (type != fs::file_type::regular) return make_error(errc::conflict, quoted + " is not a regular file");
   file_text text;
   PARLEY_TRY_ASSIGN(text, read_file_prefix(where.absolute, detail::kMaxEditBytes));
   if (text.bytes.size() < text.size) {
     return make_error(errc::limit_exceeded, quoted + " is too large (" + std::to_string(text.size) + " bytes)");
   }
   if (text.bytes.find('\0') != std::string::npos) {
-    return make_error(errc::invalid_argument, quoted + " looks like a binary file; this tool reads text only");
+    return make_error(errc::conflict, quoted + " looks like a binary file; this tool reads text only");
   }
   return text_file{std::move(where), std::move(text.bytes)};
 }

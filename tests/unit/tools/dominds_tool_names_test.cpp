@@ -84,6 +84,8 @@ TEST_F(DomindsToolNames, ReadFileShowsARangeWithLineNumbers) {
   const auto bad = call("read_file", R"({"path":"src/a.txt","range":"3~x"})");
   EXPECT_FALSE(bad.ok);
   EXPECT_TRUE(contains(bad.content, "range: invalid end ''x''")) << bad.content;
+  const auto folder = call("read_file", R"({"path":"src"})");
+  EXPECT_TRUE(contains(folder.content, "error: NOT_A_FILE")) << folder.content;
   const auto wrong_type = call("read_file", R"({"path":"src/a.txt","max_lines":"ten"})");
   EXPECT_FALSE(wrong_type.ok);
   EXPECT_TRUE(contains(wrong_type.content, "max_lines")) << wrong_type.content;
