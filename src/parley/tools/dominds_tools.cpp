@@ -6,10 +6,12 @@
 
 #include <map>
 
+#include "parley/core/file_io.hpp"
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
+#include "parley/tools/image_read.hpp"
 #include "parley/tools/team_mgmt_tools.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
@@ -116,7 +118,26 @@ tool_outcome remove_of_kind(const json::object& args, const tool_context& ctx, f
   return yaml_answer(true, mode).quoted("path", path).quoted("summary", removed.content).done();
 }
 
+// read_picture: Parley's image read (image_read.hpp), which gives a PNG or JPEG to a member whose
+// model takes images and refuses it to one whose model does not.
+tool_outcome read_picture(const json::object& args, const tool_context& ctx) {
+  json_fields in(args);
+  const std::string path = in.string("path");
+  if (!in.ok()) return dominds_detail::yaml_error("read_picture", "", "INVALID_ARGS", in.message());
+  auto where = resolve_for(ctx, path, file_access::read, access::path_kind::file);
+  if (!where) return dominds_detail::yaml_error("read_picture", path, "ACCESS_DENIED", where.err().message);
+  auto head = read_file_prefix(where->absolute, 8);
+  if (!head) return dominds_detail::yaml_error("read_picture", path, "FILE_NOT_FOUND", head.err().message);
+  const auto kind = detail::sniff_image(head->bytes);
+  if (!kind) {
+    return dominds_detail::yaml_error("read_picture", path, "UNSUPPORTED_FORMAT",
+                                      "Parley reads PNG and JPEG images; this file is neither");
+  }
+  return detail::read_image(ctx, path, where->absolute, head->size, *kind);
+}
+
 void register_file_system_tools(tool_registry& registry) {
+  registry.add(std::make_unique<function_tool>(spec_of("read_picture"), read_picture, function_tool::effects::none));
   registry.add(
       std::make_unique<adapter_tool>(spec_of("list_dir"),
                                      std::make_unique<function_tool>(tool_spec{"list_dir", "", json::object{}},
@@ -182,7 +203,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
       {"read_symlink", "list_dir shows where each link leads"},
       {"create_symlink", "Parley's file tools create no links (a link could lead a later write out of bounds)"},
-      {"read_picture", "read_file gives a PNG or JPEG to a member whose model takes images (team.yaml vision)"},
       {"write_picture", "Parley's file tools write text; write the image with shell_cmd"},
       {"pad_write", "Parley has no scratch pads; pass the text as content"},
       {"pad_load_file_range", "Parley has no scratch pads; read_file with a range"},
@@ -228,7 +248,7 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
   static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed"};
   std::vector<std::string> names;
   if (toolset == "ws_read") {
-    names = {"list_dir", "read_file"};
+    names = {"list_dir", "read_file", "read_picture"};
   } else if (toolset == "ws_mod") {
     names = {"list_dir",        "rm_dir",      "rm_file",           "rm_symlink",        "mk_dir",
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",

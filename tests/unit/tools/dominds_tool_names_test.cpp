@@ -91,6 +91,21 @@ TEST_F(DomindsToolNames, ReadFileShowsARangeWithLineNumbers) {
   EXPECT_TRUE(contains(wrong_type.content, "max_lines")) << wrong_type.content;
 }
 
+TEST_F(DomindsToolNames, ReadPictureGivesAnImageToAModelThatSeesOne) {
+  put("shot.png", std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\0\0\0\rIHDR tiny", 14));
+  put("notes.txt", "text\n");
+  const auto refused = call("read_picture", R"({"path":"shot.png"})");
+  EXPECT_FALSE(refused.ok);
+  EXPECT_TRUE(contains(refused.content, "does not take images")) << refused.content;
+  ctx_.takes_images = true;
+  const auto seen = call("read_picture", R"({"path":"shot.png"})");
+  ASSERT_TRUE(seen.ok) << seen.content;
+  ASSERT_EQ(seen.media.size(), 1U);
+  EXPECT_EQ(seen.media[0].mime, "image/png");
+  const auto text = call("read_picture", R"({"path":"notes.txt"})");
+  EXPECT_TRUE(contains(text.content, "error: UNSUPPORTED_FORMAT")) << text.content;
+}
+
 TEST_F(DomindsToolNames, ListDirIsATable) {
   put("src/a.txt", "12345");
   put("src/sub/b.txt", "x");
