@@ -4,6 +4,8 @@
 
 #include <boost/json/array.hpp>
 
+#include <algorithm>
+#include <array>
 #include <map>
 
 #include "parley/core/file_io.hpp"
@@ -198,6 +200,32 @@ void register_text_tools(tool_registry& registry) {
   }));
 }
 
+constexpr std::array<std::string_view, 7> kManualToolsets{
+    "ws_read", "ws_mod", "os", "personal_memory", "team_memory", "codex_inspect_and_patch_tools", "team_mgmt"};
+
+// man: Dominds' toolset manual, here the tools of each toolset Parley serves with their
+// descriptions (Parley has no other sections: a topic is taken and the tools are shown).
+tool_outcome toolset_manual(const json::object& args, const tool_context&) {
+  json_fields in(args);
+  const auto toolset = in.optional_string("toolsetId");
+  (void)in.optional_string("topic");
+  (void)in.optional_strings("topics");
+  if (!in.ok()) return tool_outcome{false, in.message()};
+  if (!toolset || toolset->empty()) {
+    std::string out = "Toolsets with a manual (call man with toolsetId):\n";
+    for (const auto name : kManualToolsets) out += "- `" + std::string(name) + "`\n";
+    return tool_outcome{true, out};
+  }
+  if (std::find(kManualToolsets.begin(), kManualToolsets.end(), *toolset) == kManualToolsets.end()) {
+    return tool_outcome{false, "toolsetId: no manual for '" + *toolset + "'; call man without toolsetId for the list"};
+  }
+  std::string out = "# " + *toolset + "\n\n## tools\n\n";
+  for (const auto& name : dominds_toolset_tools(*toolset)) {
+    out += "- `" + name + "`: " + spec_of(name).description + "\n";
+  }
+  return tool_outcome{true, out};
+}
+
 // The Dominds tools of the toolsets Parley serves that it leaves out, and why.
 const std::map<std::string, std::string, std::less<>>& left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
@@ -240,6 +268,7 @@ void register_dominds_tools(tool_registry& registry) {
   dominds_detail::register_search_tools(registry);
   dominds_detail::register_shell_and_memory_tools(registry);
   register_team_mgmt_tools(registry);
+  registry.add(std::make_unique<function_tool>(spec_of("man"), toolset_manual, function_tool::effects::none));
   for (const auto& [name, why] : left_out_tools()) registry.add_unavailable_tool(name, why);
   for (const auto& [name, why] : team_mgmt_left_out_tools()) registry.add_unavailable_tool(name, why);
 }

@@ -106,6 +106,18 @@ TEST_F(DomindsToolNames, ReadPictureGivesAnImageToAModelThatSeesOne) {
   EXPECT_TRUE(contains(text.content, "error: UNSUPPORTED_FORMAT")) << text.content;
 }
 
+TEST_F(DomindsToolNames, ManListsToolsetsAndTheirTools) {
+  const auto all = call("man", "{}");
+  ASSERT_TRUE(all.ok) << all.content;
+  EXPECT_TRUE(contains(all.content, "- `ws_read`")) << all.content;
+  const auto ws_read = call("man", R"({"toolsetId":"ws_read","topic":"tools"})");
+  ASSERT_TRUE(ws_read.ok) << ws_read.content;
+  EXPECT_TRUE(contains(ws_read.content, "- `ripgrep_snippets`: Search snippets with line/col")) << ws_read.content;
+  const auto unknown = call("man", R"({"toolsetId":"nope"})");
+  EXPECT_FALSE(unknown.ok);
+  EXPECT_TRUE(contains(unknown.content, "toolsetId: no manual for 'nope'")) << unknown.content;
+}
+
 TEST_F(DomindsToolNames, ListDirIsATable) {
   put("src/a.txt", "12345");
   put("src/sub/b.txt", "x");
