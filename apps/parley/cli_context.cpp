@@ -237,7 +237,7 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   if (!team) return std::move(team).err();
   if (!args.has(kAllowDataInWorkspace)) PARLEY_TRY(check_data_outside_workspace(data_dir, team->workspace));
   // Before the data directory is made: a team the engine would refuse leaves nothing on disk.
-  const auto builtin_tools = engine::build_builtin_tools();
+  const auto builtin_tools = engine::build_builtin_tools(*team);
   PARLEY_TRY(engine::check_team_toolsets(*team, builtin_tools));
   for (const auto& notice : engine::shell_tool_notices(*team, builtin_tools)) {
     std::fprintf(stderr, "parley: note: %s\n", notice.c_str());

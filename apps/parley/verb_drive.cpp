@@ -46,7 +46,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   store& log = *inputs->log;
 
   asio::io_context io;
-  auto tools = engine::build_builtin_tools();
+  auto tools = engine::build_builtin_tools(team);
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   tot_binding->data_dir = data_dir_of(args);
   tot::offer_tree_of_thoughts(team, tools, tot_binding);

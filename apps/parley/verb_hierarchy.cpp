@@ -33,8 +33,8 @@ int run_verb_questions(const std::vector<std::string>& raw) {
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
   boost::asio::io_context io;
-  auto eng =
-      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers),
+                                    engine::build_builtin_tools(*team));
   if (!eng) return report(eng.err());
   auto open = (*eng)->questions().open_questions();
   if (!open) return report(open.err());
@@ -88,8 +88,8 @@ int run_verb_registry(const std::vector<std::string>& raw) {
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
   boost::asio::io_context io;
-  auto eng =
-      engine::engine::create(io.get_executor(), **log, *team, std::move(*providers), engine::build_builtin_tools());
+  auto eng = engine::engine::create(io.get_executor(), **log, *team, std::move(*providers),
+                                    engine::build_builtin_tools(*team));
   if (!eng) return report(eng.err());
   // The registry belongs to the root: any dialog of the tree names the same one, as over REST.
   auto entries = (*eng)->registry((**row).root_id);

@@ -92,7 +92,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   store& log = *inputs->log;
 
   asio::io_context io(1);
-  auto tools = engine::build_builtin_tools();
+  auto tools = engine::build_builtin_tools(team);
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   tot_binding->data_dir = data_dir_of(*args);
   tot::offer_tree_of_thoughts(team, tools, tot_binding);

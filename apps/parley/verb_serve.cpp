@@ -325,7 +325,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     auto flow_members = server::flow_host::create(io.get_executor(), log, team, inputs->providers);
     if (!flow_members) return report(flow_members.err());
     flows = std::move(*flow_members);
-    auto tools = engine::build_builtin_tools();
+    auto tools = engine::build_builtin_tools(team);
     tot_binding->data_dir = data_dir_of(*args);
     tot::offer_tree_of_thoughts(team, tools, tot_binding);
     auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));

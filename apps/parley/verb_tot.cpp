@@ -157,7 +157,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   asio::io_context io;
   // A team whose member may run searches itself (tools: tree_of_thoughts) runs here too, as under
   // `parley serve`.
-  auto tools = engine::build_builtin_tools();
+  auto tools = engine::build_builtin_tools(inputs->team);
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
   tot_binding->data_dir = data_dir_of(*args);
   tot::offer_tree_of_thoughts(inputs->team, tools, tot_binding);

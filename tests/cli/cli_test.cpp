@@ -802,12 +802,12 @@ TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
 TEST_F(Cli, ADomindsToolsetWithoutEquivalentRefusesTheWorkspaceAndChangesNothing) {
   fs::create_directories(team_dir_ / ".minds");
   std::ofstream(team_dir_ / ".minds" / "team.yaml")
-      << "member_defaults:\n  provider: deepseek\nmembers:\n  dev:\n    toolsets: [ws_read, team_mgmt]\n";
+      << "member_defaults:\n  provider: deepseek\nmembers:\n  dev:\n    toolsets: [ws_read, fs_read]\n";
   const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
-                                 ":5:5: members.dev.toolsets: toolset 'team_mgmt' (Dominds) has no equivalent in "
-                                 "Parley: its tools read and edit .minds/",
+                                 ":5:5: members.dev.toolsets: toolset 'fs_read' (Dominds) has no equivalent in "
+                                 "Parley: it reads the machine's files outside the workspace",
                              0),
             0U)
       << out.output;

@@ -6,6 +6,7 @@
 #include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/tools/basic_tools.hpp"
+#include "parley/tools/dominds_tools.hpp"
 #include "parley/tools/dominds_toolsets.hpp"
 #include "parley/tools/memory_tools.hpp"
 #include "parley/tools/shell_tools.hpp"
@@ -86,14 +87,30 @@ std::unique_ptr<llm::embeddings_client> build_embeddings_client(const config::te
   return std::make_unique<llm::embeddings_client>(std::move(options));
 }
 
-tools::tool_registry build_builtin_tools() {
+namespace {
+
+tools::tool_registry builtin_tools_named(tools::tool_naming naming) {
   tools::tool_registry registry;
   tools::register_workspace_tools(registry);
   tools::register_basic_tools(registry);
   tools::register_shell_tools(registry);
   tools::register_memory_tools(registry);
-  tools::register_dominds_toolsets(registry);
+  if (naming == tools::tool_naming::dominds) tools::register_dominds_tools(registry);
+  tools::register_dominds_toolsets(registry, naming);
   return registry;
+}
+
+}  // namespace
+
+tools::tool_registry build_builtin_tools() { return builtin_tools_named(tools::tool_naming::parley); }
+
+tools::tool_registry build_builtin_tools(const config::team_config& team) {
+  return builtin_tools_named(is_dominds_team(team) ? tools::tool_naming::dominds : tools::tool_naming::parley);
+}
+
+bool is_dominds_team(const config::team_config& team) {
+  // load_dominds_workspace sets the source to <dir>/.minds/team.yaml; Parley's format is any other file.
+  return team.source.filename() == "team.yaml" && team.source.parent_path().filename() == ".minds";
 }
 
 std::string describe_member_model(const config::team_config& team, const std::string& member_id) {

@@ -14,7 +14,13 @@
 namespace parley::engine {
 
 result<provider_map> build_providers(const config::team_config& team);
+// Parley's built-in tools under Parley's names (a team in Parley's own format).
 tools::tool_registry build_builtin_tools();
+// The built-in tools for `team`: under Dominds' names and argument names when it was loaded from
+// `.minds/` (tools/dominds_tools.hpp), else Parley's.
+tools::tool_registry build_builtin_tools(const config::team_config& team);
+// Whether the team was read from a Dominds workspace's `.minds/team.yaml`.
+bool is_dominds_team(const config::team_config& team);
 // The embeddings client of team.yaml `records.embeddings` (its provider's base URL and key, as
 // for chat), or null when none is configured.
 std::unique_ptr<llm::embeddings_client> build_embeddings_client(const config::team_config& team);

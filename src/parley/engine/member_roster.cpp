@@ -69,6 +69,14 @@ result<void> member_roster::prepare() {
     if (!skills_visible_to(team_.skills, member.id).empty()) wanted.emplace_back(kReadSkillTool);
     for (const auto& name : wanted) {
       auto* found = tools_.find(name);
+      // A dialog tool (add_reminder, clear_mind ... Dominds lists them in `tools:`) is offered by
+      // the dialog's place, not by the member's list (dialog_tools.hpp).
+      if (found == nullptr && is_dialog_tool(name)) continue;
+      if (found == nullptr && tools_.unavailable_tool(name) != nullptr) {
+        return make_error(errc::config_error,
+                          "member '" + member.id + "': tool '" + name +
+                              "' (Dominds) is not offered by Parley: " + *tools_.unavailable_tool(name));
+      }
       if (found == nullptr) {
         return make_error(errc::config_error, "member '" + member.id + "': unknown tool '" + name + "'" +
                                                   did_you_mean(name, tools_.names()));

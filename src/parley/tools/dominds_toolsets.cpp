@@ -4,7 +4,18 @@
 
 namespace parley::tools {
 
-void register_dominds_toolsets(tool_registry& registry) {
+namespace {
+
+void register_dominds_named_toolsets(tool_registry& registry) {
+  for (const char* name :
+       {"ws_read", "ws_mod", "os", "personal_memory", "team_memory", "codex_inspect_and_patch_tools", "team_mgmt"}) {
+    registry.add_toolset(name, dominds_toolset_tools(name), true);
+  }
+}
+
+}  // namespace
+
+void register_dominds_toolsets(tool_registry& registry, tool_naming naming) {
   // Each maps to Parley's tools for the same job; the differences (tools of Dominds' set that have
   // no Parley counterpart, such as its scratch "pad" tools or env_set) are in docs/team-yaml.md.
   const bool in_wildcard = true;
@@ -21,10 +32,13 @@ void register_dominds_toolsets(tool_registry& registry) {
   // read_skill is the engine's (engine/skills.hpp): it reads the skills the team was loaded with.
   registry.add_toolset("skills", {"read_skill"}, in_wildcard);
 
-  registry.add_unavailable_toolset(
-      "team_mgmt",
-      "its tools read and edit .minds/ (team.yaml, llm.yaml, minds files, mcp.yaml) from inside a dialog, and Parley "
-      "lets no member change its team; edit .minds/ by hand (parley providers shows what llm.yaml gives)");
+  if (naming == tool_naming::dominds) register_dominds_named_toolsets(registry);
+  if (naming == tool_naming::parley) {
+    registry.add_unavailable_toolset(
+        "team_mgmt",
+        "its tools read and edit .minds/ (team.yaml, llm.yaml, minds files, mcp.yaml) from inside a dialog, and Parley "
+        "lets no member change its team; edit .minds/ by hand (parley providers shows what llm.yaml gives)");
+  }
   registry.add_unavailable_toolset(
       "fs_read",
       "it reads the machine's files outside the workspace, and Parley's file tools never leave the "

@@ -1,0 +1,24 @@
+// Dominds' `team_mgmt` toolset: the tools through which a member reads and edits `.minds/` (which
+// every other file tool refuses: workspace_access.hpp). Paths are relative to `.minds/` ('team.yaml'
+// and '.minds/team.yaml' name the same file) and never leave it. Every write is checked first: a
+// copy of `.minds/` with the new bytes must load as a team (config::load_dominds_workspace), else
+// the write is refused with the loader's FILE:LINE:COLUMN error and the file is untouched.
+// A running `parley serve` keeps the team it started with: an accepted edit is read by the next
+// process that loads the workspace (`parley drive`, `parley check`, the next `parley serve`).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parley/tools/tool.hpp"
+
+namespace parley::tools {
+
+void register_team_mgmt_tools(tool_registry& registry);
+// The team_mgmt tools Parley offers, in Dominds' order.
+const std::vector<std::string>& team_mgmt_tool_names();
+// Those of Dominds' team_mgmt toolset it leaves out, and why.
+const std::map<std::string, std::string, std::less<>>& team_mgmt_left_out_tools();
+
+}  // namespace parley::tools
