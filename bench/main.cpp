@@ -45,7 +45,8 @@ constexpr const char* kUsage =
     "       parley-bench failover [--nodes 3] [--dialogs 300] [--cycles N] [--store postgresql[://URL]]\n"
     "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
     "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n"
-    "       parley-bench import [--dialogs N]  (parley import of a generated Dominds .dialogs folder of N dialogs)\n";
+    "       parley-bench import [--dialogs N] [--cached-dialogs C]  (parley import of a generated Dominds .dialogs\n"
+    "                           folder of N dialogs into a SQLite store caching C dialogs)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
