@@ -37,10 +37,15 @@ std::optional<folder_layout> layout_of_course_line(const fs::path& course_file) 
   return std::nullopt;
 }
 
-// The layout one entry of a bucket shows: a folder without dialog.yaml is a segment of a nested id.
+// The layout one entry of a bucket shows: a folder with neither dialog.yaml nor a course file is a
+// segment of a nested id; one that lost its dialog.yaml is told by its course file, so that a damaged
+// Parley export still reaches the importer that reports what is wrong with it.
 std::optional<folder_layout> layout_of_entry(const fs::path& folder) {
   std::error_code ec;
-  if (!fs::exists(folder / layout::dialog_file, ec)) return folder_layout::dominds;
+  if (!fs::exists(folder / layout::dialog_file, ec)) {
+    if (fs::exists(folder / course_file_name(1), ec)) return layout_of_course_line(folder / course_file_name(1));
+    return folder_layout::dominds;
+  }
   if (fs::is_directory(folder / side_dialogs_folder, ec)) return folder_layout::dominds;
   if (fs::is_directory(folder / layout::subdialogs_folder, ec)) return folder_layout::parley;
   return layout_of_course_line(folder / course_file_name(1));

@@ -221,6 +221,22 @@ TEST_P(DomindsDialogs, ExportsDomindsLayoutThatImportsBackTheSame) {
   EXPECT_EQ(replay_of(*again.log, kDomindsNested).row().parent_id, kDomindsSide);
 }
 
+TEST(DomindsLayout, TellsParleysExportFromDomindsFolderByItsMarkers) {
+  temp_dir rtws;
+  EXPECT_EQ(rtws::dominds::detect_layout(rtws.path()), rtws::dominds::folder_layout::empty);
+  const fs::path parley_root = rtws.path() / ".dialogs/run/0123456789abcdef";
+  fs::create_directories(parley_root);
+  std::ofstream(parley_root / "course-001.jsonl")
+      << R"({"dialogId":"0123456789abcdef","rootId":"0123456789abcdef","seq":1,"ts":"x","type":"dialog_created"})"
+      << "\n";
+  // Even without its dialog.yaml, so that the Parley importer names what is missing.
+  EXPECT_EQ(rtws::dominds::detect_layout(rtws.path()), rtws::dominds::folder_layout::parley);
+  fs::create_directories(rtws.path() / ".dialogs/archive/aa/bb/cccccccc");
+  EXPECT_EQ(rtws::dominds::detect_layout(rtws.path()), rtws::dominds::folder_layout::parley);
+  fs::remove_all(parley_root);
+  EXPECT_EQ(rtws::dominds::detect_layout(rtws.path()), rtws::dominds::folder_layout::dominds);
+}
+
 TEST(DomindsLayout, MapsIdsBothWaysAndRefusesOnesThatWouldNotComeBack) {
   EXPECT_EQ(rtws::dominds::parley_id_of("aa/bb/cccccccc").value(), "aa-bb-cccccccc");
   EXPECT_EQ(rtws::dominds::dominds_id_of("aa-bb-cccccccc"), "aa/bb/cccccccc");
