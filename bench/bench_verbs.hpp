@@ -43,5 +43,6 @@ int run_history_bench(const bench_args& args);
 int run_soak_bench(const bench_args& args);
 int run_chat_bench(const bench_args& args);
 int run_failover_bench(const bench_args& args);
+int run_import_bench(const bench_args& args);
 
 }  // namespace parley::bench

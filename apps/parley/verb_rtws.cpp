@@ -6,6 +6,10 @@
 #include <system_error>
 
 #include "cli_context.hpp"
+#include "parley/core/terminal_text.hpp"
+#include "parley/rtws/dominds_export.hpp"
+#include "parley/rtws/dominds_import.hpp"
+#include "parley/rtws/dominds_layout.hpp"
 #include "parley/rtws/rtws_export.hpp"
 #include "parley/rtws/rtws_import.hpp"
 #include "parley/rtws/rtws_layout.hpp"
@@ -22,6 +26,26 @@ result<std::filesystem::path> rtws_of(const parsed_args& args, const std::string
   return std::filesystem::path(*rtws);
 }
 
+// A Dominds `.dialogs/` folder: what it could read is imported, each tree it could not is named.
+int import_dominds(store& log, const std::filesystem::path& rtws) {
+  auto summary = rtws::dominds::import_rtws(log, rtws);
+  if (!summary) return report(summary.err());
+  std::printf("imported %lld dialogs (%lld roots, %lld events) from Dominds' %s: %lld files read",
+              static_cast<long long>(summary->dialogs), static_cast<long long>(summary->roots),
+              static_cast<long long>(summary->events), rtws::dialogs_path(rtws).string().c_str(),
+              static_cast<long long>(summary->files));
+  if (summary->already_imported > 0) {
+    std::printf("; %lld roots were already in the store", static_cast<long long>(summary->already_imported));
+  }
+  std::printf("\n");
+  for (const auto& left : summary->quarantined) {
+    std::fprintf(stderr, "quarantined dialog %s (%s): %s\n", terminal_safe(left.dominds_id).c_str(),
+                 terminal_safe(left.folder.string()).c_str(), terminal_safe(left.problem).c_str());
+  }
+  // Partly imported is still a failure to a script: it exits 1, having said what was left out.
+  return summary->quarantined.empty() ? kExitOk : kExitRuntime;
+}
+
 }  // namespace
 
 int run_verb_export(const std::vector<std::string>& raw) {
@@ -34,7 +58,8 @@ int run_verb_export(const std::vector<std::string>& raw) {
   // beside a running server.
   auto log = open_existing_store(data_dir_of(*args));
   if (!log) return report(log.err());
-  auto summary = rtws::export_rtws(**log, *rtws, args->has("force"));
+  auto summary = args->has("dominds") ? rtws::dominds::export_rtws(**log, *rtws, args->has("force"))
+                                      : rtws::export_rtws(**log, *rtws, args->has("force"));
   if (!summary) return report(summary.err());
   std::printf("exported %lld dialogs (%lld events) to %s: %lld files\n", static_cast<long long>(summary->dialogs),
               static_cast<long long>(summary->events), rtws::dialogs_path(*rtws).string().c_str(),
@@ -50,6 +75,7 @@ int run_verb_import(const std::vector<std::string>& raw) {
   if (!rtws) return report(rtws.err());
   auto log = open_data_store(data_dir_of(*args));
   if (!log) return report(log.err());
+  if (rtws::dominds::detect_layout(*rtws) == rtws::dominds::folder_layout::dominds) return import_dominds(**log, *rtws);
   auto summary = rtws::import_rtws(**log, *rtws);
   if (!summary) return report(summary.err());
   std::printf("imported %lld dialogs (%lld events) from %s: %lld files read\n",

@@ -36,9 +36,10 @@ const std::vector<verb_usage>& verb_usages() {
        "bring the store's schema to this version and exit (serve and every verb that writes also do)"},
       {"vacuum", "vacuum (--team FILE | --workspace DIR) [--data DIR] [--dry-run]",
        "apply the team's retention policy (archive idle roots; server stopped)"},
-      {"export", "export --rtws DIR [--data DIR] [--force]",
-       "write every dialog in the Dominds layout (DIR/.dialogs/run|done/...)"},
-      {"import", "import --rtws DIR [--data DIR]", "read a Dominds layout back into the store"},
+      {"export", "export --rtws DIR [--data DIR] [--force] [--dominds]",
+       "write every dialog in the seed layout (DIR/.dialogs/run|done/...), or with --dominds in Dominds 1.29's"},
+      {"import", "import --rtws DIR [--data DIR]",
+       "read a .dialogs folder (Parley's export or Dominds 1.29's, told apart by its markers) into the store"},
       {"serve",
        "serve [--team FILE | --workspace DIR] [--data DIR] [--host 127.0.0.1] [--port 7878] [--token TOKEN | "
        "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
@@ -122,7 +123,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"repair", data_only},
       {"backup", data_only},
       {"vacuum", {{"data", "team", "workspace"}, {"dry-run"}}},
-      {"export", {{"data", "rtws"}, {"force"}}},
+      {"export", {{"data", "rtws"}, {"force", "dominds"}}},
       {"import", {{"data", "rtws"}, {}}},
       {"serve",
        {{"team",
