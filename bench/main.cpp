@@ -44,7 +44,9 @@ constexpr const char* kUsage =
     "                         (the OpenAI-compatible endpoint against the REST API, on the real parley serve)\n"
     "       parley-bench failover [--nodes 3] [--dialogs 300] [--cycles N] [--store postgresql[://URL]]\n"
     "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
-    "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n";
+    "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n"
+    "       parley-bench mcp [--dialogs 100] [--rounds 11] [--repeats 3] [--invokes 2000]\n"
+    "                        (an MCP tool over stdio and HTTP beside a built-in tool: calls/s, CPU per call)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -62,6 +64,8 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "soak") return run_soak_bench(args);
   if (verb == "chat") return run_chat_bench(args);
   if (verb == "failover") return run_failover_bench(args);
+  if (verb == "mcp") return run_mcp_bench(args);
+  if (verb == "mcp-echo-server") return run_mcp_echo_server(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }
