@@ -46,6 +46,7 @@ constexpr const char* kUsage =
     "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
     "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n"
     "       parley-bench mcp [--dialogs 100] [--rounds 11] [--repeats 3] [--invokes 2000]\n"
+    "                        [--only builtin|stdio|http]\n"
     "                        (an MCP tool over stdio and HTTP beside a built-in tool: calls/s, CPU per call)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_verbs.hpp"
@@ -239,7 +240,7 @@ boost::json::object mcp_bench_figures(const std::vector<mcp_bench_variant>& vari
     failures += v.failures;
   }
   const auto& builtin = variants[0];
-  for (std::size_t i = 1; i < variants.size(); ++i) {
+  for (std::size_t i = std::string_view(builtin.name) == "builtin" ? 1 : variants.size(); i < variants.size(); ++i) {
     const auto& v = variants[i];
     const std::string name = v.name;
     out[name + "_to_builtin_cpu_ratio"] =
@@ -272,6 +273,13 @@ int run_mcp_bench(const bench_args& args) {
                                           {"http", "http_echo", R"({"text": "1 + 1"})", "echo_http"}};
   const fs::path dir = fs::temp_directory_path() / ("parley-bench-mcp-" + std::to_string(::getpid()));
   write_mcp_bench_team(dir, exe, http_server.port(), rounds, variants);
+  // --only NAME: one variant (for a profiler); the ratios need the built-in one.
+  const std::string only = args.string_or("only", "");
+  std::erase_if(variants, [&](const mcp_bench_variant& v) { return !only.empty() && only != v.name; });
+  if (variants.empty()) {
+    std::fprintf(stderr, "parley-bench mcp: --only takes builtin, stdio or http\n");
+    return 2;
+  }
   auto team = config::load_team_file(dir / "team.yaml");
   if (!team) {
     std::fprintf(stderr, "parley-bench mcp: %s\n", team.err().message.c_str());
