@@ -44,5 +44,8 @@ int run_soak_bench(const bench_args& args);
 int run_chat_bench(const bench_args& args);
 int run_failover_bench(const bench_args& args);
 int run_import_bench(const bench_args& args);
+int run_mcp_bench(const bench_args& args);
+// Not a benchmark: the MCP server `parley-bench mcp` starts (over stdio, or HTTP with --http).
+int run_mcp_echo_server(const bench_args& args);
 
 }  // namespace parley::bench

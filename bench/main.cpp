@@ -46,7 +46,10 @@ constexpr const char* kUsage =
     "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
     "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n"
     "       parley-bench import [--dialogs N] [--cached-dialogs C]  (parley import of a generated Dominds .dialogs\n"
-    "                           folder of N dialogs into a SQLite store caching C dialogs)\n";
+    "                           folder of N dialogs into a SQLite store caching C dialogs)\n"
+    "       parley-bench mcp [--dialogs 100] [--rounds 11] [--repeats 3] [--invokes 2000]\n"
+    "                        [--only builtin|stdio|http]\n"
+    "                        (an MCP tool over stdio and HTTP beside a built-in tool: calls/s, CPU per call)\n";
 
 int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   using namespace parley::bench;
@@ -65,6 +68,8 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "chat") return run_chat_bench(args);
   if (verb == "failover") return run_failover_bench(args);
   if (verb == "import") return run_import_bench(args);
+  if (verb == "mcp") return run_mcp_bench(args);
+  if (verb == "mcp-echo-server") return run_mcp_echo_server(args);
   std::fprintf(stderr, "parley-bench: unknown benchmark '%s'\n%s", verb.c_str(), kUsage);
   return 2;
 }

@@ -31,6 +31,21 @@ result<void> check_dialog_tools(const config::member_config& member) {
 // Whether two lists tell a model the same tools.
 bool same_specs(const std::vector<llm::tool_spec>& a, const std::vector<llm::tool_spec>& b);
 
+// The servers `member` is given now. A member with access rules gets no stdio server: its process
+// is not yet started under the member's sandbox, and would read and write what the rules forbid
+// (docs/mcp.md); a streamable HTTP server runs elsewhere and is given. Checked at every use, so a
+// stdio server a reload adds is withheld too.
+std::vector<std::string> mcp_servers_granted(const tools::mcp::mcp_servers& pool, const member_setup& member) {
+  auto ids = member.mcp.servers(pool.ids());
+  if (member.config->access.restricts()) {
+    std::erase_if(ids, [&pool](const std::string& id) {
+      const auto runtime = pool.runtime(id);
+      return runtime == nullptr || runtime->config().transport == config::mcp_transport::stdio;
+    });
+  }
+  return ids;
+}
+
 }  // namespace
 
 result<void> member_roster::prepare() {
@@ -136,7 +151,7 @@ llm::tool_list member_roster::tools_for(const dialog_runtime& dialog, const memb
   if (mcp_ == nullptr || !member.mcp.any()) return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
   auto& lists = mcp_lists_[member.config->id];
   if (lists.version != mcp_->version()) {
-    auto extra = mcp_->tool_specs(member.mcp.servers(mcp_->ids()));
+    auto extra = mcp_->tool_specs(mcp_servers_granted(*mcp_, member));
     if (!lists.root || !same_specs(extra, lists.extra)) {
       lists.root = assemble(member, dialog_place::root, extra);
       lists.sub = assemble(member, dialog_place::sub, extra);
@@ -149,23 +164,23 @@ llm::tool_list member_roster::tools_for(const dialog_runtime& dialog, const memb
 
 boost::asio::awaitable<void> member_roster::prepare_mcp(const member_setup& member) const {
   if (mcp_ == nullptr || !member.mcp.any()) co_return;
-  co_await mcp_->prepare(member.mcp.servers(mcp_->ids()));
+  co_await mcp_->prepare(mcp_servers_granted(*mcp_, member));
 }
 
 std::shared_ptr<tools::tool> member_roster::find_mcp_tool(const member_setup& member, std::string_view name) const {
   if (mcp_ == nullptr || !member.mcp.any()) return nullptr;
-  return mcp_->find_tool(member.mcp.servers(mcp_->ids()), name);
+  return mcp_->find_tool(mcp_servers_granted(*mcp_, member), name);
 }
 
 std::string member_roster::mcp_problems(const member_setup& member) const {
   if (mcp_ == nullptr || !member.mcp.any()) return {};
-  return mcp_->problems(member.mcp.servers(mcp_->ids()));
+  return mcp_->problems(mcp_servers_granted(*mcp_, member));
 }
 
 std::vector<std::string> member_roster::mcp_servers_of(std::string_view member_id) const {
   const auto* member = find(member_id);
   if (mcp_ == nullptr || member == nullptr) return {};
-  return member->mcp.servers(mcp_->ids());
+  return mcp_servers_granted(*mcp_, *member);
 }
 
 llm::provider* member_roster::provider_of(std::string_view member_id) const {

@@ -1,6 +1,7 @@
 #include "parley/engine/member_toolsets.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "parley/core/text.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
@@ -161,11 +162,38 @@ std::string shell_tool_refusal(const config::team_config& team, const config::me
   return refused + "only the members listed in shell_specialists (.minds/team.yaml) may use it; " + who;
 }
 
+namespace {
+
+// A member with access rules is given no stdio MCP server (member_roster withholds them): the
+// server's process would not run under the rules. Said once, naming the servers its toolsets gave.
+std::optional<std::string> stdio_mcp_withheld_notice(const config::team_config& team,
+                                                     const config::member_config& member, const mcp_grant& grant,
+                                                     const tools::tool_registry& registry) {
+  if (!member.access.restricts() || !grant.any()) return std::nullopt;
+  const auto in_use = mcp_servers_in_use(team.mcp, registry);
+  std::vector<std::string> configured;
+  for (const auto& server : in_use.servers) configured.push_back(server.id);
+  std::vector<std::string> withheld;
+  for (const auto& id : grant.servers(configured)) {
+    const auto server = std::find_if(in_use.servers.begin(), in_use.servers.end(),
+                                     [&](const config::mcp_server_config& s) { return s.id == id; });
+    if (server->transport == config::mcp_transport::stdio) withheld.push_back(id);
+  }
+  if (withheld.empty()) return std::nullopt;
+  return asked_at(member, team) + ": MCP servers withheld from '" + member.id + "' (" + join(withheld, ", ") +
+         "): this member has access rules, which bind every tool, and a stdio MCP server's process does not run "
+         "under them yet (it could read and write what they forbid); give the server to a member without access "
+         "rules";
+}
+
+}  // namespace
+
 std::vector<std::string> shell_tool_notices(const config::team_config& team, const tools::tool_registry& registry) {
   std::vector<std::string> notices;
   for (const auto& member : team.members) {
     auto resolved = resolve_member_toolsets(member, registry, team.mcp);
     if (!resolved) continue;  // check_team_toolsets reports it
+    if (auto notice = stdio_mcp_withheld_notice(team, member, resolved->mcp, registry)) notices.push_back(*notice);
     auto wanted = std::move(resolved->tools);
     wanted.insert(wanted.end(), member.tools.begin(), member.tools.end());
     const auto withheld = withheld_shell_tools(member, wanted);

@@ -271,6 +271,35 @@ TEST_F(DomindsTold, AMemberWithAccessRulesAndNoSandboxIsToldNoShellAndItsCallsAr
   EXPECT_FALSE(std::filesystem::exists(tree_.root() / "ran.txt"));
 }
 
+// Access rules bind every tool (issue 39): a stdio MCP server's process does not run under the
+// member's rules yet, so a member with rules is not given one — not told its tools, not able to
+// call them — while a streamable HTTP server (no process here) is given; a member without rules
+// keeps both. The CLI says it once, naming the servers withheld.
+TEST_F(DomindsTold, AMemberWithAccessRulesIsGivenNoStdioMcpServer) {
+  tree_.write(".minds/mcp.yaml",
+              "version: 1\nservers:\n  local_fs:\n    transport: stdio\n    command: cat\n"
+              "  web:\n    transport: streamable_http\n    url: 'http://127.0.0.1:9/mcp'\n");
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  toolsets: [ws_read, local_fs, web]\n"
+              "members:\n  guarded:\n    no_read_dirs: [secrets]\n  free: {}\n");
+  auto team = load();
+  script_provider(team, "members:\n  \"*\":\n    - emit: [{saying: ok}]\n");
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto providers = build_providers(team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools());
+  ASSERT_TRUE(eng) << eng.err().message;
+  EXPECT_EQ((*eng)->members().mcp_servers_of("guarded"), std::vector<std::string>{"web"});
+  EXPECT_EQ((*eng)->members().mcp_servers_of("free"), (std::vector<std::string>{"local_fs", "web"}));
+  const auto notices = shell_tool_notices(team, build_builtin_tools());
+  ASSERT_EQ(notices.size(), 1U);
+  EXPECT_NE(notices[0].find("MCP servers withheld from 'guarded' (local_fs): this member has access rules, which "
+                            "bind every tool, and a stdio MCP server's process does not run under them yet"),
+            std::string::npos)
+      << notices[0];
+}
+
 TEST_F(DomindsTold, AMemberIsToldTheSkillsItSeesAfterItsPitfallsAndCanReadThem) {
   tree_.write(".minds/team.yaml", "member_defaults: {provider: local}\nmembers:\n  lead: {}\n  helper: {}\n");
   tree_.write(".minds/team/lead/pitfalls.md", "Never skip the tests.\n");

@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <optional>
 
 namespace parley::tools::mcp {
@@ -114,7 +115,14 @@ std::shared_ptr<server_runtime> mcp_servers::runtime(std::string_view id) const 
 
 asio::awaitable<void> mcp_servers::prepare(std::vector<std::string> ids) {
   std::erase_if(ids, [this](const std::string& id) { return !has(id); });
-  if (ids.empty()) co_return;
+  // Most rounds: every server runs and its catalog was built from the list it serves now. Nothing
+  // to start, list or rebuild, so nothing to spawn or await (a coroutine and a timer a server).
+  const bool current = std::all_of(ids.begin(), ids.end(), [this](const std::string& id) {
+    const auto* entry = find(id);
+    const auto now = entry->runtime->current_tools();
+    return now != nullptr && now == entry->built_from;
+  });
+  if (current) co_return;
   auto join = std::make_shared<listing_join>(executor_, ids.size());
   join->left = ids.size();
   std::vector<std::shared_ptr<server_runtime>> asked;

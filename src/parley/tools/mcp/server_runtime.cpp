@@ -148,6 +148,12 @@ asio::awaitable<result<std::shared_ptr<const std::vector<tool_info>>>> server_ru
   co_return tools_;
 }
 
+std::shared_ptr<const std::vector<tool_info>> server_runtime::current_tools() const {
+  if (!tools_ || !session_ || !session_->alive()) return nullptr;
+  if (tools_session_ != sessions_started_ || tools_version_ != session_->list_version(list_kind::tools)) return nullptr;
+  return tools_;
+}
+
 asio::awaitable<result<tool_call_result>> server_runtime::call_tool(std::string name, boost::json::object arguments,
                                                                     call_options options) {
   auto self = shared_from_this();

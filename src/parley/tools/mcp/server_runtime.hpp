@@ -64,6 +64,10 @@ class server_runtime : public std::enable_shared_from_this<server_runtime> {
   boost::asio::awaitable<result<std::shared_ptr<session>>> ready();
   // The server's tools, read again only when the server has said they changed (or restarted).
   boost::asio::awaitable<result<std::shared_ptr<const std::vector<tool_info>>>> tools();
+  // What tools() would answer at once — the list read last, while its session runs and has not
+  // said it changed — or nullptr when tools() has something to do. Lets the pool skip a round's
+  // listing without awaiting (most rounds: parley-bench mcp).
+  std::shared_ptr<const std::vector<tool_info>> current_tools() const;
   boost::asio::awaitable<result<tool_call_result>> call_tool(std::string name, boost::json::object arguments,
                                                              call_options options = {});
   // resources/list and resources/templates/list (either may be missing: a server without the
