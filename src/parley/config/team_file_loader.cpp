@@ -145,7 +145,7 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   PARLEY_TRY(map.read_nonempty("fallback", provider.fallback));
   PARLEY_TRY(detail::read_models(map, provider, detail::model_keys::parley));
   if (provider.kind == provider_kind::scripted || provider.kind == provider_kind::mock) {
-    auto script = detail::read_existing_path(map, "script", base_dir);
+    auto script = detail::read_existing_path(map, "script", base_dir, provider.kind == provider_kind::mock);
     if (!script) return std::move(script).err();
     provider.script = std::move(script).value();
   }
