@@ -108,8 +108,7 @@ TEST_F(responses_provider_test, a_function_call_is_announced_when_its_item_is_do
   server_.push(fake_response::sse({
       responses_created(),
       item_added(R"({"type":"function_call","id":"fc_1","call_id":"call_A","name":"read_file","arguments":""})"),
-      responses_event("response.function_call_arguments.delta",
-                      R"("item_id":"fc_1","output_index":0,"delta":"{\"pa")"),
+      responses_event("response.function_call_arguments.delta", R"("item_id":"fc_1","output_index":0,"delta":"{\"pa")"),
       responses_event("response.function_call_arguments.delta",
                       R"("item_id":"fc_1","output_index":0,"delta":"th\":\"a.txt\"}")"),
       responses_event("response.function_call_arguments.done",
