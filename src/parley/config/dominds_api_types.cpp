@@ -51,10 +51,25 @@ void as_gemini_openai(provider_entry& entry) {
   if (entry.config.api_key_env.empty()) entry.config.api_key_env = kGeminiKeyEnv;
 }
 
+void as_openai_responses(provider_entry& entry) {
+  entry.config.kind = provider_kind::openai_responses;
+  entry.config.base_url = without_trailing_slashes(entry.config.base_url);
+}
+
+// Dominds' baseUrl is ChatGPT's backend root; Codex CLI's Responses endpoint is under `/codex`.
+// apiKeyEnvVar (CODEX_HOME) names the folder of Codex CLI's auth.json, as in Dominds.
 void as_codex(provider_entry& entry) {
-  entry.unsupported =
-      "apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and speaks the Responses API of "
-      "chatgpt.com; Parley speaks neither (use provider 'openai' with OPENAI_API_KEY)";
+  entry.config.kind = provider_kind::codex;
+  std::string url = without_trailing_slashes(entry.config.base_url);
+  if (!url.empty() && !ends_with(url, "/codex")) url += "/codex";
+  entry.config.base_url = std::move(url);
+}
+
+// Dominds' mock provider: baseUrl is the folder of its <model>.yaml databases, relative to the
+// workspace (Dominds runs in it); the engine resolves it there and reads them as scripted models.
+void as_mock(provider_entry& entry) {
+  entry.config.kind = provider_kind::mock;
+  entry.config.script = entry.config.base_url;
 }
 
 // Every apiType Parley knows, with what it makes of it, in the order error messages list them.
@@ -64,12 +79,15 @@ struct api_type_rule {
   bool spoken;  // false: known, and refused with a reason of its own
 };
 
-constexpr std::array<api_type_rule, 6> kApiTypes{{{"openai", as_openai, true},
+// `openai-responses` is Parley's own apiType (Dominds has none for the Responses API with a key).
+constexpr std::array<api_type_rule, 8> kApiTypes{{{"openai", as_openai, true},
                                                   {"openai-compatible", as_openai, true},
                                                   {"google", as_gemini_openai, true},
                                                   {"anthropic", as_anthropic, true},
                                                   {"anthropic-compatible", as_anthropic, true},
-                                                  {"codex", as_codex, false}}};
+                                                  {"openai-responses", as_openai_responses, true},
+                                                  {"codex", as_codex, true},
+                                                  {"mock", as_mock, true}}};
 
 }  // namespace
 

@@ -22,7 +22,10 @@ namespace parley::config {
 
 // The wire protocol Parley speaks to a provider. `none`: a provider_entry whose apiType Parley does
 // not speak (it has no name, so a team file cannot write it).
-enum class provider_kind { none, scripted, openai, anthropic };
+// openai: Chat Completions; openai_responses: the Responses API with an API key; codex: the
+// Responses API of chatgpt.com with Codex CLI's ChatGPT login; mock: Dominds' mock databases (a
+// folder of <model>.yaml) read as scripted models (docs/team-yaml.md, "Providers").
+enum class provider_kind { none, scripted, openai, anthropic, openai_responses, codex, mock };
 // "llm": a dialog member driven by the engine; "flow": a phase-driven agent of seed 004.
 enum class member_kind { llm, flow };
 // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
@@ -36,10 +39,13 @@ namespace parley {
 // Their names in team files (and in what `parley providers` and /api/overview show).
 template <>
 struct vocabulary<config::provider_kind> {
-  static constexpr std::array<std::pair<config::provider_kind, std::string_view>, 3> values{
+  static constexpr std::array<std::pair<config::provider_kind, std::string_view>, 6> values{
       {{config::provider_kind::scripted, "scripted"},
        {config::provider_kind::openai, "openai"},
-       {config::provider_kind::anthropic, "anthropic"}}};
+       {config::provider_kind::anthropic, "anthropic"},
+       {config::provider_kind::openai_responses, "openai-responses"},
+       {config::provider_kind::codex, "codex"},
+       {config::provider_kind::mock, "mock"}}};
 };
 
 template <>
@@ -80,7 +86,9 @@ struct provider_config {
   // HTTP kinds: the provider used instead when neither api_key_env nor base_url_env is set, so
   // a team works offline out of the box (the demo falls back to its scripted model).
   std::string fallback;
-  std::filesystem::path script;  // scripted: the script file, resolved against the team file's folder
+  // scripted: the script file; mock: the folder of <model>.yaml databases. Resolved against the team
+  // file's folder (a Dominds workspace's: against the workspace, as Dominds resolves baseUrl).
+  std::filesystem::path script;
   std::vector<std::string> models;
   std::vector<model_info> model_details;  // the models declared with properties
 };

@@ -114,7 +114,7 @@ result<void> read_retention(const map_reader& root, retention_config& retention)
 
 // Keys that only make sense for some kinds are refused for the others rather than ignored.
 result<void> check_kind_keys(const map_reader& map, const provider_config& provider) {
-  const bool scripted = provider.kind == provider_kind::scripted;
+  const bool scripted = provider.kind == provider_kind::scripted || provider.kind == provider_kind::mock;
   for (const auto& item : map.entries()) {
     const bool http_only =
         item.key == "base_url" || item.key == "api_key_env" || item.key == "base_url_env" || item.key == "fallback";
@@ -130,7 +130,7 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   PARLEY_TRY(map.check_keys(kProviderKeys));
   provider_config provider;
   provider.id = std::move(id);
-  auto kind = map.require_nonempty("kind", "scripted, openai or anthropic");
+  auto kind = map.require_nonempty("kind", "scripted, openai, anthropic, openai-responses, codex or mock");
   if (!kind) return std::move(kind).err();
   const auto parsed = from_name<provider_kind>(*kind);
   if (!parsed) {
@@ -144,8 +144,8 @@ result<provider_config> read_provider(const map_reader& map, std::string id, con
   PARLEY_TRY(map.read_nonempty("base_url_env", provider.base_url_env));
   PARLEY_TRY(map.read_nonempty("fallback", provider.fallback));
   PARLEY_TRY(detail::read_models(map, provider, detail::model_keys::parley));
-  if (provider.kind == provider_kind::scripted) {
-    auto script = detail::read_existing_path(map, "script", base_dir);
+  if (provider.kind == provider_kind::scripted || provider.kind == provider_kind::mock) {
+    auto script = detail::read_existing_path(map, "script", base_dir, provider.kind == provider_kind::mock);
     if (!script) return std::move(script).err();
     provider.script = std::move(script).value();
   }

@@ -14,6 +14,9 @@ constexpr std::string_view kOpenaiKeyEnv = "OPENAI_API_KEY";
 // endpoint (`/chat/completions`, `/messages`) the same way.
 constexpr std::string_view kAnthropicBaseUrl = "https://api.anthropic.com/v1";
 constexpr std::string_view kAnthropicKeyEnv = "ANTHROPIC_API_KEY";
+// Codex CLI's endpoint; the variable names the folder of its auth.json, as Dominds' apiKeyEnvVar does.
+constexpr std::string_view kCodexBaseUrl = "https://chatgpt.com/backend-api/codex";
+constexpr std::string_view kCodexHomeEnv = "CODEX_HOME";
 
 bool is_ascii_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool is_ascii_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -40,12 +43,15 @@ std::string unknown_name_problem(std::string_view what, std::string_view word, c
 }
 
 void apply_provider_defaults(provider_config& provider) {
-  if (provider.kind == provider_kind::openai) {
+  if (provider.kind == provider_kind::openai || provider.kind == provider_kind::openai_responses) {
     if (provider.base_url.empty()) provider.base_url = kOpenaiBaseUrl;
     if (provider.api_key_env.empty()) provider.api_key_env = kOpenaiKeyEnv;
   } else if (provider.kind == provider_kind::anthropic) {
     if (provider.base_url.empty()) provider.base_url = kAnthropicBaseUrl;
     if (provider.api_key_env.empty()) provider.api_key_env = kAnthropicKeyEnv;
+  } else if (provider.kind == provider_kind::codex) {
+    if (provider.base_url.empty()) provider.base_url = kCodexBaseUrl;
+    if (provider.api_key_env.empty()) provider.api_key_env = kCodexHomeEnv;
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include "parley/llm/anthropic/anthropic_provider.hpp"
 #include "parley/llm/openai/openai_provider.hpp"
+#include "parley/llm/responses/responses_provider.hpp"
+#include "parley/llm/scripted/dominds_mock.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
 #include "parley/tools/basic_tools.hpp"
 #include "parley/tools/dominds_tools.hpp"
@@ -46,7 +48,21 @@ Options remote_options_for(const config::provider_config& spec) {
   return options;
 }
 
-result<std::shared_ptr<llm::provider>> make_provider(const config::provider_config& spec) {
+// Codex: api_key_env names the folder of Codex CLI's auth.json (CODEX_HOME), as in Dominds; unset,
+// Codex CLI's own default, ~/.codex.
+llm::responses_options codex_options_for(const config::provider_config& spec) {
+  auto options = remote_options_for<llm::responses_options>(spec);
+  options.api_key.clear();
+  options.auth = llm::responses_auth::codex_login;
+  std::string home = env_or_empty(spec.api_key_env);
+  if (home.empty()) home = env_or_empty("HOME") + "/.codex";
+  if (home.size() > 1 && home[0] == '~' && home[1] == '/') home = env_or_empty("HOME") + home.substr(1);
+  options.codex_home = home;
+  return options;
+}
+
+result<std::shared_ptr<llm::provider>> make_provider(const config::provider_config& spec,
+                                                     const std::filesystem::path& workspace) {
   switch (spec.kind) {
     case config::provider_kind::scripted: {
       auto script = llm::load_scripted_script(spec.script);
@@ -57,6 +73,15 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
       return llm::make_openai_provider(remote_options_for<llm::openai_options>(spec));
     case config::provider_kind::anthropic:
       return llm::make_anthropic_provider(remote_options_for<llm::anthropic_options>(spec));
+    case config::provider_kind::openai_responses:
+      return llm::make_responses_provider(remote_options_for<llm::responses_options>(spec));
+    case config::provider_kind::codex:
+      return llm::make_responses_provider(codex_options_for(spec));
+    case config::provider_kind::mock: {
+      // A Dominds workspace's baseUrl is relative to the workspace, where Dominds runs.
+      const auto folder = spec.script.is_relative() ? workspace / spec.script : spec.script;
+      return std::shared_ptr<llm::provider>(std::make_shared<llm::dominds_mock_provider>(folder));
+    }
     case config::provider_kind::none:
       break;  // a catalogue entry Parley does not speak; the loaders never hand one over
   }
@@ -69,7 +94,7 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
 result<provider_map> build_providers(const config::team_config& team) {
   provider_map providers;
   for (const auto& spec : team.providers) {
-    auto made = make_provider(resolve(team, spec));
+    auto made = make_provider(resolve(team, spec), team.workspace);
     if (!made) return std::move(made).err();
     providers.emplace(spec.id, std::move(*made));
   }
@@ -126,6 +151,9 @@ std::string describe_member_model(const config::team_config& team, const std::st
               (configured->base_url_env.empty() ? "" : " or " + configured->base_url_env) + " to use a real model";
     }
     return text;
+  }
+  if (provider.kind == config::provider_kind::mock) {
+    return "Dominds' mock database " + (provider.script / (member->model + ".yaml")).string() + " (scripted)";
   }
   const std::string base_url = env_or_empty(provider.base_url_env);
   return std::string(to_name(provider.kind)) + " model " + member->model + " at " +

@@ -200,6 +200,7 @@ llm::chat_message to_chat_message(const message_row& row, const std::vector<llm:
     case events::message_role::assistant:
       msg.role = llm::role::assistant;
       msg.thinking = row.thinking;
+      msg.thinking_signature = row.thinking_signature;
       msg.tool_calls = calls;
       break;
     case events::message_role::tool:

@@ -41,6 +41,7 @@ events::generation_finished finished_payload(const dialog_runtime& dialog, const
   out.course = dialog.row().course;
   out.genseq = genseq;
   out.thinking = response.thinking;
+  out.thinking_signature = response.thinking_signature;
   out.saying = response.saying;
   out.tool_calls.reserve(response.tool_calls.size());
   for (const auto& call : response.tool_calls) out.tool_calls.push_back({call.id, call.name, call.arguments});

@@ -37,7 +37,9 @@ struct chat_message {
   std::vector<tool_call> tool_calls;  // assistant only
   std::string tool_call_id;           // tool only
   std::string name;                   // tool only: the tool's name
-  std::string thinking_signature;     // assistant only: Anthropic's proof of `thinking`, sent back with it
+  // assistant only: the provider's opaque proof of `thinking`, sent back with it — Anthropic's
+  // signature, or the Responses API's reasoning items with their encrypted content.
+  std::string thinking_signature;
 };
 
 // A member's tools, built once when the team is set up and shared by every request it makes: no
@@ -62,7 +64,7 @@ struct model_request {
 inline std::size_t body_size_hint(const model_request& request) {
   std::size_t bytes = 256 + request.system_prompt.size();
   for (const auto& message : request.messages) {
-    bytes += 64 + message.content.size() + message.thinking.size();
+    bytes += 64 + message.content.size() + message.thinking.size() + message.thinking_signature.size();
     for (const auto& call : message.tool_calls) bytes += 96 + call.arguments.size();
     for (const auto& part : message.media) bytes += 64 + part.data_base64.size();
   }
@@ -82,7 +84,7 @@ struct model_response {
   std::vector<tool_call> tool_calls;
   std::string finish_reason;  // "stop" | "tool_calls" | "length" | "interrupted" ...
   llm::usage usage;
-  std::string thinking_signature;  // Anthropic only: keep it and send it back with `thinking`
+  std::string thinking_signature;  // Anthropic, Responses API: kept in the log, sent back with `thinking`
 };
 
 // Receives the stream as it happens. Thinking and saying arrive as segments start → chunk* →
@@ -130,7 +132,7 @@ class provider {
   // response is returned with finish_reason "interrupted".
   virtual boost::asio::awaitable<result<model_response>> stream(const model_request& request, stream_sink& sink,
                                                                 generation_control& control) = 0;
-  virtual std::string_view kind() const = 0;  // "scripted" | "openai" | "anthropic"
+  virtual std::string_view kind() const = 0;  // "scripted" | "openai" | "anthropic" | "openai-responses"
 };
 
 }  // namespace parley::llm

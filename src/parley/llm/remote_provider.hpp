@@ -1,14 +1,17 @@
 // Internal to the HTTP providers: the one call flow they share (stream or fetch, assemble,
 // interrupt on stop, name the provider in errors). A wire format plugs in as `Wire`:
 //   options_type, assembler, kName, kDefaultBaseUrl, kPath,
-//   body_without_tools(request, streaming) -> JSON text of an object, tools(specs) -> json array,
-//   add_auth(headers, options), on_whole_answer(assembler, body text) -> result<void>.
+//   body_without_tools(request, streaming) -> JSON text of an object (or result of it),
+//   tools(specs) -> json array,
+//   add_auth(headers, options) -> void or result<void> (a credential read from a file may be missing),
+//   on_whole_answer(assembler, body text) -> result<void>.
 #pragma once
 
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,7 +37,9 @@ class remote_provider final : public provider {
     auto& assembler = *assembling;
     if (control.stopped()) co_return assembler.interrupt();
     const bool streaming = options_.streaming && request.stream;
-    const http::request req = make_request(request, streaming);
+    auto made = make_request(request, streaming);
+    if (!made) co_return named_error(Wire::kName, std::move(made).err());
+    const http::request req = std::move(*made);
     result<void> outcome = ok();
     if (streaming) {
       const sse_event_handler on_event = [&](const http::sse_event& event) { return assembling->on_event(event); };
@@ -59,10 +64,13 @@ class remote_provider final : public provider {
   std::string_view kind() const override { return Wire::kName; }
 
  private:
-  http::request make_request(const model_request& request, bool streaming) const {
+  result<http::request> make_request(const model_request& request, bool streaming) const {
     http::request req;
     req.url = url_;
-    req.body = Wire::body_without_tools(request, streaming);
+    // A wire whose body can be refused (a model parameter of the wrong type) returns a result.
+    result<std::string> body = Wire::body_without_tools(request, streaming);
+    if (!body) return std::move(body).err();
+    req.body = std::move(*body);
     if (request.tools && !request.tools->empty()) {
       // A member's tool list is the same for every call it makes and, with the dialog tools, the
       // larger part of the body: its text is made once and spliced into the body's object.
@@ -73,7 +81,12 @@ class remote_provider final : public provider {
     }
     req.headers = {{"Content-Type", "application/json"},
                    {"Accept", streaming ? "text/event-stream" : "application/json"}};
-    Wire::add_auth(req.headers, options_);
+    using auth_outcome = decltype(Wire::add_auth(req.headers, options_));
+    if constexpr (std::is_void_v<auth_outcome>) {
+      Wire::add_auth(req.headers, options_);
+    } else {
+      PARLEY_TRY(Wire::add_auth(req.headers, options_));
+    }
     req.headers.insert(req.headers.end(), options_.extra_headers.begin(), options_.extra_headers.end());
     return req;
   }

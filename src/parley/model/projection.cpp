@@ -67,6 +67,7 @@ class projector {
     message_row msg = message_from(ev_, row_, ev_t::message_role::assistant, p.genseq);
     msg.content = p.saying;
     msg.thinking = p.thinking;
+    msg.thinking_signature = p.thinking_signature;
     msg.speaker = p.member_id.value_or("");
     msg.interrupted = p.interrupted;
     const bool has_calls = !p.tool_calls.empty();

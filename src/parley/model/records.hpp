@@ -66,6 +66,7 @@ struct message_row {
   std::optional<events::tool_image> tool_image;  // a tool result's image (read_file of a PNG or JPEG)
   std::string content;                           // user text, assistant saying, or tool output
   std::string thinking;
+  std::string thinking_signature;                    // assistant: the provider's proof of `thinking`
   std::vector<events::tool_call_record> tool_calls;  // assistant
   std::string tool_call_id;                          // tool
   std::string tool_name;                             // tool

@@ -9,6 +9,8 @@ namespace {
 // model is Parley's own.
 std::string provider_name(std::string_view kind) {
   if (kind == "openai" || kind == "anthropic") return std::string(kind);
+  // The Responses API, with an API key or Codex CLI's login, is OpenAI's too.
+  if (kind == "openai-responses" || kind == "codex") return "openai";
   return "parley." + std::string(kind);
 }
 

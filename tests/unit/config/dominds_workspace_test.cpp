@@ -178,8 +178,8 @@ TEST_F(DomindsWorkspace, UnknownApiTypeNamesTheAcceptedValues) {
                             "'openai-compatibel', defined at " +
                             (tree_.root() / ".minds" / "llm.yaml").string() +
                             ":2:3) cannot be used: Parley does not speak apiType 'openai-compatibel' (did you mean "
-                            "'openai-compatible'?) (it speaks: openai, openai-compatible, google, anthropic or "
-                            "anthropic-compatible)");
+                            "'openai-compatible'?) (it speaks: openai, openai-compatible, google, anthropic, "
+                            "anthropic-compatible, openai-responses, codex or mock)");
 }
 
 TEST_F(DomindsWorkspace, UnknownMemberKeySuggestsTheClosestKey) {

@@ -169,7 +169,7 @@ members: {}
 )"),
             at("3:11") +
                 "providers.remote.kind: unknown provider kind 'opnai' (did you mean 'openai'?) "
-                "(expected one of: scripted, openai or anthropic)");
+                "(expected one of: scripted, openai, anthropic, openai-responses, codex or mock)");
 }
 
 TEST_F(TeamFile, KeyThatDoesNotApplyToTheKind) {

@@ -156,5 +156,31 @@ members:
   EXPECT_EQ(team->limits.max_message_bytes, 64 * 1024);
 }
 
+TEST_F(TeamFile, ResponsesCodexAndMockKindsTakeTheirDefaults) {
+  std::filesystem::create_directories(tree_.root() / "mock-db");
+  auto team = load(R"(providers:
+  gpt: {kind: openai-responses}
+  chatgpt: {kind: codex}
+  dominds: {kind: mock, script: mock-db}
+members:
+  a: {persona: A, provider: gpt, model: gpt-5}
+)");
+  ASSERT_TRUE(team) << team.err().message;
+  const auto* gpt = team->find_provider("gpt");
+  ASSERT_NE(gpt, nullptr);
+  EXPECT_EQ(gpt->kind, provider_kind::openai_responses);
+  EXPECT_EQ(gpt->base_url, "https://api.openai.com/v1");
+  EXPECT_EQ(gpt->api_key_env, "OPENAI_API_KEY");
+  const auto* chatgpt = team->find_provider("chatgpt");
+  ASSERT_NE(chatgpt, nullptr);
+  EXPECT_EQ(chatgpt->kind, provider_kind::codex);
+  EXPECT_EQ(chatgpt->base_url, "https://chatgpt.com/backend-api/codex");
+  EXPECT_EQ(chatgpt->api_key_env, "CODEX_HOME");
+  const auto* dominds = team->find_provider("dominds");
+  ASSERT_NE(dominds, nullptr);
+  EXPECT_EQ(dominds->kind, provider_kind::mock);
+  EXPECT_EQ(dominds->script, tree_.root() / "mock-db");
+}
+
 }  // namespace
 }  // namespace parley::config

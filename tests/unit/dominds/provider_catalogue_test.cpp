@@ -146,23 +146,51 @@ TEST_F(ProviderCatalogue, UnusableLlmYamlProviderIsSkippedWithOneNotice) {
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->find_provider("bedrock"), nullptr);
-  ASSERT_EQ(team->notices.size(), 1U);  // the built-in codex, also unusable, is not repeated
+  ASSERT_EQ(team->notices.size(), 1U);
   EXPECT_EQ(team->notices[0], file("llm.yaml") +
                                   ":2:3: providers.bedrock: skipped, not usable by Parley: Parley does not speak "
-                                  "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic or "
-                                  "anthropic-compatible)");
+                                  "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic, "
+                                  "anthropic-compatible, openai-responses, codex or mock)");
   const provider_entry* listed = entry_of(*team, "bedrock");
   ASSERT_NE(listed, nullptr);
   EXPECT_EQ(listed->config.kind, config::provider_kind::none);
 }
 
-TEST_F(ProviderCatalogue, CodexIsRefusedForTheMemberThatUsesIt) {
+TEST_F(ProviderCatalogue, CodexSpeaksTheResponsesApiOfChatgptWithCodexCliLogin) {
   tree_.write(".minds/team.yaml", "member_defaults:\n  provider: codex\n  model: gpt-5.2\nmembers:\n  dev: {}\n");
-  EXPECT_EQ(error_of(), file("team.yaml") +
-                            ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at built-in) "
-                            "cannot be used: apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and "
-                            "speaks the Responses API of chatgpt.com; Parley speaks neither (use provider 'openai' "
-                            "with OPENAI_API_KEY)");
+  auto team = load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  const auto* codex = team->find_provider("codex");
+  ASSERT_NE(codex, nullptr);
+  EXPECT_EQ(codex->kind, config::provider_kind::codex);
+  EXPECT_EQ(codex->base_url, "https://chatgpt.com/backend-api/codex");
+  EXPECT_EQ(codex->api_key_env, "CODEX_HOME");
+}
+
+TEST_F(ProviderCatalogue, OpenaiResponsesAndMockApiTypesAreSpoken) {
+  tree_.write(".minds/llm.yaml", R"(providers:
+  responses:
+    apiType: openai-responses
+    baseUrl: https://gateway.example/v1/
+    apiKeyEnvVar: GATEWAY_KEY
+    models: {gpt-5: {}}
+  local-mock:
+    apiType: mock
+    baseUrl: mock-db
+    apiKeyEnvVar: MOCK_API_KEY
+    models: {default: {}}
+)");
+  tree_.write(".minds/team.yaml", "member_defaults:\n  provider: local-mock\n  model: default\nmembers:\n  dev: {}\n");
+  auto team = load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  const auto* responses = team->find_provider("responses");
+  ASSERT_NE(responses, nullptr);
+  EXPECT_EQ(responses->kind, config::provider_kind::openai_responses);
+  EXPECT_EQ(responses->base_url, "https://gateway.example/v1");
+  const auto* mock = team->find_provider("local-mock");
+  ASSERT_NE(mock, nullptr);
+  EXPECT_EQ(mock->kind, config::provider_kind::mock);
+  EXPECT_EQ(mock->script, "mock-db");
 }
 
 TEST_F(ProviderCatalogue, UnknownModelNamesTheProvidersModels) {

@@ -36,9 +36,11 @@ void write_tool_input(json_text_writer& w, const std::string& arguments) {
   }
 }
 
-// Thinking without its signature would be rejected, so it is only sent back when signed.
+// Thinking without its signature would be rejected, so it is only sent back when signed — by
+// Anthropic: a signature in braces is the Responses API's reasoning items (responses_reasoning.hpp)
+// of a turn the member's model took before it changed provider.
 bool sends_thinking(const chat_message& message) {
-  return !message.thinking.empty() && !message.thinking_signature.empty();
+  return !message.thinking.empty() && !message.thinking_signature.empty() && message.thinking_signature.front() != '{';
 }
 
 bool has_blocks(const chat_message& message) {

@@ -156,6 +156,10 @@ struct generation_finished {
   // The version of the prompt the model was given (a prompt_logged event holds its text); absent
   // in logs written before prompts had versions.
   std::optional<std::string> prompt_version;
+  // The provider's opaque proof of `thinking` (Anthropic's signature, the Responses API's reasoning
+  // items with their encrypted content), sent back with the thinking on the dialog's next request.
+  // Last, so the positional initialisations written before it stay valid.
+  std::string thinking_signature;
 
   template <class S, class V>
   static void fields(S& s, V& v) {
@@ -174,6 +178,7 @@ struct generation_finished {
     v.defaulted("inputArrived", s.input_arrived, false);
     v.optional("stopReason", s.stop_reason);
     v.optional("promptVersion", s.prompt_version);
+    v.defaulted("thinkingSignature", s.thinking_signature, "");
   }
   bool operator==(const generation_finished&) const = default;
 };
