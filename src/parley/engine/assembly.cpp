@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "parley/engine/unavailable_provider.hpp"
+
 #include "parley/llm/anthropic/anthropic_provider.hpp"
 #include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/scripted/scripted_provider.hpp"
@@ -57,7 +59,9 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
     case config::provider_kind::anthropic:
       return llm::make_anthropic_provider(remote_options_for<llm::anthropic_options>(spec));
     case config::provider_kind::none:
-      break;  // a catalogue entry Parley does not speak; the loaders never hand one over
+      // A Dominds member's provider Parley cannot use: the member fails when driven, naming why.
+      if (!spec.unavailable.empty()) return make_unavailable_provider(spec.id, spec.unavailable);
+      break;  // a catalogue entry Parley does not speak; the loaders hand over no other
   }
   return make_error(errc::config_error,
                     "provider '" + spec.id + "': unknown kind '" + std::string(to_name(spec.kind)) + "'");

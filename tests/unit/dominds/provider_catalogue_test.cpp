@@ -75,7 +75,7 @@ TEST_F(ProviderCatalogue, DeepseekLoadsWithoutLlmYaml) {
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->context_window, 1000000);
   EXPECT_GE(team->provider_entries.size(), 14U);
-  EXPECT_TRUE(team->notices.empty());
+  EXPECT_TRUE(team->problems.empty());
 }
 
 TEST_F(ProviderCatalogue, OpenaiAndGeminiMapToChatCompletions) {
@@ -146,23 +146,37 @@ TEST_F(ProviderCatalogue, UnusableLlmYamlProviderIsSkippedWithOneNotice) {
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->find_provider("bedrock"), nullptr);
-  ASSERT_EQ(team->notices.size(), 1U);  // the built-in codex, also unusable, is not repeated
-  EXPECT_EQ(team->notices[0], file("llm.yaml") +
-                                  ":2:3: providers.bedrock: skipped, not usable by Parley: Parley does not speak "
-                                  "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic or "
-                                  "anthropic-compatible)");
+  ASSERT_EQ(team->problems.size(), 1U);  // the built-in codex, also unusable, is not repeated
+  EXPECT_EQ(team->problems[0].text(),
+            file("llm.yaml") +
+                ":2:3: providers.bedrock: skipped, not usable by Parley: Parley does not speak "
+                "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic or "
+                "anthropic-compatible)");
   const provider_entry* listed = entry_of(*team, "bedrock");
   ASSERT_NE(listed, nullptr);
   EXPECT_EQ(listed->config.kind, config::provider_kind::none);
 }
 
-TEST_F(ProviderCatalogue, CodexIsRefusedForTheMemberThatUsesIt) {
+TEST_F(ProviderCatalogue, CodexIsAProblemForTheMemberThatUsesIt) {
   tree_.write(".minds/team.yaml", "member_defaults:\n  provider: codex\n  model: gpt-5.2\nmembers:\n  dev: {}\n");
-  EXPECT_EQ(error_of(), file("team.yaml") +
-                            ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at built-in) "
-                            "cannot be used: apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and "
-                            "speaks the Responses API of chatgpt.com; Parley speaks neither (use provider 'openai' "
-                            "with OPENAI_API_KEY)");
+  auto team = load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  ASSERT_EQ(team->problems.size(), 1U);
+  EXPECT_TRUE(team->problems[0].blocks_member);
+  EXPECT_EQ(team->problems[0].member, "dev");
+  // The member is there, its provider an unavailable one that fails with the problem when driven.
+  ASSERT_NE(team->find_provider("codex"), nullptr);
+  EXPECT_EQ(team->find_provider("codex")->kind, config::provider_kind::none);
+  EXPECT_EQ(team->find_provider("codex")->unavailable +
+                "; member 'dev' cannot be driven until it names a provider "
+                "Parley can use",
+            team->problems[0].text());
+  EXPECT_EQ(team->problems[0].text(),
+            file("team.yaml") +
+                ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at built-in) "
+                "cannot be used: apiType 'codex' signs in with a ChatGPT login kept in CODEX_HOME and "
+                "speaks the Responses API of chatgpt.com; Parley speaks neither (use provider 'openai' "
+                "with OPENAI_API_KEY); member 'dev' cannot be driven until it names a provider Parley can use");
 }
 
 TEST_F(ProviderCatalogue, UnknownModelNamesTheProvidersModels) {
