@@ -169,15 +169,15 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   EXPECT_EQ(dev.toolsets, (std::vector<std::string>{"ws_mod", "os"}));
   EXPECT_EQ(team->default_member, "dev");  // default_responder fuxi is Dominds' shadow member
   const auto problems = config::problem_texts(team->problems);
-  const auto said = [&](std::string_view text) {
+  const auto problem_said = [&](std::string_view text) {
     return std::any_of(problems.begin(), problems.end(),
                        [&](const std::string& p) { return p.find(text) != std::string::npos; });
   };
-  EXPECT_TRUE(said("default_responder: 'fuxi' is a Dominds shadow member"));
+  EXPECT_TRUE(problem_said("default_responder: 'fuxi' is a Dominds shadow member"));
   // As written, with Dominds' built-in codex: a problem of the member, naming provider and apiType,
   // while no codex provider is registered in Parley's catalogue.
   if (team->find_provider("codex")->kind == config::provider_kind::none) {
-    EXPECT_TRUE(said("member_defaults.provider: provider 'codex' (apiType 'codex'"));
+    EXPECT_TRUE(problem_said("member_defaults.provider: provider 'codex' (apiType 'codex'"));
     EXPECT_FALSE(config::member_can_run(team->problems, "dev"));
   }
 
