@@ -120,6 +120,46 @@ TEST_F(DomindsPackage, DefaultsYamlLoadsAsLlmYaml) {
   EXPECT_NE(team->problems[0].text().find("providers.codex: skipped"), std::string::npos) << team->problems[0].text();
 }
 
+// With defaults.yaml as llm.yaml and zero edits, a member runs a dialog (its provider put behind the
+// scripted model in memory: no network here).
+TEST_F(DomindsPackage, DefaultsYamlWorkspaceRunsADialogOnTheScriptedModel) {
+  tree_.write(".minds/llm.yaml", read_whole(kPackage / "dist/llm/defaults.yaml"));
+  tree_.write(".minds/team.yaml", "members:\n  alice:\n    provider: deepseek\n");
+  auto team = config::load_dominds_workspace(tree_.root());
+  ASSERT_TRUE(team) << team.err().message;
+  tree_.write("script.yaml", "members:\n  alice:\n    - emit: [{saying: \"Hello from alice.\"}]\n");
+  for (auto& provider : team->providers) {
+    if (provider.id != "deepseek") continue;
+    provider = config::provider_config{};
+    provider.id = "deepseek";
+    provider.kind = config::provider_kind::scripted;
+    provider.script = tree_.root() / "script.yaml";
+  }
+  auto providers = engine::build_providers(*team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto eng =
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+  ASSERT_TRUE(eng) << eng.err().message;
+  std::string id;
+  auto drive = [&]() -> asio::awaitable<void> {
+    engine::new_dialog spec;
+    spec.first_message = "Say hello.";
+    id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+    co_await (*eng)->runs().wait_until_idle(id);
+  };
+  asio::co_spawn(io, drive, asio::detached);
+  io.run();
+  auto messages = log->messages(id, 1);
+  ASSERT_TRUE(messages) << messages.err().message;
+  ASSERT_FALSE(messages->empty());
+  // diligence-push-max defaults to Dominds' 99: the scripted model is pushed on after its answer
+  // until its script runs out, so the answer is among the messages rather than last.
+  EXPECT_TRUE(
+      std::any_of(messages->begin(), messages->end(), [](const auto& m) { return m.content == "Hello from alice."; }));
+}
+
 // Parley's own catalogue states the same facts as Dominds' defaults.yaml: the same providers in
 // the same order, API types, base URLs, key variables, models and context windows.
 TEST_F(DomindsPackage, BuiltInCatalogueStatesTheFactsOfDefaultsYaml) {

@@ -30,7 +30,8 @@ TEST_F(RestProblemsTest, ListsTheWorkspacesProblemsBehindTheToken) {
   EXPECT_EQ(rest_client(server_->port()).get("/api/problems").status, 401);
   const auto reply = client().get("/api/problems");
   ASSERT_EQ(reply.status, 200) << reply.body;
-  const auto& problems = reply.json().at("problems").as_array();
+  const auto body = reply.json();
+  const auto& problems = body.at("problems").as_array();
   ASSERT_EQ(problems.size(), 2U) << reply.body;
   const std::string team_file = (root_ / "ws" / ".minds" / "team.yaml").string();
   const auto& blocked = problems[0].as_object();
