@@ -106,6 +106,9 @@ std::string describe_member_model(const config::team_config& team, const std::st
   const auto* configured = team.find_provider(member->provider);
   if (configured == nullptr) return "unknown provider";
   const auto& provider = resolve(team, *configured);
+  if (!provider.unavailable.empty()) {
+    return "no model: provider '" + provider.id + "' is not usable by Parley (a problem above says why)";
+  }
   if (provider.kind == config::provider_kind::scripted) {
     std::string text = "the built-in scripted model (offline, script " + provider.script.filename().string() + ")";
     if (&provider != configured) {
