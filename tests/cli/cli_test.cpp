@@ -781,15 +781,15 @@ TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
   EXPECT_FALSE(list.back().at("usable").as_bool());
 }
 
-// A member on a provider Parley cannot speak (Dominds' built-in codex) is a problem, not a refused
-// workspace: `parley check --workspace` lists it with the provider, its apiType and where it is
-// defined, exits 0 and writes nothing; driving that member fails, naming the problem.
+// A member on a provider Parley cannot use (here one no catalogue or llm.yaml defines) is a problem,
+// not a refused workspace: `parley check --workspace` lists it at the member's provider, exits 0
+// and writes nothing; driving that member fails, naming the problem.
 TEST_F(Cli, AMemberOnAnUnusableProviderIsAProblemAndFailsWhenDriven) {
   fs::create_directories(team_dir_ / ".minds");
-  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "member_defaults:\n  provider: codex\nmembers:\n  dev: {}\n";
-  const std::string problem = (team_dir_ / ".minds" / "team.yaml").string() +
-                              ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at "
-                              "built-in) cannot be used: ";
+  std::ofstream(team_dir_ / ".minds" / "team.yaml")
+      << "member_defaults:\n  provider: nowhere\n  model: m\nmembers:\n  dev: {}\n";
+  const std::string problem =
+      (team_dir_ / ".minds" / "team.yaml").string() + ":2:13: member_defaults.provider: unknown provider 'nowhere' ";
   const auto checked = run("check --workspace " + team_dir_.string() + data());
   EXPECT_EQ(checked.status, 0) << checked.output;
   EXPECT_NE(checked.output.find("problem: " + problem), std::string::npos) << checked.output;
@@ -799,7 +799,7 @@ TEST_F(Cli, AMemberOnAnUnusableProviderIsAProblemAndFailsWhenDriven) {
   const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
   EXPECT_NE(out.status, 0);
   EXPECT_NE(out.output.find("parley: problem: " + problem), std::string::npos) << out.output;
-  EXPECT_NE(out.output.find("member 'dev' cannot be driven: provider 'codex' is not usable by Parley"),
+  EXPECT_NE(out.output.find("member 'dev' cannot be driven: provider 'nowhere' is not usable by Parley"),
             std::string::npos)
       << out.output;
 }

@@ -104,8 +104,9 @@ TEST(FeatDevShape, PolicyKeysComeFromTheWorkspace) {
   EXPECT_EQ(fullstack->gofor.size(), 2U);
 }
 
-// "run a dialog with each on the scripted model": the unavailable providers are put behind the
-// scripted model in memory (the files stay as they are), and every member answers.
+// "run a dialog with each on the scripted model": every provider (codex and the unusable one
+// alike; no network here) is put behind the scripted model in memory, the files staying as they
+// are, and every member answers.
 TEST(FeatDevShape, EveryMemberRunsADialogOnTheScriptedModel) {
   auto team = feat_dev_loaded_and_settled();
   config::testing::temp_tree tree;
@@ -113,7 +114,6 @@ TEST(FeatDevShape, EveryMemberRunsADialogOnTheScriptedModel) {
   for (const auto& id : team.member_ids()) script += "  " + id + ":\n    - emit: [{saying: \"" + id + " done.\"}]\n";
   tree.write("script.yaml", script);
   for (auto& provider : team.providers) {
-    if (provider.kind != config::provider_kind::none) continue;
     const std::string id = provider.id;
     provider = config::provider_config{};
     provider.id = id;

@@ -10,7 +10,7 @@ namespace {
 class RestProblemsTest : public RestTest {
  protected:
   // A workspace whose providers are never called here: `dev` on a local OpenAI-compatible one (no
-  // server behind it), `other` on Dominds' codex, which Parley cannot speak.
+  // server behind it), `other` on a provider nothing defines.
   void start_workspace() {
     const auto minds = root_ / "ws" / ".minds";
     std::filesystem::create_directories(minds);
@@ -18,7 +18,7 @@ class RestProblemsTest : public RestTest {
         << "providers:\n  local:\n    apiType: openai-compatible\n    baseUrl: http://127.0.0.1:9/v1\n"
            "    models: [m]\n";
     std::ofstream(minds / "team.yaml") << "members:\n  dev:\n    provider: local\n    toolsets: [ws_read, team_mgmt]\n"
-                                          "  other:\n    provider: codex\n";
+                                          "  other:\n    provider: nowhere\n    model: m\n";
     server_ = std::make_unique<server_process>(std::vector<std::string>{
         "--workspace", (root_ / "ws").string(), "--data", data_dir().string(), "--token", "sesame"});
     ASSERT_TRUE(server_->started()) << server_->output();
