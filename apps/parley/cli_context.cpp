@@ -5,8 +5,10 @@
 #include <fstream>
 #include <system_error>
 
+#include "parley/core/terminal_text.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/member_toolsets.hpp"
+#include "parley/engine/team_problems.hpp"
 #include "verb_usage.hpp"
 
 namespace parley::cli {
@@ -200,13 +202,17 @@ result<config::team_config> find_and_load_team(const parsed_args& args, const fs
 
 }  // namespace
 
-// The loader's notices (llm.yaml providers skipped as unusable) are said here, once per command.
+// The loader's problems (llm.yaml providers skipped as unusable, ...) are said here, once per command.
 result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
   auto team = find_and_load_team(args, data_dir);
-  if (team) {
-    for (const auto& notice : team->notices) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
-  }
+  if (team) print_problems(team->problems, 0);
   return team;
+}
+
+void print_problems(const std::vector<config::problem>& problems, std::size_t from) {
+  for (std::size_t i = from; i < problems.size(); ++i) {
+    std::fprintf(stderr, "parley: problem: %s\n", terminal_safe(problems[i].text()).c_str());
+  }
 }
 
 void remember_team(const fs::path& data_dir, const config::team_config& team) {
@@ -238,10 +244,11 @@ result<engine_inputs> prepare_engine_inputs(const parsed_args& args) {
   if (!args.has(kAllowDataInWorkspace)) PARLEY_TRY(check_data_outside_workspace(data_dir, team->workspace));
   // Before the data directory is made: a team the engine would refuse leaves nothing on disk.
   const auto builtin_tools = engine::build_builtin_tools(*team);
+  // A Dominds workspace's toolsets and tools Parley lacks become problems and are left out.
+  const std::size_t said = team->problems.size();
+  engine::settle_team_problems(*team, builtin_tools);
   PARLEY_TRY(engine::check_team_toolsets(*team, builtin_tools));
-  for (const auto& notice : engine::shell_tool_notices(*team, builtin_tools)) {
-    std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
-  }
+  print_problems(team->problems, said);
   auto log = open_data_store(data_dir);
   if (!log) return std::move(log).err();
   // A SQLite store made the directory; with the dialogs in PostgreSQL it still holds the team's

@@ -122,6 +122,7 @@ int run_verb_check(const std::vector<std::string>& raw) {
   auto args = parse_args(raw, arg_spec_of("check"));
   if (!args) return report(args.err());
   if (args->help) return show_verb_help();
+  if (args->value("workspace") || args->value("team")) return run_verb_check_team(raw);
   // The whole file, however large (a server's open checks only the schema of a big one).
   sqlite_options whole_file;
   whole_file.full_check_max_bytes = std::numeric_limits<std::int64_t>::max();

@@ -22,6 +22,8 @@ int run_verb_questions(const std::vector<std::string>& args);
 int run_verb_registry(const std::vector<std::string>& args);
 int run_verb_providers(const std::vector<std::string>& args);
 int run_verb_check(const std::vector<std::string>& args);
+// `parley check --workspace DIR | --team FILE`: the team's problems (verb_check_team.cpp).
+int run_verb_check_team(const std::vector<std::string>& args);
 int run_verb_repair(const std::vector<std::string>& args);
 int run_verb_serve(const std::vector<std::string>& args);
 // `parley mcp`: the team as an MCP server on stdin/stdout (docs/mcp.md).

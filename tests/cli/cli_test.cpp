@@ -748,7 +748,7 @@ TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
   auto out = run("providers" + where);
   EXPECT_EQ(out.output.find("sk-kimi-never-printed"), std::string::npos);
   EXPECT_EQ(out.status, 0) << out.output;
-  EXPECT_NE(out.output.find("parley: note: " + (team_dir_ / ".minds" / "llm.yaml").string() +
+  EXPECT_NE(out.output.find("parley: problem: " + (team_dir_ / ".minds" / "llm.yaml").string() +
                             ":2:3: providers.bedrock: skipped, not usable by Parley"),
             std::string::npos)
       << out.output;
@@ -781,35 +781,53 @@ TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
   EXPECT_FALSE(list.back().at("usable").as_bool());
 }
 
-// A member on a provider Parley cannot speak (Dominds' built-in codex) refuses the workspace with
-// the provider, its apiType and where it is defined, and leaves nothing on disk.
-TEST_F(Cli, AMemberOnAnUnusableProviderRefusesTheWorkspaceAndChangesNothing) {
+// A member on a provider Parley cannot use (here one no catalogue or llm.yaml defines) is a problem,
+// not a refused workspace: `parley check --workspace` lists it at the member's provider, exits 0
+// and writes nothing; driving that member fails, naming the problem.
+TEST_F(Cli, AMemberOnAnUnusableProviderIsAProblemAndFailsWhenDriven) {
   fs::create_directories(team_dir_ / ".minds");
-  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "member_defaults:\n  provider: codex\nmembers:\n  dev: {}\n";
-  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
-  EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
-                                 ":2:13: member_defaults.provider: provider 'codex' (apiType 'codex', defined at "
-                                 "built-in) cannot be used: ",
-                             0),
-            0U)
-      << out.output;
+  std::ofstream(team_dir_ / ".minds" / "team.yaml")
+      << "member_defaults:\n  provider: nowhere\n  model: m\nmembers:\n  dev: {}\n";
+  const std::string problem =
+      (team_dir_ / ".minds" / "team.yaml").string() + ":2:13: member_defaults.provider: unknown provider 'nowhere' ";
+  const auto checked = run("check --workspace " + team_dir_.string() + data());
+  EXPECT_EQ(checked.status, 0) << checked.output;
+  EXPECT_NE(checked.output.find("problem: " + problem), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("1 member(s), 0 can be driven, 1 problem(s): the team can run"), std::string::npos)
+      << checked.output;
   EXPECT_FALSE(fs::exists(data_));
+  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.output.find("parley: problem: " + problem), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("member 'dev' cannot be driven: provider 'nowhere' is not usable by Parley"),
+            std::string::npos)
+      << out.output;
 }
 
-// A Dominds toolset Parley has no tools for refuses the workspace at the member's toolsets, saying
-// what is missing, before the data directory is made.
-TEST_F(Cli, ADomindsToolsetWithoutEquivalentRefusesTheWorkspaceAndChangesNothing) {
+// A Dominds toolset Parley has no tools for is a problem at the member's toolsets, saying what is
+// missing; the toolset is left out and the team can run. `check` writes nothing.
+TEST_F(Cli, ADomindsToolsetWithoutEquivalentIsAProblemAndTheTeamCanRun) {
   fs::create_directories(team_dir_ / ".minds");
   std::ofstream(team_dir_ / ".minds" / "team.yaml")
       << "member_defaults:\n  provider: deepseek\nmembers:\n  dev:\n    toolsets: [ws_read, fs_read]\n";
-  const auto out = run("run --workspace " + team_dir_.string() + data() + " hello");
-  EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output.rfind("parley: " + (team_dir_ / ".minds" / "team.yaml").string() +
-                                 ":5:5: members.dev.toolsets: toolset 'fs_read' (Dominds) has no equivalent in "
-                                 "Parley: it reads the machine's files outside the workspace",
-                             0),
-            0U)
+  const auto out = run("check --workspace " + team_dir_.string() + data());
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("problem: " + (team_dir_ / ".minds" / "team.yaml").string() +
+                            ":5:5: members.dev.toolsets: toolset 'fs_read' (Dominds) has no equivalent in "
+                            "Parley: it reads the machine's files outside the workspace"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("; left out, member 'dev' runs without it"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(data_));
+}
+
+// Invalid YAML stays an error with its position; check exits non-zero and writes nothing.
+TEST_F(Cli, CheckOfAWorkspaceWhoseTeamYamlIsNotYamlFailsWithThePosition) {
+  fs::create_directories(team_dir_ / ".minds");
+  std::ofstream(team_dir_ / ".minds" / "team.yaml") << "members:\n  dev: [unclosed\n";
+  const auto out = run("check --workspace " + team_dir_.string() + data());
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.output.find("parley: " + (team_dir_ / ".minds" / "team.yaml").string() + ":"), std::string::npos)
       << out.output;
   EXPECT_FALSE(fs::exists(data_));
 }

@@ -13,6 +13,7 @@ import type {
   Status,
   Taskdoc,
   Team,
+  Problem,
   TotRun,
   TotStart,
   Transcript,
@@ -177,6 +178,7 @@ export interface TotRequest {
 export const rest = {
   status: () => get<Status>('/api/status'),
   team: () => get<Team>('/api/team'),
+  problems: () => get<{ problems: Problem[] }>('/api/problems'),
 
   dialogs: (query: DialogListQuery) => {
     const params = new URLSearchParams({ status: query.status, limit: String(query.limit ?? 50) });

@@ -31,6 +31,10 @@ export const LAYOUT_HTML = `
       <h2 data-i18n="team"></h2>
       <ul class="members" data-testid="members"></ul>
     </section>
+    <section class="panel" data-testid="problems-panel" hidden>
+      <h2 data-i18n="problems"></h2>
+      <ul class="problems small" data-testid="problems"></ul>
+    </section>
     <section class="panel" data-testid="new-dialog">
       <h2 data-i18n="newDialog"></h2>
       <form class="new-form" data-testid="new-form">

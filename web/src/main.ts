@@ -19,7 +19,7 @@ import { QuestionsPanel } from './q4h';
 import { RecordsView } from './records_view';
 import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { fetchSidePanels, renderReminders } from './side_panels';
-import { renderTeam } from './team_panel';
+import { renderProblems, renderTeam } from './team_panel';
 import { initThemeAndLanguage } from './theme';
 import { wireTotForm } from './tot_form';
 import { isTotRoot, TotView } from './tot_view';
@@ -398,6 +398,11 @@ async function start(): Promise<void> {
   try {
     state.team = await rest.team();
     renderTeam(state.team);
+  } catch (e) {
+    showError(e);
+  }
+  try {
+    renderProblems((await rest.problems()).problems);
   } catch (e) {
     showError(e);
   }

@@ -1,6 +1,6 @@
 // The team's members on the left, and the member picker of the new-dialog form.
 import { byTestId as q, h, tr } from './dom';
-import type { Team } from './types';
+import type { Problem, Team } from './types';
 
 export function renderTeam(team: Team | null): void {
   const ul = q('members');
@@ -28,4 +28,16 @@ export function renderTeam(team: Team | null): void {
     sel.append(h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (@${m.id})` : `@${m.id}`));
   }
   sel.value = prev || team.defaultMember || team.members[0]?.id || '';
+}
+
+// The team's problems (GET /api/problems), one line each; the panel is hidden when there are none.
+// The text is the server's, shown as text: no markup is made from it.
+export function renderProblems(problems: Problem[]): void {
+  const ul = q('problems');
+  ul.replaceChildren(
+    ...problems.map((p) =>
+      h('li', { testid: 'problem', class: p.blocksMember ? 'err' : undefined, 'data-member': p.member ?? '' }, p.text),
+    ),
+  );
+  q('problems-panel').hidden = problems.length === 0;
 }

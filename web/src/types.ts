@@ -80,6 +80,18 @@ export interface Team {
   members: Member[];
 }
 
+// GET /api/problems: what the team asks for that Parley cannot honour (docs/team-yaml.md "Problems").
+export interface Problem {
+  file: string;
+  line: number;
+  column: number;
+  member: string | null;
+  what: string;
+  why: string;
+  blocksMember: boolean;
+  text: string;
+}
+
 export interface Status {
   version?: string;
   protocol?: number;

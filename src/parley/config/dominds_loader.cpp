@@ -12,6 +12,7 @@
 #include "parley/config/access_reader.hpp"
 #include "parley/config/dominds_llm.hpp"
 #include "parley/config/mcp_reader.hpp"
+#include "parley/config/shell_reader.hpp"
 #include "parley/config/skills_reader.hpp"
 #include "parley/config/team.hpp"
 #include "parley/config/team_rules.hpp"
@@ -22,47 +23,36 @@ namespace {
 
 using detail::map_reader;
 
-const std::vector<std::string> kTopKeys{"member_defaults", "default_responder", "shell_specialists", "members"};
+// `shell` is Parley's (docs/team-yaml.md "Dominds workspaces"): Dominds has no sandbox or allowlist.
+const std::vector<std::string> kTopKeys{"member_defaults", "default_responder", "shell_specialists", "members",
+                                        "shell"};
 // Every member key Dominds accepts (team.ts TEAM_YAML_MEMBER_KEYS). Parley reads the shared ones
 // (see read_shared_member_fields, which takes the gofor/nogo routing cards too) and the access
 // rules (access_reader.hpp), and ignores the rest: FBR settings, icons — none of which widens
 // what a member may do.
-const std::vector<std::string> kMemberKeys{"name",
-                                           "from",
-                                           "use",
-                                           "import",
-                                           "provider",
-                                           "model",
-                                           "gofor",
-                                           "nogo",
-                                           "toolsets",
-                                           "tools",
-                                           "model_params",
-                                           "fbr-effort",
-                                           "fbr_effort",
-                                           "fbr_model_params",
-                                           "diligence-push-max",
-                                           "diligence_push_max",
-                                           "read_dirs",
-                                           "write_dirs",
-                                           "no_read_dirs",
-                                           "no_write_dirs",
-                                           "read_file_ext_names",
-                                           "write_file_ext_names",
-                                           "no_read_file_ext_names",
-                                           "no_write_file_ext_names",
-                                           "icon",
-                                           "streaming",
-                                           "hidden"};
+const std::vector<std::string> kMemberKeys{
+    "name", "from", "use", "import", "provider", "model", "gofor", "nogo", "toolsets", "tools", "model_params",
+    "fbr-effort", "fbr_effort", "fbr_model_params", "diligence-push-max", "diligence_push_max", "read_dirs",
+    "write_dirs", "no_read_dirs", "no_write_dirs", "read_file_ext_names", "write_file_ext_names",
+    "no_read_file_ext_names", "no_write_file_ext_names", "icon", "streaming", "hidden",
+    // Parley's own keys, where Dominds has none (docs/team-yaml.md).
+    "max_tool_rounds", "shell"};
+
+// Dominds' defaults (dist/docs/diligence-push.md: "if missing, diligence-push-max defaults to 99").
+// Dominds bounds no drive by tool rounds; Parley keeps a backstop against a model that never stops,
+// high enough that no real task meets it, settable with `max_tool_rounds`.
+constexpr std::int64_t kDomindsDiligencePushMax = 99;
+constexpr std::int64_t kDomindsMaxToolRounds = 1000;
 
 // Everything member reading needs besides the member itself.
 struct workspace_context {
   std::filesystem::path team_dir;  // .minds/team
   std::string language;            // the work language: which minds files are read
   const detail::dominds_llm& llm;
-  const map_reader* defaults = nullptr;  // member_defaults, when given
-  member_config base;                    // member_defaults applied to an empty member
-  detail::access_reader access;          // member_defaults' access rules
+  const map_reader* defaults = nullptr;      // member_defaults, when given
+  member_config base;                        // member_defaults applied to an empty member
+  detail::access_reader access;              // member_defaults' access rules
+  std::vector<problem>* problems = nullptr;  // what the members ask for that Parley cannot honour
 };
 
 // Dominds' selection (minds/load.ts): `<kind>.<work language>.md`, then `<kind>.md`; variants in
@@ -117,7 +107,7 @@ result<void> check_shell_specialists(const map_reader& root) {
 // Dominds' shell rule (team.ts enforceShellSpecialistsPolicy, minds/load.ts): only the members
 // `shell_specialists` names keep shell tools; hidden members are exempt, as Dominds exempts its
 // system-managed ones; absent or null, no visible member keeps them. Dominds reports a listed id
-// that is no member as an error-level problem; Parley refuses the workspace, naming it. The tools
+// that is no member as an error-level problem, and so does Parley (the id is left out). The tools
 // themselves are withheld by the engine (engine/member_toolsets.hpp), which knows what `os` or `*`
 // stand for.
 result<void> apply_shell_specialists(const map_reader& root, team_config& team) {
@@ -132,9 +122,12 @@ result<void> apply_shell_specialists(const map_reader& root, team_config& team) 
     const std::string at =
         item->value.IsSequence() ? "shell_specialists[" + std::to_string(i) + "]" : "shell_specialists";
     if (team.find_member(id) == nullptr) {
-      return detail::yaml_error(root.file(), nodes[i].Mark(), at,
-                                detail::unknown_name_problem("member", id, team.member_ids()) +
-                                    " (shell_specialists names the members allowed shell tools)");
+      team.problems.push_back(problem_from_message(
+          detail::yaml_error(root.file(), nodes[i].Mark(), at,
+                             detail::unknown_name_problem("member", id, team.member_ids()) +
+                                 " (shell_specialists names the members allowed shell tools): left out")
+              .message));
+      continue;
     }
     if (std::find(team.shell_specialists.begin(), team.shell_specialists.end(), id) == team.shell_specialists.end()) {
       team.shell_specialists.push_back(id);
@@ -192,6 +185,8 @@ result<void> read_defaults(const map_reader& root, std::optional<map_reader>& de
   PARLEY_TRY(defaults->check_keys(kMemberKeys));
   PARLEY_TRY(refuse_app_members(*defaults));
   PARLEY_TRY(context.access.read(*defaults));
+  PARLEY_TRY(defaults->read_positive("max_tool_rounds", context.base.max_tool_rounds));
+  PARLEY_TRY(detail::read_shell(*defaults, context.base.shell));
   return detail::read_shared_member_fields(*defaults, context.base);
 }
 
@@ -201,19 +196,34 @@ const map_reader& holder_of(const map_reader& map, const workspace_context& cont
   return *context.defaults;
 }
 
-// The provider must be one Parley can use, and the model one it lists (when it lists any).
-result<void> check_provider(const map_reader& map, const workspace_context& context, const member_config& member) {
+// Appended to the problem of a member whose provider Parley cannot use.
+std::string blocked_member_note(const std::string& member_id) {
+  return "; member '" + member_id + "' cannot be driven until it names a provider Parley can use";
+}
+
+// The provider should be one Parley can use. One it cannot (unknown, or an apiType it does not
+// speak, such as codex until a provider for it is registered in the catalogue) is a problem that
+// blocks this member alone: it is loaded, and fails with the problem when it is driven. Returns
+// false then.
+bool check_provider(const map_reader& map, const workspace_context& context, const member_config& member) {
   const map_reader& holder = holder_of(map, context, "provider");
   const provider_entry* entry = context.llm.find(member.provider);
   const map_reader::entry* item = holder.find("provider");
+  std::string why;
   if (entry == nullptr) {
     const std::string note = context.llm.found ? "" : " (not built in, and .minds/llm.yaml not found)";
-    return holder.fail_at_value(*item,
-                                detail::unknown_name_problem("provider", member.provider, context.llm.ids()) + note);
+    why = detail::unknown_name_problem("provider", member.provider, context.llm.ids()) + note;
+  } else if (!entry->unsupported.empty()) {
+    why = "provider '" + member.provider + "' (apiType '" + entry->api_type + "', defined at " + entry->origin +
+          ") cannot be used: " + entry->unsupported;
+  } else {
+    return true;
   }
-  if (entry->unsupported.empty()) return ok();
-  return holder.fail_at_value(*item, "provider '" + member.provider + "' (apiType '" + entry->api_type +
-                                         "', defined at " + entry->origin + ") cannot be used: " + entry->unsupported);
+  problem found = problem_from_message(holder.fail_at_value(*item, why).message, member.id);
+  found.why += blocked_member_note(member.id);
+  found.blocks_member = true;
+  context.problems->push_back(std::move(found));
+  return false;
 }
 
 result<void> choose_model(const map_reader& map, const workspace_context& context, member_config& member) {
@@ -245,9 +255,11 @@ result<member_config> read_member(const map_reader& map, const std::string& id, 
   member.name = id;
   PARLEY_TRY(detail::read_shared_member_fields(map, member));
   if (member.provider.empty()) return map.missing("provider", "a provider id here or in member_defaults");
-  PARLEY_TRY(check_provider(map, context, member));
+  PARLEY_TRY(map.read_positive("max_tool_rounds", member.max_tool_rounds));
+  PARLEY_TRY(detail::read_shell(map, member.shell));
+  const bool usable = check_provider(map, context, member);
   PARLEY_TRY(apply_fbr_effort(map, context, member));
-  PARLEY_TRY(choose_model(map, context, member));
+  if (usable) PARLEY_TRY(choose_model(map, context, member));
   detail::access_reader access = context.access;
   PARLEY_TRY(access.read(map));
   auto rules = access.finish();
@@ -279,20 +291,35 @@ result<void> read_members(const map_reader& root, const workspace_context& conte
 }
 
 // The providers the engine builds: every usable one llm.yaml defines, and the built-in ones a member
-// names. Each unusable llm.yaml provider no member names is said once, as a notice.
+// names. Each unusable llm.yaml provider no member names is said once, as a problem. A provider a
+// member names that Parley cannot use (its problem was said by check_provider) is there with kind
+// none and why: the member fails with it when driven, the others run.
 void use_providers(const detail::dominds_llm& llm, team_config& team) {
   for (const auto& entry : llm.providers) {
     const bool named = std::any_of(team.members.begin(), team.members.end(),
                                    [&](const member_config& member) { return member.provider == entry.config.id; });
     const bool from_file = entry.origin != "built-in";
     if (!entry.unsupported.empty()) {
-      if (from_file) {
-        team.notices.push_back(entry.origin + ": providers." + entry.config.id +
-                               ": skipped, not usable by Parley: " + entry.unsupported);
+      if (from_file && !named) {
+        team.problems.push_back(problem_from_message(entry.origin + ": providers." + entry.config.id +
+                                                     ": skipped, not usable by Parley: " + entry.unsupported));
       }
       continue;
     }
     if (from_file || named) team.providers.push_back(entry.config);
+  }
+  for (const auto& member : team.members) {
+    if (team.find_provider(member.provider) != nullptr) continue;
+    provider_config unavailable;
+    unavailable.id = member.provider;
+    const auto blocking = std::find_if(team.problems.begin(), team.problems.end(),
+                                       [&](const problem& p) { return p.blocks_member && p.member == member.id; });
+    // The problem without the member's name: other members may name the same provider.
+    std::string why =
+        blocking == team.problems.end() ? "provider '" + member.provider + "' cannot be used" : blocking->text();
+    if (why.ends_with(blocked_member_note(member.id))) why.resize(why.size() - blocked_member_note(member.id).size());
+    unavailable.unavailable = std::move(why);
+    team.providers.push_back(std::move(unavailable));
   }
   team.provider_entries = llm.providers;
 }
@@ -314,10 +341,10 @@ result<void> read_default_responder(const map_reader& root, team_config& team) {
   if (item != nullptr && item->value.IsScalar()) {
     const std::string id = item->value.Scalar();
     if ((id == "fuxi" || id == "pangu") && team.find_member(id) == nullptr) {
-      team.notices.push_back(root.file() + ":" + detail::format_position(item->value.Mark()) +
-                             ": default_responder: '" + id +
-                             "' is a Dominds shadow member, which Parley does not have; the default member is the "
-                             "first visible one instead");
+      team.problems.push_back(problem_from_message(
+          root.file() + ":" + detail::format_position(item->value.Mark()) + ": default_responder: '" + id +
+          "' is a Dominds shadow member, which Parley does not have; the default member is the first visible one "
+          "instead"));
       return ok();
     }
   }
@@ -330,11 +357,12 @@ result<void> read_default_responder(const map_reader& root, team_config& team) {
 void read_workspace_mcp(team_config& team) {
   auto config = read_mcp_file(team.base_dir / ".minds" / "mcp.yaml");
   if (!config) {
-    team.notices.push_back(config.err().message + " (the whole file is refused: no MCP server is used)");
+    team.problems.push_back(
+        problem_from_message(config.err().message + " (the whole file is refused: no MCP server is used)"));
     return;
   }
   team.mcp = std::move(config).value();
-  detail::add_mcp_notices(team.mcp, team.notices);
+  detail::add_mcp_problems(team.mcp, team.problems);
 }
 
 result<team_config> load(const std::filesystem::path& dir) {
@@ -350,6 +378,7 @@ result<team_config> load(const std::filesystem::path& dir) {
   }
   team.source = team.base_dir / ".minds" / "team.yaml";
   team.workspace = team.base_dir;
+  team.lenient = true;
 
   auto document = detail::load_yaml_file(team_file);
   if (!document) return std::move(document).err();
@@ -366,6 +395,10 @@ result<team_config> load(const std::filesystem::path& dir) {
   if (!environment) return std::move(environment).err();
   team.environment = std::move(environment).value();
   workspace_context context{minds / "team", team.language, *llm};
+  context.problems = &team.problems;
+  context.base.diligence_push_max = kDomindsDiligencePushMax;
+  context.base.max_tool_rounds = kDomindsMaxToolRounds;
+  PARLEY_TRY(detail::read_shell(*root, context.base.shell));
   PARLEY_TRY(read_defaults(*root, defaults, context));
   context.defaults = defaults ? &*defaults : nullptr;
   PARLEY_TRY(read_members(*root, context, team));

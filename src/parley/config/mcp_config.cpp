@@ -77,9 +77,10 @@ result<mcp_config> read_mcp_map(const map_reader& map, mcp_version_key version) 
   return config;
 }
 
-void add_mcp_notices(const mcp_config& config, std::vector<std::string>& notices) {
+void add_mcp_problems(const mcp_config& config, std::vector<problem>& problems) {
   for (const auto& refused : config.refused) {
-    notices.push_back(refused.problem + " (MCP server '" + refused.id + "' is refused: its toolset gives no tools)");
+    problems.push_back(problem_from_message(refused.problem + " (MCP server '" + refused.id +
+                                            "' is refused: its toolset gives no tools)"));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parley/config/mcp_config.hpp"
+#include "parley/config/problem.hpp"
 #include "parley/config/yaml_reader.hpp"
 #include "parley/core/result.hpp"
 
@@ -47,8 +48,8 @@ result<void> check_mcp_controls(const map_reader& map, const map_reader::entry& 
 result<std::vector<std::string>> read_mcp_strings(const map_reader& map, std::string_view key, bool keep_blank,
                                                   std::string_view controls_in = {});
 
-// Each refused server as a line of `notices` (said once when the team is loaded): its problem,
-// and that its toolset gives no tools.
-void add_mcp_notices(const mcp_config& config, std::vector<std::string>& notices);
+// Each refused server as a problem (said once when the team is loaded): where and why, and that
+// its toolset gives no tools.
+void add_mcp_problems(const mcp_config& config, std::vector<problem>& problems);
 
 }  // namespace parley::config::detail

@@ -15,6 +15,7 @@
 #include "parley/access/access_rules.hpp"
 #include "parley/access/shell_policy.hpp"
 #include "parley/config/mcp_config.hpp"
+#include "parley/config/problem.hpp"
 #include "parley/core/result.hpp"
 #include "parley/core/vocabulary.hpp"
 
@@ -91,6 +92,9 @@ struct provider_config {
   std::filesystem::path script;
   std::vector<std::string> models;
   std::vector<model_info> model_details;  // the models declared with properties
+  // kind none, in a Dominds workspace only: a provider a member names that Parley cannot use, and
+  // why. The member is loaded and fails with this when it is driven (the problem says it at start).
+  std::string unavailable;
 };
 
 // A provider a Dominds workspace can name, from Parley's built-in catalogue or `.minds/llm.yaml`,
@@ -230,8 +234,12 @@ struct team_config {
   std::vector<std::string> shell_specialists;
   // The MCP servers members may take tools from (`.minds/mcp.yaml`, or the team file's `mcp:`).
   mcp_config mcp;
-  // Said once when the team is loaded: llm.yaml providers skipped because Parley cannot use them.
-  std::vector<std::string> notices;
+  // What Parley cannot honour (llm.yaml providers it cannot use, refused MCP servers, in a Dominds
+  // workspace also unknown toolsets and tools, unsupported providers): said once at start, by
+  // `parley check --workspace` and GET /api/problems. Never a reason the team does not load.
+  std::vector<problem> problems;
+  // Loaded from `.minds/`: what Parley lacks is a problem rather than an error, as in Dominds.
+  bool lenient = false;
 
   const member_config* find_member(std::string_view id) const;
   const provider_config* find_provider(std::string_view id) const;

@@ -381,7 +381,7 @@ result<void> read_mcp_section(const map_reader& root, team_config& team) {
     team.mcp = std::move(config).value();
     team.mcp.source = team.source;
   }
-  detail::add_mcp_notices(team.mcp, team.notices);
+  detail::add_mcp_problems(team.mcp, team.problems);
   return ok();
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "parley/engine/unavailable_provider.hpp"
+
 #include "parley/llm/anthropic/anthropic_provider.hpp"
 #include "parley/llm/openai/openai_provider.hpp"
 #include "parley/llm/responses/responses_provider.hpp"
@@ -83,7 +85,9 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
       return std::shared_ptr<llm::provider>(std::make_shared<llm::dominds_mock_provider>(folder));
     }
     case config::provider_kind::none:
-      break;  // a catalogue entry Parley does not speak; the loaders never hand one over
+      // A Dominds member's provider Parley cannot use: the member fails when driven, naming why.
+      if (!spec.unavailable.empty()) return make_unavailable_provider(spec.id, spec.unavailable);
+      break;  // a catalogue entry Parley does not speak; the loaders hand over no other
   }
   return make_error(errc::config_error,
                     "provider '" + spec.id + "': unknown kind '" + std::string(to_name(spec.kind)) + "'");
@@ -144,6 +148,9 @@ std::string describe_member_model(const config::team_config& team, const std::st
   const auto* configured = team.find_provider(member->provider);
   if (configured == nullptr) return "unknown provider";
   const auto& provider = resolve(team, *configured);
+  if (!provider.unavailable.empty()) {
+    return "no model: provider '" + provider.id + "' is not usable by Parley (a problem above says why)";
+  }
   if (provider.kind == config::provider_kind::scripted) {
     std::string text = "the built-in scripted model (offline, script " + provider.script.filename().string() + ")";
     if (&provider != configured) {

@@ -16,6 +16,8 @@ using handler_result = boost::asio::awaitable<rest_response>;
 handler_result get_status(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_team(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_usage(server_context& context, const rest_request& request, std::string dialog_id);
+// rest_problems.cpp: what the team asks for that Parley cannot honour.
+handler_result get_problems(server_context& context, const rest_request& request, std::string dialog_id);
 
 // rest_dialogs.cpp: reading and creating dialogs.
 handler_result list_dialogs(server_context& context, const rest_request& request, std::string dialog_id);

@@ -33,6 +33,7 @@ const std::vector<route>& routes() {
       {"POST", {"stop_all"}, &rest::post_stop_all},
       {"POST", {"resume_all"}, &rest::post_resume_all},
       {"GET", {"team"}, &rest::get_team},
+      {"GET", {"problems"}, &rest::get_problems},
       {"GET", {"usage"}, &rest::get_usage},
       {"GET", {"questions"}, &rest::list_questions},
       {"GET", {"dialogs"}, &rest::list_dialogs},

@@ -561,7 +561,7 @@ servers:
   EXPECT_EQ(team->mcp.servers[0].id, "files");
   EXPECT_EQ(team->mcp.servers[0].args.back(), ".");
   EXPECT_EQ(team->mcp.disabled, std::vector<std::string>{"parked"});
-  EXPECT_TRUE(team->notices.empty());
+  EXPECT_TRUE(team->problems.empty());
 }
 
 TEST_F(McpInTeams, DomindsWorkspaceWithoutMcpYamlHasNoServers) {
@@ -569,7 +569,7 @@ TEST_F(McpInTeams, DomindsWorkspaceWithoutMcpYamlHasNoServers) {
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_TRUE(team->mcp.servers.empty());
   EXPECT_TRUE(team->mcp.source.empty());
-  EXPECT_TRUE(team->notices.empty());
+  EXPECT_TRUE(team->problems.empty());
 }
 
 TEST_F(McpInTeams, DomindsWorkspaceSaysAWrongServerOnceAndKeepsTheOthers) {
@@ -588,8 +588,9 @@ servers:
   EXPECT_EQ(team->mcp.servers[0].id, "files");
   ASSERT_EQ(team->mcp.refused.size(), 1U);
   EXPECT_EQ(team->mcp.refused[0].id, "web");
-  EXPECT_EQ(team->notices, std::vector<std::string>{
-                               minds_file("mcp.yaml") +
+  EXPECT_EQ(
+      problem_texts(team->problems),
+      std::vector<std::string>{minds_file("mcp.yaml") +
                                ":8:10: servers.web.url: scheme 'ftp' (expected an http:// or https:// URL) (MCP server "
                                "'web' is refused: its toolset gives no tools)"});
 }
@@ -600,7 +601,7 @@ TEST_F(McpInTeams, DomindsWorkspaceWithARefusedFileLoadsWithoutServers) {
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_TRUE(team->mcp.servers.empty());
-  EXPECT_EQ(team->notices,
+  EXPECT_EQ(problem_texts(team->problems),
             std::vector<std::string>{minds_file("mcp.yaml") +
                                      ":1:10: version: got '2' (expected 1, the only version of this format) (the "
                                      "whole file is refused: no MCP server is used)"});
@@ -629,7 +630,7 @@ TEST_F(McpInTeams, TeamFileInlineSection) {
   ASSERT_EQ(team->mcp.servers.size(), 1U);
   EXPECT_EQ(team->mcp.servers[0].call_timeout, 1000ms);
   EXPECT_EQ(team->mcp.servers[0].line, 7);
-  EXPECT_EQ(team->notices,
+  EXPECT_EQ(problem_texts(team->problems),
             std::vector<std::string>{file.string() +
                                      ":13:7: mcp.servers.broken.comand: unknown key 'comand' (did you mean "
                                      "'command'?) (MCP server 'broken' is refused: its toolset gives no tools)"});

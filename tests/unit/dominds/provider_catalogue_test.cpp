@@ -75,7 +75,7 @@ TEST_F(ProviderCatalogue, DeepseekLoadsWithoutLlmYaml) {
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->context_window, 1000000);
   EXPECT_GE(team->provider_entries.size(), 14U);
-  EXPECT_TRUE(team->notices.empty());
+  EXPECT_TRUE(team->problems.empty());
 }
 
 TEST_F(ProviderCatalogue, OpenaiAndGeminiMapToChatCompletions) {
@@ -146,11 +146,12 @@ TEST_F(ProviderCatalogue, UnusableLlmYamlProviderIsSkippedWithOneNotice) {
   auto team = load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->find_provider("bedrock"), nullptr);
-  ASSERT_EQ(team->notices.size(), 1U);
-  EXPECT_EQ(team->notices[0], file("llm.yaml") +
-                                  ":2:3: providers.bedrock: skipped, not usable by Parley: Parley does not speak "
-                                  "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic, "
-                                  "anthropic-compatible, openai-responses, codex or mock)");
+  ASSERT_EQ(team->problems.size(), 1U);
+  EXPECT_EQ(team->problems[0].text(),
+            file("llm.yaml") +
+                ":2:3: providers.bedrock: skipped, not usable by Parley: Parley does not speak "
+                "apiType 'aws-bedrock' (it speaks: openai, openai-compatible, google, anthropic, "
+                "anthropic-compatible, openai-responses, codex or mock)");
   const provider_entry* listed = entry_of(*team, "bedrock");
   ASSERT_NE(listed, nullptr);
   EXPECT_EQ(listed->config.kind, config::provider_kind::none);
