@@ -40,6 +40,7 @@ struct runtime_settings {
   env_lookup env = process_env;             // where `{env: NAME}` values come from
   log_sink log;                             // empty: log_to_stderr
   std::size_t notification_budget = 1000;   // a second, per session
+  launch_wrapper wrap;                      // a stdio server runs under it (empty: as configured)
 };
 
 // The resources and resource templates one server lists.
