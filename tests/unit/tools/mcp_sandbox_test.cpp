@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "parley/access/dir_glob.hpp"
 #include "parley/tools/mcp/mcp_servers.hpp"
 #include "parley/tools/mcp_sandbox.hpp"
+#include "parley/tools/shell_command.hpp"
 #include "shell_fixture.hpp"
 
 namespace parley::tools::mcp {
@@ -205,6 +207,31 @@ TEST_F(McpSandbox, MembersOfOneProfileShareAProcessOtherProfilesHaveTheirOwnAndN
     if (!gone) std::this_thread::sleep_for(10ms);
   }
   EXPECT_TRUE(gone) << processes_marked(marker).size() << " processes left";
+}
+
+TEST_F(McpSandbox, TheWrapperEndsInBwrapsSeparatorAndRefusesACwdTheRulesHide) {
+  const auto rules = rules_hiding("secrets", "out");
+  if (tools::bubblewrap_program().empty()) {
+    // No sandbox here: a member with rules gets no stdio server, and says why.
+    EXPECT_NE(tools::mcp_sandbox_for(workspace, rules, policy, nullptr).refused, "");
+    return;
+  }
+  const auto profile = profile_of(rules);
+  ASSERT_TRUE(profile.wrap);
+  const auto argv = profile.wrap(workspace);
+  ASSERT_TRUE(argv) << argv.err().message;
+  EXPECT_NE(std::find(argv->begin(), argv->end(), "--die-with-parent"), argv->end());
+  EXPECT_EQ(argv->back(), "--");
+  const auto hidden = profile.wrap(workspace / "secrets");
+  ASSERT_FALSE(hidden);
+  EXPECT_NE(hidden.err().message.find("secrets"), std::string::npos) << hidden.err().message;
+  const auto reserved = profile.wrap(workspace / ".minds");
+  EXPECT_FALSE(reserved);
+  // Without the sandbox set, a member without rules runs its servers as configured.
+  const auto plain = tools::mcp_sandbox_for(workspace, access::access_rules{}, access::shell_policy{}, nullptr);
+  EXPECT_EQ(plain.refused, "");
+  EXPECT_EQ(plain.profile.key, "");
+  EXPECT_FALSE(plain.profile.wrap);
 }
 
 }  // namespace
