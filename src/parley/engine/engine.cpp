@@ -35,6 +35,7 @@ engine::engine(asio::any_io_executor executor, store& log, config::team_config t
       drives_(executor, team_, dialogs_, members_, router_, memory_),
       executor_(executor) {
   members_.set_mcp(mcp_.get());
+  members_.set_protected_dirs(&drives_.protected_dirs());
 }
 
 engine::~engine() { stop_mcp(); }

@@ -7,6 +7,7 @@
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
+#include "parley/tools/mcp_sandbox.hpp"
 
 namespace parley::engine {
 
@@ -31,13 +32,13 @@ result<void> check_dialog_tools(const config::member_config& member) {
 // Whether two lists tell a model the same tools.
 bool same_specs(const std::vector<llm::tool_spec>& a, const std::vector<llm::tool_spec>& b);
 
-// The servers `member` is given now. A member with access rules gets no stdio server: its process
-// is not yet started under the member's sandbox, and would read and write what the rules forbid
-// (docs/mcp.md); a streamable HTTP server runs elsewhere and is given. Checked at every use, so a
-// stdio server a reload adds is withheld too.
+// The servers `member` is given now. A member with access rules that no sandbox can hold a process
+// to gets no stdio server: it would read and write what the rules forbid (docs/mcp.md); a streamable
+// HTTP server runs elsewhere and is given. Checked at every use, so a stdio server a reload adds is
+// withheld too. Every other member's stdio servers run under its sandbox profile (member_setup).
 std::vector<std::string> mcp_servers_granted(const tools::mcp::mcp_servers& pool, const member_setup& member) {
   auto ids = member.mcp.servers(pool.ids());
-  if (member.config->access.restricts()) {
+  if (!member.mcp_refused.empty()) {
     std::erase_if(ids, [&pool](const std::string& id) {
       const auto runtime = pool.runtime(id);
       return runtime == nullptr || runtime->config().transport == config::mcp_transport::stdio;
@@ -54,8 +55,12 @@ result<void> member_roster::prepare() {
   tools_.add(make_read_skill_tool(team_.skills, team_.language));
   if (mcp_ != nullptr && (!team_.mcp.servers.empty() || !team_.mcp.disabled.empty())) {
     auto visible = [this](std::string_view member_id) { return mcp_servers_of(member_id); };
-    tools_.add(tools::mcp::make_list_resources_tool(*mcp_, visible));
-    tools_.add(tools::mcp::make_fetch_resource_tool(*mcp_, visible));
+    auto sandbox = [this](std::string_view member_id) {
+      const auto* member = find(member_id);
+      return member == nullptr ? tools::mcp::sandbox_profile{} : member->mcp_sandbox;
+    };
+    tools_.add(tools::mcp::make_list_resources_tool(*mcp_, visible, sandbox));
+    tools_.add(tools::mcp::make_fetch_resource_tool(*mcp_, visible, sandbox));
   }
   for (const auto& member : team_.members) {
     member_setup setup;
@@ -71,6 +76,9 @@ result<void> member_roster::prepare() {
     auto from_toolsets = resolve_member_toolsets(member, tools_, team_.mcp);
     if (!from_toolsets) return std::move(from_toolsets).err();
     setup.mcp = std::move(from_toolsets->mcp);
+    auto sandbox = tools::mcp_sandbox_for(team_.workspace, member.access, member.shell, protected_dirs_);
+    setup.mcp_sandbox = std::move(sandbox.profile);
+    setup.mcp_refused = std::move(sandbox.refused);
     std::vector<std::string> wanted = member.tools;
     wanted.insert(wanted.end(), from_toolsets->tools.begin(), from_toolsets->tools.end());
     // A member Dominds' shell_specialists does not list, or whose access rules a shell could not be
@@ -151,7 +159,7 @@ llm::tool_list member_roster::tools_for(const dialog_runtime& dialog, const memb
   if (mcp_ == nullptr || !member.mcp.any()) return dialog.is_sub() ? member.sub_tool_specs : member.root_tool_specs;
   auto& lists = mcp_lists_[member.config->id];
   if (lists.version != mcp_->version()) {
-    auto extra = mcp_->tool_specs(mcp_servers_granted(*mcp_, member));
+    auto extra = mcp_->tool_specs(mcp_servers_granted(*mcp_, member), member.mcp_sandbox.key);
     if (!lists.root || !same_specs(extra, lists.extra)) {
       lists.root = assemble(member, dialog_place::root, extra);
       lists.sub = assemble(member, dialog_place::sub, extra);
@@ -164,17 +172,17 @@ llm::tool_list member_roster::tools_for(const dialog_runtime& dialog, const memb
 
 boost::asio::awaitable<void> member_roster::prepare_mcp(const member_setup& member) const {
   if (mcp_ == nullptr || !member.mcp.any()) co_return;
-  co_await mcp_->prepare(mcp_servers_granted(*mcp_, member));
+  co_await mcp_->prepare(mcp_servers_granted(*mcp_, member), member.mcp_sandbox);
 }
 
 std::shared_ptr<tools::tool> member_roster::find_mcp_tool(const member_setup& member, std::string_view name) const {
   if (mcp_ == nullptr || !member.mcp.any()) return nullptr;
-  return mcp_->find_tool(mcp_servers_granted(*mcp_, member), name);
+  return mcp_->find_tool(mcp_servers_granted(*mcp_, member), name, member.mcp_sandbox.key);
 }
 
 std::string member_roster::mcp_problems(const member_setup& member) const {
   if (mcp_ == nullptr || !member.mcp.any()) return {};
-  return mcp_->problems(mcp_servers_granted(*mcp_, member));
+  return mcp_->problems(mcp_servers_granted(*mcp_, member), member.mcp_sandbox.key);
 }
 
 std::vector<std::string> member_roster::mcp_servers_of(std::string_view member_id) const {

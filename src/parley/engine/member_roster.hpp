@@ -41,6 +41,9 @@ struct member_setup {
   llm::tool_list root_tool_specs;           // its own tools and the dialog tools of a root
   llm::tool_list sub_tool_specs;            // ... of a subdialog
   mcp_grant mcp;                            // the MCP servers whose tools it is given (found at run time)
+  // Where its stdio MCP servers run (mcp_sandbox.hpp); with `mcp_refused`, it gets none.
+  tools::mcp::sandbox_profile mcp_sandbox;
+  std::string mcp_refused;
   memory_folders memories;
   // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
   bool offers_dialog_tool(std::string_view name) const;
@@ -58,6 +61,9 @@ class member_roster {
   // The team's MCP servers (owned by the engine, which outlives the roster's use of them); set
   // before prepare. Without them, a member's MCP toolsets give no tools.
   void set_mcp(tools::mcp::mcp_servers* servers) { mcp_ = servers; }
+  // Parley's data folders a sandboxed stdio MCP server must not see (owned by the engine's drive
+  // loop, read when a server starts); set before prepare.
+  void set_protected_dirs(const std::vector<tools::protected_dir>* dirs) { protected_dirs_ = dirs; }
   const tools::tool_registry& registry() const noexcept { return tools_; }
 
   // The member, or null when the team has none of that id.
@@ -101,6 +107,7 @@ class member_roster {
   std::map<std::string, member_setup, std::less<>> members_;
   attachment_reader read_attachment_;
   tools::mcp::mcp_servers* mcp_ = nullptr;
+  const std::vector<tools::protected_dir>* protected_dirs_ = nullptr;
   // Per member with MCP servers: its tool lists with its servers' tools, as of a pool version. A
   // new list is made only when the servers' tools differ, so that a prompt's version stays put.
   struct mcp_lists {

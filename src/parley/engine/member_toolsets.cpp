@@ -164,12 +164,14 @@ std::string shell_tool_refusal(const config::team_config& team, const config::me
 
 namespace {
 
-// A member with access rules is given no stdio MCP server (member_roster withholds them): the
-// server's process would not run under the rules. Said once, naming the servers its toolsets gave.
+// A member with access rules that no sandbox can hold a process to is given no stdio MCP server
+// (member_roster withholds them): the server's process would not run under the rules. Said once,
+// naming the servers its toolsets gave and why.
 std::optional<std::string> stdio_mcp_withheld_notice(const config::team_config& team,
                                                      const config::member_config& member, const mcp_grant& grant,
                                                      const tools::tool_registry& registry) {
-  if (!member.access.restricts() || !grant.any()) return std::nullopt;
+  const std::string problem = tools::shell_confinement_problem(member.access, member.shell);
+  if (problem.empty() || !grant.any()) return std::nullopt;
   const auto in_use = mcp_servers_in_use(team.mcp, registry);
   std::vector<std::string> configured;
   for (const auto& server : in_use.servers) configured.push_back(server.id);
@@ -180,10 +182,9 @@ std::optional<std::string> stdio_mcp_withheld_notice(const config::team_config& 
     if (server->transport == config::mcp_transport::stdio) withheld.push_back(id);
   }
   if (withheld.empty()) return std::nullopt;
-  return asked_at(member, team) + ": MCP servers withheld from '" + member.id + "' (" + join(withheld, ", ") +
-         "): this member has access rules, which bind every tool, and a stdio MCP server's process does not run "
-         "under them yet (it could read and write what they forbid); give the server to a member without access "
-         "rules";
+  // The problem names the rules and what is missing (the sandbox, or a rule no mount expresses).
+  return asked_at(member, team) + ": stdio MCP servers withheld from '" + member.id + "' (" + join(withheld, ", ") +
+         "): like a shell, a server's process is held to the member's access rules by its sandbox, and " + problem;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/store/store.hpp"
+#include "parley/tools/shell_command.hpp"
 #include "parley/tools/shell_tools.hpp"
 #include "unit/config/temp_tree.hpp"
 
@@ -271,18 +272,24 @@ TEST_F(DomindsTold, AMemberWithAccessRulesAndNoSandboxIsToldNoShellAndItsCallsAr
   EXPECT_FALSE(std::filesystem::exists(tree_.root() / "ran.txt"));
 }
 
-// Access rules bind every tool (issue 39): a stdio MCP server's process does not run under the
-// member's rules yet, so a member with rules is not given one — not told its tools, not able to
-// call them — while a streamable HTTP server (no process here) is given; a member without rules
-// keeps both. The CLI says it once, naming the servers withheld.
-TEST_F(DomindsTold, AMemberWithAccessRulesIsGivenNoStdioMcpServer) {
+// Access rules bind every tool (issue 39): a stdio MCP server's process runs under the member's
+// sandbox, so a member with rules and no sandbox is not given one — not told its tools, not able
+// to call them — while a streamable HTTP server (no process here) is given; a member without rules
+// keeps both, and so does one with rules and the bubblewrap sandbox (where it is installed). The
+// CLI says it once, naming the servers withheld and why.
+TEST_F(DomindsTold, AMemberWithAccessRulesAndNoSandboxIsGivenNoStdioMcpServer) {
   tree_.write(".minds/mcp.yaml",
               "version: 1\nservers:\n  local_fs:\n    transport: stdio\n    command: cat\n"
               "  web:\n    transport: streamable_http\n    url: 'http://127.0.0.1:9/mcp'\n");
   tree_.write(".minds/team.yaml",
               "member_defaults:\n  provider: local\n  toolsets: [ws_read, local_fs, web]\n"
-              "members:\n  guarded:\n    no_read_dirs: [secrets]\n  free: {}\n");
+              "members:\n  guarded:\n    no_read_dirs: [secrets]\n  free: {}\n"
+              "  boxed:\n    no_read_dirs: [secrets]\n");
   auto team = load();
+  // The sandbox is a key of Parley's team file, not of Dominds' team.yaml.
+  for (auto& member : team.members) {
+    if (member.id == "boxed") member.shell.sandbox = access::shell_sandbox::bubblewrap;
+  }
   script_provider(team, "members:\n  \"*\":\n    - emit: [{saying: ok}]\n");
   asio::io_context io;
   auto log = make_memory_store();
@@ -292,10 +299,16 @@ TEST_F(DomindsTold, AMemberWithAccessRulesIsGivenNoStdioMcpServer) {
   ASSERT_TRUE(eng) << eng.err().message;
   EXPECT_EQ((*eng)->members().mcp_servers_of("guarded"), std::vector<std::string>{"web"});
   EXPECT_EQ((*eng)->members().mcp_servers_of("free"), (std::vector<std::string>{"local_fs", "web"}));
+  const bool sandbox_here = !tools::bubblewrap_program().empty();
+  const std::vector<std::string> boxed_gets =
+      sandbox_here ? std::vector<std::string>{"local_fs", "web"} : std::vector<std::string>{"web"};
+  EXPECT_EQ((*eng)->members().mcp_servers_of("boxed"), boxed_gets);
   const auto notices = shell_tool_notices(team, build_builtin_tools());
-  ASSERT_EQ(notices.size(), 1U);
-  EXPECT_NE(notices[0].find("MCP servers withheld from 'guarded' (local_fs): this member has access rules, which "
-                            "bind every tool, and a stdio MCP server's process does not run under them yet"),
+  ASSERT_EQ(notices.size(), sandbox_here ? 1U : 2U);
+  EXPECT_NE(notices[0].find("stdio MCP servers withheld from 'guarded' (local_fs): like a shell, a server's "
+                            "process is held to the member's access rules by its sandbox, and this member has "
+                            "access rules, which bind every tool, and a shell outside the sandbox could walk "
+                            "around them; the sandbox is set in Parley's team file (`shell: {sandbox: bubblewrap}`)"),
             std::string::npos)
       << notices[0];
 }

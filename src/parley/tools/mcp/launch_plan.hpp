@@ -41,6 +41,18 @@ std::optional<std::string> process_env(const std::string& name);
 
 // errc::config_error naming the server and the key: an `{env: NAME}` whose variable is not set, a
 // cwd that is not a folder.
+// A stdio server's process under a member's sandbox (docs/mcp.md, "Access rules"): the arguments
+// that go before the server's own command for a run in `cwd` (absolute) — bwrap's, ending in "--"
+// — or why it cannot run there.
+using launch_wrapper = std::function<result<std::vector<std::string>>(const std::filesystem::path& cwd)>;
+
+// Where a member's stdio servers run. Members whose profiles have the same key share a server's
+// process; the empty key (and no wrapper) is the process outside any sandbox.
+struct sandbox_profile {
+  std::string key;
+  launch_wrapper wrap;
+};
+
 result<server_launch> plan_launch(const config::mcp_server_config& server, const std::filesystem::path& workspace,
                                   const env_lookup& lookup = process_env);
 

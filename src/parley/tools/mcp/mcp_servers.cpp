@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace parley::tools::mcp {
 
@@ -75,9 +76,11 @@ mcp_servers::mcp_servers(asio::any_io_executor executor, const config::mcp_confi
 
 mcp_servers::~mcp_servers() { stop_all("Parley stopped the MCP servers"); }
 
-std::shared_ptr<server_runtime> mcp_servers::make_runtime(const config::mcp_server_config& server) const {
-  return server_runtime::create(executor_, server,
-                                runtime_settings{settings_.workspace, settings_.make, settings_.env, settings_.log});
+std::shared_ptr<server_runtime> mcp_servers::make_runtime(const config::mcp_server_config& server,
+                                                          const launch_wrapper& wrap) const {
+  runtime_settings settings{settings_.workspace, settings_.make, settings_.env, settings_.log};
+  settings.wrap = wrap;
+  return server_runtime::create(executor_, server, std::move(settings));
 }
 
 void mcp_servers::log(const std::string& line) const {
@@ -90,35 +93,68 @@ void mcp_servers::log(const std::string& line) const {
 
 std::vector<std::string> mcp_servers::ids() const {
   std::vector<std::string> out;
-  for (const auto& entry : servers_) out.push_back(entry.runtime->id());
+  for (const auto& entry : servers_) {
+    if (entry.profile.empty()) out.push_back(entry.runtime->id());
+  }
   return out;
 }
 
-mcp_servers::server_entry* mcp_servers::find(std::string_view id) {
-  for (auto& entry : servers_) {
-    if (entry.runtime->id() == id) return &entry;
+namespace {
+
+// Only a stdio server's process runs under a member's sandbox: an HTTP server runs elsewhere, and
+// every member shares its one connection.
+std::string_view pool_profile_of(const config::mcp_server_config& server, std::string_view profile) {
+  return server.transport == config::mcp_transport::stdio ? profile : std::string_view{};
+}
+
+}  // namespace
+
+mcp_servers::server_entry* mcp_servers::find(std::string_view id, std::string_view profile) {
+  return const_cast<server_entry*>(std::as_const(*this).find(id, profile));
+}
+
+const mcp_servers::server_entry* mcp_servers::find(std::string_view id, std::string_view profile) const {
+  const server_entry* base = nullptr;
+  for (const auto& entry : servers_) {
+    if (entry.runtime->id() == id && entry.profile.empty()) base = &entry;
+  }
+  if (base == nullptr) return nullptr;
+  const auto wanted = pool_profile_of(base->runtime->config(), profile);
+  if (wanted.empty()) return base;
+  for (const auto& entry : servers_) {
+    if (entry.runtime->id() == id && entry.profile == wanted) return &entry;
   }
   return nullptr;
 }
 
-const mcp_servers::server_entry* mcp_servers::find(std::string_view id) const {
-  for (const auto& entry : servers_) {
-    if (entry.runtime->id() == id) return &entry;
-  }
-  return nullptr;
+mcp_servers::server_entry* mcp_servers::entry_for(std::string_view id, const sandbox_profile& profile) {
+  if (auto* found = find(id, profile.key)) return found;
+  const auto* base = find(id, {});
+  if (base == nullptr) return nullptr;
+  // The same configuration, its process under the profile's sandbox; made in this profile's first
+  // use, started by the first request like every server.
+  const auto config = base->runtime->config();
+  servers_.push_back(server_entry{make_runtime(config, profile.wrap), {}, nullptr, false, profile.key});
+  return &servers_.back();
 }
 
 std::shared_ptr<server_runtime> mcp_servers::runtime(std::string_view id) const {
-  const auto* entry = find(id);
+  const auto* entry = find(id, {});
   return entry == nullptr ? nullptr : entry->runtime;
 }
 
-asio::awaitable<void> mcp_servers::prepare(std::vector<std::string> ids) {
+std::shared_ptr<server_runtime> mcp_servers::runtime_for(std::string_view id, const sandbox_profile& profile) {
+  auto* entry = entry_for(id, profile);
+  return entry == nullptr ? nullptr : entry->runtime;
+}
+
+asio::awaitable<void> mcp_servers::prepare(std::vector<std::string> ids, sandbox_profile profile) {
   std::erase_if(ids, [this](const std::string& id) { return !has(id); });
+  for (const auto& id : ids) entry_for(id, profile);
   // Most rounds: every server runs and its catalog was built from the list it serves now. Nothing
   // to start, list or rebuild, so nothing to spawn or await (a coroutine and a timer a server).
-  const bool current = std::all_of(ids.begin(), ids.end(), [this](const std::string& id) {
-    const auto* entry = find(id);
+  const bool current = std::all_of(ids.begin(), ids.end(), [this, &profile](const std::string& id) {
+    const auto* entry = find(id, profile.key);
     const auto now = entry->runtime->current_tools();
     return now != nullptr && now == entry->built_from;
   });
@@ -127,7 +163,7 @@ asio::awaitable<void> mcp_servers::prepare(std::vector<std::string> ids) {
   join->left = ids.size();
   std::vector<std::shared_ptr<server_runtime>> asked;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    asked.push_back(find(ids[i])->runtime);
+    asked.push_back(find(ids[i], profile.key)->runtime);
     asio::co_spawn(executor_, list_into(asked.back(), join, i), asio::detached);
   }
   boost::system::error_code ec;
@@ -155,7 +191,9 @@ std::string mcp_servers::holder_of(const std::string& name, const server_entry& 
     if (std::string holder = settings_.reserved(name); !holder.empty()) return holder;
   }
   for (const auto& other : servers_) {
-    if (&other == &self) continue;
+    // The same server for members of another profile, or a catalog no member of this profile sees.
+    if (&other == &self || other.runtime->id() == self.runtime->id()) continue;
+    if (!other.profile.empty() && other.profile != self.profile) continue;
     for (const auto& tool : other.catalog.tools) {
       if (tool->spec().name == name) return "a tool of MCP server '" + other.runtime->id() + "'";
     }
@@ -179,19 +217,20 @@ void mcp_servers::drop_catalog(server_entry& entry) {
   ++version_;
 }
 
-std::vector<tool_spec> mcp_servers::tool_specs(const std::vector<std::string>& ids) const {
+std::vector<tool_spec> mcp_servers::tool_specs(const std::vector<std::string>& ids, std::string_view profile) const {
   std::vector<tool_spec> out;
   for (const auto& id : ids) {
-    if (const auto* entry = find(id)) {
+    if (const auto* entry = find(id, profile)) {
       for (const auto& tool : entry->catalog.tools) out.push_back(tool->spec());
     }
   }
   return out;
 }
 
-std::shared_ptr<tools::tool> mcp_servers::find_tool(const std::vector<std::string>& ids, std::string_view name) const {
+std::shared_ptr<tools::tool> mcp_servers::find_tool(const std::vector<std::string>& ids, std::string_view name,
+                                                    std::string_view profile) const {
   for (const auto& id : ids) {
-    const auto* entry = find(id);
+    const auto* entry = find(id, profile);
     if (entry == nullptr) continue;
     for (const auto& tool : entry->catalog.tools) {
       if (tool->spec().name == name) return tool;
@@ -200,10 +239,10 @@ std::shared_ptr<tools::tool> mcp_servers::find_tool(const std::vector<std::strin
   return nullptr;
 }
 
-std::string mcp_servers::problems(const std::vector<std::string>& ids) const {
+std::string mcp_servers::problems(const std::vector<std::string>& ids, std::string_view profile) const {
   std::string out;
   for (const auto& id : ids) {
-    const auto* entry = find(id);
+    const auto* entry = find(id, profile);
     if (entry == nullptr) continue;
     if (std::string problem = entry->runtime->problem(); !problem.empty()) out += (out.empty() ? "" : "; ") + problem;
   }
@@ -217,13 +256,15 @@ void mcp_servers::stop_all(const std::string& why) {
 void mcp_servers::replace(const config::mcp_config& config) {
   std::vector<server_entry> next;
   for (const auto& server : config.servers) {
-    auto* current = find(server.id);
+    const auto* current = find(server.id, {});
     if (current != nullptr && same_server(current->runtime->config(), server)) {
-      next.push_back(*current);  // the same runtime and catalog
+      // The same runtimes and catalogs, for every profile.
+      for (const auto& entry : servers_) {
+        if (entry.runtime->id() == server.id) next.push_back(entry);
+      }
       continue;
     }
     if (current != nullptr) {
-      current->runtime->stop("MCP server '" + server.id + "' was reconfigured");
       log("server '" + server.id + "' changed in " + config.source.string() + "; it is started again at the next use");
     } else {
       log("server '" + server.id + "' was added in " + config.source.string());
@@ -236,8 +277,10 @@ void mcp_servers::replace(const config::mcp_config& config) {
     if (kept) continue;
     const bool replaced = std::any_of(next.begin(), next.end(),
                                       [&](const server_entry& e) { return e.runtime->id() == entry.runtime->id(); });
-    entry.runtime->stop("MCP server '" + entry.runtime->id() + "' was removed from the configuration");
-    if (!replaced) log("server '" + entry.runtime->id() + "' was removed from " + config.source.string());
+    entry.runtime->stop("MCP server '" + entry.runtime->id() + "' was " +
+                        (replaced ? "reconfigured" : "removed from the configuration"));
+    if (!replaced && entry.profile.empty())
+      log("server '" + entry.runtime->id() + "' was removed from " + config.source.string());
   }
   servers_ = std::move(next);
   ++version_;

@@ -1,5 +1,6 @@
 // The MCP servers of one team (its `.minds/mcp.yaml`, or the team file's `mcp:`), owned by the
-// engine: one server_runtime per configured server, and the tools each one offers as a catalog
+// engine: one server_runtime per configured server (a stdio server: one per sandbox profile its
+// members have, see docs/mcp.md "Access rules"), and the tools each one offers as a catalog
 // (tool_catalog.hpp). A member's `toolsets:` entry naming a server gives it that catalog.
 //
 // A server's tools are known only once it has started, and servers start lazily: before a model
@@ -20,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parley/config/mcp_config.hpp"
@@ -46,17 +48,26 @@ class mcp_servers {
 
   // The servers that run (configured, valid and enabled), in configuration order.
   std::vector<std::string> ids() const;
-  bool has(std::string_view id) const { return find(id) != nullptr; }
+  bool has(std::string_view id) const { return find(id, {}) != nullptr; }
+  // The process outside any sandbox (or the HTTP connection) of `id`.
   std::shared_ptr<server_runtime> runtime(std::string_view id) const;
+  // The runtime a member of `profile` uses: for a stdio server, the process of that profile
+  // (made now, not started, when it is the first use); for an HTTP server, its one connection.
+  std::shared_ptr<server_runtime> runtime_for(std::string_view id, const sandbox_profile& profile);
 
-  // Starts the servers named (those not configured are skipped) and brings their catalogs up to
-  // date with what they list.
-  boost::asio::awaitable<void> prepare(std::vector<std::string> ids);
-  // The tools the named servers offer now (their catalogs as prepare left them).
-  std::vector<tool_spec> tool_specs(const std::vector<std::string>& ids) const;
-  std::shared_ptr<tools::tool> find_tool(const std::vector<std::string>& ids, std::string_view name) const;
+  // Starts the servers named (those not configured are skipped) for members of `profile` and
+  // brings their catalogs up to date with what they list.
+  boost::asio::awaitable<void> prepare(std::vector<std::string> ids, sandbox_profile profile);
+  // For members outside a sandbox. Not a default argument: g++ 12 destroys a coroutine's
+  // defaulted argument twice.
+  boost::asio::awaitable<void> prepare(std::vector<std::string> ids) { return prepare(std::move(ids), {}); }
+  // The tools the named servers offer members of the profile keyed `profile` now (their catalogs
+  // as prepare left them).
+  std::vector<tool_spec> tool_specs(const std::vector<std::string>& ids, std::string_view profile = {}) const;
+  std::shared_ptr<tools::tool> find_tool(const std::vector<std::string>& ids, std::string_view name,
+                                         std::string_view profile = {}) const;
   // Why the named servers offer no tools now, when one of them cannot serve ("" when all can).
-  std::string problems(const std::vector<std::string>& ids) const;
+  std::string problems(const std::vector<std::string>& ids, std::string_view profile = {}) const;
   // Changes whenever a catalog does: what the engine built from tool_specs is stale.
   std::uint64_t version() const noexcept { return version_; }
 
@@ -73,10 +84,14 @@ class mcp_servers {
     tool_catalog catalog;
     std::shared_ptr<const std::vector<tool_info>> built_from;  // the list the catalog was built from
     bool down_reported = false;
+    std::string profile;  // the sandbox profile's key: "" outside a sandbox, and for every HTTP server
   };
-  server_entry* find(std::string_view id);
-  const server_entry* find(std::string_view id) const;
-  std::shared_ptr<server_runtime> make_runtime(const config::mcp_server_config& server) const;
+  // The entry of `id` for members of `profile` (an HTTP server has one entry, whatever the profile).
+  server_entry* find(std::string_view id, std::string_view profile);
+  const server_entry* find(std::string_view id, std::string_view profile) const;
+  server_entry* entry_for(std::string_view id, const sandbox_profile& profile);
+  std::shared_ptr<server_runtime> make_runtime(const config::mcp_server_config& server,
+                                               const launch_wrapper& wrap = {}) const;
   // Who has `name` other than `self`: a reserved name's holder, or another server's catalog.
   std::string holder_of(const std::string& name, const server_entry& self) const;
   void rebuild(server_entry& entry, std::shared_ptr<const std::vector<tool_info>> listed);

@@ -43,10 +43,11 @@ struct gathered {
   std::vector<std::string> problems;
 };
 
-asio::awaitable<gathered> gather(mcp_servers& pool, std::vector<std::string> ids) {
+// `profile` is the awaiting caller's, alive until this ends.
+asio::awaitable<gathered> gather(mcp_servers& pool, std::vector<std::string> ids, const sandbox_profile& profile) {
   gathered out;
   for (const auto& id : ids) {
-    auto server = pool.runtime(id);
+    auto server = pool.runtime_for(id, profile);
     if (!server) continue;
     auto listing = co_await server->resources();
     if (!listing) {
@@ -61,7 +62,8 @@ asio::awaitable<gathered> gather(mcp_servers& pool, std::vector<std::string> ids
 
 class list_resources_tool : public tools::tool {
  public:
-  list_resources_tool(mcp_servers& pool, visible_servers visible) : pool_(pool), visible_(std::move(visible)) {
+  list_resources_tool(mcp_servers& pool, visible_servers visible, member_sandbox sandbox)
+      : pool_(pool), visible_(std::move(visible)), sandbox_(std::move(sandbox)) {
     spec_.name = kListResourcesTool;
     spec_.description =
         "List the resources and resource templates of the MCP servers you were given. Read one with fetch_resource "
@@ -94,7 +96,8 @@ class list_resources_tool : public tools::tool {
       }
       ids = {server_id};
     }
-    auto found = co_await gather(pool_, std::move(ids));
+    const auto sandbox = sandbox_of(ctx.member_id);
+    auto found = co_await gather(pool_, std::move(ids), sandbox);
     std::string out;
     for (const auto& entry : found.entries) {
       if (!kind.empty() && (kind == "resource_template") != entry.is_template) continue;
@@ -111,6 +114,10 @@ class list_resources_tool : public tools::tool {
  private:
   mcp_servers& pool_;
   visible_servers visible_;
+  member_sandbox sandbox_;
+  sandbox_profile sandbox_of(std::string_view member_id) const {
+    return sandbox_ ? sandbox_(member_id) : sandbox_profile{};
+  }
   tool_spec spec_;
 };
 
@@ -131,7 +138,8 @@ std::string render_contents(const std::vector<resource_contents>& contents) {
 
 class fetch_resource_tool : public tools::tool {
  public:
-  fetch_resource_tool(mcp_servers& pool, visible_servers visible) : pool_(pool), visible_(std::move(visible)) {
+  fetch_resource_tool(mcp_servers& pool, visible_servers visible, member_sandbox sandbox)
+      : pool_(pool), visible_(std::move(visible)), sandbox_(std::move(sandbox)) {
     spec_.name = kFetchResourceTool;
     spec_.description =
         "Fetch one resource of an MCP server by the id list_resources showed. Resource templates "
@@ -160,7 +168,8 @@ class fetch_resource_tool : public tools::tool {
     if (given != nullptr) {
       for (const auto& [key, value] : *given) values[std::string(key)] = std::string(value.as_string());
     }
-    auto found = co_await gather(pool_, visible_(ctx.member_id));
+    const auto sandbox = sandbox_of(ctx.member_id);
+    auto found = co_await gather(pool_, visible_(ctx.member_id), sandbox);
     const auto entry = std::find_if(found.entries.begin(), found.entries.end(),
                                     [&](const resource_entry& candidate) { return candidate.id == id; });
     if (entry == found.entries.end()) {
@@ -177,7 +186,7 @@ class fetch_resource_tool : public tools::tool {
       if (!expanded) co_return tool_outcome{false, expanded.err().message + " for '" + id + "'"};
       uri = std::move(*expanded);
     }
-    auto server = pool_.runtime(entry->server_id);
+    auto server = pool_.runtime_for(entry->server_id, sandbox);
     if (!server) co_return tool_outcome{false, "MCP server '" + entry->server_id + "' is no longer configured"};
     auto contents = co_await server->read_resource(uri);
     if (!contents) co_return tool_outcome{false, contents.err().message};
@@ -200,6 +209,10 @@ class fetch_resource_tool : public tools::tool {
  private:
   mcp_servers& pool_;
   visible_servers visible_;
+  member_sandbox sandbox_;
+  sandbox_profile sandbox_of(std::string_view member_id) const {
+    return sandbox_ ? sandbox_(member_id) : sandbox_profile{};
+  }
   tool_spec spec_;
 };
 
@@ -234,12 +247,14 @@ std::vector<resource_entry> resource_entries(const config::mcp_server_config& se
   return out;
 }
 
-std::unique_ptr<tools::tool> make_list_resources_tool(mcp_servers& pool, visible_servers visible) {
-  return std::make_unique<list_resources_tool>(pool, std::move(visible));
+std::unique_ptr<tools::tool> make_list_resources_tool(mcp_servers& pool, visible_servers visible,
+                                                      member_sandbox sandbox) {
+  return std::make_unique<list_resources_tool>(pool, std::move(visible), std::move(sandbox));
 }
 
-std::unique_ptr<tools::tool> make_fetch_resource_tool(mcp_servers& pool, visible_servers visible) {
-  return std::make_unique<fetch_resource_tool>(pool, std::move(visible));
+std::unique_ptr<tools::tool> make_fetch_resource_tool(mcp_servers& pool, visible_servers visible,
+                                                      member_sandbox sandbox) {
+  return std::make_unique<fetch_resource_tool>(pool, std::move(visible), std::move(sandbox));
 }
 
 }  // namespace parley::tools::mcp

@@ -28,6 +28,9 @@ constexpr std::size_t kDefaultResourceMaxBytes = 64'000;
 
 // The MCP servers a member was given, by member id.
 using visible_servers = std::function<std::vector<std::string>(std::string_view member_id)>;
+// The sandbox a member's stdio servers run under, by member id (empty function: none for anyone).
+// Its resources are read through the process of that profile, never through one outside its rules.
+using member_sandbox = std::function<sandbox_profile(std::string_view member_id)>;
 
 struct resource_entry {
   bool is_template = false;
@@ -44,7 +47,9 @@ struct resource_entry {
 std::vector<resource_entry> resource_entries(const config::mcp_server_config& server, const resource_listing& listing);
 
 // Both keep a reference to `pool`, which outlives them (the engine owns both).
-std::unique_ptr<tools::tool> make_list_resources_tool(mcp_servers& pool, visible_servers visible);
-std::unique_ptr<tools::tool> make_fetch_resource_tool(mcp_servers& pool, visible_servers visible);
+std::unique_ptr<tools::tool> make_list_resources_tool(mcp_servers& pool, visible_servers visible,
+                                                      member_sandbox sandbox = {});
+std::unique_ptr<tools::tool> make_fetch_resource_tool(mcp_servers& pool, visible_servers visible,
+                                                      member_sandbox sandbox = {});
 
 }  // namespace parley::tools::mcp

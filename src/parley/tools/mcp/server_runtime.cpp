@@ -102,6 +102,16 @@ asio::awaitable<result<std::shared_ptr<session>>> server_runtime::start() {
     co_return std::move(plan).err();
   }
   if (session_expired_) plan->session_id.clear();
+  if (settings_.wrap && plan->transport == config::mcp_transport::stdio) {
+    auto prefix = settings_.wrap(plan->cwd);
+    if (!prefix) {
+      const std::string why =
+          "MCP server '" + config_.id + "' cannot run in the member's sandbox: " + prefix.err().message;
+      note_crash(why);
+      co_return make_error(prefix.err().code, why);
+    }
+    plan->argv.insert(plan->argv.begin(), prefix->begin(), prefix->end());
+  }
   auto channel = settings_.make(executor_, config_.id, *plan);
   if (!channel) {
     note_crash(channel.err().message);

@@ -12,8 +12,9 @@
 //   - stop() ends the process now; the next use starts it again without waiting (a reload or a
 //     one-shot command ending). The destructor stops it.
 //
-// One runtime serves every dialog (see docs/mcp.md, "Tools", for how this differs from Dominds'
-// per-dialog leases of servers that are not `truely-stateless`). Runs on one executor.
+// One runtime serves every dialog of the members of one sandbox profile (see docs/mcp.md, "Tools",
+// for how this differs from Dominds' per-dialog leases of servers that are not
+// `truely-stateless`). Runs on one executor.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -40,6 +41,7 @@ struct runtime_settings {
   env_lookup env = process_env;             // where `{env: NAME}` values come from
   log_sink log;                             // empty: log_to_stderr
   std::size_t notification_budget = 1000;   // a second, per session
+  launch_wrapper wrap;                      // a stdio server runs under it (empty: as configured)
 };
 
 // The resources and resource templates one server lists.
