@@ -83,7 +83,12 @@ void print_line(const config::team_config& team, const config::provider_entry& e
     const std::string_view kind = to_name(entry.config.kind);
     if (kind != entry.api_type) line += " as " + std::string(kind);
     if (!entry.config.base_url.empty()) line += " at " + entry.config.base_url;
-    if (!entry.config.api_key_env.empty()) {
+    if (entry.config.kind == config::provider_kind::codex) {
+      // Not a key: the folder of Codex CLI's login, ~/.codex when unset (llm/responses/codex_auth.hpp).
+      line += std::string("; login from ") +
+              (variable_is_set(entry.config.api_key_env) ? "$" + entry.config.api_key_env : std::string("~/.codex")) +
+              "/auth.json";
+    } else if (!entry.config.api_key_env.empty()) {
       line += "; key " + entry.config.api_key_env + (variable_is_set(entry.config.api_key_env) ? " set" : " not set");
     }
   }

@@ -757,7 +757,9 @@ TEST_F(Cli, ProvidersListsTheCatalogueAndWhichKeysAreSet) {
                             "used by alice\n"),
             std::string::npos)
       << out.output;
-  EXPECT_NE(out.output.find("codex (Codex (ChatGPT)): codex, not usable: "), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("codex (Codex (ChatGPT)): codex at https://chatgpt.com/backend-api/codex; login from "),
+            std::string::npos)
+      << out.output;
 
   out = run("providers --json" + where);
   ::unsetenv("KIMI_CODE_API_KEY");

@@ -115,9 +115,8 @@ TEST_F(DomindsPackage, DefaultsYamlLoadsAsLlmYaml) {
     ++checked;
   }
   EXPECT_EQ(checked, team->provider_entries.size());
-  // Of Dominds' built-in apiTypes only codex is beyond Parley.
-  ASSERT_EQ(team->problems.size(), 1U);
-  EXPECT_NE(team->problems[0].text().find("providers.codex: skipped"), std::string::npos) << team->problems[0].text();
+  // Every one of Dominds' built-in apiTypes is spoken, codex included (over the Responses API).
+  EXPECT_TRUE(team->problems.empty()) << config::problem_texts(team->problems).front();
 }
 
 // With defaults.yaml as llm.yaml and zero edits, a member runs a dialog (its provider put behind the
@@ -140,7 +139,7 @@ TEST_F(DomindsPackage, DefaultsYamlWorkspaceRunsADialogOnTheScriptedModel) {
   asio::io_context io;
   auto log = make_memory_store();
   auto eng =
-      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools(*team));
   ASSERT_TRUE(eng) << eng.err().message;
   std::string id;
   auto drive = [&]() -> asio::awaitable<void> {
@@ -235,7 +234,7 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   asio::io_context io;
   auto log = make_memory_store();
   auto eng =
-      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools(*team));
   ASSERT_TRUE(eng) << eng.err().message;
   std::string id;
   asio::co_spawn(
@@ -257,20 +256,20 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   ASSERT_GE(said.size(), 2U);
   EXPECT_EQ(said.back(), "assistant:Built it.");
 
-  // What dev's model was told: the file tools of ws_mod. The template names no shell_specialists,
+  // What dev's model was told: the file tools of ws_mod, by Dominds' names. The template names no shell_specialists,
   // so, as in Dominds, dev is given none of os's shell tools, and the CLI says so once.
   const auto* root = (*eng)->find(id);
   ASSERT_NE(root, nullptr);
   const auto names = told_tool_names(**eng, *root);
-  for (const char* told : {"read_file", "write_file", "apply_patch", "search_files"}) {
+  for (const char* told : {"read_file", "overwrite_entire_file", "file_range_edit", "ripgrep_snippets"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
   }
-  for (const char* withheld : {"shell_cmd", "start_process", "list_processes", "read_process", "stop_process"}) {
+  for (const char* withheld : {"shell_cmd"}) {
     EXPECT_EQ(std::find(names.begin(), names.end(), withheld), names.end()) << withheld;
   }
-  const auto notices = engine::shell_tool_notices(*team, engine::build_builtin_tools());
+  const auto notices = engine::shell_tool_notices(*team, engine::build_builtin_tools(*team));
   ASSERT_EQ(notices.size(), 1U);
-  EXPECT_NE(notices[0].find(": members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd, "), std::string::npos)
+  EXPECT_NE(notices[0].find(": members.dev.toolsets: shell tools withheld from 'dev' (shell_cmd"), std::string::npos)
       << notices[0];
 }
 
@@ -286,13 +285,13 @@ TEST_F(DomindsPackage, TeamTemplateWithDevAsShellSpecialistToldTheShellTools) {
   auto team = config::load_dominds_workspace(tree_.root());
   ASSERT_TRUE(team) << team.err().message;
   EXPECT_EQ(team->shell_specialists, std::vector<std::string>{"dev"});
-  EXPECT_TRUE(engine::shell_tool_notices(*team, engine::build_builtin_tools()).empty());
+  EXPECT_TRUE(engine::shell_tool_notices(*team, engine::build_builtin_tools(*team)).empty());
   auto providers = engine::build_providers(*team);
   ASSERT_TRUE(providers) << providers.err().message;
   asio::io_context io;
   auto log = make_memory_store();
   auto eng =
-      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), *log, *team, std::move(*providers), engine::build_builtin_tools(*team));
   ASSERT_TRUE(eng) << eng.err().message;
   events::dialog_created created;
   created.member_id = "dev";
@@ -301,8 +300,7 @@ TEST_F(DomindsPackage, TeamTemplateWithDevAsShellSpecialistToldTheShellTools) {
   auto dialog = engine::dialog_runtime::replay(events);
   ASSERT_TRUE(dialog) << dialog.err().message;
   const auto names = told_tool_names(**eng, **dialog);
-  for (const char* told :
-       {"read_file", "write_file", "shell_cmd", "start_process", "list_processes", "read_process", "stop_process"}) {
+  for (const char* told : {"read_file", "overwrite_entire_file", "shell_cmd"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
   }
 }

@@ -35,7 +35,11 @@ const fs::path kFeatDevShape = fs::path(PARLEY_SOURCE_DIR) / "tests/data/dominds
 
 bool feat_dev_has_problem_naming(const config::team_config& team, const std::string& member, const std::string& word) {
   return std::any_of(team.problems.begin(), team.problems.end(), [&](const config::problem& p) {
-    return p.member == member && p.text().find("'" + word + "'") != std::string::npos;
+    // The name the problem is about opens its reason ("toolset 'x' ...", "unknown toolset 'x' ...",
+    // "tool 'x' ..."): a suggestion later in the text ("did you mean 'x'?") names another entry.
+    const std::string& why = p.why;
+    const auto named = why.find("'" + word + "'");
+    return p.member == member && named != std::string::npos && why.rfind("did you mean", named) == std::string::npos;
   });
 }
 
@@ -43,7 +47,7 @@ config::team_config feat_dev_loaded_and_settled() {
   auto team = config::load_dominds_workspace(kFeatDevShape);
   EXPECT_TRUE(team) << team.err().message;
   if (!team) return {};
-  engine::settle_team_problems(*team, engine::build_builtin_tools());
+  engine::settle_team_problems(*team, engine::build_builtin_tools(*team));
   return std::move(*team);
 }
 
@@ -52,7 +56,7 @@ TEST(FeatDevShape, LoadsWithZeroEditsAndReportsWhatParleyLacksAsProblems) {
   ASSERT_EQ(team.member_ids(), (std::vector<std::string>{"browser_tester", "fullstack", "i18n", "ux", "cmdr"}));
   EXPECT_EQ(team.default_member, "ux");
   EXPECT_EQ(team.shell_specialists, std::vector<std::string>{"cmdr"});
-  const auto registry = engine::build_builtin_tools();
+  const auto registry = engine::build_builtin_tools(team);
   // Each toolset or tool Parley lacks is a problem of the member that asked for it, and is left out.
   const std::vector<std::pair<std::string, std::vector<std::string>>> asked{
       {"browser_tester", {"codex_style_tools", "playwright", "mcp_admin"}},
@@ -125,7 +129,7 @@ TEST(FeatDevShape, EveryMemberRunsADialogOnTheScriptedModel) {
   asio::io_context io;
   auto log = make_memory_store();
   auto eng =
-      engine::engine::create(io.get_executor(), *log, team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), *log, team, std::move(*providers), engine::build_builtin_tools(team));
   ASSERT_TRUE(eng) << eng.err().message;
   std::vector<std::string> ids;
   auto drive_all = [&]() -> asio::awaitable<void> {
@@ -159,7 +163,7 @@ TEST(FeatDevShape, AMemberWithAnUnusableProviderFailsWhenDrivenNamingTheProblem)
   asio::io_context io;
   auto log = make_memory_store();
   auto eng =
-      engine::engine::create(io.get_executor(), *log, team, std::move(*providers), engine::build_builtin_tools());
+      engine::engine::create(io.get_executor(), *log, team, std::move(*providers), engine::build_builtin_tools(team));
   ASSERT_TRUE(eng) << eng.err().message;
   std::string id;
   auto drive_i18n = [&]() -> asio::awaitable<void> {

@@ -17,7 +17,7 @@ class RestProblemsTest : public RestTest {
     std::ofstream(minds / "llm.yaml")
         << "providers:\n  local:\n    apiType: openai-compatible\n    baseUrl: http://127.0.0.1:9/v1\n"
            "    models: [m]\n";
-    std::ofstream(minds / "team.yaml") << "members:\n  dev:\n    provider: local\n    toolsets: [ws_read, team_mgmt]\n"
+    std::ofstream(minds / "team.yaml") << "members:\n  dev:\n    provider: local\n    toolsets: [ws_read, fs_read]\n"
                                           "  other:\n    provider: nowhere\n    model: m\n";
     server_ = std::make_unique<server_process>(std::vector<std::string>{
         "--workspace", (root_ / "ws").string(), "--data", data_dir().string(), "--token", "sesame"});
@@ -45,7 +45,7 @@ TEST_F(RestProblemsTest, ListsTheWorkspacesProblemsBehindTheToken) {
   EXPECT_EQ(left_out.at("line"), 4);
   EXPECT_EQ(left_out.at("what"), "members.dev.toolsets");
   EXPECT_FALSE(left_out.at("blocksMember").as_bool());
-  EXPECT_NE(std::string(left_out.at("why").as_string()).find("toolset 'team_mgmt'"), std::string::npos);
+  EXPECT_NE(std::string(left_out.at("why").as_string()).find("toolset 'fs_read'"), std::string::npos);
   EXPECT_NE(std::string(left_out.at("text").as_string()).find(team_file + ":4:5: members.dev.toolsets: "),
             std::string::npos);
   // Both are said at start, on stderr, one line each.

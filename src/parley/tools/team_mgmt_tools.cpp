@@ -133,8 +133,10 @@ tool_outcome validate_team(const tool_context& ctx) {
   }
   auto loaded = config::load_dominds_workspace(ctx.workspace);
   if (!loaded) return tool_outcome{false, "`.minds/team.yaml`: ❌ " + loaded.err().message};
-  std::string out = "`.minds/team.yaml`: ✅ no issues detected";
-  for (const auto& notice : loaded->notices) out += "\n- " + notice;
+  if (loaded->problems.empty()) return tool_outcome{true, "`.minds/team.yaml`: ✅ no issues detected"};
+  // The team loads; what Parley cannot honour is listed as the problems a start would print.
+  std::string out = "`.minds/team.yaml`: ✅ loads, with " + std::to_string(loaded->problems.size()) + " problem(s):";
+  for (const auto& problem : loaded->problems) out += "\n- " + problem.text();
   return tool_outcome{true, out};
 }
 
