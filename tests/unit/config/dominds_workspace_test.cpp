@@ -191,7 +191,8 @@ TEST_F(DomindsWorkspace, UnknownApiTypeNamesTheAcceptedValues) {
                                 (tree_.root() / ".minds" / "llm.yaml").string() +
                                 ":2:3) cannot be used: Parley does not speak apiType 'openai-compatibel' (did you mean "
                                 "'openai-compatible'?) (it speaks: openai, openai-compatible, google, anthropic, "
-                                "anthropic-compatible, openai-responses, codex or mock); member 'alice' cannot be driven until it names a provider "
+                                "anthropic-compatible, openai-responses, codex or mock); member 'alice' cannot be "
+                                "driven until it names a provider "
                                 "Parley can use");
 }
 
