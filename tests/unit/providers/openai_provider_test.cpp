@@ -11,6 +11,7 @@
 
 #include "parley/core/utf8.hpp"
 #include "parley/llm/openai/openai_provider.hpp"
+#include "provider_fixture.hpp"
 #include "recording_sink.hpp"
 #include "support/fake_http_server.hpp"
 #include "support/run_awaitable.hpp"
@@ -38,42 +39,15 @@ std::string finish(std::string_view reason) {
 
 using parley::testing::contains;
 
-class openai_provider_test : public ::testing::Test {
+class openai_provider_test : public testing::provider_fixture<openai_options, &make_openai_provider> {
  protected:
-  openai_options options() {
-    openai_options opts;
-    opts.base_url = server_.base_url() + "/v1";
-    opts.api_key = "sk-test";
-    opts.proxy = http::proxy_settings{};
-    opts.retry.max_attempts = 1;
-    opts.timeouts = {2'000ms, 5'000ms, 5'000ms};
-    return opts;
-  }
-
-  model_request simple_request() {
-    model_request request;
-    request.model = "gpt-test";
-    request.messages.push_back({role::user, "Hi"});
-    return request;
-  }
-
-  result<model_response> call(const openai_options& opts, const model_request& request) {
-    auto provider = make_openai_provider(opts);
-    auto answer = run_awaitable(io_, provider->stream(request, sink_, control_));
-    EXPECT_TRUE(sink_.violations.empty()) << sink_.violations.front();
-    return answer;
-  }
+  static model_request simple_request() { return request_to("gpt-test"); }
 
   boost::json::object last_body() {
     const auto received = server_.requests();
     EXPECT_FALSE(received.empty());
     return boost::json::parse(received.back().body).as_object();
   }
-
-  boost::asio::io_context io_;
-  testing::fake_http_server server_;
-  recording_sink sink_;
-  generation_control control_;
 };
 
 TEST_F(openai_provider_test, streams_thinking_saying_and_parallel_tool_calls) {

@@ -5,6 +5,7 @@
 #include "parley/llm/remote_options.hpp"
 #include "parley/llm/responses/responses_provider.hpp"
 #include "parley/llm/responses/responses_reasoning.hpp"
+#include "provider_fixture.hpp"
 #include "recording_sink.hpp"
 #include "responses_events.hpp"
 #include "support/fake_http_server.hpp"
@@ -21,36 +22,9 @@ using testing::fake_response;
 using testing::recording_sink;
 using testing::run_awaitable;
 
-class responses_provider_test : public ::testing::Test {
+class responses_provider_test : public testing::provider_fixture<responses_options, &make_responses_provider> {
  protected:
-  responses_options options() {
-    responses_options opts;
-    opts.base_url = server_.base_url() + "/v1";
-    opts.api_key = "sk-test";
-    opts.proxy = http::proxy_settings{};
-    opts.retry.max_attempts = 1;
-    opts.timeouts = {2'000ms, 5'000ms, 5'000ms};
-    return opts;
-  }
-
-  model_request simple_request() {
-    model_request request;
-    request.model = "gpt-5";
-    request.messages.push_back({role::user, "Hi"});
-    return request;
-  }
-
-  result<model_response> call(const responses_options& opts, const model_request& request) {
-    auto provider = make_responses_provider(opts);
-    auto answer = run_awaitable(io_, provider->stream(request, sink_, control_));
-    EXPECT_TRUE(sink_.violations.empty()) << sink_.violations.front();
-    return answer;
-  }
-
-  boost::asio::io_context io_;
-  testing::fake_http_server server_;
-  recording_sink sink_;
-  generation_control control_;
+  static model_request simple_request() { return request_to("gpt-5"); }
 };
 
 TEST_F(responses_provider_test, streams_reasoning_summary_then_text_with_usage_and_keeps_the_reasoning_item) {

@@ -9,6 +9,7 @@
 
 #include "parley/llm/responses/responses_provider.hpp"
 #include "parley/llm/responses/responses_reasoning.hpp"
+#include "provider_fixture.hpp"
 #include "recording_sink.hpp"
 #include "responses_events.hpp"
 #include "support/fake_http_server.hpp"
@@ -25,31 +26,11 @@ using testing::fake_response;
 using testing::recording_sink;
 using testing::run_awaitable;
 
-class responses_request_test : public ::testing::Test {
+class responses_request_test : public testing::provider_fixture<responses_options, &make_responses_provider> {
  protected:
-  responses_options options() {
-    responses_options opts;
-    opts.base_url = server_.base_url() + "/v1";
-    opts.api_key = "sk-test";
-    opts.proxy = http::proxy_settings{};
-    opts.retry.max_attempts = 1;
-    opts.timeouts = {2'000ms, 5'000ms, 5'000ms};
-    return opts;
-  }
-
-  result<model_response> call(const responses_options& opts, const model_request& request) {
-    auto provider = make_responses_provider(opts);
-    return run_awaitable(io_, provider->stream(request, sink_, control_));
-  }
-
   boost::json::object sent_body(std::size_t index = 0) {
     return boost::json::parse(server_.requests().at(index).body).as_object();
   }
-
-  boost::asio::io_context io_;
-  testing::fake_http_server server_;
-  recording_sink sink_;
-  generation_control control_;
 };
 
 TEST_F(responses_request_test, a_tool_round_trip_sends_the_call_its_output_and_the_reasoning_items_back) {
