@@ -72,11 +72,15 @@ class McpSandbox : public ::testing::Test {
     fs::create_directories(workspace / "out");
     fs::create_directories(workspace / "other");
     std::ofstream(workspace / "secrets" / "key.txt") << "the secret";
+    // The server from inside the workspace: the source tree may be under /tmp, which the sandbox
+    // replaces with a private tmpfs (file_probe_server.mjs says more).
+    fs::create_directories(workspace / "probe_server");
+    fs::copy_file(kProbeServer, workspace / "probe_server" / "file_probe_server.mjs");
     policy.sandbox = access::shell_sandbox::bubblewrap;
     config::mcp_server_config server;
     server.id = "probe";
     server.command = "node";
-    server.args = {kProbeServer, marker};
+    server.args = {(workspace / "probe_server" / "file_probe_server.mjs").string(), marker};
     server.start_timeout = 60s;
     server.call_timeout = 60s;
     config::mcp_config config;
