@@ -17,6 +17,19 @@
 
 namespace parley::rtws::dominds {
 
+// The generation a converter is reading (record_converter). Outside the class: clang 14 cannot
+// default-construct a nested struct with member initializers in an optional member of the class
+// that encloses it (the initializers are not parsed yet when optional's traits are checked).
+struct open_generation {
+  std::int64_t genseq = 0;
+  std::string thinking;
+  std::string saying;
+  std::vector<events::tool_call_record> calls;
+  std::vector<events::tool_result> results;  // written after the generation, as the engine does
+  std::optional<std::string> model;
+  bool finished = false;
+};
+
 class record_converter {
  public:
   record_converter(std::string dialog_id, std::string root_id);
@@ -34,16 +47,6 @@ class record_converter {
   std::vector<event> take_events() { return std::move(events_); }
 
  private:
-  struct open_generation {
-    std::int64_t genseq = 0;
-    std::string thinking;
-    std::string saying;
-    std::vector<events::tool_call_record> calls;
-    std::vector<events::tool_result> results;  // written after the generation, as the engine does
-    std::optional<std::string> model;
-    bool finished = false;
-  };
-
   void ensure_generation(std::int64_t genseq, std::int64_t ts_ms);
   result<void> take_human_text(const boost::json::object& record, std::int64_t ts_ms);
   result<void> take_generation_part(std::string_view type, const boost::json::object& record, std::int64_t ts_ms);
