@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "bench_verbs.hpp"
+#include "mcp_floor.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/store/store.hpp"
@@ -63,6 +65,13 @@ struct mcp_bench_variant {
   double invoke_wall_s = 0;
   double invoke_cpu_s = 0;
   std::int64_t invokes = 0;
+};
+
+// The stdio floor's totals (mcp_floor.hpp): CPU of bare pipe round trips to the same server.
+struct mcp_floor_figures {
+  double cpu_s = 0;
+  std::int64_t round_trips = 0;
+  std::int64_t failures = 0;
 };
 
 // The HTTP echo server: a child that prints its port first; killed (and reaped) on every way out.
@@ -174,8 +183,16 @@ struct mcp_bench_plan {
 
 // One repeat: every variant's dialogs, then every variant's tool alone; variants in turn so that
 // the machine's drift hits them alike.
+void measure_stdio_floor(stdio_floor& floor, int count, mcp_floor_figures& figures) {
+  const double cpu_before = mcp_bench_cpu_s();
+  if (!floor.round_trips(count)) ++figures.failures;
+  figures.cpu_s += mcp_bench_cpu_s() - cpu_before;
+  figures.round_trips += count;
+}
+
 asio::awaitable<void> run_mcp_repeat(engine::engine& eng, tools::tool_registry& builtin,
-                                     std::vector<mcp_bench_variant>& variants, const mcp_bench_plan& plan, int rounds) {
+                                     std::vector<mcp_bench_variant>& variants, const mcp_bench_plan& plan, int rounds,
+                                     stdio_floor& floor, mcp_floor_figures& floor_figures) {
   for (auto& variant : variants) {
     const double cpu_before = mcp_bench_cpu_s();
     const auto start = steady_clock::now();
@@ -198,25 +215,42 @@ asio::awaitable<void> run_mcp_repeat(engine::engine& eng, tools::tool_registry& 
       continue;
     }
     co_await invoke_tool(*tool, variant, plan.invokes);
+    if (std::string_view(variant.name) == "stdio") measure_stdio_floor(floor, plan.invokes, floor_figures);
   }
 }
 
 asio::awaitable<void> run_mcp_bench_loop(engine::engine& eng, std::vector<mcp_bench_variant>& variants,
-                                         const mcp_bench_plan& plan, int rounds) {
+                                         const mcp_bench_plan& plan, int rounds, stdio_floor& floor,
+                                         mcp_floor_figures& floor_figures) {
   tools::tool_registry builtin = engine::build_builtin_tools();
   // Warm-up, not counted: each member's first dialog starts its server and lists its tools.
   std::vector<mcp_bench_variant> warm = variants;
   for (auto& variant : warm) co_await run_one_dialog(eng, variant);
   for (std::size_t i = 0; i < variants.size(); ++i) variants[i].failures += warm[i].failures;
-  for (int repeat = 0; repeat < plan.repeats; ++repeat) co_await run_mcp_repeat(eng, builtin, variants, plan, rounds);
+  for (int repeat = 0; repeat < plan.repeats; ++repeat)
+    co_await run_mcp_repeat(eng, builtin, variants, plan, rounds, floor, floor_figures);
   eng.stop_mcp();  // the servers' streams keep the loop running otherwise
 }
 
 double per_call_us(double seconds, std::int64_t calls) { return calls > 0 ? seconds * 1e6 / double(calls) : 0; }
 double over(double a, double b) { return b > 0 ? a / b : 0; }
 
+// The floor and Parley's share of a stdio call: the call less the floor, to the built-in call.
+void add_stdio_floor_figures(boost::json::object& out, const std::vector<mcp_bench_variant>& variants,
+                             const mcp_floor_figures& floor) {
+  const auto stdio = std::find_if(variants.begin(), variants.end(),
+                                  [](const mcp_bench_variant& v) { return std::string_view(v.name) == "stdio"; });
+  if (stdio == variants.end() || floor.round_trips == 0) return;
+  const double floor_us = per_call_us(floor.cpu_s, floor.round_trips);
+  std::printf("floor    bare pipe round trip to the same server: %7.1f us CPU/call\n", floor_us);
+  out["stdio_floor_cpu_us_per_round_trip"] = floor_us;
+  if (std::string_view(variants[0].name) != "builtin") return;
+  const double builtin_us = per_call_us(variants[0].cpu_s, variants[0].calls);
+  out["stdio_less_floor_to_builtin_cpu_ratio"] = over(per_call_us(stdio->cpu_s, stdio->calls) - floor_us, builtin_us);
+}
+
 boost::json::object mcp_bench_figures(const std::vector<mcp_bench_variant>& variants, const mcp_bench_plan& plan,
-                                      int rounds) {
+                                      int rounds, const mcp_floor_figures& floor) {
   boost::json::object out{{"bench", "mcp"},
                           {"dialogs", plan.dialogs},
                           {"rounds_per_dialog", rounds},
@@ -248,7 +282,8 @@ boost::json::object mcp_bench_figures(const std::vector<mcp_bench_variant>& vari
     out[name + "_to_builtin_invoke_cpu_ratio"] =
         over(per_call_us(v.invoke_cpu_s, v.invokes), per_call_us(builtin.invoke_cpu_s, builtin.invokes));
   }
-  out["failures"] = failures;
+  add_stdio_floor_figures(out, variants, floor);
+  out["failures"] = failures + floor.failures;
   return out;
 }
 
@@ -297,10 +332,13 @@ int run_mcp_bench(const bench_args& args) {
     fs::remove_all(dir, ec);
     return 1;
   }
-  asio::co_spawn(io, run_mcp_bench_loop(**eng, variants, plan, rounds), asio::detached);
+  stdio_floor floor(exe, "stdio_echo");
+  mcp_floor_figures floor_figures;
+  if (!floor.ok()) ++floor_figures.failures;
+  asio::co_spawn(io, run_mcp_bench_loop(**eng, variants, plan, rounds, floor, floor_figures), asio::detached);
   io.run();
   fs::remove_all(dir, ec);
-  const boost::json::object out = mcp_bench_figures(variants, plan, rounds);
+  const boost::json::object out = mcp_bench_figures(variants, plan, rounds, floor_figures);
   print_json_line(out);
   return out.at("failures").as_int64() == 0 ? 0 : 1;
 }
