@@ -143,12 +143,12 @@ struct serve_settings {
   std::int64_t session_gap_ms = 0;
   std::int64_t reflect_every_ms = 0;
   std::string reflect_goal;
-  std::optional<std::size_t> loaded_dialogs;                            // the engine's default when absent
-  engine::read_priority read_priority = engine::read_priority::normal;  // of the store's read thread
-  bool token_from_environment = false;                                  // $PARLEY_TOKEN
-  server::otlp_options traces;                                          // an empty endpoint: no traces
-  bool trace_content = false;                                           // message content on the spans
-  std::optional<server::mcp_settings> mcp;                              // --mcp: the MCP endpoint at /mcp
+  std::optional<std::size_t> loaded_dialogs;                              // the engine's default when absent
+  engine::read_priority read_priority = engine::read_priority::adaptive;  // of the store's read thread
+  bool token_from_environment = false;                                    // $PARLEY_TOKEN
+  server::otlp_options traces;                                            // an empty endpoint: no traces
+  bool trace_content = false;                                             // message content on the spans
+  std::optional<server::mcp_settings> mcp;                                // --mcp: the MCP endpoint at /mcp
 };
 
 result<serve_settings> read_serve_settings(const parsed_args& args) {
@@ -210,9 +210,11 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
   if (const auto priority = args.value("read-priority")) {
     if (*priority == "background") {
       settings.read_priority = engine::read_priority::background;
-    } else if (*priority != "normal") {
-      return make_error(errc::invalid_argument,
-                        "--read-priority: expected normal or background, got '" + terminal_safe(*priority) + "'");
+    } else if (*priority == "normal") {
+      settings.read_priority = engine::read_priority::normal;
+    } else if (*priority != "adaptive") {
+      return make_error(errc::invalid_argument, "--read-priority: expected adaptive, normal or background, got '" +
+                                                    terminal_safe(*priority) + "'");
     }
   }
   PARLEY_TRY_ASSIGN(settings.traces, server::otlp_options_from(args.value("otlp-endpoint").value_or("")));

@@ -46,7 +46,7 @@ const std::vector<verb_usage>& verb_usages() {
        "--users FILE] [--web DIR] [--cors-origin ORIGIN] [--allowed-host NAME[,NAME...]] [--turn-window SECONDS] "
        "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
-       "normal|background] [--otlp-endpoint URL] [--trace-content] [--mcp [--mcp-call-timeout SECONDS]] "
+       "adaptive|normal|background] [--otlp-endpoint URL] [--trace-content] [--mcp [--mcp-call-timeout SECONDS]] "
        "[--allow-data-in-workspace]",
        "the web UI, REST API and WebSocket on one port, and with --mcp an MCP server at /mcp (the token: --token, "
        "else $PARLEY_TOKEN, else a new one)"},

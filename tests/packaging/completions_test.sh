@@ -56,7 +56,7 @@ expect() {
 }
 expect "serve" parley se
 expect "--help bash zsh" parley completions ''
-expect "background normal" parley serve --read-priority ''
+expect "adaptive background normal" parley serve --read-priority ''
 expect "BFS DFS" parley tot --strategy ''
 expect "--data" parley show --d
 mkdir -p "$work/dir.d/sub"

@@ -33,14 +33,25 @@ TEST_F(RestTest, ABackgroundReadThreadIsAnIdlePolicyThreadAndStillAnswersEveryRe
   ASSERT_EQ(client().get("/api/dialogs").status, 200);
   EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads"), SCHED_IDLE);
   EXPECT_EQ(policy_of_thread(server_->pid(), "parley-writer"), SCHED_OTHER);
+  EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads-fb"), -1);
 }
 
-TEST_F(RestTest, TheReadThreadIsAnOrdinaryThreadByDefault) {
+TEST_F(RestTest, ByDefaultTheReadThreadIsIdlePolicyWithAnOrdinaryFallbackThread) {
   start("q4h");
   const auto id = create_dialog("some words");
   ASSERT_TRUE(eventually_says(id, "ok: some words"));
   ASSERT_EQ(client().get("/api/dialogs/" + id + "/transcript").status, 200);
+  EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads"), SCHED_IDLE);
+  EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads-fb"), SCHED_OTHER);
+}
+
+TEST_F(RestTest, ANormalReadThreadIsAnOrdinaryThreadWithoutAFallback) {
+  start("q4h", {"--read-priority", "normal"});
+  const auto id = create_dialog("some words");
+  ASSERT_TRUE(eventually_says(id, "ok: some words"));
+  ASSERT_EQ(client().get("/api/dialogs/" + id + "/transcript").status, 200);
   EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads"), SCHED_OTHER);
+  EXPECT_EQ(policy_of_thread(server_->pid(), "parley-reads-fb"), -1);
 }
 
 TEST_F(RestTest, RefusesAReadPriorityItDoesNotKnowNamingTheFlag) {
@@ -48,7 +59,8 @@ TEST_F(RestTest, RefusesAReadPriorityItDoesNotKnowNamingTheFlag) {
                           (std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h/team.yaml").string(),
                           "--data", data_dir().string(), "--read-priority", "urgent"});
   EXPECT_FALSE(refused.started());
-  EXPECT_NE(refused.output().find("--read-priority: expected normal or background, got 'urgent'"), std::string::npos)
+  EXPECT_NE(refused.output().find("--read-priority: expected adaptive, normal or background, got 'urgent'"),
+            std::string::npos)
       << refused.output();
   EXPECT_FALSE(std::filesystem::exists(data_dir() / "parley.db"));
 }

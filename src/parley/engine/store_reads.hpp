@@ -15,7 +15,6 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <atomic>
@@ -24,30 +23,23 @@
 #include <type_traits>
 #include <utility>
 
+#include "parley/engine/read_workers.hpp"
+
 namespace parley::engine {
-
-// How the read thread competes with the event loop for a core. `normal` (the default): like any
-// thread. `background` (`parley serve --read-priority background`): Linux's SCHED_IDLE, so a long
-// records query never keeps the loop — and every stream it serves — waiting for a core; the reads
-// then take only what the loop, the writer and every other process leave, which on a machine kept
-// busy by others can be next to nothing, hence not the default.
-enum class read_priority { normal, background };
-
-// Names the calling thread "parley-reads" and gives it `priority`, once per thread; when the
-// system refuses, the thread keeps the priority it has.
-void set_read_thread_priority(read_priority priority) noexcept;
 
 class store_reads {
  public:
-  explicit store_reads(read_priority priority = read_priority::normal, std::size_t threads = 1)
-      : priority_(priority), pool_(threads) {}
+  explicit store_reads(read_priority priority = read_priority::adaptive, std::size_t threads = 1)
+      : workers_(priority, threads) {}
   store_reads(const store_reads&) = delete;
   store_reads& operator=(const store_reads&) = delete;
-  // Waits for the reads under way; their handlers go to executors that no longer run.
-  ~store_reads() { pool_.join(); }
+  // The workers run the reads queued; their handlers go to executors that may no longer run.
+  ~store_reads() = default;
 
   // Reads queued or running (`GET /metrics`' queue depth). Any thread.
   std::int64_t in_flight() const noexcept { return in_flight_.load(std::memory_order_relaxed); }
+  // Reads a normal-priority thread took because the idle-policy ones left them waiting (adaptive).
+  std::size_t taken_by_fallback() const { return workers_.taken_by_fallback(); }
 
   // Runs `read` on the read thread; the awaiting coroutine resumes on its executor with its value.
   template <class Read>
@@ -55,12 +47,10 @@ class store_reads {
     using value = std::invoke_result_t<Read&>;
     return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(value)>(
         [this](auto handler, Read work) {
-          const read_priority priority = priority_;
           auto resume_on = boost::asio::get_associated_executor(handler);
           in_flight_.fetch_add(1, std::memory_order_relaxed);
-          boost::asio::post(pool_, [this, priority, handler = std::move(handler), work = std::move(work),
-                                    guard = boost::asio::make_work_guard(resume_on)]() mutable {
-            set_read_thread_priority(priority);
+          workers_.post([this, handler = std::move(handler), work = std::move(work),
+                         guard = boost::asio::make_work_guard(resume_on)]() mutable {
             auto outcome = work();
             in_flight_.fetch_sub(1, std::memory_order_relaxed);
             auto executor = guard.get_executor();
@@ -73,9 +63,8 @@ class store_reads {
   }
 
  private:
-  read_priority priority_;
   std::atomic<std::int64_t> in_flight_{0};
-  boost::asio::thread_pool pool_;
+  read_workers workers_;  // last: its destructor runs what is queued, which uses in_flight_
 };
 
 // `read` on `reads`, or right here when there is none (the CLI's one-shot verbs, tests and
