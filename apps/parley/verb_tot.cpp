@@ -38,6 +38,8 @@ result<tot::tot_request> request_of(const parsed_args& args) {
   if (!args.positionals.empty()) request.problem = args.positionals[0];
   request.task_type = args.value("task-type").value_or("math_reasoning");
   request.strategy = args.value("strategy");
+  request.generation = args.value("generation-strategy");
+  request.evaluation = args.value("evaluation-strategy");
   if (args.value("depth")) {
     auto depth = integer_flag(args, "depth", 0);
     if (!depth) return std::move(depth).err();
@@ -203,6 +205,10 @@ int run_verb_tot(const std::vector<std::string>& raw) {
                      {"llm_calls", outcome.stats.llm_calls},
                      {"replayed_calls", outcome.replayed_calls},
                      {"final_solution", tot::to_json(final_message).at("payload")}};
+    // The ThoughtTree (nodes, search_state: current depth, frontier, best path), as the folder's
+    // 98-thought-tree.json holds it; null when no search ran.
+    out["thought_tree"] = outcome.tree ? tot::to_json(*outcome.tree) : json::value(nullptr);
+    if (outcome.error) out["error"] = tot::to_json(*outcome.error);
     std::printf("%s\n", json::serialize(out).c_str());
   } else {
     std::printf("task %s\nlog %s\n", outcome.task_id.c_str(), outcome.log_dir.string().c_str());

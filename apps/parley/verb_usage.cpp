@@ -54,7 +54,9 @@ const std::vector<verb_usage>& verb_usages() {
        "mcp [--team FILE | --workspace DIR] [--data DIR] [--mcp-call-timeout SECONDS] [--allow-data-in-workspace]",
        "the team as an MCP server on stdin/stdout, for an MCP client that starts it (docs/mcp.md)"},
       {"tot",
-       "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
+       "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] "
+       "[--generation-strategy independent_sampling|sequential_proposal] "
+       "[--evaluation-strategy independent_scoring|comparative_voting] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
        "[--json]",
        "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
@@ -152,7 +154,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"mcp", {{"team", "workspace", "data", "mcp-call-timeout"}, {kAllowDataInWorkspace}}},
       {"tot",
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
-         "timeout-ms", "parallel", "noise", "seed"},
+         "timeout-ms", "parallel", "noise", "seed", "generation-strategy", "evaluation-strategy"},
         {"json", "quiet", kAllowDataInWorkspace}}},
       {"completions", {}},
   };

@@ -152,9 +152,30 @@ std::string run_folder::reserve(agent_role role) {
   char seq[16];
   std::snprintf(seq, sizeof seq, "%02d", next_seq_++);
   const std::string agent(name_of(role));
-  const bool once = role == agent_role::orchestrator || role == agent_role::decomposer || role == agent_role::explorer;
+  const bool once = role == agent_role::orchestrator || role == agent_role::decomposer ||
+                    role == agent_role::explorer || role == agent_role::synthesizer;
   if (once) return std::string(seq) + "-" + agent + ".log";
-  return std::string(seq) + "-" + agent + "-round" + std::to_string(++rounds_[agent]) + ".log";
+  std::string name = std::string(seq) + "-" + agent + "-round" + std::to_string(++rounds_[agent]) + ".log";
+  reserved_rounds_[agent].push_back(name);
+  return name;
+}
+
+result<void> run_folder::finish_names() {
+  for (const auto& [agent, names] : reserved_rounds_) {
+    if (names.size() != 1 || rounds_[agent] != 1) continue;
+    const std::string& name = names.front();
+    const std::string plain = name.substr(0, name.find("-round")) + ".log";
+    std::error_code ec;
+    if (!fs::exists(dir_ / name, ec)) continue;  // reserved, never written (a call that was not made)
+    fs::rename(dir_ / name, dir_ / plain, ec);
+    if (ec) return make_error(errc::io_error, (dir_ / name).string() + ": " + ec.message());
+  }
+  reserved_rounds_.clear();
+  return ok();
+}
+
+result<void> run_folder::write_thought_tree(const json::value& tree) const {
+  return write_whole(dir_ / kThoughtTreeFile, json::serialize(tree) + "\n");
 }
 
 result<void> run_folder::write(const std::string& file_name, const log_buffer& buffer) const {
