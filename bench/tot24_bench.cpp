@@ -88,8 +88,8 @@ asio::awaitable<game_verdicts> parley_game(const std::string& puzzle, thought_ge
                       synthesize_solution{outcome.complete.best_path, puzzle, task_type::math_reasoning}, "bench",
                       std::nullopt};
   const model_agent_options options;
-  auto written = co_await exchange<final_solution>(*synthesizer, options, agent_role::synthesizer, asked,
-                                                   synthesizer_calls);
+  auto written =
+      co_await exchange<final_solution>(*synthesizer, options, agent_role::synthesizer, asked, synthesizer_calls);
   if (const auto* solution = std::get_if<final_solution>(&written)) {
     const auto checked = task.check_answer(puzzle, solution->answer);
     verdicts.synthesized = checked && checked->is_valid;

@@ -595,6 +595,12 @@ TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
   EXPECT_TRUE(fs::exists(log_dir / "00-task-info.json"));
   EXPECT_TRUE(fs::exists(log_dir / "99-merged-timeline.log"));
   EXPECT_EQ(log_dir.parent_path(), data_ / "logs");
+  // Seed 003's ThoughtTree, 'search_state: {current_depth, frontier, best_path}', in --json and the folder.
+  EXPECT_TRUE(fs::exists(log_dir / "98-thought-tree.json"));
+  const auto& tree = result.at("thought_tree").as_object();
+  EXPECT_EQ(tree.at("task_id"), result.at("task_id"));
+  EXPECT_EQ(tree.at("search_state").at("best_path").as_array().front(), "root");
+  EXPECT_TRUE(tree.at("search_state").as_object().contains("frontier"));
 }
 
 TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
@@ -605,6 +611,8 @@ TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
       {"tot '4 9 10 13' --breadth x", "parley: --breadth: expected a whole number, got 'x'"},
       {"tot '4 9 10 13' --threshold 11", "parley: threshold: must be a number 0–10"},
       {"tot '4 9 10 13' --strategy A*", "parley: strategy: 'A*' is not one of BFS, DFS"},
+      {"tot '4 9 10 13' --generation-strategy guessing", "parley: generation_strategy: 'guessing' is not one of"},
+      {"tot '4 9 10 13' --evaluation-strategy vibes", "parley: evaluation_strategy: 'vibes' is not one of"},
       {"tot --resume nope", "parley: resume: 'nope' is not a run id"},
   };
   for (const auto& [args, expected] : cases) {

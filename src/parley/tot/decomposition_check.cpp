@@ -34,11 +34,11 @@ constraint_sense sense_of_constraint(std::string_view text) {
     s += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
   while (!s.empty() && (s.back() == '.' || s.back() == ';')) s.pop_back();
-  strip_constraint_prefix(s, "must") || strip_constraint_prefix(s, "should") || strip_constraint_prefix(s, "必须") || strip_constraint_prefix(s, "应该");
+  (void)(strip_constraint_prefix(s, "must") || strip_constraint_prefix(s, "should") ||
+         strip_constraint_prefix(s, "必须") || strip_constraint_prefix(s, "应该"));
   // Longest first: "不能" before "不".
-  static constexpr std::array<std::string_view, 12> kNegations{"do not",  "don't", "cannot", "can't",  "never",
-                                                               "not",     "no",    "不能",   "不得",   "不要",
-                                                               "禁止",    "不"};
+  static constexpr std::array<std::string_view, 12> kNegations{"do not", "don't", "cannot", "can't", "never", "not",
+                                                               "no",     "不能",  "不得",   "不要",  "禁止",  "不"};
   constraint_sense out;
   for (const auto negation : kNegations) {
     // An English word must end where the prefix does ("no" is not "normal").
@@ -49,14 +49,15 @@ constraint_sense sense_of_constraint(std::string_view text) {
       break;
     }
   }
-  strip_constraint_prefix(s, "must") || strip_constraint_prefix(s, "be") || strip_constraint_prefix(s, "必须");
+  (void)(strip_constraint_prefix(s, "must") || strip_constraint_prefix(s, "be") || strip_constraint_prefix(s, "必须"));
   out.core = std::move(s);
   return out;
 }
 
 }  // namespace
 
-std::optional<std::pair<std::string, std::string>> contradictory_constraints(const std::vector<std::string>& constraints) {
+std::optional<std::pair<std::string, std::string>> contradictory_constraints(
+    const std::vector<std::string>& constraints) {
   std::vector<constraint_sense> senses;
   senses.reserve(constraints.size());
   for (const auto& c : constraints) senses.push_back(sense_of_constraint(c));
@@ -72,10 +73,9 @@ std::optional<std::pair<std::string, std::string>> contradictory_constraints(con
 std::optional<protocol_error> check_decomposition(const decomposition_result& decomposition) {
   // protocol_read refuses these already; checked again here for a decomposition built in code.
   if (decomposition.depth_estimate < 1 || decomposition.depth_estimate > kMaxSearchDepth) {
-    return protocol_error{error_code::invalid_format,
-                          "decomposer: depth_estimate: " + std::to_string(decomposition.depth_estimate) +
-                              " is outside 1–10",
-                          false};
+    return protocol_error{
+        error_code::invalid_format,
+        "decomposer: depth_estimate: " + std::to_string(decomposition.depth_estimate) + " is outside 1–10", false};
   }
   if (auto pair = contradictory_constraints(decomposition.constraints)) {
     return protocol_error{error_code::invalid_format,

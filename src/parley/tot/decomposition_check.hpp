@@ -16,7 +16,8 @@ namespace parley::tot {
 // The first pair of constraints of which one is the other negated ("use each number once" / "do
 // not use each number once", "必须使用所有数字" / "不能使用所有数字"), compared without case,
 // surrounding blanks and a leading "must"/"必须"; nullopt when none.
-std::optional<std::pair<std::string, std::string>> contradictory_constraints(const std::vector<std::string>& constraints);
+std::optional<std::pair<std::string, std::string>> contradictory_constraints(
+    const std::vector<std::string>& constraints);
 
 // The decomposition checked; an error names the field and the problem.
 std::optional<protocol_error> check_decomposition(const decomposition_result& decomposition);

@@ -115,12 +115,11 @@ boost::asio::awaitable<void> explorer::run_bfs() {
   std::vector<std::string> frontier{tree_.root_id};
   for (std::int64_t depth = 1; depth <= options_.config.max_depth; ++depth) {
     tree_.search_state.current_depth = depth;
-    log("progress",
-        text_for(options_.language,
-                 "⏳ [Explorer - 第" + std::to_string(depth) + "层] 准备扩展 " + std::to_string(frontier.size()) +
-                     " 个节点",
-                 "⏳ [Explorer - level " + std::to_string(depth) + "] expanding " + std::to_string(frontier.size()) +
-                     " nodes"));
+    log("progress", text_for(options_.language,
+                             "⏳ [Explorer - 第" + std::to_string(depth) + "层] 准备扩展 " +
+                                 std::to_string(frontier.size()) + " 个节点",
+                             "⏳ [Explorer - level " + std::to_string(depth) + "] expanding " +
+                                 std::to_string(frontier.size()) + " nodes"));
     auto kept = co_await expand(frontier);
     if (solution_ || failure_) co_return;
     const auto breadth = static_cast<std::size_t>(options_.config.branching_factor);
@@ -134,10 +133,10 @@ boost::asio::awaitable<void> explorer::run_bfs() {
     frontier = kept;
     tree_.search_state.frontier = frontier;
     log("progress",
-        text_for(options_.language,
-                 "✓ [Explorer - 第" + std::to_string(depth) + "层] 保留 " + std::to_string(frontier.size()) + " 个节点",
-                 "✓ [Explorer - level " + std::to_string(depth) + "] kept " + std::to_string(frontier.size()) +
-                     " nodes"));
+        text_for(
+            options_.language,
+            "✓ [Explorer - 第" + std::to_string(depth) + "层] 保留 " + std::to_string(frontier.size()) + " 个节点",
+            "✓ [Explorer - level " + std::to_string(depth) + "] kept " + std::to_string(frontier.size()) + " nodes"));
     if (frontier.empty() || out_of_budget()) co_return;
   }
 }
@@ -166,7 +165,8 @@ boost::asio::awaitable<bool> explorer::run_dfs(const std::string& node_id) {
     json::object data;
     data["depth"] = tree_.nodes.at(children[i]).depth;
     log("progress",
-        text_for(options_.language, "↩️ [Explorer] 回溯自 " + children[i], "↩️ [Explorer] backtracking from " + children[i]),
+        text_for(options_.language, "↩️ [Explorer] 回溯自 " + children[i],
+                 "↩️ [Explorer] backtracking from " + children[i]),
         std::move(data));
   }
   co_return false;
@@ -247,8 +247,9 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
   });
   for (const auto& parent : parents) tree_.nodes.at(parent).status = node_status::expanded;
   log("progress",
-      text_for(options_.language, "✓ [Explorer] 新增 " + std::to_string(tree_.nodes.size() - before) + " 个节点，" +
-                                      std::to_string(kept.size()) + " 个高于阈值",
+      text_for(options_.language,
+               "✓ [Explorer] 新增 " + std::to_string(tree_.nodes.size() - before) + " 个节点，" +
+                   std::to_string(kept.size()) + " 个高于阈值",
                "✓ [Explorer] " + std::to_string(tree_.nodes.size() - before) + " new nodes, " +
                    std::to_string(kept.size()) + " above the threshold"),
       {{"kept", ids_array(kept)}});

@@ -64,7 +64,7 @@ boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call
   // Held by the call: its entries go to the file it opened even if the round has moved on.
   const std::shared_ptr<open_file> opened = slot;
   opened->buffer.add("info", "📤 [" + title_of(call.role) + "] " + text_for(language_, "收到请求", "request received"),
-                    {{"request_bytes", request.size()}});
+                     {{"request_bytes", request.size()}});
   result<std::string> reply = make_error(errc::internal, "not asked");
   bool replayed = false;
   if (auto found = replays_.find(replay_key(role, request)); found != replays_.end() && !found->second.empty()) {
@@ -73,7 +73,7 @@ boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call
     ++replayed_;
     replayed = true;
     opened->buffer.add("info", "♻️ [" + title_of(call.role) + "] " +
-                                  text_for(language_, "从日志恢复回复", "reply taken from the log"));
+                                   text_for(language_, "从日志恢复回复", "reply taken from the log"));
   } else {
     reply = co_await inner_.ask(call);
   }

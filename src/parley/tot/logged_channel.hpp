@@ -1,9 +1,9 @@
 // A model channel that writes each agent call to the run's folder as seed 003 lays it out: one
 // JSON-Lines file per agent and round (`04-generator-round1.log` holds every generator call of the
 // explorer's first round; the decomposer and synthesizer, called once, have no round), rewritten
-// whole as each call ends so a crash leaves every finished call readable; and, for a resumed run, answers calls the log already holds from
-// the log instead of the model: the search is deterministic given its replies, so it retraces
-// the logged part of the tree without model calls and goes on live where the log stops.
+// whole as each call ends so a crash leaves every finished call readable; and, for a resumed run, answers calls the log
+// already holds from the log instead of the model: the search is deterministic given its replies, so it retraces the
+// logged part of the tree without model calls and goes on live where the log stops.
 #pragma once
 
 #include <map>

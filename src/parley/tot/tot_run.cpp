@@ -90,13 +90,13 @@ void log_task_header(log_buffer& orchestrator, const checked_request& request, c
   const std::string breadth = std::to_string(config.branching_factor);
   const std::string depth = std::to_string(config.max_depth);
   const std::string threshold = number_text(config.pruning_threshold);
-  orchestrator.add("info",
-                   text_for(lang, "🔍 配置: " + strategy + ", 分支=" + breadth + ", 深度=" + depth + ", 阈值=" + threshold,
-                            "🔍 config: " + strategy + ", breadth=" + breadth + ", depth=" + depth +
-                                ", threshold=" + threshold),
-                   {{"root_dialog", root},
-                    {"generation_strategy", name_of(request.options.generation)},
-                    {"evaluation_strategy", name_of(request.options.evaluation)}});
+  orchestrator.add(
+      "info",
+      text_for(lang, "🔍 配置: " + strategy + ", 分支=" + breadth + ", 深度=" + depth + ", 阈值=" + threshold,
+               "🔍 config: " + strategy + ", breadth=" + breadth + ", depth=" + depth + ", threshold=" + threshold),
+      {{"root_dialog", root},
+       {"generation_strategy", name_of(request.options.generation)},
+       {"evaluation_strategy", name_of(request.options.evaluation)}});
 }
 
 void log_final_answer(log_buffer& orchestrator, const tot_outcome& outcome, const std::string& lang) {
@@ -181,28 +181,33 @@ boost::asio::awaitable<search_outcome> explore_from_the_decomposition(run_steps&
                      initialize_search{steps.request.problem, steps.request.type, steps.request.options.config,
                                        to_json(message_payload(decomposition)).as_object()},
                      steps.folder.task_id(), std::nullopt};
-  steps.orchestrator.add("info", text_for(lang, "📤 [Orchestrator → Explorer] 初始化搜索", "📤 [Orchestrator → Explorer] initialize_search"),
-                         {{"message", message_json(init)}});
+  steps.orchestrator.add(
+      "info", text_for(lang, "📤 [Orchestrator → Explorer] 初始化搜索", "📤 [Orchestrator → Explorer] initialize_search"),
+      {{"message", message_json(init)}});
   log_buffer explorer_buffer;
-  explorer_buffer.add("info", text_for(lang, "📥 [Explorer] 收到 initialize_search", "📥 [Explorer] initialize_search received"),
+  explorer_buffer.add("info",
+                      text_for(lang, "📥 [Explorer] 收到 initialize_search", "📥 [Explorer] initialize_search received"),
                       {{"message", message_json(init)}});
   explorer_log observer(explorer_buffer, steps.progress, steps.channel);
   explorer search(task, generator, evaluator, steps.request.options, &observer);
   search_outcome searched = co_await search.run(steps.folder.task_id(), steps.request.problem, steps.request.type);
   const message complete{agent_role::explorer, "orchestrator", searched.complete, steps.folder.task_id(),
                          searched.failure && !searched.solved ? searched.failure : std::nullopt};
-  explorer_buffer.add("info", text_for(lang, "📤 [Explorer → Orchestrator] 搜索完成", "📤 [Explorer → Orchestrator] search_complete"),
-                      {{"message", message_json(complete)}});
+  explorer_buffer.add(
+      "info", text_for(lang, "📤 [Explorer → Orchestrator] 搜索完成", "📤 [Explorer → Orchestrator] search_complete"),
+      {{"message", message_json(complete)}});
   (void)steps.folder.write(explorer_file, explorer_buffer);
   json::array best;
   for (const auto& id : searched.complete.tree.search_state.best_path) best.emplace_back(id);
   const auto& stats = searched.complete.stats;
-  steps.orchestrator.add("info", text_for(lang, "📥 [Orchestrator] 收到 search_complete", "📥 [Orchestrator] search_complete received"),
-                         {{"type", "search_complete"},
-                          {"best_path", std::move(best)},
-                          {"stats", {{"total_nodes", stats.total_nodes},
-                                     {"total_backtracks", stats.total_backtracks},
-                                     {"llm_calls", stats.llm_calls}}}});
+  steps.orchestrator.add(
+      "info", text_for(lang, "📥 [Orchestrator] 收到 search_complete", "📥 [Orchestrator] search_complete received"),
+      {{"type", "search_complete"},
+       {"best_path", std::move(best)},
+       {"stats",
+        {{"total_nodes", stats.total_nodes},
+         {"total_backtracks", stats.total_backtracks},
+         {"llm_calls", stats.llm_calls}}}});
   co_return searched;
 }
 
@@ -376,11 +381,12 @@ result<checked_request> request_of_task_info(const json::object& info, tot_reque
     limits.threshold = read->pruning_threshold;
   }
   // Absent from runs written before they were recorded: the task type's defaults, as then.
-  for (const auto& [key, into] : {std::pair{"generation_strategy", &limits.generation},
-                                  std::pair{"evaluation_strategy", &limits.evaluation}}) {
+  for (const auto& [key, into] :
+       {std::pair{"generation_strategy", &limits.generation}, std::pair{"evaluation_strategy", &limits.evaluation}}) {
     const auto* value = info.if_contains(key);
     if (value == nullptr) continue;
-    if (!value->is_string()) return make_error(errc::corrupt, std::string("00-task-info.json: ") + key + ": not a string");
+    if (!value->is_string())
+      return make_error(errc::corrupt, std::string("00-task-info.json: ") + key + ": not a string");
     *into = std::string(value->get_string());
   }
   return check_request(limits);
