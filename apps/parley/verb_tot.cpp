@@ -143,7 +143,8 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   if (!request) return report(request.err());
   std::string type_name = request->task_type;
   if (resume) {
-    auto folder = tot::run_folder::open(data_dir_of(*args), *resume);
+    const auto logs = args->value("logs");
+    auto folder = logs ? tot::run_folder::open_in(*logs, *resume) : tot::run_folder::open(data_dir_of(*args), *resume);
     if (!folder) return report(folder.err());
     auto info = folder->read_task_info();
     if (!info) return report(info.err());
@@ -171,6 +172,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_progress progress(args->has("quiet") || args->has("json"));
   tot::tot_runner runner(eng, data_dir_of(*args), &progress);
+  if (const auto logs = args->value("logs")) runner.set_logs_dir(*logs);
   std::optional<result<tot::tot_outcome>> finished;
   asio::co_spawn(
       io,

@@ -603,6 +603,21 @@ TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
   EXPECT_TRUE(tree.at("search_state").as_object().contains("frontier"));
 }
 
+TEST_F(Cli, TotWritesItsFolderWhereLogsSaysAndResumesFromThere) {
+  const fs::path logs = data_ / "elsewhere";
+  const auto out = run("tot '4 9 10 13' --json --logs " + logs.string() + data());
+  ASSERT_EQ(out.status, 0) << out.output;
+  auto printed = boost::json::parse(out.output.substr(out.output.rfind('{', out.output.find("\"task_id\""))));
+  const std::string task_id(printed.at("task_id").as_string());
+  EXPECT_TRUE(fs::exists(logs / task_id / "00-task-info.json"));
+  EXPECT_FALSE(fs::exists(data_ / "logs" / task_id));
+  // A finished run resumed asks nothing: every call is answered from its folder.
+  const auto again = run("tot --json --resume " + task_id + " --logs " + logs.string() + data());
+  ASSERT_EQ(again.status, 0) << again.output;
+  auto resumed = boost::json::parse(again.output.substr(again.output.rfind('{', again.output.find("\"task_id\""))));
+  EXPECT_EQ(resumed.at("llm_calls").as_int64(), 0);
+}
+
 TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
   const std::pair<std::string, std::string> cases[] = {
       {"tot ''", "parley: problem: must not be empty"},

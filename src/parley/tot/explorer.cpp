@@ -25,6 +25,22 @@ void keep_candidate_metadata(json::object& node_metadata, const json::object& fr
   }
 }
 
+// Best score first; equal scores in the evaluator's `ranking` order (seed 003: node ids sorted by
+// score), then in the order the candidates came.
+void order_by_score_then_ranking(std::vector<std::string>& kept, const thought_tree& tree,
+                                 const std::map<std::string, std::size_t>& rank_of) {
+  std::stable_sort(kept.begin(), kept.end(), [&tree, &rank_of](const std::string& a, const std::string& b) {
+    const double sa = tree.nodes.at(a).evaluation->score;
+    const double sb = tree.nodes.at(b).evaluation->score;
+    if (sa != sb) return sa > sb;
+    const auto ra = rank_of.find(a);
+    const auto rb = rank_of.find(b);
+    const std::size_t na = ra == rank_of.end() ? SIZE_MAX : ra->second;
+    const std::size_t nb = rb == rank_of.end() ? SIZE_MAX : rb->second;
+    return na < nb;
+  });
+}
+
 json::array ids_array(const std::vector<std::string>& ids) {
   json::array out;
   for (const auto& id : ids) out.emplace_back(id);
@@ -233,18 +249,7 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
     }
     kept.push_back(id);
   }
-  // Best score first; equal scores in the evaluator's `ranking` order (seed 003: node ids sorted
-  // by score), then in the order the candidates came.
-  std::stable_sort(kept.begin(), kept.end(), [this](const std::string& a, const std::string& b) {
-    const double sa = tree_.nodes.at(a).evaluation->score;
-    const double sb = tree_.nodes.at(b).evaluation->score;
-    if (sa != sb) return sa > sb;
-    const auto ra = rank_of_.find(a);
-    const auto rb = rank_of_.find(b);
-    const std::size_t na = ra == rank_of_.end() ? SIZE_MAX : ra->second;
-    const std::size_t nb = rb == rank_of_.end() ? SIZE_MAX : rb->second;
-    return na < nb;
-  });
+  order_by_score_then_ranking(kept, tree_, rank_of_);
   for (const auto& parent : parents) tree_.nodes.at(parent).status = node_status::expanded;
   log("progress",
       text_for(options_.language,

@@ -114,26 +114,34 @@ result<task_info_fields> read_task_info_fields(const json::object& info) {
 }
 
 result<run_folder> run_folder::create(const fs::path& data_dir, std::int64_t start_ms) {
+  return create_in(data_dir / "logs", start_ms);
+}
+
+result<run_folder> run_folder::open(const fs::path& data_dir, const std::string& task_id) {
+  return open_in(data_dir / "logs", task_id);
+}
+
+result<run_folder> run_folder::create_in(const fs::path& logs_dir, std::int64_t start_ms) {
   const std::string iso = format_iso8601_ms(start_ms);  // 2025-10-30T14:30:56.123Z
   const std::string stamp = iso.substr(0, 4) + iso.substr(5, 2) + iso.substr(8, 2) + "-" + iso.substr(11, 2) +
                             iso.substr(14, 2) + iso.substr(17, 2);
   const std::string id = "tot-" + stamp + "-" + six_random_chars();
-  const fs::path dir = data_dir / "logs" / id;
+  const fs::path dir = logs_dir / id;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(errc::io_error, dir.string() + ": " + ec.message());
   return run_folder(dir, id);
 }
 
-result<run_folder> run_folder::open(const fs::path& data_dir, const std::string& task_id) {
+result<run_folder> run_folder::open_in(const fs::path& logs_dir, const std::string& task_id) {
   if (!valid_task_id(task_id)) {
     return make_error(errc::invalid_argument,
                       "resume: '" + task_id.substr(0, 40) + "' is not a run id tot-YYYYMMDD-HHMMSS-xxxxxx");
   }
-  const fs::path dir = data_dir / "logs" / task_id;
+  const fs::path dir = logs_dir / task_id;
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
-    return make_error(errc::not_found, "resume: no run " + task_id + " in " + (data_dir / "logs").string());
+    return make_error(errc::not_found, "resume: no run " + task_id + " in " + logs_dir.string());
   run_folder folder(dir, task_id);
   auto calls = folder.read_calls();
   if (!calls) return std::move(calls).err();

@@ -79,6 +79,9 @@ class run_folder {
   static result<run_folder> create(const std::filesystem::path& data_dir, std::int64_t start_ms);
   // An existing run's folder, by its task id (tot-…): for --resume.
   static result<run_folder> open(const std::filesystem::path& data_dir, const std::string& task_id);
+  // The same in a logs folder of the caller's (`parley tot --logs DIR`) instead of DATA/logs.
+  static result<run_folder> create_in(const std::filesystem::path& logs_dir, std::int64_t start_ms);
+  static result<run_folder> open_in(const std::filesystem::path& logs_dir, const std::string& task_id);
 
   const std::string& task_id() const noexcept { return task_id_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }

@@ -395,6 +395,10 @@ result<checked_request> request_of_task_info(const json::object& info, tot_reque
 tot_runner::tot_runner(engine::engine& engine, std::filesystem::path data_dir, tot_progress* progress)
     : engine_(engine), data_dir_(std::move(data_dir)), progress_(progress) {}
 
+result<run_folder> tot_runner::open_folder(const std::string& task_id) const {
+  return logs_dir_ ? run_folder::open_in(*logs_dir_, task_id) : run_folder::open(data_dir_, task_id);
+}
+
 boost::asio::awaitable<result<tot_outcome>> tot_runner::run(tot_request request) {
   auto checked = check_request(request);
   if (!checked) co_return std::move(checked).err();
@@ -402,7 +406,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run(tot_request request)
 }
 
 boost::asio::awaitable<result<tot_outcome>> tot_runner::resume(std::string task_id, tot_request limits) {
-  auto folder = run_folder::open(data_dir_, task_id);
+  auto folder = open_folder(task_id);
   if (!folder) co_return std::move(folder).err();
   auto info = folder->read_task_info();
   if (!info) co_return std::move(info).err();
@@ -415,7 +419,9 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
                                                                     std::optional<std::string> resume_id) {
   const std::int64_t start_ms = now_ms();
   request.options.language = engine_.team().language;
-  auto opened = resume_id ? run_folder::open(data_dir_, *resume_id) : run_folder::create(data_dir_, start_ms);
+  auto opened =
+      resume_id ? open_folder(*resume_id)
+                : (logs_dir_ ? run_folder::create_in(*logs_dir_, start_ms) : run_folder::create(data_dir_, start_ms));
   if (!opened) co_return std::move(opened).err();
   run_folder folder = std::move(*opened);
   json::object info = task_info(folder.task_id(), request, start_ms);

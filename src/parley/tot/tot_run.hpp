@@ -16,6 +16,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/tot/explorer.hpp"
 #include "parley/tot/protocol.hpp"
+#include "parley/tot/run_log.hpp"
 
 namespace parley::tot {
 
@@ -76,13 +77,18 @@ class tot_runner {
   boost::asio::awaitable<result<tot_outcome>> run(tot_request request);
   // Continues the run `task_id` from its log folder.
   boost::asio::awaitable<result<tot_outcome>> resume(std::string task_id, tot_request limits);
+  // Run folders go to `logs_dir` rather than DATA/logs (`parley tot --logs DIR`). A server lists the
+  // runs of its own DATA/logs only.
+  void set_logs_dir(std::filesystem::path logs_dir) { logs_dir_ = std::move(logs_dir); }
 
  private:
+  result<run_folder> open_folder(const std::string& task_id) const;
   boost::asio::awaitable<result<tot_outcome>> run_checked(checked_request request,
                                                           std::optional<std::string> resume_id);
   engine::engine& engine_;
   std::filesystem::path data_dir_;
   tot_progress* progress_;
+  std::optional<std::filesystem::path> logs_dir_;
 };
 
 }  // namespace parley::tot
