@@ -63,30 +63,68 @@ explorer_options parley_options(std::size_t parallel) {
   return o;
 }
 
-asio::awaitable<bool> parley_game(const std::string& puzzle, thought_generator& generator, thought_evaluator& evaluator,
-                                  std::size_t parallel) {
+// One game's verdicts: the answer as the search's path writes it (the bench before seed 003's
+// synthesizer was asked) and the synthesizer's answer checked by the verifier (after).
+struct game_verdicts {
+  bool written_in_code = false;
+  bool synthesized = false;
+};
+
+asio::awaitable<game_verdicts> parley_game(const std::string& puzzle, thought_generator& generator,
+                                           thought_evaluator& evaluator, std::size_t parallel,
+                                           model_channel* synthesizer, std::int64_t& synthesizer_calls) {
   game24::game24_task task;
   explorer search(task, generator, evaluator, parley_options(parallel));
   auto outcome = co_await search.run("bench", puzzle, task_type::math_reasoning);
+  game_verdicts verdicts;
   const auto answer = task.synthesize(puzzle, outcome.complete.best_path);
-  co_return outcome.solved&& answer && answer->verification.is_valid;
+  verdicts.written_in_code = outcome.solved && answer && answer->verification.is_valid;
+  if (!outcome.solved || synthesizer == nullptr) {
+    verdicts.synthesized = verdicts.written_in_code;
+    co_return verdicts;
+  }
+  // Seed 003's last step, as `parley tot` takes it: synthesize_solution → final_solution, checked.
+  const message asked{agent_role::explorer, "synthesizer",
+                      synthesize_solution{outcome.complete.best_path, puzzle, task_type::math_reasoning}, "bench",
+                      std::nullopt};
+  const model_agent_options options;
+  auto written =
+      co_await exchange<final_solution>(*synthesizer, options, agent_role::synthesizer, asked, synthesizer_calls);
+  if (const auto* solution = std::get_if<final_solution>(&written)) {
+    const auto checked = task.check_answer(puzzle, solution->answer);
+    verdicts.synthesized = checked && checked->is_valid;
+  }
+  co_return verdicts;
 }
 
-asio::awaitable<tally> run_parley(const std::vector<game24::puzzle>& puzzles, std::shared_ptr<llm::provider> model,
-                                  const std::string& model_name, std::size_t parallel) {
-  tally t;
+// Parley with the synthesizer asked (after) and with the answer written in code (before), from
+// the same searches: the two differ only by the synthesizer's call of each solved game.
+struct parley_tallies {
+  tally after;
+  tally before;
+};
+
+asio::awaitable<parley_tallies> run_parley(const std::vector<game24::puzzle>& puzzles,
+                                           std::shared_ptr<llm::provider> model, const std::string& model_name,
+                                           std::size_t parallel) {
+  parley_tallies t;
   provider_channel channel(std::move(model), model_name);
   std::int64_t calls = 0;
+  std::int64_t synthesizer_calls = 0;
   for (const auto& p : puzzles) {
     model_generator generator(channel, {});
     model_evaluator evaluator(channel, {});
-    t.solved += (co_await parley_game(p.numbers, generator, evaluator, parallel)) ? 1 : 0;
-    ++t.games;
+    const auto verdicts = co_await parley_game(p.numbers, generator, evaluator, parallel, &channel, synthesizer_calls);
+    t.after.solved += verdicts.synthesized ? 1 : 0;
+    t.before.solved += verdicts.written_in_code ? 1 : 0;
+    ++t.after.games;
+    ++t.before.games;
     calls += generator.model_calls() + evaluator.model_calls();
   }
-  t.calls = calls;
-  t.prompts = calls;
-  t.count_tokens(channel.meter());
+  t.before.calls = t.before.prompts = calls;
+  t.after.calls = t.after.prompts = calls + synthesizer_calls;
+  t.after.count_tokens(channel.meter());
+  t.before.count_tokens(channel.meter());  // the synthesizer's few tokens included: not told apart
   co_return t;
 }
 
@@ -111,7 +149,9 @@ asio::awaitable<tally> run_symbolic(const std::vector<game24::puzzle>& puzzles) 
   for (const auto& p : puzzles) {
     game24::symbolic_generator generator;
     game24::symbolic_evaluator evaluator;
-    t.solved += (co_await parley_game(p.numbers, generator, evaluator, 4)) ? 1 : 0;
+    std::int64_t no_calls = 0;
+    const auto verdicts = co_await parley_game(p.numbers, generator, evaluator, 4, nullptr, no_calls);
+    t.solved += verdicts.written_in_code ? 1 : 0;
     ++t.games;
   }
   co_return t;
@@ -189,12 +229,15 @@ int run_tot24_bench(const bench_args& args) {
   };
   boost::json::object noisy;
   for (const auto& s : settings) {
-    const tally parley =
+    const parley_tallies both =
         run(io, run_parley(*puzzles, std::make_shared<tot::game24::noisy_model>(s.noise), "noisy24", parallel));
+    const tally& parley = both.after;
     const tally paper = run(io, run_baseline(*puzzles, std::make_shared<tot::game24::noisy_model>(s.noise), "noisy24"));
     print_row(s.name, "parley", parley);
+    print_row(s.name, "parley-no-syn", both.before);
     print_row(s.name, "paper-bfs", paper);
     auto entry = comparison(parley, paper);
+    entry["parley_answer_in_code"] = figures(both.before);
     entry["noise"] = {{"arithmetic_error_rate", s.noise.arithmetic_error_rate},
                       {"missed_move_rate", s.noise.missed_move_rate},
                       {"misvalue_rate", s.noise.misvalue_rate}};
@@ -212,7 +255,7 @@ int run_tot24_bench(const bench_args& args) {
     const std::string model = args.string_or("model", "gpt-4o-mini");
     const double in_price = std::atof(args.string_or("price-in-per-1k", "0").c_str());
     const double out_price = std::atof(args.string_or("price-out-per-1k", "0").c_str());
-    const tally parley = run(io, run_parley(*puzzles, llm::make_openai_provider(options), model, parallel));
+    const tally parley = run(io, run_parley(*puzzles, llm::make_openai_provider(options), model, parallel)).after;
     const tally paper = run(io, run_baseline(*puzzles, llm::make_openai_provider(options), model));
     print_row("real", "parley", parley);
     print_row("real", "paper-bfs", paper);

@@ -38,6 +38,8 @@ result<tot::tot_request> request_of(const parsed_args& args) {
   if (!args.positionals.empty()) request.problem = args.positionals[0];
   request.task_type = args.value("task-type").value_or("math_reasoning");
   request.strategy = args.value("strategy");
+  request.generation = args.value("generation-strategy");
+  request.evaluation = args.value("evaluation-strategy");
   if (args.value("depth")) {
     auto depth = integer_flag(args, "depth", 0);
     if (!depth) return std::move(depth).err();
@@ -141,7 +143,8 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   if (!request) return report(request.err());
   std::string type_name = request->task_type;
   if (resume) {
-    auto folder = tot::run_folder::open(data_dir_of(*args), *resume);
+    const auto logs = args->value("logs");
+    auto folder = logs ? tot::run_folder::open_in(*logs, *resume) : tot::run_folder::open(data_dir_of(*args), *resume);
     if (!folder) return report(folder.err());
     auto info = folder->read_task_info();
     if (!info) return report(info.err());
@@ -169,6 +172,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_progress progress(args->has("quiet") || args->has("json"));
   tot::tot_runner runner(eng, data_dir_of(*args), &progress);
+  if (const auto logs = args->value("logs")) runner.set_logs_dir(*logs);
   std::optional<result<tot::tot_outcome>> finished;
   asio::co_spawn(
       io,
@@ -203,6 +207,10 @@ int run_verb_tot(const std::vector<std::string>& raw) {
                      {"llm_calls", outcome.stats.llm_calls},
                      {"replayed_calls", outcome.replayed_calls},
                      {"final_solution", tot::to_json(final_message).at("payload")}};
+    // The ThoughtTree (nodes, search_state: current depth, frontier, best path), as the folder's
+    // 98-thought-tree.json holds it; null when no search ran.
+    out["thought_tree"] = outcome.tree ? tot::to_json(*outcome.tree) : json::value(nullptr);
+    if (outcome.error) out["error"] = tot::to_json(*outcome.error);
     std::printf("%s\n", json::serialize(out).c_str());
   } else {
     std::printf("task %s\nlog %s\n", outcome.task_id.c_str(), outcome.log_dir.string().c_str());

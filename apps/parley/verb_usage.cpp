@@ -54,11 +54,13 @@ const std::vector<verb_usage>& verb_usages() {
        "mcp [--team FILE | --workspace DIR] [--data DIR] [--mcp-call-timeout SECONDS] [--allow-data-in-workspace]",
        "the team as an MCP server on stdin/stdout, for an MCP client that starts it (docs/mcp.md)"},
       {"tot",
-       "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] [--team FILE "
+       "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] "
+       "[--generation-strategy independent_sampling|sequential_proposal] "
+       "[--evaluation-strategy independent_scoring|comparative_voting] [--logs DIR] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
        "[--json]",
        "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
-      {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR]", "continue a Tree of Thoughts run"},
+      {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR] [--logs DIR]", "continue a Tree of Thoughts run"},
       {"completions", "completions bash|zsh",
        "print a shell completion script (installed as share/bash-completion/completions/parley and "
        "share/zsh/vendor-completions/_parley)"},
@@ -152,7 +154,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"mcp", {{"team", "workspace", "data", "mcp-call-timeout"}, {kAllowDataInWorkspace}}},
       {"tot",
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
-         "timeout-ms", "parallel", "noise", "seed"},
+         "timeout-ms", "parallel", "noise", "seed", "generation-strategy", "evaluation-strategy", "logs"},
         {"json", "quiet", kAllowDataInWorkspace}}},
       {"completions", {}},
   };

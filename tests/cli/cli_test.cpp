@@ -595,6 +595,27 @@ TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
   EXPECT_TRUE(fs::exists(log_dir / "00-task-info.json"));
   EXPECT_TRUE(fs::exists(log_dir / "99-merged-timeline.log"));
   EXPECT_EQ(log_dir.parent_path(), data_ / "logs");
+  // Seed 003's ThoughtTree, 'search_state: {current_depth, frontier, best_path}', in --json and the folder.
+  EXPECT_TRUE(fs::exists(log_dir / "98-thought-tree.json"));
+  const auto& tree = result.at("thought_tree").as_object();
+  EXPECT_EQ(tree.at("task_id"), result.at("task_id"));
+  EXPECT_EQ(tree.at("search_state").at("best_path").as_array().front(), "root");
+  EXPECT_TRUE(tree.at("search_state").as_object().contains("frontier"));
+}
+
+TEST_F(Cli, TotWritesItsFolderWhereLogsSaysAndResumesFromThere) {
+  const fs::path logs = data_ / "elsewhere";
+  const auto out = run("tot '4 9 10 13' --json --logs " + logs.string() + data());
+  ASSERT_EQ(out.status, 0) << out.output;
+  auto printed = boost::json::parse(out.output.substr(out.output.rfind('{', out.output.find("\"task_id\""))));
+  const std::string task_id(printed.at("task_id").as_string());
+  EXPECT_TRUE(fs::exists(logs / task_id / "00-task-info.json"));
+  EXPECT_FALSE(fs::exists(data_ / "logs" / task_id));
+  // A finished run resumed asks nothing: every call is answered from its folder.
+  const auto again = run("tot --json --resume " + task_id + " --logs " + logs.string() + data());
+  ASSERT_EQ(again.status, 0) << again.output;
+  auto resumed = boost::json::parse(again.output.substr(again.output.rfind('{', again.output.find("\"task_id\""))));
+  EXPECT_EQ(resumed.at("llm_calls").as_int64(), 0);
 }
 
 TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
@@ -605,6 +626,8 @@ TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
       {"tot '4 9 10 13' --breadth x", "parley: --breadth: expected a whole number, got 'x'"},
       {"tot '4 9 10 13' --threshold 11", "parley: threshold: must be a number 0–10"},
       {"tot '4 9 10 13' --strategy A*", "parley: strategy: 'A*' is not one of BFS, DFS"},
+      {"tot '4 9 10 13' --generation-strategy guessing", "parley: generation_strategy: 'guessing' is not one of"},
+      {"tot '4 9 10 13' --evaluation-strategy vibes", "parley: evaluation_strategy: 'vibes' is not one of"},
       {"tot --resume nope", "parley: resume: 'nope' is not a run id"},
   };
   for (const auto& [args, expected] : cases) {

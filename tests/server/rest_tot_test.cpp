@@ -22,6 +22,9 @@ TEST_F(RestTest, TotRefusesBadFieldsNamingThemAndStartsNothing) {
       {boost::json::value{{"problem", "4 9 10 13"}, {"breadth", "wide"}}, "breadth: expected a number, got string"},
       {boost::json::value{{"problem", "4 9 10 13"}, {"threshold", 12}}, "threshold: must be a number 0–10"},
       {boost::json::value{{"problem", "4 9 10 13"}, {"strategy", "A*"}}, "strategy: 'A*' is not one of BFS, DFS"},
+      {boost::json::value{{"problem", "4 9 10 13"}, {"generationStrategy", "guessing"}},
+       "generation_strategy: 'guessing' is not one of"},
+      {boost::json::value{{"problem", "4 9 10 13"}, {"evaluationStrategy", 3}}, "evaluationStrategy: expected"},
       {boost::json::value{{"problem", "4 9 10 13"}, {"breath", 3}}, "breath: unknown field"},
       {boost::json::value{{"problem", std::string(9000, '7')}}, "problem: 9000 bytes is more than 8192"},
   };

@@ -37,8 +37,8 @@ result<std::optional<std::int64_t>> optional_integer(const boost::json::object& 
 }
 
 result<tot::tot_request> read_tot_request(const boost::json::object& body) {
-  static constexpr std::array<std::string_view, 6> kFields{"problem", "taskType", "strategy",
-                                                           "depth",   "breadth",  "threshold"};
+  static constexpr std::array<std::string_view, 8> kFields{
+      "problem", "taskType", "strategy", "depth", "breadth", "threshold", "generationStrategy", "evaluationStrategy"};
   PARLEY_TRY(only_fields(body, kFields));
   tot::tot_request request;
   auto problem = required_text(body, "problem");
@@ -59,6 +59,13 @@ result<tot::tot_request> read_tot_request(const boost::json::object& body) {
   auto threshold = optional_number(body, "threshold");
   if (!threshold) return std::move(threshold).err();
   request.threshold = *threshold;
+  // The seed's generation_strategy / evaluation_strategy names, checked by the run's request.
+  auto generation = optional_text(body, "generationStrategy");
+  if (!generation) return std::move(generation).err();
+  if (!generation->empty()) request.generation = std::move(*generation);
+  auto evaluation = optional_text(body, "evaluationStrategy");
+  if (!evaluation) return std::move(evaluation).err();
+  if (!evaluation->empty()) request.evaluation = std::move(*evaluation);
   return request;
 }
 

@@ -55,6 +55,12 @@ class task_plugin {
   // The answer from a path, when the task can write it itself; nullopt: ask the synthesizer.
   virtual std::optional<final_solution> synthesize(const std::string& problem,
                                                    const std::vector<thought_node>& path) = 0;
+  // Checks a synthesizer's answer where the task can (Game of 24: the expression uses the four
+  // numbers once and equals 24); nullopt: the task has no test, the synthesizer's verification stands.
+  virtual std::optional<solution_verification> check_answer(const std::string& /*problem*/,
+                                                            const std::string& /*answer*/) {
+    return std::nullopt;
+  }
   // Open-ended tasks have no test of a solution: a thought that reaches max_depth above the
   // threshold is one.
   virtual bool solution_at_max_depth() const { return false; }

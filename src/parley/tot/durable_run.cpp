@@ -1,6 +1,7 @@
 #include "parley/tot/durable_run.hpp"
 
 #include "parley/core/file_text.hpp"
+#include "parley/tot/decomposition_check.hpp"
 #include "parley/tot/explorer.hpp"
 #include "parley/tot/game24/game24_task.hpp"
 #include "parley/tot/game24/state.hpp"
@@ -130,6 +131,21 @@ boost::asio::awaitable<result<durable_run>> read_durable_run(fs::path data_dir, 
   tree_until_miss observer(channel);
   model_agent_options agent_options;
   agent_options.type = request->type;
+  agent_options.task_id = task_id;
+  // The decomposition the run searched with (its constraints are in every generator request),
+  // from the decomposer's logged reply.
+  const message decompose{agent_role::orchestrator, "decomposer", decompose_task{request->problem, request->type},
+                          task_id, std::nullopt};
+  std::int64_t decomposer_calls = 0;
+  for (int attempt = 0; attempt <= request->options.retries; ++attempt) {
+    auto decomposition = co_await exchange<decomposition_result>(channel, agent_options, agent_role::decomposer,
+                                                                 decompose, decomposer_calls);
+    if (const auto* made = std::get_if<decomposition_result>(&decomposition)) {
+      if (!check_decomposition(*made)) apply_decomposition(request->options, *made, request->depth_given);
+      break;
+    }
+    if (!std::get<protocol_error>(decomposition).recoverable) break;
+  }
   model_generator generator(channel, agent_options);
   model_evaluator evaluator(channel, agent_options);
   const bool puzzle = request->type == task_type::math_reasoning && game24::state::from_puzzle(request->problem);

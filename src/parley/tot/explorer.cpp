@@ -7,12 +7,39 @@
 #include "parley/tot/explorer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "parley/tot/bounded_parallel.hpp"
+#include "parley/tot/log_text.hpp"
+#include "parley/tot/protocol_json.hpp"
 #include "parley/tot/protocol_names.hpp"
 
 namespace parley::tot {
 namespace {
+
+// The generator's `metadata` of a candidate stays on its node (seed 003: 任务特定信息); where the
+// task wrote the same key (the state it checked) the task's value stands.
+void keep_candidate_metadata(json::object& node_metadata, const json::object& from_candidate) {
+  for (const auto& [key, value] : from_candidate) {
+    if (!node_metadata.contains(key)) node_metadata.emplace(key, value);
+  }
+}
+
+// Best score first; equal scores in the evaluator's `ranking` order (seed 003: node ids sorted by
+// score), then in the order the candidates came.
+void order_by_score_then_ranking(std::vector<std::string>& kept, const thought_tree& tree,
+                                 const std::map<std::string, std::size_t>& rank_of) {
+  std::stable_sort(kept.begin(), kept.end(), [&tree, &rank_of](const std::string& a, const std::string& b) {
+    const double sa = tree.nodes.at(a).evaluation->score;
+    const double sb = tree.nodes.at(b).evaluation->score;
+    if (sa != sb) return sa > sb;
+    const auto ra = rank_of.find(a);
+    const auto rb = rank_of.find(b);
+    const std::size_t na = ra == rank_of.end() ? SIZE_MAX : ra->second;
+    const std::size_t nb = rb == rank_of.end() ? SIZE_MAX : rb->second;
+    return na < nb;
+  });
+}
 
 json::array ids_array(const std::vector<std::string>& ids) {
   json::array out;
@@ -43,7 +70,7 @@ boost::asio::awaitable<search_outcome> explorer::run(std::string task_id, std::s
   tree_.root_id = root->id;
   tree_.nodes.emplace(root->id, *root);
   if (observer_ != nullptr) observer_->on_node(*root);
-  log("info", "🔍 [Explorer] 初始化完成",
+  log("info", text_for(options_.language, "🔍 [Explorer] 初始化完成", "🔍 [Explorer] initialized"),
       {{"strategy", name_of(options_.config.strategy)},
        {"depth", options_.config.max_depth},
        {"branching_factor", options_.config.branching_factor},
@@ -89,7 +116,9 @@ boost::asio::awaitable<search_outcome> explorer::run(std::string task_id, std::s
   outcome.complete.stats = {static_cast<std::int64_t>(tree_.nodes.size()), backtracks_, model_calls()};
   outcome.complete.tree = tree_;
   log(outcome.solved ? "info" : "warning",
-      outcome.solved ? "✅ [Explorer] 找到解" : "⚠️ [Explorer] 搜索结束，未找到解",
+      outcome.solved ? text_for(options_.language, "✅ [Explorer] 找到解", "✅ [Explorer] solution found")
+                     : text_for(options_.language, "⚠️ [Explorer] 搜索结束，未找到解",
+                                "⚠️ [Explorer] search ended without a solution"),
       {{"total_nodes", outcome.complete.stats.total_nodes},
        {"llm_calls", outcome.complete.stats.llm_calls},
        {"backtracks", backtracks_},
@@ -102,8 +131,11 @@ boost::asio::awaitable<void> explorer::run_bfs() {
   std::vector<std::string> frontier{tree_.root_id};
   for (std::int64_t depth = 1; depth <= options_.config.max_depth; ++depth) {
     tree_.search_state.current_depth = depth;
-    log("progress",
-        "⏳ [Explorer - 第" + std::to_string(depth) + "层] 准备扩展 " + std::to_string(frontier.size()) + " 个节点");
+    log("progress", text_for(options_.language,
+                             "⏳ [Explorer - 第" + std::to_string(depth) + "层] 准备扩展 " +
+                                 std::to_string(frontier.size()) + " 个节点",
+                             "⏳ [Explorer - level " + std::to_string(depth) + "] expanding " +
+                                 std::to_string(frontier.size()) + " nodes"));
     auto kept = co_await expand(frontier);
     if (solution_ || failure_) co_return;
     const auto breadth = static_cast<std::size_t>(options_.config.branching_factor);
@@ -117,7 +149,10 @@ boost::asio::awaitable<void> explorer::run_bfs() {
     frontier = kept;
     tree_.search_state.frontier = frontier;
     log("progress",
-        "✓ [Explorer - 第" + std::to_string(depth) + "层] 保留 " + std::to_string(frontier.size()) + " 个节点");
+        text_for(
+            options_.language,
+            "✓ [Explorer - 第" + std::to_string(depth) + "层] 保留 " + std::to_string(frontier.size()) + " 个节点",
+            "✓ [Explorer - level " + std::to_string(depth) + "] kept " + std::to_string(frontier.size()) + " nodes"));
     if (frontier.empty() || out_of_budget()) co_return;
   }
 }
@@ -145,20 +180,41 @@ boost::asio::awaitable<bool> explorer::run_dfs(const std::string& node_id) {
     ++backtracks_;
     json::object data;
     data["depth"] = tree_.nodes.at(children[i]).depth;
-    log("progress", "↩️ [Explorer] 回溯自 " + children[i], std::move(data));
+    log("progress",
+        text_for(options_.language, "↩️ [Explorer] 回溯自 " + children[i],
+                 "↩️ [Explorer] backtracking from " + children[i]),
+        std::move(data));
   }
   co_return false;
 }
 
 boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vector<std::string>& parents) {
   const auto before = tree_.nodes.size();
+  if (observer_ != nullptr) observer_->on_round(++rounds_);
+  // Each parent's candidates are added in the parents' order, as soon as every parent before it
+  // has answered: node ids, merges and the first solution then follow from the replies alone,
+  // never from which call came back first (how long a reply takes depends on its wrapping — a
+  // ```json fence, prose — so "1 1 4 6" once found a different answer per wrapping). A parent
+  // after a found solution is not asked, as before.
   std::map<std::string, std::string> seen_keys;  // state key → the node that reached it in this step
+  std::vector<std::optional<std::vector<thought_candidate>>> proposed(parents.size());
+  std::size_t next_to_add = 0;
+  const auto add_ready = [this, &parents, &proposed, &next_to_add, &seen_keys]() {
+    for (; next_to_add < parents.size() && proposed[next_to_add]; ++next_to_add) {
+      for (const auto& candidate : *proposed[next_to_add]) {
+        if (solution_) break;
+        add_candidate(parents[next_to_add], candidate, seen_keys);
+      }
+    }
+  };
   std::vector<parallel_job> jobs;
   jobs.reserve(parents.size());
-  for (const auto& parent : parents) {
-    jobs.push_back([this, parent, &seen_keys]() -> boost::asio::awaitable<void> {
-      if (solution_ || failure_ || out_of_budget()) co_return;
-      co_await generate_for(parent, seen_keys);
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    jobs.push_back([this, &parents, &proposed, &add_ready, i]() -> boost::asio::awaitable<void> {
+      std::vector<thought_candidate> got;
+      if (!solution_ && !failure_ && !out_of_budget()) got = co_await generate_for(parents[i]);
+      proposed[i] = std::move(got);
+      add_ready();
     });
   }
   co_await run_bounded(std::move(jobs), options_.max_parallel);
@@ -193,22 +249,30 @@ boost::asio::awaitable<std::vector<std::string>> explorer::expand(const std::vec
     }
     kept.push_back(id);
   }
-  std::stable_sort(kept.begin(), kept.end(), [this](const std::string& a, const std::string& b) {
-    return tree_.nodes.at(a).evaluation->score > tree_.nodes.at(b).evaluation->score;
-  });
+  order_by_score_then_ranking(kept, tree_, rank_of_);
   for (const auto& parent : parents) tree_.nodes.at(parent).status = node_status::expanded;
   log("progress",
-      "✓ [Explorer] 新增 " + std::to_string(tree_.nodes.size() - before) + " 个节点，" + std::to_string(kept.size()) +
-          " 个高于阈值",
+      text_for(options_.language,
+               "✓ [Explorer] 新增 " + std::to_string(tree_.nodes.size() - before) + " 个节点，" +
+                   std::to_string(kept.size()) + " 个高于阈值",
+               "✓ [Explorer] " + std::to_string(tree_.nodes.size() - before) + " new nodes, " +
+                   std::to_string(kept.size()) + " above the threshold"),
       {{"kept", ids_array(kept)}});
   co_return kept;
 }
 
-boost::asio::awaitable<void> explorer::generate_for(const std::string& parent_id,
-                                                    std::map<std::string, std::string>& seen_keys) {
+generate_thoughts explorer::generation_request(const thought_node& parent) const {
+  generation_context context{tree_.problem, task_.goal(), options_.constraints};
+  for (auto& own : task_.constraints()) {
+    if (std::find(context.constraints.begin(), context.constraints.end(), own) == context.constraints.end())
+      context.constraints.push_back(std::move(own));
+  }
+  return generate_thoughts{parent, options_.generation, options_.num_candidates, std::move(context)};
+}
+
+boost::asio::awaitable<std::vector<thought_candidate>> explorer::generate_for(const std::string& parent_id) {
   const thought_node parent = tree_.nodes.at(parent_id);
-  generate_thoughts request{parent, options_.generation, options_.num_candidates,
-                            generation_context{tree_.problem, task_.goal(), task_.constraints()}};
+  generate_thoughts request = generation_request(parent);
   std::vector<thought_candidate> candidates;
   if (options_.generation == generation_strategy::sequential_proposal) {
     auto answer = co_await call_generator(request);
@@ -230,10 +294,7 @@ boost::asio::awaitable<void> explorer::generate_for(const std::string& parent_id
       for (auto& candidate : sample) candidates.push_back(std::move(candidate));
     }
   }
-  for (const auto& candidate : candidates) {
-    if (solution_) break;
-    add_candidate(parent_id, candidate, seen_keys);
-  }
+  co_return candidates;
 }
 
 void explorer::add_candidate(const std::string& parent_id, const thought_candidate& candidate,
@@ -250,6 +311,7 @@ void explorer::add_candidate(const std::string& parent_id, const thought_candida
     node.content = candidate.content;
     node.status = node_status::pruned;
     node.metadata = {{"pruned_by", "invalid"}, {"problem", accepted.err().message}};
+    keep_candidate_metadata(node.metadata, candidate.metadata);
   } else {
     if (const auto merged = seen_keys.find(accepted->state_key); merged != seen_keys.end()) {
       ++merged_;
@@ -261,6 +323,7 @@ void explorer::add_candidate(const std::string& parent_id, const thought_candida
     }
     node.content = accepted->content;
     node.metadata = accepted->metadata;
+    keep_candidate_metadata(node.metadata, candidate.metadata);
     seen_keys.emplace(accepted->state_key, node.id);
     state_key_of_.emplace(node.id, accepted->state_key);
   }
@@ -296,13 +359,15 @@ boost::asio::awaitable<void> explorer::evaluate(const std::vector<std::string>& 
       if (!answer) co_return;
       for (const auto& item : answer->evaluations) {
         if (std::find(batch.begin(), batch.end(), item.node_id) == batch.end()) {
-          log("warning", "⚠️ [Evaluator] 评估了未请求的节点 " + item.node_id);
+          log("warning", text_for(options_.language, "⚠️ [Evaluator] 评估了未请求的节点 " + item.node_id,
+                                  "⚠️ [Evaluator] evaluated a node not asked about: " + item.node_id));
           continue;
         }
         node_evaluation value{item.score, item.confidence, item.reasoning};
         value_cache_[state_key_of_.at(item.node_id)] = value;
         apply_evaluation(item.node_id, value);
       }
+      note_ranking(answer->ranking, batch);
       for (const auto& id : answer->pruning_suggestions) {
         if (std::find(batch.begin(), batch.end(), id) != batch.end())
           tree_.nodes.at(id).metadata["suggested_prune"] = true;
@@ -318,7 +383,7 @@ boost::asio::awaitable<std::optional<generated_thoughts>> explorer::call_generat
     if (auto* ok = std::get_if<generated_thoughts>(&answer)) co_return std::move(*ok);
     auto& error = std::get<protocol_error>(answer);
     log("error", "❌ [Generator] " + std::string(name_of(error.code)) + ": " + error.message,
-        {{"parent", request.parent_node.id}, {"attempt", attempt + 1}});
+        {{"parent", request.parent_node.id}, {"attempt", attempt + 1}, {"error", to_json(error)}});
     if (!error.recoverable || attempt >= options_.retries || out_of_budget()) {
       fail(error);
       co_return std::nullopt;
@@ -332,11 +397,22 @@ boost::asio::awaitable<std::optional<evaluation_results>> explorer::call_evaluat
     if (auto* ok = std::get_if<evaluation_results>(&answer)) co_return std::move(*ok);
     auto& error = std::get<protocol_error>(answer);
     log("error", "❌ [Evaluator] " + std::string(name_of(error.code)) + ": " + error.message,
-        {{"attempt", attempt + 1}});
+        {{"attempt", attempt + 1}, {"error", to_json(error)}});
     if (!error.recoverable || attempt >= options_.retries || out_of_budget()) {
       fail(error);
       co_return std::nullopt;
     }
+  }
+}
+
+void explorer::note_ranking(const std::vector<std::string>& ranking, const std::vector<std::string>& batch) {
+  for (std::size_t place = 0; place < ranking.size(); ++place) {
+    if (std::find(batch.begin(), batch.end(), ranking[place]) == batch.end()) {
+      log("warning", text_for(options_.language, "⚠️ [Evaluator] 排名中有未请求的节点 " + ranking[place],
+                              "⚠️ [Evaluator] the ranking names a node not asked about: " + ranking[place]));
+      continue;
+    }
+    rank_of_.emplace(ranking[place], place);
   }
 }
 

@@ -29,6 +29,10 @@ struct explorer_options {
   std::int64_t max_model_calls = 400;  // the run's budget; reaching it ends the search
   std::int64_t max_nodes = 2000;
   int retries = 1;  // of a recoverable failure, per call
+  // The decomposer's `constraints`: sent, before the task's own, in every generate_thoughts
+  // request's context (seed 003: context.constraints).
+  std::vector<std::string> constraints;
+  std::string language = "en";  // of the log lines: the team's (log_text.hpp)
 };
 
 // Told what the explorer does as it does it (the run's log, the live tree view).
@@ -38,6 +42,9 @@ class search_observer {
   // level: info | progress | warning | error, as seed 003's log entries.
   virtual void on_log(std::string_view /*level*/, std::string /*msg*/, json::object /*data*/) {}
   virtual void on_node(const thought_node& /*node*/) {}
+  // A round begins: one expansion (a BFS level, or a DFS node's children). The calls it makes
+  // until the next round are the seed's `generator-roundN` / `evaluator-roundN`.
+  virtual void on_round(std::int64_t /*round*/) {}
 };
 
 struct search_outcome {
@@ -66,8 +73,9 @@ class explorer {
   // Generates, checks, merges and values the children of `parents`; returns those above the
   // threshold, best first.
   boost::asio::awaitable<std::vector<std::string>> expand(const std::vector<std::string>& parents);
-  boost::asio::awaitable<void> generate_for(const std::string& parent_id,
-                                            std::map<std::string, std::string>& seen_keys);
+  boost::asio::awaitable<std::vector<thought_candidate>> generate_for(const std::string& parent_id);
+  generate_thoughts generation_request(const thought_node& parent) const;
+  void note_ranking(const std::vector<std::string>& ranking, const std::vector<std::string>& batch);
   boost::asio::awaitable<void> evaluate(const std::vector<std::string>& node_ids);
   boost::asio::awaitable<std::optional<generated_thoughts>> call_generator(const generate_thoughts& request);
   boost::asio::awaitable<std::optional<evaluation_results>> call_evaluator(const evaluate_thoughts& request);
@@ -89,6 +97,8 @@ class explorer {
   thought_tree tree_;
   std::map<std::string, node_evaluation> value_cache_;  // state key → its value
   std::map<std::string, std::string> state_key_of_;     // node id → state key
+  std::map<std::string, std::size_t> rank_of_;          // node id → its place in the evaluator's ranking
+  std::int64_t rounds_ = 0;
   std::map<std::int64_t, std::int64_t> ids_per_depth_;
   std::optional<std::string> solution_;
   std::optional<protocol_error> failure_;

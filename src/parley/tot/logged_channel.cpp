@@ -1,6 +1,8 @@
 #include "parley/tot/logged_channel.hpp"
 
 #include "parley/core/json_fields.hpp"
+#include "parley/tot/log_text.hpp"
+#include "parley/tot/protocol_json.hpp"
 #include "parley/tot/protocol_names.hpp"
 
 namespace parley::tot {
@@ -39,7 +41,8 @@ result<recorded_replies> read_recorded_replies(const run_folder& folder) {
   return out;
 }
 
-logged_channel::logged_channel(model_channel& inner, run_folder& folder) : inner_(inner), folder_(folder) {}
+logged_channel::logged_channel(model_channel& inner, run_folder& folder, std::string language)
+    : inner_(inner), folder_(folder), language_(std::move(language)) {}
 
 result<void> logged_channel::load_replays() {
   auto replies = read_recorded_replies(folder_);
@@ -48,12 +51,20 @@ result<void> logged_channel::load_replays() {
   return ok();
 }
 
+void logged_channel::start_round() {
+  open_.erase(agent_role::generator);
+  open_.erase(agent_role::evaluator);
+}
+
 boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call) {
   const std::string role(name_of(call.role));
   const std::string request = call.messages.empty() ? std::string() : call.messages.back().content;
-  const std::string file = folder_.reserve(call.role);
-  log_buffer buffer;
-  buffer.add("info", "📤 [" + title_of(call.role) + "] 收到请求", {{"request_bytes", request.size()}});
+  auto& slot = open_[call.role];
+  if (!slot) slot = std::make_shared<open_file>(open_file{folder_.reserve(call.role), {}});
+  // Held by the call: its entries go to the file it opened even if the round has moved on.
+  const std::shared_ptr<open_file> opened = slot;
+  opened->buffer.add("info", "📤 [" + title_of(call.role) + "] " + text_for(language_, "收到请求", "request received"),
+                     {{"request_bytes", request.size()}});
   result<std::string> reply = make_error(errc::internal, "not asked");
   bool replayed = false;
   if (auto found = replays_.find(replay_key(role, request)); found != replays_.end() && !found->second.empty()) {
@@ -61,20 +72,27 @@ boost::asio::awaitable<result<std::string>> logged_channel::ask(agent_call& call
     found->second.erase(found->second.begin());
     ++replayed_;
     replayed = true;
-    buffer.add("info", "♻️ [" + title_of(call.role) + "] 从日志恢复回复");
+    opened->buffer.add("info", "♻️ [" + title_of(call.role) + "] " +
+                                   text_for(language_, "从日志恢复回复", "reply taken from the log"));
   } else {
     reply = co_await inner_.ask(call);
   }
+  log_buffer& buffer = opened->buffer;
   if (reply) {
     json::object data{{"role", role}, {"request", request}, {"reply", *reply}, {"dialog", call.conversation}};
     if (replayed) data["replayed"] = true;
-    buffer.add("progress", "✓ [" + title_of(call.role) + "] 已回复", std::move(data));
+    buffer.add("progress", "✓ [" + title_of(call.role) + "] " + text_for(language_, "已回复", "replied"),
+               std::move(data));
+    if (auto said = reply_error(*reply)) {
+      buffer.add("error", "❌ [" + title_of(call.role) + "] " + std::string(name_of(said->code)) + ": " + said->message,
+                 {{"error", to_json(*said)}});
+    }
   } else {
     buffer.add("error", "❌ [" + title_of(call.role) + "] " + reply.err().message,
                {{"role", role}, {"request", request}, {"error", reply.err().message}});
   }
   // A failed write of the log must not end the search; the run reports it at the end.
-  (void)folder_.write(file, buffer);
+  (void)folder_.write(opened->name, buffer);
   co_return reply;
 }
 

@@ -44,6 +44,7 @@ boost::asio::awaitable<agent_answer<Reply>> exchange(model_channel& channel, con
       co_return protocol_error{error_code::generation_failed, std::string(name_of(role)) + ": " + reply.err().message,
                                true};
     }
+    if (auto said = reply_error(*reply)) co_return std::move(*said);
     auto parsed = parse_reply<Reply>(*reply);
     if (parsed) co_return std::move(*parsed);
     last_problem = parsed.err().message;
@@ -70,7 +71,7 @@ model_generator::model_generator(model_channel& channel, model_agent_options opt
 
 boost::asio::awaitable<agent_answer<generated_thoughts>> model_generator::generate(const generate_thoughts& request) {
   // Named, not a temporary in the co_await: GCC 12 destroys such temporaries twice.
-  const message asked{agent_role::explorer, "generator", request, "", std::nullopt};
+  const message asked{agent_role::explorer, "generator", request, options_.task_id, std::nullopt};
   co_return co_await exchange<generated_thoughts>(channel_, options_, agent_role::generator, asked, calls_);
 }
 
@@ -78,7 +79,7 @@ model_evaluator::model_evaluator(model_channel& channel, model_agent_options opt
     : channel_(channel), options_(std::move(options)) {}
 
 boost::asio::awaitable<agent_answer<evaluation_results>> model_evaluator::evaluate(const evaluate_thoughts& request) {
-  const message asked{agent_role::explorer, "evaluator", request, "", std::nullopt};
+  const message asked{agent_role::explorer, "evaluator", request, options_.task_id, std::nullopt};
   co_return co_await exchange<evaluation_results>(channel_, options_, agent_role::evaluator, asked, calls_);
 }
 

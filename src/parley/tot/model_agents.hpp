@@ -3,7 +3,8 @@
 // the expected message. A reply that does not parse is sent back with the parse error, at most
 // `format_retries` times, then becomes INVALID_FORMAT (not recoverable); a call that outlives its
 // time becomes EVALUATION_TIMEOUT and a failed call GENERATION_FAILED (both recoverable: the
-// explorer retries them).
+// explorer retries them). A reply that carries the seed's `error {code, message, recoverable}` is
+// that error, as the role said it: not a format problem to correct.
 #pragma once
 
 #include <functional>
@@ -20,6 +21,7 @@ struct model_agent_options {
   // The persona of a role (default_persona unless a team overrides it).
   std::function<std::string(agent_role)> persona;
   json::object params;  // passed with every call
+  std::string task_id;  // the run's: every request message carries it (seed 003's envelope)
 };
 
 // One protocol exchange: request → reply of type Reply, with the retries above.

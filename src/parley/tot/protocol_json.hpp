@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,9 @@ result<message> parse_message(std::string_view text);
 // A reply that must be a message of `Payload`'s type: JSON text, possibly inside a ```json fence.
 template <class Payload>
 result<Payload> parse_reply(std::string_view text);
+// The seed's `error {code, message, recoverable}` a reply carries instead of (or beside) its
+// payload, read strictly; nullopt when the reply carries none or does not read as JSON.
+std::optional<protocol_error> reply_error(std::string_view text);
 
 // Checks a problem statement: not empty, UTF-8, at most kMaxProblemBytes.
 result<void> check_problem(std::string_view problem, std::string_view field = "problem");

@@ -389,6 +389,16 @@ result<Payload> parse_reply(std::string_view text) {
   return std::move(*payload);
 }
 
+std::optional<protocol_error> reply_error(std::string_view text) {
+  auto value = parse_json_strict(json_part_of(text));
+  if (!value || !value->is_object()) return std::nullopt;
+  const json::value* err = value->get_object().if_contains("error");
+  if (err == nullptr || err->is_null()) return std::nullopt;
+  auto read = read_protocol_error(*err);
+  if (!read) return std::nullopt;  // a malformed error object is a format problem: parse_reply says so
+  return std::move(*read);
+}
+
 result<void> check_problem(std::string_view problem, std::string_view field) {
   const std::string name(field);
   if (problem.find_first_not_of(" \t\r\n") == std::string_view::npos) {

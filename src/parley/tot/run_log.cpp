@@ -114,26 +114,34 @@ result<task_info_fields> read_task_info_fields(const json::object& info) {
 }
 
 result<run_folder> run_folder::create(const fs::path& data_dir, std::int64_t start_ms) {
+  return create_in(data_dir / "logs", start_ms);
+}
+
+result<run_folder> run_folder::open(const fs::path& data_dir, const std::string& task_id) {
+  return open_in(data_dir / "logs", task_id);
+}
+
+result<run_folder> run_folder::create_in(const fs::path& logs_dir, std::int64_t start_ms) {
   const std::string iso = format_iso8601_ms(start_ms);  // 2025-10-30T14:30:56.123Z
   const std::string stamp = iso.substr(0, 4) + iso.substr(5, 2) + iso.substr(8, 2) + "-" + iso.substr(11, 2) +
                             iso.substr(14, 2) + iso.substr(17, 2);
   const std::string id = "tot-" + stamp + "-" + six_random_chars();
-  const fs::path dir = data_dir / "logs" / id;
+  const fs::path dir = logs_dir / id;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(errc::io_error, dir.string() + ": " + ec.message());
   return run_folder(dir, id);
 }
 
-result<run_folder> run_folder::open(const fs::path& data_dir, const std::string& task_id) {
+result<run_folder> run_folder::open_in(const fs::path& logs_dir, const std::string& task_id) {
   if (!valid_task_id(task_id)) {
     return make_error(errc::invalid_argument,
                       "resume: '" + task_id.substr(0, 40) + "' is not a run id tot-YYYYMMDD-HHMMSS-xxxxxx");
   }
-  const fs::path dir = data_dir / "logs" / task_id;
+  const fs::path dir = logs_dir / task_id;
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
-    return make_error(errc::not_found, "resume: no run " + task_id + " in " + (data_dir / "logs").string());
+    return make_error(errc::not_found, "resume: no run " + task_id + " in " + logs_dir.string());
   run_folder folder(dir, task_id);
   auto calls = folder.read_calls();
   if (!calls) return std::move(calls).err();
@@ -152,9 +160,30 @@ std::string run_folder::reserve(agent_role role) {
   char seq[16];
   std::snprintf(seq, sizeof seq, "%02d", next_seq_++);
   const std::string agent(name_of(role));
-  const bool once = role == agent_role::orchestrator || role == agent_role::decomposer || role == agent_role::explorer;
+  const bool once = role == agent_role::orchestrator || role == agent_role::decomposer ||
+                    role == agent_role::explorer || role == agent_role::synthesizer;
   if (once) return std::string(seq) + "-" + agent + ".log";
-  return std::string(seq) + "-" + agent + "-round" + std::to_string(++rounds_[agent]) + ".log";
+  std::string name = std::string(seq) + "-" + agent + "-round" + std::to_string(++rounds_[agent]) + ".log";
+  reserved_rounds_[agent].push_back(name);
+  return name;
+}
+
+result<void> run_folder::finish_names() {
+  for (const auto& [agent, names] : reserved_rounds_) {
+    if (names.size() != 1 || rounds_[agent] != 1) continue;
+    const std::string& name = names.front();
+    const std::string plain = name.substr(0, name.find("-round")) + ".log";
+    std::error_code ec;
+    if (!fs::exists(dir_ / name, ec)) continue;  // reserved, never written (a call that was not made)
+    fs::rename(dir_ / name, dir_ / plain, ec);
+    if (ec) return make_error(errc::io_error, (dir_ / name).string() + ": " + ec.message());
+  }
+  reserved_rounds_.clear();
+  return ok();
+}
+
+result<void> run_folder::write_thought_tree(const json::value& tree) const {
+  return write_whole(dir_ / kThoughtTreeFile, json::serialize(tree) + "\n");
 }
 
 result<void> run_folder::write(const std::string& file_name, const log_buffer& buffer) const {

@@ -79,13 +79,21 @@ class run_folder {
   static result<run_folder> create(const std::filesystem::path& data_dir, std::int64_t start_ms);
   // An existing run's folder, by its task id (tot-…): for --resume.
   static result<run_folder> open(const std::filesystem::path& data_dir, const std::string& task_id);
+  // The same in a logs folder of the caller's (`parley tot --logs DIR`) instead of DATA/logs.
+  static result<run_folder> create_in(const std::filesystem::path& logs_dir, std::int64_t start_ms);
+  static result<run_folder> open_in(const std::filesystem::path& logs_dir, const std::string& task_id);
 
   const std::string& task_id() const noexcept { return task_id_; }
   const std::filesystem::path& dir() const noexcept { return dir_; }
 
-  // The file of the next call of `role`: "04-generator-round1.log". The orchestrator, decomposer
-  // and explorer are called once and have no round.
+  // The file of `role`'s next round: "04-generator-round1.log". The orchestrator, decomposer,
+  // explorer and synthesizer are called once and have no round.
   std::string reserve(agent_role role);
+  // Seed 003: "轮次: 如果同一个 agent 被多次调用,添加 round1, round2…" — a round agent this run
+  // called in one round only loses its "-round1" (04-generator-round1.log → 04-generator.log).
+  result<void> finish_names();
+  // The ThoughtTree as the search left it (search state: current depth, frontier, best path).
+  result<void> write_thought_tree(const json::value& tree) const;
   result<void> write(const std::string& file_name, const log_buffer& buffer) const;
   result<void> write_task_info(const json::object& info) const;
   result<json::object> read_task_info() const;
@@ -100,6 +108,10 @@ class run_folder {
   std::string task_id_;
   int next_seq_ = 1;
   std::map<std::string, int> rounds_;
+  std::map<std::string, std::vector<std::string>> reserved_rounds_;  // agent → its round files of this run
 };
+
+// The ThoughtTree file of a run's folder.
+inline constexpr const char* kThoughtTreeFile = "98-thought-tree.json";
 
 }  // namespace parley::tot

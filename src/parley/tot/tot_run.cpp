@@ -4,9 +4,11 @@
 #include <memory>
 
 #include "parley/core/time.hpp"
+#include "parley/tot/decomposition_check.hpp"
 #include "parley/tot/engine_channel.hpp"
 #include "parley/tot/game24/game24_task.hpp"
 #include "parley/tot/game24/state.hpp"
+#include "parley/tot/log_text.hpp"
 #include "parley/tot/logged_channel.hpp"
 #include "parley/tot/model_agents.hpp"
 #include "parley/tot/protocol_json.hpp"
@@ -25,7 +27,9 @@ std::string range_error(std::string_view field, const std::string& shown, std::s
 // Writes the explorer's steps into its buffer and passes them on.
 class explorer_log final : public search_observer {
  public:
-  explorer_log(log_buffer& buffer, tot_progress* progress) : buffer_(buffer), progress_(progress) {}
+  explorer_log(log_buffer& buffer, tot_progress* progress, logged_channel& channel)
+      : buffer_(buffer), progress_(progress), channel_(channel) {}
+  void on_round(std::int64_t /*round*/) override { channel_.start_round(); }
   void on_log(std::string_view level, std::string msg, json::object data) override {
     if (progress_ != nullptr) progress_->on_log(level, msg);
     buffer_.add(level, std::move(msg), std::move(data));
@@ -37,6 +41,7 @@ class explorer_log final : public search_observer {
  private:
   log_buffer& buffer_;
   tot_progress* progress_;
+  logged_channel& channel_;
 };
 
 json::object task_info(const std::string& task_id, const checked_request& request, std::int64_t start_ms) {
@@ -45,7 +50,9 @@ json::object task_info(const std::string& task_id, const checked_request& reques
           {"task_type", name_of(request.type)},
           {"start_time", format_iso8601_ms(start_ms)},
           {"status", to_name(task_status::running)},
-          {"search_config", to_json(request.options.config)}};
+          {"search_config", to_json(request.options.config)},
+          {"generation_strategy", name_of(request.options.generation)},
+          {"evaluation_strategy", name_of(request.options.evaluation)}};
 }
 
 std::string number_text(double value) {
@@ -76,18 +83,32 @@ json::array note_resume(const run_folder& folder, json::object& info, std::int64
 }
 
 void log_task_header(log_buffer& orchestrator, const checked_request& request, const std::string& root) {
-  orchestrator.add("info", "📋 问题类型: " + std::string(name_of(request.type)));
+  const std::string& lang = request.options.language;
+  orchestrator.add("info", text_for(lang, "📋 问题类型: ", "📋 task type: ") + std::string(name_of(request.type)));
   const auto& config = request.options.config;
-  orchestrator.add("info",
-                   "🔍 配置: " + std::string(name_of(config.strategy)) +
-                       ", 分支=" + std::to_string(config.branching_factor) +
-                       ", 深度=" + std::to_string(config.max_depth) + ", 阈值=" + number_text(config.pruning_threshold),
-                   {{"root_dialog", root}});
+  const std::string strategy(name_of(config.strategy));
+  const std::string breadth = std::to_string(config.branching_factor);
+  const std::string depth = std::to_string(config.max_depth);
+  const std::string threshold = number_text(config.pruning_threshold);
+  orchestrator.add(
+      "info",
+      text_for(lang, "🔍 配置: " + strategy + ", 分支=" + breadth + ", 深度=" + depth + ", 阈值=" + threshold,
+               "🔍 config: " + strategy + ", breadth=" + breadth + ", depth=" + depth + ", threshold=" + threshold),
+      {{"root_dialog", root},
+       {"generation_strategy", name_of(request.options.generation)},
+       {"evaluation_strategy", name_of(request.options.evaluation)}});
 }
 
-void log_final_answer(log_buffer& orchestrator, const tot_outcome& outcome) {
+void log_final_answer(log_buffer& orchestrator, const tot_outcome& outcome, const std::string& lang) {
+  if (outcome.error) {
+    orchestrator.add("error",
+                     text_for(lang, "❌ 运行因错误结束: ", "❌ the run ended on an error: ") +
+                         std::string(name_of(outcome.error->code)) + ": " + outcome.error->message,
+                     {{"error", to_json(*outcome.error)}});
+  }
   orchestrator.add(outcome.solved ? "info" : "warning",
-                   outcome.solved ? "🎯 最终答案: " + outcome.solution.answer : "⚠️ 未得到有效答案",
+                   outcome.solved ? text_for(lang, "🎯 最终答案: ", "🎯 final answer: ") + outcome.solution.answer
+                                  : text_for(lang, "⚠️ 未得到有效答案", "⚠️ no valid answer"),
                    {{"final_solution", to_json(message{agent_role::synthesizer, "orchestrator", outcome.solution,
                                                        outcome.task_id, std::nullopt})
                                            .at("payload")}});
@@ -107,9 +128,10 @@ void note_run_end(json::object& info, const tot_outcome& outcome, const std::opt
 
 // What the steps after the decomposition share.
 struct run_steps {
-  const checked_request& request;
+  checked_request& request;  // the decomposition sets its depth and constraints
   run_folder& folder;
   logged_channel& channel;
+  log_buffer& orchestrator;
   model_agent_options agent_options;
   std::int64_t other_calls;
   tot_progress* progress;
@@ -122,45 +144,169 @@ std::unique_ptr<task_plugin> task_plugin_for(const checked_request& request) {
   return std::make_unique<text_task>();
 }
 
-// The explorer's search, its steps written to its own log file.
-boost::asio::awaitable<search_outcome> explore_from_the_decomposition(run_steps& steps, task_plugin& task) {
-  model_generator generator(steps.channel, steps.agent_options);
-  model_evaluator evaluator(steps.channel, steps.agent_options);
+std::string role_title(agent_role role) {
+  std::string name(name_of(role));
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  return name;
+}
+
+// One exchange with the decomposer or the synthesizer. The seed's `error` a role answers with is
+// logged in the orchestrator's file; a recoverable one is asked again, as the explorer does its
+// generator and evaluator (explorer_options::retries), a non-recoverable one is the answer.
+template <class Reply>
+boost::asio::awaitable<agent_answer<Reply>> ask_role(run_steps& steps, agent_role role, const message& request) {
+  for (int attempt = 0;; ++attempt) {
+    auto answer = co_await exchange<Reply>(steps.channel, steps.agent_options, role, request, steps.other_calls);
+    const auto* error = std::get_if<protocol_error>(&answer);
+    if (error == nullptr) co_return answer;
+    steps.orchestrator.add("error",
+                           "❌ [" + role_title(role) + "] " + std::string(name_of(error->code)) + ": " + error->message,
+                           {{"error", to_json(*error)}, {"attempt", attempt + 1}});
+    if (!error->recoverable || attempt >= steps.request.options.retries) co_return answer;
+  }
+}
+
+json::object message_json(const message& m) { return to_json(m).as_object(); }
+
+// The explorer's search, from the orchestrator's initialize_search to its search_complete, both
+// written to the orchestrator's and the explorer's files as the seed exchanges them.
+boost::asio::awaitable<search_outcome> explore_from_the_decomposition(run_steps& steps, task_plugin& task,
+                                                                      const decomposition_result& decomposition) {
+  const std::string& lang = steps.request.options.language;
+  model_agent_options agents = steps.agent_options;
+  model_generator generator(steps.channel, agents);
+  model_evaluator evaluator(steps.channel, agents);
   const std::string explorer_file = steps.folder.reserve(agent_role::explorer);
+  const message init{agent_role::orchestrator, "explorer",
+                     initialize_search{steps.request.problem, steps.request.type, steps.request.options.config,
+                                       to_json(message_payload(decomposition)).as_object()},
+                     steps.folder.task_id(), std::nullopt};
+  steps.orchestrator.add(
+      "info", text_for(lang, "📤 [Orchestrator → Explorer] 初始化搜索", "📤 [Orchestrator → Explorer] initialize_search"),
+      {{"message", message_json(init)}});
   log_buffer explorer_buffer;
-  explorer_log observer(explorer_buffer, steps.progress);
+  explorer_buffer.add("info",
+                      text_for(lang, "📥 [Explorer] 收到 initialize_search", "📥 [Explorer] initialize_search received"),
+                      {{"message", message_json(init)}});
+  explorer_log observer(explorer_buffer, steps.progress, steps.channel);
   explorer search(task, generator, evaluator, steps.request.options, &observer);
   search_outcome searched = co_await search.run(steps.folder.task_id(), steps.request.problem, steps.request.type);
+  const message complete{agent_role::explorer, "orchestrator", searched.complete, steps.folder.task_id(),
+                         searched.failure && !searched.solved ? searched.failure : std::nullopt};
+  explorer_buffer.add(
+      "info", text_for(lang, "📤 [Explorer → Orchestrator] 搜索完成", "📤 [Explorer → Orchestrator] search_complete"),
+      {{"message", message_json(complete)}});
   (void)steps.folder.write(explorer_file, explorer_buffer);
+  json::array best;
+  for (const auto& id : searched.complete.tree.search_state.best_path) best.emplace_back(id);
+  const auto& stats = searched.complete.stats;
+  steps.orchestrator.add(
+      "info", text_for(lang, "📥 [Orchestrator] 收到 search_complete", "📥 [Orchestrator] search_complete received"),
+      {{"type", "search_complete"},
+       {"best_path", std::move(best)},
+       {"stats",
+        {{"total_nodes", stats.total_nodes},
+         {"total_backtracks", stats.total_backtracks},
+         {"llm_calls", stats.llm_calls}}}});
   co_return searched;
 }
 
-// The answer: the task writes it itself where it can, else the synthesizer does from the best path.
-boost::asio::awaitable<final_solution> synthesize_answer(run_steps& steps, task_plugin& task,
-                                                         const search_outcome& searched) {
+// The seed's last step: the synthesizer writes the answer from the best path (synthesize_solution
+// → final_solution), and a task that can check it does. A wrong answer is reported as the run's
+// error, never replaced by one written in code.
+boost::asio::awaitable<final_solution> ask_synthesizer(run_steps& steps, task_plugin& task,
+                                                       const search_outcome& searched,
+                                                       std::optional<protocol_error>& run_error) {
   const checked_request& request = steps.request;
-  std::optional<final_solution> answer = task.synthesize(request.problem, searched.complete.best_path);
-  if (!answer && searched.solved) {
-    const message synthesize{agent_role::explorer, "synthesizer",
-                             synthesize_solution{searched.complete.best_path, request.problem, request.type},
-                             steps.folder.task_id(), std::nullopt};
-    auto written = co_await exchange<final_solution>(steps.channel, steps.agent_options, agent_role::synthesizer,
-                                                     synthesize, steps.other_calls);
-    if (auto* ok = std::get_if<final_solution>(&written)) {
-      answer = std::move(*ok);
-    } else {
-      const auto& refused = std::get<protocol_error>(written);
-      answer = failed_solution(std::string(name_of(refused.code)) + ": " + refused.message);
-    }
+  const message synthesize{agent_role::explorer, "synthesizer",
+                           synthesize_solution{searched.complete.best_path, request.problem, request.type},
+                           steps.folder.task_id(), std::nullopt};
+  auto written = co_await ask_role<final_solution>(steps, agent_role::synthesizer, synthesize);
+  if (auto* refused = std::get_if<protocol_error>(&written)) {
+    run_error = *refused;
+    co_return failed_solution(std::string(name_of(refused->code)) + ": " + refused->message);
   }
-  final_solution solution = answer ? std::move(*answer) : failed_solution("no answer was written");
+  final_solution answer = std::move(std::get<final_solution>(written));
+  auto checked = task.check_answer(request.problem, answer.answer);
+  if (!checked) co_return answer;
+  answer.verification = std::move(*checked);
+  if (!answer.verification.is_valid) {
+    std::string why = "synthesizer: the answer '" + answer.answer.substr(0, 200) + "' does not check";
+    for (const auto& e : answer.verification.validation_errors) why += "; " + e;
+    run_error = protocol_error{error_code::generation_failed, why, false};
+    answer.verification.validation_errors.insert(answer.verification.validation_errors.begin(), why);
+    answer.confidence = 0;
+    steps.orchestrator.add("error", "❌ [Synthesizer] " + why, {{"error", to_json(*run_error)}});
+  }
+  co_return answer;
+}
+
+boost::asio::awaitable<final_solution> synthesize_answer(run_steps& steps, task_plugin& task,
+                                                         const search_outcome& searched,
+                                                         std::optional<protocol_error>& run_error) {
+  final_solution solution = failed_solution("no answer was written");
+  if (searched.solved) solution = co_await ask_synthesizer(steps, task, searched, run_error);
   if (searched.failure && !searched.solved) {
+    run_error = searched.failure;
     solution.verification.is_valid = false;
     solution.verification.validation_errors.insert(
         solution.verification.validation_errors.begin(),
         std::string(name_of(searched.failure->code)) + ": " + searched.failure->message);
   }
   co_return solution;
+}
+
+// The decomposer's answer checked and applied to the search (decomposition_check.hpp).
+std::optional<protocol_error> take_decomposition(run_steps& steps, const decomposition_result& decomposition,
+                                                 json::object& info) {
+  const std::string& lang = steps.request.options.language;
+  if (auto wrong = check_decomposition(decomposition)) {
+    steps.orchestrator.add("error", "❌ [Decomposer] " + std::string(name_of(wrong->code)) + ": " + wrong->message,
+                           {{"error", to_json(*wrong)}});
+    return wrong;
+  }
+  apply_decomposition(steps.request.options, decomposition, steps.request.depth_given);
+  json::array constraints;
+  for (const auto& c : decomposition.constraints) constraints.emplace_back(c);
+  steps.orchestrator.add("progress", text_for(lang, "✅ 分解完成", "✅ decomposition done"),
+                         {{"thought_granularity", decomposition.thought_granularity},
+                          {"depth_estimate", decomposition.depth_estimate},
+                          {"max_depth", steps.request.options.config.max_depth},
+                          {"constraints", std::move(constraints)}});
+  info["search_config"] = to_json(steps.request.options.config);
+  return std::nullopt;
+}
+
+// Decomposer, explorer, synthesizer: the run's outcome.
+boost::asio::awaitable<std::optional<search_outcome>> run_the_agents(run_steps& steps, tot_outcome& outcome,
+                                                                     json::object& info) {
+  const checked_request& request = steps.request;
+  const message decompose{agent_role::orchestrator, "decomposer", decompose_task{request.problem, request.type},
+                          steps.folder.task_id(), std::nullopt};
+  auto decomposition = co_await ask_role<decomposition_result>(steps, agent_role::decomposer, decompose);
+  std::optional<protocol_error> failed;
+  if (auto* error = std::get_if<protocol_error>(&decomposition)) {
+    failed = *error;
+  } else {
+    failed = take_decomposition(steps, std::get<decomposition_result>(decomposition), info);
+  }
+  if (failed) {
+    outcome.error = failed;
+    outcome.solution = failed_solution(std::string(name_of(failed->code)) + ": " + failed->message);
+    co_return std::nullopt;
+  }
+  (void)steps.folder.write_task_info(info);  // the search_config the decomposition set
+  const std::unique_ptr<task_plugin> task = task_plugin_for(request);
+  search_outcome searched =
+      co_await explore_from_the_decomposition(steps, *task, std::get<decomposition_result>(decomposition));
+  outcome.stats = searched.complete.stats;
+  outcome.best_path = searched.complete.tree.search_state.best_path;
+  outcome.nodes = searched.complete.tree.nodes;
+  outcome.tree = searched.complete.tree;
+  (void)steps.folder.write_thought_tree(to_json(searched.complete.tree));
+  outcome.solution = co_await synthesize_answer(steps, *task, searched, outcome.error);
+  outcome.solved = searched.solved && outcome.solution.verification.is_valid;
+  co_return searched;
 }
 
 }  // namespace
@@ -190,6 +336,18 @@ result<checked_request> check_request(const tot_request& request) {
       return make_error(errc::invalid_argument, range_error("depth", std::to_string(*request.depth), "1–10"));
     }
     out.options.config.max_depth = *request.depth;
+    out.depth_given = true;
+  }
+  // The seed's two generation and two evaluation strategies; absent: the task type's.
+  if (request.generation) {
+    auto generation = parse_generation_strategy(*request.generation, "generation_strategy");
+    if (!generation) return std::move(generation).err();
+    out.options.generation = *generation;
+  }
+  if (request.evaluation) {
+    auto evaluation = parse_evaluation_strategy(*request.evaluation, "evaluation_strategy");
+    if (!evaluation) return std::move(evaluation).err();
+    out.options.evaluation = *evaluation;
   }
   if (request.breadth) {
     if (*request.breadth < 1 || *request.breadth > kMaxBranchingFactor) {
@@ -222,11 +380,24 @@ result<checked_request> request_of_task_info(const json::object& info, tot_reque
     limits.breadth = read->branching_factor;
     limits.threshold = read->pruning_threshold;
   }
+  // Absent from runs written before they were recorded: the task type's defaults, as then.
+  for (const auto& [key, into] :
+       {std::pair{"generation_strategy", &limits.generation}, std::pair{"evaluation_strategy", &limits.evaluation}}) {
+    const auto* value = info.if_contains(key);
+    if (value == nullptr) continue;
+    if (!value->is_string())
+      return make_error(errc::corrupt, std::string("00-task-info.json: ") + key + ": not a string");
+    *into = std::string(value->get_string());
+  }
   return check_request(limits);
 }
 
 tot_runner::tot_runner(engine::engine& engine, std::filesystem::path data_dir, tot_progress* progress)
     : engine_(engine), data_dir_(std::move(data_dir)), progress_(progress) {}
+
+result<run_folder> tot_runner::open_folder(const std::string& task_id) const {
+  return logs_dir_ ? run_folder::open_in(*logs_dir_, task_id) : run_folder::open(data_dir_, task_id);
+}
 
 boost::asio::awaitable<result<tot_outcome>> tot_runner::run(tot_request request) {
   auto checked = check_request(request);
@@ -235,7 +406,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run(tot_request request)
 }
 
 boost::asio::awaitable<result<tot_outcome>> tot_runner::resume(std::string task_id, tot_request limits) {
-  auto folder = run_folder::open(data_dir_, task_id);
+  auto folder = open_folder(task_id);
   if (!folder) co_return std::move(folder).err();
   auto info = folder->read_task_info();
   if (!info) co_return std::move(info).err();
@@ -247,7 +418,10 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::resume(std::string task_
 boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_request request,
                                                                     std::optional<std::string> resume_id) {
   const std::int64_t start_ms = now_ms();
-  auto opened = resume_id ? run_folder::open(data_dir_, *resume_id) : run_folder::create(data_dir_, start_ms);
+  request.options.language = engine_.team().language;
+  auto opened =
+      resume_id ? open_folder(*resume_id)
+                : (logs_dir_ ? run_folder::create_in(*logs_dir_, start_ms) : run_folder::create(data_dir_, start_ms));
   if (!opened) co_return std::move(opened).err();
   run_folder folder = std::move(*opened);
   json::object info = task_info(folder.task_id(), request, start_ms);
@@ -276,37 +450,17 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
   log_task_header(orchestrator, request, *root);
 
   engine_channel live(engine_, *root, request.call_timeout);
-  logged_channel channel(live, folder);
+  logged_channel channel(live, folder, request.options.language);
   if (resume_id) PARLEY_CO_TRY(channel.load_replays());
-  run_steps steps{request, folder, channel, model_agent_options{}, 0, progress_};
+  run_steps steps{request, folder, channel, orchestrator, model_agent_options{}, 0, progress_};
   steps.agent_options.type = request.type;
-
-  // The decomposer: its result goes to the explorer as the seed's initialize_search carries it.
-  const message decompose{agent_role::orchestrator, "decomposer", decompose_task{request.problem, request.type},
-                          folder.task_id(), std::nullopt};
-  auto decomposition = co_await exchange<decomposition_result>(channel, steps.agent_options, agent_role::decomposer,
-                                                               decompose, steps.other_calls);
-  std::optional<search_outcome> searched;
-  if (auto* failed = std::get_if<protocol_error>(&decomposition)) {
-    orchestrator.add("error", "❌ [Decomposer] " + std::string(name_of(failed->code)) + ": " + failed->message);
-    outcome.solution = failed_solution(std::string(name_of(failed->code)) + ": " + failed->message);
-  } else {
-    orchestrator.add("progress", "✅ 分解完成",
-                     {{"thought_granularity", std::get<decomposition_result>(decomposition).thought_granularity},
-                      {"depth_estimate", std::get<decomposition_result>(decomposition).depth_estimate}});
-    const std::unique_ptr<task_plugin> task = task_plugin_for(request);
-    searched = co_await explore_from_the_decomposition(steps, *task);
-    outcome.stats = searched->complete.stats;
-    outcome.best_path = searched->complete.tree.search_state.best_path;
-    outcome.nodes = searched->complete.tree.nodes;
-    outcome.solved = searched->solved;
-    outcome.solution = co_await synthesize_answer(steps, *task, *searched);
-    outcome.solved = outcome.solved && outcome.solution.verification.is_valid;
-  }
+  steps.agent_options.task_id = folder.task_id();
+  std::optional<search_outcome> searched = co_await run_the_agents(steps, outcome, info);
   outcome.stats.llm_calls = live.meter().calls;
   outcome.replayed_calls = channel.replayed();
-  log_final_answer(orchestrator, outcome);
+  log_final_answer(orchestrator, outcome, request.options.language);
   (void)folder.write(orchestrator_file, orchestrator);
+  PARLEY_CO_TRY(folder.finish_names());
 
   note_run_end(info, outcome, searched, start_ms);
   PARLEY_CO_TRY(folder.write_task_info(info));

@@ -16,6 +16,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/tot/explorer.hpp"
 #include "parley/tot/protocol.hpp"
+#include "parley/tot/run_log.hpp"
 
 namespace parley::tot {
 
@@ -26,6 +27,8 @@ struct tot_request {
   std::optional<std::int64_t> depth;         // 1–10
   std::optional<std::int64_t> breadth;       // 1–20
   std::optional<double> threshold;           // 0–10
+  std::optional<std::string> generation;     // independent_sampling | sequential_proposal
+  std::optional<std::string> evaluation;     // independent_scoring | comparative_voting
   std::size_t max_parallel = 4;
   std::int64_t max_model_calls = 400;
   std::chrono::milliseconds call_timeout{std::chrono::seconds(120)};
@@ -37,6 +40,8 @@ struct checked_request {
   task_type type = task_type::math_reasoning;
   explorer_options options;
   std::chrono::milliseconds call_timeout{std::chrono::seconds(120)};
+  // --depth given: it stands; otherwise the decomposer's depth_estimate sets max_depth (seed 003).
+  bool depth_given = false;
 };
 result<checked_request> check_request(const tot_request& request);
 // The request a run's 00-task-info.json records (problem, task type, search config), checked, with
@@ -53,6 +58,8 @@ struct tot_outcome {
   std::int64_t replayed_calls = 0;            // answered from the log on --resume
   std::vector<std::string> best_path;         // node ids from the root
   std::map<std::string, thought_node> nodes;  // the tree as the search left it (empty: no search)
+  std::optional<thought_tree> tree;           // the ThoughtTree (nodes, search_state), when a search ran
+  std::optional<protocol_error> error;        // the seed's error that ended the run, if one did
 };
 
 // Told of the run as it goes (the CLI prints, the server publishes on the PubChan).
@@ -70,13 +77,18 @@ class tot_runner {
   boost::asio::awaitable<result<tot_outcome>> run(tot_request request);
   // Continues the run `task_id` from its log folder.
   boost::asio::awaitable<result<tot_outcome>> resume(std::string task_id, tot_request limits);
+  // Run folders go to `logs_dir` rather than DATA/logs (`parley tot --logs DIR`). A server lists the
+  // runs of its own DATA/logs only.
+  void set_logs_dir(std::filesystem::path logs_dir) { logs_dir_ = std::move(logs_dir); }
 
  private:
+  result<run_folder> open_folder(const std::string& task_id) const;
   boost::asio::awaitable<result<tot_outcome>> run_checked(checked_request request,
                                                           std::optional<std::string> resume_id);
   engine::engine& engine_;
   std::filesystem::path data_dir_;
   tot_progress* progress_;
+  std::optional<std::filesystem::path> logs_dir_;
 };
 
 }  // namespace parley::tot

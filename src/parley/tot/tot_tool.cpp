@@ -26,7 +26,11 @@ boost::json::object schema() {
             {"strategy", {{"type", "string"}, {"enum", boost::json::array{"BFS", "DFS"}}}},
             {"depth", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxSearchDepth}}},
             {"breadth", {{"type", "integer"}, {"minimum", 1}, {"maximum", kMaxBranchingFactor}}},
-            {"threshold", {{"type", "number"}, {"minimum", 0}, {"maximum", kMaxScore}}}}}};
+            {"threshold", {{"type", "number"}, {"minimum", 0}, {"maximum", kMaxScore}}},
+            {"generation_strategy",
+             {{"type", "string"}, {"enum", boost::json::array{"independent_sampling", "sequential_proposal"}}}},
+            {"evaluation_strategy",
+             {{"type", "string"}, {"enum", boost::json::array{"independent_scoring", "comparative_voting"}}}}}}};
 }
 
 class tree_of_thoughts_tool final : public tools::tool {
@@ -54,6 +58,8 @@ class tree_of_thoughts_tool final : public tools::tool {
     request.depth = in.optional_integer("depth");
     request.breadth = in.optional_integer("breadth");
     request.threshold = in.optional_number("threshold");
+    request.generation = in.optional_string("generation_strategy");
+    request.evaluation = in.optional_string("evaluation_strategy");
     if (!in.ok()) co_return tools::tool_outcome{false, in.message()};
     auto outcome = co_await run(std::move(request));
     if (!outcome) co_return tools::tool_outcome{false, outcome.err().message};

@@ -87,6 +87,11 @@ std::optional<final_solution> game24_task::synthesize(const std::string& problem
   return out;
 }
 
+std::optional<solution_verification> game24_task::check_answer(const std::string& problem, const std::string& answer) {
+  const verdict checked = verify_answer(problem, answer.empty() ? "?" : answer);
+  return solution_verification{checked.valid, checked.errors};
+}
+
 std::vector<std::string> game24_task::constraints() const {
   return {"use each of the four numbers exactly once", "only + - * / and parentheses",
           "each step combines two numbers"};

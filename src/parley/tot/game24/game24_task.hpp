@@ -23,6 +23,7 @@ class game24_task final : public task_plugin {
   bool is_solution(const thought_node& node) override;
   bool can_expand(const thought_node& node) override;
   std::optional<final_solution> synthesize(const std::string& problem, const std::vector<thought_node>& path) override;
+  std::optional<solution_verification> check_answer(const std::string& problem, const std::string& answer) override;
   std::string goal() const override { return "24"; }
   std::vector<std::string> constraints() const override;
 };
