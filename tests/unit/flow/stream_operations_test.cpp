@@ -13,6 +13,7 @@
 #include "flow_test_support.hpp"
 #include "parley/flow/flow_runner.hpp"
 #include "parley/flow/thread_replay.hpp"
+#include "test_agents.hpp"
 
 namespace parley::flow {
 namespace {
@@ -169,6 +170,30 @@ TEST_F(FlowSdk, ARetriedMessageIsAnsweredByTheSamePhaseAgain) {
   auto bad = run_on(host.io, runner.say(main.id, "again", "redo"));
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.err().message.find("_ui_action: expected \"retry\""), std::string::npos);
+}
+
+// §6.1: "每个子Thread的Agent和其StateHandler返回的Response对象应当是同步的，而不是stream".
+TEST_F(FlowSdk, ASubThreadHandlerThatStreamsIsRefusedNamingItsPhase) {
+  auto streaming_sub = test::sub_agent("StreamingSubAgent", [](auto& units) {
+    auto handler = std::make_shared<tutor_chat::TutoringHandler>("patient maths tutor");
+    units["initial_phase"] =
+        std::make_shared<test::review_responsor>(phase_config{"initial_phase", "completed"}, handler);
+  });
+  auto agent = test::main_agent("StreamingMainAgent", [streaming_sub](auto& handlers) {
+    handlers["initial_phase"] = std::make_shared<sub_thread_preparation_handler>(
+        phase_config{"initial_phase", "execute_subthread"}, "Working…");
+    handlers["execute_subthread"] =
+        std::make_shared<sub_thread_execution_handler>(phase_config{"execute_subthread", "completed"}, streaming_sub);
+  });
+  flow_runner sub_runner(host.repository, host.ai, agent, "writer");
+  auto failed = run_on(host.io, sub_runner.start("go"));
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_EQ(failed.err().code, errc::invalid_argument);
+  EXPECT_NE(failed.err().message.find("answered with a stream (setStream) in a sub-thread, whose Response must be "
+                                      "synchronous (seed 004 §6.1)"),
+            std::string::npos)
+      << failed.err().message;
+  EXPECT_TRUE(host.model->calls.empty());  // refused before the stream ran
 }
 
 }  // namespace
