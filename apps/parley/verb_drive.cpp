@@ -164,10 +164,17 @@ int run_verb_say(const std::vector<std::string>& raw) {
   if (auto stored = check_dialog_stored(data_dir_of(*args), args->positionals[0]); !stored) {
     return report(stored.err());
   }
-  if (auto served = through_running_server(*args, {remote_verb::say, args->positionals[0], args->positionals[1]})) {
-    return *served;
+  const bool retry = args->has("retry");
+  remote_request remote{remote_verb::say, args->positionals[0], args->positionals[1]};
+  remote.retry = retry;
+  if (auto served = through_running_server(*args, remote)) return *served;
+  flow_request said{args->positionals[0], {}, args->positionals[1]};
+  if (retry) said.ui_action = "retry";
+  if (auto flow = drive_flow(*args, said)) return *flow;
+  if (retry) {
+    return report(make_error(errc::invalid_argument, "--retry: dialog " + args->positionals[0] +
+                                                         " is not a flow's; only a flow's message is retried"));
   }
-  if (auto flow = drive_flow(*args, {args->positionals[0], {}, args->positionals[1]})) return *flow;
   return drive(*args, {args->positionals[0], {}, {}, {}, args->positionals[1]});
 }
 

@@ -221,6 +221,12 @@ int carry_out(const server_link& server, const remote_request& request) {
     case remote_verb::answer: {
       auto before = mark_of(server, request.dialog_id);
       if (!before) return report(before.err());
+      if (request.retry) {
+        const json::value retried(json::object{{"content", request.text}});
+        auto posted = call_server(server, "POST", dialog_path + "/thread/retry", &retried);
+        if (!posted) return report(posted.err());
+        return follow(server, request.dialog_id, *before);
+      }
       json::object body{{"content", request.text}, {"msgId", new_uuid()}};
       if (request.verb == remote_verb::answer) body["questionId"] = request.question_id;
       const json::value sent(std::move(body));

@@ -21,6 +21,7 @@ struct remote_request {
   std::string member_id;    // run
   std::string title;        // run
   std::string task_doc_path;
+  bool retry = false;  // say: a flow's retry (POST …/thread/retry)
 };
 
 // The exit status once the verb went through the server that holds the data directory (or failed

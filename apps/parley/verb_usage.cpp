@@ -12,7 +12,9 @@ const std::vector<verb_usage>& verb_usages() {
        "run [--team FILE | --workspace DIR] [--member ID] [--title TEXT] [--taskdoc PATH.tsk] [--data DIR] \"message\"",
        "start a root dialog and drive it until it is idle (the team: --team, --workspace, the one the data "
        "directory remembers, or a .minds/ or team.yaml here)"},
-      {"say", "say DIALOG [--data DIR] \"message\"", "continue a dialog"},
+      {"say", "say DIALOG [--retry] [--data DIR] \"message\"",
+       "continue a dialog; --retry (a flow's dialog): the message as a retry (seed 004 _ui_action), the waiting "
+       "phase suggestion dropped and the current phase answering again"},
       {"dialogs", "dialogs [--json] [--status S] [--member M] [--q TEXT] [--limit N] [--cursor C] [--data DIR]",
        "root dialogs, newest first, a page at a time"},
       {"show", "show DIALOG [--json] [--all-courses] [--data DIR]", "print a transcript"},
@@ -109,7 +111,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
   static const arg_spec data_only{{"data"}, {}};
   static const std::map<std::string_view, arg_spec> listed = {
       {"run", drive},
-      {"say", drive},
+      {"say", {{"team", "workspace", "member", "data", "title", "taskdoc"}, {"quiet", "retry", kAllowDataInWorkspace}}},
       {"answer", act},
       {"dead", act},
       {"complete", act},

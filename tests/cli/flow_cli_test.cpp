@@ -75,6 +75,25 @@ TEST_F(FlowCli, RunStartsTheFlowAndSayCarriesItThroughItsSubThreadsToTheEnd) {
   EXPECT_EQ(dialogs[0].member_id, "article_writer");
 }
 
+// Seed 004 §4.2: "如果是retry任务，只移除建议但不应用" — `parley say --retry` sends the message with
+// `_ui_action: "retry"`: the waiting suggestion (prepare_subthread) is dropped and initial_phase
+// answers again.
+TEST_F(FlowCli, SayRetryDropsTheWaitingSuggestionAndTheCurrentPhaseAnswersAgain) {
+  auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
+  ASSERT_EQ(first.status, 0) << first.output;
+  const auto id = dialog_of(first.output);
+  ASSERT_EQ(id.size(), 16U) << first.output;
+  auto retried = run_parley("say --retry" + data_arg() + " " + id + " 'Write me an article'");
+  ASSERT_EQ(retried.status, 0) << retried.output;
+  EXPECT_NE(retried.output.find("What topic should the article cover, and who will read it?"), std::string::npos)
+      << retried.output;
+  // Still in initial_phase: the retry's own answer suggests prepare_subthread again.
+  EXPECT_NE(retried.output.find("phase initial_phase, next prepare_subthread"), std::string::npos) << retried.output;
+  EXPECT_EQ(retried.output.find("[sub-thread"), std::string::npos) << retried.output;
+  auto plain = run_parley("say --retry --data " + data.string() + "-none nosuchdialog0000 'x'");
+  EXPECT_NE(plain.status, 0);
+}
+
 TEST_F(FlowCli, ShowPrintsThePhaseTheMessagesAndEachSubThreadIndentedUnderTheMessageThatHoldsIt) {
   auto first = run_parley("run" + team() + data_arg() + " --member article_writer 'Write me an article'");
   ASSERT_EQ(first.status, 0) << first.output;

@@ -160,6 +160,32 @@ TEST_F(RestFlow, ASubscriberSeesTheFlowWorkAndItsMainThreadReplyStreamAsItIsWrit
   EXPECT_EQ(streamed.find(std::string(outline.at(1).at("text").as_string())), std::string::npos);
 }
 
+// Seed 004 §4.2: "if (task.meta._ui_action === 'retry') { // 如果是retry任务，只移除建议但不应用" — over
+// REST, POST …/thread/retry: the waiting suggestion is dropped and the current phase answers again.
+TEST_F(RestFlow, ARetryDropsTheWaitingSuggestionAndTheCurrentPhaseAnswersAgain) {
+  start_flows();
+  const auto created = start_flow(client(), "Write me an article");
+  const std::string id(created.at("dialog").at("id").as_string());
+  // The YAML agent lists no extra task.
+  EXPECT_EQ(json::serialize(created.at("flow").at("operations")), "[]") << json::serialize(created);
+  const auto retried = client().post("/api/dialogs/" + id + "/thread/retry", json::value{{"content", "An article"}});
+  ASSERT_EQ(retried.status, 200) << retried.body;
+  const auto retried_body = retried.json();
+  const auto& flow = retried_body.at("flow");
+  EXPECT_EQ(json::serialize(flow.at("phase")), "\"initial_phase\"");
+  const auto& messages = flow.at("thread").at("messages").as_array();
+  ASSERT_EQ(messages.size(), 4U) << json::serialize(flow);
+  EXPECT_EQ(json::serialize(messages[3].at("text")), "\"What topic should the article cover, and who will read it?\"");
+  const auto unknown = client().post("/api/dialogs/" + id + "/thread/retry", json::value{{"text", "x"}});
+  EXPECT_EQ(unknown.status, 400) << unknown.body;
+  // loadOperations (§2.1): a task the agent does not list is refused, naming what it lists.
+  json::object asked{{"name", "chatPair"}, {"message", "hi"}};
+  asked["meta"] = json::object{{"bot", "hello"}};
+  const auto task = client().post("/api/dialogs/" + id + "/thread/tasks", json::value(std::move(asked)));
+  EXPECT_EQ(task.status, 400) << task.body;
+  EXPECT_NE(task.body.find("its loadOperations: none"), std::string::npos) << task.body;
+}
+
 TEST_F(RestFlow, ABadPathIsA400NamingItsSegmentAndAPlainDialogHasNoThread) {
   start_flows();
   const auto created = start_flow(client(), "Write me an article");

@@ -18,6 +18,18 @@ class chunk_sink final : public llm::stream_sink {
   std::string_view thread_id_;
 };
 
+// Hands every saying chunk of a response's stream to the host's callback.
+class stream_chunk_sink final : public llm::stream_sink {
+ public:
+  explicit stream_chunk_sink(answer_stream::chunk_fn on_chunk) : on_chunk_(std::move(on_chunk)) {}
+  void on_saying_chunk(std::string_view text) override {
+    if (on_chunk_) on_chunk_(text);
+  }
+
+ private:
+  answer_stream::chunk_fn on_chunk_;
+};
+
 }  // namespace
 
 std::vector<llm::chat_message> ai_adapter::to_model_messages(const std::vector<thread_message>& messages) {
@@ -33,8 +45,8 @@ std::vector<llm::chat_message> ai_adapter::to_model_messages(const std::vector<t
   return out;
 }
 
-boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<thread_message>& messages,
-                                                             const chat_options& options) {
+llm::model_request ai_adapter::request_for(const std::vector<thread_message>& messages,
+                                           const chat_options& options) const {
   llm::model_request request;
   request.member_id = member_id_;
   request.model = model_;
@@ -42,6 +54,33 @@ boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<t
   request.messages = to_model_messages(messages);
   request.dialog_id = options.thread_id;
   request.stream = options.stream;
+  return request;
+}
+
+answer_stream ai_adapter::open_stream(const std::vector<thread_message>& messages, const chat_options& options) {
+  auto request = request_for(messages, options);
+  request.stream = true;
+  answer_stream out;
+  // Not a coroutine lambda: the frame of call_streaming owns its copies, whatever becomes of this.
+  out.run = [this, request = std::move(request)](answer_stream::chunk_fn on_chunk) {
+    return call_streaming(request, std::move(on_chunk));
+  };
+  return out;
+}
+
+boost::asio::awaitable<result<std::string>> ai_adapter::call_streaming(llm::model_request request,
+                                                                       answer_stream::chunk_fn on_chunk) {
+  ++calls_;
+  stream_chunk_sink sink(std::move(on_chunk));
+  llm::generation_control control;
+  auto answer = co_await provider_->stream(request, sink, control);
+  if (!answer) co_return make_error(errc::provider_error, "model call failed: " + answer.err().message);
+  co_return std::move(answer->saying);
+}
+
+boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<thread_message>& messages,
+                                                             const chat_options& options) {
+  const auto request = request_for(messages, options);
   ++calls_;
   chunk_sink sink(options.stream ? &observer_ : nullptr, options.thread_id);
   llm::generation_control control;

@@ -16,6 +16,7 @@
 
 #include "parley/core/result.hpp"
 #include "parley/flow/flow_thread.hpp"
+#include "parley/flow/response.hpp"
 #include "parley/llm/provider.hpp"
 
 namespace parley::flow {
@@ -36,6 +37,17 @@ class ai_adapter {
   boost::asio::awaitable<result<std::string>> chat(const std::vector<thread_message>& messages,
                                                    const chat_options& options);
 
+  // chat(messages, {stream: true}) for `response.setStream(agent.createStream(stream))`: the
+  // messages are converted now (the caller's thread may change before the host runs the stream);
+  // the model is called when the stream runs, each saying chunk going to its `on_chunk`.
+  answer_stream open_stream(const std::vector<thread_message>& messages, const chat_options& options);
+
+  // Tells the stream observer a saying chunk of the main thread `thread_id` (the host, for a
+  // response's stream whatever made it).
+  void tell_chunk(std::string_view thread_id, std::string_view chunk) const {
+    if (observer_) observer_(thread_id, chunk);
+  }
+
   // What the model is sent for `messages`: first level only, virtual messages left out.
   static std::vector<llm::chat_message> to_model_messages(const std::vector<thread_message>& messages);
 
@@ -45,6 +57,10 @@ class ai_adapter {
   std::int64_t calls() const { return calls_; }
 
  private:
+  llm::model_request request_for(const std::vector<thread_message>& messages, const chat_options& options) const;
+  boost::asio::awaitable<result<std::string>> call_streaming(llm::model_request request,
+                                                             answer_stream::chunk_fn on_chunk);
+
   std::shared_ptr<llm::provider> provider_;
   std::string member_id_;
   std::string model_;

@@ -31,6 +31,17 @@ struct agent_metadata {
   boost::json::object extra;
 };
 
+// One entry of `loadOperations`: a task the main agent takes beside the user's chat messages (the
+// seed's extra tasks such as `chatPair`, which `executeTask` routes by `task.name`). The host runs
+// only tasks the agent lists here (flow_runner::run_task), so a client cannot invent one.
+struct flow_operation {
+  std::string name;         // the task name, e.g. "chatPair"
+  std::string description;  // for people choosing it (REST, `parley show`)
+  // Whether the task's `message` is put into the thread as a user message first (the seed's
+  // Task.skipUserMessage, reversed).
+  bool with_user_message = true;
+};
+
 class base_agent {
  public:
   base_agent(agent_metadata who, thread_settings initial) : metadata(std::move(who)), settings(std::move(initial)) {}
@@ -50,6 +61,17 @@ class base_agent {
   // executeTask(task, thread): `main` is the main thread; the served thread is at the task's
   // subThreadPath.
   virtual boost::asio::awaitable<result<response>> execute_task(task& t, flow_thread& main);
+
+  // loadOperations(agent): the extra tasks this agent takes. The seed asks it of main agents only;
+  // the default is none, which is what a sub-thread agent has (its tasks come from its parent).
+  virtual std::vector<flow_operation> load_operations() const { return {}; }
+
+  // createStream(stream): the stream a handler sets on its Response (`response.setStream(...)`),
+  // marked with this agent's current phase, as the bot message it becomes is.
+  answer_stream create_stream(answer_stream from_adapter) const {
+    from_adapter.phase = settings.phase;
+    return from_adapter;
+  }
 
   // The phases this agent can be in; `completed` always counts.
   virtual bool has_phase(std::string_view phase) const;

@@ -42,6 +42,50 @@ thread_message user_message(std::string_view text) {
   return message;
 }
 
+thread_message bot_message(std::string text, const boost::json::object& meta, const std::string& phase) {
+  thread_message bot;
+  bot.id = new_uuid();
+  bot.sender = "bot";
+  bot.text = std::move(text);
+  bot.timestamp = now_ms();
+  bot.meta = meta;
+  bot.meta["_phase"] = phase;
+  return bot;
+}
+
+error no_message_to_update(const flow_thread& main, std::string_view message_id) {
+  return make_error(errc::not_found, "messageUpdate: no message \"" + std::string(message_id) + "\" in thread " +
+                                         main.id + " (at any depth); nothing was written");
+}
+
+// The patch a messageUpdate makes: its text, and the message's meta with the update's fields laid
+// over it (a sub-thread the message holds stays where it is).
+result<message_patch> update_patch(flow_thread& main, const message_update& update, std::string text) {
+  auto* message = find_message(main, update.message_id);
+  if (message == nullptr) return no_message_to_update(main, update.message_id);
+  if (update.meta.contains("_thread")) {
+    return make_error(errc::invalid_argument,
+                      "messageUpdate.meta._thread: a sub-thread is placed by its "
+                      "StateHandler (updateMessage), not by a Response");
+  }
+  message_patch patch;
+  patch.text = std::move(text);
+  boost::json::object meta = message->meta;
+  for (const auto& [key, value] : update.meta) meta[key] = value;
+  if (message->sub_thread) meta["_thread"] = to_json(*message->sub_thread);
+  patch.meta = std::move(meta);
+  return patch;
+}
+
+// The bot message a stream of task `task_id` began in the main thread, if one did.
+const thread_message* streaming_message_of(const flow_thread& main, std::string_view task_id) {
+  for (const auto& message : main.messages) {
+    const auto* of = message.meta.if_contains("_streamOf");
+    if (of != nullptr && of->is_string() && of->get_string() == task_id) return &message;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 asio::awaitable<result<flow_thread>> flow_runner::start(std::string_view text) {
@@ -80,6 +124,46 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
     co_return make_error(errc::invalid_argument,
                          "_ui_action: expected \"retry\" or nothing, got \"" + std::string(ui_action) + "\"");
   }
+  co_return co_await take_task(thread_id, user_task(text, ui_action), std::string(text), std::move(input));
+}
+
+result<std::vector<flow_operation>> flow_runner::operations() const {
+  auto agent = factory_(thread_settings{});
+  if (!agent) return std::move(agent).err();
+  return (*agent)->load_operations();
+}
+
+asio::awaitable<result<flow_thread>> flow_runner::run_task(std::string_view thread_id, task_request request) {
+  auto listed = operations();
+  if (!listed) co_return std::move(listed).err();
+  const flow_operation* operation = nullptr;
+  std::string names;
+  for (const auto& candidate : *listed) {
+    if (candidate.name == request.name) operation = &candidate;
+    names += (names.empty() ? "" : ", ") + candidate.name;
+  }
+  if (operation == nullptr) {
+    co_return make_error(errc::invalid_argument, "name: the flow's agent has no operation \"" + request.name +
+                                                     "\" (its loadOperations: " + (names.empty() ? "none" : names) +
+                                                     ")");
+  }
+  if (operation->with_user_message) PARLEY_CO_TRY(check_user_text(request.message));
+  if (!is_valid_utf8(request.message)) co_return make_error(errc::invalid_argument, "message: not valid UTF-8");
+  task t = user_task(request.message, {});
+  t.name = operation->name;
+  t.type = std::string(task::kTypeAction);
+  t.skip_user_message = !operation->with_user_message;
+  t.meta = std::move(request.meta);
+  t.meta.erase("_ui_action");  // a retry comes through say's _ui_action only
+  std::optional<std::string> user_text;
+  if (operation->with_user_message) user_text = request.message;
+  std::optional<events::flow_input> none;
+  co_return co_await take_task(thread_id, std::move(t), std::move(user_text), std::move(none));
+}
+
+asio::awaitable<result<flow_thread>> flow_runner::take_task(std::string_view thread_id, task t,
+                                                            std::optional<std::string> user_text,
+                                                            std::optional<events::flow_input> input) {
   auto main = co_await repository_.load_thread_async(std::string(thread_id));
   if (!main) co_return std::move(main).err();
   if (!main->settings.pending_tasks.empty()) {
@@ -87,7 +171,7 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
                                              main->settings.pending_tasks.front().name +
                                              "\"; resume it instead of sending a message");
   }
-  const bool retry = ui_action == "retry";
+  const bool retry = t.is_retry();
   const bool finished = reached_completed_phase(main->settings);
   if (finished && !retry) {
     co_return make_error(errc::conflict, "dialog " + std::string(thread_id) +
@@ -103,8 +187,8 @@ asio::awaitable<result<flow_thread>> flow_runner::say(std::string_view thread_id
                                              "; reopen it to go on (POST /api/dialogs/" + main->id +
                                              "/reopen, parley reopen " + main->id + ")");
   }
-  main->messages.push_back(user_message(text));
-  main->settings.pending_tasks.push_back(user_task(text, ui_action));
+  if (user_text) main->messages.push_back(user_message(*user_text));
+  main->settings.pending_tasks.push_back(std::move(t));
   PARLEY_CO_TRY(co_await repository_.save_thread(*main, std::move(input)));
   auto ran = co_await run_pending(*main);
   if (!ran) co_return std::move(ran).err();
@@ -178,6 +262,18 @@ asio::awaitable<result<void>> flow_runner::run_one(flow_thread& main) {
   auto answer = co_await (*agent)->execute_task(current, main);
   if (!answer) co_return std::move(answer).err();
   auto& pending = main.settings.pending_tasks;
+  auto delivered = co_await deliver(main, current, (*agent)->settings.phase, *answer);
+  if (!delivered) {
+    // A response that cannot be delivered (a messageUpdate of a message that does not exist) is
+    // wrong whenever it is run again: its task is dropped, so the flow waits again, and the error
+    // goes to the caller. Nothing else was written. Other failures (a model's) leave it pending.
+    const auto code = delivered.err().code;
+    if (code == errc::invalid_argument || code == errc::not_found) {
+      pending.erase(pending.begin());
+      PARLEY_CO_TRY(co_await repository_.save_thread(main));
+    }
+    co_return delivered;
+  }
   pending.erase(pending.begin());
   std::vector<task> next;
   for (auto t : answer->next_tasks()) {
@@ -186,19 +282,58 @@ asio::awaitable<result<void>> flow_runner::run_one(flow_thread& main) {
     next.push_back(std::move(t));
   }
   pending.insert(pending.begin(), next.begin(), next.end());
-  if (!answer->skip_bot_message_creation()) {
-    thread_message bot;
-    bot.id = new_uuid();
-    bot.sender = "bot";
-    bot.text = answer->full_message();
-    bot.timestamp = now_ms();
-    bot.meta = answer->meta;
-    bot.meta["_phase"] = (*agent)->settings.phase;
-    main.messages.push_back(std::move(bot));
-  }
   PARLEY_CO_TRY(co_await repository_.save_thread(main));
   if (observer.on_task_done) observer.on_task_done(main, current);
   co_return ok();
+}
+
+asio::awaitable<result<void>> flow_runner::deliver(flow_thread& main, const task& current, const std::string& phase,
+                                                   response& answer) {
+  if (answer.stream()) co_return co_await deliver_stream(main, current, phase, answer);
+  if (const auto& update = answer.update()) {
+    // The message updated, not a new one: one flow_message_updated, refused (nothing written) when
+    // the message does not exist.
+    auto patch = update_patch(main, *update, update->text.value_or(answer.full_message()));
+    if (!patch) co_return std::move(patch).err();
+    co_return co_await repository_.update_message(main, update->message_id, std::move(*patch));
+  }
+  if (answer.skip_bot_message_creation()) co_return ok();
+  // Sent with the task's end in the caller's one save.
+  main.messages.push_back(bot_message(answer.full_message(), answer.meta, phase));
+  co_return ok();
+}
+
+asio::awaitable<result<void>> flow_runner::deliver_stream(flow_thread& main, const task& current,
+                                                          const std::string& phase, response& answer) {
+  const answer_stream stream = *answer.stream();
+  if (!stream.run) co_return make_error(errc::invalid_argument, "setStream: the response's stream has nothing to run");
+  std::string target;
+  if (const auto& update = answer.update()) {
+    if (find_message(main, update->message_id) == nullptr) co_return no_message_to_update(main, update->message_id);
+    target = update->message_id;
+  } else if (const auto* again = streaming_message_of(main, current.id)) {
+    target = again->id;  // this task's stream began before a crash or a failure: it goes on there
+  } else {
+    // The bot message exists, empty and marked _streaming, before the first chunk: readers of the
+    // thread see where the answer grows (one saveThread, as the seed's Responsor saves its message).
+    auto placeholder = bot_message("", answer.meta, stream.phase.empty() ? phase : stream.phase);
+    placeholder.meta["_streaming"] = true;
+    placeholder.meta["_streamOf"] = current.id;
+    target = placeholder.id;
+    main.messages.push_back(std::move(placeholder));
+    PARLEY_CO_TRY(co_await repository_.save_thread(main));
+  }
+  const std::string thread_id = main.id;
+  answer_stream::chunk_fn on_chunk = [this, thread_id](std::string_view chunk) { ai_.tell_chunk(thread_id, chunk); };
+  auto text = co_await stream.run(std::move(on_chunk));
+  if (!text) co_return std::move(text).err();
+  answer.set_text(*text);
+  message_update done{target, *text, {}};
+  if (const auto& update = answer.update()) done.meta = update->meta;
+  auto patch = update_patch(main, done, *text);
+  if (!patch) co_return std::move(patch).err();
+  patch->meta->erase("_streaming");
+  co_return co_await repository_.update_message(main, target, std::move(*patch));
 }
 
 }  // namespace parley::flow

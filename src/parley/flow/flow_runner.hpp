@@ -38,6 +38,14 @@ struct thread_start {
   std::string thread_id;
 };
 
+// An extra task a client asks of a waiting flow (one of its agent's loadOperations), e.g.
+// {name: "chatPair", message: "Hi", meta: {bot: "Hello"}}.
+struct task_request {
+  std::string name;
+  std::string message;
+  boost::json::object meta;
+};
+
 struct flow_step_observer {
   std::function<void(const flow_thread&, const task&)> on_task_done;  // after each task's save
 };
@@ -64,6 +72,12 @@ class flow_runner {
   // Without a client's input (overloads rather than default arguments, as for start).
   boost::asio::awaitable<result<flow_thread>> say(std::string_view thread_id, std::string_view text,
                                                   std::string_view ui_action = {});
+  // Runs the extra task `request` (an operation the main agent lists in loadOperations) in a waiting
+  // flow; its message becomes a user message first unless the operation says otherwise. A name the
+  // agent does not list is refused, naming the ones it does, with nothing written.
+  boost::asio::awaitable<result<flow_thread>> run_task(std::string_view thread_id, task_request request);
+  // loadOperations of the main agent.
+  result<std::vector<flow_operation>> operations() const;
   // Runs what the log says is left to do (after a crash or a failed step).
   boost::asio::awaitable<result<flow_thread>> resume(std::string_view thread_id);
   // Completes, archives or reopens the flow's dialog, as for any root: a conflict when it already
@@ -81,6 +95,17 @@ class flow_runner {
   // The dialog of a flow that has just reached its completed phase is completed with it.
   boost::asio::awaitable<result<void>> complete_if_finished(const flow_thread& main);
   boost::asio::awaitable<result<void>> run_one(flow_thread& main);
+  // Takes `t` into the waiting thread `thread_id` (its message as a user message when `user_text`),
+  // durable with `input` when given, and runs until the flow waits again.
+  boost::asio::awaitable<result<flow_thread>> take_task(std::string_view thread_id, task t,
+                                                        std::optional<std::string> user_text,
+                                                        std::optional<events::flow_input> input);
+  // Puts the answer of `current` into `main` (in memory; the caller's save sends it), or, for a
+  // stream or a messageUpdate, writes it through the repository at once.
+  boost::asio::awaitable<result<void>> deliver(flow_thread& main, const task& current, const std::string& phase,
+                                               response& answer);
+  boost::asio::awaitable<result<void>> deliver_stream(flow_thread& main, const task& current, const std::string& phase,
+                                                      response& answer);
 
   thread_repository& repository_;
   ai_adapter& ai_;

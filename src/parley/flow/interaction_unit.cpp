@@ -24,6 +24,24 @@ const thread_message* find_step(const std::vector<const thread_message*>& messag
   return nullptr;
 }
 
+// §6.1: "每个子Thread的Agent和其StateHandler返回的Response对象应当是同步的，而不是stream". A
+// messageUpdate is the host's to deliver in the main thread; in a sub-thread a handler updates its
+// message itself (updateMessage) and sets skipBotMessageCreation (§6.3).
+result<void> check_sub_thread_response(const response& answer, std::string_view phase) {
+  if (answer.stream()) {
+    return make_error(errc::invalid_argument, "the StateHandler of phase \"" + std::string(phase) +
+                                                  "\" answered with a stream (setStream) in a sub-thread, whose "
+                                                  "Response must be synchronous (seed 004 §6.1)");
+  }
+  if (answer.update()) {
+    return make_error(errc::invalid_argument,
+                      "the StateHandler of phase \"" + std::string(phase) +
+                          "\" set messageUpdate in a sub-thread: update the message with updateMessage and set "
+                          "skipBotMessageCreation instead (seed 004 §6.3)");
+  }
+  return ok();
+}
+
 }  // namespace
 
 thread_message make_message(std::string sender, std::string text, std::string_view phase, std::string_view step) {
@@ -68,6 +86,7 @@ asio::awaitable<result<response>> responsor::run_pair(task& t, flow_thread& main
   } else {
     auto handled = co_await handler_->handle(t, main, agent);
     if (!handled) co_return std::move(handled).err();
+    PARLEY_CO_TRY(check_sub_thread_response(*handled, handler_->phase()));
     answer = std::move(*handled);
     if (answer.skip_bot_message_creation()) {
       // The handler wrote (and updated) the bot message itself: the last bot message is ours.
@@ -136,6 +155,7 @@ asio::awaitable<result<response>> starter::execute(task& t, flow_thread& main, b
     } else {
       auto handled = co_await handler_->handle(t, main, agent);
       if (!handled) co_return handled;
+      PARLEY_CO_TRY(check_sub_thread_response(*handled, handler_->phase()));
       answer = std::move(*handled);
       if (!answer.skip_bot_message_creation()) {
         {

@@ -31,6 +31,8 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
   auto host = std::make_unique<flow_host>(log, std::move(executor));
   flow_host& self = *host;
   self.repository_.set_change_observer([&self](std::string_view dialog_id) {
+    // What streamed is in the thread now (or the step moved on): readers read it there.
+    if (auto found = self.streaming_.find(dialog_id); found != self.streaming_.end()) self.streaming_.erase(found);
     if (self.observer_ != nullptr) self.observer_->on_thread_changed(dialog_id, self.running(dialog_id));
   });
   for (const auto& member : team.members) {
@@ -44,6 +46,9 @@ result<std::unique_ptr<flow_host>> flow_host::create(boost::asio::any_io_executo
     member_flow runs;
     runs.ai = std::make_unique<flow::ai_adapter>(provider->second, member.id, member.model);
     runs.ai->set_stream_observer([&self](std::string_view dialog_id, std::string_view chunk) {
+      auto found = self.streaming_.find(dialog_id);
+      if (found == self.streaming_.end()) found = self.streaming_.emplace(std::string(dialog_id), std::string()).first;
+      found->second.append(chunk);
       if (self.observer_ != nullptr) self.observer_->on_saying_chunk(dialog_id, chunk);
     });
     runs.runner =
@@ -107,6 +112,41 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string mem
   const running_mark mark(running_, step_ended_, dialog_id, observer_);
   const std::string_view no_ui_action;
   co_return co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
+}
+
+boost::asio::awaitable<result<flow::flow_thread>> flow_host::retry(std::string member_id, std::string dialog_id,
+                                                                   std::string text) {
+  const auto found = members_.find(member_id);
+  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
+  if (running_.contains(dialog_id)) {
+    co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
+  }
+  const running_mark mark(running_, step_ended_, dialog_id, observer_);
+  const std::string_view retry_action = "retry";
+  co_return co_await found->second.runner->say(dialog_id, text, retry_action);
+}
+
+boost::asio::awaitable<result<flow::flow_thread>> flow_host::run_task(std::string member_id, std::string dialog_id,
+                                                                      flow::task_request request) {
+  const auto found = members_.find(member_id);
+  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
+  if (running_.contains(dialog_id)) {
+    co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
+  }
+  const running_mark mark(running_, step_ended_, dialog_id, observer_);
+  co_return co_await found->second.runner->run_task(dialog_id, std::move(request));
+}
+
+std::vector<flow::flow_operation> flow_host::operations(std::string_view member_id) const {
+  const auto found = members_.find(member_id);
+  if (found == members_.end()) return {};
+  auto listed = found->second.runner->operations();
+  return listed ? std::move(*listed) : std::vector<flow::flow_operation>{};
+}
+
+std::string flow_host::streaming_text(std::string_view dialog_id) const {
+  const auto found = streaming_.find(dialog_id);
+  return found == streaming_.end() ? std::string() : found->second;
 }
 
 boost::asio::awaitable<result<void>> flow_host::set_status(std::string member_id, std::string dialog_id,

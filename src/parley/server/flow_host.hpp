@@ -70,6 +70,20 @@ class flow_host {
   // The user says `text` in the flow `dialog_id` of `member_id`; runs until the flow waits again.
   boost::asio::awaitable<result<flow::flow_thread>> say(std::string member_id, std::string dialog_id, std::string text,
                                                         std::optional<events::flow_input> input = {});
+  // The user retries in the flow `dialog_id` (seed 004 `task.meta._ui_action === 'retry'`): `text`
+  // is run as a task marked retry, so the waiting phase suggestion is dropped, not applied, and the
+  // current phase answers again (a finished flow runs its last phase again).
+  boost::asio::awaitable<result<flow::flow_thread>> retry(std::string member_id, std::string dialog_id,
+                                                          std::string text);
+  // An extra task of the flow's main agent (one of its loadOperations), run until the flow waits.
+  boost::asio::awaitable<result<flow::flow_thread>> run_task(std::string member_id, std::string dialog_id,
+                                                             flow::task_request request);
+  // loadOperations of the member's main agent (empty for a member that is not a flow).
+  std::vector<flow::flow_operation> operations(std::string_view member_id) const;
+  // The answer's text streamed so far in the main thread of `dialog_id` ("" when none is streaming):
+  // what a reader of the thread sees grow before the answer is saved.
+  std::string streaming_text(std::string_view dialog_id) const;
+
   // The answer to a retry of a create or post the flow `dialog_id` already took (found by its
   // msgId): its thread, with nothing taken again. A step the first attempt started and a crash cut
   // is run to its end first — what the log says is left (flow_runner::resume), never the message
@@ -98,7 +112,9 @@ class flow_host {
   flow::thread_repository repository_;
   std::map<std::string, member_flow, std::less<>> members_;
   std::set<std::string, std::less<>> running_;  // dialogs with a step under way
-  engine::async_signal step_ended_;             // notified when one of them ends
+  // The main thread's answer as it streams, by dialog; dropped at the thread's next write.
+  std::map<std::string, std::string, std::less<>> streaming_;
+  engine::async_signal step_ended_;  // notified when one of them ends
   flow_observer* observer_ = nullptr;
 };
 

@@ -16,8 +16,21 @@ namespace {
 
 const flow::sub_thread_path kMainThread{};
 
-// {dialogId, member, path, phase, completed, working, thread}: the thread at `path` with what a
-// reader needs beside it — its phase, and whether the main flow is over or still on a step.
+// loadOperations of the flow's main agent: the extra tasks POST …/thread/tasks takes.
+boost::json::array operations_json(const server_context& context, std::string_view member_id) {
+  boost::json::array out;
+  if (context.flows == nullptr) return out;
+  for (const auto& operation : context.flows->operations(member_id)) {
+    out.push_back(boost::json::object{{"name", operation.name},
+                                      {"description", operation.description},
+                                      {"withUserMessage", operation.with_user_message}});
+  }
+  return out;
+}
+
+// {dialogId, member, path, phase, completed, working, streaming, operations, thread}: the thread at
+// `path` with what a reader needs beside it — its phase, whether the main flow is over or still on
+// a step, the main thread's answer as it streams (not saved yet), and the extra tasks it takes.
 boost::json::object flow_view(const server_context& context, const dialog_row& row, flow::flow_thread& main,
                               const flow::sub_thread_path& path, const flow::flow_thread& shown) {
   return boost::json::object{{"dialogId", row.id},
@@ -26,6 +39,8 @@ boost::json::object flow_view(const server_context& context, const dialog_row& r
                              {"phase", shown.settings.phase},
                              {"completed", flow::is_completed(main.settings)},
                              {"working", context.flows != nullptr && context.flows->running(row.id)},
+                             {"streaming", context.flows != nullptr ? context.flows->streaming_text(row.id) : ""},
+                             {"operations", operations_json(context, row.member_id)},
                              {"thread", flow::to_json(shown)}};
 }
 
@@ -91,6 +106,68 @@ handler_result get_flow_thread(server_context& context, const rest_request& requ
   auto shown = flow::get_sub_thread_by_path(*main, *path);
   if (!shown) co_return field_error(make_error(errc::invalid_argument, "path: " + shown.err().message));
   co_return json_response(200, flow_view(context, *row, *main, *path, **shown));
+}
+
+namespace {
+
+// The flow dialog a POST …/thread/… names, as its reader sees it: 404 when it is none of the user's
+// or holds no flow.
+boost::asio::awaitable<result<dialog_row>> flow_dialog_row(server_context& context, const rest_request& request,
+                                                           const std::string& dialog_id) {
+  auto row = co_await read_dialog(context, request, dialog_id);
+  if (!row) co_return std::move(row).err();
+  if (!is_flow_member(context, row->member_id)) {
+    co_return make_error(errc::not_found, "dialog " + dialog_id + " is not a flow's thread (its member is " +
+                                              row->member_id + ", not a member of kind flow)");
+  }
+  co_return std::move(*row);
+}
+
+const std::string_view kRetryFields[] = {"content"};
+const std::string_view kTaskFields[] = {"name", "message", "meta"};
+
+result<flow::task_request> read_task_request(const boost::json::object& body) {
+  PARLEY_TRY(only_fields(body, kTaskFields));
+  auto name = required_text(body, "name");
+  if (!name) return std::move(name).err();
+  auto message = optional_text(body, "message");
+  if (!message) return std::move(message).err();
+  flow::task_request out{std::move(*name), std::move(*message), {}};
+  if (const auto* meta = body.if_contains("meta")) {
+    if (!meta->is_object()) return make_error(errc::invalid_argument, "meta: expected an object");
+    out.meta = meta->get_object();
+  }
+  return out;
+}
+
+}  // namespace
+
+handler_result post_flow_retry(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = co_await flow_dialog_row(context, request, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  if (auto known = only_fields(*body, kRetryFields); !known) co_return field_error(known.err());
+  auto content = required_text(*body, "content");
+  if (!content) co_return field_error(content.err());
+  auto retried = co_await context.flows->retry(row->member_id, dialog_id, std::move(*content));
+  if (!retried) co_return error_response(retried.err());
+  co_return json_response(200,
+                          boost::json::object{{"flow", flow_view(context, *row, *retried, kMainThread, *retried)}});
+}
+
+handler_result post_flow_task(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = co_await flow_dialog_row(context, request, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  auto body = parse_body_object(request.body, false, failure);
+  if (!body) co_return failure;
+  auto task = read_task_request(*body);
+  if (!task) co_return field_error(task.err());
+  auto ran = co_await context.flows->run_task(row->member_id, dialog_id, std::move(*task));
+  if (!ran) co_return error_response(ran.err());
+  co_return json_response(200, boost::json::object{{"flow", flow_view(context, *row, *ran, kMainThread, *ran)}});
 }
 
 handler_result create_flow_dialog(server_context& context, const rest_request& request, std::string member_id,

@@ -44,6 +44,12 @@ handler_result post_reopen(server_context& context, const rest_request& request,
 
 // rest_flow.cpp: a flow's dialog read as seed 004's thread, or the sub-thread at `?path=`.
 handler_result get_flow_thread(server_context& context, const rest_request& request, std::string dialog_id);
+// POST /api/dialogs/{id}/thread/retry {content}: the user's message as a retry (seed 004
+// `_ui_action: "retry"`); 200 with {flow}.
+handler_result post_flow_retry(server_context& context, const rest_request& request, std::string dialog_id);
+// POST /api/dialogs/{id}/thread/tasks {name, message?, meta?}: one of the main agent's
+// loadOperations (e.g. chatPair); 200 with {flow}, 400 for a name the agent does not list.
+handler_result post_flow_task(server_context& context, const rest_request& request, std::string dialog_id);
 
 // rest_questions.cpp: open questions for the human across every dialog.
 handler_result list_questions(server_context& context, const rest_request& request, std::string dialog_id);

@@ -47,6 +47,8 @@ const std::vector<route>& routes() {
       {"GET", {"dialogs", "{id}", "registry"}, &rest::get_registry},
       {"GET", {"dialogs", "{id}", "taskdoc"}, &rest::get_taskdoc},
       {"GET", {"dialogs", "{id}", "thread"}, &rest::get_flow_thread},
+      {"POST", {"dialogs", "{id}", "thread", "retry"}, &rest::post_flow_retry},
+      {"POST", {"dialogs", "{id}", "thread", "tasks"}, &rest::post_flow_task},
       {"POST", {"dialogs", "{id}", "messages"}, &rest::post_message},
       {"POST", {"dialogs", "{id}", "answer"}, &rest::post_answer},
       {"POST", {"dialogs", "{id}", "interrupt"}, &rest::post_interrupt},
