@@ -14,6 +14,10 @@ std::string diff_text_step(const std::optional<tree_step>& step) {
   if (!step) return "(none)";
   std::string detail = step->detail;
   if (detail.size() > kDiffTextDetailChars) detail = detail.substr(0, kDiffTextDetailChars) + "...";
+  // One step, one line: a question's or argument's line breaks are shown, not followed.
+  for (std::size_t at = detail.find('\n'); at != std::string::npos; at = detail.find('\n', at + 2)) {
+    detail.replace(at, 1, "\\n");
+  }
   return terminal_safe(std::string(step_kind_name(step->kind)) + " " + step->name + " " + detail);
 }
 
