@@ -81,7 +81,8 @@ int run_eval_bench(const bench_args& args) {
   const int cases = args.int_or("cases", 1000);
   const int concurrency = args.int_or("concurrency", 8);
   const std::string store_name = args.string_or("store", "sqlite");
-  if (cases < 1 || concurrency < 1 || concurrency > eval::kMaxConcurrency || (store_name != "sqlite" && store_name != "memory")) {
+  if (cases < 1 || concurrency < 1 || concurrency > eval::kMaxConcurrency ||
+      (store_name != "sqlite" && store_name != "memory")) {
     std::fprintf(stderr, "parley-bench eval: --cases ≥ 1, --concurrency 1..%d, --store sqlite|memory\n",
                  eval::kMaxConcurrency);
     return 2;

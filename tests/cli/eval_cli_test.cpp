@@ -93,9 +93,11 @@ TEST_F(EvalCli, DiffAlignsTheTwoDemoTreesAndSaysWhereTheyPart) {
 TEST_F(EvalCli, AnUnknownCheckMakesItsCaseAnErrorAndTheOthersRun) {
   const std::string team = std::string(PARLEY_SOURCE_DIR) + "/examples/demo/team.yaml";
   std::ofstream(root_ / "suite.yaml") << "cases:\n"
-                                         "  - name: typo\n    team: " << team
+                                         "  - name: typo\n    team: "
+                                      << team
                                       << "\n    message: What is in the notes?\n    checks: [{contain: '864'}]\n"
-                                         "  - name: fine\n    team: " << team
+                                         "  - name: fine\n    team: "
+                                      << team
                                       << "\n    message: What is in the notes?\n    checks: [{contains: '864'}]\n";
   const auto out = parley::testing::run_cli("eval " + (root_ / "suite.yaml").string() + data());
   EXPECT_EQ(out.status, 1) << out.output;

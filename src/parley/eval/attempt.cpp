@@ -64,8 +64,8 @@ asio::awaitable<check_result> run_judge(team_engines& engines, store& log, const
   }
   std::string problem;
   const std::vector<scripted_answer> none;
-  auto root = co_await run_root(**eng, log, check.judge.member, "eval judge", judge_prompt(check, task, answer), none,
-                                problem);
+  auto root =
+      co_await run_root(**eng, log, check.judge.member, "eval judge", judge_prompt(check, task, answer), none, problem);
   if (!root) {
     out.message = "judge error: " + root.err().message;
     co_return out;
@@ -99,7 +99,8 @@ verdict attempt_outcome(const case_attempt& attempt) {
 // The tree's failures (a drive that stopped) as the attempt's error.
 std::string tree_failure(const tree_summary& tree) {
   for (const auto& dialog : tree.dialogs) {
-    if (!dialog.last_error.empty()) return "dialog " + dialog.id + " (@" + dialog.member_id + ") stopped: " + dialog.last_error;
+    if (!dialog.last_error.empty())
+      return "dialog " + dialog.id + " (@" + dialog.member_id + ") stopped: " + dialog.last_error;
   }
   return {};
 }
@@ -137,7 +138,8 @@ asio::awaitable<case_attempt> run_attempt(team_engines& engines, store& log, con
   case_attempt out;
   out.attempt = attempt;
   const std::int64_t started = now_ms();
-  auto eng = one.error ? result<engine::engine*>(make_error(errc::config_error, *one.error)) : engines.engine_of(one.team);
+  auto eng =
+      one.error ? result<engine::engine*>(make_error(errc::config_error, *one.error)) : engines.engine_of(one.team);
   if (!eng) {
     out.error = eng.err().message;
     co_return out;

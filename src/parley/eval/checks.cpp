@@ -66,8 +66,9 @@ check_result check_structure(const check_spec& check, const tree_summary& tree) 
       if (std::find(asked.begin(), asked.end(), member) == asked.end()) missing.push_back(member);
     }
     if (missing.empty()) return check_outcome(check, verdict::pass, "asked");
-    return check_outcome(check, verdict::fail,
-                         "not asked: " + join(missing, ", ") + " (asked: " + (asked.empty() ? "nobody" : join(asked, ", ")) + ")");
+    return check_outcome(
+        check, verdict::fail,
+        "not asked: " + join(missing, ", ") + " (asked: " + (asked.empty() ? "nobody" : join(asked, ", ")) + ")");
   }
   const auto tools = tree.tools_called();
   const bool called = std::find(tools.begin(), tools.end(), check.text) != tools.end();
@@ -154,8 +155,8 @@ check_result read_judge_verdict(const check_spec& check, std::string_view reply)
     return check_outcome(check, verdict::error, "judge error: field 'reasons': expected a non-empty string");
   }
   const bool passed = said->as_string() == "pass";
-  auto out = check_outcome(check, passed ? verdict::pass : verdict::fail, std::string("the judge says ") +
-                                                                              (passed ? "pass" : "fail"));
+  auto out = check_outcome(check, passed ? verdict::pass : verdict::fail,
+                           std::string("the judge says ") + (passed ? "pass" : "fail"));
   out.reasons = std::string(reasons->as_string());
   return out;
 }

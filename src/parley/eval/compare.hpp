@@ -16,7 +16,7 @@ namespace parley::eval {
 
 struct case_comparison {
   std::string name;
-  std::string change;  // better, worse, same, new, gone
+  std::string change;            // better, worse, same, new, gone
   std::optional<double> before;  // the earlier run's pass rate
   std::optional<double> after;
   std::optional<tree_diff> diff;  // when both trees are in the store and differ

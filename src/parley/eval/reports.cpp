@@ -58,8 +58,9 @@ std::string html_case(const case_report& one) {
 }
 
 std::string html_comparison(const std::vector<case_comparison>& comparison) {
-  std::string html = "<h2>compared with the earlier run</h2>\n<table><tr><th>case</th><th>before</th><th>now</th>"
-                     "<th>change</th><th>first parting</th></tr>\n";
+  std::string html =
+      "<h2>compared with the earlier run</h2>\n<table><tr><th>case</th><th>before</th><th>now</th>"
+      "<th>change</th><th>first parting</th></tr>\n";
   for (const auto& row : comparison) {
     std::string parting;
     if (row.diff && row.diff->first_parting) parting = row.diff->first_parting->path;
@@ -129,7 +130,8 @@ std::string html_report(const eval_run& run, const std::vector<case_comparison>&
   std::string html =
       "<!doctype html>\n<html><head><meta charset=utf-8><title>parley eval " + markup_escape(run.id) +
       "</title>\n<style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
-      "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}.pass td:nth-child(2){color:#070}"
+      "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}.pass "
+      "td:nth-child(2){color:#070}"
       ".fail td:nth-child(2),.error td:nth-child(2),.error{color:#a00}.where{color:#666}.worse{background:#fee}"
       ".better{background:#efe}pre{white-space:pre-wrap}</style></head><body>\n<h1>parley eval: " +
       markup_escape(run.suite) + "</h1>\n<p>run " + markup_escape(run.id) + ", " + std::to_string(run.cases.size()) +

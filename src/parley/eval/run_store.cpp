@@ -21,9 +21,9 @@ boost::json::object check_to_json(const check_result& check) {
 boost::json::object attempt_to_json(const case_attempt& attempt) {
   boost::json::array checks;
   for (const auto& check : attempt.checks) checks.push_back(check_to_json(check));
-  return {{"attempt", attempt.attempt},   {"rootId", attempt.root_id},         {"outcome", verdict_name(attempt.outcome)},
-          {"error", attempt.error},       {"answer", attempt.answer},          {"rounds", attempt.rounds},
-          {"tokens", attempt.tokens},     {"costUsd", attempt.cost_usd},       {"durationMs", attempt.duration_ms},
+  return {{"attempt", attempt.attempt}, {"rootId", attempt.root_id},   {"outcome", verdict_name(attempt.outcome)},
+          {"error", attempt.error},     {"answer", attempt.answer},    {"rounds", attempt.rounds},
+          {"tokens", attempt.tokens},   {"costUsd", attempt.cost_usd}, {"durationMs", attempt.duration_ms},
           {"checks", std::move(checks)}};
 }
 
@@ -114,8 +114,12 @@ boost::json::object run_to_json(const eval_run& run) {
                      {"passRate", one.pass_rate()},
                      {"attempts", std::move(attempts)}});
   }
-  return {{"id", run.id},          {"suite", run.suite},         {"startedMs", run.started_ms},
-          {"finishedMs", run.finished_ms}, {"repeat", run.repeat}, {"passRate", run.pass_rate()},
+  return {{"id", run.id},
+          {"suite", run.suite},
+          {"startedMs", run.started_ms},
+          {"finishedMs", run.finished_ms},
+          {"repeat", run.repeat},
+          {"passRate", run.pass_rate()},
           {"cases", std::move(cases)}};
 }
 
@@ -143,7 +147,8 @@ result<eval_run> load_run(const fs::path& data_dir, const std::string& id) {
   if (!valid_run_id(id)) return make_error(errc::invalid_argument, "'" + id + "' is not an eval run id (run-...)");
   const fs::path file = runs_dir(data_dir) / (id + ".json");
   std::error_code ec;
-  if (!fs::exists(file, ec)) return make_error(errc::not_found, "no eval run '" + id + "' in " + runs_dir(data_dir).string());
+  if (!fs::exists(file, ec))
+    return make_error(errc::not_found, "no eval run '" + id + "' in " + runs_dir(data_dir).string());
   auto text = read_regular_file(file, errc::io_error, kMaxRunFileBytes);
   if (!text) return std::move(text).err();
   auto parsed = parse_json(*text);

@@ -17,12 +17,12 @@
 namespace parley::eval {
 
 struct case_attempt {
-  int attempt = 1;            // 1-based, up to --repeat
-  std::string root_id;        // the tree in the store ("" when the case could not start)
+  int attempt = 1;      // 1-based, up to --repeat
+  std::string root_id;  // the tree in the store ("" when the case could not start)
   verdict outcome = verdict::error;
-  std::string error;          // why the attempt is an error (the case's, the team's, the drive's)
+  std::string error;  // why the attempt is an error (the case's, the team's, the drive's)
   std::vector<check_result> checks;
-  std::string answer;         // the root's final answer
+  std::string answer;  // the root's final answer
   std::int64_t rounds = 0;
   std::int64_t tokens = 0;
   double cost_usd = 0;

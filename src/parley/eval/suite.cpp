@@ -15,9 +15,8 @@ namespace fs = std::filesystem;
 using config::detail::map_reader;
 
 const std::vector<std::string>& suite_check_names() {
-  static const std::vector<std::string> names{"contains",        "regex",      "json_schema", "asked",
-                                              "tool_called",     "tool_not_called", "max_rounds",  "max_tokens",
-                                              "max_cost",        "judge"};
+  static const std::vector<std::string> names{"contains",        "regex",      "json_schema", "asked",    "tool_called",
+                                              "tool_not_called", "max_rounds", "max_tokens",  "max_cost", "judge"};
   return names;
 }
 

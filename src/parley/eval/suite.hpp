@@ -38,13 +38,13 @@ struct judge_spec {
 
 struct check_spec {
   check_kind kind = check_kind::contains;
-  std::string where;           // "FILE:LINE:COLUMN" of the check
-  std::string text;            // contains, regex: the text; tool_called, tool_not_called: the tool
+  std::string where;                 // "FILE:LINE:COLUMN" of the check
+  std::string text;                  // contains, regex: the text; tool_called, tool_not_called: the tool
   std::vector<std::string> members;  // asked
   boost::json::object schema;        // json_schema
   double limit = 0;                  // max_rounds, max_tokens, max_cost
   judge_spec judge;
-  std::string label() const;         // "contains: 864", "max_rounds: 10"
+  std::string label() const;  // "contains: 864", "max_rounds: 10"
 };
 
 struct scripted_answer {

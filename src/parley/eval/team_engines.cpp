@@ -16,8 +16,9 @@ result<config::team_config> load_eval_team(const fs::path& path) {
     // A workspace with `.minds/` or the `.minds/` folder itself.
     if (fs::is_directory(path / ".minds", ec)) return config::load_dominds_workspace(path);
     if (path.filename() == ".minds") return config::load_dominds_workspace(path.parent_path());
-    return make_error(errc::config_error, path.string() + ": a folder without .minds/ (expected a team file or a "
-                                                          "Dominds workspace)");
+    return make_error(errc::config_error, path.string() +
+                                              ": a folder without .minds/ (expected a team file or a "
+                                              "Dominds workspace)");
   }
   return config::load_team_file(path);
 }
@@ -57,7 +58,8 @@ result<engine::engine*> team_engines::engine_of(const fs::path& team) {
     }
     found = engines_.emplace(key, std::move(entry)).first;
   }
-  if (!found->second.engine) return make_error(errc::config_error, "team " + team.string() + ": " + found->second.error);
+  if (!found->second.engine)
+    return make_error(errc::config_error, "team " + team.string() + ": " + found->second.error);
   return found->second.engine.get();
 }
 

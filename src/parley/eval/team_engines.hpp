@@ -44,8 +44,7 @@ class team_engines {
 // could not be made. `problem`: why it could not be run to the end (a question no answer fits).
 boost::asio::awaitable<result<std::string>> run_root(engine::engine& eng, store& log, std::string member,
                                                      std::string title, std::string message,
-                                                     const std::vector<scripted_answer>& answers,
-                                                     std::string& problem);
+                                                     const std::vector<scripted_answer>& answers, std::string& problem);
 
 // One attempt of `one`: its tree, then its checks (judges run their own trees).
 boost::asio::awaitable<case_attempt> run_attempt(team_engines& engines, store& log, const eval_case& one, int attempt);

@@ -88,12 +88,8 @@ boost::json::object step_json(const tree_step& step) {
 }
 
 boost::json::object stats_json(const member_stats& stats) {
-  return {{"rounds", stats.rounds},
-          {"inputTokens", stats.input_tokens},
-          {"outputTokens", stats.output_tokens},
-          {"costUsd", stats.cost_usd},
-          {"unpricedCalls", stats.unpriced_calls},
-          {"latencyMs", stats.latency_ms}};
+  return {{"rounds", stats.rounds},    {"inputTokens", stats.input_tokens},     {"outputTokens", stats.output_tokens},
+          {"costUsd", stats.cost_usd}, {"unpricedCalls", stats.unpriced_calls}, {"latencyMs", stats.latency_ms}};
 }
 
 boost::json::object dialog_json(const aligned_dialog& dialog) {

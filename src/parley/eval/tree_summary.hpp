@@ -20,8 +20,8 @@ const char* step_kind_name(step_kind kind) noexcept;
 
 struct tree_step {
   step_kind kind = step_kind::tool_call;
-  std::string name;    // the tool's name; a Tellask's call kind (tellask, tellaskSessionless, ...); "askHuman"
-  std::string detail;  // the tool's arguments text; the Tellask's target (and "!slug"); the question's text
+  std::string name;          // the tool's name; a Tellask's call kind (tellask, tellaskSessionless, ...); "askHuman"
+  std::string detail;        // the tool's arguments text; the Tellask's target (and "!slug"); the question's text
   std::string subdialog_id;  // a Tellask's subdialog
   bool operator==(const tree_step& other) const {
     return kind == other.kind && name == other.name && detail == other.detail;
@@ -45,8 +45,8 @@ struct dialog_node {
   std::string call_kind;     // how a subdialog was made ("" for the root)
   std::string session_slug;  // a Type B subdialog's
   std::vector<tree_step> steps;
-  std::string final_answer;  // the last saying of the dialog's generations ("" when none)
-  std::string last_error;    // why its last drive failed ("" when it did not)
+  std::string final_answer;           // the last saying of the dialog's generations ("" when none)
+  std::string last_error;             // why its last drive failed ("" when it did not)
   std::vector<std::size_t> children;  // indexes into tree_summary::dialogs, in the order they were made
 };
 
@@ -55,7 +55,7 @@ struct tree_summary {
   std::vector<dialog_node> dialogs;  // the root first, then the others in the order they were made
   std::map<std::string, member_stats, std::less<>> by_member;
   member_stats total;
-  std::vector<std::string> tools_called() const;  // every tool name called anywhere in the tree
+  std::vector<std::string> tools_called() const;   // every tool name called anywhere in the tree
   std::vector<std::string> members_asked() const;  // every member a Tellask reached
 };
 

@@ -104,9 +104,10 @@ TEST_F(SuiteFile, AProblemOfOneCaseMakesThatCaseAnErrorAndKeepsTheOthers) {
   ASSERT_TRUE(suite.has_value()) << suite.err().message;
   ASSERT_EQ(suite->cases.size(), 2U);
   ASSERT_TRUE(suite->cases[0].error);
-  EXPECT_EQ(*suite->cases[0].error, file() + ":5:15: cases[0].checks[0].contain: unknown check 'contain' (did you mean "
-                                             "'contains'?); expected one of: contains, regex, json_schema, asked, "
-                                             "tool_called, tool_not_called, max_rounds, max_tokens, max_cost or judge");
+  EXPECT_EQ(*suite->cases[0].error, file() +
+                                        ":5:15: cases[0].checks[0].contain: unknown check 'contain' (did you mean "
+                                        "'contains'?); expected one of: contains, regex, json_schema, asked, "
+                                        "tool_called, tool_not_called, max_rounds, max_tokens, max_cost or judge");
   EXPECT_FALSE(suite->cases[1].error);
 }
 
@@ -117,11 +118,14 @@ TEST_F(SuiteFile, EveryCaseErrorNamesTheFileLineAndField) {
       {"    checks: [{asked: []}]\n", "cases[0].checks[0].asked: an empty list"},
       {"    checks: [{max_rounds: 0}]\n", "cases[0].checks[0].max_rounds:"},
       {"    checks: [{max_cost: -1}]\n", "cases[0].checks[0].max_cost:"},
-      {"    checks: [{contains: a, regex: b}]\n", ":5:14: cases[0].checks[0]: a check is a mapping with exactly one key"},
+      {"    checks: [{contains: a, regex: b}]\n",
+       ":5:14: cases[0].checks[0]: a check is a mapping with exactly one key"},
       {"    checks: [{judge: {team: team.yaml}}]\n", "cases[0].checks[0].judge: missing required key 'rubric'"},
-      {"    checks: [{judge: {team: gone.yaml, rubric: r}}]\n", "cases[0].checks[0].judge.team: no such file or folder"},
+      {"    checks: [{judge: {team: gone.yaml, rubric: r}}]\n",
+       "cases[0].checks[0].judge.team: no such file or folder"},
       {"    checks: []\n", "checks"},
-      {"    answers: [{question: q}]\n    checks: [{contains: a}]\n", "cases[0].answers[0]: missing required key 'answer'"},
+      {"    answers: [{question: q}]\n    checks: [{contains: a}]\n",
+       "cases[0].answers[0]: missing required key 'answer'"},
       {"    answers: [\"\"]\n    checks: [{contains: a}]\n", ":5:15: cases[0].answers[0]: an empty answer"},
       {"    colour: red\n    checks: [{contains: a}]\n", ":5:5: cases[0].colour: unknown key 'colour'"},
   };
@@ -148,8 +152,10 @@ TEST_F(SuiteFile, ACaseWithoutTeamOrMessageOrWithAMissingTeamFileIsAnError) {
   ASSERT_TRUE(suite.has_value()) << suite.err().message;
   ASSERT_EQ(suite->cases.size(), 3U);
   for (const auto& one : suite->cases) ASSERT_TRUE(one.error) << one.name;
-  EXPECT_NE(suite->cases[0].error->find("cases[0]: missing required key 'team'"), std::string::npos) << *suite->cases[0].error;
-  EXPECT_NE(suite->cases[1].error->find("cases[1]: missing required key 'message'"), std::string::npos) << *suite->cases[1].error;
+  EXPECT_NE(suite->cases[0].error->find("cases[0]: missing required key 'team'"), std::string::npos)
+      << *suite->cases[0].error;
+  EXPECT_NE(suite->cases[1].error->find("cases[1]: missing required key 'message'"), std::string::npos)
+      << *suite->cases[1].error;
   EXPECT_NE(suite->cases[2].error->find(":9:11: cases[2].team: no such file or folder"), std::string::npos)
       << *suite->cases[2].error;
 }

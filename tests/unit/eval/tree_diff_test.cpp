@@ -17,7 +17,8 @@ class tree_log {
     payload.member_id = member;
     payload.parent_id = parent;
     payload.kind = parent.empty() ? events::dialog_kind::root : events::dialog_kind::sub;
-    if (!parent.empty()) payload.call = slug.empty() ? events::call_kind::tellask_sessionless : events::call_kind::tellask;
+    if (!parent.empty())
+      payload.call = slug.empty() ? events::call_kind::tellask_sessionless : events::call_kind::tellask;
     payload.session_slug = slug;
     add(id, payload);
   }
@@ -183,11 +184,8 @@ TEST(TreeDiff, TheTerminalTextCarriesNoControlCharactersFromTheLog) {
 
 TEST(TextDiff, KeepsTheLongestCommonSubsequenceAndMarksTheRest) {
   const auto lines = diff_lines("a\nb\nc\nd\n", "a\nc\nd\ne");
-  const std::vector<diff_line> expected{{diff_op::same, "a"},
-                                        {diff_op::removed, "b"},
-                                        {diff_op::same, "c"},
-                                        {diff_op::same, "d"},
-                                        {diff_op::added, "e"}};
+  const std::vector<diff_line> expected{
+      {diff_op::same, "a"}, {diff_op::removed, "b"}, {diff_op::same, "c"}, {diff_op::same, "d"}, {diff_op::added, "e"}};
   EXPECT_EQ(lines, expected);
   EXPECT_EQ(format_diff(lines), "  a\n- b\n  c\n  d\n+ e\n");
 }
