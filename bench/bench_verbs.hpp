@@ -38,6 +38,8 @@ int run_sse_bench(const bench_args& args);
 int run_records_bench(const bench_args& args);
 int run_tot24_bench(const bench_args& args);
 int run_flow_bench(const bench_args& args);
+// eval_bench.cpp: parley eval of N cases against the scripted model.
+int run_eval_bench(const bench_args& args);
 int run_tools_bench(const bench_args& args);
 int run_history_bench(const bench_args& args);
 int run_soak_bench(const bench_args& args);

@@ -35,6 +35,8 @@ constexpr const char* kUsage =
     "       parley-bench records [--messages M] [--dialogues D] [--queries Q]\n"
     "       parley-bench tot24 [--first 901] [--last 1000] [--seed S] [--parallel P] [--real 1 --model M]\n"
     "       parley-bench flow [--flows N] [--in-flight K]\n"
+    "       parley-bench eval [--cases 1000] [--concurrency 8] [--store sqlite|memory]  (parley eval of N cases\n"
+    "                         against the scripted model: cases/s, peak RSS)\n"
     "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n"
     "       parley-bench history [--dialogs N] [--queries Q] [--cache DIR] [--parley PATH]\n"
     "                            (the store is built once per N and schema, then reused)\n"
@@ -62,6 +64,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "records") return run_records_bench(args);
   if (verb == "tot24") return run_tot24_bench(args);
   if (verb == "flow") return run_flow_bench(args);
+  if (verb == "eval") return run_eval_bench(args);
   if (verb == "tools") return run_tools_bench(args);
   if (verb == "history") return run_history_bench(args);
   if (verb == "soak") return run_soak_bench(args);

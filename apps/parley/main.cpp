@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
   if (verb == "backup") return parley::cli::run_verb_backup(args);
   if (verb == "migrate") return parley::cli::run_verb_migrate(args);
   if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
+  if (verb == "diff") return parley::cli::run_verb_diff(args);
+  if (verb == "eval") return parley::cli::run_verb_eval(args);
   if (verb == "completions") return parley::cli::run_verb_completions(args);
   const std::string hint = parley::did_you_mean(verb, parley::cli::verb_names());
   std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());

@@ -350,6 +350,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   tot_binding->board = &tot_runs;
   const board_release forget_board(*tot_binding);
   server::server_context context{*eng, log, options, *channels, users, scripted_offline, kVersion, &uploads, &tot_runs};
+  context.data_dir = data_dir_of(*args);
   context.flows = flows.get();
   server::metrics_observer metrics(*eng);  // GET /metrics' model and tool figures
   eng->add_observer(&metrics);

@@ -63,6 +63,13 @@ const std::vector<verb_usage>& verb_usages() {
        "[--json]",
        "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
       {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR] [--logs DIR]", "continue a Tree of Thoughts run"},
+      {"diff", "diff A B [--json] [--team FILE | --workspace DIR] [--data DIR]",
+       "two root trees aligned: where they first part, their answers' line diff, tokens, cost, latency and rounds "
+       "per member (docs/eval.md)"},
+      {"eval",
+       "eval SUITE.yaml [--repeat N] [--concurrency K] [--compare RUN] [--junit FILE] [--html DIR] [--data DIR]",
+       "run a suite of cases against their teams, each a root tree in the store; pass rates, a comparison with an "
+       "earlier run, JUnit XML and an HTML report (docs/eval.md)"},
       {"completions", "completions bash|zsh",
        "print a shell completion script (installed as share/bash-completion/completions/parley and "
        "share/zsh/vendor-completions/_parley)"},
@@ -158,6 +165,8 @@ const arg_spec& arg_spec_of(std::string_view verb) {
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
          "timeout-ms", "parallel", "noise", "seed", "generation-strategy", "evaluation-strategy", "logs"},
         {"json", "quiet", kAllowDataInWorkspace}}},
+      {"diff", {{"data", "team", "workspace"}, {"json"}}},
+      {"eval", {{"data", "repeat", "concurrency", "compare", "junit", "html"}, {}}},
       {"completions", {}},
   };
   // Every verb that opens the store takes --store as well as --data.

@@ -34,5 +34,8 @@ int run_verb_migrate(const std::vector<std::string>& args);
 int run_verb_vacuum(const std::vector<std::string>& args);
 // `parley completions bash|zsh`: a completion script made from the verb and flag tables.
 int run_verb_completions(const std::vector<std::string>& args);
+// `parley diff A B`: two root trees aligned (verb_diff.cpp); `parley eval SUITE`: a suite run (verb_eval.cpp).
+int run_verb_diff(const std::vector<std::string>& args);
+int run_verb_eval(const std::vector<std::string>& args);
 
 }  // namespace parley::cli

@@ -98,4 +98,9 @@ handler_result post_tot(server_context& context, const rest_request& request, st
 handler_result list_tot(server_context& context, const rest_request& request, std::string id);
 handler_result get_tot(server_context& context, const rest_request& request, std::string id);
 
+// rest_eval.cpp: two root trees aligned (GET /api/diff?a=&b=), the eval runs of the data directory.
+handler_result get_diff(server_context& context, const rest_request& request, std::string id);
+handler_result list_eval_runs(server_context& context, const rest_request& request, std::string id);
+handler_result get_eval_run(server_context& context, const rest_request& request, std::string id);
+
 }  // namespace parley::server::rest

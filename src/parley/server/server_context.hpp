@@ -3,6 +3,7 @@
 // commit runs on the read thread (store_reads.hpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "parley/engine/engine.hpp"
@@ -57,6 +58,9 @@ struct server_context {
   // Where a user's message or answer goes in a store several nodes share (tree_inputs.hpp); null:
   // straight to the engine.
   tree_inputs* inputs = nullptr;
+  // The data directory, where `parley eval` keeps its runs (GET /api/eval/runs); empty: those
+  // routes answer 404.
+  std::filesystem::path data_dir;
 };
 
 }  // namespace parley::server

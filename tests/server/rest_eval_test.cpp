@@ -1,0 +1,100 @@
+// `parley diff` and `parley eval` over REST (docs/eval.md "Over REST"): GET /api/diff aligns two
+// roots the caller may see (another user's is 404, as on every route); the eval runs of the data
+// directory are listed and read.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rest_fixture.hpp"
+#include "test_users.hpp"
+
+namespace parley::test {
+namespace {
+
+namespace json = boost::json;
+
+class EvalRest : public RestTest {
+ protected:
+  void SetUp() override {
+    RestTest::SetUp();
+    const std::string users = (root_ / "users.yaml").string();
+    std::ofstream(users) << "users:\n"
+                         << "  - {id: ann, name: Ann, token: " << kAnn << "}\n"
+                         << "  - {id: ben, name: Ben, token: " << kBen << "}\n";
+    ::chmod(users.c_str(), 0600);
+    start("q4h", {"--users", users});
+  }
+  rest_client as(const char* token) const { return rest_client(server_->port(), token); }
+  std::string create(const std::string& content) {
+    const auto reply = as(kAnn).post("/api/dialogs", json::value{{"content", content}});
+    EXPECT_EQ(reply.status, 201) << reply.body;
+    const auto parsed = reply.json();
+    if (!parsed.is_object() || !parsed.as_object().contains("dialog")) return {};
+    return std::string(parsed.at("dialog").at("id").as_string());
+  }
+  bool settled(const std::string& id, const std::string& text) const {
+    return eventually([&] {
+      const auto body = as(kAnn).get("/api/dialogs/" + id + "/transcript").json();
+      if (!body.is_object()) return false;
+      const auto& list = body.at("messages").as_array();
+      return !list.empty() && list.back().at("content") == text.c_str();
+    });
+  }
+};
+
+TEST_F(EvalRest, DiffAlignsTwoRootsOfTheCallerAndHidesAnotherUsersAsNotFound) {
+  const auto a = create("hello");
+  const auto b = create("remember");
+  ASSERT_TRUE(settled(a, "ok: hello"));
+  ASSERT_TRUE(settled(b, "noted"));
+
+  const auto reply = as(kAnn).get("/api/diff?a=" + a + "&b=" + b);
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const auto body = reply.json();
+  EXPECT_EQ(body.at("a").as_string(), a.c_str());
+  EXPECT_FALSE(body.at("identical").as_bool());
+  EXPECT_EQ(body.at("firstParting").at("path").as_string(), "@lead");
+  EXPECT_EQ(body.at("firstParting").at("step").as_int64(), 0);
+  EXPECT_EQ(body.at("dialogs").at(0).at("steps").at(0).at("b").at("name").as_string(), "add_reminder");
+  EXPECT_EQ(body.at("members").at("lead").at("b").at("rounds").as_int64(), 2);
+
+  EXPECT_EQ(as(kBen).get("/api/diff?a=" + a + "&b=" + b).status, 404);
+  EXPECT_EQ(as(kAnn).get("/api/diff?a=" + a).status, 400);
+}
+
+TEST_F(EvalRest, TheRunsOfTheDataDirectoryAreListedAndReadAndABadIdIsRefused) {
+  auto listed = as(kAnn).get("/api/eval/runs");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_TRUE(listed.json().at("runs").as_array().empty());
+
+  std::filesystem::create_directories(data_dir() / "eval-runs");
+  std::ofstream(data_dir() / "eval-runs" / "run-1.json")
+      << R"({"id":"run-1","suite":"s.yaml","startedMs":1,"finishedMs":2,"repeat":2,"cases":[{"name":"c",)"
+      << R"("where":"s.yaml:2:5","attempts":[)"
+      << R"({"attempt":1,"rootId":"r1","outcome":"pass","error":"","answer":"a","rounds":1,"tokens":2,"costUsd":0,)"
+      << R"("durationMs":5,"checks":[]},)"
+      << R"({"attempt":2,"rootId":"r2","outcome":"fail","error":"","answer":"b","rounds":1,"tokens":2,"costUsd":0,)"
+      << R"("durationMs":5,"checks":[{"check":"contains: a","where":"s.yaml:6:9","outcome":"fail","message":"m",)"
+      << R"("reasons":"","judgeRoot":""}]}]}]})";
+  listed = as(kAnn).get("/api/eval/runs");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  const auto list = listed.json();
+  const auto& runs = list.at("runs").as_array();
+  ASSERT_EQ(runs.size(), 1U) << listed.body;
+  EXPECT_EQ(runs[0].at("id").as_string(), "run-1");
+  EXPECT_EQ(runs[0].at("passRate").as_double(), 0.5);
+
+  const auto one = as(kAnn).get("/api/eval/runs/run-1");
+  ASSERT_EQ(one.status, 200) << one.body;
+  EXPECT_EQ(one.json().at("cases").at(0).at("attempts").at(1).at("checks").at(0).at("outcome").as_string(), "fail");
+  EXPECT_EQ(as(kAnn).get("/api/eval/runs/run-2").status, 404);
+  EXPECT_EQ(as(kAnn).get("/api/eval/runs/..%2Fsecret").status, 400);
+}
+
+}  // namespace
+}  // namespace parley::test
