@@ -159,10 +159,13 @@ export class DialogList {
       b.setAttribute('aria-selected', String(b.dataset.tab === this.tab));
     });
     const ul = q('dialog-list');
+    const hadFocus = ul.contains(document.activeElement);
     const currentRoot = this.host.currentRootId();
     const rows = this.ordered();
     if (!rows.some((d) => d.id === this.focusedId)) this.focusedId = rows.find((d) => d.id === currentRoot)?.id ?? rows[0]?.id ?? null;
     ul.replaceChildren(...rows.map((d) => this.item(d, currentRoot)));
+    // Redrawn under the keyboard (opening a dialog marks it): the focus stays on its dialog.
+    if (hadFocus) ul.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
     // For the UI's benchmark (history_tests.mjs): when the first dialog was drawn.
     if (rows.length && !performance.getEntriesByName('parley:first-dialog-item').length) performance.mark('parley:first-dialog-item');
     this.renderStatus();
