@@ -4,7 +4,7 @@
 // Dialog i (0 the oldest) is `History task i: budget review`, by @lead for even i and @clerk for
 // odd, created `spacingMinutes` apart ending a minute ago, so date filters have something to cut.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parleyBinary } from './environment.mjs';
@@ -41,9 +41,11 @@ export function seedHistory(teamDir, count, spacingMinutes = 5) {
     const q = JSON.stringify;
     writeFileSync(join(folder, 'dialog.yaml'), `id: ${q(id)}\nrootId: ${q(id)}\nmemberId: ${q(memberId)}\nkind: "root"\ntitle: ${q(title)}\ntaskDocPath: ""\ncreatedAt: ${q(ts)}\nstatus: "running"\n`);
     writeFileSync(join(folder, 'latest.yaml'), `currentCourse: 1\nstatus: "running"\nneedsDrive: false\ngenerating: false\nlastModified: ${q(ts)}\nopenQuestions: 0\npendingSubdialogs: 0\n`);
+    // The index files the import checks against the events (an empty registry and reminders).
     writeFileSync(join(folder, 'registry.yaml'), '{}\n');
     writeFileSync(join(folder, 'reminders.json'), '[]\n');
   }
   execFileSync(parleyBinary(), ['import', '--rtws', rtws, '--data', join(data, 'store')], { stdio: 'pipe' });
+  rmSync(rtws, { recursive: true, force: true }); // the store has it all now
   return data;
 }

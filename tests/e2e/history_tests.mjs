@@ -54,7 +54,7 @@ const historyTest = test.extend({
 });
 
 historyTest.describe(() => {
-  historyTest.setTimeout(300_000);
+  historyTest.setTimeout(600_000);
   historyTest('10,000 dialogs: paged by cursor to the oldest, filtered, sorted, counted; the UI figures', async ({ server, page }) => {
     // Every PubChan frame's arrival, before the page handles it (for the event-to-screen figure).
     await page.addInitScript(() => {
@@ -95,7 +95,7 @@ historyTest.describe(() => {
     expect(figures.firstItem, 'the page marks its first listed dialog').not.toBeNull();
 
     await expect(page.locator(tid('dialog-count')), 'the count of every running root').toHaveText(String(COUNT));
-    await expect(page.locator(tid('dialog-list-shown')), 'how many are shown').toContainText(`100 of ${COUNT}`);
+    await expect(page.locator(tid('dialog-list-shown')), 'how many are shown').toContainText(`200 of ${COUNT}`);
     await expect(page.locator(item).first(), 'newest first').toHaveAttribute('data-id', historyId(COUNT - 1));
     await expect(page.locator(item).first(), 'the full title in a tooltip').toHaveAttribute('title', historyTitle(COUNT - 1));
 

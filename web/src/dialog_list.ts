@@ -13,7 +13,7 @@ export type ListTab = 'running' | 'completed' | 'archived';
 const TABS: readonly ListTab[] = ['running', 'completed', 'archived'];
 const isTab = (value: string | undefined): value is ListTab => TABS.some((tab) => tab === value);
 /** Rows per page: big enough that a long history is a few dozen requests, small enough to draw at once. */
-export const LIST_PAGE = 100;
+export const LIST_PAGE = 200;
 const DAY_MS = 86_400_000;
 
 export interface DialogListHost {

@@ -18,6 +18,10 @@ export function toggleShortcuts(show: boolean): void {
   const overlay = q('shortcuts');
   if (show === !overlay.hidden) return;
   overlay.hidden = !show;
+  // The page behind the modal list is out of reach (keyboard, pointer and screen readers) while it shows.
+  for (const el of overlay.parentElement?.children ?? []) {
+    if (el !== overlay && el.getAttribute('aria-live') === null) el.toggleAttribute('inert', show);
+  }
   if (show) {
     returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     q('shortcuts-close').focus();
