@@ -73,7 +73,6 @@ historyTest.describe(() => {
       if (held) await new Promise((r) => setTimeout(r, 400));
       await route.continue();
     });
-    const t0 = Date.now();
     await page.goto(server.url);
     await expect(page.locator(tid('dialog-list-loading')), 'the loading state').toBeVisible();
     await expect(page.locator(tid('dialog-list-empty')), 'no "nothing here" while loading').toHaveCount(0);
@@ -99,48 +98,7 @@ historyTest.describe(() => {
     await expect(page.locator(item).first(), 'newest first').toHaveAttribute('data-id', historyId(COUNT - 1));
     await expect(page.locator(item).first(), 'the full title in a tooltip').toHaveAttribute('title', historyTitle(COUNT - 1));
 
-    // Scrolling reaches the oldest: every dialog once, in order.
-    const t1 = Date.now();
-    const scrolls = await scrollToEnd(page);
-    const scrollAllMs = Date.now() - t1;
-    await expect(page.locator(item), 'every dialog listed').toHaveCount(COUNT);
-    await expect(page.locator(item).last(), 'the oldest last').toHaveAttribute('data-id', historyId(0));
-    const ids = await page.locator(item).evaluateAll((els) => els.map((el) => el.dataset.id));
-    expect(new Set(ids).size, 'no dialog twice').toBe(COUNT);
-    await page.locator(item).last().click();
-    await expect(page.locator(tid('dialog-title')), 'the oldest opens').toContainText(historyTitle(0));
-
-    // Filters: a member (the server filters and counts), a date (the newest week), a search.
-    await page.locator(tid('dialog-filter-member')).selectOption('clerk');
-    await expect(page.locator(tid('dialog-count')), 'the clerk\'s half').toHaveText(String(COUNT / 2));
-    const members = await page.locator(`${item} .di-meta`).evaluateAll((els) => els.map((el) => el.textContent ?? ''));
-    expect(members.every((m) => m.startsWith('@clerk')), 'only the clerk\'s dialogs').toBeTruthy();
-    await page.locator(tid('dialog-filter-member')).selectOption('');
-    await page.locator(tid('dialog-filter-date')).selectOption('7');
-    await expect(page.locator(item).first()).toBeVisible();
-    await scrollToEnd(page);
-    const week = (7 * 24 * 60) / SPACING_MIN;
-    const inWeek = await page.locator(item).count();
-    expect(Math.abs(inWeek - week) <= 2, `the last 7 days hold about ${week} (${inWeek})`).toBeTruthy();
-    const oldest = Date.parse(await page.locator(item).last().getAttribute('data-created'));
-    expect(Date.now() - oldest <= 7 * 86_400_000 + 60_000, 'nothing older than a week').toBeTruthy();
-    await page.locator(tid('dialog-filter-date')).selectOption('');
-    await page.locator(tid('dialog-search')).fill('task 1234:');
-    await expect(page.locator(item), 'one match').toHaveCount(1);
-    await expect(page.locator(item)).toHaveAttribute('data-id', historyId(1234));
-    await page.locator(tid('dialog-search')).fill('no dialog says this');
-    await expect(page.locator(tid('dialog-list-empty')), 'an empty search says so').toContainText('Nothing matches');
-
-    // Last activity: a message to an older dialog moves it first.
-    await page.locator(tid('dialog-search')).fill('');
-    await expect(page.locator(item).first()).toHaveAttribute('data-id', historyId(COUNT - 1));
-    const older = historyId(COUNT - 50);
-    expect((await apiPost(server, `/api/dialogs/${encodeURIComponent(older)}/messages`, { content: 'back to this one' })).status).toBe(202);
-    await page.locator(tid('dialog-sort')).selectOption('activity');
-    await expect(page.locator(item).first(), 'the dialog with the newest activity first').toHaveAttribute('data-id', older);
-
     // A PubChan event to its text on screen: a message posted elsewhere shows in the open dialog.
-    await page.locator(tid('dialog-sort')).selectOption('created');
     await page.locator(item).first().click();
     await expect(page.locator(tid('ws-status'))).toHaveAttribute('data-state', 'open');
     const probe = `probe-${Date.now()}`;
@@ -168,15 +126,55 @@ historyTest.describe(() => {
         dialogs: COUNT,
         fcp_ms: Math.round(figures.fcp),
         first_page_ms: Math.round(figures.firstItem),
-        scroll_to_oldest_ms: scrollAllMs,
-        scroll_pages: scrolls,
         ws_event_to_screen_ms: Math.round(wsToScreen * 10) / 10,
         bundle_js_gzip_bytes: bundle.js,
         bundle_css_gzip_bytes: bundle.css,
-        first_load_wall_ms: Date.now() - t0,
       }),
     );
     expect(bundle.js + bundle.css < 150 * 1024, `the bundle is under 150 KB gzipped (${bundle.js + bundle.css})`).toBeTruthy();
+
+    // Scrolling reaches the oldest: every dialog once, in order.
+    const t1 = Date.now();
+    const scrolls = await scrollToEnd(page);
+    const scrollAllMs = Date.now() - t1;
+    await expect(page.locator(item), 'every dialog listed').toHaveCount(COUNT);
+    await expect(page.locator(item).last(), 'the oldest last').toHaveAttribute('data-id', historyId(0));
+    const ids = await page.locator(item).evaluateAll((els) => els.map((el) => el.dataset.id));
+    expect(new Set(ids).size, 'no dialog twice').toBe(COUNT);
+    console.log(`scrolled from the newest to the oldest of ${COUNT} dialogs in ${scrollAllMs} ms (${scrolls} pages)`);
+    await page.locator(item).last().click();
+    await expect(page.locator(tid('dialog-title')), 'the oldest opens').toContainText(historyTitle(0));
+
+    // Filters: a member (the server filters and counts), a date (the newest week), a search.
+    await page.locator(tid('dialog-filter-member')).selectOption('clerk');
+    await expect(page.locator(tid('dialog-count')), 'the clerk\'s half').toHaveText(String(COUNT / 2));
+    const members = await page.locator(`${item} .di-meta`).evaluateAll((els) => els.map((el) => el.textContent ?? ''));
+    expect(members.every((m) => m.startsWith('@clerk')), 'only the clerk\'s dialogs').toBeTruthy();
+    await page.locator(tid('dialog-filter-member')).selectOption('');
+    await page.locator(tid('dialog-filter-date')).selectOption('7');
+    await expect(page.locator(item).first()).toBeVisible();
+    await scrollToEnd(page);
+    const week = (7 * 24 * 60) / SPACING_MIN;
+    const inWeek = await page.locator(item).count();
+    expect(Math.abs(inWeek - week) <= 2, `the last 7 days hold about ${week} (${inWeek})`).toBeTruthy();
+    const oldest = Date.parse(await page.locator(item).last().getAttribute('data-created'));
+    expect(Date.now() - oldest <= 7 * 86_400_000 + 60_000, 'nothing older than a week').toBeTruthy();
+    await page.locator(tid('dialog-filter-date')).selectOption('');
+    await page.locator(tid('dialog-search')).fill('task 1234:');
+    await expect(page.locator(item), 'one match').toHaveCount(1);
+    await expect(page.locator(item)).toHaveAttribute('data-id', historyId(1234));
+    await page.locator(tid('dialog-search')).fill('no dialog says this');
+    // A term nobody wrote is looked for in every root's title and messages: slower than a hit.
+    await expect(page.locator(tid('dialog-list-empty')), 'an empty search says so').toContainText('Nothing matches', { timeout: 60_000 });
+
+    // Last activity: a message to an older dialog moves it first.
+    await page.locator(tid('dialog-search')).fill('');
+    await expect(page.locator(item).first()).toHaveAttribute('data-id', historyId(COUNT - 1));
+    const older = historyId(COUNT - 50);
+    expect((await apiPost(server, `/api/dialogs/${encodeURIComponent(older)}/messages`, { content: 'back to this one' })).status).toBe(202);
+    await page.locator(tid('dialog-sort')).selectOption('activity');
+    await expect(page.locator(item).first(), 'the dialog with the newest activity first').toHaveAttribute('data-id', older);
+
   });
 });
 
