@@ -21,7 +21,7 @@ async function scrollToEnd(page) {
   while (!(await page.locator(tid('dialog-list-end')).isVisible())) {
     const before = await page.locator(item).count();
     await page.locator(tid('dialog-list')).evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await expect.poll(async () => (await page.locator(item).count()) > before || (await page.locator(tid('dialog-list-end')).isVisible()), { message: 'the next page after a scroll' }).toBe(true);
+    await expect.poll(async () => (await page.locator(item).count()) > before || (await page.locator(tid('dialog-list-end')).isVisible()), { message: 'the next page after a scroll', intervals: [50] }).toBe(true);
     scrolls++;
   }
   return scrolls;

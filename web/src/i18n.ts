@@ -226,7 +226,6 @@ const en = {
   mk_fbr_direct: 'FBR · direct answer',
   mk_fbr_reasoning: 'FBR · reasoning only',
   mk_tellask_back: 'Asks back',
-  flowDone: 'A completed flow: nothing to mark done.',
 };
 
 export type Key = keyof typeof en;
@@ -457,7 +456,6 @@ const zh: Record<Key, string> = {
   mk_fbr_direct: 'FBR · 直接回复',
   mk_fbr_reasoning: 'FBR · 仅推理',
   mk_tellask_back: '回问',
-  flowDone: '已完成的流程：无需标记完成。',
 };
 
 const dictionaries = { en, zh } as const;

@@ -77,7 +77,7 @@ export function wireTitleEdit(host: TitleHost): void {
   });
 }
 
-/** Whether renaming is offered: the control is shown for any open dialog. */
+/** Leaves the rename form (another dialog was opened). */
 export function closeTitleEdit(): void {
   if (!q('title-form').hidden) close();
 }
