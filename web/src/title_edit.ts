@@ -13,7 +13,7 @@ export const TITLE_MAX = 200;
 /** Why the server would refuse `title`, in the page's language; null when it would take it. */
 export function titleProblem(title: string): string | null {
   if (title.trim() === '') return t('titleEmpty');
-  // eslint-disable-next-line no-control-regex
+  // C0 and C1 control characters, DEL among them: what the server refuses in a title.
   if (/[\u0000-\u001f\u007f-\u009f]/.test(title)) return t('titleControl');
   const length = [...title].length;
   if (length > TITLE_MAX) return t('titleTooLong').replace('N', String(length));
