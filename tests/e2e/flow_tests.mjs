@@ -56,6 +56,11 @@ test('a flow shows its phase, answers in the composer, and nests its sub-threads
   // A completed flow takes no more messages: the composer says so.
   await expect(page.locator(tid('composer-note')), 'the composer on a completed flow').toContainText(anyWith('completed'));
   expect(await page.locator(tid('send')).isDisabled(), 'send is disabled on a completed flow').toBeTruthy();
+  // Only what works is offered (issue 43): a completed flow is shown completed, with no "Mark done".
+  await expect(page.locator(tid('dialog-status')).first(), 'the completed flow\'s state').toHaveAttribute('data-status', 'completed');
+  await expect(page.locator(tid('btn-complete')), 'no "Mark done" on a completed flow').toBeHidden();
+  // The flow's own phase at the top of the view, the nested review below it.
+  await page.locator(tid('transcript-scroll')).evaluate((el) => (el.scrollTop = 0));
   await takeScreenshot('15-flow-sub-threads', [tid('flow-phase'), `${tid('flow-subthread')}[data-path="${nestedPath}"]`]);
 
   // A reload reads the same thread back from the server.

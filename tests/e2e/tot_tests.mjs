@@ -99,7 +99,8 @@ for (const [label, viewport] of VIEWPORTS) {
       await expect(page.locator(tid('tot-answer')), 'the final solution').toContainText(anyWith('Book the town hall'));
       expect(await page.locator(tid('tot-final')).getAttribute('data-valid'), 'the solution is verified').toBe('true');
 
-      // Each agent call is a subdialog of the root, in the dialog tree.
+      // Each agent call is a subdialog of the root, in the dialog tree (folded on a phone until opened).
+      if (viewport.width < 600) await page.locator(tid('tree-summary')).click();
       for (const member of ['tot-decomposer', 'tot-generator', 'tot-evaluator', 'tot-synthesizer']) {
         await expect(page.locator(`${tid('tree-node')}[data-member="${member}"]`).first(), `the ${member} call in the dialog tree`).toBeVisible();
       }

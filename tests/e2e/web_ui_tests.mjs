@@ -204,6 +204,8 @@ for (const [label, viewport] of VIEWPORTS) {
       await page.locator(tid('new-member')).selectOption('lead');
       await page.locator(tid('new-content')).fill('Plan the launch\nwith a venue and a date');
       await page.locator(tid('new-start')).click();
+      // A phone folds the tree to its summary line until it is opened.
+      if (viewport.width < 600) await page.locator(tid('tree-summary')).click();
       const sub = `${tid('tree-node')}[data-member="clerk"]`;
       await expect(page.locator(sub).first(), 'the clerk subdialog in the tree').toBeVisible();
       const rootId = await page.locator(tid('transcript')).getAttribute('data-dialog');
@@ -226,6 +228,7 @@ for (const [label, viewport] of VIEWPORTS) {
       await expect(page.locator('body[data-ready="true"]'), 'the page ready again').toBeAttached();
       await openDialogIs(page, subId, 'after a reload');
       await expect(page.locator(tid('dialog-title')), 'the title after a reload').toContainText(anyWith('@clerk'));
+      if (viewport.width < 600) await page.locator(tid('tree-summary')).click(); // folded again on a phone
       await takeScreenshot(`09-linked-${viewport.width}`, [tid('dialog-title'), tid('tree-label')]);
 
       // An address that names no dialog says so where the dialog would be.
@@ -264,6 +267,8 @@ test.describe(() => {
     }
     const composer = await page.locator(tid('composer')).boundingBox();
     expect(composer && composer.y + composer.height <= view.height + 1, 'the composer is on screen').toBeTruthy();
+    // A phone folds the tree to its summary line (issue 43: the transcript first); one tap opens it.
+    await page.locator(tid('tree-summary')).click();
     await expect(page.locator(`${tid('tree-node')}[data-member="clerk"]`).first(), 'the tree').toBeVisible();
 
     // The question reaches the panels pane; following it leads back to the conversation.

@@ -146,7 +146,17 @@ const dialogPath = (id: string, rest = '') => `/api/dialogs/${enc(id)}${rest}`;
 export interface DialogListQuery {
   status: 'running' | 'completed' | 'archived';
   q?: string;
+  member?: string;
   limit?: number;
+  /** The `nextCursor` of the page before (docs/server.md). */
+  cursor?: string;
+}
+
+/** One page of GET /api/dialogs: `total` only on pages asked without a cursor (with `q`: the last). */
+export interface DialogPage {
+  dialogs: DialogSummary[];
+  nextCursor: string | null;
+  total?: number;
 }
 
 export interface NewDialog {
@@ -183,7 +193,9 @@ export const rest = {
   dialogs: (query: DialogListQuery) => {
     const params = new URLSearchParams({ status: query.status, limit: String(query.limit ?? 50) });
     if (query.q) params.set('q', query.q);
-    return get<{ dialogs: DialogSummary[]; total: number }>(`/api/dialogs?${params}`);
+    if (query.member) params.set('member', query.member);
+    if (query.cursor) params.set('cursor', query.cursor);
+    return get<DialogPage>(`/api/dialogs?${params}`);
   },
   dialog: async (id: string) => (await get<{ dialog: DialogSummary }>(dialogPath(id))).dialog,
   children: async (id: string) => (await get<{ children: DialogSummary[] }>(dialogPath(id, '/children'))).children,
@@ -204,6 +216,8 @@ export const rest = {
   /** Seed 001's root lifecycle: mark done, archive, take up again. */
   lifecycle: async (id: string, kind: 'complete' | 'archive' | 'reopen') =>
     (await post<{ dialog: DialogSummary }>(dialogPath(id, `/${kind}`))).dialog,
+  /** Renames a dialog: 200 `{title}`; 400 for an empty title, one over 200 characters or with control characters. */
+  setTitle: (id: string, title: string) => call<{ title: string }>('PUT', dialogPath(id, '/title'), { json: { title } }),
   stopAll: () => post<{ stopped: string[] }>('/api/stop_all'),
   resumeAll: () => post<{ resumed: string[]; refused: { id: string; message: string }[] }>('/api/resume_all'),
 

@@ -11,11 +11,15 @@ function resumeReasonKey(reason: DialogSummary['resumeReason']): Key {
   return 'resumeInterrupted';
 }
 
-export function renderDialogHead(d: DialogSummary | null): void {
+/** `flowCompleted`: the open dialog is a flow's whose main flow is over (seed 004): a completed
+ *  flow is shown as completed and offers no "Mark done" (there is nothing left to finish). */
+export function renderDialogHead(d: DialogSummary | null, flowCompleted = false): void {
   q('dialog-head').hidden = !d;
   if (!d) return;
-  q('dialog-title').textContent = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
-  q('dialog-status').replaceWith(statusBadge(d, 'dialog-status'));
+  const text = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
+  q('dialog-title').textContent = text;
+  q('dialog-title').title = d.title ? `${d.title} · @${d.memberId}` : text; // the whole title, however narrow the header
+  q('dialog-status').replaceWith(statusBadge(flowCompleted ? { ...d, status: 'completed' } : d, 'dialog-status'));
   const stop = q('btn-interrupt');
   stop.toggleAttribute('disabled', !d.generating);
   stop.title = t(d.generating ? 'stopApplies' : 'stopNotApplies');
@@ -27,7 +31,7 @@ export function renderDialogHead(d: DialogSummary | null): void {
   resume.title = t(d.resumable === true ? resumeReasonKey(d.resumeReason) : 'resumeNotApplies');
   // Seed 001's root lifecycle: running → completed → archived, and reopen.
   const root = d.kind === 'root';
-  q('btn-complete').hidden = !root || d.status !== 'running';
+  q('btn-complete').hidden = !root || d.status !== 'running' || flowCompleted;
   q('btn-archive').hidden = !root || d.status === 'archived';
   q('btn-reopen').hidden = !root || d.status === 'running';
 }
@@ -38,9 +42,12 @@ export function renderRunCounts(counts: { running: number; resumable: number } |
   const resumable = counts?.resumable ?? 0;
   q('running-count').textContent = String(running);
   q('resumable-count').textContent = String(resumable);
+  // A zero is not an alarm: only counts above zero wear the coloured badge.
+  for (const [id, n] of [['running-count', running], ['resumable-count', resumable]] as const) {
+    q(id).classList.toggle('zero', n === 0);
+    q(id).dataset.count = String(n);
+  }
   q('btn-stop-all').toggleAttribute('disabled', running === 0);
-  // A phone's top bar has room for run control only when there is something to control.
-  q('btn-stop-all').closest<HTMLElement>('.run-control')!.dataset.idle = String(running === 0 && resumable === 0);
   q('btn-resume-all').toggleAttribute('disabled', resumable === 0);
   q('btn-stop-all').title = t('stopAllTitle');
   q('btn-resume-all').title = t('resumeAllTitle');

@@ -1,14 +1,20 @@
-// The list of root dialogs on the left: one tab of running, completed or archived roots, a search
-// box, and the live updates of dialog_list_evt. Only the visible page of the list is kept.
-import { rest } from './api';
+// The list of root dialogs on the left: one tab of running, completed or archived roots, filtered by
+// search, member and date, paged with the API's cursor (a "show older" button that also loads by
+// itself when it scrolls into view), with counts, a loading state, and the live updates of
+// dialog_list_evt. It is a listbox: arrow keys move between dialogs, Enter opens one.
+import { ApiError, rest, type DialogPage } from './api';
 import { byTestId as q, h, tr } from './dom';
-import { showError } from './errors';
+import { t } from './i18n';
+import { stripMarker } from './markers';
 import { statusBadge } from './status_label';
-import type { DialogSummary } from './types';
+import type { DialogSummary, Team } from './types';
 
 export type ListTab = 'running' | 'completed' | 'archived';
 const TABS: readonly ListTab[] = ['running', 'completed', 'archived'];
 const isTab = (value: string | undefined): value is ListTab => TABS.some((tab) => tab === value);
+/** Rows per page: big enough that a long history is a few dozen requests, small enough to draw at once. */
+export const LIST_PAGE = 200;
+const DAY_MS = 86_400_000;
 
 export interface DialogListHost {
   /** The root of the open dialog, to mark it in the list. */
@@ -16,11 +22,37 @@ export interface DialogListHost {
   open(id: string): void;
 }
 
+function select(id: string): HTMLSelectElement {
+  const el = q(id);
+  if (!(el instanceof HTMLSelectElement)) throw new Error(`${id} is not a select`);
+  return el;
+}
+
+/** The oldest creation time the date filter lets through (ms), or null for any date. */
+function sinceMs(value: string): number | null {
+  if (value === 'today') {
+    const d = new Date();
+    d.setHours(0, 0, 0, 0);
+    return d.getTime();
+  }
+  const days = Number(value);
+  return value && Number.isFinite(days) ? Date.now() - days * DAY_MS : null;
+}
+
+const createdMs = (d: DialogSummary) => (d.createdAt ? Date.parse(d.createdAt) : 0);
+const activityMs = (d: DialogSummary) => Date.parse(d.updatedAt ?? d.createdAt ?? '') || 0;
+
 export class DialogList {
   private tab: ListTab = 'running';
   private query = '';
   private dialogs: DialogSummary[] = [];
+  private nextCursor: string | null = null;
+  private total: number | null = null;
+  private loading = false;
+  private error: string | null = null;
+  private generation = 0; // a load for older filters answers into nothing
   private searchTimer: number | undefined;
+  private focusedId: string | null = null;
 
   constructor(private readonly host: DialogListHost) {
     q('dialog-search').addEventListener('input', (e) => {
@@ -37,16 +69,88 @@ export class DialogList {
         void this.load();
       }),
     );
+    for (const id of ['dialog-filter-member', 'dialog-filter-date']) q(id).addEventListener('change', () => void this.load());
+    // Fetched again, so the order uses each dialog's latest activity.
+    q('dialog-sort').addEventListener('change', () => void this.load());
+    q('dialog-more').addEventListener('click', () => void this.more());
+    q('dialog-list').addEventListener('keydown', (e) => this.onKey(e));
+    // Scroll loading: the list's scrolled near its end loads the next page (the button does too).
+    q('dialog-list').addEventListener('scroll', () => {
+      const ul = q('dialog-list');
+      if (ul.scrollTop + ul.clientHeight >= ul.scrollHeight - 200 && this.nextCursor && !this.loading && !this.error) void this.more();
+    });
   }
 
+  /** Nothing listed and nothing more to load (the first run, or filters that match nothing). */
+  isEmpty(): boolean {
+    return this.dialogs.length === 0 && !this.nextCursor && !this.loading;
+  }
+
+  /** The member filter's choices, from the team. */
+  setMembers(team: Team | null): void {
+    const sel = select('dialog-filter-member');
+    const prev = sel.value;
+    sel.replaceChildren(h('option', { value: '', 'data-i18n': 'anyMember' }, t('anyMember')));
+    for (const m of team?.members ?? []) sel.append(h('option', { value: m.id }, `@${m.id}`));
+    sel.value = prev;
+  }
+
+  /** The first page for the current tab and filters (what was listed before is dropped). */
   async load(): Promise<void> {
+    const gen = ++this.generation;
+    this.dialogs = [];
+    this.nextCursor = null;
+    this.total = null;
+    this.error = null;
+    this.loading = true;
+    this.render();
+    await this.fetchPage(gen, undefined);
+  }
+
+  /** The next page after the last one shown. */
+  async more(): Promise<void> {
+    if (!this.nextCursor || this.loading) return;
+    this.loading = true;
+    this.error = null;
+    this.renderStatus();
+    await this.fetchPage(this.generation, this.nextCursor);
+  }
+
+  private async fetchPage(gen: number, cursor: string | undefined): Promise<void> {
+    const member = select('dialog-filter-member').value;
+    let page: DialogPage;
     try {
-      const res = await rest.dialogs({ status: this.tab, q: this.query || undefined, limit: 50 });
-      this.dialogs = res.dialogs;
-      this.render();
+      page = await rest.dialogs({ status: this.tab, q: this.query || undefined, member: member || undefined, limit: LIST_PAGE, cursor });
     } catch (e) {
-      showError(e);
+      if (gen !== this.generation) return;
+      this.loading = false;
+      this.error = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+      this.render();
+      return;
     }
+    if (gen !== this.generation) return;
+    this.loading = false;
+    // Newest first by creation: past the date filter's start, no older page can match.
+    const since = sinceMs(select('dialog-filter-date').value);
+    const fresh = page.dialogs.filter((d) => !this.dialogs.some((x) => x.id === d.id));
+    const kept = since === null ? fresh : fresh.filter((d) => createdMs(d) >= since);
+    const passedStart = since !== null && kept.length < fresh.length;
+    this.dialogs.push(...kept);
+    this.nextCursor = passedStart ? null : page.nextCursor;
+    if (typeof page.total === 'number' && since === null) this.total = page.total;
+    else if (!this.nextCursor) this.total = this.dialogs.length;
+    // An older page in the server's order is appended (ten thousand rows are not drawn again per page).
+    if (cursor && select('dialog-sort').value !== 'activity') {
+      const currentRoot = this.host.currentRootId();
+      q('dialog-list').append(...kept.map((d) => this.item(d, currentRoot)));
+      this.renderStatus();
+    } else this.render();
+  }
+
+  /** The listed dialogs in the chosen order: newest first (the server's), or by last activity. */
+  private ordered(): DialogSummary[] {
+    if (select('dialog-sort').value !== 'activity') return this.dialogs;
+    return [...this.dialogs].sort((a, b) => activityMs(b) - activityMs(a));
   }
 
   render(): void {
@@ -55,39 +159,113 @@ export class DialogList {
       b.setAttribute('aria-selected', String(b.dataset.tab === this.tab));
     });
     const ul = q('dialog-list');
-    ul.replaceChildren();
-    if (this.dialogs.length === 0) {
-      ul.append(h('li', { class: 'muted' }, tr('noDialogs')));
-      return;
-    }
+    const hadFocus = ul.contains(document.activeElement);
     const currentRoot = this.host.currentRootId();
-    for (const d of this.dialogs) {
-      const li = h(
-        'li',
-        { testid: 'dialog-item', 'data-id': d.id, class: currentRoot === d.id ? 'active' : '' },
-        h('div', { class: 'di-title' }, d.title || `@${d.memberId}`),
-        h(
-          'div',
-          { class: 'di-meta' },
-          `@${d.memberId} `,
-          statusBadge(d),
-          (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small' }, String(d.openQuestions)) : null,
-        ),
+    const rows = this.ordered();
+    if (!rows.some((d) => d.id === this.focusedId)) this.focusedId = rows.find((d) => d.id === currentRoot)?.id ?? rows[0]?.id ?? null;
+    ul.replaceChildren(...rows.map((d) => this.item(d, currentRoot)));
+    // Redrawn under the keyboard (opening a dialog marks it): the focus stays on its dialog.
+    if (hadFocus) ul.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
+    // For the UI's benchmark (history_tests.mjs): when the first dialog was drawn.
+    if (rows.length && !performance.getEntriesByName('parley:first-dialog-item').length) performance.mark('parley:first-dialog-item');
+    this.renderStatus();
+  }
+
+  private item(d: DialogSummary, currentRoot: string | undefined): HTMLElement {
+    const title = stripMarker(d.title || '') || `@${d.memberId}`;
+    const active = currentRoot === d.id;
+    const li = h(
+      'li',
+      {
+        testid: 'dialog-item',
+        role: 'option',
+        'data-id': d.id,
+        'data-created': d.createdAt,
+        'data-updated': d.updatedAt,
+        class: active ? 'active' : '',
+        'aria-selected': String(active),
+        tabindex: d.id === this.focusedId ? 0 : -1,
+        title: d.title || undefined,
+      },
+      h('div', { class: 'di-title' }, title),
+      h(
+        'div',
+        { class: 'di-meta' },
+        `@${d.memberId} `,
+        statusBadge(d),
+        (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small', testid: 'dialog-item-q4h' }, String(d.openQuestions)) : null,
+      ),
+    );
+    li.addEventListener('click', () => {
+      this.focusedId = d.id;
+      this.host.open(d.id);
+    });
+    return li;
+  }
+
+  /** Under the list: loading, an error with a retry, nothing found, or how many are shown. */
+  private renderStatus(): void {
+    const status = q('dialog-list-status');
+    const more = q('dialog-more');
+    more.hidden = !this.nextCursor || !!this.error;
+    more.toggleAttribute('disabled', this.loading);
+    q('dialog-list').setAttribute('aria-busy', String(this.loading));
+    q('dialog-count').textContent = this.total === null ? '' : String(this.total);
+    const filtered = !!this.query || !!select('dialog-filter-member').value || !!select('dialog-filter-date').value;
+    if (this.error) {
+      const retry = h('button', { type: 'button', class: 'link', testid: 'dialog-list-retry' }, tr('retry'));
+      // From the start: a page the server refused (a cursor it does not take) is not asked again.
+      retry.addEventListener('click', () => void this.load());
+      status.replaceChildren(h('span', { class: 'form-error', testid: 'dialog-list-error' }, `${t('listError')} ${this.error}`), ' ', retry);
+    } else if (this.loading) {
+      status.replaceChildren(h('span', { class: 'muted', testid: 'dialog-list-loading' }, tr('loadingDialogs')));
+    } else if (this.dialogs.length === 0) {
+      status.replaceChildren(h('span', { class: 'muted', testid: 'dialog-list-empty' }, tr(filtered ? 'nothingMatches' : 'noDialogsYet')));
+    } else {
+      const of = this.total !== null ? ` ${t('listOf')} ${this.total}` : this.nextCursor ? '+' : '';
+      status.replaceChildren(
+        h('span', { class: 'muted small', testid: 'dialog-list-shown' }, `${this.dialogs.length}${of} ${t('listShown')}`),
+        this.nextCursor ? '' : h('span', { class: 'muted small', testid: 'dialog-list-end' }, ` · ${t('listEnd')}`),
       );
-      li.addEventListener('click', () => this.host.open(d.id));
-      ul.append(li);
     }
+  }
+
+  /** Arrow keys move between dialogs (the focused one is the list's one Tab stop), Enter opens. */
+  private onKey(e: KeyboardEvent): void {
+    const items = [...q('dialog-list').querySelectorAll<HTMLElement>('[data-testid="dialog-item"]')];
+    const at = items.findIndex((el) => el === document.activeElement);
+    let to = at;
+    if (e.key === 'ArrowDown') to = Math.min(items.length - 1, at + 1);
+    else if (e.key === 'ArrowUp') to = Math.max(0, at - 1);
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = items.length - 1;
+    else if ((e.key === 'Enter' || e.key === ' ') && at >= 0) {
+      e.preventDefault();
+      items[at].click();
+      return;
+    } else return;
+    e.preventDefault();
+    if (to < 0 || !items[to]) return;
+    items.forEach((el, i) => (el.tabIndex = i === to ? 0 : -1));
+    this.focusedId = items[to].dataset.id ?? null;
+    items[to].focus();
+    if (to === items.length - 1 && this.nextCursor) void this.more();
   }
 
   /** A root that was created or changed: into, out of or updated in the visible tab. */
   upsert(d: DialogSummary): void {
     if (d.kind !== 'root') return;
     const i = this.dialogs.findIndex((x) => x.id === d.id);
-    const belongs = d.status === this.tab && !this.query;
-    if (i >= 0 && d.status !== this.tab) this.dialogs.splice(i, 1);
-    else if (i >= 0) this.dialogs[i] = d;
-    else if (belongs) this.dialogs.unshift(d);
-    else if (this.query) {
+    const member = select('dialog-filter-member').value;
+    const belongs = d.status === this.tab && !this.query && (!member || member === d.memberId);
+    if (i >= 0 && d.status !== this.tab) {
+      this.dialogs.splice(i, 1);
+      if (this.total !== null) this.total--;
+    } else if (i >= 0) this.dialogs[i] = d;
+    else if (belongs) {
+      this.dialogs.unshift(d);
+      if (this.total !== null) this.total++;
+    } else if (this.query) {
       void this.load();
       return;
     }
@@ -100,12 +278,17 @@ export class DialogList {
     else if (d.kind === 'root') this.render();
   }
 
-  /** After starting a dialog: the running tab without a search, where the new root shows. */
+  /** After starting a dialog: the running tab without a search or filters, where the new root shows. */
   showRunning(): void {
-    if (this.tab === 'running' && !this.query) return;
+    const member = select('dialog-filter-member');
+    const date = select('dialog-filter-date');
+    if (this.tab === 'running' && !this.query && !member.value && !date.value) return;
     this.tab = 'running';
     this.query = '';
+    member.value = '';
+    date.value = '';
     const search = q('dialog-search');
     if (search instanceof HTMLInputElement) search.value = '';
+    void this.load();
   }
 }

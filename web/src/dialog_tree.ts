@@ -25,7 +25,11 @@ export class DialogTree {
   private nodes = new Map<string, TreeNode>();
   private announcedDuringFetch = new Map<string, DialogSummary[]>(); // by parent, while its children are fetched
 
-  constructor(private readonly host: DialogTreeHost) {}
+  private focusedId: string | null = null; // the tree's one Tab stop
+
+  constructor(private readonly host: DialogTreeHost) {
+    q('tree').addEventListener('keydown', (e) => this.onKey(e));
+  }
 
   ids(): string[] {
     return [...this.nodes.keys()];
@@ -40,6 +44,7 @@ export class DialogTree {
     const rootId = d.rootId || d.id;
     if (this.rootId !== rootId) {
       this.rootId = rootId;
+      this.focusedId = null;
       this.nodes.clear();
       let root: DialogSummary;
       try {
@@ -132,44 +137,98 @@ export class DialogTree {
 
   render(): void {
     const ul = q('tree');
+    const hadFocus = ul.contains(document.activeElement);
     ul.replaceChildren();
     if (!this.rootId) return;
-    const rootEl = this.nodeEl(this.rootId);
+    if (!this.focusedId || !this.nodes.has(this.focusedId)) this.focusedId = this.host.currentId() ?? this.rootId;
+    const rootEl = this.nodeEl(this.rootId, 1);
     if (rootEl) ul.append(rootEl);
+    if (hadFocus) this.itemEl(this.focusedId)?.focus();
   }
 
-  private nodeEl(id: string): HTMLElement | null {
+  private itemEl(id: string | null): HTMLElement | null {
+    return id ? q('tree').querySelector<HTMLElement>(`[data-testid="tree-node"][data-id="${CSS.escape(id)}"]`) : null;
+  }
+
+  /** The tree's keys (WAI-ARIA tree view): up and down through the shown rows, right expands or goes
+   *  to the first child, left collapses or goes to the parent, Enter opens, Home and End. */
+  private onKey(e: KeyboardEvent): void {
+    const items = [...q('tree').querySelectorAll<HTMLElement>('[data-testid="tree-node"]')];
+    const at = items.findIndex((el) => el === document.activeElement);
+    if (at < 0) return;
+    const id = items[at].dataset.id ?? '';
+    const node = this.nodes.get(id);
+    let to: number | null = null;
+    if (e.key === 'ArrowDown') to = Math.min(items.length - 1, at + 1);
+    else if (e.key === 'ArrowUp') to = Math.max(0, at - 1);
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = items.length - 1;
+    else if (e.key === 'ArrowRight' && node) {
+      if (!node.expanded && (node.summary.hasChildren || (node.children?.length ?? 0) > 0)) void this.expand(id);
+      else if (node.expanded && node.children?.length) to = at + 1;
+    } else if (e.key === 'ArrowLeft' && node) {
+      if (node.expanded) this.collapse(id);
+      else if (node.summary.parentId && this.nodes.has(node.summary.parentId)) to = items.findIndex((el) => el.dataset.id === node.summary.parentId);
+    } else if (e.key === 'Enter' || e.key === ' ') this.host.open(id);
+    else return;
+    e.preventDefault();
+    if (to === null || to < 0 || !items[to]) return;
+    items.forEach((el, i) => (el.tabIndex = i === to ? 0 : -1));
+    this.focusedId = items[to].dataset.id ?? null;
+    items[to].focus();
+  }
+
+  private nodeEl(id: string, level: number): HTMLElement | null {
     const node = this.nodes.get(id);
     if (!node) return null;
     const d = node.summary;
     const canExpand = d.hasChildren || (node.children?.length ?? 0) > 0;
+    // Not a button: a tree item holds no control of its own (the arrow keys expand and collapse).
     const toggle = h(
-      'button',
-      { type: 'button', class: 'twisty', testid: 'tree-toggle', 'aria-expanded': String(node.expanded), disabled: !canExpand && !node.expanded },
+      'span',
+      { class: `twisty${canExpand || node.expanded ? '' : ' leaf'}`, testid: 'tree-toggle', 'aria-hidden': 'true' },
       node.expanded ? '▾' : canExpand ? '▸' : '·',
     );
     toggle.addEventListener('click', (e) => {
       e.stopPropagation();
       if (node.expanded) this.collapse(id);
-      else void this.expand(id);
+      else if (canExpand) void this.expand(id);
     });
-    const text = d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${d.title}` : ''}` : dialogLabel(d);
-    const label = h('span', { class: 'tree-label', testid: 'tree-label', title: text }, text);
+    const text = d.kind === 'root' ? `@${d.memberId}${d.title ? ` · ${dialogLabel(d)}` : ''}` : dialogLabel(d);
+    const label = h('span', { class: 'tree-label', testid: 'tree-label', title: d.title ? `${text}\n${d.title}` : text }, text);
+    const current = this.host.currentId() === id;
     const row = h(
       'div',
-      { class: `tree-row ${this.host.currentId() === id ? 'current' : ''}` },
+      { class: `tree-row ${current ? 'current' : ''}` },
       toggle,
       label,
       ' ',
       statusBadge(d),
       (d.openQuestions ?? 0) > 0 ? h('span', { class: 'badge small', testid: 'tree-q4h' }, String(d.openQuestions)) : null,
     );
-    row.addEventListener('click', () => this.host.open(id));
-    const li = h('li', { testid: 'tree-node', 'data-id': id, 'data-kind': d.kind, 'data-member': d.memberId }, row);
+    row.addEventListener('click', () => {
+      this.focusedId = id;
+      this.host.open(id);
+    });
+    const li = h(
+      'li',
+      {
+        testid: 'tree-node',
+        role: 'treeitem',
+        'aria-level': level,
+        'aria-selected': String(current),
+        'aria-expanded': canExpand || node.expanded ? String(node.expanded) : undefined,
+        tabindex: this.focusedId === id ? 0 : -1,
+        'data-id': id,
+        'data-kind': d.kind,
+        'data-member': d.memberId,
+      },
+      row,
+    );
     if (node.expanded && node.children && node.children.length > 0) {
-      const sub = h('ul', {});
+      const sub = h('ul', { role: 'group' });
       for (const c of node.children) {
-        const cel = this.nodeEl(c);
+        const cel = this.nodeEl(c, level + 1);
         if (cel) sub.append(cel);
       }
       li.append(sub);

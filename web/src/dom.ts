@@ -61,3 +61,11 @@ export function argsObject(args: unknown): Record<string, unknown> {
 export function byTestId(id: string): HTMLElement {
   return $(`[data-testid="${id}"]`);
 }
+
+/** Says `text` to a screen reader through the page's polite live region (new answers, questions). */
+export function announce(text: string): void {
+  const el = byTestId('announcer');
+  // The same words twice in a row are announced again only if the region changes: clear it first.
+  el.textContent = '';
+  window.setTimeout(() => (el.textContent = text), 50);
+}

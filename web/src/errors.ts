@@ -1,15 +1,28 @@
-// The page's one error banner: a failure is said for a few seconds, in the page's language.
+// Errors, said until the user dismisses them: the page's banner for what has no place of its own,
+// and `showErrorAt` for a failure beside the control that caused it (the dialog head, a form).
+// The server's messages already name the field ("title: …"), so nothing is prefixed to them but
+// the word "Error".
 import { ApiError } from './api';
-import { byTestId } from './dom';
+import { byTestId, h } from './dom';
 import { t } from './i18n';
 
-let errTimer: number | undefined;
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export function showError(e: unknown): void {
   if (e instanceof ApiError && e.status === 401) return; // the auth banner says it
-  const el = byTestId('error-banner');
-  el.textContent = `${t('error')}: ${e instanceof Error ? e.message : String(e)}`;
+  byTestId('error-text').textContent = `${t('error')}: ${messageOf(e)}`;
+  byTestId('error-banner').hidden = false;
+}
+
+export function wireErrorBanner(): void {
+  byTestId('error-dismiss').addEventListener('click', () => (byTestId('error-banner').hidden = true));
+}
+
+/** Says `e` in `el` (a `.form-error` beside its cause) with a close button, until dismissed. */
+export function showErrorAt(el: HTMLElement, e: unknown): void {
+  if (e instanceof ApiError && e.status === 401) return;
+  const close = h('button', { type: 'button', class: 'dismiss link', testid: 'error-dismiss-here', 'aria-label': t('dismiss'), title: t('dismiss') }, '×');
+  close.addEventListener('click', () => (el.hidden = true));
+  el.replaceChildren(h('span', {}, messageOf(e)), ' ', close);
   el.hidden = false;
-  window.clearTimeout(errTimer);
-  errTimer = window.setTimeout(() => (el.hidden = true), 8000);
 }

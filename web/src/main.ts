@@ -9,8 +9,8 @@ import { renderDialogHead, renderRunCounts } from './dialog_head';
 import { DialogList } from './dialog_list';
 import { DialogTree } from './dialog_tree';
 import { FlowView } from './flow_view';
-import { byTestId as q, h, tr } from './dom';
-import { showError } from './errors';
+import { announce, byTestId as q, h, tr } from './dom';
+import { showError, showErrorAt, wireErrorBanner } from './errors';
 import { t, type Key } from './i18n';
 import { LAYOUT_HTML } from './layout';
 import { wireNewDialogForm } from './new_dialog';
@@ -20,7 +20,9 @@ import { RecordsView } from './records_view';
 import { dialogInAddress, onAddressChange, showDialogInAddress } from './route';
 import { fetchSidePanels, renderReminders } from './side_panels';
 import { renderProblems, renderTeam } from './team_panel';
+import { wireShortcuts } from './shortcuts';
 import { initThemeAndLanguage } from './theme';
+import { closeTitleEdit, wireTitleEdit } from './title_edit';
 import { wireTotForm } from './tot_form';
 import { isTotRoot, TotView } from './tot_view';
 import { TranscriptView } from './transcript';
@@ -33,6 +35,10 @@ const app = document.querySelector<HTMLElement>('#app');
 if (!app) throw new Error('missing element #app');
 app.innerHTML = LAYOUT_HTML;
 wirePaneTabs();
+wireErrorBanner();
+// A phone shows the conversation first: the tree folds to its one-line summary until asked for.
+if (matchMedia('(max-width: 600px)').matches) q('tree-box').removeAttribute('open');
+const MODE_KEY = 'parley.mode'; // a reload keeps the Records view
 
 // ---------- state (render scope only) ----------
 
@@ -41,7 +47,7 @@ const state = {
   team: null as Team | null,
   current: null as DialogSummary | null,
   view: null as TranscriptView | null,
-  mode: 'transcript' as 'transcript' | 'records',
+  mode: (sessionStorage.getItem(MODE_KEY) === 'records' ? 'records' : 'transcript') as 'transcript' | 'records',
   records: null as RecordsView | null,
   tot: null as TotView | null, // the thought tree, when the open dialog is a ToT run's root
   flow: null as FlowView | null, // the thread, when the open dialog is a flow's (seed 004)
@@ -66,9 +72,17 @@ const tree = new DialogTree({
   nodesChanged: syncSubscriptions,
 });
 
+let knownQuestions: Set<string> | null = null;
 const questions = new QuestionsPanel({
   goTo: (question) => void goToQuestion(question),
-  changed: () => state.view?.refreshQuestions(),
+  changed: () => {
+    state.view?.refreshQuestions();
+    // A screen reader hears each new question once (not the ones there when the page opened).
+    const now = questions.all();
+    const fresh = knownQuestions ? now.filter((x) => !knownQuestions!.has(x.id)) : [];
+    knownQuestions = new Set(now.map((x) => x.id));
+    if (fresh.length) announce(`${t('newQuestion')} @${fresh[0].memberId}: ${fresh[0].tellaskContent.split('\n')[0]}`);
+  },
 });
 
 const composer = new Composer(chan, {
@@ -96,13 +110,16 @@ async function openDialog(id: string, known?: DialogSummary): Promise<Transcript
   try {
     d ??= await rest.dialog(id);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) showMissingDialog(id);
+    // Not there, or not this user's to see (another user's dialog): said the same way, in place.
+    if (e instanceof ApiError && (e.status === 404 || e.status === 403)) showMissingDialog(id);
     else showError(e);
     return null;
   }
   showDialogInAddress(d.id);
   showPane('center');
   if (composer.answering && composer.answering.dialog.selfId !== d.id) composer.setAnswering(null);
+  closeTitleEdit();
+  q('head-error').hidden = true;
   state.view?.dispose();
   state.records?.dispose();
   state.records = null;
@@ -148,7 +165,7 @@ function showMissingDialog(id: string): void {
 }
 
 function renderHead(): void {
-  renderDialogHead(state.current);
+  renderDialogHead(state.current, state.flow?.completed ?? false);
   if (state.current) composer.renderState(state.current);
 }
 
@@ -178,6 +195,7 @@ function syncSubscriptions(): void {
 
 function showMode(mode: 'transcript' | 'records'): void {
   state.mode = mode;
+  sessionStorage.setItem(MODE_KEY, mode);
   const records = mode === 'records' && !!state.current;
   q('transcript-scroll').hidden = records;
   q('records-scroll').hidden = !records;
@@ -186,7 +204,7 @@ function showMode(mode: 'transcript' | 'records'): void {
   q('view-records').setAttribute('aria-pressed', String(records));
   if (!records || !state.current) return;
   if (!state.records) {
-    state.records = new RecordsView(state.current.id);
+    state.records = new RecordsView(state.current.id, () => state.current?.status === 'completed' || state.current?.status === 'archived');
     q('records-scroll').replaceChildren(state.records.el);
   }
   state.records.load().catch(showError);
@@ -209,7 +227,7 @@ async function control(kind: 'interrupt' | 'resume'): Promise<void> {
     if (chan.isOpen) await chan.request({ type: kind, dialog: { selfId: d.id } }, kind);
     else await rest.control(d.id, kind);
   } catch (e) {
-    showError(e);
+    showErrorAt(q('head-error'), e);
   }
 }
 q('btn-interrupt').addEventListener('click', () => void control('interrupt'));
@@ -223,7 +241,7 @@ async function lifecycle(kind: 'complete' | 'archive' | 'reopen'): Promise<void>
   try {
     updateSummary(await rest.lifecycle(d.id, kind));
   } catch (e) {
-    showError(e); // e.g. work in flight: the server names it
+    showErrorAt(q('head-error'), e); // e.g. work in flight: the server names it; said beside the buttons
   }
 }
 q('btn-complete').addEventListener('click', () => void lifecycle('complete'));
@@ -277,6 +295,32 @@ q('q4h-button').addEventListener('click', () => {
   q('q4h-panel').scrollIntoView({ block: 'start' });
   const first = questions.first();
   if (first) void goToQuestion(first);
+});
+
+wireTitleEdit({
+  current: () => state.current,
+  renamed: (d) => {
+    updateSummary(d);
+    list.upsert(d);
+  },
+});
+
+wireShortcuts({
+  newDialog: () => {
+    showPane('left');
+    const fold = q('new-dialog');
+    if (fold instanceof HTMLDetailsElement) fold.open = true;
+    q('new-content').focus();
+  },
+  search: () => {
+    showPane('left');
+    q('dialog-search').focus();
+  },
+  answerNext: () => {
+    const first = questions.first();
+    if (!first) return;
+    void goToQuestion(first).then(() => q('input').focus());
+  },
 });
 
 const transcriptHost = {
@@ -364,6 +408,7 @@ function onPacket(p: Packet): void {
   if (p.type === 'tellask_call_evt' && inCurrentRoot) void loadSidePanels();
   if (p.type === 'tool_result_evt' && p.name === 'change_mind' && inCurrentRoot) void loadSidePanels();
   if (current?.id === id && state.mode === 'records' && RECORD_CHANGES.has(p.type)) scheduleRecordsReload();
+  if (current?.id === id && p.type === 'generating_finish_evt') announce(`${t('newAnswer')} @${current.memberId}`);
   if (current?.id === id && state.view) {
     if (p.type === 'generating_start_evt' && !current.generating) updateSummary({ ...current, generating: true });
     state.view.onEvent(p);
@@ -398,6 +443,11 @@ async function start(): Promise<void> {
   try {
     state.team = await rest.team();
     renderTeam(state.team);
+    list.setMembers(state.team);
+    // Only what the team can run is offered: the ToT form needs a tot-orchestrator member.
+    const canTot = state.team.members.some((m) => m.id === 'tot-orchestrator');
+    q('tot-form').hidden = !canTot;
+    q('tot-unavailable').hidden = canTot;
   } catch (e) {
     showError(e);
   }
@@ -407,6 +457,9 @@ async function start(): Promise<void> {
     showError(e);
   }
   await Promise.all([list.load(), questions.load()]);
+  // The first run's page offers the form to start one; after that the list has the room.
+  const fold = q('new-dialog');
+  if (fold instanceof HTMLDetailsElement) fold.open = list.isEmpty();
   const linked = dialogInAddress();
   if (linked) await openDialog(linked);
   onAddressChange((id) => {

@@ -1,6 +1,7 @@
 // Markdown of model output: rendered by marked, then sanitised by DOMPurify before it touches the DOM.
 import { Marked } from 'marked';
 import DOMPurify from 'dompurify';
+import { leadingMarker, markerBadge } from './markers';
 
 const marked = new Marked({ gfm: true, breaks: true, async: false });
 
@@ -19,6 +20,9 @@ export function renderMarkdown(text: string): string {
   });
 }
 
+/** Renders `text` into `el`; a leading seed marker becomes a badge before it (markers.ts). */
 export function setMarkdown(el: HTMLElement, text: string): void {
-  el.innerHTML = renderMarkdown(text);
+  const found = leadingMarker(text);
+  el.innerHTML = renderMarkdown(found ? found.rest : text);
+  if (found) el.prepend(markerBadge(found.key));
 }

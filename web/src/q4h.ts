@@ -35,6 +35,10 @@ export class QuestionsPanel {
     this.timer = window.setTimeout(() => void this.load(), 60);
   }
 
+  all(): readonly Question[] {
+    return this.questions;
+  }
+
   first(): Question | undefined {
     return this.questions[0];
   }
@@ -51,6 +55,7 @@ export class QuestionsPanel {
     badge.dataset.count = String(n);
     badge.classList.toggle('zero', n === 0);
     q('q4h-panel-count').textContent = String(n);
+    q('q4h-panel-count').classList.toggle('zero', n === 0);
     q('pane-q4h-count').textContent = String(n);
     q('pane-q4h-count').classList.toggle('zero', n === 0);
     const ul = q('q4h-list');

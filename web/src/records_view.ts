@@ -8,6 +8,7 @@ import { h, tr } from './dom';
 import { lang, t, type Key } from './i18n';
 import { setMarkdown } from './markdown';
 import type { RecordMessage, RecordSession, RecordTurn } from './records_types';
+import { highlighted } from './snippet';
 import { rawBlock } from './tool_output';
 
 /** A time in the page's language (the toggle, not the browser's locale). */
@@ -106,7 +107,11 @@ export class RecordsView {
   private loading: Promise<void> | null = null;
   private reloadAgain = false;
 
-  constructor(private readonly dialogId: string) {
+  /** `closed`: whether the dialog is over (completed or archived): its open-ended sessions ended. */
+  constructor(
+    private readonly dialogId: string,
+    private readonly closed: () => boolean = () => false,
+  ) {
     const refresh = h('button', { type: 'button', testid: 'records-refresh' }, tr('refresh'));
     refresh.addEventListener('click', () => void this.load());
     const form = h(
@@ -182,7 +187,8 @@ export class RecordsView {
       'div',
       { class: 'rec-session-head' },
       h('strong', {}, tr(s.session_type === 'self_reflection' ? 'selfReflection' : 'session')),
-      ` ${clock(s.start_at)} → ${s.end_at ? clock(s.end_at) : t('ongoing')}`,
+      // A session without an end in a dialogue that is over has ended with it, not "ongoing".
+      ` ${clock(s.start_at)} → ${s.end_at ? clock(s.end_at) : t(this.closed() ? 'ended' : 'ongoing')}`,
     );
     const extra: HTMLElement[] = [];
     if (s.goal) extra.push(h('div', { class: 'rec-goal' }, tr('goal'), ': ', s.goal));
@@ -266,7 +272,7 @@ export class RecordsView {
           { class: 'rec-result', testid: 'search-result', 'data-turn-id': m.turn_id },
           h('span', { class: 'rec-sender' }, ...sender(m)),
           h('span', { class: 'rec-time' }, clock(m.created_at)),
-          h('span', { class: 'rec-snippet' }, messageText(m).slice(0, 200)),
+          highlighted(messageText(m), words),
         );
         li.addEventListener('click', () => this.reveal(m.turn_id));
         return li;

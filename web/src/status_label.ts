@@ -1,6 +1,7 @@
 // How a dialog is named and what state it is shown in, the same in the list, the tree and the head.
 import { h } from './dom';
 import { t, type Key } from './i18n';
+import { stripMarker } from './markers';
 import type { DialogSummary } from './types';
 
 export function displayState(d: DialogSummary): Key {
@@ -28,9 +29,9 @@ export function statusBadge(d: DialogSummary, testid?: string): HTMLElement {
 export function dialogLabel(d: DialogSummary): string {
   const who = `@${d.memberId}`;
   if (d.kind === 'sub') {
-    const what = d.title || d.sessionSlug || d.callKind || '';
+    const what = stripMarker(d.title ?? '') || d.sessionSlug || d.callKind || '';
     const slug = d.title && d.sessionSlug ? ` (${d.sessionSlug})` : '';
     return what ? `${who} · ${what}${slug}` : who;
   }
-  return d.title ? `${d.title}` : who;
+  return d.title ? stripMarker(d.title) : who;
 }

@@ -7,6 +7,7 @@ export function renderTeam(team: Team | null): void {
   const sel = q('new-member');
   if (!(sel instanceof HTMLSelectElement)) throw new Error('new-member is not a select');
   ul.replaceChildren();
+  q('member-count').textContent = team ? String(team.members.length) : '';
   const prev = sel.value;
   sel.replaceChildren();
   if (!team) return;
