@@ -5,14 +5,12 @@
 #include <optional>
 
 #include "parley/core/time.hpp"
-#include "rest_fixture.hpp"
+#include "records_rest_fixture.hpp"  // text(), shared with the other records tests (one unity file)
 
 namespace parley::test {
 namespace {
 
 namespace json = boost::json;
-
-std::string text(const json::value& v) { return std::string(v.as_string()); }
 
 std::int64_t ms_of(const json::value& iso) { return parse_iso8601_ms(iso.as_string()).value_or(-1); }
 

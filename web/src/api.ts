@@ -236,8 +236,31 @@ export const rest = {
 
   recordSessions: async (dialogId: string) =>
     (await get<{ sessions: RecordSession[] }>(`/api/dialogues/${enc(dialogId)}/sessions?sort_by=start_at&limit=500`)).sessions,
-  recordTurns: async (sessionId: string) =>
-    (await get<{ turns: RecordTurn[] }>(`/api/sessions/${enc(sessionId)}/turns?include=messages&sort_by=started_at&limit=500`)).turns,
+  // Pages of 20 turns with at most 100 messages each stay within the 2,000 nested rows the server
+  // reads for one response (docs/records.md "Nested loading"); a longer turn's rest comes from its
+  // own route, from where its cursor (`messages_next`) points.
+  recordTurns: async (sessionId: string) => {
+    const turns: RecordTurn[] = [];
+    for (let offset = 0; ; offset += 20) {
+      const page = await get<{ turns: RecordTurn[]; total: number }>(
+        `/api/sessions/${enc(sessionId)}/turns?include=messages&include_limit=100&sort_by=started_at&limit=20&offset=${offset}`,
+      );
+      for (const turn of page.turns) {
+        const messages = turn.messages ?? [];
+        const total = turn.messages_total ?? messages.length;
+        while (messages.length < total) {
+          const rest = await get<{ messages: RecordMessage[] }>(
+            `/api/turns/${enc(turn.id)}/messages?limit=500&offset=${messages.length}`,
+          );
+          if (rest.messages.length === 0) break;
+          messages.push(...rest.messages);
+        }
+        turn.messages = messages;
+        turns.push(turn);
+      }
+      if (page.turns.length === 0 || offset + 20 >= page.total) return turns;
+    }
+  },
   searchRecordMessages: async (dialogId: string, words: string) =>
     (await get<{ messages: RecordMessage[] }>(`/api/messages/search?q=${enc(words)}&dialogue_id=${enc(dialogId)}&limit=50`)).messages,
 

@@ -23,6 +23,9 @@ export interface RecordTurn {
   response_time: number | null;
   deadline_at: string | null;
   messages?: RecordMessage[];
+  /** With `include=messages`: how many the turn has, and the route to those past include_limit. */
+  messages_total?: number;
+  messages_next?: string | null;
 }
 
 export interface RecordSession {

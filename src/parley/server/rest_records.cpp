@@ -8,6 +8,7 @@
 
 #include "parley/core/json_fields.hpp"
 #include "parley/engine/message_analyst.hpp"
+#include "parley/server/records_include.hpp"
 #include "parley/server/records_json.hpp"
 #include "parley/server/records_params.hpp"
 #include "parley/server/records_view_inputs.hpp"
@@ -19,21 +20,32 @@
 namespace parley::server::rest {
 namespace {
 
-const records_params_spec kSessionParams{{"since", "until", "type", "sort_by"}, {"start_at", "end_at"}};
-const records_params_spec kTurnParams{{"since", "until", "status", "sort_by", "include"},
+const records_params_spec kSessionParams{{"since", "until", "type", "sort_by", "include", "include_limit"},
+                                         {"start_at", "end_at"}};
+const records_params_spec kTurnParams{{"since", "until", "status", "sort_by", "include", "include_limit"},
                                       {"started_at", "closed_at", "response_time"}};
-const records_params_spec kUnrespondedParams{{"since", "until", "sort_by", "include"}, {"started_at", "closed_at"}};
-const records_params_spec kAiSessionParams{{"since", "until", "type", "sort_by"}, {"start_at", "end_at"}};
+const records_params_spec kUnrespondedParams{{"since", "until", "sort_by", "include", "include_limit"},
+                                             {"started_at", "closed_at"}};
+const records_params_spec kAiSessionParams{{"since", "until", "type", "sort_by", "include", "include_limit"},
+                                           {"start_at", "end_at"}};
 const records_params_spec kIntrospectionParams{{"since", "until", "sort_by"}, {"started_at"}};
 const records_params_spec kUtteranceParams{{"since", "until", "sort_by"}, {"timestamp"}};
 const records_params_spec kViewParams{{"view"}, {}};
+const records_params_spec kViewIncludeParams{{"view", "include", "include_limit"}, {}};
+const records_params_spec kIncludeParams{{"include", "include_limit"}, {}};
+// What each level's rows may carry (docs/records.md "Nested loading").
+const std::initializer_list<std::string_view> kDialogueIncludes{"sessions", "sessions.turns",
+                                                                "sessions.turns.messages"};
+const std::initializer_list<std::string_view> kSessionIncludes{"turns", "turns.messages"};
+const std::initializer_list<std::string_view> kTurnIncludes{"messages"};
 const records_params_spec kMessageParams{{"since", "until", "role", "content_type", "sort_by", "view"}, {"created_at"}};
 const records_params_spec kSearchParams{
     {"q", "mode", "dialogue_id", "since", "until", "role", "content_type", "sort_by"}, {"created_at"}};
 // A semantic query is sent to the embeddings provider as it is: bounded like a message's words.
 constexpr std::size_t kMaxSemanticQueryBytes = 8 * 1024;
 const records_params_spec kNoParams{{}, {}};
-const records_params_spec kHumanDialogueParams{{"since", "until", "sort_by"}, {"created_at", "last_activity_at"}};
+const records_params_spec kHumanDialogueParams{{"since", "until", "sort_by", "include", "include_limit"},
+                                               {"created_at", "last_activity_at"}};
 
 // Lists that span dialogues show a user only the dialogues they take part in.
 void only_visible(server_context& context, const rest_request& request, records_filter& filter) {
@@ -85,29 +97,6 @@ rest_response page_response(const char* key, const records_page<Row>& page, ToJs
   boost::json::array items;
   for (const auto& row : page.items) items.push_back(to_json(row));
   return json_response(200, {{key, std::move(items)}, {"total", page.total}});
-}
-
-// A page of turns; with `include=messages` each turn carries its messages (log order).
-rest_response turns_response(records_query& records, const rest_request& request,
-                             const records_page<record_turn>& page) {
-  auto include = choice_param(request, "include", {"messages"});
-  if (!include) return field_error(include.err());
-  boost::json::array items;
-  for (const auto& turn : page.items) {
-    auto item = turn_json(turn);
-    if (!include->empty()) {
-      records_filter of_turn;
-      of_turn.turn_id = turn.id;
-      of_turn.limit = 500;
-      auto messages = records.messages(of_turn);
-      if (!messages) return error_response(messages.err());
-      boost::json::array list;
-      for (const auto& m : messages->items) list.push_back(record_message_json(m));
-      item["messages"] = std::move(list);
-    }
-    items.push_back(std::move(item));
-  }
-  return json_response(200, {{"turns", std::move(items)}, {"total", page.total}});
 }
 
 // The dialogue named by the path, after checking the route's parameters.
@@ -170,12 +159,17 @@ rest_response one_record(server_context& context, const rest_request& request, c
 
 handler_result get_dialogue(server_context& context, const rest_request& request, std::string id) {
   auto read = [&]() -> rest_response {
-    if (auto params = parse_records_params(request, kViewParams); !params) return params_error(params.err());
+    if (auto params = parse_records_params(request, kViewIncludeParams); !params) return params_error(params.err());
     auto view = choice_param(request, "view", {"conversation_thread"});
     if (!view) return params_error(view.err());
+    auto include = parse_include(request, kDialogueIncludes);
+    if (!include) return params_error(include.err());
+    if (!view->empty() && !include->chain.empty()) {
+      return error_response(400, "bad_field", "include: not with view=" + *view + ", which is a view of its own");
+    }
     auto dialogue = dialogue_at(context, request, id);
     if (!dialogue) return error_response(dialogue.err());
-    if (view->empty()) return json_response(200, {{"dialogue", dialogue_json(*dialogue)}});
+    if (view->empty()) return nested_one(*context.log.records(), *include, "dialogue", *dialogue, dialogue_json);
     auto& records = *context.log.records();
     records_filter all;
     all.dialogue_id = dialogue->id;
@@ -201,15 +195,26 @@ handler_result get_dialogue(server_context& context, const rest_request& request
 }
 
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&] {
-    return dialogue_page(context, request, id, kSessionParams, &records_query::sessions, "sessions", session_json);
+  auto read = [&]() -> rest_response {
+    auto include = parse_include(request, kSessionIncludes);
+    if (!include) return params_error(include.err());
+    auto filter = parse_records_params(request, kSessionParams);
+    if (!filter) return params_error(filter.err());
+    auto dialogue = dialogue_at(context, request, id);
+    if (!dialogue) return error_response(dialogue.err());
+    filter->dialogue_id = dialogue->id;
+    auto page = context.log.records()->sessions(*filter);
+    if (!page) return error_response(page.err());
+    return nested_page(*context.log.records(), *include, "sessions", *page, session_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_latest_session(server_context& context, const rest_request& request, std::string id) {
   auto read = [&]() -> rest_response {
-    if (auto params = parse_records_params(request, kNoParams); !params) return params_error(params.err());
+    if (auto params = parse_records_params(request, kIncludeParams); !params) return params_error(params.err());
+    auto include = parse_include(request, kSessionIncludes);
+    if (!include) return params_error(include.err());
     auto dialogue = dialogue_at(context, request, id);
     if (!dialogue) return error_response(dialogue.err());
     records_filter filter;
@@ -220,7 +225,7 @@ handler_result get_latest_session(server_context& context, const rest_request& r
     auto page = context.log.records()->sessions(filter);
     if (!page) return error_response(page.err());
     if (page->items.empty()) return error_response(404, "not_found", "dialogue '" + id + "' has no session yet");
-    return json_response(200, {{"session", session_json(page->items.front())}});
+    return nested_one(*context.log.records(), *include, "session", page->items.front(), session_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
@@ -229,29 +234,40 @@ handler_result list_unresponded_turns(server_context& context, const rest_reques
   auto read = [&]() -> rest_response {
     auto filter = parse_records_params(request, kUnrespondedParams);
     if (!filter) return params_error(filter.err());
+    auto include = parse_include(request, kTurnIncludes);
+    if (!include) return params_error(include.err());
     auto dialogue = dialogue_at(context, request, id);
     if (!dialogue) return error_response(dialogue.err());
     filter->dialogue_id = dialogue->id;
     filter->status = events::turn_status::unresponded;
     auto page = context.log.records()->turns(*filter);
     if (!page) return error_response(page.err());
-    return turns_response(*context.log.records(), request, *page);
+    return nested_page(*context.log.records(), *include, "turns", *page, turn_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
 
 handler_result get_session(server_context& context, const rest_request& request, std::string id) {
   auto read = [&]() -> rest_response {
-    return one_record(context, request, id, "session", &records_query::session, session_json);
+    if (auto params = parse_records_params(request, kIncludeParams); !params) return params_error(params.err());
+    auto include = parse_include(request, kSessionIncludes);
+    if (!include) return params_error(include.err());
+    auto records = records_of(context);
+    if (!records) return error_response(records.err());
+    auto session = found_or_404(context, request, (*records)->session(id), "session", id);
+    if (!session) return error_response(session.err());
+    return nested_one(**records, *include, "session", *session, session_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
 
 handler_result list_session_turns(server_context& context, const rest_request& request, std::string id) {
-  auto read = [&] {
+  auto read = [&]() -> rest_response {
+    auto include = parse_include(request, kTurnIncludes);
+    if (!include) return params_error(include.err());
     return session_page(context, request, id, kTurnParams, &records_query::turns,
                         [&](records_query& records, const records_page<record_turn>& page) {
-                          return turns_response(records, request, page);
+                          return nested_page(records, *include, "turns", page, turn_json);
                         });
   };
   co_return co_await read_store(context, std::move(read));
@@ -259,14 +275,19 @@ handler_result list_session_turns(server_context& context, const rest_request& r
 
 handler_result get_turn(server_context& context, const rest_request& request, std::string id) {
   auto read = [&]() -> rest_response {
-    if (auto params = parse_records_params(request, kViewParams); !params) return params_error(params.err());
+    if (auto params = parse_records_params(request, kViewIncludeParams); !params) return params_error(params.err());
     auto view = choice_param(request, "view", {"dialogue_turn"});
     if (!view) return params_error(view.err());
+    auto include = parse_include(request, kTurnIncludes);
+    if (!include) return params_error(include.err());
+    if (!view->empty() && !include->chain.empty()) {
+      return error_response(400, "bad_field", "include: not with view=" + *view + ", which is a view of its own");
+    }
     auto records = records_of(context);
     if (!records) return error_response(records.err());
     auto turn = found_or_404(context, request, (*records)->turn(id), "turn", id);
     if (!turn) return error_response(turn.err());
-    if (view->empty()) return json_response(200, {{"turn", turn_json(*turn)}});
+    if (view->empty()) return nested_one(**records, *include, "turn", *turn, turn_json);
     auto input = dialogue_turn_of(**records, *turn);
     if (!input) return error_response(input.err());
     return json_response(200, {{"dialogue_turn", dialogue_turn_view(*input)}});
@@ -278,6 +299,8 @@ handler_result list_ai_sessions(server_context& context, const rest_request& req
   auto read = [&]() -> rest_response {
     auto filter = parse_records_params(request, kAiSessionParams);
     if (!filter) return params_error(filter.err());
+    auto include = parse_include(request, kSessionIncludes);
+    if (!include) return params_error(include.err());
     auto records = records_of(context);
     if (!records) return error_response(records.err());
     if (context.engine.team().find_member(id) == nullptr) {
@@ -287,7 +310,7 @@ handler_result list_ai_sessions(server_context& context, const rest_request& req
     only_visible(context, request, *filter);
     auto page = (*records)->sessions(*filter);
     if (!page) return error_response(page.err());
-    return page_response("sessions", *page, session_json);
+    return nested_page(**records, *include, "sessions", *page, session_json);
   };
   co_return co_await read_store(context, std::move(read));
 }
@@ -366,6 +389,8 @@ handler_result list_human_dialogues(server_context& context, const rest_request&
   auto read = [&]() -> rest_response {
     auto filter = parse_records_params(request, kHumanDialogueParams);
     if (!filter) return params_error(filter.err());
+    auto include = parse_include(request, kDialogueIncludes);
+    if (!include) return params_error(include.err());
     auto records = records_of(context);
     if (!records) return error_response(records.err());
     if (context.users.find(id) == nullptr) return error_response(404, "not_found", "no user with id '" + id + "'");
@@ -373,7 +398,7 @@ handler_result list_human_dialogues(server_context& context, const rest_request&
     only_visible(context, request, *filter);  // another user's list shows only what both take part in
     auto page = (*records)->dialogues(*filter);
     if (!page) return error_response(page.err());
-    return page_response("dialogues", *page, dialogue_json);
+    return nested_page(**records, *include, "dialogues", *page, dialogue_json);
   };
   co_return co_await read_store(context, std::move(read));
 }

@@ -20,6 +20,11 @@ struct records_filter {
   std::string dialogue_id;
   std::string session_id;
   std::string turn_id;
+  // Nested loading (docs/records.md "Nested loading"): the rows of any of these parents, all in one
+  // query; empty = any. Read by sessions (dialogue_ids), turns (session_ids), messages (turn_ids).
+  std::vector<std::string> dialogue_ids;
+  std::vector<std::string> session_ids;
+  std::vector<std::string> turn_ids;
   // Each absent: any.
   std::optional<events::record_role> role;             // message sender_role
   std::optional<events::content_type> content_type;    // message content_type

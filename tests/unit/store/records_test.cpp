@@ -661,6 +661,49 @@ TYPED_TEST(Records, FiltersPageAndSortByTheRowsOwnTime) {
   EXPECT_FALSE(this->store_->records()->turns(f));
 }
 
+// Seed 002: "支持嵌套查询与批量载入（e.g., include=messages）" — the rows of many parents come from one
+// query: a filter names any number of dialogues, sessions or turns.
+TYPED_TEST(Records, OneQueryReadsTheRowsOfManyParentsInLogOrder) {
+  timeline d("root");
+  std::vector<event> batch{d.created()};
+  for (int i = 0; i < 3; ++i) {
+    batch.push_back(d.at(i * 2 * kHour).user("q" + std::to_string(i)));
+    batch.push_back(d.at(i * 2 * kHour + 10).ai("a" + std::to_string(i)));
+  }
+  timeline other("other");
+  batch.push_back(other.created());
+  batch.push_back(other.at(5).user("elsewhere"));
+  this->append(std::move(batch));
+  const auto sessions = this->sessions("root");
+  ASSERT_EQ(sessions.size(), 3U);
+  const auto turns = this->turns("root");
+  ASSERT_EQ(turns.size(), 3U);
+
+  records_filter f;
+  f.turn_ids = {turns[2].id, turns[0].id};
+  auto messages = this->store_->records()->messages(f).value();
+  EXPECT_EQ(messages.total, 4);
+  ASSERT_EQ(messages.items.size(), 4U);
+  EXPECT_EQ(messages.items[0].content, "q0");  // log order, whatever order the parents were named in
+  EXPECT_EQ(messages.items[1].content, "a0");
+  EXPECT_EQ(messages.items[2].content, "q2");
+  EXPECT_EQ(messages.items[3].turn_id, turns[2].id);
+
+  f = {};
+  f.session_ids = {sessions[1].id, sessions[2].id};
+  auto of_sessions = this->store_->records()->turns(f).value();
+  EXPECT_EQ(of_sessions.total, 2);
+  ASSERT_EQ(of_sessions.items.size(), 2U);
+  EXPECT_EQ(of_sessions.items[0].id, turns[1].id);
+
+  f = {};
+  f.dialogue_ids = {dialogue_uuid("root"), dialogue_uuid("other")};
+  f.limit = 2;
+  auto of_dialogues = this->store_->records()->sessions(f).value();
+  EXPECT_EQ(of_dialogues.total, 4);  // the count is of every parent's rows; the page is limited
+  EXPECT_EQ(of_dialogues.items.size(), 2U);
+}
+
 TYPED_TEST(Records, AFailedBatchLeavesNoRecords) {
   timeline d("root");
   this->append({d.created(), d.at(0).user("hi")});

@@ -58,6 +58,7 @@ result<std::optional<record_message>> pg_records::message(std::string_view id) {
 result<records_page<record_session>> pg_records::sessions(const records_filter& f) {
   sql_conditions q;
   q.where_text("s.dialogue_id = ?", f.dialogue_id);
+  q.where_in("s.dialogue_id", f.dialogue_ids);
   q.where_vocab("s.session_type = ?", f.session_type);
   q.where_vocab("s.dialogue_id IN (SELECT d.id FROM dialogue d WHERE d.dialogue_type = ?)", f.dialogue_type);
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
@@ -78,6 +79,7 @@ result<records_page<record_turn>> pg_records::turns(const records_filter& f) {
   sql_conditions q;
   q.where_text("t.dialogue_id = ?", f.dialogue_id);
   q.where_text("t.session_id = ?", f.session_id);
+  q.where_in("t.session_id", f.session_ids);
   q.where_vocab("t.status = ?", f.status);
   q.where_time("t.started_at", f);
   auto sort = records_sort_of(f, "started_at", {"started_at", "closed_at", "response_time"});

@@ -16,6 +16,7 @@ void message_conditions(sql_conditions& q, const records_filter& f) {
   q.where_text("m.dialogue_id = ?", f.dialogue_id);
   q.where_text("m.session_id = ?", f.session_id);
   q.where_text("m.turn_id = ?", f.turn_id);
+  q.where_in("m.turn_id", f.turn_ids);
   q.where_vocab("m.sender_role = ?", f.role);
   q.where_vocab("m.content_type = ?", f.content_type);
   q.where_time("m.created_at", f);

@@ -30,6 +30,13 @@ class sql_conditions {
     clause.replace(clause.find('?'), 1, placeholder);
     sql_ += (sql_.empty() ? " WHERE " : " AND ") + clause;
   }
+  // `column IN ($a, $b, ...)` for `values`, when there are any (nested loading of many parents).
+  void where_in(std::string_view column, const std::vector<std::string>& values) {
+    if (values.empty()) return;
+    std::string clause = std::string(column) + " IN (";
+    for (std::size_t i = 0; i < values.size(); ++i) clause += (i == 0 ? "" : ", ") + bind(values[i]);
+    sql_ += (sql_.empty() ? " WHERE " : " AND ") + clause + ")";
+  }
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
   }

@@ -194,6 +194,7 @@ void message_conditions(query_builder& q, const records_filter& f) {
   q.where_text(rowid_is("dialogue", "m"), f.dialogue_id);
   q.where_text(rowid_is("session", "m"), f.session_id);
   q.where_text(rowid_is("turn", "m"), f.turn_id);
+  q.where_rowid_in("m.turn_rowid", "turn", f.turn_ids);
   q.where_vocab("m.sender_role = ?", f.role);
   q.where_vocab("m.content_type = ?", f.content_type);
   q.where_time("m.created_at", f);
@@ -240,6 +241,7 @@ result<std::optional<record_message>> records_reader::message(std::string_view i
 result<records_page<record_session>> records_reader::sessions(const records_filter& f) {
   query_builder q;
   q.where_text(rowid_is("dialogue", "s"), f.dialogue_id);
+  q.where_rowid_in("s.dialogue_rowid", "dialogue", f.dialogue_ids);
   q.where_vocab("s.session_type = ?", f.session_type);
   q.where_vocab("s.dialogue_rowid IN (SELECT d.rowid FROM dialogue AS d WHERE d.dialogue_type = ?)", f.dialogue_type);
   // The member speaks in a dialogue it is the AI of, or in a group it is one of the AIs of.
@@ -308,6 +310,7 @@ result<records_page<record_turn>> records_reader::turns(const records_filter& f)
   query_builder q;
   q.where_text(rowid_is("dialogue", "t"), f.dialogue_id);
   q.where_text(rowid_is("session", "t"), f.session_id);
+  q.where_rowid_in("t.session_rowid", "session", f.session_ids);
   q.where_vocab("t.status = ?", f.status);
   q.where_time("t.started_at", f);
   auto order = order_by(f, "t", "started_at", {"started_at", "closed_at", "response_time"});

@@ -43,6 +43,20 @@ class query_builder {
       sql_ += "?" + std::to_string(values_.size());
     }
   }
+  // `column IN (SELECT rowid FROM table WHERE id IN (...))` for the ids of rows of `table`, when
+  // there are any (the nested loading of many parents' rows in one query).
+  void where_rowid_in(std::string_view column, std::string_view table, const std::vector<std::string>& ids) {
+    if (ids.empty()) return;
+    sql_ += sql_.empty() ? " WHERE " : " AND ";
+    sql_.append(column).append(" IN (SELECT x.rowid FROM ").append(table).append(" AS x WHERE x.id IN (");
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      values_.emplace_back(ids[i]);
+      sql_.append(i == 0 ? "record_id_blob(?" : ", record_id_blob(?")
+          .append(std::to_string(values_.size()))
+          .append(")");
+    }
+    sql_ += "))";
+  }
   void where_text(std::string_view condition, const std::string& value) {
     if (!value.empty()) where(condition, value);
   }
