@@ -125,6 +125,11 @@ std::vector<ev::event_payload> one_of_each() {
                                    ev::flow_input{"m8", "", "hi"}},
           ev::flow_message_updated{"n1", std::string("edited"), std::nullopt},
           ev::flow_settings_updated{"messages.0.meta._thread", boost::json::object{{"extra", 1}}},
+          ev::dialog_forked{"o1", "o1", 4,
+                            ev::dialog_created{"lead", ev::dialog_kind::sub, "f0", "", "", 1, ev::call_kind::tellask,
+                                               "", {}, {}, std::nullopt, std::nullopt, std::nullopt},
+                            ev::fork_row{ev::dialog_status::running, 1, "f0", 1, 3, 1, 0, 100, 20, true, false, "", 7},
+                            {ev::forked_id{"o1", "f1"}}},
           ev::unknown_event{"from_a_newer_binary", boost::json::object{{"anything", boost::json::array{1, "two"}}}}};
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <type_traits>
+#include <variant>
 
 #include "parley/store/fork_history.hpp"
 #include "parley/store/fork_plan.hpp"
@@ -98,7 +99,7 @@ TYPED_TEST(StoreFork, AForkSharesTheHistoryUpToTheCutAndGoesOnAlone) {
     EXPECT_EQ(ev.dialog_id, fork);
     EXPECT_EQ(ev.root_id, fork);
   }
-  EXPECT_EQ(whole[1].as<events::user_message>()->content, "hello");
+  EXPECT_EQ(std::get_if<events::user_message>(&whole[1].payload)->content, "hello");
 
   const dialog_row forked = this->row(fork);
   EXPECT_EQ(forked.kind, events::dialog_kind::root);
@@ -119,7 +120,7 @@ TYPED_TEST(StoreFork, AForkSharesTheHistoryUpToTheCutAndGoesOnAlone) {
   ASSERT_EQ(messages->size(), 4U);
   EXPECT_EQ(messages->back().content, "and now?");
   EXPECT_EQ(this->row("r1").last_seq, 10);
-  EXPECT_EQ(this->row("r1").status, events::dialog_status::running);
+  EXPECT_EQ(this->row("r1").status, events::dialog_status::completed);
 
   const auto origin = fork_origin_of(*this->store_, fork);
   ASSERT_TRUE(origin && *origin);
@@ -144,8 +145,8 @@ TYPED_TEST(StoreFork, AForkOfAForkReadsBothSharedPrefixes) {
   ASSERT_FALSE(second.empty());
   const auto whole = this->history(second);
   ASSERT_EQ(whole.size(), 8U);
-  EXPECT_EQ(whole[1].as<events::user_message>()->content, "hello");
-  EXPECT_EQ(whole[6].as<events::user_message>()->content, "a different turn");
+  EXPECT_EQ(std::get_if<events::user_message>(&whole[1].payload)->content, "hello");
+  EXPECT_EQ(std::get_if<events::user_message>(&whole[6].payload)->content, "a different turn");
   for (const auto& ev : whole) EXPECT_EQ(ev.dialog_id, second);
   EXPECT_EQ(this->row(second).message_count, 4);
 }
@@ -228,10 +229,10 @@ TYPED_TEST(StoreFork, ATreeForksWithItsSubdialogsUnderNewIdsThatNameEachOther) {
   EXPECT_EQ(sub.member_id, "bob");
   const auto root_history = this->history(fork);
   ASSERT_EQ(root_history.size(), 6U);
-  EXPECT_EQ(root_history[4].as<events::tellask_called>()->subdialog_id, sub.id);
+  EXPECT_EQ(std::get_if<events::tellask_called>(&root_history[4].payload)->subdialog_id, sub.id);
   const auto sub_history = this->history(sub.id);
   ASSERT_EQ(sub_history.size(), 2U) << "s1's events up to r1's cut: its creation only";
-  EXPECT_EQ(sub_history[0].as<events::dialog_created>()->parent_id, fork);
+  EXPECT_EQ(std::get_if<events::dialog_created>(&sub_history[0].payload)->parent_id, fork);
 
   auto of_sub = plan_fork(*this->store_, "s1", fork_point{}, 1);
   ASSERT_FALSE(of_sub);
