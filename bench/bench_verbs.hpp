@@ -42,6 +42,7 @@ int run_flow_bench(const bench_args& args);
 int run_eval_bench(const bench_args& args);
 int run_tools_bench(const bench_args& args);
 int run_history_bench(const bench_args& args);
+int run_fork_bench(const bench_args& args);
 int run_soak_bench(const bench_args& args);
 int run_chat_bench(const bench_args& args);
 int run_failover_bench(const bench_args& args);

@@ -40,6 +40,7 @@ constexpr const char* kUsage =
     "       parley-bench tools [--spawns N] [--patches P] [--lines L]\n"
     "       parley-bench history [--dialogs N] [--queries Q] [--cache DIR] [--parley PATH]\n"
     "                            (the store is built once per N and schema, then reused)\n"
+    "       parley-bench fork [--events 1000,10000,100000]  (fork a tree at its middle: time and bytes added)\n"
     "       parley-bench soak [--tasks N] [--concurrency C] [--stream 0|1] [--sample-every S] [--sync full|normal]\n"
     "                         [--loaded-dialogs L] [--keep 1] [--mock URL]  (fanout-3 for N tasks, RSS every S)\n"
     "       parley-bench chat [--clients N] [--requests R] [--stream 0|1] [--repeats K] [--parley PATH]\n"
@@ -67,6 +68,7 @@ int dispatch(const std::string& verb, const parley::bench::bench_args& args) {
   if (verb == "eval") return run_eval_bench(args);
   if (verb == "tools") return run_tools_bench(args);
   if (verb == "history") return run_history_bench(args);
+  if (verb == "fork") return run_fork_bench(args);
   if (verb == "soak") return run_soak_bench(args);
   if (verb == "chat") return run_chat_bench(args);
   if (verb == "failover") return run_failover_bench(args);

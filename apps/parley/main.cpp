@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::completed);
   if (verb == "archive") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::archived);
   if (verb == "reopen") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::running);
+  if (verb == "fork") return parley::cli::run_verb_fork(args);
   if (verb == "check") return parley::cli::run_verb_check(args);
   if (verb == "repair") return parley::cli::run_verb_repair(args);
   if (verb == "export") return parley::cli::run_verb_export(args);

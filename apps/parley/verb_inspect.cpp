@@ -11,6 +11,7 @@
 #include "parley/engine/usage_report.hpp"
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
+#include "parley/store/fork_history.hpp"
 #include "transcript_text.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -184,10 +185,13 @@ int run_verb_show(const std::vector<std::string>& raw) {
   auto row = (*log)->get_dialog(id);
   if (!row) return report(row.err());
   if (!*row) return report(check_dialog_stored(data_dir_of(*args), id).err());
-  auto messages = (*log)->messages(id, args->has("all-courses") ? 0 : (*row)->course);
+  // A fork's history and messages include those it shares with its origin (docs/fork.md).
+  auto messages = read_dialog_messages(**log, id, args->has("all-courses") ? 0 : (*row)->course);
   if (!messages) return report(messages.err());
-  auto events = (*log)->read_events(id);
+  auto events = read_dialog_history(**log, id);
   if (!events) return report(events.err());
+  auto origin = fork_origin_of(**log, id);
+  if (!origin) return report(origin.err());
   if (flow::is_flow_dialog(*events)) {
     auto thread = flow::replay_flow_thread(id, *events);
     if (!thread) return report(thread.err());
@@ -197,6 +201,9 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
     out["usage"] = engine::usage_to_json(usage);
+    if (*origin) {
+      out["forkedFrom"] = boost::json::object{{"dialog", (*origin)->dialog_id}, {"at", (*origin)->through_seq}};
+    }
     boost::json::array list;
     for (const auto& message : *messages) list.push_back(message_json(message));
     out["messages"] = std::move(list);
@@ -206,6 +213,10 @@ int run_verb_show(const std::vector<std::string>& raw) {
   const auto& dialog = **row;
   std::printf("dialog %s · @%s · %s · course %lld · %s\n", dialog.id.c_str(), dialog.member_id.c_str(),
               state_of(dialog).c_str(), static_cast<long long>(dialog.course), engine::describe_usage(usage).c_str());
+  if (*origin) {
+    std::printf("forked from %s at event %lld\n", (*origin)->dialog_id.c_str(),
+                static_cast<long long>((*origin)->through_seq));
+  }
   std::int64_t course = 0;
   for (const auto& message : *messages) {
     if (message.course != course) {

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "parley/store/fork_history.hpp"
+
 namespace parley::engine {
 
 const dialog_runtime* dialog_cache::find(std::string_view dialog_id) const {
@@ -40,7 +42,8 @@ result<dialog_runtime*> dialog_cache::install(std::string_view dialog_id, const 
 
 result<dialog_runtime*> dialog_cache::load(std::string_view dialog_id) {
   if (auto* loaded = usable(dialog_id)) return loaded;
-  auto events = log_.read_events(dialog_id);
+  // A fork's history is its origin's shared events, then its own (store/fork_history.hpp).
+  auto events = read_dialog_history(log_, dialog_id);
   if (!events) return std::move(events).err();
   return install(dialog_id, *events);
 }
@@ -50,7 +53,7 @@ boost::asio::awaitable<result<dialog_runtime*>> dialog_cache::load_async(std::st
   for (int attempt = 0;; ++attempt) {
     if (auto* loaded = usable(dialog_id)) co_return loaded;
     const auto drops_before = drops_;
-    auto read_events = [&log = log_, id = dialog_id] { return log.read_events(id); };
+    auto read_events = [&log = log_, id = dialog_id] { return read_dialog_history(log, id); };
     auto events = co_await read_off_loop(reads, std::move(read_events));
     // Someone else loaded it meanwhile: theirs may hold staged events that the log does not.
     if (auto* loaded = usable(dialog_id)) co_return loaded;

@@ -61,7 +61,13 @@ inline constexpr std::string_view flow_thread_saved = events::flow_thread_saved:
 inline constexpr std::string_view flow_thread_appended = events::flow_thread_appended::kType;
 inline constexpr std::string_view flow_message_updated = events::flow_message_updated::kType;
 inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
+inline constexpr std::string_view dialog_forked = events::dialog_forked::kType;
 }  // namespace event_type
+
+// True for the first event of a dialog's own log: its creation, or its fork from another dialog.
+inline bool opens_dialog(const event& ev) noexcept {
+  return ev.is<events::dialog_created>() || ev.is<events::dialog_forked>();
+}
 
 // The client's message a flow event took in (events::flow_input), or null: the other inputs a msgId
 // names are user_message and question_answered (store::find_input, `parley check`).

@@ -46,6 +46,25 @@ class projector {
     row_.created_at_ms = ev_.ts_ms;
   }
 
+  // A fork's row is its origin's at the cut, given whole by the event (docs/fork.md).
+  void operator()(const ev_t::dialog_forked& p) {
+    (*this)(p.created);
+    row_.status = p.row.status;
+    row_.course = p.row.course;
+    row_.caller_id = p.row.caller_id;
+    row_.last_genseq = p.row.last_genseq;
+    row_.message_count = p.row.message_count;
+    row_.open_questions = p.row.open_questions;
+    row_.pending_subdialogs = p.row.pending_subdialogs;
+    row_.input_tokens = p.row.input_tokens;
+    row_.output_tokens = p.row.output_tokens;
+    row_.needs_drive = p.row.needs_drive;
+    row_.dead = p.row.dead;
+    row_.last_error = p.row.last_error;
+    row_.generating = false;
+    row_.created_at_ms = p.row.created_at_ms;
+  }
+
   void operator()(const ev_t::user_message& p) {
     message_row msg = message_from(ev_, row_, ev_t::message_role::user);
     msg.content = p.content;
@@ -183,12 +202,21 @@ result<projection_step> apply_event(const event& ev, dialog_row& row) {
   if (creating && !row.id.empty()) {
     return make_error(errc::conflict, "dialog " + ev.dialog_id + " is created twice");
   }
-  if (!creating && row.id.empty()) {
+  // A fork's own log starts after the events it shares with its origin: alone (a store's row) or
+  // after them (the engine's replay of its whole history), it follows seq throughSeq.
+  const auto* forked = ev.as<ev_t::dialog_forked>();
+  if (!creating && forked == nullptr && row.id.empty()) {
     return make_error(errc::not_found, "event " + std::string(ev.type()) + " for unknown dialog " + ev.dialog_id);
   }
-  if (ev.seq != row.last_seq + 1) {
+  const std::int64_t follows = forked != nullptr && row.id.empty() ? forked->through_seq : row.last_seq;
+  if (forked != nullptr && (follows != forked->through_seq || forked->through_seq < 1)) {
+    return make_error(errc::conflict, "dialog " + ev.dialog_id + ": a fork through seq " +
+                                          std::to_string(forked->through_seq) + " follows seq " +
+                                          std::to_string(row.last_seq));
+  }
+  if (ev.seq != follows + 1) {
     return make_error(errc::conflict, "dialog " + ev.dialog_id + ": event seq " + std::to_string(ev.seq) +
-                                          " does not follow " + std::to_string(row.last_seq));
+                                          " does not follow " + std::to_string(follows));
   }
   projector fold(ev, row);
   std::visit(fold, ev.payload);

@@ -14,6 +14,7 @@
 #include "parley/server/rest_handlers.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/store_reads.hpp"
+#include "parley/store/fork_history.hpp"
 
 namespace parley::server::rest {
 
@@ -343,7 +344,9 @@ handler_result get_dialog(server_context& context, const rest_request& request, 
   auto read = [&]() -> result<boost::json::object> {
     auto row = find_dialog(context, request, dialog_id);
     if (!row) return std::move(row).err();
-    return summary_of(context.log, *row);
+    auto summary = summary_of(context.log, *row);
+    PARLEY_TRY(add_fork_origin(context.log, summary, dialog_id));
+    return summary;
   };
   auto summary = co_await read_store(context, std::move(read));
   if (!summary) co_return error_response(summary.err());
@@ -397,7 +400,7 @@ handler_result get_transcript(server_context& context, const rest_request& reque
     if (!limit) return field_error(limit.err());
     const auto offset = query_integer(request, "offset", 0, 0, INT64_MAX);
     if (!offset) return field_error(offset.err());
-    auto messages = context.log.messages(dialog_id, *course);
+    auto messages = read_dialog_messages(context.log, dialog_id, *course);
     if (!messages) return error_response(messages.err());
     const auto total = static_cast<std::int64_t>(messages->size());
     boost::json::array page;

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
 
 #include <string>
+#include <string_view>
 
 #include "parley/server/rest_router.hpp"
 
@@ -26,6 +28,11 @@ handler_result get_dialog(server_context& context, const rest_request& request, 
 handler_result get_children(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_hierarchy(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id);
+
+// rest_fork.cpp: a new root tree sharing a root's history up to a point (docs/fork.md).
+handler_result post_fork(server_context& context, const rest_request& request, std::string dialog_id);
+// Adds `forkedFrom: {dialog, at}` to a forked dialog's summary; nothing for another dialog.
+result<void> add_fork_origin(store& log, boost::json::object& summary, std::string_view dialog_id);
 
 // rest_dialog_input.cpp: input that drives a dialog, and stopping it.
 handler_result post_message(server_context& context, const rest_request& request, std::string dialog_id);

@@ -104,9 +104,12 @@ TEST(PayloadCodec, EveryEventTypeOfTheFixtureRoundTripsThroughTheStore) {
     const std::string id = "d-" + std::to_string(++number);
     dialog_script script(id, id);
     std::vector<event> batch;
-    // A dialog_created of the fixture is the dialog's first event; any other follows one.
-    if (type != event_type::dialog_created) batch.push_back(script.created("lead"));
+    // A dialog_created of the fixture is the dialog's first event, and so is a dialog_forked (at
+    // the seq after the events it shares); any other follows a dialog_created.
+    const bool opens = type == event_type::dialog_created || type == event_type::dialog_forked;
+    if (!opens) batch.push_back(script.created("lead"));
     event ev = script.user("placeholder");
+    if (const auto* forked = std::get_if<events::dialog_forked>(&*typed)) ev.seq = forked->through_seq + 1;
     ev.payload = std::move(*typed);
     batch.push_back(ev);
     auto appended = test::append_sync(*s, std::move(batch));

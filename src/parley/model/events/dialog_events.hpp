@@ -65,6 +65,79 @@ struct dialog_created {
   bool operator==(const dialog_created&) const = default;
 };
 
+// One dialog of a forked tree: its id in the origin tree and in the fork (docs/fork.md).
+struct forked_id {
+  std::string origin;
+  std::string fork;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("origin", s.origin);
+    v.required("fork", s.fork);
+  }
+  bool operator==(const forked_id&) const = default;
+};
+
+// What the projections hold of a dialog at a fork's cut, so that a store makes the fork's row from
+// this one event without reading the origin's history (the reducer stays a fold of one event).
+struct fork_row {
+  dialog_status status = dialog_status::running;
+  std::int64_t course = 1;
+  std::string caller_id;  // already the fork's id
+  std::int64_t last_genseq = 0;
+  std::int64_t message_count = 0;
+  std::int64_t open_questions = 0;
+  std::int64_t pending_subdialogs = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  bool needs_drive = false;
+  bool dead = false;
+  std::string last_error;
+  std::int64_t created_at_ms = 0;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("status", s.status);
+    v.required("course", s.course);
+    v.defaulted("callerId", s.caller_id, "");
+    v.defaulted("lastGenseq", s.last_genseq, 0);
+    v.defaulted("messageCount", s.message_count, 0);
+    v.defaulted("openQuestions", s.open_questions, 0);
+    v.defaulted("pendingSubdialogs", s.pending_subdialogs, 0);
+    v.defaulted("inputTokens", s.input_tokens, 0);
+    v.defaulted("outputTokens", s.output_tokens, 0);
+    v.defaulted("needsDrive", s.needs_drive, false);
+    v.defaulted("dead", s.dead, false);
+    v.defaulted("lastError", s.last_error, "");
+    v.required("createdAtMs", s.created_at_ms);
+  }
+  bool operator==(const fork_row&) const = default;
+};
+
+// The first event of a forked dialog's own log, at seq throughSeq + 1: its history up to then is
+// its origin's events 1..throughSeq, read from the origin and given the fork's ids (docs/fork.md).
+// The fork's root carries the whole tree's id map; a subdialog's `dialogs` is empty.
+struct dialog_forked {
+  static constexpr std::string_view kType = "dialog_forked";
+  std::string origin_dialog_id;
+  std::string origin_root_id;
+  std::int64_t through_seq = 0;
+  dialog_created created;  // the origin's, with the fork's ids
+  fork_row row;
+  std::vector<forked_id> dialogs;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("originDialogId", s.origin_dialog_id);
+    v.required("originRootId", s.origin_root_id);
+    v.required("throughSeq", s.through_seq);
+    v.required("created", s.created);
+    v.required("row", s.row);
+    v.defaulted("dialogs", s.dialogs, {});
+  }
+  bool operator==(const dialog_forked&) const = default;
+};
+
 struct status_changed {
   static constexpr std::string_view kType = "status_changed";
   dialog_status status = dialog_status::running;

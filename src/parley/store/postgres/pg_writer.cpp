@@ -262,7 +262,7 @@ result<void> pg_writer::stage_lease(const event& ev, staged_group& staged) {
     staged.fences.emplace(root, *epoch);
     return ok();
   }
-  if (ev.is<events::dialog_created>() && ev.dialog_id == root) {
+  if (opens_dialog(ev) && ev.dialog_id == root) {
     staged.new_trees.insert(root);
     return ok();
   }
@@ -353,7 +353,7 @@ result<void> pg_writer::stage_batch(const request& req, staged_group& staged) {
       } else if (const dialog_row* cached = latest_.find(ev.dialog_id)) {
         start = *cached;
         heads.emplace(ev.dialog_id, start.last_seq);
-      } else if (!ev.is<events::dialog_created>()) {
+      } else if (!opens_dialog(ev)) {
         PARLEY_TRY_ASSIGN(start, load_row(ev.dialog_id));
         heads.emplace(ev.dialog_id, start.last_seq);
       }
@@ -385,6 +385,10 @@ std::vector<appended_hint> pg_writer::hints_of(const staged_group& staged) {
     if (const auto* created = ev->as<events::dialog_created>()) {
       hint.created = true;
       hint.list_changed = hint.list_changed || created->kind != events::dialog_kind::sub;
+    }
+    if (const auto* forked = ev->as<events::dialog_forked>()) {
+      hint.created = true;
+      hint.list_changed = hint.list_changed || forked->created.kind != events::dialog_kind::sub;
     }
     if (is_root && ev->is<events::status_changed>()) hint.list_changed = true;
   }

@@ -37,7 +37,7 @@ result<projector::cached_row*> projector::row_of(const std::string& dialog_id, b
 
 result<void> projector::project(const event& ev, std::int64_t event_id) {
   if (ev.dialog_id.empty()) return make_error(errc::corrupt, "event " + std::to_string(event_id) + " has no dialog id");
-  auto entry = row_of(ev.dialog_id, ev.is<events::dialog_created>());
+  auto entry = row_of(ev.dialog_id, opens_dialog(ev));
   if (!entry) return std::move(entry).err();
   cached_row& cached = **entry;
   if (!cached.dirty) {

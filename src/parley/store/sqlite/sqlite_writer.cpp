@@ -400,7 +400,7 @@ result<void> sqlite_writer::apply_events(request& req) {
     const event& ev = req.batch[i];
     if (ev.dialog_id.empty())
       return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
-    auto row = staged_row(ev.dialog_id, ev.is<events::dialog_created>());
+    auto row = staged_row(ev.dialog_id, opens_dialog(ev));
     if (!row) return std::move(row).err();
     auto step = apply_event(ev, **row);
     if (!step) return std::move(step).err();

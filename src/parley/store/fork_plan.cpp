@@ -1,0 +1,264 @@
+#include "parley/store/fork_plan.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "parley/core/ids.hpp"
+#include "parley/model/projection.hpp"
+#include "parley/store/fork_history.hpp"
+#include "parley/store/store.hpp"
+
+namespace parley {
+namespace {
+
+namespace ev_t = events;
+
+// What keeps a dialog from being at rest after each of its events: "" where it is at rest (no
+// generation under way, every tool call of its generations answered or waiting on a subdialog or
+// a human), else the unfinished step.
+std::vector<std::string> unfinished_steps_of(const std::vector<event>& history) {
+  std::vector<std::string> steps;
+  steps.reserve(history.size());
+  std::optional<std::int64_t> generating;
+  std::set<std::pair<std::string, std::string>> owed;  // call id, tool name
+  auto settle = [&owed](const std::string& call_id) {
+    std::erase_if(owed, [&call_id](const auto& call) { return call.first == call_id; });
+  };
+  for (const auto& ev : history) {
+    std::visit(ev_t::overloaded{
+                   [&](const ev_t::generation_started& p) { generating = p.genseq; },
+                   [&](const ev_t::generation_discarded&) { generating.reset(); },
+                   [&](const ev_t::generation_finished& p) {
+                     generating.reset();
+                     for (const auto& call : p.tool_calls) owed.emplace(call.id, call.name);
+                   },
+                   [&](const ev_t::tool_result& p) { settle(p.call_id); },
+                   [&](const ev_t::reply_received& p) { settle(p.call_id); },
+                   [&](const ev_t::tellask_called& p) { settle(p.call_id); },
+                   [&](const ev_t::question_asked& p) { settle(p.call_id); },
+                   [&](const ev_t::question_answered& p) { settle(p.call_id); },
+                   [&](const ev_t::course_started&) { owed.clear(); },
+                   [&](const ev_t::declared_dead&) {
+                     owed.clear();
+                     generating.reset();
+                   },
+                   [](const auto&) {},
+               },
+               ev.payload);
+    if (generating) {
+      steps.push_back("generation " + std::to_string(*generating) + " is under way");
+    } else if (!owed.empty()) {
+      steps.push_back("tool call " + owed.begin()->first + " (" + owed.begin()->second + ") has no result yet");
+    } else {
+      steps.emplace_back();
+    }
+  }
+  return steps;
+}
+
+struct forked_dialog {
+  std::string origin_id;
+  std::vector<event> history;
+  std::vector<std::string> steps;  // unfinished_steps_of(history)
+};
+
+// How many of a dialog's events happened by `ts_ms` (the tree's other dialogs are cut at the time
+// of the root's cut event).
+std::size_t events_by(const forked_dialog& dialog, std::int64_t ts_ms) {
+  const auto end = std::upper_bound(dialog.history.begin(), dialog.history.end(), ts_ms,
+                                    [](std::int64_t ts, const event& ev) { return ts < ev.ts_ms; });
+  return static_cast<std::size_t>(end - dialog.history.begin());
+}
+
+// "" when the whole tree is at rest after the root's event `seq`, else what is unfinished.
+std::string tree_problem_at(const std::vector<forked_dialog>& tree, std::int64_t seq) {
+  const forked_dialog& root = tree.front();
+  const auto index = static_cast<std::size_t>(seq - 1);
+  if (!root.steps[index].empty()) return root.steps[index];
+  const std::int64_t ts = root.history[index].ts_ms;
+  for (std::size_t i = 1; i < tree.size(); ++i) {
+    const std::size_t count = events_by(tree[i], ts);
+    if (count > 0 && !tree[i].steps[count - 1].empty()) {
+      return "in subdialog " + tree[i].origin_id + ", " + tree[i].steps[count - 1];
+    }
+  }
+  return {};
+}
+
+std::string nearest_valid_points(const std::vector<forked_dialog>& tree, std::int64_t seq) {
+  const auto last = static_cast<std::int64_t>(tree.front().history.size());
+  std::vector<std::string> found;
+  for (std::int64_t before = seq - 1; before >= 1; --before) {
+    if (tree_problem_at(tree, before).empty()) {
+      found.push_back(std::to_string(before));
+      break;
+    }
+  }
+  for (std::int64_t after = seq + 1; after <= last; ++after) {
+    if (tree_problem_at(tree, after).empty()) {
+      found.push_back(std::to_string(after));
+      break;
+    }
+  }
+  if (found.empty()) return "no event of it is at rest";
+  return found.size() == 1 ? "the nearest valid point is --at " + found[0]
+                           : "the nearest valid points are --at " + found[0] + " and --at " + found[1];
+}
+
+result<std::int64_t> cut_seq_of(const std::string& root_id, const std::vector<event>& history,
+                                const fork_point& point) {
+  const auto last = static_cast<std::int64_t>(history.size());
+  if (point.at_seq) {
+    if (*point.at_seq < 1 || *point.at_seq > last) {
+      return make_error(errc::not_found, "--at: dialog " + root_id + " has no event " + std::to_string(*point.at_seq) +
+                                             "; its events are 1.." + std::to_string(last));
+    }
+    return *point.at_seq;
+  }
+  if (!point.at_generation) return last;
+  std::int64_t generations = 0;
+  for (const auto& ev : history) {
+    const auto* started = ev.as<ev_t::generation_started>();
+    if (started == nullptr) continue;
+    if (started->genseq == *point.at_generation) return ev.seq - 1;
+    generations = std::max(generations, started->genseq);
+  }
+  return make_error(errc::not_found, "--at-generation: dialog " + root_id + " has no generation " +
+                                         std::to_string(*point.at_generation) + "; its generations are 1.." +
+                                         std::to_string(generations));
+}
+
+result<std::vector<forked_dialog>> read_tree(store& log, const dialog_row& root) {
+  std::vector<forked_dialog> tree;
+  tree.push_back(forked_dialog{root.id, {}, {}});
+  dialog_filter filter;
+  filter.root_id = root.id;
+  std::vector<dialog_row> rows;
+  PARLEY_TRY_ASSIGN(rows, log.list_dialogs(filter));
+  for (const auto& row : rows) {
+    if (row.id != root.id) tree.push_back(forked_dialog{row.id, {}, {}});
+  }
+  for (auto& dialog : tree) {
+    PARLEY_TRY_ASSIGN(dialog.history, read_dialog_history(log, dialog.origin_id));
+    dialog.steps = unfinished_steps_of(dialog.history);
+  }
+  return tree;
+}
+
+}  // namespace
+
+namespace {
+
+ev_t::fork_row fork_row_of(const dialog_row& row) {
+  ev_t::fork_row kept;
+  kept.status = row.status;
+  kept.course = row.course;
+  kept.caller_id = row.caller_id;
+  kept.last_genseq = row.last_genseq;
+  kept.message_count = row.message_count;
+  kept.open_questions = row.open_questions;
+  kept.pending_subdialogs = row.pending_subdialogs;
+  kept.input_tokens = row.input_tokens;
+  kept.output_tokens = row.output_tokens;
+  kept.needs_drive = row.needs_drive;
+  kept.dead = row.dead;
+  kept.last_error = row.last_error;
+  kept.created_at_ms = row.created_at_ms;
+  return kept;
+}
+
+struct fork_ids {
+  fork_id_map map;
+  std::unordered_set<std::string> origin_tree;  // every dialog of the origin tree
+  std::string fork_root;
+};
+
+// The dialog_forked event of one dialog of the fork: its shared events, given the fork's ids,
+// folded into the row the fork starts from.
+result<event> forked_event_of(const forked_dialog& dialog, std::size_t count, const fork_ids& ids,
+                              std::int64_t now_ms) {
+  std::vector<event> shared(dialog.history.begin(), dialog.history.begin() + static_cast<std::ptrdiff_t>(count));
+  dialog_row row;
+  for (auto& ev : shared) {
+    give_fork_ids(ev, ids.map, ids.fork_root);
+    for (const auto& named : dialog_ids_named_by(ev)) {
+      if (ids.origin_tree.contains(named) && !ids.map.contains(named)) {
+        return make_error(errc::invalid_argument, "dialog " + dialog.origin_id + " names subdialog " + named +
+                                                      " before that subdialog's first event: the cut falls inside a "
+                                                      "Tellask being made");
+      }
+    }
+    PARLEY_TRY(apply_event(ev, row));
+  }
+  const auto* created = shared.front().as<ev_t::dialog_created>();
+  if (created == nullptr) {
+    return make_error(errc::corrupt,
+                      "the history of dialog " + dialog.origin_id + " does not start with dialog_created");
+  }
+  ev_t::dialog_forked forked;
+  forked.origin_dialog_id = dialog.origin_id;
+  forked.origin_root_id = dialog.history.front().root_id;
+  forked.through_seq = static_cast<std::int64_t>(count);
+  forked.created = *created;
+  forked.row = fork_row_of(row);
+  event out;
+  out.dialog_id = row.id;
+  out.root_id = ids.fork_root;
+  out.seq = forked.through_seq + 1;
+  out.ts_ms = now_ms;
+  out.payload = std::move(forked);
+  return out;
+}
+
+result<dialog_row> fork_root_row(store& log, std::string_view root_id) {
+  std::optional<dialog_row> row;
+  PARLEY_TRY_ASSIGN(row, log.get_dialog(root_id));
+  if (!row) return make_error(errc::not_found, "no dialog with id '" + std::string(root_id) + "'");
+  if (row->kind == ev_t::dialog_kind::sub) {
+    return make_error(errc::invalid_argument,
+                      "dialog " + row->id + " is a subdialog: a tree forks at its root, " + row->root_id);
+  }
+  return std::move(*row);
+}
+
+}  // namespace
+
+result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_point& point, std::int64_t now_ms) {
+  dialog_row root;
+  PARLEY_TRY_ASSIGN(root, fork_root_row(log, root_id));
+  std::vector<forked_dialog> tree;
+  PARLEY_TRY_ASSIGN(tree, read_tree(log, root));
+  std::int64_t cut = 0;
+  PARLEY_TRY_ASSIGN(cut, cut_seq_of(root.id, tree.front().history, point));
+  if (const auto problem = tree_problem_at(tree, cut); !problem.empty()) {
+    return make_error(errc::invalid_argument, "event " + std::to_string(cut) + " of dialog " + root.id +
+                                                  " is inside an unfinished step (" + problem + "); " +
+                                                  nearest_valid_points(tree, cut));
+  }
+  fork_ids ids;
+  ids.fork_root = new_dialog_id();
+  const std::int64_t cut_ts = tree.front().history[static_cast<std::size_t>(cut - 1)].ts_ms;
+  std::vector<std::size_t> counts;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    counts.push_back(i == 0 ? static_cast<std::size_t>(cut) : events_by(tree[i], cut_ts));
+    ids.origin_tree.insert(tree[i].origin_id);
+    if (counts.back() > 0) ids.map.emplace(tree[i].origin_id, i == 0 ? ids.fork_root : new_dialog_id());
+  }
+  fork_plan plan;
+  plan.fork_root_id = ids.fork_root;
+  plan.through_seq = cut;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    if (counts[i] == 0) continue;
+    event forked;
+    PARLEY_TRY_ASSIGN(forked, forked_event_of(tree[i], counts[i], ids, now_ms));
+    plan.batch.push_back(std::move(forked));
+  }
+  auto& root_fork = std::get<ev_t::dialog_forked>(plan.batch.front().payload);
+  for (const auto& [origin, fork] : ids.map) root_fork.dialogs.push_back(ev_t::forked_id{origin, fork});
+  std::sort(root_fork.dialogs.begin(), root_fork.dialogs.end(),
+            [](const auto& a, const auto& b) { return a.origin < b.origin; });
+  return plan;
+}
+
+}  // namespace parley
