@@ -8,6 +8,7 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "command_hints.hpp"
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
@@ -164,14 +165,16 @@ int follow(const server_link& server, const std::string& dialog_id, const transc
   if (const auto* row = object_at(*after, "dialog")) {
     const std::string failed = json_string_or(*row, "lastError");
     if (!failed.empty()) {
-      return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + failed));
+      return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + failed +
+                                                         "; to try again: " + hint_command("resume", {dialog_id})));
     }
   }
   auto questions = call_server(server, "GET", "/api/questions");
   if (questions) {
     if (const auto* open = array_at(*questions, "questions"); open != nullptr && !open->empty()) {
-      std::printf("%s for you: see `parley questions`\n",
-                  open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
+      std::printf("%s for you: see `%s`\n",
+                  open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str(),
+                  hint_command("questions").c_str());
     }
   }
   return kExitOk;
