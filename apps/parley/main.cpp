@@ -48,6 +48,7 @@ std::optional<int> run_named_verb(const std::string& verb, const std::vector<std
   if (verb == "migrate") return cli::run_verb_migrate(args);
   if (verb == "vacuum") return cli::run_verb_vacuum(args);
   if (verb == "completions") return cli::run_verb_completions(args);
+  if (verb == "title") return cli::run_verb_title(args);
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 
 #include "cli_context.hpp"
 #include "command_hints.hpp"
+#include "marker_tags.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/tot/tot_tool.hpp"
@@ -45,6 +46,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!inputs) return report(inputs.err());
   config::team_config& team = inputs->team;
   store& log = *inputs->log;
+  set_marker_language(team.language);
 
   asio::io_context io;
   auto tools = engine::build_builtin_tools(team);

@@ -7,6 +7,7 @@
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "flow_show.hpp"
+#include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/usage_report.hpp"
@@ -205,7 +206,9 @@ int run_verb_show(const std::vector<std::string>& raw) {
     if (!thread) return report(thread.err());
     return show_flow(**row, *thread, args->has("json"));
   }
-  const auto usage = engine::summarize_usage(*events, team_or_empty(*args)).team;
+  const auto team = team_or_empty(*args);
+  set_marker_language(team.language);
+  const auto usage = engine::summarize_usage(*events, team).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
     out["usage"] = engine::usage_to_json(usage);

@@ -200,6 +200,8 @@ std::string verb_name(remote_verb verb) {
       return "archive";
     case remote_verb::reopen:
       return "reopen";
+    case remote_verb::title:
+      return "title";
   }
   return "?";
 }
@@ -256,6 +258,15 @@ int carry_out(const server_link& server, const remote_request& request) {
       auto declared = call_server(server, "POST", dialog_path + "/dead", &sent);
       if (!declared) return report(declared.err());
       std::printf("dialog %s\n", request.dialog_id.c_str());
+      return kExitOk;
+    }
+    case remote_verb::title: {
+      const json::value sent(json::object{{"title", request.title}});
+      auto titled = call_server(server, "PUT", dialog_path + "/title", &sent);
+      if (!titled) return report(titled.err());
+      const auto* title = titled->is_object() ? titled->as_object().if_contains("title") : nullptr;
+      std::printf("%s is titled: %s\n", request.dialog_id.c_str(),
+                  title != nullptr && title->is_string() ? std::string(title->as_string()).c_str() : "");
       return kExitOk;
     }
     case remote_verb::complete:

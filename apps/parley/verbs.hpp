@@ -18,6 +18,8 @@ int run_verb_resume(const std::vector<std::string>& args);
 int run_verb_dead(const std::vector<std::string>& args);
 // complete, archive, reopen: seed 001's root lifecycle.
 int run_verb_root_status(const std::vector<std::string>& args, std::string_view verb, events::dialog_status to);
+// `parley title DIALOG "text"`: a human's title for the dialog (verb_title.cpp).
+int run_verb_title(const std::vector<std::string>& args);
 int run_verb_questions(const std::vector<std::string>& args);
 int run_verb_registry(const std::vector<std::string>& args);
 int run_verb_providers(const std::vector<std::string>& args);

@@ -61,6 +61,7 @@ inline constexpr std::string_view flow_thread_saved = events::flow_thread_saved:
 inline constexpr std::string_view flow_thread_appended = events::flow_thread_appended::kType;
 inline constexpr std::string_view flow_message_updated = events::flow_message_updated::kType;
 inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
+inline constexpr std::string_view title_changed = events::title_changed::kType;
 }  // namespace event_type
 
 // The client's message a flow event took in (events::flow_input), or null: the other inputs a msgId

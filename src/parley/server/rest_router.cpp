@@ -55,6 +55,7 @@ const std::vector<route>& routes() {
       {"POST", {"dialogs", "{id}", "complete"}, &rest::post_complete},
       {"POST", {"dialogs", "{id}", "archive"}, &rest::post_archive},
       {"POST", {"dialogs", "{id}", "reopen"}, &rest::post_reopen},
+      {"PUT", {"dialogs", "{id}", "title"}, &rest::put_title},
       // Seed 002's records; "search" comes before "{id}", which would match it too.
       {"GET", {"dialogues", "{id}"}, &rest::get_dialogue},
       {"GET", {"dialogues", "{id}", "sessions"}, &rest::list_dialogue_sessions},

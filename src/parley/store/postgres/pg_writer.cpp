@@ -386,7 +386,7 @@ std::vector<appended_hint> pg_writer::hints_of(const staged_group& staged) {
       hint.created = true;
       hint.list_changed = hint.list_changed || created->kind != events::dialog_kind::sub;
     }
-    if (is_root && ev->is<events::status_changed>()) hint.list_changed = true;
+    if (is_root && (ev->is<events::status_changed>() || ev->is<events::title_changed>())) hint.list_changed = true;
   }
   return hints;
 }
