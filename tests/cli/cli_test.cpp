@@ -127,7 +127,8 @@ TEST_F(Cli, DialogsListsRootsNewestFirstAPageAtATime) {
   ASSERT_EQ(first.status, 0) << first.output;
   EXPECT_LT(first.output.find(ids[2]), first.output.find(ids[1])) << first.output;
   EXPECT_EQ(first.output.find(ids[0]), std::string::npos) << first.output;
-  const std::string marker = "next page: parley dialogs --cursor ";
+  // The next page's command keeps the data directory and the page size (issue 43).
+  const std::string marker = "next page: parley dialogs" + data() + " --limit 2 --cursor ";
   const auto at = first.output.find(marker);
   ASSERT_NE(at, std::string::npos) << first.output;
   const std::string cursor = first.output.substr(at + marker.size(), first.output.find('\n', at) - at - marker.size());
