@@ -49,7 +49,9 @@ asio::awaitable<result<std::string>> dialog_titles::set_by_user(std::string dial
   if (!checked) co_return std::move(checked).err();
   auto loaded = co_await dialogs_.load_async(dialog_id);
   if (!loaded) co_return std::move(loaded).err();
-  auto written = co_await write(**loaded, events::title_changed{*checked, events::title_source::user});
+  // Named first: GCC 12 may destroy a temporary inside a co_await expression twice.
+  events::title_changed change{*checked, events::title_source::user};
+  auto written = co_await write(**loaded, std::move(change));
   if (!written) co_return std::move(written).err();
   co_return std::move(*checked);
 }

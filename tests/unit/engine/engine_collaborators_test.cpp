@@ -266,8 +266,8 @@ TEST_F(EngineCollaborators, DialogTitlesTakeAHumansTitleAndNeverReplaceItWithThe
 }
 
 TEST(DialogTitles, ATitleIsRefusedEmptyTooLongOrWithAControlCharacterNamingTheField) {
-  for (const std::string bad : {std::string(), std::string("  \t "), std::string(201, 'x'), std::string("a\nb"),
-                                std::string("red \x1b[31m"), std::string("nul\0x", 5)}) {
+  for (const std::string& bad : {std::string(), std::string("  \t "), std::string(201, 'x'), std::string("a\nb"),
+                                 std::string("red \x1b[31m"), std::string("nul\0x", 5)}) {
     auto checked = checked_title(bad);
     ASSERT_FALSE(checked) << bad;
     EXPECT_EQ(checked.err().code, errc::invalid_argument);
