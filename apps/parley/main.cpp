@@ -1,26 +1,97 @@
 // parley: the command-line front of the engine. Exit status 0 ok, 2 bad usage or configuration,
 // 1 runtime failure; every error is one line on stderr.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli_context.hpp"
+#include "command_hints.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
 #include "terminal_guard.hpp"
+#include "verb_overview.hpp"
 #include "verb_rtws.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
 
+namespace {
+
+// The verbs, by name; nullopt for a name that is none of them.
+std::optional<int> run_named_verb(const std::string& verb, const std::vector<std::string>& args) {
+  namespace cli = parley::cli;
+  using parley::events::dialog_status;
+  if (verb == "run") return cli::run_verb_run(args);
+  if (verb == "say") return cli::run_verb_say(args);
+  if (verb == "dialogs") return cli::run_verb_dialogs(args);
+  if (verb == "show") return cli::run_verb_show(args);
+  if (verb == "questions") return cli::run_verb_questions(args);
+  if (verb == "registry") return cli::run_verb_registry(args);
+  if (verb == "providers") return cli::run_verb_providers(args);
+  if (verb == "answer") return cli::run_verb_answer(args);
+  if (verb == "resume") return cli::run_verb_resume(args);
+  if (verb == "dead") return cli::run_verb_dead(args);
+  if (verb == "complete") return cli::run_verb_root_status(args, verb, dialog_status::completed);
+  if (verb == "archive") return cli::run_verb_root_status(args, verb, dialog_status::archived);
+  if (verb == "reopen") return cli::run_verb_root_status(args, verb, dialog_status::running);
+  if (verb == "check") return cli::run_verb_check(args);
+  if (verb == "repair") return cli::run_verb_repair(args);
+  if (verb == "export") return cli::run_verb_export(args);
+  if (verb == "import") return cli::run_verb_import(args);
+  if (verb == "serve") return cli::run_verb_serve(args);
+  if (verb == "mcp") return cli::run_verb_mcp(args);
+  if (verb == "tot") return cli::run_verb_tot(args);
+  if (verb == "backup") return cli::run_verb_backup(args);
+  if (verb == "migrate") return cli::run_verb_migrate(args);
+  if (verb == "vacuum") return cli::run_verb_vacuum(args);
+  if (verb == "completions") return cli::run_verb_completions(args);
+  if (verb == "title") return cli::run_verb_title(args);
+  if (verb == "fork") return cli::run_verb_fork(args);
+  if (verb == "diff") return cli::run_verb_diff(args);
+  if (verb == "eval") return cli::run_verb_eval(args);
+  return std::nullopt;
+}
+
+// A verb that is none of them: the closest one, and when the rest of the command line suits it,
+// the whole corrected command to type.
+int unknown_verb(const std::string& verb, const std::vector<std::string>& args) {
+  namespace cli = parley::cli;
+  const std::string hint = parley::did_you_mean(verb, cli::verb_names());
+  const std::string best = parley::closest_match(verb, cli::verb_names());
+  std::string next = "see parley --help";
+  if (!best.empty() && !args.empty() && cli::parse_args(args, cli::arg_spec_of(best))) {
+    next = "try: " + cli::command_with_verb(best);
+  }
+  std::fprintf(stderr, "parley: unknown verb '%s'%s; %s\n", verb.c_str(), hint.c_str(), next.c_str());
+  return cli::kExitUsage;
+}
+
+// `parley` alone (or with only --data/--store/...): what waits, where there is a store; else the usage.
+int without_verb(const std::vector<std::string>& args) {
+  namespace cli = parley::cli;
+  cli::set_current_verb("overview");
+  cli::set_hint_context("overview", args);
+  // `check` takes the overview's options (--data, --store, --team, --workspace) and no others.
+  auto store_url = cli::store_url_of("check", args);
+  if (!store_url) return cli::report(store_url.err());
+  cli::set_store_url(std::move(*store_url));
+  if (cli::overview_applies(args)) return cli::run_overview(args);
+  std::fputs(cli::full_usage().c_str(), stderr);
+  return cli::kExitUsage;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   parley::cli::guard_terminal_output();
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
-    std::fputs(parley::cli::full_usage().c_str(), argc < 2 ? stderr : stdout);
-    return argc < 2 ? parley::cli::kExitUsage : parley::cli::kExitOk;
+  if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0)) {
+    std::fputs(parley::cli::full_usage().c_str(), stdout);
+    return parley::cli::kExitOk;
   }
-  if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0) {
+  if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0)) {
     std::printf("parley %s\n", PARLEY_VERSION);
     return parley::cli::kExitOk;
   }
@@ -34,41 +105,20 @@ int main(int argc, char** argv) {
       return parley::cli::kExitUsage;
     }
   }
+  if (argc < 2 || std::string_view(argv[1]).starts_with("--")) return without_verb({argv + 1, argv + argc});
   const std::string verb = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   parley::cli::set_current_verb(verb);
+  parley::cli::set_hint_context(verb, args);
+  const auto names = parley::cli::verb_names();
+  if (std::find(names.begin(), names.end(), verb) == names.end()) return unknown_verb(verb, args);
+  if (const auto corrected = parley::cli::unknown_option_with_correction(verb, args); !corrected.empty()) {
+    std::fprintf(stderr, "parley: %s\n", corrected.c_str());
+    return parley::cli::kExitUsage;
+  }
   auto store_url = parley::cli::store_url_of(verb, args);
   if (!store_url) return parley::cli::report(store_url.err());
   parley::cli::set_store_url(std::move(*store_url));
-  if (verb == "run") return parley::cli::run_verb_run(args);
-  if (verb == "say") return parley::cli::run_verb_say(args);
-  if (verb == "dialogs") return parley::cli::run_verb_dialogs(args);
-  if (verb == "show") return parley::cli::run_verb_show(args);
-  if (verb == "questions") return parley::cli::run_verb_questions(args);
-  if (verb == "registry") return parley::cli::run_verb_registry(args);
-  if (verb == "providers") return parley::cli::run_verb_providers(args);
-  if (verb == "answer") return parley::cli::run_verb_answer(args);
-  if (verb == "resume") return parley::cli::run_verb_resume(args);
-  if (verb == "dead") return parley::cli::run_verb_dead(args);
-  if (verb == "complete")
-    return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::completed);
-  if (verb == "archive") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::archived);
-  if (verb == "reopen") return parley::cli::run_verb_root_status(args, verb, parley::events::dialog_status::running);
-  if (verb == "fork") return parley::cli::run_verb_fork(args);
-  if (verb == "check") return parley::cli::run_verb_check(args);
-  if (verb == "repair") return parley::cli::run_verb_repair(args);
-  if (verb == "export") return parley::cli::run_verb_export(args);
-  if (verb == "import") return parley::cli::run_verb_import(args);
-  if (verb == "serve") return parley::cli::run_verb_serve(args);
-  if (verb == "mcp") return parley::cli::run_verb_mcp(args);
-  if (verb == "tot") return parley::cli::run_verb_tot(args);
-  if (verb == "backup") return parley::cli::run_verb_backup(args);
-  if (verb == "migrate") return parley::cli::run_verb_migrate(args);
-  if (verb == "vacuum") return parley::cli::run_verb_vacuum(args);
-  if (verb == "diff") return parley::cli::run_verb_diff(args);
-  if (verb == "eval") return parley::cli::run_verb_eval(args);
-  if (verb == "completions") return parley::cli::run_verb_completions(args);
-  const std::string hint = parley::did_you_mean(verb, parley::cli::verb_names());
-  std::fprintf(stderr, "parley: unknown verb '%s'%s; see parley --help\n", verb.c_str(), hint.c_str());
-  return parley::cli::kExitUsage;
+  if (const auto status = run_named_verb(verb, args)) return *status;
+  return unknown_verb(verb, args);
 }

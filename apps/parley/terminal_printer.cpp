@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "terminal_guard.hpp"
 
@@ -59,24 +60,45 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
       }
       break;
     case stream_kind::thinking_chunk:
-    case stream_kind::saying_chunk:
       write(std::string(ev.text));
+      break;
+    case stream_kind::saying_chunk:
+      say(ev.text);
       break;
     case stream_kind::thinking_finish:
       colour(kReset);
       write("\n");
       break;
     case stream_kind::saying_start:
+      holding_ = true;
+      held_.clear();
       break;
     case stream_kind::saying_finish:
+      if (holding_) write(tag_markers(held_));
+      holding_ = false;
       write("\n");
       break;
     case stream_kind::discard:
+      holding_ = false;
       colour(kReset);
       write("\n[connection lost: " + std::string(ev.text) +
             "; what was shown above is discarded and the model is asked again]\n");
       break;
   }
+}
+
+// A saying's first bytes are held back while they may still be a seed marker, which is shown as
+// its tag (marker_tags.hpp); once they cannot be, the rest streams as it comes.
+void terminal_printer::say(std::string_view text) {
+  if (!holding_) {
+    write(std::string(text));
+    return;
+  }
+  held_ += text;
+  if (may_become_marker(held_)) return;
+  holding_ = false;
+  write(tag_markers(held_));
+  held_.clear();
 }
 
 void terminal_printer::on_event(const event& ev) {
@@ -91,7 +113,7 @@ void terminal_printer::on_event(const event& ev) {
     if (finished->interrupted) write("[generation interrupted]\n");
   } else if (const auto* result = ev.as<events::tool_result>()) {
     colour(kCyan);
-    write((result->ok ? "← " : "← error: ") + shorten(result->content, 160));
+    write((result->ok ? "← " : "← error: ") + shorten(tag_markers(result->content), 160));
     colour(kReset);
     write("\n");
   } else if (const auto* failed = ev.as<events::drive_failed>()) {

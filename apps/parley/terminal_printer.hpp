@@ -26,9 +26,12 @@ class terminal_printer final : public engine::engine_observer {
   bool quiet_;
   bool colour_;
   void label(std::string_view dialog_id);
+  void say(std::string_view text);
   bool line_open_ = false;
   std::function<std::string(std::string_view)> namer_;
   std::string last_dialog_;  // the dialog that streamed last
+  bool holding_ = false;     // the saying's start may still be a marker
+  std::string held_;
 };
 
 }  // namespace parley::cli

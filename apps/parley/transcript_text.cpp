@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli_text.hpp"
+#include "marker_tags.hpp"
 #include "parley/core/time.hpp"
 
 namespace parley::cli {
@@ -20,16 +21,16 @@ void print_transcript_line(const message_row& row) {
   if (row.role == events::message_role::user) {
     const std::string_view origin = row.origin ? events::to_wire(*row.origin) : std::string_view();
     std::printf("[%s] %.*s:\n%s", format_iso8601_ms(row.ts_ms).c_str(), static_cast<int>(origin.size()), origin.data(),
-                indented(row.content, "  ").c_str());
+                indented(tag_markers(row.content), "  ").c_str());
   } else if (row.role == events::message_role::assistant) {
     if (!row.thinking.empty()) std::printf("  (thinking)\n%s", indented(row.thinking, "    ").c_str());
-    if (!row.content.empty()) std::printf("%s", indented(row.content, "  ").c_str());
+    if (!row.content.empty()) std::printf("%s", indented(tag_markers(row.content), "  ").c_str());
     print_tool_calls(row.tool_calls);
     if (row.interrupted) std::printf("  [interrupted]\n");
   } else {
     // A result keeps its lines (a file, a listing), indented under the call's name.
     std::printf("  ← %s%s:\n%s", row.ok ? "" : "error from ", row.tool_name.c_str(),
-                indented(row.content, "      ").c_str());
+                indented(tag_markers(row.content), "      ").c_str());
   }
 }
 

@@ -11,6 +11,8 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "command_hints.hpp"
+#include "marker_tags.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/tot/tot_tool.hpp"
@@ -44,6 +46,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!inputs) return report(inputs.err());
   config::team_config& team = inputs->team;
   store& log = *inputs->log;
+  set_marker_language(team.language);
 
   asio::io_context io;
   auto tools = engine::build_builtin_tools(team);
@@ -101,13 +104,24 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   const auto* dialog = eng.find(dialog_id);
   if (!dialog_id.empty()) std::printf("dialog %s\n", dialog_id.c_str());
   if (dialog != nullptr && !dialog->row().last_error.empty()) {
-    return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error));
+    return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error +
+                                                       "; to try again: " + hint_command("resume", {dialog_id})));
   }
   if (auto open = eng.questions().open_questions(); open && !open->empty()) {
-    std::printf("%s for you: see `parley questions`\n",
-                open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
+    std::printf("%s for you: see `%s`\n",
+                open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str(),
+                hint_command("questions").c_str());
   }
   return kExitOk;
+}
+
+// --member names no member: the closest one, in the whole command to type instead.
+result<void> check_member_given(const config::team_config& team, const std::string& member) {
+  if (member.empty() || team.find_member(member) != nullptr) return ok();
+  const std::string best = closest_match(member, team.member_ids());
+  std::string message = "unknown member '" + member + "'";
+  if (!best.empty()) message += " (did you mean '" + best + "'?); try: " + command_with_flag_value("member", best);
+  return make_error(errc::not_found, message);
 }
 
 int drive(const parsed_args& args, drive_request request) {
@@ -118,6 +132,7 @@ int drive(const parsed_args& args, drive_request request) {
     } else {
       const auto& team = eng.team();
       const std::string member = request.member_id.empty() ? team.default_member : request.member_id;
+      if (auto known = check_member_given(team, request.member_id); !known) co_return std::move(known).err();
       if (team.find_member(member) != nullptr) {
         std::fprintf(stderr, "parley: @%s talks to %s\n", member.c_str(),
                      engine::describe_member_model(team, member).c_str());

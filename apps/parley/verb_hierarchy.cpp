@@ -10,6 +10,7 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "command_hints.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
@@ -62,7 +63,7 @@ int run_verb_questions(const std::vector<std::string>& raw) {
                 static_cast<long long>(item.question.course), static_cast<long long>(item.question.seq));
     // The whole question, every line of it: the headline alone often leaves out what is asked.
     std::printf("%s", indented(item.question.tellask_content, "  ").c_str());
-    std::printf("  answer: parley answer %s %s \"...\"\n", item.dialog.id.c_str(), item.question.id.c_str());
+    std::printf("  answer: %s\n", hint_command("answer", {item.dialog.id, item.question.id, "your answer"}).c_str());
   }
   return kExitOk;
 }

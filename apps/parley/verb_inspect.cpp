@@ -5,7 +5,9 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "command_hints.hpp"
 #include "flow_show.hpp"
+#include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/usage_report.hpp"
@@ -100,6 +102,17 @@ result<std::vector<event>> events_of_trees(store& log, const std::vector<dialog_
   return out;
 }
 
+// The command for the page after this one: the same filters, the next cursor.
+std::string next_page_command(const parsed_args& args, const std::string& cursor) {
+  std::vector<hint_option> options;
+  for (const char* flag : {"status", "member", "q", "limit"}) {
+    if (const auto value = args.value(flag)) options.emplace_back(flag, *value);
+  }
+  if (args.has("json")) options.emplace_back("json", "");
+  options.emplace_back("cursor", cursor);
+  return hint_command("dialogs", {}, options);
+}
+
 }  // namespace
 
 // Root dialogs newest first, a page at a time as GET /api/dialogs pages them (store/root_listing.hpp):
@@ -148,7 +161,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("%s\n", boost::json::serialize(out).c_str());
     // stdout stays one JSON array, as before pages; where the next one starts goes to stderr.
-    if (!next.empty()) std::fprintf(stderr, "next page: parley dialogs --json --cursor %s\n", next.c_str());
+    if (!next.empty()) std::fprintf(stderr, "next page: %s\n", next_page_command(*args, next).c_str());
     return kExitOk;
   }
   std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
@@ -168,7 +181,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
   }
-  if (!next.empty()) std::printf("next page: parley dialogs --cursor %s\n", next.c_str());
+  if (!next.empty()) std::printf("next page: %s\n", next_page_command(*args, next).c_str());
   return kExitOk;
 }
 
@@ -197,7 +210,9 @@ int run_verb_show(const std::vector<std::string>& raw) {
     if (!thread) return report(thread.err());
     return show_flow(**row, *thread, args->has("json"));
   }
-  const auto usage = engine::summarize_usage(*events, team_or_empty(*args)).team;
+  const auto team = team_or_empty(*args);
+  set_marker_language(team.language);
+  const auto usage = engine::summarize_usage(*events, team).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
     out["usage"] = engine::usage_to_json(usage);

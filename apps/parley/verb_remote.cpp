@@ -8,6 +8,7 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "command_hints.hpp"
 #include "parley/core/ids.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/text.hpp"
@@ -164,14 +165,16 @@ int follow(const server_link& server, const std::string& dialog_id, const transc
   if (const auto* row = object_at(*after, "dialog")) {
     const std::string failed = json_string_or(*row, "lastError");
     if (!failed.empty()) {
-      return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + failed));
+      return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + failed +
+                                                         "; to try again: " + hint_command("resume", {dialog_id})));
     }
   }
   auto questions = call_server(server, "GET", "/api/questions");
   if (questions) {
     if (const auto* open = array_at(*questions, "questions"); open != nullptr && !open->empty()) {
-      std::printf("%s for you: see `parley questions`\n",
-                  open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str());
+      std::printf("%s for you: see `%s`\n",
+                  open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str(),
+                  hint_command("questions").c_str());
     }
   }
   return kExitOk;
@@ -197,6 +200,8 @@ std::string verb_name(remote_verb verb) {
       return "archive";
     case remote_verb::reopen:
       return "reopen";
+    case remote_verb::title:
+      return "title";
   }
   return "?";
 }
@@ -259,6 +264,15 @@ int carry_out(const server_link& server, const remote_request& request) {
       auto declared = call_server(server, "POST", dialog_path + "/dead", &sent);
       if (!declared) return report(declared.err());
       std::printf("dialog %s\n", request.dialog_id.c_str());
+      return kExitOk;
+    }
+    case remote_verb::title: {
+      const json::value sent(json::object{{"title", request.title}});
+      auto titled = call_server(server, "PUT", dialog_path + "/title", &sent);
+      if (!titled) return report(titled.err());
+      const auto* title = titled->is_object() ? titled->as_object().if_contains("title") : nullptr;
+      std::printf("%s is titled: %s\n", request.dialog_id.c_str(),
+                  title != nullptr && title->is_string() ? std::string(title->as_string()).c_str() : "");
       return kExitOk;
     }
     case remote_verb::complete:

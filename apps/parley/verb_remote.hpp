@@ -11,7 +11,7 @@
 
 namespace parley::cli {
 
-enum class remote_verb { run, say, answer, resume, resume_all, dead, complete, archive, reopen };
+enum class remote_verb { run, say, answer, resume, resume_all, dead, complete, archive, reopen, title };
 
 struct remote_request {
   remote_verb verb = remote_verb::say;
@@ -19,7 +19,7 @@ struct remote_request {
   std::string text;         // run, say, answer: the message; dead: the reason
   std::string question_id;  // answer
   std::string member_id;    // run
-  std::string title;        // run
+  std::string title;        // run, title
   std::string task_doc_path;
   bool retry = false;  // say: a flow's retry (POST …/thread/retry)
 };

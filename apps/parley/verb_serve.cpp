@@ -22,6 +22,7 @@
 
 #include "cli_context.hpp"
 #include "cli_text.hpp"
+#include "command_hints.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
@@ -401,7 +402,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
   for (const auto& problem : unreadable) {
-    std::fprintf(stderr, "parley: warning: not recovered: %s (see `parley check`)\n", problem.c_str());
+    std::fprintf(stderr, "parley: warning: not recovered: %s (see `%s`)\n", problem.c_str(),
+                 hint_command("check").c_str());
   }
   if (*recovered > 0) {
     std::printf("parley: recovered %s from the log\n",

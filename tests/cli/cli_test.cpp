@@ -127,7 +127,8 @@ TEST_F(Cli, DialogsListsRootsNewestFirstAPageAtATime) {
   ASSERT_EQ(first.status, 0) << first.output;
   EXPECT_LT(first.output.find(ids[2]), first.output.find(ids[1])) << first.output;
   EXPECT_EQ(first.output.find(ids[0]), std::string::npos) << first.output;
-  const std::string marker = "next page: parley dialogs --cursor ";
+  // The next page's command keeps the data directory and the page size (issue 43).
+  const std::string marker = "next page: parley dialogs" + data() + " --limit 2 --cursor ";
   const auto at = first.output.find(marker);
   ASSERT_NE(at, std::string::npos) << first.output;
   const std::string cursor = first.output.substr(at + marker.size(), first.output.find('\n', at) - at - marker.size());
@@ -222,7 +223,7 @@ TEST_F(Cli, BadUsageExitsWithTwoAndOneClearLine) {
   EXPECT_EQ(out.output, "parley: unknown verb 'rn' (did you mean 'run'?); see parley --help\n");
   out = run("run --tema x y");
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "parley: unknown option --tema (did you mean --team?)\n");
+  EXPECT_EQ(out.output, "parley: unknown option --tema (did you mean --team?); try: parley run --team x y\n");
   out = run("run" + team() + data() + " --member laed hello");
   EXPECT_EQ(out.status, 2);
   EXPECT_NE(out.output.find("unknown member 'laed' (did you mean 'lead'?)"), std::string::npos) << out.output;
@@ -520,7 +521,7 @@ TEST_F(Cli, QuestionsAnswerCheckAndExportDriveAHierarchyToTheEnd) {
 
   // The whole question, every line of it.
   const auto shown = run("questions" + data());
-  EXPECT_NE(shown.output.find("\n  Which day?\n  Monday or Friday.\n  answer: parley answer " + clerk),
+  EXPECT_NE(shown.output.find("\n  Which day?\n  Monday or Friday.\n  answer: parley answer" + data() + " " + clerk),
             std::string::npos)
       << shown.output;
 

@@ -147,6 +147,9 @@ TEST_F(UsersTest, AnotherUsersDialogIsUnknownOnEveryRoute) {
     EXPECT_EQ(reply.status, 404) << path << ": " << reply.body;
     EXPECT_EQ(reply.body.find("memory"), std::string::npos) << path << ": " << reply.body;
   }
+  // Nor is it renamed (issue 43's PUT .../title).
+  const auto renamed = as(kBen).request("PUT", "/api/dialogs/" + id + "/title", R"({"title":"mine now"})");
+  EXPECT_EQ(renamed.status, 404) << renamed.body;
   // Lists that span dialogs leave it out for ben, and keep it for ann.
   EXPECT_EQ(total_of(kBen, "/api/dialogs"), 0);
   EXPECT_EQ(total_of(kAnn, "/api/dialogs"), 1);

@@ -16,10 +16,12 @@ struct cli_outcome {
   std::string output;  // stdout and stderr together
 };
 
-// `args` is appended to the binary's path as shell words (quote what needs it).
-inline cli_outcome run_cli(const std::string& args) {
+// `args` is appended to the binary's path as shell words (quote what needs it). With `folder`,
+// the binary starts there (a folder name without a single quote).
+inline cli_outcome run_cli(const std::string& args, const std::string& folder = {}) {
+  const std::string where = folder.empty() ? std::string() : "cd '" + folder + "' && ";
   const std::string command =
-      "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
+      where + "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
   cli_outcome out;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return out;

@@ -11,6 +11,7 @@
 //   drive_control    stop, resume, waits, start-up recovery
 //   human_questions  Q4H answers and lists, dead subdialogs
 //   root_lifecycle   a root's status (running, completed, archived)
+//   dialog_titles    a title a human or the model gives after creation
 //   record_writes    seed 002's records events the engine's own work does not produce
 // The engine itself creates dialogs (roots, program subdialogs, reflections) and takes input.
 //
@@ -36,6 +37,7 @@
 #include "parley/config/team.hpp"
 #include "parley/core/result.hpp"
 #include "parley/engine/dialog_host.hpp"
+#include "parley/engine/dialog_titles.hpp"
 #include "parley/engine/drive_control.hpp"
 #include "parley/engine/drive_loop.hpp"
 #include "parley/engine/human_questions.hpp"
@@ -149,6 +151,7 @@ class engine {
   drive_control& runs() noexcept { return runs_; }
   human_questions& questions() noexcept { return questions_; }
   root_lifecycle& lifecycle() noexcept { return lifecycle_; }
+  dialog_titles& titles() noexcept { return titles_; }
   record_writes& records() noexcept { return records_; }
 
   // The team's MCP servers (docs/mcp.md "Tools"), started when a member that has them is first
@@ -196,6 +199,7 @@ class engine {
   drive_control runs_{dialogs_, drives_};
   human_questions questions_{dialogs_, router_, inputs_, drives_};
   root_lifecycle lifecycle_{dialogs_};
+  dialog_titles titles_{dialogs_};
   std::set<std::string> reflections_starting_;  // member + goal of start_reflection calls under way
   boost::asio::any_io_executor executor_;
   std::unique_ptr<mcp_config_watcher> mcp_watch_;

@@ -62,6 +62,7 @@ inline constexpr std::string_view flow_thread_appended = events::flow_thread_app
 inline constexpr std::string_view flow_message_updated = events::flow_message_updated::kType;
 inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
 inline constexpr std::string_view dialog_forked = events::dialog_forked::kType;
+inline constexpr std::string_view title_changed = events::title_changed::kType;
 }  // namespace event_type
 
 // True for the first event of a dialog's own log: its creation, or its fork from another dialog.

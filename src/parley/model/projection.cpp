@@ -152,6 +152,7 @@ class projector {
 
   void operator()(const ev_t::answer_delivered&) { ++row_.pending_subdialogs; }
   void operator()(const ev_t::question_asked&) { ++row_.open_questions; }
+  void operator()(const ev_t::title_changed& p) { row_.title = p.title; }
 
   void operator()(const ev_t::question_answered& p) {
     decrement(row_.open_questions);

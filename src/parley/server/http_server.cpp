@@ -133,7 +133,7 @@ struct http_server::state {
   response_type preflight_reply(const request_type& request) const {
     response_type response{http::status::no_content, request.version()};
     add_cors(response);
-    response.set(http::field::access_control_allow_methods, "GET, POST, DELETE, OPTIONS");
+    response.set(http::field::access_control_allow_methods, "GET, POST, PUT, DELETE, OPTIONS");
     response.set(http::field::access_control_allow_headers,
                  "Authorization, Content-Type, Idempotency-Key, X-Parley-Dialog-Id, Mcp-Session-Id, "
                  "MCP-Protocol-Version, Last-Event-ID");

@@ -375,6 +375,15 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
             boost::json::object{{"reminders", std::move(reminders)}});
   };
   const auto state_changed = [&] { publish_state(ev.dialog_id, ev.seq); };
+  const auto root_listed_again = [&] {
+    state_changed();
+    if (ch.root_id != ch.self_id) return;
+    if (const auto row = row_of(ev.dialog_id)) {
+      broadcast(encode_packet("dialog_list_evt",
+                              boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
+                *row);
+    }
+  };
   std::visit(
       events::overloaded{
           [&](const events::generation_started&) { ch.generation_start_seq = ch.last_seq; },
@@ -390,15 +399,9 @@ void pubchan::publish_log_event(channel& ch, const event& ev) {
             }
             state_changed();
           },
-          [&](const events::status_changed&) {
-            state_changed();
-            if (ch.root_id != ch.self_id) return;
-            if (const auto row = row_of(ev.dialog_id)) {
-              broadcast(encode_packet("dialog_list_evt",
-                                      boost::json::object{{"dialog", dialog_summary_json(*row, has_children(*row))}}),
-                        *row);
-            }
-          },
+          // A root's status or title shows in every dialog list.
+          [&](const events::status_changed&) { root_listed_again(); },
+          [&](const events::title_changed&) { root_listed_again(); },
           [&](const events::declared_dead&) { state_changed(); },
           [&](const events::drive_resumed&) { state_changed(); },
           [](const auto&) {},  // shown by packets_for, or nothing a client shows

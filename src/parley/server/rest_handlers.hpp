@@ -49,6 +49,9 @@ handler_result post_complete(server_context& context, const rest_request& reques
 handler_result post_archive(server_context& context, const rest_request& request, std::string dialog_id);
 handler_result post_reopen(server_context& context, const rest_request& request, std::string dialog_id);
 
+// rest_dialog_title.cpp: a human's title for a dialog ({title} → {title}).
+handler_result put_title(server_context& context, const rest_request& request, std::string dialog_id);
+
 // rest_flow.cpp: a flow's dialog read as seed 004's thread, or the sub-thread at `?path=`.
 handler_result get_flow_thread(server_context& context, const rest_request& request, std::string dialog_id);
 // POST /api/dialogs/{id}/thread/retry {content}: the user's message as a retry (seed 004

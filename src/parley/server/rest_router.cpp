@@ -61,6 +61,7 @@ const std::vector<route>& routes() {
       {"POST", {"dialogs", "{id}", "archive"}, &rest::post_archive},
       {"POST", {"dialogs", "{id}", "reopen"}, &rest::post_reopen},
       {"POST", {"dialogs", "{id}", "fork"}, &rest::post_fork},
+      {"PUT", {"dialogs", "{id}", "title"}, &rest::put_title},
       // Seed 002's records; "search" comes before "{id}", which would match it too.
       {"GET", {"dialogues", "{id}"}, &rest::get_dialogue},
       {"GET", {"dialogues", "{id}", "sessions"}, &rest::list_dialogue_sessions},

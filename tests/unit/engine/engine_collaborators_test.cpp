@@ -13,6 +13,7 @@
 #include "parley/core/ids.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_host.hpp"
+#include "parley/engine/dialog_titles.hpp"
 #include "parley/engine/drive_control.hpp"
 #include "parley/engine/drive_loop.hpp"
 #include "parley/engine/human_questions.hpp"
@@ -21,6 +22,7 @@
 #include "parley/engine/record_writes.hpp"
 #include "parley/engine/root_lifecycle.hpp"
 #include "parley/engine/tellask_router.hpp"
+#include "parley/engine/title_writer.hpp"
 #include "parley/engine/working_memory.hpp"
 #include "support/run_awaitable.hpp"
 
@@ -232,6 +234,67 @@ TEST_F(EngineDriving, HumanQuestionsListNoneAndRefuseAnAnswerToAnUnaskedQuestion
   auto not_a_sub = run_awaitable(io, questions.declare_subdialog_dead(root.id(), ""));
   ASSERT_FALSE(not_a_sub);
   EXPECT_EQ(not_a_sub.err().code, errc::invalid_argument);
+}
+
+// Issue 43: a human's title is taken as given (trimmed); the model's is written once, and never
+// after a human's, so a restart or a late summary cannot replace what a person chose.
+TEST_F(EngineCollaborators, DialogTitlesTakeAHumansTitleAndNeverReplaceItWithTheModels) {
+  dialog_titles titles(dialogs);
+  auto& root = add_root("Plan the quarterly budget review");
+  auto by_model = run_awaitable(io, titles.set_by_model(root.id(), "Quarterly budget"));
+  ASSERT_TRUE(by_model) << by_model.err().message;
+  EXPECT_TRUE(*by_model);
+  EXPECT_EQ(root.row().title, "Quarterly budget");
+  auto asked_again = run_awaitable(io, titles.set_by_model(root.id(), "Something else"));
+  ASSERT_TRUE(asked_again);
+  EXPECT_FALSE(*asked_again) << "the model titles a dialog once";
+  auto given = run_awaitable(io, titles.set_by_user(root.id(), "  Budget Q3  "));
+  ASSERT_TRUE(given) << given.err().message;
+  EXPECT_EQ(*given, "Budget Q3");
+  auto late = run_awaitable(io, titles.set_by_model(root.id(), "The model's again"));
+  ASSERT_TRUE(late);
+  EXPECT_FALSE(*late);
+  EXPECT_EQ(log->get_dialog(root.id()).value()->title, "Budget Q3");
+  // A refused title changes nothing, in the row or in the log.
+  const auto before = logged_types(root.id());
+  auto refused = run_awaitable(io, titles.set_by_user(root.id(), "two\nlines"));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.err().code, errc::invalid_argument);
+  EXPECT_EQ(logged_types(root.id()), before);
+  EXPECT_EQ(std::count(before.begin(), before.end(), "title_changed"), 2);
+  EXPECT_EQ(log->get_dialog(root.id()).value()->title, "Budget Q3");
+}
+
+TEST(DialogTitles, ATitleIsRefusedEmptyTooLongOrWithAControlCharacterNamingTheField) {
+  for (const std::string& bad : {std::string(), std::string("  \t "), std::string(201, 'x'), std::string("a\nb"),
+                                 std::string("red \x1b[31m"), std::string("nul\0x", 5)}) {
+    auto checked = checked_title(bad);
+    ASSERT_FALSE(checked) << bad;
+    EXPECT_EQ(checked.err().code, errc::invalid_argument);
+    EXPECT_EQ(checked.err().message.rfind("title: ", 0), 0U) << checked.err().message;
+  }
+  std::string chinese;
+  for (int i = 0; i < 200; ++i) chinese += "计";
+  EXPECT_EQ(checked_title(chinese).value(), chinese) << "200 characters, 600 bytes";
+  EXPECT_FALSE(checked_title(chinese + "计"));
+  EXPECT_EQ(checked_title(" Budget review ").value(), "Budget review");
+}
+
+TEST(TitleWriter, AsksInTheTeamsLanguageAndTakesTheFirstLineOfTheReplyUnquoted) {
+  config::member_config member;
+  member.id = "lead";
+  member.model = "m";
+  const auto en = title_request(member, "en", "Plan the launch", "Here is a plan.");
+  EXPECT_FALSE(en.stream);
+  EXPECT_EQ(en.tools, nullptr);
+  ASSERT_EQ(en.messages.size(), 1U);
+  EXPECT_NE(en.messages[0].content.find("title"), std::string::npos);
+  EXPECT_NE(en.messages[0].content.find("Plan the launch"), std::string::npos);
+  const auto zh = title_request(member, "zh", "计划发布", "这是计划。");
+  EXPECT_NE(zh.messages[0].content.find("标题"), std::string::npos);
+  EXPECT_EQ(title_from_reply("\"Quarterly budget review.\"\nA second line"), "Quarterly budget review");
+  EXPECT_EQ(title_from_reply("「预算评审」"), "预算评审");
+  EXPECT_EQ(title_from_reply("  \n"), "");
 }
 
 }  // namespace

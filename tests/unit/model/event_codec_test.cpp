@@ -93,6 +93,7 @@ std::vector<ev::event_payload> one_of_each() {
           ev::reminder_updated{1, "remember more"},
           ev::reminder_deleted{0},
           ev::taskdoc_changed{ev::taskdoc_section::constraints, "tasks/a.tsk", "h2", "h1"},
+          ev::title_changed{"Budget review for Q3", ev::title_source::model},
           ev::context_health{1, 2, ev::health_level::critical, 9000, 10000},
           ev::declared_dead{"stuck"},
           ev::drive_resumed{},

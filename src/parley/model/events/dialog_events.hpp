@@ -216,6 +216,21 @@ struct taskdoc_changed {
   bool operator==(const taskdoc_changed&) const = default;
 };
 
+// A dialog's title, changed after its creation (issue 43): by a human (PUT /api/dialogs/{id}/title,
+// `parley title`), or by the model's own summary after the first answer — never over a human's.
+struct title_changed {
+  static constexpr std::string_view kType = "title_changed";
+  std::string title;
+  title_source by = title_source::user;
+
+  template <class S, class V>
+  static void fields(S& s, V& v) {
+    v.required("title", s.title);
+    v.required("by", s.by);
+  }
+  bool operator==(const title_changed&) const = default;
+};
+
 // Written only by `parley repair`, in place of an event whose stored text could not be read; it
 // changes nothing (the original bytes are kept in `quarantined_events`).
 struct event_quarantined {

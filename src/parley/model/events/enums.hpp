@@ -30,6 +30,8 @@ enum class health_level { healthy, caution, critical };
 // The same enum as a model's media (core/media_kind.hpp), with the same names.
 using attachment_kind = media_kind;
 enum class taskdoc_section { goals, constraints, progress };
+// Who retitled a dialog (title_changed): a human, or the model's summary after its first answer.
+enum class title_source { user, model };
 
 template <>
 struct enum_wire<dialog_status> {
@@ -37,6 +39,12 @@ struct enum_wire<dialog_status> {
       {{dialog_status::running, "running"},
        {dialog_status::completed, "completed"},
        {dialog_status::archived, "archived"}}};
+};
+
+template <>
+struct enum_wire<title_source> {
+  static constexpr std::array<std::pair<title_source, std::string_view>, 2> values{
+      {{title_source::user, "user"}, {title_source::model, "model"}}};
 };
 
 template <>

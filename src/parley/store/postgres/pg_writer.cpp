@@ -390,7 +390,7 @@ std::vector<appended_hint> pg_writer::hints_of(const staged_group& staged) {
       hint.created = true;
       hint.list_changed = hint.list_changed || forked->created.kind != events::dialog_kind::sub;
     }
-    if (is_root && ev->is<events::status_changed>()) hint.list_changed = true;
+    if (is_root && (ev->is<events::status_changed>() || ev->is<events::title_changed>())) hint.list_changed = true;
   }
   return hints;
 }
