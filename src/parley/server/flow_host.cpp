@@ -65,6 +65,18 @@ error no_longer_a_flow(const std::string& dialog_id, const std::string& member_i
                                         ", which the team no longer has as a flow");
 }
 
+// The runner of a flow member's dialog with no step under way; else an error saying which it is not.
+template <class Members>
+result<flow::flow_runner*> idle_runner(const Members& members, const std::set<std::string, std::less<>>& running,
+                                       const std::string& member_id, const std::string& dialog_id) {
+  const auto found = members.find(member_id);
+  if (found == members.end()) return no_longer_a_flow(dialog_id, member_id);
+  if (running.contains(dialog_id)) {
+    return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
+  }
+  return found->second.runner.get();
+}
+
 // Marks a dialog as having a step under way, taken off again however the step ends (an exception
 // unwinding the coroutine included); whoever waits for a step to end is woken then. With an
 // observer, the dialog's watchers are told when the step starts and when it has ended.
@@ -104,37 +116,28 @@ boost::asio::awaitable<result<flow::flow_thread>> flow_host::start(std::string m
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::say(std::string member_id, std::string dialog_id,
                                                                  std::string text,
                                                                  std::optional<events::flow_input> input) {
-  const auto found = members_.find(member_id);
-  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
-  if (running_.contains(dialog_id)) {
-    co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
-  }
+  auto runner = idle_runner(members_, running_, member_id, dialog_id);
+  if (!runner) co_return std::move(runner).err();
   const running_mark mark(running_, step_ended_, dialog_id, observer_);
   const std::string_view no_ui_action;
-  co_return co_await found->second.runner->say(dialog_id, text, no_ui_action, std::move(input));
+  co_return co_await (*runner)->say(dialog_id, text, no_ui_action, std::move(input));
 }
 
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::retry(std::string member_id, std::string dialog_id,
                                                                    std::string text) {
-  const auto found = members_.find(member_id);
-  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
-  if (running_.contains(dialog_id)) {
-    co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
-  }
+  auto runner = idle_runner(members_, running_, member_id, dialog_id);
+  if (!runner) co_return std::move(runner).err();
   const running_mark mark(running_, step_ended_, dialog_id, observer_);
   const std::string_view retry_action = "retry";
-  co_return co_await found->second.runner->say(dialog_id, text, retry_action);
+  co_return co_await (*runner)->say(dialog_id, text, retry_action);
 }
 
 boost::asio::awaitable<result<flow::flow_thread>> flow_host::run_task(std::string member_id, std::string dialog_id,
                                                                       flow::task_request request) {
-  const auto found = members_.find(member_id);
-  if (found == members_.end()) co_return no_longer_a_flow(dialog_id, member_id);
-  if (running_.contains(dialog_id)) {
-    co_return make_error(errc::conflict, "dialog " + dialog_id + ": the flow is still working on the last message");
-  }
+  auto runner = idle_runner(members_, running_, member_id, dialog_id);
+  if (!runner) co_return std::move(runner).err();
   const running_mark mark(running_, step_ended_, dialog_id, observer_);
-  co_return co_await found->second.runner->run_task(dialog_id, std::move(request));
+  co_return co_await (*runner)->run_task(dialog_id, std::move(request));
 }
 
 std::vector<flow::flow_operation> flow_host::operations(std::string_view member_id) const {
