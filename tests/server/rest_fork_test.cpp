@@ -52,7 +52,9 @@ TEST_F(RestFork, ATreeWaitingOnAQuestionForksWithItsSubdialogAndTheQuestionIsAns
   const std::string sub(question.at("dialog").at("selfId").as_string());
   const std::string question_id(question.at("id").as_string());
   ASSERT_TRUE(eventually([&] {
-    return dialog(sub).at("dialog").at("openQuestions") == 1 && dialog(root).at("dialog").at("generating") == false;
+    // The question is indexed before the generation that asked it ends; a fork waits for both.
+    return dialog(sub).at("dialog").at("openQuestions") == 1 && dialog(sub).at("dialog").at("generating") == false &&
+           dialog(root).at("dialog").at("generating") == false;
   }));
 
   const auto forked = fork(root, boost::json::object{});

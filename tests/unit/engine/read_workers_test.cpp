@@ -19,24 +19,29 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(ReadWorkers, AReadLeftWaitingByABusyIdlePolicyThreadIsTakenByTheFallbackThread) {
-  read_workers workers(read_priority::adaptive, 1);
   std::promise<void> second_ran;
-  auto second_done = second_ran.get_future();
+  const std::shared_future<void> second_done = second_ran.get_future().share();
   std::promise<int> first_policy;
   std::promise<int> second_policy;
-  // The first read holds the only idle-policy thread until the second has run.
-  workers.post([&] {
-    first_policy.set_value(::sched_getscheduler(0));
-    second_done.wait_for(10s);
-  });
-  workers.post([&] {
-    second_policy.set_value(::sched_getscheduler(0));
-    second_ran.set_value();
-  });
-  ASSERT_EQ(second_done.wait_for(10s), std::future_status::ready);
-  EXPECT_EQ(first_policy.get_future().get(), SCHED_IDLE);
-  EXPECT_EQ(second_policy.get_future().get(), SCHED_OTHER);  // the fallback thread's
-  EXPECT_EQ(workers.taken_by_fallback(), 1U);
+  auto first_seen = first_policy.get_future();
+  auto second_seen = second_policy.get_future();
+  {
+    // Declared after what its reads use, so that its threads end before those do.
+    read_workers workers(read_priority::adaptive, 1);
+    // The first read holds the only idle-policy thread until the second has run.
+    workers.post([&first_policy, second_done] {
+      first_policy.set_value(::sched_getscheduler(0));
+      second_done.wait_for(10s);
+    });
+    workers.post([&second_policy, &second_ran] {
+      second_policy.set_value(::sched_getscheduler(0));
+      second_ran.set_value();
+    });
+    ASSERT_EQ(second_done.wait_for(10s), std::future_status::ready);
+    EXPECT_EQ(workers.taken_by_fallback(), 1U);
+  }
+  EXPECT_EQ(first_seen.get(), SCHED_IDLE);
+  EXPECT_EQ(second_seen.get(), SCHED_OTHER);  // the fallback thread's
 }
 
 TEST(ReadWorkers, EveryReadRunsExactlyOnceWhileTheFallbackThreadCompetesForThem) {
@@ -61,8 +66,8 @@ TEST(ReadWorkers, TheQueuedReadsRunBeforeTheThreadsEnd) {
 }
 
 TEST(ReadWorkers, ANormalPriorityReadThreadHasNoFallback) {
+  std::promise<int> policy;  // before the workers: it outlives their threads
   read_workers workers(read_priority::normal, 1);
-  std::promise<int> policy;
   workers.post([&policy] { policy.set_value(::sched_getscheduler(0)); });
   EXPECT_EQ(policy.get_future().get(), SCHED_OTHER);
   EXPECT_EQ(workers.taken_by_fallback(), 0U);
