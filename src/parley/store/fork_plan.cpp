@@ -71,14 +71,24 @@ std::size_t events_by(const forked_dialog& dialog, std::int64_t ts_ms) {
   return static_cast<std::size_t>(end - dialog.history.begin());
 }
 
+// How many of dialog `i`'s events a cut after the root's event `seq` keeps: the root's first `seq`;
+// another dialog's, those by the time of that event — or all of them for a fork with no point
+// given (`as_it_stands`): the tree as it is now, whose subdialogs may have gone on after the root
+// last wrote (a question asked, the generation that asked it ended).
+std::size_t events_kept(const std::vector<forked_dialog>& tree, std::size_t i, std::int64_t seq, bool as_it_stands) {
+  const forked_dialog& root = tree.front();
+  if (i == 0) return static_cast<std::size_t>(seq);
+  if (as_it_stands) return tree[i].history.size();
+  return events_by(tree[i], root.history[static_cast<std::size_t>(seq - 1)].ts_ms);
+}
+
 // "" when the whole tree is at rest after the root's event `seq`, else what is unfinished.
-std::string tree_problem_at(const std::vector<forked_dialog>& tree, std::int64_t seq) {
+std::string tree_problem_at(const std::vector<forked_dialog>& tree, std::int64_t seq, bool as_it_stands = false) {
   const forked_dialog& root = tree.front();
   const auto index = static_cast<std::size_t>(seq - 1);
   if (!root.steps[index].empty()) return root.steps[index];
-  const std::int64_t ts = root.history[index].ts_ms;
   for (std::size_t i = 1; i < tree.size(); ++i) {
-    const std::size_t count = events_by(tree[i], ts);
+    const std::size_t count = events_kept(tree, i, seq, as_it_stands);
     if (count > 0 && !tree[i].steps[count - 1].empty()) {
       return "in subdialog " + tree[i].origin_id + ", " + tree[i].steps[count - 1];
     }
@@ -231,17 +241,17 @@ result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_poi
   PARLEY_TRY_ASSIGN(tree, read_tree(log, root));
   std::int64_t cut = 0;
   PARLEY_TRY_ASSIGN(cut, cut_seq_of(root.id, tree.front().history, point));
-  if (const auto problem = tree_problem_at(tree, cut); !problem.empty()) {
+  const bool as_it_stands = !point.at_seq && !point.at_generation;
+  if (const auto problem = tree_problem_at(tree, cut, as_it_stands); !problem.empty()) {
     return make_error(errc::invalid_argument, "event " + std::to_string(cut) + " of dialog " + root.id +
                                                   " is inside an unfinished step (" + problem + "); " +
                                                   nearest_valid_points(tree, cut));
   }
   fork_ids ids;
   ids.fork_root = new_dialog_id();
-  const std::int64_t cut_ts = tree.front().history[static_cast<std::size_t>(cut - 1)].ts_ms;
   std::vector<std::size_t> counts;
   for (std::size_t i = 0; i < tree.size(); ++i) {
-    counts.push_back(i == 0 ? static_cast<std::size_t>(cut) : events_by(tree[i], cut_ts));
+    counts.push_back(events_kept(tree, i, cut, as_it_stands));
     ids.origin_tree.insert(tree[i].origin_id);
     if (counts.back() > 0) ids.map.emplace(tree[i].origin_id, i == 0 ? ids.fork_root : new_dialog_id());
   }
