@@ -14,6 +14,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -287,9 +288,26 @@ boost::json::object mcp_bench_figures(const std::vector<mcp_bench_variant>& vari
   return out;
 }
 
+// `--cpu N` keeps this process, and so the servers it starts, on one CPU. On a VM a call that wakes
+// a process sleeping on the other vCPU pays an inter-processor interrupt through the hypervisor on
+// each side (about 10 us of this process's CPU per round trip on the 2-core VM, bench/README.md
+// "MCP calls"); on one CPU every wake-up is a local switch, so what is left is Parley's own work.
+// Both variants are measured in the same placement, so the ratio compares like with like.
+bool pin_to_cpu(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return ::sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
 }  // namespace
 
 int run_mcp_bench(const bench_args& args) {
+  const int cpu = args.int_or("cpu", -1);
+  if (cpu >= CPU_SETSIZE || (cpu >= 0 && !pin_to_cpu(cpu))) {
+    std::fprintf(stderr, "parley-bench mcp: --cpu %d: not a CPU this process may run on\n", cpu);
+    return 2;
+  }
   const mcp_bench_plan plan{args.int_or("dialogs", 100), args.int_or("repeats", 3), args.int_or("invokes", 2000)};
   const int rounds = args.int_or("rounds", 11);
   if (plan.dialogs < 1 || plan.repeats < 1 || plan.invokes < 1 || rounds < 2) {
@@ -338,7 +356,8 @@ int run_mcp_bench(const bench_args& args) {
   asio::co_spawn(io, run_mcp_bench_loop(**eng, variants, plan, rounds, floor, floor_figures), asio::detached);
   io.run();
   fs::remove_all(dir, ec);
-  const boost::json::object out = mcp_bench_figures(variants, plan, rounds, floor_figures);
+  boost::json::object out = mcp_bench_figures(variants, plan, rounds, floor_figures);
+  out["cpu_placement"] = cpu >= 0 ? "one cpu (--cpu " + std::to_string(cpu) + ")" : "any";
   print_json_line(out);
   return out.at("failures").as_int64() == 0 ? 0 : 1;
 }
