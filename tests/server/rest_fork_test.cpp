@@ -77,6 +77,37 @@ TEST_F(RestFork, ATreeWaitingOnAQuestionForksWithItsSubdialogAndTheQuestionIsAns
   EXPECT_EQ(left[0].at("dialog").at("selfId"), sub.c_str());
 }
 
+// Seed 002's records of a fork: a dialogue of its own that begins at the cut (the shared history
+// is the origin's dialogue), in which the fork's own exchanges are recorded as they happen.
+TEST_F(RestFork, AForksOwnExchangesAreRecordedInADialogueOfItsOwnThatBeginsAtTheCut) {
+  start("q4h");
+  const auto id = create_dialog("hello");
+  ASSERT_TRUE(eventually_says(id, "ok: hello"));
+  ASSERT_TRUE(eventually([&] { return settled(id); }));
+  const auto forked = fork(id, boost::json::object{});
+  ASSERT_EQ(forked.status, 201) << forked.body;
+  const std::string fork_id(forked.json().at("dialog").at("id").as_string());
+  ASSERT_EQ(client().post("/api/dialogs/" + fork_id + "/messages", boost::json::value{{"content", "again"}}).status,
+            202);
+  ASSERT_TRUE(eventually_says(fork_id, "ok: again"));
+  ASSERT_TRUE(eventually([&] { return settled(fork_id); }));
+
+  const auto dialogue = client().get("/api/dialogues/" + fork_id);
+  ASSERT_EQ(dialogue.status, 200) << dialogue.body;
+  EXPECT_EQ(dialogue.json().at("dialogue").at("dialogue_type"), "human_ai");
+  std::vector<std::string> said;
+  const auto sessions = client().get("/api/dialogues/" + fork_id + "/sessions").json();
+  for (const auto& session : sessions.at("sessions").as_array()) {
+    const auto turns = client().get("/api/sessions/" + std::string(session.at("id").as_string()) + "/turns").json();
+    for (const auto& turn : turns.at("turns").as_array()) {
+      const auto turn_messages =
+          client().get("/api/turns/" + std::string(turn.at("id").as_string()) + "/messages").json();
+      for (const auto& m : turn_messages.at("messages").as_array()) said.emplace_back(m.at("content").as_string());
+    }
+  }
+  EXPECT_EQ(said, (std::vector<std::string>{"again", "ok: again"}));
+}
+
 TEST_F(RestFork, ABadPointIsRefusedNamingWhatIsWrongAndNothingIsWritten) {
   start("q4h");
   const auto id = create_dialog("hello");

@@ -368,7 +368,7 @@ record_dialogue activity_update(const records_cursor& c, const dialog_row& row, 
 std::string record_message_id(const event& ev) { return id_of("message", ev); }
 
 bool touches_records(const event& ev, const projection_step& step) noexcept {
-  return step.new_message.has_value() || ev.is<ev_t::dialog_created>() || ev.is<ev_t::question_asked>() ||
+  return step.new_message.has_value() || opens_dialog(ev) || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
          ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() ||
          ev_t::is_records_write(ev.payload) || ev_t::is_message_analysis(ev.payload);
@@ -397,7 +397,10 @@ records_cursor cursor_of(const event& ev, const ev_t::dialog_created& p) {
 records_step apply_records(const event& ev, const dialog_row& row_after, const projection_step& step,
                            records_cursor& cursor) {
   records_step out;
-  if (const auto* created = ev.as<ev_t::dialog_created>()) {
+  // A fork's dialog opens with dialog_forked, which carries the origin's dialog_created with the
+  // fork's ids: its records begin at the cut, and the shared history stays the origin's records.
+  const auto* forked = ev.as<ev_t::dialog_forked>();
+  if (const auto* created = forked ? &forked->created : ev.as<ev_t::dialog_created>()) {
     cursor = cursor_of(ev, *created);
     out.dialogue = dialogue_from_created(ev, *created);
     out.new_dialogue = true;

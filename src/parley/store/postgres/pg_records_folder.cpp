@@ -16,7 +16,7 @@ result<void> records_folder::fold(connection& conn, const event& ev, const dialo
   auto slot = batch.cursors.find(ev.dialog_id);
   if (slot == batch.cursors.end()) {
     records_cursor_slot start;
-    if (ev.is<events::dialog_created>()) {
+    if (opens_dialog(ev)) {
       start = records_cursor{};  // apply_records makes it
     } else if (const records_cursor_slot* in_group = group.cursor(ev.dialog_id)) {
       start = *in_group;

@@ -32,7 +32,7 @@ result<void> records_writer::apply(const event& ev, std::int64_t event_id, const
 }
 
 result<records_writer::cached_cursor*> records_writer::cursor_for(const event& ev) {
-  if (ev.is<events::dialog_created>()) {
+  if (opens_dialog(ev)) {
     cached_cursor& created = cursors_[ev.dialog_id];
     created.exists = true;
     created.cursor = records_cursor{};
