@@ -4,8 +4,10 @@ import { rest } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
 import { attachmentEl } from './attachment_view';
+import { addForkAction, forkOriginNote } from './fork_action';
 import { toolResultCard } from './tool_card';
 import { rawBlock } from './tool_output';
+import type { ForkedSummary } from './eval_types';
 import type { DialogSummary, Message, MessageAttachment, Packet } from './types';
 
 const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
@@ -49,7 +51,7 @@ export class TranscriptView {
   private objectUrls: string[] = []; // attachments' bytes, freed with the view
 
   constructor(
-    readonly dialog: DialogSummary,
+    readonly dialog: ForkedSummary,
     private readonly host: TranscriptHost,
   ) {
     this.list = h('div', { class: 'tx-list', testid: 'transcript-list' });
@@ -74,6 +76,8 @@ export class TranscriptView {
     this.resultEls.clear();
     this.gen = null;
     this.maxLogSeq = 0;
+    const origin = forkOriginNote(this.dialog);
+    if (origin) this.list.append(origin);
     if (data.total > data.messages.length) {
       this.list.append(h('div', { class: 'tx-note' }, tr('loadOlder')));
     }
@@ -121,18 +125,31 @@ export class TranscriptView {
 
   private renderMessage(m: Message): void {
     if (m.role === 'user') {
-      this.list.append(this.userEl(m.content ?? '', m.origin, m.attachment));
+      this.list.append(this.forkable(this.userEl(m.content ?? '', m.origin, m.attachment), m.seq));
     } else if (m.role === 'assistant') {
       const gen = this.newGen(false);
       if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
       if (m.content) this.addSegment(gen, 'saying', m.content, false);
       if (m.interrupted) gen.el.append(this.interruptedEl());
-      if (gen.segments.length === 0 && !m.interrupted) gen.el.remove(); // a turn of tool calls only
+      const callsOnly = gen.segments.length === 0 && !m.interrupted;
+      if (callsOnly) gen.el.remove(); // a turn of tool calls only: its first call carries the action
+      else this.forkable(gen.el, m.seq);
       this.gen = null;
-      for (const c of m.toolCalls ?? []) this.appendCall(c.id, c.name, c.arguments);
+      const calls = (m.toolCalls ?? []).map((c) => this.appendCall(c.id, c.name, c.arguments));
+      if (callsOnly && calls[0]) this.forkable(calls[0], m.seq);
     } else if (m.role === 'tool') {
       this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null);
+      const el = this.resultEls.get(m.toolCallId ?? '');
+      if (el) this.forkable(el, m.seq);
     }
+  }
+
+  /** A root's message gets "Fork from here" at its event (a subdialog forks only with its root). */
+  private forkable(el: HTMLElement, seq: number | undefined): HTMLElement {
+    if (this.dialog.kind === 'root' && typeof seq === 'number' && seq > 0) {
+      addForkAction(el, this.dialog.id, seq, (id) => this.host.openDialog(id));
+    }
+    return el;
   }
 
   private userEl(content: string, origin?: string, attachment?: MessageAttachment): HTMLElement {
@@ -330,7 +347,7 @@ export class TranscriptView {
         return;
       case 'user_message_evt':
         if (this.isDuplicate(p)) return;
-        this.list.append(this.userEl(p.content, p.origin, p.attachment));
+        this.list.append(this.forkable(this.userEl(p.content, p.origin, p.attachment), p.logSeq));
         break;
       case 'generating_start_evt':
         if (this.isDuplicate(p)) return;
@@ -373,6 +390,7 @@ export class TranscriptView {
         }
         const gen = this.gen ?? this.newGen(true);
         this.finishGen(gen, p.thinking, p.saying, p.interrupted);
+        if (gen.el.isConnected) this.forkable(gen.el, p.logSeq);
         this.gen = null;
         this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
         break;
@@ -395,13 +413,16 @@ export class TranscriptView {
       }
       case 'tool_result_evt':
         this.appendResult(p.callId, p.name, p.ok, p.content, null);
+        this.forkResult(p.callId, p.logSeq);
         break;
       case 'question_answered_evt':
         // The human's answer, live: the result of the askHuman call that asked.
         this.appendResult(p.callId, 'askHuman', true, p.content, null);
+        this.forkResult(p.callId, p.logSeq);
         break;
       case 'tellask_result_evt':
         this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null);
+        this.forkResult(p.callId, p.logSeq);
         break;
       case 'course_update_evt':
         if (this.isDuplicate(p)) return;
@@ -431,6 +452,11 @@ export class TranscriptView {
     }
     if ('logSeq' in p && typeof p.logSeq === 'number' && p.type !== 'tool_call_evt') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
     this.scrollToEnd(near);
+  }
+
+  private forkResult(callId: string, seq: number): void {
+    const el = this.resultEls.get(callId);
+    if (el) this.forkable(el, seq);
   }
 
   private finishGen(gen: Gen, thinking: string, saying: string, interrupted: boolean): void {
