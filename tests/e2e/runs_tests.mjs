@@ -107,7 +107,7 @@ test('"Fork from here" opens the new root; a refused point is said beside its me
 
   // The first message, by keyboard: the fork opens with where it came from.
   const first = transcript.locator(`${tid('msg-user')} ${tid('fork-here')}`).first();
-  await expect(first).toHaveAttribute('aria-label', /Fork the tree from here: after event \d+/);
+  await expect(first).toHaveAttribute('aria-label', /Fork from here, after event \d+/);
   await first.focus();
   await page.keyboard.press('Enter');
   await expect(transcript).not.toHaveAttribute('data-dialog', origin);

@@ -8,6 +8,7 @@ import { showErrorAt } from './errors';
 import type { ForkedSummary } from './eval_types';
 import { t } from './i18n';
 import { diffHref, dialogHref } from './route';
+import type { DialogSummary } from './types';
 
 /** Adds the action to `el` (after it, for a folded tool call whose body would hide it). */
 export function addForkAction(el: HTMLElement, rootId: string, seq: number, forked: (id: string) => void): void {
@@ -18,7 +19,7 @@ export function addForkAction(el: HTMLElement, rootId: string, seq: number, fork
   const button = h(
     'button',
     { type: 'button', class: 'link fork-btn', testid: 'fork-here', 'data-seq': seq, 'aria-label': `${t('forkHereLabel')} ${seq}` },
-    '⑂ ',
+    '↱ ',
     tr('forkHere'),
   );
   button.addEventListener('click', () => {
@@ -29,9 +30,22 @@ export function addForkAction(el: HTMLElement, rootId: string, seq: number, fork
       .catch((e) => showErrorAt(error, e))
       .finally(() => (button.disabled = false));
   });
-  const actions = h('div', { class: 'msg-actions' }, button, error);
-  if (el.tagName === 'DETAILS') el.after(actions);
-  else el.append(actions);
+  // Beside a result's head (no height added); else on a line of its own under the message.
+  const head = el.tagName === 'DETAILS' ? null : el.querySelector<HTMLElement>(':scope > .call-head');
+  if (head) {
+    head.append(h('span', { class: 'head-actions' }, button));
+    el.append(error);
+  } else if (el.tagName === 'DETAILS') {
+    el.after(h('div', {}, h('div', { class: 'msg-actions' }, button), error));
+  } else {
+    el.append(h('div', { class: 'msg-actions' }, button), error);
+  }
+}
+
+/** A root's message gets the action at its event (`seq`); a subdialog's none: a tree forks at its root. */
+export function forkableAt(el: HTMLElement, dialog: DialogSummary, seq: number | undefined, forked: (id: string) => void): HTMLElement {
+  if (dialog.kind === 'root' && typeof seq === 'number' && seq > 0) addForkAction(el, dialog.id, seq, forked);
+  return el;
 }
 
 /** Where a forked root came from, with the side-by-side view of its origin beside it. */

@@ -81,7 +81,7 @@ export async function renderRuns(into: HTMLElement): Promise<void> {
 
 // ---- one run ----
 
-type Change = 'better' | 'worse' | 'same' | 'new';
+type Change = 'better' | 'worse' | 'same' | 'new'; // and 'gone', for the earlier run's cases only
 
 /** As `parley eval --compare` says it: the pass rate rose, fell, or did not move. */
 function changeOf(now: EvalCase, before: EvalCase | undefined): Change {
@@ -149,6 +149,20 @@ function caseEl(one: EvalCase, before: EvalCase | undefined, compared: boolean):
   return h('section', { class: 'run-case', testid: 'run-case', 'data-case': one.name }, head, h('ul', { class: 'attempts' }, ...attempts));
 }
 
+/** The earlier run's cases this run no longer has. */
+function goneCases(run: EvalRun, earlier: EvalRun | null): HTMLElement[] {
+  const now = new Set(run.cases.map((c) => c.name));
+  return (earlier?.cases ?? [])
+    .filter((c) => !now.has(c.name))
+    .map((c) =>
+      h(
+        'section',
+        { class: 'run-case gone', testid: 'run-case', 'data-case': c.name },
+        h('div', { class: 'case-head' }, h('strong', {}, c.name), h('span', { class: 'change gone', testid: 'case-change' }, tr('change_gone')), ` ${percent(c.passRate)} →`),
+      ),
+    );
+}
+
 export async function renderRun(into: HTMLElement, id: string): Promise<void> {
   const run = await rest.evalRun(id);
   const earlier = await earlierRun(run);
@@ -161,5 +175,6 @@ export async function renderRun(into: HTMLElement, id: string): Promise<void> {
       ? h('p', { testid: 'run-compared' }, tr('runComparedWith'), ' ', h('a', { href: runHref(earlier.id) }, earlier.id), ` (${when(earlier.startedMs)})`)
       : h('p', { class: 'muted', testid: 'run-compared' }, tr('runNoEarlier')),
     ...run.cases.map((one) => caseEl(one, byName.get(one.name), !!earlier)),
+    ...goneCases(run, earlier),
   );
 }

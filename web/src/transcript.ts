@@ -4,7 +4,7 @@ import { rest } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
 import { attachmentEl } from './attachment_view';
-import { addForkAction, forkOriginNote } from './fork_action';
+import { forkableAt, forkOriginNote } from './fork_action';
 import { toolResultCard } from './tool_card';
 import { rawBlock } from './tool_output';
 import type { ForkedSummary } from './eval_types';
@@ -138,17 +138,12 @@ export class TranscriptView {
       const calls = (m.toolCalls ?? []).map((c) => this.appendCall(c.id, c.name, c.arguments));
       if (callsOnly && calls[0]) this.forkable(calls[0], m.seq);
     } else if (m.role === 'tool') {
-      this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null);
-      const el = this.resultEls.get(m.toolCallId ?? '');
-      if (el) this.forkable(el, m.seq);
+      this.forkable(this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null), m.seq);
     }
   }
 
-  /** A root's message gets "Fork from here" at its event (a subdialog forks only with its root). */
-  private forkable(el: HTMLElement, seq: number | undefined): HTMLElement {
-    if (this.dialog.kind === 'root' && typeof seq === 'number' && seq > 0) {
-      addForkAction(el, this.dialog.id, seq, (id) => this.host.openDialog(id));
-    }
+  private forkable<T extends HTMLElement | undefined>(el: T, seq: number | undefined): T {
+    if (el) forkableAt(el, this.dialog, seq, (id) => this.host.openDialog(id));
     return el;
   }
 
@@ -265,9 +260,10 @@ export class TranscriptView {
     slot.replaceChildren(a);
   }
 
-  private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): void {
+  /** The new result's element (none when this call's result is already shown). */
+  private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement | undefined {
     const existing = this.resultEls.get(callId);
-    if (existing) return;
+    if (existing) return undefined;
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
     // Words of a member or a human render as Markdown; a tool's output is a card (tool_card.ts).
     const el = isTellask ? this.replyEl(callId, name, ok, content, from) : toolResultCard(callId, name, ok, content);
@@ -276,6 +272,7 @@ export class TranscriptView {
       this.resultEls.set(callId, el);
     }
     this.list.append(el);
+    return el;
   }
 
   private replyEl(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement {
@@ -412,17 +409,14 @@ export class TranscriptView {
         break;
       }
       case 'tool_result_evt':
-        this.appendResult(p.callId, p.name, p.ok, p.content, null);
-        this.forkResult(p.callId, p.logSeq);
+        this.forkable(this.appendResult(p.callId, p.name, p.ok, p.content, null), p.logSeq);
         break;
       case 'question_answered_evt':
         // The human's answer, live: the result of the askHuman call that asked.
-        this.appendResult(p.callId, 'askHuman', true, p.content, null);
-        this.forkResult(p.callId, p.logSeq);
+        this.forkable(this.appendResult(p.callId, 'askHuman', true, p.content, null), p.logSeq);
         break;
       case 'tellask_result_evt':
-        this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null);
-        this.forkResult(p.callId, p.logSeq);
+        this.forkable(this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null), p.logSeq);
         break;
       case 'course_update_evt':
         if (this.isDuplicate(p)) return;
@@ -452,11 +446,6 @@ export class TranscriptView {
     }
     if ('logSeq' in p && typeof p.logSeq === 'number' && p.type !== 'tool_call_evt') this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
     this.scrollToEnd(near);
-  }
-
-  private forkResult(callId: string, seq: number): void {
-    const el = this.resultEls.get(callId);
-    if (el) this.forkable(el, seq);
   }
 
   private finishGen(gen: Gen, thinking: string, saying: string, interrupted: boolean): void {
