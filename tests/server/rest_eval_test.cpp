@@ -18,6 +18,7 @@ namespace parley::test {
 namespace {
 
 namespace json = boost::json;
+constexpr const char* kOlga = "olga-token-0123456789abcdef";  // an operator: sees what no human takes part in
 
 class EvalRest : public RestTest {
  protected:
@@ -26,7 +27,8 @@ class EvalRest : public RestTest {
     const std::string users = (root_ / "users.yaml").string();
     std::ofstream(users) << "users:\n"
                          << "  - {id: ann, name: Ann, token: " << kAnn << "}\n"
-                         << "  - {id: ben, name: Ben, token: " << kBen << "}\n";
+                         << "  - {id: ben, name: Ben, token: " << kBen << "}\n"
+                         << "  - {id: olga, name: Olga, operator: true, token: " << kOlga << "}\n";
     ::chmod(users.c_str(), 0600);
     start("q4h", {"--users", users});
   }
@@ -130,7 +132,7 @@ TEST_F(EvalRest, TheRunsOfTheDataDirectoryAreListedAndReadAndABadIdIsRefused) {
   EXPECT_EQ(as(kAnn).get("/api/eval/runs/..%2Fsecret").status, 400);
 }
 
-TEST_F(EvalRest, EachUserSeesOnlyTheirOwnRunsAndAnotherUsersRunIsNotFound) {
+TEST_F(EvalRest, EachUserSeesOnlyTheirOwnRunsAnOperatorNoOnesAndAnotherUsersRunIsNotFound) {
   write_run(data_dir(), "run-ann", "ann");
   write_run(data_dir(), "run-ben", "ben");
   write_run(data_dir(), "run-nobody", "");
@@ -148,9 +150,12 @@ TEST_F(EvalRest, EachUserSeesOnlyTheirOwnRunsAndAnotherUsersRunIsNotFound) {
   // A run of no one's (no --user, or made before runs had owners) is not a user's to see.
   EXPECT_EQ(as(kBen).get("/api/eval/runs/run-nobody").status, 404);
   EXPECT_EQ(as(kBen).get("/api/eval/runs/run-old").status, 404);
+  // An operator sees them, as the dialogs no human takes part in; a user's run is still the user's.
+  EXPECT_EQ(listed_ids(as(kOlga)), (std::vector<std::string>{"run-nobody", "run-old"}));
+  EXPECT_EQ(as(kOlga).get("/api/eval/runs/run-ann").status, 404);
 }
 
-TEST_F(EvalRest, ARunFileThatDoesNotReadIsNoUsersAndItsProblemIsNotSaidToThem) {
+TEST_F(EvalRest, ARunFileThatDoesNotReadIsNoUsersAndWhatIsWrongIsSaidToAnOperatorOnly) {
   write_run(data_dir(), "run-bad", "ann\\u001b[31m");  // an owner that is no user id
   write_run(data_dir(), "run-ann", "ann");
   const auto listed = as(kAnn).get("/api/eval/runs");
@@ -161,6 +166,12 @@ TEST_F(EvalRest, ARunFileThatDoesNotReadIsNoUsersAndItsProblemIsNotSaidToThem) {
   const auto one = as(kAnn).get("/api/eval/runs/run-bad");
   EXPECT_EQ(one.status, 404) << one.body;
   EXPECT_EQ(one.body.find("owner"), std::string::npos) << one.body;
+  // An operator is told what is wrong with it.
+  const auto told = as(kOlga).get("/api/eval/runs/run-bad");
+  EXPECT_EQ(told.status, 500) << told.body;
+  EXPECT_NE(told.body.find("field 'owner'"), std::string::npos) << told.body;
+  const auto listed_by_operator = as(kOlga).get("/api/eval/runs").json();
+  EXPECT_EQ(listed_by_operator.at("unreadable").as_array().size(), 1U);
 }
 
 }  // namespace
