@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, gotoApp, tid } from './fixtures.mjs';
+import { PHONE, test as base, expect, gotoApp, tid } from './fixtures.mjs';
 import { parleyBinary, sourceDir } from './environment.mjs';
 
 const axeScript = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -86,6 +86,13 @@ test('the runs page lists the runs with each suite\'s pass rate over time; a run
   await page.locator(tid('page-dialogs')).click();
   await expect(page.locator('main.layout')).toBeVisible();
   await expect(page.locator(tid('page-view'))).toBeHidden();
+
+  // On a phone the runs link is in the top bar and the page does not scroll sideways.
+  await page.setViewportSize(PHONE);
+  await page.locator(tid('nav-runs')).click();
+  await expect(page.locator(tid('run-row'))).toHaveCount(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll').toBeTruthy();
+  await expectAccessible(page, 'the runs page on a phone');
 });
 
 test('"Fork from here" opens the new root; a refused point is said beside its message until dismissed; the fork beside its origin', async ({ runs, page }) => {
