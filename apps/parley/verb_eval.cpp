@@ -63,6 +63,15 @@ result<eval::run_options> eval_options(const parsed_args& args) {
   if (!concurrency) return std::move(concurrency).err();
   options.repeat = static_cast<int>(repeat->value_or(1));
   options.concurrency = static_cast<int>(concurrency->value_or(4));
+  // Whose run it is: the server shows it (and its trees) to that user only (docs/eval.md "Runs").
+  if (const auto user = args.value("user")) {
+    if (!eval::valid_run_owner(*user)) {
+      return make_error(errc::invalid_argument,
+                        "--user: expected a user id as `parley serve --users` names them ([A-Za-z][A-Za-z0-9_-]*, at "
+                        "most 64 characters)");
+    }
+    options.owner = *user;
+  }
   options.protected_dirs = {data_dir_of(args)};
   return options;
 }
@@ -100,7 +109,8 @@ int run_verb_eval(const std::vector<std::string>& raw) {
     if (!loaded) return report(loaded.err());
     earlier = std::move(*loaded);
   }
-  const auto run = eval::run_suite(*suite, **log, *options);
+  auto run = eval::run_suite(*suite, **log, *options);
+  if (earlier) run.compared_with = earlier->id;
   if (auto saved = eval::save_run(data_dir, run); !saved) return report(saved.err());
   for (const auto& one : run.cases) print_eval_case(one);
   std::vector<eval::case_comparison> comparison;

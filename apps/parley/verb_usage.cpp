@@ -71,7 +71,8 @@ const std::vector<verb_usage>& verb_usages() {
        "two root trees aligned: where they first part, their answers' line diff, tokens, cost, latency and rounds "
        "per member (docs/eval.md)"},
       {"eval",
-       "eval SUITE.yaml [--repeat N] [--concurrency K] [--compare RUN] [--junit FILE] [--html DIR] [--data DIR]",
+       "eval SUITE.yaml [--repeat N] [--concurrency K] [--compare RUN] [--junit FILE] [--html DIR] [--user ID] [--data "
+       "DIR]",
        "run a suite of cases against their teams, each a root tree in the store; pass rates, a comparison with an "
        "earlier run, JUnit XML and an HTML report (docs/eval.md)"},
       {"completions", "completions bash|zsh",
@@ -172,7 +173,7 @@ const arg_spec& arg_spec_of(std::string_view verb) {
          "timeout-ms", "parallel", "noise", "seed", "generation-strategy", "evaluation-strategy", "logs"},
         {"json", "quiet", kAllowDataInWorkspace}}},
       {"diff", {{"data", "team", "workspace"}, {"json"}}},
-      {"eval", {{"data", "repeat", "concurrency", "compare", "junit", "html"}, {}}},
+      {"eval", {{"data", "repeat", "concurrency", "compare", "junit", "html", "user"}, {}}},
       {"completions", {}},
   };
   // Every verb that opens the store takes --store as well as --data.

@@ -10,7 +10,10 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "parley/store/sqlite/sqlite_handle.hpp"
+#include "parley/store/store.hpp"
 #include "support/cli_runner.hpp"
 
 namespace parley {
@@ -113,6 +116,33 @@ TEST_F(EvalCli, ASuiteThatDoesNotReadIsAUsageErrorNamingFileAndLine) {
   EXPECT_EQ(out.status, 2) << out.output;
   EXPECT_NE(out.output.find("broken.yaml:4:1: YAML syntax error"), std::string::npos) << out.output;
   EXPECT_FALSE(fs::exists(root_ / "data" / "eval-runs"));
+}
+
+TEST_F(EvalCli, TheUserOwnsTheRunAndItsTreesAndABadUserIdIsRefusedBeforeAnythingRuns) {
+  const auto bad = parley::testing::run_cli("eval " + suite() + data() + " --user 1ann");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--user: expected a user id"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(root_ / "data" / "eval-runs"));
+
+  const auto ran = parley::testing::run_cli("eval " + suite() + data() + " --user ann");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  auto run = boost::json::parse(slurp(root_ / "data" / "eval-runs" / (run_id(ran.output) + ".json"))).as_object();
+  EXPECT_EQ(run.at("owner").as_string(), "ann");
+  EXPECT_FALSE(run.contains("comparedWith"));
+  const auto& notes = run.at("cases").at(0).at("attempts").at(0).as_object();
+  // The case's tree and its judge's tree are ann's: she sees them where she sees the run.
+  std::vector<std::string> roots{std::string(notes.at("rootId").as_string())};
+  for (const auto& check : notes.at("checks").as_array()) {
+    if (!check.at("judgeRoot").as_string().empty()) roots.emplace_back(check.at("judgeRoot").as_string());
+  }
+  ASSERT_EQ(roots.size(), 2U) << ran.output;
+  auto log = open_sqlite_store((root_ / "data").string());
+  ASSERT_TRUE(log.has_value());
+  for (const auto& root : roots) {
+    auto row = (*log)->get_dialog(root);
+    ASSERT_TRUE(row && *row) << root;
+    EXPECT_EQ((**row).humans, std::vector<std::string>{"ann"}) << root;
+  }
 }
 
 }  // namespace

@@ -13,7 +13,8 @@
 // work here: there is no display). PARLEY_UPDATE_SNAPSHOTS=1 records a new layout baseline.
 //
 // The tests are web_ui_tests.mjs, media_tests.mjs, tot_tests.mjs, flow_tests.mjs, history_tests.mjs
-// (10,000 dialogs, and the UI's figures as one JSON line) and a11y_tests.mjs (Playwright's
+// (10,000 dialogs, and the UI's figures as one JSON line), runs_tests.mjs (eval runs, side by side,
+// fork) and a11y_tests.mjs (Playwright's
 // project `ui`, `-- --project ui`), and cluster_tests.mjs (project `cluster`: two nodes on the
 // PostgreSQL test cluster ctest starts, named by PARLEY_TEST_PG_URL_FILE); each gets its own server
 // and browser context (fixtures.mjs). Exits 1 when any test failed, when none ran, or

@@ -2,6 +2,7 @@
 // `rest` below, so a route's path, body and answer are written once. JSON in and out (uploads:
 // raw bytes), `Authorization: Bearer` when a token is known, and failures as `ApiError`.
 import { t } from './i18n';
+import type { EvalRun, EvalRunSummary, ForkedSummary, TreeDiff } from './eval_types';
 import type { FlowThreadView } from './flow_types';
 import type { RecordMessage, RecordSession, RecordTurn } from './records_types';
 import type {
@@ -268,6 +269,14 @@ export const rest = {
   tot: (taskId: string) => get<TotRun>(`/api/tot/${enc(taskId)}`),
   /** The ToT runs started on a root dialog (docs/tot.md). */
   totRunsOf: async (rootDialog: string) => (await get<{ runs: TotRun[] }>(`/api/tot?rootDialog=${enc(rootDialog)}`)).runs,
+
+  /** The caller's eval runs, oldest first (docs/eval.md "Over REST"). */
+  evalRuns: () => get<{ runs: EvalRunSummary[]; unreadable: string[] }>('/api/eval/runs'),
+  evalRun: (id: string) => get<EvalRun>(`/api/eval/runs/${enc(id)}`),
+  /** Two root trees aligned, A beside B. */
+  diff: (a: string, b: string) => get<TreeDiff>(`/api/diff?a=${enc(a)}&b=${enc(b)}`),
+  /** A new root sharing the root's history through its event `at` (docs/fork.md). */
+  fork: async (rootId: string, at: number) => (await post<{ dialog: ForkedSummary }>(dialogPath(rootId, '/fork'), { at })).dialog,
 };
 
 export function newMsgId(): string {

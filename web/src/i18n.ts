@@ -1,4 +1,5 @@
 // Every UI string, in English and Chinese. `t(key)` looks one up in the current language.
+import { runsEn, runsZh } from './i18n_runs';
 
 const en = {
   appTitle: 'Parley',
@@ -226,6 +227,7 @@ const en = {
   mk_fbr_direct: 'FBR · direct answer',
   mk_fbr_reasoning: 'FBR · reasoning only',
   mk_tellask_back: 'Asks back',
+  ...runsEn,
 };
 
 export type Key = keyof typeof en;
@@ -456,6 +458,7 @@ const zh: Record<Key, string> = {
   mk_fbr_direct: 'FBR · 直接回复',
   mk_fbr_reasoning: 'FBR · 仅推理',
   mk_tellask_back: '回问',
+  ...runsZh,
 };
 
 const dictionaries = { en, zh } as const;

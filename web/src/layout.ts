@@ -3,6 +3,7 @@
 export const LAYOUT_HTML = `
 <header class="topbar">
   <div class="brand" data-i18n="appTitle"></div>
+  <a href="#/runs" class="nav-link" data-testid="nav-runs" data-i18n="navRuns"></a>
   <div class="conn" data-testid="ws-status" data-state="connecting"></div>
   <div class="spacer"></div>
   <span class="run-control" role="group">

@@ -14,6 +14,7 @@ import { showError, showErrorAt, wireErrorBanner } from './errors';
 import { t, type Key } from './i18n';
 import { LAYOUT_HTML } from './layout';
 import { wireNewDialogForm } from './new_dialog';
+import { wirePages } from './pages';
 import { showPane, wirePaneTabs } from './panes';
 import { QuestionsPanel } from './q4h';
 import { RecordsView } from './records_view';
@@ -36,6 +37,7 @@ if (!app) throw new Error('missing element #app');
 app.innerHTML = LAYOUT_HTML;
 wirePaneTabs();
 wireErrorBanner();
+wirePages();
 // A phone shows the conversation first: the tree folds to its one-line summary until asked for.
 if (matchMedia('(max-width: 600px)').matches) q('tree-box').removeAttribute('open');
 const MODE_KEY = 'parley.mode'; // a reload keeps the Records view

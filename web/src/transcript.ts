@@ -4,8 +4,10 @@ import { rest } from './api';
 import { argsObject, fmtArgs, h, tr } from './dom';
 import { setMarkdown } from './markdown';
 import { attachmentEl } from './attachment_view';
+import { forkableAt, forkOriginNote } from './fork_action';
 import { toolResultCard } from './tool_card';
 import { rawBlock } from './tool_output';
+import type { ForkedSummary } from './eval_types';
 import type { DialogSummary, Message, MessageAttachment, Packet } from './types';
 
 const TELLASK_NAMES = new Set(['tellask', 'tellaskSessionless', 'tellaskBack', 'freshBootsReasoning']);
@@ -49,7 +51,7 @@ export class TranscriptView {
   private objectUrls: string[] = []; // attachments' bytes, freed with the view
 
   constructor(
-    readonly dialog: DialogSummary,
+    readonly dialog: ForkedSummary,
     private readonly host: TranscriptHost,
   ) {
     this.list = h('div', { class: 'tx-list', testid: 'transcript-list' });
@@ -74,6 +76,8 @@ export class TranscriptView {
     this.resultEls.clear();
     this.gen = null;
     this.maxLogSeq = 0;
+    const origin = forkOriginNote(this.dialog);
+    if (origin) this.list.append(origin);
     if (data.total > data.messages.length) {
       this.list.append(h('div', { class: 'tx-note' }, tr('loadOlder')));
     }
@@ -121,18 +125,26 @@ export class TranscriptView {
 
   private renderMessage(m: Message): void {
     if (m.role === 'user') {
-      this.list.append(this.userEl(m.content ?? '', m.origin, m.attachment));
+      this.list.append(this.forkable(this.userEl(m.content ?? '', m.origin, m.attachment), m.seq));
     } else if (m.role === 'assistant') {
       const gen = this.newGen(false);
       if (m.thinking) this.addSegment(gen, 'thinking', m.thinking, false);
       if (m.content) this.addSegment(gen, 'saying', m.content, false);
       if (m.interrupted) gen.el.append(this.interruptedEl());
-      if (gen.segments.length === 0 && !m.interrupted) gen.el.remove(); // a turn of tool calls only
+      const callsOnly = gen.segments.length === 0 && !m.interrupted;
+      if (callsOnly) gen.el.remove(); // a turn of tool calls only: its first call carries the action
+      else this.forkable(gen.el, m.seq);
       this.gen = null;
-      for (const c of m.toolCalls ?? []) this.appendCall(c.id, c.name, c.arguments);
+      const calls = (m.toolCalls ?? []).map((c) => this.appendCall(c.id, c.name, c.arguments));
+      if (callsOnly && calls[0]) this.forkable(calls[0], m.seq);
     } else if (m.role === 'tool') {
-      this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null);
+      this.forkable(this.appendResult(m.toolCallId ?? '', m.toolName ?? '', m.ok !== false, m.content ?? '', null), m.seq);
     }
+  }
+
+  private forkable<T extends HTMLElement | undefined>(el: T, seq: number | undefined): T {
+    if (el) forkableAt(el, this.dialog, seq, (id) => this.host.openDialog(id));
+    return el;
   }
 
   private userEl(content: string, origin?: string, attachment?: MessageAttachment): HTMLElement {
@@ -248,9 +260,10 @@ export class TranscriptView {
     slot.replaceChildren(a);
   }
 
-  private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): void {
+  /** The new result's element (none when this call's result is already shown). */
+  private appendResult(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement | undefined {
     const existing = this.resultEls.get(callId);
-    if (existing) return;
+    if (existing) return undefined;
     const isTellask = TELLASK_NAMES.has(name) || name === 'askHuman';
     // Words of a member or a human render as Markdown; a tool's output is a card (tool_card.ts).
     const el = isTellask ? this.replyEl(callId, name, ok, content, from) : toolResultCard(callId, name, ok, content);
@@ -259,6 +272,7 @@ export class TranscriptView {
       this.resultEls.set(callId, el);
     }
     this.list.append(el);
+    return el;
   }
 
   private replyEl(callId: string, name: string, ok: boolean, content: string, from: string | null): HTMLElement {
@@ -330,7 +344,7 @@ export class TranscriptView {
         return;
       case 'user_message_evt':
         if (this.isDuplicate(p)) return;
-        this.list.append(this.userEl(p.content, p.origin, p.attachment));
+        this.list.append(this.forkable(this.userEl(p.content, p.origin, p.attachment), p.logSeq));
         break;
       case 'generating_start_evt':
         if (this.isDuplicate(p)) return;
@@ -373,6 +387,7 @@ export class TranscriptView {
         }
         const gen = this.gen ?? this.newGen(true);
         this.finishGen(gen, p.thinking, p.saying, p.interrupted);
+        if (gen.el.isConnected) this.forkable(gen.el, p.logSeq);
         this.gen = null;
         this.maxLogSeq = Math.max(this.maxLogSeq, p.logSeq);
         break;
@@ -394,14 +409,14 @@ export class TranscriptView {
         break;
       }
       case 'tool_result_evt':
-        this.appendResult(p.callId, p.name, p.ok, p.content, null);
+        this.forkable(this.appendResult(p.callId, p.name, p.ok, p.content, null), p.logSeq);
         break;
       case 'question_answered_evt':
         // The human's answer, live: the result of the askHuman call that asked.
-        this.appendResult(p.callId, 'askHuman', true, p.content, null);
+        this.forkable(this.appendResult(p.callId, 'askHuman', true, p.content, null), p.logSeq);
         break;
       case 'tellask_result_evt':
-        this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null);
+        this.forkable(this.appendResult(p.callId, p.name, p.ok, p.content, p.fromMemberId ? `@${p.fromMemberId}` : null), p.logSeq);
         break;
       case 'course_update_evt':
         if (this.isDuplicate(p)) return;

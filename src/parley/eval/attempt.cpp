@@ -64,8 +64,8 @@ asio::awaitable<check_result> run_judge(team_engines& engines, store& log, const
   }
   std::string problem;
   const std::vector<scripted_answer> none;
-  auto root =
-      co_await run_root(**eng, log, check.judge.member, "eval judge", judge_prompt(check, task, answer), none, problem);
+  root_spec spec{check.judge.member, "eval judge", judge_prompt(check, task, answer), engines.owner()};
+  auto root = co_await run_root(**eng, log, std::move(spec), none, problem);
   if (!root) {
     out.message = "judge error: " + root.err().message;
     co_return out;
@@ -107,13 +107,13 @@ std::string tree_failure(const tree_summary& tree) {
 
 }  // namespace
 
-asio::awaitable<result<std::string>> run_root(engine::engine& eng, store& log, std::string member, std::string title,
-                                              std::string message, const std::vector<scripted_answer>& answers,
-                                              std::string& problem) {
+asio::awaitable<result<std::string>> run_root(engine::engine& eng, store& log, root_spec root,
+                                              const std::vector<scripted_answer>& answers, std::string& problem) {
   engine::new_dialog spec;
-  spec.member_id = std::move(member);
-  spec.title = std::move(title);
-  spec.first_message = std::move(message);
+  spec.member_id = std::move(root.member);
+  spec.title = std::move(root.title);
+  spec.first_message = std::move(root.message);
+  if (!root.owner.empty()) spec.humans.push_back(std::move(root.owner));
   auto id = co_await eng.create_root_dialog(std::move(spec));
   if (!id) co_return std::move(id).err();
   std::vector<bool> used(answers.size(), false);
@@ -145,7 +145,8 @@ asio::awaitable<case_attempt> run_attempt(team_engines& engines, store& log, con
     co_return out;
   }
   std::string problem;
-  auto root = co_await run_root(**eng, log, one.member, "eval: " + one.name, one.message, one.answers, problem);
+  root_spec spec{one.member, "eval: " + one.name, one.message, engines.owner()};
+  auto root = co_await run_root(**eng, log, std::move(spec), one.answers, problem);
   if (!root) {
     out.error = root.err().message;
     co_return out;

@@ -92,6 +92,14 @@ case_report case_from_json(json_fields& in) {
   return out;
 }
 
+// A user id as `parley serve --users` takes it (docs/server.md): [A-Za-z][A-Za-z0-9_-]*, at most 64.
+bool valid_run_owner_text(std::string_view id) {
+  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (id.empty() || id.size() > 64 || !alpha(id.front())) return false;
+  return std::all_of(id.begin(), id.end(),
+                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
+}
+
 bool valid_run_id(const std::string& id) {
   if (id.size() < 5 || id.size() > 64 || id.rfind("run-", 0) != 0) return false;
   return std::all_of(id.begin(), id.end(), [](char c) {
@@ -102,6 +110,8 @@ bool valid_run_id(const std::string& id) {
 }  // namespace
 
 fs::path runs_dir(const fs::path& data_dir) { return data_dir / "eval-runs"; }
+
+bool valid_run_owner(std::string_view id) { return valid_run_owner_text(id); }
 
 boost::json::object run_to_json(const eval_run& run) {
   boost::json::array cases;
@@ -114,13 +124,11 @@ boost::json::object run_to_json(const eval_run& run) {
                      {"passRate", one.pass_rate()},
                      {"attempts", std::move(attempts)}});
   }
-  return {{"id", run.id},
-          {"suite", run.suite},
-          {"startedMs", run.started_ms},
-          {"finishedMs", run.finished_ms},
-          {"repeat", run.repeat},
-          {"passRate", run.pass_rate()},
-          {"cases", std::move(cases)}};
+  boost::json::object out{
+      {"id", run.id},         {"suite", run.suite}, {"startedMs", run.started_ms}, {"finishedMs", run.finished_ms},
+      {"repeat", run.repeat}, {"owner", run.owner}, {"passRate", run.pass_rate()}, {"cases", std::move(cases)}};
+  if (!run.compared_with.empty()) out["comparedWith"] = run.compared_with;
+  return out;
 }
 
 result<eval_run> run_from_json(const boost::json::object& object) {
@@ -131,6 +139,13 @@ result<eval_run> run_from_json(const boost::json::object& object) {
   run.started_ms = in.integer("startedMs");
   run.finished_ms = in.integer("finishedMs");
   run.repeat = static_cast<int>(in.integer("repeat"));
+  // Absent in the files of runs made before runs had owners: those are no one's, as "" says.
+  run.owner = in.optional_string("owner").value_or("");
+  if (!run.owner.empty() && !valid_run_owner_text(run.owner))
+    in.fail("owner", "expected a user id ([A-Za-z][A-Za-z0-9_-]*, at most 64) or \"\"");
+  run.compared_with = in.optional_string("comparedWith").value_or("");
+  if (!run.compared_with.empty() && !valid_run_id(run.compared_with))
+    in.fail("comparedWith", "expected an eval run id (run-...)");
   run.cases = read_each<case_report>(in, "cases", case_from_json);
   if (!in.ok()) return in.status().err();
   return run;

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parley/core/result.hpp"
@@ -18,6 +19,8 @@
 namespace parley::eval {
 
 std::filesystem::path runs_dir(const std::filesystem::path& data_dir);
+// Whether `id` can be a run's owner: a user id as `parley serve --users` takes it.
+bool valid_run_owner(std::string_view id);
 
 boost::json::object run_to_json(const eval_run& run);
 // Strict: every field named in the error ("field 'cases[0].attempts': expected an array ...").

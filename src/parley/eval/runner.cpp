@@ -75,6 +75,7 @@ eval_run run_suite(const eval_suite& suite, store& log, const run_options& optio
   run.suite = suite.file.string();
   run.started_ms = now_ms();
   run.repeat = std::max(1, options.repeat);
+  run.owner = options.owner;
   for (const auto& one : suite.cases) {
     case_report report{one.name, one.where, {}};
     report.attempts.resize(static_cast<std::size_t>(run.repeat));
@@ -82,7 +83,7 @@ eval_run run_suite(const eval_suite& suite, store& log, const run_options& optio
   }
   asio::io_context io;
   {
-    team_engines engines(io.get_executor(), log, options.protected_dirs);
+    team_engines engines(io.get_executor(), log, options.protected_dirs, options.owner);
     runner_queue queue{suite, engines, log, run.repeat, 0, run.cases};
     const int workers = std::clamp(options.concurrency, 1, kMaxConcurrency);
     for (int i = 0; i < workers; ++i) {

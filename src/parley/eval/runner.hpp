@@ -44,6 +44,11 @@ struct eval_run {
   std::int64_t started_ms = 0;
   std::int64_t finished_ms = 0;
   int repeat = 1;
+  // The user the run and its trees belong to (`parley eval --user`): each tree's root has them as
+  // its human, and the server shows the run to whoever may see those trees. "" for no one's (the
+  // operator's, as a dialog no human takes part in).
+  std::string owner;
+  std::string compared_with;  // the run `--compare` put this one beside, "" for none
   std::vector<case_report> cases;
   double pass_rate() const;  // over every attempt of every case
 };
@@ -51,6 +56,7 @@ struct eval_run {
 struct run_options {
   int repeat = 1;
   int concurrency = 4;
+  std::string owner;  // eval_run::owner
   // Folders the team's tools must not touch (Parley's data directory).
   std::vector<std::filesystem::path> protected_dirs;
 };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "parley/engine/usage_report.hpp"
+#include "parley/store/fork_history.hpp"
 
 namespace parley::eval {
 namespace {
@@ -164,7 +165,9 @@ result<std::vector<event>> read_tree(store& log, const std::string& root_id) {
   });
   std::vector<event> all;
   for (const auto& row : *rows) {
-    auto events = log.read_events(row.id);
+    // A fork's dialog holds only its own events; its history is its origin's through the cut
+    // first (docs/fork.md), so a fork is summed and aligned like any other tree.
+    auto events = read_dialog_history(log, row.id);
     if (!events) return std::move(events).err();
     for (auto& ev : *events) all.push_back(std::move(ev));
   }
