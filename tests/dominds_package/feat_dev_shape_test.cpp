@@ -20,6 +20,7 @@
 
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/team_problems.hpp"
 #include "parley/store/store.hpp"
@@ -73,8 +74,9 @@ TEST(FeatDevShape, LoadsWithZeroEditsAndReportsWhatParleyLacksAsProblems) {
       EXPECT_EQ(std::count(member->toolsets.begin(), member->toolsets.end(), name), known ? 1 : 0);
     }
   }
-  for (const std::string name : {"ripgrep_snippets", "overwrite_entire_file"}) {
-    const bool known = registry.find(name) != nullptr;
+  // do_mind and recall_taskdoc are Dominds' control tools, the engine's dialog tools here.
+  for (const std::string name : {"ripgrep_snippets", "overwrite_entire_file", "do_mind", "recall_taskdoc"}) {
+    const bool known = registry.find(name) != nullptr || engine::is_dialog_tool(name);
     EXPECT_EQ(feat_dev_has_problem_naming(team, "fullstack", name), !known) << name;
   }
   // Providers: one Parley cannot use blocks only the members that name it.

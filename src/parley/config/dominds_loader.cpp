@@ -154,9 +154,10 @@ result<void> apply_fbr_effort(const map_reader& map, const workspace_context& co
         return detail::type_error(*holder, *item, "a whole number >= 0 (0 turns Fresh Boots Reasoning off)");
       }
       if (item->value.Scalar().find_first_not_of('0') == std::string::npos) {
-        member.dialog_tools = std::vector<std::string>{"tellask",         "tellaskSessionless", "tellaskBack",
-                                                       "askHuman",        "add_reminder",       "update_reminder",
-                                                       "delete_reminder", "clear_mind",         "change_mind"};
+        member.dialog_tools = std::vector<std::string>{
+            "tellask",         "tellaskSessionless", "tellaskBack", "askHuman",       "add_reminder",
+            "update_reminder", "delete_reminder",    "clear_mind",  "change_mind",    "recall_taskdoc",
+            "do_mind",         "mind_more",          "never_mind",  "set_dialog_goal"};
       }
       return ok();
     }
@@ -164,17 +165,27 @@ result<void> apply_fbr_effort(const map_reader& map, const workspace_context& co
   return ok();
 }
 
-// `from` alone is a no-op in Dominds too; `use`/`import` take the member from an enabled Dominds
-// app, which Parley does not have — refused rather than running a member nobody defined.
-result<void> refuse_app_members(const map_reader& map) {
-  for (const std::string_view key : {"use", "import"}) {
-    if (const map_reader::entry* item = map.find(key)) {
-      return map.fail_at_key(*item, "'" + std::string(key) +
-                                        "' takes a member from a Dominds app, and Parley has no apps; define the "
-                                        "member here instead");
-    }
+// Dominds' cross-app member reference (`from` + `use` or `import`) takes the member's keys from an
+// enabled Dominds app, its own keys over them. Parley has no apps, so it is what Dominds does for an
+// app that is not enabled: a Problem, and the member loaded from its own keys. `from` alone is a
+// no-op in Dominds too. `who` is the member's id, empty for member_defaults.
+void report_app_members(const map_reader& map, const std::string& who, std::vector<problem>& problems) {
+  const map_reader::entry* use = map.find("use");
+  const map_reader::entry* import = map.find("import");
+  if (use == nullptr && import == nullptr) return;
+  const map_reader::entry& item = use != nullptr ? *use : *import;
+  std::string why;
+  if (use != nullptr && import != nullptr) {
+    why = "cannot specify both 'use' and 'import'; remove one";
+  } else if (!map.has("from")) {
+    why = "'" + item.key + "' is a cross-app member reference and needs 'from: <app id>'";
+  } else {
+    why = "'" + item.key + "' takes member '" + (item.value.IsScalar() ? item.value.Scalar() : std::string("?")) +
+          "' from Dominds app '" + (map.find("from")->value.IsScalar() ? map.find("from")->value.Scalar() : "?") +
+          "', and Parley has no Dominds apps (as Dominds with the app not enabled)";
   }
-  return ok();
+  why += who.empty() ? ": ignored" : ": member '" + who + "' is loaded from its own keys";
+  problems.push_back(problem_from_message(map.fail_at_key(item, why).message, who));
 }
 
 result<void> read_defaults(const map_reader& root, std::optional<map_reader>& defaults, workspace_context& context) {
@@ -183,7 +194,7 @@ result<void> read_defaults(const map_reader& root, std::optional<map_reader>& de
   defaults = std::move(map).value();
   if (!defaults) return ok();
   PARLEY_TRY(defaults->check_keys(kMemberKeys));
-  PARLEY_TRY(refuse_app_members(*defaults));
+  report_app_members(*defaults, "", *context.problems);
   PARLEY_TRY(context.access.read(*defaults));
   PARLEY_TRY(defaults->read_positive("max_tool_rounds", context.base.max_tool_rounds));
   PARLEY_TRY(detail::read_shell(*defaults, context.base.shell));
@@ -248,7 +259,7 @@ result<void> choose_model(const map_reader& map, const workspace_context& contex
 
 result<member_config> read_member(const map_reader& map, const std::string& id, const workspace_context& context) {
   PARLEY_TRY(map.check_keys(kMemberKeys));
-  PARLEY_TRY(refuse_app_members(map));
+  report_app_members(map, id, *context.problems);
   member_config member = context.base;
   member.id = id;
   // A display name in member_defaults would give every member the same name; the id is better.

@@ -5,6 +5,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/json_read.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/dominds_control.hpp"
 #include "parley/engine/drive_loop.hpp"
 #include "parley/tools/json_schema.hpp"
 
@@ -43,8 +44,12 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   const auto* member = members_.find(dialog.speaking_member());
   const bool may_reflect = member != nullptr && member->config->self_reflection;
   const auto& offered = dialog_tool_specs(place, false, may_reflect);
-  const bool is_offered =
-      std::any_of(offered.begin(), offered.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
+  auto offers = [&](const std::vector<llm::tool_spec>& specs) {
+    return std::any_of(specs.begin(), specs.end(), [&](const llm::tool_spec& s) { return s.name == call.name; });
+  };
+  // Dominds' control tools, for a team from `.minds/` only (dominds_control.hpp).
+  const bool dominds_control = members_.offers_dominds_control() && is_dominds_control_tool(call.name);
+  const bool is_offered = offers(offered) || (dominds_control && offers(dominds_control_specs_for(place)));
   if (is_offered && member != nullptr && !member->offers_dialog_tool(call.name)) {
     return refuse("tool '" + call.name + "' is not offered to member '" + member->config->id +
                   "' (team.yaml dialog_tools)");
@@ -55,6 +60,7 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
           "tellaskBack is only available inside a subdialog; this is a root dialog. Use askHuman to ask "
           "the human.");
     }
+    if (dominds_control && place == dialog_place::sub) return refuse(dominds_control_main_only(call.name));
     if (call.name == dialog_tool::change_mind) {
       return refuse(
           "change_mind is only available in the root dialog; ask your tellasker with tellaskBack to update "
@@ -74,6 +80,7 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   // The Tellask family goes where seed 001's flowchart sends it (tellask_router.hpp).
   if (is_tellask_call(call.name)) return router_.route(dialog, call, *args, fx);
   if (call.name == dialog_tool::change_mind) return memory_.change_mind(dialog, *args);
+  if (dominds_control) return run_dominds_control_tool(dialogs_, team_.workspace, dialog, call.name, *args);
   return memory_.edit_reminders(dialog, call, *args);
 }
 

@@ -1,5 +1,7 @@
 #include "parley/engine/dialog_tools.hpp"
 
+#include "parley/engine/dominds_control.hpp"
+
 #include <boost/json/parse.hpp>
 
 #include <algorithm>
@@ -16,7 +18,7 @@ constexpr std::string_view kContentOnly =
     R"("required":["tellaskContent"],"additionalProperties":false})";
 
 std::vector<llm::tool_spec> all_specs() {
-  return {
+  std::vector<llm::tool_spec> specs{
       make_spec(dialog_tool::tellask,
                 "Tellask Session (Type B): ask a teammate in a registered, resumable subdialog. The same "
                 "targetAgentId and sessionSlug resume the same subdialog, which keeps its context. You wait "
@@ -73,6 +75,10 @@ std::vector<llm::tool_spec> all_specs() {
           R"("content":{"type":"string"},"expectedHash":{"type":"string"}},)"
           R"("required":["selector","content"],"additionalProperties":false})"),
   };
+  // Offered only to a team from `.minds/` (member_roster), but known to every dialog's routing.
+  auto dominds = dominds_control_specs();
+  specs.insert(specs.end(), std::make_move_iterator(dominds.begin()), std::make_move_iterator(dominds.end()));
+  return specs;
 }
 
 const std::vector<llm::tool_spec>& every_spec() {

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "parley/core/text.hpp"
+#include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_tools.hpp"
+#include "parley/engine/dominds_control.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
@@ -52,6 +54,7 @@ std::vector<std::string> mcp_servers_granted(const tools::mcp::mcp_servers& pool
 result<void> member_roster::prepare() {
   if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
   dialog_specs_ = team_dialog_tool_specs(team_.member_ids());
+  dominds_control_ = is_dominds_team(team_);
   tools_.add(make_read_skill_tool(team_.skills, team_.language));
   if (mcp_ != nullptr && (!team_.mcp.servers.empty() || !team_.mcp.disabled.empty())) {
     auto visible = [this](std::string_view member_id) { return mcp_servers_of(member_id); };
@@ -140,6 +143,11 @@ llm::tool_list member_roster::assemble(const member_setup& member, dialog_place 
   const bool text_syntax = config.tellask_syntax == config::tellask_syntax::text;
   for (const auto& spec : dialog_tool_specs(place, text_syntax, config.self_reflection)) {
     if (member.offers_dialog_tool(spec.name)) specs.push_back(*dialog_spec(spec.name));
+  }
+  if (dominds_control_) {
+    for (const auto& spec : dominds_control_specs_for(place)) {
+      if (member.offers_dialog_tool(spec.name)) specs.push_back(spec);
+    }
   }
   return std::make_shared<const std::vector<llm::tool_spec>>(std::move(specs));
 }

@@ -70,6 +70,9 @@ class member_roster {
   const member_setup* find(std::string_view member_id) const;
   // The dialog tool `name` as this team's members are offered it (targetAgentId names them).
   const llm::tool_spec* dialog_spec(std::string_view name) const;
+  // Whether the members are offered Dominds' control tools too: a team from `.minds/`
+  // (dominds_control.hpp).
+  bool offers_dominds_control() const noexcept { return dominds_control_; }
   // Its tools (with those its MCP servers offer now) and the dialog tools of the dialog's place.
   llm::tool_list tools_for(const dialog_runtime& dialog, const member_setup& member) const;
 
@@ -104,6 +107,7 @@ class member_roster {
   provider_map providers_;
   tools::tool_registry tools_;
   std::vector<llm::tool_spec> dialog_specs_;  // every dialog tool, for this team (team_dialog_tool_specs)
+  bool dominds_control_ = false;
   std::map<std::string, member_setup, std::less<>> members_;
   attachment_reader read_attachment_;
   tools::mcp::mcp_servers* mcp_ = nullptr;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
@@ -42,7 +43,8 @@ void settle_member_tools(config::member_config& member, const tools::tool_regist
                          std::vector<config::problem>& problems) {
   std::vector<std::string> kept;
   for (const auto& name : member.tools) {
-    if (registry.find(name) != nullptr || is_roster_tool(name)) {
+    // A dialog tool (add_reminder, do_mind ...) is offered by the dialog's place (dialog_tools.hpp).
+    if (registry.find(name) != nullptr || is_roster_tool(name) || is_dialog_tool(name)) {
       kept.push_back(name);
       continue;
     }

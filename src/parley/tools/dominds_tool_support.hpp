@@ -87,6 +87,9 @@ namespace parley::tools::dominds_detail {
 // ripgrep_files, ripgrep_snippets, ripgrep_count, ripgrep_fixed over Parley's search_files
 // (dominds_search_tools.cpp).
 void register_search_tools(tool_registry& registry);
+// read_picture, list_dir, rm_file, rm_symlink, rm_dir, mk_dir, move_file, move_dir over Parley's
+// workspace operations (dominds_tools.cpp).
+void register_workspace_fs_tools(tool_registry& registry);
 // shell_cmd, readonly_shell over Parley's, and the memory tools under Dominds' names
 // (dominds_shell_tools.cpp).
 void register_shell_and_memory_tools(tool_registry& registry);

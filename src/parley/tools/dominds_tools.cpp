@@ -249,18 +249,17 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
       {"env_set", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
       {"env_unset", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
-      // Dominds' `control` tools that Parley's dialog tools (engine/dialog_tools.hpp) do not have.
-      {"do_mind", "Parley writes a Taskdoc section with change_mind, which also creates it"},
-      {"mind_more", "Parley writes a Taskdoc section with change_mind (read it from the prompt, append, write)"},
-      {"never_mind", "Parley writes a Taskdoc section with change_mind; an empty content clears it"},
-      {"recall_taskdoc", "every Taskdoc section is in the prompt of each generation, with its hash for change_mind"},
-      {"set_dialog_goal", "Parley's root dialogs take their goal from the Taskdoc's goals section (change_mind)"},
+      // Dominds' `control` tools are the engine's dialog tools (engine/dominds_control.hpp), but this.
       {"migrate_reminder", "Parley's reminders belong to their dialog; there are no shared ones to move"},
   };
   return table;
 }
 
 }  // namespace
+
+result<tool_spec> dominds_tool_spec(std::string_view name) { return dominds_detail::dominds_spec(name); }
+
+void dominds_detail::register_workspace_fs_tools(tool_registry& registry) { register_file_system_tools(registry); }
 
 void register_dominds_tools(tool_registry& registry) {
   register_file_system_tools(registry);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "parley/core/result.hpp"
 #include "parley/tools/tool.hpp"
 
 namespace parley::tools {
@@ -20,6 +21,11 @@ enum class tool_naming { parley, dominds };
 // Call after Parley's workspace, shell and memory tools are registered: Dominds' tools that share a
 // name with Parley's (list_dir, read_file, shell_cmd, readonly_shell) replace them, wrapping them.
 void register_dominds_tools(tool_registry& registry);
+
+// Dominds' spec of a tool it defines (its description and parameter schema, from the package's
+// compiled definitions); an error when Parley's table lacks it. The engine offers Dominds' control
+// tools with these (engine/dominds_control.hpp).
+result<tool_spec> dominds_tool_spec(std::string_view name);
 
 // The Dominds tool names of each toolset (ws_read, ws_mod, os, personal_memory, team_memory,
 // codex_inspect_and_patch_tools, team_mgmt), as Parley offers them: those it leaves out are not there.

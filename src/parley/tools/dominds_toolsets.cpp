@@ -54,8 +54,8 @@ void register_dominds_toolsets(tool_registry& registry, tool_naming naming) {
                                    "there are no MCP resources to list or fetch");
   registry.add_unavailable_toolset(
       "control",
-      "Dominds does not let team config assign it either: its reminder, Taskdoc and clear_mind tools are "
-      "given by the runtime; Parley offers them to every member (narrowed by dialog_tools)");
+      "Dominds does not let team config assign it either: its reminder, Taskdoc, goal and clear_mind tools are "
+      "given by the runtime; Parley offers them to every member by the dialog's place (narrowed by dialog_tools)");
 }
 
 }  // namespace parley::tools

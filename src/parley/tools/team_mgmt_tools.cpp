@@ -2,10 +2,7 @@
 
 #include <boost/json/object.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 
 #include "parley/config/team.hpp"
 #include "parley/core/file_io.hpp"
@@ -13,6 +10,7 @@
 #include "parley/tools/dominds_file_ops.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
+#include "parley/tools/team_mgmt_support.hpp"
 #include "parley/tools/workspace_ops.hpp"
 
 namespace parley::tools {
@@ -22,18 +20,10 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 using dominds_detail::file_scope;
 using dominds_detail::yaml_answer;
+using team_mgmt_detail::minds_copy;
+using team_mgmt_detail::minds_relative;
 
 constexpr std::size_t kTeamMgmtMaxListed = 500;
-
-// 'team.yaml', './team.yaml', '.minds/team.yaml', './.minds/team.yaml' → 'team.yaml'; '', '.',
-// '.minds' → '.' (the folder itself).
-std::string minds_relative(std::string_view path) {
-  std::string_view rest = path;
-  while (rest.starts_with("./")) rest.remove_prefix(2);
-  if (rest == ".minds" || rest == ".minds/" || rest.empty()) return ".";
-  if (rest.starts_with(".minds/")) rest.remove_prefix(7);
-  return std::string(rest);
-}
 
 result<workspace_path> resolve_in_minds(const tool_context& ctx, std::string_view path, file_access,
                                         access::path_kind) {
@@ -43,55 +33,15 @@ result<workspace_path> resolve_in_minds(const tool_context& ctx, std::string_vie
   return resolve_workspace_path(minds, minds_relative(path));
 }
 
-// A fresh folder for one check, removed when it goes.
-struct scratch_dir {
-  fs::path path;
-  scratch_dir() {
-    static std::atomic<unsigned> counter{0};
-    path = fs::temp_directory_path() /
-           ("parley-team-check-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  ~scratch_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  scratch_dir(const scratch_dir&) = delete;
-  scratch_dir& operator=(const scratch_dir&) = delete;
-};
-
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  if (from.empty()) return text;
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
-// Whether `.minds/` with `relative` holding `new_text` still loads as a team: a copy is loaded
-// (memory/ left out: the loader does not read it, and it may be large). The error is the loader's,
-// its positions naming the real workspace.
+// Whether `.minds/` with `relative` holding `new_text` still loads as a team, tried on a copy.
 result<void> check_team_loads(const tool_context& ctx, const fs::path& relative, std::string_view new_text) {
-  scratch_dir scratch;
-  const fs::path minds = ctx.workspace / ".minds";
-  const fs::path copy = scratch.path / ".minds";
+  auto copy = minds_copy::of(ctx.workspace);
+  if (!copy) return std::move(copy).err();
+  const fs::path target = copy->workspace() / ".minds" / relative;
   std::error_code ec;
-  fs::create_directories(copy, ec);
-  for (fs::directory_iterator it(minds, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().filename() == "memory") continue;
-    fs::copy(it->path(), copy / it->path().filename(), fs::copy_options::recursive, ec);
-    if (ec) break;
-  }
-  if (ec) return make_error(errc::io_error, "cannot copy .minds/ to check the edit: " + ec.message());
-  const fs::path target = copy / relative;
   fs::create_directories(target.parent_path(), ec);
   PARLEY_TRY(write_file_atomically(target, new_text));
-  auto loaded = config::load_dominds_workspace(scratch.path);
-  if (loaded) return ok();
-  return make_error(errc::config_error,
-                    "refused, the team would not load: " +
-                        replace_all(loaded.err().message, scratch.path.string(), ctx.workspace.string()));
+  return copy->loads(ctx.workspace);
 }
 
 const file_scope& minds_scope() {
@@ -171,10 +121,13 @@ void register_team_mgmt_tools(tool_registry& registry) {
   registry.add(std::make_unique<function_tool>(
       dominds_spec_or_note("team_mgmt_validate_team_cfg"),
       [](const json::object&, const tool_context& ctx) { return validate_team(ctx); }, function_tool::effects::none));
+  team_mgmt_detail::register_minds_fs_tools(registry);
+  team_mgmt_detail::register_minds_info_tools(registry);
 }
 
 const std::vector<std::string>& team_mgmt_tool_names() {
-  static const std::vector<std::string> names{"team_mgmt_validate_team_cfg",
+  static const std::vector<std::string> names{"team_mgmt_list_providers",
+                                              "team_mgmt_list_models",
                                               "team_mgmt_list_dir",
                                               "team_mgmt_read_file",
                                               "team_mgmt_create_new_file",
@@ -182,39 +135,38 @@ const std::vector<std::string>& team_mgmt_tool_names() {
                                               "team_mgmt_file_append",
                                               "team_mgmt_file_insert_after",
                                               "team_mgmt_file_insert_before",
-                                              "team_mgmt_file_range_edit"};
+                                              "team_mgmt_file_range_edit",
+                                              "team_mgmt_mk_dir",
+                                              "team_mgmt_move_file",
+                                              "team_mgmt_move_dir",
+                                              "team_mgmt_ripgrep_files",
+                                              "team_mgmt_ripgrep_snippets",
+                                              "team_mgmt_ripgrep_count",
+                                              "team_mgmt_ripgrep_fixed",
+                                              "team_mgmt_rm_file",
+                                              "team_mgmt_rm_dir",
+                                              "team_mgmt_validate_team_cfg",
+                                              "team_mgmt_validate_mcp_cfg",
+                                              "team_mgmt_list_problems"};
   return names;
 }
 
 const std::map<std::string, std::string, std::less<>>& team_mgmt_left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
       {"team_mgmt_check_provider",
-       "`parley providers` shows what llm.yaml gives; Parley does not call a provider to test it"},
-      {"team_mgmt_list_providers", "`parley providers` lists them"},
-      {"team_mgmt_list_models", "`parley providers` lists them"},
+       "Parley does not call a provider to test it; team_mgmt_list_providers says whether its key is set"},
       {"team_mgmt_validate_priming_scripts", "Parley has no priming scripts"},
-      {"team_mgmt_validate_mcp_cfg",
-       "a running Parley reloads .minds/mcp.yaml and logs what does not read (docs/mcp.md)"},
-      {"team_mgmt_list_problems", "`parley check --workspace` prints the Problems"},
-      {"team_mgmt_clear_problems", "Parley's Problems are recomputed when the team loads"},
-      {"team_mgmt_file_block_replace", "use team_mgmt_file_range_edit"},
+      {"team_mgmt_clear_problems", "Parley keeps no Problems history: each load recomputes them"},
+      {"team_mgmt_file_block_replace", "as file_block_replace: use team_mgmt_file_range_edit"},
       {"team_mgmt_prepare_occurrence_replace", "Parley keeps no edit plans between calls"},
       {"team_mgmt_apply_occurrence_replace", "Parley keeps no edit plans between calls"},
-      {"team_mgmt_mk_dir", "a write creates the folders it needs"},
-      {"team_mgmt_move_file", "not yet: rename by creating the new file and emptying the old"},
-      {"team_mgmt_move_dir", "not yet"},
+      {"team_mgmt_ripgrep_search",
+       "as ripgrep_search: Parley passes no raw rg arguments; use team_mgmt_ripgrep_snippets"},
       {"team_mgmt_read_symlink", "Parley makes no links under .minds/"},
-      {"team_mgmt_create_symlink", "Parley makes no links under .minds/"},
+      {"team_mgmt_create_symlink", "Parley makes no links under .minds/ (a link could lead a later write out of it)"},
       {"team_mgmt_rm_symlink", "Parley makes no links under .minds/"},
       {"team_mgmt_link_skill", "Parley reads skills where they are (docs/team-yaml.md \"Skills\")"},
       {"team_mgmt_unlink_skill", "Parley reads skills where they are (docs/team-yaml.md \"Skills\")"},
-      {"team_mgmt_ripgrep_files", "use team_mgmt_list_dir and team_mgmt_read_file"},
-      {"team_mgmt_ripgrep_snippets", "use team_mgmt_list_dir and team_mgmt_read_file"},
-      {"team_mgmt_ripgrep_count", "use team_mgmt_list_dir and team_mgmt_read_file"},
-      {"team_mgmt_ripgrep_fixed", "use team_mgmt_list_dir and team_mgmt_read_file"},
-      {"team_mgmt_ripgrep_search", "use team_mgmt_list_dir and team_mgmt_read_file"},
-      {"team_mgmt_rm_file", "not yet: a removal is not checked against the loader"},
-      {"team_mgmt_rm_dir", "not yet: a removal is not checked against the loader"},
   };
   return table;
 }

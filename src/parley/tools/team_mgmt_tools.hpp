@@ -1,8 +1,9 @@
 // Dominds' `team_mgmt` toolset: the tools through which a member reads and edits `.minds/` (which
 // every other file tool refuses: workspace_access.hpp). Paths are relative to `.minds/` ('team.yaml'
-// and '.minds/team.yaml' name the same file) and never leave it. Every write is checked first: a
-// copy of `.minds/` with the new bytes must load as a team (config::load_dominds_workspace), else
-// the write is refused with the loader's FILE:LINE:COLUMN error and the file is untouched.
+// and '.minds/team.yaml' name the same file) and never leave it. Every change (write, move, removal)
+// is made on a copy of `.minds/` first (team_mgmt_support.hpp): the copy must load as a team
+// (config::load_dominds_workspace) with every member that could run still able to, else the change
+// is refused with the loader's FILE:LINE:COLUMN error and nothing is touched.
 // A running `parley serve` keeps the team it started with: an accepted edit is read by the next
 // process that loads the workspace (`parley drive`, `parley check`, the next `parley serve`).
 #pragma once

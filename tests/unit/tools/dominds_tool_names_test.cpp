@@ -53,7 +53,7 @@ TEST_F(DomindsToolNames, ToolsLeftOutAreKnownWithWhy) {
   ASSERT_NE(registry_.unavailable_tool("pad_write"), nullptr);
   EXPECT_TRUE(contains(*registry_.unavailable_tool("pad_write"), "scratch pads"));
   EXPECT_NE(registry_.unavailable_tool("env_set"), nullptr);
-  EXPECT_NE(registry_.unavailable_tool("team_mgmt_list_providers"), nullptr);
+  EXPECT_NE(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);
   EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);  // offered, so not "unavailable"
   EXPECT_EQ(registry_.unavailable_tool("no_such_tool"), nullptr);
 }
