@@ -34,9 +34,9 @@ result<event> forked_event(const std::string& origin_id, const std::string& orig
 // Puts the tree's id map on the root's dialog_forked (the batch's first event), sorted.
 void add_id_map(fork_plan& plan, const fork_ids& ids);
 
-// Plans from fork checkpoints: none when this plan cannot be made that way (a point given by
-// generation, a tree with forks in it, a point that is not at rest: plan_fork_by_decode decides
-// and names the problem); an error only when a read fails.
+// Plans from fork checkpoints: none when this plan cannot be made that way (a tree with forks in
+// it, a point that does not exist or is not at rest: plan_fork_by_decode decides and names the
+// problem); an error only when a read fails.
 result<std::optional<fork_plan>> plan_fork_from_checkpoints(store& log, const dialog_row& root, const fork_point& point,
                                                             std::int64_t now_ms);
 

@@ -1,7 +1,8 @@
 // Planning a fork from fork checkpoints (fork_checkpoint.hpp): each dialog of the tree is read
 // from its newest checkpoint before the cut, so a plan decodes at most kForkCheckpointEvery events
 // per dialog (plus its first, for the fork's `created`), whatever the length of the history. It
-// makes the plan plan_fork_by_decode makes, or gives up and lets that one decide.
+// makes the plan plan_fork_by_decode makes, or gives up and lets that one decide. A point given
+// by generation is found from the checkpoints too (cut_before_generation).
 //
 // One check reads less than the decode: that no kept event names a subdialog the fork leaves out
 // (a cut inside a Tellask being made) is checked on the events after each checkpoint. The engine
@@ -130,17 +131,57 @@ result<std::optional<std::vector<dialog_window>>> read_windows(store& log, fork_
   return windows{std::move(tree)};
 }
 
+// The cut just before the root's generation `genseq` starts. A generation's genseq is the one after
+// the dialog's last (drive_loop), so last_genseq only grows along the log: the newest checkpoint
+// with a smaller one is found by a binary search, and the generation starts in the window after it.
+// None when it is not there (plan_fork_by_decode names the generations there are).
+result<std::optional<std::int64_t>> cut_before_generation(fork_checkpoint_source& source, const dialog_row& root,
+                                                          std::int64_t genseq) {
+  using cut = std::optional<std::int64_t>;
+  if (genseq < 1 || genseq > root.last_genseq) return cut{};
+  std::optional<fork_checkpoint> below;
+  std::int64_t low = 1;
+  std::int64_t high = root.last_seq / kForkCheckpointEvery;
+  while (low <= high) {
+    const std::int64_t mid = low + (high - low) / 2;
+    std::optional<fork_checkpoint> probe;
+    PARLEY_TRY_ASSIGN(probe, source.fork_checkpoint_before(root.id, mid * kForkCheckpointEvery, kWindowNoBound));
+    if (probe && probe->row.last_genseq >= genseq) {
+      high = mid - 1;
+      continue;
+    }
+    if (probe && (!below || probe->seq > below->seq)) below = std::move(probe);
+    low = mid + 1;
+  }
+  const std::int64_t after = below ? below->seq : 0;
+  std::optional<std::int64_t> next;
+  PARLEY_TRY_ASSIGN(next, source.next_fork_checkpoint(root.id, after));
+  std::vector<event> window;
+  PARLEY_TRY_ASSIGN(window, source.read_event_range(root.id, after, next.value_or(root.last_seq)));
+  for (const event& ev : window) {
+    const auto* started = ev.as<events::generation_started>();
+    if (started != nullptr && started->genseq == genseq) return cut{ev.seq - 1};
+  }
+  return cut{};
+}
+
 }  // namespace
 
 result<std::optional<fork_plan>> plan_fork_from_checkpoints(store& log, const dialog_row& root, const fork_point& point,
                                                             std::int64_t now_ms) {
   auto* source = dynamic_cast<fork_checkpoint_source*>(&log);
-  // By generation, the point is found by a search of the root's generations: the decode's.
-  if (source == nullptr || point.at_generation) return std::optional<fork_plan>{};
-  const std::int64_t cut = point.at_seq.value_or(root.last_seq);
+  if (source == nullptr) return std::optional<fork_plan>{};
+  std::int64_t cut = point.at_seq.value_or(root.last_seq);
+  if (point.at_generation) {
+    std::optional<std::int64_t> before;
+    PARLEY_TRY_ASSIGN(before, cut_before_generation(*source, root, *point.at_generation));
+    if (!before) return std::optional<fork_plan>{};
+    cut = *before;
+  }
   if (cut < 1 || cut > root.last_seq) return std::optional<fork_plan>{};
+  const bool as_it_stands = !point.at_seq && !point.at_generation;
   std::optional<std::vector<dialog_window>> tree;
-  PARLEY_TRY_ASSIGN(tree, read_windows(log, *source, root, cut, !point.at_seq));
+  PARLEY_TRY_ASSIGN(tree, read_windows(log, *source, root, cut, as_it_stands));
   if (!tree) return std::optional<fork_plan>{};
   fork_ids ids;
   ids.fork_root = new_dialog_id();

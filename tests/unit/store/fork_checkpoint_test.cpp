@@ -134,7 +134,9 @@ class StoreForkCheckpoints : public ::testing::Test {
   }
   // Plans `point` both ways and expects one plan, made from the checkpoints.
   void expect_same_plans(const fork_point& point) {
-    const std::string at = point.at_seq ? std::to_string(*point.at_seq) : "the end";
+    const std::string at = point.at_seq          ? std::to_string(*point.at_seq)
+                           : point.at_generation ? "generation " + std::to_string(*point.at_generation)
+                                                 : "the end";
     auto root = store_->get_dialog("r");
     ASSERT_TRUE(root && *root);
     auto fast = fork_parts::plan_fork_from_checkpoints(*store_, **root, point, 7);
@@ -173,6 +175,9 @@ TYPED_TEST(StoreForkCheckpoints, AForkFromCheckpointsIsTheForkOfTheWholeDecode) 
     this->expect_same_plans(fork_point{at, std::nullopt});
   }
   this->expect_same_plans(fork_point{});
+  // By generation: found from the checkpoints, before the first, around them and at the last.
+  for (const std::int64_t generation : {1, 2, 37, 50, 80})
+    this->expect_same_plans(fork_point{std::nullopt, generation});
   auto written = plan_fork(*this->store_, "r", fork_point{rest_points[20], std::nullopt}, 7);
   ASSERT_TRUE(written);
   this->append_ok(std::move(written->batch));
