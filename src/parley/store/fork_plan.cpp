@@ -1,12 +1,13 @@
 #include "parley/store/fork_plan.hpp"
 
 #include <algorithm>
-#include <set>
 #include <unordered_set>
 
 #include "parley/core/ids.hpp"
 #include "parley/model/projection.hpp"
+#include "parley/store/fork_checkpoint.hpp"
 #include "parley/store/fork_history.hpp"
+#include "parley/store/fork_plan_parts.hpp"
 #include "parley/store/store.hpp"
 
 namespace parley {
@@ -20,39 +21,10 @@ namespace ev_t = events;
 std::vector<std::string> unfinished_steps_of(const std::vector<event>& history) {
   std::vector<std::string> steps;
   steps.reserve(history.size());
-  std::optional<std::int64_t> generating;
-  std::set<std::pair<std::string, std::string>> owed;  // call id, tool name
-  auto settle = [&owed](const std::string& call_id) {
-    std::erase_if(owed, [&call_id](const auto& call) { return call.first == call_id; });
-  };
+  fork_rest rest;
   for (const auto& ev : history) {
-    std::visit(ev_t::overloaded{
-                   [&](const ev_t::generation_started& p) { generating = p.genseq; },
-                   [&](const ev_t::generation_discarded&) { generating.reset(); },
-                   [&](const ev_t::generation_finished& p) {
-                     generating.reset();
-                     for (const auto& call : p.tool_calls) owed.emplace(call.id, call.name);
-                   },
-                   [&](const ev_t::tool_result& p) { settle(p.call_id); },
-                   [&](const ev_t::reply_received& p) { settle(p.call_id); },
-                   [&](const ev_t::tellask_called& p) { settle(p.call_id); },
-                   [&](const ev_t::question_asked& p) { settle(p.call_id); },
-                   [&](const ev_t::question_answered& p) { settle(p.call_id); },
-                   [&](const ev_t::course_started&) { owed.clear(); },
-                   [&](const ev_t::declared_dead&) {
-                     owed.clear();
-                     generating.reset();
-                   },
-                   [](const auto&) {},
-               },
-               ev.payload);
-    if (generating) {
-      steps.push_back("generation " + std::to_string(*generating) + " is under way");
-    } else if (!owed.empty()) {
-      steps.push_back("tool call " + owed.begin()->first + " (" + owed.begin()->second + ") has no result yet");
-    } else {
-      steps.emplace_back();
-    }
+    rest.apply(ev);
+    steps.push_back(rest.problem());
   }
   return steps;
 }
@@ -160,65 +132,18 @@ result<std::vector<forked_dialog>> read_tree(store& log, const dialog_row& root)
 
 namespace {
 
-ev_t::fork_row fork_row_of(const dialog_row& row) {
-  ev_t::fork_row kept;
-  kept.status = row.status;
-  kept.course = row.course;
-  kept.caller_id = row.caller_id;
-  kept.last_genseq = row.last_genseq;
-  kept.message_count = row.message_count;
-  kept.open_questions = row.open_questions;
-  kept.pending_subdialogs = row.pending_subdialogs;
-  kept.input_tokens = row.input_tokens;
-  kept.output_tokens = row.output_tokens;
-  kept.needs_drive = row.needs_drive;
-  kept.dead = row.dead;
-  kept.last_error = row.last_error;
-  kept.created_at_ms = row.created_at_ms;
-  return kept;
-}
-
-struct fork_ids {
-  fork_id_map map;
-  std::unordered_set<std::string> origin_tree;  // every dialog of the origin tree
-  std::string fork_root;
-};
-
 // The dialog_forked event of one dialog of the fork: its shared events, given the fork's ids,
 // folded into the row the fork starts from.
-result<event> forked_event_of(const forked_dialog& dialog, std::size_t count, const fork_ids& ids,
+result<event> forked_event_of(const forked_dialog& dialog, std::size_t count, const fork_parts::fork_ids& ids,
                               std::int64_t now_ms) {
   std::vector<event> shared(dialog.history.begin(), dialog.history.begin() + static_cast<std::ptrdiff_t>(count));
   dialog_row row;
   for (auto& ev : shared) {
-    give_fork_ids(ev, ids.map, ids.fork_root);
-    for (const auto& named : dialog_ids_named_by(ev)) {
-      if (ids.origin_tree.contains(named) && !ids.map.contains(named)) {
-        return make_error(errc::invalid_argument, "dialog " + dialog.origin_id + " names subdialog " + named +
-                                                      " before that subdialog's first event: the cut falls inside a "
-                                                      "Tellask being made");
-      }
-    }
+    PARLEY_TRY(fork_parts::give_ids_checked(ev, ids, dialog.origin_id));
     PARLEY_TRY(apply_event(ev, row));
   }
-  const auto* created = shared.front().as<ev_t::dialog_created>();
-  if (created == nullptr) {
-    return make_error(errc::corrupt,
-                      "the history of dialog " + dialog.origin_id + " does not start with dialog_created");
-  }
-  ev_t::dialog_forked forked;
-  forked.origin_dialog_id = dialog.origin_id;
-  forked.origin_root_id = dialog.history.front().root_id;
-  forked.through_seq = static_cast<std::int64_t>(count);
-  forked.created = *created;
-  forked.row = fork_row_of(row);
-  event out;
-  out.dialog_id = row.id;
-  out.root_id = ids.fork_root;
-  out.seq = forked.through_seq + 1;
-  out.ts_ms = now_ms;
-  out.payload = std::move(forked);
-  return out;
+  return fork_parts::forked_event(dialog.origin_id, dialog.history.front().root_id, static_cast<std::int64_t>(count),
+                                  shared.front(), row, ids, now_ms);
 }
 
 result<dialog_row> fork_root_row(store& log, std::string_view root_id) {
@@ -234,7 +159,61 @@ result<dialog_row> fork_root_row(store& log, std::string_view root_id) {
 
 }  // namespace
 
+namespace fork_parts {
+
+result<void> give_ids_checked(event& ev, const fork_ids& ids, const std::string& origin_id) {
+  give_fork_ids(ev, ids.map, ids.fork_root);
+  for (const auto& named : dialog_ids_named_by(ev)) {
+    if (ids.origin_tree.contains(named) && !ids.map.contains(named)) {
+      return make_error(errc::invalid_argument, "dialog " + origin_id + " names subdialog " + named +
+                                                    " before that subdialog's first event: the cut falls inside a "
+                                                    "Tellask being made");
+    }
+  }
+  return ok();
+}
+
+result<event> forked_event(const std::string& origin_id, const std::string& origin_root_id, std::int64_t count,
+                           const event& created, const dialog_row& row, const fork_ids& ids, std::int64_t now_ms) {
+  const auto* origin_created = created.as<ev_t::dialog_created>();
+  if (origin_created == nullptr) {
+    return make_error(errc::corrupt, "the history of dialog " + origin_id + " does not start with dialog_created");
+  }
+  ev_t::dialog_forked forked;
+  forked.origin_dialog_id = origin_id;
+  forked.origin_root_id = origin_root_id;
+  forked.through_seq = count;
+  forked.created = *origin_created;
+  forked.row = fork_row_of(row);
+  event out;
+  out.dialog_id = row.id;
+  out.root_id = ids.fork_root;
+  out.seq = forked.through_seq + 1;
+  out.ts_ms = now_ms;
+  out.payload = std::move(forked);
+  return out;
+}
+
+void add_id_map(fork_plan& plan, const fork_ids& ids) {
+  auto& root_fork = std::get<ev_t::dialog_forked>(plan.batch.front().payload);
+  for (const auto& [origin, fork] : ids.map) root_fork.dialogs.push_back(ev_t::forked_id{origin, fork});
+  std::sort(root_fork.dialogs.begin(), root_fork.dialogs.end(),
+            [](const auto& a, const auto& b) { return a.origin < b.origin; });
+}
+
+}  // namespace fork_parts
+
 result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_point& point, std::int64_t now_ms) {
+  dialog_row root;
+  PARLEY_TRY_ASSIGN(root, fork_root_row(log, root_id));
+  std::optional<fork_plan> planned;
+  PARLEY_TRY_ASSIGN(planned, fork_parts::plan_fork_from_checkpoints(log, root, point, now_ms));
+  if (planned) return std::move(*planned);
+  return plan_fork_by_decode(log, root_id, point, now_ms);
+}
+
+result<fork_plan> plan_fork_by_decode(store& log, std::string_view root_id, const fork_point& point,
+                                      std::int64_t now_ms) {
   dialog_row root;
   PARLEY_TRY_ASSIGN(root, fork_root_row(log, root_id));
   std::vector<forked_dialog> tree;
@@ -247,7 +226,7 @@ result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_poi
                                                   " is inside an unfinished step (" + problem + "); " +
                                                   nearest_valid_points(tree, cut));
   }
-  fork_ids ids;
+  fork_parts::fork_ids ids;
   ids.fork_root = new_dialog_id();
   std::vector<std::size_t> counts;
   for (std::size_t i = 0; i < tree.size(); ++i) {
@@ -264,10 +243,7 @@ result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_poi
     PARLEY_TRY_ASSIGN(forked, forked_event_of(tree[i], counts[i], ids, now_ms));
     plan.batch.push_back(std::move(forked));
   }
-  auto& root_fork = std::get<ev_t::dialog_forked>(plan.batch.front().payload);
-  for (const auto& [origin, fork] : ids.map) root_fork.dialogs.push_back(ev_t::forked_id{origin, fork});
-  std::sort(root_fork.dialogs.begin(), root_fork.dialogs.end(),
-            [](const auto& a, const auto& b) { return a.origin < b.origin; });
+  fork_parts::add_id_map(plan, ids);
   return plan;
 }
 

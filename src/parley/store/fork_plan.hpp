@@ -33,6 +33,15 @@ struct fork_plan {
 // Fails with errc::not_found for an unknown dialog or point, and errc::invalid_argument for a
 // subdialog (a tree forks at its root) or a point inside an unfinished step, naming the nearest
 // points that are valid.
+//
+// A store that keeps fork checkpoints (fork_checkpoint.hpp) is read from the checkpoint before the
+// cut of each dialog: at most kForkCheckpointEvery events per dialog, whatever the history's
+// length. Otherwise (or for a point the checkpoints cannot settle) it is plan_fork_by_decode.
 result<fork_plan> plan_fork(store& log, std::string_view root_id, const fork_point& point, std::int64_t now_ms);
+
+// The same plan from every event of the tree, decoded: what a store without checkpoints gets, and
+// what names the nearest valid points when a point is refused.
+result<fork_plan> plan_fork_by_decode(store& log, std::string_view root_id, const fork_point& point,
+                                      std::int64_t now_ms);
 
 }  // namespace parley

@@ -10,7 +10,9 @@ namespace parley {
 result<void> memory_store::apply_batch(std::span<const event> batch, projections& into) {
   // Rows and messages are staged beside the real ones so a failing event leaves `into` untouched.
   std::map<std::string, dialog_row, std::less<>> staged;
+  std::map<std::string, fork_rest, std::less<>> staged_rests;
   std::vector<message_row> new_messages;
+  std::vector<std::pair<std::string, fork_checkpoint>> new_checkpoints;
   for (const event& ev : batch) {
     if (ev.dialog_id.empty())
       return make_error(errc::invalid_argument, "event " + std::string(ev.type()) + " has no dialog id");
@@ -22,8 +24,19 @@ result<void> memory_store::apply_batch(std::span<const event> batch, projections
     auto step = apply_event(ev, row->second);
     if (!step) return std::move(step).err();
     if (step->new_message) new_messages.push_back(std::move(*step->new_message));
+    auto rest = staged_rests.find(ev.dialog_id);
+    if (rest == staged_rests.end()) {
+      const auto existing = into.rests.find(ev.dialog_id);
+      rest = staged_rests.emplace(ev.dialog_id, existing != into.rests.end() ? existing->second : fork_rest{}).first;
+    }
+    rest->second.apply(ev);
+    if (auto checkpoint = fork_checkpoint_after(ev, row->second, rest->second)) {
+      new_checkpoints.emplace_back(ev.dialog_id, std::move(*checkpoint));
+    }
   }
   for (auto& [id, row] : staged) into.dialogs.insert_or_assign(id, std::move(row));
+  for (auto& [id, rest] : staged_rests) into.rests.insert_or_assign(id, std::move(rest));
+  for (auto& [id, checkpoint] : new_checkpoints) into.checkpoints[id].push_back(std::move(checkpoint));
   for (auto& msg : new_messages) into.messages[msg.dialog_id].push_back(std::move(msg));
   return ok();
 }
@@ -71,6 +84,40 @@ result<std::vector<event>> memory_store::read_events(std::string_view dialog_id,
     if (ev.dialog_id == dialog_id && ev.seq > after_seq) out.push_back(ev);
   }
   return out;
+}
+
+result<std::vector<event>> memory_store::read_event_range(std::string_view dialog_id, std::int64_t after_seq,
+                                                          std::int64_t through_seq) {
+  parley::lock_guard lock(mutex_);
+  std::vector<event> out;
+  for (const event& ev : events_) {
+    if (ev.dialog_id == dialog_id && ev.seq > after_seq && ev.seq <= through_seq) out.push_back(ev);
+  }
+  std::sort(out.begin(), out.end(), [](const event& a, const event& b) { return a.seq < b.seq; });
+  return out;
+}
+
+result<std::optional<fork_checkpoint>> memory_store::fork_checkpoint_before(std::string_view dialog_id,
+                                                                            std::int64_t max_seq,
+                                                                            std::int64_t max_ts_ms) {
+  parley::lock_guard lock(mutex_);
+  const auto found = projections_.checkpoints.find(dialog_id);
+  if (found == projections_.checkpoints.end()) return std::optional<fork_checkpoint>{};
+  for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) {
+    if (it->seq <= max_seq && it->ts_ms <= max_ts_ms) return std::optional<fork_checkpoint>{*it};
+  }
+  return std::optional<fork_checkpoint>{};
+}
+
+result<std::optional<std::int64_t>> memory_store::next_fork_checkpoint(std::string_view dialog_id,
+                                                                       std::int64_t after_seq) {
+  parley::lock_guard lock(mutex_);
+  const auto found = projections_.checkpoints.find(dialog_id);
+  if (found == projections_.checkpoints.end()) return std::optional<std::int64_t>{};
+  for (const fork_checkpoint& checkpoint : found->second) {
+    if (checkpoint.seq > after_seq) return std::optional<std::int64_t>{checkpoint.seq};
+  }
+  return std::optional<std::int64_t>{};
 }
 
 result<std::vector<event>> memory_store::read_all_events() {

@@ -8,6 +8,7 @@ result<void> projector::prepare(connection& db, table_writer& tables) {
   db_ = &db;
   tables_ = &tables;
   PARLEY_TRY(records_.prepare(db));
+  PARLEY_TRY(checkpoints_.prepare(db));
   PARLEY_TRY(prepare_into(db, read_watermark_, "SELECT event_id FROM projected_through"));
   PARLEY_TRY(prepare_into(db, write_watermark_, "UPDATE projected_through SET event_id = ?1"));
   return prepare_into(db, events_after_,
@@ -24,7 +25,11 @@ result<std::int64_t> projector::stored_watermark() {
 
 result<projector::cached_row*> projector::row_of(const std::string& dialog_id, bool creates) {
   if (cached_row* cached = rows_.find(dialog_id)) return cached;
-  if (creates) return &rows_[dialog_id];  // the log took its creation: it has no row yet
+  if (creates) {  // the log took its creation: it has no row yet
+    cached_row& created = rows_[dialog_id];
+    created.rest.emplace();
+    return &created;
+  }
   auto loaded = tables_->load_dialog(dialog_id);
   if (!loaded) return std::move(loaded).err();
   cached_row& entry = rows_[dialog_id];
@@ -51,6 +56,7 @@ result<void> projector::project(const event& ev, std::int64_t event_id) {
                                          std::to_string(event_id) + ": " + step.err().message);
   }
   PARLEY_TRY(tables_->write_step(event_id, *step));
+  PARLEY_TRY(checkpoints_.fold(ev, cached.row, cached.rest));
   return records_.apply(ev, event_id, cached.row, *step);
 }
 

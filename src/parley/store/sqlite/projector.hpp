@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "parley/core/result.hpp"
 #include "parley/model/event.hpp"
 #include "parley/model/records.hpp"
+#include "parley/store/sqlite/fork_checkpoint_writer.hpp"
 #include "parley/store/sqlite/recency_cache.hpp"
 #include "parley/store/sqlite/records_writer.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
@@ -64,6 +66,9 @@ class projector {
     // same_fixed_columns) only the columns a commit usually changes are written, and the
     // indexes, which hold only fixed columns, are left alone.
     dialog_row before;
+    // Whether the dialog is at rest, for its fork checkpoints; none when the row was read back
+    // from the table (fork_checkpoint_writer recovers it at the next checkpoint).
+    std::optional<fork_rest> rest;
   };
   // `creates`: the event creates the dialog.
   result<cached_row*> row_of(const std::string& dialog_id, bool creates);
@@ -71,6 +76,7 @@ class projector {
   connection* db_ = nullptr;
   table_writer* tables_ = nullptr;
   records_writer records_;
+  fork_checkpoint_writer checkpoints_;
   statement read_watermark_, write_watermark_, events_after_;
   recency_cache<cached_row> rows_;
   std::vector<cached_row*> dirty_;  // nodes of rows_, whose addresses are stable

@@ -305,6 +305,20 @@ CREATE VIEW system_utterance_log AS
   FROM system_utterance AS u JOIN message AS m ON m.rowid = u.message_rowid;
 )sql";
 
+// Version 25: fork checkpoints (store/fork_checkpoint.hpp, docs/fork.md): a dialog's fork state
+// after every kForkCheckpointEvery-th event, so that planning a fork decodes at most that many
+// events per dialog. A projection like the others (cleared and written again by a rebuild); the
+// dialogs a store held before this version have none and are planned by decoding.
+constexpr const char* kV25ForkCheckpoints = R"sql(
+CREATE TABLE fork_checkpoints (
+  dialog_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  ts_ms INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  PRIMARY KEY (dialog_id, seq)
+) WITHOUT ROWID;
+)sql";
+
 // The newest version whose migration makes the records tables again (they are then derived from
 // the log when the store opens).
 constexpr std::int64_t kRecordsVersion = 5;
@@ -350,6 +364,7 @@ const std::array kMigrations{
     // Version 24: a dialog's root and time base kept once (log_bases.hpp); the shell's view made again.
     migration{24, v24_log_bases_sql(), v13_view_sql(), nullptr,
               "SELECT 1 FROM pragma_table_info('event_log') WHERE name = 'ts_delta'"},
+    migration{25, kV25ForkCheckpoints, nullptr, nullptr, "SELECT 1 FROM sqlite_master WHERE name = 'fork_checkpoints'"},
 };
 
 result<bool> layout_already_made(connection& db, const migration& step) {
@@ -419,7 +434,8 @@ result<void> migrate(connection& db, std::int64_t target) {
 }
 
 result<void> clear_projections(connection& db) {
-  PARLEY_TRY(db.exec("DELETE FROM messages; DELETE FROM dialogs; DELETE FROM root_title_fts;"));
+  PARLEY_TRY(
+      db.exec("DELETE FROM messages; DELETE FROM dialogs; DELETE FROM root_title_fts; DELETE FROM fork_checkpoints;"));
   return clear_records(db);
 }
 

@@ -100,6 +100,7 @@ result<void> sqlite_reader::prepare_all() {
   PARLEY_TRY(prepare_into(db_, events_of_dialog_,
                           events + " WHERE e.dialog_id = ?1 AND e.seq > ?2" + through + " ORDER BY e.seq"));
   PARLEY_TRY(prepare_into(db_, all_events_, events + " WHERE 1" + through + " ORDER BY e.id"));
+  PARLEY_TRY(prepare_fork_reads(through));
   PARLEY_TRY(prepare_into(db_, get_dialog_, dialogs + " WHERE id = ?1"));
   PARLEY_TRY(prepare_into(db_, messages_all_, messages + " WHERE e.dialog_id = ?1 ORDER BY e.seq"));
   PARLEY_TRY(

@@ -14,6 +14,7 @@
 
 #include "parley/core/guarded.hpp"
 #include "parley/core/result.hpp"
+#include "parley/store/fork_checkpoint.hpp"
 #include "parley/store/sqlite/sqlite_handle.hpp"
 #include "parley/store/store.hpp"
 
@@ -34,6 +35,12 @@ class sqlite_reader {
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq);
   result<std::vector<event>> read_all_events();
+  // Fork checkpoints (fork_checkpoint_source); defined in sqlite_fork_reads.cpp.
+  result<std::vector<event>> read_event_range(std::string_view dialog_id, std::int64_t after_seq,
+                                              std::int64_t through_seq);
+  result<std::optional<fork_checkpoint>> fork_checkpoint_before(std::string_view dialog_id, std::int64_t max_seq,
+                                                                std::int64_t max_ts_ms);
+  result<std::optional<std::int64_t>> next_fork_checkpoint(std::string_view dialog_id, std::int64_t after_seq);
   result<std::vector<damaged_event>> damaged_events();
   result<std::optional<input_record>> find_input(std::string_view msg_id);
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter);
@@ -51,6 +58,7 @@ class sqlite_reader {
   sqlite_reader() = default;
   result<void> pin_snapshot(bool log_as_projected) PARLEY_REQUIRES(mutex_);
   result<void> prepare_all() PARLEY_REQUIRES(mutex_);
+  result<void> prepare_fork_reads(const std::string& through) PARLEY_REQUIRES(mutex_);
   result<statement*> list_statement(const dialog_filter& filter) PARLEY_REQUIRES(mutex_);
   result<statement*> root_statement(unsigned shape) PARLEY_REQUIRES(mutex_);
   result<root_page> root_page_of(const root_listing& listing, unsigned shape, std::int64_t window)
@@ -64,7 +72,9 @@ class sqlite_reader {
   std::optional<std::int64_t> through_event_id_ PARLEY_GUARDED_BY(mutex_);
   statement events_of_dialog_ PARLEY_GUARDED_BY(mutex_), all_events_ PARLEY_GUARDED_BY(mutex_),
       get_dialog_ PARLEY_GUARDED_BY(mutex_), messages_all_ PARLEY_GUARDED_BY(mutex_),
-      messages_of_course_ PARLEY_GUARDED_BY(mutex_), input_by_msg_id_ PARLEY_GUARDED_BY(mutex_);
+      messages_of_course_ PARLEY_GUARDED_BY(mutex_), input_by_msg_id_ PARLEY_GUARDED_BY(mutex_),
+      event_range_ PARLEY_GUARDED_BY(mutex_), checkpoint_before_ PARLEY_GUARDED_BY(mutex_),
+      next_checkpoint_ PARLEY_GUARDED_BY(mutex_);
   std::array<statement, kFilterCombinations> list_dialogs_ PARLEY_GUARDED_BY(mutex_);  // prepared on first use
   std::map<unsigned, statement> list_roots_ PARLEY_GUARDED_BY(mutex_);  // by the shape of the query, on first use
 };

@@ -77,6 +77,29 @@ result<std::vector<event>> sqlite_store::read_events(std::string_view dialog_id,
   return reader_->read_events(dialog_id, after_seq);
 }
 
+result<std::vector<event>> sqlite_store::read_event_range(std::string_view dialog_id, std::int64_t after_seq,
+                                                          std::int64_t through_seq) {
+  (void)catch_up();
+  parley::lock_guard lock(read_mutex_);
+  return reader_->read_event_range(dialog_id, after_seq, through_seq);
+}
+
+// Checkpoints are projections: caught up like the dialogs' rows before they are read.
+result<std::optional<fork_checkpoint>> sqlite_store::fork_checkpoint_before(std::string_view dialog_id,
+                                                                            std::int64_t max_seq,
+                                                                            std::int64_t max_ts_ms) {
+  PARLEY_TRY(catch_up());
+  parley::lock_guard lock(read_mutex_);
+  return reader_->fork_checkpoint_before(dialog_id, max_seq, max_ts_ms);
+}
+
+result<std::optional<std::int64_t>> sqlite_store::next_fork_checkpoint(std::string_view dialog_id,
+                                                                       std::int64_t after_seq) {
+  PARLEY_TRY(catch_up());
+  parley::lock_guard lock(read_mutex_);
+  return reader_->next_fork_checkpoint(dialog_id, after_seq);
+}
+
 // The log itself answers, so only the batches queued before the call are waited for.
 result<std::optional<input_record>> sqlite_store::find_input(std::string_view msg_id) {
   (void)catch_up();

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "parley/store/data_dir_lock.hpp"
+#include "parley/store/fork_checkpoint.hpp"
 #include "parley/store/sqlite/caught_up_records.hpp"
 #include "parley/store/sqlite/records_reader.hpp"
 #include "parley/store/sqlite/sqlite_reader.hpp"
@@ -21,7 +22,7 @@
 
 namespace parley::sqlite {
 
-class sqlite_store final : public store {
+class sqlite_store final : public store, public fork_checkpoint_source {
  public:
   // `lock` is the data directory's writer lock, held for as long as the store is open; `writer`
   // null (and no lock) opens the store read-only.
@@ -36,6 +37,11 @@ class sqlite_store final : public store {
 
   result<std::vector<event>> read_events(std::string_view dialog_id, std::int64_t after_seq) override;
   result<std::vector<event>> read_all_events() override;
+  result<std::vector<event>> read_event_range(std::string_view dialog_id, std::int64_t after_seq,
+                                              std::int64_t through_seq) override;
+  result<std::optional<fork_checkpoint>> fork_checkpoint_before(std::string_view dialog_id, std::int64_t max_seq,
+                                                                std::int64_t max_ts_ms) override;
+  result<std::optional<std::int64_t>> next_fork_checkpoint(std::string_view dialog_id, std::int64_t after_seq) override;
   result<std::vector<damaged_event>> damaged_events() override;
   result<std::optional<input_record>> find_input(std::string_view msg_id) override;
   result<std::vector<dialog_row>> list_dialogs(const dialog_filter& filter) override;
