@@ -271,7 +271,25 @@ bool merge_into_settings(flow_settings_updated& held, flow_event& next) {
   return true;
 }
 
+// An update of a message the held appends add: laid over that message. Not when it changes the
+// text of a main-thread message, which the records took as it was added.
+bool merge_update_into_appended(flow_thread_appended& held, const flow_message_updated& update) {
+  for (auto& append : held.appends) {
+    for (auto& message : append.messages) {
+      if (message.id != update.message_id) continue;
+      if (update.text && append.path.empty()) return false;
+      flow_thread holder;
+      holder.messages.push_back(message);
+      if (!apply_one(update, holder)) return false;
+      message = std::move(holder.messages.front());
+      return true;
+    }
+  }
+  return false;
+}
+
 bool merge_into_appended(flow_thread_appended& held, flow_event& next) {
+  if (const auto* update = std::get_if<flow_message_updated>(&next)) return merge_update_into_appended(held, *update);
   if (auto* settings = std::get_if<flow_settings_updated>(&next); settings != nullptr && settings->path.empty()) {
     held.settings = std::move(settings->settings);
     return true;

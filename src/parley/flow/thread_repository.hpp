@@ -144,7 +144,7 @@ class thread_repository {
   }
   // The last deferred write of each thread, not sent yet: a flow step's writes follow one another
   // without a yield (the suggestion, its application, the next message...), and many only restate
-  // what the next one says, so they are merged into one event (~18 per article flow instead of
+  // what the next one says, so they are merged into one event (16 per article flow instead of
   // 30, each a row, projections and an encoding for the store's writer). It changes no guarantee:
   // deferred writes were never awaited, commit() sends them first, and the log stays a prefix of
   // the thread's states. Sent before a model call, at any yield (a posted send), and before any

@@ -132,9 +132,10 @@ TEST_F(ArticleFlow, PersistencePointsReachTheLogInTheSeedsOrderMergedBetweenMode
   const std::vector<std::string> expected = {
       "flow_thread_appended",   // the user's answer with its task (runner); prepare_subthread applied
                                 // (agent) and its suggestion of execute_subthread (StateHandler)
-      "flow_thread_appended",   // the placeholder and the next task (runner); execute_subthread applied
-      "flow_message_updated",   // the sub-thread placed in the placeholder's meta._thread (StateHandler)
-      "flow_thread_appended",   // Starter: initial user message — sent before the model is called
+      "flow_thread_appended",   // the placeholder and the next task (runner); execute_subthread applied;
+                                // the sub-thread placed in the placeholder's meta._thread
+                                // (StateHandler); Starter: initial user message — all sent before
+                                // the model is called
       "flow_thread_appended",   // Responsor: bot message, then the user feedback
       "flow_settings_updated",  // Starter suggests outline_review, then it is applied
       "flow_thread_appended",   // nested placeholder with the nested sub-thread, nested Starter's message

@@ -71,6 +71,26 @@ TEST_F(FlowEventMerge, AnEventTakesAtMostOneMainThreadMessageAsTheRecordsTakeOne
   EXPECT_EQ(std::get<flow_thread_appended>(held).appends.at(0).messages.size(), 1U);
 }
 
+TEST_F(FlowEventMerge, AnUpdateOfAMessageTheAppendsAddIsLaidOverItButNotAMainMessagesText) {
+  flow_event held = append_of("", {merge_test_message("p", "bot")});
+  boost::json::object meta;
+  meta["_step"] = "placeholder";
+  flow_event placed = flow_message_updated{"p", std::nullopt, meta};
+  ASSERT_TRUE(merge_flow_events(held, placed));
+  EXPECT_EQ(std::get<flow_thread_appended>(held).appends[0].messages[0].meta.at("_step"), "placeholder");
+  // The records took the main-thread message with its text as added: a new text stays its own event.
+  flow_event retexted = flow_message_updated{"p", std::string("done"), std::nullopt};
+  EXPECT_FALSE(merge_flow_events(held, retexted));
+  EXPECT_EQ(std::get<flow_thread_appended>(held).appends[0].messages[0].text, "text of p");
+  // In a sub-thread the records see nothing, so the text is laid over too.
+  flow_event sub = append_of("messages.0.meta._thread", {merge_test_message("s", "bot")});
+  flow_event sub_text = flow_message_updated{"s", std::string("reviewed"), std::nullopt};
+  ASSERT_TRUE(merge_flow_events(sub, sub_text));
+  EXPECT_EQ(std::get<flow_thread_appended>(sub).appends[0].messages[0].text, "reviewed");
+  flow_event elsewhere = flow_message_updated{"not-added-here", std::string("x"), std::nullopt};
+  EXPECT_FALSE(merge_flow_events(sub, elsewhere));
+}
+
 TEST_F(FlowEventMerge, MergedAppendsReplayAsTheWritesInOrderEvenIntoAMessageAddedBefore) {
   flow_thread main;
   main.id = "t";
