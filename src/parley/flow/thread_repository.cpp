@@ -274,6 +274,7 @@ result<const thread_settings*> thread_repository::get_thread_settings(flow_threa
 result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
   // What this repository last wrote is what the log holds (or will, in order): no read needed.
   if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
+  send_held_of(std::string(thread_id));  // forgotten while a write was held: the log reads it too
   auto events = log_.read_events(thread_id);
   if (!events) return std::move(events).err();
   return thread_from(thread_id, *events);
@@ -281,6 +282,7 @@ result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
 
 asio::awaitable<result<flow_thread>> thread_repository::load_thread_async(std::string thread_id) {
   if (auto known = sent_.find(thread_id); known != sent_.end()) co_return known->second;
+  send_held_of(thread_id);  // forgotten while a write was held: the log reads it too
   auto events = co_await read_thread_events(thread_id);
   if (!events) co_return std::move(events).err();
   // Written by this repository while the read was awaited: memory is newer than what was read.
