@@ -207,10 +207,13 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   std::vector<event> batch;
   batch.push_back(std::move(created));
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  // A client's request is durable before the step runs, so that a retry finds it; without one,
+  // nothing is acknowledged before the run's commit, which makes the new thread durable with it.
+  const bool wait = input.has_value();
   attach_input(batch.back(), std::move(input));
   last_seq_[main.id] = 0;
   remember(main);
-  co_return co_await append(main.id, std::move(batch), true);
+  co_return co_await append(main.id, std::move(batch), wait);
 }
 
 asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main,
