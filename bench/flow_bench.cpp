@@ -152,6 +152,7 @@ void print_line(const char* name, const figures& f) {
 int run_flow_bench(const bench_args& args) {
   const int flows = args.int_or("flows", 300);
   const int in_flight = args.int_or("in-flight", 16);
+  const bool keep = args.int_or("keep", 0) != 0;  // --keep 1 leaves both stores behind, to read their events
   std::random_device device;
   const fs::path dir = fs::temp_directory_path() / ("parley-bench-flow-" + std::to_string(device()));
   fs::create_directories(dir);
@@ -198,7 +199,11 @@ int run_flow_bench(const bench_args& args) {
       {"flow_commits_per_flow", flows > 0 ? static_cast<double>(flow->commits) / flows : 0.0},
       {"failed", flow->failures + engine->failures}};
   std::error_code ignored;
-  fs::remove_all(dir, ignored);
+  if (keep) {
+    std::printf("kept: %s\n", dir.string().c_str());
+  } else {
+    fs::remove_all(dir, ignored);
+  }
   print_json_line(out);
   return flow->failures + engine->failures == 0 ? 0 : 1;
 }

@@ -71,6 +71,7 @@ answer_stream ai_adapter::open_stream(const std::vector<thread_message>& message
 boost::asio::awaitable<result<std::string>> ai_adapter::call_streaming(llm::model_request request,
                                                                        answer_stream::chunk_fn on_chunk) {
   ++calls_;
+  if (before_call_) before_call_();
   stream_chunk_sink sink(std::move(on_chunk));
   llm::generation_control control;
   auto answer = co_await provider_->stream(request, sink, control);
@@ -82,6 +83,7 @@ boost::asio::awaitable<result<std::string>> ai_adapter::chat(const std::vector<t
                                                              const chat_options& options) {
   const auto request = request_for(messages, options);
   ++calls_;
+  if (before_call_) before_call_();
   chunk_sink sink(options.stream ? &observer_ : nullptr, options.thread_id);
   llm::generation_control control;
   auto answer = co_await provider_->stream(request, sink, control);

@@ -55,6 +55,9 @@ class ai_adapter {
   using stream_observer = std::function<void(std::string_view thread_id, std::string_view chunk)>;
   void set_stream_observer(stream_observer observer) { observer_ = std::move(observer); }
   std::int64_t calls() const { return calls_; }
+  // Called before every model call (chat and streams): the runner sends the repository's held
+  // writes there, so what a flow did before waiting on its model is in the log while it waits.
+  void set_before_call(std::function<void()> hook) { before_call_ = std::move(hook); }
 
  private:
   llm::model_request request_for(const std::vector<thread_message>& messages, const chat_options& options) const;
@@ -65,6 +68,7 @@ class ai_adapter {
   std::string member_id_;
   std::string model_;
   stream_observer observer_;
+  std::function<void()> before_call_;
   std::int64_t calls_ = 0;
 };
 

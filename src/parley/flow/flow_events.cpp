@@ -197,15 +197,20 @@ result<void> apply_one(const flow_thread_saved& ev, flow_thread& main) {
 }
 
 result<void> apply_one(const flow_thread_appended& ev, flow_thread& main) {
-  // Every path is checked first: the event applies whole or not at all.
-  std::vector<flow_thread*> targets;
+  // In order, so that an append may reach into a message an earlier one of the same event added
+  // (merge_flow_events); whole or not at all: a path that does not resolve takes back what the
+  // appends before it added (last first; a sub-thread lives on the heap, so its address holds).
+  std::vector<std::pair<flow_thread*, std::size_t>> added;
   for (const auto& append : ev.appends) {
     auto target = get_sub_thread_by_path(main, std::string_view(append.path));
-    if (!target) return make_error(target.err().code, "flow_thread_appended: " + target.err().message);
-    targets.push_back(*target);
-  }
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    for (const auto& message : ev.appends[i].messages) targets[i]->messages.push_back(message);
+    if (!target) {
+      for (auto undo = added.rbegin(); undo != added.rend(); ++undo) {
+        undo->first->messages.resize(undo->first->messages.size() - undo->second);
+      }
+      return make_error(target.err().code, "flow_thread_appended: " + target.err().message);
+    }
+    for (const auto& message : append.messages) (*target)->messages.push_back(message);
+    added.emplace_back(*target, append.messages.size());
   }
   if (ev.settings) main.settings = *ev.settings;
   return ok();
@@ -247,6 +252,77 @@ result<void> apply_one(const flow_settings_updated& ev, flow_thread& main) {
 
 result<void> apply_flow_event(const flow_event& ev, flow_thread& main) {
   return std::visit([&main](const auto& typed) { return apply_one(typed, main); }, ev);
+}
+
+namespace {
+
+std::size_t main_thread_messages_of(const flow_thread_appended& ev) {
+  std::size_t count = 0;
+  for (const auto& append : ev.appends) {
+    if (append.path.empty()) count += append.messages.size();
+  }
+  return count;
+}
+
+bool merge_into_settings(flow_settings_updated& held, flow_event& next) {
+  auto* settings = std::get_if<flow_settings_updated>(&next);
+  if (settings == nullptr || settings->path != held.path) return false;
+  held.settings = std::move(settings->settings);  // replaced whole
+  return true;
+}
+
+// An update of a message the held appends add: laid over that message. Not when it changes the
+// text of a main-thread message, which the records took as it was added.
+bool merge_update_into_appended(flow_thread_appended& held, const flow_message_updated& update) {
+  for (auto& append : held.appends) {
+    for (auto& message : append.messages) {
+      if (message.id != update.message_id) continue;
+      if (update.text && append.path.empty()) return false;
+      flow_thread holder;
+      holder.messages.push_back(message);
+      if (!apply_one(update, holder)) return false;
+      message = std::move(holder.messages.front());
+      return true;
+    }
+  }
+  return false;
+}
+
+bool merge_into_appended(flow_thread_appended& held, flow_event& next) {
+  if (const auto* update = std::get_if<flow_message_updated>(&next)) return merge_update_into_appended(held, *update);
+  if (auto* settings = std::get_if<flow_settings_updated>(&next); settings != nullptr && settings->path.empty()) {
+    held.settings = std::move(settings->settings);
+    return true;
+  }
+  auto* appended = std::get_if<flow_thread_appended>(&next);
+  if (appended == nullptr || main_thread_messages_of(held) + main_thread_messages_of(*appended) > 1) return false;
+  for (auto& append : appended->appends) {
+    if (!held.appends.empty() && held.appends.back().path == append.path) {
+      auto& into = held.appends.back().messages;
+      into.insert(into.end(), std::make_move_iterator(append.messages.begin()),
+                  std::make_move_iterator(append.messages.end()));
+    } else {
+      held.appends.push_back(std::move(append));
+    }
+  }
+  if (appended->settings) held.settings = std::move(appended->settings);
+  return true;
+}
+
+}  // namespace
+
+bool merge_flow_events(flow_event& held, flow_event& next) {
+  if (auto* settings = std::get_if<flow_settings_updated>(&held)) {
+    if (auto* appended = std::get_if<flow_thread_appended>(&next); appended != nullptr && settings->path.empty()) {
+      // The appends do not depend on the main thread's settings, nor these on them.
+      if (!appended->settings) appended->settings = std::move(settings->settings);
+      held = std::move(*appended);
+      return true;
+    }
+    return merge_into_settings(*settings, next);
+  }
+  if (auto* appended = std::get_if<flow_thread_appended>(&held)) return merge_into_appended(*appended, next);
+  return false;
 }
 
 }  // namespace parley::flow

@@ -85,6 +85,15 @@ events::event_payload to_log_payload(const flow_event& ev);
 // From the log; errc::not_found for an event that is not a flow event.
 result<flow_event> flow_event_from(const events::event_payload& payload);
 
+// Folds `next`, written right after `held` and not yet sent either, into `held`, when one event
+// says what the two say in order: settings of one thread twice (the later replace them whole);
+// the main thread's settings then an append; appends then appends (applied in order, so a later
+// one may reach into a message an earlier one added), the main thread's settings or an update of
+// a message they add (not a main-thread message's text, which the records took). An append
+// event keeps at most one main-thread message, as the records take one message per event
+// (model/flow_records.hpp). False, changing nothing, when they cannot be folded.
+bool merge_flow_events(flow_event& held, flow_event& next);
+
 // Applies one event to the main thread it belongs to (the replay of a flow, and the in-memory
 // mirror of each write). Fails, changing nothing, when the event does not fit the thread.
 result<void> apply_flow_event(const flow_event& ev, flow_thread& main);

@@ -231,7 +231,7 @@ asio::awaitable<result<void>> flow_runner::complete_if_finished(const flow_threa
   auto status = co_await repository_.status_of(main.id);
   if (!status) co_return std::move(status).err();
   if (*status != events::dialog_status::running) co_return ok();
-  co_return co_await repository_.set_status(main.id, events::dialog_status::completed);
+  co_return co_await repository_.send_status(main.id, events::dialog_status::completed);
 }
 
 asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
@@ -249,9 +249,12 @@ asio::awaitable<result<void>> flow_runner::run_pending(flow_thread& main) {
       co_return done;
     }
   }
-  // Nobody hears that the flow waits (or is done) before its steps are durable.
-  PARLEY_CO_TRY(co_await repository_.commit(main.id));
-  co_return co_await complete_if_finished(main);
+  // A finished flow's dialog is completed in the commit of its last step (one fsync, not two),
+  // and nobody hears that the flow waits (or is done) before its steps are durable.
+  auto completed = co_await complete_if_finished(main);
+  auto committed = co_await repository_.commit(main.id);
+  if (!completed) co_return completed;
+  co_return committed;
 }
 
 asio::awaitable<result<void>> flow_runner::run_one(flow_thread& main) {

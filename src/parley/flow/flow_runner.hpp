@@ -57,7 +57,10 @@ class flow_runner {
         ai_(ai),
         host_{repository, ai},
         factory_(std::move(factory)),
-        member_id_(std::move(member_id)) {}
+        member_id_(std::move(member_id)) {
+    // What the flow wrote since its last model call goes to the log before the next one.
+    ai_.set_before_call([&repository] { repository.send_held(); });
+  }
 
   // A new main thread whose first message is `text` from the user; runs until the flow waits.
   boost::asio::awaitable<result<flow_thread>> start(std::string_view text, thread_start how);

@@ -1,5 +1,7 @@
 #include "parley/flow/thread_repository.hpp"
 
+#include <boost/asio/post.hpp>
+
 #include <memory>
 
 #include "parley/core/json.hpp"
@@ -97,6 +99,7 @@ result<void> thread_repository::refused_send_of(std::string_view thread_id) {
   error refused = std::move(found->second);
   refused.message = "the log refused an earlier write of thread " + found->first + ": " + refused.message;
   refused_->by_thread.erase(found);
+  held_.erase(std::string(thread_id));      // after a refused seq, the log refuses what follows it
   last_seq_.erase(std::string(thread_id));  // read again from the log: it holds what it holds
   forget(std::string(thread_id));
   return refused;
@@ -105,9 +108,10 @@ result<void> thread_repository::refused_send_of(std::string_view thread_id) {
 asio::awaitable<result<void>> thread_repository::append(std::string_view thread_id, std::vector<event> batch,
                                                         bool wait) {
   PARLEY_CO_TRY(refused_send_of(thread_id));
-  std::int64_t seq = co_await next_seq(std::string(thread_id));
-  for (auto& ev : batch) ev.seq = seq++;
   const std::string id(thread_id);
+  send_held_of(id);
+  std::int64_t seq = co_await next_seq(id);
+  for (auto& ev : batch) ev.seq = seq++;
   if (!wait) {
     last_seq_[id] = seq - 1;
     send_deferred(id, std::move(batch));
@@ -125,6 +129,45 @@ asio::awaitable<result<void>> thread_repository::append(std::string_view thread_
   co_return ok();
 }
 
+asio::awaitable<result<void>> thread_repository::write(std::string_view thread_id, flow_event ev) {
+  PARLEY_CO_TRY(refused_send_of(thread_id));
+  const std::string id(thread_id);
+  if (auto held = held_.find(id); held != held_.end() && merge_flow_events(held->second.ev, ev)) {
+    held->second.ts_ms = now_ms();  // the state it records is this write's
+    co_return ok();
+  }
+  send_held_of(id);
+  const std::int64_t seq = co_await next_seq(id);
+  last_seq_[id] = seq;
+  held_.insert_or_assign(id, held_write{seq, now_ms(), std::move(ev)});
+  if (!send_posted_) {
+    send_posted_ = true;
+    asio::post(executor_, [this, alive = std::weak_ptr<int>(alive_)] {
+      if (alive.expired()) return;
+      send_posted_ = false;
+      send_held();
+    });
+  }
+  co_return ok();
+}
+
+void thread_repository::send_held_of(const std::string& thread_id) {
+  const auto held = held_.find(thread_id);
+  if (held == held_.end()) return;
+  event out = make_event(thread_id, held->second.ev);
+  out.seq = held->second.seq;
+  out.ts_ms = held->second.ts_ms;
+  held_.erase(held);
+  std::vector<event> batch;
+  batch.push_back(std::move(out));
+  send_deferred(thread_id, std::move(batch));
+  if (changed_) changed_(thread_id);
+}
+
+void thread_repository::send_held() {
+  while (!held_.empty()) send_held_of(std::string(held_.begin()->first));
+}
+
 void thread_repository::send_deferred(const std::string& thread_id, std::vector<event> batch) {
   log_.append_deferred(std::move(batch), [refused = refused_, thread_id](result<void> outcome) {
     if (outcome) return;
@@ -135,6 +178,7 @@ void thread_repository::send_deferred(const std::string& thread_id, std::vector<
 
 asio::awaitable<result<void>> thread_repository::commit(std::string_view thread_id) {
   const std::string id(thread_id);
+  send_held_of(id);
   // An empty batch commits after every batch sent before it (the store keeps their order).
   std::vector<event> batch;
   auto outcome = co_await async_append(log_, executor_, std::move(batch));
@@ -163,15 +207,17 @@ asio::awaitable<result<void>> thread_repository::create_thread(const flow_thread
   std::vector<event> batch;
   batch.push_back(std::move(created));
   batch.push_back(make_event(main.id, flow_thread_saved{main}));
+  // A client's request is durable before the step runs, so that a retry finds it; without one,
+  // nothing is acknowledged before the run's commit, which makes the new thread durable with it.
+  const bool wait = input.has_value();
   attach_input(batch.back(), std::move(input));
   last_seq_[main.id] = 0;
   remember(main);
-  co_return co_await append(main.id, std::move(batch), true);
+  co_return co_await append(main.id, std::move(batch), wait);
 }
 
 asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& main,
                                                              std::optional<events::flow_input> input) {
-  std::vector<event> batch;
   const auto sent = sent_.find(main.id);
   flow_thread_appended appended;
   std::vector<flow_thread_appended::thread_append> added;  // kept only if nothing but additions changed
@@ -179,16 +225,20 @@ asio::awaitable<result<void>> thread_repository::save_thread(const flow_thread& 
     appended.appends = std::move(added);
     if (!same_settings(sent->second.settings, main.settings)) appended.settings = main.settings;
   }
+  flow_event ev;
   if (!appended.appends.empty() || appended.settings) {
-    batch.push_back(make_event(main.id, appended));
     PARLEY_CO_TRY(apply_flow_event(appended, sent->second));
+    ev = std::move(appended);
   } else {
-    batch.push_back(make_event(main.id, flow_thread_saved{main}));
+    ev = flow_thread_saved{main};
     remember(main);
   }
-  const bool wait = input.has_value();
+  if (!input) co_return co_await write(main.id, std::move(ev));
+  // The client's request rides on the event that takes its message in, durable before this returns.
+  std::vector<event> batch;
+  batch.push_back(make_event(main.id, ev));
   attach_input(batch.back(), std::move(input));
-  co_return co_await append(main.id, std::move(batch), wait);
+  co_return co_await append(main.id, std::move(batch), true);
 }
 
 asio::awaitable<result<void>> thread_repository::update_message(flow_thread& main, std::string_view message_id,
@@ -198,16 +248,13 @@ asio::awaitable<result<void>> thread_repository::update_message(flow_thread& mai
     co_return make_error(errc::invalid_argument, "updateMessage " + update.message_id + ": nothing to update");
   }
   // Checked before the log sees it: apply_flow_event changes nothing unless the whole event fits.
-  std::vector<event> batch;
-  batch.push_back(make_event(main.id, update));
   if (find_message(main, update.message_id) == nullptr) {
     co_return make_error(errc::not_found, "updateMessage: no message " + update.message_id + " in thread " + main.id);
   }
-  PARLEY_CO_TRY(refused_send_of(main.id));  // so that the send below cannot fail once main has changed
+  PARLEY_CO_TRY(refused_send_of(main.id));  // so that the write below cannot fail once main has changed
   PARLEY_CO_TRY(apply_flow_event(update, main));
   if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
-  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
-  co_return ok();
+  co_return co_await write(main.id, std::move(update));
 }
 
 asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thread& main, const sub_thread_path& path,
@@ -215,12 +262,10 @@ asio::awaitable<result<void>> thread_repository::update_thread_settings(flow_thr
   auto target = get_sub_thread_by_path(main, path);
   if (!target) co_return std::move(target).err();
   flow_settings_updated update{path.text(), std::move(settings)};
-  std::vector<event> batch;
-  batch.push_back(make_event(main.id, update));
+  PARLEY_CO_TRY(refused_send_of(main.id));  // so that the write below cannot fail once main has changed
   if (auto sent = sent_.find(main.id); sent != sent_.end() && !apply_flow_event(update, sent->second)) forget(main.id);
-  PARLEY_CO_TRY(co_await append(main.id, std::move(batch), false));
-  (*target)->settings = std::move(update.settings);
-  co_return ok();
+  (*target)->settings = update.settings;
+  co_return co_await write(main.id, std::move(update));
 }
 
 result<const thread_settings*> thread_repository::get_thread_settings(flow_thread& main, const sub_thread_path& path) {
@@ -232,6 +277,7 @@ result<const thread_settings*> thread_repository::get_thread_settings(flow_threa
 result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
   // What this repository last wrote is what the log holds (or will, in order): no read needed.
   if (auto known = sent_.find(std::string(thread_id)); known != sent_.end()) return known->second;
+  send_held_of(std::string(thread_id));  // forgotten while a write was held: the log reads it too
   auto events = log_.read_events(thread_id);
   if (!events) return std::move(events).err();
   return thread_from(thread_id, *events);
@@ -239,6 +285,7 @@ result<flow_thread> thread_repository::load_thread(std::string_view thread_id) {
 
 asio::awaitable<result<flow_thread>> thread_repository::load_thread_async(std::string thread_id) {
   if (auto known = sent_.find(thread_id); known != sent_.end()) co_return known->second;
+  send_held_of(thread_id);  // forgotten while a write was held: the log reads it too
   auto events = co_await read_thread_events(thread_id);
   if (!events) co_return std::move(events).err();
   // Written by this repository while the read was awaited: memory is newer than what was read.
@@ -277,15 +324,32 @@ asio::awaitable<result<events::dialog_status>> thread_repository::status_of(std:
   co_return make_error(errc::internal, "thread " + thread_id + ": its status was not remembered");
 }
 
-asio::awaitable<result<void>> thread_repository::set_status(std::string_view thread_id, events::dialog_status to) {
+namespace {
+
+event status_event_of(std::string_view thread_id, events::dialog_status to) {
   event changed;
   changed.dialog_id = std::string(thread_id);
   changed.root_id = changed.dialog_id;
   changed.payload = events::status_changed{to};
   changed.ts_ms = now_ms();
+  return changed;
+}
+
+}  // namespace
+
+asio::awaitable<result<void>> thread_repository::set_status(std::string_view thread_id, events::dialog_status to) {
   std::vector<event> batch;
-  batch.push_back(std::move(changed));
+  batch.push_back(status_event_of(thread_id, to));
   PARLEY_CO_TRY(co_await append(thread_id, std::move(batch), true));
+  if (auto known = status_.find(std::string(thread_id)); known != status_.end()) known->second = to;
+  co_return ok();
+}
+
+asio::awaitable<result<void>> thread_repository::send_status(std::string_view thread_id, events::dialog_status to) {
+  std::vector<event> batch;
+  batch.push_back(status_event_of(thread_id, to));
+  PARLEY_CO_TRY(co_await append(thread_id, std::move(batch), false));
+  // A refusal is reported by the commit that follows, which then forgets the thread's status.
   if (auto known = status_.find(std::string(thread_id)); known != status_.end()) known->second = to;
   co_return ok();
 }

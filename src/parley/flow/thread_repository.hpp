@@ -51,6 +51,13 @@ struct refusals {
 class thread_repository {
  public:
   thread_repository(store& log, boost::asio::any_io_executor executor) : log_(log), executor_(std::move(executor)) {}
+  ~thread_repository() { send_held(); }
+  thread_repository(const thread_repository&) = delete;
+  thread_repository& operator=(const thread_repository&) = delete;
+
+  // Sends every write held back to be merged with the next (see `held_`): called before each
+  // model call (flow_runner), and on its own as soon as the flow yields to the event loop.
+  void send_held();
 
   // Told the thread's id after each write the log was sent (the thread in memory is then what the
   // log holds, or will hold in order): the server tells the thread's watchers (flow_host).
@@ -99,6 +106,9 @@ class thread_repository {
   boost::asio::awaitable<result<events::dialog_status>> status_of(std::string thread_id);
   // Records the dialog's new status (a status_changed event), durable before it returns.
   boost::asio::awaitable<result<void>> set_status(std::string_view thread_id, events::dialog_status to);
+  // The same, sent deferred after the thread's writes: durable with the next commit(), as the
+  // runner completes a finished flow's dialog in the commit that ends its last step.
+  boost::asio::awaitable<result<void>> send_status(std::string_view thread_id, events::dialog_status to);
 
  private:
   // `wait`: await durability (create_thread); otherwise sent deferred.
@@ -110,6 +120,10 @@ class thread_repository {
   // The thread its events leave, remembered with its last seq.
   result<flow_thread> thread_from(std::string_view thread_id, const std::vector<event>& events);
   event make_event(std::string_view thread_id, const flow_event& ev);
+  // A deferred write of one flow event: merged into the thread's held write when one event can say
+  // both (merge_flow_events), otherwise the held write is sent and this one held in its place.
+  boost::asio::awaitable<result<void>> write(std::string_view thread_id, flow_event ev);
+  void send_held_of(const std::string& thread_id);
 
   store& log_;
   boost::asio::any_io_executor executor_;
@@ -128,6 +142,21 @@ class thread_repository {
     sent_.erase(thread_id);
     status_.erase(thread_id);
   }
+  // The last deferred write of each thread, not sent yet: a flow step's writes follow one another
+  // without a yield (the suggestion, its application, the next message...), and many only restate
+  // what the next one says, so they are merged into one event (16 per article flow instead of
+  // 30, each a row, projections and an encoding for the store's writer). It changes no guarantee:
+  // deferred writes were never awaited, commit() sends them first, and the log stays a prefix of
+  // the thread's states. Sent before a model call, at any yield (a posted send), and before any
+  // awaited write; its seq is taken when it is held.
+  struct held_write {
+    std::int64_t seq = 0;
+    std::int64_t ts_ms = 0;
+    flow_event ev;
+  };
+  std::unordered_map<std::string, held_write> held_;
+  bool send_posted_ = false;
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the posted send's guard
   // Why the log refused a deferred send, by thread; written on the store's writer thread.
   std::shared_ptr<refusals> refused_ = std::make_shared<refusals>();
 };

@@ -367,11 +367,26 @@ record_dialogue activity_update(const records_cursor& c, const dialog_row& row, 
 
 std::string record_message_id(const event& ev) { return id_of("message", ev); }
 
+namespace {
+
+// A flow append the records take a message from: one that adds to the main thread. The others
+// (sub-threads, settings: most of a flow's writes) are skipped by the records writer whole.
+bool adds_main_thread_message(const event& ev) noexcept {
+  const auto* appended = ev.as<ev_t::flow_thread_appended>();
+  if (appended == nullptr) return false;
+  for (const auto& append : appended->appends) {
+    if (append.path.empty() && !append.messages.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool touches_records(const event& ev, const projection_step& step) noexcept {
   return step.new_message.has_value() || opens_dialog(ev) || ev.is<ev_t::question_asked>() ||
          ev.is<ev_t::status_changed>() || ev.is<ev_t::declared_dead>() || ev.is<ev_t::turn_window_expired>() ||
-         ev.is<ev_t::flow_thread_saved>() || ev.is<ev_t::flow_thread_appended>() ||
-         ev_t::is_records_write(ev.payload) || ev_t::is_message_analysis(ev.payload);
+         ev.is<ev_t::flow_thread_saved>() || adds_main_thread_message(ev) || ev_t::is_records_write(ev.payload) ||
+         ev_t::is_message_analysis(ev.payload);
 }
 
 namespace {

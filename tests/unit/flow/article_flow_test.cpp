@@ -119,7 +119,10 @@ TEST_F(ArticleFlow, TheModelIsToldFirstLevelMessagesOnlyAndOnlyMainThreadsStream
   EXPECT_EQ(streamed, "Which topic and audience?Tea: an article.");  // sub-thread answers never stream
 }
 
-TEST_F(ArticleFlow, EachPersistencePointIsOneEventInTheSeedsOrder) {
+// Every persistence point of the seed reaches the log, in its order; the writes a step makes
+// between two model calls are merged where one event says what several say (a suggestion and its
+// application, then the message and task that follow), never across a model call.
+TEST_F(ArticleFlow, PersistencePointsReachTheLogInTheSeedsOrderMergedBetweenModelCalls) {
   auto first = test::run_on(host.io, runner.start("I want an article"));
   ASSERT_TRUE(first);
   const auto before = host.event_types(first->id).size();
@@ -127,30 +130,23 @@ TEST_F(ArticleFlow, EachPersistencePointIsOneEventInTheSeedsOrder) {
   auto types = host.event_types(first->id);
   types.erase(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(before));
   const std::vector<std::string> expected = {
-      "flow_thread_appended",   // the user's answer with its task (runner)
-      "flow_settings_updated",  // initial_phase → prepare_subthread applied (agent)
-      "flow_settings_updated",  // prepare_subthread suggests execute_subthread (StateHandler)
-      "flow_thread_appended",   // the placeholder and the next task (runner)
-      "flow_settings_updated",  // execute_subthread applied
-      "flow_message_updated",   // the sub-thread placed in the placeholder's meta._thread (StateHandler)
-      "flow_thread_appended",   // Starter: initial user message
-      "flow_thread_appended",   // Responsor: bot message
-      "flow_thread_appended",   // Responsor: user feedback
-      "flow_settings_updated",  // Starter suggests outline_review
-      "flow_settings_updated",  // outline_review applied
-      "flow_thread_appended",   // nested placeholder with the nested sub-thread (StateHandler)
-      "flow_thread_appended",   // nested Starter: initial user message
+      "flow_thread_appended",   // the user's answer with its task (runner); prepare_subthread applied
+                                // (agent) and its suggestion of execute_subthread (StateHandler)
+      "flow_thread_appended",   // the placeholder and the next task (runner); execute_subthread applied;
+                                // the sub-thread placed in the placeholder's meta._thread
+                                // (StateHandler); Starter: initial user message — all sent before
+                                // the model is called
+      "flow_thread_appended",   // Responsor: bot message, then the user feedback
+      "flow_settings_updated",  // Starter suggests outline_review, then it is applied
+      "flow_thread_appended",   // nested placeholder with the nested sub-thread, nested Starter's message
       "flow_thread_appended",   // nested StateHandler's bot message
-      "flow_settings_updated",  // nested Starter suggests completed
-      "flow_settings_updated",  // nested completed applied
+      "flow_settings_updated",  // nested Starter suggests completed, then it is applied
       "flow_message_updated",   // nested placeholder updated with the review
-      "flow_settings_updated",  // outline_review responsor suggests completed
-      "flow_settings_updated",  // outline completed applied
+      "flow_settings_updated",  // outline_review responsor suggests completed, then it is applied
       "flow_message_updated",   // main placeholder updated with the outline's result
-      "flow_settings_updated",  // execute_subthread suggests article_writing
-      "flow_thread_appended",   // the task done (skipBotMessageCreation: no new message) + next task
-      "flow_settings_updated",  // article_writing applied
-      "flow_settings_updated",  // article_writing suggests completed
+      "flow_thread_appended",   // execute_subthread suggests article_writing; the task done
+                                // (skipBotMessageCreation) + next task; article_writing applied and
+                                // suggests completed
       "flow_thread_appended",   // the article
       "status_changed",         // the flow finished: its dialog is completed
   };

@@ -143,14 +143,19 @@ TEST_F(FlowBadInput, ARetryRemovesTheSuggestionWithoutApplyingIt) {
   // Still initial_phase: its handler asked again (and suggested again).
   EXPECT_EQ(retried->settings.phase, "initial_phase");
   EXPECT_EQ(retried->messages.back().text, "Which topic and audience?");
-  // The log shows the suggestion removed with the phase unchanged, before the handler ran.
+  // The log shows the suggestion removed with the phase unchanged, before the handler ran: with
+  // the retry's message, in the one event that took it in (the removal merged into it).
   auto events = host.log->read_events(first->id).value();
-  const auto applied = std::find_if(events.rbegin(), events.rend(), [](const event& ev) {
-    const auto* update = ev.as<events::flow_settings_updated>();
-    return update != nullptr && !update->settings.contains("_phaseUpdateSuggestion");
+  const auto retry_message = std::find_if(events.rbegin(), events.rend(), [](const event& ev) {
+    const auto* appended = ev.as<events::flow_thread_appended>();
+    return appended != nullptr && appended->appends.size() == 1 && appended->appends[0].path.empty() &&
+           appended->appends[0].messages.at(0).at("text") == "ask me again";
   });
-  ASSERT_NE(applied, events.rend());
-  EXPECT_EQ(applied->as<events::flow_settings_updated>()->settings.at("briefStatus").at("phase"), "initial_phase");
+  ASSERT_NE(retry_message, events.rend());
+  const auto& settings = retry_message->as<events::flow_thread_appended>()->settings;
+  ASSERT_TRUE(settings.has_value());
+  EXPECT_FALSE(settings->contains("_phaseUpdateSuggestion"));
+  EXPECT_EQ(settings->at("briefStatus").at("phase"), "initial_phase");
   auto bad_action = test::run_on(host.io, runner.say(first->id, "x", "redo"));
   ASSERT_FALSE(bad_action);
   EXPECT_NE(bad_action.err().message.find("_ui_action"), std::string::npos);
