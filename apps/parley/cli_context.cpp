@@ -108,6 +108,12 @@ postgres_options postgres_options_for_verb() {
 
 fs::path data_dir_of(const parsed_args& args) { return args.value("data").value_or(".parley"); }
 
+tot::run_logs tot_logs_of(const parsed_args& args, const config::team_config& team, const std::string& flag) {
+  const auto chosen = args.value(flag);
+  return tot::run_logs::of(team.workspace, data_dir_of(args),
+                           chosen ? std::optional<fs::path>(*chosen) : std::optional<fs::path>());
+}
+
 fs::path uploads_dir_of(const parsed_args& args) { return data_dir_of(args) / "uploads"; }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "parley/server/mcp_request.hpp"
 #include "parley/store/store.hpp"
 #include "parley/tools/tool.hpp"
+#include "parley/tot/run_logs.hpp"
 
 namespace parley::cli {
 
@@ -45,6 +46,9 @@ result<std::optional<std::string>> store_url_of(std::string_view verb, const std
 postgres_options postgres_options_for_verb();
 
 std::filesystem::path data_dir_of(const parsed_args& args);
+// Where Tree of Thoughts runs are logged (tot/run_logs.hpp): the folder `flag` names (`--logs` for
+// `parley tot`, `--tot-logs` for the servers), else the team's workspace's `logs/` as seed 003 says.
+tot::run_logs tot_logs_of(const parsed_args& args, const config::team_config& team, const std::string& flag);
 // Where `parley serve` keeps uploaded media: inside the data directory.
 std::filesystem::path uploads_dir_of(const parsed_args& args);
 // The switch that lets a verb that runs the team's tools start with the data directory inside the

@@ -51,7 +51,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   asio::io_context io;
   auto tools = engine::build_builtin_tools(team);
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
-  tot_binding->data_dir = data_dir_of(args);
+  tot_binding->logs = tot_logs_of(args, team, "tot-logs");
   tot::offer_tree_of_thoughts(team, tools, tot_binding);
   auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
   if (!created) return report(created.err());

@@ -329,7 +329,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (!flow_members) return report(flow_members.err());
     flows = std::move(*flow_members);
     auto tools = engine::build_builtin_tools(team);
-    tot_binding->data_dir = data_dir_of(*args);
+    tot_binding->logs = tot_logs_of(*args, team, "tot-logs");
     tot::offer_tree_of_thoughts(team, tools, tot_binding);
     auto created = engine::engine::create(io.get_executor(), log, team, std::move(inputs->providers), std::move(tools));
     if (!created) return report(created.err());
@@ -345,7 +345,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
 
   const bool scripted_offline = announce_members(team, *eng);
   server::tot_progress_relay tot_progress(*channels);
-  tot::run_board tot_runs(*eng, data_dir_of(*args), &tot_progress);
+  tot::run_board tot_runs(*eng, tot_binding->logs, &tot_progress);
   // A member's tree_of_thoughts runs go through the board too (listed live, progress on the PubChan);
   // the board goes before the engine that holds the tool, so the tool forgets it first.
   tot_binding->board = &tot_runs;

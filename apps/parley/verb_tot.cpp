@@ -115,6 +115,21 @@ result<engine_inputs> tot_inputs(const parsed_args& args, tot::task_type type) {
   return inputs;
 }
 
+// Where the run's folder goes, or is found for --resume (tot/run_logs.hpp): --logs, else the
+// workspace's logs/ — the team's when one is named (read without opening the store, so that a
+// resume of a run that is not there opens nothing), else the current folder's, where the built-in
+// team works.
+result<tot::run_logs> tot_run_logs(const parsed_args& args) {
+  config::team_config team;
+  team.workspace = std::filesystem::current_path();
+  if (const auto file = args.value("team")) {
+    PARLEY_TRY_ASSIGN(team, config::load_team_file(*file));
+  } else if (const auto workspace = args.value("workspace")) {
+    PARLEY_TRY_ASSIGN(team, config::load_dominds_workspace(*workspace));
+  }
+  return tot_logs_of(args, team, "logs");
+}
+
 class terminal_progress final : public tot::tot_progress {
  public:
   explicit terminal_progress(bool quiet) : quiet_(quiet) {}
@@ -141,10 +156,11 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   }
   auto request = request_of(*args);
   if (!request) return report(request.err());
+  auto logs = tot_run_logs(*args);
+  if (!logs) return report(logs.err());
   std::string type_name = request->task_type;
   if (resume) {
-    const auto logs = args->value("logs");
-    auto folder = logs ? tot::run_folder::open_in(*logs, *resume) : tot::run_folder::open(data_dir_of(*args), *resume);
+    auto folder = logs->open(*resume);
     if (!folder) return report(folder.err());
     auto info = folder->read_task_info();
     if (!info) return report(info.err());
@@ -162,7 +178,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   // `parley serve`.
   auto tools = engine::build_builtin_tools(inputs->team);
   auto tot_binding = std::make_shared<tot::tot_tool_binding>();
-  tot_binding->data_dir = data_dir_of(*args);
+  tot_binding->logs = *logs;
   tot::offer_tree_of_thoughts(inputs->team, tools, tot_binding);
   auto created = engine::engine::create(io.get_executor(), *inputs->log, inputs->team, std::move(inputs->providers),
                                         std::move(tools));
@@ -171,8 +187,7 @@ int run_verb_tot(const std::vector<std::string>& raw) {
   tot_binding->engine = &eng;
   eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_progress progress(args->has("quiet") || args->has("json"));
-  tot::tot_runner runner(eng, data_dir_of(*args), &progress);
-  if (const auto logs = args->value("logs")) runner.set_logs_dir(*logs);
+  tot::tot_runner runner(eng, *logs, &progress);
   std::optional<result<tot::tot_outcome>> finished;
   asio::co_spawn(
       io,

@@ -53,11 +53,12 @@ const std::vector<verb_usage>& verb_usages() {
        "[--session-gap SECONDS] [--reflect-every SECONDS] [--reflect-goal TEXT] [--max-upload-bytes N] "
        "[--loaded-dialogs N] [--max-connections N] [--max-connections-per-client N] [--read-priority "
        "adaptive|normal|background] [--otlp-endpoint URL] [--trace-content] [--mcp [--mcp-call-timeout SECONDS]] "
-       "[--allow-data-in-workspace]",
+       "[--tot-logs DIR] [--allow-data-in-workspace]",
        "the web UI, REST API and WebSocket on one port, and with --mcp an MCP server at /mcp (the token: --token, "
        "else $PARLEY_TOKEN, else a new one)"},
       {"mcp",
-       "mcp [--team FILE | --workspace DIR] [--data DIR] [--mcp-call-timeout SECONDS] [--allow-data-in-workspace]",
+       "mcp [--team FILE | --workspace DIR] [--data DIR] [--mcp-call-timeout SECONDS] [--tot-logs DIR] "
+       "[--allow-data-in-workspace]",
        "the team as an MCP server on stdin/stdout, for an MCP client that starts it (docs/mcp.md)"},
       {"tot",
        "tot \"problem\" [--task-type T] [--strategy BFS|DFS] [--depth N] [--breadth N] [--threshold X] "
@@ -65,7 +66,7 @@ const std::vector<verb_usage>& verb_usages() {
        "[--evaluation-strategy independent_scoring|comparative_voting] [--logs DIR] [--team FILE "
        "| --workspace DIR] [--data DIR] [--max-calls N] [--timeout-ms MS] [--noise none|low|high] [--seed S] "
        "[--json]",
-       "a Tree of Thoughts run (seed 003); logs in DATA/logs/tot-*/"},
+       "a Tree of Thoughts run (seed 003); logs in the workspace's logs/tot-*/ (or --logs DIR)"},
       {"tot", "tot --resume tot-YYYYMMDD-HHMMSS-xxxxxx [--data DIR] [--logs DIR]", "continue a Tree of Thoughts run"},
       {"diff", "diff A B [--json] [--team FILE | --workspace DIR] [--data DIR]",
        "two root trees aligned: where they first part, their answers' line diff, tokens, cost, latency and rounds "
@@ -165,9 +166,10 @@ const arg_spec& arg_spec_of(std::string_view verb) {
          "max-connections-per-client",
          "read-priority",
          "otlp-endpoint",
-         "mcp-call-timeout"},
+         "mcp-call-timeout",
+         "tot-logs"},
         {kAllowDataInWorkspace, "trace-content", "mcp"}}},
-      {"mcp", {{"team", "workspace", "data", "mcp-call-timeout"}, {kAllowDataInWorkspace}}},
+      {"mcp", {{"team", "workspace", "data", "mcp-call-timeout", "tot-logs"}, {kAllowDataInWorkspace}}},
       {"tot",
        {{"team", "workspace", "data", "task-type", "strategy", "depth", "breadth", "threshold", "resume", "max-calls",
          "timeout-ms", "parallel", "noise", "seed", "generation-strategy", "evaluation-strategy", "logs"},

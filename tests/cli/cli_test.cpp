@@ -589,8 +589,12 @@ members:
   EXPECT_NE(shown.output.find("1 call, $0.0026"), std::string::npos) << shown.output;
 }
 
+// Seed 003 (日志规范): "每次执行 /tot 命令时,在 logs/ 目录下创建独立的任务文件夹" — the project's
+// logs/ (the folder the run's team works in: here the built-in team's, the current folder).
 TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
-  const auto out = run("tot '4 9 10 13' --json" + data());
+  const fs::path project = root_ / "project";
+  fs::create_directories(project);
+  const auto out = parley::testing::run_cli("tot '4 9 10 13' --json" + data(), project.string());
   ASSERT_EQ(out.status, 0) << out.output;
   auto printed = boost::json::parse(out.output.substr(out.output.rfind('{', out.output.find("\"task_id\""))));
   const auto& result = printed.as_object();
@@ -598,7 +602,8 @@ TEST_F(Cli, TotSolvesGameOf24OfflineAndLeavesTheSeedsLogFolder) {
   const fs::path log_dir(std::string(result.at("log_dir").as_string()));
   EXPECT_TRUE(fs::exists(log_dir / "00-task-info.json"));
   EXPECT_TRUE(fs::exists(log_dir / "99-merged-timeline.log"));
-  EXPECT_EQ(log_dir.parent_path(), data_ / "logs");
+  EXPECT_EQ(fs::canonical(log_dir.parent_path()), fs::canonical(project / "logs"));
+  EXPECT_FALSE(fs::exists(data_ / "logs"));
   // Seed 003's ThoughtTree, 'search_state: {current_depth, frontier, best_path}', in --json and the folder.
   EXPECT_TRUE(fs::exists(log_dir / "98-thought-tree.json"));
   const auto& tree = result.at("thought_tree").as_object();
@@ -623,6 +628,7 @@ TEST_F(Cli, TotWritesItsFolderWhereLogsSaysAndResumesFromThere) {
 }
 
 TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
+  fs::create_directories(root_);
   const std::pair<std::string, std::string> cases[] = {
       {"tot ''", "parley: problem: must not be empty"},
       {"tot '4 9 10 13' --task-type poetry", "parley: task_type: 'poetry' is not one of math_reasoning"},
@@ -635,11 +641,12 @@ TEST_F(Cli, TotRefusesBadInputNamingTheFieldAndWritesNothing) {
       {"tot --resume nope", "parley: resume: 'nope' is not a run id"},
   };
   for (const auto& [args, expected] : cases) {
-    const auto out = run(args + data());
+    const auto out = parley::testing::run_cli(args + data(), root_.string());
     EXPECT_EQ(out.status, 2) << args << ": " << out.output;
     EXPECT_EQ(out.output.rfind(expected, 0), 0u) << args << ": " << out.output;
   }
-  EXPECT_FALSE(fs::exists(data_ / "logs"));
+  EXPECT_FALSE(fs::exists(root_ / "logs"));
+  EXPECT_FALSE(fs::exists(data_));
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ TEST_F(RestTest, TotRefusesBadFieldsNamingThemAndStartsNothing) {
     EXPECT_EQ(message_of(reply).rfind(expected, 0), 0U) << message_of(reply);
   }
   EXPECT_EQ(c.get("/api/dialogs").json().at("total"), 0);
+  EXPECT_FALSE(std::filesystem::exists(team_dir_ / "workspace" / "logs"));
   EXPECT_FALSE(std::filesystem::exists(data_dir() / "logs"));
   EXPECT_EQ(c.get("/api/tot/tot-20250101-000000-abcdef").status, 404);
 }
@@ -58,7 +59,8 @@ TEST_F(RestTest, TotStartsARunUnderItsRootAndEndsWithAFinalSolutionSayingWhatFai
   const auto& errors = view.at("finalSolution").at("verification").at("validation_errors").as_array();
   ASSERT_FALSE(errors.empty());
   EXPECT_EQ(std::string(errors[0].as_string()).rfind("GENERATION_FAILED: decomposer", 0), 0U) << errors[0];
-  EXPECT_TRUE(std::filesystem::exists(data_dir() / "logs" / task_id / "99-merged-timeline.log"));
+  // Seed 003 (日志规范): the run's folder is in the project's logs/ — the team's workspace.
+  EXPECT_TRUE(std::filesystem::exists(team_dir_ / "workspace" / "logs" / task_id / "99-merged-timeline.log"));
 
   // The web UI finds the run from its root dialog.
   const auto listed = c.get("/api/tot?rootDialog=" + root);

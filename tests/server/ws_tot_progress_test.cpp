@@ -226,7 +226,7 @@ TEST_F(TotProgress, ARunCutOffByAKillIsInterruptedAfterTheRestartAndResumesToThe
   ASSERT_TRUE(eventually([&] {
     const auto view = run_of_root(root);
     return view.at("status") == "running" && view.at("nodes").as_array().size() == 4 &&
-           std::filesystem::exists(data_dir() / "logs" / task_id / "03-explorer.log");
+           std::filesystem::exists(team_dir_ / "workspace" / "logs" / task_id / "03-explorer.log");
   }));
   restart(SIGKILL);
   const auto interrupted = run_of_root(root);

@@ -75,27 +75,30 @@ logged_end end_of(const std::map<std::string, std::vector<log_entry>>& calls) {
 
 }  // namespace
 
-std::map<std::string, std::string> index_run_roots(const fs::path& data_dir) {
+std::map<std::string, std::string> index_run_roots(const run_logs& logs) {
   std::map<std::string, std::string> out;
-  std::error_code ec;
-  for (const auto& item : fs::directory_iterator(data_dir / "logs", ec)) {
-    const std::string task_id = item.path().filename().string();
-    if (!task_id.starts_with("tot-")) continue;
-    // Only the task info: opening the folder would read every call file of every run.
-    auto text = read_regular_file(item.path() / "00-task-info.json", errc::io_error);
-    if (!text) continue;
-    auto parsed = parse_json(*text);
-    if (!parsed || !parsed->is_object()) continue;
-    // A run whose task info does not read is left out of the index, as one that cannot be parsed.
-    auto info = read_task_info_fields(parsed->get_object());
-    if (!info) continue;
-    for (auto& root : info->root_dialogs) out[std::move(root)] = task_id;
+  for (const auto& folder : logs.folders()) {
+    std::error_code ec;
+    for (const auto& item : fs::directory_iterator(folder, ec)) {
+      const std::string task_id = item.path().filename().string();
+      if (!task_id.starts_with("tot-")) continue;
+      // Only the task info: opening the folder would read every call file of every run.
+      auto text = read_regular_file(item.path() / "00-task-info.json", errc::io_error);
+      if (!text) continue;
+      auto parsed = parse_json(*text);
+      if (!parsed || !parsed->is_object()) continue;
+      // A run whose task info does not read is left out of the index, as one that cannot be parsed.
+      auto info = read_task_info_fields(parsed->get_object());
+      if (!info) continue;
+      // The folder new runs go to is read first: a root found there is not taken by an older copy.
+      for (auto& root : info->root_dialogs) out.emplace(std::move(root), task_id);
+    }
   }
   return out;
 }
 
-boost::asio::awaitable<result<durable_run>> read_durable_run(fs::path data_dir, std::string task_id) {
-  auto folder = run_folder::open(data_dir, task_id);
+boost::asio::awaitable<result<durable_run>> read_durable_run(run_logs logs, std::string task_id) {
+  auto folder = logs.open(task_id);
   if (!folder) co_return std::move(folder).err();
   auto info = folder->read_task_info();
   if (!info) co_return std::move(info).err();

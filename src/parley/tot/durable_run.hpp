@@ -18,6 +18,7 @@
 #include "parley/core/json.hpp"
 #include "parley/core/result.hpp"
 #include "parley/tot/protocol.hpp"
+#include "parley/tot/run_logs.hpp"
 #include "parley/tot/run_progress.hpp"
 
 namespace parley::tot {
@@ -31,12 +32,12 @@ struct durable_run {
   std::optional<json::value> final_solution;  // the final_solution payload, once it ended
 };
 
-// Every run folder's roots under `data_dir`/logs: root dialog → task id. Folders that do not
-// read are skipped (a run that crashed before naming its root has no root to be found by).
-std::map<std::string, std::string> index_run_roots(const std::filesystem::path& data_dir);
+// Every run folder's roots in `logs`' folders: root dialog → task id. Folders that do not read
+// are skipped (a run that crashed before naming its root has no root to be found by).
+std::map<std::string, std::string> index_run_roots(const run_logs& logs);
 
 // The run `task_id` rebuilt from its folder; `ended` in the folder decides solved/failed,
 // otherwise it is interrupted.
-boost::asio::awaitable<result<durable_run>> read_durable_run(std::filesystem::path data_dir, std::string task_id);
+boost::asio::awaitable<result<durable_run>> read_durable_run(run_logs logs, std::string task_id);
 
 }  // namespace parley::tot

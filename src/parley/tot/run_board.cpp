@@ -50,9 +50,9 @@ class run_board::tracker final : public tot_progress {
   std::shared_ptr<run_view> view_;
 };
 
-run_board::run_board(engine::engine& engine, std::filesystem::path data_dir, run_listener* listener)
-    : engine_(engine), data_dir_(std::move(data_dir)), listener_(listener) {
-  for (auto& [root, task] : index_run_roots(data_dir_)) task_of_root_.emplace(root, std::move(task));
+run_board::run_board(engine::engine& engine, run_logs logs, run_listener* listener)
+    : engine_(engine), logs_(std::move(logs)), listener_(listener) {
+  for (auto& [root, task] : index_run_roots(logs_)) task_of_root_.emplace(root, std::move(task));
 }
 
 void run_board::report(const run_view& view, progress_step step, const thought_node* node) const {
@@ -108,7 +108,7 @@ boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request 
       executor,
       [this, view, request = std::move(request)]() -> boost::asio::awaitable<void> {
         tracker progress(*this, view);
-        tot_runner runner(engine_, data_dir_, &progress);
+        tot_runner runner(engine_, logs_, &progress);
         auto outcome = co_await runner.run(request);
         finish(*view, outcome);
       },
@@ -121,7 +121,7 @@ boost::asio::awaitable<result<run_board::started>> run_board::start(tot_request 
 boost::asio::awaitable<result<tot_outcome>> run_board::run(tot_request request) {
   auto view = std::make_shared<run_view>();
   tracker progress(*this, view);
-  tot_runner runner(engine_, data_dir_, &progress);
+  tot_runner runner(engine_, logs_, &progress);
   auto outcome = co_await runner.run(request);
   finish(*view, outcome);
   co_return outcome;
@@ -157,7 +157,7 @@ json::object run_board::view_json(const run_view& run) {
 
 boost::asio::awaitable<std::optional<json::object>> run_board::view(std::string task_id) {
   if (const auto found = runs_.find(task_id); found != runs_.end()) co_return view_json(*found->second);
-  auto durable = co_await read_durable_run(data_dir_, task_id);
+  auto durable = co_await read_durable_run(logs_, task_id);
   if (!durable) co_return std::nullopt;
   run_view run;
   run.task_id = durable->task_id;
@@ -174,7 +174,7 @@ boost::asio::awaitable<std::optional<json::object>> run_board::view_of_root(std:
   if (task == task_of_root_.end()) {
     // A run this board did not start and that began after it indexed the folders (the
     // tree_of_thoughts tool's): the folders are indexed again.
-    for (auto& [root, id] : index_run_roots(data_dir_)) task_of_root_.insert_or_assign(root, std::move(id));
+    for (auto& [root, id] : index_run_roots(logs_)) task_of_root_.insert_or_assign(root, std::move(id));
     task = task_of_root_.find(root_dialog);
     if (task == task_of_root_.end()) co_return std::nullopt;
   }

@@ -23,9 +23,9 @@ namespace parley::tot {
 
 class run_board {
  public:
-  // Indexes the run folders under `data_dir`/logs by their roots. `listener` (may be null) must
-  // outlive the board's runs.
-  run_board(engine::engine& engine, std::filesystem::path data_dir, run_listener* listener = nullptr);
+  // Indexes the run folders in `logs` by their roots. `listener` (may be null) must outlive the
+  // board's runs.
+  run_board(engine::engine& engine, run_logs logs, run_listener* listener = nullptr);
 
   struct started {
     std::string task_id;
@@ -54,7 +54,7 @@ class run_board {
   void report(const run_view& view, progress_step step, const thought_node* node = nullptr) const;
 
   engine::engine& engine_;
-  std::filesystem::path data_dir_;
+  run_logs logs_;
   run_listener* listener_;
   std::map<std::string, std::shared_ptr<run_view>, std::less<>> runs_;
   std::deque<std::string> order_;

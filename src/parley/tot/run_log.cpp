@@ -113,14 +113,6 @@ result<task_info_fields> read_task_info_fields(const json::object& info) {
   return out;
 }
 
-result<run_folder> run_folder::create(const fs::path& data_dir, std::int64_t start_ms) {
-  return create_in(data_dir / "logs", start_ms);
-}
-
-result<run_folder> run_folder::open(const fs::path& data_dir, const std::string& task_id) {
-  return open_in(data_dir / "logs", task_id);
-}
-
 result<run_folder> run_folder::create_in(const fs::path& logs_dir, std::int64_t start_ms) {
   const std::string iso = format_iso8601_ms(start_ms);  // 2025-10-30T14:30:56.123Z
   const std::string stamp = iso.substr(0, 4) + iso.substr(5, 2) + iso.substr(8, 2) + "-" + iso.substr(11, 2) +

@@ -75,12 +75,10 @@ result<task_info_fields> read_task_info_fields(const json::object& info);
 
 class run_folder {
  public:
-  // A new folder named for `start_ms` with six random characters.
-  static result<run_folder> create(const std::filesystem::path& data_dir, std::int64_t start_ms);
-  // An existing run's folder, by its task id (tot-…): for --resume.
-  static result<run_folder> open(const std::filesystem::path& data_dir, const std::string& task_id);
-  // The same in a logs folder of the caller's (`parley tot --logs DIR`) instead of DATA/logs.
+  // A new folder in `logs_dir` named for `start_ms` with six random characters (run_logs.hpp
+  // says which logs folder).
   static result<run_folder> create_in(const std::filesystem::path& logs_dir, std::int64_t start_ms);
+  // An existing run's folder in `logs_dir`, by its task id (tot-…): for --resume.
   static result<run_folder> open_in(const std::filesystem::path& logs_dir, const std::string& task_id);
 
   const std::string& task_id() const noexcept { return task_id_; }

@@ -392,12 +392,10 @@ result<checked_request> request_of_task_info(const json::object& info, tot_reque
   return check_request(limits);
 }
 
-tot_runner::tot_runner(engine::engine& engine, std::filesystem::path data_dir, tot_progress* progress)
-    : engine_(engine), data_dir_(std::move(data_dir)), progress_(progress) {}
+tot_runner::tot_runner(engine::engine& engine, run_logs logs, tot_progress* progress)
+    : engine_(engine), logs_(std::move(logs)), progress_(progress) {}
 
-result<run_folder> tot_runner::open_folder(const std::string& task_id) const {
-  return logs_dir_ ? run_folder::open_in(*logs_dir_, task_id) : run_folder::open(data_dir_, task_id);
-}
+result<run_folder> tot_runner::open_folder(const std::string& task_id) const { return logs_.open(task_id); }
 
 boost::asio::awaitable<result<tot_outcome>> tot_runner::run(tot_request request) {
   auto checked = check_request(request);
@@ -419,9 +417,7 @@ boost::asio::awaitable<result<tot_outcome>> tot_runner::run_checked(checked_requ
                                                                     std::optional<std::string> resume_id) {
   const std::int64_t start_ms = now_ms();
   request.options.language = engine_.team().language;
-  auto opened =
-      resume_id ? open_folder(*resume_id)
-                : (logs_dir_ ? run_folder::create_in(*logs_dir_, start_ms) : run_folder::create(data_dir_, start_ms));
+  auto opened = resume_id ? open_folder(*resume_id) : logs_.create(start_ms);
   if (!opened) co_return std::move(opened).err();
   run_folder folder = std::move(*opened);
   json::object info = task_info(folder.task_id(), request, start_ms);

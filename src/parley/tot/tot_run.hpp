@@ -17,6 +17,7 @@
 #include "parley/tot/explorer.hpp"
 #include "parley/tot/protocol.hpp"
 #include "parley/tot/run_log.hpp"
+#include "parley/tot/run_logs.hpp"
 
 namespace parley::tot {
 
@@ -73,22 +74,18 @@ class tot_progress {
 
 class tot_runner {
  public:
-  tot_runner(engine::engine& engine, std::filesystem::path data_dir, tot_progress* progress = nullptr);
+  tot_runner(engine::engine& engine, run_logs logs, tot_progress* progress = nullptr);
   boost::asio::awaitable<result<tot_outcome>> run(tot_request request);
   // Continues the run `task_id` from its log folder.
   boost::asio::awaitable<result<tot_outcome>> resume(std::string task_id, tot_request limits);
-  // Run folders go to `logs_dir` rather than DATA/logs (`parley tot --logs DIR`). A server lists the
-  // runs of its own DATA/logs only.
-  void set_logs_dir(std::filesystem::path logs_dir) { logs_dir_ = std::move(logs_dir); }
 
  private:
   result<run_folder> open_folder(const std::string& task_id) const;
   boost::asio::awaitable<result<tot_outcome>> run_checked(checked_request request,
                                                           std::optional<std::string> resume_id);
   engine::engine& engine_;
-  std::filesystem::path data_dir_;
+  run_logs logs_;
   tot_progress* progress_;
-  std::optional<std::filesystem::path> logs_dir_;
 };
 
 }  // namespace parley::tot

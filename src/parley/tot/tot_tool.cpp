@@ -75,7 +75,7 @@ class tree_of_thoughts_tool final : public tools::tool {
  private:
   boost::asio::awaitable<result<tot_outcome>> run(tot_request request) const {
     if (binding_->board != nullptr) co_return co_await binding_->board->run(std::move(request));
-    tot_runner runner(*binding_->engine, binding_->data_dir);
+    tot_runner runner(*binding_->engine, binding_->logs);
     co_return co_await runner.run(std::move(request));
   }
 

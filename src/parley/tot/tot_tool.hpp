@@ -10,6 +10,7 @@
 #include "parley/config/team.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/tools/tool.hpp"
+#include "parley/tot/run_logs.hpp"
 
 namespace parley::tot {
 
@@ -18,8 +19,8 @@ class run_board;
 inline constexpr const char* kTreeOfThoughtsTool = "tree_of_thoughts";
 
 struct tot_tool_binding {
-  engine::engine* engine = nullptr;  // set once the engine is created; the engine outlives its tools' calls
-  std::filesystem::path data_dir;
+  engine::engine* engine = nullptr;      // set once the engine is created; the engine outlives its tools' calls
+  run_logs logs = run_logs::in("logs");  // where its runs go (run_logs.hpp); set with the engine
   // The server's board (null elsewhere): a run made through it is listed while it runs and its
   // progress reaches the PubChan, as a run started by POST /api/tot does. Outlives the tool's calls.
   run_board* board = nullptr;

@@ -48,7 +48,7 @@ TEST(RunLogRead, TheTaskInfoReadsOlderRunsOneRootAndNamesAWrongField) {
 TEST(RunLogRead, ARecordedReplyWithAWrongTypedRequestIsCorruptNotAnotherRequest) {
   const fs::path data_dir = fs::temp_directory_path() / ("parley-run-log-read-" + std::to_string(::getpid()));
   fs::remove_all(data_dir);
-  auto folder = run_folder::create(data_dir, 1761834656123);
+  auto folder = run_folder::create_in(data_dir / "logs", 1761834656123);
   ASSERT_TRUE(folder) << folder.err().message;
   log_buffer buffer;
   buffer.add("info", "reply", json::object{{"role", "generator"}, {"request", 5}, {"reply", "x"}});

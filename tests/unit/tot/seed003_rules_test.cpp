@@ -154,7 +154,7 @@ class seed003_fixture : public ::testing::Test {
         engine::engine::create(io.get_executor(), *log_, team, std::move(providers), engine::build_builtin_tools());
     EXPECT_TRUE(made) << made.err().message;
     engine_ = std::move(*made);
-    tot_runner runner(*engine_, data_dir_, progress);
+    tot_runner runner(*engine_, run_logs::in(data_dir_ / "logs"), progress);
     std::optional<result<tot_outcome>> out;
     boost::asio::co_spawn(
         io, [&]() -> boost::asio::awaitable<void> { out = co_await runner.run(request); }, boost::asio::detached);

@@ -61,7 +61,7 @@ class tot_run_fixture : public ::testing::Test {
         engine::engine::create(io.get_executor(), *log_, team, std::move(providers), engine::build_builtin_tools());
     EXPECT_TRUE(made) << made.err().message;
     engine_ = std::move(*made);
-    tot_runner runner(*engine_, data_dir_);
+    tot_runner runner(*engine_, logs());
     std::optional<result<tot_outcome>> out;
     boost::asio::co_spawn(
         io,
@@ -88,6 +88,8 @@ class tot_run_fixture : public ::testing::Test {
     return subs;
   }
 
+  // The workspace is the data directory here, so the seed's logs/ is DATA/logs too.
+  run_logs logs() const { return run_logs::of(data_dir_, data_dir_); }
   fs::path data_dir_;
   std::unique_ptr<store> log_ = make_memory_store();
   std::unique_ptr<engine::engine> engine_;
@@ -277,7 +279,7 @@ TEST_F(TotRun, AFinishedRunReadBackFromItsFolderHasTheSameTreeBestPathAndAnswer)
   ASSERT_TRUE(first) << first.err().message;
   ASSERT_TRUE(first->solved);
   ASSERT_FALSE(first->nodes.empty());
-  auto read = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  auto read = testing::run_sync(read_durable_run(logs(), first->task_id));
   ASSERT_TRUE(read) << read.err().message;
   EXPECT_EQ(read->status, run_status::solved);
   EXPECT_EQ(tree_text(read->nodes), tree_text(first->nodes));
@@ -285,7 +287,7 @@ TEST_F(TotRun, AFinishedRunReadBackFromItsFolderHasTheSameTreeBestPathAndAnswer)
   ASSERT_TRUE(read->final_solution);
   EXPECT_EQ(read->final_solution->at("answer"), first->solution.answer.c_str());
   EXPECT_EQ(read->root_dialogs, std::vector<std::string>{first->root_dialog});
-  EXPECT_EQ(index_run_roots(data_dir_).at(first->root_dialog), first->task_id);
+  EXPECT_EQ(index_run_roots(logs()).at(first->root_dialog), first->task_id);
 }
 
 TEST_F(TotRun, ARunCutOffMidSearchReadsAsInterruptedAndOnceResumedAsItsResumedTreeUnderBothRoots) {
@@ -298,14 +300,14 @@ TEST_F(TotRun, ARunCutOffMidSearchReadsAsInterruptedAndOnceResumedAsItsResumedTr
     if (seq > 5 || name.starts_with("01-") || name.starts_with("03-") || name.starts_with("99-"))
       fs::remove(item.path());
   }
-  auto info = run_folder::open(data_dir_, first->task_id)->read_task_info();
+  auto info = logs().open(first->task_id)->read_task_info();
   ASSERT_TRUE(info);
   info->erase("end_time");
   info->erase("final_stats");
   (*info)["status"] = "running";
-  ASSERT_TRUE(run_folder::open(data_dir_, first->task_id)->write_task_info(*info));
+  ASSERT_TRUE(logs().open(first->task_id)->write_task_info(*info));
 
-  auto cut = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  auto cut = testing::run_sync(read_durable_run(logs(), first->task_id));
   ASSERT_TRUE(cut) << cut.err().message;
   EXPECT_EQ(cut->status, run_status::interrupted);
   EXPECT_FALSE(cut->final_solution);
@@ -319,13 +321,13 @@ TEST_F(TotRun, ARunCutOffMidSearchReadsAsInterruptedAndOnceResumedAsItsResumedTr
   ASSERT_TRUE(resumed->solved);
   // The folder now holds the replayed calls twice (the first run's and the resume's copies): each
   // reply is still replayed once.
-  auto read = testing::run_sync(read_durable_run(data_dir_, first->task_id));
+  auto read = testing::run_sync(read_durable_run(logs(), first->task_id));
   ASSERT_TRUE(read) << read.err().message;
   EXPECT_EQ(read->status, run_status::solved);
   EXPECT_EQ(tree_text(read->nodes), tree_text(resumed->nodes));
   EXPECT_EQ(read->best_path, resumed->best_path);
   EXPECT_EQ(read->root_dialogs, (std::vector<std::string>{first->root_dialog, resumed->root_dialog}));
-  const auto roots = index_run_roots(data_dir_);
+  const auto roots = index_run_roots(logs());
   EXPECT_EQ(roots.at(first->root_dialog), first->task_id);
   EXPECT_EQ(roots.at(resumed->root_dialog), first->task_id);
 }
@@ -370,7 +372,7 @@ TEST(TotTool, AMemberGivenTreeOfThoughtsRunsASearchAndReadsTheFinalSolution) {
   providers.emplace("noisy24", std::make_shared<game24::noisy_model>(game24::noise_settings{}));
   auto tools = engine::build_builtin_tools();
   auto binding = std::make_shared<tot_tool_binding>();
-  binding->data_dir = data_dir;
+  binding->logs = run_logs::of(team.workspace, data_dir);
   offer_tree_of_thoughts(team, tools, binding);
   ASSERT_NE(tools.find("tree_of_thoughts"), nullptr);
   EXPECT_EQ(tools.find("tree_of_thoughts")->spec().parameters.at("required").as_array().at(0).as_string(), "problem");
