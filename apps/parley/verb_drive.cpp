@@ -47,7 +47,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!inputs) return report(inputs.err());
   config::team_config& team = inputs->team;
   store& log = *inputs->log;
-  set_marker_language(team.language);
+  set_cli_language(team.language);
 
   asio::io_context io;
   auto tools = engine::build_builtin_tools(team);

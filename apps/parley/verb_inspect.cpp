@@ -214,7 +214,7 @@ int run_verb_show(const std::vector<std::string>& raw) {
     return show_flow(**row, *thread, args->has("json"));
   }
   const auto team = team_or_empty(*args);
-  set_marker_language(team.language);
+  set_cli_language(team.language);
   const auto usage = engine::summarize_usage(*events, team).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
@@ -229,8 +229,13 @@ int run_verb_show(const std::vector<std::string>& raw) {
     return kExitOk;
   }
   const auto& dialog = **row;
-  std::printf("dialog %s · @%s · %s · course %lld · %s\n", dialog.id.c_str(), dialog.member_id.c_str(),
-              state_of(dialog).c_str(), static_cast<long long>(dialog.course), engine::describe_usage(usage).c_str());
+  const std::string course_number = std::to_string(dialog.course);
+  std::printf("%s\n", say_cli(msg::show_header, {{"id", dialog.id},
+                                                 {"member", dialog.member_id},
+                                                 {"state", state_of(dialog)},
+                                                 {"course", course_number},
+                                                 {"usage", engine::describe_usage(usage)}})
+                          .c_str());
   if (*origin) {
     const std::string seq = std::to_string((*origin)->through_seq);
     std::printf("%s\n", say_cli(msg::show_forked_from, {{"id", (*origin)->dialog_id}, {"seq", seq}}).c_str());
@@ -239,7 +244,7 @@ int run_verb_show(const std::vector<std::string>& raw) {
   for (const auto& message : *messages) {
     if (message.course != course) {
       course = message.course;
-      std::printf("— course %lld —\n", static_cast<long long>(course));
+      std::printf("%s\n", say_cli(msg::show_course, {{"n", std::to_string(course)}}).c_str());
     }
     print_transcript_line(message);
   }

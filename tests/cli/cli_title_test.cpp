@@ -86,6 +86,9 @@ TEST_F(CliTitle, ASeedMarkerIsShownAsATagInTheTeamsLanguage) {
       << "the run's last line in the team's language: " << zh.output;
   const auto zh_shown = run_titled("show " + printed_dialog(zh.output) + data());
   EXPECT_NE(zh_shown.output.find("  [最终回复]\n  完成了。\n"), std::string::npos) << zh_shown.output;
+  // `parley show`'s own lines follow the team's language too (issue 43 item 7).
+  EXPECT_NE(zh_shown.output.find(" · 第 1 程 · "), std::string::npos) << zh_shown.output;
+  EXPECT_EQ(zh_shown.output.find("course"), std::string::npos) << zh_shown.output;
 }
 
 }  // namespace

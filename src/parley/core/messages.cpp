@@ -52,6 +52,13 @@ constexpr std::array<message_text, static_cast<std::size_t>(msg::count_)> kMessa
     {msg::question_asked, "{at}  @{member} in dialog {id} (root {root}, course {course}, event {seq})",
      "{at}  @{member} 在对话 {id}（根对话 {root}，第 {course} 程，事件 {seq}）"},
     {msg::question_answer_hint, "  answer: {command}", "  回答：{command}"},
+    {msg::show_header, "dialog {id} · @{member} · {state} · course {course} · {usage}",
+     "对话 {id} · @{member} · {state} · 第 {course} 程 · {usage}"},
+    {msg::show_course, "— course {n} —", "— 第 {n} 程 —"},
+    {msg::transcript_thinking, "  (thinking)", "  （思考）"},
+    {msg::transcript_interrupted, "  [interrupted]", "  [已中断]"},
+    {msg::transcript_tool_result, "  ← {tool}:", "  ← {tool}："},
+    {msg::transcript_tool_error, "  ← error from {tool}:", "  ← {tool} 出错："},
 }};
 
 // The catalog is indexed by id: an entry out of place would say another message.

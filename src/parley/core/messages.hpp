@@ -52,6 +52,12 @@ enum class msg : std::size_t {
   questions_none,
   question_asked,
   question_answer_hint,
+  show_header,
+  show_course,
+  transcript_thinking,
+  transcript_interrupted,
+  transcript_tool_result,
+  transcript_tool_error,
   count_,  // not a message: the number of them
 };
 
