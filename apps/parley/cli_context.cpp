@@ -1,4 +1,5 @@
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -212,7 +213,13 @@ result<config::team_config> find_and_load_team(const parsed_args& args, const fs
 result<config::team_config> load_team(const parsed_args& args, const fs::path& data_dir) {
   auto team = find_and_load_team(args, data_dir);
   if (team) print_problems(team->problems, 0);
+  if (team) set_cli_language(team->language);
   return team;
+}
+
+std::string team_language_of(const parsed_args& args, const fs::path& data_dir) {
+  auto team = find_and_load_team(args, data_dir);
+  return team ? team->language : "en";
 }
 
 void print_problems(const std::vector<config::problem>& problems, std::size_t from) {

@@ -1,4 +1,5 @@
 #include "terminal_printer.hpp"
+#include "cli_messages.hpp"
 
 #include <unistd.h>
 
@@ -56,7 +57,7 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
       if (colour_) {
         colour(kDim);
       } else {
-        write("(thinking) ");
+        write(say_cli(msg::stream_thinking));
       }
       break;
     case stream_kind::thinking_chunk:
@@ -81,8 +82,7 @@ void terminal_printer::on_stream(const engine::stream_event& ev) {
     case stream_kind::discard:
       holding_ = false;
       colour(kReset);
-      write("\n[connection lost: " + std::string(ev.text) +
-            "; what was shown above is discarded and the model is asked again]\n");
+      write("\n" + say_cli(msg::stream_connection_lost, {{"reason", ev.text}}) + "\n");
       break;
   }
 }
@@ -110,14 +110,15 @@ void terminal_printer::on_event(const event& ev) {
       colour(kReset);
       write("\n");
     }
-    if (finished->interrupted) write("[generation interrupted]\n");
+    if (finished->interrupted) write(say_cli(msg::stream_interrupted) + "\n");
   } else if (const auto* result = ev.as<events::tool_result>()) {
     colour(kCyan);
-    write((result->ok ? "← " : "← error: ") + shorten(tag_markers(result->content), 160));
+    write((result->ok ? std::string("← ") : say_cli(msg::stream_tool_error)) +
+          shorten(tag_markers(result->content), 160));
     colour(kReset);
     write("\n");
   } else if (const auto* failed = ev.as<events::drive_failed>()) {
-    write("[drive failed: " + failed->message + "]\n");
+    write(say_cli(msg::stream_drive_failed, {{"error", failed->message}}) + "\n");
   }
 }
 

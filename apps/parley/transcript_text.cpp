@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "marker_tags.hpp"
 #include "parley/core/time.hpp"
@@ -23,14 +24,17 @@ void print_transcript_line(const message_row& row) {
     std::printf("[%s] %.*s:\n%s", format_iso8601_ms(row.ts_ms).c_str(), static_cast<int>(origin.size()), origin.data(),
                 indented(tag_markers(row.content), "  ").c_str());
   } else if (row.role == events::message_role::assistant) {
-    if (!row.thinking.empty()) std::printf("  (thinking)\n%s", indented(row.thinking, "    ").c_str());
+    if (!row.thinking.empty()) {
+      std::printf("%s\n%s", say_cli(msg::transcript_thinking).c_str(), indented(row.thinking, "    ").c_str());
+    }
     if (!row.content.empty()) std::printf("%s", indented(tag_markers(row.content), "  ").c_str());
     print_tool_calls(row.tool_calls);
-    if (row.interrupted) std::printf("  [interrupted]\n");
+    if (row.interrupted) std::printf("%s\n", say_cli(msg::transcript_interrupted).c_str());
   } else {
     // A result keeps its lines (a file, a listing), indented under the call's name.
-    std::printf("  ← %s%s:\n%s", row.ok ? "" : "error from ", row.tool_name.c_str(),
-                indented(tag_markers(row.content), "      ").c_str());
+    const std::string head =
+        say_cli(row.ok ? msg::transcript_tool_result : msg::transcript_tool_error, {{"tool", row.tool_name}});
+    std::printf("%s\n%s", head.c_str(), indented(tag_markers(row.content), "      ").c_str());
   }
 }
 

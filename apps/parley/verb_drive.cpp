@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "command_hints.hpp"
 #include "marker_tags.hpp"
 #include "parley/core/text.hpp"
@@ -46,7 +47,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!inputs) return report(inputs.err());
   config::team_config& team = inputs->team;
   store& log = *inputs->log;
-  set_marker_language(team.language);
+  set_cli_language(team.language);
 
   asio::io_context io;
   auto tools = engine::build_builtin_tools(team);
@@ -102,15 +103,19 @@ int with_engine(const parsed_args& args, const engine_action& action) {
 
   if (failure) return report(*failure);
   const auto* dialog = eng.find(dialog_id);
-  if (!dialog_id.empty()) std::printf("dialog %s\n", dialog_id.c_str());
+  if (!dialog_id.empty()) std::printf("%s\n", say_cli(msg::dialog_named, {{"id", dialog_id}}).c_str());
   if (dialog != nullptr && !dialog->row().last_error.empty()) {
-    return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + dialog->row().last_error +
-                                                       "; to try again: " + hint_command("resume", {dialog_id})));
+    return report(make_error(errc::provider_error, say_cli(msg::dialog_stopped_try_again,
+                                                           {{"id", dialog_id},
+                                                            {"error", dialog->row().last_error},
+                                                            {"command", hint_command("resume", {dialog_id})}})));
   }
   if (auto open = eng.questions().open_questions(); open && !open->empty()) {
-    std::printf("%s for you: see `%s`\n",
-                open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str(),
-                hint_command("questions").c_str());
+    const std::string count = std::to_string(open->size());
+    const std::string command = hint_command("questions");
+    std::printf("%s\n", say_cli(open->size() == 1 ? msg::questions_wait_one : msg::questions_wait_many,
+                                {{"n", count}, {"command", command}})
+                            .c_str());
   }
   return kExitOk;
 }
@@ -119,8 +124,11 @@ int with_engine(const parsed_args& args, const engine_action& action) {
 result<void> check_member_given(const config::team_config& team, const std::string& member) {
   if (member.empty() || team.find_member(member) != nullptr) return ok();
   const std::string best = closest_match(member, team.member_ids());
-  std::string message = "unknown member '" + member + "'";
-  if (!best.empty()) message += " (did you mean '" + best + "'?); try: " + command_with_flag_value("member", best);
+  std::string message = say_cli(msg::unknown_member, {{"member", member}});
+  if (!best.empty()) {
+    message +=
+        say_cli(msg::did_you_mean_member, {{"best", best}, {"command", command_with_flag_value("member", best)}});
+  }
   return make_error(errc::not_found, message);
 }
 
@@ -134,8 +142,9 @@ int drive(const parsed_args& args, drive_request request) {
       const std::string member = request.member_id.empty() ? team.default_member : request.member_id;
       if (auto known = check_member_given(team, request.member_id); !known) co_return std::move(known).err();
       if (team.find_member(member) != nullptr) {
-        std::fprintf(stderr, "parley: @%s talks to %s\n", member.c_str(),
-                     engine::describe_member_model(team, member).c_str());
+        const std::string model = engine::describe_member_model(team, member);
+        std::fprintf(stderr, "parley: %s\n",
+                     say_cli(msg::member_talks_to, {{"member", member}, {"model", model}}).c_str());
       }
       engine::new_dialog spec{request.member_id, request.title, request.task_doc_path};
       spec.first_message = request.message;
@@ -228,7 +237,11 @@ int resume_all(const parsed_args& args) {
         }
         co_return ok();
       });
-  std::printf("%zu dialog(s) resumed%s%s\n", resumed.size(), resumed.empty() ? "" : ": ", join(resumed, ", ").c_str());
+  const std::string resumed_ids = join(resumed, ", ");
+  const std::string resumed_count = std::to_string(resumed.size());
+  std::printf("%s\n", (resumed.empty() ? say_cli(msg::resumed_none)
+                                       : say_cli(msg::resumed_some, {{"n", resumed_count}, {"ids", resumed_ids}}))
+                          .c_str());
   return status;
 }
 
@@ -278,7 +291,8 @@ int run_verb_root_status(const std::vector<std::string>& raw, std::string_view v
   };
   const auto set_by_flow = drive_flow(*args, flow_status);
   const int status = set_by_flow ? *set_by_flow : set_by_engine();
-  if (status == kExitOk) std::printf("%s is %s\n", id.c_str(), std::string(events::to_wire(to)).c_str());
+  if (status == kExitOk)
+    std::printf("%s\n", say_cli(msg::status_now, {{"id", id}, {"status", events::to_wire(to)}}).c_str());
   return status;
 }
 

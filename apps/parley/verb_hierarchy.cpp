@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "parley/core/time.hpp"
@@ -56,14 +57,21 @@ int run_verb_questions(const std::vector<std::string>& raw) {
     std::printf("%s\n", boost::json::serialize(out).c_str());
     return kExitOk;
   }
-  if (open->empty()) std::printf("no open questions\n");
+  if (open->empty()) std::printf("%s\n", say_cli(msg::questions_none).c_str());
   for (const auto& item : *open) {
-    std::printf("%s  @%s in dialog %s (root %s, course %lld, event %lld)\n", item.question.asked_at.c_str(),
-                item.dialog.member_id.c_str(), item.dialog.id.c_str(), item.dialog.root_id.c_str(),
-                static_cast<long long>(item.question.course), static_cast<long long>(item.question.seq));
+    const std::string course = std::to_string(item.question.course);
+    const std::string seq = std::to_string(item.question.seq);
+    std::printf("%s\n", say_cli(msg::question_asked, {{"at", item.question.asked_at},
+                                                      {"member", item.dialog.member_id},
+                                                      {"id", item.dialog.id},
+                                                      {"root", item.dialog.root_id},
+                                                      {"course", course},
+                                                      {"seq", seq}})
+                            .c_str());
     // The whole question, every line of it: the headline alone often leaves out what is asked.
     std::printf("%s", indented(item.question.tellask_content, "  ").c_str());
-    std::printf("  answer: %s\n", hint_command("answer", {item.dialog.id, item.question.id, "your answer"}).c_str());
+    const std::string command = hint_command("answer", {item.dialog.id, item.question.id, "your answer"});
+    std::printf("%s\n", say_cli(msg::question_answer_hint, {{"command", command}}).c_str());
   }
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "flow_show.hpp"
@@ -161,7 +162,8 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("%s\n", boost::json::serialize(out).c_str());
     // stdout stays one JSON array, as before pages; where the next one starts goes to stderr.
-    if (!next.empty()) std::fprintf(stderr, "next page: %s\n", next_page_command(*args, next).c_str());
+    if (!next.empty())
+      std::fprintf(stderr, "%s\n", say_cli(msg::next_page, {{"command", next_page_command(*args, next)}}).c_str());
     return kExitOk;
   }
   std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
@@ -181,7 +183,8 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
     }
     std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
   }
-  if (!next.empty()) std::printf("next page: %s\n", next_page_command(*args, next).c_str());
+  if (!next.empty())
+    std::printf("%s\n", say_cli(msg::next_page, {{"command", next_page_command(*args, next)}}).c_str());
   return kExitOk;
 }
 
@@ -211,7 +214,7 @@ int run_verb_show(const std::vector<std::string>& raw) {
     return show_flow(**row, *thread, args->has("json"));
   }
   const auto team = team_or_empty(*args);
-  set_marker_language(team.language);
+  set_cli_language(team.language);
   const auto usage = engine::summarize_usage(*events, team).team;
   if (args->has("json")) {
     boost::json::object out = dialog_json(**row);
@@ -226,21 +229,28 @@ int run_verb_show(const std::vector<std::string>& raw) {
     return kExitOk;
   }
   const auto& dialog = **row;
-  std::printf("dialog %s · @%s · %s · course %lld · %s\n", dialog.id.c_str(), dialog.member_id.c_str(),
-              state_of(dialog).c_str(), static_cast<long long>(dialog.course), engine::describe_usage(usage).c_str());
+  const std::string course_number = std::to_string(dialog.course);
+  std::printf("%s\n", say_cli(msg::show_header, {{"id", dialog.id},
+                                                 {"member", dialog.member_id},
+                                                 {"state", state_of(dialog)},
+                                                 {"course", course_number},
+                                                 {"usage", engine::describe_usage(usage)}})
+                          .c_str());
   if (*origin) {
-    std::printf("forked from %s at event %lld\n", (*origin)->dialog_id.c_str(),
-                static_cast<long long>((*origin)->through_seq));
+    const std::string seq = std::to_string((*origin)->through_seq);
+    std::printf("%s\n", say_cli(msg::show_forked_from, {{"id", (*origin)->dialog_id}, {"seq", seq}}).c_str());
   }
   std::int64_t course = 0;
   for (const auto& message : *messages) {
     if (message.course != course) {
       course = message.course;
-      std::printf("— course %lld —\n", static_cast<long long>(course));
+      std::printf("%s\n", say_cli(msg::show_course, {{"n", std::to_string(course)}}).c_str());
     }
     print_transcript_line(message);
   }
-  if (!dialog.last_error.empty()) std::printf("[last drive failed: %s]\n", dialog.last_error.c_str());
+  if (!dialog.last_error.empty()) {
+    std::printf("%s\n", say_cli(msg::show_last_drive_failed, {{"error", dialog.last_error}}).c_str());
+  }
   return kExitOk;
 }
 

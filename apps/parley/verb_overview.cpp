@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "parley/core/terminal_text.hpp"
@@ -25,7 +26,8 @@ const arg_spec& overview_spec() {
 }
 
 std::string overview_dialog_line(const dialog_row& row) {
-  std::string line = "  @" + row.member_id + " in " + (row.parent_id.empty() ? "dialog " : "subdialog ") + row.id;
+  std::string line = say_cli(row.parent_id.empty() ? msg::overview_in_dialog : msg::overview_in_subdialog,
+                             {{"member", row.member_id}, {"id", row.id}});
   if (!row.title.empty()) line += ": " + terminal_safe(row.title);
   return line;
 }
@@ -62,24 +64,29 @@ result<overview_rows> overview_rows_of(store& log) {
 void print_overview(const overview_rows& rows) {
   std::int64_t questions = 0;
   for (const auto& row : rows.asking) questions += row.open_questions;
+  auto line = [](msg id, std::initializer_list<msg_arg> args) { std::printf("%s\n", say_cli(id, args).c_str()); };
   if (questions > 0) {
-    std::printf("%s for you:\n", counted(questions, "question waits", "questions wait").c_str());
+    const std::string count = std::to_string(questions);
+    line(questions == 1 ? msg::overview_questions_one : msg::overview_questions_many, {{"n", count}});
     for (const auto& row : rows.asking) std::printf("%s\n", overview_dialog_line(row).c_str());
-    std::printf("  read and answer them: %s\n", hint_command("questions").c_str());
+    line(msg::overview_answer_hint, {{"command", hint_command("questions")}});
   }
   if (!rows.owed.empty()) {
-    std::printf("%s at work or owed a drive:\n", counted(rows.owed.size(), "dialog", "dialogs").c_str());
+    const std::string count = std::to_string(rows.owed.size());
+    line(rows.owed.size() == 1 ? msg::overview_owed_one : msg::overview_owed_many, {{"n", count}});
     for (const auto& row : rows.owed) std::printf("%s\n", overview_dialog_line(row).c_str());
-    std::printf("  drive them again if no server does: %s\n", hint_command("resume", {}, {{"all", ""}}).c_str());
+    line(msg::overview_drive_again, {{"command", hint_command("resume", {}, {{"all", ""}})}});
   }
   for (const auto& row : rows.failed) {
-    std::printf("dialog %s stopped: %s\n  try again: %s\n", row.id.c_str(), terminal_safe(row.last_error).c_str(),
-                hint_command("resume", {row.id}).c_str());
+    const std::string error = terminal_safe(row.last_error);
+    line(msg::overview_failed, {{"id", row.id}, {"error", error}, {"command", hint_command("resume", {row.id})}});
   }
-  std::printf("%s open: %s\n", counted(rows.open_roots, "dialog", "dialogs").c_str(),
-              hint_command("dialogs", {}, {{"status", "running"}}).c_str());
+  const std::string open = std::to_string(rows.open_roots);
+  const std::string list_command = hint_command("dialogs", {}, {{"status", "running"}});
+  line(rows.open_roots == 1 ? msg::overview_open_one : msg::overview_open_many,
+       {{"n", open}, {"command", list_command}});
   if (questions == 0 && rows.owed.empty() && rows.failed.empty()) {
-    std::printf("nothing waits for you; start a dialog: %s\n", hint_command("run", {"your message"}).c_str());
+    line(msg::overview_nothing_waits, {{"command", hint_command("run", {"your message"})}});
   }
 }
 
@@ -100,6 +107,7 @@ int run_overview(const std::vector<std::string>& args) {
   if (!log) return report(log.err());
   auto rows = overview_rows_of(**log);
   if (!rows) return report(rows.err());
+  set_cli_language(team_language_of(*parsed, data_dir_of(*parsed)));
   print_overview(*rows);
   return kExitOk;
 }

@@ -1,4 +1,5 @@
 #include "verb_remote.hpp"
+#include "cli_messages.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -159,22 +160,26 @@ int follow(const server_link& server, const std::string& dialog_id, const transc
       print_transcript_line(*row);
     }
   }
-  std::printf("dialog %s\n", dialog_id.c_str());
+  std::printf("%s\n", say_cli(msg::dialog_named, {{"id", dialog_id}}).c_str());
   auto after = call_server(server, "GET", "/api/dialogs/" + path_segment(dialog_id));
   if (!after) return report(after.err());
   if (const auto* row = object_at(*after, "dialog")) {
     const std::string failed = json_string_or(*row, "lastError");
     if (!failed.empty()) {
-      return report(make_error(errc::provider_error, "dialog " + dialog_id + " stopped: " + failed +
-                                                         "; to try again: " + hint_command("resume", {dialog_id})));
+      const std::string command = hint_command("resume", {dialog_id});
+      return report(make_error(
+          errc::provider_error,
+          say_cli(msg::dialog_stopped_try_again, {{"id", dialog_id}, {"error", failed}, {"command", command}})));
     }
   }
   auto questions = call_server(server, "GET", "/api/questions");
   if (questions) {
     if (const auto* open = array_at(*questions, "questions"); open != nullptr && !open->empty()) {
-      std::printf("%s for you: see `%s`\n",
-                  open->size() == 1 ? "1 question waits" : (std::to_string(open->size()) + " questions wait").c_str(),
-                  hint_command("questions").c_str());
+      const std::string count = std::to_string(open->size());
+      const std::string command = hint_command("questions");
+      std::printf("%s\n", say_cli(open->size() == 1 ? msg::questions_wait_one : msg::questions_wait_many,
+                                  {{"n", count}, {"command", command}})
+                              .c_str());
     }
   }
   return kExitOk;
@@ -256,14 +261,18 @@ int carry_out(const server_link& server, const remote_request& request) {
           if (id.is_string()) ids.emplace_back(id.as_string());
         }
       }
-      std::printf("%zu dialog(s) resumed%s%s\n", ids.size(), ids.empty() ? "" : ": ", join(ids, ", ").c_str());
+      const std::string count = std::to_string(ids.size());
+      const std::string listed = join(ids, ", ");
+      std::printf("%s\n", (ids.empty() ? say_cli(msg::resumed_none)
+                                       : say_cli(msg::resumed_some, {{"n", count}, {"ids", listed}}))
+                              .c_str());
       return kExitOk;
     }
     case remote_verb::dead: {
       const json::value sent(json::object{{"reason", request.text}});
       auto declared = call_server(server, "POST", dialog_path + "/dead", &sent);
       if (!declared) return report(declared.err());
-      std::printf("dialog %s\n", request.dialog_id.c_str());
+      std::printf("%s\n", say_cli(msg::dialog_named, {{"id", request.dialog_id}}).c_str());
       return kExitOk;
     }
     case remote_verb::title: {
@@ -271,8 +280,8 @@ int carry_out(const server_link& server, const remote_request& request) {
       auto titled = call_server(server, "PUT", dialog_path + "/title", &sent);
       if (!titled) return report(titled.err());
       const auto* title = titled->is_object() ? titled->as_object().if_contains("title") : nullptr;
-      std::printf("%s is titled: %s\n", request.dialog_id.c_str(),
-                  title != nullptr && title->is_string() ? std::string(title->as_string()).c_str() : "");
+      const std::string stored = title != nullptr && title->is_string() ? std::string(title->as_string()) : "";
+      std::printf("%s\n", say_cli(msg::titled, {{"id", request.dialog_id}, {"title", stored}}).c_str());
       return kExitOk;
     }
     case remote_verb::complete:
@@ -281,8 +290,8 @@ int carry_out(const server_link& server, const remote_request& request) {
       auto changed = call_server(server, "POST", dialog_path + "/" + verb_name(request.verb));
       if (!changed) return report(changed.err());
       const auto* dialog = object_at(*changed, "dialog");
-      std::printf("%s is %s\n", request.dialog_id.c_str(),
-                  dialog != nullptr ? json_string_or(*dialog, "status").c_str() : "changed");
+      const std::string status = dialog != nullptr ? json_string_or(*dialog, "status") : "changed";
+      std::printf("%s\n", say_cli(msg::status_now, {{"id", request.dialog_id}, {"status", status}}).c_str());
       return kExitOk;
     }
   }
@@ -295,6 +304,7 @@ std::optional<int> through_running_server(const parsed_args& args, const remote_
   auto server = find_server(data_dir_of(args));
   if (!server) return report(server.err());
   if (!*server) return std::nullopt;
+  set_cli_language(team_language_of(args, data_dir_of(args)));  // what it prints follows the team
   std::fprintf(stderr, "parley: %s: sent %s\n", verb_name(request.verb).c_str(), through(**server).c_str());
   return carry_out(**server, request);
 }

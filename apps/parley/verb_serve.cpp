@@ -27,6 +27,7 @@
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/message_analyst.hpp"
+#include "parley/engine/title_writer.hpp"
 #include "parley/server/answer_relay.hpp"
 #include "parley/server/auth.hpp"
 #include "parley/server/flow_host.hpp"
@@ -228,11 +229,12 @@ result<serve_settings> read_serve_settings(const parsed_args& args) {
 
 asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_server& listener,
                                 server::pubchan& channels, server::turn_window_timers* windows,
-                                engine::message_analyst* analyst, bool& done) {
+                                engine::message_analyst* analyst, engine::title_writer* titler, bool& done) {
   listener.stop();
   eng.drives().set_store_retry(false);
   if (windows != nullptr) windows->stop();
   if (analyst != nullptr) analyst->stop();
+  if (titler != nullptr) titler->stop();
   co_await stop_all_drives(eng, log, "the server is shutting down");
   eng.stop_mcp();  // the MCP servers' processes end with the drives that used them
   channels.close_all();
@@ -323,6 +325,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   std::unique_ptr<server::reflection_schedule> reflections;
   std::unique_ptr<server::flow_host> flows;
   std::unique_ptr<engine::message_analyst> analyst;
+  std::unique_ptr<engine::title_writer> titler;
   {
     // Members of kind flow run on the flow layer, with the same providers as the engine's members.
     auto flow_members = server::flow_host::create(io.get_executor(), log, team, inputs->providers);
@@ -394,6 +397,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     analyst = std::make_unique<engine::message_analyst>(io.get_executor(), *eng, engine::build_embeddings_client(team));
     eng->add_observer(analyst.get());
     context.analyst = analyst.get();
+  }
+  if (team.titles == config::title_mode::model) {  // the model's title after a root's first answer
+    titler = std::make_unique<engine::title_writer>(io.get_executor(), *eng);
+    eng->add_observer(titler.get());
   }
 
   std::vector<std::string> unreadable;
@@ -488,7 +495,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (follower) follower->stop();
     if (traces) asio::co_spawn(io, traces->stop(), asio::detached);
     if (mcp) mcp->end_all();  // MCP calls still waiting stop; their dialogs stay in the log
-    auto shutdown = shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), shutdown_done);
+    auto shutdown =
+        shut_down(*eng, log, *listener, *channels, windows.get(), analyst.get(), titler.get(), shutdown_done);
     asio::co_spawn(io, std::move(shutdown), asio::detached);
   });
   const bool gave_up = !run_until_shut_down(io, shutdown_done);

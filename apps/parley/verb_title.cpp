@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_titles.hpp"
 #include "parley/engine/engine.hpp"
@@ -63,7 +64,7 @@ int run_verb_title(const std::vector<std::string>& raw) {
   if (auto served = through_running_server(*args, titled)) return *served;
   auto stored = write_title(*args, id, *checked);
   if (!stored) return report(stored.err());
-  std::printf("%s is titled: %s\n", id.c_str(), stored->c_str());
+  std::printf("%s\n", say_cli(msg::titled, {{"id", id}, {"title", *stored}}).c_str());
   return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/tot/game24/noisy_model.hpp"
 #include "parley/tot/protocol_json.hpp"
@@ -134,7 +135,9 @@ class terminal_progress final : public tot::tot_progress {
  public:
   explicit terminal_progress(bool quiet) : quiet_(quiet) {}
   void on_started(const std::string& task_id, const std::string& root) override {
-    if (!quiet_) std::fprintf(stderr, "parley: ToT run %s (root dialog %s)\n", task_id.c_str(), root.c_str());
+    if (!quiet_) {
+      std::fprintf(stderr, "parley: %s\n", say_cli(msg::tot_run_started, {{"task", task_id}, {"root", root}}).c_str());
+    }
   }
   void on_log(std::string_view, const std::string& msg) override {
     if (!quiet_) std::fprintf(stderr, "  %s\n", msg.c_str());
@@ -232,8 +235,9 @@ int run_verb_tot(const std::vector<std::string>& raw) {
     std::printf("answer %s\n", outcome.solution.answer.empty() ? "(none)" : outcome.solution.answer.c_str());
     for (const auto& problem : outcome.solution.verification.validation_errors)
       std::printf("failed %s\n", problem.c_str());
-    std::printf("llm calls %lld, nodes %lld\n", static_cast<long long>(outcome.stats.llm_calls),
-                static_cast<long long>(outcome.stats.total_nodes));
+    const std::string calls = std::to_string(outcome.stats.llm_calls);
+    const std::string nodes = std::to_string(outcome.stats.total_nodes);
+    std::printf("%s\n", say_cli(msg::tot_run_stats, {{"calls", calls}, {"nodes", nodes}}).c_str());
   }
   return outcome.solved ? kExitOk : kExitRuntime;
 }

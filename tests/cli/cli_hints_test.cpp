@@ -115,6 +115,31 @@ TEST_F(CliHints, TheNextPageCommandKeepsTheFiltersAndTheDataDirectory) {
   EXPECT_EQ(second.output.find("next page"), std::string::npos) << second.output;
 }
 
+// A team whose `language` is zh (issue 43 item 7): the CLI's lines are in Chinese, the commands
+// and ids in them as they are; `parley` alone follows the team it remembers.
+TEST_F(CliHints, AChineseTeamsRunAndOverviewSpeakChineseAndTheirCommandsStillWork) {
+  const fs::path demo = root_ / "demo";
+  fs::copy(fs::path(PARLEY_SOURCE_DIR) / "examples/demo", demo, fs::copy_options::recursive);
+  std::ofstream(demo / "team.yaml", std::ios::app) << "language: zh\n";
+  const std::string zh_team = " --team " + quoted((demo / "team.yaml").string());
+  const auto started = run_in(root_, "run" + zh_team + " --quiet 'Plan the next sprint'");
+  ASSERT_EQ(started.status, 0) << started.output;
+  EXPECT_NE(started.output.find("\n对话 "), std::string::npos) << started.output;
+  const std::string questions = text_after(started.output, "有 1 个问题等你回答：见 `", '`');
+  EXPECT_EQ(questions.rfind("parley questions", 0), 0U) << started.output;
+  EXPECT_EQ(started.output.find("question waits"), std::string::npos) << "no English line: " << started.output;
+  EXPECT_EQ(started.output.find("【"), std::string::npos) << "no raw seed marker: " << started.output;
+
+  const auto waiting = run_in(root_, "");
+  ASSERT_EQ(waiting.status, 0) << waiting.output;
+  EXPECT_NE(waiting.output.find("有 1 个问题等你回答：\n  @researcher"), std::string::npos) << waiting.output;
+  EXPECT_NE(waiting.output.find("1 个对话进行中：parley dialogs --status running\n"), std::string::npos)
+      << waiting.output;
+  const std::string answer_hint = text_after(waiting.output, "阅读并回答：");
+  EXPECT_EQ(answer_hint, "parley questions");
+  EXPECT_EQ(run_printed(answer_hint, root_).status, 0);
+}
+
 // `parley` alone in a folder with a .parley/: what waits, and the commands to type, which work.
 TEST_F(CliHints, NoVerbWhereDataIsShowsWhatWaitsAndTheCommandsWork) {
   const auto started = run_in(root_, "run" + team() + " --quiet 'Plan the next sprint'");

@@ -15,11 +15,13 @@ namespace fs = std::filesystem;
 
 parley::testing::cli_outcome run_titled(const std::string& args) { return parley::testing::run_cli(args); }
 
-// The dialog id `parley run` prints last ("dialog ID").
+// The dialog id `parley run` prints last ("dialog ID", a Chinese team's "对话 ID").
 std::string printed_dialog(const std::string& output) {
-  const auto at = output.rfind("dialog ");
-  if (at == std::string::npos) return {};
-  return output.substr(at + 7, output.find('\n', at) - at - 7);
+  for (const std::string label : {"dialog ", "对话 "}) {
+    const auto at = output.rfind(label);
+    if (at != std::string::npos) return output.substr(at + label.size(), output.find('\n', at) - at - label.size());
+  }
+  return {};
 }
 
 class CliTitle : public ::testing::Test {
@@ -80,8 +82,13 @@ TEST_F(CliTitle, ASeedMarkerIsShownAsATagInTheTeamsLanguage) {
   fs::remove_all(root_ / "data");
   const auto zh = run_titled("run" + team_saying("【最终完成】\\n完成了。", "zh") + data() + " --quiet '完成它'");
   ASSERT_EQ(zh.status, 0) << zh.output;
+  EXPECT_NE(zh.output.find("\n对话 "), std::string::npos)
+      << "the run's last line in the team's language: " << zh.output;
   const auto zh_shown = run_titled("show " + printed_dialog(zh.output) + data());
   EXPECT_NE(zh_shown.output.find("  [最终回复]\n  完成了。\n"), std::string::npos) << zh_shown.output;
+  // `parley show`'s own lines follow the team's language too (issue 43 item 7).
+  EXPECT_NE(zh_shown.output.find(" · 第 1 程 · "), std::string::npos) << zh_shown.output;
+  EXPECT_EQ(zh_shown.output.find("course"), std::string::npos) << zh_shown.output;
 }
 
 }  // namespace

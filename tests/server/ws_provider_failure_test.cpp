@@ -51,7 +51,7 @@ class provider_failure_fixture : public ::testing::Test {
     // The team's folder is its workspace; the data directory stays outside it.
     std::filesystem::create_directories(root_ / "team");
     std::ofstream(root_ / "team" / "team.yaml")
-        << "version: 1\ndefault_member: lead\nproviders:\n  fake: {kind: openai, "
+        << "version: 1\ndefault_member: lead\ntitles: rule\nproviders:\n  fake: {kind: openai, "
            "base_url: \""
         << model_.base_url()
         << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\nmembers:\n"

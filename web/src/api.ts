@@ -84,6 +84,8 @@ export function reportAuthError(): void {
 
 /** Status of an ApiError for a server that could not be reached at all (nothing was sent or stored). */
 export const UNREACHABLE = 0;
+/** The status of an ApiError made from a WebSocket `error` packet (its code is REST's; no HTTP status). */
+export const OVER_WEBSOCKET = -1;
 
 type Body = { json: unknown } | { raw: Blob; contentType: string } | undefined;
 

@@ -4,9 +4,17 @@
 // the word "Error".
 import { ApiError } from './api';
 import { byTestId, h } from './dom';
-import { t } from './i18n';
+import { errorCodeText, lang, t } from './i18n';
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/**
+ * What a failure says. The server writes its messages in English, naming the field and the value
+ * verbatim; in Chinese its error code is said first in Chinese, then that message (docs/web-ui.md,
+ * "Language").
+ */
+export const messageOf = (e: unknown): string => {
+  const text = e instanceof Error ? e.message : String(e);
+  return e instanceof ApiError && lang() === 'zh' ? `${errorCodeText(e.code)}：${text}` : text;
+};
 
 export function showError(e: unknown): void {
   if (e instanceof ApiError && e.status === 401) return; // the auth banner says it

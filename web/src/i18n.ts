@@ -228,6 +228,25 @@ const en = {
   mk_fbr_reasoning: 'FBR · reasoning only',
   mk_tellask_back: 'Asks back',
   ...runsEn,
+
+  // The server's error codes (its `error.code`), said before its message in Chinese: the message
+  // names fields and values, which stay as the server wrote them.
+  err_bad_field: 'A field was refused',
+  err_bad_request: 'The request was refused',
+  err_bad_json: 'The request is not valid JSON',
+  err_not_found: 'Not found',
+  err_conflict: 'Not possible in the current state',
+  err_unavailable: 'The server is busy; try again shortly',
+  err_storage_full: 'The server’s storage is full',
+  err_internal: 'The server failed',
+  err_forbidden: 'Not allowed',
+  err_unauthorized: 'Not signed in',
+  err_too_large: 'Too large',
+  err_provider_error: 'The model’s provider failed',
+  err_not_configured: 'Not configured on this server',
+  err_unsupported_media_type: 'This kind of file is not accepted',
+  err_method_not_allowed: 'Not supported',
+  err_other: 'The server refused',
 };
 
 export type Key = keyof typeof en;
@@ -459,6 +478,23 @@ const zh: Record<Key, string> = {
   mk_fbr_reasoning: 'FBR · 仅推理',
   mk_tellask_back: '回问',
   ...runsZh,
+
+  err_bad_field: '字段不被接受',
+  err_bad_request: '请求被拒绝',
+  err_bad_json: '请求不是有效的 JSON',
+  err_not_found: '未找到',
+  err_conflict: '当前状态下无法进行',
+  err_unavailable: '服务器繁忙，请稍后重试',
+  err_storage_full: '服务器存储已满',
+  err_internal: '服务器出错',
+  err_forbidden: '无权进行',
+  err_unauthorized: '未登录',
+  err_too_large: '内容过大',
+  err_provider_error: '模型服务商出错',
+  err_not_configured: '此服务器未配置该功能',
+  err_unsupported_media_type: '不接受此类文件',
+  err_method_not_allowed: '不支持',
+  err_other: '服务器拒绝了请求',
 };
 
 const dictionaries = { en, zh } as const;
@@ -472,6 +508,12 @@ export function setLang(lang: Lang): void {
 
 export function lang(): Lang {
   return current;
+}
+
+/** The wording of a server error code (`error.code`), or of any code this UI does not know. */
+export function errorCodeText(code: string): string {
+  const key = `err_${code}`;
+  return key in en ? t(key as Key) : t('err_other');
 }
 
 export function t(key: Key): string {

@@ -3,7 +3,7 @@
 // This file wires the parts together: the dialog list, the tree, Q4H, the composer, the side panels,
 // the transcript or records view of the open dialog, and the PubChan's packets to each of them.
 import './style.css';
-import { ApiError, captureToken, onAuthError, rest } from './api';
+import { ApiError, OVER_WEBSOCKET, captureToken, onAuthError, rest } from './api';
 import { Composer } from './composer';
 import { renderDialogHead, renderRunCounts } from './dialog_head';
 import { DialogList } from './dialog_list';
@@ -381,7 +381,7 @@ function onPacket(p: Packet): void {
       }
       return;
     case 'error':
-      showError(new Error(p.message || p.code || 'error'));
+      showError(new ApiError(OVER_WEBSOCKET, p.code || 'error', p.message || p.code || 'error'));
       return;
     case 'welcome':
       scheduleRunCounts();

@@ -4,6 +4,7 @@
 // and draws. Words are rendered as sanitised Markdown, tool arguments and output as they are
 // (tool_output.ts); labels are words in the page's language, never internal names.
 import { ApiError, rest } from './api';
+import { messageOf } from './errors';
 import { h, tr } from './dom';
 import { lang, t, type Key } from './i18n';
 import { setMarkdown } from './markdown';
@@ -256,7 +257,7 @@ export class RecordsView {
       found = await rest.searchRecordMessages(this.dialogId, words);
     } catch (e) {
       this.results.replaceChildren();
-      this.searchError.textContent = e instanceof Error ? e.message : String(e);
+      this.searchError.textContent = messageOf(e);
       this.searchError.hidden = false;
       return;
     }

@@ -3,6 +3,7 @@
 // bounds: the server checks every field, and its refusal, which names the field and the problem
 // ("depth: 11 is outside 1–10"), is shown under the form; nothing is started then.
 import { ApiError, rest, type TotRequest } from './api';
+import { messageOf } from './errors';
 import { byTestId as q } from './dom';
 import { t } from './i18n';
 import type { TotStart } from './types';
@@ -44,7 +45,7 @@ export function wireTotForm(started: (run: TotStart) => Promise<void>): void {
       input('tot-problem').value = '';
       await started(run);
     } catch (err) {
-      error.textContent = err instanceof ApiError ? err.message : `${t('error')}: ${String(err)}`;
+      error.textContent = err instanceof ApiError ? messageOf(err) : `${t('error')}: ${String(err)}`;
       error.dataset.code = err instanceof ApiError ? err.code : '';
       error.hidden = false;
     } finally {

@@ -1,6 +1,6 @@
 // PubChan client (protocol v1): one WebSocket, reconnected with backoff; every subscription is
 // renewed after a reconnect with afterSeq + epoch so the server replays what was missed (or says resync).
-import { refreshPageToken, reportAuthError, token } from './api';
+import { ApiError, OVER_WEBSOCKET, refreshPageToken, reportAuthError, token } from './api';
 import { serverPacketProblem, isServerPacket } from './packets';
 import type { ClientPacket, ServerPacket, SubscribePacket } from './protocol.gen';
 import type { Packet } from './types';
@@ -116,7 +116,8 @@ export class PubChan {
       if (w && ref) {
         this.pending.delete(ref);
         if (p.type === 'ack') w.resolve();
-        else w.reject(new Error(p.message || p.code || 'error'));
+        // The same codes as REST's: an ApiError, so the UI says its code in the page's language.
+        else w.reject(new ApiError(OVER_WEBSOCKET, p.code || 'error', p.message || p.code || 'error'));
         return;
       }
     }

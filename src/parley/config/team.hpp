@@ -32,6 +32,10 @@ enum class member_kind { llm, flow };
 // "function": Tellasks are function tools; "text": the model writes seed 000's `!?@member` text
 // syntax, for models without function calling.
 enum class tellask_syntax { function, text };
+// Who titles a root after its first answer (issue 43): "model", the root's member's model in one
+// short call off the dialog's path (a member on a scripted or mock provider keeps the rule-made
+// title); "rule", the first line of the first message only, never an extra model call.
+enum class title_mode { model, rule };
 
 }  // namespace parley::config
 
@@ -59,6 +63,12 @@ template <>
 struct vocabulary<config::tellask_syntax> {
   static constexpr std::array<std::pair<config::tellask_syntax, std::string_view>, 2> values{
       {{config::tellask_syntax::function, "function"}, {config::tellask_syntax::text, "text"}}};
+};
+
+template <>
+struct vocabulary<config::title_mode> {
+  static constexpr std::array<std::pair<config::title_mode, std::string_view>, 2> values{
+      {{config::title_mode::model, "model"}, {config::title_mode::rule, "rule"}}};
 };
 
 }  // namespace parley
@@ -214,7 +224,8 @@ struct team_config {
   std::filesystem::path base_dir;   // relative paths resolve against it
   std::filesystem::path workspace;  // file tools are confined to it
   std::string default_member;
-  std::string language = "en";  // "en" | "zh": the language of runtime-written prompts and headers
+  std::string language = "en";            // "en" | "zh": the language of runtime-written prompts and headers
+  title_mode titles = title_mode::model;  // `titles:` (docs/team-yaml.md)
   // Dominds' `.minds/env.<language>.md` (or `env.md`): the runtime environment every member is told
   // about, after its minds files. Empty: no section.
   std::string environment;

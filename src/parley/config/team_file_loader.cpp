@@ -20,7 +20,7 @@ using detail::map_reader;
 
 const std::vector<std::string> kTopKeys{"version",         "default_member", "workspace", "language", "limits",
                                         "providers",       "members",        "media",     "access",   "shell",
-                                        "max_tool_rounds", "retention",      "records",   "mcp"};
+                                        "max_tool_rounds", "retention",      "records",   "mcp",      "titles"};
 const std::vector<std::string> kMediaKeys{"captioner", "transcriber"};
 const std::vector<std::string> kRetentionKeys{"archive_after_days"};
 const std::vector<std::string> kLimitKeys{"max_message_bytes", "critical_context_rounds"};
@@ -405,6 +405,7 @@ result<team_config> load(const std::filesystem::path& file) {
     team.workspace = std::move(workspace).value();
   }
   PARLEY_TRY(detail::read_choice(*root, "language", {"en", "zh"}, team.language));
+  PARLEY_TRY(detail::read_choice(*root, "titles", team.titles));
   PARLEY_TRY(read_limits(*root, team.limits));
   PARLEY_TRY(read_retention(*root, team.retention));
   PARLEY_TRY(read_providers(*root, team));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "parley/engine/dialog_title.hpp"
 #include "parley/engine/engine.hpp"
@@ -17,6 +18,9 @@ namespace {
 
 constexpr std::size_t kTitleContextBytes = 1200;
 constexpr std::size_t kMaxRemembered = 4096;
+// A title is a few words; the cap keeps a model that rambles cheap (reasoning models count their
+// thinking in it, hence not smaller).
+constexpr std::int64_t kTitleMaxTokens = 200;
 
 // At most `max` bytes of `text`, never cutting a UTF-8 sequence.
 std::string cut_for_title(std::string_view text, std::size_t max) {
@@ -67,6 +71,12 @@ llm::model_request title_request(const config::member_config& member, std::strin
   request.member_id = member.id;
   request.model = member.model;
   request.params = member.model_params;
+  // The member's own token limit is for its answers; a title's is small. A member that names
+  // max_completion_tokens (OpenAI's reasoning models refuse max_tokens) keeps its own.
+  if (!request.params.contains("max_completion_tokens")) {
+    request.params.erase("max_output_tokens");
+    request.params["max_tokens"] = kTitleMaxTokens;
+  }
   request.stream = false;
   request.system_prompt = zh ? "你为对话起标题。" : "You give conversations titles.";
   std::string ask =
@@ -117,7 +127,8 @@ asio::awaitable<void> title_writer::run(std::string root_id, std::string answer)
   const auto* runtime = engine_.find(root_id);
   const auto* member = runtime == nullptr ? nullptr : engine_.team().find_member(runtime->row().member_id);
   llm::provider* provider = member == nullptr ? nullptr : engine_.members().provider_of(member->id);
-  if (provider == nullptr || provider->kind() == "scripted") co_return;
+  // The offline models answer only what their script or database says: no title to ask them for.
+  if (provider == nullptr || provider->kind() == "scripted" || provider->kind() == "mock") co_return;
   auto first = first_message_if_untitled(engine_.dialogs().log(), root_id);
   if (!first || !*first) co_return;
   auto control = std::make_shared<llm::generation_control>();

@@ -4,8 +4,10 @@
 // and writes it as a `title_changed` by the model (dialog_titles.hpp), unless the log already has
 // a title_changed (a human's title is never replaced, and a restart never asks again).
 // Nothing awaits it: the call runs in a coroutine of its own, at most kMaxRunning at a time; a root
-// found when that many run keeps its rule-made title (dialog_title.hpp). A member on the scripted
-// (offline) provider keeps the rule-made title too: that model answers only what its script says.
+// found when that many run keeps its rule-made title (dialog_title.hpp), as does one whose call
+// fails. A member on the scripted or mock (offline) provider keeps the rule-made title too: that
+// model answers only what its script says. `parley serve` runs it when the team's `titles` is
+// `model` (the default; docs/team-yaml.md).
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

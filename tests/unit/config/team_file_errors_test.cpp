@@ -115,7 +115,19 @@ TEST_F(TeamFile, UnknownKeyWithoutCloseMatchListsTheKeys) {
   EXPECT_EQ(error_of(std::string(kMinimalTeam) + "colour: blue\n"),
             at("10:1") +
                 "colour: unknown key 'colour' (expected one of: version, default_member, workspace, language, limits, "
-                "providers, members, media, access, shell, max_tool_rounds, retention, records or mcp)");
+                "providers, members, media, access, shell, max_tool_rounds, retention, records, mcp or titles)");
+}
+
+// Issue 43: who titles a root, `model` unless the file says `rule`; anything else is refused by name.
+TEST_F(TeamFile, TitlesIsModelByDefaultOrRuleAndNothingElse) {
+  auto by_default = load(kMinimalTeam);
+  ASSERT_TRUE(by_default) << by_default.err().message;
+  EXPECT_EQ(by_default->titles, config::title_mode::model);
+  auto by_rule = load(std::string(kMinimalTeam) + "titles: rule\n");
+  ASSERT_TRUE(by_rule) << by_rule.err().message;
+  EXPECT_EQ(by_rule->titles, config::title_mode::rule);
+  EXPECT_EQ(error_of(std::string(kMinimalTeam) + "titles: modle\n"),
+            at("10:9") + "titles: unknown titles 'modle' (did you mean 'model'?) (expected one of: model or rule)");
 }
 
 TEST_F(TeamFile, RepeatedKeyInAMember) {
