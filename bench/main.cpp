@@ -48,8 +48,9 @@ constexpr const char* kUsage =
     "       parley-bench failover [--nodes 3] [--dialogs 300] [--cycles N] [--store postgresql[://URL]]\n"
     "                             [--pause-seconds 7] [--vacuum-hold-seconds S] [--keep 1] [--parley PATH]\n"
     "                             (nodes on one PostgreSQL killed and paused under load; see bench/README.md)\n"
-    "       parley-bench import [--dialogs N] [--cached-dialogs C]  (parley import of a generated Dominds .dialogs\n"
-    "                           folder of N dialogs into a SQLite store caching C dialogs)\n"
+    "       parley-bench import [--dialogs N] [--cached-dialogs C] [--serving-caches 1]  (parley import of a\n"
+    "                           generated Dominds .dialogs folder of N dialogs into a SQLite store opened as\n"
+    "                           parley import opens it, caching C dialogs; --serving-caches 1: a server's caches)\n"
     "       parley-bench mcp [--dialogs 100] [--rounds 11] [--repeats 3] [--invokes 2000]\n"
     "                        [--only builtin|stdio|http]\n"
     "                        (an MCP tool over stdio and HTTP beside a built-in tool: calls/s, CPU per call)\n";

@@ -13,6 +13,7 @@
 #include "parley/rtws/rtws_export.hpp"
 #include "parley/rtws/rtws_import.hpp"
 #include "parley/rtws/rtws_layout.hpp"
+#include "parley/store/bulk_load.hpp"
 #include "verb_usage.hpp"
 
 namespace parley::cli {
@@ -73,7 +74,9 @@ int run_verb_import(const std::vector<std::string>& raw) {
   if (args->help) return show_verb_help();
   auto rtws = rtws_of(*args, usage_of("import"));
   if (!rtws) return report(rtws.err());
-  auto log = open_data_store(data_dir_of(*args));
+  // A one-pass load: caches sized for it, so memory stays flat in the number of dialogs.
+  use_bulk_load_page_cache();
+  auto log = open_data_store(data_dir_of(*args), bulk_load_options());
   if (!log) return report(log.err());
   if (rtws::dominds::detect_layout(*rtws) == rtws::dominds::folder_layout::dominds) return import_dominds(**log, *rtws);
   auto summary = rtws::import_rtws(**log, *rtws);

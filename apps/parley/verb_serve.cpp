@@ -50,6 +50,7 @@
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "serve_team_reload.hpp"
 #include "server_link.hpp"
 #include "shutdown.hpp"
 #include "verb_usage.hpp"
@@ -404,7 +405,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   }
 
   std::vector<std::string> unreadable;
-  eng->watch_mcp_config();  // .minds/mcp.yaml is read again when it changes, as Dominds does
+  // The team (and with it .minds/mcp.yaml) is read again when its files change, as Dominds does.
+  watch_team_for_reload(*eng, tot_binding);
   eng->drives().set_store_retry(true);
   auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());

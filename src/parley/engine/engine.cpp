@@ -72,6 +72,8 @@ void engine::watch_mcp_config(std::chrono::milliseconds every) {
 void engine::stop_mcp() {
   if (mcp_watch_) mcp_watch_->stop();
   mcp_watch_.reset();
+  if (team_watch_) team_watch_->stop();
+  team_watch_.reset();
   if (mcp_) mcp_->stop_all("Parley stopped its MCP servers");
 }
 

@@ -27,6 +27,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -47,6 +48,7 @@
 #include "parley/engine/observer.hpp"
 #include "parley/engine/record_writes.hpp"
 #include "parley/engine/root_lifecycle.hpp"
+#include "parley/engine/team_watch.hpp"
 #include "parley/engine/tellask_router.hpp"
 #include "parley/engine/working_memory.hpp"
 #include "parley/llm/provider.hpp"
@@ -85,6 +87,14 @@ struct reflection_started {
   std::string dialog_id;
   std::string session_id;
   bool reused = false;
+};
+
+// A team as `parley serve` builds one to run (the loaded team with its problems settled, its
+// providers, its tools): what engine::replace_team swaps in.
+struct team_parts {
+  config::team_config team;
+  provider_map providers;
+  tools::tool_registry tools;
 };
 
 class engine {
@@ -138,6 +148,16 @@ class engine {
   // A loaded dialog, or null (dialogs().load and load_async read one that is not).
   const dialog_runtime* find(std::string_view dialog_id) const { return dialogs_.find(dialog_id); }
   const config::team_config& team() const noexcept { return team_; }
+  // Hot reload (engine/team_reload.cpp, docs/team-yaml.md "Reloading"): swaps in the team `build`
+  // makes, once it passes the checks create makes; `build` is called twice (a trial, then the team
+  // kept). The next drive of every dialog runs on the new team; a drive under way finishes with
+  // its member as it started (the old team is retired, never destroyed, while the engine lives).
+  // On an error nothing changes, the error is returned and problems() lists it until a reload
+  // succeeds. Also swaps the MCP servers in use for the new team's.
+  using team_builder = std::function<result<team_parts>()>;
+  result<void> replace_team(const team_builder& build);
+  // The team's problems (config::problem), and the last reload's failure while the last good team runs.
+  std::vector<config::problem> problems() const;
 
   // The collaborators, for what the façade does not take itself (see the list above).
   dialog_host& dialogs() noexcept { return dialogs_; }
@@ -160,7 +180,13 @@ class engine {
   // Reloads the team's `.minds/mcp.yaml` when it changes (mcp_reload.hpp); `parley serve` turns it
   // on. Does nothing when the servers come from the team file itself.
   void watch_mcp_config(std::chrono::milliseconds every = std::chrono::seconds(2));
-  // Ends every MCP server's process and the reload watch; a later use starts the servers again.
+  // Reloads the team when the files it was read from change (team_watch.hpp: `watched`, without
+  // what is under `skip`): replace_team(build), whose outcome `said` is told. `parley serve` turns
+  // it on instead of watch_mcp_config (a workspace's mcp.yaml is one of its files).
+  void watch_team_files(std::vector<std::filesystem::path> watched, std::vector<std::filesystem::path> skip,
+                        team_builder build, std::function<void(const result<void>& reloaded)> said,
+                        std::chrono::milliseconds every = std::chrono::seconds(2));
+  // Ends every MCP server's process and the reload watches; a later use starts the servers again.
   void stop_mcp();
 
  private:
@@ -203,6 +229,9 @@ class engine {
   std::set<std::string> reflections_starting_;  // member + goal of start_reflection calls under way
   boost::asio::any_io_executor executor_;
   std::unique_ptr<mcp_config_watcher> mcp_watch_;
+  std::unique_ptr<team_files_watcher> team_watch_;
+  std::vector<std::unique_ptr<config::team_config>> retired_teams_;  // replace_team: drives may point into them
+  std::optional<config::problem> reload_failure_;
 };
 
 }  // namespace parley::engine

@@ -58,6 +58,11 @@ class member_roster {
   member_roster(const member_roster&) = delete;  // members point into the registry and the team
   member_roster& operator=(const member_roster&) = delete;
   result<void> prepare();
+  // A reloaded team's providers and tools, once the engine has put the new team where `team`
+  // refers (engine::replace_team). The current ones are retired, not destroyed: a drive under way
+  // holds pointers into them and finishes with its member as it started. Then prepare runs again;
+  // on its error the current ones are put back and nothing changed.
+  result<void> replace(provider_map providers, tools::tool_registry tools);
   // The team's MCP servers (owned by the engine, which outlives the roster's use of them); set
   // before prepare. Without them, a member's MCP toolsets give no tools.
   void set_mcp(tools::mcp::mcp_servers* servers) { mcp_ = servers; }
@@ -121,6 +126,15 @@ class member_roster {
     llm::tool_list sub;
   };
   mutable std::map<std::string, mcp_lists, std::less<>> mcp_lists_;
+  // What replace took out: kept for the life of the roster (a few KB per reload of the team).
+  struct retired_parts {
+    provider_map providers;
+    tools::tool_registry tools;
+    std::vector<llm::tool_spec> dialog_specs;
+    std::map<std::string, member_setup, std::less<>> members;
+    std::map<std::string, mcp_lists, std::less<>> member_lists;
+  };
+  std::vector<std::unique_ptr<retired_parts>> retired_;
 };
 
 }  // namespace parley::engine

@@ -104,10 +104,16 @@ result<void> write_state_files(const fs::path& folder, const dialog_replay& repl
                       {"createdAt", format_timestamp(row.created_at_ms)}};
   if (row.kind == events::dialog_kind::sub && !row.session_slug.empty()) dialog["sessionSlug"] = row.session_slug;
   PARLEY_TRY(write_text(folder / layout::dialog_file, to_yaml_text(dialog), files));
+  // parseDialogLatestFile (dist/persistence.js) refuses a latest.yaml without nextStep,
+  // tellaskCalls and tellaskResults: written empty, as Dominds initialises them
+  // (dialog-latest-state.js createEmptyDialog*State).
   const json::object latest{{"currentCourse", row.course},
                             {"lastModified", updated},
                             {"status", latest_status(row.status)},
-                            {"messageCount", row.message_count}};
+                            {"messageCount", row.message_count},
+                            {"nextStep", json::object{{"nextSeq", 1}, {"triggers", json::array{}}}},
+                            {"tellaskCalls", json::object{{"calls", json::array{}}}},
+                            {"tellaskResults", json::object{{"results", json::array{}}}}};
   PARLEY_TRY(write_text(folder / layout::latest_file, to_yaml_text(latest), files));
   json::array reminders;
   for (std::size_t i = 0; i < replay.state().reminders.size(); ++i) {
@@ -133,6 +139,36 @@ result<void> write_state_files(const fs::path& folder, const dialog_replay& repl
   return write_text(folder / "q4h.yaml", to_yaml_text(q4h), files);
 }
 
+// The side dialog's task: its first user message (the Tellask that made it).
+std::string first_user_message(const std::vector<event>& events) {
+  for (const event& ev : events) {
+    if (const auto* input = ev.as<events::user_message>()) return input->content;
+  }
+  return {};
+}
+
+// buildSideDialogAskerStack's frame with its assignment: Dominds reads a side dialog's metadata
+// through it (loadDialogMetadata → getDialogAskerStackCurrentAssignment) and refuses one without
+// (isSideDialogAssignmentFromAsker says the fields). Parley's log keeps no Dominds call id nor call
+// site for it: the call id is the side dialog's own Dominds id, the call site its asker's course 1,
+// generation 1, and a Fresh Boots Reasoning's effort 1.
+json::object asker_stack_frame(const dialog_row& row, const std::string& origin_member, const std::string& task) {
+  const std::string asker = dominds_id_of(row.parent_id);
+  json::object assignment{{"tellaskContent", task}, {"originMemberId", origin_member},
+                          {"askerDialogId", asker}, {"callId", "parley-" + dominds_id_of(row.id)},
+                          {"callSiteCourse", 1},    {"callSiteGenseq", 1}};
+  const auto kind = row.call_kind.value_or(events::call_kind::tellask_sessionless);
+  if (kind == events::call_kind::fresh_boots_reasoning) {
+    assignment["callName"] = "freshBootsReasoning";
+    assignment["effectiveFbrEffort"] = 1;
+  } else {
+    assignment["callName"] = kind == events::call_kind::tellask ? "tellask" : "tellaskSessionless";
+    assignment["mentionList"] = json::array{json::value("@" + row.member_id)};
+  }
+  return json::object{
+      {"kind", "asker_dialog_stack_frame"}, {"askerDialogId", asker}, {"assignmentFromAsker", std::move(assignment)}};
+}
+
 result<void> write_dialog(store& log, const dialog_row& row, const fs::path& folder, export_summary& summary) {
   auto events = log.read_events(row.id);
   if (!events) return std::move(events).err();
@@ -156,8 +192,10 @@ result<void> write_dialog(store& log, const dialog_row& row, const fs::path& fol
   }
   PARLEY_TRY(write_state_files(folder, replay, summary.files));
   if (row.kind == events::dialog_kind::sub) {
-    // buildSideDialogAskerStack's frame; the assignment is optional in isAskerDialogStackFrame.
-    const json::object frame{{"kind", "asker_dialog_stack_frame"}, {"askerDialogId", dominds_id_of(row.parent_id)}};
+    auto parent = log.get_dialog(row.parent_id);
+    if (!parent) return std::move(parent).err();
+    const std::string origin = *parent ? (**parent).member_id : std::string();
+    const json::object frame = asker_stack_frame(row, origin, first_user_message(*events));
     PARLEY_TRY(write_text(folder / asker_stack_file, json::serialize(frame) + "\n", summary.files));
   }
   ++summary.dialogs;

@@ -204,6 +204,12 @@ TEST_P(DomindsDialogs, ExportsDomindsLayoutThatImportsBackTheSame) {
   const auto frame = json::parse(slurp(root / "sideDialogs/e5/f6/6750c400/asker-stack.jsonl"));
   EXPECT_EQ(frame.at("kind").as_string(), "asker_dialog_stack_frame");
   EXPECT_EQ(frame.at("askerDialogId").as_string(), "c3/d4/6750c3f0");
+  // The assignment Dominds' loadDialogMetadata requires of a side dialog (isSideDialogAssignmentFromAsker).
+  const auto& assignment = frame.at("assignmentFromAsker");
+  EXPECT_EQ(assignment.at("askerDialogId").as_string(), "c3/d4/6750c3f0");
+  EXPECT_EQ(assignment.at("callName").as_string(), "freshBootsReasoning");
+  EXPECT_EQ(assignment.at("effectiveFbrEffort").as_int64(), 1);
+  EXPECT_GT(assignment.at("callSiteCourse").as_int64(), 0);
   // A second export refuses to overwrite.
   EXPECT_FALSE(rtws::dominds::export_rtws(*target_.log, out.path(), false));
 

@@ -10,6 +10,7 @@
 #include <system_error>
 #include <thread>
 
+#include "parley/store/bulk_load.hpp"
 #include "parley/store/data_dir_lock.hpp"
 #include "parley/store/sqlite/schema.hpp"
 #include "parley/store/sqlite/sqlite_store.hpp"
@@ -144,8 +145,10 @@ result<void> configure_writer(connection& db, bool durable) {
   // commits (never consistency), acceptable only for throwaway runs.
   PARLEY_TRY(db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"));
   // Appends from many dialogs land all over the (dialog_id, seq) indexes; a 32 MiB page cache
-  // (default: 2 MiB) keeps those pages in memory instead of re-reading them on every group.
-  PARLEY_TRY(db.exec("PRAGMA cache_size = -32768"));
+  // (default: 2 MiB) keeps those pages in memory instead of re-reading them on every group. A bulk
+  // load writes each page once and keeps SQLite's default (bulk_load.hpp).
+  const std::string cache_size = "PRAGMA cache_size = -" + std::to_string(writer_page_cache_kib());
+  PARLEY_TRY(db.exec(cache_size.c_str()));
   // Debian builds SQLite with secure_delete on: every replaced projection row has its old space
   // zeroed. Nothing here is secret from the file's owner (the log keeps every event anyway).
   PARLEY_TRY(db.exec("PRAGMA secure_delete = OFF"));
