@@ -4,8 +4,9 @@
 // is made on a copy of `.minds/` first (team_mgmt_support.hpp): the copy must load as a team
 // (config::load_dominds_workspace) with every member that could run still able to, else the change
 // is refused with the loader's FILE:LINE:COLUMN error and nothing is touched.
-// A running `parley serve` keeps the team it started with: an accepted edit is read by the next
-// process that loads the workspace (`parley drive`, `parley check`, the next `parley serve`).
+// An accepted edit reaches a running `parley serve` through its watch of `.minds/`
+// (engine/team_watch.hpp): the team is loaded again within about two seconds, and the next drive
+// of every dialog uses it.
 #pragma once
 
 #include <map>
