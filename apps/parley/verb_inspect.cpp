@@ -10,6 +10,7 @@
 #include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/replay_team.hpp"
 #include "parley/engine/usage_report.hpp"
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
@@ -20,6 +21,14 @@
 
 namespace parley::cli {
 namespace {
+
+// The replay a root dialog's history starts (its replay_started), or null.
+const events::replay_started* replay_of(const std::vector<event>& history) {
+  for (const auto& ev : history) {
+    if (const auto* started = ev.as<events::replay_started>()) return started;
+  }
+  return nullptr;
+}
 
 boost::json::object dialog_json(const dialog_row& row) {
   return boost::json::object{{"id", row.id},
@@ -219,6 +228,11 @@ int run_verb_show(const std::vector<std::string>& raw) {
     if (*origin) {
       out["forkedFrom"] = boost::json::object{{"dialog", (*origin)->dialog_id}, {"at", (*origin)->through_seq}};
     }
+    if (const auto* replay = replay_of(*events)) {
+      out["replayOf"] = boost::json::object{{"dialog", replay->origin_root_id},
+                                            {"from", replay->from_seq},
+                                            {"change", engine::replay_change_text(*replay)}};
+    }
     boost::json::array list;
     for (const auto& message : *messages) list.push_back(message_json(message));
     out["messages"] = std::move(list);
@@ -231,6 +245,10 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (*origin) {
     std::printf("forked from %s at event %lld\n", (*origin)->dialog_id.c_str(),
                 static_cast<long long>((*origin)->through_seq));
+  }
+  if (const auto* replay = replay_of(*events)) {
+    std::printf("replay of %s from event %lld with %s\n", replay->origin_root_id.c_str(),
+                static_cast<long long>(replay->from_seq), engine::replay_change_text(*replay).c_str());
   }
   std::int64_t course = 0;
   for (const auto& message : *messages) {

@@ -17,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "parley/config/team.hpp"
 #include "parley/engine/observer.hpp"
 #include "parley/llm/provider.hpp"
 
