@@ -129,7 +129,10 @@ result<void> check_member_given(const config::team_config& team, const std::stri
 }
 
 int drive(const parsed_args& args, drive_request request) {
-  return with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+  // A message to a replay's dialog drives it as a replay (replay_setup.hpp).
+  replay_setup replay(data_dir_of(args), request.dialog_id.value_or(""));
+  const engine_hooks hooks = replay.hooks();
+  const auto action = [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     if (auto valid = eng.inputs().check_user_message(request.message); !valid) co_return std::move(valid).err();
     if (request.dialog_id) {
       dialog_id = *request.dialog_id;
@@ -149,7 +152,8 @@ int drive(const parsed_args& args, drive_request request) {
       co_return ok();
     }
     co_return co_await eng.post_user_message(dialog_id, request.message);
-  });
+  };
+  return with_engine(args, action, request.dialog_id ? &hooks : nullptr);
 }
 
 }  // namespace

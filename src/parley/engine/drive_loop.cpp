@@ -284,6 +284,13 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
   if (member == nullptr) {
     co_return make_error(errc::not_found, "member '" + dialog.speaking_member() + "' is not in the team");
   }
+  const auto& root_id = dialog.row().root_id;
+  if (dialogs_.cache().is_replay_root(root_id) && (replay_ == nullptr || replay_->root_id() != root_id)) {
+    // Driven under the served team it would run the origin's model in the origin's workspace.
+    co_return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to replay " + root_id +
+                                             ", which runs only with its change and record: `parley resume " + root_id +
+                                             "` while no `parley serve` holds the data directory");
+  }
   if (dialog.row().generating) PARLEY_CO_TRY(recover_interrupted_generation(dialog));
   std::int64_t round = 0;
   while (dialog.row().status == events::dialog_status::running && !dialog.row().dead) {

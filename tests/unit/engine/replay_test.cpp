@@ -216,6 +216,24 @@ TEST_F(EngineReplay, AReplayWhoseProviderIsDownIsKeptFailedAndGoesOnAsAReplayWhe
   EXPECT_EQ(messages.back().content, "done: blue");
 }
 
+TEST_F(EngineReplay, AnEngineWithoutTheReplaysRecordRefusesToDriveIt) {
+  const std::string root = run_origin();
+  ASSERT_FALSE(root.empty());
+  provider_down_ = true;
+  const std::string fork = replay(root, "You lead. SAME");
+  ASSERT_FALSE(fork.empty());
+  provider_down_ = false;
+  // The served team's engine (as `parley serve`'s recovery or `parley resume --all` would be).
+  on_engine(files_.load(), {}, [&](engine& eng) -> asio::awaitable<void> {
+    (void)co_await eng.runs().resume(fork);
+    co_await eng.runs().wait_until_idle(fork);
+  });
+  const auto row = log_->get_dialog(fork).value();
+  ASSERT_TRUE(row);
+  EXPECT_NE(row->last_error.find("runs only with its change and record"), std::string::npos) << row->last_error;
+  EXPECT_EQ(stamps_run_, 1) << "nothing ran in the origin's workspace";
+}
+
 TEST(ReplayArguments, TheSameJsonInAnotherOrderOrSpacingIsTheSameCall) {
   EXPECT_TRUE(same_call_arguments(R"({"a":1,"b":{"c":[1,2]}})", R"({ "b": {"c": [1, 2]}, "a": 1 })"));
   EXPECT_FALSE(same_call_arguments(R"({"a":1})", R"({"a":2})"));
