@@ -81,6 +81,43 @@ result<std::string> start_replay(engine_inputs& inputs, const std::string& root_
   return plan.fork_root_id;
 }
 
+// Through a running `parley serve` (its REST route), which drives the replay in the background
+// under its own team: --team is refused there.
+int replay_through_server(const server_link& server, const parsed_args& args, const std::string& root_id,
+                          const fork_point& point, const events::replay_started& spec) {
+  if (spec.team_file) {
+    return report(make_error(errc::conflict,
+                             "--team: a running `parley serve` replays under its own team; stop it "
+                             "to replay under another team file"));
+  }
+  boost::json::object body;
+  if (point.at_seq) body["from"] = *point.at_seq;
+  if (point.at_generation) body["atGeneration"] = *point.at_generation;
+  if (spec.model) body["model"] = *spec.model;
+  if (spec.provider) body["provider"] = *spec.provider;
+  boost::json::object personas;
+  for (const auto& persona : spec.personas) personas[persona.member_id] = persona.persona;
+  if (!personas.empty()) body["memberPersona"] = std::move(personas);
+  body["tools"] = spec.tools == events::replay_tools::recorded ? "recorded" : "live";
+  const boost::json::value sent = std::move(body);
+  auto answer = call_server(server, "POST", "/api/dialogs/" + root_id + "/replay", &sent);
+  if (!answer) return report(answer.err());
+  const auto* id = answer->is_object() ? answer->as_object().if_contains("id") : nullptr;
+  const auto* of = answer->is_object() ? answer->as_object().if_contains("replayOf") : nullptr;
+  const auto* from = of != nullptr && of->is_object() ? of->as_object().if_contains("from") : nullptr;
+  if (id == nullptr || !id->is_string() || from == nullptr || !from->is_int64()) {
+    return report(make_error(errc::internal, "the server's answer to the replay names no id and replayOf.from"));
+  }
+  if (args.has("json")) {
+    std::printf("%s\n", boost::json::serialize(*answer).c_str());
+  } else {
+    std::printf("replay of %s from event %lld as %s (%s), driven in the background %s\n", root_id.c_str(),
+                static_cast<long long>(from->as_int64()), std::string(id->as_string()).c_str(),
+                engine::replay_change_text(spec).c_str(), through(server).c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_verb_replay(const std::vector<std::string>& raw) {
@@ -105,11 +142,7 @@ int run_verb_replay(const std::vector<std::string>& raw) {
   if (auto stored = check_dialog_stored(data_dir, root_id); !stored) return report(stored.err());
   auto server = find_server(data_dir);
   if (!server) return report(server.err());
-  if (*server) {
-    return report(make_error(errc::conflict, "a running `parley serve` holds " + data_dir.string() +
-                                                 "; replay through it (POST /api/dialogs/" + root_id +
-                                                 "/replay) or stop it first"));
-  }
+  if (*server && !store_url()) return replay_through_server(**server, *args, root_id, point, *spec);
   // The served team is the base (--team is the replay's change, not the team to remember).
   parsed_args base = *args;
   base.values.erase("team");
