@@ -50,6 +50,7 @@ std::optional<int> run_named_verb(const std::string& verb, const std::vector<std
   if (verb == "completions") return cli::run_verb_completions(args);
   if (verb == "title") return cli::run_verb_title(args);
   if (verb == "fork") return cli::run_verb_fork(args);
+  if (verb == "replay") return cli::run_verb_replay(args);
   if (verb == "diff") return cli::run_verb_diff(args);
   if (verb == "eval") return cli::run_verb_eval(args);
   return std::nullopt;

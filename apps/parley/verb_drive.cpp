@@ -17,6 +17,7 @@
 #include "parley/core/text.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "replay_setup.hpp"
 #include "terminal_printer.hpp"
 #include "verb_flow.hpp"
 #include "verb_remote.hpp"
@@ -37,14 +38,14 @@ struct drive_request {
   std::string message;
 };
 
-// What a verb does once the engine is up: sets the dialog to follow and acts on it.
-using engine_action = std::function<asio::awaitable<result<void>>(engine::engine&, std::string& dialog_id)>;
+}  // namespace
 
-// Sets up the team, store and engine, runs `action`, then drives until the dialog's whole
-// hierarchy settles, streaming to the terminal. Ctrl-C stops the followed dialog's generation.
-int with_engine(const parsed_args& args, const engine_action& action) {
+int with_engine(const parsed_args& args, const engine_action& action, const engine_hooks* hooks) {
   auto inputs = prepare_engine_inputs(args);
   if (!inputs) return report(inputs.err());
+  if (hooks != nullptr && hooks->before_create) {
+    if (auto prepared = hooks->before_create(*inputs); !prepared) return report(prepared.err());
+  }
   config::team_config& team = inputs->team;
   store& log = *inputs->log;
   set_cli_language(team.language);
@@ -58,6 +59,7 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   if (!created) return report(created.err());
   auto& eng = **created;
   tot_binding->engine = &eng;
+  if (hooks != nullptr && hooks->after_create) hooks->after_create(eng);
   eng.drives().set_protected_dirs(std::move(inputs->protected_dirs));
   terminal_printer printer(args.has("quiet"));
   printer.set_namer([&eng](std::string_view id) {
@@ -120,6 +122,8 @@ int with_engine(const parsed_args& args, const engine_action& action) {
   return kExitOk;
 }
 
+namespace {
+
 // --member names no member: the closest one, in the whole command to type instead.
 result<void> check_member_given(const config::team_config& team, const std::string& member) {
   if (member.empty() || team.find_member(member) != nullptr) return ok();
@@ -133,7 +137,10 @@ result<void> check_member_given(const config::team_config& team, const std::stri
 }
 
 int drive(const parsed_args& args, drive_request request) {
-  return with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+  // A message to a replay's dialog drives it as a replay (replay_setup.hpp).
+  replay_setup replay(data_dir_of(args), request.dialog_id.value_or(""));
+  const engine_hooks hooks = replay.hooks();
+  const auto action = [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
     if (auto valid = eng.inputs().check_user_message(request.message); !valid) co_return std::move(valid).err();
     if (request.dialog_id) {
       dialog_id = *request.dialog_id;
@@ -154,7 +161,8 @@ int drive(const parsed_args& args, drive_request request) {
       co_return ok();
     }
     co_return co_await eng.post_user_message(dialog_id, request.message);
-  });
+  };
+  return with_engine(args, action, request.dialog_id ? &hooks : nullptr);
 }
 
 }  // namespace
@@ -212,11 +220,16 @@ int run_verb_answer(const std::vector<std::string>& raw) {
   const auto& p = args->positionals;
   if (auto stored = check_dialog_stored(data_dir_of(*args), p[0]); !stored) return report(stored.err());
   if (auto served = through_running_server(*args, {remote_verb::answer, p[0], p[2], p[1]})) return *served;
-  return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-    dialog_id = p[0];
-    engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
-    co_return co_await eng.questions().answer_question(std::move(answer));
-  });
+  replay_setup replay(data_dir_of(*args), p[0]);  // an answer to a replay drives it as a replay
+  const engine_hooks hooks = replay.hooks();
+  return with_engine(
+      *args,
+      [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+        dialog_id = p[0];
+        engine::user_answer answer{p[0], p[2], "", p[1], "answer"};
+        co_return co_await eng.questions().answer_question(std::move(answer));
+      },
+      &hooks);
 }
 
 namespace {
@@ -262,10 +275,16 @@ int run_verb_resume(const std::vector<std::string>& raw) {
   if (auto stored = check_dialog_stored(data_dir_of(*args), id); !stored) return report(stored.err());
   if (auto served = through_running_server(*args, {remote_verb::resume, id})) return *served;
   if (auto flow = drive_flow(*args, {id, {}, {}, true})) return *flow;
-  return with_engine(*args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-    dialog_id = id;
-    co_return co_await eng.runs().resume(id);
-  });
+  // A replay goes on as a replay: under its team, with its record (replay_setup.hpp).
+  replay_setup replay(data_dir_of(*args), id);
+  const engine_hooks hooks = replay.hooks();
+  return with_engine(
+      *args,
+      [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+        dialog_id = id;
+        co_return co_await eng.runs().resume(id);
+      },
+      &hooks);
 }
 
 int run_verb_root_status(const std::vector<std::string>& raw, std::string_view verb, events::dialog_status to) {

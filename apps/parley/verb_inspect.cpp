@@ -11,6 +11,7 @@
 #include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/replay_team.hpp"
 #include "parley/engine/usage_report.hpp"
 #include "parley/flow/thread_replay.hpp"
 #include "parley/server/dialog_cursor.hpp"
@@ -21,6 +22,14 @@
 
 namespace parley::cli {
 namespace {
+
+// The replay a root dialog's history starts (its replay_started), or null.
+const events::replay_started* replay_of(const std::vector<event>& history) {
+  for (const auto& ev : history) {
+    if (const auto* started = ev.as<events::replay_started>()) return started;
+  }
+  return nullptr;
+}
 
 boost::json::object dialog_json(const dialog_row& row) {
   return boost::json::object{{"id", row.id},
@@ -222,6 +231,11 @@ int run_verb_show(const std::vector<std::string>& raw) {
     if (*origin) {
       out["forkedFrom"] = boost::json::object{{"dialog", (*origin)->dialog_id}, {"at", (*origin)->through_seq}};
     }
+    if (const auto* replay = replay_of(*events)) {
+      out["replayOf"] = boost::json::object{{"dialog", replay->origin_root_id},
+                                            {"from", replay->from_seq},
+                                            {"change", engine::replay_change_text(*replay)}};
+    }
     boost::json::array list;
     for (const auto& message : *messages) list.push_back(message_json(message));
     out["messages"] = std::move(list);
@@ -239,6 +253,10 @@ int run_verb_show(const std::vector<std::string>& raw) {
   if (*origin) {
     const std::string seq = std::to_string((*origin)->through_seq);
     std::printf("%s\n", say_cli(msg::show_forked_from, {{"id", (*origin)->dialog_id}, {"seq", seq}}).c_str());
+  }
+  if (const auto* replay = replay_of(*events)) {
+    std::printf("replay of %s from event %lld with %s\n", replay->origin_root_id.c_str(),
+                static_cast<long long>(replay->from_seq), engine::replay_change_text(*replay).c_str());
   }
   std::int64_t course = 0;
   for (const auto& message : *messages) {

@@ -34,6 +34,11 @@ const std::vector<verb_usage>& verb_usages() {
       {"reopen", "reopen ROOT [--data DIR]", "take a completed or archived root up again"},
       {"fork", "fork ROOT [--at SEQ | --at-generation N] [--data DIR] [--json]",
        "a new root tree whose history is ROOT's up to that point (shared, not copied), going on alone"},
+      {"replay",
+       "replay ROOT [--from SEQ | --at-generation N] [--model M] [--provider P] [--team FILE] "
+       "[--member-persona ID=FILE] [--tools recorded|live] [--data DIR] [--json]",
+       "fork ROOT's tree (default: before its first generation) and run it again with the change, answering "
+       "the same tool calls and questions from the record"},
       {"check", "check [--data DIR] | check --workspace DIR | check --team FILE",
        "validate the stored hierarchy against the log; or load a team and list its problems"},
       {"repair", "repair [--data DIR]",
@@ -139,6 +144,9 @@ const arg_spec& arg_spec_of(std::string_view verb) {
       {"providers", team_read},
       {"check", {{"data", "team", "workspace"}, {}}},
       {"fork", {{"data", "at", "at-generation"}, {"json"}}},
+      {"replay",
+       {{"data", "from", "at-generation", "model", "provider", "team", "member-persona", "tools"},
+        {"json", "quiet", "allow-data-in-workspace"}}},
       {"migrate", data_only},
       {"repair", data_only},
       {"backup", data_only},

@@ -20,6 +20,8 @@ int run_verb_dead(const std::vector<std::string>& args);
 int run_verb_root_status(const std::vector<std::string>& args, std::string_view verb, events::dialog_status to);
 // `parley fork ROOT [--at SEQ | --at-generation N]`: a new tree sharing ROOT's history (docs/fork.md).
 int run_verb_fork(const std::vector<std::string>& args);
+// `parley replay ROOT ...`: a fork of ROOT's tree driven again with a change (docs/fork.md "Replay").
+int run_verb_replay(const std::vector<std::string>& args);
 // `parley title DIALOG "text"`: a human's title for the dialog (verb_title.cpp).
 int run_verb_title(const std::vector<std::string>& args);
 int run_verb_questions(const std::vector<std::string>& args);

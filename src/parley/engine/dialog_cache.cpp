@@ -37,6 +37,9 @@ result<dialog_runtime*> dialog_cache::install(std::string_view dialog_id, const 
   if (events.empty()) return make_error(errc::not_found, "no dialog with id '" + std::string(dialog_id) + "'");
   auto runtime = dialog_runtime::replay(events);
   if (!runtime) return std::move(runtime).err();
+  for (const auto& ev : events) {
+    if (ev.is<events::replay_started>()) replay_roots_.insert(ev.root_id);
+  }
   return &add(std::move(*runtime));
 }
 

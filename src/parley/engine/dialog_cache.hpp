@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -74,6 +75,10 @@ class dialog_cache {
   // Each loaded dialog (the cache holds them; visiting does not change the cache).
   void for_each(const std::function<void(dialog_runtime&)>& visit) const;
 
+  // Whether a root read from the log starts a replay (its replay_started; docs/fork.md "Replay"):
+  // only an engine given that replay's record may drive its tree (drive_loop::set_replay).
+  bool is_replay_root(std::string_view root_id) const { return replay_roots_.count(root_id) != 0; }
+
   void set_limit(std::size_t limit) noexcept { limit_ = limit == 0 ? 1 : limit; }
   std::size_t limit() const noexcept { return limit_; }
   std::size_t size() const noexcept { return dialogs_.size(); }
@@ -96,6 +101,7 @@ class dialog_cache {
   // Counts the dialogs and trees dropped: a read awaited off the loop is stale if this moved while
   // it ran (the dialog may have been loaded, changed and dropped meanwhile), and is read again.
   std::uint64_t drops_ = 0;
+  std::set<std::string, std::less<>> replay_roots_;  // is_replay_root
 };
 
 }  // namespace parley::engine

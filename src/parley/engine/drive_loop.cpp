@@ -20,6 +20,7 @@
 #include "parley/engine/idempotency_key.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/prompts.hpp"
+#include "parley/engine/replay_oracle.hpp"
 #include "parley/engine/stream_relay.hpp"
 #include "parley/engine/text_tellask.hpp"
 #include "parley/model/conversation_reducer.hpp"
@@ -283,6 +284,13 @@ asio::awaitable<result<void>> drive_loop::drive_rounds(dialog_runtime& dialog) {
   if (member == nullptr) {
     co_return make_error(errc::not_found, "member '" + dialog.speaking_member() + "' is not in the team");
   }
+  const auto& root_id = dialog.row().root_id;
+  if (dialogs_.cache().is_replay_root(root_id) && (replay_ == nullptr || replay_->root_id() != root_id)) {
+    // Driven under the served team it would run the origin's model in the origin's workspace.
+    co_return make_error(errc::conflict, "dialog " + dialog.id() + " belongs to replay " + root_id +
+                                             ", which runs only with its change and record: `parley resume " + root_id +
+                                             "` while no `parley serve` holds the data directory");
+  }
   if (dialog.row().generating) PARLEY_CO_TRY(recover_interrupted_generation(dialog));
   std::int64_t round = 0;
   while (dialog.row().status == events::dialog_status::running && !dialog.row().dead) {
@@ -432,6 +440,14 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
   // clear_mind ends the course, so the round's other calls are answered first.
   const llm::tool_call* clear_mind_call = nullptr;
   for (const auto& call : calls) {
+    // A replay answers a member tool call the origin made the same way (replay_oracle.hpp).
+    if (replay_ != nullptr && !dialog.is_fbr() && !is_dialog_tool(call.name) && !run_control.stopped()) {
+      auto replayed = replay_->answer_tool(dialog, call);
+      if (replayed) {
+        PARLEY_CO_TRY(stage_replayed_call(dialogs_, dialog, std::move(*replayed)));
+        continue;
+      }
+    }
     tool_call_record record;
     auto& outcome = record.outcome;
     if (dialog.is_fbr()) {
@@ -440,6 +456,11 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
       clear_mind_call = &call;
       continue;
     } else if (is_dialog_tool(call.name)) {
+      // A replay answers a question the origin's human answered (replay_oracle.hpp).
+      result<bool> replayed_question = false;
+      if (replay_ != nullptr) replayed_question = replay_->answer_question(dialogs_, dialog, call);
+      if (!replayed_question) co_return std::move(replayed_question).err();
+      if (*replayed_question) continue;
       // What the routing loads is read first, off the loop (tellask_router.hpp).
       co_await router_.prefetch_for_call(dialog, call, dialogs_.reads());
       auto handled = handle_dialog_tool(dialog, call, fx);

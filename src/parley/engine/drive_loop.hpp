@@ -37,6 +37,8 @@
 
 namespace parley::engine {
 
+class replay_oracle;
+
 class drive_loop {
  public:
   // Keeps references to all; they outlive the loop (the engine owns them all).
@@ -69,6 +71,9 @@ class drive_loop {
   // writes, it records the failure (drive_failed) and drives the dialog again.
   void set_store_retry(bool on) { store_retry_ = on; }
   std::size_t stalled_dialogs() const noexcept { return stalled_.size(); }
+  // A replay's record (replay_oracle.hpp; docs/fork.md "Replay"), asked before a tool call or a
+  // question of the replay's tree runs; null (the default): every call runs. Not owned.
+  void set_replay(replay_oracle* oracle) noexcept { replay_ = oracle; }
 
  private:
   root_tree& tree(const std::string& root_id) { return dialogs_.cache().tree(root_id); }
@@ -111,6 +116,7 @@ class drive_loop {
   std::vector<tools::protected_dir> protected_dirs_;
   std::map<std::string, std::string, std::less<>> stalled_;  // dialog id → the log's refusal
   bool store_retry_ = false;
+  replay_oracle* replay_ = nullptr;
   bool retrying_stalled_ = false;  // retry_stalled is running
 };
 

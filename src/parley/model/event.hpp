@@ -63,6 +63,8 @@ inline constexpr std::string_view flow_message_updated = events::flow_message_up
 inline constexpr std::string_view flow_settings_updated = events::flow_settings_updated::kType;
 inline constexpr std::string_view dialog_forked = events::dialog_forked::kType;
 inline constexpr std::string_view title_changed = events::title_changed::kType;
+inline constexpr std::string_view replay_started = events::replay_started::kType;
+inline constexpr std::string_view call_replayed = events::call_replayed::kType;
 }  // namespace event_type
 
 // True for the first event of a dialog's own log: its creation, or its fork from another dialog.

@@ -7,6 +7,7 @@
 #include "parley/server/auth.hpp"
 #include "parley/server/media_types.hpp"
 #include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_replay.hpp"
 #include "parley/server/rest_support.hpp"
 
 namespace parley::server {
@@ -61,6 +62,7 @@ const std::vector<route>& routes() {
       {"POST", {"dialogs", "{id}", "archive"}, &rest::post_archive},
       {"POST", {"dialogs", "{id}", "reopen"}, &rest::post_reopen},
       {"POST", {"dialogs", "{id}", "fork"}, &rest::post_fork},
+      {"POST", {"dialogs", "{id}", "replay"}, &rest::post_replay},
       {"PUT", {"dialogs", "{id}", "title"}, &rest::put_title},
       // Seed 002's records; "search" comes before "{id}", which would match it too.
       {"GET", {"dialogues", "{id}"}, &rest::get_dialogue},

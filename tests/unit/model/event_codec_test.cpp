@@ -144,6 +144,16 @@ std::vector<ev::event_payload> one_of_each() {
                                                std::nullopt},
                             ev::fork_row{ev::dialog_status::running, 1, "f0", 1, 3, 1, 0, 100, 20, true, false, "", 7},
                             {ev::forked_id{"o1", "f1"}}},
+          ev::replay_started{"o1",
+                             4,
+                             std::string("gpt-4o"),
+                             std::string("offline"),
+                             std::string("/t/team.yaml"),
+                             std::string("0123456789abcdef"),
+                             {ev::replay_persona{"lead", "You lead."}},
+                             ev::replay_tools::recorded,
+                             "/d/replays/f1/workspace"},
+          ev::call_replayed{"c2", "read_file", "o1", "c1"},
           ev::unknown_event{"from_a_newer_binary", boost::json::object{{"anything", boost::json::array{1, "two"}}}}};
 }
 

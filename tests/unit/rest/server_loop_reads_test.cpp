@@ -170,7 +170,7 @@ struct server_loop_reads : ::testing::Test {
     engine = std::move(*eng);
     options.port = 0;
     channels = std::make_unique<pubchan>(*engine, *log, options);
-    tot_runs = std::make_unique<tot::run_board>(*engine, dir.path() / "data");
+    tot_runs = std::make_unique<tot::run_board>(*engine, tot::run_logs::in(dir.path() / "data" / "logs"));
     context = std::make_unique<server_context>(
         server_context{*engine, *log, options, *channels, single_operator(), true, "test", nullptr, tot_runs.get()});
     context->reads = &reads;

@@ -14,6 +14,7 @@
 #include "parley/model/events/flow_events.hpp"
 #include "parley/model/events/message_events.hpp"
 #include "parley/model/events/records_events.hpp"
+#include "parley/model/events/replay_events.hpp"
 #include "parley/model/events/tellask_events.hpp"
 
 namespace parley::events {
@@ -34,7 +35,8 @@ using event_payload =
                  event_quarantined, turn_window_expired, record_session_opened, record_session_closed,
                  record_turn_opened, record_turn_closed, record_message, record_introspection, record_memory_link,
                  record_message_analyzed, record_message_embedded, flow_thread_saved, flow_thread_appended,
-                 flow_message_updated, flow_settings_updated, dialog_forked, title_changed, unknown_event>;
+                 flow_message_updated, flow_settings_updated, dialog_forked, title_changed, replay_started,
+                 call_replayed, unknown_event>;
 
 // The wire name of the payload's type.
 inline std::string_view type_of(const event_payload& payload) noexcept {

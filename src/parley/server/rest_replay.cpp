@@ -1,0 +1,153 @@
+// `POST /api/dialogs/{id}/replay` (docs/fork.md "Replay"): the fork of a replay, made as one batch
+// after every check (a refused body or point writes nothing), then driven in the background by an
+// engine of its own — the served team with the change, the scratch workspace, the origin's record
+// — which lives until the replay's tree settles. A team file is not taken over REST: a replay
+// changes the model, the provider or members' personas of the served team.
+#include "parley/server/rest_replay.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <array>
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "parley/core/time.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/replay_oracle.hpp"
+#include "parley/engine/replay_team.hpp"
+#include "parley/server/rest_support.hpp"
+#include "parley/server/store_reads.hpp"
+#include "parley/store/async_append.hpp"
+
+namespace parley::server::rest {
+
+namespace {
+
+namespace asio = boost::asio;
+
+struct replay_request {
+  std::optional<std::int64_t> from;
+  std::optional<std::int64_t> at_generation;
+  std::optional<std::string> model;
+  std::optional<std::string> provider;
+  std::optional<boost::json::object> member_persona;  // member id → persona text
+  std::optional<std::string> tools;
+
+  template <class S, class R>
+  static void fields(S& s, R& r) {
+    static constexpr std::array<std::string_view, 2> kReplayToolModes{"live", "recorded"};
+    r.integer("from", s.from, 1, std::numeric_limits<std::int64_t>::max());
+    r.integer("atGeneration", s.at_generation, 1, std::numeric_limits<std::int64_t>::max());
+    r.name("model", s.model);
+    r.name("provider", s.provider);
+    r.object("memberPersona", s.member_persona);
+    r.one_of("tools", s.tools, kReplayToolModes);
+  }
+  result<void> check() const {
+    if (from && at_generation) return field_problem("atGeneration", "give either from or atGeneration, not both");
+    if (!member_persona) return ok();
+    for (const auto& [id, text] : *member_persona) {
+      if (!text.is_string() || text.as_string().empty()) {
+        return field_problem("memberPersona." + std::string(id), "expected the persona's text");
+      }
+    }
+    return ok();
+  }
+};
+
+events::replay_started replay_spec_of(const replay_request& body) {
+  events::replay_started spec;
+  spec.model = body.model;
+  spec.provider = body.provider;
+  if (body.member_persona) {
+    for (const auto& [id, text] : *body.member_persona) {
+      spec.personas.push_back({std::string(id), std::string(text.as_string())});
+    }
+  }
+  spec.tools = body.tools.value_or("live") == "recorded" ? events::replay_tools::recorded : events::replay_tools::live;
+  return spec;
+}
+
+// What keeps a replay's engine alive while it drives.
+struct replay_run {
+  std::unique_ptr<engine::engine> eng;
+  std::optional<engine::replay_oracle> oracle;
+};
+
+asio::awaitable<void> drive_replay(std::shared_ptr<replay_run> run, std::string fork_id) {
+  (void)co_await run->eng->runs().resume(fork_id);  // a failure is the fork's drive_failed
+  co_await run->eng->runs().wait_until_settled(fork_id);
+  run->eng->stop_mcp();
+}
+
+// The replay's engine: the file tools may use its scratch workspace, inside the data directory,
+// and nothing else of it.
+result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const asio::any_io_executor& executor,
+                                                  const events::replay_started& spec, const std::string& fork_id) {
+  auto run = std::make_shared<replay_run>();
+  PARLEY_TRY_ASSIGN(run->oracle, engine::replay_oracle::load(context.log, fork_id));
+  if (!run->oracle) return make_error(errc::internal, "replay " + fork_id + " has no replay_started");
+  config::team_config team;
+  PARLEY_TRY_ASSIGN(team, engine::replay_team(context.engine.team(), spec));
+  engine::provider_map providers;
+  PARLEY_TRY_ASSIGN(providers, engine::build_providers(team));
+  auto tools = engine::build_builtin_tools(team);
+  PARLEY_TRY_ASSIGN(
+      run->eng, engine::engine::create(executor, context.log, std::move(team), std::move(providers), std::move(tools)));
+  std::vector<tools::protected_dir> protect;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(context.data_dir, ec)) {
+    if (entry.path().filename() != "replays") protect.push_back({entry.path(), "Parley's data directory"});
+  }
+  run->eng->drives().set_protected_dirs(std::move(protect));
+  run->eng->drives().set_replay(&*run->oracle);
+  return run;
+}
+
+}  // namespace
+
+handler_result post_replay(server_context& context, const rest_request& request, std::string dialog_id) {
+  auto row = co_await read_dialog(context, request, dialog_id);
+  if (!row) co_return error_response(row.err());
+  rest_response failure;
+  const auto body = read_body<replay_request>(request, true, failure);
+  if (!body) co_return failure;
+  if (context.data_dir.empty()) {
+    co_return error_response(make_error(errc::conflict, "replays need the server's data directory"));
+  }
+  auto spec = replay_spec_of(*body);
+  if (auto changed = engine::check_replay_change(context.engine.team(), spec); !changed) {
+    co_return error_response(changed.err());
+  }
+  // With no point the whole tree runs again: from just before the root's first generation.
+  const fork_point point =
+      body->from ? fork_point{body->from, std::nullopt} : fork_point{std::nullopt, body->at_generation.value_or(1)};
+  const auto replays = context.data_dir / "replays";
+  auto plan_it = [&log = context.log, id = dialog_id, point, &spec, replays] {
+    return engine::plan_replay(log, id, point, spec, replays, now_ms());
+  };
+  auto plan = co_await read_store(context, std::move(plan_it));
+  if (!plan) co_return error_response(plan.err());
+  const std::string fork_id = plan->fork_root_id;
+  if (auto copied = engine::copy_replay_workspace(context.engine.team().workspace, spec.workspace, context.data_dir);
+      !copied) {
+    co_return error_response(copied.err());
+  }
+  auto executor = co_await asio::this_coro::executor;
+  auto appended = co_await async_append(context.log, executor, std::move(plan->batch));
+  if (!appended) co_return error_response(appended.err());
+  auto run = replay_engine(context, executor, spec, fork_id);
+  if (!run) co_return error_response(run.err());
+  asio::co_spawn(executor, drive_replay(std::move(*run), fork_id), asio::detached);
+  boost::json::object answer{
+      {"id", fork_id},
+      {"replayOf", boost::json::object{
+                       {"dialog", dialog_id}, {"from", spec.from_seq}, {"change", engine::replay_change_text(spec)}}}};
+  co_return json_response(201, std::move(answer));
+}
+
+}  // namespace parley::server::rest
