@@ -81,6 +81,9 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   if (is_tellask_call(call.name)) return router_.route(dialog, call, *args, fx);
   if (call.name == dialog_tool::change_mind) return memory_.change_mind(dialog, *args);
   if (dominds_control) return run_dominds_control_tool(dialogs_, team_.workspace, dialog, call.name, *args);
+  if (members_.offers_dominds_control() && is_reminder_tool(call.name)) {
+    return run_dominds_reminder_tool(dialogs_, dialog, call.name, *args);
+  }
   return memory_.edit_reminders(dialog, call, *args);
 }
 

@@ -174,6 +174,8 @@ const std::vector<llm::tool_spec>& dominds_control_specs_for(dialog_place place)
   return none;
 }
 
+bool is_dominds_goal_reminder(std::string_view reminder) { return reminder.starts_with(kDialogGoalMark); }
+
 std::string dominds_control_main_only(std::string_view name) {
   return "Error: `" + std::string(name) +
          "` is only available in the Main Dialog (not in Side Dialogs). Ask your tellasker with tellaskBack to "

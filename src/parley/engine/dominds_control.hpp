@@ -8,6 +8,13 @@
 // `category` is refused naming the field. A section is "missing" when its file is absent or empty;
 // never_mind empties it (a missing section and an empty one read the same in every prompt).
 // Section hashes are Parley's (content_hash), the hash change_mind's expectedHash takes.
+//
+// add_reminder, update_reminder and delete_reminder keep their names but take Dominds' arguments in
+// such a team (dominds_reminders.cpp): reminder_id is the reminder's number in the prompt's
+// Reminders list ("1"), as Parley's reminders have no other id. Parley's reminders belong to the
+// dialog and render as markdown, so scope "dialog" (and an omitted scope) and render_mode
+// "markdown" are honoured; scope "task"/"agent" and render_mode "plain" are refused naming the
+// field, changing nothing. The goal reminder of set_dialog_goal is changed only through it.
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -40,6 +47,16 @@ bool is_dominds_control_tool(std::string_view name);
 const std::vector<llm::tool_spec>& dominds_control_specs_for(dialog_place place);
 // Why `name` is refused in a subdialog: Dominds' sentence, naming who keeps the Taskdoc.
 std::string dominds_control_main_only(std::string_view name);
+
+// The three reminder tools under Dominds' schemas; a `.minds/` team's dialog tool table swaps them in
+// for Parley's (member_roster.cpp).
+std::vector<llm::tool_spec> dominds_reminder_specs();
+bool is_reminder_tool(std::string_view name);
+// Whether `reminder` is the goal set_dialog_goal keeps.
+bool is_dominds_goal_reminder(std::string_view reminder);
+// Runs one with arguments Dominds' schema accepted; changes are staged on `dialogs`.
+result<tool_reply> run_dominds_reminder_tool(dialog_host& dialogs, dialog_runtime& dialog, std::string_view name,
+                                             const boost::json::object& args);
 
 // Runs one, with arguments its schema accepted. Changes to the dialog are staged on `dialogs`.
 result<tool_reply> run_dominds_control_tool(dialog_host& dialogs, const std::filesystem::path& workspace,

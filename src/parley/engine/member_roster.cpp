@@ -55,6 +55,14 @@ result<void> member_roster::prepare() {
   if (team_.members.empty()) return make_error(errc::config_error, "the team has no members");
   dialog_specs_ = team_dialog_tool_specs(team_.member_ids());
   dominds_control_ = is_dominds_team(team_);
+  // A `.minds/` team's reminder tools take Dominds' arguments (dominds_control.hpp).
+  if (dominds_control_) {
+    for (auto& dominds : dominds_reminder_specs()) {
+      auto& spec = *std::find_if(dialog_specs_.begin(), dialog_specs_.end(),
+                                 [&](const llm::tool_spec& mine) { return mine.name == dominds.name; });
+      spec = std::move(dominds);
+    }
+  }
   tools_.add(make_read_skill_tool(team_.skills, team_.language));
   if (mcp_ != nullptr && (!team_.mcp.servers.empty() || !team_.mcp.disabled.empty())) {
     auto visible = [this](std::string_view member_id) { return mcp_servers_of(member_id); };

@@ -1,0 +1,124 @@
+// Dominds' reminder arguments (issue 46, item 3): a `.minds/` team's dialog calls add_reminder,
+// update_reminder and delete_reminder with reminder_id, scope and render_mode; what Parley honours is
+// done and answered in Dominds' words, what it cannot is refused naming the field and changes nothing.
+// Parley's own team format keeps reminder_no.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "parley/config/team.hpp"
+#include "parley/engine/assembly.hpp"
+#include "parley/engine/dominds_control.hpp"
+#include "parley/engine/engine.hpp"
+#include "parley/engine/team_problems.hpp"
+#include "parley/store/store.hpp"
+#include "unit/config/temp_tree.hpp"
+
+namespace parley::engine {
+namespace {
+
+namespace asio = boost::asio;
+
+constexpr std::string_view kReminderScript = R"(members:
+  dev:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: add_reminder, arguments: {content: "  check the parser  "}}
+        - tool_call: {name: add_reminder, arguments: {content: "shared", scope: task}}
+        - tool_call: {name: add_reminder, arguments: {content: "plain", render_mode: plain}}
+        - tool_call: {name: add_reminder, arguments: {content: "odd", scope: galaxy}}
+        - tool_call: {name: update_reminder, arguments: {reminder_id: "1", content: "check the lexer"}}
+        - tool_call: {name: update_reminder, arguments: {reminder_no: 1, content: "old shape"}}
+        - tool_call: {name: update_reminder, arguments: {reminder_id: "7", content: "none"}}
+        - tool_call: {name: set_dialog_goal, arguments: {mode: goal, goal: "Parse the headers"}}
+        - tool_call: {name: delete_reminder, arguments: {reminder_id: "2"}}
+        - tool_call: {name: add_reminder, arguments: {content: "drop me", scope: dialog, render_mode: markdown}}
+        - tool_call: {name: delete_reminder, arguments: {reminder_id: " 3 "}}
+    - emit: [{saying: "Done."}]
+)";
+
+std::vector<std::string> reminder_tool_results(parley::store& log, const std::string& id) {
+  std::vector<std::string> results;
+  for (const auto& msg : log.messages(id, 1).value()) {
+    if (msg.role == parley::events::message_role::tool) results.push_back(msg.content);
+  }
+  return results;
+}
+
+TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
+  config::testing::temp_tree tree;
+  tree.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n");
+  tree.write(".minds/team.yaml", "member_defaults:\n  provider: local\n  model: m\nmembers:\n  dev: {}\n");
+  auto team = config::load_dominds_workspace(tree.root());
+  ASSERT_TRUE(team) << team.err().message;
+  settle_team_problems(*team, build_builtin_tools(*team));
+  tree.write("script.yaml", std::string(kReminderScript));
+  for (auto& provider : team->providers) {
+    provider = config::provider_config{};
+    provider.id = "local";
+    provider.kind = config::provider_kind::scripted;
+    provider.script = tree.root() / "script.yaml";
+  }
+  asio::io_context io;
+  auto log = make_memory_store();
+  auto providers = build_providers(*team);
+  ASSERT_TRUE(providers) << providers.err().message;
+  auto eng = engine::create(io.get_executor(), *log, *team, std::move(*providers), build_builtin_tools(*team));
+  ASSERT_TRUE(eng) << eng.err().message;
+  std::string id;
+  asio::co_spawn(
+      io,
+      [&]() -> asio::awaitable<void> {
+        new_dialog spec{"dev", "", "work.tsk"};
+        spec.first_message = "Plan the parser.";
+        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
+        co_await (*eng)->runs().wait_until_idle(id);
+      },
+      asio::detached);
+  io.run();
+  const auto results = reminder_tool_results(*log, id);
+  ASSERT_EQ(results.size(), 11U) << ::testing::PrintToString(results);
+  EXPECT_EQ(results[0], "Added");
+  EXPECT_EQ(results[1].rfind("Error: scope: Parley keeps each reminder with its dialog; scope 'task'", 0), 0U)
+      << results[1];
+  EXPECT_EQ(results[2].rfind("Error: render_mode: Parley renders every reminder as markdown; 'plain'", 0), 0U)
+      << results[2];
+  EXPECT_NE(results[3].find("scope"), std::string::npos) << results[3];  // not in Dominds' enum
+  EXPECT_EQ(results[4], "Updated");
+  EXPECT_NE(results[5].find("reminder_no"), std::string::npos) << results[5];  // Parley's name is not Dominds'
+  EXPECT_EQ(results[6], "Error: Reminder '7' does not exist.");
+  EXPECT_EQ(
+      results[8].rfind("Error: This reminder cannot be deleted via delete_reminder. Use instead: set_dialog_goal", 0),
+      0U)
+      << results[8];
+  EXPECT_EQ(results[9], "Added");
+  EXPECT_EQ(results[10], "Deleted");
+  const dialog_runtime* dialog = (*eng)->find(id);
+  ASSERT_NE(dialog, nullptr);
+  const auto& reminders = dialog->state().reminders;
+  ASSERT_EQ(reminders.size(), 2U) << ::testing::PrintToString(reminders);
+  EXPECT_EQ(reminders[0], "check the lexer");  // trimmed, as Dominds stores it
+  EXPECT_TRUE(is_dominds_goal_reminder(reminders[1])) << reminders[1];
+}
+
+TEST(DomindsReminders, DomindsSchemasForMindsTeamsParleysForItsOwnFormat) {
+  const auto dominds = dominds_reminder_specs();
+  ASSERT_EQ(dominds.size(), 3U);
+  EXPECT_EQ(dominds[0].name, "add_reminder");
+  const auto& add = dominds[0].parameters.at("properties").as_object();
+  EXPECT_TRUE(add.contains("scope"));
+  EXPECT_TRUE(add.contains("render_mode"));
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_TRUE(dominds[i].parameters.at("properties").as_object().contains("reminder_id")) << dominds[i].name;
+    EXPECT_NE(dominds[i].description.find("number before the reminder"), std::string::npos) << dominds[i].name;
+  }
+  const auto* parleys = find_dialog_tool_spec("update_reminder");
+  ASSERT_NE(parleys, nullptr);
+  EXPECT_TRUE(parleys->parameters.at("properties").as_object().contains("reminder_no"));
+  EXPECT_FALSE(parleys->parameters.at("properties").as_object().contains("reminder_id"));
+}
+
+}  // namespace
+}  // namespace parley::engine
