@@ -9,8 +9,6 @@
 #include "cli_context.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/engine/assembly.hpp"
-#include "parley/engine/member_toolsets.hpp"
-#include "parley/engine/team_problems.hpp"
 
 namespace parley::cli {
 
@@ -24,13 +22,10 @@ result<engine::team_parts> build_reloaded_team(const fs::path& source, bool work
   auto team =
       workspace ? config::load_dominds_workspace(source.parent_path().parent_path()) : config::load_team_file(source);
   if (!team) return std::move(team).err();
-  auto tools = engine::build_builtin_tools(*team);
-  engine::settle_team_problems(*team, tools);
-  PARLEY_TRY(engine::check_team_toolsets(*team, tools));
-  auto providers = engine::build_providers(*team);
-  if (!providers) return std::move(providers).err();
-  tot::offer_tree_of_thoughts(*team, tools, tot_binding);
-  return engine::team_parts{std::move(*team), std::move(*providers), std::move(tools)};
+  auto parts = engine::assemble_team(std::move(*team));
+  if (!parts) return std::move(parts).err();
+  tot::offer_tree_of_thoughts(parts->team, parts->tools, tot_binding);
+  return parts;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "parley/engine/member_toolsets.hpp"
+#include "parley/engine/team_problems.hpp"
 #include "parley/engine/unavailable_provider.hpp"
 
 #include "parley/llm/anthropic/anthropic_provider.hpp"
@@ -165,6 +167,15 @@ std::string describe_member_model(const config::team_config& team, const std::st
   const std::string base_url = env_or_empty(provider.base_url_env);
   return std::string(to_name(provider.kind)) + " model " + member->model + " at " +
          (base_url.empty() ? provider.base_url : base_url);
+}
+
+result<team_parts> assemble_team(config::team_config team) {
+  auto tools = build_builtin_tools(team);
+  settle_team_problems(team, tools);
+  PARLEY_TRY(check_team_toolsets(team, tools));
+  auto providers = build_providers(team);
+  if (!providers) return std::move(providers).err();
+  return team_parts{std::move(team), std::move(*providers), std::move(tools)};
 }
 
 }  // namespace parley::engine

@@ -19,6 +19,10 @@ tools::tool_registry build_builtin_tools();
 // The built-in tools for `team`: under Dominds' names and argument names when it was loaded from
 // `.minds/` (tools/dominds_tools.hpp), else Parley's.
 tools::tool_registry build_builtin_tools(const config::team_config& team);
+// The loaded team made ready to run, as every process that runs one builds it: its built-in tools,
+// its problems settled (a Dominds workspace's missing tools and toolsets left out), its toolsets
+// checked, its providers built. Errors name the member, toolset or provider.
+result<team_parts> assemble_team(config::team_config team);
 // Whether the team was read from a Dominds workspace's `.minds/team.yaml`.
 bool is_dominds_team(const config::team_config& team);
 // The embeddings client of team.yaml `records.embeddings` (its provider's base URL and key, as

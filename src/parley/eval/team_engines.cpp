@@ -2,8 +2,6 @@
 
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
-#include "parley/engine/member_toolsets.hpp"
-#include "parley/engine/team_problems.hpp"
 
 namespace parley::eval {
 namespace {
@@ -28,12 +26,10 @@ result<std::unique_ptr<engine::engine>> make_eval_engine(const boost::asio::any_
                                                          const std::vector<fs::path>& protected_dirs) {
   auto team = load_eval_team(path);
   if (!team) return std::move(team).err();
-  auto tools = engine::build_builtin_tools(*team);
-  engine::settle_team_problems(*team, tools);
-  PARLEY_TRY(engine::check_team_toolsets(*team, tools));
-  auto providers = engine::build_providers(*team);
-  if (!providers) return std::move(providers).err();
-  auto created = engine::engine::create(executor, log, std::move(*team), std::move(*providers), std::move(tools));
+  auto parts = engine::assemble_team(std::move(*team));
+  if (!parts) return std::move(parts).err();
+  auto created = engine::engine::create(executor, log, std::move(parts->team), std::move(parts->providers),
+                                        std::move(parts->tools));
   if (!created) return std::move(created).err();
   std::vector<tools::protected_dir> dirs;
   for (const auto& dir : protected_dirs) dirs.push_back({fs::absolute(dir), "Parley's data directory"});
