@@ -21,6 +21,7 @@
 #include "parley/engine/engine.hpp"
 #include "parley/engine/replay_oracle.hpp"
 #include "parley/engine/replay_team.hpp"
+#include "parley/server/pubchan.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/store/async_append.hpp"
@@ -74,6 +75,25 @@ events::replay_started replay_spec_of(const replay_request& body) {
   return spec;
 }
 
+// Tells the server's PubChan what a replay's engine does, as the served engine's news is told, so
+// that a replay's progress shows live. The served engine's copy of the replay's tree is read again
+// when a drive ends, so that the state PubChan and REST report is what the replay wrote.
+class replay_news final : public engine::engine_observer {
+ public:
+  replay_news(server_context& context, std::string root_id) : context_(context), root_id_(std::move(root_id)) {}
+  void on_stream(const engine::stream_event& ev) override { context_.channels.on_stream(ev); }
+  void on_event(const event& ev) override { context_.channels.on_event(ev); }
+  void on_drive_finished(std::string_view dialog_id) override {
+    context_.engine.dialogs().cache().forget_tree(root_id_);
+    (void)context_.engine.dialogs().load(dialog_id);  // unreadable: the next request says why
+    context_.channels.on_drive_finished(dialog_id);
+  }
+
+ private:
+  server_context& context_;
+  std::string root_id_;
+};
+
 // The replay engines driving now, by store and fork root: a resume, an answer or a message for a
 // replay's tree goes to the engine already driving it rather than to a second one. Only touched on
 // the server's one executor.
@@ -101,6 +121,7 @@ result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const
                                                   const events::replay_started& spec, const std::string& fork_id) {
   auto run = std::make_shared<replay_run>();
   run->log = &context.log;
+  run->news = std::make_unique<replay_news>(context, fork_id);
   PARLEY_TRY_ASSIGN(run->oracle, engine::replay_oracle::load(context.log, fork_id));
   if (!run->oracle) return make_error(errc::internal, "replay " + fork_id + " has no replay_started");
   config::team_config team;
@@ -117,6 +138,9 @@ result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const
   }
   run->eng->drives().set_protected_dirs(std::move(protect));
   run->eng->drives().set_replay(&*run->oracle);
+  run->eng->add_observer(run->news.get());
+  // The served engine's copy would go stale while the replay's engine writes the tree.
+  context.engine.dialogs().cache().forget_tree(fork_id);
   live_replay_runs()[{&context.log, fork_id}] = run;
   return run;
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "parley/engine/engine.hpp"
+#include "parley/engine/observer.hpp"
 #include "parley/engine/replay_oracle.hpp"
 #include "parley/server/rest_handlers.hpp"
 
@@ -19,6 +20,7 @@ handler_result post_replay(server_context& context, const rest_request& request,
 // and its record. It lives while something drives the replay's tree.
 struct replay_run {
   const store* log = nullptr;
+  std::unique_ptr<engine::engine_observer> news;  // outlives the engine that tells it
   std::unique_ptr<engine::engine> eng;
   std::optional<engine::replay_oracle> oracle;
 };
