@@ -12,7 +12,7 @@ export const replayEn = {
   replayToolsLive: 'live (in a scratch copy of the workspace)',
   replayToolsRecorded: 'recorded results only',
   replayFrom: 'From event',
-  replayFromHint: 'the first generation',
+  replayFromHint: 'whole tree',
   replayStart: 'Start replay',
 };
 
@@ -27,6 +27,6 @@ export const replayZh: Record<keyof typeof replayEn, string> = {
   replayToolsLive: '实际运行（在工作区的临时副本中）',
   replayToolsRecorded: '只用录制的结果',
   replayFrom: '从事件',
-  replayFromHint: '第一次生成',
+  replayFromHint: '整棵树',
   replayStart: '开始重放',
 };
