@@ -61,6 +61,37 @@ TEST_F(RestReplay, ABadBodyIsRefusedNamingTheFieldAndWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(data_dir() / "replays"));
 }
 
+// The open questions of the trees rooted at `root_id`.
+boost::json::array questions_of(const rest_client& client, const std::string& root_id) {
+  boost::json::array found;
+  const auto listed = client.get("/api/questions").json();
+  for (const auto& q : listed.at("questions").as_array()) {
+    if (q.at("dialog").at("rootId") == root_id.c_str()) found.push_back(q);
+  }
+  return found;
+}
+
+TEST_F(RestReplay, AQuestionNoRecordAnswersIsAnsweredOverRestAndTheReplayGoesOn) {
+  start("q4h");
+  // The origin's clerk asks which day, and nobody answers: the replay has no answer to give.
+  const auto id = create_dialog("delegate the trip");
+  ASSERT_TRUE(eventually([&] { return questions_of(client(), id).size() == 1; }));
+  const auto origin_sub = std::string(questions_of(client(), id).at(0).at("dialog").at("selfId").as_string());
+  ASSERT_TRUE(eventually([&] { return dialog(origin_sub).at("dialog").at("openQuestions") == 1; }));
+  const auto replayed = replay(id, boost::json::object{{"tools", "recorded"}});
+  ASSERT_EQ(replayed.status, 201) << replayed.body;
+  const std::string fork_id(replayed.json().at("id").as_string());
+  ASSERT_TRUE(eventually([&] { return questions_of(client(), fork_id).size() == 1; }));
+  const auto question = questions_of(client(), fork_id).at(0);
+  const std::string sub(question.at("dialog").at("selfId").as_string());
+  const auto answered = client().post("/api/dialogs/" + sub + "/answer",
+                                      boost::json::object{{"questionId", question.at("id")}, {"content", "Friday"}});
+  ASSERT_EQ(answered.status, 202) << answered.body;
+  ASSERT_TRUE(eventually_says(fork_id, "Trip booked: 【最终完成】\nbooked for Friday"))
+      << boost::json::serialize(messages(fork_id));
+  EXPECT_EQ(questions_of(client(), id).size(), 1U) << "the origin's question stays open";
+}
+
 // The q4h team with a second provider, an OpenAI-compatible fake model the replay moves to.
 class RestReplayResume : public RestReplay {
  protected:
