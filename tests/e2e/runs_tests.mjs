@@ -3,7 +3,9 @@
 // server starts on the same data directory), with each suite's pass rate over time; a run shows its
 // cases, checks and judge's reasons, each case beside the earlier run (better, worse, same) with its
 // trees side by side; "Fork from here" on a transcript's message makes a new root and opens it, a
-// refused point is said beside its message until dismissed, and a fork is compared with its origin.
+// refused point is said beside its message until dismissed, and a fork is compared with its origin;
+// "Replay…" in a root's header replays its tree with recorded tools and opens the fork, whose
+// transcript ends with the replayed answer, and a body the server refuses is said in the form.
 // axe-core finds no serious or critical violation on the new pages. Fixtures: fixtures.mjs.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
@@ -49,8 +51,8 @@ const test = base.extend({
   },
 });
 
-// The refused fork's 400 is the one request the browser logs as failed (on purpose).
-test.use({ bypassCSP: true, consoleAllows: /status of 400 \(Bad Request\) \(http:\/\/[^ ]*\/api\/dialogs\/[0-9a-f]+\/fork\)/ });
+// The refused fork's and replay's 400s are the requests the browser logs as failed (on purpose).
+test.use({ bypassCSP: true, consoleAllows: /status of 400 \(Bad Request\) \(http:\/\/[^ ]*\/api\/dialogs\/[0-9a-f]+\/(fork|replay)\)/ });
 
 test('the runs page lists the runs with each suite\'s pass rate over time; a run shows its cases beside the earlier run and their trees side by side', async ({ runs, page }) => {
   const { server, first, second } = runs;
@@ -125,4 +127,42 @@ test('"Fork from here" opens the new root; a refused point is said beside its me
   await expect(page.locator(`${tid('diff-step')}[data-parting="true"]`)).toHaveCount(1);
   await expect(page.locator(`${tid('answer-line')}[data-op="-"]`).first()).toBeVisible();
   await expectAccessible(page, 'a fork beside its origin');
+});
+
+test('"Replay…" replays the root with recorded tools and opens the fork; a refused body is said in the form until dismissed', async ({ runs, page }) => {
+  const { server, second } = runs;
+  await gotoApp(page, `${server.url.split('#')[0]}#/runs/${second}`);
+  await page.locator(`${tid('run-case')}[data-case="notes"] ${tid('attempt-tree')}`).click();
+  const transcript = page.locator(tid('transcript'));
+  await expect(transcript.locator(tid('tool-call')).first()).toBeVisible();
+  const origin = await transcript.getAttribute('data-dialog');
+  const answer = (await transcript.locator(tid('msg-assistant')).last().innerText()).trim();
+
+  // By keyboard: the action opens its form with the model field focused.
+  const action = page.locator(tid('btn-replay'));
+  await expect(action).toHaveAttribute('aria-label', 'Replay…');
+  await action.focus();
+  await page.keyboard.press('Enter');
+  await expect(action).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator(tid('replay-model'))).toBeFocused();
+  await expectAccessible(page, 'the replay form');
+
+  // A provider the team lacks: the server's refusal in the form, nothing opened.
+  await page.locator(tid('replay-provider')).fill('nowhere');
+  await page.locator(tid('replay-submit')).click();
+  await expect(page.locator(tid('replay-error'))).toContainText('nowhere');
+  await expect(transcript).toHaveAttribute('data-dialog', origin);
+  await page.locator(`${tid('replay-error')} ${tid('error-dismiss-here')}`).click();
+  await expect(page.locator(tid('replay-error'))).toBeHidden();
+
+  await page.locator(tid('replay-provider')).fill('');
+  await page.locator(tid('replay-tools')).selectOption('recorded');
+  await page.locator(tid('replay-submit')).click();
+  await expect(transcript).not.toHaveAttribute('data-dialog', origin);
+  await expect(page.locator(tid('replay-form'))).toBeHidden();
+  await expect(page.locator(tid('fork-origin'))).toContainText(origin);
+  await expect(transcript.locator(`${tid('tool-call')}[data-name="read_file"]`).last()).toBeVisible();
+  await expect(transcript.locator(tid('msg-assistant')).last()).toHaveText(answer);
+  await expect(page.locator(tid('dialog-status')), 'the state the replay\'s drive left').not.toHaveText(/queued|running/);
+  await expectAccessible(page, 'a replay');
 });

@@ -2,8 +2,11 @@
 // driven in the background with the change, naming its origin; a bad body is refused naming the
 // field, and writes nothing.
 #include <filesystem>
+#include <fstream>
 
 #include "rest_fixture.hpp"
+#include "support/fake_http_server.hpp"
+#include "support/openai_stream.hpp"
 
 namespace parley::test {
 namespace {
@@ -56,6 +59,91 @@ TEST_F(RestReplay, ABadBodyIsRefusedNamingTheFieldAndWritesNothing) {
   }
   EXPECT_EQ(roots(), before);
   EXPECT_FALSE(std::filesystem::exists(data_dir() / "replays"));
+}
+
+// The open questions of the trees rooted at `root_id`.
+boost::json::array questions_of(const rest_client& client, const std::string& root_id) {
+  boost::json::array found;
+  const auto listed = client.get("/api/questions").json();
+  for (const auto& q : listed.at("questions").as_array()) {
+    if (q.at("dialog").at("rootId") == root_id.c_str()) found.push_back(q);
+  }
+  return found;
+}
+
+TEST_F(RestReplay, AQuestionNoRecordAnswersIsAnsweredOverRestAndTheReplayGoesOn) {
+  start("q4h");
+  // The origin's clerk asks which day, and nobody answers: the replay has no answer to give.
+  const auto id = create_dialog("delegate the trip");
+  ASSERT_TRUE(eventually([&] { return questions_of(client(), id).size() == 1; }));
+  const auto origin_sub = std::string(questions_of(client(), id).at(0).at("dialog").at("selfId").as_string());
+  ASSERT_TRUE(eventually([&] { return dialog(origin_sub).at("dialog").at("openQuestions") == 1; }));
+  const auto replayed = replay(id, boost::json::object{{"tools", "recorded"}});
+  ASSERT_EQ(replayed.status, 201) << replayed.body;
+  const std::string fork_id(replayed.json().at("id").as_string());
+  ASSERT_TRUE(eventually([&] { return questions_of(client(), fork_id).size() == 1; }));
+  const auto question = questions_of(client(), fork_id).at(0);
+  const std::string sub(question.at("dialog").at("selfId").as_string());
+  const auto answered = client().post("/api/dialogs/" + sub + "/answer",
+                                      boost::json::object{{"questionId", question.at("id")}, {"content", "Friday"}});
+  ASSERT_EQ(answered.status, 202) << answered.body;
+  ASSERT_TRUE(eventually_says(fork_id, "Trip booked: 【最终完成】\nbooked for Friday"))
+      << boost::json::serialize(messages(fork_id));
+  EXPECT_EQ(questions_of(client(), id).size(), 1U) << "the origin's question stays open";
+}
+
+// The q4h team with a second provider, an OpenAI-compatible fake model the replay moves to.
+class RestReplayResume : public RestReplay {
+ protected:
+  void start_with_fake_provider() {
+    const auto source = std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h";
+    team_dir_ = root_ / "q4h";
+    std::filesystem::copy(source, team_dir_, std::filesystem::copy_options::recursive);
+    std::ofstream(team_dir_ / "team.yaml") << "version: 1\ndefault_member: lead\nworkspace: workspace\n"
+                                              "providers:\n  offline: {kind: scripted, script: script.yaml}\n"
+                                              "  fake: {kind: openai, base_url: \""
+                                           << model_.base_url()
+                                           << "/v1\", api_key_env: PARLEY_TEST_NO_KEY}\n"
+                                              "members:\n  lead: {name: Lead, persona: \"You lead.\", provider: "
+                                              "offline, model: scripted}\n";
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+  parley::testing::fake_http_server model_;
+};
+
+TEST_F(RestReplayResume, AFailedReplayResumedOverRestRunsWithItsChangeAndEndsDoneAndAMessageGoesOnWithIt) {
+  using parley::testing::fake_response;
+  using parley::testing::openai_chunk;
+  // The first answer ends with a finish reason no API documents: the replay's drive fails.
+  model_.push(fake_response::sse(
+      {openai_chunk(R"({"content":"Hal"})", "null"), openai_chunk("{}", R"("banana")"), "data: [DONE]\n\n"}));
+  model_.push(fake_response::sse(
+      {openai_chunk(R"({"content":"replayed hello"})", "null"), openai_chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
+  start_with_fake_provider();
+  const auto id = settled_root();
+  const auto replayed = replay(id, boost::json::object{{"provider", "fake"}, {"tools", "recorded"}});
+  ASSERT_EQ(replayed.status, 201) << replayed.body;
+  const std::string fork_id(replayed.json().at("id").as_string());
+  ASSERT_TRUE(eventually([&] {
+    const auto summary = dialog(fork_id).at("dialog");
+    return summary.at("lastError").is_string() && settled(fork_id);
+  })) << dialog(fork_id);
+
+  const auto resumed = client().post("/api/dialogs/" + fork_id + "/resume", boost::json::object{});
+  ASSERT_EQ(resumed.status, 202) << resumed.body;
+  ASSERT_TRUE(eventually_says(fork_id, "replayed hello")) << boost::json::serialize(messages(fork_id));
+  EXPECT_TRUE(eventually([&] { return settled(fork_id); }));
+
+  // A message to the replay goes on with its change too.
+  model_.push(fake_response::sse(
+      {openai_chunk(R"({"content":"replayed again"})", "null"), openai_chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
+  const auto posted = client().post("/api/dialogs/" + fork_id + "/messages", boost::json::object{{"content", "again"}});
+  ASSERT_EQ(posted.status, 202) << posted.body;
+  ASSERT_TRUE(eventually_says(fork_id, "replayed again")) << boost::json::serialize(messages(fork_id));
+  EXPECT_EQ(model_.requests().size(), 3U) << "every drive went to the replay's provider";
+  EXPECT_EQ(messages(id).back().at("content"), "ok: hello") << "the origin stays as it was";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The page's one REST client (docs/server.md): every route the UI calls is a typed function of
 // `rest` below, so a route's path, body and answer are written once. JSON in and out (uploads:
 // raw bytes), `Authorization: Bearer` when a token is known, and failures as `ApiError`.
+import type { ReplayBody } from './replay_action';
 import { t } from './i18n';
 import type { EvalRun, EvalRunSummary, ForkedSummary, TreeDiff } from './eval_types';
 import type { FlowThreadView } from './flow_types';
@@ -279,6 +280,9 @@ export const rest = {
   diff: (a: string, b: string) => get<TreeDiff>(`/api/diff?a=${enc(a)}&b=${enc(b)}`),
   /** A new root sharing the root's history through its event `at` (docs/fork.md). */
   fork: async (rootId: string, at: number) => (await post<{ dialog: ForkedSummary }>(dialogPath(rootId, '/fork'), { at })).dialog,
+  /** A replay of the root's tree with a change, driven by the server in the background (docs/fork.md "Replay"). */
+  replay: (rootId: string, body: ReplayBody) =>
+    post<{ id: string; replayOf: { dialog: string; from: number; change: string } }>(dialogPath(rootId, '/replay'), body),
 };
 
 export function newMsgId(): string {

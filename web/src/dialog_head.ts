@@ -1,6 +1,7 @@
 // The open dialog's header: its name, its state, and Stop / Resume when the server says they apply.
 import { byTestId as q } from './dom';
 import { t, type Key } from './i18n';
+import { renderReplayAction } from './replay_action';
 import { dialogLabel, statusBadge } from './status_label';
 import type { DialogSummary } from './types';
 
@@ -15,6 +16,7 @@ function resumeReasonKey(reason: DialogSummary['resumeReason']): Key {
  *  flow is shown as completed and offers no "Mark done" (there is nothing left to finish). */
 export function renderDialogHead(d: DialogSummary | null, flowCompleted = false): void {
   q('dialog-head').hidden = !d;
+  renderReplayAction(d);
   if (!d) return;
   const text = `${dialogLabel(d)}${d.kind === 'root' && d.title ? ` · @${d.memberId}` : ''}`;
   q('dialog-title').textContent = text;

@@ -1,4 +1,5 @@
 // Every UI string, in English and Chinese. `t(key)` looks one up in the current language.
+import { replayEn, replayZh } from './i18n_replay';
 import { runsEn, runsZh } from './i18n_runs';
 
 const en = {
@@ -228,6 +229,7 @@ const en = {
   mk_fbr_reasoning: 'FBR · reasoning only',
   mk_tellask_back: 'Asks back',
   ...runsEn,
+  ...replayEn,
 
   // The server's error codes (its `error.code`), said before its message in Chinese: the message
   // names fields and values, which stay as the server wrote them.
@@ -478,6 +480,7 @@ const zh: Record<Key, string> = {
   mk_fbr_reasoning: 'FBR · 仅推理',
   mk_tellask_back: '回问',
   ...runsZh,
+  ...replayZh,
 
   err_bad_field: '字段不被接受',
   err_bad_request: '请求被拒绝',

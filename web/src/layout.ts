@@ -122,7 +122,18 @@ export const LAYOUT_HTML = `
         <button type="button" data-testid="btn-complete" data-i18n="markDone" hidden></button>
         <button type="button" data-testid="btn-archive" data-i18n="archive" hidden></button>
         <button type="button" data-testid="btn-reopen" data-i18n="reopen" hidden></button>
+        <button type="button" class="replay-btn" data-testid="btn-replay" aria-expanded="false" aria-controls="replay-form" data-i18n-title="replayTitle" data-i18n-label="replay" hidden><span class="btn-label" data-i18n="replay"></span></button>
       </div>
+      <form class="replay-form" id="replay-form" data-testid="replay-form" data-i18n-label="replayForm" hidden novalidate>
+        <label><span data-i18n="replayModel"></span> <input type="text" data-testid="replay-model" data-i18n-ph="replayModelHint" autocomplete="off" /></label>
+        <label><span data-i18n="replayProvider"></span> <input type="text" data-testid="replay-provider" list="replay-providers" data-i18n-ph="replayModelHint" autocomplete="off" /></label>
+        <datalist id="replay-providers" data-testid="replay-providers"></datalist>
+        <label><span data-i18n="replayTools"></span> <select data-testid="replay-tools"><option value="live" data-i18n="replayToolsLive"></option><option value="recorded" data-i18n="replayToolsRecorded"></option></select></label>
+        <label><span data-i18n="replayFrom"></span> <input type="text" inputmode="numeric" data-testid="replay-from" data-i18n-ph="replayFromHint" autocomplete="off" /></label>
+        <button type="submit" data-testid="replay-submit" data-i18n="replayStart"></button>
+        <button type="button" class="link" data-testid="replay-cancel" data-i18n="cancel"></button>
+        <div class="form-error" data-testid="replay-error" role="alert" hidden></div>
+      </form>
       <div class="form-error head-error" data-testid="head-error" role="alert" hidden></div>
     </div>
     <details class="tree-box" data-testid="tree-box" open hidden>

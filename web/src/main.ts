@@ -6,6 +6,7 @@ import './style.css';
 import { ApiError, OVER_WEBSOCKET, captureToken, onAuthError, rest } from './api';
 import { Composer } from './composer';
 import { renderDialogHead, renderRunCounts } from './dialog_head';
+import { wireReplayAction } from './replay_action';
 import { DialogList } from './dialog_list';
 import { DialogTree } from './dialog_tree';
 import { FlowView } from './flow_view';
@@ -249,6 +250,7 @@ async function lifecycle(kind: 'complete' | 'archive' | 'reopen'): Promise<void>
 q('btn-complete').addEventListener('click', () => void lifecycle('complete'));
 q('btn-archive').addEventListener('click', () => void lifecycle('archive'));
 q('btn-reopen').addEventListener('click', () => void lifecycle('reopen'));
+wireReplayAction(() => state.current, () => state.team, (id) => void openDialog(id));
 
 let countsTimer: number | undefined;
 /** Asks the server again for the run counts, soon (several changes in a row ask once). */

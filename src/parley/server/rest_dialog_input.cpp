@@ -1,6 +1,8 @@
 // Input that drives a dialog (a message, an answer, resume), stopping it, and giving up on a
 // subdialog. Each answers once the engine has made the input durable; the drive itself runs in the
 // background on the engine's executor.
+#include <boost/asio/this_coro.hpp>
+
 #include <array>
 #include <limits>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "parley/server/flow_host.hpp"
 #include "parley/server/rest_flow.hpp"
 #include "parley/server/rest_handlers.hpp"
+#include "parley/server/rest_replay.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/tree_inputs.hpp"
 
@@ -89,9 +92,18 @@ handler_result post_message(server_context& context, const rest_request& request
   if (!attachment) co_return field_error(attachment.err());
   if (auto shared = share_attachment(context, *attachment, row->root_id); !shared)
     co_return error_response(shared.err());
-  auto posted = co_await post_message_via(context.inputs, context.engine, *row, input->content, input->msg_id,
-                                          request.who->id, std::move(*attachment));
+  // A replay's tree takes input through its own engine (docs/fork.md "Replay"), on this node.
+  auto replay = co_await replay_run_for(context, *row);
+  if (!replay) co_return error_response(replay.err());
+  auto* inputs = *replay ? nullptr : context.inputs;
+  auto& eng = *replay ? *(*replay)->eng : context.engine;
+  auto posted = co_await post_message_via(inputs, eng, *row, input->content, input->msg_id, request.who->id,
+                                          std::move(*attachment));
   if (!posted) co_return error_response(posted.err());
+  if (*replay) {
+    auto executor = co_await boost::asio::this_coro::executor;
+    settle_replay_later(executor, std::move(*replay), row->root_id);
+  }
   co_return json_response(202, accepted(input->msg_id, *posted));
 }
 
@@ -104,11 +116,19 @@ handler_result post_answer(server_context& context, const rest_request& request,
   auto input = to_user_input(context.engine, body->content, std::move(body->msg_id), false, request.idempotency_key);
   if (!input) co_return field_error(input.err());
   engine::user_answer answer{dialog_id, input->content, input->msg_id, body->question_id, "answer", request.who->id};
-  auto answered = co_await answer_via(context.inputs, context.engine, *row, std::move(answer));
+  auto replay = co_await replay_run_for(context, *row);
+  if (!replay) co_return error_response(replay.err());
+  auto* inputs = *replay ? nullptr : context.inputs;
+  auto& eng = *replay ? *(*replay)->eng : context.engine;
+  auto answered = co_await answer_via(inputs, eng, *row, std::move(answer));
   if (!answered) {
     // The dialog exists (checked above), so "not found" can only be the question: it is not open.
     if (answered.err().code == errc::not_found) co_return error_response(409, "conflict", answered.err().message);
     co_return error_response(answered.err());
+  }
+  if (*replay) {
+    auto executor = co_await boost::asio::this_coro::executor;
+    settle_replay_later(executor, std::move(*replay), row->root_id);
   }
   co_return json_response(202, accepted(input->msg_id, *answered));
 }
@@ -167,8 +187,15 @@ handler_result post_resume_all(server_context& context, const rest_request& requ
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  auto resumed = co_await context.engine.runs().resume(dialog_id);
+  auto replay = co_await replay_run_for(context, *row);
+  if (!replay) co_return error_response(replay.err());
+  auto& eng = *replay ? *(*replay)->eng : context.engine;
+  auto resumed = co_await eng.runs().resume(dialog_id);
   if (!resumed) co_return error_response(resumed.err());
+  if (*replay) {
+    auto executor = co_await boost::asio::this_coro::executor;
+    settle_replay_later(executor, std::move(*replay), row->root_id);
+  }
   co_return json_response(202, boost::json::object{{"accepted", true}});
 }
 

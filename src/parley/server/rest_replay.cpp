@@ -11,14 +11,17 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
 #include "parley/engine/replay_oracle.hpp"
 #include "parley/engine/replay_team.hpp"
+#include "parley/server/pubchan.hpp"
 #include "parley/server/rest_support.hpp"
 #include "parley/server/store_reads.hpp"
 #include "parley/store/async_append.hpp"
@@ -72,16 +75,44 @@ events::replay_started replay_spec_of(const replay_request& body) {
   return spec;
 }
 
-// What keeps a replay's engine alive while it drives.
-struct replay_run {
-  std::unique_ptr<engine::engine> eng;
-  std::optional<engine::replay_oracle> oracle;
+// Tells the server's PubChan what a replay's engine does, as the served engine's news is told, so
+// that a replay's progress shows live. The served engine's copy of the replay's tree is read again
+// when a drive ends, so that the state PubChan and REST report is what the replay wrote.
+class replay_news final : public engine::engine_observer {
+ public:
+  replay_news(server_context& context, std::string root_id) : context_(context), root_id_(std::move(root_id)) {}
+  void on_stream(const engine::stream_event& ev) override { context_.channels.on_stream(ev); }
+  void on_event(const event& ev) override { context_.channels.on_event(ev); }
+  void on_drive_finished(std::string_view dialog_id) override {
+    context_.engine.dialogs().cache().forget_tree(root_id_);
+    (void)context_.engine.dialogs().load(dialog_id);  // unreadable: the next request says why
+    context_.channels.on_drive_finished(dialog_id);
+  }
+
+ private:
+  server_context& context_;
+  std::string root_id_;
 };
+
+// The replay engines driving now, by store and fork root: a resume, an answer or a message for a
+// replay's tree goes to the engine already driving it rather than to a second one. Only touched on
+// the server's one executor.
+using replay_run_key = std::pair<const store*, std::string>;
+std::map<replay_run_key, std::weak_ptr<replay_run>>& live_replay_runs() {
+  static std::map<replay_run_key, std::weak_ptr<replay_run>> runs;
+  return runs;
+}
+
+// Keeps the replay's engine until its tree settles (done, failed, or waiting for a human).
+asio::awaitable<void> settle_replay(std::shared_ptr<replay_run> run, std::string fork_id) {
+  co_await run->eng->runs().wait_until_settled(fork_id);
+  live_replay_runs().erase({run->log, fork_id});
+  run->eng->stop_mcp();
+}
 
 asio::awaitable<void> drive_replay(std::shared_ptr<replay_run> run, std::string fork_id) {
   (void)co_await run->eng->runs().resume(fork_id);  // a failure is the fork's drive_failed
-  co_await run->eng->runs().wait_until_settled(fork_id);
-  run->eng->stop_mcp();
+  co_await settle_replay(std::move(run), std::move(fork_id));
 }
 
 // The replay's engine: the file tools may use its scratch workspace, inside the data directory,
@@ -89,6 +120,8 @@ asio::awaitable<void> drive_replay(std::shared_ptr<replay_run> run, std::string 
 result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const asio::any_io_executor& executor,
                                                   const events::replay_started& spec, const std::string& fork_id) {
   auto run = std::make_shared<replay_run>();
+  run->log = &context.log;
+  run->news = std::make_unique<replay_news>(context, fork_id);
   PARLEY_TRY_ASSIGN(run->oracle, engine::replay_oracle::load(context.log, fork_id));
   if (!run->oracle) return make_error(errc::internal, "replay " + fork_id + " has no replay_started");
   config::team_config team;
@@ -105,6 +138,10 @@ result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const
   }
   run->eng->drives().set_protected_dirs(std::move(protect));
   run->eng->drives().set_replay(&*run->oracle);
+  run->eng->add_observer(run->news.get());
+  // The served engine's copy would go stale while the replay's engine writes the tree.
+  context.engine.dialogs().cache().forget_tree(fork_id);
+  live_replay_runs()[{&context.log, fork_id}] = run;
   return run;
 }
 
@@ -148,6 +185,26 @@ handler_result post_replay(server_context& context, const rest_request& request,
       {"replayOf", boost::json::object{
                        {"dialog", dialog_id}, {"from", spec.from_seq}, {"change", engine::replay_change_text(spec)}}}};
   co_return json_response(201, std::move(answer));
+}
+
+asio::awaitable<result<std::shared_ptr<replay_run>>> replay_run_for(server_context& context, const dialog_row& row) {
+  // Loading the root tells a replay (its replay_started) from any other tree.
+  PARLEY_CO_TRY(co_await context.engine.dialogs().load_async(row.root_id));
+  if (!context.engine.dialogs().cache().is_replay_root(row.root_id)) co_return std::shared_ptr<replay_run>{};
+  if (auto live = live_replay_runs()[{&context.log, row.root_id}].lock()) co_return live;
+  if (context.data_dir.empty()) {
+    co_return make_error(errc::conflict, "replays need the server's data directory");
+  }
+  // The change read back from the replay's own record, as `parley resume` does.
+  auto oracle = engine::replay_oracle::load(context.log, row.root_id);
+  if (!oracle) co_return std::move(oracle).err();
+  if (!*oracle) co_return make_error(errc::internal, "replay " + row.root_id + " has no replay_started");
+  auto executor = co_await asio::this_coro::executor;
+  co_return replay_engine(context, executor, (*oracle)->spec(), row.root_id);
+}
+
+void settle_replay_later(const asio::any_io_executor& executor, std::shared_ptr<replay_run> run, std::string root_id) {
+  asio::co_spawn(executor, settle_replay(std::move(run), std::move(root_id)), asio::detached);
 }
 
 }  // namespace parley::server::rest
