@@ -72,11 +72,12 @@ ZSTD_DCtx* thread_dctx() {
   return ctx.get();
 }
 
-// The last blob parley_payload decoded on this thread, with its text. The msgId indexes call the
-// function twice on each row they cover as it is written (json_valid, then json_extract, each on
-// the same blob), and every flow_thread_saved/appended row is one: the second call is answered
-// here instead of by a second decompression (a flow step's writer spent ~10 % of its CPU in
-// them). Same bytes, same text, so the answer cannot differ; a large payload is not kept.
+// The last blob encoded or decoded on this thread, with its text. The msgId indexes call
+// parley_payload twice on each row they cover as it is written (json_valid, then json_extract,
+// each on the same blob), and every flow_thread_saved/appended row is one: the writer encodes the
+// blob right before it inserts the row, so both calls are answered here instead of by two
+// decompressions (a flow step's writer spent ~10 % of its CPU in them). Same bytes, same text,
+// so the answer cannot differ; a large payload is not kept.
 struct last_decoded_payload {
   std::string blob;
   std::string text;
@@ -158,6 +159,13 @@ result<bool> encode_payload_blob(std::string_view json, std::string& out) {
     return false;
   }
   out.resize(1 + written);
+  // The row is inserted next on this thread, and the msgId indexes read it back through
+  // parley_payload: they find its text here without decompressing it.
+  if (json.size() <= kLastDecodedPayloadMaxBytes) {
+    auto& last = thread_last_decoded_payload();
+    last.blob = out;
+    last.text.assign(json);
+  }
   return true;
 }
 
