@@ -156,6 +156,7 @@ events::event_payload to_log_payload(const flow_event& ev) {
           events::flow_thread_appended out;
           for (const auto& append : typed.appends) {
             events::flow_thread_append wire{append.path, {}};
+            wire.messages.reserve(append.messages.size());
             for (const auto& message : append.messages) wire.messages.push_back(to_json(message));
             out.appends.push_back(std::move(wire));
           }

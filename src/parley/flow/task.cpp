@@ -15,7 +15,7 @@ bool task::is_retry() const {
 }
 
 boost::json::object to_json(const task& t) {
-  boost::json::object out;
+  boost::json::object out(6);  // sized once (flow_thread.cpp's to_json says why)
   out["id"] = t.id;
   out["name"] = t.name;
   out["type"] = t.type;

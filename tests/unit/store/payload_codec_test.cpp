@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "parley/core/fnv1a.hpp"
@@ -247,6 +248,45 @@ TEST(PayloadCodec, TheRepairQuarantinesADamagedBlobThatAnIndexCovers) {
   auto damaged = s->damaged_events();
   ASSERT_TRUE(damaged) << damaged.err().message;
   EXPECT_TRUE(damaged->empty());
+}
+
+// The function remembers the last blob it decoded (the msgId indexes ask twice per row): each
+// call still answers its own blob's text, whatever came before, and a damaged blob stays NULL.
+TEST(PayloadCodec, TheSqlFunctionAnswersEachBlobsOwnTextWhenBlobsRepeatOrAlternate) {
+  const std::string first = long_json();
+  const std::string second = R"({"appends":[{"path":"","messages":[]}],"note":")" + std::string(200, 'z') + R"("})";
+  std::string first_blob;
+  std::string second_blob;
+  ASSERT_TRUE(*sqlite::encode_payload_blob(first, first_blob));
+  ASSERT_TRUE(*sqlite::encode_payload_blob(second, second_blob));
+  std::string damaged = first_blob;
+  damaged.back() = static_cast<char>(damaged.back() ^ 0x5a);
+  damaged.resize(damaged.size() - 3);
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &raw), SQLITE_OK);
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, &sqlite3_close);
+  ASSERT_EQ(sqlite::register_payload_function(raw), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw,
+                               "SELECT parley_payload(?1), parley_payload(?1), parley_payload(?2), "
+                               "parley_payload(?1), parley_payload(?3), parley_payload(?2)",
+                               -1, &stmt, nullptr),
+            SQLITE_OK);
+  std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> query(stmt, &sqlite3_finalize);
+  sqlite3_bind_blob(stmt, 1, first_blob.data(), static_cast<int>(first_blob.size()), SQLITE_STATIC);
+  sqlite3_bind_blob(stmt, 2, second_blob.data(), static_cast<int>(second_blob.size()), SQLITE_STATIC);
+  sqlite3_bind_blob(stmt, 3, damaged.data(), static_cast<int>(damaged.size()), SQLITE_STATIC);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  const auto text_at = [stmt](int column) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
+    return text == nullptr ? std::string("NULL") : std::string(text);
+  };
+  EXPECT_EQ(text_at(0), first);
+  EXPECT_EQ(text_at(1), first);
+  EXPECT_EQ(text_at(2), second);
+  EXPECT_EQ(text_at(3), first);
+  EXPECT_EQ(text_at(4), "NULL");
+  EXPECT_EQ(text_at(5), second);
 }
 
 // The sqlite3 shell has no parley_payload: it still reads the log's scalar columns (the payload

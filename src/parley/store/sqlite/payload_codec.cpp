@@ -6,6 +6,8 @@
 #include <zstd.h>
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 namespace parley::sqlite {
 namespace {
@@ -70,6 +72,46 @@ ZSTD_DCtx* thread_dctx() {
   return ctx.get();
 }
 
+// The last blob encoded or decoded on this thread, with its text. The msgId indexes call
+// parley_payload twice on each row they cover as it is written (json_valid, then json_extract,
+// each on the same blob), and every flow_thread_saved/appended row is one: the writer encodes the
+// blob right before it inserts the row, so both calls are answered here instead of by two
+// decompressions (a flow step's writer spent ~10 % of its CPU in them). Same bytes, same text,
+// so the answer cannot differ; a large payload is not kept.
+struct last_decoded_payload {
+  std::string blob;
+  std::string text;
+};
+constexpr std::size_t kLastDecodedPayloadMaxBytes = 64 * 1024;
+
+last_decoded_payload& thread_last_decoded_payload() {
+  thread_local last_decoded_payload last;
+  return last;
+}
+
+void sql_payload_of_blob(sqlite3_context* context, std::string_view blob) {
+  auto& last = thread_last_decoded_payload();
+  if (!last.blob.empty() && last.blob == blob) {
+    sqlite3_result_text64(context, last.text.data(), last.text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    return;
+  }
+  auto text = decode_payload_blob(blob);
+  if (!text) {
+    // NULL, not an error: the msgId indexes evaluate this on every change of a row, so an
+    // error would leave a damaged row impossible to quarantine or delete (`parley repair`).
+    // The C++ readers decode the stored bytes themselves and name the damage.
+    sqlite3_result_null(context);
+    return;
+  }
+  sqlite3_result_text64(context, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  if (text->size() > kLastDecodedPayloadMaxBytes) {
+    last.blob.clear();  // not kept: the text above is not the one remembered any more
+    return;
+  }
+  last.blob.assign(blob);
+  last.text = std::move(*text);
+}
+
 void sql_payload(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
   sqlite3_value* value = argv[0];
   switch (sqlite3_value_type(value)) {
@@ -79,15 +121,7 @@ void sql_payload(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
     case SQLITE_BLOB: {
       const auto* bytes = static_cast<const char*>(sqlite3_value_blob(value));
       const auto size = static_cast<std::size_t>(sqlite3_value_bytes(value));
-      auto text = decode_payload_blob(std::string_view(bytes == nullptr ? "" : bytes, size));
-      if (!text) {
-        // NULL, not an error: the msgId indexes evaluate this on every change of a row, so an
-        // error would leave a damaged row impossible to quarantine or delete (`parley repair`).
-        // The C++ readers decode the stored bytes themselves and name the damage.
-        sqlite3_result_null(context);
-        return;
-      }
-      sqlite3_result_text64(context, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+      sql_payload_of_blob(context, std::string_view(bytes == nullptr ? "" : bytes, size));
       return;
     }
     case SQLITE_NULL:
@@ -125,6 +159,13 @@ result<bool> encode_payload_blob(std::string_view json, std::string& out) {
     return false;
   }
   out.resize(1 + written);
+  // The row is inserted next on this thread, and the msgId indexes read it back through
+  // parley_payload: they find its text here without decompressing it.
+  if (json.size() <= kLastDecodedPayloadMaxBytes) {
+    auto& last = thread_last_decoded_payload();
+    last.blob = out;
+    last.text.assign(json);
+  }
   return true;
 }
 
