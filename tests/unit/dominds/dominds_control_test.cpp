@@ -3,10 +3,6 @@
 // Parley's Taskdoc and reminders; answers in Dominds' texts; a bad argument names the field.
 #include <gtest/gtest.h>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -17,11 +13,10 @@
 #include "parley/engine/team_problems.hpp"
 #include "parley/store/store.hpp"
 #include "unit/config/temp_tree.hpp"
+#include "unit/dominds/scripted_minds_run.hpp"
 
 namespace parley::engine {
 namespace {
-
-namespace asio = boost::asio;
 
 std::string control_file_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -60,34 +55,9 @@ TEST(DomindsControl, ARootDialogKeepsItsTaskdocAndGoalWithDomindsTools) {
   ASSERT_TRUE(team) << team.err().message;
   settle_team_problems(*team, build_builtin_tools(*team));
   EXPECT_TRUE(team->problems.empty()) << ::testing::PrintToString(config::problem_texts(team->problems));
-  tree.write("script.yaml", std::string(kControlScript));
-  for (auto& provider : team->providers) {
-    provider = config::provider_config{};
-    provider.id = "local";
-    provider.kind = config::provider_kind::scripted;
-    provider.script = tree.root() / "script.yaml";
-  }
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto providers = build_providers(*team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  auto eng = engine::create(io.get_executor(), *log, *team, std::move(*providers), build_builtin_tools(*team));
-  ASSERT_TRUE(eng) << eng.err().message;
-  std::string id;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"dev", "", "work.tsk"};
-        spec.first_message = "Plan the parser.";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->runs().wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
-  std::vector<std::string> results;
-  for (const auto& msg : log->messages(id, 1).value()) {
-    if (msg.role == parley::events::message_role::tool) results.push_back(msg.content);
-  }
+  auto run = testing::run_scripted_minds_dialog(tree, std::move(*team), kControlScript);
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
   ASSERT_EQ(results.size(), 10U) << ::testing::PrintToString(results);
   EXPECT_EQ(results[0], "Mind changed");
   EXPECT_EQ(results[1].rfind("**recall_taskdoc:** `goals.md`\ncontent_hash: `", 0), 0U) << results[1];
@@ -103,7 +73,7 @@ TEST(DomindsControl, ARootDialogKeepsItsTaskdocAndGoalWithDomindsTools) {
   EXPECT_EQ(control_file_text(tree.root() / "work.tsk" / "goals.md"), "Ship the parser.");
   EXPECT_EQ(control_file_text(tree.root() / "work.tsk" / "progress.md"), "");
   // The goal is one reminder, replaced by the second call (Dominds keeps it as a reminder too).
-  const dialog_runtime* dialog = (*eng)->find(id);
+  const dialog_runtime* dialog = run.eng->find(run.id);
   ASSERT_NE(dialog, nullptr);
   const auto& reminders = dialog->state().reminders;
   ASSERT_EQ(reminders.size(), 1U);

@@ -4,10 +4,6 @@
 // Parley's own team format keeps reminder_no.
 #include <gtest/gtest.h>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
-
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dominds_control.hpp"
@@ -15,11 +11,10 @@
 #include "parley/engine/team_problems.hpp"
 #include "parley/store/store.hpp"
 #include "unit/config/temp_tree.hpp"
+#include "unit/dominds/scripted_minds_run.hpp"
 
 namespace parley::engine {
 namespace {
-
-namespace asio = boost::asio;
 
 constexpr std::string_view kReminderScript = R"(members:
   dev:
@@ -39,14 +34,6 @@ constexpr std::string_view kReminderScript = R"(members:
     - emit: [{saying: "Done."}]
 )";
 
-std::vector<std::string> reminder_tool_results(parley::store& log, const std::string& id) {
-  std::vector<std::string> results;
-  for (const auto& msg : log.messages(id, 1).value()) {
-    if (msg.role == parley::events::message_role::tool) results.push_back(msg.content);
-  }
-  return results;
-}
-
 TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
   config::testing::temp_tree tree;
   tree.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n");
@@ -54,31 +41,9 @@ TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
   auto team = config::load_dominds_workspace(tree.root());
   ASSERT_TRUE(team) << team.err().message;
   settle_team_problems(*team, build_builtin_tools(*team));
-  tree.write("script.yaml", std::string(kReminderScript));
-  for (auto& provider : team->providers) {
-    provider = config::provider_config{};
-    provider.id = "local";
-    provider.kind = config::provider_kind::scripted;
-    provider.script = tree.root() / "script.yaml";
-  }
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto providers = build_providers(*team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  auto eng = engine::create(io.get_executor(), *log, *team, std::move(*providers), build_builtin_tools(*team));
-  ASSERT_TRUE(eng) << eng.err().message;
-  std::string id;
-  asio::co_spawn(
-      io,
-      [&]() -> asio::awaitable<void> {
-        new_dialog spec{"dev", "", "work.tsk"};
-        spec.first_message = "Plan the parser.";
-        id = (co_await (*eng)->create_root_dialog(std::move(spec))).value();
-        co_await (*eng)->runs().wait_until_idle(id);
-      },
-      asio::detached);
-  io.run();
-  const auto results = reminder_tool_results(*log, id);
+  auto run = testing::run_scripted_minds_dialog(tree, std::move(*team), kReminderScript);
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
   ASSERT_EQ(results.size(), 11U) << ::testing::PrintToString(results);
   EXPECT_EQ(results[0], "Added");
   EXPECT_EQ(results[1].rfind("Error: scope: Parley keeps each reminder with its dialog; scope 'task'", 0), 0U)
@@ -95,7 +60,7 @@ TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
       << results[8];
   EXPECT_EQ(results[9], "Added");
   EXPECT_EQ(results[10], "Deleted");
-  const dialog_runtime* dialog = (*eng)->find(id);
+  const dialog_runtime* dialog = run.eng->find(run.id);
   ASSERT_NE(dialog, nullptr);
   const auto& reminders = dialog->state().reminders;
   ASSERT_EQ(reminders.size(), 2U) << ::testing::PrintToString(reminders);
