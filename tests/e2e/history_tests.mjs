@@ -142,6 +142,27 @@ historyTest.describe(() => {
     const ids = await page.locator(item).evaluateAll((els) => els.map((el) => el.dataset.id));
     expect(new Set(ids).size, 'no dialog twice').toBe(COUNT);
 
+    // A live update while scrolled deep (the open dialog answers a message) keeps the reader's place:
+    // it once drew all 10,000 rows again and put them back at the top.
+    const list = page.locator(tid('dialog-list'));
+    const deep = await list.evaluate((ul) => ul.scrollTop);
+    expect(deep, 'scrolled to the oldest').toBeGreaterThan(0);
+    const update = `update-${Date.now()}`;
+    await page.evaluate((text) => {
+      window.__updateSeen = false;
+      new MutationObserver((_, obs) => {
+        if (document.querySelector('[data-testid="transcript"]')?.textContent?.includes(text)) {
+          window.__updateSeen = true;
+          obs.disconnect();
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, update);
+    expect((await apiPost(server, `/api/dialogs/${encodeURIComponent(historyId(COUNT - 1))}/messages`, { content: update })).status).toBe(202);
+    await expect.poll(() => page.evaluate(() => window.__updateSeen), { message: 'the update on screen' }).toBe(true);
+    await expect(page.locator(tid('ws-status'))).toHaveAttribute('data-state', 'open');
+    expect(await list.evaluate((ul) => ul.scrollTop), 'the list stays where it was scrolled').toBe(deep);
+    await expect(page.locator(item), 'every dialog still listed').toHaveCount(COUNT);
+
     const bundle = bundleGzipBytes();
     const round = (ms) => Math.round(ms);
     console.log(

@@ -169,9 +169,14 @@ export class DialogList {
     const currentRoot = this.host.currentRootId();
     const rows = this.ordered();
     if (!rows.some((d) => d.id === this.focusedId)) this.focusedId = rows.find((d) => d.id === currentRoot)?.id ?? rows[0]?.id ?? null;
+    // Drawn again in place: whoever scrolled deep into the list stays where they were (replacing
+    // every row would put them back at the top, and a scroll to the end would load nothing more).
+    const scrolled = ul.scrollTop;
     ul.replaceChildren(...rows.map((d) => this.item(d, currentRoot)));
-    // Redrawn under the keyboard (opening a dialog marks it): the focus stays on its dialog.
-    if (hadFocus) ul.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
+    ul.scrollTop = scrolled;
+    // Redrawn under the keyboard (opening a dialog marks it): the focus stays on its dialog, and the
+    // list where it was scrolled (focusing would scroll the focused row into view).
+    if (hadFocus) ul.querySelector<HTMLElement>('[tabindex="0"]')?.focus({ preventScroll: true });
     // For the UI's benchmark (history_tests.mjs): when the first dialog was drawn.
     if (rows.length && !performance.getEntriesByName('parley:first-dialog-item').length) performance.mark('parley:first-dialog-item');
     this.renderStatus();
@@ -268,8 +273,13 @@ export class DialogList {
       this.dialogs.splice(i, 1);
       this.listedIds.delete(d.id);
       if (this.total !== null) this.total--;
-    } else if (i >= 0) this.dialogs[i] = d;
-    else if (belongs) {
+    } else if (i >= 0) {
+      this.dialogs[i] = d;
+      if (select('dialog-sort').value !== 'activity') {
+        this.redrawRow(d);
+        return;
+      }
+    } else if (belongs) {
       this.dialogs.unshift(d);
       this.listedIds.add(d.id);
       if (this.total !== null) this.total++;
@@ -282,8 +292,30 @@ export class DialogList {
 
   /** A dialog's summary changed (from a packet): a listed root is updated, any root redraws the marks. */
   onSummary(d: DialogSummary): void {
-    if (d.kind === 'root' && this.dialogs.some((x) => x.id === d.id)) this.upsert(d);
-    else if (d.kind === 'root') this.render();
+    if (d.kind === 'root' && this.listedIds.has(d.id)) this.upsert(d);
+    else if (d.kind === 'root') this.refreshMarks();
+  }
+
+  /** One listed dialog changed where it stands: its row alone is drawn again (not ten thousand). */
+  private redrawRow(d: DialogSummary): void {
+    const old = q('dialog-list').querySelector(`[data-id="${CSS.escape(d.id)}"]`);
+    if (!old) return;
+    const row = this.item(d, this.host.currentRootId());
+    const hadFocus = old.contains(document.activeElement);
+    old.replaceWith(row);
+    if (hadFocus) row.focus({ preventScroll: true });
+    this.renderStatus();
+  }
+
+  /** Which row is the open dialog's, marked in place. */
+  refreshMarks(): void {
+    const currentRoot = this.host.currentRootId();
+    for (const li of q('dialog-list').children) {
+      if (!(li instanceof HTMLElement)) continue;
+      const active = li.dataset.id === currentRoot;
+      li.classList.toggle('active', active);
+      li.setAttribute('aria-selected', String(active));
+    }
   }
 
   /** After starting a dialog: the running tab without a search or filters, where the new root shows. */
