@@ -58,6 +58,17 @@ error priming_error(const std::string& label, std::size_t line, std::string_view
   return make_error(errc::config_error, label + ":" + std::to_string(line) + ": " + std::string(what));
 }
 
+// The YAML reader's "LABEL:LINE:COLUMN: problem", said as Dominds says it, the position first.
+error priming_yaml_error(const std::string& label, const error& failed) {
+  const std::string& message = failed.message;
+  const auto after_position = message.find(": ", label.size());
+  if (!message.starts_with(label) || after_position == std::string::npos) {
+    return make_error(errc::config_error, label + ": Invalid priming frontmatter: " + message);
+  }
+  return make_error(errc::config_error, message.substr(0, after_position + 2) + "Invalid priming frontmatter: " +
+                                            message.substr(after_position + 2));
+}
+
 bool priming_whole_number(std::string_view text) {
   if (text.starts_with('-') || text.starts_with('+')) text.remove_prefix(1);
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -157,7 +168,7 @@ result<void> check_priming_reminder(const std::string& label, const YAML::Node& 
 result<void> check_priming_frontmatter(const std::string& label, const priming_text& text) {
   if (text.body_first == 0) return ok();
   auto node = detail::parse_yaml_text(label, text.frontmatter);
-  if (!node) return make_error(errc::config_error, "Invalid priming frontmatter: " + node.err().message);
+  if (!node) return priming_yaml_error(label, node.err());
   if (!node->IsMap()) return ok();  // Dominds reads anything else as no frontmatter
   const YAML::Node reminders = (*node)["reminders"];
   if (!reminders || reminders.IsNull()) return ok();
@@ -266,7 +277,7 @@ result<priming_fields> priming_markdown_record_fields(const std::string& label, 
   priming_fields fields;
   if (inner.body_first != 0) {
     auto node = detail::parse_yaml_text(label, std::string(block.first_line, '\n') + inner.frontmatter);
-    if (!node) return make_error(errc::config_error, "Invalid priming frontmatter: " + node.err().message);
+    if (!node) return priming_yaml_error(label, node.err());
     if (node->IsMap()) {
       for (const auto& item : *node) fields[item.first.as<std::string>("")] = priming_yaml_field(item.second);
     }

@@ -230,10 +230,11 @@ TEST_F(TeamMgmtAdminTools, InvalidPrimingScriptsAreNamedWithTheirLine) {
       "\n### record func_call_record\n```json\n{\"genseq\":1,\"id\":\"c\",\"name\":\"x\"}\n```\n");
   put(".minds/priming/team_shared/reminder.md", "---\nreminders:\n  - content: x\n    scope: forever\n---\n");
   put(".minds/priming/elsewhere/x.md", "");
+  put(".minds/priming/team_shared/yaml.md", "---\ntitle: [unclosed\n---\n");
   put(".minds/priming/team_shared/notes.txt", "not a script\n");
   const auto out = call("team_mgmt_validate_priming_scripts", "{}");
   EXPECT_FALSE(out.ok);
-  EXPECT_TRUE(admin_has(out.content, "# Startup Script Validation Failed\n- Checked 5 script(s): ❌ 5 failed"))
+  EXPECT_TRUE(admin_has(out.content, "# Startup Script Validation Failed\n- Checked 6 script(s): ❌ 6 failed"))
       << out.content;
   EXPECT_TRUE(admin_has(
       out.content, "- .minds/priming/team_shared/heading.md:3: Unsupported priming record heading type 'chat_record'"))
@@ -249,10 +250,12 @@ TEST_F(TeamMgmtAdminTools, InvalidPrimingScriptsAreNamedWithTheirLine) {
       << out.content;
   EXPECT_TRUE(admin_has(out.content, "- .minds/priming/elsewhere/x.md: Unsupported priming scope in path: elsewhere/x"))
       << out.content;
+  EXPECT_TRUE(admin_has(out.content, "- .minds/priming/team_shared/yaml.md:")) << out.content;
+  EXPECT_TRUE(admin_has(out.content, ": Invalid priming frontmatter: ")) << out.content;
   auto team = config::load_dominds_workspace(workspace_);
   ASSERT_TRUE(team) << team.err().message;  // invalid scripts are a problem, never a failed load
   ASSERT_EQ(team->problems.size(), 1U);
-  EXPECT_TRUE(admin_has(team->problems[0].why, "(5 invalid")) << team->problems[0].why;
+  EXPECT_TRUE(admin_has(team->problems[0].why, "(6 invalid")) << team->problems[0].why;
 }
 
 TEST_F(TeamMgmtAdminTools, ClearProblemsHidesActiveOnesUntilTheyChange) {
