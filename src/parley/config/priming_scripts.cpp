@@ -65,8 +65,8 @@ error priming_yaml_error(const std::string& label, const error& failed) {
   if (!message.starts_with(label) || after_position == std::string::npos) {
     return make_error(errc::config_error, label + ": Invalid priming frontmatter: " + message);
   }
-  return make_error(errc::config_error, message.substr(0, after_position + 2) + "Invalid priming frontmatter: " +
-                                            message.substr(after_position + 2));
+  return make_error(errc::config_error, message.substr(0, after_position + 2) +
+                                            "Invalid priming frontmatter: " + message.substr(after_position + 2));
 }
 
 bool priming_whole_number(std::string_view text) {

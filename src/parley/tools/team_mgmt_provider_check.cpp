@@ -70,7 +70,7 @@ result<check_request> read_check_request(const json::object& args) {
 }
 
 // The URL as the answer shows it: no user:password@ and no query (either could carry a secret).
-std::string shown_url(std::string url) {
+std::string provider_check_shown_url(std::string url) {
   if (const auto query = url.find_first_of("?#"); query != std::string::npos) url.erase(query);
   const auto scheme = url.find("://");
   const auto at = url.find('@', scheme == std::string::npos ? 0 : scheme + 3);
@@ -83,7 +83,7 @@ std::string shown_url(std::string url) {
 
 // What the server said, one short line: printable ASCII only, the key (should a server echo it)
 // masked.
-std::string server_says(std::string_view body, const std::string& key) {
+std::string provider_server_says(std::string_view body, const std::string& key) {
   std::string text(body.substr(0, kCheckProviderServerSaysChars * 4));
   if (!key.empty()) {
     for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + 3))
@@ -98,7 +98,7 @@ std::string server_says(std::string_view body, const std::string& key) {
   return out;
 }
 
-http::request models_request(const config::provider_config& provider, const std::string& key) {
+http::request provider_models_request(const config::provider_config& provider, const std::string& key) {
   http::request req;
   req.method = "GET";
   const std::string from_env = check_env_value(provider.base_url_env);
@@ -116,7 +116,7 @@ http::request models_request(const config::provider_config& provider, const std:
 
 // The ids of a `{"data": [{"id": ...}]}` models list (OpenAI's and Anthropic's shape); nullopt
 // when the body is not one.
-std::optional<std::vector<std::string>> listed_models(std::string_view body) {
+std::optional<std::vector<std::string>> provider_listed_models(std::string_view body) {
   std::error_code ec;
   const json::value parsed = json::parse(body, ec);
   if (ec || !parsed.is_object()) return std::nullopt;
@@ -130,7 +130,7 @@ std::optional<std::vector<std::string>> listed_models(std::string_view body) {
   return ids;
 }
 
-bool model_listed(const std::vector<std::string>& listed, const std::string& model) {
+bool provider_model_listed(const std::vector<std::string>& listed, const std::string& model) {
   return std::any_of(listed.begin(), listed.end(), [&](const std::string& id) {
     return id == model || id == "models/" + model;  // Gemini's OpenAI endpoint prefixes its ids
   });
@@ -141,34 +141,35 @@ struct live_outcome {
   std::string lines;
 };
 
-std::string status_verdict(int status) {
+std::string provider_status_verdict(int status) {
   if (status >= 200 && status < 300) return "✅ reachable";
   if (status == 401 || status == 403) return "❌ auth refused";
   if (status == 404) return "❌ not found (check baseUrl)";
   return "❌ failed";
 }
 
-live_outcome describe_answer(const http::response& answer, const std::string& key,
-                             const std::vector<std::string>& models) {
+live_outcome provider_describe_answer(const http::response& answer, const std::string& key,
+                                      const std::vector<std::string>& models) {
   live_outcome out;
   out.ok = answer.success();
-  out.lines = "- status: " + status_verdict(answer.status) + " (HTTP " + std::to_string(answer.status) + ")\n";
+  out.lines = "- status: " + provider_status_verdict(answer.status) + " (HTTP " + std::to_string(answer.status) + ")\n";
   if (!out.ok) {
-    out.lines += "- server says: " + server_says(answer.body, key) + "\n";
+    out.lines += "- server says: " + provider_server_says(answer.body, key) + "\n";
     return out;
   }
-  const auto listed = listed_models(answer.body);
+  const auto listed = provider_listed_models(answer.body);
   if (!listed) return out;
   out.lines += "- the provider lists " + std::to_string(listed->size()) + " model(s)\n";
   for (const auto& model : models) {
-    out.lines +=
-        "- " + model + ": " + (model_listed(*listed, model) ? "✅ listed" : "⚠️ not listed by the provider") + "\n";
+    out.lines += "- " + model + ": " +
+                 (provider_model_listed(*listed, model) ? "✅ listed" : "⚠️ not listed by the provider") + "\n";
   }
   return out;
 }
 
-boost::asio::awaitable<live_outcome> live_check(const config::provider_config& provider, const std::string& key,
-                                                const std::vector<std::string>& models, const tool_context& ctx) {
+boost::asio::awaitable<live_outcome> provider_live_check(const config::provider_config& provider,
+                                                         const std::string& key, const std::vector<std::string>& models,
+                                                         const tool_context& ctx) {
   http::client_options options;
   options.timeouts.connect = std::chrono::seconds(5);
   options.timeouts.first_byte = std::chrono::seconds(15);
@@ -176,21 +177,21 @@ boost::asio::awaitable<live_outcome> live_check(const config::provider_config& p
   options.max_body_bytes = kCheckProviderMaxBody;
   options.max_idle_per_host = 0;
   http::client client(options);
-  const http::request req = models_request(provider, key);
+  const http::request req = provider_models_request(provider, key);
   live_outcome out;
-  out.lines = "- request: GET " + shown_url(req.url) + "\n";
+  out.lines = "- request: GET " + provider_check_shown_url(req.url) + "\n";
   auto answer = co_await client.send(req, ctx.cancel);
   if (!answer) {
-    out.lines += "- status: ❌ unreachable: " + server_says(answer.err().message, key) + "\n";
+    out.lines += "- status: ❌ unreachable: " + provider_server_says(answer.err().message, key) + "\n";
     co_return out;
   }
-  auto described = describe_answer(*answer, key, models);
+  auto described = provider_describe_answer(*answer, key, models);
   described.lines = out.lines + described.lines;
   co_return described;
 }
 
 // A provider Parley reaches without HTTP: what can be checked without calling it.
-std::string local_check(const config::provider_entry& entry, const tool_context& ctx, bool& ok) {
+std::string provider_local_check(const config::provider_entry& entry, const tool_context& ctx, bool& ok) {
   const auto& provider = entry.config;
   std::error_code ec;
   if (provider.kind == config::provider_kind::codex) {
@@ -206,7 +207,8 @@ std::string local_check(const config::provider_entry& entry, const tool_context&
          provider.script.generic_string() + "`: " + (ok ? "✅ found" : "❌ missing") + " (no network call)\n";
 }
 
-std::string head_lines(const check_request& req, const config::provider_entry& entry, const std::string& env_line) {
+std::string provider_check_head_lines(const check_request& req, const config::provider_entry& entry,
+                                      const std::string& env_line) {
   const auto& models = entry.config.models;
   std::string model_line = "models: (none)";
   if (!models.empty()) {
@@ -223,18 +225,18 @@ std::string head_lines(const check_request& req, const config::provider_entry& e
          "\n";
 }
 
-std::vector<std::string> models_to_check(const check_request& req, const config::provider_config& provider) {
+std::vector<std::string> provider_models_to_check(const check_request& req, const config::provider_config& provider) {
   if (req.model) return {*req.model};
   if (!req.all_models) return provider.models.empty() ? std::vector<std::string>{} : std::vector{provider.models[0]};
   const auto count = std::min<std::size_t>(provider.models.size(), static_cast<std::size_t>(req.max_models));
   return {provider.models.begin(), provider.models.begin() + static_cast<std::ptrdiff_t>(count)};
 }
 
-tool_outcome check_failed(const std::string& message) { return tool_outcome{false, "Error: " + message}; }
+tool_outcome provider_check_failed(const std::string& message) { return tool_outcome{false, "Error: " + message}; }
 
 // Everything up to the live request: the provider found, usable, its key set, the model known.
-result<const config::provider_entry*> settle_provider(const check_request& req,
-                                                      const config::detail::dominds_llm& llm) {
+result<const config::provider_entry*> settle_checked_provider(const check_request& req,
+                                                              const config::detail::dominds_llm& llm) {
   const auto* entry = llm.find(req.provider_key);
   if (entry == nullptr) {
     return make_error(errc::not_found, "Provider not found: `" + req.provider_key +
@@ -262,11 +264,11 @@ class check_provider_tool final : public tool {
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
     auto req = read_check_request(args);
-    if (!req) co_return check_failed(req.err().message);
+    if (!req) co_return provider_check_failed(req.err().message);
     auto llm = config::detail::load_dominds_llm(ctx.workspace / ".minds" / "llm.yaml");
-    if (!llm) co_return check_failed(llm.err().message);
-    auto settled = settle_provider(*req, *llm);
-    if (!settled) co_return check_failed(settled.err().message);
+    if (!llm) co_return provider_check_failed(llm.err().message);
+    auto settled = settle_checked_provider(*req, *llm);
+    if (!settled) co_return provider_check_failed(settled.err().message);
     const config::provider_entry& entry = **settled;
     const auto& provider = entry.config;
     const std::string key = check_env_value(provider.api_key_env);
@@ -280,17 +282,18 @@ class check_provider_tool final : public tool {
                                         "\n- Provider env var is not configured. Configure it before changing team "
                                         "config to avoid bricking.\n"};
     }
-    std::string out = head_lines(*req, entry, env_line);
+    std::string out = provider_check_head_lines(*req, entry, env_line);
     if (!req->live) {
       co_return tool_outcome{true, out + "Tip: to perform a real connectivity test, set `live: true`.\n"};
     }
     out += "\n## Provider Connectivity (live)\n";
     if (!http) {
       bool ok = false;
-      out += local_check(entry, ctx, ok);
+      out += provider_local_check(entry, ctx, ok);
       co_return tool_outcome{ok, out};
     }
-    const auto live = co_await live_check(provider, key, models_to_check(*req, provider), ctx);
+    const std::vector<std::string> models = provider_models_to_check(*req, provider);
+    const auto live = co_await provider_live_check(provider, key, models, ctx);
     co_return tool_outcome{live.ok, out + live.lines};
   }
 

@@ -63,7 +63,7 @@ result<skill_link> read_skill_link(const json::object& args) {
   return out;
 }
 
-bool path_inside(const fs::path& inner, const fs::path& outer) {
+bool skill_link_path_inside(const fs::path& inner, const fs::path& outer) {
   const auto rel = inner.lexically_relative(outer);
   return !rel.empty() && *rel.begin() != "..";
 }
@@ -80,14 +80,14 @@ result<void> check_link_ends(const fs::path& workspace, const skill_link& link) 
     return make_error(errc::invalid_argument, "Linkable skill is not a directory package: " + link.source_rel);
   }
   const fs::path pool = fs::canonical(workspace / ".minds/skills/linkable", ec);
-  if (ec || !path_inside(pool, minds) || !path_inside(fs::canonical(source, ec), pool)) {
+  if (ec || !skill_link_path_inside(pool, minds) || !skill_link_path_inside(fs::canonical(source, ec), pool)) {
     return make_error(errc::invalid_argument, link.source_rel + " leads out of .minds/skills/linkable/; not linked");
   }
   const fs::path target = workspace / link.target_rel;
   if (fs::symlink_status(target, ec).type() != fs::file_type::not_found) {
     return make_error(errc::conflict, "Target personal skill path already exists: " + link.target_rel);
   }
-  if (!path_inside(fs::weakly_canonical(target.parent_path(), ec), minds)) {
+  if (!skill_link_path_inside(fs::weakly_canonical(target.parent_path(), ec), minds)) {
     return make_error(errc::invalid_argument, link.target_rel + " leads out of .minds/; not linked");
   }
   return ok();
