@@ -53,6 +53,44 @@ TEST_F(RestProblemsTest, ListsTheWorkspacesProblemsBehindTheToken) {
   EXPECT_NE(server_->output().find("parley: problem: " + team_file + ":4:5:"), std::string::npos) << server_->output();
 }
 
+// YAML's double-quoted scalar.
+std::string cleared_quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+// team_mgmt_clear_problems' acknowledgements (docs/team-yaml.md "Problems"): an entry with another
+// text hides nothing; once `.minds/problems-cleared.yaml` names the toolset left out as it is, it is
+// not listed; the member that cannot run stays listed though named too.
+TEST_F(RestProblemsTest, LeavesOutTheProblemsClearedWhileTheyStayTheSame) {
+  const auto minds = root_ / "ws" / ".minds";
+  std::filesystem::create_directories(minds);
+  std::ofstream(minds / "problems-cleared.yaml")
+      << "cleared:\n  - file: team.yaml\n    what: members.dev.toolsets\n    why: \"unknown toolset 'fs_read'\"\n";
+  start_workspace();
+  const auto before = client().get("/api/problems");
+  ASSERT_EQ(before.status, 200) << before.body;
+  const auto listed = before.json().at("problems").as_array();
+  ASSERT_EQ(listed.size(), 2U) << before.body;
+  std::ofstream cleared(minds / "problems-cleared.yaml");
+  cleared << "cleared:\n";
+  for (const auto& item : listed) {
+    cleared << "  - file: team.yaml\n    what: " << std::string(item.at("what").as_string())
+            << "\n    why: " << cleared_quoted(item.at("why").as_string()) << "\n";
+  }
+  cleared.close();
+  ASSERT_EQ(server_->terminate(), 0) << server_->output();
+  start_workspace();
+  const auto reply = client().get("/api/problems");
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const auto body = reply.json();
+  const auto& problems = body.at("problems").as_array();
+  ASSERT_EQ(problems.size(), 1U) << reply.body;
+  EXPECT_EQ(problems[0].at("member"), "other");
+  EXPECT_TRUE(problems[0].at("blocksMember").as_bool());
+}
+
 TEST_F(RestProblemsTest, AParleyTeamHasNone) {
   start("q4h");
   const auto reply = client().get("/api/problems");

@@ -12,6 +12,7 @@
 #include "parley/config/access_reader.hpp"
 #include "parley/config/dominds_llm.hpp"
 #include "parley/config/mcp_reader.hpp"
+#include "parley/config/priming_scripts.hpp"
 #include "parley/config/shell_reader.hpp"
 #include "parley/config/skills_reader.hpp"
 #include "parley/config/team.hpp"
@@ -421,6 +422,8 @@ result<team_config> load(const std::filesystem::path& dir) {
   PARLEY_TRY(read_default_responder(*root, team));
   if (team.default_member.empty()) team.default_member = first_visible_member(team);
   read_workspace_mcp(team);
+  // Startup scripts Parley does not replay: said, never refused (priming_scripts.hpp).
+  for (auto& found : priming_problems(team.workspace)) team.problems.push_back(std::move(found));
   return team;
 }
 

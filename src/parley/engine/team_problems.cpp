@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "parley/config/cleared_problems.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
@@ -72,6 +73,9 @@ void settle_team_problems(config::team_config& team, const tools::tool_registry&
     });
     team.problems.push_back(config::problem_from_message(notice, at == team.members.end() ? "" : at->id));
   }
+  // Those a team manager acknowledged with team_mgmt_clear_problems are not listed again while
+  // they stay the same (config/cleared_problems.hpp).
+  if (team.lenient) config::hide_cleared_problems(team.problems, team.workspace);
 }
 
 }  // namespace parley::engine

@@ -5,7 +5,8 @@
 // problem: the team runs with what it has, as in Dominds. Whether a name is known is the
 // registry's answer alone, so a tool or toolset added to it later stops being a problem by itself.
 // Parley's own team format stays strict (check_team_toolsets refuses it). Shell tools withheld
-// from a member (shell_tool_notices) are problems too, for any team.
+// from a member (shell_tool_notices) are problems too, for any team. Last, the problems cleared
+// with team_mgmt_clear_problems are taken out (config/cleared_problems.hpp).
 #pragma once
 
 #include "parley/config/team.hpp"

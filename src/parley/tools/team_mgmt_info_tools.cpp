@@ -2,12 +2,14 @@
 // built-in catalogue with `.minds/llm.yaml` over it, config/dominds_llm.hpp), their models, the
 // MCP configuration and the Problems. Answers in Dominds' Markdown shapes ("# LLM Providers",
 // "# mcp.yaml Validation Passed", "# Problems Query"). Parley keeps no Problems history: every
-// problem listed is active, recomputed by this load.
+// problem listed is active, recomputed by this load, less those team_mgmt_clear_problems cleared
+// (config/cleared_problems.hpp).
 #include <boost/json/object.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 
+#include "parley/config/cleared_problems.hpp"
 #include "parley/config/dominds_llm.hpp"
 #include "parley/config/team.hpp"
 #include "parley/core/json_fields.hpp"
@@ -156,13 +158,6 @@ tool_outcome validate_mcp(const tool_context& ctx) {
   return tool_outcome{false, out};
 }
 
-// Dominds' problem sources, from the file that asked for it.
-std::string problem_source(const config::problem& found) {
-  if (found.file.ends_with("mcp.yaml")) return "mcp";
-  if (found.file.ends_with("llm.yaml")) return "llm";
-  return "team";
-}
-
 tool_outcome list_problems(const json::object& args, const tool_context& ctx) {
   json_fields in(args);
   const auto source = in.optional_string("source");
@@ -174,15 +169,17 @@ tool_outcome list_problems(const json::object& args, const tool_context& ctx) {
   if (max_items <= 0) return tool_outcome{false, "Error: max_items: expected a positive integer"};
   auto team = config::load_dominds_workspace(ctx.workspace);
   std::vector<config::problem> problems;
+  std::size_t cleared = 0;
   if (team) {
     problems = team->problems;
+    cleared = config::hide_cleared_problems(problems, ctx.workspace);  // team_mgmt_clear_problems
   } else {
     problems.push_back(config::problem_from_message(team.err().message));  // the team does not load at all
   }
   std::vector<std::string> rows;
   std::size_t matched = 0;
   for (const auto& found : problems) {
-    const std::string id = problem_source(found) + "/" + (found.what.empty() ? std::string("load") : found.what);
+    const std::string id = team_mgmt_detail::problem_id(found);
     if (source && problem_source(found) != *source) continue;
     if (path && found.file.find(minds_relative(*path)) == std::string::npos) continue;
     if (problem_id && id != *problem_id) continue;
@@ -194,7 +191,8 @@ tool_outcome list_problems(const json::object& args, const tool_context& ctx) {
   }
   std::string out = "# Problems Query\n- " + std::to_string(matched) + " problem(s) matched; returning " +
                     std::to_string(rows.size()) + "\n- active: " + std::to_string(matched) +
-                    ", resolved history: 0\n- filters: status=`" + status + "`\n";
+                    ", resolved history: 0, cleared (not listed until they change): " + std::to_string(cleared) +
+                    "\n- filters: status=`" + status + "`\n";
   if (rows.empty()) return tool_outcome{true, out + "No matching problems.\n"};
   out += "\n## Active Problems\n";
   for (const auto& row : rows) out += row;

@@ -74,6 +74,16 @@ result<void> minds_copy::loads(const fs::path& real) const {
   return ok();
 }
 
+std::string problem_source(const config::problem& found) {
+  if (found.file.ends_with("mcp.yaml")) return "mcp";
+  if (found.file.ends_with("llm.yaml")) return "llm";
+  return "team";
+}
+
+std::string problem_id(const config::problem& found) {
+  return problem_source(found) + "/" + (found.what.empty() ? std::string("load") : found.what);
+}
+
 tool_context minds_rooted(const tool_context& ctx, const fs::path& minds) {
   tool_context rooted = ctx;
   rooted.workspace = minds;

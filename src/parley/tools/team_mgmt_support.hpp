@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "parley/config/problem.hpp"
 #include "parley/core/result.hpp"
 #include "parley/tools/tool.hpp"
 
@@ -44,6 +45,11 @@ class minds_copy {
 // exist to keep members out of `.minds/`, which team_mgmt is the door to).
 tool_context minds_rooted(const tool_context& ctx, const std::filesystem::path& minds);
 
+// Dominds' problem source (team, mcp, llm), from the file that asked for it.
+std::string problem_source(const config::problem& found);
+// The id team_mgmt_list_problems shows and team_mgmt_clear_problems takes: "<source>/<key path>".
+std::string problem_id(const config::problem& found);
+
 }  // namespace parley::tools::team_mgmt_detail
 
 namespace parley::tools::team_mgmt_detail {
@@ -54,5 +60,11 @@ void register_minds_fs_tools(tool_registry& registry);
 // team_mgmt_list_providers, _list_models, _validate_mcp_cfg, _list_problems: what loading the
 // workspace finds (team_mgmt_info_tools.cpp).
 void register_minds_info_tools(tool_registry& registry);
+// team_mgmt_check_provider (team_mgmt_provider_check.cpp).
+std::unique_ptr<tool> make_check_provider_tool();
+// team_mgmt_link_skill, _unlink_skill (team_mgmt_skill_links.cpp).
+void register_minds_skill_link_tools(tool_registry& registry);
+// team_mgmt_validate_priming_scripts, _clear_problems (team_mgmt_admin_tools.cpp).
+void register_minds_admin_tools(tool_registry& registry);
 
 }  // namespace parley::tools::team_mgmt_detail

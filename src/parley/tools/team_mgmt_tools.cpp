@@ -123,11 +123,16 @@ void register_team_mgmt_tools(tool_registry& registry) {
       [](const json::object&, const tool_context& ctx) { return validate_team(ctx); }, function_tool::effects::none));
   team_mgmt_detail::register_minds_fs_tools(registry);
   team_mgmt_detail::register_minds_info_tools(registry);
+  registry.add(team_mgmt_detail::make_check_provider_tool());
+  team_mgmt_detail::register_minds_skill_link_tools(registry);
+  team_mgmt_detail::register_minds_admin_tools(registry);
 }
 
 const std::vector<std::string>& team_mgmt_tool_names() {
-  static const std::vector<std::string> names{"team_mgmt_list_providers",
+  static const std::vector<std::string> names{"team_mgmt_check_provider",
+                                              "team_mgmt_list_providers",
                                               "team_mgmt_list_models",
+                                              "team_mgmt_validate_priming_scripts",
                                               "team_mgmt_list_dir",
                                               "team_mgmt_read_file",
                                               "team_mgmt_create_new_file",
@@ -147,16 +152,15 @@ const std::vector<std::string>& team_mgmt_tool_names() {
                                               "team_mgmt_rm_dir",
                                               "team_mgmt_validate_team_cfg",
                                               "team_mgmt_validate_mcp_cfg",
-                                              "team_mgmt_list_problems"};
+                                              "team_mgmt_list_problems",
+                                              "team_mgmt_clear_problems",
+                                              "team_mgmt_link_skill",
+                                              "team_mgmt_unlink_skill"};
   return names;
 }
 
 const std::map<std::string, std::string, std::less<>>& team_mgmt_left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
-      {"team_mgmt_check_provider",
-       "Parley does not call a provider to test it; team_mgmt_list_providers says whether its key is set"},
-      {"team_mgmt_validate_priming_scripts", "Parley has no priming scripts"},
-      {"team_mgmt_clear_problems", "Parley keeps no Problems history: each load recomputes them"},
       {"team_mgmt_file_block_replace", "as file_block_replace: use team_mgmt_file_range_edit"},
       {"team_mgmt_prepare_occurrence_replace", "Parley keeps no edit plans between calls"},
       {"team_mgmt_apply_occurrence_replace", "Parley keeps no edit plans between calls"},
@@ -165,8 +169,6 @@ const std::map<std::string, std::string, std::less<>>& team_mgmt_left_out_tools(
       {"team_mgmt_read_symlink", "Parley makes no links under .minds/"},
       {"team_mgmt_create_symlink", "Parley makes no links under .minds/ (a link could lead a later write out of it)"},
       {"team_mgmt_rm_symlink", "Parley makes no links under .minds/"},
-      {"team_mgmt_link_skill", "Parley reads skills where they are (docs/team-yaml.md \"Skills\")"},
-      {"team_mgmt_unlink_skill", "Parley reads skills where they are (docs/team-yaml.md \"Skills\")"},
   };
   return table;
 }

@@ -53,8 +53,8 @@ TEST_F(DomindsToolNames, ToolsLeftOutAreKnownWithWhy) {
   ASSERT_NE(registry_.unavailable_tool("pad_write"), nullptr);
   EXPECT_TRUE(contains(*registry_.unavailable_tool("pad_write"), "scratch pads"));
   EXPECT_NE(registry_.unavailable_tool("env_set"), nullptr);
-  EXPECT_NE(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);
-  EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);  // offered, so not "unavailable"
+  EXPECT_EQ(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);  // offered (team_mgmt_provider_check.cpp)
+  EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);                 // offered, so not "unavailable"
   EXPECT_EQ(registry_.unavailable_tool("no_such_tool"), nullptr);
 }
 
