@@ -11,6 +11,7 @@
 #include "parley/core/file_io.hpp"
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
+#include "parley/tools/dominds_occurrence_replace.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/image_read.hpp"
@@ -198,6 +199,13 @@ void register_text_tools(tool_registry& registry) {
   registry.add(parley_function(spec_of("file_range_edit"), [&scope](const json::object& args, const tool_context& ctx) {
     return edit_line_range(scope, args, ctx);
   }));
+  registry.add(
+      parley_function(spec_of("file_block_replace"), [&scope](const json::object& args, const tool_context& ctx) {
+        return replace_anchored_block(scope, args, ctx);
+      }));
+  auto plans = std::make_shared<occurrence_plans>(kMaxOccurrencePlans, kOccurrencePlanAge);
+  registry.add(make_prepare_occurrence_replace("prepare_occurrence_replace", scope, plans));
+  registry.add(make_apply_occurrence_replace("apply_occurrence_replace", scope, plans));
 }
 
 constexpr std::array<std::string_view, 7> kManualToolsets{
@@ -240,9 +248,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      {"file_block_replace", "use file_range_edit, or apply_patch with the block as context"},
-      {"prepare_occurrence_replace", "Parley keeps no edit plans between calls; use apply_patch"},
-      {"apply_occurrence_replace", "Parley keeps no edit plans between calls; use apply_patch"},
       {"ripgrep_search", "Parley passes no raw rg arguments; use ripgrep_snippets with globs and case"},
       {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
@@ -272,6 +277,10 @@ void register_dominds_tools(tool_registry& registry) {
   for (const auto& [name, why] : team_mgmt_left_out_tools()) registry.add_unavailable_tool(name, why);
 }
 
+// The ws_mod tools Parley offered later than the others (issue 46 item 3).
+constexpr std::array<std::string_view, 3> kWsModLaterTools{"file_block_replace", "prepare_occurrence_replace",
+                                                           "apply_occurrence_replace"};
+
 std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
   static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed"};
   std::vector<std::string> names;
@@ -281,6 +290,7 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
     names = {"list_dir",        "rm_dir",      "rm_file",           "rm_symlink",        "mk_dir",
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
+    names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
   } else if (toolset == "os") {
     return {"shell_cmd"};
   } else if (toolset == "personal_memory") {

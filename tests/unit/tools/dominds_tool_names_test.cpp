@@ -55,6 +55,13 @@ TEST_F(DomindsToolNames, ToolsLeftOutAreKnownWithWhy) {
   EXPECT_NE(registry_.unavailable_tool("env_set"), nullptr);
   EXPECT_NE(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);
   EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);  // offered, so not "unavailable"
+  // Offered since (dominds_edit_tools_test.cpp): neither unavailable nor missing.
+  for (const char* offered :
+       {"file_block_replace", "prepare_occurrence_replace", "apply_occurrence_replace", "team_mgmt_file_block_replace",
+        "team_mgmt_prepare_occurrence_replace", "team_mgmt_apply_occurrence_replace"}) {
+    EXPECT_EQ(registry_.unavailable_tool(offered), nullptr) << offered;
+    EXPECT_NE(registry_.find(offered), nullptr) << offered;
+  }
   EXPECT_EQ(registry_.unavailable_tool("no_such_tool"), nullptr);
 }
 
