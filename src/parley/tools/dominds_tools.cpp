@@ -140,6 +140,8 @@ tool_outcome read_picture(const json::object& args, const tool_context& ctx) {
 }
 
 void register_file_system_tools(tool_registry& registry) {
+  dominds_detail::register_link_tools(registry);
+  dominds_detail::register_picture_write_tool(registry);
   registry.add(std::make_unique<function_tool>(spec_of("read_picture"), read_picture, function_tool::effects::none));
   registry.add(
       std::make_unique<adapter_tool>(spec_of("list_dir"),
@@ -237,9 +239,6 @@ tool_outcome toolset_manual(const json::object& args, const tool_context&) {
 // The Dominds tools of the toolsets Parley serves that it leaves out, and why.
 const std::map<std::string, std::string, std::less<>>& left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
-      {"read_symlink", "list_dir shows where each link leads"},
-      {"create_symlink", "Parley's file tools create no links (a link could lead a later write out of bounds)"},
-      {"write_picture", "Parley's file tools write text; write the image with shell_cmd"},
       {"pad_write", "Parley has no scratch pads; pass the text as content"},
       {"pad_load_file_range", "Parley has no scratch pads; read_file with a range"},
       {"pad_edit", "Parley has no scratch pads"},
@@ -248,7 +247,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      {"ripgrep_search", "Parley passes no raw rg arguments; use ripgrep_snippets with globs and case"},
       {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
@@ -278,14 +276,19 @@ void register_dominds_tools(tool_registry& registry) {
 }
 
 // The ws_mod tools Parley offered later than the others (issue 46 item 3).
-constexpr std::array<std::string_view, 3> kWsModLaterTools{"file_block_replace", "prepare_occurrence_replace",
+constexpr std::array<std::string_view, 6> kWsModLaterTools{"read_symlink",
+                                                           "create_symlink",
+                                                           "write_picture",
+                                                           "file_block_replace",
+                                                           "prepare_occurrence_replace",
                                                            "apply_occurrence_replace"};
 
 std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
-  static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed"};
+  static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed",
+                                                "ripgrep_search"};
   std::vector<std::string> names;
   if (toolset == "ws_read") {
-    names = {"list_dir", "read_file", "read_picture"};
+    names = {"list_dir", "read_symlink", "read_file", "read_picture"};
   } else if (toolset == "ws_mod") {
     names = {"list_dir",        "rm_dir",      "rm_file",           "rm_symlink",        "mk_dir",
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",

@@ -15,7 +15,7 @@
 namespace parley::tools::testing {
 namespace {
 
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+bool edit_answer_has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 std::string plan_id_of(const std::string& answer) {
   std::smatch found;
@@ -41,10 +41,11 @@ TEST_F(DomindsEditTools, FileBlockReplaceKeepsTheAnchorsByDefault) {
       call("file_block_replace", R"({"path":"a.txt","start_anchor":"# BEGIN","end_anchor":"# END","content":"new"})");
   ASSERT_TRUE(out.ok) << out.content;
   EXPECT_EQ(contents("a.txt"), "head\n# BEGIN\nnew\n# END\ntail\n");
-  EXPECT_TRUE(has(out.content, "status: ok\nmode: file_block_replace\npath: 'a.txt'\naction: block_replace\n"))
+  EXPECT_TRUE(
+      edit_answer_has(out.content, "status: ok\nmode: file_block_replace\npath: 'a.txt'\naction: block_replace\n"))
       << out.content;
-  EXPECT_TRUE(has(out.content, "block_range: \n  start_line: 2\n  end_line: 5\n")) << out.content;
-  EXPECT_TRUE(has(out.content, "lines: \n  old: 2\n  new: 1\n  delta: -1\n")) << out.content;
+  EXPECT_TRUE(edit_answer_has(out.content, "block_range: \n  start_line: 2\n  end_line: 5\n")) << out.content;
+  EXPECT_TRUE(edit_answer_has(out.content, "lines: \n  old: 2\n  new: 1\n  delta: -1\n")) << out.content;
   const auto whole = call("file_block_replace",
                           R"({"path":"a.txt","start_anchor":"# BEGIN","end_anchor":"# END","include_anchors":false,)"
                           R"("match":"equals","content":"block\n"})");
@@ -58,18 +59,18 @@ TEST_F(DomindsEditTools, FileBlockReplaceRefusesAmbiguousOrMissingAnchors) {
   const auto ambiguous = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<a>","end_anchor":"</a>",)"
                                                     R"("content":"x"})");
   EXPECT_FALSE(ambiguous.ok);
-  EXPECT_TRUE(has(ambiguous.content, "candidates_count: 2\nerror: ANCHOR_AMBIGUOUS")) << ambiguous.content;
+  EXPECT_TRUE(edit_answer_has(ambiguous.content, "candidates_count: 2\nerror: ANCHOR_AMBIGUOUS")) << ambiguous.content;
   const auto missing = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<b>","end_anchor":"</a>",)"
                                                   R"("content":"x"})");
-  EXPECT_TRUE(has(missing.content, "error: ANCHOR_NOT_FOUND")) << missing.content;
+  EXPECT_TRUE(edit_answer_has(missing.content, "error: ANCHOR_NOT_FOUND")) << missing.content;
   const auto past = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<a>","end_anchor":"</a>",)"
                                                R"("occurrence":3,"content":"x"})");
-  EXPECT_TRUE(has(past.content, "error: OCCURRENCE_OUT_OF_RANGE")) << past.content;
+  EXPECT_TRUE(edit_answer_has(past.content, "error: OCCURRENCE_OUT_OF_RANGE")) << past.content;
   const auto bad = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<a>","end_anchor":"</a>",)"
                                               R"("occurrence":"second","content":"x"})");
-  EXPECT_TRUE(has(bad.content, "occurrence: must be a positive integer or ''last''")) << bad.content;
+  EXPECT_TRUE(edit_answer_has(bad.content, "occurrence: must be a positive integer or ''last''")) << bad.content;
   const auto empty = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<a>","end_anchor":"</a>"})");
-  EXPECT_TRUE(has(empty.content, "error: CONTENT_REQUIRED")) << empty.content;
+  EXPECT_TRUE(edit_answer_has(empty.content, "error: CONTENT_REQUIRED")) << empty.content;
   EXPECT_EQ(contents("b.txt"), twice);
   const auto last = call("file_block_replace", R"({"path":"b.txt","start_anchor":"<a>","end_anchor":"</a>",)"
                                                R"("occurrence":"last","content":"two"})");
@@ -82,18 +83,20 @@ TEST_F(DomindsEditTools, OccurrenceReplaceAppliesThePreparedPlan) {
   const auto planned =
       call("prepare_occurrence_replace", R"({"path":"c.txt","find":"foo","content":"qux","occurrence_indexes":[3,1]})");
   ASSERT_TRUE(planned.ok) << planned.content;
-  EXPECT_TRUE(has(planned.content, "occurrences_found: 3\nselected_occurrences: [1, 3]\n")) << planned.content;
-  EXPECT_TRUE(has(planned.content, "  #1 line 1, col 1: foo bar foo\n  #3 line 2, col 1: foo")) << planned.content;
-  EXPECT_TRUE(has(planned.content, "  old_hash: 'sha256:")) << planned.content;
+  EXPECT_TRUE(edit_answer_has(planned.content, "occurrences_found: 3\nselected_occurrences: [1, 3]\n"))
+      << planned.content;
+  EXPECT_TRUE(edit_answer_has(planned.content, "  #1 line 1, col 1: foo bar foo\n  #3 line 2, col 1: foo"))
+      << planned.content;
+  EXPECT_TRUE(edit_answer_has(planned.content, "  old_hash: 'sha256:")) << planned.content;
   EXPECT_EQ(contents("c.txt"), "foo bar foo\nfoo\n");  // planning writes nothing
   const std::string id = plan_id_of(planned.content);
   ASSERT_FALSE(id.empty()) << planned.content;
   const auto applied = call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
   ASSERT_TRUE(applied.ok) << applied.content;
-  EXPECT_TRUE(has(applied.content, "mode: apply_occurrence_replace\npath: 'c.txt'")) << applied.content;
+  EXPECT_TRUE(edit_answer_has(applied.content, "mode: apply_occurrence_replace\npath: 'c.txt'")) << applied.content;
   EXPECT_EQ(contents("c.txt"), "qux bar foo\nqux\n");
   const auto again = call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
-  EXPECT_TRUE(has(again.content, "error: PLAN_NOT_FOUND")) << again.content;
+  EXPECT_TRUE(edit_answer_has(again.content, "error: PLAN_NOT_FOUND")) << again.content;
 }
 
 TEST_F(DomindsEditTools, OccurrenceReplaceRefusesAStalePlanAndAnotherDialogsPlan) {
@@ -103,25 +106,28 @@ TEST_F(DomindsEditTools, OccurrenceReplaceRefusesAStalePlanAndAnotherDialogsPlan
   ASSERT_FALSE(id.empty()) << planned.content;
   ctx_.dialog_id = "d2";
   const auto foreign = call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
-  EXPECT_TRUE(has(foreign.content, "error: PLAN_NOT_FOUND")) << foreign.content;
+  EXPECT_TRUE(edit_answer_has(foreign.content, "error: PLAN_NOT_FOUND")) << foreign.content;
   EXPECT_EQ(contents("c.txt"), "a-a-a\n");
   ctx_.dialog_id = "d1";
   put("c.txt", "a-a-a-a\n");
   const auto stale = call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
   EXPECT_FALSE(stale.ok);
-  EXPECT_TRUE(has(stale.content, "error: FILE_CHANGED_SINCE_PREPARE\nplanned_old_hash: 'sha256:")) << stale.content;
-  EXPECT_TRUE(has(stale.content, "current_hash: '" + dominds_detail::sha256_label("a-a-a-a\n") + "'")) << stale.content;
+  EXPECT_TRUE(edit_answer_has(stale.content, "error: FILE_CHANGED_SINCE_PREPARE\nplanned_old_hash: 'sha256:"))
+      << stale.content;
+  EXPECT_TRUE(edit_answer_has(stale.content, "current_hash: '" + dominds_detail::sha256_label("a-a-a-a\n") + "'"))
+      << stale.content;
   EXPECT_EQ(contents("c.txt"), "a-a-a-a\n");
   const auto none = call("prepare_occurrence_replace", R"({"path":"c.txt","find":"z"})");
-  EXPECT_TRUE(has(none.content, "error: OCCURRENCE_NOT_FOUND")) << none.content;
+  EXPECT_TRUE(edit_answer_has(none.content, "error: OCCURRENCE_NOT_FOUND")) << none.content;
   const auto out_of_range =
       call("prepare_occurrence_replace", R"({"path":"c.txt","find":"a","occurrence_indexes":[9]})");
-  EXPECT_TRUE(has(out_of_range.content, "error: OCCURRENCE_OUT_OF_RANGE")) << out_of_range.content;
+  EXPECT_TRUE(edit_answer_has(out_of_range.content, "error: OCCURRENCE_OUT_OF_RANGE")) << out_of_range.content;
   const auto duplicate =
       call("prepare_occurrence_replace", R"({"path":"c.txt","find":"a","occurrence_indexes":[1,1]})");
-  EXPECT_TRUE(has(duplicate.content, "occurrence_indexes: must not contain duplicates")) << duplicate.content;
+  EXPECT_TRUE(edit_answer_has(duplicate.content, "occurrence_indexes: must not contain duplicates"))
+      << duplicate.content;
   const auto malformed = call("apply_occurrence_replace", R"({"plan_id":"../x"})");
-  EXPECT_TRUE(has(malformed.content, "error: INVALID_PLAN_ID")) << malformed.content;
+  EXPECT_TRUE(edit_answer_has(malformed.content, "error: INVALID_PLAN_ID")) << malformed.content;
 }
 
 TEST(DomindsOccurrencePlans, AreBoundedInCountAndAge) {
@@ -153,9 +159,9 @@ TEST_F(DomindsEditTools, AccessRulesBindTheEditTools) {
   put("src/a.c", "# BEGIN\nx\n# END\n");
   const auto block =
       call("file_block_replace", R"({"path":"src/a.c","start_anchor":"# BEGIN","end_anchor":"# END","content":"y"})");
-  EXPECT_TRUE(has(block.content, "error: ACCESS_DENIED")) << block.content;
+  EXPECT_TRUE(edit_answer_has(block.content, "error: ACCESS_DENIED")) << block.content;
   const auto planned = call("prepare_occurrence_replace", R"({"path":"src/a.c","find":"x","content":"y"})");
-  EXPECT_TRUE(has(planned.content, "error: ACCESS_DENIED")) << planned.content;
+  EXPECT_TRUE(edit_answer_has(planned.content, "error: ACCESS_DENIED")) << planned.content;
   EXPECT_EQ(contents("src/a.c"), "# BEGIN\nx\n# END\n");
   // A plan made while the file was writable is judged again when applied.
   ctx_.access = nullptr;
@@ -164,7 +170,7 @@ TEST_F(DomindsEditTools, AccessRulesBindTheEditTools) {
   ASSERT_FALSE(id.empty());
   ctx_.access = &rules;
   const auto applied = call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
-  EXPECT_TRUE(has(applied.content, "error: ACCESS_DENIED")) << applied.content;
+  EXPECT_TRUE(edit_answer_has(applied.content, "error: ACCESS_DENIED")) << applied.content;
   EXPECT_EQ(contents("src/a.c"), "# BEGIN\nx\n# END\n");
 }
 
@@ -181,18 +187,19 @@ TEST_F(DomindsEditTools, TeamMgmtTwinsEditMindsOnlyWhenTheTeamStillLoads) {
   const auto broken = call("team_mgmt_file_block_replace", R"({"path":"team.yaml","start_anchor":"members:",)"
                                                            R"("end_anchor":"name: Alice","content":"  - [x"})");
   EXPECT_FALSE(broken.ok);
-  EXPECT_TRUE(has(broken.content, "the team would not load")) << broken.content;
+  EXPECT_TRUE(edit_answer_has(broken.content, "the team would not load")) << broken.content;
   EXPECT_EQ(contents(".minds/team.yaml"), kEditTeam);
   const auto planned =
       call("team_mgmt_prepare_occurrence_replace", R"({"path":".minds/team.yaml","find":"Alice","content":"Alicia"})");
   ASSERT_TRUE(planned.ok) << planned.content;
-  EXPECT_TRUE(has(planned.content, "mode: team_mgmt_prepare_occurrence_replace")) << planned.content;
+  EXPECT_TRUE(edit_answer_has(planned.content, "mode: team_mgmt_prepare_occurrence_replace")) << planned.content;
   const std::string id = plan_id_of(planned.content);
   // The workspace tool does not know the team_mgmt plan, and cannot write .minds/ anyway.
-  EXPECT_TRUE(has(call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})").content, "PLAN_NOT_FOUND"));
+  EXPECT_TRUE(
+      edit_answer_has(call("apply_occurrence_replace", R"({"plan_id":")" + id + R"("})").content, "PLAN_NOT_FOUND"));
   const auto applied = call("team_mgmt_apply_occurrence_replace", R"({"plan_id":")" + id + R"("})");
   ASSERT_TRUE(applied.ok) << applied.content;
-  EXPECT_TRUE(has(contents(".minds/team.yaml"), "name: Alicia")) << contents(".minds/team.yaml");
+  EXPECT_TRUE(edit_answer_has(contents(".minds/team.yaml"), "name: Alicia")) << contents(".minds/team.yaml");
   EXPECT_FALSE(call("file_block_replace", R"({"path":".minds/team.yaml","start_anchor":"members:",)"
                                           R"("end_anchor":"name:","content":"x"})")
                    .ok);
