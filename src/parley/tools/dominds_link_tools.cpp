@@ -1,4 +1,4 @@
-// Dominds' read_symlink and create_symlink (and, run on `.minds/` by team_mgmt_fs_tools.cpp, their
+// Dominds' read_symlink, create_symlink and rm_symlink (and, run on `.minds/` by team_mgmt_fs_tools.cpp, their
 // team_mgmt twins). A link is judged where it is — its folder resolved inside the workspace, its own
 // path checked by the member's rules — never by where it points, which read_symlink only reports.
 // create_symlink makes a link only where the member may write, to a target given relative to the
@@ -134,9 +134,29 @@ tool_outcome create_link(const json::object& args, const tool_context& ctx) {
   return answer.quoted("summary", "Create-symlink: " + req->path + " -> " + req->target + ".").done();
 }
 
+// rm_symlink: the link goes, never its target, judged by where the link is — so a link whose target
+// is gone, or lies where the member may not write, can still be removed from a folder it may write.
+tool_outcome remove_link(const json::object& args, const tool_context& ctx) {
+  json_fields in(args);
+  const std::string path = in.string("path");
+  if (!in.ok()) return yaml_error("rm_symlink", "", "INVALID_ARGS", in.message());
+  auto where = link_location(ctx, path, file_access::write);
+  if (!where) return yaml_error("rm_symlink", path, "ACCESS_DENIED", where.err().message);
+  std::error_code ec;
+  const auto type = fs::symlink_status(where->absolute, ec).type();
+  if (type != fs::file_type::symlink) {
+    return yaml_error("rm_symlink", path, type == fs::file_type::not_found ? "NOT_FOUND" : "WRONG_TYPE",
+                      "'" + path + "' is not a symlink");
+  }
+  fs::remove(where->absolute, ec);
+  if (ec) return yaml_error("rm_symlink", path, "FAILED", "cannot remove '" + path + "': " + ec.message());
+  return yaml_answer(true, "rm_symlink").quoted("path", path).quoted("summary", "removed '" + path + "'").done();
+}
+
 }  // namespace
 
 void register_link_tools(tool_registry& registry) {
+  registry.add(std::make_unique<function_tool>(dominds_spec_or_note("rm_symlink"), remove_link));
   registry.add(
       std::make_unique<function_tool>(dominds_spec_or_note("read_symlink"), read_link, function_tool::effects::none));
   registry.add(std::make_unique<function_tool>(dominds_spec_or_note("create_symlink"), create_link));

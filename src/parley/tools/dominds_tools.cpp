@@ -94,8 +94,8 @@ std::unique_ptr<tool> parley_function(tool_spec spec, function_tool::body body) 
   return std::make_unique<function_tool>(std::move(spec), std::move(body));
 }
 
-// rm_file, rm_symlink and rm_dir remove only what they name: the path is judged by the access rules
-// first (so a refusal reveals nothing), then its kind, then Parley's remove_path does the work.
+// rm_file and rm_dir (rm_symlink: dominds_link_tools.cpp) remove only what they name: the path is judged by the access
+// rules first (so a refusal reveals nothing), then its kind, then Parley's remove_path does the work.
 tool_outcome remove_of_kind(const json::object& args, const tool_context& ctx, fs::file_type kind,
                             std::string_view mode) {
   json_fields in(args);
@@ -150,9 +150,6 @@ void register_file_system_tools(tool_registry& registry) {
                                      dominds_detail::same_arguments, reshape_listing));
   registry.add(parley_function(spec_of("rm_file"), [](const json::object& args, const tool_context& ctx) {
     return remove_of_kind(args, ctx, fs::file_type::regular, "rm_file");
-  }));
-  registry.add(parley_function(spec_of("rm_symlink"), [](const json::object& args, const tool_context& ctx) {
-    return remove_of_kind(args, ctx, fs::file_type::symlink, "rm_symlink");
   }));
   registry.add(parley_function(spec_of("rm_dir"), [](const json::object& args, const tool_context& ctx) {
     return remove_of_kind(args, ctx, fs::file_type::directory, "rm_dir");

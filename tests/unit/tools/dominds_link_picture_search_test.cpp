@@ -106,6 +106,13 @@ TEST_F(DomindsLinkPictureSearch, SymlinksAreMadeWhereWritableToWhatIsReadable) {
   EXPECT_FALSE(fs::exists(fs::symlink_status(workspace_ / "out" / "up")));
   EXPECT_FALSE(fs::exists(fs::symlink_status(workspace_ / "out" / "etc")));
   EXPECT_FALSE(fs::exists(fs::symlink_status(workspace_ / "out" / "m")));
+  // A link to nothing (yet) may be made, and removed again: rm_symlink judges the link, not its target.
+  ASSERT_TRUE(call("create_symlink", R"({"path":"out/gone","target":"../nothing"})").ok);
+  const auto removed = call("rm_symlink", R"({"path":"out/gone"})");
+  ASSERT_TRUE(removed.ok) << removed.content;
+  EXPECT_TRUE(link_answer_has(removed.content, "status: ok\nmode: rm_symlink\npath: 'out/gone'")) << removed.content;
+  EXPECT_FALSE(fs::exists(fs::symlink_status(workspace_ / "out" / "gone")));
+  EXPECT_TRUE(link_answer_has(call("rm_symlink", R"({"path":"src/a.c"})").content, "error: WRONG_TYPE"));
 }
 
 TEST_F(DomindsLinkPictureSearch, ALinkIsNoWayAroundTheAccessRules) {
@@ -135,6 +142,12 @@ TEST_F(DomindsLinkPictureSearch, ALinkIsNoWayAroundTheAccessRules) {
   EXPECT_TRUE(link_answer_has(picture.content, "not writable for you")) << picture.content;
   EXPECT_FALSE(fs::exists(workspace_ / "src" / "p.gif"));
   EXPECT_EQ(contents("src/a.c"), "int a;\n");
+  // Removing a link in a writable folder leaves its target alone; one in src/ stays.
+  ASSERT_TRUE(call("rm_symlink", R"({"path":"out/src"})").ok);
+  EXPECT_EQ(contents("src/a.c"), "int a;\n");
+  fs::create_symlink("a.c", workspace_ / "src" / "l2");
+  EXPECT_TRUE(link_answer_has(call("rm_symlink", R"({"path":"src/l2"})").content, "error: ACCESS_DENIED"));
+  EXPECT_TRUE(fs::is_symlink(workspace_ / "src" / "l2"));
   // A link made before the rules changed: its target is judged on every read.
   fs::create_symlink("../secrets", workspace_ / "out" / "s");
   EXPECT_FALSE(call("read_file", R"({"path":"out/s/k.txt"})").ok);
