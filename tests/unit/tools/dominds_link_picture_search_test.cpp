@@ -151,6 +151,15 @@ TEST_F(DomindsLinkPictureSearch, ALinkIsNoWayAroundTheAccessRules) {
   // A link made before the rules changed: its target is judged on every read.
   fs::create_symlink("../secrets", workspace_ / "out" / "s");
   EXPECT_FALSE(call("read_file", R"({"path":"out/s/k.txt"})").ok);
+  // read_symlink reads where the member may read; write_picture writes where it may write.
+  fs::create_symlink("k.txt", workspace_ / "secrets" / "l");
+  const auto hidden = call("read_symlink", R"({"path":"secrets/l"})");
+  EXPECT_TRUE(link_answer_has(hidden.content, "error: ACCESS_DENIED")) << hidden.content;
+  EXPECT_FALSE(link_answer_has(hidden.content, "target:")) << hidden.content;
+  EXPECT_TRUE(link_answer_has(call("read_symlink", R"({"path":"out/s"})").content, "target: '../secrets'"));
+  const auto direct = call("write_picture", R"({"path":"src/p.gif","data_base64":")" + gif + R"("})");
+  EXPECT_TRUE(link_answer_has(direct.content, "not writable for you")) << direct.content;
+  EXPECT_FALSE(fs::exists(workspace_ / "src" / "p.gif"));
 }
 
 TEST_F(DomindsLinkPictureSearch, WritePictureDecodesStrictlyAndKeepsToTheRules) {
