@@ -70,80 +70,6 @@ std::string text_of(const json::value* field) {
   return "[bytes that are not UTF-8]";
 }
 
-tool_outcome render_search(const process_outcome& ran, const tool_context& ctx, std::size_t max_results,
-                           bool with_context) {
-  const std::string output = ran.head + ran.tail;
-  if (ran.timed_out) return detail::failed("search_files timed out; narrow the path or the pattern");
-  if (ran.exit_code == 2 && output.find("{\"type\"") == std::string::npos) {
-    // rg's own error (an invalid regex, a bad glob) is plain text on stderr.
-    return detail::failed("search_files: " + utf8_excerpt(output, 2000));
-  }
-  std::map<std::string, bool, std::less<>> readable;
-  auto may_read = [&](const std::string& path) {
-    auto [it, fresh] = readable.try_emplace(path, false);
-    if (fresh) {
-      it->second = static_cast<bool>(resolve_for(ctx, path, file_access::read, access::path_kind::file));
-    }
-    return it->second;
-  };
-  std::string out;
-  std::size_t matches = 0;
-  std::size_t shown = 0;
-  std::size_t hidden = 0;
-  std::string last_path;
-  std::int64_t last_line = -1;
-  std::size_t start = 0;
-  while (start < output.size()) {
-    std::size_t end = output.find('\n', start);
-    if (end == std::string::npos) end = output.size();
-    const std::string_view line(output.data() + start, end - start);
-    start = end + 1;
-    boost::system::error_code ec;
-    auto value = read_json(line, ec);
-    if (ec || !value.is_object()) continue;
-    // A line of rg's output this reader does not understand is skipped, as one that is not JSON.
-    json_fields message(value.as_object());
-    const auto type = lookup_name(kRgLineTypes, message.string("type"));
-    if (!message.ok() || !type) continue;
-    const auto* data = message.object("data");
-    if (data == nullptr) continue;
-    const auto& fields = *data;
-    std::string path = text_of(fields.if_contains("path"));
-    if (path.starts_with("./")) path.erase(0, 2);
-    const bool is_match = *type == rg_line::match;
-    if (!may_read(path)) {
-      hidden += is_match ? 1 : 0;
-      continue;
-    }
-    if (is_match) ++matches;
-    if (shown >= max_results) continue;
-    // rg leaves line_number out when it does not count lines; it always does here (no --no-line-number).
-    json_fields match(fields);
-    const std::int64_t number = match.optional_integer("line_number").value_or(0);
-    if (!match.ok()) continue;
-    std::string text = text_of(fields.if_contains("lines"));
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    if (text.size() > kMaxLineBytes) text = utf8_excerpt(text, kMaxLineBytes);
-    if (!last_path.empty() && (path != last_path || number != last_line + 1) && with_context) out += "--\n";
-    out += path + (is_match ? ":" : "-") + std::to_string(number) + (is_match ? ":" : "-") + text + "\n";
-    last_path = path;
-    last_line = number;
-    if (is_match) ++shown;
-  }
-  if (matches == 0) {
-    std::string none = "no matches";
-    if (hidden > 0) none += " (" + std::to_string(hidden) + " in files you may not read, not shown)";
-    return tool_outcome{true, none};
-  }
-  if (matches > shown) {
-    out += "[" + std::to_string(matches - shown) +
-           " more matching lines not shown; raise max_results or narrow the search]\n";
-  }
-  if (ran.omitted_bytes > 0) out += "[ripgrep's output was cut: there are more matches than listed]\n";
-  if (hidden > 0) out += "[" + std::to_string(hidden) + " matches in files you may not read, not shown]\n";
-  return tool_outcome{true, repair_utf8(out).text};
-}
-
 class search_tool final : public tool {
  public:
   explicit search_tool(std::string rg) : rg_(std::move(rg)), spec_(search_spec()) {}
@@ -163,6 +89,81 @@ class search_tool final : public tool {
     request.globs = in.optional_strings("glob").value_or(std::vector<std::string>{});
     if (!in.ok()) co_return detail::failed(in.message());
     co_return co_await search_workspace(std::move(request), ctx, rg_);
+  }
+
+  // The answer from rg's --json lines (search_workspace below).
+  static tool_outcome render(const process_outcome& ran, const tool_context& ctx, std::size_t max_results,
+                             bool with_context) {
+    const std::string output = ran.head + ran.tail;
+    if (ran.timed_out) return detail::failed("search_files timed out; narrow the path or the pattern");
+    if (ran.exit_code == 2 && output.find("{\"type\"") == std::string::npos) {
+      // rg's own error (an invalid regex, a bad glob) is plain text on stderr.
+      return detail::failed("search_files: " + utf8_excerpt(output, 2000));
+    }
+    std::map<std::string, bool, std::less<>> readable;
+    auto may_read = [&](const std::string& path) {
+      auto [it, fresh] = readable.try_emplace(path, false);
+      if (fresh) {
+        it->second = static_cast<bool>(resolve_for(ctx, path, file_access::read, access::path_kind::file));
+      }
+      return it->second;
+    };
+    std::string out;
+    std::size_t matches = 0;
+    std::size_t shown = 0;
+    std::size_t hidden = 0;
+    std::string last_path;
+    std::int64_t last_line = -1;
+    std::size_t start = 0;
+    while (start < output.size()) {
+      std::size_t end = output.find('\n', start);
+      if (end == std::string::npos) end = output.size();
+      const std::string_view line(output.data() + start, end - start);
+      start = end + 1;
+      boost::system::error_code ec;
+      auto value = read_json(line, ec);
+      if (ec || !value.is_object()) continue;
+      // A line of rg's output this reader does not understand is skipped, as one that is not JSON.
+      json_fields message(value.as_object());
+      const auto type = lookup_name(kRgLineTypes, message.string("type"));
+      if (!message.ok() || !type) continue;
+      const auto* data = message.object("data");
+      if (data == nullptr) continue;
+      const auto& fields = *data;
+      std::string path = text_of(fields.if_contains("path"));
+      if (path.starts_with("./")) path.erase(0, 2);
+      const bool is_match = *type == rg_line::match;
+      if (!may_read(path)) {
+        hidden += is_match ? 1 : 0;
+        continue;
+      }
+      if (is_match) ++matches;
+      if (shown >= max_results) continue;
+      // rg leaves line_number out when it does not count lines; it always does here (no --no-line-number).
+      json_fields match(fields);
+      const std::int64_t number = match.optional_integer("line_number").value_or(0);
+      if (!match.ok()) continue;
+      std::string text = text_of(fields.if_contains("lines"));
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+      if (text.size() > kMaxLineBytes) text = utf8_excerpt(text, kMaxLineBytes);
+      if (!last_path.empty() && (path != last_path || number != last_line + 1) && with_context) out += "--\n";
+      out += path + (is_match ? ":" : "-") + std::to_string(number) + (is_match ? ":" : "-") + text + "\n";
+      last_path = path;
+      last_line = number;
+      if (is_match) ++shown;
+    }
+    if (matches == 0) {
+      std::string none = "no matches";
+      if (hidden > 0) none += " (" + std::to_string(hidden) + " in files you may not read, not shown)";
+      return tool_outcome{true, none};
+    }
+    if (matches > shown) {
+      out += "[" + std::to_string(matches - shown) +
+             " more matching lines not shown; raise max_results or narrow the search]\n";
+    }
+    if (ran.omitted_bytes > 0) out += "[ripgrep's output was cut: there are more matches than listed]\n";
+    if (hidden > 0) out += "[" + std::to_string(hidden) + " matches in files you may not read, not shown]\n";
+    return tool_outcome{true, repair_utf8(out).text};
   }
 
  private:
@@ -202,7 +203,7 @@ boost::asio::awaitable<tool_outcome> search_workspace(search_request request, co
   run.output_cap = kRgOutputCap;
   auto ran = co_await run_process(std::move(run));
   if (!ran) co_return detail::failed("search_files cannot run ripgrep: " + ran.err().message);
-  co_return render_search(*ran, ctx, static_cast<std::size_t>(request.max_results), request.context_lines > 0);
+  co_return search_tool::render(*ran, ctx, static_cast<std::size_t>(request.max_results), request.context_lines > 0);
 }
 
 std::unique_ptr<tool> make_search_tool(std::string rg_program) {
