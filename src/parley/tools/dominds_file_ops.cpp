@@ -33,6 +33,8 @@ std::string_view error_code_of(const error& failure) {
   }
 }
 
+}  // namespace
+
 std::string mode_of(const file_scope& scope, std::string_view tool) { return scope.mode_prefix + std::string(tool); }
 
 tool_outcome error_answer(const file_scope& scope, std::string_view tool, std::string_view path, const error& failure) {
@@ -42,11 +44,6 @@ tool_outcome error_answer(const file_scope& scope, std::string_view tool, std::s
 tool_outcome invalid_args(const file_scope& scope, std::string_view tool, std::string_view message) {
   return yaml_error(mode_of(scope, tool), "", "INVALID_ARGS", message);
 }
-
-struct text_file {
-  workspace_path where;
-  std::string text;
-};
 
 // A text file to read (for_write false) or to change (both rights needed: an edit's answer tells
 // what the file holds).
@@ -91,6 +88,8 @@ tool_outcome write_answer(const file_scope& scope, std::string_view tool, std::s
                              std::to_string(lines) + "; new_total_bytes=" + std::to_string(text.size()) + ".")
       .done();
 }
+
+namespace {
 
 // Dominds' numbered lines: the number right-aligned in four columns, then "| ".
 std::string numbered(std::int64_t number, std::string_view body) {

@@ -10,6 +10,7 @@
 
 #include "parley/core/file_io.hpp"
 #include "parley/core/json_fields.hpp"
+#include "parley/tools/dominds_rg_args.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/line_text.hpp"
 #include "parley/tools/search_tool.hpp"
@@ -290,9 +291,61 @@ class dominds_search final : public tool {
   std::unique_ptr<tool> inner_;
 };
 
+// ripgrep_search: Dominds' escape hatch with rg's own flags, read against an allowlist
+// (dominds_rg_args.hpp) into the same search, answered as ripgrep_snippets answers.
+class dominds_raw_search final : public tool {
+ public:
+  dominds_raw_search() : spec_(dominds_spec_or_note("ripgrep_search")) {}
+  const tool_spec& spec() const override { return spec_; }
+  bool has_effects() const override { return false; }
+
+  boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
+    json_fields in(args);
+    rg_request req;
+    req.tool = "ripgrep_search";
+    req.pattern = in.string("pattern");
+    req.path = in.optional_string("path").value_or(".");
+    const auto raw = in.optional_strings("rg_args").value_or(std::vector<std::string>{});
+    if (!in.ok() || req.pattern.empty()) {
+      co_return yaml_answer(false, "snippets")
+          .raw("error", "INVALID_ARGS")
+          .quoted("summary", in.ok() ? "pattern: must not be empty" : in.message())
+          .done();
+    }
+    auto flags = read_rg_args(raw);
+    if (!flags) {
+      co_return yaml_answer(false, "snippets")
+          .quoted("pattern", req.pattern)
+          .quoted("path", req.path)
+          .raw("error", "DISALLOWED_ARG")
+          .quoted("summary", flags.err().message)
+          .done();
+    }
+    req.case_mode = flags->case_mode.value_or("smart");
+    req.fixed = flags->fixed_strings;
+    req.globs = flags->globs;
+    req.before = flags->before;
+    req.after = flags->after;
+    search_request search;
+    search.pattern = req.pattern;
+    search.path = req.path;
+    search.globs = req.globs;
+    search.fixed_strings = req.fixed;
+    search.ignore_case = ignores_case(req);
+    search.max_results = req.limit;
+    search.vetted_flags = std::move(flags->vetted_flags);
+    auto ran = co_await search_workspace(std::move(search), ctx);
+    co_return rg_answer(req, ran, ctx);
+  }
+
+ private:
+  tool_spec spec_;
+};
+
 }  // namespace
 
 void register_search_tools(tool_registry& registry) {
+  registry.add(std::make_unique<dominds_raw_search>());
   registry.add(std::make_unique<dominds_search>("ripgrep_files", rg_mode::files));
   registry.add(std::make_unique<dominds_search>("ripgrep_snippets", rg_mode::snippets));
   registry.add(std::make_unique<dominds_search>("ripgrep_count", rg_mode::count));

@@ -90,6 +90,9 @@ void register_search_tools(tool_registry& registry);
 // read_picture, list_dir, rm_file, rm_symlink, rm_dir, mk_dir, move_file, move_dir over Parley's
 // workspace operations (dominds_tools.cpp).
 void register_workspace_fs_tools(tool_registry& registry);
+// read_symlink, create_symlink, rm_symlink (dominds_link_tools.cpp); write_picture (dominds_picture_write.cpp).
+void register_link_tools(tool_registry& registry);
+void register_picture_write_tool(tool_registry& registry);
 // shell_cmd, readonly_shell over Parley's, and the memory tools under Dominds' names
 // (dominds_shell_tools.cpp).
 void register_shell_and_memory_tools(tool_registry& registry);

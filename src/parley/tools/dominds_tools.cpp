@@ -11,6 +11,7 @@
 #include "parley/core/file_io.hpp"
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
+#include "parley/tools/dominds_occurrence_replace.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/image_read.hpp"
@@ -93,8 +94,8 @@ std::unique_ptr<tool> parley_function(tool_spec spec, function_tool::body body) 
   return std::make_unique<function_tool>(std::move(spec), std::move(body));
 }
 
-// rm_file, rm_symlink and rm_dir remove only what they name: the path is judged by the access rules
-// first (so a refusal reveals nothing), then its kind, then Parley's remove_path does the work.
+// rm_file and rm_dir (rm_symlink: dominds_link_tools.cpp) remove only what they name: the path is judged by the access
+// rules first (so a refusal reveals nothing), then its kind, then Parley's remove_path does the work.
 tool_outcome remove_of_kind(const json::object& args, const tool_context& ctx, fs::file_type kind,
                             std::string_view mode) {
   json_fields in(args);
@@ -139,6 +140,8 @@ tool_outcome read_picture(const json::object& args, const tool_context& ctx) {
 }
 
 void register_file_system_tools(tool_registry& registry) {
+  dominds_detail::register_link_tools(registry);
+  dominds_detail::register_picture_write_tool(registry);
   registry.add(std::make_unique<function_tool>(spec_of("read_picture"), read_picture, function_tool::effects::none));
   registry.add(
       std::make_unique<adapter_tool>(spec_of("list_dir"),
@@ -147,9 +150,6 @@ void register_file_system_tools(tool_registry& registry) {
                                      dominds_detail::same_arguments, reshape_listing));
   registry.add(parley_function(spec_of("rm_file"), [](const json::object& args, const tool_context& ctx) {
     return remove_of_kind(args, ctx, fs::file_type::regular, "rm_file");
-  }));
-  registry.add(parley_function(spec_of("rm_symlink"), [](const json::object& args, const tool_context& ctx) {
-    return remove_of_kind(args, ctx, fs::file_type::symlink, "rm_symlink");
   }));
   registry.add(parley_function(spec_of("rm_dir"), [](const json::object& args, const tool_context& ctx) {
     return remove_of_kind(args, ctx, fs::file_type::directory, "rm_dir");
@@ -198,6 +198,13 @@ void register_text_tools(tool_registry& registry) {
   registry.add(parley_function(spec_of("file_range_edit"), [&scope](const json::object& args, const tool_context& ctx) {
     return edit_line_range(scope, args, ctx);
   }));
+  registry.add(
+      parley_function(spec_of("file_block_replace"), [&scope](const json::object& args, const tool_context& ctx) {
+        return replace_anchored_block(scope, args, ctx);
+      }));
+  auto plans = std::make_shared<occurrence_plans>(kMaxOccurrencePlans, kOccurrencePlanAge);
+  registry.add(make_prepare_occurrence_replace("prepare_occurrence_replace", scope, plans));
+  registry.add(make_apply_occurrence_replace("apply_occurrence_replace", scope, plans));
 }
 
 constexpr std::array<std::string_view, 7> kManualToolsets{
@@ -229,9 +236,6 @@ tool_outcome toolset_manual(const json::object& args, const tool_context&) {
 // The Dominds tools of the toolsets Parley serves that it leaves out, and why.
 const std::map<std::string, std::string, std::less<>>& left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
-      {"read_symlink", "list_dir shows where each link leads"},
-      {"create_symlink", "Parley's file tools create no links (a link could lead a later write out of bounds)"},
-      {"write_picture", "Parley's file tools write text; write the image with shell_cmd"},
       {"pad_write", "Parley has no scratch pads; pass the text as content"},
       {"pad_load_file_range", "Parley has no scratch pads; read_file with a range"},
       {"pad_edit", "Parley has no scratch pads"},
@@ -240,10 +244,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      {"file_block_replace", "use file_range_edit, or apply_patch with the block as context"},
-      {"prepare_occurrence_replace", "Parley keeps no edit plans between calls; use apply_patch"},
-      {"apply_occurrence_replace", "Parley keeps no edit plans between calls; use apply_patch"},
-      {"ripgrep_search", "Parley passes no raw rg arguments; use ripgrep_snippets with globs and case"},
       {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
@@ -269,18 +269,27 @@ void register_dominds_tools(tool_registry& registry) {
   register_team_mgmt_tools(registry);
   registry.add(std::make_unique<function_tool>(spec_of("man"), toolset_manual, function_tool::effects::none));
   for (const auto& [name, why] : left_out_tools()) registry.add_unavailable_tool(name, why);
-  for (const auto& [name, why] : team_mgmt_left_out_tools()) registry.add_unavailable_tool(name, why);
 }
 
+// The ws_mod tools Parley offered later than the others (issue 46 item 3).
+constexpr std::array<std::string_view, 6> kWsModLaterTools{"read_symlink",
+                                                           "create_symlink",
+                                                           "write_picture",
+                                                           "file_block_replace",
+                                                           "prepare_occurrence_replace",
+                                                           "apply_occurrence_replace"};
+
 std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
-  static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed"};
+  static const std::vector<std::string> ripgrep{"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed",
+                                                "ripgrep_search"};
   std::vector<std::string> names;
   if (toolset == "ws_read") {
-    names = {"list_dir", "read_file", "read_picture"};
+    names = {"list_dir", "read_symlink", "read_file", "read_picture"};
   } else if (toolset == "ws_mod") {
     names = {"list_dir",        "rm_dir",      "rm_file",           "rm_symlink",        "mk_dir",
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
+    names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
   } else if (toolset == "os") {
     return {"shell_cmd"};
   } else if (toolset == "personal_memory") {

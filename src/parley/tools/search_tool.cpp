@@ -78,45 +78,20 @@ class search_tool final : public tool {
 
   boost::asio::awaitable<tool_outcome> invoke(const json::object& args, const tool_context& ctx) override {
     json_fields in(args);
-    const std::string pattern = in.string("pattern");
-    const std::string shown = in.optional_string("path").value_or(".");  // the schema's default: the workspace
+    search_request request;
+    request.pattern = in.string("pattern");
+    request.path = in.optional_string("path").value_or(".");  // the schema's default: the workspace
     // Absent flags: off, as the schema says; absent context_lines: none; max_results: kDefaultResults.
-    const bool fixed_strings = in.optional_boolean("fixed_strings").value_or(false);
-    const bool ignore_case = in.optional_boolean("ignore_case").value_or(false);
-    const std::int64_t context_lines = in.optional_integer("context_lines").value_or(0);
-    const std::int64_t max_results = in.optional_integer("max_results").value_or(kDefaultResults);
-    const auto globs = in.optional_strings("glob").value_or(std::vector<std::string>{});
+    request.fixed_strings = in.optional_boolean("fixed_strings").value_or(false);
+    request.ignore_case = in.optional_boolean("ignore_case").value_or(false);
+    request.context_lines = in.optional_integer("context_lines").value_or(0);
+    request.max_results = in.optional_integer("max_results").value_or(kDefaultResults);
+    request.globs = in.optional_strings("glob").value_or(std::vector<std::string>{});
     if (!in.ok()) co_return detail::failed(in.message());
-    auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::directory);
-    if (!where) co_return detail::failed(where.err().message);
-    std::error_code ec;
-    if (!fs::exists(where->absolute, ec)) co_return detail::failed(detail::quote_path(shown) + " does not exist");
-    process_request request;
-    request.argv = {rg_, "--json", "--no-config", "--no-follow"};
-    if (fixed_strings) request.argv.emplace_back("--fixed-strings");
-    if (ignore_case) request.argv.emplace_back("--ignore-case");
-    if (context_lines > 0) request.argv.push_back("--context=" + std::to_string(context_lines));
-    // Never searched at all: the reserved places and Parley's data.
-    for (const char* reserved : {"!.minds/", "!.dialogs/", "!*.tsk/", "!*.TSK/"})
-      request.argv.push_back(std::string("--glob=") + reserved);
-    if (ctx.protected_dirs != nullptr) {
-      for (const auto& dir : *ctx.protected_dirs) {
-        const fs::path rel = dir.path.lexically_relative(where->root);
-        if (!rel.empty() && *rel.begin() != "..") request.argv.push_back("--glob=!/" + rel.generic_string() + "/");
-      }
-    }
-    for (const auto& glob : globs) request.argv.push_back("--glob=" + glob);
-    request.argv.emplace_back("--regexp=" + pattern);
-    request.argv.emplace_back("--");
-    request.argv.emplace_back(where->relative.generic_string());
-    request.cwd = where->root;
-    request.output_cap = kRgOutputCap;
-    auto ran = co_await run_process(std::move(request));
-    if (!ran) co_return detail::failed("search_files cannot run ripgrep: " + ran.err().message);
-    co_return render(*ran, ctx, static_cast<std::size_t>(max_results), context_lines > 0);
+    co_return co_await search_workspace(std::move(request), ctx, rg_);
   }
 
- private:
+  // The answer from rg's --json lines (search_workspace below).
   static tool_outcome render(const process_outcome& ran, const tool_context& ctx, std::size_t max_results,
                              bool with_context) {
     const std::string output = ran.head + ran.tail;
@@ -191,11 +166,45 @@ class search_tool final : public tool {
     return tool_outcome{true, repair_utf8(out).text};
   }
 
+ private:
   std::string rg_;
   tool_spec spec_;
 };
 
 }  // namespace
+
+boost::asio::awaitable<tool_outcome> search_workspace(search_request request, const tool_context& ctx,
+                                                      std::string rg_program) {
+  const std::string& shown = request.path;
+  auto where = resolve_for(ctx, shown, file_access::read, access::path_kind::directory);
+  if (!where) co_return detail::failed(where.err().message);
+  std::error_code ec;
+  if (!fs::exists(where->absolute, ec)) co_return detail::failed(detail::quote_path(shown) + " does not exist");
+  process_request run;
+  run.argv = {rg_program, "--json", "--no-config", "--no-follow"};
+  if (request.fixed_strings) run.argv.emplace_back("--fixed-strings");
+  if (request.ignore_case) run.argv.emplace_back("--ignore-case");
+  if (request.context_lines > 0) run.argv.push_back("--context=" + std::to_string(request.context_lines));
+  for (const auto& flag : request.vetted_flags) run.argv.push_back(flag);
+  // Never searched at all: the reserved places and Parley's data.
+  for (const char* reserved : {"!.minds/", "!.dialogs/", "!*.tsk/", "!*.TSK/"})
+    run.argv.push_back(std::string("--glob=") + reserved);
+  if (ctx.protected_dirs != nullptr) {
+    for (const auto& dir : *ctx.protected_dirs) {
+      const fs::path rel = dir.path.lexically_relative(where->root);
+      if (!rel.empty() && *rel.begin() != "..") run.argv.push_back("--glob=!/" + rel.generic_string() + "/");
+    }
+  }
+  for (const auto& glob : request.globs) run.argv.push_back("--glob=" + glob);
+  run.argv.emplace_back("--regexp=" + request.pattern);
+  run.argv.emplace_back("--");
+  run.argv.emplace_back(where->relative.generic_string());
+  run.cwd = where->root;
+  run.output_cap = kRgOutputCap;
+  auto ran = co_await run_process(std::move(run));
+  if (!ran) co_return detail::failed("search_files cannot run ripgrep: " + ran.err().message);
+  co_return search_tool::render(*ran, ctx, static_cast<std::size_t>(request.max_results), request.context_lines > 0);
+}
 
 std::unique_ptr<tool> make_search_tool(std::string rg_program) {
   return std::make_unique<search_tool>(std::move(rg_program));

@@ -84,7 +84,11 @@ void register_minds_fs_tools(tool_registry& registry) {
   for (const char* name : {"move_file", "move_dir", "rm_file", "rm_dir"}) {
     registry.add(std::make_unique<minds_tool>("team_mgmt_" + std::string(name), workspace_tools.release(name), true));
   }
-  for (const char* name : {"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed"}) {
+  registry.add(std::make_unique<minds_tool>("team_mgmt_read_symlink", workspace_tools.release("read_symlink"), false));
+  for (const char* name : {"create_symlink", "rm_symlink"}) {
+    registry.add(std::make_unique<minds_tool>("team_mgmt_" + std::string(name), workspace_tools.release(name), true));
+  }
+  for (const char* name : {"ripgrep_files", "ripgrep_snippets", "ripgrep_count", "ripgrep_fixed", "ripgrep_search"}) {
     registry.add(std::make_unique<minds_tool>("team_mgmt_" + std::string(name), workspace_tools.release(name), false));
   }
 }

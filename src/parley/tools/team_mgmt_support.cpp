@@ -40,7 +40,9 @@ result<minds_copy> minds_copy::of(const fs::path& workspace) {
   fs::create_directories(target, ec);
   for (fs::directory_iterator it(minds, ec), end; !ec && it != end; it.increment(ec)) {
     if (it->path().filename() == "memory") continue;
-    fs::copy(it->path(), target / it->path().filename(), fs::copy_options::recursive, ec);
+    // Links stay links: a team_mgmt tool that changes one is tried on the copy as on the real folder.
+    fs::copy(it->path(), target / it->path().filename(), fs::copy_options::recursive | fs::copy_options::copy_symlinks,
+             ec);
     if (ec) break;
   }
   if (ec) return make_error(errc::io_error, "cannot copy .minds/ to check the change: " + ec.message());

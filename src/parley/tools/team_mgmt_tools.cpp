@@ -8,6 +8,7 @@
 #include "parley/core/file_io.hpp"
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
+#include "parley/tools/dominds_occurrence_replace.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/team_mgmt_support.hpp"
@@ -118,6 +119,10 @@ void register_team_mgmt_tools(tool_registry& registry) {
                         return insert_at_anchor_line(scope, args, ctx, false);
                       }));
   registry.add(scoped("team_mgmt_file_range_edit", edit_line_range));
+  registry.add(scoped("team_mgmt_file_block_replace", replace_anchored_block));
+  auto plans = std::make_shared<occurrence_plans>(kMaxOccurrencePlans, kOccurrencePlanAge);
+  registry.add(make_prepare_occurrence_replace("team_mgmt_prepare_occurrence_replace", minds_scope(), plans));
+  registry.add(make_apply_occurrence_replace("team_mgmt_apply_occurrence_replace", minds_scope(), plans));
   registry.add(std::make_unique<function_tool>(
       dominds_spec_or_note("team_mgmt_validate_team_cfg"),
       [](const json::object&, const tool_context& ctx) { return validate_team(ctx); }, function_tool::effects::none));
@@ -140,14 +145,21 @@ const std::vector<std::string>& team_mgmt_tool_names() {
                                               "team_mgmt_file_append",
                                               "team_mgmt_file_insert_after",
                                               "team_mgmt_file_insert_before",
+                                              "team_mgmt_file_block_replace",
                                               "team_mgmt_file_range_edit",
+                                              "team_mgmt_prepare_occurrence_replace",
+                                              "team_mgmt_apply_occurrence_replace",
                                               "team_mgmt_mk_dir",
                                               "team_mgmt_move_file",
                                               "team_mgmt_move_dir",
+                                              "team_mgmt_read_symlink",
+                                              "team_mgmt_create_symlink",
+                                              "team_mgmt_rm_symlink",
                                               "team_mgmt_ripgrep_files",
                                               "team_mgmt_ripgrep_snippets",
                                               "team_mgmt_ripgrep_count",
                                               "team_mgmt_ripgrep_fixed",
+                                              "team_mgmt_ripgrep_search",
                                               "team_mgmt_rm_file",
                                               "team_mgmt_rm_dir",
                                               "team_mgmt_validate_team_cfg",
@@ -157,20 +169,6 @@ const std::vector<std::string>& team_mgmt_tool_names() {
                                               "team_mgmt_link_skill",
                                               "team_mgmt_unlink_skill"};
   return names;
-}
-
-const std::map<std::string, std::string, std::less<>>& team_mgmt_left_out_tools() {
-  static const std::map<std::string, std::string, std::less<>> table{
-      {"team_mgmt_file_block_replace", "as file_block_replace: use team_mgmt_file_range_edit"},
-      {"team_mgmt_prepare_occurrence_replace", "Parley keeps no edit plans between calls"},
-      {"team_mgmt_apply_occurrence_replace", "Parley keeps no edit plans between calls"},
-      {"team_mgmt_ripgrep_search",
-       "as ripgrep_search: Parley passes no raw rg arguments; use team_mgmt_ripgrep_snippets"},
-      {"team_mgmt_read_symlink", "Parley makes no links under .minds/"},
-      {"team_mgmt_create_symlink", "Parley makes no links under .minds/ (a link could lead a later write out of it)"},
-      {"team_mgmt_rm_symlink", "Parley makes no links under .minds/"},
-  };
-  return table;
 }
 
 }  // namespace parley::tools

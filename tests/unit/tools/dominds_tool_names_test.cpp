@@ -54,7 +54,17 @@ TEST_F(DomindsToolNames, ToolsLeftOutAreKnownWithWhy) {
   EXPECT_TRUE(contains(*registry_.unavailable_tool("pad_write"), "scratch pads"));
   EXPECT_NE(registry_.unavailable_tool("env_set"), nullptr);
   EXPECT_EQ(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);  // offered (team_mgmt_provider_check.cpp)
-  EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);                 // offered, so not "unavailable"
+  EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);  // offered, so not "unavailable"
+  // Offered since (dominds_edit_tools_test.cpp, dominds_link_picture_search_test.cpp): neither
+  // unavailable nor missing.
+  for (const char* offered :
+       {"file_block_replace", "prepare_occurrence_replace", "apply_occurrence_replace", "ripgrep_search",
+        "read_symlink", "create_symlink", "write_picture", "team_mgmt_file_block_replace",
+        "team_mgmt_prepare_occurrence_replace", "team_mgmt_apply_occurrence_replace", "team_mgmt_ripgrep_search",
+        "team_mgmt_read_symlink", "team_mgmt_create_symlink", "team_mgmt_rm_symlink"}) {
+    EXPECT_EQ(registry_.unavailable_tool(offered), nullptr) << offered;
+    EXPECT_NE(registry_.find(offered), nullptr) << offered;
+  }
   EXPECT_EQ(registry_.unavailable_tool("no_such_tool"), nullptr);
 }
 
