@@ -55,7 +55,7 @@ result<void> check_data_outside_workspace(const fs::path& data_dir, const fs::pa
 }  // namespace
 
 int report(const error& err) {
-  std::fprintf(stderr, "parley: %s\n", err.message.c_str());
+  std::fprintf(stderr, "parley: %s\n", error_text(err).c_str());
   switch (err.code) {
     case errc::invalid_argument:
     case errc::config_error:
@@ -132,7 +132,7 @@ const std::string& current_verb() { return current_verb_slot(); }
 int show_verb_help() {
   std::string text = usage_of(current_verb()) + "\n";
   for (const auto& usage : verb_usages()) {
-    if (usage.verb == current_verb()) text += "  " + std::string(usage.summary) + "\n";
+    if (usage.verb == current_verb()) text += "  " + std::string(summary_in_language(usage)) + "\n";
   }
   std::fputs(text.c_str(), stdout);
   return kExitOk;
@@ -143,7 +143,8 @@ result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, sqlite_
   options.writer_command = current_verb();
   auto opened = open_sqlite_store(data_dir.string(), options);
   if (opened) {
-    for (const auto& notice : (*opened)->open_notices()) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+    for (const auto& notice : (*opened)->open_notices())
+      std::fprintf(stderr, "parley: %s\n", note_line(notice).c_str());
   }
   return opened;
 }
@@ -222,9 +223,27 @@ std::string team_language_of(const parsed_args& args, const fs::path& data_dir) 
   return team ? team->language : "en";
 }
 
+void settle_cli_language(const std::vector<std::string>& args) {
+  // Only where the team is looked for matters here; a command line the verb refuses is said so
+  // by the verb itself, in the language found from what could be read.
+  parsed_args where;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (arg == "--") break;
+    for (const char* flag : {"team", "workspace", "data"}) {
+      const std::string name = std::string("--") + flag;
+      if (arg == name && i + 1 < args.size()) where.values[flag] = args[i + 1];
+      if (arg.starts_with(name + "=")) where.values[flag] = std::string(arg.substr(name.size() + 1));
+    }
+  }
+  // A team that does not load (the verb says why) has no language to give.
+  auto team = find_and_load_team(where, data_dir_of(where));
+  set_cli_language(team ? team->language : language_of_environment());
+}
+
 void print_problems(const std::vector<config::problem>& problems, std::size_t from) {
   for (std::size_t i = from; i < problems.size(); ++i) {
-    std::fprintf(stderr, "parley: problem: %s\n", terminal_safe(problems[i].text()).c_str());
+    std::fprintf(stderr, "parley: %s\n", problem_line(terminal_safe(problems[i].text())).c_str());
   }
 }
 

@@ -17,7 +17,9 @@
 #include <memory>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/described_text.hpp"
 #include "parley/server/answer_relay.hpp"
 #include "parley/server/mcp_stdio.hpp"
 #include "parley/server/pubchan.hpp"
@@ -47,8 +49,9 @@ error held_store_refusal(error err) {
 bool announce_mcp_members(const config::team_config& team, const engine::engine& eng) {
   bool scripted = false;
   for (const auto& member : team.members) {
-    std::fprintf(stderr, "parley: @%s talks to %s\n", member.id.c_str(),
-                 engine::describe_member_model(team, member.id).c_str());
+    const std::string model = engine::describe_member_model_in(team, member.id, cli_language());
+    std::fprintf(stderr, "parley: %s\n",
+                 say_cli(msg::member_talks_to, {{"member", member.id}, {"model", model}}).c_str());
     scripted = scripted || eng.members().provider_kind_of(member.id) == "scripted";
   }
   return scripted;
@@ -119,11 +122,13 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   std::vector<std::string> unreadable;
   auto recovered = eng.runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
-  for (const auto& problem : unreadable) std::fprintf(stderr, "parley: warning: not recovered: %s\n", problem.c_str());
+  for (const auto& problem : unreadable) {
+    std::fprintf(stderr, "parley: %s\n", warning_line(say_cli(msg::not_recovered, {{"problem", problem}})).c_str());
+  }
 
   server::mcp_stdio stdio(io.get_executor(), context, users.only_user(), std::move(**settings), STDIN_FILENO,
                           protocol_fd.fd);
-  std::fprintf(stderr, "parley: serving MCP on stdin/stdout (data: %s)\n", data_dir_of(*args).string().c_str());
+  std::fprintf(stderr, "parley: %s\n", say_cli(msg::mcp_serving_stdio, {{"dir", data_dir_of(*args).string()}}).c_str());
   bool done = false;
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&stdio](boost::system::error_code ec, int) {
@@ -134,7 +139,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   const bool gave_up = !run_until_shut_down(io, done);
   log.flush();
   if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
+    std::fprintf(stderr, "parley: %s\n", say_cli(msg::store_failed_at_shutdown, {{"problem", problem}}).c_str());
     return kExitRuntime;
   }
   if (gave_up) std::_Exit(kExitOk);  // coroutines still hold references; the log is flushed

@@ -21,11 +21,13 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/described_text.hpp"
 #include "parley/engine/message_analyst.hpp"
 #include "parley/engine/title_writer.hpp"
 #include "parley/server/answer_relay.hpp"
@@ -249,13 +251,12 @@ int exit_status_after_shutdown(store& log, const engine::engine& eng) {
   std::fflush(stdout);
   int status = kExitOk;
   if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
+    std::fprintf(stderr, "parley: %s\n", say_cli(msg::store_failed_at_shutdown, {{"problem", problem}}).c_str());
     status = kExitRuntime;
   }
   if (const auto stalled = eng.drives().stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
-                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
-                 stalled == 1 ? "it resumes" : "they resume");
+    const auto count = static_cast<std::int64_t>(stalled);
+    std::fprintf(stderr, "parley: %s\n", say_count_cli(msg::stalled_one, msg::stalled_many, count).c_str());
     status = kExitRuntime;
   }
   return status;
@@ -277,11 +278,12 @@ class board_release {
 bool announce_members(const config::team_config& team, const engine::engine& eng) {
   bool scripted_offline = false;
   for (const auto& member : team.members) {
-    std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
+    const std::string model = engine::describe_member_model_in(team, member.id, cli_language());
+    std::printf("parley: %s\n", say_cli(msg::member_talks_to, {{"member", member.id}, {"model", model}}).c_str());
     scripted_offline = scripted_offline || eng.members().provider_kind_of(member.id) == "scripted";
   }
   if (scripted_offline) {
-    std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
+    std::printf("parley: %s\n", say_cli(msg::offline_scripted).c_str());
   }
   return scripted_offline;
 }
@@ -289,8 +291,13 @@ bool announce_members(const config::team_config& team, const engine::engine& eng
 asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
   std::vector<std::string> failures;
   const std::size_t resumed = co_await flows.resume_interrupted(&failures);
-  for (const auto& problem : failures) std::fprintf(stderr, "parley: warning: not resumed: %s\n", problem.c_str());
-  if (resumed > 0) std::printf("parley: resumed %s from the log\n", counted(resumed, "flow", "flows").c_str());
+  for (const auto& problem : failures) {
+    std::fprintf(stderr, "parley: %s\n", warning_line(say_cli(msg::not_resumed, {{"problem", problem}})).c_str());
+  }
+  if (resumed > 0) {
+    const auto count = static_cast<std::int64_t>(resumed);
+    std::printf("parley: %s\n", say_count_cli(msg::flows_resumed_one, msg::flows_resumed_many, count).c_str());
+  }
   std::fflush(stdout);
 }
 
@@ -372,8 +379,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     eng->add_observer(spans.get());
     traces->start();
     context.traces = traces.get();
-    std::printf("parley: traces go to %s%s\n", settings->traces.endpoint.c_str(),
-                settings->trace_content ? " (with message content)" : "");
+    const std::string content = settings->trace_content ? say_cli(msg::traces_with_content) : std::string();
+    std::printf("parley: %s%s\n", say_cli(msg::traces_go_to, {{"endpoint", settings->traces.endpoint}}).c_str(),
+                content.c_str());
   }
   context.answers = answers.get();
   // MCP's streamable HTTP at /mcp (docs/mcp.md), behind the same token and checks as the API.
@@ -411,12 +419,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
   for (const auto& problem : unreadable) {
-    std::fprintf(stderr, "parley: warning: not recovered: %s (see `%s`)\n", problem.c_str(),
-                 hint_command("check").c_str());
+    const std::string command = hint_command("check");
+    std::fprintf(stderr, "parley: %s\n",
+                 warning_line(say_cli(msg::not_recovered_see, {{"problem", problem}, {"command", command}})).c_str());
   }
   if (*recovered > 0) {
-    std::printf("parley: recovered %s from the log\n",
-                counted(*recovered, "running dialog", "running dialogs").c_str());
+    const auto count = static_cast<std::int64_t>(*recovered);
+    std::printf("parley: %s\n", say_count_cli(msg::recovered_one, msg::recovered_many, count).c_str());
   }
   // Trees whose node died or stalled are taken up here (a store shared by several nodes).
   std::unique_ptr<server::tree_takeover> takeover;
@@ -453,7 +462,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // CLI verbs that write, given this data directory, go through this API (cli/server_link.hpp):
   // its URL in the directory's lock, its token in a file only this user reads.
   if (auto announced = log.announce_api(local_api_url(options.host, listener->port())); !announced) {
-    std::fprintf(stderr, "parley: warning: %s\n", announced.err().message.c_str());
+    std::fprintf(stderr, "parley: %s\n", warning_line(error_text(announced.err())).c_str());
   }
   std::optional<credential_file> credential;
   if (!options.token.empty()) {
@@ -461,8 +470,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (written) {
       credential.emplace(std::move(*written));
     } else {
-      std::fprintf(stderr, "parley: warning: CLI verbs cannot go through this server: %s\n",
-                   written.err().message.c_str());
+      const std::string refused = say_cli(msg::cli_cannot_use_server, {{"error", written.err().message}});
+      std::fprintf(stderr, "parley: %s\n", warning_line(refused).c_str());
     }
   }
   // SIGINT/SIGTERM are caught from before the serving line: a supervisor that stops the server the
@@ -474,15 +483,15 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!options.token.empty())
     url += settings->token_from_environment ? "  (token: $PARLEY_TOKEN)" : "#token=" + options.token;
   if (options.web_root.empty()) {
-    std::printf("parley: no web UI found (build web/ or pass --web DIR); the API still runs\n");
+    std::printf("parley: %s\n", say_cli(msg::no_web_ui).c_str());
   } else {
-    std::printf("parley: web UI from %s\n", terminal_safe(options.web_root).c_str());
+    std::printf("parley: %s\n", say_cli(msg::web_ui_from, {{"dir", terminal_safe(options.web_root)}}).c_str());
   }
   if (mcp) {
-    std::printf("parley: MCP at http://%s:%u/mcp\n", url_host(options.host).c_str(),
-                static_cast<unsigned>(listener->port()));
+    const std::string mcp_url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/mcp";
+    std::printf("parley: %s\n", say_cli(msg::mcp_at, {{"url", mcp_url}}).c_str());
   }
-  std::printf("parley: serving %s\n", url.c_str());
+  std::printf("parley: %s\n", say_cli(msg::serving, {{"url", url}}).c_str());
   std::fflush(stdout);
 
   // The first SIGINT/SIGTERM starts the shutdown; io.run_for() returns when nothing is left to
@@ -490,7 +499,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   bool shutdown_done = false;
   signals.async_wait([&](boost::system::error_code ec, int) {
     if (ec) return;
-    std::printf("parley: shutting down\n");
+    std::printf("parley: %s\n", say_cli(msg::shutting_down).c_str());
     std::fflush(stdout);
     if (reflections) reflections->stop();
     if (takeover) takeover->stop();
