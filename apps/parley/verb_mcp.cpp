@@ -19,7 +19,6 @@
 #include "cli_context.hpp"
 #include "cli_messages.hpp"
 #include "parley/engine/assembly.hpp"
-#include "parley/engine/described_text.hpp"
 #include "parley/server/answer_relay.hpp"
 #include "parley/server/mcp_stdio.hpp"
 #include "parley/server/pubchan.hpp"
@@ -27,6 +26,7 @@
 #include "parley/server/store_reads.hpp"
 #include "parley/server/users.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "serve_lines.hpp"
 #include "shutdown.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -43,18 +43,6 @@ error held_store_refusal(error err) {
     err.message += "; point the MCP client at that server's /mcp instead (`parley serve --mcp`)";
   }
   return err;
-}
-
-// Says on stderr which model each member talks to; stdout is the protocol's.
-bool announce_mcp_members(const config::team_config& team, const engine::engine& eng) {
-  bool scripted = false;
-  for (const auto& member : team.members) {
-    const std::string model = engine::describe_member_model_in(team, member.id, cli_language());
-    std::fprintf(stderr, "parley: %s\n",
-                 say_cli(msg::member_talks_to, {{"member", member.id}, {"model", model}}).c_str());
-    scripted = scripted || eng.members().provider_kind_of(member.id) == "scripted";
-  }
-  return scripted;
 }
 
 // Serves until stdin ends, then stops the drives and flushes the log.
@@ -109,7 +97,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   const server::user_directory users;  // one user, the operator, as `parley serve` without --users
   server::pubchan channels(eng, log, options);
   server::answer_relay answers(eng);
-  const bool scripted = announce_mcp_members(team, eng);
+  const bool scripted = announce_member_models(team, eng, stderr);  // stdout is the protocol's
   server::server_context context{eng, log, options, channels, users, scripted, PARLEY_VERSION};
   context.answers = &answers;
   server::store_reads reads;

@@ -27,7 +27,6 @@
 #include "parley/core/terminal_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
-#include "parley/engine/described_text.hpp"
 #include "parley/engine/message_analyst.hpp"
 #include "parley/engine/title_writer.hpp"
 #include "parley/server/answer_relay.hpp"
@@ -52,6 +51,7 @@
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "serve_lines.hpp"
 #include "serve_team_reload.hpp"
 #include "server_link.hpp"
 #include "shutdown.hpp"
@@ -245,23 +245,6 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
   done = true;
 }
 
-// A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
-int exit_status_after_shutdown(store& log, const engine::engine& eng) {
-  log.flush();
-  std::fflush(stdout);
-  int status = kExitOk;
-  if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: %s\n", say_cli(msg::store_failed_at_shutdown, {{"problem", problem}}).c_str());
-    status = kExitRuntime;
-  }
-  if (const auto stalled = eng.drives().stalled_dialogs(); stalled > 0) {
-    const auto count = static_cast<std::int64_t>(stalled);
-    std::fprintf(stderr, "parley: %s\n", say_count_cli(msg::stalled_one, msg::stalled_many, count).c_str());
-    status = kExitRuntime;
-  }
-  return status;
-}
-
 // Forgets the run board the tree_of_thoughts tool was given, before the board goes.
 class board_release {
  public:
@@ -273,20 +256,6 @@ class board_release {
  private:
   tot::tot_tool_binding& binding_;
 };
-
-// Says which model each member talks to; true when one of them is the built-in scripted model.
-bool announce_members(const config::team_config& team, const engine::engine& eng) {
-  bool scripted_offline = false;
-  for (const auto& member : team.members) {
-    const std::string model = engine::describe_member_model_in(team, member.id, cli_language());
-    std::printf("parley: %s\n", say_cli(msg::member_talks_to, {{"member", member.id}, {"model", model}}).c_str());
-    scripted_offline = scripted_offline || eng.members().provider_kind_of(member.id) == "scripted";
-  }
-  if (scripted_offline) {
-    std::printf("parley: %s\n", say_cli(msg::offline_scripted).c_str());
-  }
-  return scripted_offline;
-}
 
 asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
   std::vector<std::string> failures;
@@ -354,7 +323,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   channels = std::make_unique<server::pubchan>(*eng, log, options);
   answers = std::make_unique<server::answer_relay>(*eng);
 
-  const bool scripted_offline = announce_members(team, *eng);
+  const bool scripted_offline = announce_member_models(team, *eng, stdout);
+  if (scripted_offline) std::printf("parley: %s\n", say_cli(msg::offline_scripted).c_str());
   server::tot_progress_relay tot_progress(*channels);
   tot::run_board tot_runs(*eng, tot_binding->logs, &tot_progress);
   // A member's tree_of_thoughts runs go through the board too (listed live, progress on the PubChan);

@@ -105,6 +105,18 @@ TEST_F(CliLanguage, AChineseTeamsDialogsHeadingsMaintainerVerbsAndRefusalsAreChi
   EXPECT_EQ(missing.output.rfind("parley: 未找到：no dialog 'nosuchdialog' in ", 0), 0U) << missing.output;
 }
 
+// A serving verb's start-up lines (here `parley mcp`, whose stdin ends at once): the member's model
+// described in Chinese, the file names in it as they are.
+TEST_F(CliLanguage, AServingVerbsStartUpLinesAreChinese) {
+  const auto served = in("zh", "mcp < /dev/null");
+  EXPECT_EQ(served.status, 0) << served.output;
+  EXPECT_NE(served.output.find("parley: @lead 使用 内置的脚本模型（离线，脚本 script.yaml）"), std::string::npos)
+      << served.output;
+  EXPECT_NE(served.output.find("parley: 在 stdin/stdout 上提供 MCP 服务（数据：.parley）"), std::string::npos)
+      << served.output;
+  EXPECT_EQ(served.output.find("talks to"), std::string::npos) << served.output;
+}
+
 TEST_F(CliLanguage, AnEnglishTeamsLinesAreUnchanged) {
   ASSERT_EQ(in("en", "run --quiet 'Plan the next sprint'").status, 0);
   const auto listed = in("en", "dialogs");
