@@ -220,7 +220,7 @@ result<config::team_config> load_team(const parsed_args& args, const fs::path& d
 
 std::string team_language_of(const parsed_args& args, const fs::path& data_dir) {
   auto team = find_and_load_team(args, data_dir);
-  return team ? team->language : "en";
+  return team ? team->language : language_of_environment();
 }
 
 void settle_cli_language(const std::vector<std::string>& args) {

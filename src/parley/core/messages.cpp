@@ -210,6 +210,23 @@ constexpr std::array<message_text, static_cast<std::size_t>(msg::count_)> kMessa
     {msg::team_not_reloaded, "{error}; the team was not reloaded, the last good team runs",
      "{error}；团队未重新加载，仍运行上一个正常的团队"},
     {msg::team_reloaded, "team reloaded from {source}", "已从 {source} 重新加载团队"},
+    {msg::imported_dominds,
+     "imported {dialogs} dialogs ({roots} roots, {events} events) from Dominds' {dir}: {files} files read",
+     "已从 Dominds 的 {dir} 导入 {dialogs} 个对话（{roots} 个根对话，{events} 个事件）：读取了 {files} 个文件"},
+    {msg::imported_already, "; {n} roots were already in the store", "；{n} 个根对话已在存储中"},
+    {msg::quarantined_dialog, "quarantined dialog {id} ({folder}): {problem}",
+     "已隔离对话 {id}（{folder}）：{problem}"},
+    {msg::exported, "exported {dialogs} dialogs ({events} events) to {dir}: {files} files",
+     "已导出 {dialogs} 个对话（{events} 个事件）到 {dir}：{files} 个文件"},
+    {msg::imported, "imported {dialogs} dialogs ({events} events) from {dir}: {files} files read",
+     "已从 {dir} 导入 {dialogs} 个对话（{events} 个事件）：读取了 {files} 个文件"},
+    {msg::replay_started, "replay of {root} from event {seq} as {id} ({change})",
+     "{root} 的重放，自第 {seq} 个事件起，新对话 {id}（{change}）"},
+    {msg::replay_in_background,
+     "replay of {root} from event {seq} as {id} ({change}), driven in the background {through}",
+     "{root} 的重放，自第 {seq} 个事件起，新对话 {id}（{change}），在后台驱动，{through}"},
+    {msg::remote_sent, "{verb}: sent {through}", "{verb}：已发送，{through}"},
+    {msg::through_server, "through the running server ({holder})", "经由正在运行的服务器（{holder}）"},
 }};
 
 // The catalog is indexed by id: an entry out of place would say another message.

@@ -168,6 +168,15 @@ enum class msg : std::size_t {
   show_replay_of,
   team_not_reloaded,
   team_reloaded,
+  imported_dominds,
+  imported_already,
+  quarantined_dialog,
+  exported,
+  imported,
+  replay_started,
+  replay_in_background,
+  remote_sent,
+  through_server,
   count_,  // not a message: the number of them
 };
 
