@@ -47,9 +47,9 @@ result<void> check_data_outside_workspace(const fs::path& data_dir, const fs::pa
   const fs::path root = comparable(workspace);
   const fs::path rel = data.lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") return ok();
-  return make_error(errc::config_error, "the data directory " + data.string() + " is inside the team's workspace " +
-                                            root.string() + "; pass --data DIR outside it, or --" +
-                                            kAllowDataInWorkspace + " to keep it there (file tools still refuse it)");
+  return make_error(errc::config_error,
+                    say_cli(msg::data_in_workspace,
+                            {{"data", data.string()}, {"workspace", root.string()}, {"flag", kAllowDataInWorkspace}}));
 }
 
 }  // namespace
@@ -168,8 +168,7 @@ result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, con
                                                    bool log_as_projected) {
   if (store_url()) return open_postgres_store(*store_url(), postgres_options_for_verb());
   if (!holds_store(data_dir)) {
-    return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
-                                           " (pass --data DIR where `parley run` or `parley serve` kept it)");
+    return make_error(errc::not_found, say_cli(msg::no_data_in, {{"dir", shown(data_dir)}}));
   }
   return open_sqlite_store_read_only(data_dir.string(), options, log_as_projected);
 }
@@ -180,18 +179,21 @@ result<void> check_dialog_stored(const fs::path& data_dir, const std::string& di
     if (!log) return std::move(log).err();
     auto row = (*log)->get_dialog(dialog_id);
     if (!row) return std::move(row).err();
-    if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in the PostgreSQL store");
+    if (!*row) {
+      return make_error(errc::not_found,
+                        say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", say_cli(msg::postgres_store)}}));
+    }
     return ok();
   }
   if (!holds_store(data_dir)) {
-    return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
-                                           " (pass --data DIR where the dialog was kept)");
+    return make_error(errc::not_found, say_cli(msg::no_dialog_no_data, {{"id", dialog_id}, {"dir", shown(data_dir)}}));
   }
   auto log = open_sqlite_store_read_only(data_dir.string());
   if (!log) return std::move(log).err();
   auto row = (*log)->get_dialog(dialog_id);
   if (!row) return std::move(row).err();
-  if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + shown(data_dir));
+  if (!*row)
+    return make_error(errc::not_found, say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", shown(data_dir)}}));
   return ok();
 }
 
@@ -204,8 +206,7 @@ result<config::team_config> find_and_load_team(const parsed_args& args, const fs
   if (fs::exists(data_dir / kTeamMemoFile, ec)) return load_remembered(data_dir);
   if (fs::is_directory(".minds", ec)) return config::load_dominds_workspace(".");
   if (fs::exists("team.yaml", ec)) return config::load_team_file("team.yaml");
-  return make_error(errc::config_error,
-                    "no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)");
+  return make_error(errc::config_error, say_cli(msg::no_team));
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ void print_eval_comparison(const std::vector<eval::case_comparison>& rows) {
       std::printf("%s\n", say_cli(msg::eval_no_diff, {{"problem", terminal_safe(row.diff_problem)}}).c_str());
     }
     if (!row.diff) continue;
-    std::string text = eval::diff_to_text(*row.diff);  // already made terminal-safe
+    std::string text = eval::diff_to_text(*row.diff, cli_language());  // already made terminal-safe
     std::string indented;
     for (std::size_t start = 0; start < text.size();) {
       const std::size_t end = text.find('\n', start);

@@ -102,7 +102,13 @@ TEST_F(CliLanguage, AChineseTeamsDialogsHeadingsMaintainerVerbsAndRefusalsAreChi
   EXPECT_EQ(escaped.output.find('\033'), std::string::npos) << escaped.output;
   const auto missing = in("zh", "show nosuchdialog");
   EXPECT_EQ(missing.status, 2);
-  EXPECT_EQ(missing.output.rfind("parley: 未找到：no dialog 'nosuchdialog' in ", 0), 0U) << missing.output;
+  EXPECT_EQ(missing.output.rfind("parley: 未找到：", 0), 0U) << missing.output;
+  EXPECT_NE(missing.output.find(" 中没有对话 'nosuchdialog'\n"), std::string::npos) << missing.output;
+  // The eval suite's reader is a lower layer: its kind in Chinese, its detail (the file) as written.
+  const auto unread = in("zh", "eval nosuch.yaml");
+  EXPECT_EQ(unread.status, 2);
+  EXPECT_EQ(unread.output.rfind("parley: 配置有误：", 0), 0U) << unread.output;
+  EXPECT_NE(unread.output.find("nosuch.yaml"), std::string::npos) << unread.output;
 }
 
 // A serving verb's start-up lines (here `parley mcp`, whose stdin ends at once): the member's model
@@ -115,6 +121,35 @@ TEST_F(CliLanguage, AServingVerbsStartUpLinesAreChinese) {
   EXPECT_NE(served.output.find("parley: 在 stdin/stdout 上提供 MCP 服务（数据：.parley）"), std::string::npos)
       << served.output;
   EXPECT_EQ(served.output.find("talks to"), std::string::npos) << served.output;
+}
+
+// `parley diff` of two roots: its own words in Chinese, the step kinds, ids and figures as they are.
+TEST_F(CliLanguage, AChineseTeamsDiffIsChinese) {
+  const auto first = in("zh", "run --quiet 'Plan the next sprint'");
+  const auto second = in("zh", "run --quiet 'Plan the next quarter'");
+  ASSERT_EQ(first.status, 0) << first.output;
+  ASSERT_EQ(second.status, 0) << second.output;
+  const auto id_of = [](const std::string& output) {
+    const auto at = output.find("对话 ");
+    return at == std::string::npos ? std::string() : output.substr(at + 7, output.find('\n', at) - at - 7);
+  };
+  const auto diff = in("zh", "diff " + id_of(first.output) + " " + id_of(second.output));
+  ASSERT_EQ(diff.status, 0) << diff.output;
+  EXPECT_NE(diff.output.find("\n对话（A | B）：\n"), std::string::npos) << diff.output;
+  EXPECT_NE(diff.output.find("\n最终回答：\n"), std::string::npos) << diff.output;
+  EXPECT_NE(diff.output.find("\n每个成员（A / B）：\n  @lead\n    A "), std::string::npos) << diff.output;
+  EXPECT_NE(diff.output.find(" 轮 输入 "), std::string::npos) << diff.output;
+  EXPECT_EQ(diff.output.find("final answer"), std::string::npos) << diff.output;
+}
+
+TEST_F(CliLanguage, WithoutATeamTheCliOwnRefusalsFollowTheEnvironment) {
+  const auto none = in("empty", "run hello", "PARLEY_LANG=zh");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_EQ(
+      none.output,
+      "parley: 配置有误：没有团队：给出 --team FILE 或 --workspace DIR（或在有 .minds/ 或 team.yaml 的目录里运行）\n");
+  EXPECT_EQ(in("empty", "run hello").output,
+            "parley: no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)\n");
 }
 
 TEST_F(CliLanguage, AnEnglishTeamsLinesAreUnchanged) {
