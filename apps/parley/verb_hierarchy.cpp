@@ -92,7 +92,8 @@ int run_verb_registry(const std::vector<std::string>& raw) {
   auto row = (*log)->get_dialog(dialog_id);
   if (!row) return report(row.err());
   if (!*row) {
-    return report(make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + data_dir.string()));
+    return report(
+        make_error(errc::not_found, say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", data_dir.string()}})));
   }
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());

@@ -136,7 +136,7 @@ int run_verb_replay(const std::vector<std::string>& raw) {
   auto at_generation = args->integer("at-generation", 1);
   if (!at_generation) return report(at_generation.err());
   if (*from && *at_generation) {
-    return report(make_error(errc::invalid_argument, "give either --from or --at-generation, not both"));
+    return report(make_error(errc::invalid_argument, say_cli(msg::replay_either_from)));
   }
   // With no point the whole tree runs again: from just before the root's first generation.
   const fork_point point =

@@ -262,6 +262,8 @@ constexpr std::array<message_text, static_cast<std::size_t>(msg::count_)> kMessa
     {msg::flow_waits, "the flow waits for you ({phase})", "流程在等你（{phase}）"},
     {msg::flow_header, "flow dialog {id} · @{member} · {phase}", "流程对话 {id} · @{member} · {phase}"},
     {msg::flow_sub_thread_said, "[sub-thread {id}: {messages}] {text}", "[子线程 {id}：{messages}] {text}"},
+    {msg::replay_either_from, "give either --from or --at-generation, not both",
+     "--from 与 --at-generation 只能给一个"},
 }};
 
 // The catalog is indexed by id: an entry out of place would say another message.

@@ -203,6 +203,7 @@ enum class msg : std::size_t {
   flow_waits,
   flow_header,
   flow_sub_thread_said,
+  replay_either_from,
   count_,  // not a message: the number of them
 };
 
