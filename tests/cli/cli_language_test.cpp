@@ -4,6 +4,7 @@
 // English team's lines stay as they were; option names, ids and values are never translated.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -45,6 +46,20 @@ TEST_F(CliLanguage, AChineseTeamsHelpIsChineseWithItsOptionsVerbatim) {
   EXPECT_NE(help.output.find("列标题跟随团队的语言，脚本请读 --json"), std::string::npos) << help.output;
   EXPECT_NE(help.output.find("通用选项：--data DIR"), std::string::npos) << help.output;
   EXPECT_EQ(help.output.find("start a root dialog"), std::string::npos) << "no English summary: " << help.output;
+  // Every verb's summary (the line under its synopsis) is in Chinese.
+  std::size_t verbs = 0;
+  for (std::size_t at = help.output.find("\n  parley "); at != std::string::npos;
+       at = help.output.find("\n  parley ", at + 1)) {
+    const auto summary_at = help.output.find("\n      ", at + 1);
+    ASSERT_NE(summary_at, std::string::npos) << help.output;
+    const std::string summary =
+        help.output.substr(summary_at + 7, help.output.find('\n', summary_at + 1) - summary_at - 7);
+    EXPECT_TRUE(
+        std::any_of(summary.begin(), summary.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }))
+        << "not in Chinese: " << summary;
+    ++verbs;
+  }
+  EXPECT_GE(verbs, 30U) << help.output;
 
   const auto verb_help = in("zh", "vacuum --help");
   ASSERT_EQ(verb_help.status, 0) << verb_help.output;
