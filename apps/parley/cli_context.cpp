@@ -47,15 +47,15 @@ result<void> check_data_outside_workspace(const fs::path& data_dir, const fs::pa
   const fs::path root = comparable(workspace);
   const fs::path rel = data.lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") return ok();
-  return make_error(errc::config_error, "the data directory " + data.string() + " is inside the team's workspace " +
-                                            root.string() + "; pass --data DIR outside it, or --" +
-                                            kAllowDataInWorkspace + " to keep it there (file tools still refuse it)");
+  return make_error(errc::config_error,
+                    say_cli(msg::data_in_workspace,
+                            {{"data", data.string()}, {"workspace", root.string()}, {"flag", kAllowDataInWorkspace}}));
 }
 
 }  // namespace
 
 int report(const error& err) {
-  std::fprintf(stderr, "parley: %s\n", err.message.c_str());
+  std::fprintf(stderr, "parley: %s\n", error_text(err).c_str());
   switch (err.code) {
     case errc::invalid_argument:
     case errc::config_error:
@@ -132,7 +132,7 @@ const std::string& current_verb() { return current_verb_slot(); }
 int show_verb_help() {
   std::string text = usage_of(current_verb()) + "\n";
   for (const auto& usage : verb_usages()) {
-    if (usage.verb == current_verb()) text += "  " + std::string(usage.summary) + "\n";
+    if (usage.verb == current_verb()) text += "  " + std::string(summary_in_language(usage)) + "\n";
   }
   std::fputs(text.c_str(), stdout);
   return kExitOk;
@@ -143,7 +143,8 @@ result<std::unique_ptr<store>> open_data_store(const fs::path& data_dir, sqlite_
   options.writer_command = current_verb();
   auto opened = open_sqlite_store(data_dir.string(), options);
   if (opened) {
-    for (const auto& notice : (*opened)->open_notices()) std::fprintf(stderr, "parley: note: %s\n", notice.c_str());
+    for (const auto& notice : (*opened)->open_notices())
+      std::fprintf(stderr, "parley: %s\n", note_line(notice).c_str());
   }
   return opened;
 }
@@ -167,8 +168,7 @@ result<std::unique_ptr<store>> open_existing_store(const fs::path& data_dir, con
                                                    bool log_as_projected) {
   if (store_url()) return open_postgres_store(*store_url(), postgres_options_for_verb());
   if (!holds_store(data_dir)) {
-    return make_error(errc::not_found, "no Parley data in " + shown(data_dir) +
-                                           " (pass --data DIR where `parley run` or `parley serve` kept it)");
+    return make_error(errc::not_found, say_cli(msg::no_data_in, {{"dir", shown(data_dir)}}));
   }
   return open_sqlite_store_read_only(data_dir.string(), options, log_as_projected);
 }
@@ -179,18 +179,21 @@ result<void> check_dialog_stored(const fs::path& data_dir, const std::string& di
     if (!log) return std::move(log).err();
     auto row = (*log)->get_dialog(dialog_id);
     if (!row) return std::move(row).err();
-    if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in the PostgreSQL store");
+    if (!*row) {
+      return make_error(errc::not_found,
+                        say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", say_cli(msg::postgres_store)}}));
+    }
     return ok();
   }
   if (!holds_store(data_dir)) {
-    return make_error(errc::not_found, "no dialog '" + dialog_id + "': there is no Parley data in " + shown(data_dir) +
-                                           " (pass --data DIR where the dialog was kept)");
+    return make_error(errc::not_found, say_cli(msg::no_dialog_no_data, {{"id", dialog_id}, {"dir", shown(data_dir)}}));
   }
   auto log = open_sqlite_store_read_only(data_dir.string());
   if (!log) return std::move(log).err();
   auto row = (*log)->get_dialog(dialog_id);
   if (!row) return std::move(row).err();
-  if (!*row) return make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + shown(data_dir));
+  if (!*row)
+    return make_error(errc::not_found, say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", shown(data_dir)}}));
   return ok();
 }
 
@@ -203,8 +206,7 @@ result<config::team_config> find_and_load_team(const parsed_args& args, const fs
   if (fs::exists(data_dir / kTeamMemoFile, ec)) return load_remembered(data_dir);
   if (fs::is_directory(".minds", ec)) return config::load_dominds_workspace(".");
   if (fs::exists("team.yaml", ec)) return config::load_team_file("team.yaml");
-  return make_error(errc::config_error,
-                    "no team: pass --team FILE or --workspace DIR (or run where a .minds/ or team.yaml is)");
+  return make_error(errc::config_error, say_cli(msg::no_team));
 }
 
 }  // namespace
@@ -219,12 +221,30 @@ result<config::team_config> load_team(const parsed_args& args, const fs::path& d
 
 std::string team_language_of(const parsed_args& args, const fs::path& data_dir) {
   auto team = find_and_load_team(args, data_dir);
-  return team ? team->language : "en";
+  return team ? team->language : language_of_environment();
+}
+
+void settle_cli_language(const std::vector<std::string>& args) {
+  // Only where the team is looked for matters here; a command line the verb refuses is said so
+  // by the verb itself, in the language found from what could be read.
+  parsed_args where;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (arg == "--") break;
+    for (const char* flag : {"team", "workspace", "data"}) {
+      const std::string name = std::string("--") + flag;
+      if (arg == name && i + 1 < args.size()) where.values[flag] = args[i + 1];
+      if (arg.starts_with(name + "=")) where.values[flag] = std::string(arg.substr(name.size() + 1));
+    }
+  }
+  // A team that does not load (the verb says why) has no language to give.
+  auto team = find_and_load_team(where, data_dir_of(where));
+  set_cli_language(team ? team->language : language_of_environment());
 }
 
 void print_problems(const std::vector<config::problem>& problems, std::size_t from) {
   for (std::size_t i = from; i < problems.size(); ++i) {
-    std::fprintf(stderr, "parley: problem: %s\n", terminal_safe(problems[i].text()).c_str());
+    std::fprintf(stderr, "parley: %s\n", problem_line(terminal_safe(problems[i].text())).c_str());
   }
 }
 

@@ -70,8 +70,13 @@ result<void> check_dialog_stored(const std::filesystem::path& data_dir, const st
 // The team named by --team or --workspace; else the one the data directory remembers from an
 // earlier `parley run`; else a Dominds `.minds/` or a `team.yaml` in the current directory.
 result<config::team_config> load_team(const parsed_args& args, const std::filesystem::path& data_dir);
-// The `language` of the team load_team would find, without its problems said; "en" when none loads.
+// The `language` of the team load_team would find, without its problems said; when none loads,
+// language_of_environment's (cli_messages.hpp).
 std::string team_language_of(const parsed_args& args, const std::filesystem::path& data_dir);
+// Sets the CLI's language before a verb runs (main): the `language` of the team found from
+// --team, --workspace, --data or the current folder, as load_team finds it; without one,
+// language_of_environment (cli_messages.hpp). `--help` and usage errors are said in it.
+void settle_cli_language(const std::vector<std::string>& args);
 // Each problem from index `from` on, one line each on stderr ("parley: problem: FILE:L:C: ...").
 void print_problems(const std::vector<config::problem>& problems, std::size_t from);
 // Records where the team came from so later verbs (say, serve) find it without flags.

@@ -4,6 +4,7 @@
 
 #include "cli_args.hpp"
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/text.hpp"
 #include "verb_usage.hpp"
 
@@ -164,7 +165,8 @@ std::string unknown_option_with_correction(std::string_view verb, const std::vec
     corrected[i] = "--" + best + (eq == std::string::npos ? "" : arg.substr(eq));
     // Only a correction that leaves a command line the verb takes is offered as one.
     if (!parse_args(corrected, spec)) return {};
-    return "unknown option --" + name + " (did you mean --" + best + "?); try: " + quoted_words(verb, corrected);
+    return say_cli(msg::unknown_option_try,
+                   {{"name", name}, {"best", best}, {"command", quoted_words(verb, corrected)}});
   }
   return {};
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "parley/flow/sub_thread_path.hpp"
 #include "parley/flow/thread_replay.hpp"
@@ -15,9 +16,9 @@ namespace {
 constexpr std::string_view kIndentStep = "    ";
 
 std::string phase_of(const flow::thread_settings& settings) {
-  std::string out = "phase " + settings.phase;
+  std::string out = say_cli(msg::flow_phase, {{"phase", settings.phase}});
   if (settings.phase_update_suggestion && settings.phase_update_suggestion->phase != settings.phase) {
-    out += ", next " + settings.phase_update_suggestion->phase;
+    out += say_cli(msg::flow_next_phase, {{"phase", settings.phase_update_suggestion->phase}});
   }
   return out;
 }
@@ -26,7 +27,8 @@ std::string phase_of(const flow::thread_settings& settings) {
 void print_thread(const flow::flow_thread& thread, const flow::sub_thread_path& path, const std::string& indent) {
   for (std::size_t i = 0; i < thread.messages.size(); ++i) {
     const auto& message = thread.messages[i];
-    const std::string head = indent + "[" + message.sender + (message.is_virtual ? ", virtual" : "") + "] ";
+    const std::string head =
+        indent + "[" + message.sender + (message.is_virtual ? say_cli(msg::flow_virtual) : std::string()) + "] ";
     const auto first_end = message.text.find('\n');
     std::printf("%s%s\n", head.c_str(), message.text.substr(0, first_end).c_str());
     if (first_end != std::string::npos) {
@@ -36,9 +38,13 @@ void print_thread(const flow::flow_thread& thread, const flow::sub_thread_path& 
     if (!message.sub_thread) continue;
     const auto child = path.child(i);
     const std::string inner = indent + std::string(kIndentStep);
-    std::printf("%ssub-thread %s · %s · %s\n", inner.c_str(), child.text().c_str(),
-                phase_of(message.sub_thread->settings).c_str(),
-                counted(message.sub_thread->messages.size(), "message", "messages").c_str());
+    const auto count = static_cast<std::int64_t>(message.sub_thread->messages.size());
+    std::printf("%s%s\n", inner.c_str(),
+                say_cli(msg::flow_sub_thread,
+                        {{"path", child.text()},
+                         {"phase", phase_of(message.sub_thread->settings)},
+                         {"messages", say_count_cli(msg::flow_messages_one, msg::flow_messages_many, count)}})
+                    .c_str());
     print_thread(*message.sub_thread, child, inner);
   }
 }
@@ -46,9 +52,11 @@ void print_thread(const flow::flow_thread& thread, const flow::sub_thread_path& 
 }  // namespace
 
 std::string flow_state_line(const flow::thread_settings& settings) {
-  if (flow::is_completed(settings)) return "the flow is completed";
+  if (flow::is_completed(settings)) return say_cli(msg::flow_completed);
   const std::string next = settings.phase_update_suggestion ? settings.phase_update_suggestion->phase : "";
-  return "the flow waits for you (phase " + settings.phase + (next.empty() ? "" : ", next " + next) + ")";
+  const std::string phase = say_cli(msg::flow_phase, {{"phase", settings.phase}}) +
+                            (next.empty() ? std::string() : say_cli(msg::flow_next_phase, {{"phase", next}}));
+  return say_cli(msg::flow_waits, {{"phase", phase}});
 }
 
 int show_flow(const dialog_row& dialog, const flow::flow_thread& main, bool json) {
@@ -56,8 +64,9 @@ int show_flow(const dialog_row& dialog, const flow::flow_thread& main, bool json
     std::printf("%s\n", boost::json::serialize(flow::to_json(main)).c_str());
     return kExitOk;
   }
-  std::printf("flow dialog %s · @%s · %s\n", dialog.id.c_str(), dialog.member_id.c_str(),
-              phase_of(main.settings).c_str());
+  std::printf("%s\n", say_cli(msg::flow_header,
+                              {{"id", dialog.id}, {"member", dialog.member_id}, {"phase", phase_of(main.settings)}})
+                          .c_str());
   print_thread(main, flow::sub_thread_path{}, "");
   std::printf("%s\n", flow_state_line(main.settings).c_str());
   return kExitOk;

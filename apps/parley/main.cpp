@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "command_hints.hpp"
 #include "parley/core/text.hpp"
 #include "parley/core/utf8.hpp"
@@ -60,13 +61,15 @@ std::optional<int> run_named_verb(const std::string& verb, const std::vector<std
 // the whole corrected command to type.
 int unknown_verb(const std::string& verb, const std::vector<std::string>& args) {
   namespace cli = parley::cli;
-  const std::string hint = parley::did_you_mean(verb, cli::verb_names());
+  using parley::msg;
   const std::string best = parley::closest_match(verb, cli::verb_names());
-  std::string next = "see parley --help";
+  const std::string hint = best.empty() ? std::string() : cli::say_cli(msg::did_you_mean_word, {{"best", best}});
+  std::string next = cli::say_cli(msg::see_help);
   if (!best.empty() && !args.empty() && cli::parse_args(args, cli::arg_spec_of(best))) {
-    next = "try: " + cli::command_with_verb(best);
+    next = cli::say_cli(msg::try_command, {{"command", cli::command_with_verb(best)}});
   }
-  std::fprintf(stderr, "parley: unknown verb '%s'%s; %s\n", verb.c_str(), hint.c_str(), next.c_str());
+  std::fprintf(stderr, "parley: %s%s%s\n", cli::say_cli(msg::unknown_verb, {{"verb", verb}}).c_str(), hint.c_str(),
+               next.c_str());
   return cli::kExitUsage;
 }
 
@@ -88,6 +91,8 @@ int without_verb(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   parley::cli::guard_terminal_output();
+  // Before anything is said: even `--help` and a refused argument speak the team's language.
+  parley::cli::settle_cli_language({argv + 1, argv + argc});
   if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0)) {
     std::fputs(parley::cli::full_usage().c_str(), stdout);
     return parley::cli::kExitOk;
@@ -101,8 +106,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (const auto bad = parley::first_invalid_utf8(arg)) {
-      std::fprintf(stderr, "parley: argument %d ('%s'): %s\n", i, parley::repair_utf8(arg).text.c_str(),
-                   parley::describe_invalid_utf8(arg, *bad).c_str());
+      const std::string problem =
+          parley::cli::say_cli(parley::msg::argument_not_utf8, {{"n", std::to_string(i)},
+                                                                {"arg", parley::repair_utf8(arg).text},
+                                                                {"problem", parley::describe_invalid_utf8(arg, *bad)}});
+      std::fprintf(stderr, "parley: %s\n", problem.c_str());
       return parley::cli::kExitUsage;
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/engine/assembly.hpp"
 
@@ -47,11 +48,11 @@ void watch_team_for_reload(engine::engine& eng, std::shared_ptr<tot::tot_tool_bi
   auto build = [source, workspace, tot_binding] { return build_reloaded_team(source, workspace, tot_binding); };
   auto said = [&eng, source](const result<void>& reloaded) {
     if (!reloaded) {
-      std::fprintf(stderr, "parley: problem: %s; the team was not reloaded, the last good team runs\n",
-                   terminal_safe(reloaded.err().message).c_str());
+      const std::string kept = say_cli(msg::team_not_reloaded, {{"error", terminal_safe(reloaded.err().message)}});
+      std::fprintf(stderr, "parley: %s\n", problem_line(kept).c_str());
       return;
     }
-    std::printf("parley: team reloaded from %s\n", terminal_safe(source.string()).c_str());
+    std::printf("parley: %s\n", say_cli(msg::team_reloaded, {{"source", terminal_safe(source.string())}}).c_str());
     std::fflush(stdout);
     print_problems(eng.team().problems, 0);
   };

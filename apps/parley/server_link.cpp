@@ -12,6 +12,7 @@
 #include <exception>
 #include <system_error>
 
+#include "cli_messages.hpp"
 #include "parley/core/file_io.hpp"
 #include "parley/core/json.hpp"
 #include "parley/http/client.hpp"
@@ -150,7 +151,7 @@ result<boost::json::value> call_server(const server_link& server, std::string_vi
 }
 
 std::string through(const server_link& server) {
-  return "through the running server (" + describe_holder(server.holder) + ")";
+  return say_cli(msg::through_server, {{"holder", describe_holder(server.holder)}});
 }
 
 }  // namespace parley::cli

@@ -8,6 +8,7 @@
 
 #include "cli_args.hpp"
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/config/team.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/engine/assembly.hpp"
@@ -34,10 +35,16 @@ int run_verb_check_team(const std::vector<std::string>& raw) {
     if (config::member_can_run(team->problems, member.id)) ++runnable;
   }
   for (const auto& problem : team->problems) {
-    std::printf("problem: %s\n", terminal_safe(problem.text()).c_str());
+    std::printf("%s\n", problem_line(terminal_safe(problem.text())).c_str());
   }
-  std::printf("%s: %zu member(s), %zu can be driven, %zu problem(s): the team can run\n",
-              terminal_safe(team->source.string()).c_str(), team->members.size(), runnable, team->problems.size());
+  const std::string members = std::to_string(team->members.size());
+  const std::string can_run = std::to_string(runnable);
+  const std::string problems = std::to_string(team->problems.size());
+  std::printf("%s\n", say_cli(msg::check_team_summary, {{"source", terminal_safe(team->source.string())},
+                                                        {"members", members},
+                                                        {"runnable", can_run},
+                                                        {"problems", problems}})
+                          .c_str());
   return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -248,8 +249,7 @@ int run_verb_completions(const std::vector<std::string>& raw) {
   } else if (shell == "zsh") {
     script = zsh_script();
   } else {
-    return report(make_error(errc::invalid_argument,
-                             "completions: unknown shell '" + terminal_safe(shell) + "'; expected bash or zsh"));
+    return report(make_error(errc::invalid_argument, say_cli(msg::unknown_shell, {{"shell", terminal_safe(shell)}})));
   }
   std::fputs(script.c_str(), stdout);
   return kExitOk;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/eval/tree_diff.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -38,7 +39,7 @@ int run_verb_diff(const std::vector<std::string>& raw) {
   if (args->has("json")) {
     std::printf("%s\n", boost::json::serialize(eval::diff_to_json(diff)).c_str());
   } else {
-    std::fputs(eval::diff_to_text(diff).c_str(), stdout);
+    std::fputs(eval::diff_to_text(diff, cli_language()).c_str(), stdout);
   }
   return kExitOk;
 }

@@ -16,6 +16,7 @@
 #include "marker_tags.hpp"
 #include "parley/core/text.hpp"
 #include "parley/engine/assembly.hpp"
+#include "parley/engine/described_text.hpp"
 #include "parley/tot/tot_tool.hpp"
 #include "replay_setup.hpp"
 #include "terminal_printer.hpp"
@@ -149,7 +150,7 @@ int drive(const parsed_args& args, drive_request request) {
       const std::string member = request.member_id.empty() ? team.default_member : request.member_id;
       if (auto known = check_member_given(team, request.member_id); !known) co_return std::move(known).err();
       if (team.find_member(member) != nullptr) {
-        const std::string model = engine::describe_member_model(team, member);
+        const std::string model = engine::describe_member_model_in(team, member, cli_language());
         std::fprintf(stderr, "parley: %s\n",
                      say_cli(msg::member_talks_to, {{"member", member}, {"model", model}}).c_str());
       }

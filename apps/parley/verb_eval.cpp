@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/file_io.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/eval/compare.hpp"
@@ -18,33 +19,53 @@ namespace {
 namespace fs = std::filesystem;
 
 void print_eval_case(const eval::case_report& one) {
-  std::printf("%-5s %s (%lld/%zu passed)\n", eval::verdict_name(one.outcome()), terminal_safe(one.name).c_str(),
-              static_cast<long long>(one.passed()), one.attempts.size());
+  // The verdicts (pass, fail, error) are key words, as in the reports; the rest is said.
+  char verdict[16];
+  std::snprintf(verdict, sizeof verdict, "%-5s", eval::verdict_name(one.outcome()));
+  const std::string passed = std::to_string(one.passed());
+  const std::string attempts = std::to_string(one.attempts.size());
+  std::printf(
+      "%s\n",
+      say_cli(msg::eval_case,
+              {{"verdict", verdict}, {"name", terminal_safe(one.name)}, {"passed", passed}, {"attempts", attempts}})
+          .c_str());
   for (const auto& attempt : one.attempts) {
-    const std::string root = attempt.root_id.empty() ? std::string() : " root " + terminal_safe(attempt.root_id);
+    const std::string root =
+        attempt.root_id.empty() ? std::string() : say_cli(msg::eval_root, {{"id", terminal_safe(attempt.root_id)}});
+    const std::string n = std::to_string(attempt.attempt);
     if (!attempt.error.empty()) {
-      std::printf("      #%d error%s: %s\n", attempt.attempt, root.c_str(), terminal_safe(attempt.error).c_str());
+      std::printf("%s\n",
+                  say_cli(msg::eval_attempt_error, {{"n", n}, {"root", root}, {"error", terminal_safe(attempt.error)}})
+                      .c_str());
     }
     for (const auto& check : attempt.checks) {
       if (check.outcome == eval::verdict::pass) continue;
-      std::printf("      #%d %s%s: %s: %s\n", attempt.attempt, eval::verdict_name(check.outcome), root.c_str(),
-                  terminal_safe(check.check).c_str(), terminal_safe(check.message).c_str());
-      if (!check.reasons.empty()) std::printf("         judge's reasons: %s\n", terminal_safe(check.reasons).c_str());
+      std::printf("%s\n", say_cli(msg::eval_check, {{"n", n},
+                                                    {"verdict", eval::verdict_name(check.outcome)},
+                                                    {"root", root},
+                                                    {"check", terminal_safe(check.check)},
+                                                    {"message", terminal_safe(check.message)}})
+                              .c_str());
+      if (!check.reasons.empty()) {
+        std::printf("%s\n", say_cli(msg::eval_reasons, {{"reasons", terminal_safe(check.reasons)}}).c_str());
+      }
     }
   }
 }
 
 void print_eval_comparison(const std::vector<eval::case_comparison>& rows) {
-  std::printf("compared with the earlier run:\n");
+  std::printf("%s\n", say_cli(msg::eval_compared).c_str());
   for (const auto& row : rows) {
     const auto rate = [](const std::optional<double>& value) {
       return value ? std::to_string(static_cast<int>(*value * 100.0 + 0.5)) + "%" : std::string("-");
     };
     std::printf("  %-6s %s (%s -> %s)\n", row.change.c_str(), terminal_safe(row.name).c_str(), rate(row.before).c_str(),
                 rate(row.after).c_str());
-    if (!row.diff_problem.empty()) std::printf("    no diff: %s\n", terminal_safe(row.diff_problem).c_str());
+    if (!row.diff_problem.empty()) {
+      std::printf("%s\n", say_cli(msg::eval_no_diff, {{"problem", terminal_safe(row.diff_problem)}}).c_str());
+    }
     if (!row.diff) continue;
-    std::string text = eval::diff_to_text(*row.diff);  // already made terminal-safe
+    std::string text = eval::diff_to_text(*row.diff, cli_language());  // already made terminal-safe
     std::string indented;
     for (std::size_t start = 0; start < text.size();) {
       const std::size_t end = text.find('\n', start);
@@ -125,8 +146,14 @@ int run_verb_eval(const std::vector<std::string>& raw) {
     passed += one.passed();
     attempts += one.attempts.size();
   }
-  std::printf("run %s: %lld of %zu attempts passed (%.0f%%)\n", run.id.c_str(), static_cast<long long>(passed),
-              attempts, run.pass_rate() * 100.0);
+  char percent[16];
+  std::snprintf(percent, sizeof percent, "%.0f", run.pass_rate() * 100.0);
+  const std::string passed_text = std::to_string(passed);
+  const std::string attempts_text = std::to_string(attempts);
+  std::printf("%s\n",
+              say_cli(msg::eval_run_summary,
+                      {{"id", run.id}, {"passed", passed_text}, {"attempts", attempts_text}, {"percent", percent}})
+                  .c_str());
   return passed == static_cast<std::int64_t>(attempts) ? kExitOk : kExitRuntime;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "flow_show.hpp"
 #include "parley/flow/flow_events.hpp"
 #include "parley/flow/flow_runner.hpp"
@@ -41,11 +42,16 @@ void print_outcome(const flow::flow_thread& main, std::size_t shown_before, bool
   for (std::size_t i = shown_before; i < main.messages.size() && !quiet; ++i) {
     const auto& message = main.messages[i];
     if (message.sub_thread) {
-      std::printf("\n[sub-thread %s: %zu messages] %s\n", message.sub_thread->id.c_str(),
-                  count_messages(*message.sub_thread), message.text.c_str());
+      const auto count = static_cast<std::int64_t>(count_messages(*message.sub_thread));
+      std::printf("\n%s\n",
+                  say_cli(msg::flow_sub_thread_said,
+                          {{"id", message.sub_thread->id},
+                           {"messages", say_count_cli(msg::flow_messages_one, msg::flow_messages_many, count)},
+                           {"text", message.text}})
+                      .c_str());
     }
   }
-  std::printf("\ndialog %s\n", main.id.c_str());
+  std::printf("\n%s\n", say_cli(msg::dialog_named, {{"id", main.id}}).c_str());
   std::printf("%s\n", flow_state_line(main.settings).c_str());
 }
 

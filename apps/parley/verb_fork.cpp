@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
 #include "parley/store/fork_plan.hpp"
@@ -71,7 +72,7 @@ int run_verb_fork(const std::vector<std::string>& raw) {
   auto at_generation = args->integer("at-generation", 1);
   if (!at_generation) return report(at_generation.err());
   if (*at && *at_generation) {
-    return report(make_error(errc::invalid_argument, "give either --at or --at-generation, not both"));
+    return report(make_error(errc::invalid_argument, say_cli(msg::fork_either_at)));
   }
   if (auto stored = check_dialog_stored(data_dir_of(*args), root_id); !stored) return report(stored.err());
   const fork_point point{*at, *at_generation};
@@ -84,8 +85,8 @@ int run_verb_fork(const std::vector<std::string>& raw) {
                                   {"forkedFrom", {{"dialog", root_id}, {"at", forked->through_seq}}}};
     std::printf("%s\n", boost::json::serialize(out).c_str());
   } else {
-    std::printf("forked %s through event %lld as %s\n", root_id.c_str(), static_cast<long long>(forked->through_seq),
-                forked->id.c_str());
+    const std::string seq = std::to_string(forked->through_seq);
+    std::printf("%s\n", say_cli(msg::fork_done, {{"root", root_id}, {"seq", seq}, {"id", forked->id}}).c_str());
   }
   return kExitOk;
 }

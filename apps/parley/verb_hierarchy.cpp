@@ -92,7 +92,8 @@ int run_verb_registry(const std::vector<std::string>& raw) {
   auto row = (*log)->get_dialog(dialog_id);
   if (!row) return report(row.err());
   if (!*row) {
-    return report(make_error(errc::not_found, "no dialog '" + dialog_id + "' in " + data_dir.string()));
+    return report(
+        make_error(errc::not_found, say_cli(msg::no_dialog_in, {{"id", dialog_id}, {"where", data_dir.string()}})));
   }
   auto providers = engine::build_providers(*team);
   if (!providers) return report(providers.err());
@@ -119,10 +120,13 @@ int run_verb_registry(const std::vector<std::string>& raw) {
         boost::json::serialize(boost::json::object{{"rootId", (**row).root_id}, {"entries", std::move(out)}}).c_str());
     return kExitOk;
   }
-  if (entries->empty()) std::printf("root %s has no Type B subdialogs\n", (**row).root_id.c_str());
+  if (entries->empty()) std::printf("%s\n", say_cli(msg::registry_none, {{"id", (**row).root_id}}).c_str());
   for (const auto& entry : *entries) {
-    std::printf("%s -> %s  (last used %s%s)\n", entry.key.c_str(), entry.subdialog_id.c_str(),
-                format_iso8601_ms(entry.last_accessed_ms).c_str(), entry.locked ? ", working now" : "");
+    const std::string working = entry.locked ? say_cli(msg::registry_working) : std::string();
+    const std::string at = format_iso8601_ms(entry.last_accessed_ms);
+    std::printf("%s\n", say_cli(msg::registry_entry,
+                                {{"key", entry.key}, {"id", entry.subdialog_id}, {"at", at}, {"working", working}})
+                            .c_str());
   }
   return kExitOk;
 }
@@ -140,10 +144,14 @@ int run_verb_check(const std::vector<std::string>& raw) {
   if (!log) return report(log.err());
   auto checked = engine::check_integrity(**log);
   if (!checked) return report(checked.err());
-  for (const auto& problem : checked->problems) std::printf("problem: %s\n", problem.c_str());
-  std::printf("%s, %s checked: %s\n", counted(checked->dialogs, "dialog", "dialogs").c_str(),
-              counted(checked->events, "event", "events").c_str(),
-              checked->problems.empty() ? "ok" : counted(checked->problems.size(), "problem", "problems").c_str());
+  for (const auto& problem : checked->problems) std::printf("%s\n", problem_line(problem).c_str());
+  const auto problems = static_cast<std::int64_t>(checked->problems.size());
+  const std::string verdict =
+      problems == 0 ? say_cli(msg::check_ok) : say_count_cli(msg::count_problem_one, msg::count_problem_many, problems);
+  const std::string dialogs = say_count_cli(msg::count_dialog_one, msg::count_dialog_many, checked->dialogs);
+  const std::string events = say_count_cli(msg::count_event_one, msg::count_event_many, checked->events);
+  std::printf("%s\n",
+              say_cli(msg::check_summary, {{"dialogs", dialogs}, {"events", events}, {"verdict", verdict}}).c_str());
   return checked->problems.empty() ? kExitOk : kExitRuntime;
 }
 
@@ -154,27 +162,35 @@ int run_verb_repair(const std::vector<std::string>& raw) {
   if (!args->positionals.empty()) return report(make_error(errc::invalid_argument, usage_of("repair")));
   if (store_url()) {
     // Text that does not read back never reached it: every batch is checked before it is taken.
-    std::printf("the PostgreSQL store keeps no unreadable events: nothing to repair\n");
+    std::printf("%s\n", say_cli(msg::repair_none_postgres).c_str());
     return kExitOk;
   }
   const auto data_dir = data_dir_of(*args);
   auto repaired = sqlite::repair_damaged_events(data_dir.string());
   if (!repaired) return report(repaired.err());
   for (const auto& item : *repaired) {
-    std::printf("dialog %s: event %lld (%s, log id %lld): %s — %s\n", item.event.dialog_id.c_str(),
-                static_cast<long long>(item.event.seq), item.event.type.c_str(),
-                static_cast<long long>(item.event.event_id), item.event.problem.c_str(), item.action.c_str());
+    const std::string seq = std::to_string(item.event.seq);
+    const std::string event_id = std::to_string(item.event.event_id);
+    std::printf("%s\n", say_cli(msg::repair_event, {{"id", item.event.dialog_id},
+                                                    {"seq", seq},
+                                                    {"type", item.event.type},
+                                                    {"event_id", event_id},
+                                                    {"problem", item.event.problem},
+                                                    {"action", item.action}})
+                            .c_str());
   }
   if (repaired->empty()) {
-    std::printf("every event reads back: nothing to repair\n");
+    std::printf("%s\n", say_cli(msg::repair_nothing).c_str());
     return kExitOk;
   }
   // The projections were made from the events as they were read then: made again from the log.
   auto log = open_data_store(data_dir);
   if (!log) return report(log.err());
   if (auto rebuilt = (*log)->rebuild_projections(); !rebuilt) return report(rebuilt.err());
-  std::printf("%s repaired; the originals are kept in the table quarantined_events of %s\n",
-              counted(repaired->size(), "event", "events").c_str(), (data_dir / "parley.db").c_str());
+  const std::string events =
+      say_count_cli(msg::count_event_one, msg::count_event_many, static_cast<std::int64_t>(repaired->size()));
+  std::printf("%s\n",
+              say_cli(msg::repair_done, {{"events", events}, {"file", (data_dir / "parley.db").string()}}).c_str());
   return kExitOk;
 }
 

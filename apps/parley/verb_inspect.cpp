@@ -1,7 +1,9 @@
 // `parley dialogs` and `parley show`: read-only views of the projections, as text or JSON.
 #include <boost/json/serialize.hpp>
 
+#include <array>
 #include <cstdio>
+#include <utility>
 
 #include "cli_context.hpp"
 #include "cli_messages.hpp"
@@ -11,6 +13,7 @@
 #include "marker_tags.hpp"
 #include "parley/core/json.hpp"
 #include "parley/core/time.hpp"
+#include "parley/engine/described_text.hpp"
 #include "parley/engine/replay_team.hpp"
 #include "parley/engine/usage_report.hpp"
 #include "parley/flow/thread_replay.hpp"
@@ -123,6 +126,31 @@ std::string next_page_command(const parsed_args& args, const std::string& cursor
   return hint_command("dialogs", {}, options);
 }
 
+// The headings of `parley dialogs` in the CLI's language, each as wide as its column on screen.
+std::string dialogs_heading_line() {
+  const std::string names = say_cli(msg::dialogs_headings);
+  std::vector<std::string> headings;
+  for (std::size_t at = 0; at <= names.size();) {
+    const auto space = names.find(' ', at);
+    headings.push_back(names.substr(at, space == std::string::npos ? std::string::npos : space - at));
+    if (space == std::string::npos) break;
+    at = space + 1;
+  }
+  // Widths and sides of the row format below; the title, last, is not filled.
+  static constexpr std::array<std::pair<std::size_t, bool>, 9> kDialogColumns{
+      {{17, true}, {12, true}, {10, true}, {13, true}, {6, false}, {9, false}, {8, false}, {9, false}, {9, false}}};
+  std::string line;
+  for (std::size_t i = 0; i < headings.size(); ++i) {
+    if (i < kDialogColumns.size()) {
+      line += padded(headings[i], kDialogColumns[i].first, kDialogColumns[i].second);
+      line += i + 1 == kDialogColumns.size() ? "  " : " ";
+    } else {
+      line += headings[i];
+    }
+  }
+  return line + "\n";
+}
+
 }  // namespace
 
 // Root dialogs newest first, a page at a time as GET /api/dialogs pages them (store/root_listing.hpp):
@@ -175,8 +203,7 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
       std::fprintf(stderr, "%s\n", say_cli(msg::next_page, {{"command", next_page_command(*args, next)}}).c_str());
     return kExitOk;
   }
-  std::printf("%-17s %-12s %-10s %-13s %6s %9s %8s %9s %9s  %s\n", "ID", "MEMBER", "STATUS", "STATE", "COURSE",
-              "QUESTIONS", "PENDING", "TOKENS", "COST", "TITLE");
+  std::fputs(dialogs_heading_line().c_str(), stdout);
   for (const auto& row : *rows) {
     const auto totals = usage_of(row.id);
     const std::string cost = totals.unpriced_calls < totals.calls ? engine::format_usd(totals.cost_usd) : "-";
@@ -188,9 +215,10 @@ int run_verb_dialogs(const std::vector<std::string>& raw) {
   }
   if (usage.team.calls > 0) {
     for (const auto& [member, totals] : usage.by_member) {
-      std::printf("@%s: %s\n", member.c_str(), engine::describe_usage(totals).c_str());
+      std::printf("@%s: %s\n", member.c_str(), engine::describe_usage_in(totals, cli_language()).c_str());
     }
-    std::printf("team: %s\n", engine::describe_usage(usage.team).c_str());
+    const std::string team_usage = engine::describe_usage_in(usage.team, cli_language());
+    std::printf("%s\n", say_cli(msg::dialogs_team_usage, {{"usage", team_usage}}).c_str());
   }
   if (!next.empty())
     std::printf("%s\n", say_cli(msg::next_page, {{"command", next_page_command(*args, next)}}).c_str());
@@ -248,15 +276,18 @@ int run_verb_show(const std::vector<std::string>& raw) {
                                                  {"member", dialog.member_id},
                                                  {"state", state_of(dialog)},
                                                  {"course", course_number},
-                                                 {"usage", engine::describe_usage(usage)}})
+                                                 {"usage", engine::describe_usage_in(usage, cli_language())}})
                           .c_str());
   if (*origin) {
     const std::string seq = std::to_string((*origin)->through_seq);
     std::printf("%s\n", say_cli(msg::show_forked_from, {{"id", (*origin)->dialog_id}, {"seq", seq}}).c_str());
   }
   if (const auto* replay = replay_of(*events)) {
-    std::printf("replay of %s from event %lld with %s\n", replay->origin_root_id.c_str(),
-                static_cast<long long>(replay->from_seq), engine::replay_change_text(*replay).c_str());
+    const std::string from = std::to_string(replay->from_seq);
+    std::printf("%s\n", say_cli(msg::show_replay_of, {{"id", replay->origin_root_id},
+                                                      {"seq", from},
+                                                      {"change", engine::replay_change_text(*replay)}})
+                            .c_str());
   }
   std::int64_t course = 0;
   for (const auto& message : *messages) {

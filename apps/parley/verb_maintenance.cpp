@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/retention.hpp"
 #include "parley/store/store_backup.hpp"
@@ -27,8 +28,9 @@ int run_verb_backup(const std::vector<std::string>& raw) {
   }
   auto copied = backup_sqlite_store(data_dir_of(*args).string(), args->positionals.front());
   if (!copied) return report(copied.err());
-  std::printf("backed up %lld pages (%lld bytes) to %s\n", static_cast<long long>(copied->pages),
-              static_cast<long long>(copied->bytes), copied->path.c_str());
+  const std::string pages = std::to_string(copied->pages);
+  const std::string bytes = std::to_string(copied->bytes);
+  std::printf("%s\n", say_cli(msg::backup_done, {{"pages", pages}, {"bytes", bytes}, {"path", copied->path}}).c_str());
   return kExitOk;
 }
 
@@ -41,14 +43,13 @@ int run_verb_migrate(const std::vector<std::string>& raw) {
     if (auto migrated = migrate_postgres_store(*store_url(), postgres_options_for_verb()); !migrated) {
       return report(migrated.err());
     }
-    std::printf("the PostgreSQL store at %s is at this version's schema\n",
-                redacted_postgres_url(*store_url()).c_str());
+    std::printf("%s\n", say_cli(msg::migrate_postgres_done, {{"url", redacted_postgres_url(*store_url())}}).c_str());
     return kExitOk;
   }
   // Opening a SQLite store for writing migrates it (and takes its lock: not beside a server).
   auto log = open_data_store(data_dir_of(*args));
   if (!log) return report(log.err());
-  std::printf("the store in %s is at this version's schema\n", data_dir_of(*args).string().c_str());
+  std::printf("%s\n", say_cli(msg::migrate_done, {{"dir", data_dir_of(*args).string()}}).c_str());
   return kExitOk;
 }
 
@@ -63,7 +64,7 @@ int run_verb_vacuum(const std::vector<std::string>& raw) {
   auto team = load_team(*args, data_dir);
   if (!team) return report(team.err());
   if (team->retention.archive_after_days <= 0) {
-    std::printf("the team keeps everything (no retention: in its file): nothing to do\n");
+    std::printf("%s\n", say_cli(msg::vacuum_keeps_all).c_str());
     return kExitOk;
   }
   auto log = open_data_store(data_dir);
@@ -71,11 +72,15 @@ int run_verb_vacuum(const std::vector<std::string>& raw) {
   const bool dry_run = args->has("dry-run");
   auto applied = engine::apply_retention(**log, team->retention, now_ms(), dry_run);
   if (!applied) return report(applied.err());
-  for (const auto& id : applied->archived) std::printf("%s %s\n", dry_run ? "would archive" : "archived", id.c_str());
-  std::printf("%zu root(s) %s (idle over %lld days); %lld idle as long but still at work, kept\n",
-              applied->archived.size(), dry_run ? "to archive" : "archived",
-              static_cast<long long>(team->retention.archive_after_days),
-              static_cast<long long>(applied->still_at_work));
+  for (const auto& id : applied->archived) {
+    std::printf("%s\n", say_cli(dry_run ? msg::vacuum_would_archive : msg::vacuum_archived, {{"id", id}}).c_str());
+  }
+  const std::string archived = std::to_string(applied->archived.size());
+  const std::string days = std::to_string(team->retention.archive_after_days);
+  const std::string busy = std::to_string(applied->still_at_work);
+  std::printf("%s\n", say_cli(dry_run ? msg::vacuum_summary_dry : msg::vacuum_summary,
+                              {{"n", archived}, {"days", days}, {"busy", busy}})
+                          .c_str());
   return kExitOk;
 }
 

@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/server/answer_relay.hpp"
 #include "parley/server/mcp_stdio.hpp"
@@ -25,6 +26,7 @@
 #include "parley/server/store_reads.hpp"
 #include "parley/server/users.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "serve_lines.hpp"
 #include "shutdown.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -41,17 +43,6 @@ error held_store_refusal(error err) {
     err.message += "; point the MCP client at that server's /mcp instead (`parley serve --mcp`)";
   }
   return err;
-}
-
-// Says on stderr which model each member talks to; stdout is the protocol's.
-bool announce_mcp_members(const config::team_config& team, const engine::engine& eng) {
-  bool scripted = false;
-  for (const auto& member : team.members) {
-    std::fprintf(stderr, "parley: @%s talks to %s\n", member.id.c_str(),
-                 engine::describe_member_model(team, member.id).c_str());
-    scripted = scripted || eng.members().provider_kind_of(member.id) == "scripted";
-  }
-  return scripted;
 }
 
 // Serves until stdin ends, then stops the drives and flushes the log.
@@ -106,7 +97,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   const server::user_directory users;  // one user, the operator, as `parley serve` without --users
   server::pubchan channels(eng, log, options);
   server::answer_relay answers(eng);
-  const bool scripted = announce_mcp_members(team, eng);
+  const bool scripted = announce_member_models(team, eng, stderr);  // stdout is the protocol's
   server::server_context context{eng, log, options, channels, users, scripted, PARLEY_VERSION};
   context.answers = &answers;
   server::store_reads reads;
@@ -119,11 +110,13 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   std::vector<std::string> unreadable;
   auto recovered = eng.runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
-  for (const auto& problem : unreadable) std::fprintf(stderr, "parley: warning: not recovered: %s\n", problem.c_str());
+  for (const auto& problem : unreadable) {
+    std::fprintf(stderr, "parley: %s\n", warning_line(say_cli(msg::not_recovered, {{"problem", problem}})).c_str());
+  }
 
   server::mcp_stdio stdio(io.get_executor(), context, users.only_user(), std::move(**settings), STDIN_FILENO,
                           protocol_fd.fd);
-  std::fprintf(stderr, "parley: serving MCP on stdin/stdout (data: %s)\n", data_dir_of(*args).string().c_str());
+  std::fprintf(stderr, "parley: %s\n", say_cli(msg::mcp_serving_stdio, {{"dir", data_dir_of(*args).string()}}).c_str());
   bool done = false;
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&stdio](boost::system::error_code ec, int) {
@@ -134,7 +127,7 @@ int run_verb_mcp(const std::vector<std::string>& raw) {
   const bool gave_up = !run_until_shut_down(io, done);
   log.flush();
   if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
+    std::fprintf(stderr, "parley: %s\n", say_cli(msg::store_failed_at_shutdown, {{"problem", problem}}).c_str());
     return kExitRuntime;
   }
   if (gave_up) std::_Exit(kExitOk);  // coroutines still hold references; the log is flushed

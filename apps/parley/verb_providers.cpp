@@ -13,6 +13,7 @@
 
 #include "cli_args.hpp"
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/text.hpp"
 #include "verb_usage.hpp"
 #include "verbs.hpp"
@@ -75,26 +76,29 @@ boost::json::object to_json(const config::team_config& team, const config::provi
 
 void print_line(const config::team_config& team, const config::provider_entry& entry) {
   std::string line = entry.config.id;
-  if (!entry.name.empty()) line += " (" + entry.name + ")";
+  if (!entry.name.empty()) line += say_cli(msg::providers_name, {{"name", entry.name}});
   line += ": " + entry.api_type;
   if (!entry.unsupported.empty()) {
-    line += ", not usable: " + entry.unsupported;
+    line += say_cli(msg::providers_not_usable, {{"why", entry.unsupported}});
   } else {
     const std::string_view kind = to_name(entry.config.kind);
-    if (kind != entry.api_type) line += " as " + std::string(kind);
-    if (!entry.config.base_url.empty()) line += " at " + entry.config.base_url;
+    if (kind != entry.api_type) line += say_cli(msg::providers_as, {{"kind", kind}});
+    if (!entry.config.base_url.empty()) line += say_cli(msg::providers_at, {{"url", entry.config.base_url}});
     if (entry.config.kind == config::provider_kind::codex) {
       // Not a key: the folder of Codex CLI's login, ~/.codex when unset (llm/responses/codex_auth.hpp).
-      line += std::string("; login from ") +
-              (variable_is_set(entry.config.api_key_env) ? "$" + entry.config.api_key_env : std::string("~/.codex")) +
-              "/auth.json";
+      const std::string folder =
+          variable_is_set(entry.config.api_key_env) ? "$" + entry.config.api_key_env : std::string("~/.codex");
+      line += say_cli(msg::providers_login, {{"file", folder + "/auth.json"}});
     } else if (!entry.config.api_key_env.empty()) {
-      line += "; key " + entry.config.api_key_env + (variable_is_set(entry.config.api_key_env) ? " set" : " not set");
+      const msg key_state =
+          variable_is_set(entry.config.api_key_env) ? msg::providers_key_set : msg::providers_key_unset;
+      line += say_cli(key_state, {{"variable", entry.config.api_key_env}});
     }
   }
-  line += "; " + std::to_string(entry.config.models.size()) + " models; " + entry.origin;
+  const std::string models = std::to_string(entry.config.models.size());
+  line += say_cli(msg::providers_models, {{"n", models}, {"origin", entry.origin}});
   const auto users = users_of(team, entry.config.id);
-  if (!users.empty()) line += "; used by " + join(users, ", ");
+  if (!users.empty()) line += say_cli(msg::providers_used_by, {{"members", join(users, ", ")}});
   std::printf("%s\n", line.c_str());
 }
 

@@ -304,8 +304,8 @@ std::optional<int> through_running_server(const parsed_args& args, const remote_
   auto server = find_server(data_dir_of(args));
   if (!server) return report(server.err());
   if (!*server) return std::nullopt;
-  set_cli_language(team_language_of(args, data_dir_of(args)));  // what it prints follows the team
-  std::fprintf(stderr, "parley: %s: sent %s\n", verb_name(request.verb).c_str(), through(**server).c_str());
+  std::fprintf(stderr, "parley: %s\n",
+               say_cli(msg::remote_sent, {{"verb", verb_name(request.verb)}, {"through", through(**server)}}).c_str());
   return carry_out(**server, request);
 }
 

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/replay_team.hpp"
 #include "parley/engine/taskdoc.hpp"
@@ -111,9 +112,13 @@ int replay_through_server(const server_link& server, const parsed_args& args, co
   if (args.has("json")) {
     std::printf("%s\n", boost::json::serialize(*answer).c_str());
   } else {
-    std::printf("replay of %s from event %lld as %s (%s), driven in the background %s\n", root_id.c_str(),
-                static_cast<long long>(from->as_int64()), std::string(id->as_string()).c_str(),
-                engine::replay_change_text(spec).c_str(), through(server).c_str());
+    const std::string seq = std::to_string(from->as_int64());
+    std::printf("%s\n", say_cli(msg::replay_in_background, {{"root", root_id},
+                                                            {"seq", seq},
+                                                            {"id", std::string(id->as_string())},
+                                                            {"change", engine::replay_change_text(spec)},
+                                                            {"through", through(server)}})
+                            .c_str());
   }
   return kExitOk;
 }
@@ -131,7 +136,7 @@ int run_verb_replay(const std::vector<std::string>& raw) {
   auto at_generation = args->integer("at-generation", 1);
   if (!at_generation) return report(at_generation.err());
   if (*from && *at_generation) {
-    return report(make_error(errc::invalid_argument, "give either --from or --at-generation, not both"));
+    return report(make_error(errc::invalid_argument, say_cli(msg::replay_either_from)));
   }
   // With no point the whole tree runs again: from just before the root's first generation.
   const fork_point point =
@@ -163,9 +168,12 @@ int run_verb_replay(const std::vector<std::string>& raw) {
           const boost::json::object out{{"id", fork_id}, {"replayOf", {{"dialog", root_id}, {"from", spec->from_seq}}}};
           std::printf("%s\n", boost::json::serialize(out).c_str());
         } else {
-          std::printf("replay of %s from event %lld as %s (%s)\n", root_id.c_str(),
-                      static_cast<long long>(spec->from_seq), fork_id.c_str(),
-                      engine::replay_change_text(*spec).c_str());
+          const std::string seq = std::to_string(spec->from_seq);
+          std::printf(
+              "%s\n",
+              say_cli(msg::replay_started,
+                      {{"root", root_id}, {"seq", seq}, {"id", fork_id}, {"change", engine::replay_change_text(*spec)}})
+                  .c_str());
         }
         co_return co_await eng.runs().resume(fork_id);
       },

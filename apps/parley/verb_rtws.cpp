@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "parley/core/terminal_text.hpp"
 #include "parley/rtws/dominds_export.hpp"
 #include "parley/rtws/dominds_import.hpp"
@@ -31,20 +32,41 @@ result<std::filesystem::path> rtws_of(const parsed_args& args, const std::string
 int import_dominds(store& log, const std::filesystem::path& rtws) {
   auto summary = rtws::dominds::import_rtws(log, rtws);
   if (!summary) return report(summary.err());
-  std::printf("imported %lld dialogs (%lld roots, %lld events) from Dominds' %s: %lld files read",
-              static_cast<long long>(summary->dialogs), static_cast<long long>(summary->roots),
-              static_cast<long long>(summary->events), rtws::dialogs_path(rtws).string().c_str(),
-              static_cast<long long>(summary->files));
+  const std::string dialogs = std::to_string(summary->dialogs);
+  const std::string roots = std::to_string(summary->roots);
+  const std::string events = std::to_string(summary->events);
+  const std::string files = std::to_string(summary->files);
+  std::string line = say_cli(msg::imported_dominds, {{"dialogs", dialogs},
+                                                     {"roots", roots},
+                                                     {"events", events},
+                                                     {"dir", rtws::dialogs_path(rtws).string()},
+                                                     {"files", files}});
   if (summary->already_imported > 0) {
-    std::printf("; %lld roots were already in the store", static_cast<long long>(summary->already_imported));
+    line += say_cli(msg::imported_already, {{"n", std::to_string(summary->already_imported)}});
   }
-  std::printf("\n");
+  std::printf("%s\n", line.c_str());
   for (const auto& left : summary->quarantined) {
-    std::fprintf(stderr, "quarantined dialog %s (%s): %s\n", terminal_safe(left.dominds_id).c_str(),
-                 terminal_safe(left.folder.string()).c_str(), terminal_safe(left.problem).c_str());
+    std::fprintf(stderr, "%s\n",
+                 say_cli(msg::quarantined_dialog, {{"id", terminal_safe(left.dominds_id)},
+                                                   {"folder", terminal_safe(left.folder.string())},
+                                                   {"problem", terminal_safe(left.problem)}})
+                     .c_str());
   }
   // Partly imported is still a failure to a script: it exits 1, having said what was left out.
   return summary->quarantined.empty() ? kExitOk : kExitRuntime;
+}
+
+// "exported 3 dialogs (40 events) to DIR/.dialogs: 12 files" (or "imported ... files read").
+void print_rtws_summary(msg what, std::int64_t dialogs, std::int64_t events, const std::filesystem::path& rtws,
+                        std::int64_t files) {
+  const std::string dialog_count = std::to_string(dialogs);
+  const std::string event_count = std::to_string(events);
+  const std::string file_count = std::to_string(files);
+  std::printf("%s\n", say_cli(what, {{"dialogs", dialog_count},
+                                     {"events", event_count},
+                                     {"dir", rtws::dialogs_path(rtws).string()},
+                                     {"files", file_count}})
+                          .c_str());
 }
 
 }  // namespace
@@ -62,9 +84,7 @@ int run_verb_export(const std::vector<std::string>& raw) {
   auto summary = args->has("dominds") ? rtws::dominds::export_rtws(**log, *rtws, args->has("force"))
                                       : rtws::export_rtws(**log, *rtws, args->has("force"));
   if (!summary) return report(summary.err());
-  std::printf("exported %lld dialogs (%lld events) to %s: %lld files\n", static_cast<long long>(summary->dialogs),
-              static_cast<long long>(summary->events), rtws::dialogs_path(*rtws).string().c_str(),
-              static_cast<long long>(summary->files));
+  print_rtws_summary(msg::exported, summary->dialogs, summary->events, *rtws, summary->files);
   return kExitOk;
 }
 
@@ -81,9 +101,7 @@ int run_verb_import(const std::vector<std::string>& raw) {
   if (rtws::dominds::detect_layout(*rtws) == rtws::dominds::folder_layout::dominds) return import_dominds(**log, *rtws);
   auto summary = rtws::import_rtws(**log, *rtws);
   if (!summary) return report(summary.err());
-  std::printf("imported %lld dialogs (%lld events) from %s: %lld files read\n",
-              static_cast<long long>(summary->dialogs), static_cast<long long>(summary->events),
-              rtws::dialogs_path(*rtws).string().c_str(), static_cast<long long>(summary->files));
+  print_rtws_summary(msg::imported, summary->dialogs, summary->events, *rtws, summary->files);
   return kExitOk;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cli_context.hpp"
+#include "cli_messages.hpp"
 #include "cli_text.hpp"
 #include "command_hints.hpp"
 #include "parley/core/terminal_text.hpp"
@@ -50,6 +51,7 @@
 #include "parley/server/uploads.hpp"
 #include "parley/tot/run_board.hpp"
 #include "parley/tot/tot_tool.hpp"
+#include "serve_lines.hpp"
 #include "serve_team_reload.hpp"
 #include "server_link.hpp"
 #include "shutdown.hpp"
@@ -243,24 +245,6 @@ asio::awaitable<void> shut_down(engine::engine& eng, store& log, server::http_se
   done = true;
 }
 
-// A stop that leaves work the log refused is not a clean one: said, and the exit status shows it.
-int exit_status_after_shutdown(store& log, const engine::engine& eng) {
-  log.flush();
-  std::fflush(stdout);
-  int status = kExitOk;
-  if (const auto problem = log.health_problem(); !problem.empty()) {
-    std::fprintf(stderr, "parley: the store could not write at shutdown: %s\n", problem.c_str());
-    status = kExitRuntime;
-  }
-  if (const auto stalled = eng.drives().stalled_dialogs(); stalled > 0) {
-    std::fprintf(stderr, "parley: %s on a write the store refused; %s at the next start\n",
-                 counted(stalled, "dialog stalled", "dialogs stalled").c_str(),
-                 stalled == 1 ? "it resumes" : "they resume");
-    status = kExitRuntime;
-  }
-  return status;
-}
-
 // Forgets the run board the tree_of_thoughts tool was given, before the board goes.
 class board_release {
  public:
@@ -273,24 +257,16 @@ class board_release {
   tot::tot_tool_binding& binding_;
 };
 
-// Says which model each member talks to; true when one of them is the built-in scripted model.
-bool announce_members(const config::team_config& team, const engine::engine& eng) {
-  bool scripted_offline = false;
-  for (const auto& member : team.members) {
-    std::printf("parley: @%s talks to %s\n", member.id.c_str(), engine::describe_member_model(team, member.id).c_str());
-    scripted_offline = scripted_offline || eng.members().provider_kind_of(member.id) == "scripted";
-  }
-  if (scripted_offline) {
-    std::printf("parley: offline — answers come from the built-in scripted model, not a real LLM\n");
-  }
-  return scripted_offline;
-}
-
 asio::awaitable<void> resume_interrupted_flows(server::flow_host& flows) {
   std::vector<std::string> failures;
   const std::size_t resumed = co_await flows.resume_interrupted(&failures);
-  for (const auto& problem : failures) std::fprintf(stderr, "parley: warning: not resumed: %s\n", problem.c_str());
-  if (resumed > 0) std::printf("parley: resumed %s from the log\n", counted(resumed, "flow", "flows").c_str());
+  for (const auto& problem : failures) {
+    std::fprintf(stderr, "parley: %s\n", warning_line(say_cli(msg::not_resumed, {{"problem", problem}})).c_str());
+  }
+  if (resumed > 0) {
+    const auto count = static_cast<std::int64_t>(resumed);
+    std::printf("parley: %s\n", say_count_cli(msg::flows_resumed_one, msg::flows_resumed_many, count).c_str());
+  }
   std::fflush(stdout);
 }
 
@@ -347,7 +323,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   channels = std::make_unique<server::pubchan>(*eng, log, options);
   answers = std::make_unique<server::answer_relay>(*eng);
 
-  const bool scripted_offline = announce_members(team, *eng);
+  const bool scripted_offline = announce_member_models(team, *eng, stdout);
+  if (scripted_offline) std::printf("parley: %s\n", say_cli(msg::offline_scripted).c_str());
   server::tot_progress_relay tot_progress(*channels);
   tot::run_board tot_runs(*eng, tot_binding->logs, &tot_progress);
   // A member's tree_of_thoughts runs go through the board too (listed live, progress on the PubChan);
@@ -372,8 +349,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     eng->add_observer(spans.get());
     traces->start();
     context.traces = traces.get();
-    std::printf("parley: traces go to %s%s\n", settings->traces.endpoint.c_str(),
-                settings->trace_content ? " (with message content)" : "");
+    const std::string content = settings->trace_content ? say_cli(msg::traces_with_content) : std::string();
+    std::printf("parley: %s%s\n", say_cli(msg::traces_go_to, {{"endpoint", settings->traces.endpoint}}).c_str(),
+                content.c_str());
   }
   context.answers = answers.get();
   // MCP's streamable HTTP at /mcp (docs/mcp.md), behind the same token and checks as the API.
@@ -411,12 +389,13 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   auto recovered = eng->runs().recover_all(&unreadable);
   if (!recovered) return report(recovered.err());
   for (const auto& problem : unreadable) {
-    std::fprintf(stderr, "parley: warning: not recovered: %s (see `%s`)\n", problem.c_str(),
-                 hint_command("check").c_str());
+    const std::string command = hint_command("check");
+    std::fprintf(stderr, "parley: %s\n",
+                 warning_line(say_cli(msg::not_recovered_see, {{"problem", problem}, {"command", command}})).c_str());
   }
   if (*recovered > 0) {
-    std::printf("parley: recovered %s from the log\n",
-                counted(*recovered, "running dialog", "running dialogs").c_str());
+    const auto count = static_cast<std::int64_t>(*recovered);
+    std::printf("parley: %s\n", say_count_cli(msg::recovered_one, msg::recovered_many, count).c_str());
   }
   // Trees whose node died or stalled are taken up here (a store shared by several nodes).
   std::unique_ptr<server::tree_takeover> takeover;
@@ -453,7 +432,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // CLI verbs that write, given this data directory, go through this API (cli/server_link.hpp):
   // its URL in the directory's lock, its token in a file only this user reads.
   if (auto announced = log.announce_api(local_api_url(options.host, listener->port())); !announced) {
-    std::fprintf(stderr, "parley: warning: %s\n", announced.err().message.c_str());
+    std::fprintf(stderr, "parley: %s\n", warning_line(error_text(announced.err())).c_str());
   }
   std::optional<credential_file> credential;
   if (!options.token.empty()) {
@@ -461,8 +440,8 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     if (written) {
       credential.emplace(std::move(*written));
     } else {
-      std::fprintf(stderr, "parley: warning: CLI verbs cannot go through this server: %s\n",
-                   written.err().message.c_str());
+      const std::string refused = say_cli(msg::cli_cannot_use_server, {{"error", written.err().message}});
+      std::fprintf(stderr, "parley: %s\n", warning_line(refused).c_str());
     }
   }
   // SIGINT/SIGTERM are caught from before the serving line: a supervisor that stops the server the
@@ -474,15 +453,15 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   if (!options.token.empty())
     url += settings->token_from_environment ? "  (token: $PARLEY_TOKEN)" : "#token=" + options.token;
   if (options.web_root.empty()) {
-    std::printf("parley: no web UI found (build web/ or pass --web DIR); the API still runs\n");
+    std::printf("parley: %s\n", say_cli(msg::no_web_ui).c_str());
   } else {
-    std::printf("parley: web UI from %s\n", terminal_safe(options.web_root).c_str());
+    std::printf("parley: %s\n", say_cli(msg::web_ui_from, {{"dir", terminal_safe(options.web_root)}}).c_str());
   }
   if (mcp) {
-    std::printf("parley: MCP at http://%s:%u/mcp\n", url_host(options.host).c_str(),
-                static_cast<unsigned>(listener->port()));
+    const std::string mcp_url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/mcp";
+    std::printf("parley: %s\n", say_cli(msg::mcp_at, {{"url", mcp_url}}).c_str());
   }
-  std::printf("parley: serving %s\n", url.c_str());
+  std::printf("parley: %s\n", say_cli(msg::serving, {{"url", url}}).c_str());
   std::fflush(stdout);
 
   // The first SIGINT/SIGTERM starts the shutdown; io.run_for() returns when nothing is left to
@@ -490,7 +469,7 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   bool shutdown_done = false;
   signals.async_wait([&](boost::system::error_code ec, int) {
     if (ec) return;
-    std::printf("parley: shutting down\n");
+    std::printf("parley: %s\n", say_cli(msg::shutting_down).c_str());
     std::fflush(stdout);
     if (reflections) reflections->stop();
     if (takeover) takeover->stop();

@@ -12,11 +12,14 @@ namespace parley::cli {
 
 struct verb_usage {
   std::string_view verb;
-  std::string_view synopsis;  // after "parley ", e.g. "say DIALOG [--data DIR] \"message\""
-  std::string_view summary;   // one line: what it does
+  std::string_view synopsis;    // after "parley ", e.g. "say DIALOG [--data DIR] \"message\""
+  std::string_view summary;     // one line: what it does
+  std::string_view summary_zh;  // the same in Chinese (a zh team's `--help`)
 };
 
 const std::vector<verb_usage>& verb_usages();
+// The summary in the CLI's language (cli_messages.hpp).
+std::string_view summary_in_language(const verb_usage& usage);
 // "usage: parley say DIALOG [--data DIR] \"message\"" (every synopsis of the verb, one per line).
 std::string usage_of(std::string_view verb);
 // Every verb's synopsis and summary, and the options they share: `parley --help`.

@@ -17,11 +17,13 @@ struct cli_outcome {
 };
 
 // `args` is appended to the binary's path as shell words (quote what needs it). With `folder`,
-// the binary starts there (a folder name without a single quote).
-inline cli_outcome run_cli(const std::string& args, const std::string& folder = {}) {
+// the binary starts there (a folder name without a single quote). The language a command without
+// a team speaks comes from `env` ("PARLEY_LANG=zh"), never from the developer's locale.
+inline cli_outcome run_cli(const std::string& args, const std::string& folder = {}, const std::string& env = {}) {
   const std::string where = folder.empty() ? std::string() : "cd '" + folder + "' && ";
   const std::string command =
-      where + "env -u OPENAI_API_KEY -u OPENAI_BASE_URL " + std::string(PARLEY_BINARY) + " " + args + " 2>&1";
+      where + "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u PARLEY_LANG -u LC_ALL -u LC_MESSAGES -u LANG " + env + " " +
+      std::string(PARLEY_BINARY) + " " + args + " 2>&1";
   cli_outcome out;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return out;

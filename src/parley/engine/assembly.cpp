@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "parley/core/messages.hpp"
+#include "parley/engine/described_text.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/team_problems.hpp"
 #include "parley/engine/unavailable_provider.hpp"
@@ -145,28 +147,35 @@ bool is_dominds_team(const config::team_config& team) {
 }
 
 std::string describe_member_model(const config::team_config& team, const std::string& member_id) {
+  return describe_member_model_in(team, member_id, "en");
+}
+
+std::string describe_member_model_in(const config::team_config& team, const std::string& member_id,
+                                     std::string_view language) {
   const auto* member = team.find_member(member_id);
-  if (member == nullptr) return "unknown member";
+  if (member == nullptr) return say(msg::model_unknown_member, language);
   const auto* configured = team.find_provider(member->provider);
-  if (configured == nullptr) return "unknown provider";
+  if (configured == nullptr) return say(msg::model_unknown_provider, language);
   const auto& provider = resolve(team, *configured);
-  if (!provider.unavailable.empty()) {
-    return "no model: provider '" + provider.id + "' is not usable by Parley (a problem above says why)";
-  }
+  if (!provider.unavailable.empty()) return say(msg::model_unusable, language, {{"provider", provider.id}});
   if (provider.kind == config::provider_kind::scripted) {
-    std::string text = "the built-in scripted model (offline, script " + provider.script.filename().string() + ")";
+    std::string text = say(msg::model_scripted, language, {{"script", provider.script.filename().string()}});
     if (&provider != configured) {
-      text += "; set " + configured->api_key_env +
-              (configured->base_url_env.empty() ? "" : " or " + configured->base_url_env) + " to use a real model";
+      const std::string variables =
+          configured->api_key_env +
+          (configured->base_url_env.empty() ? "" : say(msg::model_or, language) + configured->base_url_env);
+      text += say(msg::model_scripted_set_key, language, {{"variables", variables}});
     }
     return text;
   }
   if (provider.kind == config::provider_kind::mock) {
-    return "Dominds' mock database " + (provider.script / (member->model + ".yaml")).string() + " (scripted)";
+    return say(msg::model_mock, language, {{"file", (provider.script / (member->model + ".yaml")).string()}});
   }
   const std::string base_url = env_or_empty(provider.base_url_env);
-  return std::string(to_name(provider.kind)) + " model " + member->model + " at " +
-         (base_url.empty() ? provider.base_url : base_url);
+  return say(msg::model_real, language,
+             {{"kind", to_name(provider.kind)},
+              {"model", member->model},
+              {"url", base_url.empty() ? provider.base_url : base_url}});
 }
 
 result<team_parts> assemble_team(config::team_config team) {

@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "parley/core/json.hpp"
+#include "parley/core/messages.hpp"
+#include "parley/engine/described_text.hpp"
 
 namespace parley::engine {
 namespace {
@@ -103,15 +105,24 @@ std::string format_usd(double usd) {
   return text;
 }
 
-std::string describe_usage(const usage_totals& totals) {
-  std::string text = std::to_string(totals.input_tokens) + " in";
-  if (totals.cached_tokens > 0) text += " (" + std::to_string(totals.cached_tokens) + " cached)";
-  text += " / " + std::to_string(totals.output_tokens) + " out";
-  if (totals.reasoning_tokens > 0) text += " (" + std::to_string(totals.reasoning_tokens) + " reasoning)";
-  text += " tokens, " + std::to_string(totals.calls) + (totals.calls == 1 ? " call" : " calls");
+std::string describe_usage(const usage_totals& totals) { return describe_usage_in(totals, "en"); }
+
+std::string describe_usage_in(const usage_totals& totals, std::string_view language) {
+  const auto part = [&](msg id, std::int64_t n) {
+    return n > 0 ? say(id, language, {{"n", std::to_string(n)}}) : std::string();
+  };
+  const std::string calls = totals.calls == 1
+                                ? say(msg::usage_call_one, language)
+                                : say(msg::usage_call_many, language, {{"n", std::to_string(totals.calls)}});
+  std::string text = say(msg::usage_tokens, language,
+                         {{"in", std::to_string(totals.input_tokens)},
+                          {"cached", part(msg::usage_cached, totals.cached_tokens)},
+                          {"out", std::to_string(totals.output_tokens)},
+                          {"reasoning", part(msg::usage_reasoning, totals.reasoning_tokens)},
+                          {"calls", calls}});
   if (totals.unpriced_calls < totals.calls) {
-    text += ", " + format_usd(totals.cost_usd);
-    if (totals.unpriced_calls > 0) text += " (+" + std::to_string(totals.unpriced_calls) + " unpriced)";
+    text += say(msg::usage_cost, language, {{"cost", format_usd(totals.cost_usd)}});
+    text += part(msg::usage_unpriced, totals.unpriced_calls);
   }
   return text;
 }

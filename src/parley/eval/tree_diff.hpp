@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,7 +60,8 @@ tree_diff diff_trees(const tree_summary& a, const tree_summary& b);
 
 // The --json shape (and GET /api/diff's): docs/eval.md lists its fields.
 boost::json::object diff_to_json(const tree_diff& diff);
-// The terminal's: every text from the log made safe (core/terminal_text.hpp).
-std::string diff_to_text(const tree_diff& diff);
+// The terminal's: every text from the log made safe (core/terminal_text.hpp); its own words in
+// `language` (core/messages.hpp), the step kinds, ids and figures as they are.
+std::string diff_to_text(const tree_diff& diff, std::string_view language = "en");
 
 }  // namespace parley::eval

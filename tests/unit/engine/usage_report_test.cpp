@@ -1,6 +1,7 @@
 // Usage and cost summed from the log per dialog, member and team.
 #include <gtest/gtest.h>
 
+#include "parley/engine/described_text.hpp"
 #include "parley/engine/usage_report.hpp"
 #include "support/typed_events.hpp"
 
@@ -72,6 +73,27 @@ TEST(UsageReport, SumsPerDialogMemberAndTeamAndCountsUnpricedCalls) {
   EXPECT_DOUBLE_EQ(report.by_dialog.at("d1").cost_usd, (300 * 2.0 + 30 * 10.0) / 1e6);
   EXPECT_EQ(describe_usage(report.by_dialog.at("d2")), "50 in / 5 out (3 reasoning) tokens, 1 call");
   EXPECT_EQ(describe_usage(report.by_dialog.at("d1")), "300 in / 30 out tokens, 2 calls, $0.0009");
+}
+
+// The CLI says usage in the team's language (issue 43 item 7); the numbers and the cost as they are.
+TEST(UsageReport, DescribedInChineseWithTheSameFigures) {
+  usage_totals totals;
+  totals.calls = 3;
+  totals.input_tokens = 1234;
+  totals.cached_tokens = 200;
+  totals.output_tokens = 567;
+  totals.reasoning_tokens = 12;
+  totals.cost_usd = 0.0123;
+  totals.unpriced_calls = 1;
+  EXPECT_EQ(describe_usage_in(totals, "en"), describe_usage(totals));
+  EXPECT_EQ(describe_usage(totals),
+            "1234 in (200 cached) / 567 out (12 reasoning) tokens, 3 calls, $0.0123 (+1 unpriced)");
+  EXPECT_EQ(describe_usage_in(totals, "zh"),
+            "输入 1234（缓存 200） / 输出 567（推理 12） 个令牌，调用 3 次，$0.0123（另有 1 次未计价）");
+  totals = usage_totals{};
+  totals.calls = 1;
+  totals.unpriced_calls = 1;
+  EXPECT_EQ(describe_usage_in(totals, "zh"), "输入 0 / 输出 0 个令牌，调用 1 次");
 }
 
 }  // namespace
