@@ -461,7 +461,9 @@ int run_verb_serve(const std::vector<std::string>& raw) {
     const std::string mcp_url = "http://" + url_host(options.host) + ":" + std::to_string(listener->port()) + "/mcp";
     std::printf("parley: %s\n", say_cli(msg::mcp_at, {{"url", mcp_url}}).c_str());
   }
-  std::printf("parley: %s\n", say_cli(msg::serving, {{"url", url}}).c_str());
+  // The one start-up line that stays the same in every language: supervisors, scripts and the
+  // tests wait for it to learn the address (docs/server.md, "Language").
+  std::printf("parley: serving %s\n", url.c_str());
   std::fflush(stdout);
 
   // The first SIGINT/SIGTERM starts the shutdown; io.run_for() returns when nothing is left to

@@ -119,7 +119,6 @@ constexpr std::array<message_text, static_cast<std::size_t>(msg::count_)> kMessa
      "没有找到网页界面（构建 web/ 或给出 --web DIR）；API 照常运行"},
     {msg::web_ui_from, "web UI from {dir}", "网页界面来自 {dir}"},
     {msg::mcp_at, "MCP at {url}", "MCP 地址 {url}"},
-    {msg::serving, "serving {url}", "服务地址 {url}"},
     {msg::shutting_down, "shutting down", "正在关闭"},
     {msg::store_failed_at_shutdown, "the store could not write at shutdown: {problem}",
      "关闭时存储无法写入：{problem}"},

@@ -100,7 +100,6 @@ enum class msg : std::size_t {
   no_web_ui,
   web_ui_from,
   mcp_at,
-  serving,
   shutting_down,
   store_failed_at_shutdown,
   stalled_one,
