@@ -244,11 +244,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
-      {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
-      {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
-      {"env_set", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
-      {"env_unset", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
       // Dominds' `control` tools are the engine's dialog tools (engine/dominds_control.hpp), but this.
       {"migrate_reminder", "Parley's reminders belong to their dialog; there are no shared ones to move"},
   };
@@ -291,7 +286,7 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
     names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
   } else if (toolset == "os") {
-    return {"shell_cmd"};
+    return {"shell_cmd", "stop_daemon", "get_daemon_output", "env_get", "env_set", "env_unset"};
   } else if (toolset == "personal_memory") {
     return {"add_personal_memory", "drop_personal_memory", "replace_personal_memory", "clear_personal_memory"};
   } else if (toolset == "team_memory") {
