@@ -85,6 +85,33 @@ asio::awaitable<void> await_change(daemon_entry& entry, steady_clock::time_point
   std::erase(entry.waiters, &timer);
 }
 
+// While a call waits: the dialog's stop wakes it (and, for shell_cmd, kills the command). The
+// flag is shared with the handler, which is cleared when the call ends.
+class call_cancellation {
+ public:
+  call_cancellation(asio::cancellation_slot slot, const std::shared_ptr<daemon_entry>& entry, bool kill)
+      : slot_(slot), flag_(std::make_shared<bool>(false)) {
+    if (!slot_.is_connected()) return;
+    slot_.assign([flag = flag_, weak = std::weak_ptr<daemon_entry>(entry), kill](asio::cancellation_type) {
+      *flag = true;
+      if (auto alive = weak.lock()) {
+        if (kill) alive->kill(true);
+        alive->wake();
+      }
+    });
+  }
+  ~call_cancellation() {
+    if (slot_.is_connected()) slot_.clear();
+  }
+  call_cancellation(const call_cancellation&) = delete;
+  call_cancellation& operator=(const call_cancellation&) = delete;
+  bool cancelled() const { return *flag_; }
+
+ private:
+  asio::cancellation_slot slot_;
+  std::shared_ptr<bool> flag_;
+};
+
 std::string stream_block(std::string_view label, const scrollback& stream) {
   const std::string text = stream.content();
   if (text.empty()) return {};
@@ -140,22 +167,18 @@ class dominds_shell_cmd final : public tool {
     asio::co_spawn(executor, watch_daemon(entry, *spawned), asio::detached);
 
     // A stopped dialog kills the command it waits for (not the daemons it already has).
-    bool cancelled = false;
-    auto cancel = ctx.cancel;
-    if (cancel.is_connected()) {
-      cancel.assign([entry, &cancelled](asio::cancellation_type) {
-        cancelled = true;
-        entry->kill(true);
-      });
-    }
+    const call_cancellation stop(ctx.cancel, entry, true);
     const auto deadline = steady_clock::now() + std::chrono::seconds(parsed->timeout_seconds);
-    while (entry->running && (cancelled || steady_clock::now() < deadline)) {
-      co_await await_change(*entry, cancelled ? steady_clock::now() + std::chrono::seconds(5) : deadline);
+    while (entry->running && !stop.cancelled() && steady_clock::now() < deadline) {
+      co_await await_change(*entry, deadline);
     }
-    if (cancel.is_connected()) cancel.clear();
-    if (!entry->running || cancelled) state_->daemons.forget(ctx.dialog_id, entry->pid);
-    if (cancelled)
+    if (stop.cancelled()) {
+      const auto grace = steady_clock::now() + std::chrono::seconds(5);  // for the killed command's exit
+      while (entry->running && steady_clock::now() < grace) co_await await_change(*entry, grace);
+      state_->daemons.forget(ctx.dialog_id, entry->pid);
       co_return tool_outcome{false, "❌ Command did not complete: the dialog was stopped, the command was killed"};
+    }
+    if (!entry->running) state_->daemons.forget(ctx.dialog_id, entry->pid);
     if (!entry->running) co_return completed_answer(*entry);
     if (!state_->daemons.promote(*entry)) {
       entry->kill(true);
@@ -284,11 +307,15 @@ class get_daemon_output_tool final : public tool {
       const auto before = written();
       const auto deadline =
           steady_clock::now() + std::chrono::milliseconds(wanted->timeout_ms.value_or(kMaxDaemonOutputWaitMs));
-      while (written() == before && entry->running && steady_clock::now() < deadline) {
+      const call_cancellation stop(ctx.cancel, entry, false);
+      while (written() == before && entry->running && !stop.cancelled() && steady_clock::now() < deadline) {
         co_await await_change(*entry, deadline);
       }
       const std::string pid = std::to_string(wanted->pid);
-      if (written() == before && !entry->running) {
+      if (stop.cancelled()) {
+        text = "⏹️ Stopped waiting for new " + streams + " output from daemon " + pid +
+               ": the dialog was stopped (the daemon runs on). Current snapshot follows.\n\n";
+      } else if (written() == before && !entry->running) {
         text = "⏹️ Daemon " + pid + " exited while waiting for new " + streams +
                " output; no new requested-stream output was observed. Final snapshot follows.\n\n";
       } else if (written() == before) {

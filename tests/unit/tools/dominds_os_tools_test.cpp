@@ -6,6 +6,9 @@
 
 #include <signal.h>
 
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
+
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -109,6 +112,31 @@ TEST_F(DomindsOsTools, GetDaemonOutputWaitsForNewOutput) {
             "get_daemon_output.timeout_ms cannot be provided when wait_for_new_output is false");
   EXPECT_EQ(call("get_daemon_output", R"({"pid":1.5})").content,
             "get_daemon_output.pid must be a process id (a positive integer)");
+}
+
+// Stopping the dialog kills the command shell_cmd waits for, and ends a wait for output (the
+// daemon itself runs on).
+TEST_F(DomindsOsTools, StoppingTheDialogEndsTheWait) {
+  const int pid = start_daemon("exec sleep 30");
+  ASSERT_GT(pid, 0);
+  boost::asio::cancellation_signal stop;
+  ctx_.cancel = stop.slot();
+  boost::asio::steady_timer soon(io_, std::chrono::milliseconds(100));
+  soon.async_wait([&](boost::system::error_code) { stop.emit(boost::asio::cancellation_type::terminal); });
+  const auto waited = call("get_daemon_output", pid_args(pid, R"(,"wait_for_new_output":true)"));
+  EXPECT_TRUE(waited.content.starts_with("⏹️ Stopped waiting for new stdout/stderr output from daemon " +
+                                         std::to_string(pid) + ": the dialog was stopped"))
+      << waited.content;
+  EXPECT_EQ(::kill(pid, 0), 0);
+  soon.expires_after(std::chrono::milliseconds(100));
+  soon.async_wait([&](boost::system::error_code) { stop.emit(boost::asio::cancellation_type::terminal); });
+  const auto killed = call("shell_cmd", R"({"command":"echo $$ > fg.pid; exec sleep 30","timeoutSeconds":30})");
+  EXPECT_EQ(killed.content, "❌ Command did not complete: the dialog was stopped, the command was killed");
+  std::ifstream fg(workspace_ / "fg.pid");
+  int fg_pid = 0;
+  fg >> fg_pid;
+  ASSERT_GT(fg_pid, 0);
+  EXPECT_TRUE(run_until([&] { return dos_process_gone(fg_pid); }));
 }
 
 TEST_F(DomindsOsTools, DaemonsAreBoundedPerDialog) {
