@@ -75,8 +75,8 @@ result<shell_cmd_request> parse_shell_cmd(const json::object& args, const access
   return out;
 }
 
-// Waits until the process exits, `deadline` passes or (when `stop_waiting` says so) new output
-// comes; the entry's watcher wakes the timer on each change.
+// Waits until `deadline`, or until the entry changes (new output, the exit, a stop): its watcher
+// and the call's cancellation wake the timer. Callers loop on what they wait for.
 asio::awaitable<void> await_change(daemon_entry& entry, steady_clock::time_point deadline) {
   auto executor = co_await asio::this_coro::executor;
   asio::steady_timer timer(executor, deadline);
@@ -178,16 +178,17 @@ class dominds_shell_cmd final : public tool {
       state_->daemons.forget(ctx.dialog_id, entry->pid);
       co_return tool_outcome{false, "❌ Command did not complete: the dialog was stopped, the command was killed"};
     }
-    if (!entry->running) state_->daemons.forget(ctx.dialog_id, entry->pid);
-    if (!entry->running) co_return completed_answer(*entry);
+    if (!entry->running) {
+      state_->daemons.forget(ctx.dialog_id, entry->pid);
+      co_return completed_answer(*entry);
+    }
     if (!state_->daemons.promote(*entry)) {
       entry->kill(true);
       state_->daemons.forget(ctx.dialog_id, entry->pid);
       co_return tool_outcome{
           false, "❌ Command did not complete: it ran longer than " + std::to_string(parsed->timeout_seconds) +
-                     " seconds and was killed, as this "
-                     "dialog already has " +
-                     std::to_string(kMaxDaemonsPerDialog) + " daemons running; stop one with stop_daemon first"};
+                     " seconds and was killed, as this dialog already has " + std::to_string(kMaxDaemonsPerDialog) +
+                     " daemons running; stop one with stop_daemon first"};
     }
     co_return tool_outcome{true, daemon_started(*entry, parsed->timeout_seconds)};
   }
