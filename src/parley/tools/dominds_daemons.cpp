@@ -118,7 +118,9 @@ asio::awaitable<void> watch_daemon(std::shared_ptr<daemon_entry> entry, spawned_
   entry->wake();
 }
 
-daemon_table::~daemon_table() {
+daemon_table::~daemon_table() { end_all(); }
+
+void daemon_table::end_all() {
   const std::lock_guard lock(mutex_);
   for (const auto& [pid, entry] : entries_) entry->kill(true);
 }

@@ -89,7 +89,7 @@ boost::asio::awaitable<void> watch_daemon(std::shared_ptr<daemon_entry> entry, s
 class daemon_table {
  public:
   daemon_table() = default;
-  ~daemon_table();  // kills every process group still running
+  ~daemon_table();  // kills every process group still running (end_all)
   daemon_table(const daemon_table&) = delete;
   daemon_table& operator=(const daemon_table&) = delete;
 
@@ -102,6 +102,8 @@ class daemon_table {
   // The dialog's daemon of that pid; nullptr for an unknown pid or another dialog's.
   std::shared_ptr<daemon_entry> find(const std::string& dialog_id, std::int64_t pid) const;
   void forget(const std::string& dialog_id, std::int64_t pid);
+  // Kills every process group still running; the table stays usable.
+  void end_all();
 
  private:
   mutable std::mutex mutex_;

@@ -192,6 +192,7 @@ class dominds_shell_cmd final : public tool {
     }
     co_return tool_outcome{true, daemon_started(*entry, parsed->timeout_seconds)};
   }
+  void end_daemons() const { state_->daemons.end_all(); }
 
  private:
   std::shared_ptr<os_state> state_;
@@ -336,6 +337,11 @@ class get_daemon_output_tool final : public tool {
 };
 
 }  // namespace
+
+void end_daemons(const tool_registry& registry) {
+  // The state is the Dominds shell_cmd's; a registry with Parley's shell_cmd has no daemons.
+  if (const auto* shell = dynamic_cast<const dominds_shell_cmd*>(registry.find("shell_cmd"))) shell->end_daemons();
+}
 
 void register_daemon_tools(tool_registry& registry, const std::shared_ptr<os_state>& state) {
   registry.add(std::make_unique<dominds_shell_cmd>(state));

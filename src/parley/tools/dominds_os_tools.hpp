@@ -21,5 +21,7 @@ struct os_state {
 
 void register_daemon_tools(tool_registry& registry, const std::shared_ptr<os_state>& state);
 void register_env_tools(tool_registry& registry, const std::shared_ptr<os_state>& state);
+// end_dominds_daemons (dominds_tools.hpp).
+void end_daemons(const tool_registry& registry);
 
 }  // namespace parley::tools::dominds_detail

@@ -12,6 +12,7 @@
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
 #include "parley/tools/dominds_occurrence_replace.hpp"
+#include "parley/tools/dominds_os_tools.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/image_read.hpp"
@@ -255,6 +256,8 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
 result<tool_spec> dominds_tool_spec(std::string_view name) { return dominds_detail::dominds_spec(name); }
 
 void dominds_detail::register_workspace_fs_tools(tool_registry& registry) { register_file_system_tools(registry); }
+
+void end_dominds_daemons(const tool_registry& registry) { dominds_detail::end_daemons(registry); }
 
 void register_dominds_tools(tool_registry& registry) {
   register_file_system_tools(registry);
