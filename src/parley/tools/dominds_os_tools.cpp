@@ -192,7 +192,7 @@ class dominds_shell_cmd final : public tool {
     }
     co_return tool_outcome{true, daemon_started(*entry, parsed->timeout_seconds)};
   }
-  void end_daemons() const { state_->daemons.end_all(); }
+  const std::shared_ptr<os_state>& state() const { return state_; }
 
  private:
   std::shared_ptr<os_state> state_;
@@ -338,9 +338,21 @@ class get_daemon_output_tool final : public tool {
 
 }  // namespace
 
+// The os tools' state of `registry`: its Dominds shell_cmd's; nullptr with Parley's shell_cmd.
+std::shared_ptr<os_state> os_state_of(const tool_registry& registry) {
+  const auto* shell = dynamic_cast<const dominds_shell_cmd*>(registry.find("shell_cmd"));
+  return shell == nullptr ? nullptr : shell->state();
+}
+
 void end_daemons(const tool_registry& registry) {
-  // The state is the Dominds shell_cmd's; a registry with Parley's shell_cmd has no daemons.
-  if (const auto* shell = dynamic_cast<const dominds_shell_cmd*>(registry.find("shell_cmd"))) shell->end_daemons();
+  if (auto state = os_state_of(registry)) state->daemons.end_all();
+}
+
+void keep_os_state(const tool_registry& from, tool_registry& to) {
+  auto kept = os_state_of(from);
+  if (kept == nullptr || os_state_of(to) == nullptr) return;
+  register_daemon_tools(to, kept);
+  register_env_tools(to, kept);
 }
 
 void register_daemon_tools(tool_registry& registry, const std::shared_ptr<os_state>& state) {

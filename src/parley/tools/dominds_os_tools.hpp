@@ -21,7 +21,8 @@ struct os_state {
 
 void register_daemon_tools(tool_registry& registry, const std::shared_ptr<os_state>& state);
 void register_env_tools(tool_registry& registry, const std::shared_ptr<os_state>& state);
-// end_dominds_daemons (dominds_tools.hpp).
+// end_dominds_daemons and keep_dominds_os_state (dominds_tools.hpp).
 void end_daemons(const tool_registry& registry);
+void keep_os_state(const tool_registry& from, tool_registry& to);
 
 }  // namespace parley::tools::dominds_detail

@@ -259,6 +259,8 @@ void dominds_detail::register_workspace_fs_tools(tool_registry& registry) { regi
 
 void end_dominds_daemons(const tool_registry& registry) { dominds_detail::end_daemons(registry); }
 
+void keep_dominds_os_state(const tool_registry& from, tool_registry& to) { dominds_detail::keep_os_state(from, to); }
+
 void register_dominds_tools(tool_registry& registry) {
   register_file_system_tools(registry);
   register_text_tools(registry);

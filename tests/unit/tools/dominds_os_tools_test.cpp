@@ -163,6 +163,26 @@ TEST_F(DomindsOsTools, NoDaemonOutlivesItsOwner) {
   EXPECT_TRUE(run_until([&] { return dos_process_gone(pid); }));
 }
 
+// A team reload builds a new registry; the dialog keeps its daemons and env overlay in it, and
+// ending the daemons through either registry ends them.
+TEST_F(DomindsOsTools, AReloadedRegistryKeepsTheDialogsDaemonsAndEnv) {
+  const int pid = start_daemon("exec sleep 30");
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(call("env_set", R"({"key":"PARLEY_DOS_KEPT","value":"yes"})").ok);
+  auto reloaded = std::make_unique<tool_registry>();
+  register_shell_tools(*reloaded);
+  register_dominds_tools(*reloaded);
+  keep_dominds_os_state(*registry_, *reloaded);
+  auto retired = std::exchange(registry_, std::move(reloaded));
+  EXPECT_EQ(call("env_get", R"({"key":"PARLEY_DOS_KEPT"})").content, "yes");
+  EXPECT_TRUE(call("get_daemon_output", pid_args(pid)).ok);
+  retired.reset();  // the old registry goes; the daemon is still the dialog's
+  EXPECT_EQ(::kill(pid, 0), 0);
+  end_dominds_daemons(*registry_);
+  EXPECT_TRUE(run_until([&] { return dos_process_gone(pid); }));
+  EXPECT_TRUE(contains(call("get_daemon_output", pid_args(pid)).content, "(the daemon has ended: signal: 9)"));
+}
+
 TEST_F(DomindsOsTools, ShellCmdKeepsTheShellRulesAndNamesBadArguments) {
   policy_.allow = {"echo *"};
   const auto refused = call("shell_cmd", R"({"command":"touch ran.txt"})");
