@@ -8,9 +8,9 @@
 // table is owned by the tools that share it, so when the registry goes (the server stops) every
 // process group still running is killed.
 //
-// Every entry is read and changed on the executor of the calls of its dialog (the dialog's strand,
-// where the watcher is spawned too); the mutex covers the destructor and a call of another dialog
-// that looks an entry up.
+// An entry is read and changed on the executor its shell_cmd call ran on, where its watcher is
+// spawned too: the engine's one event loop thread, which runs every tool call. The table's mutex
+// guards its map only, so a destructor or an end_all on another thread finds the entries whole.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
