@@ -245,8 +245,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      // Dominds' `control` tools are the engine's dialog tools (engine/dominds_control.hpp), but this.
-      {"migrate_reminder", "Parley's reminders belong to their dialog; there are no shared ones to move"},
   };
   return table;
 }
