@@ -17,6 +17,7 @@
 #include "parley/tools/dominds_tools.hpp"
 #include "parley/tools/dominds_toolsets.hpp"
 #include "parley/tools/memory_tools.hpp"
+#include "parley/tools/shell_command.hpp"
 #include "parley/tools/shell_tools.hpp"
 #include "parley/tools/workspace_tools.hpp"
 
@@ -101,6 +102,9 @@ result<std::shared_ptr<llm::provider>> make_provider(const config::provider_conf
 
 result<provider_map> build_providers(const config::team_config& team) {
   provider_map providers;
+  // Before any key is read: no shell command is given a provider's key, whatever its variable is
+  // called (tools/shell_command.hpp).
+  for (const auto& spec : team.providers) tools::mark_secret_variable(spec.api_key_env);
   for (const auto& spec : team.providers) {
     auto made = make_provider(resolve(team, spec), team.workspace);
     if (!made) return std::move(made).err();

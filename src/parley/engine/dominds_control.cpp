@@ -149,19 +149,28 @@ result<tool_reply> set_goal(dialog_host& dialogs, dialog_runtime& dialog, const 
 
 }  // namespace
 
+// What Parley does differently, told to the model with Dominds' description.
+llm::tool_spec migrate_reminder_spec() {
+  auto spec = control_spec(migrate_reminder);
+  spec.description +=
+      " In this runtime every reminder already belongs to its dialog (none is shared), so there is nothing to "
+      "withdraw; reminder_id is the number before the reminder in the Reminders list of your prompt.";
+  return spec;
+}
+
 std::vector<llm::tool_spec> dominds_control_specs() {
-  return {control_spec(recall_taskdoc), control_spec(do_mind), control_spec(mind_more), control_spec(never_mind),
-          control_spec(set_dialog_goal)};
+  return {control_spec(recall_taskdoc), control_spec(do_mind),         control_spec(mind_more),
+          control_spec(never_mind),     control_spec(set_dialog_goal), migrate_reminder_spec()};
 }
 
 bool is_dominds_control_tool(std::string_view name) {
   return name == recall_taskdoc || name == do_mind || name == mind_more || name == never_mind ||
-         name == set_dialog_goal;
+         name == set_dialog_goal || name == migrate_reminder;
 }
 
 const std::vector<llm::tool_spec>& dominds_control_specs_for(dialog_place place) {
   static const std::vector<llm::tool_spec> root = dominds_control_specs();
-  static const std::vector<llm::tool_spec> sub{control_spec(recall_taskdoc)};
+  static const std::vector<llm::tool_spec> sub{control_spec(recall_taskdoc), migrate_reminder_spec()};
   static const std::vector<llm::tool_spec> none;
   switch (place) {
     case dialog_place::root:
@@ -185,6 +194,7 @@ std::string dominds_control_main_only(std::string_view name) {
 result<tool_reply> run_dominds_control_tool(dialog_host& dialogs, const std::filesystem::path& workspace,
                                             dialog_runtime& dialog, std::string_view name, const json::object& args) {
   if (name == set_dialog_goal) return set_goal(dialogs, dialog, args);
+  if (name == migrate_reminder) return run_migrate_reminder(dialog, args);
   return run_taskdoc_tool(dialogs, workspace, dialog, name, args);
 }
 

@@ -15,6 +15,12 @@
 // dialog and render as markdown, so scope "dialog" (and an omitted scope) and render_mode
 // "markdown" are honoured; scope "task"/"agent" and render_mode "plain" are refused naming the
 // field, changing nothing. The goal reminder of set_dialog_goal is changed only through it.
+//
+// migrate_reminder moves a shared (task/agent-scope) reminder into the dialog's scope in Dominds.
+// Every Parley reminder already is dialog-scope, so it answers as Dominds does for one that is
+// ("reminder_id=N is already dialog-scope …; no migration is needed"), changing nothing; an
+// unknown reminder_id and a scope other than "dialog" are Dominds' errors. Offered wherever the
+// reminder tools are (roots and subdialogs).
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -37,13 +43,15 @@ inline constexpr std::string_view do_mind = "do_mind";
 inline constexpr std::string_view mind_more = "mind_more";
 inline constexpr std::string_view never_mind = "never_mind";
 inline constexpr std::string_view set_dialog_goal = "set_dialog_goal";
+inline constexpr std::string_view migrate_reminder = "migrate_reminder";
 }  // namespace dominds_control_tool
 
 // Every one of them, for the dialog tool table (dialog_tools.cpp).
 std::vector<llm::tool_spec> dominds_control_specs();
 bool is_dominds_control_tool(std::string_view name);
-// What a dialog in `place` is offered: a root all five; a subdialog recall_taskdoc (Dominds lets
-// only the Main Dialog write the Taskdoc or set its goal); Fresh Boots Reasoning none.
+// What a dialog in `place` is offered: a root all six; a subdialog recall_taskdoc and
+// migrate_reminder (Dominds lets only the Main Dialog write the Taskdoc or set its goal); Fresh
+// Boots Reasoning none.
 const std::vector<llm::tool_spec>& dominds_control_specs_for(dialog_place place);
 // Why `name` is refused in a subdialog: Dominds' sentence, naming who keeps the Taskdoc.
 std::string dominds_control_main_only(std::string_view name);
@@ -54,6 +62,8 @@ std::vector<llm::tool_spec> dominds_reminder_specs();
 bool is_reminder_tool(std::string_view name);
 // Whether `reminder` is the goal set_dialog_goal keeps.
 bool is_dominds_goal_reminder(std::string_view reminder);
+// migrate_reminder, with arguments its schema accepted: changes nothing (see above).
+result<tool_reply> run_migrate_reminder(const dialog_runtime& dialog, const boost::json::object& args);
 // Runs one with arguments Dominds' schema accepted; changes are staged on `dialogs`.
 result<tool_reply> run_dominds_reminder_tool(dialog_host& dialogs, dialog_runtime& dialog, std::string_view name,
                                              const boost::json::object& args);

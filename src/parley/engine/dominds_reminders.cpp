@@ -106,6 +106,20 @@ result<tool_reply> change_dominds_reminder(dialog_host& dialogs, dialog_runtime&
 
 }  // namespace
 
+result<tool_reply> run_migrate_reminder(const dialog_runtime& dialog, const json::object& args) {
+  constexpr std::string_view kMigrateUsage =
+      "Error: Invalid args. Use: migrate_reminder({ reminder_id: string, scope: \"dialog\" })";
+  json_fields in(args);
+  const std::string reminder_id = trimmed_reminder_text(in.string("reminder_id"));
+  const std::string scope = in.string("scope");
+  if (!in.ok()) return reminder_answer(false, "Error: " + in.message());
+  if (scope != "dialog" || reminder_id.empty()) return reminder_answer(false, std::string(kMigrateUsage));
+  auto index = reminder_index(dialog.state().reminders, dominds_control_tool::migrate_reminder, reminder_id);
+  if (!index) return reminder_answer(false, index.err().message);
+  return reminder_answer(
+      true, "reminder_id=" + reminder_id + " is already dialog-scope in the current dialog; no migration is needed.");
+}
+
 std::vector<llm::tool_spec> dominds_reminder_specs() {
   return {reminder_spec(dialog_tool::add_reminder, kReminderScopeNote),
           reminder_spec(dialog_tool::update_reminder, kReminderIdNote),

@@ -8,6 +8,7 @@
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/group_routing.hpp"
 #include "parley/engine/taskdoc.hpp"
+#include "parley/tools/dominds_tools.hpp"
 
 namespace parley::engine {
 
@@ -75,6 +76,7 @@ void engine::stop_mcp() {
   if (team_watch_) team_watch_->stop();
   team_watch_.reset();
   if (mcp_) mcp_->stop_all("Parley stopped its MCP servers");
+  tools::end_dominds_daemons(members_.registry());
 }
 
 result<std::unique_ptr<engine>> engine::create(asio::any_io_executor executor, store& log, config::team_config team,

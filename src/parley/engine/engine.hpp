@@ -175,7 +175,8 @@ class engine {
   record_writes& records() noexcept { return records_; }
 
   // The team's MCP servers (docs/mcp.md "Tools"), started when a member that has them is first
-  // driven. Their processes keep the event loop busy: a command that ends calls stop_mcp first.
+  // driven. Their processes (and Dominds' daemons) keep the event loop busy: a command that ends
+  // calls stop_mcp first.
   tools::mcp::mcp_servers& mcp() noexcept { return *mcp_; }
   // Reloads the team's `.minds/mcp.yaml` when it changes (mcp_reload.hpp); `parley serve` turns it
   // on. Does nothing when the servers come from the team file itself.
@@ -186,7 +187,8 @@ class engine {
   void watch_team_files(std::vector<std::filesystem::path> watched, std::vector<std::filesystem::path> skip,
                         team_builder build, std::function<void(const result<void>& reloaded)> said,
                         std::chrono::milliseconds every = std::chrono::seconds(2));
-  // Ends every MCP server's process and the reload watches; a later use starts the servers again.
+  // Ends every MCP server's process, every command Dominds' shell_cmd left running (its daemons:
+  // tools/dominds_tools.hpp) and the reload watches; a later use starts the servers again.
   void stop_mcp();
 
  private:

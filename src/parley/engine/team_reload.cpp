@@ -9,10 +9,13 @@
 
 #include "parley/engine/engine.hpp"
 #include "parley/engine/member_toolsets.hpp"
+#include "parley/tools/dominds_tools.hpp"
 
 namespace parley::engine {
 
 result<void> member_roster::replace(provider_map providers, tools::tool_registry tools) {
+  // The dialogs keep their Dominds daemons and env overlays across the reload.
+  tools::keep_dominds_os_state(tools_, tools);
   auto old = std::make_unique<retired_parts>();
   old->providers = std::exchange(providers_, std::move(providers));
   old->tools = std::exchange(tools_, std::move(tools));

@@ -1,11 +1,13 @@
-// Dominds' shell_cmd and readonly_shell over Parley's (so the allowlist, the access rules, the
-// sandbox and the secret-free environment hold unchanged), and the memory tools under Dominds'
-// names over Parley's memory stores. Answers in Dominds' shapes: "✅ Command completed (exit code:
-// N)" with the output in a console block; "Added", "Updated", "Deleted", "Cleared".
+// Dominds' readonly_shell over Parley's (so the allowlist, the access rules, the sandbox and the
+// secret-free environment hold unchanged), shell_cmd and the rest of the `os` toolset
+// (dominds_os_tools.hpp), and the memory tools under Dominds' names over Parley's memory stores.
+// Answers in Dominds' shapes: "✅ Command completed (exit code: N)" with the output in a console
+// block; "Added", "Updated", "Deleted", "Cleared".
 #include <algorithm>
 #include <cmath>
 
 #include "parley/core/json_fields.hpp"
+#include "parley/tools/dominds_os_tools.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/memory_tools.hpp"
 #include "parley/tools/shell_tools.hpp"
@@ -20,23 +22,6 @@ constexpr double kShellMaxTimeoutSeconds = 3600;
 // Seconds Parley's shell tools take: Dominds' number rounded up, at least 1.
 std::int64_t whole_seconds(double seconds) {
   return static_cast<std::int64_t>(std::ceil(std::clamp(seconds, 1.0, kShellMaxTimeoutSeconds)));
-}
-
-result<json::object> shell_cmd_arguments(const json::object& args) {
-  json_fields in(args);
-  const std::string command = in.string("command");
-  const auto shell = in.optional_string("shell");
-  const auto timeout = in.optional_number("timeoutSeconds");
-  (void)in.optional_number("scrollbackLines");  // Parley keeps the head and tail of long output
-  if (!in.ok()) return make_error(errc::invalid_argument, in.message());
-  if (shell && *shell != "bash" && *shell != "sh" && *shell != "/bin/bash" && *shell != "/bin/sh") {
-    return make_error(errc::invalid_argument,
-                      "shell: Parley runs commands with /bin/sh; '" + *shell + "' is not available here");
-  }
-  if (timeout && !(*timeout > 0)) return make_error(errc::invalid_argument, "timeoutSeconds: must be more than 0");
-  json::object out{{"command", command}};
-  if (timeout) out["timeout_seconds"] = whole_seconds(*timeout);
-  return out;
 }
 
 result<json::object> readonly_shell_arguments(const json::object& args) {
@@ -87,8 +72,11 @@ void register_shell_and_memory_tools(tool_registry& registry) {
   tool_registry parley;
   register_shell_tools(parley);
   register_memory_tools(parley);
-  registry.add(std::make_unique<adapter_tool>(dominds_spec_or_note("shell_cmd"), parley.release("shell_cmd"),
-                                              shell_cmd_arguments, shell_answer));
+  // shell_cmd keeps a command still running at its timeout as a daemon: its own tool, with
+  // get_daemon_output, stop_daemon and the env tools sharing one state (dominds_os_tools.hpp).
+  const auto os = std::make_shared<os_state>();
+  register_daemon_tools(registry, os);
+  register_env_tools(registry, os);
   registry.add(std::make_unique<adapter_tool>(dominds_spec_or_note("readonly_shell"), parley.release("readonly_shell"),
                                               readonly_shell_arguments, shell_answer));
   struct memory_name {

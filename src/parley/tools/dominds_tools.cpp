@@ -12,6 +12,7 @@
 #include "parley/core/json_fields.hpp"
 #include "parley/tools/dominds_file_ops.hpp"
 #include "parley/tools/dominds_occurrence_replace.hpp"
+#include "parley/tools/dominds_os_tools.hpp"
 #include "parley/tools/dominds_tool_support.hpp"
 #include "parley/tools/function_tool.hpp"
 #include "parley/tools/image_read.hpp"
@@ -244,13 +245,6 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
       {"pad_copy", "Parley has no scratch pads"},
       {"pad_move", "Parley has no scratch pads"},
       {"pad_delete", "Parley has no scratch pads"},
-      {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
-      {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
-      {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
-      {"env_set", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
-      {"env_unset", "Parley's environment is fixed at start; a tool that changed it would change every dialog's"},
-      // Dominds' `control` tools are the engine's dialog tools (engine/dominds_control.hpp), but this.
-      {"migrate_reminder", "Parley's reminders belong to their dialog; there are no shared ones to move"},
   };
   return table;
 }
@@ -260,6 +254,10 @@ const std::map<std::string, std::string, std::less<>>& left_out_tools() {
 result<tool_spec> dominds_tool_spec(std::string_view name) { return dominds_detail::dominds_spec(name); }
 
 void dominds_detail::register_workspace_fs_tools(tool_registry& registry) { register_file_system_tools(registry); }
+
+void end_dominds_daemons(const tool_registry& registry) { dominds_detail::end_daemons(registry); }
+
+void keep_dominds_os_state(const tool_registry& from, tool_registry& to) { dominds_detail::keep_os_state(from, to); }
 
 void register_dominds_tools(tool_registry& registry) {
   register_file_system_tools(registry);
@@ -291,7 +289,7 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
     names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
   } else if (toolset == "os") {
-    return {"shell_cmd"};
+    return {"shell_cmd", "stop_daemon", "get_daemon_output", "env_get", "env_set", "env_unset"};
   } else if (toolset == "personal_memory") {
     return {"add_personal_memory", "drop_personal_memory", "replace_personal_memory", "clear_personal_memory"};
   } else if (toolset == "team_memory") {

@@ -22,6 +22,16 @@ enum class tool_naming { parley, dominds };
 // name with Parley's (list_dir, read_file, shell_cmd, readonly_shell) replace them, wrapping them.
 void register_dominds_tools(tool_registry& registry);
 
+// Kills every command Dominds' shell_cmd of `registry` still runs — its daemons and a command a
+// call still waits for — as the process that serves the team ends (engine::stop_mcp): their
+// output readers would keep the event loop busy, so `parley drive` could not end while a daemon
+// ran. Does nothing for a registry without Dominds' shell_cmd; a later shell_cmd works again.
+void end_dominds_daemons(const tool_registry& registry);
+// A team reload builds a new registry: this gives its Dominds os tools (shell_cmd, the daemon and
+// env tools) the state of `from`'s, so each dialog keeps its daemons and its env overlay. Does
+// nothing unless both registries have Dominds' shell_cmd.
+void keep_dominds_os_state(const tool_registry& from, tool_registry& to);
+
 // Dominds' spec of a tool it defines (its description and parameter schema, from the package's
 // compiled definitions); an error when Parley's table lacks it. The engine offers Dominds' control
 // tools with these (engine/dominds_control.hpp).

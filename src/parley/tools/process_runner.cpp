@@ -99,13 +99,12 @@ struct spawn_setup {
   spawn_setup& operator=(const spawn_setup&) = delete;
 };
 
-result<pid_t> spawn(const process_request& request, int write_end, int read_end) {
+// The pipes' ends are O_CLOEXEC, so the child keeps only the dup2'ed copies.
+result<pid_t> spawn(const process_request& request, int write_end, int error_write_end) {
   spawn_setup setup;
   posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&setup.actions, write_end, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, write_end, STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&setup.actions, write_end);
-  posix_spawn_file_actions_addclose(&setup.actions, read_end);
+  posix_spawn_file_actions_adddup2(&setup.actions, error_write_end, STDERR_FILENO);
   if (!request.cwd.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, request.cwd.c_str());
   sigset_t none;
   sigemptyset(&none);
@@ -146,9 +145,15 @@ result<spawned_process> spawn_process(const process_request& request) {
   }
   fd_closer write_end{pipe_fds[1]};
   fd_closer read_end{pipe_fds[0]};
-  auto pid = spawn(request, write_end.fd, read_end.fd);
+  std::array<int, 2> error_fds{-1, -1};
+  if (request.separate_stderr && ::pipe2(error_fds.data(), O_CLOEXEC) != 0) {
+    return make_error(errc::io_error, std::string("cannot make a pipe: ") + std::strerror(errno));
+  }
+  fd_closer error_write_end{error_fds[1]};
+  fd_closer error_read_end{error_fds[0]};
+  auto pid = spawn(request, write_end.fd, request.separate_stderr ? error_write_end.fd : write_end.fd);
   if (!pid) return std::move(pid).err();
-  return spawned_process{*pid, std::exchange(read_end.fd, -1)};
+  return spawned_process{*pid, std::exchange(read_end.fd, -1), std::exchange(error_read_end.fd, -1)};
 }
 
 std::string process_outcome::joined() const {

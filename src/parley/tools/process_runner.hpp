@@ -26,6 +26,9 @@ struct process_request {
   std::optional<std::vector<std::string>> env;  // "NAME=value" entries; nullopt: inherit ours
   std::chrono::milliseconds timeout{30000};
   std::size_t output_cap = std::size_t{64} * 1024;  // bytes kept of stdout+stderr (head + tail)
+  // spawn_process only: stderr into a pipe of its own (spawned_process::error_fd), for a caller
+  // that shows the two streams apart (Dominds' shell_cmd and get_daemon_output).
+  bool separate_stderr = false;
 };
 
 struct process_outcome {
@@ -47,6 +50,7 @@ struct process_outcome {
 struct spawned_process {
   int pid = -1;
   int output_fd = -1;
+  int error_fd = -1;  // with separate_stderr; else stderr goes to output_fd
 };
 result<spawned_process> spawn_process(const process_request& request);
 

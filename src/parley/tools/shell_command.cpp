@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <mutex>
+#include <set>
 
 #include "parley/core/utf8.hpp"
 #include "parley/tools/shell_sandbox.hpp"
@@ -21,9 +23,32 @@ std::string upper(std::string_view text) {
   return out;
 }
 
+// The variables marked secret by name (mark_secret_variable); read by every shell command's start.
+struct marked_secret_variables {
+  std::mutex mutex;
+  std::set<std::string, std::less<>> names;
+};
+
+marked_secret_variables& marked_secrets() {
+  static marked_secret_variables marked;
+  return marked;
+}
+
 }  // namespace
 
+void mark_secret_variable(std::string_view name) {
+  if (name.empty()) return;
+  auto& marked = marked_secrets();
+  const std::lock_guard lock(marked.mutex);
+  marked.names.emplace(name);
+}
+
 bool is_secret_variable(std::string_view name) {
+  {
+    auto& marked = marked_secrets();
+    const std::lock_guard lock(marked.mutex);
+    if (marked.names.contains(name)) return true;
+  }
   const std::string key = upper(name);
   for (const char* word : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION"}) {
     if (key.find(word) != std::string::npos) return true;

@@ -22,9 +22,13 @@ namespace parley::tools {
 inline constexpr std::string_view kIdempotencyKeyVariable = "PARLEY_IDEMPOTENCY_KEY";
 
 // Our environment less every variable whose name says it holds a secret (KEY, TOKEN, SECRET,
-// PASSWORD, PASSWD, CREDENTIAL, AUTH, COOKIE, SESSION — any case).
+// PASSWORD, PASSWD, CREDENTIAL, AUTH, COOKIE, SESSION — any case) or that is marked secret.
 std::vector<std::string> stripped_environment();
 bool is_secret_variable(std::string_view name);
+// Marks a variable secret whatever its name: the engine marks every provider's key variable
+// (`api_key_env`, Dominds' apiKeyEnvVar, which a team may name as it likes) before it reads it, so
+// no shell command is given a provider key. For the life of the process; "" is ignored.
+void mark_secret_variable(std::string_view name);
 
 // Where bwrap is, or "" when it is not installed.
 std::string bubblewrap_program();

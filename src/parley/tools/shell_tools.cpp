@@ -155,6 +155,8 @@ const std::vector<std::string>& shell_tool_names() {
 }
 
 bool is_shell_tool(std::string_view name) {
+  // Dominds' daemon tools are shell tools there too (its SHELL_TOOL_NAMES); a `.minds/` team has them.
+  if (name == "stop_daemon" || name == "get_daemon_output") return true;
   const auto& names = shell_tool_names();
   return std::find(names.begin(), names.end(), name) != names.end();
 }

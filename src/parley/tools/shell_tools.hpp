@@ -14,9 +14,11 @@ const std::vector<std::string>& readonly_commands();
 // Why readonly_shell refuses `command_line`, or "".
 std::string readonly_refusal(std::string_view command_line);
 
-// The tools that run arbitrary commands or processes: the "shell" toolset (Dominds' `os`). Dominds'
-// `shell_specialists` rule withholds exactly these from the members it does not list; readonly_shell
-// is not among them, as in Dominds, which offers it to non-specialists for inspection.
+// The tools that run arbitrary commands or processes: the "shell" toolset (Parley's `os`). Dominds'
+// `shell_specialists` rule withholds these from the members it does not list — and, in a `.minds/`
+// team, Dominds' stop_daemon and get_daemon_output with them (is_shell_tool), as Dominds does; its
+// env tools and readonly_shell are not among them, as in Dominds, which offers readonly_shell to
+// non-specialists for inspection.
 const std::vector<std::string>& shell_tool_names();
 bool is_shell_tool(std::string_view name);
 // A shell tool or readonly_shell: every tool that runs a command line, which access rules bind

@@ -83,9 +83,10 @@ TEST(DomindsControl, ARootDialogKeepsItsTaskdocAndGoalWithDomindsTools) {
 TEST(DomindsControl, OnlyAMindsTeamAndOnlyItsRootsAreOfferedTheWritingTools) {
   const auto& root = dominds_control_specs_for(dialog_place::root);
   const auto& sub = dominds_control_specs_for(dialog_place::sub);
-  EXPECT_EQ(root.size(), 5U);
-  ASSERT_EQ(sub.size(), 1U);
+  EXPECT_EQ(root.size(), 6U);
+  ASSERT_EQ(sub.size(), 2U);
   EXPECT_EQ(sub[0].name, "recall_taskdoc");
+  EXPECT_EQ(sub[1].name, "migrate_reminder");  // reminders are every dialog's
   EXPECT_TRUE(dominds_control_specs_for(dialog_place::fbr).empty());
   for (const auto& spec : root) {
     EXPECT_EQ(spec.description.find("(no spec)"), std::string::npos) << spec.name;

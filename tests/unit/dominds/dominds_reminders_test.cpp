@@ -68,6 +68,40 @@ TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
   EXPECT_TRUE(is_dominds_goal_reminder(reminders[1])) << reminders[1];
 }
 
+constexpr std::string_view kMigrateScript = R"(members:
+  dev:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: add_reminder, arguments: {content: "check the parser"}}
+        - tool_call: {name: migrate_reminder, arguments: {reminder_id: "1", scope: dialog}}
+        - tool_call: {name: migrate_reminder, arguments: {reminder_id: "4", scope: dialog}}
+        - tool_call: {name: migrate_reminder, arguments: {reminder_id: "1", scope: task}}
+        - tool_call: {name: migrate_reminder, arguments: {reminder_id: " ", scope: dialog}}
+    - emit: [{saying: "Done."}]
+)";
+
+// Every Parley reminder is already dialog-scope: migrate_reminder answers as Dominds does for one
+// that is, and changes nothing; Dominds' errors for an unknown id, a wrong scope, an empty id.
+TEST(DomindsReminders, MigrateReminderFindsEveryReminderAlreadyDialogScope) {
+  config::testing::temp_tree tree;
+  tree.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n");
+  tree.write(".minds/team.yaml", "member_defaults:\n  provider: local\n  model: m\nmembers:\n  dev: {}\n");
+  auto team = config::load_dominds_workspace(tree.root());
+  ASSERT_TRUE(team) << team.err().message;
+  settle_team_problems(*team, build_builtin_tools(*team));
+  auto run = testing::run_scripted_minds_dialog(tree, std::move(*team), kMigrateScript);
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
+  ASSERT_EQ(results.size(), 5U) << ::testing::PrintToString(results);
+  EXPECT_EQ(results[1], "reminder_id=1 is already dialog-scope in the current dialog; no migration is needed.");
+  EXPECT_EQ(results[2], "Error: Reminder '4' does not exist.");
+  EXPECT_NE(results[3].find("scope"), std::string::npos) << results[3];  // not in Dominds' enum
+  EXPECT_EQ(results[4], "Error: Invalid args. Use: migrate_reminder({ reminder_id: string, scope: \"dialog\" })");
+  const dialog_runtime* dialog = run.eng->find(run.id);
+  ASSERT_NE(dialog, nullptr);
+  EXPECT_EQ(dialog->state().reminders, std::vector<std::string>{"check the parser"});
+}
+
 TEST(DomindsReminders, DomindsSchemasForMindsTeamsParleysForItsOwnFormat) {
   const auto dominds = dominds_reminder_specs();
   ASSERT_EQ(dominds.size(), 3U);

@@ -52,7 +52,7 @@ TEST_F(DomindsToolNames, EveryToolOfEachToolsetIsRegisteredWithDomindsSpec) {
 TEST_F(DomindsToolNames, ToolsLeftOutAreKnownWithWhy) {
   ASSERT_NE(registry_.unavailable_tool("pad_write"), nullptr);
   EXPECT_TRUE(contains(*registry_.unavailable_tool("pad_write"), "scratch pads"));
-  EXPECT_NE(registry_.unavailable_tool("env_set"), nullptr);
+  EXPECT_EQ(registry_.unavailable_tool("env_set"), nullptr);  // offered: dominds_os_tools_test.cpp
   EXPECT_EQ(registry_.unavailable_tool("team_mgmt_check_provider"), nullptr);  // offered (team_mgmt_provider_check.cpp)
   EXPECT_EQ(registry_.unavailable_tool("read_file"), nullptr);  // offered, so not "unavailable"
   // Offered since (dominds_edit_tools_test.cpp, dominds_link_picture_search_test.cpp): neither
