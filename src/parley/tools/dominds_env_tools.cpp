@@ -22,10 +22,6 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 
 constexpr std::string_view kUnsetValue = "(unset)";
-// Said with Dominds' description, which speaks of its server process.
-constexpr std::string_view kEnvScopeNote =
-    " In this runtime it acts on the environment of this dialog's shell_cmd commands (from the next command on), "
-    "not on the server's own.";
 
 bool is_env_name(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
@@ -73,9 +69,7 @@ class env_tool final : public tool {
  public:
   enum class kind { get, set, unset };
   env_tool(std::shared_ptr<os_state> state, kind which, std::string_view name)
-      : state_(std::move(state)), which_(which), spec_(dominds_spec_or_note(name)) {
-    spec_.description += kEnvScopeNote;
-  }
+      : state_(std::move(state)), which_(which), spec_(dominds_spec_or_note(name)) {}
   const tool_spec& spec() const override { return spec_; }
   bool has_effects() const override { return which_ != kind::get; }
 
