@@ -236,14 +236,6 @@ tool_outcome toolset_manual(const json::object& args, const tool_context&) {
 // The Dominds tools of the toolsets Parley serves that it leaves out, and why.
 const std::map<std::string, std::string, std::less<>>& left_out_tools() {
   static const std::map<std::string, std::string, std::less<>> table{
-      {"pad_write", "Parley has no scratch pads; pass the text as content"},
-      {"pad_load_file_range", "Parley has no scratch pads; read_file with a range"},
-      {"pad_edit", "Parley has no scratch pads"},
-      {"pad_insert", "Parley has no scratch pads"},
-      {"pad_delete_range", "Parley has no scratch pads"},
-      {"pad_copy", "Parley has no scratch pads"},
-      {"pad_move", "Parley has no scratch pads"},
-      {"pad_delete", "Parley has no scratch pads"},
       {"stop_daemon", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"get_daemon_output", "shell_cmd runs a command to completion (killed at its timeout) and leaves no daemon"},
       {"env_get", "Parley does not show its own environment (it holds the provider keys)"},
@@ -290,6 +282,9 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
     names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
+    // The scratch pads are dialog tools (engine/dominds_pads.hpp): they live in the dialog.
+    names.insert(names.end(), {"pad_write", "pad_load_file_range", "pad_edit", "pad_insert", "pad_delete_range",
+                               "pad_copy", "pad_move", "pad_delete"});
   } else if (toolset == "os") {
     return {"shell_cmd"};
   } else if (toolset == "personal_memory") {

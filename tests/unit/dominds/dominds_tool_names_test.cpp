@@ -39,7 +39,12 @@ TEST(DomindsToolNamesByOrigin, AMindsTeamGetsDomindsNames) {
   const auto managed = tools.resolve_toolsets({"team_mgmt"});
   ASSERT_TRUE(managed) << managed.err().message;
   EXPECT_TRUE(has(*managed, "team_mgmt_overwrite_entire_file"));
-  ASSERT_NE(tools.unavailable_tool("pad_write"), nullptr);
+  // The scratch pads are the engine's dialog tools (dominds_pads.hpp), in ws_mod as in Dominds.
+  EXPECT_EQ(tools.unavailable_tool("pad_write"), nullptr);
+  const auto ws_mod = tools.resolve_toolsets({"ws_mod"});
+  ASSERT_TRUE(ws_mod) << ws_mod.err().message;
+  EXPECT_TRUE(has(*ws_mod, "pad_write"));
+  EXPECT_TRUE(has(*ws_mod, "pad_delete"));
 }
 
 TEST(DomindsToolNamesByOrigin, ParleysTeamFileKeepsParleysNames) {
@@ -123,7 +128,7 @@ TEST_F(DomindsToolNamesDriven, AModelCallsDomindsToolsByTheirNames) {
 
 TEST_F(DomindsToolNamesDriven, ADomindsToolParleyLeavesOutSaysWhy) {
   tree_.write(".minds/team.yaml",
-              "member_defaults:\n  provider: local\n  model: m\n  tools: [pad_write]\n"
+              "member_defaults:\n  provider: local\n  model: m\n  tools: [env_get]\n"
               "members:\n  dev: {}\n");
   const auto team = scripted_team("members:\n  dev:\n    - emit: [{saying: ok}]\n");
   asio::io_context io;
@@ -132,7 +137,8 @@ TEST_F(DomindsToolNamesDriven, ADomindsToolParleyLeavesOutSaysWhy) {
   ASSERT_TRUE(providers) << providers.err().message;
   auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools(team));
   ASSERT_FALSE(eng);
-  EXPECT_NE(eng.err().message.find("tool 'pad_write' (Dominds) is not offered by Parley: Parley has no scratch pads"),
+  EXPECT_NE(eng.err().message.find(
+                "tool 'env_get' (Dominds) is not offered by Parley: Parley does not show its own environment"),
             std::string::npos)
       << eng.err().message;
 }
