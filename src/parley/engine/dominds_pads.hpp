@@ -15,6 +15,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,5 +52,19 @@ std::string pad_reminder_refusal(std::string_view reminder_tool, std::string_vie
 // a refused call stages nothing.
 result<tool_reply> run_dominds_pad_tool(dialog_host& dialogs, const tools::tool_context& reads, dialog_runtime& dialog,
                                         std::string_view name, const boost::json::object& args);
+
+// create_new_file and overwrite_entire_file take their text from a pad, as in Dominds: `pad_id`
+// (with `pad_range`, '~' by default) instead of `content` (dominds_pad_source.cpp).
+struct pad_sourced_call {
+  llm::tool_call call;      // the call with `content` the pad's text, without pad_id / pad_range
+  std::string source_yaml;  // the answer's lines that say so (source: pad, pad_id, the selection's size)
+};
+struct pad_source_decision {
+  std::optional<pad_sourced_call> sourced;     // nullopt: the call names no pad, run it as it is
+  std::optional<tools::tool_outcome> refused;  // the answer to a call whose pad arguments are wrong
+};
+pad_source_decision resolve_pad_source(const dialog_runtime& dialog, const llm::tool_call& call);
+// The tool's answer with `source_yaml` after its `path:` line.
+void add_pad_source(tools::tool_outcome& outcome, std::string_view source_yaml);
 
 }  // namespace parley::engine

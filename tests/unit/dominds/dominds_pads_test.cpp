@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "parley/config/team.hpp"
 #include "parley/engine/assembly.hpp"
@@ -21,6 +24,13 @@ namespace {
 
 bool has_text(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
+std::string pad_test_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 std::vector<scratch_pad> pads_of(const std::vector<std::string>& reminders) {
   std::vector<scratch_pad> pads;
   for (const auto& reminder : reminders) {
@@ -34,7 +44,8 @@ const scratch_pad* pad_named(const std::vector<scratch_pad>& pads, std::string_v
   return it == pads.end() ? nullptr : &*it;
 }
 
-// Round 1 calls every tool; round 2 answers "PAD SHOWN" only when the prompt shows the notes pad.
+// Round 1 calls every tool, then writes files from pads; round 2 answers "PAD SHOWN" only when the prompt shows the
+// notes pad.
 constexpr std::string_view kPadScript = R"(members:
   dev:
     - when: {round: 1}
@@ -56,6 +67,10 @@ constexpr std::string_view kPadScript = R"(members:
         - tool_call: {name: pad_delete, arguments: {pad_id: scrap}}
         - tool_call: {name: pad_delete, arguments: {pad_id: scrap}}
         - tool_call: {name: update_reminder, arguments: {reminder_id: "1", content: "overwritten"}}
+        - tool_call: {name: create_new_file, arguments: {path: out/notes.txt, pad_id: notes}}
+        - tool_call: {name: overwrite_entire_file, arguments: {path: src/a.txt, known_old_total_lines: 3, known_old_total_bytes: 14, pad_id: copy, pad_range: "1"}}
+        - tool_call: {name: create_new_file, arguments: {path: out/both.txt, pad_id: notes, content: "both"}}
+        - tool_call: {name: create_new_file, arguments: {path: out/ghost.txt, pad_id: ghost}}
     - when: {round: 2, system: "   4| two"}
       emit: [{saying: "PAD SHOWN"}]
     - emit: [{saying: "no pad in the prompt"}]
@@ -85,7 +100,7 @@ TEST_F(DomindsPads, EachPadToolWorksUnderItsDomindsNameAndArguments) {
   auto run = testing::run_scripted_minds_dialog(tree_, team(), kPadScript);
   ASSERT_NE(run.eng, nullptr);
   const auto results = run.tool_results();
-  ASSERT_EQ(results.size(), 17U) << ::testing::PrintToString(results);
+  ASSERT_EQ(results.size(), 21U) << ::testing::PrintToString(results);
   EXPECT_EQ(results[0], "```yaml\nstatus: ok\nmode: pad_write\npad_id: 'notes'\nsummary: 'pad_id=notes written'\n```");
   EXPECT_TRUE(has_text(results[1], "error: PAD_ALREADY_EXISTS")) << results[1];
   EXPECT_TRUE(has_text(results[2], "error: INVALID_ARGS\nsummary: 'pad_id: ''bad id!'' is not a pad id")) << results[2];
@@ -107,6 +122,21 @@ TEST_F(DomindsPads, EachPadToolWorksUnderItsDomindsNameAndArguments) {
   EXPECT_EQ(results[16],
             "Error: This reminder cannot be edited via update_reminder. Follow instead: Use "
             "pad_write/pad_edit/pad_load_file_range with pad_id=\"notes\".");
+
+  // create_new_file and overwrite_entire_file take their text from a pad.
+  EXPECT_TRUE(has_text(results[17],
+                       "status: ok\nmode: create_new_file\npath: 'out/notes.txt'\nsource: pad\npad_id: "
+                       "'notes'\npad_range: '~'\n"))
+      << results[17];
+  EXPECT_TRUE(has_text(results[17], "pad_selected_lines: 4\n")) << results[17];
+  EXPECT_EQ(pad_test_file(tree_.root() / "out/notes.txt"), "first\nalpha\nBETA\ntwo\n");
+  EXPECT_TRUE(has_text(results[18], "source: pad\npad_id: 'copy'\npad_range: '1'\n")) << results[18];
+  EXPECT_EQ(pad_test_file(tree_.root() / "src/a.txt"), "BETA\n");
+  EXPECT_TRUE(has_text(results[19], "error: INVALID_ARGS\nsummary: 'Provide either `content` or `pad_id`, not both'"))
+      << results[19];
+  EXPECT_TRUE(has_text(results[20], "error: PAD_NOT_FOUND")) << results[20];
+  EXPECT_FALSE(std::filesystem::exists(tree_.root() / "out/both.txt"));
+  EXPECT_FALSE(std::filesystem::exists(tree_.root() / "out/ghost.txt"));
 
   const dialog_runtime* dialog = run.eng->find(run.id);
   ASSERT_NE(dialog, nullptr);
