@@ -199,6 +199,56 @@ TEST_F(DomindsPads, PadsComeBackWhenTheDialogIsLoadedFromTheStore) {
   EXPECT_EQ(pad_named(pads, "notes")->lines, (std::vector<std::string>{"first", "alpha", "BETA", "two"}));
 }
 
+constexpr std::string_view kPadBoundsScript = R"(members:
+  dev:
+    - when: {round: 1}
+      emit:
+        - tool_call: {name: pad_load_file_range, arguments: {pad_id: big, path: big.txt}}
+        - tool_call: {name: pad_load_file_range, arguments: {pad_id: big, path: big.txt, range: "1~10"}}
+        - tool_call: {name: delete_reminder, arguments: {reminder_id: "1"}}
+        - tool_call: {name: pad_load_file_range, arguments: {pad_id: nope, path: missing.txt}}
+        - tool_call: {name: pad_write, arguments: {pad_id: w, content: "a", mode: append}}
+        - tool_call: {name: pad_copy, arguments: {from_pad_id: big, to_pad_id: fresh, to_range: "2~3"}}
+    - emit: [{saying: "Done."}]
+)";
+
+TEST_F(DomindsPads, ATooLargePadAndOtherRefusalsChangeNothing) {
+  std::string big;  // 300,000 bytes: more than a pad may hold
+  for (int i = 0; i < 3000; ++i) big += std::string(99, 'z') + "\n";
+  tree_.write("big.txt", big);
+  auto run = testing::run_scripted_minds_dialog(tree_, team(), kPadBoundsScript);
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
+  ASSERT_EQ(results.size(), 6U) << ::testing::PrintToString(results);
+  EXPECT_TRUE(has_text(results[0], "error: PAD_TOO_LARGE")) << results[0];
+  EXPECT_TRUE(has_text(results[1], "status: ok")) << results[1];
+  EXPECT_EQ(
+      results[2],
+      "Error: This reminder cannot be deleted via delete_reminder. Use instead: pad_delete({ \"pad_id\": \"big\" })");
+  EXPECT_TRUE(has_text(results[3], "error: FILE_NOT_FOUND")) << results[3];
+  EXPECT_TRUE(has_text(results[4], "error: PAD_NOT_FOUND")) << results[4];
+  EXPECT_TRUE(has_text(results[5], "error: PAD_NOT_FOUND\nsummary: 'Target pad does not exist")) << results[5];
+  const auto pads = pads_of(run.eng->find(run.id)->state().reminders);
+  ASSERT_EQ(pads.size(), 1U);
+  EXPECT_EQ(pads[0].id, "big");
+  EXPECT_EQ(pads[0].lines.size(), 10U);
+}
+
+TEST_F(DomindsPads, AMemberWithoutWsModIsNotOfferedPads) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  model: m\n  diligence-push-max: 0\nmembers:\n  dev:\n"
+              "    toolsets: [ws_read]\n");
+  auto run = testing::run_scripted_minds_dialog(
+      tree_, team(),
+      "members:\n  dev:\n    - when: {round: 1}\n      emit:\n        - tool_call: {name: pad_write, arguments: "
+      "{pad_id: a, content: x}}\n    - emit: [{saying: Done.}]\n");
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0], "tool 'pad_write' is not available in this dialog");
+  EXPECT_TRUE(run.eng->find(run.id)->state().reminders.empty());
+}
+
 TEST(ScratchPad, TheDisplayBlockIsDomindsAndReadsBack) {
   scratch_pad pad;
   pad.id = "draft";
