@@ -1,6 +1,7 @@
-// create_new_file and overwrite_entire_file written from a scratch pad (dominds_pads.hpp): the
-// call's pad_id / pad_range become the `content` the file tool writes, so the tool itself (and
-// its access rules) is unchanged; its answer then says where the text came from.
+// create_new_file, overwrite_entire_file and their team_mgmt twins written from a scratch pad
+// (dominds_pads.hpp): the call's pad_id / pad_range become the `content` the file tool writes, so
+// the tool itself (its access rules, team_mgmt's check that the team still loads) is unchanged;
+// its answer then says where the text came from.
 #include <boost/json/serialize.hpp>
 
 #include "parley/core/json_fields.hpp"
@@ -14,7 +15,10 @@ namespace {
 
 namespace json = boost::json;
 
-bool is_pad_source_tool(std::string_view name) { return name == "create_new_file" || name == "overwrite_entire_file"; }
+bool is_pad_source_tool(std::string_view name) {
+  return name == "create_new_file" || name == "overwrite_entire_file" || name == "team_mgmt_create_new_file" ||
+         name == "team_mgmt_overwrite_entire_file";
+}
 
 bool blank_source_text(const std::optional<std::string>& text) {
   return !text || text->find_first_not_of(" \t\r\n") == std::string::npos;

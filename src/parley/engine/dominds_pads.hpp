@@ -53,8 +53,9 @@ std::string pad_reminder_refusal(std::string_view reminder_tool, std::string_vie
 result<tool_reply> run_dominds_pad_tool(dialog_host& dialogs, const tools::tool_context& reads, dialog_runtime& dialog,
                                         std::string_view name, const boost::json::object& args);
 
-// create_new_file and overwrite_entire_file take their text from a pad, as in Dominds: `pad_id`
-// (with `pad_range`, '~' by default) instead of `content` (dominds_pad_source.cpp).
+// create_new_file, overwrite_entire_file and their team_mgmt twins take their text from a pad, as
+// in Dominds: `pad_id` (with `pad_range`, '~' by default) instead of `content`
+// (dominds_pad_source.cpp).
 struct pad_sourced_call {
   llm::tool_call call;      // the call with `content` the pad's text, without pad_id / pad_range
   std::string source_yaml;  // the answer's lines that say so (source: pad, pad_id, the selection's size)

@@ -249,6 +249,23 @@ TEST_F(DomindsPads, AMemberWithoutWsModIsNotOfferedPads) {
   EXPECT_TRUE(run.eng->find(run.id)->state().reminders.empty());
 }
 
+TEST_F(DomindsPads, TeamMgmtWritesAMindsFileFromAPad) {
+  tree_.write(".minds/team.yaml",
+              "member_defaults:\n  provider: local\n  model: m\n  diligence-push-max: 0\nmembers:\n  dev:\n"
+              "    toolsets: [ws_mod, team_mgmt]\n");
+  auto run = testing::run_scripted_minds_dialog(
+      tree_, team(),
+      "members:\n  dev:\n    - when: {round: 1}\n      emit:\n"
+      "        - tool_call: {name: pad_write, arguments: {pad_id: persona, content: \"# Dev\\nWrites parsers.\\n\"}}\n"
+      "        - tool_call: {name: team_mgmt_create_new_file, arguments: {path: team/dev.md, pad_id: persona}}\n"
+      "    - emit: [{saying: Done.}]\n");
+  ASSERT_NE(run.eng, nullptr);
+  const auto results = run.tool_results();
+  ASSERT_EQ(results.size(), 2U) << ::testing::PrintToString(results);
+  EXPECT_TRUE(has_text(results[1], "source: pad\npad_id: 'persona'")) << results[1];
+  EXPECT_EQ(pad_test_file(tree_.root() / ".minds/team/dev.md"), "# Dev\nWrites parsers.\n");
+}
+
 TEST(ScratchPad, TheDisplayBlockIsDomindsAndReadsBack) {
   scratch_pad pad;
   pad.id = "draft";
