@@ -87,7 +87,7 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   if (pad) {
     const tools::tool_context reads{dialog.id(), member->config->id, team_.workspace, &member->config->access,
                                     &protected_dirs_};
-    return run_dominds_pad_tool(dialogs_, reads, dialog, call.name, *args);
+    return run_dominds_pad_tool(dialogs_, reads, dialog, call.name, *args, team_.language);
   }
   if (members_.offers_dominds_control() && is_reminder_tool(call.name)) {
     return run_dominds_reminder_tool(dialogs_, dialog, call.name, *args);

@@ -94,6 +94,7 @@ struct pad_meta_patch {
   std::optional<std::string> completion;
   std::optional<std::string> source_note;
   std::optional<bool> delete_when_done;
+  std::string_view language = "en";  // of a pad this call makes: the team's work language
 };
 
 std::optional<std::string> pad_note(std::optional<std::string> value) {
@@ -115,9 +116,11 @@ pad_meta_patch read_pad_meta(json_fields& in) {
 }
 
 // As Dominds' buildPadMeta: what the call gives, else what the pad (or the pad it came from) said.
+// A new pad's notes are in the patch's language; a changed pad keeps its own.
 scratch_pad pad_with(std::string id, std::vector<std::string> lines, const scratch_pad* previous,
                      const pad_meta_patch& patch) {
   scratch_pad pad;
+  pad.language = previous != nullptr ? previous->language : std::string(patch.language);
   pad.id = std::move(id);
   pad.lines = std::move(lines);
   pad.intent = patch.intent ? patch.intent : previous != nullptr ? previous->intent : std::nullopt;
@@ -170,12 +173,14 @@ result<tool_reply> put_whole_pad(dialog_host& dialogs, dialog_runtime& dialog, s
   return pad_answer(true, tool).quoted("pad_id", id).quoted("summary", summary).intent_notice(pad).done();
 }
 
-result<tool_reply> pad_write_tool(dialog_host& dialogs, dialog_runtime& dialog, const json::object& args) {
+result<tool_reply> pad_write_tool(dialog_host& dialogs, dialog_runtime& dialog, const json::object& args,
+                                  std::string_view language) {
   json_fields in(args);
   const std::string raw_id = in.string("pad_id");
   const std::string content = in.string("content");
   const auto mode = pad_mode_of(in.optional_string("mode").value_or(""));
-  const auto patch = read_pad_meta(in);
+  auto patch = read_pad_meta(in);
+  patch.language = language;
   if (!in.ok()) return pad_invalid(pad_write, in.message());
   auto id = normalize_pad_id(raw_id, "pad_id");
   if (!id) return pad_invalid(pad_write, id.err().message);
@@ -217,13 +222,14 @@ std::string_view pad_read_error_code(errc code) {
 }
 
 result<tool_reply> pad_load_tool(dialog_host& dialogs, const tools::tool_context& reads, dialog_runtime& dialog,
-                                 const json::object& args) {
+                                 const json::object& args, std::string_view language) {
   json_fields in(args);
   const std::string raw_id = in.string("pad_id");
   const std::string path = in.string("path");
   std::string range = in.optional_string("range").value_or("");
   const auto mode = pad_mode_of(in.optional_string("mode").value_or(""));
   auto patch = read_pad_meta(in);
+  patch.language = language;
   if (!in.ok()) return pad_invalid(pad_load_file_range, in.message());
   auto id = normalize_pad_id(raw_id, "pad_id");
   if (!id) return pad_invalid(pad_load_file_range, id.err().message);
@@ -383,9 +389,9 @@ std::string pad_reminder_refusal(std::string_view reminder_tool, std::string_vie
 }
 
 result<tool_reply> run_dominds_pad_tool(dialog_host& dialogs, const tools::tool_context& reads, dialog_runtime& dialog,
-                                        std::string_view name, const json::object& args) {
-  if (name == pad_write) return pad_write_tool(dialogs, dialog, args);
-  if (name == pad_load_file_range) return pad_load_tool(dialogs, reads, dialog, args);
+                                        std::string_view name, const json::object& args, std::string_view language) {
+  if (name == pad_write) return pad_write_tool(dialogs, dialog, args, language);
+  if (name == pad_load_file_range) return pad_load_tool(dialogs, reads, dialog, args, language);
   if (name == pad_copy || name == pad_move) return pad_transfer_tool(dialogs, dialog, name, args);
   if (name == pad_delete) return pad_delete_tool(dialogs, dialog, args);
   return pad_lines_tool(dialogs, dialog, name, args);

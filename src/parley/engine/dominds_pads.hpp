@@ -48,10 +48,12 @@ bool is_pad_reminder(std::string_view reminder);
 std::string pad_reminder_refusal(std::string_view reminder_tool, std::string_view reminder);
 
 // Runs one with arguments its schema accepted; `reads` is the member's context for
-// pad_load_file_range (workspace, access rules, protected folders). Changes are staged on `dialogs`;
-// a refused call stages nothing.
+// pad_load_file_range (workspace, access rules, protected folders); a pad it makes has its notes in
+// `language` ("en" or "zh", the team's work language, as Dominds writes them). Changes are staged
+// on `dialogs`; a refused call stages nothing.
 result<tool_reply> run_dominds_pad_tool(dialog_host& dialogs, const tools::tool_context& reads, dialog_runtime& dialog,
-                                        std::string_view name, const boost::json::object& args);
+                                        std::string_view name, const boost::json::object& args,
+                                        std::string_view language);
 
 // create_new_file, overwrite_entire_file and their team_mgmt twins take their text from a pad, as
 // in Dominds: `pad_id` (with `pad_range`, '~' by default) instead of `content`

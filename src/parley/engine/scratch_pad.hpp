@@ -26,6 +26,9 @@ struct scratch_pad {
   std::optional<std::string> completion;
   std::optional<std::string> source_note;
   bool delete_when_done = true;
+  // The language of its display block's notes, as Dominds writes them: "en" or "zh" (the team's
+  // work language when the pad was made; kept by every later change of the pad).
+  std::string language = "en";
 };
 
 // At most this many bytes of text in one pad: it is in every prompt of its dialog.
@@ -34,7 +37,8 @@ inline constexpr std::size_t kMaxPadBytes = 256 * 1024;
 // Dominds' pad_id: /^[A-Za-z0-9_-]{1,64}$/ after trimming; the error names `field`.
 result<std::string> normalize_pad_id(std::string_view raw, std::string_view field);
 
-// The reminder text that is the pad, and the pad a reminder text is (nullopt: another reminder).
+// The reminder text that is the pad (in the pad's language), and the pad a reminder text is, in
+// either language (nullopt: another reminder).
 std::string render_pad(const scratch_pad& pad);
 std::optional<scratch_pad> parse_pad(std::string_view reminder);
 

@@ -298,6 +298,22 @@ TEST(ScratchPad, TheDisplayBlockIsDomindsAndReadsBack) {
   EXPECT_FALSE(is_pad_reminder("check the parser"));
 }
 
+TEST(ScratchPad, AChineseTeamsPadHasDomindsChineseNotes) {
+  scratch_pad pad;
+  pad.id = "zh";
+  pad.lines = {"第一行"};
+  pad.language = "zh";
+  const std::string shown = render_pad(pad);
+  EXPECT_TRUE(has_text(shown, "intent: （未填写；建议用 pad_write/pad_load_file_range 补充 intent）\n")) << shown;
+  EXPECT_TRUE(has_text(shown, "source: 未注明\n\n注意：pad 正文是待编辑/引用的数据")) << shown;
+  const auto back = parse_pad(shown);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->language, "zh");
+  EXPECT_FALSE(back->intent);
+  EXPECT_EQ(back->lines, pad.lines);
+  EXPECT_EQ(render_pad(*back), shown);
+}
+
 TEST(ScratchPad, LineRangesAreDomindsWithErrorsNamingTheField) {
   const std::vector<std::string> lines{"a", "b", "c"};
   EXPECT_EQ(*select_pad_lines(lines, "2~", "range"), (std::vector<std::string>{"b", "c"}));
