@@ -1,8 +1,12 @@
-// create_new_file, overwrite_entire_file and their team_mgmt twins written from a scratch pad
+// The file tools that write text (create_new_file, overwrite_entire_file, the line edits, the
+// occurrence replace, team_mgmt's create and overwrite) written from a scratch pad
 // (dominds_pads.hpp): the call's pad_id / pad_range become the `content` the file tool writes, so
 // the tool itself (its access rules, team_mgmt's check that the team still loads) is unchanged;
 // its answer then says where the text came from.
 #include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <array>
 
 #include "parley/core/json_fields.hpp"
 #include "parley/core/json_read.hpp"
@@ -15,9 +19,15 @@ namespace {
 
 namespace json = boost::json;
 
+// The tools that take pad_id in Dominds (its resolveFileBodySource and resolveFileRangeEditSource).
 bool is_pad_source_tool(std::string_view name) {
-  return name == "create_new_file" || name == "overwrite_entire_file" || name == "team_mgmt_create_new_file" ||
-         name == "team_mgmt_overwrite_entire_file";
+  static constexpr std::array<std::string_view, 10> kPadSourceTools{
+      "create_new_file",           "overwrite_entire_file",
+      "file_range_edit",           "file_append",
+      "file_insert_after",         "file_insert_before",
+      "file_block_replace",        "prepare_occurrence_replace",
+      "team_mgmt_create_new_file", "team_mgmt_overwrite_entire_file"};
+  return std::find(kPadSourceTools.begin(), kPadSourceTools.end(), name) != kPadSourceTools.end();
 }
 
 bool blank_source_text(const std::optional<std::string>& text) {

@@ -55,9 +55,11 @@ result<tool_reply> run_dominds_pad_tool(dialog_host& dialogs, const tools::tool_
                                         std::string_view name, const boost::json::object& args,
                                         std::string_view language);
 
-// create_new_file, overwrite_entire_file and their team_mgmt twins take their text from a pad, as
-// in Dominds: `pad_id` (with `pad_range`, '~' by default) instead of `content`
-// (dominds_pad_source.cpp).
+// The file tools that write text take it from a pad where Dominds' do (create_new_file,
+// overwrite_entire_file, file_range_edit, file_append, file_insert_after/before,
+// file_block_replace, prepare_occurrence_replace, team_mgmt_create_new_file and
+// team_mgmt_overwrite_entire_file): `pad_id` (with `pad_range`, '~' by default) instead of
+// `content` (dominds_pad_source.cpp).
 struct pad_sourced_call {
   llm::tool_call call;      // the call with `content` the pad's text, without pad_id / pad_range
   std::string source_yaml;  // the answer's lines that say so (source: pad, pad_id, the selection's size)

@@ -71,6 +71,8 @@ constexpr std::string_view kPadScript = R"(members:
         - tool_call: {name: overwrite_entire_file, arguments: {path: src/a.txt, known_old_total_lines: 3, known_old_total_bytes: 14, pad_id: copy, pad_range: "1"}}
         - tool_call: {name: create_new_file, arguments: {path: out/both.txt, pad_id: notes, content: "both"}}
         - tool_call: {name: create_new_file, arguments: {path: out/ghost.txt, pad_id: ghost}}
+        - tool_call: {name: file_append, arguments: {path: out/notes.txt, pad_id: copy}}
+        - tool_call: {name: file_range_edit, arguments: {path: out/notes.txt, range: "1", pad_id: src}}
     - when: {round: 2, system: "   4| two"}
       emit: [{saying: "PAD SHOWN"}]
     - emit: [{saying: "no pad in the prompt"}]
@@ -100,7 +102,7 @@ TEST_F(DomindsPads, EachPadToolWorksUnderItsDomindsNameAndArguments) {
   auto run = testing::run_scripted_minds_dialog(tree_, team(), kPadScript);
   ASSERT_NE(run.eng, nullptr);
   const auto results = run.tool_results();
-  ASSERT_EQ(results.size(), 21U) << ::testing::PrintToString(results);
+  ASSERT_EQ(results.size(), 23U) << ::testing::PrintToString(results);
   EXPECT_EQ(results[0], "```yaml\nstatus: ok\nmode: pad_write\npad_id: 'notes'\nsummary: 'pad_id=notes written'\n```");
   EXPECT_TRUE(has_text(results[1], "error: PAD_ALREADY_EXISTS")) << results[1];
   EXPECT_TRUE(has_text(results[2], "error: INVALID_ARGS\nsummary: 'pad_id: ''bad id!'' is not a pad id")) << results[2];
@@ -129,7 +131,10 @@ TEST_F(DomindsPads, EachPadToolWorksUnderItsDomindsNameAndArguments) {
                        "'notes'\npad_range: '~'\n"))
       << results[17];
   EXPECT_TRUE(has_text(results[17], "pad_selected_lines: 4\n")) << results[17];
-  EXPECT_EQ(pad_test_file(tree_.root() / "out/notes.txt"), "first\nalpha\nBETA\ntwo\n");
+  EXPECT_TRUE(has_text(results[21], "source: pad\npad_id: 'copy'")) << results[21];
+  EXPECT_TRUE(has_text(results[22], "source: pad\npad_id: 'src'")) << results[22];
+  // Written from notes, appended from copy, its first line replaced from src.
+  EXPECT_EQ(pad_test_file(tree_.root() / "out/notes.txt"), "three\nalpha\nBETA\ntwo\nBETA\n");
   EXPECT_TRUE(has_text(results[18], "source: pad\npad_id: 'copy'\npad_range: '1'\n")) << results[18];
   EXPECT_EQ(pad_test_file(tree_.root() / "src/a.txt"), "BETA\n");
   EXPECT_TRUE(has_text(results[19], "error: INVALID_ARGS\nsummary: 'Provide either `content` or `pad_id`, not both'"))
