@@ -61,7 +61,8 @@ asio::awaitable<tool_call_record> drive_loop::run_member_tool(const dialog_runti
                                                               const llm::tool_call& asked,
                                                               const tools::tool_context& context, bool left_by_crash) {
   // A file written from a scratch pad: its pad_id becomes the text (dominds_pads.hpp).
-  auto from_pad = members_.offers_dominds_control() ? resolve_pad_source(dialog, asked) : pad_source_decision{};
+  const bool may_use_pads = members_.offers_dominds_control() && member_tool_named(member.tools, asked.name) != nullptr;
+  auto from_pad = may_use_pads ? resolve_pad_source(dialog, asked) : pad_source_decision{};
   if (from_pad.refused) co_return tool_call_record{std::move(*from_pad.refused)};
   const llm::tool_call& call = from_pad.sourced ? from_pad.sourced->call : asked;
   tools::tool* found = member_tool_named(member.tools, call.name);
