@@ -256,12 +256,12 @@ TEST_F(DomindsPackage, TeamTemplateLoadsAndRunsADialogOnTheScriptedModel) {
   ASSERT_GE(said.size(), 2U);
   EXPECT_EQ(said.back(), "assistant:Built it.");
 
-  // What dev's model was told: the file tools of ws_mod, by Dominds' names. The template names no shell_specialists,
-  // so, as in Dominds, dev is given none of os's shell tools, and the CLI says so once.
+  // What dev's model was told: the file tools of ws_mod (its scratch pads too), by Dominds' names. The template names
+  // no shell_specialists, so, as in Dominds, dev is given none of os's shell tools, and the CLI says so once.
   const auto* root = (*eng)->find(id);
   ASSERT_NE(root, nullptr);
   const auto names = told_tool_names(**eng, *root);
-  for (const char* told : {"read_file", "overwrite_entire_file", "file_range_edit", "ripgrep_snippets"}) {
+  for (const char* told : {"read_file", "overwrite_entire_file", "file_range_edit", "ripgrep_snippets", "pad_write"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), told), names.end()) << told;
   }
   for (const char* withheld : {"shell_cmd"}) {

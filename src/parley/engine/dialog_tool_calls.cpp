@@ -6,6 +6,7 @@
 #include "parley/core/json_read.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/dominds_control.hpp"
+#include "parley/engine/dominds_pads.hpp"
 #include "parley/engine/drive_loop.hpp"
 #include "parley/tools/json_schema.hpp"
 
@@ -49,7 +50,9 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   };
   // Dominds' control tools, for a team from `.minds/` only (dominds_control.hpp).
   const bool dominds_control = members_.offers_dominds_control() && is_dominds_control_tool(call.name);
-  const bool is_offered = offers(offered) || (dominds_control && offers(dominds_control_specs_for(place)));
+  // Dominds' scratch pads, for the members given them, in any dialog with tools (dominds_pads.hpp).
+  const bool pad = is_pad_tool(call.name) && member != nullptr && member->pads && place != dialog_place::fbr;
+  const bool is_offered = offers(offered) || (dominds_control && offers(dominds_control_specs_for(place))) || pad;
   if (is_offered && member != nullptr && !member->offers_dialog_tool(call.name)) {
     return refuse("tool '" + call.name + "' is not offered to member '" + member->config->id +
                   "' (team.yaml dialog_tools)");
@@ -81,6 +84,11 @@ result<tool_reply> drive_loop::handle_dialog_tool(dialog_runtime& dialog, const 
   if (is_tellask_call(call.name)) return router_.route(dialog, call, *args, fx);
   if (call.name == dialog_tool::change_mind) return memory_.change_mind(dialog, *args);
   if (dominds_control) return run_dominds_control_tool(dialogs_, team_.workspace, dialog, call.name, *args);
+  if (pad) {
+    const tools::tool_context reads{dialog.id(), member->config->id, team_.workspace, &member->config->access,
+                                    &protected_dirs_};
+    return run_dominds_pad_tool(dialogs_, reads, dialog, call.name, *args, team_.language);
+  }
   if (members_.offers_dominds_control() && is_reminder_tool(call.name)) {
     return run_dominds_reminder_tool(dialogs_, dialog, call.name, *args);
   }

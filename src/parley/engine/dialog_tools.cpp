@@ -1,6 +1,7 @@
 #include "parley/engine/dialog_tools.hpp"
 
 #include "parley/engine/dominds_control.hpp"
+#include "parley/engine/dominds_pads.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -78,6 +79,9 @@ std::vector<llm::tool_spec> all_specs() {
   // Offered only to a team from `.minds/` (member_roster), but known to every dialog's routing.
   auto dominds = dominds_control_specs();
   specs.insert(specs.end(), std::make_move_iterator(dominds.begin()), std::make_move_iterator(dominds.end()));
+  // The same for Dominds' scratch pads, offered to the members given them (member_roster).
+  auto pads = dominds_pad_specs();
+  specs.insert(specs.end(), std::make_move_iterator(pads.begin()), std::make_move_iterator(pads.end()));
   return specs;
 }
 

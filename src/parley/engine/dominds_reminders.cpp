@@ -4,6 +4,7 @@
 #include "parley/core/json_fields.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/dominds_control.hpp"
+#include "parley/engine/dominds_pads.hpp"
 #include "parley/tools/dominds_tools.hpp"
 
 namespace parley::engine {
@@ -94,6 +95,8 @@ result<tool_reply> change_dominds_reminder(dialog_host& dialogs, dialog_runtime&
   auto index = reminder_index(reminders, name, reminder_id);
   if (!index) return reminder_answer(false, index.err().message);
   if (is_dominds_goal_reminder(reminders[*index])) return reminder_answer(false, goal_reminder_refusal(name));
+  // A pad is changed through the pad tools, which keep its display block whole (dominds_pads.hpp).
+  if (is_pad_reminder(reminders[*index])) return reminder_answer(false, pad_reminder_refusal(name, reminders[*index]));
   if (!update) {
     PARLEY_TRY(dialogs.stage(dialog, events::reminder_deleted{static_cast<std::int64_t>(*index)}));
     return reminder_answer(true, "Deleted");

@@ -472,7 +472,7 @@ asio::awaitable<result<void>> drive_loop::run_tool_calls(dialog_runtime& dialog,
     } else {
       const std::int64_t started_ms = now_ms();
       context.idempotency_key = idempotency_key(origin, call.id);
-      record = co_await run_member_tool(member, call, context, left_by_crash);
+      record = co_await run_member_tool(dialog, member, call, context, left_by_crash);
       make_loggable(outcome);
       if (dialog.is_self_reflection()) {
         PARLEY_CO_TRY(dialogs_.stage(dialog, introspection_of(dialog, call, outcome, started_ms, now_ms())));

@@ -90,8 +90,10 @@ class drive_loop {
                                                       const std::vector<llm::tool_call>& calls);
   // One call of a member's own tool (member_tool_calls.cpp); `left_by_crash`: the call was owed
   // by a generation this runtime did not make, so a tool that is not run again after a crash is
-  // recorded as interrupted instead of called.
-  boost::asio::awaitable<tool_call_record> run_member_tool(const member_setup& member, const llm::tool_call& call,
+  // recorded as interrupted instead of called. `dialog` holds the scratch pads a file tool may
+  // write from (dominds_pads.hpp).
+  boost::asio::awaitable<tool_call_record> run_member_tool(const dialog_runtime& dialog, const member_setup& member,
+                                                           const llm::tool_call& call,
                                                            const tools::tool_context& context, bool left_by_crash);
   boost::asio::awaitable<void> record_failure(dialog_runtime& dialog, std::string message);
   result<void> recover_interrupted_generation(dialog_runtime& dialog);

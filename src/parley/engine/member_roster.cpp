@@ -6,6 +6,7 @@
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/dialog_tools.hpp"
 #include "parley/engine/dominds_control.hpp"
+#include "parley/engine/dominds_pads.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/skills.hpp"
 #include "parley/tools/mcp/resource_tools.hpp"
@@ -101,16 +102,12 @@ result<void> member_roster::prepare() {
     });
     // As Dominds, a member that sees a skill can read it.
     if (!skills_visible_to(team_.skills, member.id).empty()) wanted.emplace_back(kReadSkillTool);
+    setup.pads = dominds_control_ && std::any_of(wanted.begin(), wanted.end(), is_pad_tool);
     for (const auto& name : wanted) {
       auto* found = tools_.find(name);
       // A dialog tool (add_reminder, clear_mind ... Dominds lists them in `tools:`) is offered by
       // the dialog's place, not by the member's list (dialog_tools.hpp).
       if (found == nullptr && is_dialog_tool(name)) continue;
-      if (found == nullptr && tools_.unavailable_tool(name) != nullptr) {
-        return make_error(errc::config_error,
-                          "member '" + member.id + "': tool '" + name +
-                              "' (Dominds) is not offered by Parley: " + *tools_.unavailable_tool(name));
-      }
       if (found == nullptr) {
         return make_error(errc::config_error, "member '" + member.id + "': unknown tool '" + name + "'" +
                                                   did_you_mean(name, tools_.names()));
@@ -154,6 +151,11 @@ llm::tool_list member_roster::assemble(const member_setup& member, dialog_place 
   }
   if (dominds_control_) {
     for (const auto& spec : dominds_control_specs_for(place)) {
+      if (member.offers_dialog_tool(spec.name)) specs.push_back(spec);
+    }
+  }
+  if (member.pads && place != dialog_place::fbr) {
+    for (const auto& spec : dominds_pad_specs()) {
       if (member.offers_dialog_tool(spec.name)) specs.push_back(spec);
     }
   }

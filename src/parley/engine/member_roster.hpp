@@ -45,6 +45,8 @@ struct member_setup {
   tools::mcp::sandbox_profile mcp_sandbox;
   std::string mcp_refused;
   memory_folders memories;
+  // Dominds' scratch pad tools (dominds_pads.hpp): a `.minds/` member given ws_mod or a pad_* tool.
+  bool pads = false;
   // Whether its team.yaml `dialog_tools` lets it call `name` (where its place allows it).
   bool offers_dialog_tool(std::string_view name) const;
 };

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "parley/core/text.hpp"
+#include "parley/engine/dominds_pads.hpp"
 #include "parley/engine/drive_loop.hpp"
 #include "parley/engine/member_toolsets.hpp"
 #include "parley/engine/tool_call_record.hpp"
@@ -56,8 +57,14 @@ events::tool_result tool_result_of(std::int64_t course, std::int64_t genseq, con
   return out;
 }
 
-asio::awaitable<tool_call_record> drive_loop::run_member_tool(const member_setup& member, const llm::tool_call& call,
+asio::awaitable<tool_call_record> drive_loop::run_member_tool(const dialog_runtime& dialog, const member_setup& member,
+                                                              const llm::tool_call& asked,
                                                               const tools::tool_context& context, bool left_by_crash) {
+  // A file written from a scratch pad: its pad_id becomes the text (dominds_pads.hpp).
+  const bool may_use_pads = members_.offers_dominds_control() && member_tool_named(member.tools, asked.name) != nullptr;
+  auto from_pad = may_use_pads ? resolve_pad_source(dialog, asked) : pad_source_decision{};
+  if (from_pad.refused) co_return tool_call_record{std::move(*from_pad.refused)};
+  const llm::tool_call& call = from_pad.sourced ? from_pad.sourced->call : asked;
   tools::tool* found = member_tool_named(member.tools, call.name);
   std::shared_ptr<tools::tool> from_mcp;  // held while it runs: a reload may replace its server's catalog
   if (found == nullptr && member.mcp.any()) {
@@ -90,6 +97,7 @@ asio::awaitable<tool_call_record> drive_loop::run_member_tool(const member_setup
   }
   const auto started = std::chrono::steady_clock::now();
   auto outcome = co_await found->invoke(*args, context);
+  if (from_pad.sourced && outcome.ok) add_pad_source(outcome, from_pad.sourced->source_yaml);
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   co_return tool_call_record{std::move(outcome), mcp_call_of(*found, took.count()), false};
 }

@@ -234,21 +234,6 @@ tool_outcome toolset_manual(const json::object& args, const tool_context&) {
   return tool_outcome{true, out};
 }
 
-// The Dominds tools of the toolsets Parley serves that it leaves out, and why.
-const std::map<std::string, std::string, std::less<>>& left_out_tools() {
-  static const std::map<std::string, std::string, std::less<>> table{
-      {"pad_write", "Parley has no scratch pads; pass the text as content"},
-      {"pad_load_file_range", "Parley has no scratch pads; read_file with a range"},
-      {"pad_edit", "Parley has no scratch pads"},
-      {"pad_insert", "Parley has no scratch pads"},
-      {"pad_delete_range", "Parley has no scratch pads"},
-      {"pad_copy", "Parley has no scratch pads"},
-      {"pad_move", "Parley has no scratch pads"},
-      {"pad_delete", "Parley has no scratch pads"},
-  };
-  return table;
-}
-
 }  // namespace
 
 result<tool_spec> dominds_tool_spec(std::string_view name) { return dominds_detail::dominds_spec(name); }
@@ -266,7 +251,6 @@ void register_dominds_tools(tool_registry& registry) {
   dominds_detail::register_shell_and_memory_tools(registry);
   register_team_mgmt_tools(registry);
   registry.add(std::make_unique<function_tool>(spec_of("man"), toolset_manual, function_tool::effects::none));
-  for (const auto& [name, why] : left_out_tools()) registry.add_unavailable_tool(name, why);
 }
 
 // The ws_mod tools Parley offered later than the others (issue 46 item 3).
@@ -288,6 +272,9 @@ std::vector<std::string> dominds_toolset_tools(std::string_view toolset) {
              "move_file",       "move_dir",    "read_file",         "create_new_file",   "overwrite_entire_file",
              "file_range_edit", "file_append", "file_insert_after", "file_insert_before"};
     names.insert(names.end(), kWsModLaterTools.begin(), kWsModLaterTools.end());
+    // The scratch pads are dialog tools (engine/dominds_pads.hpp): they live in the dialog.
+    names.insert(names.end(), {"pad_write", "pad_load_file_range", "pad_edit", "pad_insert", "pad_delete_range",
+                               "pad_copy", "pad_move", "pad_delete"});
   } else if (toolset == "os") {
     return {"shell_cmd", "stop_daemon", "get_daemon_output", "env_get", "env_set", "env_unset"};
   } else if (toolset == "personal_memory") {

@@ -17,7 +17,8 @@ void register_dominds_named_toolsets(tool_registry& registry) {
 
 void register_dominds_toolsets(tool_registry& registry, tool_naming naming) {
   // Each maps to Parley's tools for the same job; the differences (tools of Dominds' set that have
-  // no Parley counterpart, such as its scratch "pad" tools or env_set) are in docs/team-yaml.md.
+  // no Parley counterpart, such as env_set) are in docs/team-yaml.md; Dominds' scratch pads are the
+  // engine's dialog tools (engine/dominds_pads.hpp), listed in the Dominds-named ws_mod below.
   const bool in_wildcard = true;
   registry.add_toolset("ws_read", {"list_dir", "read_file", "search_files"}, in_wildcard);
   registry.add_toolset("ws_mod",

@@ -98,10 +98,6 @@ class tool_registry {
   // Takes a tool out (nullptr when absent): how a tool offered under the same name with other
   // arguments wraps the one it replaces (Dominds' read_file, shell_cmd ...: dominds_tools.hpp).
   std::unique_ptr<tool> release(std::string_view name);
-  // A tool name a team may write (a Dominds one) that Parley knows and does not offer, with why:
-  // what a team's `tools:` naming it is told, rather than "unknown tool".
-  void add_unavailable_tool(std::string name, std::string why);
-  const std::string* unavailable_tool(std::string_view name) const;
   // Named groups of tools a member can be given at once (Dominds "toolsets"). A toolset added
   // `in_wildcard` is one of those a member's `toolsets: ["*"]` stands for (Dominds' names).
   void add_toolset(std::string name, std::vector<std::string> tool_names, bool in_wildcard = false);
@@ -124,7 +120,6 @@ class tool_registry {
   std::map<std::string, std::unique_ptr<tool>, std::less<>> tools_;
   std::map<std::string, toolset_entry, std::less<>> toolsets_;
   std::map<std::string, std::string, std::less<>> unavailable_toolsets_;
-  std::map<std::string, std::string, std::less<>> unavailable_tools_;
 };
 
 }  // namespace parley::tools

@@ -38,16 +38,6 @@ std::unique_ptr<tool> tool_registry::release(std::string_view name) {
   return taken;
 }
 
-void tool_registry::add_unavailable_tool(std::string name, std::string why) {
-  unavailable_tools_[std::move(name)] = std::move(why);
-}
-
-const std::string* tool_registry::unavailable_tool(std::string_view name) const {
-  if (tools_.contains(name)) return nullptr;
-  const auto it = unavailable_tools_.find(name);
-  return it == unavailable_tools_.end() ? nullptr : &it->second;
-}
-
 void tool_registry::add_toolset(std::string name, std::vector<std::string> tool_names, bool in_wildcard) {
   unavailable_toolsets_.erase(name);
   toolsets_[std::move(name)] = toolset_entry{std::move(tool_names), in_wildcard};

@@ -39,7 +39,11 @@ TEST(DomindsToolNamesByOrigin, AMindsTeamGetsDomindsNames) {
   const auto managed = tools.resolve_toolsets({"team_mgmt"});
   ASSERT_TRUE(managed) << managed.err().message;
   EXPECT_TRUE(has(*managed, "team_mgmt_overwrite_entire_file"));
-  ASSERT_NE(tools.unavailable_tool("pad_write"), nullptr);
+  // The scratch pads are the engine's dialog tools (dominds_pads.hpp), in ws_mod as in Dominds.
+  const auto ws_mod = tools.resolve_toolsets({"ws_mod"});
+  ASSERT_TRUE(ws_mod) << ws_mod.err().message;
+  EXPECT_TRUE(has(*ws_mod, "pad_write"));
+  EXPECT_TRUE(has(*ws_mod, "pad_delete"));
 }
 
 TEST(DomindsToolNamesByOrigin, ParleysTeamFileKeepsParleysNames) {
@@ -119,22 +123,6 @@ TEST_F(DomindsToolNamesDriven, AModelCallsDomindsToolsByTheirNames) {
   EXPECT_NE(results[0].find("  - path: 'src/a.txt'\n    line: 2\n    match: 'needle here'"), std::string::npos)
       << results[0];
   EXPECT_NE(results[1].find("   2| needle here"), std::string::npos) << results[1];
-}
-
-TEST_F(DomindsToolNamesDriven, ADomindsToolParleyLeavesOutSaysWhy) {
-  tree_.write(".minds/team.yaml",
-              "member_defaults:\n  provider: local\n  model: m\n  tools: [pad_write]\n"
-              "members:\n  dev: {}\n");
-  const auto team = scripted_team("members:\n  dev:\n    - emit: [{saying: ok}]\n");
-  asio::io_context io;
-  auto log = make_memory_store();
-  auto providers = build_providers(team);
-  ASSERT_TRUE(providers) << providers.err().message;
-  auto eng = engine::create(io.get_executor(), *log, team, std::move(*providers), build_builtin_tools(team));
-  ASSERT_FALSE(eng);
-  EXPECT_NE(eng.err().message.find("tool 'pad_write' (Dominds) is not offered by Parley: Parley has no scratch pads"),
-            std::string::npos)
-      << eng.err().message;
 }
 
 }  // namespace
