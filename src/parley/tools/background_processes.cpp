@@ -13,7 +13,6 @@
 #include <boost/json/array.hpp>
 
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,16 +87,7 @@ asio::awaitable<void> pump(std::shared_ptr<process_entry> entry, int fd) {
       if (ec) break;
     }
   }
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, entry->pid, 0));
-  if (pidfd >= 0) {
-    asio::posix::stream_descriptor exit_watch(executor, pidfd);
-    (void)co_await exit_watch.async_wait(asio::posix::stream_descriptor::wait_read,
-                                         asio::as_tuple(asio::use_awaitable));
-  }
-  int status = 0;
-  while (::waitpid(entry->pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::kill(-entry->pid, SIGKILL);
+  const int status = co_await reap_process_group(entry->pid);
   entry->running = false;
   if (WIFEXITED(status)) entry->exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) entry->signal = WTERMSIG(status);

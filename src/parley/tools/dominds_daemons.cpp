@@ -8,7 +8,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,21 +96,11 @@ std::string daemon_entry::state() const {
 
 asio::awaitable<void> watch_daemon(std::shared_ptr<daemon_entry> entry, spawned_process spawned) {
   using namespace asio::experimental::awaitable_operators;
-  auto executor = co_await asio::this_coro::executor;
   auto reading_out = read_daemon_stream(entry, spawned.output_fd, false);
   auto reading_err = read_daemon_stream(entry, spawned.error_fd, true);
   co_await (std::move(reading_out) && std::move(reading_err));
-  // Both pipes closed: await the exit through a pidfd, so the io_context never blocks in waitpid.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, entry->pid, 0));
-  if (pidfd >= 0) {
-    asio::posix::stream_descriptor exit_watch(executor, pidfd);
-    (void)co_await exit_watch.async_wait(asio::posix::stream_descriptor::wait_read,
-                                         asio::as_tuple(asio::use_awaitable));
-  }
-  int status = 0;
-  while (::waitpid(entry->pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::kill(-entry->pid, SIGKILL);  // whatever it left running in its group goes with it
+  // Both pipes closed: the exit is awaited without blocking the io_context.
+  const int status = co_await reap_process_group(entry->pid);
   entry->running = false;
   if (WIFEXITED(status)) entry->exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) entry->signal = WTERMSIG(status);

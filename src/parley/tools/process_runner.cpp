@@ -221,4 +221,19 @@ asio::awaitable<result<process_outcome>> run_process(process_request request, as
   co_return out;
 }
 
+asio::awaitable<int> reap_process_group(int pid) {
+  auto executor = co_await asio::this_coro::executor;
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {
+    asio::posix::stream_descriptor exit_watch(executor, pidfd);
+    (void)co_await exit_watch.async_wait(asio::posix::stream_descriptor::wait_read,
+                                         asio::as_tuple(asio::use_awaitable));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);
+  co_return status;
+}
+
 }  // namespace parley::tools

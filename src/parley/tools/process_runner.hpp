@@ -54,6 +54,11 @@ struct spawned_process {
 };
 result<spawned_process> spawn_process(const process_request& request);
 
+// Waits for a spawned process (the leader of its group) to exit without blocking the io_context
+// (its pidfd turns readable), reaps it, and kills whatever it left running in its group: a
+// background process or a daemon ends with nothing behind it. Returns waitpid's status.
+boost::asio::awaitable<int> reap_process_group(int pid);
+
 // Errors: errc::invalid_argument (empty argv), errc::io_error (the spawn itself failed, e.g. the
 // program does not exist: the message names it). A program that runs and fails is a success
 // with its exit code. `cancel`: emitting it kills the process group and reports cancelled.

@@ -34,14 +34,21 @@ constexpr std::string_view kReminderScript = R"(members:
     - emit: [{saying: "Done."}]
 )";
 
-TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
-  config::testing::temp_tree tree;
+// The one-member `.minds/` team these tests drive (`dev`, on an OpenAI-compatible provider the
+// script stands in for), through `script`.
+testing::scripted_minds_run run_dev_dialog(config::testing::temp_tree& tree, std::string_view script) {
   tree.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n");
   tree.write(".minds/team.yaml", "member_defaults:\n  provider: local\n  model: m\nmembers:\n  dev: {}\n");
   auto team = config::load_dominds_workspace(tree.root());
-  ASSERT_TRUE(team) << team.err().message;
+  EXPECT_TRUE(team) << team.err().message;
+  if (!team) return {};
   settle_team_problems(*team, build_builtin_tools(*team));
-  auto run = testing::run_scripted_minds_dialog(tree, std::move(*team), kReminderScript);
+  return testing::run_scripted_minds_dialog(tree, std::move(*team), script);
+}
+
+TEST(DomindsReminders, AMindsTeamEditsRemindersWithDomindsArguments) {
+  config::testing::temp_tree tree;
+  auto run = run_dev_dialog(tree, kReminderScript);
   ASSERT_NE(run.eng, nullptr);
   const auto results = run.tool_results();
   ASSERT_EQ(results.size(), 11U) << ::testing::PrintToString(results);
@@ -84,12 +91,7 @@ constexpr std::string_view kMigrateScript = R"(members:
 // that is, and changes nothing; Dominds' errors for an unknown id, a wrong scope, an empty id.
 TEST(DomindsReminders, MigrateReminderFindsEveryReminderAlreadyDialogScope) {
   config::testing::temp_tree tree;
-  tree.write(".minds/llm.yaml", "providers:\n  local:\n    apiType: openai-compatible\n    models: [m]\n");
-  tree.write(".minds/team.yaml", "member_defaults:\n  provider: local\n  model: m\nmembers:\n  dev: {}\n");
-  auto team = config::load_dominds_workspace(tree.root());
-  ASSERT_TRUE(team) << team.err().message;
-  settle_team_problems(*team, build_builtin_tools(*team));
-  auto run = testing::run_scripted_minds_dialog(tree, std::move(*team), kMigrateScript);
+  auto run = run_dev_dialog(tree, kMigrateScript);
   ASSERT_NE(run.eng, nullptr);
   const auto results = run.tool_results();
   ASSERT_EQ(results.size(), 5U) << ::testing::PrintToString(results);
