@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "cli_context.hpp"
@@ -235,22 +236,59 @@ int run_verb_answer(const std::vector<std::string>& raw) {
 
 namespace {
 
-// Every dialog resume would drive (resume_check.hpp), each driven until its hierarchy settles.
-int resume_all(const parsed_args& args) {
-  std::vector<std::string> resumed;
-  const int status =
-      with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
-        const auto candidates = eng.runs().resumable_dialogs(true);
-        for (const auto& id : candidates) {
+// The resumable dialogs of replays' trees, by root: each tree runs under its own change and record.
+using replay_dialogs = std::map<std::string, std::vector<std::string>, std::less<>>;
+
+// Whether `id` belongs to a replay's tree (its root loaded to tell), noted in `replays` if so.
+bool note_if_replay(engine::engine& eng, const std::string& id, replay_dialogs& replays) {
+  const auto* dialog = eng.find(id);
+  if (dialog == nullptr) return false;
+  const std::string root = dialog->row().root_id;
+  if (!eng.dialogs().load(root) || !eng.dialogs().cache().is_replay_root(root)) return false;
+  replays[root].push_back(id);
+  return true;
+}
+
+// The dialogs of one replay's tree, driven as `parley resume` drives a replay (replay_setup.hpp).
+int resume_replay_tree(const parsed_args& args, const std::vector<std::string>& ids,
+                       std::vector<std::string>& resumed) {
+  replay_setup replay(data_dir_of(args), ids.front());
+  const engine_hooks hooks = replay.hooks();
+  return with_engine(
+      args,
+      [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+        for (const auto& id : ids) {
           if (auto done = co_await eng.runs().resume(id); !done) co_return std::move(done).err();
           resumed.push_back(id);
           dialog_id = id;
         }
-        for (const auto& id : resumed) {
-          if (const auto* dialog = eng.find(id)) co_await eng.runs().wait_until_settled(dialog->row().root_id);
-        }
         co_return ok();
-      });
+      },
+      &hooks);
+}
+
+// Every dialog resume would drive (resume_check.hpp), each driven until its hierarchy settles; a
+// replay's with the replay's engine, one replay after the other, after the rest.
+int resume_all(const parsed_args& args) {
+  std::vector<std::string> resumed;
+  replay_dialogs replays;
+  int status = with_engine(args, [&](engine::engine& eng, std::string& dialog_id) -> asio::awaitable<result<void>> {
+    const auto candidates = eng.runs().resumable_dialogs(true);
+    for (const auto& id : candidates) {
+      if (note_if_replay(eng, id, replays)) continue;
+      if (auto done = co_await eng.runs().resume(id); !done) co_return std::move(done).err();
+      resumed.push_back(id);
+      dialog_id = id;
+    }
+    for (const auto& id : resumed) {
+      if (const auto* dialog = eng.find(id)) co_await eng.runs().wait_until_settled(dialog->row().root_id);
+    }
+    co_return ok();
+  });
+  for (const auto& [root, ids] : replays) {
+    if (status != 0) break;
+    status = resume_replay_tree(args, ids, resumed);
+  }
   const std::string resumed_ids = join(resumed, ", ");
   const std::string resumed_count = std::to_string(resumed.size());
   std::printf("%s\n", (resumed.empty() ? say_cli(msg::resumed_none)

@@ -41,6 +41,7 @@
 #include "parley/server/reflection_schedule.hpp"
 #include "parley/server/remote_follower.hpp"
 #include "parley/server/request_guard.hpp"
+#include "parley/server/rest_replay.hpp"
 #include "parley/server/server_context.hpp"
 #include "parley/server/span_recorder.hpp"
 #include "parley/server/store_reads.hpp"
@@ -386,8 +387,10 @@ int run_verb_serve(const std::vector<std::string>& raw) {
   // The team (and with it .minds/mcp.yaml) is read again when its files change, as Dominds does.
   watch_team_for_reload(*eng, tot_binding);
   eng->drives().set_store_retry(true);
-  auto recovered = eng->runs().recover_all(&unreadable);
+  std::vector<std::string> replay_roots;  // driven by their own engines, not the served one
+  auto recovered = eng->runs().recover_all(&unreadable, &replay_roots);
   if (!recovered) return report(recovered.err());
+  asio::co_spawn(io, server::rest::recover_replays(context, std::move(replay_roots)), asio::detached);
   for (const auto& problem : unreadable) {
     const std::string command = hint_command("check");
     std::fprintf(stderr, "parley: %s\n",

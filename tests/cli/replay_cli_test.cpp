@@ -96,5 +96,43 @@ TEST_F(CliReplay, BadInputIsRefusedWithOneLineAndNothingIsWritten) {
   EXPECT_FALSE(fs::exists(data_ / "replays"));
 }
 
+// `parley resume --all` takes a failed replay too and drives it as `parley resume FORK` would: under
+// the replay's team (its script), not the team given to the verb.
+TEST_F(CliReplay, ResumeAllResumesAFailedReplayUnderItsOwnTeam) {
+  const fs::path team = root_ / "team";
+  fs::create_directories(team / "workspace");
+  const std::string head =
+      "version: 1\ndefault_member: lead\nworkspace: workspace\nmembers:\n"
+      "  lead: {name: Lead, persona: \"You lead.\", provider: offline, model: scripted}\nproviders:\n";
+  std::ofstream(team / "team.yaml") << head << "  offline: {kind: scripted, script: script.yaml}\n";
+  std::ofstream(team / "script.yaml") << "members:\n  lead:\n    - emit: [{saying: \"ok: {{last_user}}\"}]\n";
+  std::ofstream(team / "other.yaml") << head << "  offline: {kind: scripted, script: other-script.yaml}\n";
+  // The replay's script has no answer at first: its drive fails.
+  std::ofstream(team / "other-script.yaml")
+      << "members:\n  lead:\n    - when: {last_user: \"never said\"}\n      emit: [{saying: \"never\"}]\n";
+  const std::string team_flag = " --team " + (team / "team.yaml").string();
+  ASSERT_EQ(run("run" + team_flag + data() + " --quiet 'hello'").status, 0);
+  const std::string id = open_sqlite_store(data_.string()).value()->list_dialogs({}).value().at(0).id;
+  const auto replayed = run("replay " + id + " --team " + (team / "other.yaml").string() + data() + " --quiet");
+  EXPECT_NE(replayed.status, 0) << replayed.output;
+  std::string fork_id;
+  {  // closed before the verbs below open the store themselves
+    auto log = open_sqlite_store(data_.string());
+    for (const auto& row : (*log)->list_dialogs({}).value()) {
+      if (row.id != id) fork_id = row.id;
+    }
+  }
+  ASSERT_FALSE(fork_id.empty());
+
+  std::ofstream(team / "other-script.yaml")
+      << "members:\n  lead:\n    - emit: [{saying: \"replayed: {{last_user}}\"}]\n";
+  const auto resumed = run("resume --all" + team_flag + data() + " --quiet");
+  EXPECT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("1 dialog(s) resumed: " + fork_id), std::string::npos) << resumed.output;
+  const auto shown = run("show " + fork_id + data());
+  EXPECT_NE(shown.output.find("replayed: hello"), std::string::npos) << shown.output;
+  EXPECT_EQ(shown.output.find("ok: hello"), std::string::npos) << "driven under the served team: " << shown.output;
+}
+
 }  // namespace
 }  // namespace parley

@@ -1,8 +1,10 @@
 // POST /api/dialogs/{id}/replay (docs/fork.md "Replay"): a replay of a root made over REST and
 // driven in the background with the change, naming its origin; a bad body is refused naming the
 // field, and writes nothing.
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "rest_fixture.hpp"
 #include "support/fake_http_server.hpp"
@@ -92,6 +94,80 @@ TEST_F(RestReplay, AQuestionNoRecordAnswersIsAnsweredOverRestAndTheReplayGoesOn)
   EXPECT_EQ(questions_of(client(), id).size(), 1U) << "the origin's question stays open";
 }
 
+// The q4h team with every chunk of its scripted model slowed, so that a drive can be caught half way.
+class RestReplayCrash : public RestReplay {
+ protected:
+  void start_slow_q4h() {
+    team_dir_ = root_ / "q4h";
+    std::filesystem::copy(std::filesystem::path(PARLEY_SOURCE_DIR) / "tests/server/teams/q4h", team_dir_,
+                          std::filesystem::copy_options::recursive);
+    std::ifstream in(team_dir_ / "script.yaml");
+    const std::string script((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(team_dir_ / "script.yaml") << "delay_ms: 150\n" << script;
+    start_again();
+  }
+  void start_again() {
+    server_ = std::make_unique<server_process>(
+        std::vector<std::string>{"--team", (team_dir_ / "team.yaml").string(), "--data", data_dir().string()});
+    ASSERT_TRUE(server_->started()) << server_->output();
+  }
+  // How many results of `tool` the dialogs of the tree rooted at `root_id` got.
+  std::int64_t tool_results(const std::string& root_id, const std::string& tool) {
+    std::vector<std::string> ids{root_id};
+    const auto tree = client().get("/api/dialogs/" + root_id + "/hierarchy").json();
+    for (const auto& sub : tree.at("dialogs").as_array()) ids.emplace_back(sub.at("id").as_string());
+    std::int64_t count = 0;
+    for (const auto& dialog_id : ids) {
+      for (const auto& m : messages(dialog_id)) {
+        count += m.at("role") == "tool" && m.at("toolName") == tool.c_str() ? 1 : 0;
+      }
+    }
+    return count;
+  }
+};
+
+// Issue 41's crash safety: `parley serve` killed (SIGKILL) while a replay drives; the restarted
+// server's recovery drives it with its change and record, once: the clerk's question is answered
+// from the record once and never asked, and the replay ends done, with no drive failure.
+TEST_F(RestReplayCrash, AReplayKilledMidDriveIsRecoveredOnceWithItsRecordByTheRestartedServer) {
+  start_slow_q4h();
+  const auto id = create_dialog("delegate the trip");
+  ASSERT_TRUE(eventually([&] { return questions_of(client(), id).size() == 1; }));
+  const auto question = questions_of(client(), id).at(0);
+  const std::string sub(question.at("dialog").at("selfId").as_string());
+  ASSERT_EQ(client()
+                .post("/api/dialogs/" + sub + "/answer",
+                      boost::json::object{{"questionId", question.at("id")}, {"content", "Friday"}})
+                .status,
+            202);
+  const std::string booked = "Trip booked: 【最终完成】\nbooked for Friday";
+  ASSERT_TRUE(eventually_says(id, booked));
+  ASSERT_TRUE(eventually([&] { return settled(id); }));
+
+  const auto replayed = replay(
+      id,
+      boost::json::object{{"memberPersona", boost::json::object{{"lead", "You lead, anew."}}}, {"tools", "recorded"}});
+  ASSERT_EQ(replayed.status, 201) << replayed.body;
+  const std::string fork_id(replayed.json().at("id").as_string());
+  // Killed once the clerk's question was answered from the record, while its answer or the lead's
+  // is still being written (each chunk takes 150 ms).
+  ASSERT_TRUE(eventually([&] {
+    const auto last = messages(fork_id);
+    const bool done = !last.empty() && last.back().at("content") == booked.c_str();
+    return tool_results(fork_id, "askHuman") == 1 && !done;
+  })) << boost::json::serialize(messages(fork_id));
+  EXPECT_EQ(server_->terminate(SIGKILL), -1);
+  start_again();
+
+  ASSERT_TRUE(eventually_says(fork_id, booked)) << boost::json::serialize(messages(fork_id)) << server_->output();
+  ASSERT_TRUE(eventually([&] { return settled(fork_id); }));
+  EXPECT_EQ(tool_results(fork_id, "askHuman"), 1) << "the recorded answer is given once";
+  EXPECT_EQ(questions_of(client(), fork_id).size(), 0U) << "the replay asked what its record answers";
+  EXPECT_TRUE(dialog(fork_id).at("dialog").at("lastError").is_null()) << dialog(fork_id);
+  EXPECT_EQ(tool_results(fork_id, "tellaskSessionless"), 1) << "the clerk was asked once";
+  EXPECT_EQ(messages(id).back().at("content"), booked.c_str()) << "the origin stays as it was";
+}
+
 // The q4h team with a second provider, an OpenAI-compatible fake model the replay moves to.
 class RestReplayResume : public RestReplay {
  protected:
@@ -144,6 +220,31 @@ TEST_F(RestReplayResume, AFailedReplayResumedOverRestRunsWithItsChangeAndEndsDon
   ASSERT_TRUE(eventually_says(fork_id, "replayed again")) << boost::json::serialize(messages(fork_id));
   EXPECT_EQ(model_.requests().size(), 3U) << "every drive went to the replay's provider";
   EXPECT_EQ(messages(id).back().at("content"), "ok: hello") << "the origin stays as it was";
+}
+
+// POST /api/resume_all takes a failed replay too, and drives it with its change (the replay's
+// provider), not under the served team.
+TEST_F(RestReplayResume, ResumeAllResumesAFailedReplayWithItsChange) {
+  using parley::testing::fake_response;
+  using parley::testing::openai_chunk;
+  model_.push(fake_response::sse(
+      {openai_chunk(R"({"content":"Hal"})", "null"), openai_chunk("{}", R"("banana")"), "data: [DONE]\n\n"}));
+  model_.push(fake_response::sse(
+      {openai_chunk(R"({"content":"replayed hello"})", "null"), openai_chunk("{}", R"("stop")"), "data: [DONE]\n\n"}));
+  start_with_fake_provider();
+  const auto id = settled_root();
+  const auto replayed = replay(id, boost::json::object{{"provider", "fake"}, {"tools", "recorded"}});
+  ASSERT_EQ(replayed.status, 201) << replayed.body;
+  const std::string fork_id(replayed.json().at("id").as_string());
+  ASSERT_TRUE(eventually([&] { return dialog(fork_id).at("dialog").at("lastError").is_string() && settled(fork_id); }))
+      << dialog(fork_id);
+
+  const auto resumed = client().post("/api/resume_all", boost::json::object{});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  EXPECT_EQ(resumed.json().at("resumed"), (boost::json::array{boost::json::value(fork_id)})) << resumed.body;
+  ASSERT_TRUE(eventually_says(fork_id, "replayed hello")) << boost::json::serialize(messages(fork_id));
+  EXPECT_TRUE(eventually([&] { return settled(fork_id); }));
+  EXPECT_EQ(model_.requests().size(), 2U) << "both drives went to the replay's provider";
 }
 
 }  // namespace

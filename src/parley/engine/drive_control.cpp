@@ -128,7 +128,8 @@ bool drive_control::schedule_if_owed(dialog_runtime& runtime) {
   return false;
 }
 
-result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreadable) {
+result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreadable,
+                                               std::vector<std::string>* replay_roots) {
   dialog_filter filter;
   filter.status = events::dialog_status::running;
   filter.needing_recovery = true;  // the rest are at rest: nothing to load for them
@@ -143,6 +144,12 @@ result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreada
       auto claim = dialogs_.log().claim_tree(row.root_id);
       if (!claim) return std::move(claim).err();
       mine = claimed.emplace(row.root_id, *claim).first;
+      // The root's events tell a replay (its replay_started): its tree is left to its own engine,
+      // and stays claimed for it.
+      if (*claim && replay_roots != nullptr && is_replay_tree(row.root_id)) {
+        replay_roots->push_back(row.root_id);
+        mine->second = false;  // not driven here, and not released below
+      }
     }
     if (!mine->second) continue;
     auto dialog = dialogs_.load(row.id);
@@ -160,6 +167,29 @@ result<std::size_t> drive_control::recover_all(std::vector<std::string>* unreada
     if (mine && !scheduled_roots.contains(root)) dialogs_.log().release_tree(root);
   }
   return scheduled;
+}
+
+bool drive_control::is_replay_tree(const std::string& root_id) {
+  // An unreadable root is not known to be a replay: its dialogs are looked at as any others.
+  return dialogs_.load(root_id).has_value() && dialogs_.cache().is_replay_root(root_id);
+}
+
+asio::awaitable<std::size_t> drive_control::recover_tree(std::string root_id) {
+  dialog_filter filter;
+  filter.status = events::dialog_status::running;
+  filter.needing_recovery = true;
+  filter.root_id = root_id;
+  // Named, not a temporary inside the co_await: g++ 12 mishandles lambda captures that live in a
+  // co_await expression (store/async_append.hpp), and this one's copy of the filter was lost.
+  auto list_tree = [&log = dialogs_.log(), filter] { return log.list_dialogs(filter); };
+  auto rows = co_await read_off_loop(dialogs_.reads(), std::move(list_tree));
+  std::size_t scheduled = 0;
+  if (!rows) co_return scheduled;
+  for (const auto& row : *rows) {
+    auto dialog = co_await dialogs_.load_async(row.id);
+    if (dialog && schedule_if_owed(**dialog)) ++scheduled;
+  }
+  co_return scheduled;
 }
 
 asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
@@ -180,21 +210,7 @@ asio::awaitable<std::size_t> drive_control::adopt_orphaned_trees() {
   for (const auto& root : *roots) {
     dialogs_.cache().forget_tree(root);
     for (auto* observer : dialogs_.observers()) observer->on_tree_adopted(root);
-    dialog_filter filter;
-    filter.status = events::dialog_status::running;
-    filter.needing_recovery = true;
-    filter.root_id = root;
-    // Named, not a temporary inside the co_await: g++ 12 mishandles lambda captures that live in a
-    // co_await expression (store/async_append.hpp), and this one's copy of the filter was lost.
-    auto list_tree = [&log, filter] { return log.list_dialogs(filter); };
-    auto rows = co_await read_off_loop(dialogs_.reads(), std::move(list_tree));
-    std::size_t of_tree = 0;
-    if (rows) {
-      for (const auto& row : *rows) {
-        auto dialog = co_await dialogs_.load_async(row.id);
-        if (dialog && schedule_if_owed(**dialog)) ++of_tree;
-      }
-    }
+    const std::size_t of_tree = co_await recover_tree(root);
     if (of_tree == 0) log.release_tree(root);
     scheduled += of_tree;
   }

@@ -52,7 +52,14 @@ class drive_control {
   // in `unreadable` (if given) with why.
   // In a store several processes share, only the trees this process can claim (store::claim_tree)
   // are recovered; the others are being driven elsewhere.
-  result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr);
+  // With `replay_roots` given, a replay's tree (one whose root has replay_started) is not driven
+  // here — this engine lacks its change and record — but claimed and named there, once, for the
+  // caller to recover with the replay's own engine (recover_tree).
+  result<std::size_t> recover_all(std::vector<std::string>* unreadable = nullptr,
+                                  std::vector<std::string>* replay_roots = nullptr);
+  // Schedules what recover_all would of one tree, read on the read thread: the tree of a replay,
+  // given to the replay's engine. How many drives it scheduled.
+  boost::asio::awaitable<std::size_t> recover_tree(std::string root_id);
   // Takes up trees that owe work and that no live process holds (store::orphaned_trees): claims
   // each, drops what this process had loaded of it (another may have written it since), and
   // schedules what recover_all would. Reads on the read thread. How many drives it scheduled.
@@ -61,6 +68,8 @@ class drive_control {
  private:
   // Schedules the dialog's drive if it owes one (recover_all's rule); true when it did.
   bool schedule_if_owed(dialog_runtime& dialog);
+  // Whether the root's tree is a replay's; loads the root (recover_all, at start-up).
+  bool is_replay_tree(const std::string& root_id);
 
   dialog_host& dialogs_;
   drive_loop& drives_;

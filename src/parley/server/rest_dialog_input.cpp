@@ -5,6 +5,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "parley/server/dialog_requests.hpp"
@@ -165,16 +166,41 @@ handler_result post_stop_all(server_context& context, const rest_request& reques
   co_return json_response(200, boost::json::object{{"stopped", std::move(stopped)}});
 }
 
+namespace {
+
+// Resumes the dialog with the engine of its tree: the replay's, kept until the tree settles, or the
+// served one. A replay's tree already driving is resumed by the engine driving it, never a second.
+boost::asio::awaitable<result<void>> resume_with_its_engine(server_context& context, const dialog_row& row,
+                                                            std::string dialog_id) {
+  auto replay = co_await replay_run_for(context, row);
+  if (!replay) co_return std::move(replay).err();
+  auto& eng = *replay ? *(*replay)->eng : context.engine;
+  PARLEY_CO_TRY(co_await eng.runs().resume(std::move(dialog_id)));
+  if (*replay) {
+    auto executor = co_await boost::asio::this_coro::executor;
+    settle_replay_later(executor, std::move(*replay), row.root_id);
+  }
+  co_return ok();
+}
+
+}  // namespace
+
 handler_result post_resume_all(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
   boost::json::array resumed;
   boost::json::array refused;
   std::vector<dialog_row> candidates;
+  std::map<std::string, dialog_row, std::less<>> rows;
   for (const auto& id : co_await context.engine.runs().resumable_dialogs_async()) {
-    if (const auto* runtime = context.engine.find(id)) candidates.push_back(runtime->row());
+    if (const auto* runtime = context.engine.find(id)) {
+      candidates.push_back(runtime->row());
+      rows.emplace(id, runtime->row());
+    }
   }
   const auto visible = co_await read_visible_ids(context, request, std::move(candidates));
   for (const auto& id : visible) {
-    if (auto done = co_await context.engine.runs().resume(id)) {
+    // A replay's dialog goes on with the replay's engine, as POST .../resume does (docs/fork.md).
+    auto done = co_await resume_with_its_engine(context, rows.at(id), id);
+    if (done) {
       resumed.emplace_back(id);
     } else {
       // It changed since it was listed (a drive took it, a human answered): said, not fatal.
@@ -187,15 +213,8 @@ handler_result post_resume_all(server_context& context, const rest_request& requ
 handler_result post_resume(server_context& context, const rest_request& request, std::string dialog_id) {
   auto row = co_await read_dialog(context, request, dialog_id);
   if (!row) co_return error_response(row.err());
-  auto replay = co_await replay_run_for(context, *row);
-  if (!replay) co_return error_response(replay.err());
-  auto& eng = *replay ? *(*replay)->eng : context.engine;
-  auto resumed = co_await eng.runs().resume(dialog_id);
+  auto resumed = co_await resume_with_its_engine(context, *row, dialog_id);
   if (!resumed) co_return error_response(resumed.err());
-  if (*replay) {
-    auto executor = co_await boost::asio::this_coro::executor;
-    settle_replay_later(executor, std::move(*replay), row->root_id);
-  }
   co_return json_response(202, boost::json::object{{"accepted", true}});
 }
 

@@ -10,12 +10,14 @@
 #include <boost/asio/this_coro.hpp>
 
 #include <array>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <utility>
 
+#include "parley/core/terminal_text.hpp"
 #include "parley/core/time.hpp"
 #include "parley/engine/assembly.hpp"
 #include "parley/engine/engine.hpp"
@@ -118,14 +120,13 @@ asio::awaitable<void> drive_replay(std::shared_ptr<replay_run> run, std::string 
 // The replay's engine: the file tools may use its scratch workspace, inside the data directory,
 // and nothing else of it.
 result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const asio::any_io_executor& executor,
-                                                  const events::replay_started& spec, const std::string& fork_id) {
+                                                  engine::replay_oracle oracle, const std::string& fork_id) {
   auto run = std::make_shared<replay_run>();
   run->log = &context.log;
   run->news = std::make_unique<replay_news>(context, fork_id);
-  PARLEY_TRY_ASSIGN(run->oracle, engine::replay_oracle::load(context.log, fork_id));
-  if (!run->oracle) return make_error(errc::internal, "replay " + fork_id + " has no replay_started");
+  run->oracle = std::move(oracle);
   config::team_config team;
-  PARLEY_TRY_ASSIGN(team, engine::replay_team(context.engine.team(), spec));
+  PARLEY_TRY_ASSIGN(team, engine::replay_team(context.engine.team(), run->oracle->spec()));
   engine::provider_map providers;
   PARLEY_TRY_ASSIGN(providers, engine::build_providers(team));
   auto tools = engine::build_builtin_tools(team);
@@ -143,6 +144,32 @@ result<std::shared_ptr<replay_run>> replay_engine(server_context& context, const
   context.engine.dialogs().cache().forget_tree(fork_id);
   live_replay_runs()[{&context.log, fork_id}] = run;
   return run;
+}
+
+// The replay's record (its replay_started and the origin's calls after the cut), read on the read
+// thread: it is the whole origin's history after the point.
+asio::awaitable<result<engine::replay_oracle>> read_replay_oracle(server_context& context, std::string root_id) {
+  auto load_it = [&log = context.log, id = root_id] { return engine::replay_oracle::load(log, id); };
+  auto oracle = co_await read_store(context, std::move(load_it));
+  if (!oracle) co_return std::move(oracle).err();
+  if (!*oracle) co_return make_error(errc::internal, "replay " + root_id + " has no replay_started");
+  co_return std::move(**oracle);
+}
+
+// The replay engine of the tree rooted at `root_id`, known to be a replay's: the one driving it
+// now, or a new one made from its replay_started.
+asio::awaitable<result<std::shared_ptr<replay_run>>> replay_run_of_root(server_context& context, std::string root_id) {
+  if (auto live = live_replay_runs()[{&context.log, root_id}].lock()) co_return live;
+  if (context.data_dir.empty()) {
+    co_return make_error(errc::conflict, "replays need the server's data directory");
+  }
+  // The change read back from the replay's own record, as `parley resume` does.
+  auto oracle = co_await read_replay_oracle(context, root_id);
+  if (!oracle) co_return std::move(oracle).err();
+  // Another request may have made the engine while the record was read.
+  if (auto live = live_replay_runs()[{&context.log, root_id}].lock()) co_return live;
+  auto executor = co_await asio::this_coro::executor;
+  co_return replay_engine(context, executor, std::move(*oracle), root_id);
 }
 
 }  // namespace
@@ -177,7 +204,9 @@ handler_result post_replay(server_context& context, const rest_request& request,
   auto executor = co_await asio::this_coro::executor;
   auto appended = co_await async_append(context.log, executor, std::move(plan->batch));
   if (!appended) co_return error_response(appended.err());
-  auto run = replay_engine(context, executor, spec, fork_id);
+  auto oracle = co_await read_replay_oracle(context, fork_id);
+  if (!oracle) co_return error_response(oracle.err());
+  auto run = replay_engine(context, executor, std::move(*oracle), fork_id);
   if (!run) co_return error_response(run.err());
   asio::co_spawn(executor, drive_replay(std::move(*run), fork_id), asio::detached);
   boost::json::object answer{
@@ -191,16 +220,24 @@ asio::awaitable<result<std::shared_ptr<replay_run>>> replay_run_for(server_conte
   // Loading the root tells a replay (its replay_started) from any other tree.
   PARLEY_CO_TRY(co_await context.engine.dialogs().load_async(row.root_id));
   if (!context.engine.dialogs().cache().is_replay_root(row.root_id)) co_return std::shared_ptr<replay_run>{};
-  if (auto live = live_replay_runs()[{&context.log, row.root_id}].lock()) co_return live;
-  if (context.data_dir.empty()) {
-    co_return make_error(errc::conflict, "replays need the server's data directory");
+  co_return co_await replay_run_of_root(context, row.root_id);
+}
+
+asio::awaitable<void> recover_replays(server_context& context, std::vector<std::string> root_ids) {
+  for (const auto& root_id : root_ids) {
+    auto run = co_await replay_run_of_root(context, root_id);
+    if (!run) {
+      // Left as it was (its claim given back): `parley resume` or POST .../resume says why again.
+      context.log.release_tree(root_id);
+      std::fprintf(stderr, "parley: warning: replay %s not recovered: %s\n", terminal_safe(root_id).c_str(),
+                   terminal_safe(run.err().message).c_str());
+      continue;
+    }
+    // Scheduled once here, by the replay's engine only: the served engine skipped this tree.
+    if (co_await (*run)->eng->runs().recover_tree(root_id) == 0) context.log.release_tree(root_id);
+    auto executor = co_await asio::this_coro::executor;
+    settle_replay_later(executor, std::move(*run), root_id);
   }
-  // The change read back from the replay's own record, as `parley resume` does.
-  auto oracle = engine::replay_oracle::load(context.log, row.root_id);
-  if (!oracle) co_return std::move(oracle).err();
-  if (!*oracle) co_return make_error(errc::internal, "replay " + row.root_id + " has no replay_started");
-  auto executor = co_await asio::this_coro::executor;
-  co_return replay_engine(context, executor, (*oracle)->spec(), row.root_id);
 }
 
 void settle_replay_later(const asio::any_io_executor& executor, std::shared_ptr<replay_run> run, std::string root_id) {

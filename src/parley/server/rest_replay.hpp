@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "parley/engine/engine.hpp"
 #include "parley/engine/observer.hpp"
@@ -31,6 +32,10 @@ struct replay_run {
 // drives it).
 boost::asio::awaitable<result<std::shared_ptr<replay_run>>> replay_run_for(server_context& context,
                                                                            const dialog_row& row);
+// `parley serve`'s start-up recovery of the replays a stop cut short (drive_control::recover_all
+// names their roots, claimed): each tree's owed drives scheduled on the replay's own engine, which
+// is kept until its tree settles.
+boost::asio::awaitable<void> recover_replays(server_context& context, std::vector<std::string> root_ids);
 // Keeps `run` until the replay's tree settles, once it was given its input.
 void settle_replay_later(const boost::asio::any_io_executor& executor, std::shared_ptr<replay_run> run,
                          std::string root_id);
