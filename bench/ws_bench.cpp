@@ -88,11 +88,13 @@ void write_ws_team(const fs::path& dir, int chunks) {
                                      << saying << "\"}]\n  writer:\n    - emit: [{saying: \"noted\"}]\n";
 }
 
-// Stamps the time each wire seq of the watched dialogs was published (PubChan is the observer
-// before this one, so its last_seq is the seq of this very event).
+// Stamps the time the engine reported each stream chunk of the watched dialogs, under the wire seq
+// PubChan is about to give it: this observer runs before PubChan's (which writes a chunk to an idle
+// socket at once), and PubChan gives a chunk the seq after its dialog's last.
 class stamp_observer final : public engine::engine_observer {
  public:
-  stamp_observer(server::pubchan& channels, std::size_t max_seq) : channels_(channels), max_seq_(max_seq) {}
+  explicit stamp_observer(std::size_t max_seq) : max_seq_(max_seq) {}
+  void set_channels(server::pubchan& channels) { channels_ = &channels; }
   // Called on the server thread before any client reads a stamp; returns the dialog's index.
   std::size_t watch(const std::string& dialog_id) {
     index_[dialog_id] = stamps_.size();
@@ -101,8 +103,9 @@ class stamp_observer final : public engine::engine_observer {
   }
   void on_stream(const engine::stream_event& ev) override {
     const auto it = index_.find(std::string(ev.dialog_id));
-    if (it == index_.end()) return;
-    const auto seq = static_cast<std::size_t>(channels_.last_seq(ev.dialog_id));
+    if (it == index_.end() || channels_ == nullptr) return;
+    if (ev.kind != engine::stream_kind::saying_chunk) return;  // the chunks are what is measured
+    const auto seq = static_cast<std::size_t>(channels_->last_seq(ev.dialog_id) + 1);
     if (seq < max_seq_) stamps_[it->second][seq].store(now_ns(), std::memory_order_release);
   }
   std::int64_t stamp(std::size_t dialog_index, std::int64_t seq) const {
@@ -111,7 +114,7 @@ class stamp_observer final : public engine::engine_observer {
   }
 
  private:
-  server::pubchan& channels_;
+  server::pubchan* channels_ = nullptr;
   std::size_t max_seq_;
   std::map<std::string, std::size_t> index_;  // filled before the clients start
   std::vector<std::unique_ptr<std::atomic<std::int64_t>[]>> stamps_;
@@ -312,9 +315,11 @@ result<void> start_stack(ws_server_stack& server, const config::team_config& tea
                                     engine::build_builtin_tools());
   if (!eng) return std::move(eng).err();
   server.eng = std::move(*eng);
-  server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
-  server.stamps = std::make_unique<stamp_observer>(*server.channels, static_cast<std::size_t>(chunks) + 256);
+  // The stamps' observer first, so a chunk is stamped before PubChan sends it.
+  server.stamps = std::make_unique<stamp_observer>(static_cast<std::size_t>(chunks) + 256);
   server.eng->add_observer(server.stamps.get());
+  server.channels = std::make_unique<server::pubchan>(*server.eng, *server.log, server.options);
+  server.stamps->set_channels(*server.channels);
   server.context = std::make_unique<server::server_context>(server::server_context{
       *server.eng, *server.log, server.options, *server.channels, server::single_operator(), true, "bench"});
   server.context->reads = server.reads.get();

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 
 #include "parley/http/request_target.hpp"
 #include "parley/server/mcp_http.hpp"
@@ -84,10 +85,14 @@ struct http_server::state {
   }
 
   response_type json_reply(const request_type& request, unsigned status, const boost::json::value& body) const {
+    return serialized_json_reply(request, status, boost::json::serialize(body));
+  }
+
+  response_type serialized_json_reply(const request_type& request, unsigned status, std::string body) const {
     response_type response{static_cast<http::status>(status), request.version()};
     response.set(http::field::content_type, "application/json");
     response.set(http::field::cache_control, "no-store");
-    response.body() = boost::json::serialize(body);
+    response.body() = std::move(body);
     add_cors(response);
     return response;
   }
@@ -163,7 +168,10 @@ struct http_server::state {
     }
     auto answered = co_await handle_rest_request(context, std::move(rest));
     if (!answered.raw_content_type.empty()) co_return raw_reply(request, answered);
-    auto response = json_reply(request, answered.status, answered.body);
+    // A view read off the loop comes serialized already (store_reads.hpp `read_reply`).
+    auto response = answered.serialized_body.empty()
+                        ? json_reply(request, answered.status, answered.body)
+                        : serialized_json_reply(request, answered.status, std::move(answered.serialized_body));
     if (!answered.allow.empty()) response.set(http::field::allow, answered.allow);
     if (answered.retry_after_seconds > 0) {
       response.set(http::field::retry_after, std::to_string(answered.retry_after_seconds));

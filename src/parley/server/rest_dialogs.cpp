@@ -275,7 +275,7 @@ handler_result list_dialogs(server_context& context, const rest_request& request
     if (page->total) body["total"] = *page->total;
     return json_response(200, std::move(body));
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result create_dialog(server_context& context, const rest_request& request, std::string /*dialog_id*/) {
@@ -337,7 +337,7 @@ handler_result create_dialog(server_context& context, const rest_request& reques
     if (body->reuse) answer["reused"] = false;
     return json_response(201, std::move(answer));
   };
-  co_return co_await read_store(context, std::move(respond));
+  co_return co_await read_reply(context, std::move(respond));
 }
 
 handler_result get_dialog(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -367,7 +367,7 @@ handler_result get_children(server_context& context, const rest_request& request
     }
     return json_response(200, boost::json::object{{"children", std::move(children)}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_hierarchy(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -387,7 +387,7 @@ handler_result get_hierarchy(server_context& context, const rest_request& reques
     }
     return json_response(200, boost::json::object{{"root", summary_in(*tree, *row)}, {"dialogs", std::move(dialogs)}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_transcript(server_context& context, const rest_request& request, std::string dialog_id) {
@@ -411,7 +411,7 @@ handler_result get_transcript(server_context& context, const rest_request& reque
         200, boost::json::object{
                  {"course", *course}, {"courses", row->course}, {"messages", std::move(page)}, {"total", total}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 }  // namespace parley::server::rest

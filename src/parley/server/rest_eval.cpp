@@ -81,7 +81,7 @@ handler_result get_diff(server_context& context, const rest_request& request, st
     if (!tree_b) return error_response(tree_b.err());
     return json_response(200, eval::diff_to_json(eval::diff_trees(*tree_a, *tree_b)));
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_eval_runs(server_context& context, const rest_request& request, std::string) {
@@ -101,7 +101,7 @@ handler_result list_eval_runs(server_context& context, const rest_request& reque
     for (const auto& problem : skipped) problems.emplace_back(problem);
     return json_response(200, boost::json::object{{"runs", std::move(list)}, {"unreadable", std::move(problems)}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_eval_run(server_context& context, const rest_request& request, std::string id) {
@@ -121,7 +121,7 @@ handler_result get_eval_run(server_context& context, const rest_request& request
     auto body = eval::run_to_json(*run);
     return json_response(200, std::move(body));
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 }  // namespace parley::server::rest

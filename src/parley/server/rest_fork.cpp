@@ -64,7 +64,7 @@ handler_result post_fork(server_context& context, const rest_request& request, s
     if (auto added = add_fork_origin(context.log, summary, fork_id); !added) return error_response(added.err());
     return json_response(201, boost::json::object{{"dialog", std::move(summary)}});
   };
-  co_return co_await read_store(context, std::move(respond));
+  co_return co_await read_reply(context, std::move(respond));
 }
 
 }  // namespace parley::server::rest

@@ -191,7 +191,7 @@ handler_result get_dialogue(server_context& context, const rest_request& request
     }
     return json_response(200, {{"conversation_thread", conversation_thread_view(input)}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_dialogue_sessions(server_context& context, const rest_request& request, std::string id) {
@@ -207,7 +207,7 @@ handler_result list_dialogue_sessions(server_context& context, const rest_reques
     if (!page) return error_response(page.err());
     return nested_page(*context.log.records(), *include, "sessions", *page, session_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_latest_session(server_context& context, const rest_request& request, std::string id) {
@@ -227,7 +227,7 @@ handler_result get_latest_session(server_context& context, const rest_request& r
     if (page->items.empty()) return error_response(404, "not_found", "dialogue '" + id + "' has no session yet");
     return nested_one(*context.log.records(), *include, "session", page->items.front(), session_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_unresponded_turns(server_context& context, const rest_request& request, std::string id) {
@@ -244,7 +244,7 @@ handler_result list_unresponded_turns(server_context& context, const rest_reques
     if (!page) return error_response(page.err());
     return nested_page(*context.log.records(), *include, "turns", *page, turn_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_session(server_context& context, const rest_request& request, std::string id) {
@@ -258,7 +258,7 @@ handler_result get_session(server_context& context, const rest_request& request,
     if (!session) return error_response(session.err());
     return nested_one(**records, *include, "session", *session, session_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_session_turns(server_context& context, const rest_request& request, std::string id) {
@@ -270,7 +270,7 @@ handler_result list_session_turns(server_context& context, const rest_request& r
                           return nested_page(records, *include, "turns", page, turn_json);
                         });
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_turn(server_context& context, const rest_request& request, std::string id) {
@@ -292,7 +292,7 @@ handler_result get_turn(server_context& context, const rest_request& request, st
     if (!input) return error_response(input.err());
     return json_response(200, {{"dialogue_turn", dialogue_turn_view(*input)}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_ai_sessions(server_context& context, const rest_request& request, std::string id) {
@@ -312,7 +312,7 @@ handler_result list_ai_sessions(server_context& context, const rest_request& req
     if (!page) return error_response(page.err());
     return nested_page(**records, *include, "sessions", *page, session_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_introspections(server_context& context, const rest_request& request, std::string id) {
@@ -322,7 +322,7 @@ handler_result list_introspections(server_context& context, const rest_request& 
                           return page_response("introspection_turns", page, introspection_json);
                         });
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_system_utterances(server_context& context, const rest_request& request, std::string id) {
@@ -330,14 +330,14 @@ handler_result list_system_utterances(server_context& context, const rest_reques
     return dialogue_page(context, request, id, kUtteranceParams, &records_query::system_utterances, "system_utterances",
                          system_utterance_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_memory_entry(server_context& context, const rest_request& request, std::string id) {
   auto read = [&]() -> rest_response {
     return one_record(context, request, id, "memory_entry", &records_query::memory_entry, memory_entry_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_turn_messages(server_context& context, const rest_request& request, std::string id) {
@@ -358,7 +358,7 @@ handler_result list_turn_messages(server_context& context, const rest_request& r
     for (const auto& m : page->items) blocks.push_back(context_block_json(block_of(**records, m)));
     return json_response(200, {{"context_blocks", std::move(blocks)}, {"total", page->total}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result get_record_message(server_context& context, const rest_request& request, std::string id) {
@@ -382,7 +382,7 @@ handler_result get_record_message(server_context& context, const rest_request& r
     }
     return json_response(200, {{"context_block", context_block_json(block_of(**records, *message))}});
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 handler_result list_human_dialogues(server_context& context, const rest_request& request, std::string id) {
@@ -400,7 +400,7 @@ handler_result list_human_dialogues(server_context& context, const rest_request&
     if (!page) return error_response(page.err());
     return nested_page(**records, *include, "dialogues", *page, dialogue_json);
   };
-  co_return co_await read_store(context, std::move(read));
+  co_return co_await read_reply(context, std::move(read));
 }
 
 namespace {
@@ -468,7 +468,7 @@ handler_result search_messages(server_context& context, const rest_request& requ
     if (!page) return error_response(page.err());
     return page_response("messages", *page, record_message_json);
   };
-  co_return co_await read_store(context, std::move(text));
+  co_return co_await read_reply(context, std::move(text));
 }
 
 }  // namespace parley::server::rest

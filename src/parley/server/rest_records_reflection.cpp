@@ -108,7 +108,7 @@ handler_result post_introspection(server_context& context, const rest_request& r
     }
     return error_response(500, "internal", "introspection turn " + turn_id + " was not recorded");
   };
-  co_return co_await read_store(context, std::move(read_back));
+  co_return co_await read_reply(context, std::move(read_back));
 }
 
 handler_result post_memory_link(server_context& context, const rest_request& request, std::string turn_id) {

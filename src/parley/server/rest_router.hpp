@@ -29,6 +29,9 @@ struct rest_request {
 struct rest_response {
   unsigned status = 200;
   boost::json::value body;
+  // `body` already serialized, and `body` then null: a view read off the loop is serialized on the
+  // read thread too (store_reads.hpp `read_reply`), so the loop only writes its bytes.
+  std::string serialized_body;
   // Set for a response that is not JSON (an upload's bytes): sent as is with this Content-Type.
   std::string raw_content_type;
   std::string raw_body;

@@ -1,12 +1,12 @@
 // One PubChan connection: the handshake with its token check, a reader coroutine that parses and
-// answers client packets, and a writer coroutine that drains the bounded outbound queue. Both run
-// on the engine's executor; the session lives as long as either holds it.
+// answers client packets, and writes that drain the bounded outbound queue one at a time, started
+// where a packet is queued (write_next). All run on the engine's executor; the session lives as
+// long as the reader or a write in flight holds it.
 #include "parley/server/websocket_session.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -58,8 +58,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       : context_(context),
         ws_(std::move(stream)),
         request_(std::move(request)),
-        queue_(context.options.outbound_queue_packets, context.options.outbound_queue_bytes),
-        wake_(ws_.get_executor()) {}
+        queue_(context.options.outbound_queue_packets, context.options.outbound_queue_bytes) {}
 
   ~ws_session() override {
     if (attached_) context_.channels.detach(*this);
@@ -76,7 +75,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
       close(static_cast<std::uint16_t>(websocket::close_code::policy_error), "client too slow");
       return;
     }
-    wake_.cancel();
+    write_next();
   }
 
   bool sees_root(const dialog_row& root) const override {
@@ -88,7 +87,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     closing_ = true;
     close_code_ = code;
     close_text_ = reason;
-    wake_.cancel();
+    write_next();
   }
 
  private:
@@ -98,8 +97,7 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     } catch (const std::exception&) {
       // A bug or an allocation failure ends this connection only.
     }
-    reader_done_ = true;
-    wake_.cancel();
+    reader_done_ = true;  // the write in flight, if any, is the last
     if (attached_) {
       attached_ = false;
       context_.channels.detach(*this);
@@ -144,7 +142,8 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     context_.channels.attach(*this);
     attached_ = true;
     send_welcome();
-    asio::co_spawn(ws_.get_executor(), write_loop(self), asio::detached);
+    writer_started_ = true;
+    write_next();
     co_await read_loop(self);
   }
 
@@ -179,26 +178,34 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
     }
   }
 
-  asio::awaitable<void> write_loop(std::shared_ptr<ws_session> self) {
-    while (!reader_done_) {
-      if (closing_) {
-        websocket::close_reason reason(close_code_);
-        reason.reason = close_text_;
-        auto [error] = co_await ws_.async_close(reason, use_tuple);
-        (void)error;
-        break;
-      }
-      auto packet = queue_.pop();
-      if (!packet) {
-        wake_.expires_at(asio::steady_timer::time_point::max());
-        auto [ignored] = co_await wake_.async_wait(use_tuple);
-        (void)ignored;
-        continue;
-      }
-      auto [error, bytes] = co_await ws_.async_write(asio::buffer(packet->json), use_tuple);
-      if (error) break;
+  // Starts the next write unless one is in flight, from wherever a packet is queued: a stream
+  // chunk goes to the socket inside the handler that published it, not after everything else the
+  // loop has queued by then (a records reply, a commit's completion) — under load that wait was
+  // most of a chunk's p99 (bench/README.md "The read thread's priority"). One write at a time, as
+  // Beast requires; its completion starts the next. A close waits for the write in flight.
+  void write_next() {
+    if (!writer_started_ || writing_ || write_failed_ || close_sent_ || reader_done_) return;
+    auto self = shared_from_this();
+    if (closing_) {
+      close_sent_ = true;
+      writing_ = true;
+      websocket::close_reason reason(close_code_);
+      reason.reason = close_text_;
+      ws_.async_close(reason, [self](beast::error_code) { self->writing_ = false; });
+      return;
     }
-    (void)self;
+    auto packet = queue_.pop();
+    if (!packet) return;
+    writing_ = true;
+    const auto bytes = asio::buffer(packet->json);
+    ws_.async_write(bytes, [self, packet = std::move(packet)](beast::error_code error, std::size_t) {
+      self->writing_ = false;
+      if (error) {
+        self->write_failed_ = true;  // the connection is gone; the reader sees it too
+        return;
+      }
+      self->write_next();
+    });
   }
 
   asio::awaitable<void> handle_text(std::shared_ptr<ws_session> self, std::string text) {
@@ -269,11 +276,14 @@ class ws_session final : public pubchan_subscriber, public std::enable_shared_fr
   websocket::stream<beast::tcp_stream> ws_;
   http::request<http::string_body> request_;
   outbound_queue queue_;
-  asio::steady_timer wake_;    // the writer sleeps on it; cancel() wakes it
   const user* who_ = nullptr;  // set by the handshake's token
   bool attached_ = false;
   bool closing_ = false;
   bool reader_done_ = false;
+  bool writer_started_ = false;  // after the handshake and the welcome queued
+  bool writing_ = false;         // a write or the close is in flight
+  bool write_failed_ = false;
+  bool close_sent_ = false;
   std::uint16_t close_code_ = 1000;
   std::string close_text_;
 };
