@@ -59,12 +59,26 @@ TEST_F(DomindsToolNames, EveryToolOfEachToolsetIsRegisteredWithDomindsSpec) {
 TEST_F(DomindsToolNames, ToolsOnceLeftOutAreOffered) {
   // Offered (dominds_edit_tools_test.cpp, dominds_link_picture_search_test.cpp,
   // dominds_os_tools_test.cpp; the pad_* tools are the engine's dialog tools: dominds_pads_test.cpp).
-  for (const char* offered :
-       {"file_block_replace", "prepare_occurrence_replace", "apply_occurrence_replace", "ripgrep_search",
-        "read_symlink", "create_symlink", "write_picture", "team_mgmt_file_block_replace",
-        "team_mgmt_prepare_occurrence_replace", "team_mgmt_apply_occurrence_replace", "team_mgmt_ripgrep_search",
-        "team_mgmt_read_symlink", "team_mgmt_create_symlink", "team_mgmt_rm_symlink", "env_get", "env_set",
-        "env_unset", "stop_daemon", "get_daemon_output", "team_mgmt_check_provider"}) {
+  for (const char* offered : {"file_block_replace",
+                              "prepare_occurrence_replace",
+                              "apply_occurrence_replace",
+                              "ripgrep_search",
+                              "read_symlink",
+                              "create_symlink",
+                              "write_picture",
+                              "team_mgmt_file_block_replace",
+                              "team_mgmt_prepare_occurrence_replace",
+                              "team_mgmt_apply_occurrence_replace",
+                              "team_mgmt_ripgrep_search",
+                              "team_mgmt_read_symlink",
+                              "team_mgmt_create_symlink",
+                              "team_mgmt_rm_symlink",
+                              "env_get",
+                              "env_set",
+                              "env_unset",
+                              "stop_daemon",
+                              "get_daemon_output",
+                              "team_mgmt_check_provider"}) {
     EXPECT_NE(registry_.find(offered), nullptr) << offered;
   }
 }
