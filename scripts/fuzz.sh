@@ -26,9 +26,10 @@ declare -A max_len=(
   [sse]=8192 [ws_packet]=4096 [rest_api]=4096 [team_yaml]=4096 [scripted_script]=4096
   [text_tellask]=4096 [tool_arguments]=4096 [workspace_path]=512 [event_codec]=4096 [payload_blob]=4096
   [request_target]=1024 [iso_time]=64 [tot_log]=4096 [flow_yaml]=8192 [codex_patch]=4096 [openai_chat_request]=4096
+  [rg_args]=1024
 )
 all_targets=(sse ws_packet rest_api team_yaml scripted_script text_tellask tool_arguments workspace_path event_codec payload_blob
-  request_target iso_time tot_log flow_yaml codex_patch openai_chat_request)
+  request_target iso_time tot_log flow_yaml codex_patch openai_chat_request rg_args)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
