@@ -3,13 +3,15 @@
 # parley_test_pch (the same plus GoogleTest) — and every library, program and test reuses one of
 # them, so the heavy headers are parsed twice per build instead of once per file. Reuse needs the
 # same compile options as the owner: both link parley_flags, which holds every option and
-# definition a Parley target compiles with. PARLEY_PCH=OFF builds without them (to check that
+# definition a Parley target compiles with, and the libraries' one also the fuzzers' coverage
+# instrumentation (cmake/warnings.cmake), which the tests' code goes without. PARLEY_PCH=OFF builds without them (to check that
 # each file includes what it uses).
 option(PARLEY_PCH "Compile with the shared precompiled headers (cmake/pch/)" ON)
 
 if(PARLEY_PCH)
   add_library(parley_pch STATIC ${PROJECT_SOURCE_DIR}/cmake/pch/empty.cpp)
-  target_link_libraries(parley_pch PRIVATE parley_flags Boost::headers Boost::json yaml-cpp SQLite::SQLite3)
+  target_link_libraries(parley_pch PRIVATE parley_flags parley_fuzz_coverage Boost::headers Boost::json yaml-cpp
+                                           SQLite::SQLite3)
   target_precompile_headers(parley_pch PRIVATE ${PROJECT_SOURCE_DIR}/cmake/pch/common.hpp)
   if(PARLEY_BUILD_TESTS)
     add_library(parley_test_pch STATIC ${PROJECT_SOURCE_DIR}/cmake/pch/empty.cpp)
@@ -32,6 +34,8 @@ function(parley_use_pch target)
     target_link_libraries(${target} PRIVATE GTest::gtest)
   else()
     target_precompile_headers(${target} REUSE_FROM parley_pch)
+    # The header was compiled with the libraries' instrumentation (cmake/warnings.cmake).
+    target_link_libraries(${target} PRIVATE parley_fuzz_coverage)
   endif()
 endfunction()
 

@@ -4,6 +4,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-release}"
 shift || true
+# --target NAME (repeatable) builds only that; every other argument goes to CMake's configure step.
+targets=()
+configure_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target)
+      [ $# -ge 2 ] || { echo "build: --target needs a target name" >&2; exit 2; }
+      targets+=(--target "$2")
+      shift 2
+      ;;
+    *)
+      configure_args+=("$1")
+      shift
+      ;;
+  esac
+done
 # The debug preset is clang's sanitizer build: say what to install rather than let CMake fail.
 if [ "$preset" = debug ]; then
   if ! command -v clang++-14 >/dev/null 2>&1; then
@@ -15,5 +31,5 @@ if [ "$preset" = debug ]; then
     exit 1
   fi
 fi
-cmake --preset "$preset" "$@" >/dev/null
-cmake --build --preset "$preset"
+cmake --preset "$preset" "${configure_args[@]}" >/dev/null
+cmake --build --preset "$preset" "${targets[@]}"

@@ -6,5 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh release
+# The server alone: the tests and benchmarks are scripts/test.sh's to build.
+scripts/build.sh release --target parley
 exec build/release/apps/parley/parley serve --team examples/demo/team.yaml --data .parley "$@"

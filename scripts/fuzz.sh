@@ -50,43 +50,63 @@ mkdir -p "$artifacts"
 work=$(mktemp -d "${TMPDIR:-/tmp}/parley-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-passed=0
-failed=0
-failures=()
-for target in "${targets[@]}"; do
-  corpus="$work/corpus-$target"
+# fuzz_one TARGET: runs it, writes what it says to $work/said-TARGET and exits 0 when it passed.
+fuzz_one() {
+  local target=$1
+  local corpus="$work/corpus-$target" log="$artifacts/$target/last-run.log" dict=() start rc elapsed runs crash
   mkdir -p "$corpus" "$work/tmp-$target" "$artifacts/$target"
   cp fuzz/corpus/"$target"/* "$corpus"/
-  log="$artifacts/$target/last-run.log"
-  dict=()
   [ -f fuzz/dict/"$target".dict ] && dict=(-dict=fuzz/dict/"$target".dict)
   start=$(date +%s)
-  set +e
   # -timeout: one input running this long is a hang. -rss_limit_mb: libFuzzer's default. Leaks
   # are looked for after inputs that allocate more than they free, and at exit.
+  rc=0
   TMPDIR="$work/tmp-$target" \
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$build/${target}_fuzzer" "$corpus" \
     -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=25 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$target/" "${dict[@]}" >"$log" 2>&1
-  rc=$?
-  set -e
+    -print_final_stats=1 -artifact_prefix="$artifacts/$target/" "${dict[@]}" >"$log" 2>&1 || rc=$?
   elapsed=$(($(date +%s) - start))
   runs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   if [ $rc -eq 0 ]; then
-    passed=$((passed + 1))
-    echo "fuzz: $target passed: $runs inputs in ${elapsed}s"
-  else
-    failed=$((failed + 1))
+    echo "fuzz: $target passed: $runs inputs in ${elapsed}s" >"$work/said-$target"
+    return 0
+  fi
+  {
     crash=$(grep -a -o "Test unit written to [^ ]*" "$log" | tail -1 | sed 's/Test unit written to //' || true)
-    failures+=("$target")
     echo "fuzz: $target FAILED (exit $rc) after ${elapsed}s; the log: $log"
     grep -a -m1 -A4 -E 'invariant violated|setup failed|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error' "$log" || true
     if [ -n "$crash" ]; then
       echo "fuzz: the crashing input: $crash (reproduce: $build/${target}_fuzzer $crash)"
     fi
+  } >"$work/said-$target"
+  return 1
+}
+
+# The targets run side by side, one per core (PARLEY_FUZZ_JOBS to choose): each is one process.
+jobs=${PARLEY_FUZZ_JOBS:-$(nproc)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: PARLEY_FUZZ_JOBS is '$jobs': a count of at least 1" >&2; exit 2; }
+declare -A pid_of=()
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  fuzz_one "$target" &
+  pid_of[$target]=$!
+done
+
+passed=0
+failed=0
+failures=()
+for target in "${targets[@]}"; do
+  if wait "${pid_of[$target]}"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$target")
   fi
+  cat "$work/said-$target" 2>/dev/null || echo "fuzz: $target said nothing (the script failed before it ran)"
 done
 
 echo "fuzz: $passed passed, $failed failed${failures:+ (${failures[*]})}"

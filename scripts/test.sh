@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the release build (gcc) and its tests, then the clang
-# AddressSanitizer + UndefinedBehaviorSanitizer build and its tests, then every fuzz target, built
-# from the same sanitizer objects, for a short, fixed time (scripts/fuzz.sh, fuzz/README.md).
+# Sets up, builds and runs every test: the release build (gcc) and the suites that run its programs
+# (the CLI's, the browser's, interop, monitoring, MCP, packaging), then the clang AddressSanitizer +
+# UndefinedBehaviorSanitizer build and every suite, then every fuzz target, built from the same
+# sanitizer objects, for a short, fixed time (scripts/fuzz.sh, fuzz/README.md). The module suites
+# are compiled and run once, under the sanitizers (docs/build.md).
 # Prints ctest's summary for each build, `fuzz: N passed, M failed`, and the wall and CPU time of
 # each phase (docs/build.md).
 #
@@ -41,9 +43,10 @@ phase() {
 
 phase setup scripts/setup.sh
 [ $status -eq 0 ] || exit 1
+declare -A test_scope=([release]=program [debug]=all)
 for preset in release debug; do
   echo "=== $preset: build ==="
-  phase "$preset-build" scripts/build.sh "$preset"
+  phase "$preset-build" scripts/build.sh "$preset" -DPARLEY_TEST_SCOPE="${test_scope[$preset]}"
   echo "=== $preset: test ==="
   rm -f "build/$preset/Testing/Temporary/LastTestsFailed.log"
   phase "$preset-test" ctest --preset "$preset"
