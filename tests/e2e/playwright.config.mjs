@@ -1,6 +1,6 @@
 // The browser tests' configuration for @playwright/test: Debian's Chromium (never a downloaded
-// browser), one worker (the server and the browser want the machine's two cores), a trace and a
-// screenshot kept for each failed test under $PARLEY_E2E_OUT/test-results.
+// browser), one worker (a test's server and browser have a core; ctest runs other suites on the
+// other), a trace and a screenshot kept for each failed test under $PARLEY_E2E_OUT/test-results.
 //
 //   cd tests/e2e && PARLEY_BINARY=…/apps/parley/parley npx playwright test -c playwright.config.mjs
 //
