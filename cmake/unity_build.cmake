@@ -7,6 +7,8 @@
 # PARLEY_UNITY=OFF compiles file by file, as clang-tidy and an include-what-you-use check want.
 option(PARLEY_UNITY "Compile each target in batches of source files (CMake UNITY_BUILD)" ON)
 set(PARLEY_UNITY_BATCH 8 CACHE STRING "Source files per unity batch")
+# Test files share more (GoogleTest, the fixtures of tests/support) and clash less: larger batches.
+set(PARLEY_UNITY_TEST_BATCH 16 CACHE STRING "Test source files per unity batch")
 if(PARLEY_UNITY)
   set(CMAKE_UNITY_BUILD ON)
   set(CMAKE_UNITY_BUILD_BATCH_SIZE ${PARLEY_UNITY_BATCH})

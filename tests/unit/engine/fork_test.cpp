@@ -26,7 +26,8 @@ constexpr const char* kForkScript =
     "      emit: [{saying: \"more, as asked\"}]\n"
     "    - emit: [{saying: \"the answer\"}]\n";
 
-std::vector<std::string> said_in(store& log, const std::string& id) {
+// "role:content" of each message of a dialog's first course, a fork's shared history included.
+std::vector<std::string> said_with_shared_history(store& log, const std::string& id) {
   std::vector<std::string> said;
   for (const auto& msg : read_dialog_messages(log, id, 1).value()) {
     said.push_back(std::string(parley::events::to_wire(msg.role)) + ":" + msg.content);
@@ -73,7 +74,7 @@ TEST_F(EngineFork, AForkAtAGenerationRunsItAgainAndGoesOnWhileTheOriginStays) {
   log_->append(std::move(plan->batch), [&](result<void> r) { appended = std::move(r); });
   log_->flush();
   ASSERT_TRUE(appended && *appended);
-  EXPECT_EQ(said_in(*log_, fork), (std::vector<std::string>{"user:add"}));
+  EXPECT_EQ(said_with_shared_history(*log_, fork), (std::vector<std::string>{"user:add"}));
 
   // Loaded through its shared history, resumed (it owes the generation it was cut before), then
   // given a message of its own.
@@ -85,9 +86,9 @@ TEST_F(EngineFork, AForkAtAGenerationRunsItAgainAndGoesOnWhileTheOriginStays) {
     EXPECT_TRUE(posted) << posted.err().message;
     co_await eng.runs().wait_until_idle(fork);
   });
-  EXPECT_EQ(said_in(*log_, fork), (std::vector<std::string>{"user:add", "assistant:the answer", "user:more please",
+  EXPECT_EQ(said_with_shared_history(*log_, fork), (std::vector<std::string>{"user:add", "assistant:the answer", "user:more please",
                                                             "assistant:more, as asked"}));
-  EXPECT_EQ(said_in(*log_, root), (std::vector<std::string>{"user:add", "assistant:the answer"}));
+  EXPECT_EQ(said_with_shared_history(*log_, root), (std::vector<std::string>{"user:add", "assistant:the answer"}));
   EXPECT_EQ(log_->read_events(root).value().size(), origin_events) << "nothing the fork does reaches its origin";
   const auto forked_row = log_->get_dialog(fork).value();
   ASSERT_TRUE(forked_row);
