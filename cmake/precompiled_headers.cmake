@@ -4,8 +4,8 @@
 # them, so the heavy headers are parsed twice per build instead of once per file. Reuse needs the
 # same compile options as the owner: both link parley_flags, which holds every option and
 # definition a Parley target compiles with, and the libraries' one also the fuzzers' coverage
-# instrumentation (cmake/warnings.cmake), which the tests' code goes without. PARLEY_PCH=OFF builds without them (to check that
-# each file includes what it uses).
+# instrumentation (cmake/warnings.cmake), which the tests' code goes without. PARLEY_PCH=OFF
+# builds without them (to check that each file includes what it uses).
 option(PARLEY_PCH "Compile with the shared precompiled headers (cmake/pch/)" ON)
 
 if(PARLEY_PCH)
