@@ -86,8 +86,9 @@ TEST_F(EngineFork, AForkAtAGenerationRunsItAgainAndGoesOnWhileTheOriginStays) {
     EXPECT_TRUE(posted) << posted.err().message;
     co_await eng.runs().wait_until_idle(fork);
   });
-  EXPECT_EQ(said_with_shared_history(*log_, fork), (std::vector<std::string>{"user:add", "assistant:the answer", "user:more please",
-                                                            "assistant:more, as asked"}));
+  EXPECT_EQ(
+      said_with_shared_history(*log_, fork),
+      (std::vector<std::string>{"user:add", "assistant:the answer", "user:more please", "assistant:more, as asked"}));
   EXPECT_EQ(said_with_shared_history(*log_, root), (std::vector<std::string>{"user:add", "assistant:the answer"}));
   EXPECT_EQ(log_->read_events(root).value().size(), origin_events) << "nothing the fork does reaches its origin";
   const auto forked_row = log_->get_dialog(fork).value();
