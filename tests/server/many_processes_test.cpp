@@ -26,6 +26,10 @@ class ManyProcesses : public RestTest {
 
 TEST_F(ManyProcesses, EveryCliVerbBesideAWritingServerLeavesItHealthyAndTheStoreClean) {
   start("q4h");
+  // `say` writes to a dialog of its own: were the writer's "more N" to land in the same dialog
+  // meanwhile, one reply would answer both, and the terminal's message would have none of its own.
+  const auto said_to = create_dialog("for the terminal");
+  ASSERT_TRUE(eventually_says(said_to, "ok: for the terminal"));
   std::mutex mutex;
   std::vector<std::string> created;
   std::atomic<int> server_errors{0};
@@ -82,7 +86,7 @@ TEST_F(ManyProcesses, EveryCliVerbBesideAWritingServerLeavesItHealthyAndTheStore
       EXPECT_EQ(out.status, 0) << "parley " << verb << ":\n" << out.output;
     }
     // A verb that writes goes through the server and says so.
-    const auto said = run_cli("say " + id + " \"from the terminal " + std::to_string(round) + "\"" + data());
+    const auto said = run_cli("say " + said_to + " \"from the terminal " + std::to_string(round) + "\"" + data());
     EXPECT_EQ(said.status, 0) << said.output;
     EXPECT_NE(said.output.find("sent through the running server (pid "), std::string::npos) << said.output;
     EXPECT_NE(said.output.find("ok: from the terminal " + std::to_string(round)), std::string::npos) << said.output;
