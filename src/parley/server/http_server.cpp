@@ -27,13 +27,12 @@
 #include <utility>
 
 #include "parley/http/request_target.hpp"
+#include "parley/server/http_replies.hpp"
 #include "parley/server/mcp_http.hpp"
-#include "parley/server/mcp_protocol.hpp"
 #include "parley/server/metrics_endpoint.hpp"
 #include "parley/server/openai_http.hpp"
 #include "parley/server/request_guard.hpp"
 #include "parley/server/rest_router.hpp"
-#include "parley/server/static_files.hpp"
 #include "parley/server/websocket_session.hpp"
 
 namespace parley::server {
@@ -50,10 +49,8 @@ constexpr auto kIdleTimeout = 30s;        // a keep-alive connection with no req
 constexpr auto kLingerAfterRefusal = 2s;  // reading what a refused client still sends, so it sees our reply
 constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
-using request_type = http::request<http::string_body>;
-using response_type = http::response<http::string_body>;
-
-std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
+using request_type = http_request;
+using response_type = http_response;
 
 bool is_api_path(std::string_view path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
 
@@ -69,90 +66,23 @@ bool needs_token(std::string_view path) {
 
 struct http_server::state {
   state(asio::any_io_executor executor, server_context& shared_context)
-      : context(shared_context), guard(shared_context.options), acceptor(executor) {}
+      : context(shared_context), replies(shared_context.options), guard(shared_context.options), acceptor(executor) {}
 
   server_context& context;
+  http_replies replies;
   request_guard guard;
   tcp::acceptor acceptor;
   std::set<beast::tcp_stream*> sessions;  // connections between requests or in one; closed on stop()
   std::map<asio::ip::address, std::size_t> sessions_by_client;  // the same, counted by remote address
   bool stopping = false;
 
-  void add_cors(response_type& response) const {
-    if (context.options.cors_origin.empty()) return;
-    response.set(http::field::access_control_allow_origin, context.options.cors_origin);
-    response.set(http::field::vary, "Origin");
-  }
-
-  response_type json_reply(const request_type& request, unsigned status, const boost::json::value& body) const {
-    return serialized_json_reply(request, status, boost::json::serialize(body));
-  }
-
-  response_type serialized_json_reply(const request_type& request, unsigned status, std::string body) const {
-    response_type response{static_cast<http::status>(status), request.version()};
-    response.set(http::field::content_type, "application/json");
-    response.set(http::field::cache_control, "no-store");
-    response.body() = std::move(body);
-    add_cors(response);
-    return response;
-  }
-
-  // Uploaded media: never interpreted by the browser as anything but what it was checked to be.
-  response_type raw_reply(const request_type& request, rest_response& answered) const {
-    response_type response{static_cast<http::status>(answered.status), request.version()};
-    response.set(http::field::content_type, answered.raw_content_type);
-    response.set(http::field::cache_control, "private, max-age=3600");
-    response.set("X-Content-Type-Options", "nosniff");
-    response.set("Content-Security-Policy", "default-src 'none'; sandbox");
-    response.body() = std::move(answered.raw_body);
-    add_cors(response);
-    return response;
-  }
-
-  // Under /v1/ in OpenAI's error shape, which OpenAI clients read; at /mcp as a JSON-RPC error;
-  // elsewhere in the REST API's.
-  response_type error_reply(const request_type& request, unsigned status, std::string_view code,
-                            std::string message) const {
-    if (is_openai_path(path_of(request.target()))) {
-      auto response = openai_refusal(request.version(), status, code, std::move(message));
-      add_cors(response);
-      return response;
-    }
-    if (is_mcp_path(path_of(request.target()))) {
-      response_type response{static_cast<http::status>(status), request.version()};
-      response.set(http::field::content_type, "application/json");
-      response.set(http::field::cache_control, "no-store");
-      response.body() = null_id_error(tools::mcp::rpc_code::kInvalidRequest, message);
-      add_cors(response);
-      return response;
-    }
-    boost::json::object inner{{"code", code}, {"message", std::move(message)}};
-    return json_reply(request, status, boost::json::object{{"error", std::move(inner)}});
-  }
-
-  bool is_preflight(const request_type& request) const {
-    return request.method() == http::verb::options && !context.options.cors_origin.empty();
-  }
-
-  // CORS preflight: browsers send it without credentials, so it is answered before the token check.
-  response_type preflight_reply(const request_type& request) const {
-    response_type response{http::status::no_content, request.version()};
-    add_cors(response);
-    response.set(http::field::access_control_allow_methods, "GET, POST, PUT, DELETE, OPTIONS");
-    response.set(http::field::access_control_allow_headers,
-                 "Authorization, Content-Type, Idempotency-Key, X-Parley-Dialog-Id, Mcp-Session-Id, "
-                 "MCP-Protocol-Version, Last-Event-ID");
-    response.set(http::field::access_control_max_age, "600");
-    return response;
-  }
-
   asio::awaitable<response_type> answer_api(const request_type& request) {
     const auto target = request.target();
-    if (is_preflight(request)) co_return preflight_reply(request);
+    if (replies.is_preflight(request)) co_return replies.preflight_reply(request);
     rest_request rest;
     rest.method = std::string(request.method_string());
     auto parsed = parley::http::parse_request_target(target);
-    if (!parsed) co_return error_reply(request, 400, "bad_request", parsed.err().message);
+    if (!parsed) co_return replies.error_reply(request, 400, "bad_request", parsed.err().message);
     rest.path = std::move(parsed->path);
     rest.segments = std::move(parsed->segments);
     rest.query = std::move(parsed->query);
@@ -167,42 +97,16 @@ struct http_server::state {
       rest.idempotency_key = std::string(key->value());
     }
     auto answered = co_await handle_rest_request(context, std::move(rest));
-    if (!answered.raw_content_type.empty()) co_return raw_reply(request, answered);
+    if (!answered.raw_content_type.empty()) co_return replies.raw_reply(request, answered);
     // A view read off the loop comes serialized already (store_reads.hpp `read_reply`).
     auto response = answered.serialized_body.empty()
-                        ? json_reply(request, answered.status, answered.body)
-                        : serialized_json_reply(request, answered.status, std::move(answered.serialized_body));
+                        ? replies.json_reply(request, answered.status, answered.body)
+                        : replies.serialized_json_reply(request, answered.status, std::move(answered.serialized_body));
     if (!answered.allow.empty()) response.set(http::field::allow, answered.allow);
     if (answered.retry_after_seconds > 0) {
       response.set(http::field::retry_after, std::to_string(answered.retry_after_seconds));
     }
     co_return response;
-  }
-
-  response_type answer_static(const request_type& request) const {
-    if (request.method() != http::verb::get && request.method() != http::verb::head) {
-      response_type refused{http::status::method_not_allowed, request.version()};
-      refused.set(http::field::allow, "GET, HEAD");
-      refused.set(http::field::content_type, "text/plain; charset=utf-8");
-      refused.body() = "method not allowed\n";
-      return refused;
-    }
-    auto file = serve_static_file(context.options.web_root, request.target());
-    response_type response{static_cast<http::status>(file.status), request.version()};
-    response.set(http::field::content_type, file.content_type);
-    response.set("X-Content-Type-Options", "nosniff");
-    // No other site may frame the UI: clicks tricked into a framed page would drive the team.
-    response.set("X-Frame-Options", "DENY");
-    response.set("Content-Security-Policy", "frame-ancestors 'none'");
-    if (file.app_page && context.options.token_in_page) {
-      file.body = embed_token_in_page(file.body, context.options.token);
-      response.set(http::field::cache_control, "no-store");  // the secret of this process only
-      response.set("Referrer-Policy", "no-referrer");
-    } else {
-      response.set(http::field::cache_control, file.cacheable ? "public, max-age=3600" : "no-cache");
-    }
-    response.body() = std::move(file.body);
-    return response;
   }
 
   // The reply to a request the guard refuses (request_guard.hpp); nothing when it may go on.
@@ -216,7 +120,7 @@ struct http_server::state {
     facts.fetch_site = request["Sec-Fetch-Site"];
     facts.websocket_upgrade = beast::websocket::is_upgrade(request);
     if (auto refused = guard.check(facts)) {
-      return error_reply(request, refused->status, refused->code, std::move(refused->message));
+      return replies.error_reply(request, refused->status, refused->code, std::move(refused->message));
     }
     // The token is checked on the header too, so that nobody without one can make the server
     // read (and hold) a body of up to the upload limit.
@@ -224,45 +128,36 @@ struct http_server::state {
         authenticate(context, request[http::field::authorization]) == nullptr) {
       const auto refused = unauthorized_response(context);
       const auto& message = refused.body.at("error").at("message").as_string();
-      return error_reply(request, refused.status, "unauthorized", std::string(message));
+      return replies.error_reply(request, refused.status, "unauthorized", std::string(message));
     }
     return std::nullopt;
-  }
-
-  response_type text_reply(const request_type& request, unsigned status, std::string_view content_type,
-                           std::string body) const {
-    response_type response{static_cast<http::status>(status), request.version()};
-    response.set(http::field::content_type, content_type);
-    response.set(http::field::cache_control, "no-store");
-    response.body() = std::move(body);
-    return response;
   }
 
   // /metrics, /healthz and /readyz: GET or HEAD only.
   asio::awaitable<response_type> answer_monitoring(const request_type& request, std::string_view path) {
     if (request.method() != http::verb::get && request.method() != http::verb::head) {
-      auto refused = error_reply(
+      auto refused = replies.error_reply(
           request, 405, "method_not_allowed",
           std::string(request.method_string()) + " " + std::string(path) + ": method not allowed; use GET, HEAD");
       refused.set(http::field::allow, "GET, HEAD");
       co_return refused;
     }
-    if (path == "/healthz") co_return text_reply(request, 200, "text/plain; charset=utf-8", "ok\n");
+    if (path == "/healthz") co_return replies.text_reply(request, 200, "text/plain; charset=utf-8", "ok\n");
     if (path == "/readyz") {
       const auto ready = check_readiness(context);
-      co_return text_reply(request, ready.ready ? 200 : 503, "text/plain; charset=utf-8",
-                           ready.ready ? std::string("ready\n") : "not ready: " + ready.problem + "\n");
+      co_return replies.text_reply(request, ready.ready ? 200 : 503, "text/plain; charset=utf-8",
+                                   ready.ready ? std::string("ready\n") : "not ready: " + ready.problem + "\n");
     }
     auto text = co_await render_metrics(context, http_figures{sessions.size()});
-    co_return text_reply(request, 200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));
+    co_return replies.text_reply(request, 200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));
   }
 
   asio::awaitable<response_type> answer(const request_type& request) {
     const auto path = path_of(request.target());
     if (path == "/metrics" || is_probe_path(path)) co_return co_await answer_monitoring(request, path);
     if (is_api_path(path)) co_return co_await answer_api(request);
-    if (is_openai_path(path) || is_mcp_path(path)) co_return preflight_reply(request);  // the rest is theirs
-    co_return answer_static(request);
+    if (is_openai_path(path) || is_mcp_path(path)) co_return replies.preflight_reply(request);  // the rest is theirs
+    co_return replies.static_file(request);
   }
 };
 
@@ -353,7 +248,7 @@ asio::awaitable<beast::error_code> write_answer(beast::tcp_stream& stream, respo
 asio::awaitable<std::optional<bool>> serve_answering_route(http_server::state& server, beast::tcp_stream& stream,
                                                            const request_type& request) {
   const auto path = path_of(request.target());
-  if (server.is_preflight(request)) co_return std::nullopt;
+  if (server.replies.is_preflight(request)) co_return std::nullopt;
   const bool keep_alive = request.keep_alive() && !server.stopping;
   if (is_openai_path(path)) co_return co_await serve_openai_request(server.context, stream, request, keep_alive);
   if (is_mcp_path(path)) co_return co_await serve_mcp_request(server.context, stream, request, keep_alive);
@@ -395,8 +290,8 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
     }
     if (read_ec == http::error::body_limit) {
       auto& partial = parser.get();
-      auto refused =
-          server->error_reply(partial, 413, "too_large", "body: larger than " + std::to_string(body_limit) + " bytes");
+      auto refused = server->replies.error_reply(partial, 413, "too_large",
+                                                 "body: larger than " + std::to_string(body_limit) + " bytes");
       co_await refuse_and_close(stream, refused);
       co_return;
     }
@@ -404,7 +299,8 @@ asio::awaitable<void> run_session(std::shared_ptr<http_server::state> server, be
       // A request that does not parse gets a 400; a closed or timed-out connection just ends.
       if (is_malformed_request(read_ec) && !server->stopping) {
         request_type unknown;
-        auto refused = server->error_reply(unknown, 400, "bad_request", "malformed HTTP request: " + read_ec.message());
+        auto refused =
+            server->replies.error_reply(unknown, 400, "bad_request", "malformed HTTP request: " + read_ec.message());
         co_await refuse_and_close(stream, refused);
       }
       break;

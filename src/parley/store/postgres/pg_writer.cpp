@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <future>
 
-#include <boost/json/serialize.hpp>
-
 #include <map>
-#include <set>
 
 #include "parley/core/json_text.hpp"
 #include "parley/core/thread_name.hpp"
@@ -19,17 +16,6 @@
 #include "parley/store/postgres/pg_schema.hpp"
 
 namespace parley::pg {
-
-struct pg_writer::staged_group {
-  std::vector<std::size_t> members;                     // the requests this transaction carries
-  std::unordered_map<std::string, dialog_row> rows;     // every touched dialog's row after the group
-  std::unordered_map<std::string, std::int64_t> heads;  // an existing dialog's last_seq before the group
-  std::map<std::string, std::int64_t> fences;           // held trees this group writes, and their epochs
-  std::set<std::string> new_trees;                      // roots this group creates: their first lease
-  std::vector<const event*> events;
-  std::vector<std::pair<const event*, std::int64_t>> messages;  // the event and its course
-  records_changes records;                                      // seed 002's records (pg_records_folder.hpp)
-};
 
 pg_writer::pg_writer(std::string url, connection conn, const postgres_options& options,
                      std::shared_ptr<lease_book> leases, std::shared_ptr<change_feed> feed)
@@ -411,7 +397,7 @@ result<void> pg_writer::commit(const staged_group& staged) {
       return make_error(errc::unavailable, "the PostgreSQL store closed while the database was unreachable");
     }
     const auto started = std::chrono::steady_clock::now();
-    auto sent = send_pipeline(staged);
+    auto sent = send_commit_pipeline(conn_, staged, *leases_);
     if (sent) {
       commit_latency_.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       events_.fetch_add(static_cast<std::int64_t>(staged.events.size()), std::memory_order_relaxed);
@@ -423,7 +409,6 @@ result<void> pg_writer::commit(const staged_group& staged) {
       return ok();
     }
     if (sent.err().code != errc::unavailable || conn_.healthy()) {
-      // Another writer moved a dialog on: forget the rows so that the next append reads them.
       // Another writer moved a dialog on, or took a tree over: forget the rows so that the next
       // append reads them, and the leases so that it claims them again (or is refused).
       if (sent.err().code == errc::conflict) {
@@ -437,7 +422,7 @@ result<void> pg_writer::commit(const staged_group& staged) {
     set_problem("PostgreSQL at " + conn_.shown_url() + " is unreachable: " + sent.err().message);
     if (!reconnect())
       return make_error(errc::unavailable, "the PostgreSQL store closed while the database was unreachable");
-    auto landed = committed_before(staged);
+    auto landed = commit_landed(conn_, staged);
     if (landed && *landed) return ok();
   }
 }
@@ -463,111 +448,6 @@ bool pg_writer::reconnect() {
     lock.wait_for(wake_, backoff, [&]() PARLEY_REQUIRES(mutex_) { return stopping_; });
     backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(5));
   }
-}
-
-result<bool> pg_writer::committed_before(const staged_group& staged) {
-  const event& first = *staged.events.front();
-  const std::string seq = std::to_string(first.seq);
-  const std::string payload = boost::json::serialize(encode_payload(first.payload));
-  const params<3> args{first.dialog_id, seq, payload};
-  auto found = conn_.query("SELECT 1 FROM events WHERE dialog_id = $1 AND seq = $2 AND payload = $3", args,
-                           "checking whether the last commit landed");
-  if (!found) return std::move(found).err();
-  return !found->empty();
-}
-
-result<std::int64_t> pg_writer::send_pipeline(const staged_group& staged) {
-  record_set events, inserts, updates, messages, inputs;
-  for (const event* ev : staged.events) {
-    write_event(events.writer(), *ev, events.count());
-    events.counted();
-    add_input(inputs, *ev);
-  }
-  for (const auto& [id, row] : staged.rows) {
-    const auto head = staged.heads.find(id);
-    record_set& into = head == staged.heads.end() ? inserts : updates;
-    write_dialog(into.writer(), row, head == staged.heads.end() ? -1 : head->second);
-    into.counted();
-  }
-  for (const auto& [ev, course] : staged.messages) {
-    write_message_ref(messages.writer(), *ev, course);
-    messages.counted();
-  }
-  const std::string update_count = std::to_string(updates.count());
-  // Read before the pipeline starts: what the records' patches change of rows made before.
-  auto records = staged.records.statements(conn_);
-  if (!records) return std::move(records).err();
-
-  PGconn* const c = conn_.raw();
-  if (PQenterPipelineMode(c) != 1)
-    return make_error(errc::unavailable, "entering pipeline mode: " + conn_.last_error());
-  int sent = 0;
-  bool send_failed = false;
-  const auto send = [&](const char* name, std::initializer_list<const char*> values) {
-    if (send_failed) return;
-    const std::vector<const char*> v(values);
-    if (PQsendQueryPrepared(c, name, static_cast<int>(v.size()), v.data(), nullptr, nullptr, 0) == 1) {
-      ++sent;
-    } else {
-      send_failed = true;
-    }
-  };
-  std::string fences = "[", new_trees = "[";
-  for (const auto& [root, epoch] : staged.fences) {
-    if (fences.size() > 1) fences += ',';
-    json_text_writer(fences).begin_object().field("root_id", root).key("epoch").integer(epoch).end_object();
-  }
-  for (const auto& root : staged.new_trees) {
-    if (new_trees.size() > 1) new_trees += ',';
-    json_text_writer(new_trees).begin_object().field("root_id", root).end_object();
-  }
-  fences += ']';
-  new_trees += ']';
-  const char* const node = leases_->node_id().c_str();
-  const char* const ttl = leases_->ttl_interval().c_str();
-  if (!staged.fences.empty()) send(writer_sql::kFenceTrees, {fences.c_str(), node, ttl});
-  if (!staged.new_trees.empty()) send(writer_sql::kNewTrees, {new_trees.c_str(), node, ttl});
-  send(writer_sql::kAppendEvents, {events.text().c_str()});
-  if (inserts.count() > 0) send(writer_sql::kInsertDialogs, {inserts.text().c_str()});
-  if (updates.count() > 0) send(writer_sql::kUpdateDialogs, {updates.text().c_str(), update_count.c_str()});
-  if (messages.count() > 0) send(writer_sql::kInsertMessages, {messages.text().c_str()});
-  if (inputs.count() > 0) send(writer_sql::kInsertInputs, {inputs.text().c_str()});
-  for (const records_statement& statement : *records) send(statement.name, {statement.records.c_str()});
-  if (send_failed || PQpipelineSync(c) != 1) {
-    const std::string why = conn_.last_error();
-    conn_ = connection{};
-    return make_error(errc::unavailable, "sending to PostgreSQL failed: " + why);
-  }
-  return read_pipeline_results(sent);
-}
-
-result<std::int64_t> pg_writer::read_pipeline_results(int sent) {
-  PGconn* const c = conn_.raw();
-  std::optional<error> failure;
-  std::int64_t last_id = 0;
-  for (int i = 0; i < sent && conn_.healthy(); ++i) {
-    while (PGresult* res = PQgetResult(c)) {
-      const rows owned(res);
-      const auto status = PQresultStatus(res);
-      if (status == PGRES_FATAL_ERROR && !failure) {
-        failure = error_of(res, "appending to the log");
-      } else if (status == PGRES_TUPLES_OK && PQnfields(res) == 1 && std::string_view(PQfname(res, 0)) == "max") {
-        if (auto id = owned.integer(0, 0)) last_id = *id;
-      }
-    }
-  }
-  bool synced = false;
-  if (conn_.healthy()) {
-    const rows sync(PQgetResult(c));
-    synced = PQresultStatus(sync.raw()) == PGRES_PIPELINE_SYNC;
-  }
-  if (!synced || PQexitPipelineMode(c) != 1 || !conn_.healthy()) {
-    const std::string why = conn_.last_error();
-    conn_ = connection{};
-    return make_error(errc::unavailable, "the connection to PostgreSQL was lost during a commit: " + why);
-  }
-  if (failure) return *failure;
-  return last_id;
 }
 
 }  // namespace parley::pg

@@ -31,6 +31,7 @@
 #include "parley/core/guarded.hpp"
 #include "parley/core/metrics.hpp"
 #include "parley/store/postgres/pg_change_feed.hpp"
+#include "parley/store/postgres/pg_commit_pipeline.hpp"
 #include "parley/store/postgres/pg_connection.hpp"
 #include "parley/store/postgres/pg_leases.hpp"
 #include "parley/store/postgres/pg_records_folder.hpp"
@@ -38,18 +39,6 @@
 #include "parley/store/store.hpp"
 
 namespace parley::pg {
-
-// The writer's prepared statements (prepare_statements); seed 002's records have their own
-// (pg_records_statements.hpp).
-namespace writer_sql {
-inline constexpr const char* kAppendEvents = "parley_append_events";
-inline constexpr const char* kInsertDialogs = "parley_insert_dialogs";
-inline constexpr const char* kUpdateDialogs = "parley_update_dialogs";
-inline constexpr const char* kInsertMessages = "parley_insert_messages";
-inline constexpr const char* kInsertInputs = "parley_insert_inputs";
-inline constexpr const char* kFenceTrees = "parley_fence_trees";
-inline constexpr const char* kNewTrees = "parley_new_trees";
-}  // namespace writer_sql
 
 class pg_writer {
  public:
@@ -92,9 +81,6 @@ class pg_writer {
     std::string release_root;  // a lease to give back (release_tree), not a batch
     std::uint64_t ticket = 0;
   };
-  // What one transaction writes: the rows its batches folded to and the record sets for each table.
-  struct staged_group;
-
   pg_writer(std::string url, connection conn, const postgres_options& options, std::shared_ptr<lease_book> leases,
             std::shared_ptr<change_feed> feed);
   std::uint64_t enqueue(request req);
@@ -109,10 +95,6 @@ class pg_writer {
   // Sends the staged group, reconnecting and resending after a lost connection until it is known
   // to have committed or been refused (or the writer stops).
   result<void> commit(const staged_group& staged);
-  // One round trip: the group's statements, a sync, their results. The newest event id on success.
-  result<std::int64_t> send_pipeline(const staged_group& staged);
-  result<std::int64_t> read_pipeline_results(int sent);
-  result<bool> committed_before(const staged_group& staged);
   // After a refused group: marks the trees whose lease another process took as lost (pg_leases.hpp).
   void note_lost_trees(const staged_group& staged);
   void mark_trees_lost(const staged_group& staged);
