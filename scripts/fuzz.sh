@@ -6,7 +6,9 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default 10 s, every target
 #
-# scripts/test.sh runs it with 10 s per target; give a longer budget to hunt (fuzz/README.md).
+# scripts/test.sh runs it with 10 s per target, beside the sanitizer suites, with
+# PARLEY_FUZZ_PREBUILT=1 (its build built the targets; a second build would configure the tree
+# the suites run from); give a longer budget to hunt (fuzz/README.md).
 # A target that crashes (an invariant, a sanitizer report, a timeout, running out of memory)
 # fails the run, and the input that did it is named: keep it in the corpus and make it a
 # regression test. Prints `fuzz: N passed, M failed`.
@@ -39,9 +41,11 @@ for target in "${targets[@]}"; do
   fi
 done
 
-echo "fuzz: building the fuzz targets (debug preset)"
-cmake --preset debug >/dev/null 2>&1 || cmake --preset debug  # quiet unless it fails
-cmake --build --preset debug --target parley_fuzzers
+if [ "${PARLEY_FUZZ_PREBUILT:-0}" != 1 ]; then
+  echo "fuzz: building the fuzz targets (debug preset)"
+  cmake --preset debug >/dev/null 2>&1 || cmake --preset debug  # quiet unless it fails
+  cmake --build --preset debug --target parley_fuzzers
+fi
 
 build=build/debug/fuzz
 artifacts=build/debug/fuzz-artifacts
