@@ -5,6 +5,7 @@
 // to many characters, one that only spans a word boundary).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -217,6 +218,48 @@ TEST_F(TrigramSearch, TheStoresSearchAndRootListingFindWhatTheFullIndexFinds) {
     std::set<std::string> messages;
     for (const auto& m : found->items) messages.insert(m.content);
     EXPECT_EQ(messages, expected) << "search: " << both;
+  }
+}
+
+// A search finds its rows once and reads only the page's (select_page_found_once): every page, in
+// either order and past the last match, has the total of all matches, and the pages together are
+// the matches in the order asked, each once.
+TEST_F(TrigramSearch, ASearchsPagesTogetherAreItsMatchesInOrderEachWithTheirTotal) {
+  temp_dir store_dir;
+  auto opened = open_sqlite_store(store_dir.str());
+  ASSERT_TRUE(opened) << opened.err().message;
+  auto& store = **opened;
+  // Seven messages say "load" (two in capitals, one inside a word) among others that do not,
+  // though some hold its trigrams ("loaf road" has "loa" and "oad").
+  const std::vector<std::string> said = {"load 1", "loaf road", "LOAD 2", "unloading 3", "nothing",
+                                         "load 4", "a Load 5",  "road",   "load 6",      "reload 7"};
+  for (std::size_t i = 0; i < said.size(); ++i) {
+    const std::string id = "p" + std::to_string(i);
+    ASSERT_TRUE(test::append_sync(
+        store, {test::make_event(id, id, 1, event_type::dialog_created,
+                                 {{"memberId", "alice"}, {"kind", "root"}, {"depth", 0}}, 1'700'000'000'000),
+                test::make_event(id, id, 2, event_type::user_message,
+                                 {{"course", 1}, {"content", said[i]}, {"msgId", "m" + id}, {"origin", "user"}},
+                                 1'700'000'000'000 + static_cast<std::int64_t>(i))}));
+  }
+  const std::vector<std::string> matches = {"load 1",   "LOAD 2", "unloading 3", "load 4",
+                                            "a Load 5", "load 6", "reload 7"};
+  for (const bool descending : {false, true}) {
+    std::vector<std::string> paged;
+    for (std::int64_t offset = 0; offset <= 8; offset += 3) {
+      records_filter f;
+      f.limit = 3;
+      f.offset = offset;
+      f.descending = descending;
+      auto page = store.records()->search(phrase_of("load"), f);
+      ASSERT_TRUE(page) << page.err().message;
+      EXPECT_EQ(page->total, 7) << "offset " << offset;
+      EXPECT_EQ(page->items.size(), static_cast<std::size_t>(std::clamp<std::int64_t>(7 - offset, 0, 3)));
+      for (const auto& m : page->items) paged.push_back(m.content);
+    }
+    auto expected = matches;
+    if (descending) std::reverse(expected.begin(), expected.end());
+    EXPECT_EQ(paged, expected) << (descending ? "newest first" : "oldest first");
   }
 }
 

@@ -353,32 +353,33 @@ result<records_page<record_message>> records_reader::search(std::string_view mat
   query_builder q;
   // The words as phrase queries of a `detail=full` index found them (trigram_text.hpp): one
   // query of the index for the rows holding every trigram of every word — so a common word does
-  // not make a long list of its own — then each word tested in those few rows' text. A word of
-  // exactly three characters is one trigram, which the index answers exactly: no test. A word of
-  // fewer has no trigram: FTS5 read its phrase as no condition beside other words, and as no match
-  // alone, and so does this.
+  // not make a long list of its own — then each word tested in those rows' text, after the
+  // filter's cheaper conditions. A word of exactly three characters is one trigram, which the
+  // index answers exactly: no test. A word of fewer has no trigram: FTS5 read its phrase as no
+  // condition beside other words, and as no match alone, and so does this.
   std::string trigrams;
-  std::string tests;
-  std::vector<std::string> values(1);
+  std::vector<std::string> tested;
   for (std::string& word : *words) {
-    const std::size_t characters = trigram_characters(word);
     trigrams += (trigrams.empty() ? "" : " AND ") + trigram_match_of(word);
-    if (characters == 3) continue;
-    tests += " AND instr(parley_trigram_fold(content), parley_trigram_fold(?)) > 0";
-    values.push_back(std::move(word));
+    if (trigram_characters(word) != 3) tested.push_back(std::move(word));
   }
   if (trigrams.empty()) {
     q.where("? IS NULL", std::string(match));  // a condition no row meets: the text is never NULL
   } else {
-    values.front() = std::move(trigrams);
-    q.where_each("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?" + tests + ")",
-                 std::move(values));
+    q.where("m.rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)", std::move(trigrams));
   }
   message_conditions(q, f);
+  // The text the index holds (the message_search view's), read from the message's row and its
+  // event, where the index's own `content` would run a statement per candidate.
+  for (std::string& word : tested)
+    q.where("instr(parley_trigram_fold(s.content), parley_trigram_fold(?)) > 0", std::move(word));
   auto order = order_by(f, "m", "created_at", {"created_at"});
   if (!order) return std::move(order).err();
   parley::lock_guard lock(mutex_);
-  return select_page<record_message>(db_, message_columns(), "message AS m", q, *order, f, read_message_row);
+  // Each candidate's text is read from the log and folded: tested once for the total and the page.
+  return select_page_found_once<record_message>(db_, message_columns(),
+                                                "message AS m JOIN message_search AS s ON s.message_rowid = m.rowid",
+                                                "message AS m", "m", q, *order, f, read_message_row);
 }
 
 result<std::optional<message_embedding>> records_reader::embedding(std::string_view message_id) {

@@ -1,6 +1,7 @@
 #pragma once
 // The records reader's SQL pieces (records_reader.cpp): a WHERE clause built with its bound values,
 // a page's ORDER BY, and the runs of a page (with its total) and of one row.
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -132,6 +133,46 @@ result<records_page<Row>> select_page(connection& db, std::string_view columns, 
                            false);
   if (!select) return std::move(select).err();
   where.bind(*select);
+  auto rows = collect_rows<Row>(*select, read);
+  if (!rows) return std::move(rows).err();
+  out.items = std::move(*rows);
+  return out;
+}
+
+// A page whose WHERE is costly row by row (a text search's exact test reads each candidate's text,
+// from the log): the matching rows are found once, as rowids in page order — the total is their
+// number — and then only the page's rows are read. select_page tests every candidate twice (the
+// count, then the page). `keys_from` may join what the WHERE reads; `order` names only columns of
+// the `rows_alias` table of both, and ends with its rowid, so the two steps order alike.
+template <class Row, class Read>
+result<records_page<Row>> select_page_found_once(connection& db, std::string_view columns, const std::string& keys_from,
+                                                 const std::string& rows_from, std::string_view rows_alias,
+                                                 const query_builder& where, const std::string& order,
+                                                 const records_filter& f, Read read) {
+  auto keys =
+      db.prepare("SELECT " + std::string(rows_alias) + ".rowid FROM " + keys_from + where.clause() + order, false);
+  if (!keys) return std::move(keys).err();
+  where.bind(*keys);
+  std::vector<std::int64_t> found;
+  for (;;) {
+    auto has_row = keys->step();
+    if (!has_row) return std::move(has_row).err();
+    if (!*has_row) break;
+    found.push_back(keys->int_at(0));
+  }
+  records_page<Row> out;
+  out.total = static_cast<std::int64_t>(found.size());
+  if (f.offset >= out.total || f.limit <= 0) return out;
+  const auto first = found.begin() + f.offset;
+  const auto last = first + std::min<std::int64_t>(f.limit, out.total - f.offset);
+  std::string page = "[";
+  for (auto it = first; it != last; ++it) page += (it == first ? "" : ",") + std::to_string(*it);
+  page += ']';
+  auto select = db.prepare("SELECT " + std::string(columns) + " FROM " + rows_from + " WHERE " +
+                               std::string(rows_alias) + ".rowid IN (SELECT value FROM json_each(?1))" + order,
+                           false);
+  if (!select) return std::move(select).err();
+  select->bind_text(1, page);
   auto rows = collect_rows<Row>(*select, read);
   if (!rows) return std::move(rows).err();
   out.items = std::move(*rows);
