@@ -6,7 +6,7 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default 10 s, every target
 #
-# scripts/test.sh runs it with 10 s per target, beside the sanitizer suites, with
+# scripts/test.sh runs it with 20 s per target at nice 19, beside the sanitizer suites, with
 # PARLEY_FUZZ_PREBUILT=1 (its build built the targets; a second build would configure the tree
 # the suites run from); give a longer budget to hunt (fuzz/README.md).
 # A target that crashes (an invariant, a sanitizer report, a timeout, running out of memory)
