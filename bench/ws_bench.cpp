@@ -353,11 +353,15 @@ void stop_stack(ws_server_stack& server) {
   server.thread.join();
 }
 
+// What a round of the records load does: both halves (the load the figures are about), or one of
+// them alone, to tell which half costs the stream what.
+enum class load_mix { creates_and_searches, searches_only, creates_only };
+
 // One client of the records load (issue 20 item 3), on one HTTP/1.1 connection: each round
 // creates a dialog of the writer (appends the store's writer commits, and the engine drives) and
 // searches the records (a read that first waits for the projections to take every append before it).
 asio::awaitable<void> run_records_load(std::uint16_t port, int client, std::chrono::microseconds round_every,
-                                       const std::atomic<bool>& stop, std::atomic<std::int64_t>& requests,
+                                       load_mix mix, const std::atomic<bool>& stop, std::atomic<std::int64_t>& requests,
                                        std::atomic<int>& failed) {
   namespace http = beast::http;
   constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
@@ -388,13 +392,15 @@ asio::awaitable<void> run_records_load(std::uint16_t port, int client, std::chro
     create.body() =
         R"({"memberId":"writer","content":"load )" + std::to_string(client) + " " + std::to_string(round) + "\"}";
     const http::request<http::string_body> search{http::verb::get, "/api/messages/search?q=load&limit=20", 11};
-    const bool created = co_await exchange(std::move(create), 201);
-    const bool searched = co_await exchange(search, 200);
+    const bool creates = mix != load_mix::searches_only;
+    const bool searches = mix != load_mix::creates_only;
+    const bool created = !creates || co_await exchange(std::move(create), 201);
+    const bool searched = !searches || co_await exchange(search, 200);
     if (!created || !searched) {
       ++failed;
       co_return;
     }
-    requests += 2;
+    requests += (creates ? 1 : 0) + (searches ? 1 : 0);
   }
 }
 
@@ -424,7 +430,8 @@ result<records_phase_result> run_records_phase(const config::team_config& team, 
                                                bool read_thread, engine::read_priority priority,
                                                bool engine_read_thread, int load_clients,
                                                std::chrono::microseconds round_every, const fs::path& parley = {},
-                                               bool version_only = false) {
+                                               bool version_only = false,
+                                               load_mix mix = load_mix::creates_and_searches) {
   ws_server_stack server;
   auto opened = open_sqlite_store(data.string());
   if (!opened) return std::move(opened).err();
@@ -437,7 +444,7 @@ result<records_phase_result> run_records_phase(const config::team_config& team, 
   std::atomic<std::int64_t> requests{0};
   std::atomic<int> failed{0};
   for (int i = 0; i < load_clients; ++i) {
-    asio::co_spawn(load_io, run_records_load(server.listener->port(), i, round_every, stop, requests, failed),
+    asio::co_spawn(load_io, run_records_load(server.listener->port(), i, round_every, mix, stop, requests, failed),
                    asio::detached);
   }
   std::thread load_thread([&] {
@@ -539,6 +546,7 @@ struct records_variant {
   bool engine_read_thread;
   int load_clients;
   bool repeated;  // the figures compared (alone, read thread) run `repeats` times, medians kept
+  load_mix mix = load_mix::creates_and_searches;
 };
 
 struct records_variant_runs {
@@ -555,12 +563,16 @@ result<boost::json::object> run_records_phases(const config::team_config& team, 
                                                int& failed) {
   const std::chrono::microseconds round_every(1'000'000 / load_rounds);
   using enum engine::read_priority;
-  const records_variant variants[] = {{"alone", true, normal, true, 0, true},
-                                      {"load_reads_on_loop", false, normal, false, load_clients, false},
-                                      {"load_engine_reads_on_loop", true, normal, false, load_clients, false},
-                                      {"load_read_thread", true, normal, true, load_clients, true},
-                                      {"load_read_thread_background", true, background, true, load_clients, true},
-                                      {"load_read_thread_adaptive", true, adaptive, true, load_clients, true}};
+  const records_variant variants[] = {
+      {"alone", true, normal, true, 0, true},
+      {"load_reads_on_loop", false, normal, false, load_clients, false},
+      {"load_engine_reads_on_loop", true, normal, false, load_clients, false},
+      {"load_read_thread", true, normal, true, load_clients, true},
+      {"load_read_thread_background", true, background, true, load_clients, true},
+      {"load_read_thread_adaptive", true, adaptive, true, load_clients, true},
+      // Which half of the load costs the stream what (as served by default).
+      {"load_searches_only_adaptive", true, adaptive, true, load_clients, true, load_mix::searches_only},
+      {"load_creates_only_adaptive", true, adaptive, true, load_clients, true, load_mix::creates_only}};
   // A p99 of 2,000 chunks on two cores moves by several times from one run to the next (the VM's
   // stolen time stalls every thread for milliseconds now and then), so the two figures compared run
   // `repeats` times each, interleaved — alone, loaded, alone, loaded — so that a noisy minute of the
@@ -576,7 +588,7 @@ result<boost::json::object> run_records_phases(const config::team_config& team, 
   for (std::size_t run = 0; run < schedule.size(); ++run) {
     const auto& v = variants[schedule[run]];
     auto phase = run_records_phase(team, chunks, dir / (v.name + std::to_string(run)), v.read_thread, v.priority,
-                                   v.engine_read_thread, v.load_clients, round_every);
+                                   v.engine_read_thread, v.load_clients, round_every, {}, false, v.mix);
     if (!phase) return std::move(phase).err();
     auto& into = runs[schedule[run]];
     // 2,000 chunks a millisecond apart take about 2 s unless the loop stalls.
@@ -609,6 +621,8 @@ result<boost::json::object> run_records_phases(const config::team_config& team, 
   figures["chunk_p99_ratio"] = ratio_of(median_of(runs[5].p99s), median_of(runs[0].p99s));
   figures["chunk_p99_ratio_normal"] = ratio_of(median_of(runs[3].p99s), median_of(runs[0].p99s));
   figures["chunk_p99_ratio_background"] = ratio_of(median_of(runs[4].p99s), median_of(runs[0].p99s));
+  figures["chunk_p99_ratio_searches_only"] = ratio_of(median_of(runs[6].p99s), median_of(runs[0].p99s));
+  figures["chunk_p99_ratio_creates_only"] = ratio_of(median_of(runs[7].p99s), median_of(runs[0].p99s));
   return figures;
 }
 
