@@ -120,8 +120,8 @@ struct mcp_config {
 };
 
 // Parley's limits on the extra keys (inclusive).
-inline constexpr std::int64_t kMaxMcpStartTimeoutMs = 10 * 60 * 1000;
-inline constexpr std::int64_t kMaxMcpCallTimeoutMs = 60 * 60 * 1000;
+inline constexpr std::int64_t kMaxMcpStartTimeoutMs = std::int64_t{10} * 60 * 1000;
+inline constexpr std::int64_t kMaxMcpCallTimeoutMs = std::int64_t{60} * 60 * 1000;
 inline constexpr std::int64_t kMaxMcpResultBytes = std::int64_t{64} << 20;  // one message at most
 
 // `.minds/mcp.yaml` (or any file of that format: `version: 1` required); a missing file is an empty

@@ -32,7 +32,7 @@ namespace parley::engine {
 class dialog_host {
  public:
   // Keeps a reference to `log`, which outlives the host.
-  dialog_host(boost::asio::any_io_executor executor, store& log)
+  dialog_host(const boost::asio::any_io_executor& executor, store& log)
       : log_(log), writer_(log, executor, observers_), dialogs_(executor, log) {}
   dialog_host(const dialog_host&) = delete;
   dialog_host& operator=(const dialog_host&) = delete;

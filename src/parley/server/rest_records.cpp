@@ -453,8 +453,8 @@ handler_result search_messages(server_context& context, const rest_request& requ
   if (!records) co_return error_response(records.err());
   // The scope's dialogue and the text search read the store: on the read thread.
   auto scope = [&]() -> std::optional<rest_response> {
-    if (const auto scope = request.query.find("dialogue_id"); scope != request.query.end()) {
-      auto dialogue = found_or_404(context, request, (*records)->dialogue(scope->second), "dialogue", scope->second);
+    if (const auto asked = request.query.find("dialogue_id"); asked != request.query.end()) {
+      auto dialogue = found_or_404(context, request, (*records)->dialogue(asked->second), "dialogue", asked->second);
       if (!dialogue) return error_response(dialogue.err());
       filter->dialogue_id = dialogue->id;
     }

@@ -173,7 +173,8 @@ class store {
 
   // Between the processes that share a store (change_hints.hpp). `handler` gets, on a thread of
   // the store's, what the others append and forward; a store nobody else writes never calls it.
-  virtual void watch_changes(change_handler /*handler*/) {}
+  // By value: the stores that use it keep it (a sink), though this default drops it.
+  virtual void watch_changes(change_handler /*handler*/) {}  // NOLINT(performance-unnecessary-value-param)
   // Keeps a user's input for the process that drives its tree, and tells that process. Only a
   // store shared between processes has anyone to forward to.
   virtual result<void> forward_input(const forwarded_input& /*input*/) {

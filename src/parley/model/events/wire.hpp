@@ -120,14 +120,11 @@ template <class T>
 boost::json::value encode_value(const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
     return boost::json::value(boost::json::string_view(value));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return boost::json::value(value);
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+  } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
+                       std::is_same_v<T, boost::json::object>) {
     return boost::json::value(value);
   } else if constexpr (wire_enum<T>) {
     return boost::json::value(boost::json::string_view(to_wire(value)));
-  } else if constexpr (std::is_same_v<T, boost::json::object>) {
-    return boost::json::value(value);
   } else if constexpr (is_vector<T>::value) {
     boost::json::array out;
     out.reserve(value.size());

@@ -17,7 +17,7 @@
 namespace parley::tools::mcp {
 
 // A description longer than this is cut (it is sent with every model call).
-constexpr std::size_t kMaxToolDescription = 8 * 1024;
+constexpr std::size_t kMaxToolDescription = std::size_t{8} * 1024;
 
 struct tool_catalog {
   std::vector<std::shared_ptr<mcp_tool>> tools;

@@ -36,7 +36,8 @@ class transport {
   virtual boost::asio::awaitable<result<std::string>> receive() = 0;
   // MCP's streamable HTTP sends the negotiated revision on every later request
   // (`MCP-Protocol-Version`); stdio needs nothing.
-  virtual void set_protocol_version(std::string /*version*/) {}
+  // By value: the HTTP transport keeps it (a sink), though this default drops it.
+  virtual void set_protocol_version(std::string /*version*/) {}  // NOLINT(performance-unnecessary-value-param)
   // Ends the connection now: kills the process group (stdio), or sends DELETE for the session
   // (HTTP, best effort). A pending receive completes with an error. Safe to call more than once.
   virtual void close() = 0;
