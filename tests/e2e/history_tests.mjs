@@ -117,6 +117,14 @@ historyTest.describe(() => {
     // A PubChan event to its text on screen: a message posted elsewhere shows in the open dialog.
     await page.locator(item).first().click();
     await expect(page.locator(tid('ws-status'))).toHaveAttribute('data-state', 'open');
+    // Posted before the server has the page's subscription, the message would reach the screen in
+    // the transcript the page fetches, not as a PubChan event: wait for the dialog's resync.
+    const subscribed = (id) =>
+      window.__pubchanArrivals.some((a) => {
+        const packet = JSON.parse(a.text);
+        return packet.type === 'resync' && packet.dialog?.selfId === id;
+      });
+    await expect.poll(() => page.evaluate(subscribed, historyId(COUNT - 1)), { message: 'the open dialog subscribed' }).toBe(true);
     const probe = `probe-${Date.now()}`;
     await page.evaluate((text) => {
       window.__probeShown = null;
